@@ -1,0 +1,21 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { AppConfig } from '@workcell/config';
+import { CoreModule, createHttpApplication, createLogger, type Logger } from '@workcell/http';
+
+export const SERVICE = 'api-v1';
+
+/** Root module of the v1 API. */
+@Module({})
+export class ApiV1Module {
+  static register(config: AppConfig, logger: Logger): DynamicModule {
+    return {
+      module: ApiV1Module,
+      imports: [CoreModule.forRoot({ config, service: SERVICE, logger })],
+    };
+  }
+}
+
+export function createApiV1App(config: AppConfig, logger: Logger = createLogger(config, SERVICE)): Promise<NestFastifyApplication> {
+  return createHttpApplication(ApiV1Module.register(config, logger), { logger });
+}

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('defaults work on this machine', () => {
+    const c = loadConfig({});
+    assert.equal(c.database.url, 'postgresql://postgres@127.0.0.1:5432/workcell');
+    assert.equal(c.redis.url, 'redis://127.0.0.1:6379');
+    assert.deepEqual(c.ports, { apiV0: 3000, apiV1: 3001, auth: 3002, worker: 3003 });
+    assert.equal(c.region, 'eu1');
+    assert.equal(c.cell, 'c1');
+    assert.ok(Object.isFrozen(c));
+  });
+
+  it('reads and coerces every variable', () => {
+    const c = loadConfig({
+      DATABASE_URL: 'postgres://u@db:5432/x',
+      REDIS_URL: 'redis://cache:6380',
+      API_V1_PORT: '8081',
+      REGION: 'us2',
+      CELL: 'c7',
+      V0_BASE_URL: 'https://api.example.com/',
+      V0_BASE_URL_ALT: 'https://legacy.example.com',
+      CREDENTIAL_SECRET: 'x'.repeat(40),
+    });
+    assert.equal(c.ports.apiV1, 8081);
+    assert.equal(c.baseUrls.v0, 'https://api.example.com');
+    assert.equal(c.baseUrls.v0Alt, 'https://legacy.example.com');
+    assert.equal(c.region, 'us2');
+    assert.equal(c.credentialSecret, 'x'.repeat(40));
+  });
+
+  for (const [variable, value, reason] of [
+    ['DATABASE_URL', 'mysql://localhost/db', /postgres/],
+    ['DATABASE_URL', 'not a url', /DATABASE_URL/],
+    ['REDIS_URL', 'http://localhost', /redis/],
+    ['API_V0_PORT', '70000', /API_V0_PORT/],
+    ['API_V1_PORT', 'abc', /API_V1_PORT/],
+    ['REGION', 'EU 1', /lowercase/],
+    ['CREDENTIAL_SECRET', 'short', /at least 32/],
+    ['LOG_LEVEL', 'loud', /LOG_LEVEL/],
+  ] as const) {
+    it(`rejects ${variable}=${value} naming the variable`, () => {
+      assert.throws(
+        () => loadConfig({ [variable]: value }),
+        (e: unknown) => e instanceof ConfigError && e.variable === variable && reason.test(e.message),
+      );
+    });
+  }
+
+  it('requires CREDENTIAL_SECRET in production', () => {
+    assert.throws(() => loadConfig({ WORKCELL_ENV: 'production' }), /CREDENTIAL_SECRET is required/);
+    assert.equal(loadConfig({ WORKCELL_ENV: 'production', CREDENTIAL_SECRET: 's'.repeat(32) }).env, 'production');
+  });
+
+  it('loadConfigOrExit prints one line naming the variable and exits non-zero', () => {
+    const entry = fileURLToPath(new URL('./index.js', import.meta.url));
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', `import(${JSON.stringify(entry)}).then(m => m.loadConfigOrExit())`], {
+      env: { DATABASE_URL: 'nope://x' },
+      encoding: 'utf8',
+    });
+    assert.notEqual(r.status, 0);
+    const lines = r.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, r.stderr);
+    assert.match(lines[0]!, /^Invalid configuration: DATABASE_URL /);
+  });
+});

@@ -1,0 +1,138 @@
+import { z } from 'zod';
+
+/**
+ * The one place that reads process.env. Every service validates its environment once at start-up
+ * into an AppConfig and passes that object down; nothing else looks at the environment.
+ */
+
+const DEV_CREDENTIAL_SECRET = 'workcell-development-secret-not-for-production-use';
+
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+const httpUrl = (fallback: string) =>
+  z
+    .string()
+    .url()
+    .refine((u) => /^https?:\/\//.test(u), 'must be an http:// or https:// URL')
+    .transform((u) => u.replace(/\/+$/, ''))
+    .default(fallback);
+const label = (fallback: string) =>
+  z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{0,15}$/, 'must be 1-16 lowercase letters, digits or dashes, starting with a letter')
+    .default(fallback);
+
+export const environmentSchema = z
+  .object({
+    WORKCELL_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    DATABASE_URL: z
+      .string()
+      .url()
+      .refine((u) => /^postgres(ql)?:\/\//.test(u), 'must be a postgres:// or postgresql:// URL')
+      .default('postgresql://postgres@127.0.0.1:5432/workcell'),
+    REDIS_URL: z
+      .string()
+      .url()
+      .refine((u) => /^rediss?:\/\//.test(u), 'must be a redis:// or rediss:// URL')
+      .default('redis://127.0.0.1:6379'),
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1-64 characters of letters, digits, ":", "_" or "-"')
+      .default('wc'),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    API_V0_PORT: port(3000),
+    API_V1_PORT: port(3001),
+    AUTH_PORT: port(3002),
+    WORKER_PORT: port(3003),
+    REGION: label('eu1'),
+    CELL: label('c1'),
+    V0_BASE_URL: httpUrl('http://127.0.0.1:3000'),
+    V0_BASE_URL_ALT: httpUrl('http://localhost:3000'),
+    V1_BASE_URL: httpUrl('http://127.0.0.1:3001'),
+    AUTH_INTERNAL_URL: httpUrl('http://127.0.0.1:3002'),
+    WORKER_INTERNAL_URL: httpUrl('http://127.0.0.1:3003'),
+    CREDENTIAL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+    DEPENDENCY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
+  })
+  .superRefine((env, ctx) => {
+    // A shared development default is fine on a laptop; in production it would let anyone forge verifiers.
+    if (env.WORKCELL_ENV === 'production' && env.CREDENTIAL_SECRET === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['CREDENTIAL_SECRET'], message: 'is required when WORKCELL_ENV=production' });
+    }
+  });
+
+export type Environment = z.input<typeof environmentSchema>;
+
+export interface AppConfig {
+  readonly env: 'development' | 'test' | 'production';
+  readonly host: string;
+  readonly database: { readonly url: string };
+  readonly redis: { readonly url: string; readonly prefix: string };
+  readonly ports: { readonly apiV0: number; readonly apiV1: number; readonly auth: number; readonly worker: number };
+  readonly region: string;
+  readonly cell: string;
+  readonly baseUrls: { readonly v0: string; readonly v0Alt: string; readonly v1: string };
+  readonly internalUrls: { readonly auth: string; readonly worker: string };
+  readonly credentialSecret: string;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly shutdownTimeoutMs: number;
+  readonly dependencyTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    readonly reason: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${reason}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates an environment (process.env by default) into a frozen AppConfig; throws ConfigError naming the first bad variable. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
+  // Empty strings count as unset, as shells and compose files often export VAR= for "no value".
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = environmentSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const variable = String(issue.path[0] ?? 'environment');
+    const reason = issue.code === 'invalid_type' && cleaned[variable] === undefined ? 'is required' : issue.message;
+    throw new ConfigError(variable, reason.startsWith('is ') || reason.startsWith('must ') ? reason : `is invalid: ${reason}`);
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    env: e.WORKCELL_ENV,
+    host: e.HOST,
+    database: Object.freeze({ url: e.DATABASE_URL }),
+    redis: Object.freeze({ url: e.REDIS_URL, prefix: e.REDIS_PREFIX }),
+    ports: Object.freeze({ apiV0: e.API_V0_PORT, apiV1: e.API_V1_PORT, auth: e.AUTH_PORT, worker: e.WORKER_PORT }),
+    region: e.REGION,
+    cell: e.CELL,
+    baseUrls: Object.freeze({ v0: e.V0_BASE_URL, v0Alt: e.V0_BASE_URL_ALT, v1: e.V1_BASE_URL }),
+    internalUrls: Object.freeze({ auth: e.AUTH_INTERNAL_URL, worker: e.WORKER_INTERNAL_URL }),
+    credentialSecret: e.CREDENTIAL_SECRET ?? DEV_CREDENTIAL_SECRET,
+    logLevel: e.LOG_LEVEL,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    dependencyTimeoutMs: e.DEPENDENCY_TIMEOUT_MS,
+  });
+}
+
+/** For process entry points: load the config or print one line naming the variable and exit non-zero. */
+export function loadConfigOrExit(source: Record<string, string | undefined> = process.env): AppConfig {
+  try {
+    return loadConfig(source);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+}
+
+/** Builds a config for tests and tools from defaults plus overrides, without looking at process.env. */
+export function configFrom(overrides: Record<string, string | undefined> = {}): AppConfig {
+  return loadConfig({ WORKCELL_ENV: 'test', ...overrides });
+}

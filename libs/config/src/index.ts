@@ -1,0 +1,1 @@
+export { type AppConfig, ConfigError, configFrom, environmentSchema, loadConfig, loadConfigOrExit } from './config.js';

@@ -1,0 +1,1 @@
+export { createDatabase, type Database, type Prisma, PrismaClient } from './database.js';

@@ -1,0 +1,58 @@
+import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import type { AppConfig } from '@workcell/config';
+import { createDatabase, type Database } from '@workcell/db';
+import { createRedis, pingRedis, type Redis } from '@workcell/redis';
+import { HealthController } from './health.controller.js';
+import type { Logger } from './logger.js';
+import { APP_CONFIG, DATABASE, LOGGER, READINESS_PROBES, type ReadinessProbe, REDIS } from './tokens.js';
+
+export interface CoreModuleOptions {
+  readonly config: AppConfig;
+  readonly service: string;
+  readonly logger: Logger;
+  /** Further readiness conditions of this service, besides PostgreSQL and Redis. */
+  readonly probes?: readonly ReadinessProbe[];
+}
+
+/**
+ * What every service has: its validated config, its logger, one PostgreSQL pool, one Redis connection,
+ * and /healthz + /readyz. Connections close after the HTTP server has drained (onApplicationShutdown runs
+ * after Nest stops the server), so in-flight requests keep their database until they finish.
+ */
+@Module({})
+export class CoreModule implements OnApplicationShutdown {
+  constructor(
+    @Inject(DATABASE) private readonly database: Database,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {}
+
+  static forRoot(options: CoreModuleOptions): DynamicModule {
+    const { config, service, logger } = options;
+    return {
+      module: CoreModule,
+      global: true,
+      controllers: [HealthController],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: LOGGER, useValue: logger },
+        { provide: DATABASE, useFactory: () => createDatabase(config) },
+        { provide: REDIS, useFactory: () => createRedis(config, service) },
+        {
+          provide: READINESS_PROBES,
+          inject: [DATABASE, REDIS],
+          useFactory: (database: Database, redis: Redis): ReadinessProbe[] => [
+            { name: 'database', check: () => database.ping() },
+            { name: 'redis', check: () => pingRedis(redis, config.dependencyTimeoutMs) },
+            ...(options.probes ?? []),
+          ],
+        },
+      ],
+      exports: [APP_CONFIG, LOGGER, DATABASE, REDIS, READINESS_PROBES],
+    };
+  }
+
+  async onApplicationShutdown() {
+    this.redis.disconnect();
+    await this.database.close();
+  }
+}

@@ -1,0 +1,48 @@
+import { Controller, Get, Header, HttpCode, Inject, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { READINESS_PROBES, type ReadinessProbe } from './tokens.js';
+
+export interface ReadinessReport {
+  status: 'ready' | 'not_ready';
+  checks: Record<string, { status: 'up' | 'down'; reason?: string }>;
+}
+
+/** Runs every probe concurrently; one failing probe makes the service not ready. */
+export async function checkReadiness(probes: readonly ReadinessProbe[]): Promise<ReadinessReport> {
+  const results = await Promise.allSettled(probes.map((p) => p.check()));
+  const checks: ReadinessReport['checks'] = {};
+  probes.forEach((probe, i) => {
+    const result = results[i]!;
+    checks[probe.name] =
+      result.status === 'fulfilled'
+        ? { status: 'up' }
+        : { status: 'down', reason: result.reason instanceof Error ? result.reason.message : String(result.reason) };
+  });
+  return { status: Object.values(checks).every((c) => c.status === 'up') ? 'ready' : 'not_ready', checks };
+}
+
+/**
+ * Liveness and readiness for orchestrators. These are operational endpoints, not API operations, so they
+ * are not in the operation registry and need no credential.
+ */
+@Controller()
+export class HealthController {
+  constructor(@Inject(READINESS_PROBES) private readonly probes: readonly ReadinessProbe[]) {}
+
+  /** The process is up and its event loop turns; says nothing about dependencies. */
+  @Get('healthz')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  healthz() {
+    return { status: 'ok' };
+  }
+
+  /** PostgreSQL and Redis (and any other registered dependency) answer. */
+  @Get('readyz')
+  @Header('Cache-Control', 'no-store')
+  async readyz(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadinessReport> {
+    const report = await checkReadiness(this.probes);
+    reply.status(report.status === 'ready' ? 200 : 503);
+    return report;
+  }
+}

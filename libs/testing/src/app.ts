@@ -1,0 +1,86 @@
+import type { AddressInfo } from 'node:net';
+import { after, before } from 'node:test';
+import { type AppConfig, configFrom, loadConfig } from '@workcell/config';
+import { createTestDatabase, type TestDatabase } from './database.js';
+import { createRedisPrefix, dropRedisPrefix } from './redis.js';
+
+/** What the harness needs of a NestJS (Fastify) application; NestFastifyApplication satisfies it. */
+export interface ListeningApp {
+  listen(port: number, host: string): Promise<unknown>;
+  getHttpServer(): { address(): AddressInfo | string | null };
+  close(): Promise<void>;
+}
+
+export type AppFactory<A extends ListeningApp = ListeningApp> = (config: AppConfig) => Promise<A>;
+
+/**
+ * A config for tests: the machine's PostgreSQL and Redis (or DATABASE_URL/REDIS_URL if set), random ports,
+ * silent logs, plus the overrides given.
+ */
+export function testConfig(overrides: Record<string, string | undefined> = {}): AppConfig {
+  const base = loadConfig();
+  return configFrom({
+    DATABASE_URL: base.database.url,
+    REDIS_URL: base.redis.url,
+    LOG_LEVEL: 'silent',
+    API_V0_PORT: '0',
+    API_V1_PORT: '0',
+    AUTH_PORT: '0',
+    WORKER_PORT: '0',
+    SHUTDOWN_TIMEOUT_MS: '5000',
+    ...overrides,
+  });
+}
+
+export interface RunningApp<A extends ListeningApp = ListeningApp> {
+  readonly app: A;
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** Boots any of the four apps in-process on a random port of 127.0.0.1. */
+export async function startApp<A extends ListeningApp>(factory: AppFactory<A>, config: AppConfig): Promise<RunningApp<A>> {
+  const app = await factory(config);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address();
+  if (address === null || typeof address === 'string') throw new Error('the app is not listening on a TCP port');
+  return { app, url: `http://127.0.0.1:${address.port}`, port: address.port, close: () => app.close() };
+}
+
+export interface TestEnvironment {
+  readonly config: AppConfig;
+  readonly databaseUrl: string;
+  readonly redisPrefix: string;
+}
+
+/**
+ * Registers before/after hooks giving this test file its own database and Redis prefix, and returns
+ * accessors for the resulting config. Pass config overrides as needed.
+ */
+export function useTestEnvironment(overrides: Record<string, string | undefined> = {}): TestEnvironment {
+  let db: TestDatabase | undefined;
+  let config: AppConfig | undefined;
+  const redisPrefix = createRedisPrefix();
+  before(async () => {
+    db = await createTestDatabase();
+    config = testConfig({ DATABASE_URL: db.url, REDIS_PREFIX: redisPrefix, ...overrides });
+  });
+  after(async () => {
+    await db?.drop();
+    await dropRedisPrefix(redisPrefix);
+  });
+  const ready = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('useTestEnvironment(): available only inside tests and hooks');
+    return value;
+  };
+  return {
+    get config() {
+      return ready(config);
+    },
+    get databaseUrl() {
+      return ready(db).url;
+    },
+    redisPrefix,
+  };
+}

@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { after, before } from 'node:test';
+import pg from 'pg';
+import { loadConfig } from '@workcell/config';
+import { migrate, migrationsDigest } from '@workcell/migrations';
+
+/**
+ * Each test file gets its own database, cloned from a migrated template. The template's name carries a
+ * digest of the migrations, so a changed migration builds a new template once and every later clone
+ * costs milliseconds instead of a migration run.
+ */
+
+const TEMPLATE_LOCK = 0x77_63_74_70; // "wctp": serialises template builds across concurrent test processes
+
+function serverUrl(database: string): string {
+  const url = new URL(loadConfig().database.url);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: serverUrl('postgres') });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+let templateName: Promise<string> | undefined;
+
+/** Builds (once per migration digest) and returns the name of the migrated template database. */
+export function ensureTemplateDatabase(): Promise<string> {
+  templateName ??= withAdmin(async (admin) => {
+    const name = `wc_tpl_${migrationsDigest().slice(0, 16)}`;
+    await admin.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK]);
+    try {
+      // Databases left behind by test processes that died before their cleanup ran.
+      const stale = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'wc\\_t\\_%'");
+      for (const { datname } of stale.rows) {
+        const pid = Number(/^wc_t_(\d+)_/.exec(datname)?.[1]);
+        if (pid && !pidAlive(pid)) await admin.query(`DROP DATABASE IF EXISTS ${quote(datname)} WITH (FORCE)`);
+      }
+      const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+      if (exists.rowCount === 0) {
+        const building = `${name}_build`;
+        await admin.query(`DROP DATABASE IF EXISTS ${quote(building)} WITH (FORCE)`);
+        await admin.query(`CREATE DATABASE ${quote(building)}`);
+        await migrate(serverUrl(building));
+        await admin.query(`ALTER DATABASE ${quote(building)} RENAME TO ${quote(name)}`);
+        // Older templates belong to older migrations; nothing will clone them again.
+        const old = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'wc\\_tpl\\_%' AND datname <> $1", [name]);
+        for (const { datname } of old.rows) await admin.query(`DROP DATABASE IF EXISTS ${quote(datname)} WITH (FORCE)`);
+      }
+      return name;
+    } finally {
+      await admin.query('SELECT pg_advisory_unlock($1)', [TEMPLATE_LOCK]);
+    }
+  });
+  return templateName;
+}
+
+export interface TestDatabase {
+  readonly name: string;
+  readonly url: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database of its own. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const template = await ensureTemplateDatabase();
+  const name = `wc_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await withAdmin((admin) => admin.query(`CREATE DATABASE ${quote(name)} TEMPLATE ${quote(template)}`));
+  return {
+    name,
+    url: serverUrl(name),
+    drop: () => withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${quote(name)} WITH (FORCE)`)).then(() => undefined),
+  };
+}
+
+/** Registers before/after hooks giving the current test file its own database. */
+export function useTestDatabase(): { readonly url: string; readonly name: string } {
+  let db: TestDatabase | undefined;
+  before(async () => {
+    db = await createTestDatabase();
+  });
+  after(async () => {
+    await db?.drop();
+  });
+  return {
+    get url() {
+      if (!db) throw new Error('useTestDatabase(): the database exists only inside tests and hooks');
+      return db.url;
+    },
+    get name() {
+      if (!db) throw new Error('useTestDatabase(): the database exists only inside tests and hooks');
+      return db.name;
+    },
+  };
+}

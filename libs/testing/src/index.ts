@@ -1,0 +1,4 @@
+export { createTestDatabase, ensureTemplateDatabase, type TestDatabase, useTestDatabase } from './database.js';
+export { createRedisPrefix, dropRedisPrefix } from './redis.js';
+export { type AppFactory, type ListeningApp, type RunningApp, startApp, testConfig, type TestEnvironment, useTestEnvironment } from './app.js';
+export { TcpProxy } from './tcp-proxy.js';
