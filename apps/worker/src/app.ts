@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '@workcell/config';
 import { CoreModule, createHttpApplication, createLogger, type Logger } from '@workcell/http';
+import { JobsModule } from './jobs.module.js';
 
 export const SERVICE = 'worker';
 
@@ -11,7 +12,7 @@ export class WorkerModule {
   static register(config: AppConfig, logger: Logger): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [CoreModule.forRoot({ config, service: SERVICE, logger })],
+      imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), JobsModule],
     };
   }
 }

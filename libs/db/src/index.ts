@@ -1,1 +1,3 @@
 export { createDatabase, type Database, type Prisma, PrismaClient } from './database.js';
+export { purgeExpiredIdempotencyRecords } from './idempotency.js';
+export { DEMO_OWNER_EMAIL, DEMO_WORKSPACE_NAME, type DemoTokens, refreshDemoTokens, seedDemoWorkspaceIfEmpty } from './seed.js';

@@ -38,8 +38,16 @@ export async function createHttpApplication(
     return503OnClosing: true,
   });
   const fastify = adapter.getInstance();
+  let closing = false;
+  fastify.addHook('preClose', async () => {
+    closing = true;
+  });
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  // A request that finishes during shutdown closes its connection, so a keep-alive client cannot hold it open.
+  fastify.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
   });
   fastify.addHook('onResponse', async (request: FastifyRequest, reply) => {
     options.logger.info(

@@ -2,16 +2,14 @@ import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '
 import type { AppConfig } from '@workcell/config';
 import { createDatabase, type Database } from '@workcell/db';
 import { createRedis, pingRedis, type Redis } from '@workcell/redis';
-import { HealthController } from './health.controller.js';
+import { HealthController, Readiness } from './health.controller.js';
 import type { Logger } from './logger.js';
-import { APP_CONFIG, DATABASE, LOGGER, READINESS_PROBES, type ReadinessProbe, REDIS } from './tokens.js';
+import { APP_CONFIG, DATABASE, LOGGER, REDIS } from './tokens.js';
 
 export interface CoreModuleOptions {
   readonly config: AppConfig;
   readonly service: string;
   readonly logger: Logger;
-  /** Further readiness conditions of this service, besides PostgreSQL and Redis. */
-  readonly probes?: readonly ReadinessProbe[];
 }
 
 /**
@@ -38,16 +36,16 @@ export class CoreModule implements OnApplicationShutdown {
         { provide: DATABASE, useFactory: () => createDatabase(config) },
         { provide: REDIS, useFactory: () => createRedis(config, service) },
         {
-          provide: READINESS_PROBES,
+          provide: Readiness,
           inject: [DATABASE, REDIS],
-          useFactory: (database: Database, redis: Redis): ReadinessProbe[] => [
-            { name: 'database', check: () => database.ping() },
-            { name: 'redis', check: () => pingRedis(redis, config.dependencyTimeoutMs) },
-            ...(options.probes ?? []),
-          ],
+          useFactory: (database: Database, redis: Redis) =>
+            new Readiness([
+              { name: 'database', check: () => database.ping() },
+              { name: 'redis', check: () => pingRedis(redis, config.dependencyTimeoutMs) },
+            ]),
         },
       ],
-      exports: [APP_CONFIG, LOGGER, DATABASE, REDIS, READINESS_PROBES],
+      exports: [APP_CONFIG, LOGGER, DATABASE, REDIS, Readiness],
     };
   }
 

@@ -1,6 +1,6 @@
 import { Controller, Get, Header, HttpCode, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { READINESS_PROBES, type ReadinessProbe } from './tokens.js';
+import type { ReadinessProbe } from './tokens.js';
 
 export interface ReadinessReport {
   status: 'ready' | 'not_ready';
@@ -21,13 +21,30 @@ export async function checkReadiness(probes: readonly ReadinessProbe[]): Promise
   return { status: Object.values(checks).every((c) => c.status === 'up') ? 'ready' : 'not_ready', checks };
 }
 
+/** The service's readiness conditions; modules add their own (queues, registry agreement) at start-up. */
+export class Readiness {
+  private readonly probes: ReadinessProbe[] = [];
+
+  constructor(probes: readonly ReadinessProbe[] = []) {
+    this.probes.push(...probes);
+  }
+
+  add(probe: ReadinessProbe): void {
+    this.probes.push(probe);
+  }
+
+  check(): Promise<ReadinessReport> {
+    return checkReadiness(this.probes);
+  }
+}
+
 /**
  * Liveness and readiness for orchestrators. These are operational endpoints, not API operations, so they
  * are not in the operation registry and need no credential.
  */
 @Controller()
 export class HealthController {
-  constructor(@Inject(READINESS_PROBES) private readonly probes: readonly ReadinessProbe[]) {}
+  constructor(@Inject(Readiness) private readonly readiness: Readiness) {}
 
   /** The process is up and its event loop turns; says nothing about dependencies. */
   @Get('healthz')
@@ -41,7 +58,7 @@ export class HealthController {
   @Get('readyz')
   @Header('Cache-Control', 'no-store')
   async readyz(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadinessReport> {
-    const report = await checkReadiness(this.probes);
+    const report = await this.readiness.check();
     reply.status(report.status === 'ready' ? 200 : 503);
     return report;
   }

@@ -1,5 +1,5 @@
 export { createHttpApplication, type HttpApplicationOptions, requestIdFor, runService, serve } from './bootstrap.js';
 export { CoreModule, type CoreModuleOptions } from './core.module.js';
-export { checkReadiness, HealthController, type ReadinessReport } from './health.controller.js';
+export { checkReadiness, HealthController, Readiness, type ReadinessReport } from './health.controller.js';
 export { createLogger, type Logger, NestPinoLogger, REDACTED_PATHS } from './logger.js';
-export { APP_CONFIG, DATABASE, LOGGER, READINESS_PROBES, type ReadinessProbe, REDIS } from './tokens.js';
+export { APP_CONFIG, DATABASE, LOGGER, type ReadinessProbe, REDIS } from './tokens.js';

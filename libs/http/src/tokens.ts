@@ -3,7 +3,6 @@ export const APP_CONFIG = Symbol('APP_CONFIG');
 export const LOGGER = Symbol('LOGGER');
 export const DATABASE = Symbol('DATABASE');
 export const REDIS = Symbol('REDIS');
-export const READINESS_PROBES = Symbol('READINESS_PROBES');
 
 /** A dependency readiness depends on: resolves when it is usable, rejects with the reason otherwise. */
 export interface ReadinessProbe {

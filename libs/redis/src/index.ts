@@ -31,13 +31,18 @@ export function createRedis(config: AppConfig, connectionName: string): Redis {
 
 /** Resolves when Redis answers PING within the timeout; rejects otherwise. */
 export async function pingRedis(redis: Redis, timeoutMs: number): Promise<void> {
-  if (redis.status === 'wait') await redis.connect().catch(() => undefined);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
   });
+  // A connection still being (re)established is given the same time budget as the PING itself.
+  const ready = (): Promise<void> => {
+    if (redis.status === 'ready') return Promise.resolve();
+    if (redis.status === 'wait') redis.connect().catch(() => undefined);
+    return new Promise((resolve) => redis.once('ready', () => resolve()));
+  };
   try {
-    const answer = await Promise.race([redis.ping(), timeout]);
+    const answer = await Promise.race([ready().then(() => redis.ping()), timeout]);
     if (answer !== 'PONG') throw new Error(`Redis answered ${answer}`);
   } finally {
     clearTimeout(timer);

@@ -1,0 +1,147 @@
+import type { AppConfig } from '@workcell/config';
+import { type CredentialKind, generatePublicId, generateToken, PERMISSION_KEYS, type V1Scope, V1_SCOPES, verifierFor } from '@workcell/credentials';
+import type { Database } from './database.js';
+import type { Prisma } from './generated/prisma/client.js';
+
+/**
+ * The demo workspace that `npm start` creates on an empty database: an owner, a v0 team token, a v1
+ * personal access token, a service account with its credential, and a few projects, tasks and time
+ * entries. Tokens are minted here and returned once; only their verifiers are stored.
+ */
+
+export const DEMO_WORKSPACE_NAME = 'Demo Workspace';
+export const DEMO_OWNER_EMAIL = 'owner@demo.workcell.test';
+const DEMO_TOKEN_NAME = 'Demo';
+
+export interface DemoTokens {
+  readonly workspaceId: string;
+  readonly v0TeamToken: string;
+  readonly personalAccessToken: string;
+  readonly serviceAccountCredential: string;
+}
+
+/** Finance, sensitive administration and run scopes stay off the demo service account: least privilege. */
+const SERVICE_ACCOUNT_SCOPES: readonly V1Scope[] = ['workspace:read', 'projects:read', 'tasks:read', 'tasks:write', 'time-entries:read', 'time-entries:write'];
+
+type Tx = Prisma.TransactionClient;
+
+async function issueTeamToken(tx: Tx, config: AppConfig, workspaceId: string, memberId: string): Promise<string> {
+  const token = generateToken('v0_team_token', config.region, config.cell);
+  const verifier = verifierFor(config.credentialSecret, token);
+  const row = await tx.teamToken.create({ data: { workspaceId, name: `${DEMO_TOKEN_NAME} v0 team token`, verifier, createdByMemberId: memberId } });
+  await tx.credentialLookup.create({ data: { verifier, tokenType: 'team_token', workspaceId, tokenId: row.id } });
+  return token;
+}
+
+async function issueCredential(
+  tx: Tx,
+  config: AppConfig,
+  input: { workspaceId: string; kind: CredentialKind; name: string; scopes: readonly string[]; memberId?: string; serviceAccountId?: string },
+): Promise<string> {
+  const token = generateToken(input.kind, config.region, config.cell);
+  const verifier = verifierFor(config.credentialSecret, token);
+  const row = await tx.credential.create({
+    data: {
+      workspaceId: input.workspaceId,
+      publicId: generatePublicId(input.kind),
+      kind: input.kind,
+      name: input.name,
+      verifier,
+      scopes: [...input.scopes],
+      region: config.region,
+      cell: config.cell,
+      audience: config.baseUrls.v1,
+      memberId: input.memberId ?? null,
+      serviceAccountId: input.serviceAccountId ?? null,
+    },
+  });
+  await tx.credentialLookup.create({ data: { verifier, tokenType: 'credential', workspaceId: input.workspaceId, tokenId: row.id } });
+  return token;
+}
+
+async function issueDemoTokens(tx: Tx, config: AppConfig, workspaceId: string, ownerMemberId: string, serviceAccountId: string): Promise<DemoTokens> {
+  return {
+    workspaceId,
+    v0TeamToken: await issueTeamToken(tx, config, workspaceId, ownerMemberId),
+    personalAccessToken: await issueCredential(tx, config, {
+      workspaceId,
+      kind: 'personal_access_token',
+      name: `${DEMO_TOKEN_NAME} personal access token`,
+      scopes: V1_SCOPES,
+      memberId: ownerMemberId,
+    }),
+    serviceAccountCredential: await issueCredential(tx, config, {
+      workspaceId,
+      kind: 'service_account',
+      name: `${DEMO_TOKEN_NAME} service account credential`,
+      scopes: SERVICE_ACCOUNT_SCOPES,
+      serviceAccountId,
+    }),
+  };
+}
+
+/** Seeds the demo workspace when the database has no workspace at all; returns its tokens, or null if it did nothing. */
+export async function seedDemoWorkspaceIfEmpty(database: Database, config: AppConfig): Promise<DemoTokens | null> {
+  return database.prisma.$transaction(async (tx) => {
+    // Serialises concurrent seeders (two `npm start`s) so the emptiness check and the inserts are one step.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(7763736565)`;
+    if ((await tx.workspace.count()) > 0) return null;
+
+    const workspace = await tx.workspace.create({ data: { name: DEMO_WORKSPACE_NAME, region: config.region, cell: config.cell } });
+    const workspaceId = workspace.id;
+    const user = await tx.user.upsert({ where: { email: DEMO_OWNER_EMAIL }, update: {}, create: { email: DEMO_OWNER_EMAIL, name: 'Demo Owner' } });
+    const owner = await tx.workspaceMember.create({ data: { workspaceId, userId: user.id } });
+    const role = await tx.role.create({ data: { workspaceId, name: 'Owner', description: 'Every permission of the workspace', permissions: [...PERMISSION_KEYS], isSystem: true } });
+    await tx.memberRole.create({ data: { workspaceId, memberId: owner.id, roleId: role.id } });
+    const serviceAccount = await tx.serviceAccount.create({ data: { workspaceId, name: 'Demo integration', ownerMemberId: owner.id } });
+
+    const projects = [];
+    for (const name of ['Website relaunch', 'Quarterly close', 'Customer onboarding']) {
+      projects.push(await tx.project.create({ data: { workspaceId, name } }));
+    }
+    const tasks = [];
+    for (const [i, title] of ['Draft sitemap', 'Review copy', 'Reconcile accounts', 'Prepare report', 'Kick-off call', 'Send welcome pack'].entries()) {
+      tasks.push(await tx.task.create({ data: { workspaceId, projectId: projects[Math.floor(i / 2)]!.id, title, assigneeMemberId: owner.id } }));
+    }
+    const day = 24 * 3600 * 1000;
+    for (const [i, task] of tasks.slice(0, 4).entries()) {
+      const startedAt = new Date(Date.now() - (i + 1) * day);
+      await tx.timeEntry.create({
+        data: {
+          workspaceId,
+          memberId: owner.id,
+          projectId: task.projectId,
+          taskId: task.id,
+          description: `Worked on ${task.title}`,
+          startedAt,
+          stoppedAt: new Date(startedAt.getTime() + 90 * 60 * 1000),
+          durationSeconds: 90 * 60,
+        },
+      });
+    }
+    return issueDemoTokens(tx, config, workspaceId, owner.id, serviceAccount.id);
+  });
+}
+
+/**
+ * For an already-seeded demo workspace: revokes the demo tokens minted earlier and mints new ones, so a
+ * developer who lost the printed tokens gets working ones. Touches nothing but the demo workspace's demo tokens.
+ */
+export async function refreshDemoTokens(database: Database, config: AppConfig): Promise<DemoTokens | null> {
+  return database.prisma.$transaction(async (tx) => {
+    const workspace = await tx.workspace.findFirst({ where: { name: DEMO_WORKSPACE_NAME }, orderBy: { createdAt: 'asc' } });
+    if (!workspace) return null;
+    const workspaceId = workspace.id;
+    const owner = await tx.workspaceMember.findFirst({ where: { workspaceId, user: { email: DEMO_OWNER_EMAIL } } });
+    const serviceAccount = await tx.serviceAccount.findFirst({ where: { workspaceId, name: 'Demo integration' } });
+    if (!owner || !serviceAccount) return null;
+    const now = new Date();
+    const demo = { startsWith: DEMO_TOKEN_NAME };
+    await tx.teamToken.updateMany({ where: { workspaceId, name: demo, revokedAt: null }, data: { revokedAt: now } });
+    await tx.credential.updateMany({
+      where: { workspaceId, name: demo, status: 'active' },
+      data: { status: 'revoked', revokedAt: now, revision: { increment: 1 } },
+    });
+    return issueDemoTokens(tx, config, workspaceId, owner.id, serviceAccount.id);
+  });
+}

@@ -1,0 +1,56 @@
+import { Controller, type DynamicModule, Get, Module, Post, Body } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { AppConfig } from '@workcell/config';
+import { createHttpApplication } from './bootstrap.js';
+import { CoreModule } from './core.module.js';
+import { createLogger, type Logger } from './logger.js';
+
+/** Captures a logger's JSON lines in memory so tests can read exactly what would have been printed. */
+export function captureLogger(config: AppConfig, service = 'test'): { logger: Logger; lines: () => Record<string, unknown>[]; raw: () => string } {
+  const chunks: string[] = [];
+  const logger = createLogger({ ...config, logLevel: 'info' }, service, { write: (s: string) => void chunks.push(s) });
+  return {
+    logger,
+    raw: () => chunks.join(''),
+    lines: () =>
+      chunks
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
+}
+
+let release: () => void = () => undefined;
+
+/** Routes that exist only in the platform's own tests: a request that stays in flight until released. */
+@Controller('__test')
+class TestController {
+  @Get('slow')
+  async slow() {
+    await new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    return { finished: true };
+  }
+
+  @Post('echo')
+  echo(@Body() body: unknown) {
+    return body;
+  }
+}
+
+export function releaseSlowRequest(): void {
+  release();
+}
+
+@Module({})
+class TestAppModule {
+  static register(config: AppConfig, logger: Logger): DynamicModule {
+    return { module: TestAppModule, imports: [CoreModule.forRoot({ config, service: 'test', logger })], controllers: [TestController] };
+  }
+}
+
+export function createTestApp(config: AppConfig, logger: Logger): Promise<NestFastifyApplication> {
+  return createHttpApplication(TestAppModule.register(config, logger), { logger });
+}

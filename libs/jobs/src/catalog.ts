@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/**
+ * The typed job catalog: every background job the platform runs, its queue, its payload schema and its
+ * deterministic id. Equal ids collapse into one job in BullMQ, so enqueueing the same logical work twice
+ * (a retried request, two API instances, a restarted scheduler) never runs it twice.
+ */
+export const QUEUE_NAMES = ['maintenance'] as const;
+export type QueueName = (typeof QUEUE_NAMES)[number];
+
+export interface JobDefinition<S extends z.ZodType = z.ZodType> {
+  readonly queue: QueueName;
+  readonly data: S;
+  /** The same logical work gets the same id; `at` is the enqueue time, for jobs that repeat per window. */
+  readonly jobId: (data: z.infer<S>, at: Date) => string;
+  readonly attempts: number;
+  /** Runs on this fixed interval, as one scheduler per job name. */
+  readonly everyMs?: number;
+}
+
+function define<S extends z.ZodType>(definition: JobDefinition<S>): JobDefinition<S> {
+  return definition;
+}
+
+export const jobCatalog = {
+  /** Deletes idempotency records past their retention (kept at least 24 h, contract 4.4 / issue 6). */
+  'idempotency.purge-expired': define({
+    queue: 'maintenance',
+    data: z.object({}).strict(),
+    // One purge per minute at most, however many producers ask.
+    jobId: (_d, at) => `idempotency.purge-expired:${at.toISOString().slice(0, 16)}`,
+    attempts: 5,
+    everyMs: 15 * 60_000,
+  }),
+} as const;
+
+export type JobName = keyof typeof jobCatalog;
+export type JobData<N extends JobName> = z.infer<(typeof jobCatalog)[N]['data']>;
+export type JobHandlers = { [N in JobName]: (data: JobData<N>) => Promise<unknown> };

@@ -1,0 +1,111 @@
+import { type Job, type JobsOptions, Queue, Worker } from 'bullmq';
+import type { AppConfig } from '@workcell/config';
+import { redisOptions } from '@workcell/redis';
+import { type JobData, jobCatalog, type JobHandlers, type JobName, QUEUE_NAMES, type QueueName } from './catalog.js';
+
+function connection(config: AppConfig) {
+  const url = new URL(config.redis.url);
+  return {
+    host: url.hostname,
+    port: Number(url.port || 6379),
+    username: url.username || undefined,
+    password: url.password || undefined,
+    db: Number(url.pathname.slice(1) || 0),
+    tls: url.protocol === 'rediss:' ? {} : undefined,
+    connectTimeout: redisOptions(config).connectTimeout,
+  };
+}
+
+/** BullMQ keeps its own key prefix (it does not support ioredis keyPrefix): `${REDIS_PREFIX}:bull`. */
+export function bullPrefix(config: AppConfig): string {
+  return `${config.redis.prefix}:bull`;
+}
+
+const DEFAULT_OPTIONS: JobsOptions = {
+  removeOnComplete: { age: 24 * 3600, count: 1000 },
+  // Failed jobs stay visible (a week) so a failure is inspected, never silently lost.
+  removeOnFail: { age: 7 * 24 * 3600 },
+  backoff: { type: 'exponential', delay: 1_000 },
+};
+
+/** Producer side: validated, deterministic enqueueing into the catalog's queues. */
+export class JobQueues {
+  private readonly queues = new Map<QueueName, Queue>();
+
+  constructor(private readonly config: AppConfig) {}
+
+  queue(name: QueueName): Queue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new Queue(name, { connection: connection(this.config), prefix: bullPrefix(this.config) });
+      queue.on('error', () => undefined);
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  async enqueue<N extends JobName>(name: N, data: JobData<N>, at: Date = new Date()): Promise<string> {
+    const definition = jobCatalog[name];
+    const parsed = definition.data.parse(data) as JobData<N>;
+    const jobId = definition.jobId(parsed, at);
+    await this.queue(definition.queue).add(name, parsed, { ...DEFAULT_OPTIONS, jobId, attempts: definition.attempts });
+    return jobId;
+  }
+
+  /** Installs one scheduler per periodic job; installing again replaces, never duplicates. */
+  async installSchedules(): Promise<void> {
+    for (const [name, definition] of Object.entries(jobCatalog)) {
+      if (definition.everyMs === undefined) continue;
+      await this.queue(definition.queue).upsertJobScheduler(
+        name,
+        { every: definition.everyMs },
+        { name, data: {}, opts: { ...DEFAULT_OPTIONS, attempts: definition.attempts } },
+      );
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
+    this.queues.clear();
+  }
+}
+
+/** Consumer side: one BullMQ worker per queue, dispatching each job to its typed handler. */
+export class JobWorkers {
+  private readonly workers: Worker[] = [];
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly handlers: JobHandlers,
+    private readonly onFailed: (job: Job | undefined, error: Error) => void = () => undefined,
+  ) {}
+
+  start(queues: readonly QueueName[] = QUEUE_NAMES): void {
+    for (const queue of queues) {
+      const worker = new Worker(
+        queue,
+        async (job: Job) => {
+          const name = job.name as JobName;
+          const definition = jobCatalog[name];
+          if (!definition) throw new Error(`no handler for job ${job.name}`);
+          const data = definition.data.parse(job.data);
+          return (this.handlers[name] as (d: unknown) => Promise<unknown>)(data);
+        },
+        { connection: connection(this.config), prefix: bullPrefix(this.config), concurrency: 4, autorun: true },
+      );
+      worker.on('failed', (job, error) => this.onFailed(job, error));
+      worker.on('error', () => undefined);
+      this.workers.push(worker);
+    }
+  }
+
+  get running(): boolean {
+    return this.workers.length > 0 && this.workers.every((w) => w.isRunning());
+  }
+
+  /** Stops taking jobs and waits for the ones in progress to finish. */
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.close()));
+    this.workers.length = 0;
+  }
+}
