@@ -17,6 +17,26 @@ const prismaOnlyInData = ['@prisma/*', 'pg', '@workcell/db/*'];
 const noPlatform = ['@nestjs/*', 'fastify', '@fastify/*', 'bullmq', '@trpc/*'];
 const noRedis = ['ioredis'];
 
+/** Test files may also use the test harness; production code may not. */
+function boundaries(inTests) {
+  const testing = inTests ? ['type:testing'] : [];
+  return {
+    enforceBuildableLibDependency: false,
+    allow: [],
+    depConstraints: [
+      { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:platform', 'type:domain', 'type:data', 'type:registry', 'type:util', ...testing], bannedExternalImports: prismaOnlyInData },
+      { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:app', 'type:platform', 'type:domain', 'type:data', 'type:registry', 'type:util', 'type:testing'] },
+      { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform', 'type:domain', 'type:data', 'type:registry', 'type:util', ...testing], bannedExternalImports: prismaOnlyInData },
+      { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:registry', 'type:util', ...testing], bannedExternalImports: [...noPlatform, ...noRedis, ...prismaOnlyInData] },
+      { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:data', 'type:util', ...testing], bannedExternalImports: noPlatform },
+      { sourceTag: 'type:registry', onlyDependOnLibsWithTags: ['type:registry', 'type:util', ...testing], bannedExternalImports: [...noPlatform, ...noRedis, ...prismaOnlyInData] },
+      { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', ...testing], bannedExternalImports: [...noPlatform, ...noRedis, ...prismaOnlyInData] },
+      { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:util', 'type:testing'], bannedExternalImports: ['@prisma/*', '@workcell/db/*'] },
+      { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:data', 'type:domain', 'type:registry', 'type:util', ...testing], bannedExternalImports: [...noPlatform, ...prismaOnlyInData] },
+    ],
+  };
+}
+
 export default [
   { ignores: ['**/dist/**', '**/node_modules/**', '**/generated/**', '**/*.mjs', '**/*.cjs'] },
   ...nx.configs['flat/base'],
@@ -25,29 +45,18 @@ export default [
     files: ['**/*.ts'],
     languageOptions: { parser: tseslint.parser },
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          allow: [],
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:platform', 'type:domain', 'type:data', 'type:registry', 'type:util', 'type:testing'], bannedExternalImports: prismaOnlyInData },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:app', 'type:platform', 'type:domain', 'type:data', 'type:registry', 'type:util', 'type:testing'] },
-            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform', 'type:domain', 'type:data', 'type:registry', 'type:util'], bannedExternalImports: prismaOnlyInData },
-            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:registry', 'type:util'], bannedExternalImports: [...noPlatform, ...noRedis, ...prismaOnlyInData] },
-            { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:data', 'type:util', 'type:testing'], bannedExternalImports: noPlatform },
-            { sourceTag: 'type:registry', onlyDependOnLibsWithTags: ['type:util'], bannedExternalImports: [...noPlatform, ...prismaOnlyInData] },
-            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'], bannedExternalImports: [...noPlatform, ...noRedis, ...prismaOnlyInData] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:util'], bannedExternalImports: ['@prisma/*', '@workcell/db/*'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:data', 'type:domain', 'type:registry', 'type:util', 'type:testing'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': ['error', boundaries(false)],
       // Configuration is validated once (libs/config); everything else receives the typed AppConfig.
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration from AppConfig (libs/config), not process.env.' }],
       '@typescript-eslint/no-explicit-any': 'error',
+      // noUncheckedIndexedAccess makes `xs[i]!` after a bounds check the idiom, not a smell.
+      '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
+  },
+  {
+    files: ['**/*.test.ts', '**/src/fixtures.ts'],
+    rules: { '@nx/enforce-module-boundaries': ['error', boundaries(true)] },
   },
   {
     files: ['libs/config/src/config.ts'],

@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+
+/**
+ * The module-boundary rules must actually constrain: each probe below is source that breaks one rule,
+ * linted as if it lived at the given path (nothing is written to disk). A rule that silently stopped
+ * applying (say, because the project graph was missing) fails this test.
+ */
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const eslint = new ESLint({ cwd: root });
+
+async function problems(path: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: `${root}${path}` });
+  return (result?.messages ?? []).filter((m) => m.severity === 2).map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+const probes: { rule: string; path: string; code: string; expect: RegExp }[] = [
+  { rule: 'apps never import each other', path: 'apps/api-v0/src/probe.ts', code: "import { createApiV1App } from '@workcell/api-v1';\nexport const x = createApiV1App;\n", expect: /enforce-module-boundaries/ },
+  { rule: 'Prisma stays in the data layer (apps)', path: 'apps/api-v1/src/probe.ts', code: "import { PrismaClient } from '@prisma/client';\nexport const x = PrismaClient;\n", expect: /enforce-module-boundaries/ },
+  { rule: 'Prisma stays in the data layer (platform)', path: 'libs/http/src/probe.ts', code: "import pg from 'pg';\nexport const x = pg;\n", expect: /enforce-module-boundaries/ },
+  { rule: 'utility libraries import no Nest platform', path: 'libs/credentials/src/probe.ts', code: "import { Injectable } from '@nestjs/common';\nexport const x = Injectable;\n", expect: /enforce-module-boundaries/ },
+  { rule: 'utility libraries import no BullMQ', path: 'libs/config/src/probe.ts', code: "import { Queue } from 'bullmq';\nexport const x = Queue;\n", expect: /enforce-module-boundaries/ },
+  { rule: 'the data layer imports no HTTP plumbing', path: 'libs/db/src/probe.ts', code: "import { serve } from '@workcell/http';\nexport const x = serve;\n", expect: /enforce-module-boundaries/ },
+  { rule: 'production code does not import the test harness', path: 'libs/http/src/probe.ts', code: "import { startApp } from '@workcell/testing';\nexport const x = startApp;\n", expect: /enforce-module-boundaries/ },
+  { rule: 'only libs/config reads process.env', path: 'apps/worker/src/probe.ts', code: "export const x = process.env['DATABASE_URL'];\n", expect: /no-restricted-properties/ },
+];
+
+describe('module boundaries', () => {
+  for (const probe of probes) {
+    it(`enforces: ${probe.rule}`, async () => {
+      const found = await problems(probe.path, probe.code);
+      assert.ok(found.some((p) => probe.expect.test(p)), `no violation reported for ${probe.path}: ${JSON.stringify(found)}`);
+    });
+  }
+
+  it('accepts a permitted import (so the probes fail for the right reason)', async () => {
+    assert.deepEqual(await problems('apps/api-v1/src/probe.ts', "import { serve } from '@workcell/http';\nexport const x = serve;\n"), []);
+    assert.deepEqual(await problems('libs/http/src/probe.test.ts', "import { startApp } from '@workcell/testing';\nexport const x = startApp;\n"), []);
+  });
+});

@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+// `npm start`: build, migrate, seed the demo workspace, start the four services, wait until they are ready,
+// and print their URLs, the demo tokens and two working curl commands. Ctrl-C stops everything gracefully.
+// Plain JavaScript on purpose: it runs before anything is compiled.
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const logDir = `${root}.workcell/logs`;
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 20 || (major === 20 && minor < 19)) fail(`Node.js 20.19 or newer is required (this is ${process.versions.node}).`);
+
+function fail(message) {
+  process.stderr.write(`npm start: ${message}\n`);
+  process.exit(1);
+}
+
+function step(title, command, args, { capture = false } = {}) {
+  process.stdout.write(`• ${title}\n`);
+  const result = spawnSync(command, args, { cwd: root, stdio: capture ? ['ignore', 'pipe', 'inherit'] : ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  if (result.status !== 0) fail(`${title} failed${result.stderr ? `:\n${result.stderr}` : ''}`);
+  return result.stdout;
+}
+
+step('building', process.execPath, [`${root}node_modules/nx/bin/nx.js`, 'run-many', '-t', 'build', '--output-style=static']);
+const { loadConfigOrExit } = await import('@workcell/config');
+const config = loadConfigOrExit();
+step('applying migrations', process.execPath, ['tools/db/dist/migrate.js']);
+const seed = JSON.parse(step('seeding the demo workspace', process.execPath, ['tools/db/dist/seed.js', '--json', '--refresh-demo-tokens'], { capture: true }));
+
+const services = [
+  { name: 'auth', port: config.ports.auth },
+  { name: 'worker', port: config.ports.worker },
+  { name: 'api-v0', port: config.ports.apiV0 },
+  { name: 'api-v1', port: config.ports.apiV1 },
+];
+mkdirSync(logDir, { recursive: true });
+let stopping = false;
+const children = services.map((service) => {
+  const log = createWriteStream(`${logDir}/${service.name}.log`, { flags: 'a' });
+  const child = spawn(process.execPath, [`apps/${service.name}/dist/main.js`], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  child.on('exit', (code, signal) => {
+    if (!stopping) {
+      process.stderr.write(`${service.name} exited (${signal ?? code}); see ${logDir}/${service.name}.log\n`);
+      stop(1);
+    }
+  });
+  return child;
+});
+
+function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  process.stdout.write('\nstopping…\n');
+  let alive = children.filter((c) => c.exitCode === null && c.signalCode === null);
+  if (alive.length === 0) process.exit(code);
+  for (const child of alive) {
+    child.once('exit', () => {
+      alive = alive.filter((c) => c !== child);
+      if (alive.length === 0) process.exit(code);
+    });
+    child.kill('SIGTERM');
+  }
+}
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));
+
+const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
+const started = Date.now();
+process.stdout.write('• waiting for the services to be ready\n');
+for (const service of services) {
+  for (;;) {
+    if (stopping) await new Promise(() => undefined);
+    const status = await fetch(`http://${host}:${service.port}/readyz`).then((r) => r.status, () => 0);
+    if (status === 200) break;
+    if (Date.now() - started > 60_000) {
+      process.stderr.write(`${service.name} is not ready after 60 s; see ${logDir}/${service.name}.log\n`);
+      stop(1);
+      await new Promise(() => undefined);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+const tokens = seed.tokens;
+const lines = [
+  '',
+  `Workcell is ready (${((Date.now() - started) / 1000).toFixed(1)} s). Logs: ${logDir}/`,
+  '',
+  ...services.map((s) => `  ${s.name.padEnd(7)} http://${host}:${s.port}   (/healthz, /readyz)`),
+  '',
+];
+if (tokens) {
+  lines.push(
+    `Demo workspace ${tokens.workspaceId}. These tokens are shown once; \`npm start\` mints new ones (revoking these) each time.`,
+    `  v0 team token             ${tokens.v0TeamToken}`,
+    `  v1 personal access token  ${tokens.personalAccessToken}`,
+    `  v1 service-account token  ${tokens.serviceAccountCredential}`,
+    '',
+    'Try:',
+    `  curl -sS -H 'Authorization: Bearer ${tokens.v0TeamToken}' ${config.baseUrls.v0}/teams`,
+    `  curl -sS -H 'Authorization: Bearer ${tokens.personalAccessToken}' ${config.baseUrls.v1}/v1/auth/context`,
+    '',
+  );
+} else {
+  lines.push('No demo workspace: the database already held other workspaces, so nothing was seeded.', '');
+}
+lines.push('Press Ctrl-C to stop.', '');
+process.stdout.write(lines.join('\n'));
