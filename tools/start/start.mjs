@@ -23,7 +23,7 @@ function step(title, command, args, { capture = false } = {}) {
   return result.stdout;
 }
 
-step('building', process.execPath, [`${root}node_modules/nx/bin/nx.js`, 'run-many', '-t', 'build', '--output-style=static']);
+step('building', `${root}node_modules/.bin/nx`, ['run-many', '-t', 'build', '--output-style=static']);
 const { loadConfigOrExit } = await import('@workcell/config');
 const config = loadConfigOrExit();
 step('applying migrations', process.execPath, ['tools/db/dist/migrate.js']);

@@ -5,8 +5,9 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const args = [`${root}node_modules/nx/bin/nx.js`, 'run-many', '-t', 'typecheck', 'lint', 'test', '--output-style=stream', ...process.argv.slice(2)];
-const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+const nx = `${root}node_modules/.bin/nx`;
+const args = ['run-many', '-t', 'typecheck', 'lint', 'test', '--output-style=stream', ...process.argv.slice(2)];
+const child = spawn(nx, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
 let passed = 0;
 let failed = 0;
 let buffered = '';
