@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { parseToken, verifierFor, verifiersEqual } from '@workcell/credentials';
+import { findTokenLookup, loadCredential, touchCredential } from '@workcell/db';
+import { defineProcedure } from '../kernel/procedure.js';
+
+export const authenticateCredentialInput = z.object({ token: z.string().max(4096) }).strict();
+
+/** A credential's own safe metadata: never the verifier, a secret fragment, owner personal data or another credential. */
+export interface CredentialMetadata {
+  readonly id: string;
+  readonly kind: 'personal_access_token' | 'service_account' | 'legacy_v1';
+  readonly name: string;
+  readonly status: 'active' | 'expired' | 'revoked';
+  readonly scopes: readonly string[];
+  readonly expiresAt: string | null;
+  readonly region: string;
+  readonly cell: string;
+  readonly createdAt: string;
+  readonly lastUsedAt: string | null;
+}
+
+export type Principal = { readonly type: 'member'; readonly id: string } | { readonly type: 'service_account'; readonly id: string };
+
+export interface V1AuthContext {
+  readonly workspaceId: string;
+  readonly credential: CredentialMetadata;
+  readonly principal: Principal;
+  /** What this request may do: the credential's scopes, narrowed to the member's current permissions for personal tokens. */
+  readonly effectiveScopes: readonly string[];
+}
+
+export type V1AuthFailureCode = 'unauthenticated' | 'credential_expired' | 'credential_revoked' | 'workspace_locked';
+export type V1Authentication = { readonly ok: true; readonly context: V1AuthContext } | { readonly ok: false; readonly code: V1AuthFailureCode; readonly message: string };
+
+const reject = (code: V1AuthFailureCode, message: string): V1Authentication => ({ ok: false, code, message });
+const UNKNOWN = 'the credential is missing, malformed or not valid here';
+
+/**
+ * Verifies a v1 bearer credential completely (contract 5.2 rule 1): format and checksum, the kind, the
+ * routing hint against this cell, the stored verifier (constant-time), the stored region, cell and audience,
+ * revocation, expiry, the workspace lock and the principal's current state. The prefix and hint are never
+ * trusted on their own, and a credential of another cell is refused, never redirected.
+ */
+export const authenticateCredential = defineProcedure('authenticateCredential', authenticateCredentialInput, async (ctx, { token }): Promise<V1Authentication> => {
+  const parsed = parseToken(token);
+  if (!parsed.ok || parsed.token.family === 'v0_team_token') return reject('unauthenticated', UNKNOWN);
+  const { config } = ctx;
+  if (parsed.token.region !== config.region || parsed.token.cell !== config.cell) return reject('unauthenticated', UNKNOWN);
+
+  const verifier = verifierFor(config.credentialSecret, token);
+  const lookup = await findTokenLookup(ctx.database, verifier);
+  if (!lookup || lookup.tokenType !== 'credential') return reject('unauthenticated', UNKNOWN);
+  const credential = await loadCredential(ctx.database, lookup.workspaceId, lookup.tokenId);
+  if (!credential || !verifiersEqual(credential.verifier, verifier) || credential.kind !== parsed.token.family) return reject('unauthenticated', UNKNOWN);
+  if (
+    credential.region !== config.region ||
+    credential.cell !== config.cell ||
+    credential.workspace.region !== config.region ||
+    credential.workspace.cell !== config.cell ||
+    credential.audience !== config.baseUrls.v1
+  ) {
+    return reject('unauthenticated', UNKNOWN);
+  }
+
+  const now = ctx.now();
+  if (credential.status === 'revoked' || credential.revokedAt !== null) return reject('credential_revoked', 'the credential has been revoked; create a new one');
+  if (credential.status === 'expired' || (credential.expiresAt !== null && credential.expiresAt <= now)) {
+    return reject('credential_expired', 'the credential has expired; create a new one');
+  }
+  if (credential.workspace.lockedAt !== null) return reject('workspace_locked', 'the workspace is locked');
+
+  let principal: Principal;
+  let effectiveScopes: readonly string[];
+  if (credential.member) {
+    if (credential.member.status !== 'active') return reject('unauthenticated', 'the credential’s member is not active');
+    const permissions = new Set(credential.member.permissions);
+    principal = { type: 'member', id: credential.member.id };
+    effectiveScopes = credential.scopes.filter((s) => permissions.has(s));
+  } else if (credential.serviceAccount) {
+    if (credential.serviceAccount.status !== 'active') return reject('unauthenticated', 'the credential’s service account is not active');
+    principal = { type: 'service_account', id: credential.serviceAccount.id };
+    effectiveScopes = credential.scopes;
+  } else {
+    return reject('unauthenticated', UNKNOWN);
+  }
+
+  await touchCredential(ctx.database, credential.workspaceId, credential.id, now).catch(() => undefined);
+  return {
+    ok: true,
+    context: {
+      workspaceId: credential.workspaceId,
+      principal,
+      effectiveScopes,
+      credential: {
+        id: credential.id,
+        kind: credential.kind,
+        name: credential.name,
+        status: credential.status,
+        scopes: credential.scopes,
+        expiresAt: credential.expiresAt?.toISOString() ?? null,
+        region: credential.region,
+        cell: credential.cell,
+        createdAt: credential.createdAt.toISOString(),
+        lastUsedAt: (credential.lastUsedAt ?? now).toISOString(),
+      },
+    },
+  };
+});

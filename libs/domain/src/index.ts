@@ -1,0 +1,11 @@
+export { DOMAIN_ERROR_CODES, DomainError, type DomainErrorCode, type FieldIssue, isDomainError } from './kernel/errors.js';
+export { defineProcedure, invoke, issuesOf, type Procedure, type ProcedureContext } from './kernel/procedure.js';
+export {
+  authenticateCredential,
+  type CredentialMetadata,
+  type Principal,
+  type V1AuthContext,
+  type V1Authentication,
+  type V1AuthFailureCode,
+} from './identity/authenticate-credential.js';
+export { authenticateTeamToken, type V0AuthContext, type V0Authentication, type V0AuthFailureCode } from './identity/authenticate-team-token.js';

@@ -1,0 +1,41 @@
+/**
+ * Domain errors carry a machine code and never an HTTP status: each API generation maps codes to its
+ * own statuses and shapes at the edge (v1 error document, v0 legacy error).
+ */
+export const DOMAIN_ERROR_CODES = [
+  'validation_failed',
+  'unauthenticated',
+  'credential_expired',
+  'credential_revoked',
+  'workspace_locked',
+  'insufficient_scope',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'precondition_required',
+  'precondition_failed',
+  'invalid_precondition',
+] as const;
+export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
+
+export interface FieldIssue {
+  /** JSON pointer (RFC 6901) into the input. */
+  readonly pointer: string;
+  readonly message: string;
+}
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: DomainErrorCode,
+    message: string,
+    readonly issues: readonly FieldIssue[] = [],
+    readonly meta: Readonly<Record<string, unknown>> = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export function isDomainError(error: unknown): error is DomainError {
+  return error instanceof DomainError;
+}

@@ -1,0 +1,43 @@
+import type { z } from 'zod';
+import type { AppConfig } from '@workcell/config';
+import type { Database } from '@workcell/db';
+import { DomainError, type FieldIssue } from './errors.js';
+
+/** What every procedure runs with: the data layer, the cell's config and a clock (tests pin it). */
+export interface ProcedureContext {
+  readonly database: Database;
+  readonly config: AppConfig;
+  readonly now: () => Date;
+}
+
+/**
+ * A domain procedure in the tRPC style: one zod input schema and one handler. Both API generations call
+ * it in-process with `invoke`; services expose the same object over tRPC (`.input(p.input)` + the handler).
+ */
+export interface Procedure<I extends z.ZodType, O> {
+  readonly name: string;
+  readonly input: I;
+  readonly handler: (ctx: ProcedureContext, input: z.output<I>) => Promise<O>;
+}
+
+export function defineProcedure<I extends z.ZodType, O>(
+  name: string,
+  input: I,
+  handler: (ctx: ProcedureContext, input: z.output<I>) => Promise<O>,
+): Procedure<I, O> {
+  return { name, input, handler };
+}
+
+export function issuesOf(error: z.ZodError): FieldIssue[] {
+  return error.issues.map((issue) => ({
+    pointer: issue.path.length === 0 ? '' : `/${issue.path.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`,
+    message: issue.message,
+  }));
+}
+
+/** Validates raw input against the procedure's schema (validation_failed with JSON pointers) and runs it. */
+export async function invoke<I extends z.ZodType, O>(procedure: Procedure<I, O>, ctx: ProcedureContext, raw: unknown): Promise<O> {
+  const parsed = procedure.input.safeParse(raw);
+  if (!parsed.success) throw new DomainError('validation_failed', `invalid input for ${procedure.name}`, issuesOf(parsed.error));
+  return procedure.handler(ctx, parsed.data);
+}

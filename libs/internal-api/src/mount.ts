@@ -1,0 +1,31 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { AnyRouter } from '@trpc/server';
+import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
+import { createTRPCClient, httpLink, type TRPCClient } from '@trpc/client';
+import type { AppConfig } from '@workcell/config';
+import { INTERNAL_HEADER, INTERNAL_PATH, type InternalContext, internalToken, isInternalCaller } from './trpc.js';
+
+/** Serves a router on the application's Fastify instance under /trpc. Call before listen(). */
+export async function mountInternalApi(app: NestFastifyApplication, router: AnyRouter, config: AppConfig): Promise<void> {
+  await app.register(fastifyTRPCPlugin, {
+    prefix: INTERNAL_PATH,
+    trpcOptions: {
+      router,
+      createContext: ({ req }: { req: { headers: Record<string, string | string[] | undefined> } }): InternalContext => ({
+        internal: isInternalCaller(config, req.headers[INTERNAL_HEADER]),
+      }),
+    },
+  });
+}
+
+/** A typed client of another service's internal API. */
+export function createInternalClient<R extends AnyRouter>(baseUrl: string, config: AppConfig): TRPCClient<R> {
+  const token = internalToken(config);
+  // No data transformer is configured on either side; the cast only tells the generic link so.
+  const options = {
+    url: `${baseUrl}${INTERNAL_PATH}`,
+    headers: () => ({ [INTERNAL_HEADER]: token }),
+    fetch: (input: Parameters<typeof fetch>[0], init?: RequestInit) => fetch(input, { ...init, signal: AbortSignal.timeout(config.dependencyTimeoutMs) }),
+  } as unknown as Parameters<typeof httpLink<R>>[0];
+  return createTRPCClient<R>({ links: [httpLink<R>(options)] });
+}

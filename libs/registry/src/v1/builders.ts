@@ -1,0 +1,306 @@
+import { z } from 'zod';
+import {
+  AsyncOperation,
+  IDEMPOTENCY_KEY_HEADER,
+  IF_MATCH_HEADER,
+  IdempotencyKey,
+  IfMatch,
+  paginationQuery,
+  ResourceId,
+} from '../schemas/common.js';
+import { isSensitiveScope, type V1Scope } from '../scopes.js';
+import type {
+  Concurrency,
+  DynamicScopeRule,
+  HttpMethod,
+  OperationDefinition,
+  ResponseHeaderName,
+  ResponseSpec,
+  RetryClass,
+  SuccessStatus,
+  V1ErrorStatus,
+  V1Family,
+} from '../types.js';
+
+/**
+ * Small builders that turn a compact, reviewable spec into a complete,
+ * explicit `OperationDefinition`. Every derived field follows one documented
+ * rule (see README "Derivation rules") and the tests re-check those rules on
+ * the built data:
+ *
+ * - idempotent = POST && concurrency none && authenticated && !revealsSecret
+ * - retry      = GET -> safe | idempotent -> idempotent | guarded -> guarded | never
+ * - sensitive  = a required or any-of scope is marked sensitive in 5.3
+ * - errors     = 400 401 403 429 503 (+404 with a path id, +409 for writes,
+ *                +412/428 for if-match); public: 429 503
+ * - headers    = If-Match (required) for if-match, Idempotency-Key (optional) for idempotent
+ */
+export interface OperationSpec {
+  readonly summary?: string;
+  readonly description?: string;
+  readonly scopes?: readonly V1Scope[];
+  readonly anyOfScopes?: readonly V1Scope[];
+  readonly overlayScopes?: readonly V1Scope[];
+  readonly dynamicScopes?: DynamicScopeRule;
+  /** public (unauthenticated) operation */
+  readonly public?: boolean;
+  readonly concurrency?: Concurrency;
+  /** fully guarded replacement (automatic retry allowed) */
+  readonly guarded?: boolean;
+  /** accepted for asynchronous processing: 202 + AsyncOperation */
+  readonly async?: boolean;
+  readonly revealsSecret?: boolean;
+  /** response carries the strong revision in ETag */
+  readonly etag?: boolean;
+  /** response carries `Cache-Control: private, no-store` */
+  readonly noStore?: boolean;
+  /** query parameters (filters of lists, options of other operations) */
+  readonly query?: z.ZodRawShape;
+  /** path parameter schemas other than the default ResourceId */
+  readonly pathParams?: Readonly<Record<string, z.ZodType>>;
+  readonly extraErrors?: readonly V1ErrorStatus[];
+}
+
+export interface BodySpec extends OperationSpec {
+  readonly body: z.ZodType;
+}
+export interface DataSpec extends OperationSpec {
+  readonly data: z.ZodType;
+}
+export interface ActionSpec extends OperationSpec {
+  readonly body?: z.ZodType;
+  readonly success?: SuccessStatus;
+  /** data schema of a `{ data }` response; omit for 204 (or for async) */
+  readonly data?: z.ZodType;
+  readonly response?: ResponseSpec;
+}
+
+type V1Path = `/v1${string}`;
+
+function summaryFromId(operationId: string): string {
+  const words = operationId
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(' ')
+    .map((w) => w.toLowerCase());
+  const text = words.join(' ').replace(/\bapi\b/g, 'API').replace(/\bopenapi\b/g, 'OpenAPI');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function pathParamNames(path: string): string[] {
+  return [...path.matchAll(/\{([A-Za-z]+)\}/g)].map((m) => m[1] ?? '');
+}
+
+function sortedErrors(set: Set<V1ErrorStatus>): V1ErrorStatus[] {
+  return [...set].sort((a, b) => a - b);
+}
+
+interface Resolved {
+  readonly success: SuccessStatus;
+  readonly body: z.ZodType | null;
+  readonly response: ResponseSpec;
+  readonly paginated: boolean;
+}
+
+export function defineOperation(
+  family: V1Family,
+  method: HttpMethod,
+  operationId: string,
+  path: V1Path,
+  spec: OperationSpec,
+  resolved: Resolved,
+): OperationDefinition {
+  const authenticated = spec.public !== true;
+  const concurrency = spec.concurrency ?? 'none';
+  const revealsSecret = spec.revealsSecret === true;
+  const idempotent = method === 'POST' && concurrency === 'none' && authenticated && !revealsSecret;
+  const guarded = spec.guarded === true;
+  if (guarded && concurrency === 'none') throw new Error(`${operationId}: a guarded operation needs a precondition`);
+  const retry: RetryClass = method === 'GET' ? 'safe' : idempotent ? 'idempotent' : guarded ? 'guarded' : 'never';
+  const scopes = spec.scopes ?? [];
+  const anyOfScopes = spec.anyOfScopes ?? [];
+  const sensitive = [...scopes, ...anyOfScopes].some(isSensitiveScope);
+  const isAsync = spec.async === true;
+
+  const params = pathParamNames(path);
+  const pathSchema =
+    params.length === 0
+      ? null
+      : z.strictObject(Object.fromEntries(params.map((p) => [p, spec.pathParams?.[p] ?? ResourceId])));
+  const queryShape = resolved.paginated ? { ...paginationQuery, ...spec.query } : spec.query;
+  const querySchema = queryShape && Object.keys(queryShape).length > 0 ? z.strictObject(queryShape) : null;
+  const headerShape: Record<string, z.ZodType> = {};
+  if (concurrency === 'if-match') headerShape[IF_MATCH_HEADER] = IfMatch;
+  if (idempotent) headerShape[IDEMPOTENCY_KEY_HEADER] = IdempotencyKey.optional();
+  const headerSchema = Object.keys(headerShape).length > 0 ? z.object(headerShape) : null;
+
+  const errors = new Set<V1ErrorStatus>(authenticated ? [400, 401, 403, 429, 503] : [429, 503]);
+  if (authenticated && params.length > 0) errors.add(404);
+  if (authenticated && method !== 'GET') errors.add(409);
+  if (concurrency === 'if-match') {
+    errors.add(412);
+    errors.add(428);
+  }
+  for (const e of spec.extraErrors ?? []) errors.add(e);
+
+  const responseHeaders: ResponseHeaderName[] = [];
+  if (spec.etag === true) responseHeaders.push('ETag');
+  if (spec.noStore === true) responseHeaders.push('Cache-Control');
+  if (resolved.success === 201 || resolved.success === 202) responseHeaders.push('Location');
+
+  return {
+    operationId,
+    method,
+    path,
+    family,
+    summary: spec.summary ?? summaryFromId(operationId),
+    description: spec.description ?? null,
+    scopes,
+    anyOfScopes,
+    overlayScopes: spec.overlayScopes ?? [],
+    dynamicScopes: spec.dynamicScopes ?? null,
+    authenticated,
+    concurrency,
+    idempotent,
+    retry,
+    async: isAsync,
+    sensitive,
+    revealsSecret,
+    success: resolved.success,
+    errors: sortedErrors(errors),
+    responseHeaders,
+    request: { path: pathSchema, query: querySchema, headers: headerSchema, body: resolved.body },
+    response: resolved.response,
+  };
+}
+
+const asyncResponse: ResponseSpec = { kind: 'single', schema: AsyncOperation };
+
+/** Family-scoped builders; the HTTP method follows from the kind unless stated. */
+export function family(name: V1Family) {
+  const def = (method: HttpMethod, id: string, path: V1Path, spec: OperationSpec, r: Resolved) =>
+    defineOperation(name, method, id, path, spec, r);
+  const maybeAsync = (spec: OperationSpec, success: SuccessStatus, response: ResponseSpec) =>
+    spec.async === true ? { success: 202 as const, response: asyncResponse } : { success, response };
+
+  return {
+    /** GET collection, cursor-paginated: `{ data: [], meta, links }` */
+    list: (id: string, path: V1Path, spec: OperationSpec & { readonly item: z.ZodType }) =>
+      def('GET', id, path, spec, {
+        success: 200,
+        body: null,
+        response: { kind: 'list', schema: spec.item },
+        paginated: true,
+      }),
+    /** GET one: `{ data }` */
+    get: (id: string, path: V1Path, spec: DataSpec) =>
+      def('GET', id, path, spec, { success: 200, body: null, response: { kind: 'single', schema: spec.data }, paginated: false }),
+    /** POST create: 201 `{ data }` (or 202 when async) */
+    create: (id: string, path: V1Path, spec: BodySpec & DataSpec) =>
+      def('POST', id, path, spec, {
+        ...maybeAsync(spec, 201, { kind: 'single', schema: spec.data }),
+        body: spec.body,
+        paginated: false,
+      }),
+    /** PATCH partial update: 200 `{ data }` */
+    update: (id: string, path: V1Path, spec: BodySpec & DataSpec) =>
+      def('PATCH', id, path, spec, {
+        success: 200,
+        body: spec.body,
+        response: { kind: 'single', schema: spec.data },
+        paginated: false,
+      }),
+    /** PUT atomic replacement: 200 `{ data }` */
+    replace: (id: string, path: V1Path, spec: BodySpec & DataSpec) =>
+      def('PUT', id, path, spec, {
+        success: 200,
+        body: spec.body,
+        response: { kind: 'single', schema: spec.data },
+        paginated: false,
+      }),
+    /** DELETE archive (never physical deletion): 204, or 202 when async */
+    archive: (id: string, path: V1Path, spec: OperationSpec) =>
+      def('DELETE', id, path, spec, { ...maybeAsync(spec, 204, { kind: 'empty' }), body: null, paginated: false }),
+    /** POST .../restore: 200 `{ data }`, or 202 when async */
+    restore: (id: string, path: V1Path, spec: DataSpec) =>
+      def('POST', id, path, spec, {
+        ...maybeAsync(spec, 200, { kind: 'single', schema: spec.data }),
+        body: null,
+        paginated: false,
+      }),
+    /** DELETE for resources without an archive lifecycle: 204 */
+    remove: (id: string, path: V1Path, spec: OperationSpec) =>
+      def('DELETE', id, path, spec, { success: 204, body: null, response: { kind: 'empty' }, paginated: false }),
+    /** any other operation */
+    action: (method: HttpMethod, id: string, path: V1Path, spec: ActionSpec) => {
+      const response: ResponseSpec =
+        spec.response ?? (spec.data ? { kind: 'single', schema: spec.data } : { kind: 'empty' });
+      const base = spec.async === true ? { success: 202 as const, response: asyncResponse } : { success: spec.success ?? (response.kind === 'empty' ? 204 : 200), response };
+      return def(method, id, path, spec, { ...base, body: spec.body ?? null, paginated: false });
+    },
+  };
+}
+
+export interface ArchivableCrudSpec {
+  /** e.g. 'CallNote' -> listCallNotes, createCallNote, getCallNote, updateCallNote, archiveCallNote, restoreCallNote */
+  readonly singular: string;
+  readonly plural: string;
+  /** collection path, e.g. '/v1/call-notes' */
+  readonly path: V1Path;
+  readonly read: readonly V1Scope[];
+  readonly write: readonly V1Scope[];
+  readonly resource: z.ZodType;
+  readonly create: z.ZodType;
+  readonly update: z.ZodType;
+  /** concurrency of the update (archive/restore never carry a validator) */
+  readonly updateConcurrency: Concurrency;
+  readonly filters?: z.ZodRawShape;
+  /** overlays on operations that return the resource */
+  readonly readOverlay?: readonly V1Scope[];
+  /** overlays on operations that accept resource attributes (create, update) */
+  readonly writeOverlay?: readonly V1Scope[];
+  /** dynamic scope rule of create and update */
+  readonly writeDynamicScopes?: DynamicScopeRule;
+}
+
+/**
+ * The six standard operations of an archivable resource:
+ * `GET {path}`, `POST {path}`, `GET {path}/{id}`, `PATCH {path}/{id}`,
+ * `DELETE {path}/{id}` (archive) and `POST {path}/{id}/restore`.
+ */
+export function archivableCrud(name: V1Family, s: ArchivableCrudSpec): OperationDefinition[] {
+  const f = family(name);
+  const item = `${s.path}/{id}` as V1Path;
+  const readOverlay = s.readOverlay ?? [];
+  const writeOverlay = [...readOverlay, ...(s.writeOverlay ?? [])];
+  const writeDynamic = s.writeDynamicScopes ? { dynamicScopes: s.writeDynamicScopes } : {};
+  return [
+    f.list(`list${s.plural}`, s.path, {
+      scopes: s.read,
+      overlayScopes: readOverlay,
+      ...(s.filters ? { query: s.filters } : {}),
+      item: s.resource,
+    }),
+    f.create(`create${s.singular}`, s.path, {
+      scopes: s.write,
+      overlayScopes: writeOverlay,
+      ...writeDynamic,
+      body: s.create,
+      data: s.resource,
+    }),
+    f.get(`get${s.singular}`, item, { scopes: s.read, overlayScopes: readOverlay, data: s.resource }),
+    f.update(`update${s.singular}`, item, {
+      scopes: s.write,
+      overlayScopes: writeOverlay,
+      ...writeDynamic,
+      concurrency: s.updateConcurrency,
+      body: s.update,
+      data: s.resource,
+    }),
+    f.archive(`archive${s.singular}`, item, { scopes: s.write }),
+    f.restore(`restore${s.singular}`, `${item}/restore` as V1Path, {
+      scopes: s.write,
+      overlayScopes: readOverlay,
+      data: s.resource,
+    }),
+  ];
+}

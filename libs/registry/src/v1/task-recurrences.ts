@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import {
+  archivableFields,
+  casPatchOf,
+  DateOnly,
+  ResourceId,
+  Timestamp,
+  TimeZone,
+  Version,
+} from '../schemas/common.js';
+import type { OperationDefinition } from '../types.js';
+import { family } from './builders.js';
+
+const f = family('task-recurrences');
+
+export const RecurrenceRule = z
+  .strictObject({
+    frequency: z.enum(['daily', 'weekly', 'monthly', 'yearly', 'external']).describe('`external`: occurrences are created by submitted external events.'),
+    interval: z.number().int().min(1).max(366).optional(),
+    byWeekday: z.array(z.enum(['mo', 'tu', 'we', 'th', 'fr', 'sa', 'su'])).max(7).optional(),
+    byMonthDay: z.array(z.number().int().min(-31).max(31)).max(31).optional(),
+    count: z.number().int().min(1).max(10_000).optional(),
+    until: DateOnly.optional(),
+  })
+  .meta({ id: 'RecurrenceRule', description: 'When a series creates task occurrences.' });
+
+export const TaskRecurrence = z
+  .object({
+    ...archivableFields,
+    templateTaskId: ResourceId.describe('Task copied for every occurrence.'),
+    rule: RecurrenceRule,
+    startsOn: DateOnly,
+    timeZone: TimeZone,
+    status: z.enum(['active', 'paused', 'ended']),
+    nextOccurrenceAt: Timestamp.nullable(),
+    lastCheckedAt: Timestamp.nullable(),
+    version: Version,
+  })
+  .meta({ id: 'TaskRecurrence', description: 'A recurring task series.' });
+
+const recurrenceFields = z.strictObject({
+  rule: RecurrenceRule,
+  startsOn: DateOnly,
+  timeZone: TimeZone,
+  status: z.enum(['active', 'paused']).optional(),
+});
+export const TaskRecurrenceCreate = recurrenceFields
+  .extend({ templateTaskId: ResourceId })
+  .meta({ id: 'TaskRecurrenceCreate', description: 'A new series for an existing template task.' });
+export const TaskRecurrenceUpdate = casPatchOf(recurrenceFields, 'TaskRecurrenceUpdate', 'Compare-and-set of series attributes.');
+
+export const TaskRecurrencePreviewRequest = z
+  .strictObject({
+    rule: RecurrenceRule.optional().describe('Draft rule to preview instead of the stored one.'),
+    startsOn: DateOnly.optional(),
+    timeZone: TimeZone.optional(),
+    count: z.number().int().min(1).max(100).optional(),
+  })
+  .meta({ id: 'TaskRecurrencePreviewRequest', description: 'Preview options; nothing is stored.' });
+
+export const TaskRecurrencePreview = z
+  .object({ recurrenceId: ResourceId, occurrences: z.array(Timestamp) })
+  .meta({ id: 'TaskRecurrencePreview', description: 'The next occurrences the (draft) rule would create.' });
+
+export const TaskOccurrence = z
+  .object({
+    id: ResourceId,
+    recurrenceId: ResourceId,
+    taskId: ResourceId.nullable(),
+    scheduledFor: Timestamp,
+    source: z.enum(['schedule', 'external-event', 'recheck']),
+    status: z.enum(['scheduled', 'created', 'skipped', 'failed']),
+  })
+  .meta({ id: 'TaskOccurrence', description: 'One occurrence of a series.' });
+
+export const TaskRecurrenceEvent = z
+  .strictObject({
+    externalEventId: z.string().min(1).max(200).describe('Caller-side id; duplicates are ignored.'),
+    eventType: z.string().min(1).max(100),
+    occurredAt: Timestamp,
+    attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+  })
+  .meta({ id: 'TaskRecurrenceEvent', description: 'An external event that can trigger an occurrence.' });
+
+const read = ['task-recurrences:read', 'tasks:read'] as const;
+const manage = ['task-recurrences:write', 'tasks:read', 'tasks:write'] as const;
+
+export const taskRecurrenceOperations = [
+  f.list('listTaskRecurrences', '/v1/task-recurrences', {
+    scopes: read,
+    query: { templateTaskId: ResourceId.optional(), status: z.enum(['active', 'paused', 'ended']).optional() },
+    item: TaskRecurrence,
+  }),
+  f.get('getTaskRecurrence', '/v1/task-recurrences/{id}', { scopes: read, data: TaskRecurrence }),
+  f.list('listTaskRecurrenceOccurrences', '/v1/task-recurrences/{id}/occurrences', { scopes: read, item: TaskOccurrence }),
+  f.create('createTaskRecurrence', '/v1/task-recurrences', { scopes: manage, body: TaskRecurrenceCreate, data: TaskRecurrence }),
+  f.update('updateTaskRecurrence', '/v1/task-recurrences/{id}', {
+    scopes: manage,
+    concurrency: 'cas',
+    body: TaskRecurrenceUpdate,
+    data: TaskRecurrence,
+  }),
+  f.archive('archiveTaskRecurrence', '/v1/task-recurrences/{id}', { scopes: manage }),
+  f.restore('restoreTaskRecurrence', '/v1/task-recurrences/{id}/restore', { scopes: manage, data: TaskRecurrence }),
+  f.action('POST', 'previewTaskRecurrence', '/v1/task-recurrences/{id}/preview', {
+    summary: 'Preview the next occurrences of a series',
+    scopes: manage,
+    body: TaskRecurrencePreviewRequest,
+    data: TaskRecurrencePreview,
+  }),
+  f.action('POST', 'recheckTaskRecurrence', '/v1/task-recurrences/{id}/recheck', {
+    summary: 'Re-evaluate a series and create missing occurrences',
+    scopes: manage,
+    async: true,
+  }),
+  f.action('POST', 'submitTaskRecurrenceEvent', '/v1/task-recurrences/{id}/events', {
+    summary: 'Submit an external event to a series',
+    scopes: ['task-recurrences:run', 'tasks:write'],
+    async: true,
+    body: TaskRecurrenceEvent,
+  }),
+] satisfies readonly OperationDefinition[];

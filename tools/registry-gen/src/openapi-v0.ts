@@ -1,0 +1,195 @@
+import { LegacyError, LegacyResponse, type V0OperationDefinition } from '@workcell/registry';
+import type { z } from 'zod';
+import { allComponents, reachableSchemas, toSchema, unwrapOptional, type JsonSchema } from './json-schema.js';
+
+const SECURITY_SCHEME = 'apiToken';
+
+const RESOURCE_DESCRIPTIONS: Record<string, string> = {
+  root: 'Discovery redirect.',
+  calendar: 'Calendar token feed (retained on v0; no v1 replacement).',
+  callnotes: 'Call notes (v1: /v1/call-notes).',
+  contactgroups: 'Contact groups (v1: /v1/contact-groups).',
+  contacts: 'Contacts (v1: /v1/contacts).',
+  journalEntries: 'Journal entries (v1: project statements).',
+  lists: 'Lists (v1: /v1/lists).',
+  productgroups: 'Product groups (v1: /v1/product-groups).',
+  products: 'Products (v1: /v1/products).',
+  projects: 'Projects (v1: /v1/projects).',
+  projectTemplates: 'Project templates (v1: /v1/project-templates).',
+  scheduledWork: 'Scheduled work (v1: planned work).',
+  services: 'Services (v1: /v1/services).',
+  tags: 'Tags (v1: /v1/tags).',
+  tasks: 'Tasks (v1: /v1/tasks).',
+  teams: 'Team (v1: the workspace).',
+  times: 'Time entries (v1: /v1/time-entries).',
+  users: 'Users (v1: /v1/users).',
+  webhooks: 'Legacy unsigned webhooks (v1: signed v2 subscriptions).',
+};
+
+const V0_DESCRIPTION = `Frozen legacy compatibility contract 0.4.5 of the work-management service. New integrations use v1. Generated from the operation registry (\`libs/registry\`); do not edit.
+
+## Servers and tokens
+Served from \`{base_url}\` and from \`{base_url_alt}\`. Authenticated operations (\`x-authenticated: true\`) require \`Authorization: Bearer <API_TOKEN>\`. A token belongs to exactly one team and can use every authenticated v0 operation for that team; the server applies the token's team to every write. \`GET /teams\` confirms a token. v0 tokens are not v1 credentials.
+
+## Operation flags
+Every operation carries \`x-authenticated\`, \`x-contract-status: frozen-legacy\`, \`x-availability\` (\`supported\`, \`deprecated-alias\`, \`unavailable\` = the frozen route is unavailable and v1 is the replacement), \`x-migration-class\` and \`x-v1-operation-id\` (null for the calendar feed). \`deprecated-alias\` collection writes carry the resource id in the body; \`deprecated-alias\` and \`unavailable\` operations are marked deprecated.
+
+## Parameters and payloads
+\`page\` (integer, minimum 1) and \`limit\` (integer, 1-500) are accepted by every GET except \`GET /\` (the contract shows them for list and \`/{_id}\` GETs and for the calendar feed; the same rule is applied to the resources whose parameters it does not show). POST and PUT take a required broad JSON body; payload fields are not part of the frozen contract.
+
+## Responses and errors
+Every operation declares 200, 201, 204, 400, 401 and 429. 200, 201 and 400 use a broad legacy response shape; errors (401, 429, and the 400/403/404 error bodies) use the legacy error shape \`{ "error": { "code", "message" } }\`. 403: team locked or operation not possible; 404: resource or route does not exist; 5xx: not completed.
+
+## Rate limits and retries
+100 requests per minute per API token and URL path; 429 carries \`Retry-After\` (seconds) when known. v0 creates are not idempotent: a retried create after a timeout may create a duplicate.`;
+
+function parametersOf(op: V0OperationDefinition): JsonSchema[] {
+  const out: JsonSchema[] = [];
+  const add = (location: 'path' | 'query', obj: z.ZodObject | null) => {
+    if (!obj) return;
+    for (const [name, field] of Object.entries(obj.shape as Record<string, z.ZodType>)) {
+      if (location === 'query' && (name === 'page' || name === 'limit')) {
+        out.push({ $ref: `#/components/parameters/${name === 'page' ? 'Page' : 'Limit'}` });
+        continue;
+      }
+      const { schema, optional } = unwrapOptional(field);
+      const { description, ...rest } = toSchema(schema);
+      out.push({
+        name,
+        in: location,
+        required: location === 'path' ? true : !optional,
+        ...(typeof description === 'string' ? { description } : {}),
+        schema: rest,
+      });
+    }
+  };
+  add('path', op.request.path);
+  add('query', op.request.query);
+  return out;
+}
+
+function operationObject(op: V0OperationDefinition): JsonSchema {
+  const parameters = parametersOf(op);
+  const notes = [
+    op.v1OperationId ? `v1 replacement: \`${op.v1OperationId}\` (${op.migrationClass}).` : 'No v1 replacement; remains on v0.',
+  ];
+  if (op.bodyAlias) notes.push('Legacy body alias: the resource id is carried in the request body.');
+  if (op.availability === 'unavailable') notes.push('Unavailable: the frozen route is not served; use the v1 replacement.');
+  let requestBody: JsonSchema | undefined;
+  if (op.request.body) {
+    const { schema } = unwrapOptional(op.request.body);
+    requestBody = { required: true, content: { 'application/json': { schema: toSchema(schema) } } };
+  }
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    description: notes.join(' '),
+    tags: [op.resource],
+    ...(op.availability === 'supported' ? {} : { deprecated: true }),
+    security: op.authenticated ? [{ [SECURITY_SCHEME]: [] }] : [],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(requestBody ? { requestBody } : {}),
+    responses: {
+      '200': { $ref: '#/components/responses/LegacyOk' },
+      '201': { $ref: '#/components/responses/LegacyCreated' },
+      '204': { $ref: '#/components/responses/LegacyNoContent' },
+      '400': { $ref: '#/components/responses/LegacyBadRequest' },
+      '401': { $ref: '#/components/responses/LegacyUnauthorized' },
+      '429': { $ref: '#/components/responses/LegacyTooManyRequests' },
+    },
+    'x-authenticated': op.authenticated,
+    'x-contract-status': 'frozen-legacy',
+    'x-availability': op.availability,
+    'x-migration-class': op.migrationClass,
+    'x-v1-operation-id': op.v1OperationId,
+  };
+}
+
+export function buildV0Document(ops: readonly V0OperationDefinition[]): JsonSchema {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of ops) {
+    const item = (paths[op.path] ??= {});
+    item[op.method.toLowerCase()] = operationObject(op);
+  }
+  const broad = { 'application/json': { schema: toSchema(LegacyResponse) } };
+  const error = { 'application/json': { schema: toSchema(LegacyError) } };
+  const responses = {
+    LegacyOk: { description: 'Success with data (broad legacy response shape).', content: broad },
+    LegacyCreated: { description: 'Resource created (broad legacy response shape).', content: broad },
+    LegacyNoContent: { description: 'Success, no body.' },
+    LegacyBadRequest: {
+      description: 'Body, selector or parameters invalid. Broad legacy response shape; the service sends the legacy error shape.',
+      content: { 'application/json': { schema: { anyOf: [toSchema(LegacyError), toSchema(LegacyResponse)] } } },
+    },
+    LegacyUnauthorized: {
+      description: 'Token missing, malformed or invalid (legacy error shape, no team data).',
+      content: error,
+    },
+    LegacyTooManyRequests: {
+      description: 'Rate limit exceeded (100 requests per minute per API token and URL path).',
+      headers: {
+        'Retry-After': { description: 'Minimum seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+      },
+      content: error,
+    },
+  };
+  const components = allComponents();
+  const reachable = reachableSchemas({ paths, responses }, components);
+  const schemas = Object.fromEntries([...reachable].sort().map((id) => [id, components[id]]));
+  const usedResources = [...new Set(ops.map((op) => op.resource))];
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Work-management service API v0 (frozen legacy)',
+      version: '0.4.5',
+      description: V0_DESCRIPTION,
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      'x-contract-status': 'frozen-legacy',
+      'x-operation-count': ops.length,
+    },
+    servers: [
+      {
+        url: '{base_url}',
+        description: 'Primary base address.',
+        variables: { base_url: { default: 'https://api.workcell.invalid', description: 'The {base_url} of the deployment.' } },
+      },
+      {
+        url: '{base_url_alt}',
+        description: 'Alternate base address.',
+        variables: {
+          base_url_alt: { default: 'https://legacy.workcell.invalid', description: 'The {base_url_alt} of the deployment.' },
+        },
+      },
+    ],
+    tags: usedResources.map((r) => ({ name: r, description: RESOURCE_DESCRIPTIONS[r] ?? r })),
+    paths,
+    components: {
+      securitySchemes: {
+        [SECURITY_SCHEME]: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Team-scoped v0 API token: `Authorization: Bearer <API_TOKEN>`.',
+        },
+      },
+      parameters: {
+        Page: {
+          name: 'page',
+          in: 'query',
+          required: false,
+          description: 'Page number, minimum 1.',
+          schema: { type: 'integer', minimum: 1 },
+        },
+        Limit: {
+          name: 'limit',
+          in: 'query',
+          required: false,
+          description: 'Page size, 1-500.',
+          schema: { type: 'integer', minimum: 1, maximum: 500 },
+        },
+      },
+      responses,
+      schemas,
+    },
+  };
+}

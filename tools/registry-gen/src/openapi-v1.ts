@@ -1,0 +1,385 @@
+import {
+  CURSOR_PAGE_DEFAULT_LIMIT,
+  CURSOR_PAGE_MAX_LIMIT,
+  ErrorDocument,
+  FINANCE_OVERLAY_SCOPES,
+  ListLinks,
+  ListMeta,
+  SENSITIVE_SCOPES,
+  V1_FAMILIES,
+  type OperationDefinition,
+  type V1ErrorStatus,
+  type V1Family,
+} from '@workcell/registry';
+import type { z } from 'zod';
+import { allComponents, componentId, reachableSchemas, toSchema, unwrapOptional, type JsonSchema } from './json-schema.js';
+
+const SECURITY_SCHEME = 'bearerCredential';
+
+const FAMILY_DESCRIPTIONS: Record<V1Family, string> = {
+  meta: 'Public discovery: API version and this document.',
+  auth: "The authenticating credential's own context.",
+  workspace: 'The workspace (v0 team), its capabilities and entitlements.',
+  'workspace-settings': 'Six-field safe settings projection (compare-and-set).',
+  projects: 'Projects, their lifecycle (asynchronous) and sharing.',
+  'project-templates': 'Project templates and instantiation.',
+  tasks: 'Tasks and task time tracking.',
+  'task-recurrences': 'Recurring task series, previews, rechecks and external events.',
+  'time-entries': 'Time entries and their billing state.',
+  contacts: 'Contacts (people and organizations).',
+  'call-notes': 'Plain-text call notes.',
+  'contact-groups': 'Hierarchical contact groups.',
+  users: 'Workspace users.',
+  lists: 'Project and task lists.',
+  services: 'Services and billing rates.',
+  tags: 'Tags.',
+  'custom-field-definitions': 'Custom-field schemas and configuration.',
+  'custom-field-values': 'Custom-field values on projects, tasks and contacts.',
+  'planned-work': 'Planned workload windows (v0 scheduled work).',
+  appointments: 'Appointments, own and delegated.',
+  absences: 'Absences, own, delegated and administered.',
+  availability: 'Derived availability, own and delegated.',
+  activity: 'Activity of contacts, projects and tasks.',
+  comments: 'Comments on contacts, projects and tasks.',
+  documents: 'Bounded text documents.',
+  files: 'Private files and short-lived transfer intents.',
+  products: 'Product catalog (purchasePrice is a finance overlay).',
+  'product-groups': 'Hierarchical product groups.',
+  'project-statements': 'Project statements (v0 journal entries).',
+  members: 'Workspace membership and role assignment.',
+  invitations: 'Pending invitations.',
+  roles: 'Roles and permission configuration.',
+  groups: 'Workspace groups and membership.',
+  search: 'Federated search.',
+  exports: 'Bounded export jobs.',
+  automations: 'Automation actions, definitions, versions and runs.',
+  integrations: 'Integration installation status.',
+  credentials: 'Personal access tokens.',
+  'service-accounts': 'Service-account principals and their credentials.',
+  'resource-grants': 'Bounded resource grants of service accounts.',
+  changes: 'Durable change feed.',
+  events: 'Event and channel catalog.',
+  webhooks: 'Signed (v2) webhook subscriptions and delivery history.',
+  audit: 'Developer-platform audit events.',
+};
+
+const ERROR_RESPONSES: Record<V1ErrorStatus, { name: string; description: string; extraHeaders?: string[] }> = {
+  400: {
+    name: 'BadRequest',
+    description: 'Invalid request (`invalid_request`), invalid idempotency key (`invalid_idempotency_key`) or malformed precondition (`invalid_precondition`).',
+  },
+  401: { name: 'Unauthorized', description: 'Missing, invalid, expired or revoked credential (`unauthorized`).' },
+  403: { name: 'Forbidden', description: 'Scope, workspace or policy denial, e.g. `insufficient_scope`.' },
+  404: { name: 'NotFound', description: "Resource not visible in the credential's workspace (`not_found`)." },
+  409: {
+    name: 'Conflict',
+    description:
+      'Resource-state conflict (`conflict`), stale compare-and-set validator (`version_conflict`) or idempotency key reused with a different payload (`idempotency_key_reused`).',
+  },
+  410: { name: 'Gone', description: 'Private-file upload reservation expired (`upload_expired`); create a new upload intent.' },
+  412: { name: 'PreconditionFailed', description: 'Strong revision stale (`precondition_failed`); re-read and decide.' },
+  428: { name: 'PreconditionRequired', description: 'Required If-Match missing (`precondition_required`).' },
+  429: {
+    name: 'TooManyRequests',
+    description: 'Rate limit exceeded (`rate_limit_exceeded`); honor Retry-After.',
+    extraHeaders: ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
+  },
+  503: {
+    name: 'ServiceUnavailable',
+    description: 'Temporary availability failure (`service_unavailable`); only safe operations are retried automatically. 502 and 504 are used alike.',
+  },
+};
+
+const HEADERS: Record<string, JsonSchema> = {
+  'X-Request-Id': {
+    description: 'Correlation id; equals `meta.requestId` of error documents.',
+    schema: { type: 'string' },
+  },
+  'X-RateLimit-Limit': { description: 'Maximum requests in the current window.', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests still available in the window.', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': {
+    description: 'Window reset as Unix time in milliseconds.',
+    schema: { type: 'integer', format: 'int64' },
+  },
+  'Retry-After': { description: 'Minimum seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+  ETag: { description: 'Strong revision of the returned resource (quoted); send it back in If-Match.', schema: { type: 'string' } },
+  Location: { description: 'URL of the created resource or of the accepted asynchronous operation.', schema: { type: 'string' } },
+  'Cache-Control': { description: 'Always `private, no-store`.', schema: { type: 'string', const: 'private, no-store' } },
+};
+
+const SUCCESS_HEADERS = ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+const headerRefs = (names: readonly string[]) =>
+  Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+
+/** Shared parameters referenced instead of inlined. */
+const SHARED_PARAMETERS: Record<string, { key: string; param: JsonSchema }> = {
+  'path:id': {
+    key: 'Id',
+    param: {
+      name: 'id',
+      in: 'path',
+      required: true,
+      description: 'Opaque resource identifier.',
+      schema: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' },
+    },
+  },
+  'query:cursor': {
+    key: 'Cursor',
+    param: {
+      name: 'cursor',
+      in: 'query',
+      required: false,
+      description: 'Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.',
+      schema: { type: 'string', minLength: 1, maxLength: 1024 },
+    },
+  },
+  'query:limit': {
+    key: 'Limit',
+    param: {
+      name: 'limit',
+      in: 'query',
+      required: false,
+      description: `Page size, 1-${CURSOR_PAGE_MAX_LIMIT}; default ${CURSOR_PAGE_DEFAULT_LIMIT}.`,
+      schema: { type: 'integer', minimum: 1, maximum: CURSOR_PAGE_MAX_LIMIT, default: CURSOR_PAGE_DEFAULT_LIMIT },
+    },
+  },
+  'header:if-match': {
+    key: 'IfMatch',
+    param: {
+      name: 'If-Match',
+      in: 'header',
+      required: true,
+      description:
+        'Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.',
+      schema: { type: 'string', pattern: '^"[^"\\s]{1,128}"$' },
+    },
+  },
+  'header:idempotency-key': {
+    key: 'IdempotencyKey',
+    param: {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. ' +
+        'A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.',
+      schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{7,254}$' },
+    },
+  },
+};
+
+const HEADER_DISPLAY: Record<string, string> = { 'if-match': 'If-Match', 'idempotency-key': 'Idempotency-Key' };
+
+function parametersOf(op: OperationDefinition): JsonSchema[] {
+  const out: JsonSchema[] = [];
+  const add = (location: 'path' | 'query' | 'header', obj: z.ZodObject | null) => {
+    if (!obj) return;
+    for (const [name, field] of Object.entries(obj.shape as Record<string, z.ZodType>)) {
+      const shared = SHARED_PARAMETERS[`${location}:${name}`];
+      if (shared) {
+        out.push({ $ref: `#/components/parameters/${shared.key}` });
+        continue;
+      }
+      const { schema, optional } = unwrapOptional(field);
+      const json = toSchema(schema);
+      const { description, ...rest } = json;
+      out.push({
+        name: location === 'header' ? (HEADER_DISPLAY[name] ?? name) : name,
+        in: location,
+        required: location === 'path' ? true : !optional,
+        ...(typeof description === 'string' ? { description } : {}),
+        schema: rest,
+      });
+    }
+  };
+  add('path', op.request.path);
+  add('query', op.request.query);
+  add('header', op.request.headers);
+  return out;
+}
+
+function successResponse(op: OperationDefinition): JsonSchema {
+  const headers = headerRefs([...SUCCESS_HEADERS, ...op.responseHeaders]);
+  const r = op.response;
+  switch (r.kind) {
+    case 'empty':
+      return { description: 'Done; no content.', headers };
+    case 'document':
+      return {
+        description: 'The OpenAPI 3.1 document of v1.',
+        headers,
+        content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } },
+      };
+    case 'binary':
+      return {
+        description: 'The content.',
+        headers,
+        content: { [r.mediaType]: { schema: { type: 'string', contentMediaType: r.mediaType } } },
+      };
+    case 'single':
+      return {
+        description: op.async ? 'Accepted; poll the asynchronous operation at Location.' : 'Resource envelope `{ data }`.',
+        headers,
+        content: {
+          'application/json': {
+            schema: { type: 'object', required: ['data'], properties: { data: toSchema(r.schema) } },
+          },
+        },
+      };
+    case 'list':
+      return {
+        description: 'List envelope `{ data: [], meta, links }`.',
+        headers,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['data', 'meta', 'links'],
+              properties: {
+                data: { type: 'array', items: toSchema(r.schema) },
+                meta: toSchema(ListMeta),
+                links: toSchema(ListLinks),
+              },
+            },
+          },
+        },
+      };
+  }
+}
+
+function securityOf(op: OperationDefinition): JsonSchema[] {
+  if (!op.authenticated) return [];
+  if (op.anyOfScopes.length === 0) return [{ [SECURITY_SCHEME]: [...op.scopes] }];
+  // any-of: one alternative requirement per any-of scope (OpenAPI ORs the array entries)
+  return op.anyOfScopes.map((s) => ({ [SECURITY_SCHEME]: [...op.scopes, s] }));
+}
+
+function operationObject(op: OperationDefinition): JsonSchema {
+  const parameters = parametersOf(op);
+  const responses: Record<string, unknown> = { [String(op.success)]: successResponse(op) };
+  for (const status of op.errors) responses[String(status)] = { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
+  let requestBody: JsonSchema | undefined;
+  if (op.request.body) {
+    const { schema, optional } = unwrapOptional(op.request.body);
+    requestBody = { required: !optional, content: { 'application/json': { schema: toSchema(schema) } } };
+  }
+  const notes: string[] = [];
+  if (op.description) notes.push(op.description);
+  if (op.authenticated) {
+    const scopeText = op.scopes.length > 0 ? op.scopes.map((s) => `\`${s}\``).join(' + ') : 'none beyond a valid credential';
+    notes.push(`Scopes: ${scopeText}${op.anyOfScopes.length > 0 ? `, plus one of ${op.anyOfScopes.map((s) => `\`${s}\``).join(', ')}` : ''}.`);
+    if (op.overlayScopes.length > 0) notes.push(`Overlay scopes (widen, never grant): ${op.overlayScopes.map((s) => `\`${s}\``).join(', ')}.`);
+  } else {
+    notes.push('Public: no credential required.');
+  }
+  if (op.concurrency === 'cas') notes.push('Compare-and-set: send the last read `version` as `expectedVersion`; 409 `version_conflict` when stale.');
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    description: notes.join('\n\n'),
+    tags: [op.family],
+    security: securityOf(op),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(requestBody ? { requestBody } : {}),
+    responses,
+    'x-scopes': [...op.scopes],
+    'x-any-of-scopes': [...op.anyOfScopes],
+    'x-overlay-scopes': [...op.overlayScopes],
+    'x-dynamic-scopes': op.dynamicScopes,
+    'x-concurrency': op.concurrency,
+    'x-idempotent': op.idempotent,
+    'x-retry': op.retry,
+    'x-async': op.async,
+    'x-sensitive': op.sensitive,
+    'x-reveals-secret': op.revealsSecret,
+  };
+}
+
+const V1_DESCRIPTION = `Scoped v1 API of the work-management service. Generated from the operation registry (\`libs/registry\`); do not edit.
+
+## Endpoint and credentials
+Requests go to the regional endpoint derived from the credential; bearer requests are never redirected across regions. Send \`Authorization: Bearer <credential>\` with a personal access token (\`svc_pat_v2_\`), a service-account credential (\`svc_sa_v2_\`) or a legacy v1 credential (\`svc_sk_v1_\`). v0 team tokens are not v1 credentials.
+
+## Scopes
+Each operation lists its required scopes (all of them) in \`security\` and \`x-scopes\`. \`x-any-of-scopes\` adds "at least one of" (expressed as alternative security requirements). \`x-overlay-scopes\` only widen a result (reveal or permit fields) and never grant access alone: finance overlays (${FINANCE_OVERLAY_SCOPES.join(', ')}), \`time-entries:billing\` on time-entry reads and \`members:pii:read\` on member and invitation reads. \`x-dynamic-scopes\` names request-dependent rules: \`requested-domains\` (every requested resource domain needs its read scope), \`target-resource\` (the target's read scope), \`automation-flow\` (scopes implied by the flow), \`authorization-filtered\` (results limited to readable types). Sensitive scopes: ${SENSITIVE_SCOPES.join(', ')}. Insufficient scope yields 403 \`insufficient_scope\`.
+
+## Envelope and pagination
+Single resources are returned as \`{ "data": {...} }\`; lists as \`{ "data": [...], "meta": { "limit", "nextCursor" }, "links": { "next" } }\`. Lists use cursor pagination: pass \`cursor\` (opaque, from \`meta.nextCursor\`) and \`limit\` (1-${CURSOR_PAGE_MAX_LIMIT}, default ${CURSOR_PAGE_DEFAULT_LIMIT}); persist the cursor when present. Clients must ignore unknown response fields. Request bodies are strict: unknown attributes are rejected with 400; PATCH bodies carry only the attributes that change.
+
+## Concurrency
+\`x-concurrency: if-match\` (the 14 protected project, task and project-template mutations): send the strong revision from \`ETag\` / \`revision\` in \`If-Match\`; missing gives 428 \`precondition_required\`, stale 412 \`precondition_failed\`, malformed 400 \`invalid_precondition\`. \`x-concurrency: cas\` (31 operations): send the last read \`version\` as \`expectedVersion\` in the body; stale gives 409 \`version_conflict\`.
+
+## Idempotency and retries
+Operations with \`x-idempotent: true\` accept an optional \`Idempotency-Key\` header (8-255 characters \`[A-Za-z0-9._:-]\`, scoped to credential and operation, kept 24 hours): a replay with the same payload returns the stored response, a different payload gets 409 \`idempotency_key_reused\`, an invalid key 400 \`invalid_idempotency_key\`. Operations that reveal a one-time secret never take a key. \`x-retry\` is the official client's automatic-retry class: \`safe\` (GET), \`idempotent\`, \`guarded\` (fully guarded planned-work replacement) and \`never\`. Retry 429 after \`Retry-After\` (else exponential backoff with jitter) and transient 5xx with bounded backoff; never drop a required precondition.
+
+## Asynchronous operations
+\`x-async: true\` operations answer 202 with an \`AsyncOperation\` and its \`Location\`.
+
+## Rate limits and correlation
+Responses carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (Unix time in milliseconds); 429 adds \`Retry-After\` (seconds). \`X-Request-Id\` equals \`meta.requestId\` of the error document.
+
+## Errors
+Errors use the error document \`{ "errors": [{ "code", "detail", "status", "title", "source": { "pointer" } }], "meta": { "requestId" } }\`.`;
+
+export function buildV1Document(ops: readonly OperationDefinition[], digest: string): JsonSchema {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of ops) {
+    const item = (paths[op.path] ??= {});
+    item[op.method.toLowerCase()] = operationObject(op);
+  }
+  const usedStatuses = new Set(ops.flatMap((op) => op.errors));
+  const responses: Record<string, unknown> = {};
+  for (const status of [...usedStatuses].sort((a, b) => a - b)) {
+    const spec = ERROR_RESPONSES[status];
+    responses[spec.name] = {
+      description: spec.description,
+      headers: headerRefs(['X-Request-Id', ...(spec.extraHeaders ?? [])]),
+      content: { 'application/json': { schema: toSchema(ErrorDocument) } },
+    };
+  }
+  const usedFamilies = new Set(ops.map((op) => op.family));
+  const components = allComponents();
+  const parameters = Object.fromEntries(Object.values(SHARED_PARAMETERS).map((p) => [p.key, p.param]));
+  const reachable = reachableSchemas({ paths, responses }, components);
+  const schemas = Object.fromEntries([...reachable].sort().map((id) => [id, components[id]]));
+  const errorDocumentId = componentId(ErrorDocument);
+  if (!errorDocumentId || !schemas[errorDocumentId]) throw new Error('ErrorDocument component missing');
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Work-management service API v1',
+      version: '1.0.0',
+      description: V1_DESCRIPTION,
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      'x-registry-digest': digest,
+      'x-operation-count': ops.length,
+    },
+    servers: [
+      {
+        url: '{regional_base_url}',
+        description: 'Regional endpoint derived from the credential (no cross-region redirects).',
+        variables: {
+          regional_base_url: { default: 'https://eu1.api.workcell.invalid', description: 'Regional v1 base URL of the credential.' },
+        },
+      },
+    ],
+    tags: V1_FAMILIES.filter((f) => usedFamilies.has(f)).map((f) => ({ name: f, description: FAMILY_DESCRIPTIONS[f] })),
+    paths,
+    components: {
+      securitySchemes: {
+        [SECURITY_SCHEME]: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'svc_pat_v2_* | svc_sa_v2_* | svc_sk_v1_*',
+          description:
+            'Reveal-once scoped bearer credential. The prefix is only an untrusted routing hint; the cell verifies workspace, region, cell, audience, expiry, revocation, workspace lock and scopes. Requirement entries list the required scopes.',
+        },
+      },
+      parameters,
+      headers: HEADERS,
+      responses,
+      schemas,
+    },
+  };
+}
