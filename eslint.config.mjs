@@ -59,6 +59,24 @@ export default [
     rules: { '@nx/enforce-module-boundaries': ['error', boundaries(true)] },
   },
   {
+    // API routes come only from the operation registry (@Operation / @LegacyOperation in @workcell/http).
+    files: ['apps/api-v0/src/**/*.ts', 'apps/api-v1/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@nestjs/common',
+              importNames: ['Get', 'Post', 'Put', 'Patch', 'Delete', 'All', 'Head', 'Options', 'Search', 'RequestMapping'],
+              message: 'Declare API routes with @Operation / @LegacyOperation from @workcell/http, which derive them from the registry.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['libs/config/src/config.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },

@@ -2,6 +2,9 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '@workcell/config';
 import { CoreModule, createHttpApplication, createLogger, type Logger } from '@workcell/http';
+import { RegistryAgreementModule } from '@workcell/internal-api';
+import { openApiDocument } from '@workcell/registry';
+import { DiscoveryController } from './meta/discovery.controller.js';
 
 export const SERVICE = 'api-v0';
 
@@ -11,11 +14,18 @@ export class ApiV0Module {
   static register(config: AppConfig, logger: Logger): DynamicModule {
     return {
       module: ApiV0Module,
-      imports: [CoreModule.forRoot({ config, service: SERVICE, logger })],
+      imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule],
+      controllers: [DiscoveryController],
     };
   }
 }
 
-export function createApiV0App(config: AppConfig, logger: Logger = createLogger(config, SERVICE)): Promise<NestFastifyApplication> {
-  return createHttpApplication(ApiV0Module.register(config, logger), { logger });
+export async function createApiV0App(config: AppConfig, logger: Logger = createLogger(config, SERVICE)): Promise<NestFastifyApplication> {
+  const app = await createHttpApplication(ApiV0Module.register(config, logger), { logger, api: 'v0' });
+  // The frozen v0 document; not a v0 operation itself (v0 has no such route), so it is an infrastructure route.
+  app.getHttpAdapter().getInstance().get('/openapi.json', async (_request, reply) => {
+    const document = openApiDocument('v0');
+    return reply.header('etag', document.etag).header('cache-control', 'public, max-age=300').type('application/json; charset=utf-8').send(document.text);
+  });
+  return app;
 }

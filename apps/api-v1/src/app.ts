@@ -2,6 +2,8 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '@workcell/config';
 import { CoreModule, createHttpApplication, createLogger, type Logger } from '@workcell/http';
+import { RegistryAgreementModule } from '@workcell/internal-api';
+import { MetaController } from './meta/meta.controller.js';
 
 export const SERVICE = 'api-v1';
 
@@ -11,11 +13,12 @@ export class ApiV1Module {
   static register(config: AppConfig, logger: Logger): DynamicModule {
     return {
       module: ApiV1Module,
-      imports: [CoreModule.forRoot({ config, service: SERVICE, logger })],
+      imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule],
+      controllers: [MetaController],
     };
   }
 }
 
 export function createApiV1App(config: AppConfig, logger: Logger = createLogger(config, SERVICE)): Promise<NestFastifyApplication> {
-  return createHttpApplication(ApiV1Module.register(config, logger), { logger });
+  return createHttpApplication(ApiV1Module.register(config, logger), { logger, api: 'v1' });
 }

@@ -1,7 +1,10 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '@workcell/config';
-import { CoreModule, createHttpApplication, createLogger, type Logger } from '@workcell/http';
+import type { Database } from '@workcell/db';
+import { CoreModule, createHttpApplication, createLogger, DATABASE, type Logger } from '@workcell/http';
+import { createAuthRouter, mountInternalApi } from '@workcell/internal-api';
+import { REGISTRY_DIGEST } from '@workcell/registry';
 
 export const SERVICE = 'auth';
 
@@ -16,6 +19,15 @@ export class AuthModule {
   }
 }
 
-export function createAuthApp(config: AppConfig, logger: Logger = createLogger(config, SERVICE)): Promise<NestFastifyApplication> {
-  return createHttpApplication(AuthModule.register(config, logger), { logger });
+export interface AuthAppOptions {
+  /** The registry this cell serves; tests start a cell with another one to prove the API cells notice. */
+  readonly registryDigest?: string;
+}
+
+export async function createAuthApp(config: AppConfig, logger: Logger = createLogger(config, SERVICE), options: AuthAppOptions = {}): Promise<NestFastifyApplication> {
+  const app = await createHttpApplication(AuthModule.register(config, logger), { logger });
+  const database = app.get<Database>(DATABASE);
+  const info = { service: SERVICE, region: config.region, cell: config.cell, registryDigest: options.registryDigest ?? REGISTRY_DIGEST };
+  await mountInternalApi(app, createAuthRouter(info, { database, config, now: () => new Date() }), config);
+  return app;
 }

@@ -6,6 +6,9 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyRequest } from 'fastify';
 import { type AppConfig, loadConfigOrExit } from '@workcell/config';
 import { createLogger, type Logger, NestPinoLogger } from './logger.js';
+import { type ApiGeneration, compareWithRegistry, type MountedRoute, registryRoutes, type RouteCoverage } from './operations.js';
+import { ProtocolError, toProblem } from './problems.js';
+import { type ErrorRenderer, ProblemFilter, sendProblem, v0Errors, v1Errors } from './protocols.js';
 
 /** Incoming X-Request-Id values are kept only when they are short and harmless; otherwise we mint one. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -18,7 +21,23 @@ export interface HttpApplicationOptions {
   readonly logger: Logger;
   /** Largest accepted request body in bytes. */
   readonly bodyLimit?: number;
+  /** For the API apps: the registry generation whose operations this app serves, and its error shape. */
+  readonly api?: ApiGeneration;
 }
+
+/** Routes every service has that are not API operations. */
+export const INFRASTRUCTURE_ROUTES = ['/healthz', '/readyz', '/trpc', '/openapi.json'];
+
+const coverageByApp = new WeakMap<object, RouteCoverage>();
+
+/** Which registry operations an API app implements (the rest answer 501). */
+export function routeCoverage(app: NestFastifyApplication): RouteCoverage {
+  const coverage = coverageByApp.get(app);
+  if (!coverage) throw new Error('routeCoverage(): not an initialised API application');
+  return coverage;
+}
+
+const RENDERERS: Record<ApiGeneration, ErrorRenderer> = { v0: v0Errors, v1: v1Errors };
 
 /**
  * Creates a NestJS application on Fastify with the platform's request plumbing: a request id on every
@@ -61,11 +80,47 @@ export async function createHttpApplication(
       'request',
     );
   });
+  const mounted: MountedRoute[] = [];
+  fastify.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) mounted.push({ method, url: route.url });
+  });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     logger: new NestPinoLogger(options.logger),
     abortOnError: false,
   });
+  if (options.api) await mountApi(app, options.api, mounted, options.logger);
   return app;
+}
+
+/**
+ * Makes an API app answer exactly its registry: every error in the generation's shape, every mounted
+ * route a registry operation (or refuse to start), every operation without a handler a 501.
+ */
+async function mountApi(app: NestFastifyApplication, generation: ApiGeneration, mounted: readonly MountedRoute[], logger: Logger): Promise<void> {
+  const renderer = RENDERERS[generation];
+  app.useGlobalFilters(new ProblemFilter(renderer, logger));
+  await app.init();
+  let coverage: RouteCoverage;
+  try {
+    coverage = compareWithRegistry(generation, mounted, INFRASTRUCTURE_ROUTES);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const fastify = app.getHttpAdapter().getInstance();
+  const byId = new Map(registryRoutes(generation).map((r) => [r.operationId, r]));
+  for (const operationId of coverage.notImplemented) {
+    const route = byId.get(operationId)!;
+    fastify.route({
+      method: route.method as 'GET',
+      url: route.url,
+      handler: async (request, reply) => {
+        sendProblem(reply, request, toProblem(new ProtocolError(501, 'not_implemented', `${operationId} is not implemented yet`)), renderer);
+        return reply;
+      },
+    });
+  }
+  coverageByApp.set(app, coverage);
 }
 
 /**

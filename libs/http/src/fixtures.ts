@@ -1,4 +1,4 @@
-import { Controller, type DynamicModule, Get, Module, Post, Body } from '@nestjs/common';
+import { Body, Controller, type DynamicModule, Get, Module, Post } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '@workcell/config';
 import { createHttpApplication } from './bootstrap.js';
@@ -53,4 +53,24 @@ class TestAppModule {
 
 export function createTestApp(config: AppConfig, logger: Logger): Promise<NestFastifyApplication> {
   return createHttpApplication(TestAppModule.register(config, logger), { logger });
+}
+
+/** A route that is not a registry operation, mounted by an API app: the app must refuse to start. */
+@Controller()
+class StrayController {
+  @Get('/v1/not-in-the-registry')
+  stray() {
+    return {};
+  }
+}
+
+@Module({})
+class StrayApiModule {
+  static register(config: AppConfig, logger: Logger): DynamicModule {
+    return { module: StrayApiModule, imports: [CoreModule.forRoot({ config, service: 'test', logger })], controllers: [StrayController] };
+  }
+}
+
+export function createStrayApiApp(config: AppConfig, logger: Logger): Promise<NestFastifyApplication> {
+  return createHttpApplication(StrayApiModule.register(config, logger), { logger, api: 'v1' });
 }

@@ -1,7 +1,11 @@
+export { RegistryAgreementModule, registryAgreementCheck } from './agreement.js';
 export { createInternalClient, mountInternalApi } from './mount.js';
 export {
+  type AuthRouter,
+  createAuthRouter,
   createSystemRouter,
   createWorkerRouter,
+  expose,
   INTERNAL_HEADER,
   INTERNAL_PATH,
   type InternalContext,

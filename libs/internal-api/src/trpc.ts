@@ -1,6 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { AppConfig } from '@workcell/config';
+import { authenticateCredential, authenticateTeamToken, type Procedure, type ProcedureContext } from '@workcell/domain';
+import type { z } from 'zod';
 
 /**
  * The internal channel between services: tRPC over HTTP on each service's port under /trpc. Only callers
@@ -46,6 +48,26 @@ export interface ServiceInfo {
 export function createSystemRouter(info: ServiceInfo) {
   return router({ info: internalProcedure.query((): ServiceInfo => info) });
 }
+
+/**
+ * A domain procedure served over tRPC: the same zod input and handler the API apps call in-process.
+ * Always a mutation (POST), so inputs such as tokens never travel in a URL.
+ */
+export function expose<I extends z.ZodType, O>(procedure: Procedure<I, O>, context: ProcedureContext) {
+  return internalProcedure.input(procedure.input).mutation(({ input }) => procedure.handler(context, input as z.output<I>));
+}
+
+/** The auth service's internal API: it owns credentials, so the API cells authenticate through it. */
+export function createAuthRouter(info: ServiceInfo, context: ProcedureContext) {
+  return router({
+    system: createSystemRouter(info),
+    identity: router({
+      authenticateCredential: expose(authenticateCredential, context),
+      authenticateTeamToken: expose(authenticateTeamToken, context),
+    }),
+  });
+}
+export type AuthRouter = ReturnType<typeof createAuthRouter>;
 
 /** The worker's internal API. */
 export function createWorkerRouter(info: ServiceInfo) {

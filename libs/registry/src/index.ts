@@ -19,3 +19,4 @@ import { registryDigest, toV0Row, toV1Row } from './rows.js';
 export function computeRegistryDigest(): string {
   return registryDigest(v1Operations.map(toV1Row), v0Operations.map(toV0Row));
 }
+export { openApiDocument } from './documents.js';

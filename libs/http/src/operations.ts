@@ -1,0 +1,79 @@
+import { applyDecorators, HttpCode, RequestMapping, RequestMethod, SetMetadata } from '@nestjs/common';
+import { getV1Operation, v0Operations, type V1OperationId, v1Operations } from '@workcell/registry';
+
+/**
+ * Routes come only from the operation registry: a controller method names its operation and the
+ * decorator derives method, path and success status from the registry entry (raw @Get/@Post… are
+ * forbidden in the API apps by lint). At start-up each API app compares what it mounted with its
+ * registry and answers every operation it does not implement yet with 501 `not_implemented`.
+ */
+
+export type ApiGeneration = 'v0' | 'v1';
+export const OPERATION_METADATA = 'workcell:operation';
+
+/** `/v1/tasks/{id}` → `/v1/tasks/:id` (Fastify and Nest route syntax). */
+export function routePath(template: string): string {
+  return template.replace(/\{(\w+)\}/g, ':$1');
+}
+
+function mapping(method: string, path: string) {
+  const requestMethod = RequestMethod[method as keyof typeof RequestMethod];
+  return RequestMapping({ path: routePath(path), method: requestMethod });
+}
+
+/** Mounts a controller method as the v1 operation of that name. */
+export function Operation(operationId: V1OperationId): MethodDecorator {
+  const operation = getV1Operation(operationId);
+  return applyDecorators(mapping(operation.method, operation.path), HttpCode(operation.success), SetMetadata(OPERATION_METADATA, operationId));
+}
+
+/** Mounts a controller method as the v0 operation of that (generated) name, e.g. `legacyGetTeams`. */
+export function LegacyOperation(operationId: string): MethodDecorator {
+  const operation = v0Operations.find((op) => op.operationId === operationId);
+  if (!operation) throw new Error(`unknown v0 operation ${operationId}`);
+  return applyDecorators(mapping(operation.method, operation.path), HttpCode(200), SetMetadata(OPERATION_METADATA, operationId));
+}
+
+export interface RegistryRoute {
+  readonly operationId: string;
+  readonly method: string;
+  readonly url: string;
+}
+
+export function registryRoutes(generation: ApiGeneration): RegistryRoute[] {
+  const operations = generation === 'v1' ? v1Operations : v0Operations;
+  return operations.map((op) => ({ operationId: op.operationId, method: op.method, url: routePath(op.path) }));
+}
+
+export interface MountedRoute {
+  readonly method: string;
+  readonly url: string;
+}
+
+export interface RouteCoverage {
+  readonly generation: ApiGeneration;
+  readonly implemented: readonly string[];
+  readonly notImplemented: readonly string[];
+}
+
+/**
+ * Compares mounted routes with the registry. Throws when a mounted route is not a registry operation (or
+ * an infrastructure route); returns which operations are implemented and which are not.
+ */
+export function compareWithRegistry(generation: ApiGeneration, mounted: readonly MountedRoute[], infrastructure: readonly string[]): RouteCoverage {
+  const expected = new Map(registryRoutes(generation).map((r) => [`${r.method} ${r.url}`, r.operationId]));
+  const implemented = new Set<string>();
+  const strays: string[] = [];
+  for (const route of mounted) {
+    const key = `${route.method} ${route.url}`;
+    if (route.method === 'HEAD' || infrastructure.some((prefix) => route.url === prefix || route.url.startsWith(`${prefix}/`))) continue;
+    const operationId = expected.get(key);
+    if (operationId === undefined) strays.push(key);
+    else implemented.add(operationId);
+  }
+  if (strays.length > 0) {
+    throw new Error(`${generation} mounts routes that are not registry operations: ${strays.join(', ')}`);
+  }
+  const all = [...expected.values()];
+  return { generation, implemented: all.filter((id) => implemented.has(id)), notImplemented: all.filter((id) => !implemented.has(id)) };
+}

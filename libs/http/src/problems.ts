@@ -1,0 +1,116 @@
+import { HttpException } from '@nestjs/common';
+import { type DomainErrorCode, type FieldIssue, isDomainError } from '@workcell/domain';
+
+/**
+ * One representation of "this request failed" at the edge, before either API generation renders it in
+ * its own shape. Domain errors carry codes only; their HTTP status is decided here, and nowhere else.
+ */
+export interface Problem {
+  readonly status: number;
+  readonly code: string;
+  readonly title: string;
+  readonly detail: string;
+  readonly issues: readonly FieldIssue[];
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export const DOMAIN_STATUS: Readonly<Record<DomainErrorCode, number>> = {
+  validation_failed: 400,
+  invalid_precondition: 400,
+  unauthenticated: 401,
+  credential_expired: 401,
+  credential_revoked: 401,
+  workspace_locked: 403,
+  insufficient_scope: 403,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  precondition_failed: 412,
+  precondition_required: 428,
+};
+
+const TITLES: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  410: 'Gone',
+  412: 'Precondition Failed',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  428: 'Precondition Required',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  503: 'Service Unavailable',
+};
+
+export function titleFor(status: number): string {
+  return TITLES[status] ?? (status >= 500 ? 'Server Error' : 'Request Error');
+}
+
+/** An error raised at the edge itself (unknown route, not implemented, bad body) with its status and code. */
+export class ProtocolError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    detail: string,
+    readonly issues: readonly FieldIssue[] = [],
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(detail);
+    this.name = 'ProtocolError';
+  }
+}
+
+/** Fastify's own request errors (body parsing, size limits, content types), by their error codes. */
+const FASTIFY_ERRORS: Readonly<Record<string, { status: number; code: string }>> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported_media_type' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'invalid_json' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'invalid_request' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'invalid_json' },
+};
+
+/** Nest re-throws Fastify's request errors as HttpExceptions of the same status. */
+const HTTP_EXCEPTION_CODES: Readonly<Record<number, string>> = {
+  400: 'invalid_request',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+};
+
+/** Turns anything thrown while handling a request into a Problem; unknown errors become a bare 500. */
+export function toProblem(error: unknown): Problem {
+  if (error instanceof ProtocolError) {
+    return { status: error.status, code: error.code, title: titleFor(error.status), detail: error.message, issues: error.issues, headers: error.headers };
+  }
+  if (isDomainError(error)) {
+    const status = DOMAIN_STATUS[error.code];
+    return { status, code: error.code, title: titleFor(status), detail: error.message, issues: error.issues, headers: {} };
+  }
+  const fastifyCode = (error as { code?: unknown }).code;
+  if (typeof fastifyCode === 'string' && FASTIFY_ERRORS[fastifyCode]) {
+    const { status, code } = FASTIFY_ERRORS[fastifyCode];
+    return { status, code, title: titleFor(status), detail: (error as Error).message, issues: [], headers: {} };
+  }
+  if (error instanceof SyntaxError && (error as { statusCode?: number }).statusCode === 400) {
+    return { status: 400, code: 'invalid_json', title: titleFor(400), detail: 'the request body is not valid JSON', issues: [], headers: {} };
+  }
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    if (status === 404) return { status, code: 'route_not_found', title: titleFor(status), detail: 'no such route', issues: [], headers: {} };
+    const code =
+      status === 400 && /JSON/i.test(error.message)
+        ? 'invalid_json'
+        : (HTTP_EXCEPTION_CODES[status] ?? (status >= 500 ? 'internal_error' : 'request_failed'));
+    return { status, code, title: titleFor(status), detail: status >= 500 ? 'the request could not be completed' : error.message, issues: [], headers: {} };
+  }
+  const status = (error as { statusCode?: unknown }).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return { status, code: 'invalid_request', title: titleFor(status), detail: (error as Error).message, issues: [], headers: {} };
+  }
+  return { status: 500, code: 'internal_error', title: titleFor(500), detail: 'the request could not be completed', issues: [], headers: {} };
+}
