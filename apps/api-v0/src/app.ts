@@ -3,8 +3,10 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '@workcell/config';
 import { CoreModule, createHttpApplication, createLogger, type Logger } from '@workcell/http';
 import { RegistryAgreementModule } from '@workcell/internal-api';
+import { ApiAuthModule } from '@workcell/auth-kit';
 import { openApiDocument } from '@workcell/registry';
 import { DiscoveryController } from './meta/discovery.controller.js';
+import { TeamsController } from './teams/teams.controller.js';
 
 export const SERVICE = 'api-v0';
 
@@ -14,8 +16,8 @@ export class ApiV0Module {
   static register(config: AppConfig, logger: Logger): DynamicModule {
     return {
       module: ApiV0Module,
-      imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule],
-      controllers: [DiscoveryController],
+      imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule, ApiAuthModule.forApi('v0')],
+      controllers: [DiscoveryController, TeamsController],
     };
   }
 }

@@ -3,7 +3,10 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '@workcell/config';
 import { CoreModule, createHttpApplication, createLogger, type Logger } from '@workcell/http';
 import { RegistryAgreementModule } from '@workcell/internal-api';
+import { ApiAuthModule } from '@workcell/auth-kit';
 import { MetaController } from './meta/meta.controller.js';
+import { AuthContextController } from './auth/auth-context.controller.js';
+import { WorkspaceController } from './workspace/workspace.controller.js';
 
 export const SERVICE = 'api-v1';
 
@@ -13,8 +16,8 @@ export class ApiV1Module {
   static register(config: AppConfig, logger: Logger): DynamicModule {
     return {
       module: ApiV1Module,
-      imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule],
-      controllers: [MetaController],
+      imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule, ApiAuthModule.forApi('v1')],
+      controllers: [MetaController, AuthContextController, WorkspaceController],
     };
   }
 }

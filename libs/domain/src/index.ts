@@ -9,3 +9,5 @@ export {
   type V1AuthFailureCode,
 } from './identity/authenticate-credential.js';
 export { authenticateTeamToken, type V0AuthContext, type V0Authentication, type V0AuthFailureCode } from './identity/authenticate-team-token.js';
+export { revokeOwnCredential } from './identity/revoke-own-credential.js';
+export { getWorkspace, type WorkspaceView } from './workspace/get-workspace.js';

@@ -4,7 +4,8 @@ import { createDatabase, type Database } from '@workcell/db';
 import { createRedis, pingRedis, type Redis } from '@workcell/redis';
 import { HealthController, Readiness } from './health.controller.js';
 import type { Logger } from './logger.js';
-import { APP_CONFIG, DATABASE, LOGGER, REDIS } from './tokens.js';
+import type { ProcedureContext } from '@workcell/domain';
+import { APP_CONFIG, DATABASE, LOGGER, PROCEDURE_CONTEXT, REDIS } from './tokens.js';
 
 export interface CoreModuleOptions {
   readonly config: AppConfig;
@@ -36,6 +37,11 @@ export class CoreModule implements OnApplicationShutdown {
         { provide: DATABASE, useFactory: () => createDatabase(config) },
         { provide: REDIS, useFactory: () => createRedis(config, service) },
         {
+          provide: PROCEDURE_CONTEXT,
+          inject: [DATABASE],
+          useFactory: (database: Database): ProcedureContext => ({ database, config, now: () => new Date() }),
+        },
+        {
           provide: Readiness,
           inject: [DATABASE, REDIS],
           useFactory: (database: Database, redis: Redis) =>
@@ -45,7 +51,7 @@ export class CoreModule implements OnApplicationShutdown {
             ]),
         },
       ],
-      exports: [APP_CONFIG, LOGGER, DATABASE, REDIS, Readiness],
+      exports: [APP_CONFIG, LOGGER, DATABASE, REDIS, PROCEDURE_CONTEXT, Readiness],
     };
   }
 

@@ -1,6 +1,6 @@
-import { Controller, Get, Header, HttpCode, Inject, Res } from '@nestjs/common';
+import { Controller, Get, Header, HttpCode, Inject, Res, SetMetadata } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import type { ReadinessProbe } from './tokens.js';
+import { INFRASTRUCTURE_METADATA, type ReadinessProbe } from './tokens.js';
 
 export interface ReadinessReport {
   status: 'ready' | 'not_ready';
@@ -43,6 +43,7 @@ export class Readiness {
  * are not in the operation registry and need no credential.
  */
 @Controller()
+@SetMetadata(INFRASTRUCTURE_METADATA, true)
 export class HealthController {
   constructor(@Inject(Readiness) private readonly readiness: Readiness) {}
 

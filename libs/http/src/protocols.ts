@@ -25,11 +25,26 @@ export const v1Errors: ErrorRenderer = {
   },
 };
 
+/** v0's legacy error codes, as documented in v0.openapi.json (LegacyError), for the platform's codes. */
+const LEGACY_CODES: Readonly<Record<string, string>> = {
+  unauthenticated: 'unauthorized',
+  credential_expired: 'unauthorized',
+  credential_revoked: 'unauthorized',
+  workspace_locked: 'team_locked',
+  insufficient_scope: 'forbidden',
+  forbidden: 'forbidden',
+  validation_failed: 'invalid_request',
+  invalid_json: 'invalid_request',
+  route_not_found: 'not_found',
+  not_found: 'not_found',
+  rate_limit_exceeded: 'rate_limited',
+};
+
 /** v0 legacy error shape (documented in v0.openapi.json as LegacyError): { error: { code, message } }. */
 export const v0Errors: ErrorRenderer = {
   render(problem) {
     const message = problem.issues.length > 0 ? `${problem.detail}: ${problem.issues.map((i) => `${i.pointer || '/'} ${i.message}`).join('; ')}` : problem.detail;
-    return { error: { code: problem.code, message } };
+    return { error: { code: LEGACY_CODES[problem.code] ?? problem.code, message } };
   },
 };
 

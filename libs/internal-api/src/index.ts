@@ -12,7 +12,9 @@ export {
   internalProcedure,
   internalToken,
   isInternalCaller,
+  rethrowDomainError,
   router,
   type ServiceInfo,
+  type WireDomainError,
   type WorkerRouter,
 } from './trpc.js';

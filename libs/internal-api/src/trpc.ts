@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { AppConfig } from '@workcell/config';
-import { authenticateCredential, authenticateTeamToken, type Procedure, type ProcedureContext } from '@workcell/domain';
+import { authenticateCredential, authenticateTeamToken, DomainError, type DomainErrorCode, type FieldIssue, isDomainError, type Procedure, type ProcedureContext, revokeOwnCredential } from '@workcell/domain';
 import type { z } from 'zod';
 
 /**
@@ -27,7 +27,34 @@ export interface InternalContext {
   readonly internal: boolean;
 }
 
-const t = initTRPC.context<InternalContext>().create();
+/** A domain error as it crosses the internal channel; the caller rebuilds the same DomainError. */
+export interface WireDomainError {
+  readonly code: DomainErrorCode;
+  readonly message: string;
+  readonly issues: readonly FieldIssue[];
+  readonly meta: Readonly<Record<string, unknown>>;
+}
+
+const t = initTRPC.context<InternalContext>().create({
+  errorFormatter: ({ shape, error }) => ({
+    ...shape,
+    data: {
+      ...shape.data,
+      // Stack traces stay on the server.
+      stack: undefined,
+      domain: isDomainError(error.cause)
+        ? ({ code: error.cause.code, message: error.cause.message, issues: error.cause.issues, meta: error.cause.meta } satisfies WireDomainError)
+        : null,
+    },
+  }),
+});
+
+/** Turns an internal call's failure back into the DomainError the other service threw, if it was one. */
+export function rethrowDomainError(error: unknown): never {
+  const domain = (error as { data?: { domain?: WireDomainError | null } }).data?.domain;
+  if (domain) throw new DomainError(domain.code, domain.message, domain.issues, domain.meta);
+  throw error;
+}
 
 export const router = t.router;
 
@@ -54,7 +81,14 @@ export function createSystemRouter(info: ServiceInfo) {
  * Always a mutation (POST), so inputs such as tokens never travel in a URL.
  */
 export function expose<I extends z.ZodType, O>(procedure: Procedure<I, O>, context: ProcedureContext) {
-  return internalProcedure.input(procedure.input).mutation(({ input }) => procedure.handler(context, input as z.output<I>));
+  return internalProcedure.input(procedure.input).mutation(async ({ input }) => {
+    try {
+      return await procedure.handler(context, input as z.output<I>);
+    } catch (error) {
+      if (isDomainError(error)) throw new TRPCError({ code: 'BAD_REQUEST', message: error.message, cause: error });
+      throw error;
+    }
+  });
 }
 
 /** The auth service's internal API: it owns credentials, so the API cells authenticate through it. */
@@ -64,6 +98,9 @@ export function createAuthRouter(info: ServiceInfo, context: ProcedureContext) {
     identity: router({
       authenticateCredential: expose(authenticateCredential, context),
       authenticateTeamToken: expose(authenticateTeamToken, context),
+    }),
+    credentials: router({
+      revokeOwn: expose(revokeOwnCredential, context),
     }),
   });
 }

@@ -124,7 +124,7 @@ describe('API routes come from the registry', () => {
     assert.equal(b1.meta.requestId, r1.headers.get('x-request-id'));
     const r0 = await fetch(`${v0.url}/no-such-thing`);
     assert.equal(r0.status, 404);
-    assert.equal(((await r0.json()) as { error: { code: string } }).error.code, 'route_not_found');
+    assert.equal(((await r0.json()) as { error: { code: string } }).error.code, 'not_found');
   });
 
   it('answers an oversized body 413 and malformed JSON 400 in the v1 error document', async () => {

@@ -1,0 +1,33 @@
+import { createParamDecorator, type DynamicModule, type ExecutionContext, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import type { AppConfig } from '@workcell/config';
+import type { V0AuthContext, V1AuthContext } from '@workcell/domain';
+import { APP_CONFIG, type ApiGeneration } from '@workcell/http';
+import { AUTH_CLIENT, type AuthClient, AUTHENTICATOR, createAuthClient, createAuthenticator, OperationGuard } from './authentication.js';
+
+/** Authentication and authorization for an API app: every route is guarded by its registry operation. */
+@Module({})
+export class ApiAuthModule {
+  static forApi(generation: ApiGeneration): DynamicModule {
+    return {
+      module: ApiAuthModule,
+      providers: [
+        { provide: 'API_GENERATION', useValue: generation },
+        {
+          provide: AUTH_CLIENT,
+          inject: [APP_CONFIG],
+          useFactory: (config: AppConfig): AuthClient => createAuthClient(config),
+        },
+        { provide: AUTHENTICATOR, inject: [AUTH_CLIENT], useFactory: createAuthenticator },
+        { provide: APP_GUARD, useClass: OperationGuard },
+      ],
+      exports: [AUTH_CLIENT],
+    };
+  }
+}
+
+/** The authenticated v1 context of the request (set by the OperationGuard). */
+export const V1Auth = createParamDecorator((_data: unknown, ctx: ExecutionContext): V1AuthContext => ctx.switchToHttp().getRequest<{ user: V1AuthContext }>().user);
+
+/** The authenticated v0 context of the request (set by the OperationGuard). */
+export const V0Auth = createParamDecorator((_data: unknown, ctx: ExecutionContext): V0AuthContext => ctx.switchToHttp().getRequest<{ user: V0AuthContext }>().user);
