@@ -1,4 +1,57 @@
+import type { AppConfig } from '@workcell/config';
+import { type CredentialKind, generatePublicId, generateToken, verifierFor } from '@workcell/credentials';
 import type { Database } from './database.js';
+import type { Prisma } from './generated/prisma/client.js';
+
+export type Tx = Prisma.TransactionClient;
+
+/** Mints a v0 team token, stores its verifier and lookup row, and returns the token (shown once). */
+export async function issueTeamToken(tx: Tx, config: AppConfig, input: { workspaceId: string; name: string; createdByMemberId?: string | null }): Promise<string> {
+  const token = generateToken('v0_team_token', config.region, config.cell);
+  const verifier = verifierFor(config.credentialSecret, token);
+  const row = await tx.teamToken.create({ data: { workspaceId: input.workspaceId, name: input.name, verifier, createdByMemberId: input.createdByMemberId ?? null } });
+  await tx.credentialLookup.create({ data: { verifier, tokenType: 'team_token', workspaceId: input.workspaceId, tokenId: row.id } });
+  return token;
+}
+
+export interface CredentialInput {
+  readonly workspaceId: string;
+  readonly kind: CredentialKind;
+  readonly name: string;
+  readonly scopes: readonly string[];
+  readonly memberId?: string;
+  readonly serviceAccountId?: string;
+  readonly expiresAt?: Date | null;
+  /** The cell the credential belongs to; this cell's by default. */
+  readonly region?: string;
+  readonly cell?: string;
+}
+
+/** Mints a v1 credential, stores its verifier and lookup row, and returns its id and the token (shown once). */
+export async function issueCredential(tx: Tx, config: AppConfig, input: CredentialInput): Promise<{ id: string; token: string }> {
+  const region = input.region ?? config.region;
+  const cell = input.cell ?? config.cell;
+  const token = generateToken(input.kind, region, cell);
+  const verifier = verifierFor(config.credentialSecret, token);
+  const row = await tx.credential.create({
+    data: {
+      workspaceId: input.workspaceId,
+      publicId: generatePublicId(input.kind),
+      kind: input.kind,
+      name: input.name,
+      verifier,
+      scopes: [...input.scopes],
+      region,
+      cell,
+      audience: config.baseUrls.v1,
+      expiresAt: input.expiresAt ?? null,
+      memberId: input.memberId ?? null,
+      serviceAccountId: input.serviceAccountId ?? null,
+    },
+  });
+  await tx.credentialLookup.create({ data: { verifier, tokenType: 'credential', workspaceId: input.workspaceId, tokenId: row.id } });
+  return { id: row.id, token };
+}
 
 export interface AuditActor {
   readonly credentialId: string | null;

@@ -1,7 +1,7 @@
 import type { AppConfig } from '@workcell/config';
-import { type CredentialKind, generatePublicId, generateToken, PERMISSION_KEYS, type V1Scope, V1_SCOPES, verifierFor } from '@workcell/credentials';
+import { PERMISSION_KEYS, type V1Scope, V1_SCOPES } from '@workcell/credentials';
+import { issueCredential, issueTeamToken, type Tx } from './credentials.js';
 import type { Database } from './database.js';
-import type { Prisma } from './generated/prisma/client.js';
 
 /**
  * The demo workspace that `npm start` creates on an empty database: an owner, a v0 team token, a v1
@@ -23,60 +23,24 @@ export interface DemoTokens {
 /** Finance, sensitive administration and run scopes stay off the demo service account: least privilege. */
 const SERVICE_ACCOUNT_SCOPES: readonly V1Scope[] = ['workspace:read', 'projects:read', 'tasks:read', 'tasks:write', 'time-entries:read', 'time-entries:write'];
 
-type Tx = Prisma.TransactionClient;
-
-async function issueTeamToken(tx: Tx, config: AppConfig, workspaceId: string, memberId: string): Promise<string> {
-  const token = generateToken('v0_team_token', config.region, config.cell);
-  const verifier = verifierFor(config.credentialSecret, token);
-  const row = await tx.teamToken.create({ data: { workspaceId, name: `${DEMO_TOKEN_NAME} v0 team token`, verifier, createdByMemberId: memberId } });
-  await tx.credentialLookup.create({ data: { verifier, tokenType: 'team_token', workspaceId, tokenId: row.id } });
-  return token;
-}
-
-async function issueCredential(
-  tx: Tx,
-  config: AppConfig,
-  input: { workspaceId: string; kind: CredentialKind; name: string; scopes: readonly string[]; memberId?: string; serviceAccountId?: string },
-): Promise<string> {
-  const token = generateToken(input.kind, config.region, config.cell);
-  const verifier = verifierFor(config.credentialSecret, token);
-  const row = await tx.credential.create({
-    data: {
-      workspaceId: input.workspaceId,
-      publicId: generatePublicId(input.kind),
-      kind: input.kind,
-      name: input.name,
-      verifier,
-      scopes: [...input.scopes],
-      region: config.region,
-      cell: config.cell,
-      audience: config.baseUrls.v1,
-      memberId: input.memberId ?? null,
-      serviceAccountId: input.serviceAccountId ?? null,
-    },
-  });
-  await tx.credentialLookup.create({ data: { verifier, tokenType: 'credential', workspaceId: input.workspaceId, tokenId: row.id } });
-  return token;
-}
-
 async function issueDemoTokens(tx: Tx, config: AppConfig, workspaceId: string, ownerMemberId: string, serviceAccountId: string): Promise<DemoTokens> {
   return {
     workspaceId,
-    v0TeamToken: await issueTeamToken(tx, config, workspaceId, ownerMemberId),
-    personalAccessToken: await issueCredential(tx, config, {
+    v0TeamToken: await issueTeamToken(tx, config, { workspaceId, name: `${DEMO_TOKEN_NAME} v0 team token`, createdByMemberId: ownerMemberId }),
+    personalAccessToken: (await issueCredential(tx, config, {
       workspaceId,
       kind: 'personal_access_token',
       name: `${DEMO_TOKEN_NAME} personal access token`,
       scopes: V1_SCOPES,
       memberId: ownerMemberId,
-    }),
-    serviceAccountCredential: await issueCredential(tx, config, {
+    })).token,
+    serviceAccountCredential: (await issueCredential(tx, config, {
       workspaceId,
       kind: 'service_account',
       name: `${DEMO_TOKEN_NAME} service account credential`,
       scopes: SERVICE_ACCOUNT_SCOPES,
       serviceAccountId,
-    }),
+    })).token,
   };
 }
 
