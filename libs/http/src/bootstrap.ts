@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { DynamicModule, Type } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { NestFactory, Reflector } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
 import { type AppConfig, loadConfigOrExit } from '@workcell/config';
@@ -9,6 +9,7 @@ import { createLogger, type Logger, NestPinoLogger } from './logger.js';
 import { type ApiGeneration, compareWithRegistry, type MountedRoute, registryRoutes, type RouteCoverage } from './operations.js';
 import { ProtocolError, toProblem } from './problems.js';
 import { type ErrorRenderer, ProblemFilter, sendProblem, v0Errors, v1Errors } from './protocols.js';
+import { RequestValidationInterceptor } from './validation.js';
 
 /** Incoming X-Request-Id values are kept only when they are short and harmless; otherwise we mint one. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -99,6 +100,7 @@ export async function createHttpApplication(
 async function mountApi(app: NestFastifyApplication, generation: ApiGeneration, mounted: readonly MountedRoute[], logger: Logger): Promise<void> {
   const renderer = RENDERERS[generation];
   app.useGlobalFilters(new ProblemFilter(renderer, logger));
+  app.useGlobalInterceptors(new RequestValidationInterceptor(app.get(Reflector), generation));
   await app.init();
   let coverage: RouteCoverage;
   try {

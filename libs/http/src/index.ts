@@ -7,3 +7,4 @@ export { INFRASTRUCTURE_ROUTES, routeCoverage } from './bootstrap.js';
 export { type ApiGeneration, compareWithRegistry, LegacyOperation, Operation, OPERATION_METADATA, registryRoutes, type RouteCoverage, routePath } from './operations.js';
 export { DOMAIN_STATUS, type Problem, ProtocolError, titleFor, toProblem } from './problems.js';
 export { type ErrorRenderer, ProblemFilter, sendProblem, v0Errors, v1Errors } from './protocols.js';
+export { Input, type OperationInput, RequestValidationInterceptor } from './validation.js';

@@ -18,7 +18,7 @@ export const v1Errors: ErrorRenderer = {
             detail: issue.message,
             status: String(problem.status),
             title: problem.title,
-            source: { pointer: issue.pointer },
+            source: issue.parameter !== undefined ? { parameter: issue.parameter } : { pointer: issue.pointer },
           }))
         : [{ code: problem.code, detail: problem.detail, status: String(problem.status), title: problem.title }];
     return { errors, meta: { requestId } };
@@ -43,7 +43,8 @@ const LEGACY_CODES: Readonly<Record<string, string>> = {
 /** v0 legacy error shape (documented in v0.openapi.json as LegacyError): { error: { code, message } }. */
 export const v0Errors: ErrorRenderer = {
   render(problem) {
-    const message = problem.issues.length > 0 ? `${problem.detail}: ${problem.issues.map((i) => `${i.pointer || '/'} ${i.message}`).join('; ')}` : problem.detail;
+    const message =
+      problem.issues.length > 0 ? `${problem.detail}: ${problem.issues.map((i) => `${i.parameter ?? (i.pointer || '/')} ${i.message}`).join('; ')}` : problem.detail;
     return { error: { code: LEGACY_CODES[problem.code] ?? problem.code, message } };
   },
 };

@@ -235,6 +235,21 @@ describe('authentication and authorization (contract 5)', () => {
       assert.ok(!JSON.stringify(audit).includes(doomed));
     });
 
+    it('validates requests against the registry after authenticating them', async () => {
+      const unknownParam = await get(v1, '/v1/workspace?expand=everything', tokens.serviceAccountCredential);
+      assert.equal(unknownParam.status, 400);
+      const body = (await unknownParam.json()) as { errors: { code: string; source?: { parameter?: string } }[] };
+      assert.equal(body.errors[0]?.code, 'validation_failed');
+      assert.deepEqual(body.errors[0]?.source, { parameter: 'expand' });
+      assert.equal((await get(v1, '/v1/workspace?expand=everything')).status, 401, 'authentication comes first');
+      for (const query of ['page=0', 'limit=501', 'limit=abc', 'page=1.5']) {
+        const res = await get(v0, `/teams?${query}`, tokens.v0TeamToken);
+        assert.equal(res.status, 400, query);
+        assert.equal(((await res.json()) as LegacyError).error.code, 'invalid_request');
+      }
+      assert.equal((await get(v0, '/teams?page=2&limit=500', tokens.v0TeamToken)).status, 200);
+    });
+
     it('answers 503 service_unavailable, not 401, while the auth service is unreachable', async () => {
       const orphan = await startApp(createApiV1App, testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: 'http://127.0.0.1:9' }));
       try {

@@ -19,9 +19,11 @@ export const DOMAIN_ERROR_CODES = [
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 
 export interface FieldIssue {
-  /** JSON pointer (RFC 6901) into the input. */
+  /** JSON pointer (RFC 6901) into the request body. */
   readonly pointer: string;
   readonly message: string;
+  /** For a path or query parameter (not in the body): its name. */
+  readonly parameter?: string;
 }
 
 export class DomainError extends Error {

@@ -125,7 +125,10 @@ export const ErrorObject = z
     status: z.string().regex(/^[1-5]\d\d$/).describe('The HTTP status as a string.'),
     title: z.string(),
     source: z
-      .object({ pointer: z.string().describe('JSON pointer into the request document, e.g. /name.') })
+      .union([
+        z.object({ pointer: z.string().describe('JSON pointer into the request body, e.g. /name.') }),
+        z.object({ parameter: z.string().describe('Name of the offending path or query parameter, e.g. limit.') }),
+      ])
       .optional(),
   })
   .meta({ id: 'Error', description: 'One error of a v1 error document.' });
