@@ -1,5 +1,6 @@
 import type { AppConfig } from '@workcell/config';
 import { type CredentialKind, generatePublicId, generateToken, verifierFor } from '@workcell/credentials';
+import { type AuditActor, recordAudit } from './audit.js';
 import type { Database } from './database.js';
 import type { Prisma } from './generated/prisma/client.js';
 
@@ -53,13 +54,6 @@ export async function issueCredential(tx: Tx, config: AppConfig, input: Credenti
   return { id: row.id, token };
 }
 
-export interface AuditActor {
-  readonly credentialId: string | null;
-  readonly principalType: 'member' | 'service_account' | 'system';
-  readonly principalId: string | null;
-  readonly requestId?: string | null;
-}
-
 /**
  * Revokes one credential and records who did it, in one transaction. Only that credential changes;
  * returns false when it was not active (already revoked, or not in this workspace).
@@ -71,19 +65,7 @@ export async function revokeCredential(database: Database, workspaceId: string, 
       data: { status: 'revoked', revokedAt: now, revision: { increment: 1 } },
     });
     if (count === 0) return false;
-    await tx.auditEvent.create({
-      data: {
-        workspaceId,
-        actorCredentialId: actor.credentialId,
-        actorPrincipalType: actor.principalType,
-        actorPrincipalId: actor.principalId,
-        action: 'credential.revoked',
-        targetType: 'credential',
-        targetId: credentialId,
-        requestId: actor.requestId ?? null,
-        occurredAt: now,
-      },
-    });
+    await recordAudit(tx, { workspaceId, actor, action: 'credential.revoked', targetType: 'credential', targetId: credentialId, occurredAt: now });
     return true;
   });
 }

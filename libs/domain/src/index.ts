@@ -11,3 +11,4 @@ export {
 export { authenticateTeamToken, type V0AuthContext, type V0Authentication, type V0AuthFailureCode } from './identity/authenticate-team-token.js';
 export { revokeOwnCredential } from './identity/revoke-own-credential.js';
 export { getWorkspace, type WorkspaceView } from './workspace/get-workspace.js';
+export { actorOf } from './identity/actor.js';

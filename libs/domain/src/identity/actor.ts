@@ -1,0 +1,7 @@
+import type { AuditActor } from '@workcell/db';
+import type { V1AuthContext } from './authenticate-credential.js';
+
+/** Who did it, for the audit trail: the authenticating credential and its principal, and the request. */
+export function actorOf(auth: V1AuthContext, requestId: string | null = null): AuditActor {
+  return { credentialId: auth.credential.id, principalType: auth.principal.type, principalId: auth.principal.id, requestId };
+}
