@@ -12,3 +12,4 @@ export { authenticateTeamToken, type V0AuthContext, type V0Authentication, type 
 export { revokeOwnCredential } from './identity/revoke-own-credential.js';
 export { getWorkspace, type WorkspaceView } from './workspace/get-workspace.js';
 export { actorOf } from './identity/actor.js';
+export { type CursorScope, decodeCursor, encodeCursor, type Page, type PageRequest, paginate } from './kernel/pagination.js';

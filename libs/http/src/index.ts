@@ -8,3 +8,4 @@ export { type ApiGeneration, compareWithRegistry, LegacyOperation, Operation, OP
 export { DOMAIN_STATUS, type Problem, ProtocolError, titleFor, toProblem } from './problems.js';
 export { type ErrorRenderer, ProblemFilter, sendProblem, v0Errors, v1Errors } from './protocols.js';
 export { Input, type OperationInput, RequestValidationInterceptor } from './validation.js';
+export { list, single } from './envelope.js';
