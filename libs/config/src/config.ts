@@ -54,6 +54,8 @@ export const environmentSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
     DEPENDENCY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
+    V1_RATE_LIMIT_READ_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+    V1_RATE_LIMIT_WRITE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
   })
   .superRefine((env, ctx) => {
     // A shared development default is fine on a laptop; in production it would let anyone forge verifiers.
@@ -78,6 +80,8 @@ export interface AppConfig {
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly shutdownTimeoutMs: number;
   readonly dependencyTimeoutMs: number;
+  /** v1 requests per minute per credential (or per client address without one), by operation class. */
+  readonly v1RateLimits: { readonly read: number; readonly write: number };
 }
 
 export class ConfigError extends Error {
@@ -116,6 +120,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     dependencyTimeoutMs: e.DEPENDENCY_TIMEOUT_MS,
+    v1RateLimits: Object.freeze({ read: e.V1_RATE_LIMIT_READ_PER_MINUTE, write: e.V1_RATE_LIMIT_WRITE_PER_MINUTE }),
   });
 }
 

@@ -9,7 +9,10 @@ import { createLogger, type Logger, NestPinoLogger } from './logger.js';
 import { type ApiGeneration, compareWithRegistry, type MountedRoute, registryRoutes, type RouteCoverage } from './operations.js';
 import { ProtocolError, toProblem } from './problems.js';
 import { type ErrorRenderer, ProblemFilter, sendProblem, v0Errors, v1Errors } from './protocols.js';
+import { installRateLimit } from './rate-limit.js';
+import { APP_CONFIG, REDIS } from './tokens.js';
 import { RequestValidationInterceptor } from './validation.js';
+import type { Redis } from '@workcell/redis';
 
 /** Incoming X-Request-Id values are kept only when they are short and harmless; otherwise we mint one. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -110,6 +113,8 @@ async function mountApi(app: NestFastifyApplication, generation: ApiGeneration, 
     throw error;
   }
   const fastify = app.getHttpAdapter().getInstance();
+  const isInfrastructure = (url: string) => INFRASTRUCTURE_ROUTES.some((prefix) => url === prefix || url.startsWith(`${prefix}/`));
+  installRateLimit(fastify, generation, app.get<AppConfig>(APP_CONFIG), app.get<Redis>(REDIS), isInfrastructure);
   const byId = new Map(registryRoutes(generation).map((r) => [r.operationId, r]));
   for (const operationId of coverage.notImplemented) {
     const route = byId.get(operationId)!;

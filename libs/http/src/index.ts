@@ -9,3 +9,4 @@ export { DOMAIN_STATUS, type Problem, ProtocolError, titleFor, toProblem } from 
 export { type ErrorRenderer, ProblemFilter, sendProblem, v0Errors, v1Errors } from './protocols.js';
 export { Input, type OperationInput, RequestValidationInterceptor } from './validation.js';
 export { list, single } from './envelope.js';
+export { consume, installRateLimit, type RateLimitDecision, V0_REQUESTS_PER_MINUTE } from './rate-limit.js';

@@ -29,24 +29,32 @@ export function createRedis(config: AppConfig, connectionName: string): Redis {
   return redis;
 }
 
-/** Resolves when Redis answers PING within the timeout; rejects otherwise. */
-export async function pingRedis(redis: Redis, timeoutMs: number): Promise<void> {
+/**
+ * Runs a command once the connection is ready: a connection still being (re)established gets up to
+ * `timeoutMs`, so a request right after start-up or a reconnect waits briefly instead of failing, while
+ * an unreachable Redis still fails within the timeout.
+ */
+export async function whenReady<T>(redis: Redis, timeoutMs: number, command: () => Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
   });
-  // A connection still being (re)established is given the same time budget as the PING itself.
   const ready = (): Promise<void> => {
     if (redis.status === 'ready') return Promise.resolve();
     if (redis.status === 'wait') redis.connect().catch(() => undefined);
     return new Promise((resolve) => redis.once('ready', () => resolve()));
   };
   try {
-    const answer = await Promise.race([ready().then(() => redis.ping()), timeout]);
-    if (answer !== 'PONG') throw new Error(`Redis answered ${answer}`);
+    return await Promise.race([ready().then(command), timeout]);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Resolves when Redis answers PING within the timeout; rejects otherwise. */
+export async function pingRedis(redis: Redis, timeoutMs: number): Promise<void> {
+  const answer = await whenReady(redis, timeoutMs, () => redis.ping());
+  if (answer !== 'PONG') throw new Error(`Redis answered ${answer}`);
 }
 
 export type { Redis };

@@ -28,6 +28,9 @@ export function testConfig(overrides: Record<string, string | undefined> = {}): 
     AUTH_PORT: '0',
     WORKER_PORT: '0',
     SHUTDOWN_TIMEOUT_MS: '5000',
+    // Tests make many requests with one credential; the rate-limit tests set their own limits.
+    V1_RATE_LIMIT_READ_PER_MINUTE: '1000000',
+    V1_RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
     ...overrides,
   });
 }

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createApiV0App } from '@workcell/api-v0';
+import { createApiV1App } from '@workcell/api-v1';
+import { createAuthApp } from '@workcell/auth';
+import { createWorkerApp } from '@workcell/worker';
+import { createDatabase, type Database, type DemoTokens, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { type RunningApp, startApp, TcpProxy, testConfig, useTestEnvironment } from '@workcell/testing';
+
+const env = useTestEnvironment();
+
+describe('rate limits shared through Redis (contract 8)', () => {
+  let database: Database;
+  let tokens: DemoTokens;
+  let auth: RunningApp;
+  let worker: RunningApp;
+  const apps: RunningApp[] = [];
+  const cell = (extra: Record<string, string> = {}) =>
+    testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url, ...extra });
+
+  before(async () => {
+    database = createDatabase(env.config, { poolSize: 2 });
+    tokens = (await seedDemoWorkspaceIfEmpty(database, env.config))!;
+    auth = await startApp(createAuthApp, env.config);
+    worker = await startApp(createWorkerApp, env.config);
+  });
+  after(async () => {
+    for (const app of [...apps, worker, auth]) await app.close();
+    await database.close();
+  });
+
+  it('v0: 100 requests per minute per token and path, across two instances, then 429 with Retry-After', async () => {
+    const a = await startApp(createApiV0App, cell());
+    const b = await startApp(createApiV0App, cell());
+    apps.push(a, b);
+    const headers = { authorization: `Bearer ${tokens.v0TeamToken}` };
+    // Stay clear of a minute boundary so all 101 requests fall into one window.
+    const untilBoundary = 60_000 - (Date.now() % 60_000);
+    if (untilBoundary < 15_000) await new Promise((r) => setTimeout(r, untilBoundary + 50));
+    const statuses: number[] = [];
+    for (let i = 0; i < 100; i++) statuses.push((await fetch(`${(i % 2 ? a : b).url}/teams`, { headers })).status);
+    assert.deepEqual([...new Set(statuses)], [200]);
+    const limited = await fetch(`${a.url}/teams`, { headers });
+    assert.equal(limited.status, 429);
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+    assert.deepEqual(Object.keys(((await limited.json()) as { error: object }).error).sort(), ['code', 'message']);
+    // Another path, and another token, have budgets of their own.
+    assert.equal((await fetch(`${b.url}/teams/`, { headers })).status !== 429, true);
+    assert.notEqual((await fetch(`${b.url}/teams`, { headers: { authorization: 'Bearer other' } })).status, 429);
+  });
+
+  it('v1: every response carries the rate-limit headers; over the limit 429 rate_limit_exceeded', async () => {
+    const a = await startApp(createApiV1App, cell({ V1_RATE_LIMIT_READ_PER_MINUTE: '3' }));
+    const b = await startApp(createApiV1App, cell({ V1_RATE_LIMIT_READ_PER_MINUTE: '3' }));
+    apps.push(a, b);
+    const headers = { authorization: `Bearer ${tokens.serviceAccountCredential}` };
+    const untilBoundary = 60_000 - (Date.now() % 60_000);
+    if (untilBoundary < 5_000) await new Promise((r) => setTimeout(r, untilBoundary + 50));
+    const first = await fetch(`${a.url}/v1/workspace`, { headers });
+    assert.equal(first.status, 200);
+    assert.equal(first.headers.get('x-ratelimit-limit'), '3');
+    assert.equal(first.headers.get('x-ratelimit-remaining'), '2');
+    const reset = Number(first.headers.get('x-ratelimit-reset'));
+    assert.ok(reset > Date.now() && reset <= Date.now() + 60_000, 'reset is Unix time in ms within the window');
+    const notFound = await fetch(`${b.url}/v1/nowhere`, { headers });
+    assert.equal(notFound.status, 404);
+    assert.equal(notFound.headers.get('x-ratelimit-remaining'), '1', 'errors carry the headers, and instances share the count');
+    assert.equal((await fetch(`${a.url}/v1/workspace`, { headers })).status, 200);
+    const limited = await fetch(`${b.url}/v1/workspace`, { headers });
+    assert.equal(limited.status, 429);
+    assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+    assert.equal(limited.headers.get('x-ratelimit-remaining'), '0');
+    const body = (await limited.json()) as { errors: { code: string; status: string }[]; meta: { requestId: string } };
+    assert.equal(body.errors[0]?.code, 'rate_limit_exceeded');
+    assert.equal(body.meta.requestId, limited.headers.get('x-request-id'));
+    // Writes have their own budget.
+    const write = await fetch(`${a.url}/v1/auth/context`, { method: 'DELETE', headers: { authorization: 'Bearer nobody' } });
+    assert.notEqual(write.status, 429);
+  });
+
+  it('answers 503 service_unavailable while Redis is unreachable, and recovers by itself', async () => {
+    const proxy = await TcpProxy.start(env.config.redis.url);
+    const api = await startApp(createApiV1App, cell({ REDIS_URL: proxy.rewrite(env.config.redis.url), DEPENDENCY_TIMEOUT_MS: '500' }));
+    apps.push(api);
+    const headers = { authorization: `Bearer ${tokens.serviceAccountCredential}` };
+    assert.equal((await fetch(`${api.url}/v1/workspace`, { headers })).status, 200);
+    await proxy.cut();
+    const down = await fetch(`${api.url}/v1/workspace`, { headers });
+    assert.equal(down.status, 503);
+    assert.equal(down.headers.get('retry-after'), '1');
+    assert.equal(((await down.json()) as { errors: { code: string }[] }).errors[0]?.code, 'service_unavailable');
+    await proxy.restore();
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = (await fetch(`${api.url}/v1/workspace`, { headers })).status;
+    }
+    assert.equal(status, 200);
+    await proxy.close();
+  });
+});
