@@ -99,6 +99,7 @@ if (tokens) {
     `  v0 team token             ${tokens.v0TeamToken}`,
     `  v1 personal access token  ${tokens.personalAccessToken}`,
     `  v1 service-account token  ${tokens.serviceAccountCredential}`,
+    `  calendar feed             ${config.baseUrls.v0}/calendar/${tokens.calendarFeedToken}.ics`,
     '',
     'Try:',
     `  curl -sS -H 'Authorization: Bearer ${tokens.v0TeamToken}' ${config.baseUrls.v0}/teams`,

@@ -7,6 +7,7 @@ import { ApiAuthModule } from '@workcell/auth-kit';
 import { openApiDocument } from '@workcell/registry';
 import { DiscoveryController } from './meta/discovery.controller.js';
 import { TeamsController } from './teams/teams.controller.js';
+import { CalendarController } from './calendar/calendar.controller.js';
 
 export const SERVICE = 'api-v0';
 
@@ -17,7 +18,7 @@ export class ApiV0Module {
     return {
       module: ApiV0Module,
       imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule, ApiAuthModule.forApi('v0')],
-      controllers: [DiscoveryController, TeamsController],
+      controllers: [DiscoveryController, TeamsController, CalendarController],
     };
   }
 }

@@ -10,7 +10,7 @@ import { findV1Operation, v0Operations } from '@workcell/registry';
 import { AuthorizationHeaderStrategy } from './bearer.strategy.js';
 
 export const AUTH_CLIENT = Symbol('AUTH_CLIENT');
-export type AuthClient = Pick<TRPCClient<AuthRouter>, 'identity' | 'credentials' | 'system'>;
+export type AuthClient = Pick<TRPCClient<AuthRouter>, 'identity' | 'credentials' | 'serviceAccounts' | 'system'>;
 
 /**
  * The auth service's internal API as a plain object: a tRPC client is a Proxy that answers every property
@@ -18,7 +18,7 @@ export type AuthClient = Pick<TRPCClient<AuthRouter>, 'identity' | 'credentials'
  */
 export function createAuthClient(config: AppConfig): AuthClient {
   const client = createInternalClient<AuthRouter>(config.internalUrls.auth, config);
-  return { identity: client.identity, credentials: client.credentials, system: client.system };
+  return { identity: client.identity, credentials: client.credentials, serviceAccounts: client.serviceAccounts, system: client.system };
 }
 
 /**

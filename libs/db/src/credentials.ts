@@ -1,5 +1,5 @@
 import type { AppConfig } from '@workcell/config';
-import { type CredentialKind, generatePublicId, generateToken, verifierFor } from '@workcell/credentials';
+import { type CredentialKind, generateFeedToken, generatePublicId, generateToken, verifierFor } from '@workcell/credentials';
 import { type AuditActor, recordAudit } from './audit.js';
 import type { Database } from './database.js';
 import type { Prisma } from './generated/prisma/client.js';
@@ -26,6 +26,8 @@ export interface CredentialInput {
   /** The cell the credential belongs to; this cell's by default. */
   readonly region?: string;
   readonly cell?: string;
+  /** The credential this one replaces (rotation). */
+  readonly rotatedFromId?: string | null;
 }
 
 /** Mints a v1 credential, stores its verifier and lookup row, and returns its id and the token (shown once). */
@@ -48,6 +50,7 @@ export async function issueCredential(tx: Tx, config: AppConfig, input: Credenti
       expiresAt: input.expiresAt ?? null,
       memberId: input.memberId ?? null,
       serviceAccountId: input.serviceAccountId ?? null,
+      rotatedFromId: input.rotatedFromId ?? null,
     },
   });
   await tx.credentialLookup.create({ data: { verifier, tokenType: 'credential', workspaceId: input.workspaceId, tokenId: row.id } });
@@ -68,4 +71,16 @@ export async function revokeCredential(database: Database, workspaceId: string, 
     await recordAudit(tx, { workspaceId, actor, action: 'credential.revoked', targetType: 'credential', targetId: credentialId, occurredAt: now });
     return true;
   });
+}
+
+/**
+ * Mints a calendar feed token for a member. Feed tokens travel in a URL, so they carry no prefix; the
+ * verifier is domain-separated ("feed:" + token) so a feed token can never verify as any other kind.
+ */
+export async function issueFeedToken(tx: Tx, config: AppConfig, input: { workspaceId: string; memberId: string; name?: string }): Promise<string> {
+  const token = generateFeedToken();
+  const verifier = verifierFor(config.credentialSecret, `feed:${token}`);
+  const row = await tx.calendarFeedToken.create({ data: { workspaceId: input.workspaceId, memberId: input.memberId, name: input.name ?? null, verifier } });
+  await tx.credentialLookup.create({ data: { verifier, tokenType: 'calendar_feed_token', workspaceId: input.workspaceId, tokenId: row.id } });
+  return token;
 }

@@ -1,7 +1,63 @@
 import type { Database } from './database.js';
+import { Prisma } from './generated/prisma/client.js';
 
 /** Deletes idempotency records whose retention has passed; returns how many went. */
 export async function purgeExpiredIdempotencyRecords(database: Database, now: Date): Promise<number> {
   const { count } = await database.prisma.idempotencyRecord.deleteMany({ where: { expiresAt: { lt: now } } });
   return count;
+}
+
+export type IdempotencyClaim =
+  | { readonly outcome: 'claimed'; readonly recordId: string }
+  | { readonly outcome: 'replay'; readonly status: number; readonly body: unknown; readonly headers: Record<string, string> }
+  | { readonly outcome: 'mismatch' }
+  | { readonly outcome: 'in_progress' };
+
+/**
+ * Claims an idempotency key for one request, atomically: the first request inserts an in-progress record
+ * and runs; a later one with the same key gets the stored response (same payload), a mismatch (different
+ * payload), or in_progress (the first is still running). A record whose holder died (lock expired) is
+ * taken over, so a crashed request never blocks its key forever.
+ */
+export async function claimIdempotencyKey(
+  database: Database,
+  input: { workspaceId: string; credentialId: string; key: string; fingerprint: string; now: Date; lockMs: number; retentionMs: number },
+): Promise<IdempotencyClaim> {
+  const { workspaceId, credentialId, key, fingerprint, now } = input;
+  const lockedUntil = new Date(now.getTime() + input.lockMs);
+  const expiresAt = new Date(now.getTime() + input.retentionMs);
+  const inserted = await database.prisma.$queryRaw<{ id: string }[]>`
+    INSERT INTO idempotency_records (workspace_id, credential_id, key, request_fingerprint, state, locked_until, expires_at)
+    VALUES (${workspaceId}::uuid, ${credentialId}::uuid, ${key}, ${fingerprint}, 'in_progress', ${lockedUntil}, ${expiresAt})
+    ON CONFLICT (workspace_id, credential_id, key) DO NOTHING
+    RETURNING id::text`;
+  if (inserted[0]) return { outcome: 'claimed', recordId: inserted[0].id };
+  const existing = await database.prisma.idempotencyRecord.findUnique({ where: { workspaceId_credentialId_key: { workspaceId, credentialId, key } } });
+  if (!existing) return claimIdempotencyKey(database, input); // purged between the two statements
+  if (existing.requestFingerprint !== fingerprint) return { outcome: 'mismatch' };
+  if (existing.state === 'completed' && existing.responseStatus !== null) {
+    return { outcome: 'replay', status: existing.responseStatus, body: existing.responseBody, headers: (existing.responseHeaders ?? {}) as Record<string, string> };
+  }
+  const takenOver = await database.prisma.idempotencyRecord.updateMany({
+    where: { workspaceId, id: existing.id, state: 'in_progress', lockedUntil: { lt: now } },
+    data: { lockedUntil, expiresAt },
+  });
+  return takenOver.count === 1 ? { outcome: 'claimed', recordId: existing.id } : { outcome: 'in_progress' };
+}
+
+export async function completeIdempotencyKey(
+  database: Database,
+  workspaceId: string,
+  recordId: string,
+  response: { status: number; body: unknown; headers: Record<string, string> },
+): Promise<void> {
+  await database.prisma.idempotencyRecord.updateMany({
+    where: { workspaceId, id: recordId },
+    data: { state: 'completed', responseStatus: response.status, responseBody: response.body === undefined || response.body === null ? Prisma.JsonNull : (response.body as Prisma.InputJsonValue), responseHeaders: response.headers, lockedUntil: null },
+  });
+}
+
+/** The request failed without a response worth replaying: free the key so a retry runs again. */
+export async function releaseIdempotencyKey(database: Database, workspaceId: string, recordId: string): Promise<void> {
+  await database.prisma.idempotencyRecord.deleteMany({ where: { workspaceId, id: recordId, state: 'in_progress' } });
 }

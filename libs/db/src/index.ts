@@ -1,7 +1,25 @@
 export { createDatabase, type Database, type Prisma, PrismaClient } from './database.js';
-export { purgeExpiredIdempotencyRecords } from './idempotency.js';
+export { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyClaim, purgeExpiredIdempotencyRecords, releaseIdempotencyKey } from './idempotency.js';
 export { DEMO_OWNER_EMAIL, DEMO_WORKSPACE_NAME, type DemoTokens, refreshDemoTokens, seedDemoWorkspaceIfEmpty } from './seed.js';
 export { type CredentialRecord, findTokenLookup, loadCredential, loadTeamToken, type TeamTokenRecord, type TokenLookup, touchCredential, touchTeamToken } from './identity.js';
 export { type AuditActor, type AuditEntry, recordAudit } from './audit.js';
-export { type CredentialInput, issueCredential, issueTeamToken, revokeCredential, type Tx } from './credentials.js';
+export { type CredentialInput, issueCredential, issueFeedToken, issueTeamToken, revokeCredential, type Tx } from './credentials.js';
 export { findWorkspace, type WorkspaceRecord } from './workspaces.js';
+export {
+  type CredentialMetaRow,
+  type CredentialOwner,
+  type CredentialStatusFilter,
+  findOwnedCredential,
+  listCredentialPage,
+  mintCredential,
+  revokeOwnedCredential,
+  revokeServiceAccountCredentials,
+  rotateOwnedCredential,
+} from './credential-admin.js';
+export { archiveServiceAccount, createServiceAccount, findServiceAccount, listServiceAccountPage, type ServiceAccountChanges, type ServiceAccountRow, updateServiceAccount } from './service-accounts.js';
+export { type GrantAccess, type GrantResourceType, type GrantRow, loadResourceGrants, replaceResourceGrants, type ReplaceGrantsResult } from './resource-grants.js';
+export { type CasOutcome, inPermissionTransaction, inTransaction } from './transactions.js';
+export { countMembersHoldingAll, findMember, listMembersPage, lockExistingMemberIds, markMemberRemoved, type MemberFilter, memberPermissionKeys, type MemberRecord, replaceMemberRoles, updateMemberIfRevision } from './members.js';
+export { archiveRole, findRole, findRolePermissions, insertRole, listRolesPage, type RoleRecord, roleNameTaken, roleUsage, updateRoleIfRevision } from './roles.js';
+export { archiveGroup, findGroup, type GroupMemberRecord, type GroupRecord, insertGroup, listGroupMembersPage, listGroupsPage, replaceGroupMemberLinks, updateGroupIfRevision } from './groups.js';
+export { type CalendarEntry, type FeedTokenRecord, listCalendarEntries, loadFeedToken, touchFeedToken } from './calendar.js';

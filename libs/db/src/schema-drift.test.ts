@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { loadConfig } from '@workcell/config';
-import { migrate, rollback } from '@workcell/migrations';
+import { migrate, migrationFiles, rollback } from '@workcell/migrations';
 import { createTestDatabase } from '@workcell/testing';
 import { findSchemaDrift, SQL_ONLY_INDEXES } from './schema-drift.js';
 
@@ -182,7 +182,8 @@ describe('migrations: up is idempotent, down removes everything, up again restor
   });
 
   it('drops everything it created on down, and up works again', async () => {
-    await dbmate(url, 'down');
+    // dbmate rolls back one migration per `down`: undo every one, newest first, each through its own down section.
+    for (const _file of migrationFiles()) await dbmate(url, 'down');
     const leftovers = await withClient(url, async (client) => {
       const { rows } = await client.query<{ object: string }>(`
         SELECT 'table ' || relname AS object FROM pg_class

@@ -1,6 +1,6 @@
 import type { AppConfig } from '@workcell/config';
 import { PERMISSION_KEYS, type V1Scope, V1_SCOPES } from '@workcell/credentials';
-import { issueCredential, issueTeamToken, type Tx } from './credentials.js';
+import { issueCredential, issueFeedToken, issueTeamToken, type Tx } from './credentials.js';
 import type { Database } from './database.js';
 
 /**
@@ -18,6 +18,8 @@ export interface DemoTokens {
   readonly v0TeamToken: string;
   readonly personalAccessToken: string;
   readonly serviceAccountCredential: string;
+  /** The owner's calendar feed token (v0 `GET /calendar/{token}.ics`). */
+  readonly calendarFeedToken: string;
 }
 
 /** Finance, sensitive administration and run scopes stay off the demo service account: least privilege. */
@@ -41,6 +43,7 @@ async function issueDemoTokens(tx: Tx, config: AppConfig, workspaceId: string, o
       scopes: SERVICE_ACCOUNT_SCOPES,
       serviceAccountId,
     })).token,
+    calendarFeedToken: await issueFeedToken(tx, config, { workspaceId, memberId: ownerMemberId, name: `${DEMO_TOKEN_NAME} calendar feed` }),
   };
 }
 
@@ -65,7 +68,8 @@ export async function seedDemoWorkspaceIfEmpty(database: Database, config: AppCo
     }
     const tasks = [];
     for (const [i, title] of ['Draft sitemap', 'Review copy', 'Reconcile accounts', 'Prepare report', 'Kick-off call', 'Send welcome pack'].entries()) {
-      tasks.push(await tx.task.create({ data: { workspaceId, projectId: projects[Math.floor(i / 2)]!.id, title, assigneeMemberId: owner.id } }));
+      const dueDate = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 2 + i));
+      tasks.push(await tx.task.create({ data: { workspaceId, projectId: projects[Math.floor(i / 2)]!.id, title, assigneeMemberId: owner.id, dueDate } }));
     }
     const day = 24 * 3600 * 1000;
     for (const [i, task] of tasks.slice(0, 4).entries()) {
@@ -82,6 +86,11 @@ export async function seedDemoWorkspaceIfEmpty(database: Database, config: AppCo
           durationSeconds: 90 * 60,
         },
       });
+    }
+    const tomorrow = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1, 9));
+    for (const [i, task] of tasks.slice(0, 2).entries()) {
+      const windowStart = new Date(tomorrow.getTime() + i * 3 * 3600 * 1000);
+      await tx.plannedWork.create({ data: { workspaceId, memberId: owner.id, taskId: task.id, windowStart, windowEnd: new Date(windowStart.getTime() + 2 * 3600 * 1000), minutes: 120 } });
     }
     return issueDemoTokens(tx, config, workspaceId, owner.id, serviceAccount.id);
   });
@@ -102,6 +111,7 @@ export async function refreshDemoTokens(database: Database, config: AppConfig): 
     const now = new Date();
     const demo = { startsWith: DEMO_TOKEN_NAME };
     await tx.teamToken.updateMany({ where: { workspaceId, name: demo, revokedAt: null }, data: { revokedAt: now } });
+    await tx.calendarFeedToken.updateMany({ where: { workspaceId, name: demo, revokedAt: null }, data: { revokedAt: now } });
     await tx.credential.updateMany({
       where: { workspaceId, name: demo, status: 'active' },
       data: { status: 'revoked', revokedAt: now, revision: { increment: 1 } },

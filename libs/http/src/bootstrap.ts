@@ -10,7 +10,9 @@ import { type ApiGeneration, compareWithRegistry, type MountedRoute, registryRou
 import { ProtocolError, toProblem } from './problems.js';
 import { type ErrorRenderer, ProblemFilter, sendProblem, v0Errors, v1Errors } from './protocols.js';
 import { installRateLimit } from './rate-limit.js';
-import { APP_CONFIG, REDIS } from './tokens.js';
+import { APP_CONFIG, DATABASE, REDIS } from './tokens.js';
+import { IdempotencyInterceptor } from './idempotency.js';
+import type { Database } from '@workcell/db';
 import { RequestValidationInterceptor } from './validation.js';
 import type { Redis } from '@workcell/redis';
 
@@ -104,6 +106,7 @@ async function mountApi(app: NestFastifyApplication, generation: ApiGeneration, 
   const renderer = RENDERERS[generation];
   app.useGlobalFilters(new ProblemFilter(renderer, logger));
   app.useGlobalInterceptors(new RequestValidationInterceptor(app.get(Reflector), generation));
+  if (generation === 'v1') app.useGlobalInterceptors(new IdempotencyInterceptor(app.get(Reflector), app.get<Database>(DATABASE)));
   await app.init();
   let coverage: RouteCoverage;
   try {

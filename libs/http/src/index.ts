@@ -10,3 +10,4 @@ export { type ErrorRenderer, ProblemFilter, sendProblem, v0Errors, v1Errors } fr
 export { Input, type OperationInput, RequestValidationInterceptor } from './validation.js';
 export { list, single } from './envelope.js';
 export { consume, installRateLimit, type RateLimitDecision, V0_REQUESTS_PER_MINUTE } from './rate-limit.js';
+export { IDEMPOTENCY_RETENTION_MS, IdempotencyInterceptor } from './idempotency.js';

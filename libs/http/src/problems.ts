@@ -25,6 +25,10 @@ export const DOMAIN_STATUS: Readonly<Record<DomainErrorCode, number>> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  version_conflict: 409,
+  last_administrator: 409,
+  built_in_role: 409,
+  role_in_use: 409,
   precondition_failed: 412,
   precondition_required: 428,
 };

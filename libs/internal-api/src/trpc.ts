@@ -1,7 +1,24 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { AppConfig } from '@workcell/config';
-import { authenticateCredential, authenticateTeamToken, DomainError, type DomainErrorCode, type FieldIssue, isDomainError, type Procedure, type ProcedureContext, revokeOwnCredential } from '@workcell/domain';
+import {
+  authenticateCredential,
+  authenticateTeamToken,
+  createCredential,
+  createServiceAccountCredential,
+  deleteServiceAccount,
+  DomainError,
+  type DomainErrorCode,
+  type FieldIssue,
+  isDomainError,
+  type Procedure,
+  type ProcedureContext,
+  revokeCredential,
+  revokeOwnCredential,
+  revokeServiceAccountCredential,
+  rotateCredential,
+  rotateServiceAccountCredential,
+} from '@workcell/domain';
 import type { z } from 'zod';
 
 /**
@@ -99,8 +116,19 @@ export function createAuthRouter(info: ServiceInfo, context: ProcedureContext) {
       authenticateCredential: expose(authenticateCredential, context),
       authenticateTeamToken: expose(authenticateTeamToken, context),
     }),
+    // Everything that mints, rotates or revokes a secret runs here, in the service that owns credentials.
     credentials: router({
       revokeOwn: expose(revokeOwnCredential, context),
+      create: expose(createCredential, context),
+      rotate: expose(rotateCredential, context),
+      revoke: expose(revokeCredential, context),
+    }),
+    serviceAccounts: router({
+      /** Revokes every credential of the account. */
+      delete: expose(deleteServiceAccount, context),
+      createCredential: expose(createServiceAccountCredential, context),
+      rotateCredential: expose(rotateServiceAccountCredential, context),
+      revokeCredential: expose(revokeServiceAccountCredential, context),
     }),
   });
 }

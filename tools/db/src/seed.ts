@@ -27,6 +27,7 @@ try {
         `  v0 team token              ${tokens.v0TeamToken}`,
         `  v1 personal access token   ${tokens.personalAccessToken}`,
         `  v1 service-account token   ${tokens.serviceAccountCredential}`,
+        `  calendar feed token        ${tokens.calendarFeedToken}`,
         '',
       ].join('\n'),
     );

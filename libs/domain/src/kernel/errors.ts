@@ -15,6 +15,14 @@ export const DOMAIN_ERROR_CODES = [
   'precondition_required',
   'precondition_failed',
   'invalid_precondition',
+  /** A compare-and-set write whose expectedVersion is stale (409). */
+  'version_conflict',
+  /** The change would leave the workspace without an active member able to administer it (409). */
+  'last_administrator',
+  /** Built-in roles cannot be changed or deleted (409). */
+  'built_in_role',
+  /** The role is still assigned to members or offered by pending invitations (409). */
+  'role_in_use',
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 

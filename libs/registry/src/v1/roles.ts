@@ -5,7 +5,15 @@ import { family } from './builders.js';
 
 const f = family('roles');
 
-const Permission = z.string().regex(/^[a-z][A-Za-z0-9]*(\.[a-z][A-Za-z0-9]*)+$/).describe('e.g. settings.api.personalCredentials');
+/**
+ * A workspace permission key: a v1 scope name (`members:read`, contract 5.3) or a settings key
+ * (`settings.api.personalCredentials`). Which keys exist is checked by the domain (PERMISSION_KEYS).
+ */
+const Permission = z
+  .string()
+  .max(100)
+  .regex(/^(?:[a-z][a-z0-9-]*(?::[a-z][a-z0-9-]*)+|[a-z][A-Za-z0-9]*(?:\.[a-z][A-Za-z0-9]*)+)$/)
+  .describe('A permission key: a v1 scope name such as members:read, or settings.api.personalCredentials.');
 
 export const Role = z
   .object({

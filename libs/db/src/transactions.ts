@@ -1,0 +1,33 @@
+import type { Tx } from './credentials.js';
+import type { Database } from './database.js';
+
+/** Reads run on the pool or inside a caller's transaction. */
+export type Client = Database | Tx;
+
+export function clientOf(client: Client): Tx {
+  return 'prisma' in client ? client.prisma : client;
+}
+
+/** Outcome of a compare-and-set write, decided by the database (`UPDATE … WHERE revision = $expected`). */
+export type CasOutcome = 'updated' | 'not_found' | 'version_conflict';
+
+const OPTIONS = { maxWait: 5_000, timeout: 15_000 } as const;
+
+/** One transaction: everything `work` does commits together or not at all (a thrown error rolls it back). */
+export function inTransaction<T>(database: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return database.prisma.$transaction(work, OPTIONS);
+}
+
+/**
+ * A transaction that changes who may do what in a workspace (role permissions, role assignment, member
+ * status, membership). It first takes the workspace's permission lock (a transaction-scoped advisory
+ * lock), so such changes run one after another per workspace: a rule over the whole workspace (at least
+ * one administrator remains) checked inside the transaction cannot be broken by two concurrent changes
+ * that are each fine alone (write skew). Other workspaces are not blocked.
+ */
+export function inPermissionTransaction<T>(database: Database, workspaceId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return database.prisma.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`workcell:permissions:${workspaceId}`}::text, 0))`;
+    return work(tx);
+  }, OPTIONS);
+}

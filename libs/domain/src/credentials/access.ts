@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import { CREDENTIAL_KINDS, V1_SCOPES } from '@workcell/credentials';
+import { type CredentialMetaRow, memberPermissionKeys } from '@workcell/db';
+import type { V1AuthContext } from '../identity/authenticate-credential.js';
+import { DomainError } from '../kernel/errors.js';
+import type { ProcedureContext } from '../kernel/procedure.js';
+
+/**
+ * What the credential and service-account procedures share: the authenticated caller as input (so the auth
+ * service, which runs the procedures that mint or revoke secrets, sees exactly the context the API app
+ * authenticated), the permission and anti-escalation checks, and the safe metadata views.
+ *
+ * Decisions (contract 5.2, 5.3):
+ * - Personal access tokens are always the acting member's own: list, create, rotate and revoke act only on
+ *   them; another member's token id answers 404 like a missing one, even for an administrator (administrators
+ *   stop another member's access by disabling the member or removing role permissions, which narrows every
+ *   token at once). A service-account principal has no personal tokens: 403 forbidden.
+ * - Creating or rotating a personal token needs the member permission settings.api.personalCredentials;
+ *   revoking one never does (giving up access is always allowed).
+ * - Writes to service accounts (create, update, delete, their credentials, their resource grants) need a member
+ *   holding settings.api.serviceAccounts.manage; a service-account principal may read but never manage them, so an
+ *   integration cannot mint further integration credentials. Reads need only their scopes.
+ * - Nobody mints a secret (create or rotate) for scopes the calling credential does not effectively hold:
+ *   403 insufficient_scope naming them.
+ */
+
+export const authInput = z.object({
+  workspaceId: z.uuid(),
+  principal: z.union([z.object({ type: z.literal('member'), id: z.uuid() }), z.object({ type: z.literal('service_account'), id: z.uuid() })]),
+  effectiveScopes: z.array(z.string().max(128)).max(500).readonly(),
+  credential: z.object({
+    id: z.uuid(),
+    kind: z.enum(['personal_access_token', 'service_account', 'legacy_v1']),
+    name: z.string(),
+    status: z.enum(['active', 'expired', 'revoked']),
+    scopes: z.array(z.string().max(128)).max(500).readonly(),
+    expiresAt: z.string().nullable(),
+    region: z.string(),
+    cell: z.string(),
+    createdAt: z.string(),
+    lastUsedAt: z.string().nullable(),
+  }),
+});
+
+/** Input of every write: the caller and the request id for the audit trail. */
+export const writeInput = { auth: authInput, requestId: z.string().max(128).nullable() };
+
+export const pageInput = {
+  cursor: z.string().min(1).max(1024).optional(),
+  limit: z.number().int().min(1).max(200).default(50),
+};
+
+export const scopesInput = z
+  .array(z.enum(V1_SCOPES))
+  .min(1)
+  .max(V1_SCOPES.length)
+  .transform((scopes) => [...new Set(scopes)]);
+export const nameInput = z.string().trim().min(1).max(200);
+export const expiresAtInput = z.iso.datetime({ offset: true }).nullable().optional();
+
+
+/** Ids are UUIDs; anything else names nothing (404), without asking the database. */
+export { isUuid as isResourceId } from '../kernel/cas.js';
+
+export function notFound(what: string): DomainError {
+  return new DomainError('not_found', `${what} not found`);
+}
+
+export function requireMember(auth: V1AuthContext, what: string): string {
+  if (auth.principal.type !== 'member') throw new DomainError('forbidden', `${what} is for members; a service-account principal cannot do it`);
+  return auth.principal.id;
+}
+
+/** The acting principal must be an active member holding `permission` through a current role. */
+export async function requirePermission(ctx: ProcedureContext, auth: V1AuthContext, permission: string, what: string): Promise<string> {
+  const memberId = requireMember(auth, what);
+  // The member's current permissions (an active, unremoved member's unarchived roles), read now: never cached.
+  const permissions = await memberPermissionKeys(ctx.database, auth.workspaceId, memberId);
+  if (!permissions.includes(permission)) {
+    throw new DomainError('forbidden', `${what} requires the member permission ${permission}`, [], { permission });
+  }
+  return memberId;
+}
+
+export const PERSONAL_CREDENTIALS = 'settings.api.personalCredentials';
+export const MANAGE_SERVICE_ACCOUNTS = 'settings.api.serviceAccounts.manage';
+
+/** No privilege escalation: a minted secret carries only scopes the calling credential effectively holds. */
+export function assertMayGrant(auth: V1AuthContext, scopes: readonly string[]): void {
+  const held = new Set(auth.effectiveScopes);
+  const missing = scopes.filter((s) => !held.has(s));
+  if (missing.length > 0) {
+    throw new DomainError('insufficient_scope', `the calling credential cannot grant scopes it does not hold: ${missing.join(', ')}`, [], { missingScopes: missing });
+  }
+}
+
+/** A requested expiry: absent or null means none; a past one is refused. */
+export function expiryOf(value: string | null | undefined, now: Date, pointer = '/expiresAt'): Date | null | undefined {
+  if (value === undefined || value === null) return value;
+  const at = new Date(value);
+  if (at.getTime() <= now.getTime()) throw new DomainError('validation_failed', 'expiresAt must be in the future', [{ pointer, message: 'must be in the future' }]);
+  return at;
+}
+
+/** Safe metadata of a credential: never the verifier, a fragment of the secret, owner personal data or another credential. */
+export interface CredentialView {
+  readonly id: string;
+  readonly name: string;
+  readonly prefix: string;
+  readonly status: 'active' | 'expired' | 'revoked';
+  readonly scopes: readonly string[];
+  readonly expiresAt: string | null;
+  readonly lastUsedAt: string | null;
+  readonly createdAt: string;
+  readonly revokedAt: string | null;
+  readonly region: string;
+  readonly cell: string;
+}
+export interface ServiceAccountCredentialView extends CredentialView {
+  readonly serviceAccountId: string;
+}
+export type WithSecret<T> = T & { readonly secret: string };
+
+/** The status a client sees: revoked, else expired (stored or past expiry), else the stored one. */
+export function effectiveStatus(row: Pick<CredentialMetaRow, 'status' | 'revokedAt' | 'expiresAt'>, now: Date): CredentialView['status'] {
+  if (row.status === 'revoked' || row.revokedAt !== null) return 'revoked';
+  if (row.status === 'expired' || (row.expiresAt !== null && row.expiresAt <= now)) return 'expired';
+  return 'active';
+}
+
+export function credentialView(row: CredentialMetaRow, now: Date): CredentialView {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: CREDENTIAL_KINDS[row.kind],
+    status: effectiveStatus(row, now),
+    scopes: row.scopes,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    region: row.region,
+    cell: row.cell,
+  };
+}
+
+export function serviceAccountCredentialView(row: CredentialMetaRow, now: Date): ServiceAccountCredentialView {
+  const { id, ...rest } = credentialView(row, now);
+  return { id, serviceAccountId: row.serviceAccountId ?? '', ...rest };
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { mintCredential } from '@workcell/db';
+import { actorOf } from '../identity/actor.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { assertMayGrant, type CredentialView, credentialView, expiresAtInput, expiryOf, nameInput, PERSONAL_CREDENTIALS, requirePermission, scopesInput, type WithSecret, writeInput } from './access.js';
+
+export const createCredentialInput = z.object({ ...writeInput, name: nameInput, scopes: scopesInput, expiresAt: expiresAtInput }).strict();
+
+/**
+ * `POST /v1/credentials`: a personal access token of the acting member. Needs the member permission
+ * settings.api.personalCredentials and only scopes the calling credential holds. The scopes are stored as
+ * given and narrowed to the member's permissions on every request. The secret is returned here, once.
+ */
+export const createCredential = defineProcedure('createCredential', createCredentialInput, async (ctx, input): Promise<WithSecret<CredentialView>> => {
+  const { auth } = input;
+  const memberId = await requirePermission(ctx, auth, PERSONAL_CREDENTIALS, 'creating a personal access token');
+  assertMayGrant(auth, input.scopes);
+  const now = ctx.now();
+  const { credential, token } = await mintCredential(ctx.database, ctx.config, {
+    workspaceId: auth.workspaceId,
+    owner: { memberId },
+    name: input.name,
+    scopes: input.scopes,
+    expiresAt: expiryOf(input.expiresAt, now) ?? null,
+    actor: actorOf(auth, input.requestId),
+    now,
+  });
+  return { ...credentialView(credential, now), secret: token };
+});

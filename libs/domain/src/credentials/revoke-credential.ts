@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { revokeOwnedCredential } from '@workcell/db';
+import { actorOf } from '../identity/actor.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { isResourceId, notFound, requireMember, writeInput } from './access.js';
+
+export const revokeCredentialInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
+
+/**
+ * `DELETE /v1/credentials/{id}`: permanently revokes one of the acting member's personal access tokens and
+ * nothing else. Needs no permission (giving up access is always allowed); revoking a revoked token changes
+ * nothing and succeeds.
+ */
+export const revokeCredential = defineProcedure('revokeCredential', revokeCredentialInput, async (ctx, input): Promise<{ revoked: boolean }> => {
+  const { auth } = input;
+  const memberId = requireMember(auth, 'revoking a personal access token');
+  if (!isResourceId(input.id)) throw notFound('credential');
+  const result = await revokeOwnedCredential(ctx.database, {
+    workspaceId: auth.workspaceId,
+    owner: { memberId },
+    credentialId: input.id,
+    actor: actorOf(auth, input.requestId),
+    now: ctx.now(),
+  });
+  if (result === 'not_found') throw notFound('credential');
+  return { revoked: result === 'revoked' };
+});

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { archiveGroup, inTransaction, recordAudit } from '@workcell/db';
+import { actorOf } from '../identity/actor.js';
+import { isUuid } from '../kernel/cas.js';
+import { DomainError } from '../kernel/errors.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { writeInput } from '../roles/permission-model.js';
+
+export const deleteGroupInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
+
+/**
+ * `DELETE /v1/groups/{id}`: archives the group (never deletes it). Its membership links stay for the audit
+ * trail, but an archived group is 404 everywhere and no member lists it in groupIds any more. Audited.
+ */
+export const deleteGroup = defineProcedure('deleteGroup', deleteGroupInput, async (ctx, input): Promise<{ archived: true }> => {
+  const { auth } = input;
+  const workspaceId = auth.workspaceId;
+  if (!isUuid(input.id)) throw new DomainError('not_found', 'group not found');
+  const id = input.id.toLowerCase();
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    if (!(await archiveGroup(tx, workspaceId, id, now))) throw new DomainError('not_found', 'group not found');
+    await recordAudit(tx, { workspaceId, actor: actorOf(auth, input.requestId), action: 'group.archived', targetType: 'group', targetId: id, occurredAt: now });
+    return { archived: true as const };
+  });
+});

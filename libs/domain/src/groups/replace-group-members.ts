@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { findGroup, inTransaction, lockExistingMemberIds, recordAudit, replaceGroupMemberLinks, updateGroupIfRevision } from '@workcell/db';
+import { actorOf } from '../identity/actor.js';
+import { casFailure, expectedRevision, isUuid } from '../kernel/cas.js';
+import { DomainError } from '../kernel/errors.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { assertAllFound, assertIdList, writeInput } from '../roles/permission-model.js';
+import { type GroupView, groupView } from './view.js';
+
+export const replaceGroupMembersInput = z
+  .object({ ...writeInput, id: z.string().max(64), expectedVersion: z.string().min(1).max(128), memberIds: z.array(z.string().max(64)).max(5000) })
+  .strict();
+
+/**
+ * `PUT /v1/groups/{id}/members` (compare-and-set on the group's version, all or nothing): the group's whole
+ * membership. Every id must name a (not removed) member of the workspace, once: otherwise 400 with a
+ * pointer into memberIds, and nothing changes. Members who stay keep their addedAt. One transaction with
+ * its audit event.
+ */
+export const replaceGroupMembers = defineProcedure('replaceGroupMembers', replaceGroupMembersInput, async (ctx, input): Promise<GroupView> => {
+  const { auth } = input;
+  const workspaceId = auth.workspaceId;
+  if (!isUuid(input.id)) throw new DomainError('not_found', 'group not found');
+  const id = input.id.toLowerCase();
+  assertIdList(input.memberIds, '/memberIds', 'member');
+  const memberIds = input.memberIds.map((m) => m.toLowerCase());
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    // The compare-and-set comes first: it row-locks the group, so concurrent replacements queue behind it.
+    const outcome = await updateGroupIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), {});
+    if (outcome !== 'updated') throw casFailure(outcome, 'group');
+    assertAllFound(memberIds, await lockExistingMemberIds(tx, workspaceId, memberIds), '/memberIds', 'member');
+    const { added, removed } = await replaceGroupMemberLinks(tx, workspaceId, id, memberIds);
+    await recordAudit(tx, {
+      workspaceId,
+      actor: actorOf(auth, input.requestId),
+      action: 'group.members_replaced',
+      targetType: 'group',
+      targetId: id,
+      metadata: { added, removed },
+      occurredAt: now,
+    });
+    const group = await findGroup(tx, workspaceId, id);
+    if (!group) throw new DomainError('not_found', 'group not found');
+    return groupView(group);
+  });
+});

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { findGroup, inTransaction, recordAudit, updateGroupIfRevision } from '@workcell/db';
+import { actorOf } from '../identity/actor.js';
+import { casFailure, expectedRevision, isUuid } from '../kernel/cas.js';
+import { DomainError } from '../kernel/errors.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { writeInput } from '../roles/permission-model.js';
+import { type GroupView, groupView } from './view.js';
+
+export const updateGroupInput = z
+  .object({
+    ...writeInput,
+    id: z.string().max(64),
+    expectedVersion: z.string().min(1).max(128),
+    name: z.string().trim().min(1).max(200).optional(),
+    description: z.string().max(100_000).nullable().optional(),
+  })
+  .strict();
+
+/** `PATCH /v1/groups/{id}` (compare-and-set): name and description. Audited. */
+export const updateGroup = defineProcedure('updateGroup', updateGroupInput, async (ctx, input): Promise<GroupView> => {
+  const { auth } = input;
+  const workspaceId = auth.workspaceId;
+  if (!isUuid(input.id)) throw new DomainError('not_found', 'group not found');
+  const id = input.id.toLowerCase();
+  const now = ctx.now();
+  const change = {
+    ...(input.name === undefined ? {} : { name: input.name }),
+    ...(input.description === undefined ? {} : { description: input.description }),
+  };
+  return inTransaction(ctx.database, async (tx) => {
+    const outcome = await updateGroupIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), change);
+    if (outcome !== 'updated') throw casFailure(outcome, 'group');
+    await recordAudit(tx, { workspaceId, actor: actorOf(auth, input.requestId), action: 'group.updated', targetType: 'group', targetId: id, metadata: { changed: Object.keys(change) }, occurredAt: now });
+    const group = await findGroup(tx, workspaceId, id);
+    if (!group) throw new DomainError('not_found', 'group not found');
+    return groupView(group);
+  });
+});

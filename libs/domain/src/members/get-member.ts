@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { findMember } from '@workcell/db';
+import { isUuid } from '../kernel/cas.js';
+import { DomainError } from '../kernel/errors.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { authInput, PII_SCOPE } from '../roles/permission-model.js';
+import { type MemberView, memberView } from './view.js';
+
+export const getMemberInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();
+
+/** `GET /v1/members/{id}`: one member of the caller's workspace (a removed or foreign one is 404). */
+export const getMember = defineProcedure('getMember', getMemberInput, async (ctx, { auth, id }): Promise<MemberView> => {
+  const row = isUuid(id) ? await findMember(ctx.database, auth.workspaceId, id.toLowerCase()) : null;
+  if (!row) throw new DomainError('not_found', 'member not found');
+  return memberView(row, auth.effectiveScopes.includes(PII_SCOPE));
+});

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { inPermissionTransaction, insertRole, recordAudit, roleNameTaken } from '@workcell/db';
+import { actorOf } from '../identity/actor.js';
+import { DomainError } from '../kernel/errors.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { assertMayGrant, assertPermissionKeys, writeInput } from './permission-model.js';
+import { type RoleView, roleView } from './view.js';
+
+export const createRoleInput = z
+  .object({
+    ...writeInput,
+    name: z.string().trim().min(1).max(200),
+    description: z.string().max(100_000).nullable().optional(),
+    permissions: z.array(z.string().max(100)).max(500),
+  })
+  .strict();
+
+export function nameTaken(name: string): DomainError {
+  return new DomainError('conflict', 'a role with this name already exists', [
+    { pointer: '/name', message: `a role named ${JSON.stringify(name)} already exists in this workspace (archived roles keep their names)` },
+  ]);
+}
+
+/**
+ * `POST /v1/roles`: a custom role. Every permission must be a known key (400, pointer into permissions)
+ * the caller holds itself (403); names are unique per workspace (409 conflict). Audited.
+ */
+export const createRole = defineProcedure('createRole', createRoleInput, async (ctx, input): Promise<RoleView> => {
+  const { auth } = input;
+  assertPermissionKeys(input.permissions);
+  const now = ctx.now();
+  return inPermissionTransaction(ctx.database, auth.workspaceId, async (tx) => {
+    await assertMayGrant(tx, auth, input.permissions.map((key, i) => ({ key, pointer: `/permissions/${i}` })));
+    if (await roleNameTaken(tx, auth.workspaceId, input.name)) throw nameTaken(input.name);
+    const role = await insertRole(tx, auth.workspaceId, { name: input.name, description: input.description ?? null, permissions: input.permissions });
+    await recordAudit(tx, {
+      workspaceId: auth.workspaceId,
+      actor: actorOf(auth, input.requestId),
+      action: 'role.created',
+      targetType: 'role',
+      targetId: role.id,
+      metadata: { permissions: role.permissions },
+      occurredAt: now,
+    });
+    return roleView(role);
+  });
+});

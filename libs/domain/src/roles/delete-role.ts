@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { archiveRole, findRole, inPermissionTransaction, recordAudit, roleUsage } from '@workcell/db';
+import { actorOf } from '../identity/actor.js';
+import { isUuid } from '../kernel/cas.js';
+import { DomainError } from '../kernel/errors.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { writeInput } from './permission-model.js';
+import { builtInRole } from './update-role.js';
+
+export const deleteRoleInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
+
+/**
+ * `DELETE /v1/roles/{id}`: archives a custom role (never deletes it: audit events name it). Refused with
+ * 409 built_in_role for built-in roles and 409 role_in_use while a member holds it or a pending invitation
+ * would grant it (unassign it first: nobody loses a permission as a side effect). Audited.
+ */
+export const deleteRole = defineProcedure('deleteRole', deleteRoleInput, async (ctx, input): Promise<{ archived: true }> => {
+  const { auth } = input;
+  const workspaceId = auth.workspaceId;
+  if (!isUuid(input.id)) throw new DomainError('not_found', 'role not found');
+  const id = input.id.toLowerCase();
+  const now = ctx.now();
+  return inPermissionTransaction(ctx.database, workspaceId, async (tx) => {
+    const role = await findRole(tx, workspaceId, id);
+    if (!role) throw new DomainError('not_found', 'role not found');
+    if (role.isSystem) throw builtInRole();
+    const usage = await roleUsage(tx, workspaceId, id, now);
+    if (usage.members > 0 || usage.pendingInvitations > 0) {
+      throw new DomainError(
+        'role_in_use',
+        `the role is still assigned to ${usage.members} member(s) and offered by ${usage.pendingInvitations} pending invitation(s); unassign it first`,
+        [],
+        usage,
+      );
+    }
+    if (!(await archiveRole(tx, workspaceId, id, now))) throw new DomainError('not_found', 'role not found');
+    await recordAudit(tx, {
+      workspaceId,
+      actor: actorOf(auth, input.requestId),
+      action: 'role.archived',
+      targetType: 'role',
+      targetId: id,
+      metadata: { name: role.name, permissions: role.permissions },
+      occurredAt: now,
+    });
+    return { archived: true as const };
+  });
+});

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { findRole, inPermissionTransaction, recordAudit, updateRoleIfRevision } from '@workcell/db';
+import { actorOf } from '../identity/actor.js';
+import { casFailure, expectedRevision, isUuid } from '../kernel/cas.js';
+import { DomainError } from '../kernel/errors.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { assertAdministrable, assertMayGrant, assertPermissionKeys, countAdministrators, writeInput } from './permission-model.js';
+import { builtInRole } from './update-role.js';
+import { type RoleView, roleView } from './view.js';
+
+export const replaceRolePermissionsInput = z
+  .object({ ...writeInput, id: z.string().max(64), expectedVersion: z.string().min(1).max(128), permissions: z.array(z.string().max(100)).max(500) })
+  .strict();
+
+/**
+ * `PUT /v1/roles/{id}/permissions` (compare-and-set, all or nothing): the role's whole permission set.
+ * Unknown keys are 400 (pointer into permissions) and change nothing; adding a key the caller does not
+ * hold is 403; taking the last administrator's roles:write or members:write is 409 last_administrator;
+ * built-in roles are 409 built_in_role. Every member holding the role, and their personal access tokens,
+ * see the new set on their very next request. One transaction with its audit event.
+ */
+export const replaceRolePermissions = defineProcedure('replaceRolePermissions', replaceRolePermissionsInput, async (ctx, input): Promise<RoleView> => {
+  const { auth } = input;
+  const workspaceId = auth.workspaceId;
+  if (!isUuid(input.id)) throw new DomainError('not_found', 'role not found');
+  const id = input.id.toLowerCase();
+  assertPermissionKeys(input.permissions);
+  const now = ctx.now();
+  return inPermissionTransaction(ctx.database, workspaceId, async (tx) => {
+    const role = await findRole(tx, workspaceId, id);
+    if (!role) throw new DomainError('not_found', 'role not found');
+    if (role.isSystem) throw builtInRole();
+    const current = new Set(role.permissions);
+    const wanted = new Set(input.permissions);
+    await assertMayGrant(tx, auth, input.permissions.flatMap((key, i) => (current.has(key) ? [] : [{ key, pointer: `/permissions/${i}` }])));
+    const administrators = await countAdministrators(tx, workspaceId);
+    const outcome = await updateRoleIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), { permissions: input.permissions });
+    if (outcome !== 'updated') throw casFailure(outcome, 'role');
+    await assertAdministrable(tx, workspaceId, administrators);
+    await recordAudit(tx, {
+      workspaceId,
+      actor: actorOf(auth, input.requestId),
+      action: 'role.permissions_replaced',
+      targetType: 'role',
+      targetId: id,
+      metadata: { added: input.permissions.filter((k) => !current.has(k)), removed: role.permissions.filter((k) => !wanted.has(k)) },
+      occurredAt: now,
+    });
+    const updated = await findRole(tx, workspaceId, id);
+    if (!updated) throw new DomainError('not_found', 'role not found');
+    return roleView(updated);
+  });
+});

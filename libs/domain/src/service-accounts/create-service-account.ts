@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { createServiceAccount as insertServiceAccount } from '@workcell/db';
+import { MANAGE_SERVICE_ACCOUNTS, nameInput, requirePermission, writeInput } from '../credentials/access.js';
+import { actorOf } from '../identity/actor.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { type ServiceAccountView, serviceAccountView } from './view.js';
+
+export const createServiceAccountInput = z.object({ ...writeInput, name: nameInput, description: z.string().max(100_000).nullable().optional() }).strict();
+
+/** `POST /v1/service-accounts`: owned by the acting member, who needs settings.api.serviceAccounts.manage. */
+export const createServiceAccount = defineProcedure('createServiceAccount', createServiceAccountInput, async (ctx, input): Promise<ServiceAccountView> => {
+  const ownerMemberId = await requirePermission(ctx, input.auth, MANAGE_SERVICE_ACCOUNTS, 'creating a service account');
+  const row = await insertServiceAccount(ctx.database, {
+    workspaceId: input.auth.workspaceId,
+    name: input.name,
+    description: input.description ?? null,
+    ownerMemberId,
+    actor: actorOf(input.auth, input.requestId),
+    now: ctx.now(),
+  });
+  return serviceAccountView(row);
+});

@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
+import type { Reflector } from '@nestjs/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { catchError, from, mergeMap, type Observable, of } from 'rxjs';
+import { claimIdempotencyKey, completeIdempotencyKey, type Database, releaseIdempotencyKey } from '@workcell/db';
+import type { V1AuthContext } from '@workcell/domain';
+import { canonicalJson, findV1Operation, IDEMPOTENCY_KEY_HEADER } from '@workcell/registry';
+import { OPERATION_METADATA } from './operations.js';
+import { ProtocolError } from './problems.js';
+
+/** Idempotency records are kept this long: at least 24 hours (plus a margin for clock skew between request and insert); the worker purges older ones. */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 3600 * 1000 + 5 * 60 * 1000;
+/** How long a request may hold its key before another request with that key may take over. */
+const LOCK_MS = 60_000;
+/** Response headers worth replaying (the resource's identity and revision). */
+const REPLAYED_HEADERS = ['location', 'etag'];
+
+/**
+ * `Idempotency-Key` on the registry's idempotent POSTs (v1.openapi.json documents the header and rules):
+ * the first request with a key runs; a retry with the same key and the same payload gets the first
+ * response again (status, body, Location/ETag) with `Idempotency-Replayed: true`; the same key with another
+ * payload is 409 `idempotency_key_reused`; a retry while the first is still running is 409
+ * `idempotency_request_in_progress`. Keys belong to the authenticating credential within its workspace and
+ * are kept 24 hours. A request that fails frees its key, so the retry runs again.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly database: Database,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const operationId = this.reflector.get<string | undefined>(OPERATION_METADATA, context.getHandler());
+    const operation = operationId ? findV1Operation(operationId) : undefined;
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest & { user?: V1AuthContext }>();
+    const key = request.headers[IDEMPOTENCY_KEY_HEADER];
+    if (!operation?.idempotent || typeof key !== 'string' || !request.user) return next.handle();
+    const reply = http.getResponse<FastifyReply>();
+    const auth = request.user;
+    const fingerprint = createHash('sha256')
+      .update(canonicalJson([operation.operationId, request.url, request.body ?? null]))
+      .digest('hex');
+    const scope = { workspaceId: auth.workspaceId, credentialId: auth.credential.id, key };
+    return from(claimIdempotencyKey(this.database, { ...scope, fingerprint, now: new Date(), lockMs: LOCK_MS, retentionMs: IDEMPOTENCY_RETENTION_MS })).pipe(
+      mergeMap((claim) => {
+        switch (claim.outcome) {
+          case 'mismatch':
+            throw new ProtocolError(409, 'idempotency_key_reused', 'this Idempotency-Key was used with a different request; reuse the original payload or a new key');
+          case 'in_progress':
+            throw new ProtocolError(409, 'idempotency_request_in_progress', 'a request with this Idempotency-Key is still being processed; retry later', [], { 'retry-after': '1' });
+          case 'replay':
+            for (const [name, value] of Object.entries(claim.headers)) reply.header(name, value);
+            reply.header('idempotency-replayed', 'true');
+            reply.status(claim.status);
+            return of(claim.body ?? undefined);
+          case 'claimed':
+            return next.handle().pipe(
+              mergeMap(async (body: unknown) => {
+                const status = reply.statusCode !== 200 ? reply.statusCode : operation.success;
+                const headers = Object.fromEntries(REPLAYED_HEADERS.map((h) => [h, reply.getHeader(h)]).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+                await completeIdempotencyKey(this.database, auth.workspaceId, claim.recordId, { status, body, headers });
+                reply.header('idempotency-replayed', 'false');
+                return body;
+              }),
+              catchError(async (error: unknown) => {
+                await releaseIdempotencyKey(this.database, auth.workspaceId, claim.recordId).catch(() => undefined);
+                throw error;
+              }),
+            );
+        }
+      }),
+    );
+  }
+}
