@@ -7,6 +7,7 @@ import { ApiAuthModule } from '@workcell/auth-kit';
 import { MetaController } from './meta/meta.controller.js';
 import { AuthContextController } from './auth/auth-context.controller.js';
 import { WorkspaceController } from './workspace/workspace.controller.js';
+import { AuditController } from './audit/audit.controller.js';
 import { CredentialsController } from './credentials/credentials.controller.js';
 import { ServiceAccountsController } from './service-accounts/service-accounts.controller.js';
 import { MembersController } from './members/members.controller.js';
@@ -22,7 +23,7 @@ export class ApiV1Module {
     return {
       module: ApiV1Module,
       imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule, ApiAuthModule.forApi('v1')],
-      controllers: [MetaController, AuthContextController, WorkspaceController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController],
+      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController],
     };
   }
 }

@@ -1,4 +1,5 @@
 import type { Tx } from './credentials.js';
+import type { Database } from './database.js';
 
 export interface AuditActor {
   readonly credentialId: string | null;
@@ -34,5 +35,40 @@ export async function recordAudit(tx: Tx, entry: AuditEntry): Promise<void> {
       requestId: entry.actor.requestId ?? null,
       occurredAt: entry.occurredAt,
     },
+  });
+}
+
+export interface AuditEventRecord {
+  readonly id: string;
+  readonly action: string;
+  readonly actorPrincipalType: 'member' | 'service_account' | 'system' | null;
+  readonly actorPrincipalId: string | null;
+  readonly actorCredentialId: string | null;
+  readonly targetType: string;
+  readonly targetId: string | null;
+  readonly requestId: string | null;
+  readonly occurredAt: Date;
+}
+
+export interface AuditFilter {
+  readonly action?: string | undefined;
+  readonly actorId?: string | undefined;
+  readonly from?: Date | undefined;
+  readonly to?: Date | undefined;
+}
+
+/** One keyset page of a workspace's audit events in id (= time) order. */
+export async function listAuditEvents(database: Database, workspaceId: string, filter: AuditFilter, afterId: string | undefined, take: number): Promise<AuditEventRecord[]> {
+  return database.prisma.auditEvent.findMany({
+    where: {
+      workspaceId,
+      ...(afterId ? { id: { gt: afterId } } : {}),
+      ...(filter.action ? { action: filter.action } : {}),
+      ...(filter.actorId ? { actorPrincipalId: filter.actorId } : {}),
+      ...(filter.from || filter.to ? { occurredAt: { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lt: filter.to } : {}) } } : {}),
+    },
+    orderBy: { id: 'asc' },
+    take,
+    select: { id: true, action: true, actorPrincipalType: true, actorPrincipalId: true, actorCredentialId: true, targetType: true, targetId: true, requestId: true, occurredAt: true },
   });
 }

@@ -2,7 +2,7 @@ export { createDatabase, type Database, type Prisma, PrismaClient } from './data
 export { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyClaim, purgeExpiredIdempotencyRecords, releaseIdempotencyKey } from './idempotency.js';
 export { DEMO_OWNER_EMAIL, DEMO_WORKSPACE_NAME, type DemoTokens, refreshDemoTokens, seedDemoWorkspaceIfEmpty } from './seed.js';
 export { type CredentialRecord, findTokenLookup, loadCredential, loadTeamToken, type TeamTokenRecord, type TokenLookup, touchCredential, touchTeamToken } from './identity.js';
-export { type AuditActor, type AuditEntry, recordAudit } from './audit.js';
+export { type AuditActor, type AuditEntry, type AuditEventRecord, type AuditFilter, listAuditEvents, recordAudit } from './audit.js';
 export { type CredentialInput, issueCredential, issueFeedToken, issueTeamToken, revokeCredential, type Tx } from './credentials.js';
 export { findWorkspace, type WorkspaceRecord } from './workspaces.js';
 export {

@@ -55,3 +55,4 @@ export { listGroupMembers } from './groups/list-group-members.js';
 export { replaceGroupMembers } from './groups/replace-group-members.js';
 export { escapeText, foldLine, type ICalEvent, renderCalendar } from './calendar/icalendar.js';
 export { renderCalendarFeed } from './calendar/render-calendar-feed.js';
+export { type AuditEventView, listAuditEvents } from './audit/list-audit-events.js';

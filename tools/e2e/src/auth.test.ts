@@ -250,6 +250,24 @@ describe('authentication and authorization (contract 5)', () => {
       assert.equal((await get(v0, '/teams?page=2&limit=500', tokens.v0TeamToken)).status, 200);
     });
 
+    it('GET /v1/audit-events lists credential changes (audit:read), filtered and paged, without secrets', async () => {
+      const denied = await get(v1, '/v1/audit-events', tokens.serviceAccountCredential);
+      assert.equal(denied.status, 403);
+      const res = await get(v1, '/v1/audit-events?action=credential.revoked&limit=1', tokens.personalAccessToken);
+      assert.equal(res.status, 200);
+      const page = (await res.json()) as { data: { action: string; actorType: string; credentialId: string; targetId: string }[]; meta: { nextCursor: string | null }; links: { next: string | null } };
+      assert.equal(page.data.length, 1);
+      assert.equal(page.data[0]?.action, 'credential.revoked');
+      assert.equal(page.data[0]?.actorType, 'service-account');
+      assert.equal(page.data[0]?.credentialId, page.data[0]?.targetId);
+      const text = JSON.stringify(page);
+      for (const secret of secrets) assert.ok(!text.includes(secret));
+      const tampered = await get(v1, `/v1/audit-events?action=credential.revoked&cursor=${encodeURIComponent((page.meta.nextCursor ?? 'x.y') + 'x')}`, tokens.personalAccessToken);
+      assert.equal(tampered.status, 400);
+      const all = await get(v1, '/v1/audit-events?limit=200', tokens.personalAccessToken);
+      assert.ok(((await all.json()) as { data: unknown[] }).data.length >= 1);
+    });
+
     it('answers 503 service_unavailable, not 401, while the auth service is unreachable', async () => {
       const orphan = await startApp(createApiV1App, testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: 'http://127.0.0.1:9' }));
       try {

@@ -1,0 +1,18 @@
+import { Controller, Inject, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { V1Auth } from '@workcell/auth-kit';
+import { invoke, listAuditEvents, type ProcedureContext, type V1AuthContext } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
+
+type AuditQuery = { cursor?: string; limit: number; action?: string; actorId?: string; from?: string; to?: string };
+
+@Controller()
+export class AuditController {
+  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
+
+  @Operation('listAuditEvents')
+  async list(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<never, AuditQuery>, @Req() request: FastifyRequest) {
+    const page = await invoke(listAuditEvents, this.ctx, { workspaceId: auth.workspaceId, ...input.query });
+    return list(page.items, { limit: input.query.limit, nextCursor: page.nextCursor }, request);
+  }
+}
