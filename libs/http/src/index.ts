@@ -11,3 +11,4 @@ export { Input, type OperationInput, RequestValidationInterceptor } from './vali
 export { list, single } from './envelope.js';
 export { consume, installRateLimit, type RateLimitDecision, V0_REQUESTS_PER_MINUTE } from './rate-limit.js';
 export { IDEMPOTENCY_RETENTION_MS, IdempotencyInterceptor } from './idempotency.js';
+export { etagOf, expectedRevisionFrom } from './preconditions.js';
