@@ -13,6 +13,11 @@ import { ServiceAccountsController } from './service-accounts/service-accounts.c
 import { MembersController } from './members/members.controller.js';
 import { RolesController } from './roles/roles.controller.js';
 import { GroupsController } from './groups/groups.controller.js';
+import { ContactsController } from './contacts/contacts.controller.js';
+import { ContactGroupsController } from './contact-groups/contact-groups.controller.js';
+import { CallNotesController } from './call-notes/call-notes.controller.js';
+import { ProjectsController } from './projects/projects.controller.js';
+import { TasksController } from './tasks/tasks.controller.js';
 
 export const SERVICE = 'api-v1';
 
@@ -23,7 +28,7 @@ export class ApiV1Module {
     return {
       module: ApiV1Module,
       imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule, ApiAuthModule.forApi('v1')],
-      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController],
+      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, TasksController],
     };
   }
 }

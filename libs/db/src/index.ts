@@ -24,3 +24,33 @@ export { archiveRole, findRole, findRolePermissions, insertRole, listRolesPage, 
 export { archiveGroup, findGroup, type GroupMemberRecord, type GroupRecord, insertGroup, listGroupMembersPage, listGroupsPage, replaceGroupMemberLinks, updateGroupIfRevision } from './groups.js';
 export { type CalendarEntry, type FeedTokenRecord, listCalendarEntries, loadFeedToken, touchFeedToken } from './calendar.js';
 export { appendOutboxEvent, type DomainEvent } from './outbox.js';
+export { contactExists, existingTagIds, findProject, insertProject, listProjectsPage, type ProjectChanges, type ProjectFilter, type ProjectRecord, updateProjectIfRevision } from './projects.js';
+export { findTask, type GuardedOutcome, insertTask, listExists, listTasksPage, projectExists, type TaskChanges, type TaskFilter, type TaskGuard, type TaskPriorityValue, type TaskRecord, type TaskStatusValue, updateTaskIfRevision } from './tasks.js';
+export { findRunningTimer, insertRunningTimer, stopRunningTimer, type TimeEntryRecord } from './time-entries.js';
+export {
+  contactGroupAncestors,
+  type ContactGroupFilter,
+  type ContactGroupRecord,
+  existingContactGroupIds,
+  findContactGroup,
+  insertContactGroup,
+  listContactGroupsPage,
+  lockContactGroupHierarchy,
+  setContactGroupArchived,
+  updateContactGroupIfRevision,
+} from './contact-groups.js';
+export {
+  type ContactAddress,
+  type ContactChanges,
+  type ContactFilter,
+  type ContactKind,
+  contactKindOf,
+  type ContactRecord,
+  countOrganizationPeople,
+  findContact,
+  insertContact,
+  listContactsPage,
+  setContactArchived,
+  updateContactIfRevision,
+} from './contacts.js';
+export { type CallNoteRecord, findCallNote, insertCallNote, listCallNotesPage, setCallNoteArchived, updateCallNoteAttributes } from './call-notes.js';

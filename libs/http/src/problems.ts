@@ -29,6 +29,9 @@ export const DOMAIN_STATUS: Readonly<Record<DomainErrorCode, number>> = {
   last_administrator: 409,
   built_in_role: 409,
   role_in_use: 409,
+  hierarchy_cycle: 409,
+  timer_already_running: 409,
+  timer_not_running: 409,
   precondition_failed: 412,
   precondition_required: 428,
 };

@@ -23,6 +23,12 @@ export const DOMAIN_ERROR_CODES = [
   'built_in_role',
   /** The role is still assigned to members or offered by pending invitations (409). */
   'role_in_use',
+  /** Re-parenting a contact group under itself or one of its own descendants (409). */
+  'hierarchy_cycle',
+  /** startTaskTimer while the member already has a running timer (on any task) (409). */
+  'timer_already_running',
+  /** stopTaskTimer while the member has no running timer on that task (409). */
+  'timer_not_running',
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 

@@ -1,0 +1,47 @@
+import { Controller, Inject, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { V1Auth } from '@workcell/auth-kit';
+import { createProject, getProject, invoke, listProjects, type ProcedureContext, type ProjectView, updateProject, type V1AuthContext } from '@workcell/domain';
+import { etagOf, expectedRevisionFrom, Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
+
+type Id = { id: string };
+
+/**
+ * Projects (issue 6): list, create, read and If-Match update. Every single-project response carries the strong
+ * revision as `ETag`. The lifecycle operations (complete, reopen, archive, restore) are asynchronous in the
+ * registry (202 + a lifecycle operation run by the worker) and are not implemented yet (501).
+ */
+@Controller()
+export class ProjectsController {
+  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
+
+  private static withEtag(reply: FastifyReply, project: ProjectView) {
+    reply.header('etag', etagOf(Number(project.revision)));
+    return single(project);
+  }
+
+  @Operation('listProjects')
+  async listProjects(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listProjects, this.ctx, { auth, ...input.query });
+    return list(page.items, page, request);
+  }
+
+  @Operation('createProject')
+  async createProject(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const created = await invoke(createProject, this.ctx, { ...(input.body as object), auth, requestId: request.id });
+    reply.header('location', `/v1/projects/${created.id}`);
+    return ProjectsController.withEtag(reply, created);
+  }
+
+  @Operation('getProject')
+  async getProject(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
+    return ProjectsController.withEtag(reply, await invoke(getProject, this.ctx, { auth, id: input.path.id }));
+  }
+
+  @Operation('updateProject')
+  async updateProject(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const expectedRevision = expectedRevisionFrom(request.headers['if-match']);
+    const updated = await invoke(updateProject, this.ctx, { ...(input.body as object), id: input.path.id, expectedRevision, auth, requestId: request.id });
+    return ProjectsController.withEtag(reply, updated);
+  }
+}

@@ -1,0 +1,112 @@
+import type { Tx } from './credentials.js';
+import { type Client, clientOf } from './transactions.js';
+
+/**
+ * Call notes: plain text about a contact, written by a member or a service account. Archive never deletes
+ * (`archived_at`); reads by id see archived notes, lists leave them out. Notes without a contact (older
+ * project notes) are not call notes of the v1 API and are invisible here. Every query is scoped by the
+ * workspace id.
+ */
+
+export interface CallNoteRecord {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly contactId: string;
+  /** The member or service account that wrote it. */
+  readonly authorId: string;
+  readonly content: string;
+  readonly occurredAt: Date;
+  readonly revision: number;
+  readonly archivedAt: Date | null;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+const select = {
+  id: true,
+  workspaceId: true,
+  contactId: true,
+  authorMemberId: true,
+  authorServiceAccountId: true,
+  content: true,
+  occurredAt: true,
+  revision: true,
+  archivedAt: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
+
+type Row = { contactId: string | null; authorMemberId: string | null; authorServiceAccountId: string | null } & Omit<CallNoteRecord, 'contactId' | 'authorId'>;
+
+function record(row: Row): CallNoteRecord {
+  const { authorMemberId, authorServiceAccountId, contactId, ...rest } = row;
+  return { ...rest, contactId: contactId ?? '', authorId: authorMemberId ?? authorServiceAccountId ?? '' };
+}
+
+/** One call note of the workspace, archived or not. */
+export async function findCallNote(client: Client, workspaceId: string, id: string): Promise<CallNoteRecord | null> {
+  const row = await clientOf(client).callNote.findFirst({ where: { workspaceId, id, contactId: { not: null } }, select });
+  return row ? record(row) : null;
+}
+
+/** One keyset page of the workspace's unarchived call notes in id order, optionally of one contact. */
+export async function listCallNotesPage(
+  client: Client,
+  workspaceId: string,
+  filter: { readonly contactId?: string | undefined },
+  afterId: string | undefined,
+  take: number,
+): Promise<CallNoteRecord[]> {
+  const rows = await clientOf(client).callNote.findMany({
+    where: {
+      workspaceId,
+      archivedAt: null,
+      contactId: filter.contactId === undefined ? { not: null } : filter.contactId,
+      ...(afterId === undefined ? {} : { id: { gt: afterId } }),
+    },
+    orderBy: { id: 'asc' },
+    take,
+    select,
+  });
+  return rows.map(record);
+}
+
+export async function insertCallNote(
+  tx: Tx,
+  workspaceId: string,
+  input: { contactId: string; author: { type: 'member' | 'service_account'; id: string }; content: string; occurredAt: Date },
+): Promise<CallNoteRecord> {
+  const row = await tx.callNote.create({
+    data: {
+      workspaceId,
+      contactId: input.contactId,
+      ...(input.author.type === 'member' ? { authorMemberId: input.author.id } : { authorServiceAccountId: input.author.id }),
+      content: input.content,
+      occurredAt: input.occurredAt,
+    },
+    select,
+  });
+  return record(row);
+}
+
+/** Last-writer-wins update (the registry declares no precondition); false when the note is missing. */
+export async function updateCallNoteAttributes(tx: Tx, workspaceId: string, id: string, change: { content?: string; occurredAt?: Date }): Promise<boolean> {
+  const { count } = await tx.callNote.updateMany({
+    where: { workspaceId, id, contactId: { not: null } },
+    data: {
+      ...(change.content === undefined ? {} : { content: change.content }),
+      ...(change.occurredAt === undefined ? {} : { occurredAt: change.occurredAt }),
+      revision: { increment: 1 },
+    },
+  });
+  return count === 1;
+}
+
+/** Sets or clears `archived_at`; false when the note is missing or already in that state. */
+export async function setCallNoteArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  const { count } = await tx.callNote.updateMany({
+    where: { workspaceId, id, contactId: { not: null }, archivedAt: archivedAt === null ? { not: null } : null },
+    data: { archivedAt, revision: { increment: 1 } },
+  });
+  return count === 1;
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { appendOutboxEvent, contactKindOf, insertCallNote, inTransaction } from '@workcell/db';
+import { isUuid } from '../kernel/cas.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { validationError, writeInput } from '../roles/permission-model.js';
+import { type CallNoteView, versionedCallNote } from './view.js';
+
+export const callNoteAttributes = {
+  content: z.string().min(1).max(20_000),
+  occurredAt: z.iso.datetime({ offset: true }).optional(),
+};
+
+export const createCallNoteInput = z.object({ ...writeInput, contactId: z.string().max(64), ...callNoteAttributes }).strict();
+
+/**
+ * `POST /v1/call-notes`: a plain-text note (stored and returned verbatim; markup is not interpreted) about
+ * an unarchived contact of the caller's workspace (400 /contactId otherwise), written by the calling
+ * member or service account; `occurredAt` defaults to now. Writes `call_note.created` in the same transaction.
+ */
+export const createCallNote = defineProcedure('createCallNote', createCallNoteInput, async (ctx, input): Promise<Versioned<CallNoteView>> => {
+  const { auth, requestId } = input;
+  const workspaceId = auth.workspaceId;
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const contactId = input.contactId.toLowerCase();
+    if (!isUuid(contactId) || (await contactKindOf(tx, workspaceId, contactId)) === null) {
+      throw validationError('the contact is not valid', [{ pointer: '/contactId', message: `no contact ${JSON.stringify(input.contactId)} in this workspace` }]);
+    }
+    const row = await insertCallNote(tx, workspaceId, {
+      contactId,
+      author: auth.principal,
+      content: input.content,
+      occurredAt: input.occurredAt === undefined ? now : new Date(input.occurredAt),
+    });
+    const result = versionedCallNote(row);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'call_note', aggregateId: row.id, eventType: 'call_note.created', payload: { callNote: { ...result.resource }, requestId }, occurredAt: now });
+    return result;
+  });
+});

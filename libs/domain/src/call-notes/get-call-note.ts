@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { findCallNote } from '@workcell/db';
+import { isUuid } from '../kernel/cas.js';
+import { DomainError } from '../kernel/errors.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { authInput } from '../roles/permission-model.js';
+import { type CallNoteView, versionedCallNote } from './view.js';
+
+export const getCallNoteInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();
+
+/** `GET /v1/call-notes/{id}`: one call note of the caller's workspace, archived or not. */
+export const getCallNote = defineProcedure('getCallNote', getCallNoteInput, async (ctx, { auth, id }): Promise<Versioned<CallNoteView>> => {
+  const row = isUuid(id) ? await findCallNote(ctx.database, auth.workspaceId, id.toLowerCase()) : null;
+  if (!row) throw new DomainError('not_found', 'call note not found');
+  return versionedCallNote(row);
+});

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { listCallNotesPage } from '@workcell/db';
+import { isUuid } from '../kernel/cas.js';
+import { paginate } from '../kernel/pagination.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { authInput, pageInput } from '../roles/permission-model.js';
+import { type CallNoteView, callNoteView } from './view.js';
+
+export const listCallNotesInput = z.object({ auth: authInput, ...pageInput, contactId: z.string().max(64).optional() }).strict();
+
+/** `GET /v1/call-notes`: the workspace's unarchived call notes, oldest first, optionally of one contact. */
+export const listCallNotes = defineProcedure(
+  'listCallNotes',
+  listCallNotesInput,
+  async (ctx, { auth, cursor, limit, contactId }): Promise<{ items: CallNoteView[]; limit: number; nextCursor: string | null }> => {
+    const contact = contactId?.toLowerCase();
+    const scope = { workspaceId: auth.workspaceId, list: 'listCallNotes', filter: { contactId: contact ?? null } };
+    const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) =>
+      contactId !== undefined && !isUuid(contactId) ? [] : listCallNotesPage(ctx.database, auth.workspaceId, { contactId: contact }, afterId, take),
+    );
+    return { items: page.items.map(callNoteView), limit, nextCursor: page.nextCursor };
+  },
+);

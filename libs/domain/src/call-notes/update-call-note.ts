@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { appendOutboxEvent, findCallNote, inTransaction, updateCallNoteAttributes } from '@workcell/db';
+import { isUuid } from '../kernel/cas.js';
+import { DomainError } from '../kernel/errors.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { writeInput } from '../roles/permission-model.js';
+import { callNoteAttributes } from './create-call-note.js';
+import { type CallNoteView, versionedCallNote } from './view.js';
+
+export const updateCallNoteInput = z
+  .object({ ...writeInput, id: z.string().max(64), content: callNoteAttributes.content.optional(), occurredAt: callNoteAttributes.occurredAt })
+  .strict();
+
+/**
+ * `PATCH /v1/call-notes/{id}`: content and/or occurredAt (the contact and the author never change). The
+ * registry declares no precondition for this update: the last writer wins. Writes `call_note.updated` in
+ * the same transaction.
+ */
+export const updateCallNote = defineProcedure('updateCallNote', updateCallNoteInput, async (ctx, input): Promise<Versioned<CallNoteView>> => {
+  const { auth, requestId } = input;
+  const workspaceId = auth.workspaceId;
+  if (!isUuid(input.id)) throw new DomainError('not_found', 'call note not found');
+  const id = input.id.toLowerCase();
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const change = {
+      ...(input.content === undefined ? {} : { content: input.content }),
+      ...(input.occurredAt === undefined ? {} : { occurredAt: new Date(input.occurredAt) }),
+    };
+    if (!(await updateCallNoteAttributes(tx, workspaceId, id, change))) throw new DomainError('not_found', 'call note not found');
+    const row = await findCallNote(tx, workspaceId, id);
+    if (!row) throw new DomainError('not_found', 'call note not found');
+    const result = versionedCallNote(row);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'call_note', aggregateId: id, eventType: 'call_note.updated', payload: { callNote: { ...result.resource }, changed: Object.keys(change), requestId }, occurredAt: now });
+    return result;
+  });
+});

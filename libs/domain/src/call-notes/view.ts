@@ -1,0 +1,31 @@
+import type { CallNoteRecord } from '@workcell/db';
+import type { Versioned } from '../kernel/versioned.js';
+
+/** A call note as the registry's CallNote. */
+export interface CallNoteView {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly archivedAt: string | null;
+  readonly contactId: string;
+  readonly authorId: string;
+  readonly content: string;
+  readonly occurredAt: string;
+}
+
+export function callNoteView(row: CallNoteRecord): CallNoteView {
+  return {
+    id: row.id,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    archivedAt: row.archivedAt?.toISOString() ?? null,
+    contactId: row.contactId,
+    authorId: row.authorId,
+    content: row.content,
+    occurredAt: row.occurredAt.toISOString(),
+  };
+}
+
+export function versionedCallNote(row: CallNoteRecord): Versioned<CallNoteView> {
+  return { resource: callNoteView(row), revision: row.revision };
+}

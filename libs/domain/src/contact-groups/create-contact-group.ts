@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { appendOutboxEvent, insertContactGroup, inTransaction, lockContactGroupHierarchy } from '@workcell/db';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { writeInput } from '../roles/permission-model.js';
+import { assertParent, contactGroupAttributes, type ContactGroupView, versionedContactGroup } from './view.js';
+
+export const createContactGroupInput = z.object({ ...writeInput, ...contactGroupAttributes, name: z.string().trim().min(1).max(200) }).strict();
+
+/**
+ * `POST /v1/contact-groups`: a new group, a root or under an unarchived group of the caller's workspace
+ * (400 /parentId otherwise). Writes `contact_group.created` in the same transaction.
+ */
+export const createContactGroup = defineProcedure('createContactGroup', createContactGroupInput, async (ctx, input): Promise<Versioned<ContactGroupView>> => {
+  const { auth, requestId } = input;
+  const workspaceId = auth.workspaceId;
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    let parentId: string | null = null;
+    if (input.parentId !== undefined && input.parentId !== null) {
+      await lockContactGroupHierarchy(tx, workspaceId);
+      parentId = await assertParent(tx, workspaceId, input.parentId);
+    }
+    const row = await insertContactGroup(tx, workspaceId, { name: input.name, parentId });
+    const result = versionedContactGroup(row);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'contact_group', aggregateId: row.id, eventType: 'contact_group.created', payload: { contactGroup: { ...result.resource }, requestId }, occurredAt: now });
+    return result;
+  });
+});

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { listContactGroupsPage } from '@workcell/db';
+import { isUuid } from '../kernel/cas.js';
+import { paginate } from '../kernel/pagination.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { authInput, pageInput } from '../roles/permission-model.js';
+import { type ContactGroupView, contactGroupView } from './view.js';
+
+export const listContactGroupsInput = z.object({ auth: authInput, ...pageInput, parentId: z.string().max(64).optional() }).strict();
+
+/**
+ * `GET /v1/contact-groups`: the workspace's unarchived contact groups, oldest first, optionally only the
+ * children of one group (a parent id of no group of this workspace matches nothing).
+ */
+export const listContactGroups = defineProcedure(
+  'listContactGroups',
+  listContactGroupsInput,
+  async (ctx, { auth, cursor, limit, parentId }): Promise<{ items: ContactGroupView[]; limit: number; nextCursor: string | null }> => {
+    const parent = parentId?.toLowerCase();
+    const scope = { workspaceId: auth.workspaceId, list: 'listContactGroups', filter: { parentId: parent ?? null } };
+    const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) =>
+      parentId !== undefined && !isUuid(parentId) ? [] : listContactGroupsPage(ctx.database, auth.workspaceId, { parentId: parent }, afterId, take),
+    );
+    return { items: page.items.map(contactGroupView), limit, nextCursor: page.nextCursor };
+  },
+);

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { appendOutboxEvent, contactGroupAncestors, findContactGroup, inTransaction, lockContactGroupHierarchy, updateContactGroupIfRevision } from '@workcell/db';
+import { casFailure, expectedRevision, isUuid } from '../kernel/cas.js';
+import { DomainError } from '../kernel/errors.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { writeInput } from '../roles/permission-model.js';
+import { assertParent, contactGroupAttributes, type ContactGroupView, versionedContactGroup } from './view.js';
+
+export const updateContactGroupInput = z
+  .object({ ...writeInput, id: z.string().max(64), expectedVersion: z.string().min(1).max(128), ...contactGroupAttributes })
+  .strict();
+
+function cycle(): DomainError {
+  return new DomainError('hierarchy_cycle', 'a contact group cannot be moved under itself or one of its own descendants', [
+    { pointer: '/parentId', message: 'the new parent is this group or one of its descendants' },
+  ]);
+}
+
+/**
+ * `PATCH /v1/contact-groups/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale):
+ * renames and/or moves the group. Moving it under itself or one of its descendants is 409 hierarchy_cycle
+ * and changes nothing. A move holds the workspace's hierarchy lock from before the cycle check until
+ * commit, so two concurrent moves that would together form a cycle cannot both succeed. Writes
+ * `contact_group.moved` (parent changed) and/or `contact_group.updated` (name changed) in the same transaction.
+ */
+export const updateContactGroup = defineProcedure('updateContactGroup', updateContactGroupInput, async (ctx, input): Promise<Versioned<ContactGroupView>> => {
+  const { auth, requestId } = input;
+  const workspaceId = auth.workspaceId;
+  if (!isUuid(input.id)) throw new DomainError('not_found', 'contact group not found');
+  const id = input.id.toLowerCase();
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    if (input.parentId !== undefined) await lockContactGroupHierarchy(tx, workspaceId);
+    const current = await findContactGroup(tx, workspaceId, id);
+    if (!current) throw new DomainError('not_found', 'contact group not found');
+    let parentId: string | null | undefined = undefined;
+    if (input.parentId === null) parentId = null;
+    else if (input.parentId !== undefined) {
+      if (input.parentId.toLowerCase() === id) throw cycle();
+      parentId = await assertParent(tx, workspaceId, input.parentId);
+      const ancestors = (await contactGroupAncestors(tx, workspaceId, [parentId])).get(parentId) ?? [];
+      if (ancestors.includes(id)) throw cycle();
+    }
+    const change = { ...(input.name === undefined ? {} : { name: input.name }), ...(parentId === undefined ? {} : { parentId }) };
+    const outcome = await updateContactGroupIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), change);
+    if (outcome !== 'updated') throw casFailure(outcome, 'contact group');
+    const updated = await findContactGroup(tx, workspaceId, id);
+    if (!updated) throw new DomainError('not_found', 'contact group not found');
+    const result = versionedContactGroup(updated);
+    const contactGroup = { ...result.resource };
+    if (parentId !== undefined && parentId !== current.parentId) {
+      await appendOutboxEvent(tx, { workspaceId, aggregateType: 'contact_group', aggregateId: id, eventType: 'contact_group.moved', payload: { contactGroup, fromParentId: current.parentId, toParentId: parentId, requestId }, occurredAt: now });
+    }
+    if (input.name !== undefined || parentId === undefined || parentId === current.parentId) {
+      await appendOutboxEvent(tx, { workspaceId, aggregateType: 'contact_group', aggregateId: id, eventType: 'contact_group.updated', payload: { contactGroup, changed: Object.keys(change), requestId }, occurredAt: now });
+    }
+    return result;
+  });
+});

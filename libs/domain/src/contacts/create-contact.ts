@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { appendOutboxEvent, insertContact, inTransaction } from '@workcell/db';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { writeInput } from '../roles/permission-model.js';
+import { addressOf, assertContactReferences, contactAttributes, type ContactView, versionedContact } from './view.js';
+
+export const createContactInput = z
+  .object({ ...writeInput, ...contactAttributes, kind: z.enum(['person', 'organization']), name: z.string().trim().min(1).max(200) })
+  .strict();
+
+/**
+ * `POST /v1/contacts`: a new contact (revision 1). Its contact groups and organization must be of the
+ * caller's workspace (400 with a pointer otherwise). Writes `contact.created` in the same transaction.
+ */
+export const createContact = defineProcedure('createContact', createContactInput, async (ctx, input): Promise<Versioned<ContactView>> => {
+  const { auth, requestId } = input;
+  const workspaceId = auth.workspaceId;
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const organizationId = input.organizationId?.toLowerCase() ?? null;
+    const contactGroupIds =
+      (await assertContactReferences(tx, workspaceId, { kind: input.kind, organizationId, organizationPointer: '/organizationId' }, input.contactGroupIds)) ?? [];
+    const row = await insertContact(tx, workspaceId, {
+      kind: input.kind,
+      name: input.name,
+      email: input.email ?? null,
+      phone: input.phone ?? null,
+      organizationId,
+      address: addressOf(input.address) ?? null,
+      contactGroupIds,
+    });
+    const result = versionedContact(row);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'contact', aggregateId: row.id, eventType: 'contact.created', payload: { contact: { ...result.resource }, requestId }, occurredAt: now });
+    return result;
+  });
+});

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { type ContactAddress, type ContactKind, contactKindOf, type ContactRecord, existingContactGroupIds, type Tx } from '@workcell/db';
+import { isUuid, versionOf } from '../kernel/cas.js';
+import type { FieldIssue } from '../kernel/errors.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { assertAllFound, assertIdList, validationError } from '../roles/permission-model.js';
+
+/** A contact as the registry's Contact. */
+export interface ContactView {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly archivedAt: string | null;
+  readonly kind: ContactKind;
+  readonly name: string;
+  readonly email: string | null;
+  readonly phone: string | null;
+  readonly organizationId: string | null;
+  readonly contactGroupIds: readonly string[];
+  readonly address: ContactAddress | null;
+  readonly version: string;
+}
+
+export function contactView(row: ContactRecord): ContactView {
+  return {
+    id: row.id,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    archivedAt: row.archivedAt?.toISOString() ?? null,
+    kind: row.kind,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    organizationId: row.organizationId,
+    contactGroupIds: row.contactGroupIds,
+    address: row.address,
+    version: versionOf(row.revision),
+  };
+}
+
+export function versionedContact(row: ContactRecord): Versioned<ContactView> {
+  return { resource: contactView(row), revision: row.revision };
+}
+
+const postalAddress = z.strictObject({
+  line1: z.string().max(200),
+  line2: z.string().max(200).nullable().optional(),
+  postalCode: z.string().max(20),
+  city: z.string().max(100),
+  region: z.string().max(100).nullable().optional(),
+  country: z.string().regex(/^[A-Z]{2}$/),
+});
+
+/** The writable attributes (the registry's ContactCreate), all optional here; create requires kind and name. */
+export const contactAttributes = {
+  kind: z.enum(['person', 'organization']).optional(),
+  name: z.string().trim().min(1).max(200).optional(),
+  email: z.email().max(320).nullable().optional(),
+  phone: z.string().max(50).nullable().optional(),
+  organizationId: z.string().max(64).nullable().optional(),
+  contactGroupIds: z.array(z.string().max(64)).max(100).optional(),
+  address: postalAddress.nullable().optional(),
+};
+
+/** The address without absent optional keys (stored as given, read back as stored). */
+export function addressOf(address: z.output<typeof postalAddress> | null | undefined): ContactAddress | null | undefined {
+  if (address === undefined || address === null) return address;
+  return { line1: address.line1, line2: address.line2 ?? null, postalCode: address.postalCode, city: address.city, region: address.region ?? null, country: address.country };
+}
+
+/**
+ * References in a contact body, checked in the caller's workspace (another workspace's ids count as
+ * missing): `contactGroupIds` name unarchived contact groups, once each; `organizationId` names an
+ * unarchived organization contact and only a person has one. Each offending entry is a 400 with a pointer.
+ * Returns the group ids normalised to lower case.
+ */
+export async function assertContactReferences(
+  client: Tx,
+  workspaceId: string,
+  subject: { id?: string; kind: ContactKind; organizationId: string | null; organizationPointer: string },
+  contactGroupIds: readonly string[] | undefined,
+): Promise<string[] | undefined> {
+  const issues: FieldIssue[] = [];
+  if (subject.organizationId !== null) {
+    const orgId = subject.organizationId;
+    if (subject.kind === 'organization') issues.push({ pointer: subject.organizationPointer, message: 'only a person contact can belong to an organization' });
+    else if (!isUuid(orgId) || orgId.toLowerCase() === subject.id) issues.push({ pointer: subject.organizationPointer, message: `no organization contact ${JSON.stringify(orgId)} in this workspace` });
+    else {
+      const kind = await contactKindOf(client, workspaceId, orgId.toLowerCase());
+      if (kind === null) issues.push({ pointer: subject.organizationPointer, message: `no organization contact ${JSON.stringify(orgId)} in this workspace` });
+      else if (kind !== 'organization') issues.push({ pointer: subject.organizationPointer, message: `contact ${JSON.stringify(orgId)} is a person, not an organization` });
+    }
+  }
+  if (issues.length > 0) throw validationError('the organization is not valid', issues);
+  if (contactGroupIds === undefined) return undefined;
+  assertIdList(contactGroupIds, '/contactGroupIds', 'contact group');
+  const ids = contactGroupIds.map((id) => id.toLowerCase());
+  assertAllFound(ids, await existingContactGroupIds(client, workspaceId, ids), '/contactGroupIds', 'contact group');
+  return ids;
+}

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { appendOutboxEvent, inTransaction, insertProject } from '@workcell/db';
+import { defineProcedure } from '../kernel/procedure.js';
+import { writeInput } from '../roles/permission-model.js';
+import { assertProjectReferences, projectAttributes, projectChanges, type ProjectView, projectView } from './view.js';
+
+export const createProjectInput = z.object({ ...writeInput, ...projectAttributes }).strict();
+
+/** `POST /v1/projects`: a new active project (revision 1); writes `project.created` in the same transaction. */
+export const createProject = defineProcedure('createProject', createProjectInput, async (ctx, input): Promise<ProjectView> => {
+  const { auth, requestId, ...attributes } = input;
+  const workspaceId = auth.workspaceId;
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    await assertProjectReferences(tx, workspaceId, attributes);
+    const changes = projectChanges(attributes);
+    const row = await insertProject(tx, workspaceId, { ...changes, name: attributes.name, tagIds: changes.tagIds ?? [] }, now);
+    const view = projectView(row);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project', aggregateId: row.id, eventType: 'project.created', payload: { project: { ...view }, requestId }, occurredAt: now });
+    return view;
+  });
+});

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { appendOutboxEvent, findProject, inTransaction, updateProjectIfRevision } from '@workcell/db';
+import { isUuid } from '../kernel/cas.js';
+import { DomainError } from '../kernel/errors.js';
+import { expectedRevisionInput, ifMatchFailure } from '../kernel/if-match.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { writeInput } from '../roles/permission-model.js';
+import { assertProjectReferences, projectAttributes, projectChanges, type ProjectView, projectView } from './view.js';
+
+export const updateProjectInput = z
+  .object({
+    ...writeInput,
+    id: z.string().max(64),
+    expectedRevision: expectedRevisionInput,
+    ...projectAttributes,
+    name: projectAttributes.name.optional(),
+  })
+  .strict();
+
+/**
+ * `PATCH /v1/projects/{id}` (If-Match): the sent attributes only. The revision check and the write are one
+ * statement (stale: 412); an archived project is read-only (409). Writes `project.updated` in the same transaction.
+ */
+export const updateProject = defineProcedure('updateProject', updateProjectInput, async (ctx, input): Promise<ProjectView> => {
+  const { auth, requestId, id: rawId, expectedRevision, ...attributes } = input;
+  const workspaceId = auth.workspaceId;
+  if (!isUuid(rawId)) throw new DomainError('not_found', 'project not found');
+  const id = rawId.toLowerCase();
+  const changes = projectChanges(attributes);
+  if (Object.keys(changes).length === 0) throw new DomainError('validation_failed', 'send at least one attribute', [{ pointer: '', message: 'Send at least one attribute.' }]);
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    await assertProjectReferences(tx, workspaceId, attributes);
+    const outcome = await updateProjectIfRevision(tx, workspaceId, id, expectedRevision, changes, now);
+    if (outcome !== 'updated') throw ifMatchFailure(outcome, 'project', 'is archived; restore it before changing it');
+    const view = projectView((await findProject(tx, workspaceId, id))!);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project', aggregateId: id, eventType: 'project.updated', payload: { project: { ...view }, changed: Object.keys(attributes), requestId }, occurredAt: now });
+    return view;
+  });
+});

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { contactExists, type Database, existingTagIds, type ProjectChanges, type ProjectRecord, type Tx } from '@workcell/db';
+
+type Client = Database | Tx;
+import { isUuid } from '../kernel/cas.js';
+import { DomainError, type FieldIssue } from '../kernel/errors.js';
+
+/** A project as the registry's Project (`revision` mirrors the strong ETag). */
+export interface ProjectView {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly archivedAt: string | null;
+  readonly name: string;
+  readonly description: string | null;
+  readonly status: 'active' | 'completed' | 'archived';
+  readonly customerId: string | null;
+  readonly startsOn: string | null;
+  readonly dueOn: string | null;
+  readonly tagIds: readonly string[];
+  readonly completedAt: string | null;
+  readonly revision: string;
+}
+
+const dateOnly = (d: Date | null) => (d === null ? null : d.toISOString().slice(0, 10));
+
+export function projectView(row: ProjectRecord): ProjectView {
+  return {
+    id: row.id,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    archivedAt: row.archivedAt?.toISOString() ?? null,
+    name: row.name,
+    description: row.description,
+    status: row.archivedAt !== null ? 'archived' : row.status,
+    customerId: row.contactId,
+    startsOn: dateOnly(row.startDate),
+    dueOn: dateOnly(row.dueDate),
+    tagIds: row.tagIds,
+    completedAt: row.completedAt?.toISOString() ?? null,
+    revision: String(row.revision),
+  };
+}
+
+const id = z.string().min(1).max(64);
+const day = z.iso.date();
+
+/** The mutable attributes (registry ProjectCreate / ProjectUpdate); status, dates of lifecycle and revision are read-only. */
+export const projectAttributes = {
+  name: z.string().trim().min(1).max(200),
+  description: z.string().max(100_000).nullable().optional(),
+  customerId: id.nullable().optional(),
+  startsOn: day.nullable().optional(),
+  dueOn: day.nullable().optional(),
+  tagIds: z.array(id).max(100).optional(),
+};
+
+export type ProjectAttributes = { name?: string; description?: string | null | undefined; customerId?: string | null | undefined; startsOn?: string | null | undefined; dueOn?: string | null | undefined; tagIds?: readonly string[] | undefined };
+
+const toDate = (d: string | null) => (d === null ? null : new Date(`${d}T00:00:00.000Z`));
+
+export function projectChanges(input: ProjectAttributes): ProjectChanges & { tagIds?: readonly string[] } {
+  return {
+    ...(input.name === undefined ? {} : { name: input.name }),
+    ...(input.description === undefined ? {} : { description: input.description }),
+    ...(input.customerId === undefined ? {} : { contactId: input.customerId === null ? null : input.customerId.toLowerCase() }),
+    ...(input.startsOn === undefined ? {} : { startDate: toDate(input.startsOn) }),
+    ...(input.dueOn === undefined ? {} : { dueDate: toDate(input.dueOn) }),
+    ...(input.tagIds === undefined ? {} : { tagIds: input.tagIds.map((t) => t.toLowerCase()) }),
+  };
+}
+
+/**
+ * References in a body must name rows of the caller's workspace (a foreign or unknown id is the same 400,
+ * with a JSON pointer); the composite foreign keys would refuse them anyway.
+ */
+export async function assertProjectReferences(client: Client, workspaceId: string, input: ProjectAttributes): Promise<void> {
+  const issues: FieldIssue[] = [];
+  if (input.customerId != null && !(isUuid(input.customerId) && (await contactExists(client, workspaceId, input.customerId.toLowerCase())))) {
+    issues.push({ pointer: '/customerId', message: 'no such contact in this workspace' });
+  }
+  issues.push(...(await tagIssues(client, workspaceId, input.tagIds)));
+  if (issues.length > 0) throw new DomainError('validation_failed', 'the request refers to resources that do not exist in this workspace', issues);
+}
+
+/** Tag ids must be distinct, unarchived tags of the workspace. */
+export async function tagIssues(client: Client, workspaceId: string, tagIds: readonly string[] | undefined): Promise<FieldIssue[]> {
+  if (tagIds === undefined) return [];
+  const issues: FieldIssue[] = [];
+  const known = await existingTagIds(client, workspaceId, tagIds.filter(isUuid).map((t) => t.toLowerCase()));
+  const seen = new Set<string>();
+  tagIds.forEach((tag, i) => {
+    const key = tag.toLowerCase();
+    if (seen.has(key)) issues.push({ pointer: `/tagIds/${i}`, message: 'duplicate tag id' });
+    else if (!known.has(key)) issues.push({ pointer: `/tagIds/${i}`, message: 'no such tag in this workspace' });
+    seen.add(key);
+  });
+  return issues;
+}

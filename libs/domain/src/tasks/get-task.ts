@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { findTask } from '@workcell/db';
+import { defineProcedure } from '../kernel/procedure.js';
+import { authInput } from '../roles/permission-model.js';
+import { runningTimerOf, taskIdOf, taskNotFound, type TaskView, taskView } from './view.js';
+
+export const getTaskInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();
+
+/** `GET /v1/tasks/{id}`: one task of the workspace (archived ones too); another workspace's is 404. */
+export const getTask = defineProcedure('getTask', getTaskInput, async (ctx, { auth, id }): Promise<TaskView> => {
+  const row = await findTask(ctx.database, auth.workspaceId, taskIdOf(id));
+  if (!row) throw taskNotFound();
+  return taskView(row, await runningTimerOf(ctx.database, auth));
+});

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { listTasksPage } from '@workcell/db';
+import { isUuid } from '../kernel/cas.js';
+import { paginate } from '../kernel/pagination.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { authInput, pageInput } from '../roles/permission-model.js';
+import { runningTimerOf, type TaskView, taskView } from './view.js';
+
+const id = z.string().min(1).max(64);
+
+export const listTasksInput = z
+  .object({
+    auth: authInput,
+    ...pageInput,
+    projectId: id.optional(),
+    listId: id.optional(),
+    assigneeId: id.optional(),
+    status: z.enum(['open', 'completed']).optional(),
+    updatedSince: z.iso.datetime({ offset: true }).optional(),
+  })
+  .strict();
+
+/** `GET /v1/tasks`: the workspace's unarchived tasks in id (creation) order, filtered. */
+export const listTasks = defineProcedure('listTasks', listTasksInput, async (ctx, input): Promise<{ items: TaskView[]; limit: number; nextCursor: string | null }> => {
+  const { auth, cursor, limit, projectId, listId, assigneeId, status, updatedSince } = input;
+  // An id filter that is no UUID names no task: an empty page, without asking the database.
+  if ([projectId, listId, assigneeId].some((v) => v !== undefined && !isUuid(v))) return { items: [], limit, nextCursor: null };
+  const filter = {
+    ...(projectId === undefined ? {} : { projectId: projectId.toLowerCase() }),
+    ...(listId === undefined ? {} : { listId: listId.toLowerCase() }),
+    ...(assigneeId === undefined ? {} : { assigneeMemberId: assigneeId.toLowerCase() }),
+    ...(status === undefined ? {} : { status }),
+    ...(updatedSince === undefined ? {} : { updatedSince: new Date(updatedSince) }),
+  };
+  const page = await paginate(ctx.config, { workspaceId: auth.workspaceId, list: 'listTasks', filter: { projectId, listId, assigneeId, status, updatedSince } }, { cursor, limit }, (afterId, take) =>
+    listTasksPage(ctx.database, auth.workspaceId, filter, afterId, take),
+  );
+  const running = await runningTimerOf(ctx.database, auth);
+  return { items: page.items.map((row) => taskView(row, running)), limit, nextCursor: page.nextCursor };
+});

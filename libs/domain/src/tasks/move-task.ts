@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { expectedRevisionInput } from '../kernel/if-match.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { writeInput } from '../roles/permission-model.js';
+import { type TaskView, writeTask } from './view.js';
+
+const id = z.string().min(1).max(64);
+
+export const moveTaskInput = z
+  .object({
+    ...writeInput,
+    id: z.string().max(64),
+    expectedRevision: expectedRevisionInput,
+    projectId: id.nullable(),
+    listId: id.nullable().optional(),
+    /** Accepted for the registry's TaskMove; tasks keep no manual order yet, so it changes nothing. */
+    position: z.number().int().min(0).optional(),
+  })
+  .strict();
+
+/**
+ * `POST /v1/tasks/{id}/move` (If-Match): the task's project (null: none) and, when sent, its list; both must be
+ * unarchived rows of the workspace (400 with a pointer). Writes `task.moved`.
+ */
+export const moveTask = defineProcedure('moveTask', moveTaskInput, async (ctx, { auth, requestId, id, expectedRevision, projectId, listId }): Promise<TaskView> =>
+  writeTask(ctx, {
+    auth,
+    requestId,
+    id,
+    expectedRevision,
+    guard: { archived: false },
+    attributes: { projectId, ...(listId === undefined ? {} : { listId }) },
+    event: 'task.moved',
+    stateConflict: 'is archived; restore it before moving it',
+  }),
+);

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { appendOutboxEvent, findRunningTimer, findTask, inTransaction, insertRunningTimer } from '@workcell/db';
+import { DomainError } from '../kernel/errors.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { writeInput } from '../roles/permission-model.js';
+import { requireMember } from '../credentials/access.js';
+import { type TimeEntryView, timeEntryView } from './timer-view.js';
+import { taskIdOf, taskNotFound } from './view.js';
+
+export const startTaskTimerInput = z.object({ ...writeInput, id: z.string().max(64), note: z.string().max(2000).optional() }).strict();
+
+/**
+ * `POST /v1/tasks/{id}/timer/start`: a running time entry (stopped_at null) of the acting member on the task.
+ * Decisions (issue 6):
+ * - A member has at most one running timer (the partial unique index decides, so concurrent starts cannot both
+ *   win). Starting while one runs, on this or any other task, is refused with 409 `timer_already_running` and
+ *   changes nothing: the running timer is never stopped implicitly (stop it first). v1 uses 409 (a state
+ *   conflict) where v0 answered 400.
+ * - A service-account principal has no member to track time for: 403 forbidden.
+ * - An archived task takes no new timer: 409 conflict.
+ * Writes `task.timer_started` in the same transaction.
+ */
+export const startTaskTimer = defineProcedure('startTaskTimer', startTaskTimerInput, async (ctx, input): Promise<TimeEntryView> => {
+  const { auth, requestId } = input;
+  const memberId = requireMember(auth, 'time tracking');
+  const workspaceId = auth.workspaceId;
+  const taskId = taskIdOf(input.id);
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const task = await findTask(tx, workspaceId, taskId);
+    if (!task) throw taskNotFound();
+    if (task.archivedAt !== null) throw new DomainError('conflict', 'the task is archived; restore it before tracking time on it');
+    const entry = await insertRunningTimer(tx, { workspaceId, memberId, taskId, projectId: task.projectId, description: input.note ?? null }, now);
+    if (!entry) {
+      const running = await findRunningTimer(tx, workspaceId, memberId);
+      throw new DomainError('timer_already_running', 'a timer is already running for you; stop it before starting another', [], {
+        timeEntryId: running?.id ?? null,
+        taskId: running?.taskId ?? null,
+      });
+    }
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'task',
+      aggregateId: taskId,
+      eventType: 'task.timer_started',
+      payload: { taskId, timeEntryId: entry.id, memberId, startedAt: entry.startedAt.toISOString(), requestId },
+      occurredAt: now,
+    });
+    return timeEntryView(entry, now);
+  });
+});

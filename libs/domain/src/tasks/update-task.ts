@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { DomainError } from '../kernel/errors.js';
+import { expectedRevisionInput } from '../kernel/if-match.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { writeInput } from '../roles/permission-model.js';
+import { taskAttributes, type TaskView, writeTask } from './view.js';
+
+export const updateTaskInput = z
+  .object({ ...writeInput, id: z.string().max(64), expectedRevision: expectedRevisionInput, ...taskAttributes, title: taskAttributes.title.optional() })
+  .strict();
+
+/** `PATCH /v1/tasks/{id}` (If-Match): the sent attributes of an unarchived task; writes `task.updated`. */
+export const updateTask = defineProcedure('updateTask', updateTaskInput, async (ctx, input): Promise<TaskView> => {
+  const { auth, requestId, id, expectedRevision, ...attributes } = input;
+  if (Object.keys(attributes).length === 0) throw new DomainError('validation_failed', 'send at least one attribute', [{ pointer: '', message: 'Send at least one attribute.' }]);
+  return writeTask(ctx, { auth, requestId, id, expectedRevision, guard: { archived: false }, attributes, event: 'task.updated', stateConflict: 'is archived; restore it before changing it' });
+});

@@ -1,0 +1,195 @@
+import { z } from 'zod';
+import {
+  appendOutboxEvent,
+  findRunningTimer,
+  findTask,
+  inTransaction,
+  listExists,
+  lockExistingMemberIds,
+  projectExists,
+  type Database,
+  type TaskChanges,
+  type TaskGuard,
+  type TaskRecord,
+  type TimeEntryRecord,
+  type Tx,
+  updateTaskIfRevision,
+} from '@workcell/db';
+import type { V1AuthContext } from '../identity/authenticate-credential.js';
+import { isUuid } from '../kernel/cas.js';
+import { DomainError, type FieldIssue } from '../kernel/errors.js';
+import { ifMatchFailure } from '../kernel/if-match.js';
+import type { ProcedureContext } from '../kernel/procedure.js';
+import { tagIssues } from '../projects/view.js';
+
+type Client = Database | Tx;
+
+/**
+ * What the task procedures share. Decisions (issue 6):
+ * - A task has at most one assignee (tasks.assignee_member_id): `assigneeIds` takes zero or one member id;
+ *   more is 400 with a pointer. Assignees are unremoved members of the workspace.
+ * - `status` is `completed` or `open` (the stored in_progress/cancelled read as open); completeTask and
+ *   reopenTask move between them, and completing a completed task (or reopening an open one) is 409 conflict.
+ * - Archived tasks are read-only: every If-Match write but restoreTask answers 409 conflict on them.
+ * - `timerStartedAt` is the start of the *acting member's* running timer when it runs on this task.
+ */
+
+/** A task as the registry's Task (`revision` mirrors the strong ETag). */
+export interface TaskView {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly archivedAt: string | null;
+  readonly title: string;
+  readonly description: string | null;
+  readonly projectId: string | null;
+  readonly listId: string | null;
+  readonly status: 'open' | 'completed';
+  readonly priority: 'low' | 'normal' | 'high' | 'urgent';
+  readonly assigneeIds: readonly string[];
+  readonly dueAt: string | null;
+  readonly estimateMinutes: number | null;
+  readonly tagIds: readonly string[];
+  readonly completedAt: string | null;
+  readonly timerStartedAt: string | null;
+  readonly revision: string;
+}
+
+export function taskView(row: TaskRecord, runningTimer: TimeEntryRecord | null): TaskView {
+  return {
+    id: row.id,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    archivedAt: row.archivedAt?.toISOString() ?? null,
+    title: row.title,
+    description: row.description,
+    projectId: row.projectId,
+    listId: row.listId,
+    status: row.status === 'completed' ? 'completed' : 'open',
+    priority: row.priority,
+    assigneeIds: row.assigneeMemberId === null ? [] : [row.assigneeMemberId],
+    dueAt: row.dueAt?.toISOString() ?? null,
+    estimateMinutes: row.estimateMinutes,
+    tagIds: row.tagIds,
+    completedAt: row.completedAt?.toISOString() ?? null,
+    timerStartedAt: runningTimer !== null && runningTimer.taskId === row.id ? runningTimer.startedAt.toISOString() : null,
+    revision: String(row.revision),
+  };
+}
+
+/** The acting member's running timer (a service account has none). */
+export function runningTimerOf(client: Client, auth: V1AuthContext): Promise<TimeEntryRecord | null> {
+  return auth.principal.type === 'member' ? findRunningTimer(client, auth.workspaceId, auth.principal.id) : Promise.resolve(null);
+}
+
+const id = z.string().min(1).max(64);
+
+/** The mutable attributes of registry TaskCreate / TaskUpdate (project and list move with moveTask). */
+export const taskAttributes = {
+  title: z.string().trim().min(1).max(200),
+  description: z.string().max(100_000).nullable().optional(),
+  priority: z.enum(['low', 'normal', 'high', 'urgent']).optional(),
+  assigneeIds: z.array(id).max(50).optional(),
+  dueAt: z.iso.datetime({ offset: true }).nullable().optional(),
+  estimateMinutes: z.number().int().min(0).max(1_000_000).nullable().optional(),
+  tagIds: z.array(id).max(100).optional(),
+};
+
+export interface TaskAttributes {
+  title?: string | undefined;
+  description?: string | null | undefined;
+  priority?: 'low' | 'normal' | 'high' | 'urgent' | undefined;
+  assigneeIds?: readonly string[] | undefined;
+  dueAt?: string | null | undefined;
+  estimateMinutes?: number | null | undefined;
+  tagIds?: readonly string[] | undefined;
+  projectId?: string | null | undefined;
+  listId?: string | null | undefined;
+}
+
+const lower = (value: string | null) => (value === null ? null : value.toLowerCase());
+
+export function taskChanges(input: TaskAttributes): TaskChanges & { tagIds?: readonly string[] } {
+  return {
+    ...(input.title === undefined ? {} : { title: input.title }),
+    ...(input.description === undefined ? {} : { description: input.description }),
+    ...(input.priority === undefined ? {} : { priority: input.priority }),
+    ...(input.assigneeIds === undefined ? {} : { assigneeMemberId: lower(input.assigneeIds[0] ?? null) }),
+    ...(input.dueAt === undefined ? {} : { dueAt: input.dueAt === null ? null : new Date(input.dueAt) }),
+    ...(input.estimateMinutes === undefined ? {} : { estimateMinutes: input.estimateMinutes }),
+    ...(input.tagIds === undefined ? {} : { tagIds: input.tagIds.map((t) => t.toLowerCase()) }),
+    ...(input.projectId === undefined ? {} : { projectId: lower(input.projectId) }),
+    ...(input.listId === undefined ? {} : { listId: lower(input.listId) }),
+  };
+}
+
+/** Every reference in the body must name a row of the caller's workspace: otherwise 400 with a JSON pointer. */
+export async function assertTaskReferences(tx: Tx, workspaceId: string, input: TaskAttributes): Promise<void> {
+  const issues: FieldIssue[] = [];
+  if (input.projectId != null && !(isUuid(input.projectId) && (await projectExists(tx, workspaceId, input.projectId.toLowerCase())))) {
+    issues.push({ pointer: '/projectId', message: 'no such project in this workspace' });
+  }
+  if (input.listId != null && !(isUuid(input.listId) && (await listExists(tx, workspaceId, input.listId.toLowerCase())))) {
+    issues.push({ pointer: '/listId', message: 'no such list in this workspace' });
+  }
+  if (input.assigneeIds !== undefined) {
+    input.assigneeIds.slice(1).forEach((_, i) => issues.push({ pointer: `/assigneeIds/${i + 1}`, message: 'a task has at most one assignee' }));
+    const first = input.assigneeIds[0];
+    if (first !== undefined && !(isUuid(first) && (await lockExistingMemberIds(tx, workspaceId, [first.toLowerCase()])).has(first.toLowerCase()))) {
+      issues.push({ pointer: '/assigneeIds/0', message: 'no such member in this workspace' });
+    }
+  }
+  issues.push(...(await tagIssues(tx, workspaceId, input.tagIds)));
+  if (issues.length > 0) throw new DomainError('validation_failed', 'the request refers to resources that do not exist in this workspace', issues);
+}
+
+export function taskNotFound(): DomainError {
+  return new DomainError('not_found', 'task not found');
+}
+
+/** The task id of a path, lower-cased; anything but a UUID names nothing (404) without asking the database. */
+export function taskIdOf(raw: string): string {
+  if (!isUuid(raw)) throw taskNotFound();
+  return raw.toLowerCase();
+}
+
+/**
+ * One If-Match write of a task and its domain event, in one transaction: references are checked, then the
+ * revision, the state guard and the change are applied by one statement (stale: 412, wrong state: 409),
+ * then `task.<event>` is appended to the outbox.
+ */
+export async function writeTask(
+  ctx: ProcedureContext,
+  write: {
+    auth: V1AuthContext;
+    requestId: string | null;
+    id: string;
+    expectedRevision: number;
+    guard: TaskGuard;
+    attributes: TaskAttributes;
+    extra?: TaskChanges;
+    event: string;
+    stateConflict: string;
+  },
+): Promise<TaskView> {
+  const { auth } = write;
+  const workspaceId = auth.workspaceId;
+  const id = taskIdOf(write.id);
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    await assertTaskReferences(tx, workspaceId, write.attributes);
+    const changes = { ...taskChanges(write.attributes), ...write.extra };
+    const outcome = await updateTaskIfRevision(tx, workspaceId, id, write.expectedRevision, write.guard, changes, now);
+    if (outcome !== 'updated') throw ifMatchFailure(outcome, 'task', write.stateConflict);
+    const view = taskView((await findTask(tx, workspaceId, id))!, await runningTimerOf(tx, auth));
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'task',
+      aggregateId: id,
+      eventType: write.event,
+      payload: { task: { ...view, timerStartedAt: null }, changed: Object.keys(write.attributes), requestId: write.requestId },
+      occurredAt: now,
+    });
+    return view;
+  });
+}

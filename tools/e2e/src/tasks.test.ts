@@ -1,0 +1,450 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { createApiV1App } from '@workcell/api-v1';
+import { createAuthApp } from '@workcell/auth';
+import { createWorkerApp } from '@workcell/worker';
+import type { AppConfig } from '@workcell/config';
+import { V1_SCOPES } from '@workcell/credentials';
+import { createDatabase, type Database, issueCredential, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@workcell/testing';
+
+/**
+ * v1 tasks (issue 6), end to end against the running services: CRUD, archive/restore, complete/reopen/move
+ * (If-Match on the strong revision), the member's timer, scopes, tenancy, validation, preconditions,
+ * idempotent create replay, outbox events in the mutation's transaction, pagination, and no lost updates
+ * under concurrent writers.
+ */
+
+const env = useTestEnvironment();
+
+type ErrorItem = { code: string; detail: string; status: string; source?: { pointer?: string; parameter?: string } };
+type Task = {
+  id: string;
+  title: string;
+  description: string | null;
+  projectId: string | null;
+  listId: string | null;
+  status: 'open' | 'completed';
+  priority: string;
+  assigneeIds: string[];
+  dueAt: string | null;
+  estimateMinutes: number | null;
+  tagIds: string[];
+  completedAt: string | null;
+  timerStartedAt: string | null;
+  archivedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  revision: string;
+};
+type TimeEntry = { id: string; taskId: string | null; projectId: string | null; userId: string; startedAt: string; endedAt: string | null; durationSeconds: number; note: string | null; version: string };
+type ListBody<T> = { data: T[]; meta: { limit: number; nextCursor: string | null }; links: { next: string | null } };
+interface Reply<T = unknown> {
+  readonly status: number;
+  readonly body: T;
+  readonly headers: Headers;
+}
+
+describe('v1 tasks', () => {
+  let database: Database;
+  let workspaceId: string;
+  let ownerMemberId: string;
+  let config: AppConfig;
+  let auth: RunningApp;
+  let worker: RunningApp;
+  let v1: RunningApp;
+  let admin: string;
+  let readOnly: string;
+  let serviceAccountToken: string;
+  let projectId: string;
+  let listId: string;
+  let tagId: string;
+  const other = { workspaceId: '', taskId: '', projectId: '', listId: '', memberId: '', tagId: '' };
+  let seq = 0;
+
+  const mint = async (scopes: readonly string[], memberId = ownerMemberId) =>
+    (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: `pat-${++seq}`, scopes, memberId }))).token;
+
+  async function call<T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
+    const res = await fetch(`${v1.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
+  }
+  const errorOf = (reply: Reply): ErrorItem => {
+    const item = (reply.body as { errors: ErrorItem[] }).errors?.[0];
+    assert.ok(item, `expected an error document, got ${reply.status} ${JSON.stringify(reply.body)}`);
+    return item;
+  };
+  const pointersOf = (reply: Reply) => (reply.body as { errors: ErrorItem[] }).errors.map((e) => e.source?.pointer ?? '');
+  const create = async (body: Record<string, unknown> = {}) => {
+    const reply = await call<{ data: Task }>('POST', '/v1/tasks', admin, { title: `Task ${++seq}`, ...body });
+    assert.equal(reply.status, 201, JSON.stringify(reply.body));
+    return reply.body.data;
+  };
+  const get = async (id: string, token = admin) => {
+    const reply = await call<{ data: Task }>('GET', `/v1/tasks/${id}`, token);
+    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    return reply;
+  };
+  const ifMatch = (revision: string | number) => ({ 'if-match': `"${revision}"` });
+  const outboxCount = (aggregateId: string, eventType?: string) =>
+    database.prisma.outboxEvent.count({ where: { workspaceId, aggregateId, ...(eventType ? { eventType } : {}) } });
+  const runningEntries = (memberId = ownerMemberId) => database.prisma.timeEntry.count({ where: { workspaceId, memberId, stoppedAt: null } });
+
+  before(async () => {
+    database = createDatabase(env.config, { poolSize: 4 });
+    const seeded = await seedDemoWorkspaceIfEmpty(database, env.config);
+    assert.ok(seeded);
+    workspaceId = seeded.workspaceId;
+    ownerMemberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId } })).id;
+    auth = await startApp(createAuthApp, env.config);
+    worker = await startApp(createWorkerApp, env.config);
+    config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url });
+    v1 = await startApp(createApiV1App, config);
+    admin = await mint(V1_SCOPES);
+    readOnly = await mint(['tasks:read']);
+    const serviceAccountId = (await database.prisma.serviceAccount.findFirstOrThrow({ where: { workspaceId } })).id;
+    serviceAccountToken = (
+      await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'service_account', name: 'sa', scopes: ['tasks:read', 'time-entries:write'], serviceAccountId }))
+    ).token;
+    projectId = (await database.prisma.project.create({ data: { workspaceId, name: 'Home' } })).id;
+    listId = (await database.prisma.list.create({ data: { workspaceId, name: 'Inbox' } })).id;
+    tagId = (await database.prisma.tag.create({ data: { workspaceId, name: 'red' } })).id;
+    const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
+    other.workspaceId = ws.id;
+    other.projectId = (await database.prisma.project.create({ data: { workspaceId: ws.id, name: 'Foreign' } })).id;
+    other.listId = (await database.prisma.list.create({ data: { workspaceId: ws.id, name: 'Foreign list' } })).id;
+    other.tagId = (await database.prisma.tag.create({ data: { workspaceId: ws.id, name: 'foreign' } })).id;
+    other.taskId = (await database.prisma.task.create({ data: { workspaceId: ws.id, title: 'Foreign task' } })).id;
+    const user = await database.prisma.user.create({ data: { email: 'elsewhere@tasks.test', name: 'Elsewhere' } });
+    other.memberId = (await database.prisma.workspaceMember.create({ data: { workspaceId: ws.id, userId: user.id } })).id;
+  });
+
+  after(async () => {
+    for (const app of [v1, worker, auth]) await app?.close();
+    await database?.close();
+  });
+
+  describe('createTask, getTask, listTasks', () => {
+    it('creates with 201, Location, ETag and every attribute, and writes task.created in the same transaction', async () => {
+      const reply = await call<{ data: Task }>('POST', '/v1/tasks', admin, {
+        title: 'Write the spec',
+        description: 'all of it',
+        priority: 'high',
+        assigneeIds: [ownerMemberId],
+        dueAt: '2026-03-04T10:30:00Z',
+        estimateMinutes: 90,
+        tagIds: [tagId],
+        projectId,
+        listId,
+      });
+      assert.equal(reply.status, 201, JSON.stringify(reply.body));
+      const t = reply.body.data;
+      assert.equal(reply.headers.get('location'), `/v1/tasks/${t.id}`);
+      assert.equal(reply.headers.get('etag'), '"1"');
+      assert.deepEqual(
+        [t.title, t.description, t.priority, t.assigneeIds, t.dueAt, t.estimateMinutes, t.tagIds, t.projectId, t.listId, t.status, t.revision, t.timerStartedAt],
+        ['Write the spec', 'all of it', 'high', [ownerMemberId], '2026-03-04T10:30:00.000Z', 90, [tagId], projectId, listId, 'open', '1', null],
+      );
+      const row = await database.prisma.task.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId, id: t.id } } });
+      assert.equal(row.dueDate?.toISOString().slice(0, 10), '2026-03-04', 'due_date follows due_at for the v0 calendar');
+      assert.equal(await outboxCount(t.id, 'task.created'), 1);
+      const got = await get(t.id, readOnly);
+      assert.equal(got.headers.get('etag'), '"1"');
+      assert.deepEqual(got.body.data, t);
+    });
+
+    it('replays an idempotent create with the same key', async () => {
+      const key = `task-${randomUUID()}`;
+      const first = await call<{ data: Task }>('POST', '/v1/tasks', admin, { title: 'Once' }, { 'idempotency-key': key });
+      const second = await call<{ data: Task }>('POST', '/v1/tasks', admin, { title: 'Once' }, { 'idempotency-key': key });
+      assert.equal(first.status, 201);
+      assert.equal(second.status, 201);
+      assert.equal(second.headers.get('idempotency-replayed'), 'true');
+      assert.equal(second.body.data.id, first.body.data.id);
+      assert.equal(await database.prisma.task.count({ where: { workspaceId, title: 'Once' } }), 1);
+    });
+
+    it('refuses invalid bodies and foreign references with 400 and a pointer, writing nothing', async () => {
+      const before = await database.prisma.task.count({ where: { workspaceId } });
+      const cases: [unknown, string][] = [
+        [{}, '/title'],
+        [{ title: 'x', priority: 'sometime' }, '/priority'],
+        [{ title: 'x', estimateMinutes: -1 }, '/estimateMinutes'],
+        [{ title: 'x', dueAt: 'tomorrow' }, '/dueAt'],
+        [{ title: 'x', status: 'completed' }, ''],
+        [{ title: 'x', projectId: other.projectId }, '/projectId'],
+        [{ title: 'x', listId: other.listId }, '/listId'],
+        [{ title: 'x', assigneeIds: [other.memberId] }, '/assigneeIds/0'],
+        [{ title: 'x', assigneeIds: [ownerMemberId, ownerMemberId] }, '/assigneeIds/1'],
+        [{ title: 'x', tagIds: [other.tagId] }, '/tagIds/0'],
+      ];
+      for (const [body, pointer] of cases) {
+        const reply = await call('POST', '/v1/tasks', admin, body);
+        assert.equal(reply.status, 400, `${JSON.stringify(body)} → ${reply.status} ${JSON.stringify(reply.body)}`);
+        if (pointer) assert.ok(pointersOf(reply).includes(pointer), `${JSON.stringify(body)}: ${JSON.stringify(pointersOf(reply))}`);
+      }
+      assert.equal(await database.prisma.task.count({ where: { workspaceId } }), before);
+    });
+
+    it('scopes: reads need tasks:read, writes tasks:write', async () => {
+      const t = await create();
+      const noRead = await call('GET', `/v1/tasks/${t.id}`, await mint(['projects:read']));
+      assert.equal(noRead.status, 403);
+      assert.equal(errorOf(noRead).code, 'insufficient_scope');
+      const noWrite = await call('POST', '/v1/tasks', readOnly, { title: 'nope' });
+      assert.equal(noWrite.status, 403);
+      assert.equal(errorOf(noWrite).code, 'insufficient_scope');
+    });
+
+    it('another workspace’s task answers 404 to every operation, exactly like a missing one', async () => {
+      for (const id of [other.taskId, randomUUID()]) {
+        assert.equal((await call('GET', `/v1/tasks/${id}`, admin)).status, 404);
+        assert.equal((await call('PATCH', `/v1/tasks/${id}`, admin, { title: 'x' }, ifMatch(1))).status, 404);
+        assert.equal((await call('DELETE', `/v1/tasks/${id}`, admin, undefined, ifMatch(1))).status, 404);
+        assert.equal((await call('POST', `/v1/tasks/${id}/restore`, admin, undefined, ifMatch(1))).status, 404);
+        assert.equal((await call('POST', `/v1/tasks/${id}/complete`, admin, undefined, ifMatch(1))).status, 404);
+        assert.equal((await call('POST', `/v1/tasks/${id}/move`, admin, { projectId: null }, ifMatch(1))).status, 404);
+        assert.equal((await call('POST', `/v1/tasks/${id}/timer/start`, admin)).status, 404);
+        assert.equal((await call('POST', `/v1/tasks/${id}/timer/stop`, admin)).status, 404);
+      }
+      const foreign = await database.prisma.task.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId: other.workspaceId, id: other.taskId } } });
+      assert.equal(foreign.revision, 1);
+      assert.equal(foreign.archivedAt, null);
+    });
+
+    it('lists with cursor pages and filters, excluding archived tasks until restored', async () => {
+      const project = (await database.prisma.project.create({ data: { workspaceId, name: 'Paged' } })).id;
+      const tasks = [];
+      for (let i = 0; i < 5; i++) tasks.push(await create({ projectId: project }));
+      const seen: string[] = [];
+      let path: string | null = `/v1/tasks?projectId=${project}&limit=2`;
+      let pages = 0;
+      while (path) {
+        const page: Reply<ListBody<Task>> = await call<ListBody<Task>>('GET', path, readOnly);
+        assert.equal(page.status, 200, JSON.stringify(page.body));
+        seen.push(...page.body.data.map((t) => t.id));
+        path = page.body.links.next;
+        pages++;
+      }
+      assert.equal(pages, 3);
+      assert.deepEqual(seen, tasks.map((t) => t.id));
+
+      const archived = tasks[1]!;
+      const del = await call('DELETE', `/v1/tasks/${archived.id}`, admin, undefined, ifMatch(1));
+      assert.equal(del.status, 204, JSON.stringify(del.body));
+      assert.equal(await outboxCount(archived.id, 'task.archived'), 1);
+      const row = await database.prisma.task.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId, id: archived.id } } });
+      assert.ok(row.archivedAt, 'archive never deletes');
+      const afterArchive = await call<ListBody<Task>>('GET', `/v1/tasks?projectId=${project}&limit=200`, readOnly);
+      assert.ok(!afterArchive.body.data.some((t) => t.id === archived.id));
+      assert.ok((await get(archived.id)).body.data.archivedAt);
+
+      const again = await call('DELETE', `/v1/tasks/${archived.id}`, admin, undefined, ifMatch(2));
+      assert.equal(again.status, 409);
+      const editArchived = await call('PATCH', `/v1/tasks/${archived.id}`, admin, { title: 'x' }, ifMatch(2));
+      assert.equal(editArchived.status, 409);
+
+      const restored = await call<{ data: Task }>('POST', `/v1/tasks/${archived.id}/restore`, admin, undefined, ifMatch(2));
+      assert.equal(restored.status, 200, JSON.stringify(restored.body));
+      assert.equal(restored.headers.get('etag'), '"3"');
+      assert.equal(restored.body.data.archivedAt, null);
+      assert.equal(await outboxCount(archived.id, 'task.restored'), 1);
+      const afterRestore = await call<ListBody<Task>>('GET', `/v1/tasks?projectId=${project}&limit=200`, readOnly);
+      assert.ok(afterRestore.body.data.some((t) => t.id === archived.id));
+      const restoreAgain = await call('POST', `/v1/tasks/${archived.id}/restore`, admin, undefined, ifMatch(3));
+      assert.equal(restoreAgain.status, 409);
+
+      const other2 = await call<ListBody<Task>>('GET', `/v1/tasks?assigneeId=${other.memberId}`, readOnly);
+      assert.deepEqual(other2.body.data, []);
+      const badFilter = await call('GET', '/v1/tasks?status=sometime', readOnly);
+      assert.equal(badFilter.status, 400);
+    });
+  });
+
+  describe('updateTask and the other If-Match writes', () => {
+    it('updates the sent attributes with a fresh ETag and writes task.updated', async () => {
+      const t = await create({ description: 'stay' });
+      const reply = await call<{ data: Task }>('PATCH', `/v1/tasks/${t.id}`, admin, { title: 'New', priority: 'urgent', assigneeIds: [], estimateMinutes: null }, ifMatch(1));
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+      assert.equal(reply.headers.get('etag'), '"2"');
+      assert.deepEqual([reply.body.data.title, reply.body.data.description, reply.body.data.priority, reply.body.data.revision], ['New', 'stay', 'urgent', '2']);
+      assert.equal(await outboxCount(t.id, 'task.updated'), 1);
+    });
+
+    it('428 without If-Match, 400 for weak / list / * / junk, 412 when stale, and nothing changes', async () => {
+      const t = await create();
+      const before = await outboxCount(t.id);
+      const missing = await call('PATCH', `/v1/tasks/${t.id}`, admin, { title: 'x' });
+      assert.equal(missing.status, 428);
+      assert.equal(errorOf(missing).code, 'precondition_required');
+      for (const value of ['W/"1"', '"1", "2"', '*', '1']) {
+        const bad = await call('PATCH', `/v1/tasks/${t.id}`, admin, { title: 'x' }, { 'if-match': value });
+        assert.equal(bad.status, 400, value);
+        assert.equal(errorOf(bad).code, 'invalid_precondition');
+      }
+      for (const [method, path] of [
+        ['DELETE', ''],
+        ['POST', '/complete'],
+        ['POST', '/restore'],
+      ] as const) {
+        const noHeader = await call(method, `/v1/tasks/${t.id}${path}`, admin);
+        assert.equal(noHeader.status, 428, `${method} ${path}`);
+      }
+      const stale = await call('PATCH', `/v1/tasks/${t.id}`, admin, { title: 'x' }, ifMatch(5));
+      assert.equal(stale.status, 412);
+      assert.equal(errorOf(stale).code, 'precondition_failed');
+      const staleArchive = await call('DELETE', `/v1/tasks/${t.id}`, admin, undefined, ifMatch(5));
+      assert.equal(staleArchive.status, 412);
+      assert.deepEqual((await get(t.id)).body.data, t);
+      assert.equal(await outboxCount(t.id), before);
+    });
+
+    it('refuses unknown and read-only attributes (projectId moves with moveTask)', async () => {
+      const t = await create();
+      for (const body of [{ status: 'completed' }, { revision: '3' }, { projectId }, { completedAt: null }, { bogus: 1 }, {}]) {
+        const reply = await call('PATCH', `/v1/tasks/${t.id}`, admin, body, ifMatch(1));
+        assert.equal(reply.status, 400, `${JSON.stringify(body)} → ${JSON.stringify(reply.body)}`);
+      }
+      const foreign = await call('PATCH', `/v1/tasks/${t.id}`, admin, { assigneeIds: [other.memberId] }, ifMatch(1));
+      assert.equal(foreign.status, 400);
+      assert.deepEqual(pointersOf(foreign), ['/assigneeIds/0']);
+      assert.equal((await get(t.id)).body.data.revision, '1');
+    });
+
+    it('completes, reopens and moves with If-Match, each writing its event', async () => {
+      const t = await create();
+      const done = await call<{ data: Task }>('POST', `/v1/tasks/${t.id}/complete`, admin, undefined, ifMatch(1));
+      assert.equal(done.status, 200, JSON.stringify(done.body));
+      assert.equal(done.body.data.status, 'completed');
+      assert.ok(done.body.data.completedAt);
+      assert.equal(done.headers.get('etag'), '"2"');
+      assert.equal((await call('POST', `/v1/tasks/${t.id}/complete`, admin, undefined, ifMatch(2))).status, 409);
+      const completedList = await call<ListBody<Task>>('GET', '/v1/tasks?status=completed&limit=200', readOnly);
+      assert.ok(completedList.body.data.some((x) => x.id === t.id));
+      const reopened = await call<{ data: Task }>('POST', `/v1/tasks/${t.id}/reopen`, admin, undefined, ifMatch(2));
+      assert.equal(reopened.status, 200);
+      assert.deepEqual([reopened.body.data.status, reopened.body.data.completedAt], ['open', null]);
+      assert.equal((await call('POST', `/v1/tasks/${t.id}/reopen`, admin, undefined, ifMatch(3))).status, 409);
+      const moved = await call<{ data: Task }>('POST', `/v1/tasks/${t.id}/move`, admin, { projectId, listId }, ifMatch(3));
+      assert.equal(moved.status, 200, JSON.stringify(moved.body));
+      assert.deepEqual([moved.body.data.projectId, moved.body.data.listId, moved.body.data.revision], [projectId, listId, '4']);
+      const foreignMove = await call('POST', `/v1/tasks/${t.id}/move`, admin, { projectId: other.projectId }, ifMatch(4));
+      assert.equal(foreignMove.status, 400);
+      assert.deepEqual(pointersOf(foreignMove), ['/projectId']);
+      const missingProject = await call('POST', `/v1/tasks/${t.id}/move`, admin, {}, ifMatch(4));
+      assert.equal(missingProject.status, 400);
+      for (const event of ['task.completed', 'task.reopened', 'task.moved']) assert.equal(await outboxCount(t.id, event), 1, event);
+    });
+  });
+
+  describe('concurrency: no lost updates', () => {
+    it('20 parallel updates with the same fresh ETag: exactly one 200, nineteen 412, revision + 1', async () => {
+      const t = await create();
+      const { headers } = await get(t.id);
+      const etag = headers.get('etag')!;
+      const replies = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => call<{ data: Task }>('PATCH', `/v1/tasks/${t.id}`, admin, { description: `writer ${i}` }, { 'if-match': etag })),
+      );
+      const statuses = replies.map((r) => r.status);
+      assert.equal(statuses.filter((s) => s === 200).length, 1, JSON.stringify(statuses));
+      assert.equal(statuses.filter((s) => s === 412).length, 19, JSON.stringify(statuses));
+      const winner = replies.find((r) => r.status === 200)!;
+      const final = (await get(t.id)).body.data;
+      assert.equal(final.revision, '2');
+      assert.equal(final.description, winner.body.data.description);
+      assert.equal(await outboxCount(t.id, 'task.updated'), 1);
+    });
+
+    it('20 read-then-write writers retrying on 412: all 20 appends survive', async () => {
+      const t = await create({ description: '' });
+      const writer = async (i: number) => {
+        for (let attempt = 0; attempt < 200; attempt++) {
+          const read = await get(t.id);
+          const current = read.body.data.description ?? '';
+          const reply = await call('PATCH', `/v1/tasks/${t.id}`, admin, { description: `${current}[${i}]` }, { 'if-match': read.headers.get('etag')! });
+          if (reply.status === 200) return attempt;
+          assert.equal(reply.status, 412, JSON.stringify(reply.body));
+        }
+        throw new Error(`writer ${i} never won`);
+      };
+      await Promise.all(Array.from({ length: 20 }, (_, i) => writer(i)));
+      const final = (await get(t.id)).body.data;
+      assert.equal(final.revision, '21');
+      for (let i = 0; i < 20; i++) assert.ok(final.description!.includes(`[${i}]`), `append ${i} lost: ${final.description}`);
+      assert.equal(final.description!.match(/\[\d+\]/g)!.length, 20);
+      assert.equal(await outboxCount(t.id, 'task.updated'), 20);
+    });
+  });
+
+  describe('timers', () => {
+    it('starts a running entry for the member, refuses a second start (any task) and changes nothing', async () => {
+      const t = await create({ projectId });
+      const u = await create();
+      const started = await call<{ data: TimeEntry }>('POST', `/v1/tasks/${t.id}/timer/start`, admin, { note: 'focus' });
+      assert.equal(started.status, 201, JSON.stringify(started.body));
+      const entry = started.body.data;
+      assert.equal(started.headers.get('location'), `/v1/time-entries/${entry.id}`);
+      assert.deepEqual([entry.taskId, entry.projectId, entry.userId, entry.endedAt, entry.note], [t.id, projectId, ownerMemberId, null, 'focus']);
+      assert.equal(await outboxCount(t.id, 'task.timer_started'), 1);
+      assert.equal((await get(t.id)).body.data.timerStartedAt, entry.startedAt);
+      assert.equal((await get(u.id)).body.data.timerStartedAt, null);
+
+      for (const task of [t, u]) {
+        const twice = await call('POST', `/v1/tasks/${task.id}/timer/start`, admin);
+        assert.equal(twice.status, 409);
+        assert.equal(errorOf(twice).code, 'timer_already_running');
+      }
+      assert.equal(await runningEntries(), 1);
+      assert.equal(await database.prisma.timeEntry.count({ where: { workspaceId, taskId: { in: [t.id, u.id] } } }), 1);
+
+      const wrongTask = await call('POST', `/v1/tasks/${u.id}/timer/stop`, admin);
+      assert.equal(wrongTask.status, 409);
+      assert.equal(errorOf(wrongTask).code, 'timer_not_running');
+
+      const stopped = await call<{ data: TimeEntry }>('POST', `/v1/tasks/${t.id}/timer/stop`, admin);
+      assert.equal(stopped.status, 200, JSON.stringify(stopped.body));
+      assert.equal(stopped.body.data.id, entry.id);
+      assert.ok(stopped.body.data.endedAt);
+      assert.ok(stopped.body.data.durationSeconds >= 0);
+      assert.equal(await runningEntries(), 0);
+      assert.equal(await outboxCount(t.id, 'task.timer_stopped'), 1);
+
+      const stopAgain = await call('POST', `/v1/tasks/${t.id}/timer/stop`, admin);
+      assert.equal(stopAgain.status, 409);
+      assert.equal(errorOf(stopAgain).code, 'timer_not_running');
+      assert.equal(await outboxCount(t.id, 'task.timer_stopped'), 1);
+    });
+
+    it('concurrent starts create exactly one running entry', async () => {
+      const t = await create();
+      const replies = await Promise.all(Array.from({ length: 10 }, () => call('POST', `/v1/tasks/${t.id}/timer/start`, admin)));
+      const statuses = replies.map((r) => r.status);
+      assert.equal(statuses.filter((s) => s === 201).length, 1, JSON.stringify(statuses));
+      assert.equal(statuses.filter((s) => s === 409).length, 9, JSON.stringify(statuses));
+      assert.equal(await runningEntries(), 1);
+      assert.equal((await call('POST', `/v1/tasks/${t.id}/timer/stop`, admin)).status, 200);
+    });
+
+    it('a service-account principal is refused with 403 forbidden; the scopes are required', async () => {
+      const t = await create();
+      const sa = await call('POST', `/v1/tasks/${t.id}/timer/start`, serviceAccountToken);
+      assert.equal(sa.status, 403);
+      assert.equal(errorOf(sa).code, 'forbidden');
+      const saStop = await call('POST', `/v1/tasks/${t.id}/timer/stop`, serviceAccountToken);
+      assert.equal(saStop.status, 403);
+      const noScope = await call('POST', `/v1/tasks/${t.id}/timer/start`, readOnly);
+      assert.equal(noScope.status, 403);
+      assert.equal(errorOf(noScope).code, 'insufficient_scope');
+      assert.equal(await database.prisma.timeEntry.count({ where: { workspaceId, taskId: t.id } }), 0);
+      const badBody = await call('POST', `/v1/tasks/${t.id}/timer/start`, admin, { note: 'x', extra: true });
+      assert.equal(badBody.status, 400);
+      assert.equal(await runningEntries(), 0);
+    });
+  });
+});
