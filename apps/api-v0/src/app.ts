@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '@workcell/config';
 import { CoreModule, createHttpApplication, createLogger, type Logger } from '@workcell/http';
@@ -8,6 +9,11 @@ import { openApiDocument } from '@workcell/registry';
 import { DiscoveryController } from './meta/discovery.controller.js';
 import { TeamsController } from './teams/teams.controller.js';
 import { CalendarController } from './calendar/calendar.controller.js';
+import { DeprecationInterceptor, UnavailableGuard } from './legacy/deprecation.js';
+import { UnavailableController } from './legacy/unavailable.controller.js';
+import { TasksController } from './tasks/tasks.controller.js';
+import { ProjectsController } from './projects/projects.controller.js';
+import { ContactsController } from './contacts/contacts.controller.js';
 
 export const SERVICE = 'api-v0';
 
@@ -18,7 +24,8 @@ export class ApiV0Module {
     return {
       module: ApiV0Module,
       imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule, ApiAuthModule.forApi('v0')],
-      controllers: [DiscoveryController, TeamsController, CalendarController],
+      controllers: [DiscoveryController, TeamsController, CalendarController, TasksController, ProjectsController, ContactsController, UnavailableController],
+      providers: [UnavailableGuard, { provide: APP_INTERCEPTOR, useClass: DeprecationInterceptor }],
     };
   }
 }

@@ -17,7 +17,12 @@ import { ContactsController } from './contacts/contacts.controller.js';
 import { ContactGroupsController } from './contact-groups/contact-groups.controller.js';
 import { CallNotesController } from './call-notes/call-notes.controller.js';
 import { ProjectsController } from './projects/projects.controller.js';
+import { ProjectLifecycleController } from './projects/project-lifecycle.controller.js';
+import { LifecycleJobs } from './projects/lifecycle-jobs.js';
 import { TasksController } from './tasks/tasks.controller.js';
+import { TagsController } from './tags/tags.controller.js';
+import { ListsController } from './lists/lists.controller.js';
+import { TimeEntriesController } from './time-entries/time-entries.controller.js';
 
 export const SERVICE = 'api-v1';
 
@@ -28,7 +33,8 @@ export class ApiV1Module {
     return {
       module: ApiV1Module,
       imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule, ApiAuthModule.forApi('v1')],
-      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, TasksController],
+      providers: [LifecycleJobs],
+      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, TasksController, TagsController, ListsController, TimeEntriesController],
     };
   }
 }

@@ -1,13 +1,17 @@
 import { Inject, Injectable, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { AppConfig } from '@workcell/config';
 import { type Database, purgeExpiredIdempotencyRecords } from '@workcell/db';
+import { invoke, type ProcedureContext, runProjectLifecycleOperation } from '@workcell/domain';
 import { APP_CONFIG, DATABASE, LOGGER, type Logger, Readiness } from '@workcell/http';
 import { type JobHandlers, JobQueues, JobWorkers } from '@workcell/jobs';
 
 /** Every job of the catalog mapped to the code that does it; the compiler rejects a missing one. */
-export function jobHandlers(database: Database): JobHandlers {
+export function jobHandlers(database: Database, config: AppConfig): JobHandlers {
+  const ctx: ProcedureContext = { database, config, now: () => new Date() };
   return {
     'idempotency.purge-expired': async () => ({ purged: await purgeExpiredIdempotencyRecords(database, new Date()) }),
+    // Failures are recorded on the operation; the rethrown error lets BullMQ retry per the catalog's attempts.
+    'projects.lifecycle': async (data, run) => invoke(runProjectLifecycleOperation, ctx, { ...data, ...run }),
   };
 }
 
@@ -27,7 +31,7 @@ export class QueueRuntime implements OnApplicationBootstrap, OnApplicationShutdo
     @Inject(Readiness) readiness: Readiness,
   ) {
     this.queues = new JobQueues(config);
-    this.workers = new JobWorkers(config, jobHandlers(database), (job, error) =>
+    this.workers = new JobWorkers(config, jobHandlers(database, config), (job, error) =>
       logger.error({ jobId: job?.id, job: job?.name, attempt: job?.attemptsMade, err: error.message }, 'job failed'),
     );
     readiness.add({

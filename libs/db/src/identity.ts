@@ -24,13 +24,15 @@ export interface TeamTokenRecord {
   readonly workspaceId: string;
   readonly verifier: Uint8Array;
   readonly revokedAt: Date | null;
+  /** The member who minted the token (v0 acts as this member where an action needs one, e.g. timers). */
+  readonly createdByMemberId: string | null;
   readonly workspace: { readonly id: string; readonly name: string; readonly lockedAt: Date | null };
 }
 
 export async function loadTeamToken(database: Database, workspaceId: string, id: string): Promise<TeamTokenRecord | null> {
   return database.prisma.teamToken.findUnique({
     where: { workspaceId_id: { workspaceId, id } },
-    select: { id: true, workspaceId: true, verifier: true, revokedAt: true, workspace: { select: { id: true, name: true, lockedAt: true } } },
+    select: { id: true, workspaceId: true, verifier: true, revokedAt: true, createdByMemberId: true, workspace: { select: { id: true, name: true, lockedAt: true } } },
   });
 }
 

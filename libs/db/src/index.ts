@@ -54,3 +54,30 @@ export {
   updateContactIfRevision,
 } from './contacts.js';
 export { type CallNoteRecord, findCallNote, insertCallNote, listCallNotesPage, setCallNoteArchived, updateCallNoteAttributes } from './call-notes.js';
+export { findTag, insertTag, listTagsPage, setTagArchived, type TagChanges, type TagRecord, updateTagAttributes } from './tags.js';
+export {
+  applyProjectLifecycle,
+  findLifecycleOperation,
+  findLifecycleOperationById,
+  hasActiveLifecycleOperation,
+  insertLifecycleOperation,
+  type LifecycleKind,
+  type LifecycleOperationRecord,
+  type LifecycleStatus,
+  listLifecycleOperationsPage,
+  lockProjectLifecycleState,
+  setLifecycleOperationStatus,
+} from './project-lifecycle.js';
+export { findList, insertList, type ListChanges, type ListKindValue, listListsPage, type ListRecord, setListArchived, updateListAttributes } from './lists.js';
+export {
+  findTimeEntry,
+  insertTimeEntry,
+  listTimeEntriesPage,
+  setTimeEntryArchived,
+  setTimeEntryBillingIfRevision,
+  taskProjectOf,
+  type TimeEntryFilter,
+  type TimeEntryRow,
+  type TimeEntryValues,
+  updateTimeEntryIfRevision,
+} from './time-entry-crud.js';

@@ -1,11 +1,13 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from './logger.js';
-import { type Problem, toProblem } from './problems.js';
+import { type Problem, titleFor, toProblem } from './problems.js';
 
 /** How an API generation renders a failed request. */
 export interface ErrorRenderer {
   render(problem: Problem, requestId: string): unknown;
+  /** The generation's own status for a problem, when it differs from the shared mapping (v0 only). */
+  adapt?(problem: Problem): Problem;
 }
 
 /** v1 error document (contract 7.2): errors[] with code/detail/status/title (+ a JSON pointer), meta.requestId. */
@@ -38,7 +40,20 @@ const LEGACY_CODES: Readonly<Record<string, string>> = {
   route_not_found: 'not_found',
   not_found: 'not_found',
   rate_limit_exceeded: 'rate_limited',
+  timer_already_running: 'invalid_request',
+  timer_not_running: 'invalid_request',
+  conflict: 'invalid_request',
+  version_conflict: 'invalid_request',
+  hierarchy_cycle: 'invalid_request',
+  precondition_failed: 'invalid_request',
+  invalid_precondition: 'invalid_request',
 };
+
+/**
+ * Contract 7.1 knows no 409/412/428: in v0 a write the resource's state refuses (a timer already running,
+ * none running, an organization that people belong to becoming a person, …) is a 400, and nothing changed.
+ */
+const V0_STATUS: Readonly<Record<number, number>> = { 409: 400, 412: 400, 428: 400 };
 
 /** v0 legacy error shape (documented in v0.openapi.json as LegacyError): { error: { code, message } }. */
 export const v0Errors: ErrorRenderer = {
@@ -47,9 +62,14 @@ export const v0Errors: ErrorRenderer = {
       problem.issues.length > 0 ? `${problem.detail}: ${problem.issues.map((i) => `${i.parameter ?? (i.pointer || '/')} ${i.message}`).join('; ')}` : problem.detail;
     return { error: { code: LEGACY_CODES[problem.code] ?? problem.code, message } };
   },
+  adapt(problem) {
+    const status = V0_STATUS[problem.status];
+    return status === undefined ? problem : { ...problem, status, title: titleFor(status) };
+  },
 };
 
-export function sendProblem(reply: FastifyReply, request: FastifyRequest, problem: Problem, renderer: ErrorRenderer): void {
+export function sendProblem(reply: FastifyReply, request: FastifyRequest, original: Problem, renderer: ErrorRenderer): void {
+  const problem = renderer.adapt ? renderer.adapt(original) : original;
   for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value);
   void reply.status(problem.status).type('application/json; charset=utf-8').send(renderer.render(problem, request.id));
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * deterministic id. Equal ids collapse into one job in BullMQ, so enqueueing the same logical work twice
  * (a retried request, two API instances, a restarted scheduler) never runs it twice.
  */
-export const QUEUE_NAMES = ['maintenance'] as const;
+export const QUEUE_NAMES = ['maintenance', 'projects'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 export interface JobDefinition<S extends z.ZodType = z.ZodType> {
@@ -32,8 +32,23 @@ export const jobCatalog = {
     attempts: 5,
     everyMs: 15 * 60_000,
   }),
+  /**
+   * Runs one asynchronous project lifecycle operation (complete, reopen, archive, restore). The job id is the
+   * operation id, so an operation is enqueued (and run) once however often it is submitted.
+   */
+  'projects.lifecycle': define({
+    queue: 'projects',
+    data: z.object({ workspaceId: z.uuid(), operationId: z.uuid() }).strict(),
+    jobId: (d) => d.operationId,
+    attempts: 3,
+  }),
 } as const;
 
 export type JobName = keyof typeof jobCatalog;
 export type JobData<N extends JobName> = z.infer<(typeof jobCatalog)[N]['data']>;
-export type JobHandlers = { [N in JobName]: (data: JobData<N>) => Promise<unknown> };
+/** Which attempt of its job a handler runs (1-based) and how many the catalog allows. */
+export interface JobRun {
+  readonly attempt: number;
+  readonly attempts: number;
+}
+export type JobHandlers = { [N in JobName]: (data: JobData<N>, run: JobRun) => Promise<unknown> };

@@ -1,7 +1,7 @@
 import { type Job, type JobsOptions, Queue, Worker } from 'bullmq';
 import type { AppConfig } from '@workcell/config';
 import { redisOptions } from '@workcell/redis';
-import { type JobData, jobCatalog, type JobHandlers, type JobName, QUEUE_NAMES, type QueueName } from './catalog.js';
+import { type JobData, jobCatalog, type JobHandlers, type JobName, type JobRun, QUEUE_NAMES, type QueueName } from './catalog.js';
 
 function connection(config: AppConfig) {
   const url = new URL(config.redis.url);
@@ -47,7 +47,7 @@ export class JobQueues {
   async enqueue<N extends JobName>(name: N, data: JobData<N>, at: Date = new Date()): Promise<string> {
     const definition = jobCatalog[name];
     const parsed = definition.data.parse(data) as JobData<N>;
-    const jobId = definition.jobId(parsed, at);
+    const jobId = (definition.jobId as (d: JobData<N>, at: Date) => string)(parsed, at);
     await this.queue(definition.queue).add(name, parsed, { ...DEFAULT_OPTIONS, jobId, attempts: definition.attempts });
     return jobId;
   }
@@ -89,7 +89,8 @@ export class JobWorkers {
           const definition = jobCatalog[name];
           if (!definition) throw new Error(`no handler for job ${job.name}`);
           const data = definition.data.parse(job.data);
-          return (this.handlers[name] as (d: unknown) => Promise<unknown>)(data);
+          const attempts = job.opts.attempts ?? definition.attempts;
+          return (this.handlers[name] as (d: unknown, run: JobRun) => Promise<unknown>)(data, { attempt: job.attemptsMade + 1, attempts });
         },
         { connection: connection(this.config), prefix: bullPrefix(this.config), concurrency: 4, autorun: true },
       );

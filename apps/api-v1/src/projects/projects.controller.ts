@@ -8,8 +8,7 @@ type Id = { id: string };
 
 /**
  * Projects (issue 6): list, create, read and If-Match update. Every single-project response carries the strong
- * revision as `ETag`. The lifecycle operations (complete, reopen, archive, restore) are asynchronous in the
- * registry (202 + a lifecycle operation run by the worker) and are not implemented yet (501).
+ * revision as `ETag`. The asynchronous lifecycle operations are in `project-lifecycle.controller.ts`.
  */
 @Controller()
 export class ProjectsController {

@@ -1,0 +1,144 @@
+import { Controller, Inject, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { V0Auth } from '@workcell/auth-kit';
+import {
+  archiveCallNote,
+  type CallNoteView,
+  type ContactGroupView,
+  type ContactView,
+  createCallNote,
+  createContact,
+  getCallNote,
+  getContact,
+  getContactGroup,
+  invoke,
+  listCallNotes,
+  listContactGroups,
+  listContacts,
+  type ProcedureContext,
+  requireTokenMember,
+  updateContact,
+  type V0AuthContext,
+} from '@workcell/domain';
+import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
+import { actingFor } from '../legacy/acting.js';
+import { assertNotArchived, bodyAliasId, lastWriterWins, legacyPage, pick, toLegacy } from '../legacy/resources.js';
+
+type Page = { page?: number; limit?: number };
+const CONTACT = ['kind', 'name', 'email', 'phone', 'organizationId', 'contactGroupIds', 'address'];
+const CALL_NOTE = ['contactId', 'content', 'occurredAt'];
+const since = (cursor: string | undefined) => (cursor === undefined ? {} : { cursor });
+
+/** v0 contacts, contact groups (reads; writes are unavailable) and call notes over the v1 procedures. */
+@Controller()
+export class ContactsController {
+  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
+
+  private async contact(auth: V0AuthContext, request: FastifyRequest, id: string): Promise<ContactView> {
+    const acting = await actingFor(this.ctx, auth, request);
+    const { resource } = await invoke(getContact, this.ctx, { auth: acting.auth, id });
+    assertNotArchived(resource, 'contact');
+    return resource;
+  }
+
+  private async callNote(auth: V0AuthContext, request: FastifyRequest, id: string): Promise<CallNoteView> {
+    const acting = await actingFor(this.ctx, auth, request);
+    const { resource } = await invoke(getCallNote, this.ctx, { auth: acting.auth, id });
+    assertNotArchived(resource, 'call note');
+    return resource;
+  }
+
+  private async group(auth: V0AuthContext, request: FastifyRequest, id: string): Promise<ContactGroupView> {
+    const acting = await actingFor(this.ctx, auth, request);
+    const { resource } = await invoke(getContactGroup, this.ctx, { auth: acting.auth, id });
+    assertNotArchived(resource, 'contact group');
+    return resource;
+  }
+
+  @LegacyOperation('legacyGetContacts')
+  async listContacts(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
+    const acting = await actingFor(this.ctx, auth, request);
+    return (await legacyPage(input.query, (cursor, limit) => invoke(listContacts, this.ctx, { auth: acting.auth, limit, ...since(cursor) }))).map(toLegacy);
+  }
+
+  @LegacyOperation('legacyGetContactsById')
+  async getContact(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<{ _id: string }>) {
+    return toLegacy(await this.contact(auth, request, input.path._id));
+  }
+
+  @LegacyOperation('legacyPostContacts')
+  async createContact(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput, @Res({ passthrough: true }) reply: FastifyReply) {
+    const acting = await actingFor(this.ctx, auth, request);
+    const { resource } = await invoke(createContact, this.ctx, { auth: acting.auth, requestId: acting.requestId, ...pick(input.body, CONTACT) });
+    void reply.status(201);
+    return toLegacy(resource);
+  }
+
+  @LegacyOperation('legacyPutContactsById')
+  async updateContact(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<{ _id: string }>) {
+    return this.writeContact(auth, request, input.path._id, input.body);
+  }
+
+  @LegacyOperation('legacyPutContacts')
+  async updateContactByBody(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput) {
+    return this.writeContact(auth, request, bodyAliasId(input.body), input.body);
+  }
+
+  private async writeContact(auth: V0AuthContext, request: FastifyRequest, id: string, body: unknown) {
+    const acting = await actingFor(this.ctx, auth, request);
+    const { resource } = await lastWriterWins(async () => {
+      const current = await this.contact(auth, request, id);
+      return invoke(updateContact, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id, expectedVersion: current.version, ...pick(body, CONTACT) });
+    });
+    return toLegacy(resource);
+  }
+
+  @LegacyOperation('legacyGetContactgroups')
+  async listGroups(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
+    const acting = await actingFor(this.ctx, auth, request);
+    return (await legacyPage(input.query, (cursor, limit) => invoke(listContactGroups, this.ctx, { auth: acting.auth, limit, ...since(cursor) }))).map(toLegacy);
+  }
+
+  @LegacyOperation('legacyGetContactgroupsById')
+  async getGroup(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<{ _id: string }>) {
+    return toLegacy(await this.group(auth, request, input.path._id));
+  }
+
+  @LegacyOperation('legacyGetCallnotes')
+  async listCallNotes(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
+    const acting = await actingFor(this.ctx, auth, request);
+    return (await legacyPage(input.query, (cursor, limit) => invoke(listCallNotes, this.ctx, { auth: acting.auth, limit, ...since(cursor) }))).map(toLegacy);
+  }
+
+  @LegacyOperation('legacyGetCallnotesById')
+  async getCallNote(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<{ _id: string }>) {
+    return toLegacy(await this.callNote(auth, request, input.path._id));
+  }
+
+  @LegacyOperation('legacyPostCallnotes')
+  async createCallNote(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput, @Res({ passthrough: true }) reply: FastifyReply) {
+    const acting = await actingFor(this.ctx, auth, request);
+    requireTokenMember(acting, 'writing a call note');
+    const { resource } = await invoke(createCallNote, this.ctx, { auth: acting.auth, requestId: acting.requestId, ...pick(input.body, CALL_NOTE) });
+    void reply.status(201);
+    return toLegacy(resource);
+  }
+
+  @LegacyOperation('legacyDeleteCallnotesById')
+  async deleteCallNote(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<{ _id: string }>, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.archiveCallNote(auth, request, input.path._id);
+    void reply.status(204);
+  }
+
+  @LegacyOperation('legacyDeleteCallnotes')
+  async deleteCallNoteByBody(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.archiveCallNote(auth, request, bodyAliasId(request.body));
+    void reply.status(204);
+  }
+
+  private async archiveCallNote(auth: V0AuthContext, request: FastifyRequest, id: string): Promise<void> {
+    const acting = await actingFor(this.ctx, auth, request);
+    const current = await this.callNote(auth, request, id);
+    await invoke(archiveCallNote, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id });
+  }
+}

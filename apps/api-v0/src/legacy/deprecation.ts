@@ -1,0 +1,88 @@
+import { type CallHandler, type CanActivate, type ExecutionContext, Inject, Injectable, type NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppConfig } from '@workcell/config';
+import { APP_CONFIG, OPERATION_METADATA, ProtocolError } from '@workcell/http';
+import { getV1Operation, type V0OperationDefinition, type V1OperationId, v0Operations } from '@workcell/registry';
+
+/**
+ * Deprecation signalling for v0, driven only by the registry (issue 5): every `deprecated-alias` and
+ * `unavailable` operation answers with
+ * - `Deprecation: @<unix-seconds>` (RFC 9745 structured-field date): v0 was deprecated when v1 shipped, V0_DEPRECATED_AT;
+ * - `Link: <{V1_BASE_URL}{v1 path}>; rel="successor-version"`, the operation's v1 replacement (the `{id}` of the
+ *   v1 path is filled in when the request names the resource, in the path or in the body alias `_id`).
+ * `unavailable` operations are refused after authentication with 403 `forbidden` (contract 7.1 "the operation
+ * cannot be performed"), naming the v1 replacement; nothing is read or written.
+ */
+
+/** 2026-01-01T00:00:00Z, the date v0 (0.4.5) was declared deprecated in favour of v1. */
+export const V0_DEPRECATED_AT = Date.UTC(2026, 0, 1) / 1000;
+
+const byId = new Map(v0Operations.map((op) => [op.operationId, op]));
+
+function operationOf(reflector: Reflector, context: ExecutionContext): V0OperationDefinition | undefined {
+  const operationId = reflector.get<string | undefined>(OPERATION_METADATA, context.getHandler());
+  return operationId === undefined ? undefined : byId.get(operationId);
+}
+
+function resourceIdOf(request: FastifyRequest): string | undefined {
+  const fromPath = (request.params as Record<string, unknown> | undefined)?.['_id'];
+  const body = request.body;
+  const fromBody = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)['_id'] : undefined;
+  const id = typeof fromPath === 'string' ? fromPath : fromBody;
+  return typeof id === 'string' && /^[A-Za-z0-9-]{1,64}$/.test(id) ? id : undefined;
+}
+
+/** The v1 successor of a v0 operation: its method, path and address (with the id when the request names one). */
+export function successorOf(op: V0OperationDefinition, config: AppConfig, request?: FastifyRequest): { operationId: string; method: string; path: string; url: string } | null {
+  if (op.v1OperationId === null) return null;
+  const v1 = getV1Operation(op.v1OperationId as V1OperationId);
+  const id = request === undefined ? undefined : resourceIdOf(request);
+  const path = id === undefined ? v1.path : v1.path.replace('{id}', encodeURIComponent(id));
+  return { operationId: v1.operationId, method: v1.method, path: v1.path, url: `${config.baseUrls.v1}${path}` };
+}
+
+/** Sets Deprecation and Link on a non-`supported` operation's response (success or error alike). */
+export function applyDeprecationHeaders(reply: FastifyReply, op: V0OperationDefinition, config: AppConfig, request?: FastifyRequest): void {
+  if (op.availability === 'supported') return;
+  reply.header('deprecation', `@${V0_DEPRECATED_AT}`);
+  const successor = successorOf(op, config, request);
+  if (successor) reply.header('link', `<${successor.url}>; rel="successor-version"`);
+}
+
+/** Global (api-v0): adds the deprecation headers to every deprecated-alias operation's responses. */
+@Injectable()
+export class DeprecationInterceptor implements NestInterceptor {
+  constructor(
+    @Inject(Reflector) private readonly reflector: Reflector,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler) {
+    const op = operationOf(this.reflector, context);
+    if (op) applyDeprecationHeaders(context.switchToHttp().getResponse<FastifyReply>(), op, this.config, context.switchToHttp().getRequest<FastifyRequest>());
+    return next.handle();
+  }
+}
+
+/**
+ * Runs after the global authentication guard (so a missing or bad token is 401 first) and before body
+ * validation: an `unavailable` operation is refused whatever its body, with the headers above.
+ */
+@Injectable()
+export class UnavailableGuard implements CanActivate {
+  constructor(
+    @Inject(Reflector) private readonly reflector: Reflector,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const op = operationOf(this.reflector, context);
+    if (!op || op.availability !== 'unavailable') return true;
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    applyDeprecationHeaders(context.switchToHttp().getResponse<FastifyReply>(), op, this.config, request);
+    const successor = successorOf(op, this.config);
+    const replacement = successor ? `; use v1 ${successor.operationId} (${successor.method} ${successor.path}) instead` : '';
+    throw new ProtocolError(403, 'forbidden', `${op.method} ${op.path} is unavailable in v0${replacement}`);
+  }
+}

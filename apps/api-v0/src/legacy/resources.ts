@@ -1,0 +1,73 @@
+import { DomainError, isDomainError } from '@workcell/domain';
+
+/**
+ * What every v0 resource operation shares (issue 5):
+ * - A v0 resource is the v1 resource with `_id` instead of `id` (toLegacy, the one mapper).
+ * - Collections are JSON arrays paged by `page` (≥ 1, default 1) and `limit` (1–500, default 100); the v1
+ *   procedure's cursor pages are walked in id (creation) order to the requested page.
+ * - Bodies: only the resource's declared mutable attributes are taken (pick); every other field, including
+ *   any team/workspace id (`team`, `teamId`, `workspaceId`, `_team`, …), is ignored: the token's team applies.
+ */
+
+export const V0_DEFAULT_LIMIT = 100;
+const V1_PAGE = 200;
+
+/** `{ id, …rest }` → `{ _id, …rest }`, keeping the key order otherwise. */
+export function toLegacy<T extends { readonly id: string }>(resource: T): { _id: string } & Omit<T, 'id'> {
+  const { id, ...rest } = resource;
+  return { _id: id, ...rest };
+}
+
+type ListPage<T> = { readonly items: readonly T[]; readonly nextCursor: string | null };
+
+/** Page `page` of size `limit` of a cursor-paged v1 list. */
+export async function legacyPage<T>(query: { page?: number; limit?: number }, fetch: (cursor: string | undefined, limit: number) => Promise<ListPage<T>>): Promise<T[]> {
+  const page = query.page ?? 1;
+  const limit = query.limit ?? V0_DEFAULT_LIMIT;
+  let skip = (page - 1) * limit;
+  const out: T[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const result = await fetch(cursor, V1_PAGE);
+    const items = result.items.slice(Math.min(skip, result.items.length));
+    skip -= result.items.length - items.length;
+    out.push(...items.slice(0, limit - out.length));
+    if (out.length >= limit || result.nextCursor === null) return out;
+    cursor = result.nextCursor;
+  }
+}
+
+/** The body's fields named in `allowed` (present ones only); everything else is ignored. */
+export function pick(body: unknown, allowed: readonly string[]): Record<string, unknown> {
+  const source = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  return Object.fromEntries(allowed.filter((key) => Object.hasOwn(source, key)).map((key) => [key, source[key]]));
+}
+
+/** The resource id of a deprecated-alias operation, from the body field `_id` (400 when missing). */
+export function bodyAliasId(body: unknown): string {
+  const id = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)['_id'] : undefined;
+  if (typeof id !== 'string' || id.length === 0 || id.length > 64) {
+    throw new DomainError('validation_failed', 'the resource id is required in the body field _id', [{ pointer: '/_id', message: 'a resource id (string) is required' }]);
+  }
+  return id;
+}
+
+/**
+ * v0 writes are last-writer-wins (the frozen contract has no precondition): the write runs with the revision
+ * just read in the same call, and when another writer got in between (precondition_failed) it is read and
+ * applied again, a few times.
+ */
+export async function lastWriterWins<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (attempt >= 5 || !isDomainError(error) || (error.code !== 'precondition_failed' && error.code !== 'version_conflict')) throw error;
+    }
+  }
+}
+
+/** Archived resources are gone for v0 (v0 DELETE archives): reads and writes answer 404. */
+export function assertNotArchived(resource: { readonly archivedAt: string | null }, what: string): void {
+  if (resource.archivedAt !== null) throw new DomainError('not_found', `${what} not found`);
+}

@@ -1,0 +1,81 @@
+import { Controller, Inject, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { V1Auth } from '@workcell/auth-kit';
+import {
+  archiveProject,
+  completeProject,
+  failProjectLifecycleOperation,
+  getProjectLifecycleOperation,
+  invoke,
+  type LifecycleOperationView,
+  listProjectLifecycleOperations,
+  type ProcedureContext,
+  reopenProject,
+  restoreProject,
+  type V1AuthContext,
+} from '@workcell/domain';
+import { expectedRevisionFrom, Input, list, LOGGER, type Logger, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
+import { LifecycleJobs } from './lifecycle-jobs.js';
+
+type Id = { id: string };
+type Request = typeof completeProject;
+
+/**
+ * Asynchronous project lifecycle (issue 6): complete, reopen, archive, restore answer 202 with the queued
+ * operation and its `Location`; the worker applies it (job `projects.lifecycle`, job id = operation id).
+ * The job is enqueued after the request's transaction commits; if that fails, the operation is marked failed
+ * (`enqueue_failed`) at once, so it is never left queued with nothing to run it, and the 202 shows it failed.
+ */
+@Controller()
+export class ProjectLifecycleController {
+  constructor(
+    @Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext,
+    @Inject(LifecycleJobs) private readonly jobs: LifecycleJobs,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  private async accept(procedure: Request, auth: V1AuthContext, input: OperationInput<Id>, request: FastifyRequest, reply: FastifyReply) {
+    const expectedRevision = expectedRevisionFrom(request.headers['if-match']);
+    let operation: LifecycleOperationView = await invoke(procedure, this.ctx, { id: input.path.id, expectedRevision, auth, requestId: request.id });
+    try {
+      await this.jobs.enqueueLifecycle({ workspaceId: auth.workspaceId, operationId: operation.id });
+    } catch (error) {
+      this.logger.error({ requestId: request.id, operationId: operation.id, err: (error as Error).message }, 'lifecycle job could not be enqueued');
+      await invoke(failProjectLifecycleOperation, this.ctx, { workspaceId: auth.workspaceId, operationId: operation.id, detail: 'the operation could not be queued; request it again' });
+      operation = await invoke(getProjectLifecycleOperation, this.ctx, { auth, id: operation.resourceId, operationId: operation.id });
+    }
+    reply.header('location', `/v1/projects/${operation.resourceId}/lifecycle-operations/${operation.id}`);
+    return single(operation);
+  }
+
+  @Operation('completeProject')
+  completeProject(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.accept(completeProject, auth, input, request, reply);
+  }
+
+  @Operation('reopenProject')
+  reopenProject(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.accept(reopenProject, auth, input, request, reply);
+  }
+
+  @Operation('archiveProject')
+  archiveProject(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.accept(archiveProject, auth, input, request, reply);
+  }
+
+  @Operation('restoreProject')
+  restoreProject(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.accept(restoreProject, auth, input, request, reply);
+  }
+
+  @Operation('listProjectLifecycleOperations')
+  async listProjectLifecycleOperations(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest) {
+    const page = await invoke(listProjectLifecycleOperations, this.ctx, { auth, id: input.path.id, ...input.query });
+    return list(page.items, page, request);
+  }
+
+  @Operation('getProjectLifecycleOperation')
+  async getProjectLifecycleOperation(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id & { lifecycleOperationId: string }>) {
+    return single(await invoke(getProjectLifecycleOperation, this.ctx, { auth, id: input.path.id, operationId: input.path.lifecycleOperationId }));
+  }
+}

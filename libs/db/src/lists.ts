@@ -1,0 +1,89 @@
+import type { Tx } from './credentials.js';
+import type { Prisma } from './generated/prisma/client.js';
+import { type Client, clientOf } from './transactions.js';
+
+/**
+ * Project and task lists. Archive never deletes (`archived_at`); reads by id see archived lists, lists
+ * leave them out. Every query is scoped by the workspace id.
+ */
+
+export type ListKindValue = 'project' | 'task';
+
+export interface ListRecord {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly name: string;
+  readonly kind: ListKindValue;
+  readonly position: number;
+  readonly color: string | null;
+  readonly revision: number;
+  readonly archivedAt: Date | null;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+const select = {
+  id: true,
+  workspaceId: true,
+  name: true,
+  kind: true,
+  position: true,
+  color: true,
+  revision: true,
+  archivedAt: true,
+  createdAt: true,
+  updatedAt: true,
+} as const satisfies Prisma.ListSelect;
+
+/** One list of the workspace, archived or not. */
+export async function findList(client: Client, workspaceId: string, id: string): Promise<ListRecord | null> {
+  return clientOf(client).list.findFirst({ where: { workspaceId, id }, select });
+}
+
+/** One keyset page of the workspace's unarchived lists in id order, optionally of one kind. */
+export async function listListsPage(client: Client, workspaceId: string, filter: { kind?: ListKindValue | undefined }, afterId: string | undefined, take: number): Promise<ListRecord[]> {
+  return clientOf(client).list.findMany({
+    where: {
+      workspaceId,
+      archivedAt: null,
+      ...(filter.kind === undefined ? {} : { kind: filter.kind }),
+      ...(afterId === undefined ? {} : { id: { gt: afterId } }),
+    },
+    orderBy: { id: 'asc' },
+    take,
+    select,
+  });
+}
+
+export interface ListChanges {
+  readonly name?: string;
+  readonly position?: number;
+  readonly color?: string | null;
+}
+
+export async function insertList(tx: Tx, workspaceId: string, input: { name: string; kind: ListKindValue; position: number; color: string | null }): Promise<ListRecord> {
+  return tx.list.create({ data: { workspaceId, name: input.name, kind: input.kind, position: input.position, color: input.color }, select });
+}
+
+/** The given attributes (no precondition: the last writer wins); false when the list is missing. */
+export async function updateListAttributes(tx: Tx, workspaceId: string, id: string, change: ListChanges): Promise<boolean> {
+  const { count } = await tx.list.updateMany({
+    where: { workspaceId, id },
+    data: {
+      ...(change.name === undefined ? {} : { name: change.name }),
+      ...(change.position === undefined ? {} : { position: change.position }),
+      ...(change.color === undefined ? {} : { color: change.color }),
+      revision: { increment: 1 },
+    },
+  });
+  return count === 1;
+}
+
+/** Sets or clears `archived_at`; false when the list is missing or already in that state. */
+export async function setListArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  const { count } = await tx.list.updateMany({
+    where: { workspaceId, id, archivedAt: archivedAt === null ? { not: null } : null },
+    data: { archivedAt, revision: { increment: 1 } },
+  });
+  return count === 1;
+}

@@ -1,0 +1,76 @@
+import type { Tx } from './credentials.js';
+import type { Prisma } from './generated/prisma/client.js';
+import { type Client, clientOf } from './transactions.js';
+
+/**
+ * Tags. Archive never deletes (`archived_at`); reads by id see archived tags, lists leave them out. Every
+ * query is scoped by the workspace id.
+ */
+
+export interface TagRecord {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly name: string;
+  readonly color: string | null;
+  readonly revision: number;
+  readonly archivedAt: Date | null;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+const select = {
+  id: true,
+  workspaceId: true,
+  name: true,
+  color: true,
+  revision: true,
+  archivedAt: true,
+  createdAt: true,
+  updatedAt: true,
+} as const satisfies Prisma.TagSelect;
+
+/** One tag of the workspace, archived or not. */
+export async function findTag(client: Client, workspaceId: string, id: string): Promise<TagRecord | null> {
+  return clientOf(client).tag.findFirst({ where: { workspaceId, id }, select });
+}
+
+/** One keyset page of the workspace's unarchived tags in id order. */
+export async function listTagsPage(client: Client, workspaceId: string, afterId: string | undefined, take: number): Promise<TagRecord[]> {
+  return clientOf(client).tag.findMany({
+    where: { workspaceId, archivedAt: null, ...(afterId === undefined ? {} : { id: { gt: afterId } }) },
+    orderBy: { id: 'asc' },
+    take,
+    select,
+  });
+}
+
+export interface TagChanges {
+  readonly name?: string;
+  readonly color?: string | null;
+}
+
+export async function insertTag(tx: Tx, workspaceId: string, input: { name: string; color: string | null }): Promise<TagRecord> {
+  return tx.tag.create({ data: { workspaceId, name: input.name, color: input.color }, select });
+}
+
+/** The given attributes (no precondition: the last writer wins); false when the tag is missing. */
+export async function updateTagAttributes(tx: Tx, workspaceId: string, id: string, change: TagChanges): Promise<boolean> {
+  const { count } = await tx.tag.updateMany({
+    where: { workspaceId, id },
+    data: {
+      ...(change.name === undefined ? {} : { name: change.name }),
+      ...(change.color === undefined ? {} : { color: change.color }),
+      revision: { increment: 1 },
+    },
+  });
+  return count === 1;
+}
+
+/** Sets or clears `archived_at`; false when the tag is missing or already in that state. */
+export async function setTagArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  const { count } = await tx.tag.updateMany({
+    where: { workspaceId, id, archivedAt: archivedAt === null ? { not: null } : null },
+    data: { archivedAt, revision: { increment: 1 } },
+  });
+  return count === 1;
+}

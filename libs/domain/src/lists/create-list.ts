@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { appendOutboxEvent, insertList, inTransaction } from '@workcell/db';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { writeInput } from '../roles/permission-model.js';
+import { listAttributes, listKindInput, type ListView, storedListKind, versionedList } from './view.js';
+
+export const createListInput = z.object({ ...writeInput, ...listAttributes, name: z.string().trim().min(1).max(200), kind: listKindInput }).strict();
+
+/** `POST /v1/lists`: a new list (revision 1). Writes `list.created` in the same transaction. */
+export const createList = defineProcedure('createList', createListInput, async (ctx, input): Promise<Versioned<ListView>> => {
+  const { auth, requestId } = input;
+  const workspaceId = auth.workspaceId;
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const row = await insertList(tx, workspaceId, { name: input.name, kind: storedListKind(input.kind), position: input.position ?? 0, color: input.color ?? null });
+    const result = versionedList(row);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'list', aggregateId: row.id, eventType: 'list.created', payload: { list: { ...result.resource }, requestId }, occurredAt: now });
+    return result;
+  });
+});

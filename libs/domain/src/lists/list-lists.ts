@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { listListsPage } from '@workcell/db';
+import { paginate } from '../kernel/pagination.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { authInput, pageInput } from '../roles/permission-model.js';
+import { listKindInput, type ListView, listView, storedListKind } from './view.js';
+
+export const listListsInput = z.object({ auth: authInput, ...pageInput, kind: listKindInput.optional() }).strict();
+
+/** `GET /v1/lists`: the workspace's unarchived lists, oldest first, optionally of one kind. */
+export const listLists = defineProcedure(
+  'listLists',
+  listListsInput,
+  async (ctx, { auth, cursor, limit, kind }): Promise<{ items: ListView[]; limit: number; nextCursor: string | null }> => {
+    const scope = { workspaceId: auth.workspaceId, list: 'listLists', filter: { kind: kind ?? null } };
+    const filter = { kind: kind === undefined ? undefined : storedListKind(kind) };
+    const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) => listListsPage(ctx.database, auth.workspaceId, filter, afterId, take));
+    return { items: page.items.map(listView), limit, nextCursor: page.nextCursor };
+  },
+);

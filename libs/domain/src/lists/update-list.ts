@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { appendOutboxEvent, findList, inTransaction, updateListAttributes } from '@workcell/db';
+import { isUuid } from '../kernel/cas.js';
+import { DomainError } from '../kernel/errors.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { writeInput } from '../roles/permission-model.js';
+import { listAttributes, type ListView, versionedList } from './view.js';
+
+export const updateListInput = z.object({ ...writeInput, id: z.string().max(64), ...listAttributes }).strict();
+
+/**
+ * `PATCH /v1/lists/{id}`: name, position and/or color (the kind never changes). The registry declares no
+ * precondition for this update: the last writer wins. Writes `list.updated` in the same transaction.
+ */
+export const updateList = defineProcedure('updateList', updateListInput, async (ctx, input): Promise<Versioned<ListView>> => {
+  const { auth, requestId } = input;
+  const workspaceId = auth.workspaceId;
+  if (!isUuid(input.id)) throw new DomainError('not_found', 'list not found');
+  const id = input.id.toLowerCase();
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const change = {
+      ...(input.name === undefined ? {} : { name: input.name }),
+      ...(input.position === undefined ? {} : { position: input.position }),
+      ...(input.color === undefined ? {} : { color: input.color }),
+    };
+    if (!(await updateListAttributes(tx, workspaceId, id, change))) throw new DomainError('not_found', 'list not found');
+    const row = await findList(tx, workspaceId, id);
+    if (!row) throw new DomainError('not_found', 'list not found');
+    const result = versionedList(row);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'list', aggregateId: id, eventType: 'list.updated', payload: { list: { ...result.resource }, changed: Object.keys(change), requestId }, occurredAt: now });
+    return result;
+  });
+});

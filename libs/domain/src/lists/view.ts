@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import type { ListKindValue, ListRecord } from '@workcell/db';
+import type { Versioned } from '../kernel/versioned.js';
+
+/** The registry's list kinds (plural) and the stored ones (singular). */
+export type ListKind = 'projects' | 'tasks';
+export const listKindInput = z.enum(['projects', 'tasks']);
+export const storedListKind = (kind: ListKind): ListKindValue => (kind === 'projects' ? 'project' : 'task');
+
+/** A list as the registry's List. */
+export interface ListView {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly archivedAt: string | null;
+  readonly name: string;
+  readonly kind: ListKind;
+  readonly position: number;
+  readonly color: string | null;
+}
+
+export function listView(row: ListRecord): ListView {
+  return {
+    id: row.id,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    archivedAt: row.archivedAt?.toISOString() ?? null,
+    name: row.name,
+    kind: row.kind === 'project' ? 'projects' : 'tasks',
+    position: row.position,
+    color: row.color,
+  };
+}
+
+export function versionedList(row: ListRecord): Versioned<ListView> {
+  return { resource: listView(row), revision: row.revision };
+}
+
+/** The mutable attributes (the registry's ListUpdate), all optional here; create also requires name and kind. */
+export const listAttributes = {
+  name: z.string().trim().min(1).max(200).optional(),
+  position: z.number().int().min(0).max(2_147_483_647).optional(),
+  color: z.string().regex(/^#[0-9a-fA-F]{6}$/).nullable().optional(),
+};

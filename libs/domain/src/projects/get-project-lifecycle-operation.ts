@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { findLifecycleOperation } from '@workcell/db';
+import { isUuid } from '../kernel/cas.js';
+import { DomainError } from '../kernel/errors.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { authInput } from '../roles/permission-model.js';
+import { type LifecycleOperationView, lifecycleOperationView } from './lifecycle-view.js';
+
+export const getProjectLifecycleOperationInput = z.object({ auth: authInput, id: z.string().max(64), operationId: z.string().max(64) }).strict();
+
+/** `GET /v1/projects/{id}/lifecycle-operations/{lifecycleOperationId}`: pollable to its end state; another workspace's is 404. */
+export const getProjectLifecycleOperation = defineProcedure('getProjectLifecycleOperation', getProjectLifecycleOperationInput, async (ctx, { auth, id, operationId }): Promise<LifecycleOperationView> => {
+  const row = isUuid(id) && isUuid(operationId) ? await findLifecycleOperation(ctx.database, auth.workspaceId, id.toLowerCase(), operationId.toLowerCase()) : null;
+  if (!row) throw new DomainError('not_found', 'lifecycle operation not found');
+  return lifecycleOperationView(row);
+});

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { findProject, listLifecycleOperationsPage } from '@workcell/db';
+import { isUuid } from '../kernel/cas.js';
+import { DomainError } from '../kernel/errors.js';
+import { paginate } from '../kernel/pagination.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { authInput, pageInput } from '../roles/permission-model.js';
+import { type LifecycleOperationView, lifecycleOperationView } from './lifecycle-view.js';
+
+export const listProjectLifecycleOperationsInput = z.object({ auth: authInput, id: z.string().max(64), ...pageInput }).strict();
+
+/** `GET /v1/projects/{id}/lifecycle-operations`: the project's operations in creation order, cursor-paged; another workspace's project is 404. */
+export const listProjectLifecycleOperations = defineProcedure(
+  'listProjectLifecycleOperations',
+  listProjectLifecycleOperationsInput,
+  async (ctx, { auth, id, cursor, limit }): Promise<{ items: LifecycleOperationView[]; limit: number; nextCursor: string | null }> => {
+    const projectId = isUuid(id) ? id.toLowerCase() : null;
+    if (projectId === null || !(await findProject(ctx.database, auth.workspaceId, projectId))) throw new DomainError('not_found', 'project not found');
+    const page = await paginate(ctx.config, { workspaceId: auth.workspaceId, list: 'listProjectLifecycleOperations', filter: { projectId } }, { cursor, limit }, (afterId, take) =>
+      listLifecycleOperationsPage(ctx.database, auth.workspaceId, projectId, afterId, take),
+    );
+    return { items: page.items.map(lifecycleOperationView), limit, nextCursor: page.nextCursor };
+  },
+);

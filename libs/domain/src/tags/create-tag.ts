@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { appendOutboxEvent, insertTag, inTransaction } from '@workcell/db';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { writeInput } from '../roles/permission-model.js';
+import { tagAttributes, type TagView, versionedTag } from './view.js';
+
+export const createTagInput = z.object({ ...writeInput, ...tagAttributes, name: z.string().trim().min(1).max(200) }).strict();
+
+/** `POST /v1/tags`: a new tag (revision 1). Writes `tag.created` in the same transaction. */
+export const createTag = defineProcedure('createTag', createTagInput, async (ctx, input): Promise<Versioned<TagView>> => {
+  const { auth, requestId } = input;
+  const workspaceId = auth.workspaceId;
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const row = await insertTag(tx, workspaceId, { name: input.name, color: input.color ?? null });
+    const result = versionedTag(row);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId: row.id, eventType: 'tag.created', payload: { tag: { ...result.resource }, requestId }, occurredAt: now });
+    return result;
+  });
+});

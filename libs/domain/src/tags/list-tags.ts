@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { listTagsPage } from '@workcell/db';
+import { paginate } from '../kernel/pagination.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { authInput, pageInput } from '../roles/permission-model.js';
+import { type TagView, tagView } from './view.js';
+
+export const listTagsInput = z.object({ auth: authInput, ...pageInput }).strict();
+
+/** `GET /v1/tags`: the workspace's unarchived tags, oldest first. */
+export const listTags = defineProcedure('listTags', listTagsInput, async (ctx, { auth, cursor, limit }): Promise<{ items: TagView[]; limit: number; nextCursor: string | null }> => {
+  const scope = { workspaceId: auth.workspaceId, list: 'listTags', filter: {} };
+  const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) => listTagsPage(ctx.database, auth.workspaceId, afterId, take));
+  return { items: page.items.map(tagView), limit, nextCursor: page.nextCursor };
+});

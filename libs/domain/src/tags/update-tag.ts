@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { appendOutboxEvent, findTag, inTransaction, updateTagAttributes } from '@workcell/db';
+import { isUuid } from '../kernel/cas.js';
+import { DomainError } from '../kernel/errors.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { writeInput } from '../roles/permission-model.js';
+import { tagAttributes, type TagView, versionedTag } from './view.js';
+
+export const updateTagInput = z.object({ ...writeInput, id: z.string().max(64), ...tagAttributes }).strict();
+
+/**
+ * `PATCH /v1/tags/{id}`: name and/or color. The registry declares no precondition for this update: the
+ * last writer wins. Writes `tag.updated` in the same transaction.
+ */
+export const updateTag = defineProcedure('updateTag', updateTagInput, async (ctx, input): Promise<Versioned<TagView>> => {
+  const { auth, requestId } = input;
+  const workspaceId = auth.workspaceId;
+  if (!isUuid(input.id)) throw new DomainError('not_found', 'tag not found');
+  const id = input.id.toLowerCase();
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const change = {
+      ...(input.name === undefined ? {} : { name: input.name }),
+      ...(input.color === undefined ? {} : { color: input.color }),
+    };
+    if (!(await updateTagAttributes(tx, workspaceId, id, change))) throw new DomainError('not_found', 'tag not found');
+    const row = await findTag(tx, workspaceId, id);
+    if (!row) throw new DomainError('not_found', 'tag not found');
+    const result = versionedTag(row);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId: id, eventType: 'tag.updated', payload: { tag: { ...result.resource }, changed: Object.keys(change), requestId }, occurredAt: now });
+    return result;
+  });
+});

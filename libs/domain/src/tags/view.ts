@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import type { TagRecord } from '@workcell/db';
+import type { Versioned } from '../kernel/versioned.js';
+
+/** A tag as the registry's Tag. */
+export interface TagView {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly archivedAt: string | null;
+  readonly name: string;
+  readonly color: string | null;
+}
+
+export function tagView(row: TagRecord): TagView {
+  return {
+    id: row.id,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    archivedAt: row.archivedAt?.toISOString() ?? null,
+    name: row.name,
+    color: row.color,
+  };
+}
+
+export function versionedTag(row: TagRecord): Versioned<TagView> {
+  return { resource: tagView(row), revision: row.revision };
+}
+
+/** The writable attributes (the registry's TagCreate), all optional here; create requires the name. */
+export const tagAttributes = {
+  name: z.string().trim().min(1).max(200).optional(),
+  color: z.string().regex(/^#[0-9a-fA-F]{6}$/).nullable().optional(),
+};

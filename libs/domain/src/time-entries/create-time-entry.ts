@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { appendOutboxEvent, insertTimeEntry, inTransaction } from '@workcell/db';
+import { DomainError } from '../kernel/errors.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { writeInput } from '../roles/permission-model.js';
+import { holdsBilling, resolveTimeEntry, timeEntryAttributes, timeEntryEventView, type TimeEntryView, versionedTimeEntry } from './view.js';
+
+export const createTimeEntryInput = z.object({ ...writeInput, ...timeEntryAttributes, startedAt: z.iso.datetime({ offset: true }) }).strict();
+
+/**
+ * `POST /v1/time-entries`: a manual entry (with `endedAt` or `durationSeconds`) or a running timer (without
+ * either). A member has at most one running timer: 409 `timer_already_running`, nothing written. Writes
+ * `time_entry.created` (without the billing overlay) in the same transaction.
+ */
+export const createTimeEntry = defineProcedure('createTimeEntry', createTimeEntryInput, async (ctx, input): Promise<Versioned<TimeEntryView>> => {
+  const { auth, requestId } = input;
+  const workspaceId = auth.workspaceId;
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const values = await resolveTimeEntry(tx, auth, null, input, now);
+    const row = await insertTimeEntry(tx, workspaceId, values, now);
+    if (!row) throw new DomainError('timer_already_running', 'the member already has a running timer; stop it first');
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'time_entry', aggregateId: row.id, eventType: 'time_entry.created', payload: { timeEntry: { ...timeEntryEventView(row, now) }, requestId }, occurredAt: now });
+    return versionedTimeEntry(row, holdsBilling(auth), now);
+  });
+});

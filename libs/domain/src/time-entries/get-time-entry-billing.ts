@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { findTimeEntry } from '@workcell/db';
+import { isUuid } from '../kernel/cas.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { authInput } from '../roles/permission-model.js';
+import { type TimeEntryBillingResource, versionedBilling } from './billing.js';
+import { timeEntryNotFound } from './view.js';
+
+export const getTimeEntryBillingInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();
+
+/** `GET /v1/time-entries/{id}/billing` (time-entries:billing): billable state and rate of one entry. */
+export const getTimeEntryBilling = defineProcedure('getTimeEntryBilling', getTimeEntryBillingInput, async (ctx, { auth, id }): Promise<Versioned<TimeEntryBillingResource>> => {
+  const row = isUuid(id) ? await findTimeEntry(ctx.database, auth.workspaceId, id.toLowerCase()) : null;
+  if (!row) throw timeEntryNotFound();
+  return versionedBilling(row);
+});

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { appendOutboxEvent, findTimeEntry, inTransaction, setTimeEntryBillingIfRevision } from '@workcell/db';
+import { casFailure, expectedRevision } from '../kernel/cas.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { writeInput } from '../roles/permission-model.js';
+import { type TimeEntryBillingResource, versionedBilling } from './billing.js';
+import { timeEntryIdOf } from './view.js';
+
+/** A rate as stored: numeric(14,4), not negative. */
+const rate = z.strictObject({
+  amount: z
+    .string()
+    .regex(/^\d{1,10}(\.\d{1,4})?$/, 'a rate is a non-negative decimal with at most 10 integer and 4 fraction digits'),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+});
+
+export const setTimeEntryBillingInput = z
+  .object({ ...writeInput, id: z.string().max(64), expectedVersion: z.string().min(1).max(128), billable: z.boolean(), billingRate: rate.nullable() })
+  .strict();
+
+/**
+ * `PUT /v1/time-entries/{id}/billing` (time-entries:billing; compare-and-set on the entry's version, 409
+ * version_conflict when stale): replaces billable state and rate. Writes `time_entry.billing_set`.
+ */
+export const setTimeEntryBilling = defineProcedure('setTimeEntryBilling', setTimeEntryBillingInput, async (ctx, input): Promise<Versioned<TimeEntryBillingResource>> => {
+  const { auth, requestId } = input;
+  const workspaceId = auth.workspaceId;
+  const id = timeEntryIdOf(input.id);
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const outcome = await setTimeEntryBillingIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), { billable: input.billable, rate: input.billingRate });
+    if (outcome !== 'updated') throw casFailure(outcome, 'time entry');
+    const result = versionedBilling((await findTimeEntry(tx, workspaceId, id))!);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'time_entry', aggregateId: id, eventType: 'time_entry.billing_set', payload: { billing: { ...result.resource }, requestId }, occurredAt: now });
+    return result;
+  });
+});

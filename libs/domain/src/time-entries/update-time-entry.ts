@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { appendOutboxEvent, findTimeEntry, inTransaction, updateTimeEntryIfRevision } from '@workcell/db';
+import { casFailure, expectedRevision } from '../kernel/cas.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { writeInput } from '../roles/permission-model.js';
+import { findTimeEntryOr404, holdsBilling, resolveTimeEntry, timeEntryAttributes, timeEntryIdOf, timeEntryEventView, type TimeEntryView, versionedTimeEntry } from './view.js';
+
+export const updateTimeEntryInput = z.object({ ...writeInput, id: z.string().max(64), expectedVersion: z.string().min(1).max(128), ...timeEntryAttributes }).strict();
+
+/**
+ * `PATCH /v1/time-entries/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale): the
+ * given attributes, validated on the resulting entry (a running timer cannot be edited into an invalid range;
+ * `endedAt` stops it; a stopped entry cannot be restarted). Writes `time_entry.updated` in the same transaction.
+ */
+export const updateTimeEntry = defineProcedure('updateTimeEntry', updateTimeEntryInput, async (ctx, input): Promise<Versioned<TimeEntryView>> => {
+  const { auth, requestId } = input;
+  const workspaceId = auth.workspaceId;
+  const id = timeEntryIdOf(input.id);
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const current = await findTimeEntryOr404(tx, workspaceId, id);
+    const values = await resolveTimeEntry(tx, auth, current, input, now);
+    const outcome = await updateTimeEntryIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), values);
+    if (outcome !== 'updated') throw casFailure(outcome, 'time entry');
+    const row = (await findTimeEntry(tx, workspaceId, id))!;
+    const changed = Object.keys(timeEntryAttributesOf(input));
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'time_entry', aggregateId: id, eventType: 'time_entry.updated', payload: { timeEntry: { ...timeEntryEventView(row, now) }, changed, requestId }, occurredAt: now });
+    return versionedTimeEntry(row, holdsBilling(auth), now);
+  });
+});
+
+function timeEntryAttributesOf(input: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(input).filter(([k, v]) => k in timeEntryAttributes && v !== undefined));
+}

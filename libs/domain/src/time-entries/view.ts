@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { findTimeEntry, lockExistingMemberIds, projectExists, taskProjectOf, type TimeEntryRow, type TimeEntryValues, type Tx } from '@workcell/db';
+import { isUuid, versionOf } from '../kernel/cas.js';
+import { DomainError, type FieldIssue } from '../kernel/errors.js';
+import type { V1AuthContext } from '../identity/authenticate-credential.js';
+import type { Versioned } from '../kernel/versioned.js';
+
+/**
+ * Time entries (issue 6). An entry without `endedAt` is a running timer (at most one per member); a manual
+ * entry has both ends, or `startedAt` plus `durationSeconds`. `endedAt` ≥ `startedAt` always, a running
+ * timer cannot start in the future, and a range is at most `MAX_DURATION_SECONDS` long (else 400 with a
+ * pointer). `billing` is an overlay: present only when the caller holds `time-entries:billing`.
+ */
+
+export const BILLING_SCOPE = 'time-entries:billing';
+export const MAX_DURATION_SECONDS = 31_536_000;
+
+export type Money = { readonly amount: string; readonly currency: string };
+export interface TimeEntryBillingView {
+  readonly billable: boolean;
+  readonly billingRate: Money | null;
+}
+
+/** A time entry as the registry's TimeEntry. */
+export interface TimeEntryView {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly archivedAt: string | null;
+  readonly taskId: string | null;
+  readonly projectId: string | null;
+  readonly userId: string;
+  readonly startedAt: string;
+  readonly endedAt: string | null;
+  readonly durationSeconds: number;
+  readonly note: string | null;
+  readonly billing?: TimeEntryBillingView;
+  readonly version: string;
+}
+
+export function billingOf(row: TimeEntryRow): TimeEntryBillingView {
+  return {
+    billable: row.billable,
+    billingRate: row.billingRate === null || row.billingCurrency === null ? null : { amount: row.billingRate, currency: row.billingCurrency },
+  };
+}
+
+export const holdsBilling = (auth: V1AuthContext): boolean => auth.effectiveScopes.includes(BILLING_SCOPE);
+
+/** The view; a running timer's duration is the time elapsed so far. `billing` only when `withBilling`. */
+export function timeEntryView(row: TimeEntryRow, withBilling: boolean, now: Date): TimeEntryView {
+  const elapsed = Math.max(0, Math.floor((now.getTime() - row.startedAt.getTime()) / 1000));
+  return {
+    id: row.id,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    archivedAt: row.archivedAt?.toISOString() ?? null,
+    taskId: row.taskId,
+    projectId: row.projectId,
+    userId: row.memberId,
+    startedAt: row.startedAt.toISOString(),
+    endedAt: row.stoppedAt?.toISOString() ?? null,
+    durationSeconds: row.stoppedAt === null ? elapsed : (row.durationSeconds ?? 0),
+    note: row.description,
+    ...(withBilling ? { billing: billingOf(row) } : {}),
+    version: versionOf(row.revision),
+  };
+}
+
+/** The entry as outbox events carry it: never the billing overlay (the change feed is not billing-scoped). */
+export function timeEntryEventView(row: TimeEntryRow, now: Date): Omit<TimeEntryView, 'billing'> {
+  const { billing: _billing, ...view } = timeEntryView(row, false, now);
+  return view;
+}
+
+export function versionedTimeEntry(row: TimeEntryRow, withBilling: boolean, now: Date): Versioned<TimeEntryView> {
+  return { resource: timeEntryView(row, withBilling, now), revision: row.revision };
+}
+
+const timestamp = z.iso.datetime({ offset: true });
+const id = z.string().max(64);
+
+/** The writable attributes (the registry's TimeEntryCreate), all optional here; create requires startedAt. */
+export const timeEntryAttributes = {
+  taskId: id.nullable().optional(),
+  projectId: id.nullable().optional(),
+  userId: id.optional(),
+  startedAt: timestamp.optional(),
+  endedAt: timestamp.nullable().optional(),
+  durationSeconds: z.number().int().min(0).max(MAX_DURATION_SECONDS).optional(),
+  note: z.string().max(2000).nullable().optional(),
+};
+export type TimeEntryAttributes = { [K in keyof typeof timeEntryAttributes]?: z.output<(typeof timeEntryAttributes)[K]> };
+
+export const timeEntryNotFound = (): DomainError => new DomainError('not_found', 'time entry not found');
+
+export function timeEntryIdOf(raw: string): string {
+  if (!isUuid(raw)) throw timeEntryNotFound();
+  return raw.toLowerCase();
+}
+
+export async function findTimeEntryOr404(tx: Tx, workspaceId: string, id: string): Promise<TimeEntryRow> {
+  const row = await findTimeEntry(tx, workspaceId, id);
+  if (!row) throw timeEntryNotFound();
+  return row;
+}
+
+/**
+ * The entry's stored values after applying `input` to `current` (null on create), validated: references name
+ * unarchived rows of the caller's workspace (the project defaults to the task's and must match it), the user
+ * is an active member (default: the acting member), and the range is consistent. 400 with pointers otherwise.
+ */
+export async function resolveTimeEntry(tx: Tx, auth: V1AuthContext, current: TimeEntryRow | null, input: TimeEntryAttributes, now: Date): Promise<TimeEntryValues> {
+  const workspaceId = auth.workspaceId;
+  const issues: FieldIssue[] = [];
+  const lower = (v: string | null | undefined) => (v === null || v === undefined ? v : v.toLowerCase());
+
+  let memberId: string | null = lower(input.userId) ?? current?.memberId ?? (auth.principal.type === 'member' ? auth.principal.id : null);
+  if (memberId === null) issues.push({ pointer: '/userId', message: 'a service account has no member: name the member in userId' });
+  else if (input.userId !== undefined && !(isUuid(memberId) && (await lockExistingMemberIds(tx, workspaceId, [memberId])).has(memberId))) {
+    issues.push({ pointer: '/userId', message: 'no such member in this workspace' });
+    memberId = null;
+  }
+  if (current !== null && current.stoppedAt === null && memberId !== null && memberId !== current.memberId) {
+    issues.push({ pointer: '/userId', message: 'a running timer stays with its member; stop it first' });
+  }
+
+  const taskId = input.taskId === undefined ? (current?.taskId ?? null) : lower(input.taskId)!;
+  let projectId = input.projectId === undefined ? (current?.projectId ?? null) : lower(input.projectId)!;
+  if (input.taskId != null) {
+    const task = isUuid(input.taskId) ? await taskProjectOf(tx, workspaceId, taskId!) : undefined;
+    if (task === undefined) issues.push({ pointer: '/taskId', message: 'no such task in this workspace' });
+    else if (input.projectId === undefined) projectId = task.projectId;
+    else if (input.projectId !== null && task.projectId !== null && task.projectId !== projectId) {
+      issues.push({ pointer: '/projectId', message: 'the task belongs to another project' });
+    }
+  }
+  if (input.projectId != null && !(isUuid(input.projectId) && (await projectExists(tx, workspaceId, projectId!)))) {
+    issues.push({ pointer: '/projectId', message: 'no such project in this workspace' });
+  }
+
+  const startedAt = input.startedAt === undefined ? current!.startedAt : new Date(input.startedAt);
+  let stoppedAt: Date | null;
+  let rangePointer = '/endedAt';
+  if (input.endedAt !== undefined && input.endedAt !== null) stoppedAt = new Date(input.endedAt);
+  else if (input.endedAt === null) stoppedAt = null;
+  else if (input.durationSeconds !== undefined) {
+    stoppedAt = new Date(startedAt.getTime() + input.durationSeconds * 1000);
+    rangePointer = '/durationSeconds';
+  } else if (current !== null && current.stoppedAt !== null && input.startedAt !== undefined) {
+    stoppedAt = current.stoppedAt;
+    rangePointer = '/startedAt';
+  } else stoppedAt = current?.stoppedAt ?? null;
+
+  if (current !== null && current.stoppedAt !== null && stoppedAt === null) issues.push({ pointer: '/endedAt', message: 'a stopped time entry cannot be restarted' });
+  if (stoppedAt === null && input.durationSeconds !== undefined) issues.push({ pointer: '/durationSeconds', message: 'a running timer has no duration yet' });
+  if (stoppedAt === null && startedAt.getTime() > now.getTime()) issues.push({ pointer: '/startedAt', message: 'a running timer cannot start in the future' });
+  let durationSeconds: number | null = null;
+  if (stoppedAt !== null) {
+    durationSeconds = Math.floor((stoppedAt.getTime() - startedAt.getTime()) / 1000);
+    if (stoppedAt.getTime() < startedAt.getTime()) issues.push({ pointer: rangePointer, message: 'endedAt must not be before startedAt' });
+    else if (durationSeconds > MAX_DURATION_SECONDS) issues.push({ pointer: rangePointer, message: `a time entry lasts at most ${MAX_DURATION_SECONDS} seconds` });
+    else if (input.durationSeconds !== undefined && input.endedAt != null && input.durationSeconds !== durationSeconds) {
+      issues.push({ pointer: '/durationSeconds', message: 'durationSeconds disagrees with startedAt and endedAt' });
+    }
+  }
+  if (issues.length > 0) throw new DomainError('validation_failed', 'the time entry is not valid', issues);
+  return {
+    memberId: memberId!,
+    projectId,
+    taskId,
+    description: input.note === undefined ? (current?.description ?? null) : input.note,
+    startedAt,
+    stoppedAt,
+    durationSeconds,
+  };
+}

@@ -1,0 +1,290 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { createApiV1App } from '@workcell/api-v1';
+import { createAuthApp } from '@workcell/auth';
+import { createWorkerApp } from '@workcell/worker';
+import type { AppConfig } from '@workcell/config';
+import { V1_SCOPES } from '@workcell/credentials';
+import { createDatabase, type Database, issueCredential, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { getV1Operation } from '@workcell/registry';
+import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@workcell/testing';
+
+/**
+ * v1 lists (issue 6), end to end against the running services: scopes, tenancy, validation with JSON
+ * pointers, last-writer-wins updates (the registry declares no precondition), archive/restore and list
+ * exclusion, cursor pagination, outbox events written with the change, idempotent creates and the
+ * registry's response shapes.
+ */
+
+const env = useTestEnvironment();
+
+type ErrorItem = { code: string; detail: string; status: string; source?: { pointer?: string; parameter?: string } };
+type List = { id: string; createdAt: string; updatedAt: string; archivedAt: string | null; name: string; kind: 'projects' | 'tasks'; position: number; color: string | null };
+type ListBody<T> = { data: T[]; meta: { limit: number; nextCursor: string | null }; links: { next: string | null } };
+interface Reply<T = unknown> {
+  readonly status: number;
+  readonly body: T;
+  readonly headers: Headers;
+}
+
+/** The response body's data has exactly the fields of the registry's response schema and parses with it. */
+function assertShape(operationId: string, data: unknown): void {
+  const response = getV1Operation(operationId).response;
+  assert.ok(response.kind === 'single' || response.kind === 'list');
+  const schema = response.schema as unknown as { shape: Record<string, unknown>; safeParse(v: unknown): { success: boolean; error?: unknown } };
+  const parsed = schema.safeParse(data);
+  assert.ok(parsed.success, `${operationId}: ${JSON.stringify(parsed.error)}`);
+  assert.deepEqual(Object.keys(data as object).sort(), Object.keys(schema.shape).sort(), operationId);
+}
+
+describe('v1 lists', () => {
+  let database: Database;
+  let workspaceId: string;
+  let ownerMemberId: string;
+  let config: AppConfig;
+  let auth: RunningApp;
+  let worker: RunningApp;
+  let v1: RunningApp;
+  let v1b: RunningApp;
+  let admin: string;
+  const other = { workspaceId: '', listId: '' };
+  let seq = 0;
+
+  const mint = async (scopes: readonly string[]) =>
+    (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: `pat-${++seq}`, scopes, memberId: ownerMemberId }))).token;
+
+  async function call<T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}, app: RunningApp = v1): Promise<Reply<T>> {
+    const res = await fetch(`${app.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
+  }
+  const errorOf = (reply: Reply): ErrorItem => {
+    const item = (reply.body as { errors?: ErrorItem[] } | undefined)?.errors?.[0];
+    assert.ok(item, `expected an error document, got ${reply.status} ${JSON.stringify(reply.body)}`);
+    return item;
+  };
+  const assertProblem = (reply: Reply, status: number, code: string, pointer?: string) => {
+    assert.equal(reply.status, status, JSON.stringify(reply.body));
+    const item = errorOf(reply);
+    assert.equal(item.code, code, JSON.stringify(reply.body));
+    if (pointer !== undefined) {
+      const pointers = (reply.body as { errors: ErrorItem[] }).errors.map((e) => e.source?.pointer);
+      assert.ok(pointers.includes(pointer), `expected pointer ${pointer} in ${JSON.stringify(reply.body)}`);
+    }
+  };
+  const outbox = (aggregateId: string, eventType?: string) =>
+    database.prisma.outboxEvent.findMany({ where: { workspaceId, aggregateId, ...(eventType ? { eventType } : {}) }, orderBy: { sequence: 'asc' } });
+
+  const createList = async (body: Record<string, unknown> = {}) => {
+    const reply = await call<{ data: List }>('POST', '/v1/lists', admin, { name: `List ${++seq}`, kind: 'tasks', ...body });
+    assert.equal(reply.status, 201, JSON.stringify(reply.body));
+    return reply.body.data;
+  };
+  const getList = async (id: string) => (await call<{ data: List }>('GET', `/v1/lists/${id}`, admin)).body.data;
+  /** Every item of a list, following links.next page by page. */
+  const listAll = async <T>(path: string, token = admin): Promise<T[]> => {
+    const items: T[] = [];
+    let next: string | null = path;
+    while (next !== null) {
+      const reply: Reply<ListBody<T>> = await call<ListBody<T>>('GET', next, token);
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+      items.push(...reply.body.data);
+      next = reply.body.links.next;
+    }
+    return items;
+  };
+
+  before(async () => {
+    database = createDatabase(env.config, { poolSize: 4 });
+    const seeded = await seedDemoWorkspaceIfEmpty(database, env.config);
+    assert.ok(seeded);
+    workspaceId = seeded.workspaceId;
+    ownerMemberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId } })).id;
+    auth = await startApp(createAuthApp, env.config);
+    worker = await startApp(createWorkerApp, env.config);
+    config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url });
+    v1 = await startApp(createApiV1App, config);
+    v1b = await startApp(createApiV1App, config);
+    admin = await mint(V1_SCOPES);
+    const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
+    other.workspaceId = ws.id;
+    other.listId = (await database.prisma.list.create({ data: { workspaceId: ws.id, name: 'Foreign list', kind: 'task' } })).id;
+  });
+
+  after(async () => {
+    for (const app of [v1b, v1, worker, auth]) await app?.close();
+    await database?.close();
+  });
+
+  describe('scopes', () => {
+    it('every operation answers 403 insufficient_scope naming its scope to a credential without it', async () => {
+      const id = randomUUID();
+      const operations: [string, string, string][] = [
+        ['GET', '/v1/lists', 'lists:read'],
+        ['POST', '/v1/lists', 'lists:write'],
+        ['GET', `/v1/lists/${id}`, 'lists:read'],
+        ['PATCH', `/v1/lists/${id}`, 'lists:write'],
+        ['DELETE', `/v1/lists/${id}`, 'lists:write'],
+        ['POST', `/v1/lists/${id}/restore`, 'lists:write'],
+      ];
+      const token = await mint(V1_SCOPES.filter((s) => !s.startsWith('lists:')));
+      for (const [method, path, scope] of operations) {
+        const reply = await call(method, path, token, method === 'GET' || method === 'DELETE' || path.endsWith('/restore') ? undefined : {});
+        assert.equal(reply.status, 403, `${method} ${path}`);
+        assert.equal(errorOf(reply).code, 'insufficient_scope');
+        assert.match(errorOf(reply).detail, new RegExp(scope), `${method} ${path} names ${scope}`);
+      }
+    });
+
+    it('lists:read reads but does not write', async () => {
+      const reader = await mint(['lists:read']);
+      const lst = await createList();
+      assert.equal((await call('GET', `/v1/lists/${lst.id}`, reader)).status, 200);
+      assert.equal((await call('GET', '/v1/lists', reader)).status, 200);
+      assertProblem(await call('PATCH', `/v1/lists/${lst.id}`, reader, { name: 'x' }), 403, 'insufficient_scope');
+      assertProblem(await call('POST', '/v1/lists', reader, { name: 'x', kind: 'tasks' }), 403, 'insufficient_scope');
+      assertProblem(await call('DELETE', `/v1/lists/${lst.id}`, reader), 403, 'insufficient_scope');
+      assert.equal((await getList(lst.id)).name, lst.name);
+    });
+  });
+
+  describe('tenancy', () => {
+    it('another workspace’s list answers exactly like a missing one (404) and is never changed or listed', async () => {
+      for (const id of [other.listId, randomUUID(), 'not-a-uuid']) {
+        assertProblem(await call('GET', `/v1/lists/${id}`, admin), 404, 'not_found');
+        assertProblem(await call('PATCH', `/v1/lists/${id}`, admin, { name: 'Hijacked' }), 404, 'not_found');
+        assertProblem(await call('DELETE', `/v1/lists/${id}`, admin), 404, 'not_found');
+        assertProblem(await call('POST', `/v1/lists/${id}/restore`, admin), 404, 'not_found');
+      }
+      const foreign = await database.prisma.list.findFirstOrThrow({ where: { workspaceId: other.workspaceId, id: other.listId } });
+      assert.deepEqual([foreign.name, foreign.revision, foreign.archivedAt], ['Foreign list', 1, null]);
+      assert.ok(!(await listAll<List>('/v1/lists?limit=200')).some((t) => t.id === other.listId));
+      assert.equal(await database.prisma.outboxEvent.count({ where: { aggregateId: other.listId } }), 0);
+    });
+  });
+
+  describe('lists', () => {
+    it('creates a list: 201, Location, strong ETag, the registry shape and list.created in the outbox', async () => {
+      const reply = await call<{ data: List }>('POST', '/v1/lists', admin, { name: '  Backlog ', kind: 'projects', position: 3, color: '#FF0000' });
+      assert.equal(reply.status, 201, JSON.stringify(reply.body));
+      const t = reply.body.data;
+      assert.equal(reply.headers.get('location'), `/v1/lists/${t.id}`);
+      assert.equal(reply.headers.get('etag'), '"1"');
+      assertShape('createList', t);
+      assert.deepEqual({ name: t.name, kind: t.kind, position: t.position, color: t.color, archivedAt: t.archivedAt }, { name: 'Backlog', kind: 'projects', position: 3, color: '#FF0000', archivedAt: null });
+      assert.equal((await database.prisma.list.findFirstOrThrow({ where: { workspaceId, id: t.id } })).kind, 'project');
+      assert.deepEqual((await outbox(t.id)).map((e) => [e.eventType, e.aggregateType]), [['list.created', 'list']]);
+      const got = await call<{ data: List }>('GET', `/v1/lists/${t.id}`, admin);
+      assert.equal(got.status, 200);
+      assert.equal(got.headers.get('etag'), '"1"');
+      assertShape('getList', got.body.data);
+      assert.deepEqual(got.body.data, t);
+      const plain = await createList({ name: 'No colour' });
+      assert.deepEqual([plain.kind, plain.position, plain.color], ['tasks', 0, null]);
+    });
+
+    it('refuses invalid bodies with 400 and a pointer, unknown attributes included, and writes nothing', async () => {
+      const before = await database.prisma.list.count({ where: { workspaceId } });
+      assertProblem(await call('POST', '/v1/lists', admin, { kind: 'tasks' }), 400, 'validation_failed', '/name');
+      assertProblem(await call('POST', '/v1/lists', admin, { name: 'No kind' }), 400, 'validation_failed', '/kind');
+      assertProblem(await call('POST', '/v1/lists', admin, { name: 'Bad kind', kind: 'task' }), 400, 'validation_failed', '/kind');
+      assertProblem(await call('POST', '/v1/lists', admin, { name: 'Bad position', kind: 'tasks', position: -1 }), 400, 'validation_failed', '/position');
+      assertProblem(await call('POST', '/v1/lists', admin, { name: 'Bad position', kind: 'tasks', position: 1.5 }), 400, 'validation_failed', '/position');
+      assertProblem(await call('POST', '/v1/lists', admin, { name: '   ', kind: 'tasks' }), 400, 'validation_failed', '/name');
+      assertProblem(await call('POST', '/v1/lists', admin, { name: 'x'.repeat(201), kind: 'tasks' }), 400, 'validation_failed', '/name');
+      assertProblem(await call('POST', '/v1/lists', admin, { name: 'Bad colour', kind: 'tasks', color: 'red' }), 400, 'validation_failed', '/color');
+      assertProblem(await call('POST', '/v1/lists', admin, { name: 'Extra', kind: 'tasks', weight: 3 }), 400, 'validation_failed');
+      assert.equal(await database.prisma.list.count({ where: { workspaceId } }), before);
+    });
+
+    it('replays an idempotent create with the same key and creates once', async () => {
+      const key = `list-${randomUUID()}`;
+      const body = { name: 'Idempotent list', kind: 'tasks' };
+      const first = await call<{ data: List }>('POST', '/v1/lists', admin, body, { 'idempotency-key': key });
+      const second = await call<{ data: List }>('POST', '/v1/lists', admin, body, { 'idempotency-key': key });
+      assert.equal(first.status, 201);
+      assert.equal(second.status, 201);
+      assert.equal(second.headers.get('idempotency-replayed'), 'true');
+      assert.equal(second.body.data.id, first.body.data.id);
+      assert.equal(second.headers.get('location'), first.headers.get('location'));
+      assert.equal(await database.prisma.list.count({ where: { workspaceId, name: 'Idempotent list' } }), 1);
+      assert.equal((await outbox(first.body.data.id, 'list.created')).length, 1);
+      assertProblem(await call('POST', '/v1/lists', admin, { name: 'Other', kind: 'tasks' }, { 'idempotency-key': key }), 409, 'idempotency_key_reused');
+    });
+
+    it('updates name and colour (last writer wins, as the registry declares): the ETag moves on, list.updated is written', async () => {
+      const t = await createList({ color: '#00ff00' });
+      const reply = await call<{ data: List }>('PATCH', `/v1/lists/${t.id}`, admin, { name: 'Renamed', position: 7, color: null });
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+      assertShape('updateList', reply.body.data);
+      assert.equal(reply.headers.get('etag'), '"2"');
+      assert.deepEqual([reply.body.data.name, reply.body.data.position, reply.body.data.color, reply.body.data.kind], ['Renamed', 7, null, 'tasks']);
+      assert.deepEqual((await outbox(t.id)).map((e) => e.eventType), ['list.created', 'list.updated']);
+      const replies = await Promise.all(Array.from({ length: 4 }, (_, i) => call('PATCH', `/v1/lists/${t.id}`, admin, { name: `writer ${i}` }, {}, i % 2 ? v1b : v1)));
+      assert.deepEqual(replies.map((r) => r.status), [200, 200, 200, 200]);
+      const now = await call<{ data: List }>('GET', `/v1/lists/${t.id}`, admin);
+      assert.equal(now.headers.get('etag'), '"6"', 'every write is counted, none is lost');
+      assert.equal((await outbox(t.id, 'list.updated')).length, 5);
+    });
+
+    it('refuses invalid updates with 400 (pointer; unknown attribute; empty patch) and changes nothing', async () => {
+      const t = await createList();
+      assertProblem(await call('PATCH', `/v1/lists/${t.id}`, admin, { name: '' }), 400, 'validation_failed', '/name');
+      assertProblem(await call('PATCH', `/v1/lists/${t.id}`, admin, { color: '#12345' }), 400, 'validation_failed', '/color');
+      assertProblem(await call('PATCH', `/v1/lists/${t.id}`, admin, { label: 'x' }), 400, 'validation_failed');
+      assertProblem(await call('PATCH', `/v1/lists/${t.id}`, admin, { kind: 'projects' }), 400, 'validation_failed');
+      assertProblem(await call('PATCH', `/v1/lists/${t.id}`, admin, { position: -2 }), 400, 'validation_failed', '/position');
+      assertProblem(await call('PATCH', `/v1/lists/${t.id}`, admin, {}), 400, 'validation_failed');
+      assert.deepEqual(await getList(t.id), t);
+      assert.equal((await outbox(t.id, 'list.updated')).length, 0);
+    });
+
+    it('archive never deletes: 204, left out of lists, still readable; restore brings it back; events for both', async () => {
+      const t = await createList({ name: 'Archivable' });
+      const archived = await call('DELETE', `/v1/lists/${t.id}`, admin);
+      assert.equal(archived.status, 204);
+      assert.equal(archived.body, undefined);
+      assert.ok(!(await listAll<List>('/v1/lists?limit=200')).some((x) => x.id === t.id));
+      assert.ok((await getList(t.id)).archivedAt !== null);
+      assert.equal(await database.prisma.list.count({ where: { workspaceId, id: t.id } }), 1);
+      assert.equal((await call('DELETE', `/v1/lists/${t.id}`, admin)).status, 204, 'archiving again is fine');
+      const restored = await call<{ data: List }>('POST', `/v1/lists/${t.id}/restore`, admin);
+      assert.equal(restored.status, 200);
+      assertShape('restoreList', restored.body.data);
+      assert.equal(restored.body.data.archivedAt, null);
+      assert.equal(restored.headers.get('etag'), '"3"');
+      assert.ok((await listAll<List>('/v1/lists?limit=200')).some((x) => x.id === t.id));
+      assert.equal((await call('POST', `/v1/lists/${t.id}/restore`, admin)).status, 200, 'restoring again is fine');
+      assert.deepEqual((await outbox(t.id)).map((e) => e.eventType), ['list.created', 'list.archived', 'list.restored']);
+    });
+
+    it('pages with a cursor without gaps or repeats; bad cursors and limits are 400', async () => {
+      const created: List[] = [];
+      for (let i = 0; i < 5; i++) created.push(await createList({ name: `Pager ${i}`, kind: i % 2 ? 'projects' : 'tasks' }));
+      const first = await call<ListBody<List>>('GET', '/v1/lists?limit=2', admin);
+      assert.equal(first.status, 200);
+      assert.equal(first.body.data.length, 2);
+      assert.equal(first.body.meta.limit, 2);
+      assert.ok(first.body.meta.nextCursor);
+      for (const item of first.body.data) assertShape('listLists', item);
+      const all = await listAll<List>('/v1/lists?limit=2');
+      assert.equal(new Set(all.map((t) => t.id)).size, all.length, 'no repeats');
+      assert.deepEqual(all.map((t) => t.id), [...all.map((t) => t.id)].sort(), 'oldest first');
+      assert.deepEqual(all.filter((t) => created.some((c) => c.id === t.id)).map((t) => t.id), created.map((c) => c.id));
+      const projects = await listAll<List>('/v1/lists?kind=projects&limit=1');
+      assert.ok(projects.every((l) => l.kind === 'projects'));
+      assert.deepEqual(projects.filter((t) => created.some((c) => c.id === t.id)).map((t) => t.id), [created[1]!.id, created[3]!.id]);
+      assertProblem(await call('GET', `/v1/lists?cursor=${first.body.meta.nextCursor}x`, admin), 400, 'validation_failed');
+      assertProblem(await call('GET', `/v1/lists?kind=projects&cursor=${first.body.meta.nextCursor}`, admin), 400, 'validation_failed');
+      assert.equal((await call('GET', '/v1/lists?kind=task', admin)).status, 400);
+      assert.equal((await call('GET', '/v1/lists?limit=0', admin)).status, 400);
+      assert.equal((await call('GET', '/v1/lists?limit=201', admin)).status, 400);
+      assert.equal((await call('GET', '/v1/lists?unknown=1', admin)).status, 400);
+    });
+  });
+});

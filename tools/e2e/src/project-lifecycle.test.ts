@@ -1,0 +1,278 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { createApiV1App } from '@workcell/api-v1';
+import { createAuthApp } from '@workcell/auth';
+import { createWorkerApp } from '@workcell/worker';
+import type { AppConfig } from '@workcell/config';
+import { V1_SCOPES } from '@workcell/credentials';
+import { createDatabase, type Database, issueCredential, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { JobQueues } from '@workcell/jobs';
+import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@workcell/testing';
+
+/**
+ * Asynchronous project lifecycle (issue 6), end to end against the running auth, worker and api-v1: the four
+ * transitions (202 + Location, polled to succeeded, project state/revision and outbox events), If-Match
+ * preconditions, invalid transitions and one active operation per project (409), the scope, tenancy, a job
+ * that fails after its attempts (failed, with the reason, visible through GET) and list pagination.
+ */
+
+const env = useTestEnvironment();
+
+type ErrorItem = { code: string; detail: string; status: string };
+type Project = { id: string; status: string; completedAt: string | null; archivedAt: string | null; revision: string };
+type Operation = {
+  id: string;
+  kind: string;
+  status: string;
+  resourceType: string;
+  resourceId: string;
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+  error: ErrorItem | null;
+};
+type ListBody<T> = { data: T[]; meta: { limit: number; nextCursor: string | null }; links: { next: string | null } };
+interface Reply<T = unknown> {
+  readonly status: number;
+  readonly body: T;
+  readonly headers: Headers;
+}
+
+describe('v1 project lifecycle', () => {
+  let database: Database;
+  let workspaceId: string;
+  let ownerMemberId: string;
+  let config: AppConfig;
+  let auth: RunningApp;
+  let worker: RunningApp;
+  let v1: RunningApp;
+  let admin: string;
+  const other = { workspaceId: '', projectId: '', operationId: '' };
+  let seq = 0;
+
+  const mint = async (scopes: readonly string[]) =>
+    (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: `pat-${++seq}`, scopes, memberId: ownerMemberId }))).token;
+
+  async function call<T = unknown>(method: string, path: string, token: string, headers: Record<string, string> = {}): Promise<Reply<T>> {
+    const res = await fetch(`${v1.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, ...headers } });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
+  }
+  const errorOf = (reply: Reply): ErrorItem => {
+    const item = (reply.body as { errors: ErrorItem[] }).errors?.[0];
+    assert.ok(item, `expected an error document, got ${reply.status} ${JSON.stringify(reply.body)}`);
+    return item;
+  };
+  const create = async () => {
+    const res = await fetch(`${v1.url}/v1/projects`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: `Project ${++seq}` }) });
+    assert.equal(res.status, 201);
+    return ((await res.json()) as { data: Project }).data;
+  };
+  const getProject = async (id: string) => (await call<{ data: Project }>('GET', `/v1/projects/${id}`, admin)).body.data;
+  type Kind = 'complete' | 'reopen' | 'archive' | 'restore';
+  const ACTIONS: Record<Kind, (id: string) => [string, string]> = {
+    complete: (id: string) => ['POST', `/v1/projects/${id}/complete`],
+    reopen: (id: string) => ['POST', `/v1/projects/${id}/reopen`],
+    archive: (id: string) => ['DELETE', `/v1/projects/${id}`],
+    restore: (id: string) => ['POST', `/v1/projects/${id}/restore`],
+  };
+  const request = (kind: Kind, id: string, headers: Record<string, string>, token = admin) => {
+    const [method, path] = ACTIONS[kind](id);
+    return call<{ data: Operation }>(method, path, token, headers);
+  };
+  async function poll(location: string, timeoutMs = 20_000): Promise<Operation> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const reply = await call<{ data: Operation }>('GET', location, admin);
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+      if (reply.body.data.status === 'succeeded' || reply.body.data.status === 'failed') return reply.body.data;
+      assert.ok(Date.now() < deadline, `operation still ${reply.body.data.status} at ${location}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  /** Requests a transition with the project's current ETag and waits for it to succeed. */
+  async function transition(kind: Kind, id: string): Promise<Operation> {
+    const before = await getProject(id);
+    const reply = await request(kind, id, { 'if-match': `"${before.revision}"` });
+    assert.equal(reply.status, 202, JSON.stringify(reply.body));
+    const location = reply.headers.get('location');
+    assert.equal(location, `/v1/projects/${id}/lifecycle-operations/${reply.body.data.id}`);
+    const done = await poll(location!);
+    assert.equal(done.status, 'succeeded', JSON.stringify(done));
+    return done;
+  }
+  const outboxCount = (aggregateId: string, eventType: string) => database.prisma.outboxEvent.count({ where: { workspaceId, aggregateId, eventType } });
+
+  before(async () => {
+    database = createDatabase(env.config, { poolSize: 4 });
+    const seeded = await seedDemoWorkspaceIfEmpty(database, env.config);
+    assert.ok(seeded);
+    workspaceId = seeded.workspaceId;
+    ownerMemberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId } })).id;
+    auth = await startApp(createAuthApp, env.config);
+    worker = await startApp(createWorkerApp, env.config);
+    config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url });
+    v1 = await startApp(createApiV1App, config);
+    admin = await mint(V1_SCOPES);
+    const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
+    other.workspaceId = ws.id;
+    other.projectId = (await database.prisma.project.create({ data: { workspaceId: ws.id, name: 'Foreign' } })).id;
+    other.operationId = (await database.prisma.projectLifecycleOperation.create({ data: { workspaceId: ws.id, projectId: other.projectId, kind: 'complete', status: 'succeeded' } })).id;
+  });
+
+  after(async () => {
+    for (const app of [v1, worker, auth]) await app?.close();
+    await database?.close();
+  });
+
+  it('runs complete, reopen, archive and restore: 202 + Location, polled to succeeded, state, revision and events', async () => {
+    const p = await create();
+    assert.equal(p.revision, '1');
+
+    const accepted = await request('complete', p.id, { 'if-match': '"1"' });
+    assert.equal(accepted.status, 202, JSON.stringify(accepted.body));
+    const op = accepted.body.data;
+    assert.equal(op.kind, 'project.complete');
+    assert.equal(op.resourceType, 'project');
+    assert.equal(op.resourceId, p.id);
+    assert.ok(['pending', 'running', 'succeeded'].includes(op.status), op.status);
+    assert.equal(accepted.headers.get('location'), `/v1/projects/${p.id}/lifecycle-operations/${op.id}`);
+    const done = await poll(accepted.headers.get('location')!);
+    assert.equal(done.status, 'succeeded');
+    assert.equal(done.error, null);
+    assert.ok(done.completedAt);
+    let now = await getProject(p.id);
+    assert.equal(now.status, 'completed');
+    assert.ok(now.completedAt);
+    assert.equal(now.revision, '2');
+    assert.equal(await outboxCount(p.id, 'project.lifecycle_requested'), 1);
+    assert.equal(await outboxCount(p.id, 'project.completed'), 1);
+
+    await transition('reopen', p.id);
+    now = await getProject(p.id);
+    assert.deepEqual([now.status, now.completedAt, now.revision], ['active', null, '3']);
+    assert.equal(await outboxCount(p.id, 'project.reopened'), 1);
+
+    await transition('archive', p.id);
+    now = await getProject(p.id);
+    assert.equal(now.status, 'archived');
+    assert.ok(now.archivedAt);
+    assert.equal(now.revision, '4');
+    assert.equal(await outboxCount(p.id, 'project.archived'), 1);
+
+    await transition('restore', p.id);
+    now = await getProject(p.id);
+    assert.deepEqual([now.status, now.archivedAt, now.revision], ['active', null, '5']);
+    assert.equal(await outboxCount(p.id, 'project.restored'), 1);
+    assert.equal(await outboxCount(p.id, 'project.lifecycle_requested'), 4);
+  });
+
+  it('checks If-Match: missing 428, malformed 400, stale 412; nothing is recorded', async () => {
+    const p = await create();
+    const missing = await request('complete', p.id, {});
+    assert.equal(missing.status, 428);
+    assert.equal(errorOf(missing).code, 'precondition_required');
+    for (const value of ['W/"1"', '*', '"1", "2"', '1']) {
+      const bad = await request('complete', p.id, { 'if-match': value });
+      assert.equal(bad.status, 400, value);
+      assert.equal(errorOf(bad).code, 'invalid_precondition');
+    }
+    const stale = await request('archive', p.id, { 'if-match': '"7"' });
+    assert.equal(stale.status, 412);
+    assert.equal(errorOf(stale).code, 'precondition_failed');
+    assert.equal(await database.prisma.projectLifecycleOperation.count({ where: { workspaceId, projectId: p.id } }), 0);
+  });
+
+  it('refuses a transition the project state does not allow with 409', async () => {
+    const p = await create();
+    for (const kind of ['reopen', 'restore'] as const) {
+      const reply = await request(kind, p.id, { 'if-match': '"1"' });
+      assert.equal(reply.status, 409, kind);
+      assert.equal(errorOf(reply).code, 'conflict');
+    }
+    await transition('complete', p.id);
+    const again = await request('complete', p.id, { 'if-match': '"2"' });
+    assert.equal(again.status, 409);
+    assert.equal(await database.prisma.projectLifecycleOperation.count({ where: { workspaceId, projectId: p.id } }), 1);
+  });
+
+  it('allows one active operation per project: a second request while one is queued is 409', async () => {
+    const p = await create();
+    // An operation queued with no job yet stands for one the worker has not picked up.
+    const active = await database.prisma.projectLifecycleOperation.create({ data: { workspaceId, projectId: p.id, kind: 'archive' } });
+    const second = await request('complete', p.id, { 'if-match': '"1"' });
+    assert.equal(second.status, 409);
+    assert.match(errorOf(second).detail, /queued or running/);
+    await database.prisma.projectLifecycleOperation.update({ where: { workspaceId_id: { workspaceId, id: active.id } }, data: { status: 'failed' } });
+    await transition('complete', p.id);
+  });
+
+  it('requires projects:lifecycle (projects:write alone is 403) for requests and reads', async () => {
+    const p = await create();
+    const writer = await mint(['projects:read', 'projects:write']);
+    const reply = await request('complete', p.id, { 'if-match': '"1"' }, writer);
+    assert.equal(reply.status, 403);
+    assert.equal(errorOf(reply).code, 'insufficient_scope');
+    assert.equal((await call('GET', `/v1/projects/${p.id}/lifecycle-operations`, writer)).status, 403);
+    const lifecycleOnly = await mint(['projects:lifecycle']);
+    const ok = await request('complete', p.id, { 'if-match': '"1"' }, lifecycleOnly);
+    assert.equal(ok.status, 202, JSON.stringify(ok.body));
+    assert.equal((await poll(ok.headers.get('location')!)).status, 'succeeded');
+  });
+
+  it("answers 404 for another workspace's project and operations, and for unknown ids", async () => {
+    const foreign = await request('archive', other.projectId, { 'if-match': '"1"' });
+    assert.equal(foreign.status, 404);
+    assert.equal(errorOf(foreign).code, 'not_found');
+    assert.equal((await call('GET', `/v1/projects/${other.projectId}/lifecycle-operations/${other.operationId}`, admin)).status, 404);
+    assert.equal((await call('GET', `/v1/projects/${other.projectId}/lifecycle-operations`, admin)).status, 404);
+    const mine = await create();
+    assert.equal((await call('GET', `/v1/projects/${mine.id}/lifecycle-operations/${other.operationId}`, admin)).status, 404);
+    assert.equal((await call('GET', `/v1/projects/${mine.id}/lifecycle-operations/${randomUUID()}`, admin)).status, 404);
+    assert.equal((await request('complete', randomUUID(), { 'if-match': '"1"' })).status, 404);
+    const row = await database.prisma.project.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId: other.workspaceId, id: other.projectId } } });
+    assert.equal(row.archivedAt, null);
+  });
+
+  it('ends a job that keeps failing as failed with the reason, after its attempts, visible through GET', async () => {
+    const p = await create();
+    // The transition became impossible between the request and its execution: reopen an active project.
+    const op = await database.prisma.projectLifecycleOperation.create({ data: { workspaceId, projectId: p.id, kind: 'reopen' } });
+    const queues = new JobQueues(config);
+    try {
+      const jobId = await queues.enqueue('projects.lifecycle', { workspaceId, operationId: op.id });
+      assert.equal(jobId, op.id);
+      const done = await poll(`/v1/projects/${p.id}/lifecycle-operations/${op.id}`, 30_000);
+      assert.equal(done.status, 'failed');
+      assert.equal(done.error?.code, 'conflict');
+      assert.equal(done.error?.status, '409');
+      assert.ok(done.completedAt);
+      const job = await queues.queue('projects').getJob(op.id);
+      assert.equal(job?.attemptsMade, 3);
+      assert.equal(await job?.getState(), 'failed');
+    } finally {
+      await queues.close();
+    }
+    const now = await getProject(p.id);
+    assert.deepEqual([now.status, now.revision], ['active', '1']);
+    assert.equal(await outboxCount(p.id, 'project.lifecycle_failed'), 1);
+    // A failed operation frees the project.
+    await transition('complete', p.id);
+  });
+
+  it('lists the operations of a project in creation order, cursor-paged', async () => {
+    const p = await create();
+    const ids = [(await transition('complete', p.id)).id, (await transition('reopen', p.id)).id, (await transition('archive', p.id)).id];
+    const first = await call<ListBody<Operation>>('GET', `/v1/projects/${p.id}/lifecycle-operations?limit=2`, admin);
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    assert.deepEqual(first.body.data.map((o) => o.id), ids.slice(0, 2));
+    assert.ok(first.body.meta.nextCursor);
+    assert.ok(first.body.links.next);
+    const second = await call<ListBody<Operation>>('GET', first.body.links.next!, admin);
+    assert.deepEqual(second.body.data.map((o) => [o.id, o.kind, o.status]), [[ids[2], 'project.archive', 'succeeded']]);
+    assert.equal(second.body.meta.nextCursor, null);
+    const tampered = await call('GET', `/v1/projects/${p.id}/lifecycle-operations?cursor=nope`, admin);
+    assert.equal(tampered.status, 400);
+  });
+});

@@ -1,0 +1,277 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { createApiV1App } from '@workcell/api-v1';
+import { createAuthApp } from '@workcell/auth';
+import { createWorkerApp } from '@workcell/worker';
+import type { AppConfig } from '@workcell/config';
+import { V1_SCOPES } from '@workcell/credentials';
+import { createDatabase, type Database, issueCredential, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { getV1Operation } from '@workcell/registry';
+import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@workcell/testing';
+
+/**
+ * v1 tags (issue 6), end to end against the running services: scopes, tenancy, validation with JSON
+ * pointers, last-writer-wins updates (the registry declares no precondition), archive/restore and list
+ * exclusion, cursor pagination, outbox events written with the change, idempotent creates and the
+ * registry's response shapes.
+ */
+
+const env = useTestEnvironment();
+
+type ErrorItem = { code: string; detail: string; status: string; source?: { pointer?: string; parameter?: string } };
+type Tag = { id: string; createdAt: string; updatedAt: string; archivedAt: string | null; name: string; color: string | null };
+type ListBody<T> = { data: T[]; meta: { limit: number; nextCursor: string | null }; links: { next: string | null } };
+interface Reply<T = unknown> {
+  readonly status: number;
+  readonly body: T;
+  readonly headers: Headers;
+}
+
+/** The response body's data has exactly the fields of the registry's response schema and parses with it. */
+function assertShape(operationId: string, data: unknown): void {
+  const response = getV1Operation(operationId).response;
+  assert.ok(response.kind === 'single' || response.kind === 'list');
+  const schema = response.schema as unknown as { shape: Record<string, unknown>; safeParse(v: unknown): { success: boolean; error?: unknown } };
+  const parsed = schema.safeParse(data);
+  assert.ok(parsed.success, `${operationId}: ${JSON.stringify(parsed.error)}`);
+  assert.deepEqual(Object.keys(data as object).sort(), Object.keys(schema.shape).sort(), operationId);
+}
+
+describe('v1 tags', () => {
+  let database: Database;
+  let workspaceId: string;
+  let ownerMemberId: string;
+  let config: AppConfig;
+  let auth: RunningApp;
+  let worker: RunningApp;
+  let v1: RunningApp;
+  let v1b: RunningApp;
+  let admin: string;
+  const other = { workspaceId: '', tagId: '' };
+  let seq = 0;
+
+  const mint = async (scopes: readonly string[]) =>
+    (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: `pat-${++seq}`, scopes, memberId: ownerMemberId }))).token;
+
+  async function call<T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}, app: RunningApp = v1): Promise<Reply<T>> {
+    const res = await fetch(`${app.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
+  }
+  const errorOf = (reply: Reply): ErrorItem => {
+    const item = (reply.body as { errors?: ErrorItem[] } | undefined)?.errors?.[0];
+    assert.ok(item, `expected an error document, got ${reply.status} ${JSON.stringify(reply.body)}`);
+    return item;
+  };
+  const assertProblem = (reply: Reply, status: number, code: string, pointer?: string) => {
+    assert.equal(reply.status, status, JSON.stringify(reply.body));
+    const item = errorOf(reply);
+    assert.equal(item.code, code, JSON.stringify(reply.body));
+    if (pointer !== undefined) {
+      const pointers = (reply.body as { errors: ErrorItem[] }).errors.map((e) => e.source?.pointer);
+      assert.ok(pointers.includes(pointer), `expected pointer ${pointer} in ${JSON.stringify(reply.body)}`);
+    }
+  };
+  const outbox = (aggregateId: string, eventType?: string) =>
+    database.prisma.outboxEvent.findMany({ where: { workspaceId, aggregateId, ...(eventType ? { eventType } : {}) }, orderBy: { sequence: 'asc' } });
+
+  const createTag = async (body: Record<string, unknown> = {}) => {
+    const reply = await call<{ data: Tag }>('POST', '/v1/tags', admin, { name: `Tag ${++seq}`, ...body });
+    assert.equal(reply.status, 201, JSON.stringify(reply.body));
+    return reply.body.data;
+  };
+  const getTag = async (id: string) => (await call<{ data: Tag }>('GET', `/v1/tags/${id}`, admin)).body.data;
+  /** Every item of a list, following links.next page by page. */
+  const listAll = async <T>(path: string, token = admin): Promise<T[]> => {
+    const items: T[] = [];
+    let next: string | null = path;
+    while (next !== null) {
+      const reply: Reply<ListBody<T>> = await call<ListBody<T>>('GET', next, token);
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+      items.push(...reply.body.data);
+      next = reply.body.links.next;
+    }
+    return items;
+  };
+
+  before(async () => {
+    database = createDatabase(env.config, { poolSize: 4 });
+    const seeded = await seedDemoWorkspaceIfEmpty(database, env.config);
+    assert.ok(seeded);
+    workspaceId = seeded.workspaceId;
+    ownerMemberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId } })).id;
+    auth = await startApp(createAuthApp, env.config);
+    worker = await startApp(createWorkerApp, env.config);
+    config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url });
+    v1 = await startApp(createApiV1App, config);
+    v1b = await startApp(createApiV1App, config);
+    admin = await mint(V1_SCOPES);
+    const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
+    other.workspaceId = ws.id;
+    other.tagId = (await database.prisma.tag.create({ data: { workspaceId: ws.id, name: 'Foreign tag' } })).id;
+  });
+
+  after(async () => {
+    for (const app of [v1b, v1, worker, auth]) await app?.close();
+    await database?.close();
+  });
+
+  describe('scopes', () => {
+    it('every operation answers 403 insufficient_scope naming its scope to a credential without it', async () => {
+      const id = randomUUID();
+      const operations: [string, string, string][] = [
+        ['GET', '/v1/tags', 'tags:read'],
+        ['POST', '/v1/tags', 'tags:write'],
+        ['GET', `/v1/tags/${id}`, 'tags:read'],
+        ['PATCH', `/v1/tags/${id}`, 'tags:write'],
+        ['DELETE', `/v1/tags/${id}`, 'tags:write'],
+        ['POST', `/v1/tags/${id}/restore`, 'tags:write'],
+      ];
+      const token = await mint(V1_SCOPES.filter((s) => !s.startsWith('tags:')));
+      for (const [method, path, scope] of operations) {
+        const reply = await call(method, path, token, method === 'GET' || method === 'DELETE' || path.endsWith('/restore') ? undefined : {});
+        assert.equal(reply.status, 403, `${method} ${path}`);
+        assert.equal(errorOf(reply).code, 'insufficient_scope');
+        assert.match(errorOf(reply).detail, new RegExp(scope), `${method} ${path} names ${scope}`);
+      }
+    });
+
+    it('tags:read reads but does not write', async () => {
+      const reader = await mint(['tags:read']);
+      const tag = await createTag();
+      assert.equal((await call('GET', `/v1/tags/${tag.id}`, reader)).status, 200);
+      assert.equal((await call('GET', '/v1/tags', reader)).status, 200);
+      assertProblem(await call('PATCH', `/v1/tags/${tag.id}`, reader, { name: 'x' }), 403, 'insufficient_scope');
+      assertProblem(await call('POST', '/v1/tags', reader, { name: 'x' }), 403, 'insufficient_scope');
+      assertProblem(await call('DELETE', `/v1/tags/${tag.id}`, reader), 403, 'insufficient_scope');
+      assert.equal((await getTag(tag.id)).name, tag.name);
+    });
+  });
+
+  describe('tenancy', () => {
+    it('another workspace’s tag answers exactly like a missing one (404) and is never changed or listed', async () => {
+      for (const id of [other.tagId, randomUUID(), 'not-a-uuid']) {
+        assertProblem(await call('GET', `/v1/tags/${id}`, admin), 404, 'not_found');
+        assertProblem(await call('PATCH', `/v1/tags/${id}`, admin, { name: 'Hijacked' }), 404, 'not_found');
+        assertProblem(await call('DELETE', `/v1/tags/${id}`, admin), 404, 'not_found');
+        assertProblem(await call('POST', `/v1/tags/${id}/restore`, admin), 404, 'not_found');
+      }
+      const foreign = await database.prisma.tag.findFirstOrThrow({ where: { workspaceId: other.workspaceId, id: other.tagId } });
+      assert.deepEqual([foreign.name, foreign.revision, foreign.archivedAt], ['Foreign tag', 1, null]);
+      assert.ok(!(await listAll<Tag>('/v1/tags?limit=200')).some((t) => t.id === other.tagId));
+      assert.equal(await database.prisma.outboxEvent.count({ where: { aggregateId: other.tagId } }), 0);
+    });
+  });
+
+  describe('tags', () => {
+    it('creates a tag: 201, Location, strong ETag, the registry shape and tag.created in the outbox', async () => {
+      const reply = await call<{ data: Tag }>('POST', '/v1/tags', admin, { name: '  Urgent ', color: '#FF0000' });
+      assert.equal(reply.status, 201, JSON.stringify(reply.body));
+      const t = reply.body.data;
+      assert.equal(reply.headers.get('location'), `/v1/tags/${t.id}`);
+      assert.equal(reply.headers.get('etag'), '"1"');
+      assertShape('createTag', t);
+      assert.deepEqual({ name: t.name, color: t.color, archivedAt: t.archivedAt }, { name: 'Urgent', color: '#FF0000', archivedAt: null });
+      assert.deepEqual((await outbox(t.id)).map((e) => [e.eventType, e.aggregateType]), [['tag.created', 'tag']]);
+      const got = await call<{ data: Tag }>('GET', `/v1/tags/${t.id}`, admin);
+      assert.equal(got.status, 200);
+      assert.equal(got.headers.get('etag'), '"1"');
+      assertShape('getTag', got.body.data);
+      assert.deepEqual(got.body.data, t);
+      assert.equal((await createTag({ name: 'No colour' })).color, null);
+    });
+
+    it('refuses invalid bodies with 400 and a pointer, unknown attributes included, and writes nothing', async () => {
+      const before = await database.prisma.tag.count({ where: { workspaceId } });
+      assertProblem(await call('POST', '/v1/tags', admin, {}), 400, 'validation_failed', '/name');
+      assertProblem(await call('POST', '/v1/tags', admin, { name: '   ' }), 400, 'validation_failed', '/name');
+      assertProblem(await call('POST', '/v1/tags', admin, { name: 'x'.repeat(201) }), 400, 'validation_failed', '/name');
+      assertProblem(await call('POST', '/v1/tags', admin, { name: 'Bad colour', color: 'red' }), 400, 'validation_failed', '/color');
+      assertProblem(await call('POST', '/v1/tags', admin, { name: 'Extra', weight: 3 }), 400, 'validation_failed');
+      assert.equal(await database.prisma.tag.count({ where: { workspaceId } }), before);
+    });
+
+    it('replays an idempotent create with the same key and creates once', async () => {
+      const key = `tag-${randomUUID()}`;
+      const body = { name: 'Idempotent tag' };
+      const first = await call<{ data: Tag }>('POST', '/v1/tags', admin, body, { 'idempotency-key': key });
+      const second = await call<{ data: Tag }>('POST', '/v1/tags', admin, body, { 'idempotency-key': key });
+      assert.equal(first.status, 201);
+      assert.equal(second.status, 201);
+      assert.equal(second.headers.get('idempotency-replayed'), 'true');
+      assert.equal(second.body.data.id, first.body.data.id);
+      assert.equal(second.headers.get('location'), first.headers.get('location'));
+      assert.equal(await database.prisma.tag.count({ where: { workspaceId, name: 'Idempotent tag' } }), 1);
+      assert.equal((await outbox(first.body.data.id, 'tag.created')).length, 1);
+      assertProblem(await call('POST', '/v1/tags', admin, { name: 'Other' }, { 'idempotency-key': key }), 409, 'idempotency_key_reused');
+    });
+
+    it('updates name and colour (last writer wins, as the registry declares): the ETag moves on, tag.updated is written', async () => {
+      const t = await createTag({ color: '#00ff00' });
+      const reply = await call<{ data: Tag }>('PATCH', `/v1/tags/${t.id}`, admin, { name: 'Renamed', color: null });
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+      assertShape('updateTag', reply.body.data);
+      assert.equal(reply.headers.get('etag'), '"2"');
+      assert.deepEqual([reply.body.data.name, reply.body.data.color], ['Renamed', null]);
+      assert.deepEqual((await outbox(t.id)).map((e) => e.eventType), ['tag.created', 'tag.updated']);
+      const replies = await Promise.all(Array.from({ length: 4 }, (_, i) => call('PATCH', `/v1/tags/${t.id}`, admin, { name: `writer ${i}` }, {}, i % 2 ? v1b : v1)));
+      assert.deepEqual(replies.map((r) => r.status), [200, 200, 200, 200]);
+      const now = await call<{ data: Tag }>('GET', `/v1/tags/${t.id}`, admin);
+      assert.equal(now.headers.get('etag'), '"6"', 'every write is counted, none is lost');
+      assert.equal((await outbox(t.id, 'tag.updated')).length, 5);
+    });
+
+    it('refuses invalid updates with 400 (pointer; unknown attribute; empty patch) and changes nothing', async () => {
+      const t = await createTag();
+      assertProblem(await call('PATCH', `/v1/tags/${t.id}`, admin, { name: '' }), 400, 'validation_failed', '/name');
+      assertProblem(await call('PATCH', `/v1/tags/${t.id}`, admin, { color: '#12345' }), 400, 'validation_failed', '/color');
+      assertProblem(await call('PATCH', `/v1/tags/${t.id}`, admin, { label: 'x' }), 400, 'validation_failed');
+      assertProblem(await call('PATCH', `/v1/tags/${t.id}`, admin, {}), 400, 'validation_failed');
+      assert.deepEqual(await getTag(t.id), t);
+      assert.equal((await outbox(t.id, 'tag.updated')).length, 0);
+    });
+
+    it('archive never deletes: 204, left out of lists, still readable; restore brings it back; events for both', async () => {
+      const t = await createTag({ name: 'Archivable' });
+      const archived = await call('DELETE', `/v1/tags/${t.id}`, admin);
+      assert.equal(archived.status, 204);
+      assert.equal(archived.body, undefined);
+      assert.ok(!(await listAll<Tag>('/v1/tags?limit=200')).some((x) => x.id === t.id));
+      assert.ok((await getTag(t.id)).archivedAt !== null);
+      assert.equal(await database.prisma.tag.count({ where: { workspaceId, id: t.id } }), 1);
+      assert.equal((await call('DELETE', `/v1/tags/${t.id}`, admin)).status, 204, 'archiving again is fine');
+      const restored = await call<{ data: Tag }>('POST', `/v1/tags/${t.id}/restore`, admin);
+      assert.equal(restored.status, 200);
+      assertShape('restoreTag', restored.body.data);
+      assert.equal(restored.body.data.archivedAt, null);
+      assert.equal(restored.headers.get('etag'), '"3"');
+      assert.ok((await listAll<Tag>('/v1/tags?limit=200')).some((x) => x.id === t.id));
+      assert.equal((await call('POST', `/v1/tags/${t.id}/restore`, admin)).status, 200, 'restoring again is fine');
+      assert.deepEqual((await outbox(t.id)).map((e) => e.eventType), ['tag.created', 'tag.archived', 'tag.restored']);
+    });
+
+    it('pages with a cursor without gaps or repeats; bad cursors and limits are 400', async () => {
+      const created: Tag[] = [];
+      for (let i = 0; i < 5; i++) created.push(await createTag({ name: `Pager ${i}` }));
+      const first = await call<ListBody<Tag>>('GET', '/v1/tags?limit=2', admin);
+      assert.equal(first.status, 200);
+      assert.equal(first.body.data.length, 2);
+      assert.equal(first.body.meta.limit, 2);
+      assert.ok(first.body.meta.nextCursor);
+      for (const item of first.body.data) assertShape('listTags', item);
+      const all = await listAll<Tag>('/v1/tags?limit=2');
+      assert.equal(new Set(all.map((t) => t.id)).size, all.length, 'no repeats');
+      assert.deepEqual(all.map((t) => t.id), [...all.map((t) => t.id)].sort(), 'oldest first');
+      assert.deepEqual(all.filter((t) => created.some((c) => c.id === t.id)).map((t) => t.id), created.map((c) => c.id));
+      assertProblem(await call('GET', `/v1/tags?cursor=${first.body.meta.nextCursor}x`, admin), 400, 'validation_failed');
+      assert.equal((await call('GET', '/v1/tags?limit=0', admin)).status, 400);
+      assert.equal((await call('GET', '/v1/tags?limit=201', admin)).status, 400);
+      assert.equal((await call('GET', '/v1/tags?unknown=1', admin)).status, 400);
+    });
+  });
+});
