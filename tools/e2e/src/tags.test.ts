@@ -7,8 +7,8 @@ import { createWorkerApp } from '@workcell/worker';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
 import { createDatabase, type Database, issueCredential, seedDemoWorkspaceIfEmpty } from '@workcell/db';
-import { getV1Operation } from '@workcell/registry';
 import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@workcell/testing';
+import { assertProblem, assertShape, callApi, errorOf, type ListBody, type Reply } from './support/v1.js';
 
 /**
  * v1 tags (issue 6), end to end against the running services: scopes, tenancy, validation with JSON
@@ -19,24 +19,7 @@ import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@work
 
 const env = useTestEnvironment();
 
-type ErrorItem = { code: string; detail: string; status: string; source?: { pointer?: string; parameter?: string } };
 type Tag = { id: string; createdAt: string; updatedAt: string; archivedAt: string | null; name: string; color: string | null };
-type ListBody<T> = { data: T[]; meta: { limit: number; nextCursor: string | null }; links: { next: string | null } };
-interface Reply<T = unknown> {
-  readonly status: number;
-  readonly body: T;
-  readonly headers: Headers;
-}
-
-/** The response body's data has exactly the fields of the registry's response schema and parses with it. */
-function assertShape(operationId: string, data: unknown): void {
-  const response = getV1Operation(operationId).response;
-  assert.ok(response.kind === 'single' || response.kind === 'list');
-  const schema = response.schema as unknown as { shape: Record<string, unknown>; safeParse(v: unknown): { success: boolean; error?: unknown } };
-  const parsed = schema.safeParse(data);
-  assert.ok(parsed.success, `${operationId}: ${JSON.stringify(parsed.error)}`);
-  assert.deepEqual(Object.keys(data as object).sort(), Object.keys(schema.shape).sort(), operationId);
-}
 
 describe('v1 tags', () => {
   let database: Database;
@@ -54,29 +37,8 @@ describe('v1 tags', () => {
   const mint = async (scopes: readonly string[]) =>
     (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: `pat-${++seq}`, scopes, memberId: ownerMemberId }))).token;
 
-  async function call<T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}, app: RunningApp = v1): Promise<Reply<T>> {
-    const res = await fetch(`${app.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
-  }
-  const errorOf = (reply: Reply): ErrorItem => {
-    const item = (reply.body as { errors?: ErrorItem[] } | undefined)?.errors?.[0];
-    assert.ok(item, `expected an error document, got ${reply.status} ${JSON.stringify(reply.body)}`);
-    return item;
-  };
-  const assertProblem = (reply: Reply, status: number, code: string, pointer?: string) => {
-    assert.equal(reply.status, status, JSON.stringify(reply.body));
-    const item = errorOf(reply);
-    assert.equal(item.code, code, JSON.stringify(reply.body));
-    if (pointer !== undefined) {
-      const pointers = (reply.body as { errors: ErrorItem[] }).errors.map((e) => e.source?.pointer);
-      assert.ok(pointers.includes(pointer), `expected pointer ${pointer} in ${JSON.stringify(reply.body)}`);
-    }
-  };
+  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}, app: RunningApp = v1) =>
+    callApi<T>(app, method, path, token, body, headers);
   const outbox = (aggregateId: string, eventType?: string) =>
     database.prisma.outboxEvent.findMany({ where: { workspaceId, aggregateId, ...(eventType ? { eventType } : {}) }, orderBy: { sequence: 'asc' } });
 

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { getV1Operation } from '@workcell/registry';
+import type { RunningApp } from '@workcell/testing';
+
+/** Request and assertion helpers shared by the v1 end-to-end tests. */
+
+export type ErrorItem = { code: string; detail: string; status: string; source?: { pointer?: string; parameter?: string } };
+export type ListBody<T> = { data: T[]; meta: { limit: number; nextCursor: string | null }; links: { next: string | null } };
+export interface Reply<T = unknown> {
+  readonly status: number;
+  readonly body: T;
+  readonly headers: Headers;
+}
+
+/** Sends a JSON request with a bearer token and returns status, parsed body and headers. */
+export async function callApi<T = unknown>(app: RunningApp, method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
+  const res = await fetch(`${app.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
+}
+
+export function errorOf(reply: Reply): ErrorItem {
+  const item = (reply.body as { errors?: ErrorItem[] } | undefined)?.errors?.[0];
+  assert.ok(item, `expected an error document, got ${reply.status} ${JSON.stringify(reply.body)}`);
+  return item;
+}
+
+/** The reply is the v1 error document with this status and code (and, if given, a JSON pointer). */
+export function assertProblem(reply: Reply, status: number, code: string, pointer?: string): void {
+  assert.equal(reply.status, status, JSON.stringify(reply.body));
+  const item = errorOf(reply);
+  assert.equal(item.code, code, JSON.stringify(reply.body));
+  if (pointer !== undefined) {
+    const pointers = (reply.body as { errors: ErrorItem[] }).errors.map((e) => e.source?.pointer);
+    assert.ok(pointers.includes(pointer), `expected pointer ${pointer} in ${JSON.stringify(reply.body)}`);
+  }
+}
+
+/** The response body's data has exactly the fields of the registry's response schema and parses with it. */
+export function assertShape(operationId: string, data: unknown): void {
+  const response = getV1Operation(operationId).response;
+  assert.ok(response.kind === 'single' || response.kind === 'list');
+  const schema = response.schema as unknown as { shape: Record<string, unknown>; safeParse(v: unknown): { success: boolean; error?: unknown } };
+  const parsed = schema.safeParse(data);
+  assert.ok(parsed.success, `${operationId}: ${JSON.stringify(parsed.error)}`);
+  assert.deepEqual(Object.keys(data as object).sort(), Object.keys(schema.shape).sort(), operationId);
+}
