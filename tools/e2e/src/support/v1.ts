@@ -49,3 +49,16 @@ export function assertShape(operationId: string, data: unknown): void {
   assert.ok(parsed.success, `${operationId}: ${JSON.stringify(parsed.error)}`);
   assert.deepEqual(Object.keys(data as object).sort(), Object.keys(schema.shape).sort(), operationId);
 }
+
+/** Every item of a list, following links.next page by page. */
+export async function listAllPages<T>(app: RunningApp, path: string, token: string): Promise<T[]> {
+  const items: T[] = [];
+  let next: string | null = path;
+  while (next !== null) {
+    const reply: Reply<ListBody<T>> = await callApi<ListBody<T>>(app, 'GET', next, token);
+    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    items.push(...reply.body.data);
+    next = reply.body.links.next;
+  }
+  return items;
+}

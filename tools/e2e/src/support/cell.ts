@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { createApiV1App } from '@workcell/api-v1';
+import { createAuthApp } from '@workcell/auth';
+import { createWorkerApp } from '@workcell/worker';
+import type { AppConfig } from '@workcell/config';
+import { createDatabase, type Database, issueCredential, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { type RunningApp, startApp, testConfig, type TestEnvironment } from '@workcell/testing';
+
+/**
+ * A whole cell for one test file: the seeded demo workspace, the auth service and the worker, and two
+ * api-v1 instances sharing them (so immediacy and concurrency can be tested across instances).
+ */
+export interface V1Cell {
+  readonly database: Database;
+  readonly workspaceId: string;
+  readonly ownerMemberId: string;
+  readonly config: AppConfig;
+  readonly v1: RunningApp;
+  readonly v1b: RunningApp;
+  /** A personal access token of the owner with these scopes. */
+  mint(scopes: readonly string[]): Promise<string>;
+  /** The outbox events of one aggregate, in sequence order. */
+  outbox(aggregateId: string, eventType?: string): ReturnType<Database['prisma']['outboxEvent']['findMany']>;
+  close(): Promise<void>;
+}
+
+export async function startV1Cell(env: TestEnvironment): Promise<V1Cell> {
+  const database = createDatabase(env.config, { poolSize: 4 });
+  const seeded = await seedDemoWorkspaceIfEmpty(database, env.config);
+  assert.ok(seeded, 'the test database already had a workspace');
+  const workspaceId = seeded.workspaceId;
+  const ownerMemberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId } })).id;
+  const auth = await startApp(createAuthApp, env.config);
+  const worker = await startApp(createWorkerApp, env.config);
+  const config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url });
+  const v1 = await startApp(createApiV1App, config);
+  const v1b = await startApp(createApiV1App, config);
+  let minted = 0;
+  return {
+    database,
+    workspaceId,
+    ownerMemberId,
+    config,
+    v1,
+    v1b,
+    mint: async (scopes) =>
+      (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: `pat-${++minted}`, scopes, memberId: ownerMemberId })))
+        .token,
+    outbox: (aggregateId, eventType) =>
+      database.prisma.outboxEvent.findMany({ where: { workspaceId, aggregateId, ...(eventType ? { eventType } : {}) }, orderBy: { sequence: 'asc' } }),
+    async close() {
+      for (const app of [v1b, v1, worker, auth]) await app.close();
+      await database.close();
+    },
+  };
+}
