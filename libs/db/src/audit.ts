@@ -38,6 +38,35 @@ export async function recordAudit(tx: Tx, entry: AuditEntry): Promise<void> {
   });
 }
 
+/**
+ * A refused authentication of an identified credential (revoked, expired, locked workspace, inactive principal):
+ * `credential.authentication_refused` with the reason, at most once per credential and reason a minute, so a
+ * client retrying a dead credential in a loop cannot turn every request into a write. Unknown or malformed
+ * tokens name no workspace and are not recorded (the request log has them, without the token).
+ */
+export async function recordAuthenticationRefusal(
+  database: Database,
+  input: { workspaceId: string; credentialId: string; principalType: 'member' | 'service_account' | null; principalId: string | null; reason: string; now: Date },
+): Promise<void> {
+  const since = new Date(input.now.getTime() - 60_000);
+  const recent = await database.prisma.auditEvent.findFirst({
+    where: { workspaceId: input.workspaceId, action: 'credential.authentication_refused', targetId: input.credentialId, occurredAt: { gte: since }, metadata: { path: ['reason'], equals: input.reason } },
+    select: { id: true },
+  });
+  if (recent) return;
+  await database.prisma.$transaction((tx) =>
+    recordAudit(tx, {
+      workspaceId: input.workspaceId,
+      actor: { credentialId: input.credentialId, principalType: input.principalType ?? 'system', principalId: input.principalId },
+      action: 'credential.authentication_refused',
+      targetType: 'credential',
+      targetId: input.credentialId,
+      metadata: { reason: input.reason },
+      occurredAt: input.now,
+    }),
+  );
+}
+
 export interface AuditEventRecord {
   readonly id: string;
   readonly action: string;

@@ -1,4 +1,5 @@
 import type { Tx } from './credentials.js';
+import { pageIds } from './keyset.js';
 import { type Client, clientOf } from './transactions.js';
 
 /**
@@ -53,7 +54,7 @@ export async function findCallNote(client: Client, workspaceId: string, id: stri
 export async function listCallNotesPage(
   client: Client,
   workspaceId: string,
-  filter: { readonly contactId?: string | undefined },
+  filter: { readonly contactId?: string | undefined; readonly onlyIds?: readonly string[] | null },
   afterId: string | undefined,
   take: number,
 ): Promise<CallNoteRecord[]> {
@@ -62,7 +63,7 @@ export async function listCallNotesPage(
       workspaceId,
       archivedAt: null,
       contactId: filter.contactId === undefined ? { not: null } : filter.contactId,
-      ...(afterId === undefined ? {} : { id: { gt: afterId } }),
+      ...pageIds(afterId, filter.onlyIds),
     },
     orderBy: { id: 'asc' },
     take,

@@ -1,3 +1,4 @@
+import { pageIds } from './keyset.js';
 import type { Tx } from './credentials.js';
 import { type CasOutcome, type Client, clientOf } from './transactions.js';
 
@@ -71,6 +72,8 @@ export async function findContactGroup(client: Client, workspaceId: string, id: 
 }
 
 export interface ContactGroupFilter {
+  /** Only these ids (a service account's resource grants); absent or null: every row. */
+  readonly onlyIds?: readonly string[] | null;
   readonly parentId?: string | undefined;
 }
 
@@ -87,7 +90,7 @@ export async function listContactGroupsPage(
       workspaceId,
       archivedAt: null,
       ...(filter.parentId === undefined ? {} : { parentId: filter.parentId }),
-      ...(afterId === undefined ? {} : { id: { gt: afterId } }),
+      ...pageIds(afterId, filter.onlyIds),
     },
     orderBy: { id: 'asc' },
     take,

@@ -1,3 +1,4 @@
+import { pageIds } from './keyset.js';
 import type { Tx } from './credentials.js';
 import { Prisma } from './generated/prisma/client.js';
 import { type CasOutcome, type Client, clientOf } from './transactions.js';
@@ -81,6 +82,8 @@ export async function findContact(client: Client, workspaceId: string, id: strin
 }
 
 export interface ContactFilter {
+  /** Only these ids (a service account's resource grants); absent or null: every row. */
+  readonly onlyIds?: readonly string[] | null;
   readonly kind?: ContactKind | undefined;
   readonly contactGroupId?: string | undefined;
   /** Case-insensitive prefix of the name or the email. */
@@ -98,7 +101,7 @@ export async function listContactsPage(client: Client, workspaceId: string, filt
       ...(filter.q === undefined
         ? {}
         : { OR: [{ displayName: { startsWith: filter.q, mode: 'insensitive' as const } }, { email: { startsWith: filter.q, mode: 'insensitive' as const } }] }),
-      ...(afterId === undefined ? {} : { id: { gt: afterId } }),
+      ...pageIds(afterId, filter.onlyIds),
     },
     orderBy: { id: 'asc' },
     take,

@@ -2,7 +2,7 @@ export { createDatabase, type Database, type Prisma, PrismaClient } from './data
 export { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyClaim, purgeExpiredIdempotencyRecords, releaseIdempotencyKey } from './idempotency.js';
 export { DEMO_OWNER_EMAIL, DEMO_WORKSPACE_NAME, type DemoTokens, refreshDemoTokens, seedDemoWorkspaceIfEmpty } from './seed.js';
 export { type CredentialRecord, findTokenLookup, loadCredential, loadTeamToken, type TeamTokenRecord, type TokenLookup, touchCredential, touchTeamToken } from './identity.js';
-export { type AuditActor, type AuditEntry, type AuditEventRecord, type AuditFilter, listAuditEvents, recordAudit } from './audit.js';
+export { type AuditActor, type AuditEntry, type AuditEventRecord, type AuditFilter, listAuditEvents, recordAudit, recordAuthenticationRefusal } from './audit.js';
 export { type CredentialInput, issueCredential, issueFeedToken, issueTeamToken, revokeCredential, type Tx } from './credentials.js';
 export { findWorkspace, type WorkspaceRecord } from './workspaces.js';
 export {
@@ -17,7 +17,7 @@ export {
   rotateOwnedCredential,
 } from './credential-admin.js';
 export { archiveServiceAccount, createServiceAccount, findServiceAccount, listServiceAccountPage, type ServiceAccountChanges, type ServiceAccountRow, updateServiceAccount } from './service-accounts.js';
-export { type GrantAccess, type GrantResourceType, type GrantRow, loadResourceGrants, replaceResourceGrants, type ReplaceGrantsResult } from './resource-grants.js';
+export { type GrantAccess, type GrantResourceType, type GrantRow, listServiceAccountGrants, loadResourceGrants, replaceResourceGrants, type ReplaceGrantsResult } from './resource-grants.js';
 export { type CasOutcome, inPermissionTransaction, inTransaction } from './transactions.js';
 export { countMembersHoldingAll, findMember, listMembersPage, lockExistingMemberIds, markMemberRemoved, type MemberFilter, memberPermissionKeys, type MemberRecord, replaceMemberRoles, updateMemberIfRevision } from './members.js';
 export { archiveRole, findRole, findRolePermissions, insertRole, listRolesPage, type RoleRecord, roleNameTaken, roleUsage, updateRoleIfRevision } from './roles.js';
@@ -81,3 +81,4 @@ export {
   type TimeEntryValues,
   updateTimeEntryIfRevision,
 } from './time-entry-crud.js';
+export { pageIds } from './keyset.js';

@@ -1,5 +1,6 @@
 import type { Tx } from './credentials.js';
 import type { Prisma } from './generated/prisma/client.js';
+import { pageIds } from './keyset.js';
 import { type Client, clientOf } from './transactions.js';
 
 /**
@@ -41,13 +42,13 @@ export async function findList(client: Client, workspaceId: string, id: string):
 }
 
 /** One keyset page of the workspace's unarchived lists in id order, optionally of one kind. */
-export async function listListsPage(client: Client, workspaceId: string, filter: { kind?: ListKindValue | undefined }, afterId: string | undefined, take: number): Promise<ListRecord[]> {
+export async function listListsPage(client: Client, workspaceId: string, filter: { kind?: ListKindValue | undefined; onlyIds?: readonly string[] | null }, afterId: string | undefined, take: number): Promise<ListRecord[]> {
   return clientOf(client).list.findMany({
     where: {
       workspaceId,
       archivedAt: null,
       ...(filter.kind === undefined ? {} : { kind: filter.kind }),
-      ...(afterId === undefined ? {} : { id: { gt: afterId } }),
+      ...pageIds(afterId, filter.onlyIds),
     },
     orderBy: { id: 'asc' },
     take,

@@ -1,3 +1,4 @@
+import { pageIds } from './keyset.js';
 import type { Tx } from './credentials.js';
 import type { GuardedOutcome } from './tasks.js';
 import type { Client } from './transactions.js';
@@ -60,6 +61,8 @@ export interface ProjectChanges {
 }
 
 export interface ProjectFilter {
+  /** Only these ids (a service account's resource grants); absent or null: every row. */
+  readonly onlyIds?: readonly string[] | null;
   readonly status?: 'active' | 'completed' | 'archived';
   readonly contactId?: string;
   readonly updatedSince?: Date;
@@ -79,7 +82,7 @@ export async function listProjectsPage(client: Client, workspaceId: string, filt
       ...(filter.status === 'active' || filter.status === 'completed' ? { status: filter.status } : {}),
       ...(filter.contactId === undefined ? {} : { contactId: filter.contactId }),
       ...(filter.updatedSince === undefined ? {} : { updatedAt: { gte: filter.updatedSince } }),
-      ...(afterId === undefined ? {} : { id: { gt: afterId } }),
+      ...pageIds(afterId, filter.onlyIds),
     },
     orderBy: { id: 'asc' },
     take,

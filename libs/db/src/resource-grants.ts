@@ -54,6 +54,11 @@ async function grantsOf(tx: Tx, workspaceId: string, serviceAccountId: string): 
   return rows.sort((a, b) => cmp(a.resourceType, b.resourceType) || cmp(a.resourceId, b.resourceId) || cmp(a.access, b.access));
 }
 
+/** A service account's grants as authentication carries them (read on every request: nothing cached). */
+export async function listServiceAccountGrants(database: Database, workspaceId: string, serviceAccountId: string): Promise<GrantRow[]> {
+  return database.prisma.resourceGrant.findMany({ where: { workspaceId, serviceAccountId }, select: { resourceType: true, resourceId: true, access: true } });
+}
+
 /** The grants and version of an unarchived service account, or null. */
 export async function loadResourceGrants(database: Database, workspaceId: string, serviceAccountId: string): Promise<{ revision: number; grants: GrantRow[] } | null> {
   return database.prisma.$transaction(async (tx) => {

@@ -1,5 +1,6 @@
 import type { Tx } from './credentials.js';
 import type { Prisma } from './generated/prisma/client.js';
+import { pageIds } from './keyset.js';
 import { type Client, clientOf } from './transactions.js';
 
 /**
@@ -35,9 +36,9 @@ export async function findTag(client: Client, workspaceId: string, id: string): 
 }
 
 /** One keyset page of the workspace's unarchived tags in id order. */
-export async function listTagsPage(client: Client, workspaceId: string, afterId: string | undefined, take: number): Promise<TagRecord[]> {
+export async function listTagsPage(client: Client, workspaceId: string, afterId: string | undefined, take: number, onlyIds?: readonly string[] | null): Promise<TagRecord[]> {
   return clientOf(client).tag.findMany({
-    where: { workspaceId, archivedAt: null, ...(afterId === undefined ? {} : { id: { gt: afterId } }) },
+    where: { workspaceId, archivedAt: null, ...pageIds(afterId, onlyIds) },
     orderBy: { id: 'asc' },
     take,
     select,

@@ -1,3 +1,4 @@
+import { pageIds } from './keyset.js';
 import type { Tx } from './credentials.js';
 import type { CasOutcome, Client } from './transactions.js';
 import { clientOf } from './transactions.js';
@@ -73,6 +74,8 @@ export interface TaskChanges {
 }
 
 export interface TaskFilter {
+  /** Only these ids (a service account's resource grants); absent or null: every row. */
+  readonly onlyIds?: readonly string[] | null;
   readonly projectId?: string;
   readonly listId?: string;
   readonly assigneeMemberId?: string;
@@ -103,7 +106,7 @@ export async function listTasksPage(client: Client, workspaceId: string, filter:
       ...(filter.assigneeMemberId === undefined ? {} : { assigneeMemberId: filter.assigneeMemberId }),
       ...(filter.status === undefined ? {} : filter.status === 'completed' ? { status: 'completed' } : { status: { not: 'completed' } }),
       ...(filter.updatedSince === undefined ? {} : { updatedAt: { gte: filter.updatedSince } }),
-      ...(afterId === undefined ? {} : { id: { gt: afterId } }),
+      ...pageIds(afterId, filter.onlyIds),
     },
     orderBy: { id: 'asc' },
     take,

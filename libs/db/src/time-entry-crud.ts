@@ -1,3 +1,4 @@
+import { pageIds } from './keyset.js';
 import type { Tx } from './credentials.js';
 import { Prisma } from './generated/prisma/client.js';
 import { type CasOutcome, type Client, clientOf } from './transactions.js';
@@ -60,6 +61,8 @@ export async function findTimeEntry(client: Client, workspaceId: string, id: str
 }
 
 export interface TimeEntryFilter {
+  /** Only these ids (a service account's resource grants); absent or null: every row. */
+  readonly onlyIds?: readonly string[] | null;
   readonly taskId?: string | undefined;
   readonly projectId?: string | undefined;
   readonly memberId?: string | undefined;
@@ -79,7 +82,7 @@ export async function listTimeEntriesPage(client: Client, workspaceId: string, f
       ...(filter.startedFrom === undefined && filter.startedTo === undefined
         ? {}
         : { startedAt: { ...(filter.startedFrom === undefined ? {} : { gte: filter.startedFrom }), ...(filter.startedTo === undefined ? {} : { lt: filter.startedTo }) } }),
-      ...(afterId === undefined ? {} : { id: { gt: afterId } }),
+      ...pageIds(afterId, filter.onlyIds),
     },
     orderBy: { id: 'asc' },
     take,

@@ -131,3 +131,4 @@ export { restoreTimeEntry } from './time-entries/restore-time-entry.js';
 export { getTimeEntryBilling } from './time-entries/get-time-entry-billing.js';
 export { setTimeEntryBilling } from './time-entries/set-time-entry-billing.js';
 export { type TimeEntryBillingResource } from './time-entries/billing.js';
+export { type AuthGrant, grantedIds, requireGrant, requireTypeGrant } from './kernel/grants.js';

@@ -23,6 +23,7 @@ export const DOMAIN_STATUS: Readonly<Record<DomainErrorCode, number>> = {
   workspace_locked: 403,
   insufficient_scope: 403,
   forbidden: 403,
+  insufficient_grant: 403,
   not_found: 404,
   conflict: 409,
   version_conflict: 409,

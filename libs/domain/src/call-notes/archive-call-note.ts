@@ -3,12 +3,14 @@ import { appendOutboxEvent, findCallNote, inTransaction, setCallNoteArchived } f
 import { isUuid } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import { writeInput } from '../roles/permission-model.js';
 
 export const archiveCallNoteInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
 
 /** `DELETE /v1/call-notes/{id}`: archives the note (never deletes; no change when archived); writes `call_note.archived`. */
 export const archiveCallNote = defineProcedure('archiveCallNote', archiveCallNoteInput, async (ctx, { auth, requestId, id: rawId }): Promise<{ archived: true }> => {
+  requireGrant(auth, 'call_note', rawId, 'write', 'call note');
   const workspaceId = auth.workspaceId;
   if (!isUuid(rawId)) throw new DomainError('not_found', 'call note not found');
   const id = rawId.toLowerCase();

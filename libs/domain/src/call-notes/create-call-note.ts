@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { appendOutboxEvent, contactKindOf, insertCallNote, inTransaction } from '@workcell/db';
 import { isUuid } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { validationError, writeInput } from '../roles/permission-model.js';
 import { type CallNoteView, versionedCallNote } from './view.js';
@@ -19,6 +20,7 @@ export const createCallNoteInput = z.object({ ...writeInput, contactId: z.string
  * member or service account; `occurredAt` defaults to now. Writes `call_note.created` in the same transaction.
  */
 export const createCallNote = defineProcedure('createCallNote', createCallNoteInput, async (ctx, input): Promise<Versioned<CallNoteView>> => {
+  requireTypeGrant(input.auth, 'call_note', 'write', 'call notes');
   const { auth, requestId } = input;
   const workspaceId = auth.workspaceId;
   const now = ctx.now();

@@ -3,6 +3,7 @@ import { findCallNote } from '@workcell/db';
 import { isUuid } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { authInput } from '../roles/permission-model.js';
 import { type CallNoteView, versionedCallNote } from './view.js';
@@ -11,6 +12,7 @@ export const getCallNoteInput = z.object({ auth: authInput, id: z.string().max(6
 
 /** `GET /v1/call-notes/{id}`: one call note of the caller's workspace, archived or not. */
 export const getCallNote = defineProcedure('getCallNote', getCallNoteInput, async (ctx, { auth, id }): Promise<Versioned<CallNoteView>> => {
+  requireGrant(auth, 'call_note', id, 'read', 'call note');
   const row = isUuid(id) ? await findCallNote(ctx.database, auth.workspaceId, id.toLowerCase()) : null;
   if (!row) throw new DomainError('not_found', 'call note not found');
   return versionedCallNote(row);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listCallNotesPage } from '@workcell/db';
+import { grantedIds } from '../kernel/grants.js';
 import { isUuid } from '../kernel/cas.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -15,8 +16,9 @@ export const listCallNotes = defineProcedure(
   async (ctx, { auth, cursor, limit, contactId }): Promise<{ items: CallNoteView[]; limit: number; nextCursor: string | null }> => {
     const contact = contactId?.toLowerCase();
     const scope = { workspaceId: auth.workspaceId, list: 'listCallNotes', filter: { contactId: contact ?? null } };
+    const onlyIds = grantedIds(auth, 'call_note');
     const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) =>
-      contactId !== undefined && !isUuid(contactId) ? [] : listCallNotesPage(ctx.database, auth.workspaceId, { contactId: contact }, afterId, take),
+      contactId !== undefined && !isUuid(contactId) ? [] : listCallNotesPage(ctx.database, auth.workspaceId, { contactId: contact, onlyIds }, afterId, take),
     );
     return { items: page.items.map(callNoteView), limit, nextCursor: page.nextCursor };
   },

@@ -3,6 +3,7 @@ import { appendOutboxEvent, findCallNote, inTransaction, setCallNoteArchived } f
 import { isUuid } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../roles/permission-model.js';
 import { type CallNoteView, versionedCallNote } from './view.js';
@@ -11,6 +12,7 @@ export const restoreCallNoteInput = z.object({ ...writeInput, id: z.string().max
 
 /** `POST /v1/call-notes/{id}/restore`: clears `archived_at` (no change when not archived); writes `call_note.restored`. */
 export const restoreCallNote = defineProcedure('restoreCallNote', restoreCallNoteInput, async (ctx, { auth, requestId, id: rawId }): Promise<Versioned<CallNoteView>> => {
+  requireGrant(auth, 'call_note', rawId, 'write', 'call note');
   const workspaceId = auth.workspaceId;
   if (!isUuid(rawId)) throw new DomainError('not_found', 'call note not found');
   const id = rawId.toLowerCase();

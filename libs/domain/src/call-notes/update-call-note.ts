@@ -3,6 +3,7 @@ import { appendOutboxEvent, findCallNote, inTransaction, updateCallNoteAttribute
 import { isUuid } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../roles/permission-model.js';
 import { callNoteAttributes } from './create-call-note.js';
@@ -18,6 +19,7 @@ export const updateCallNoteInput = z
  * the same transaction.
  */
 export const updateCallNote = defineProcedure('updateCallNote', updateCallNoteInput, async (ctx, input): Promise<Versioned<CallNoteView>> => {
+  requireGrant(input.auth, 'call_note', input.id, 'write', 'call note');
   const { auth, requestId } = input;
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw new DomainError('not_found', 'call note not found');

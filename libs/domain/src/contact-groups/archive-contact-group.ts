@@ -3,6 +3,7 @@ import { appendOutboxEvent, findContactGroup, inTransaction, setContactGroupArch
 import { isUuid } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import { writeInput } from '../roles/permission-model.js';
 
 export const archiveContactGroupInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
@@ -13,6 +14,7 @@ export const archiveContactGroupInput = z.object({ ...writeInput, id: z.string()
  * same transaction as the change.
  */
 export const archiveContactGroup = defineProcedure('archiveContactGroup', archiveContactGroupInput, async (ctx, { auth, requestId, id: rawId }): Promise<{ archived: true }> => {
+  requireGrant(auth, 'contact_group', rawId, 'write', 'contact group');
   const workspaceId = auth.workspaceId;
   if (!isUuid(rawId)) throw new DomainError('not_found', 'contact group not found');
   const id = rawId.toLowerCase();

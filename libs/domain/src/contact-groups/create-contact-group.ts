@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { appendOutboxEvent, insertContactGroup, inTransaction, lockContactGroupHierarchy } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../roles/permission-model.js';
 import { assertParent, contactGroupAttributes, type ContactGroupView, versionedContactGroup } from './view.js';
@@ -12,6 +13,7 @@ export const createContactGroupInput = z.object({ ...writeInput, ...contactGroup
  * (400 /parentId otherwise). Writes `contact_group.created` in the same transaction.
  */
 export const createContactGroup = defineProcedure('createContactGroup', createContactGroupInput, async (ctx, input): Promise<Versioned<ContactGroupView>> => {
+  requireTypeGrant(input.auth, 'contact_group', 'write', 'contact groups');
   const { auth, requestId } = input;
   const workspaceId = auth.workspaceId;
   const now = ctx.now();

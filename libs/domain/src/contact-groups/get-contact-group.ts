@@ -3,6 +3,7 @@ import { findContactGroup } from '@workcell/db';
 import { isUuid } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { authInput } from '../roles/permission-model.js';
 import { type ContactGroupView, versionedContactGroup } from './view.js';
@@ -11,6 +12,7 @@ export const getContactGroupInput = z.object({ auth: authInput, id: z.string().m
 
 /** `GET /v1/contact-groups/{id}`: one group of the caller's workspace with its ancestors, archived or not. */
 export const getContactGroup = defineProcedure('getContactGroup', getContactGroupInput, async (ctx, { auth, id }): Promise<Versioned<ContactGroupView>> => {
+  requireGrant(auth, 'contact_group', id, 'read', 'contact group');
   const row = isUuid(id) ? await findContactGroup(ctx.database, auth.workspaceId, id.toLowerCase()) : null;
   if (!row) throw new DomainError('not_found', 'contact group not found');
   return versionedContactGroup(row);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listContactGroupsPage } from '@workcell/db';
+import { grantedIds } from '../kernel/grants.js';
 import { isUuid } from '../kernel/cas.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -18,8 +19,9 @@ export const listContactGroups = defineProcedure(
   async (ctx, { auth, cursor, limit, parentId }): Promise<{ items: ContactGroupView[]; limit: number; nextCursor: string | null }> => {
     const parent = parentId?.toLowerCase();
     const scope = { workspaceId: auth.workspaceId, list: 'listContactGroups', filter: { parentId: parent ?? null } };
+    const onlyIds = grantedIds(auth, 'contact_group');
     const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) =>
-      parentId !== undefined && !isUuid(parentId) ? [] : listContactGroupsPage(ctx.database, auth.workspaceId, { parentId: parent }, afterId, take),
+      parentId !== undefined && !isUuid(parentId) ? [] : listContactGroupsPage(ctx.database, auth.workspaceId, { parentId: parent, onlyIds }, afterId, take),
     );
     return { items: page.items.map(contactGroupView), limit, nextCursor: page.nextCursor };
   },

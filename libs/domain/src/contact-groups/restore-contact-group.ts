@@ -3,6 +3,7 @@ import { appendOutboxEvent, findContactGroup, inTransaction, setContactGroupArch
 import { isUuid } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../roles/permission-model.js';
 import { type ContactGroupView, versionedContactGroup } from './view.js';
@@ -11,6 +12,7 @@ export const restoreContactGroupInput = z.object({ ...writeInput, id: z.string()
 
 /** `POST /v1/contact-groups/{id}/restore`: clears `archived_at` (no change when not archived); writes `contact_group.restored`. */
 export const restoreContactGroup = defineProcedure('restoreContactGroup', restoreContactGroupInput, async (ctx, { auth, requestId, id: rawId }): Promise<Versioned<ContactGroupView>> => {
+  requireGrant(auth, 'contact_group', rawId, 'write', 'contact group');
   const workspaceId = auth.workspaceId;
   if (!isUuid(rawId)) throw new DomainError('not_found', 'contact group not found');
   const id = rawId.toLowerCase();

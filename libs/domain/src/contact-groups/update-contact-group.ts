@@ -3,6 +3,7 @@ import { appendOutboxEvent, contactGroupAncestors, findContactGroup, inTransacti
 import { casFailure, expectedRevision, isUuid } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../roles/permission-model.js';
 import { assertParent, contactGroupAttributes, type ContactGroupView, versionedContactGroup } from './view.js';
@@ -25,6 +26,7 @@ function cycle(): DomainError {
  * `contact_group.moved` (parent changed) and/or `contact_group.updated` (name changed) in the same transaction.
  */
 export const updateContactGroup = defineProcedure('updateContactGroup', updateContactGroupInput, async (ctx, input): Promise<Versioned<ContactGroupView>> => {
+  requireGrant(input.auth, 'contact_group', input.id, 'write', 'contact group');
   const { auth, requestId } = input;
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw new DomainError('not_found', 'contact group not found');

@@ -3,6 +3,7 @@ import { appendOutboxEvent, findContact, inTransaction, setContactArchived } fro
 import { isUuid } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import { writeInput } from '../roles/permission-model.js';
 
 export const archiveContactInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
@@ -13,6 +14,7 @@ export const archiveContactInput = z.object({ ...writeInput, id: z.string().max(
  * transaction as the change.
  */
 export const archiveContact = defineProcedure('archiveContact', archiveContactInput, async (ctx, { auth, requestId, id: rawId }): Promise<{ archived: true }> => {
+  requireGrant(auth, 'contact', rawId, 'write', 'contact');
   const workspaceId = auth.workspaceId;
   if (!isUuid(rawId)) throw new DomainError('not_found', 'contact not found');
   const id = rawId.toLowerCase();

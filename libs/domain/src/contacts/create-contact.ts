@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { appendOutboxEvent, insertContact, inTransaction } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../roles/permission-model.js';
 import { addressOf, assertContactReferences, contactAttributes, type ContactView, versionedContact } from './view.js';
@@ -14,6 +15,7 @@ export const createContactInput = z
  * caller's workspace (400 with a pointer otherwise). Writes `contact.created` in the same transaction.
  */
 export const createContact = defineProcedure('createContact', createContactInput, async (ctx, input): Promise<Versioned<ContactView>> => {
+  requireTypeGrant(input.auth, 'contact', 'write', 'contacts');
   const { auth, requestId } = input;
   const workspaceId = auth.workspaceId;
   const now = ctx.now();

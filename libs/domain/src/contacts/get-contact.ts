@@ -3,6 +3,7 @@ import { findContact } from '@workcell/db';
 import { isUuid } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { authInput } from '../roles/permission-model.js';
 import { type ContactView, versionedContact } from './view.js';
@@ -11,6 +12,7 @@ export const getContactInput = z.object({ auth: authInput, id: z.string().max(64
 
 /** `GET /v1/contacts/{id}`: one contact of the caller's workspace, archived or not (another workspace's: 404). */
 export const getContact = defineProcedure('getContact', getContactInput, async (ctx, { auth, id }): Promise<Versioned<ContactView>> => {
+  requireGrant(auth, 'contact', id, 'read', 'contact');
   const row = isUuid(id) ? await findContact(ctx.database, auth.workspaceId, id.toLowerCase()) : null;
   if (!row) throw new DomainError('not_found', 'contact not found');
   return versionedContact(row);

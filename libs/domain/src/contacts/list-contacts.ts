@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listContactsPage } from '@workcell/db';
+import { grantedIds } from '../kernel/grants.js';
 import { isUuid } from '../kernel/cas.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -27,8 +28,9 @@ export const listContacts = defineProcedure(
   async (ctx, { auth, cursor, limit, kind, contactGroupId, q }): Promise<{ items: ContactView[]; limit: number; nextCursor: string | null }> => {
     const filter = { kind, contactGroupId: contactGroupId?.toLowerCase(), q };
     const scope = { workspaceId: auth.workspaceId, list: 'listContacts', filter: { kind: kind ?? null, contactGroupId: filter.contactGroupId ?? null, q: q ?? null } };
+    const onlyIds = grantedIds(auth, 'contact');
     const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) =>
-      contactGroupId !== undefined && !isUuid(contactGroupId) ? [] : listContactsPage(ctx.database, auth.workspaceId, filter, afterId, take),
+      contactGroupId !== undefined && !isUuid(contactGroupId) ? [] : listContactsPage(ctx.database, auth.workspaceId, { ...filter, onlyIds }, afterId, take),
     );
     return { items: page.items.map(contactView), limit, nextCursor: page.nextCursor };
   },

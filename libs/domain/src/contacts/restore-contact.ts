@@ -3,6 +3,7 @@ import { appendOutboxEvent, findContact, inTransaction, setContactArchived } fro
 import { isUuid } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../roles/permission-model.js';
 import { type ContactView, versionedContact } from './view.js';
@@ -14,6 +15,7 @@ export const restoreContactInput = z.object({ ...writeInput, id: z.string().max(
  * Writes `contact.restored` in the same transaction as the change.
  */
 export const restoreContact = defineProcedure('restoreContact', restoreContactInput, async (ctx, { auth, requestId, id: rawId }): Promise<Versioned<ContactView>> => {
+  requireGrant(auth, 'contact', rawId, 'write', 'contact');
   const workspaceId = auth.workspaceId;
   if (!isUuid(rawId)) throw new DomainError('not_found', 'contact not found');
   const id = rawId.toLowerCase();

@@ -3,6 +3,7 @@ import { appendOutboxEvent, countOrganizationPeople, findContact, inTransaction,
 import { casFailure, expectedRevision, isUuid } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../roles/permission-model.js';
 import { addressOf, assertContactReferences, contactAttributes, type ContactView, versionedContact } from './view.js';
@@ -18,6 +19,7 @@ export const updateContactInput = z
  * Writes `contact.updated` in the same transaction.
  */
 export const updateContact = defineProcedure('updateContact', updateContactInput, async (ctx, input): Promise<Versioned<ContactView>> => {
+  requireGrant(input.auth, 'contact', input.id, 'write', 'contact');
   const { auth, requestId } = input;
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw new DomainError('not_found', 'contact not found');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseToken, verifierFor, verifiersEqual } from '@workcell/credentials';
-import { findTokenLookup, loadCredential, touchCredential } from '@workcell/db';
+import { findTokenLookup, listServiceAccountGrants, loadCredential, recordAuthenticationRefusal, touchCredential } from '@workcell/db';
+import type { AuthGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 
 export const authenticateCredentialInput = z.object({ token: z.string().max(4096) }).strict();
@@ -27,6 +28,8 @@ export interface V1AuthContext {
   readonly principal: Principal;
   /** What this request may do: the credential's scopes, narrowed to the member's current permissions for personal tokens. */
   readonly effectiveScopes: readonly string[];
+  /** Service-account principals only: their resource grants as of this request (kernel/grants.ts). */
+  readonly grants?: readonly AuthGrant[];
 }
 
 export type V1AuthFailureCode = 'unauthenticated' | 'credential_expired' | 'credential_revoked' | 'workspace_locked';
@@ -63,23 +66,32 @@ export const authenticateCredential = defineProcedure('authenticateCredential', 
   }
 
   const now = ctx.now();
-  if (credential.status === 'revoked' || credential.revokedAt !== null) return reject('credential_revoked', 'the credential has been revoked; create a new one');
+  // From here on the credential is identified: a refusal is recorded in the workspace's audit trail.
+  const refuse = async (code: V1AuthFailureCode, message: string, reason: string): Promise<V1Authentication> => {
+    const principalType = credential.member ? 'member' : credential.serviceAccount ? 'service_account' : null;
+    const principalId = credential.member?.id ?? credential.serviceAccount?.id ?? null;
+    await recordAuthenticationRefusal(ctx.database, { workspaceId: credential.workspaceId, credentialId: credential.id, principalType, principalId, reason, now }).catch(() => undefined);
+    return reject(code, message);
+  };
+  if (credential.status === 'revoked' || credential.revokedAt !== null) return refuse('credential_revoked', 'the credential has been revoked; create a new one', 'revoked');
   if (credential.status === 'expired' || (credential.expiresAt !== null && credential.expiresAt <= now)) {
-    return reject('credential_expired', 'the credential has expired; create a new one');
+    return refuse('credential_expired', 'the credential has expired; create a new one', 'expired');
   }
-  if (credential.workspace.lockedAt !== null) return reject('workspace_locked', 'the workspace is locked');
+  if (credential.workspace.lockedAt !== null) return refuse('workspace_locked', 'the workspace is locked', 'workspace_locked');
 
   let principal: Principal;
   let effectiveScopes: readonly string[];
+  let grants: readonly AuthGrant[] | undefined;
   if (credential.member) {
-    if (credential.member.status !== 'active') return reject('unauthenticated', 'the credential’s member is not active');
+    if (credential.member.status !== 'active') return refuse('unauthenticated', 'the credential’s member is not active', 'member_inactive');
     const permissions = new Set(credential.member.permissions);
     principal = { type: 'member', id: credential.member.id };
     effectiveScopes = credential.scopes.filter((s) => permissions.has(s));
   } else if (credential.serviceAccount) {
-    if (credential.serviceAccount.status !== 'active') return reject('unauthenticated', 'the credential’s service account is not active');
+    if (credential.serviceAccount.status !== 'active') return refuse('unauthenticated', 'the credential’s service account is not active', 'service_account_inactive');
     principal = { type: 'service_account', id: credential.serviceAccount.id };
     effectiveScopes = credential.scopes;
+    grants = await listServiceAccountGrants(ctx.database, credential.workspaceId, credential.serviceAccount.id);
   } else {
     return reject('unauthenticated', UNKNOWN);
   }
@@ -91,6 +103,7 @@ export const authenticateCredential = defineProcedure('authenticateCredential', 
       workspaceId: credential.workspaceId,
       principal,
       effectiveScopes,
+      ...(grants === undefined ? {} : { grants }),
       credential: {
         id: credential.id,
         kind: credential.kind,

@@ -29,6 +29,8 @@ export const DOMAIN_ERROR_CODES = [
   'timer_already_running',
   /** stopTaskTimer while the member has no running timer on that task (409). */
   'timer_not_running',
+  /** A service account whose resource grants let it read the resource but not change it, or not create one (403). */
+  'insufficient_grant',
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 

@@ -3,6 +3,7 @@ import { appendOutboxEvent, findList, inTransaction, setListArchived } from '@wo
 import { isUuid } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import { writeInput } from '../roles/permission-model.js';
 
 export const archiveListInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
@@ -12,6 +13,7 @@ export const archiveListInput = z.object({ ...writeInput, id: z.string().max(64)
  * shows it). Archiving an archived list changes nothing. Writes `list.archived` in the same transaction.
  */
 export const archiveList = defineProcedure('archiveList', archiveListInput, async (ctx, { auth, requestId, id: rawId }): Promise<{ archived: true }> => {
+  requireGrant(auth, 'list', rawId, 'write', 'list');
   const workspaceId = auth.workspaceId;
   if (!isUuid(rawId)) throw new DomainError('not_found', 'list not found');
   const id = rawId.toLowerCase();

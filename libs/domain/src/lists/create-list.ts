@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { appendOutboxEvent, insertList, inTransaction } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../roles/permission-model.js';
 import { listAttributes, listKindInput, type ListView, storedListKind, versionedList } from './view.js';
@@ -9,6 +10,7 @@ export const createListInput = z.object({ ...writeInput, ...listAttributes, name
 
 /** `POST /v1/lists`: a new list (revision 1). Writes `list.created` in the same transaction. */
 export const createList = defineProcedure('createList', createListInput, async (ctx, input): Promise<Versioned<ListView>> => {
+  requireTypeGrant(input.auth, 'list', 'write', 'lists');
   const { auth, requestId } = input;
   const workspaceId = auth.workspaceId;
   const now = ctx.now();

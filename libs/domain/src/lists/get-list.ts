@@ -3,6 +3,7 @@ import { findList } from '@workcell/db';
 import { isUuid } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { authInput } from '../roles/permission-model.js';
 import { type ListView, versionedList } from './view.js';
@@ -11,6 +12,7 @@ export const getListInput = z.object({ auth: authInput, id: z.string().max(64) }
 
 /** `GET /v1/lists/{id}`: one list of the caller's workspace, archived or not (another workspace's: 404). */
 export const getList = defineProcedure('getList', getListInput, async (ctx, { auth, id }): Promise<Versioned<ListView>> => {
+  requireGrant(auth, 'list', id, 'read', 'list');
   const row = isUuid(id) ? await findList(ctx.database, auth.workspaceId, id.toLowerCase()) : null;
   if (!row) throw new DomainError('not_found', 'list not found');
   return versionedList(row);

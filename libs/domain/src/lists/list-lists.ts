@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listListsPage } from '@workcell/db';
+import { grantedIds } from '../kernel/grants.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { authInput, pageInput } from '../roles/permission-model.js';
@@ -14,7 +15,8 @@ export const listLists = defineProcedure(
   async (ctx, { auth, cursor, limit, kind }): Promise<{ items: ListView[]; limit: number; nextCursor: string | null }> => {
     const scope = { workspaceId: auth.workspaceId, list: 'listLists', filter: { kind: kind ?? null } };
     const filter = { kind: kind === undefined ? undefined : storedListKind(kind) };
-    const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) => listListsPage(ctx.database, auth.workspaceId, filter, afterId, take));
+    const onlyIds = grantedIds(auth, 'list');
+    const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) => listListsPage(ctx.database, auth.workspaceId, { ...filter, onlyIds }, afterId, take));
     return { items: page.items.map(listView), limit, nextCursor: page.nextCursor };
   },
 );

@@ -3,6 +3,7 @@ import { appendOutboxEvent, findList, inTransaction, setListArchived } from '@wo
 import { isUuid } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../roles/permission-model.js';
 import { type ListView, versionedList } from './view.js';
@@ -14,6 +15,7 @@ export const restoreListInput = z.object({ ...writeInput, id: z.string().max(64)
  * `list.restored` in the same transaction as the change.
  */
 export const restoreList = defineProcedure('restoreList', restoreListInput, async (ctx, { auth, requestId, id: rawId }): Promise<Versioned<ListView>> => {
+  requireGrant(auth, 'list', rawId, 'write', 'list');
   const workspaceId = auth.workspaceId;
   if (!isUuid(rawId)) throw new DomainError('not_found', 'list not found');
   const id = rawId.toLowerCase();

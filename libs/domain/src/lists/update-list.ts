@@ -3,6 +3,7 @@ import { appendOutboxEvent, findList, inTransaction, updateListAttributes } from
 import { isUuid } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../roles/permission-model.js';
 import { listAttributes, type ListView, versionedList } from './view.js';
@@ -14,6 +15,7 @@ export const updateListInput = z.object({ ...writeInput, id: z.string().max(64),
  * precondition for this update: the last writer wins. Writes `list.updated` in the same transaction.
  */
 export const updateList = defineProcedure('updateList', updateListInput, async (ctx, input): Promise<Versioned<ListView>> => {
+  requireGrant(input.auth, 'list', input.id, 'write', 'list');
   const { auth, requestId } = input;
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw new DomainError('not_found', 'list not found');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { appendOutboxEvent, inTransaction, insertProject } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireTypeGrant } from '../kernel/grants.js';
 import { writeInput } from '../roles/permission-model.js';
 import { assertProjectReferences, projectAttributes, projectChanges, type ProjectView, projectView } from './view.js';
 
@@ -8,6 +9,7 @@ export const createProjectInput = z.object({ ...writeInput, ...projectAttributes
 
 /** `POST /v1/projects`: a new active project (revision 1); writes `project.created` in the same transaction. */
 export const createProject = defineProcedure('createProject', createProjectInput, async (ctx, input): Promise<ProjectView> => {
+  requireTypeGrant(input.auth, 'project', 'write', 'projects');
   const { auth, requestId, ...attributes } = input;
   const workspaceId = auth.workspaceId;
   const now = ctx.now();

@@ -3,6 +3,7 @@ import { findLifecycleOperation } from '@workcell/db';
 import { isUuid } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import { authInput } from '../roles/permission-model.js';
 import { type LifecycleOperationView, lifecycleOperationView } from './lifecycle-view.js';
 
@@ -10,6 +11,7 @@ export const getProjectLifecycleOperationInput = z.object({ auth: authInput, id:
 
 /** `GET /v1/projects/{id}/lifecycle-operations/{lifecycleOperationId}`: pollable to its end state; another workspace's is 404. */
 export const getProjectLifecycleOperation = defineProcedure('getProjectLifecycleOperation', getProjectLifecycleOperationInput, async (ctx, { auth, id, operationId }): Promise<LifecycleOperationView> => {
+  requireGrant(auth, 'project', id, 'read', 'project');
   const row = isUuid(id) && isUuid(operationId) ? await findLifecycleOperation(ctx.database, auth.workspaceId, id.toLowerCase(), operationId.toLowerCase()) : null;
   if (!row) throw new DomainError('not_found', 'lifecycle operation not found');
   return lifecycleOperationView(row);

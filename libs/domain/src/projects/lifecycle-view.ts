@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { appendOutboxEvent, hasActiveLifecycleOperation, inTransaction, insertLifecycleOperation, type LifecycleKind, type LifecycleOperationRecord, lockProjectLifecycleState } from '@workcell/db';
+import { requireGrant } from '../kernel/grants.js';
 import { isUuid } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { expectedRevisionInput } from '../kernel/if-match.js';
@@ -65,6 +66,7 @@ export const lifecycleRequestInput = z.object({ ...writeInput, id: z.string().ma
  */
 export async function requestProjectLifecycle(ctx: ProcedureContext, kind: LifecycleKind, input: z.output<typeof lifecycleRequestInput>): Promise<LifecycleOperationView> {
   const { auth, requestId, id: rawId, expectedRevision } = input;
+  requireGrant(auth, 'project', rawId, 'write', 'project');
   const workspaceId = auth.workspaceId;
   if (!isUuid(rawId)) throw new DomainError('not_found', 'project not found');
   const projectId = rawId.toLowerCase();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { findProject, listLifecycleOperationsPage } from '@workcell/db';
+import { requireGrant } from '../kernel/grants.js';
 import { isUuid } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { paginate } from '../kernel/pagination.js';
@@ -14,6 +15,7 @@ export const listProjectLifecycleOperations = defineProcedure(
   'listProjectLifecycleOperations',
   listProjectLifecycleOperationsInput,
   async (ctx, { auth, id, cursor, limit }): Promise<{ items: LifecycleOperationView[]; limit: number; nextCursor: string | null }> => {
+    requireGrant(auth, 'project', id, 'read', 'project');
     const projectId = isUuid(id) ? id.toLowerCase() : null;
     if (projectId === null || !(await findProject(ctx.database, auth.workspaceId, projectId))) throw new DomainError('not_found', 'project not found');
     const page = await paginate(ctx.config, { workspaceId: auth.workspaceId, list: 'listProjectLifecycleOperations', filter: { projectId } }, { cursor, limit }, (afterId, take) =>

@@ -4,6 +4,7 @@ import { isUuid } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { expectedRevisionInput, ifMatchFailure } from '../kernel/if-match.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import { writeInput } from '../roles/permission-model.js';
 import { assertProjectReferences, projectAttributes, projectChanges, type ProjectView, projectView } from './view.js';
 
@@ -22,6 +23,7 @@ export const updateProjectInput = z
  * statement (stale: 412); an archived project is read-only (409). Writes `project.updated` in the same transaction.
  */
 export const updateProject = defineProcedure('updateProject', updateProjectInput, async (ctx, input): Promise<ProjectView> => {
+  requireGrant(input.auth, 'project', input.id, 'write', 'project');
   const { auth, requestId, id: rawId, expectedRevision, ...attributes } = input;
   const workspaceId = auth.workspaceId;
   if (!isUuid(rawId)) throw new DomainError('not_found', 'project not found');

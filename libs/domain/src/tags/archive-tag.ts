@@ -3,6 +3,7 @@ import { appendOutboxEvent, findTag, inTransaction, setTagArchived } from '@work
 import { isUuid } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import { writeInput } from '../roles/permission-model.js';
 
 export const archiveTagInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
@@ -12,6 +13,7 @@ export const archiveTagInput = z.object({ ...writeInput, id: z.string().max(64) 
  * shows it). Archiving an archived tag changes nothing. Writes `tag.archived` in the same transaction.
  */
 export const archiveTag = defineProcedure('archiveTag', archiveTagInput, async (ctx, { auth, requestId, id: rawId }): Promise<{ archived: true }> => {
+  requireGrant(auth, 'tag', rawId, 'write', 'tag');
   const workspaceId = auth.workspaceId;
   if (!isUuid(rawId)) throw new DomainError('not_found', 'tag not found');
   const id = rawId.toLowerCase();

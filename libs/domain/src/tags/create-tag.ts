@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { appendOutboxEvent, insertTag, inTransaction } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../roles/permission-model.js';
 import { tagAttributes, type TagView, versionedTag } from './view.js';
@@ -9,6 +10,7 @@ export const createTagInput = z.object({ ...writeInput, ...tagAttributes, name: 
 
 /** `POST /v1/tags`: a new tag (revision 1). Writes `tag.created` in the same transaction. */
 export const createTag = defineProcedure('createTag', createTagInput, async (ctx, input): Promise<Versioned<TagView>> => {
+  requireTypeGrant(input.auth, 'tag', 'write', 'tags');
   const { auth, requestId } = input;
   const workspaceId = auth.workspaceId;
   const now = ctx.now();

@@ -3,6 +3,7 @@ import { findTag } from '@workcell/db';
 import { isUuid } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { authInput } from '../roles/permission-model.js';
 import { type TagView, versionedTag } from './view.js';
@@ -11,6 +12,7 @@ export const getTagInput = z.object({ auth: authInput, id: z.string().max(64) })
 
 /** `GET /v1/tags/{id}`: one tag of the caller's workspace, archived or not (another workspace's: 404). */
 export const getTag = defineProcedure('getTag', getTagInput, async (ctx, { auth, id }): Promise<Versioned<TagView>> => {
+  requireGrant(auth, 'tag', id, 'read', 'tag');
   const row = isUuid(id) ? await findTag(ctx.database, auth.workspaceId, id.toLowerCase()) : null;
   if (!row) throw new DomainError('not_found', 'tag not found');
   return versionedTag(row);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listTagsPage } from '@workcell/db';
+import { grantedIds } from '../kernel/grants.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { authInput, pageInput } from '../roles/permission-model.js';
@@ -10,6 +11,7 @@ export const listTagsInput = z.object({ auth: authInput, ...pageInput }).strict(
 /** `GET /v1/tags`: the workspace's unarchived tags, oldest first. */
 export const listTags = defineProcedure('listTags', listTagsInput, async (ctx, { auth, cursor, limit }): Promise<{ items: TagView[]; limit: number; nextCursor: string | null }> => {
   const scope = { workspaceId: auth.workspaceId, list: 'listTags', filter: {} };
-  const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) => listTagsPage(ctx.database, auth.workspaceId, afterId, take));
+  const onlyIds = grantedIds(auth, 'tag');
+  const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) => listTagsPage(ctx.database, auth.workspaceId, afterId, take, onlyIds));
   return { items: page.items.map(tagView), limit, nextCursor: page.nextCursor };
 });

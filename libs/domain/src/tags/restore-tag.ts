@@ -3,6 +3,7 @@ import { appendOutboxEvent, findTag, inTransaction, setTagArchived } from '@work
 import { isUuid } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../roles/permission-model.js';
 import { type TagView, versionedTag } from './view.js';
@@ -14,6 +15,7 @@ export const restoreTagInput = z.object({ ...writeInput, id: z.string().max(64) 
  * `tag.restored` in the same transaction as the change.
  */
 export const restoreTag = defineProcedure('restoreTag', restoreTagInput, async (ctx, { auth, requestId, id: rawId }): Promise<Versioned<TagView>> => {
+  requireGrant(auth, 'tag', rawId, 'write', 'tag');
   const workspaceId = auth.workspaceId;
   if (!isUuid(rawId)) throw new DomainError('not_found', 'tag not found');
   const id = rawId.toLowerCase();

@@ -3,6 +3,7 @@ import { appendOutboxEvent, findTag, inTransaction, updateTagAttributes } from '
 import { isUuid } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../roles/permission-model.js';
 import { tagAttributes, type TagView, versionedTag } from './view.js';
@@ -14,6 +15,7 @@ export const updateTagInput = z.object({ ...writeInput, id: z.string().max(64), 
  * last writer wins. Writes `tag.updated` in the same transaction.
  */
 export const updateTag = defineProcedure('updateTag', updateTagInput, async (ctx, input): Promise<Versioned<TagView>> => {
+  requireGrant(input.auth, 'tag', input.id, 'write', 'tag');
   const { auth, requestId } = input;
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw new DomainError('not_found', 'tag not found');

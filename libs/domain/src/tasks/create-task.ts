@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { appendOutboxEvent, inTransaction, insertTask } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireTypeGrant } from '../kernel/grants.js';
 import { writeInput } from '../roles/permission-model.js';
 import { assertTaskReferences, taskAttributes, taskChanges, type TaskView, taskView } from './view.js';
 
@@ -10,6 +11,7 @@ export const createTaskInput = z.object({ ...writeInput, ...taskAttributes, proj
 
 /** `POST /v1/tasks`: a new open task (revision 1); writes `task.created` in the same transaction. */
 export const createTask = defineProcedure('createTask', createTaskInput, async (ctx, input): Promise<TaskView> => {
+  requireTypeGrant(input.auth, 'task', 'write', 'tasks');
   const { auth, requestId, ...attributes } = input;
   const workspaceId = auth.workspaceId;
   const now = ctx.now();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listTasksPage } from '@workcell/db';
+import { grantedIds } from '../kernel/grants.js';
 import { isUuid } from '../kernel/cas.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -32,8 +33,9 @@ export const listTasks = defineProcedure('listTasks', listTasksInput, async (ctx
     ...(status === undefined ? {} : { status }),
     ...(updatedSince === undefined ? {} : { updatedSince: new Date(updatedSince) }),
   };
+  const onlyIds = grantedIds(auth, 'task');
   const page = await paginate(ctx.config, { workspaceId: auth.workspaceId, list: 'listTasks', filter: { projectId, listId, assigneeId, status, updatedSince } }, { cursor, limit }, (afterId, take) =>
-    listTasksPage(ctx.database, auth.workspaceId, filter, afterId, take),
+    listTasksPage(ctx.database, auth.workspaceId, { ...filter, onlyIds }, afterId, take),
   );
   const running = await runningTimerOf(ctx.database, auth);
   return { items: page.items.map((row) => taskView(row, running)), limit, nextCursor: page.nextCursor };

@@ -16,6 +16,7 @@ import {
   updateTaskIfRevision,
 } from '@workcell/db';
 import type { V1AuthContext } from '../identity/authenticate-credential.js';
+import { requireGrant } from '../kernel/grants.js';
 import { isUuid } from '../kernel/cas.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { ifMatchFailure } from '../kernel/if-match.js';
@@ -173,6 +174,7 @@ export async function writeTask(
   },
 ): Promise<TaskView> {
   const { auth } = write;
+  requireGrant(auth, 'task', write.id, 'write', 'task');
   const workspaceId = auth.workspaceId;
   const id = taskIdOf(write.id);
   const now = ctx.now();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { appendOutboxEvent, inTransaction, setTimeEntryArchived } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import { writeInput } from '../roles/permission-model.js';
 import { findTimeEntryOr404, timeEntryIdOf } from './view.js';
 
@@ -11,6 +12,7 @@ export const archiveTimeEntryInput = z.object({ ...writeInput, id: z.string().ma
  * get still shows it). Archiving an archived entry changes nothing. Writes `time_entry.archived`.
  */
 export const archiveTimeEntry = defineProcedure('archiveTimeEntry', archiveTimeEntryInput, async (ctx, { auth, requestId, id: rawId }): Promise<{ archived: true }> => {
+  requireGrant(auth, 'time_entry', rawId, 'write', 'time entry');
   const workspaceId = auth.workspaceId;
   const id = timeEntryIdOf(rawId);
   const now = ctx.now();

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { appendOutboxEvent, insertTimeEntry, inTransaction } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../roles/permission-model.js';
 import { holdsBilling, resolveTimeEntry, timeEntryAttributes, timeEntryEventView, type TimeEntryView, versionedTimeEntry } from './view.js';
@@ -14,6 +15,7 @@ export const createTimeEntryInput = z.object({ ...writeInput, ...timeEntryAttrib
  * `time_entry.created` (without the billing overlay) in the same transaction.
  */
 export const createTimeEntry = defineProcedure('createTimeEntry', createTimeEntryInput, async (ctx, input): Promise<Versioned<TimeEntryView>> => {
+  requireTypeGrant(input.auth, 'time_entry', 'write', 'time entries');
   const { auth, requestId } = input;
   const workspaceId = auth.workspaceId;
   const now = ctx.now();

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { findTimeEntry } from '@workcell/db';
 import { isUuid } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { authInput } from '../roles/permission-model.js';
 import { type TimeEntryBillingResource, versionedBilling } from './billing.js';
@@ -11,6 +12,7 @@ export const getTimeEntryBillingInput = z.object({ auth: authInput, id: z.string
 
 /** `GET /v1/time-entries/{id}/billing` (time-entries:billing): billable state and rate of one entry. */
 export const getTimeEntryBilling = defineProcedure('getTimeEntryBilling', getTimeEntryBillingInput, async (ctx, { auth, id }): Promise<Versioned<TimeEntryBillingResource>> => {
+  requireGrant(auth, 'time_entry', id, 'read', 'time entry');
   const row = isUuid(id) ? await findTimeEntry(ctx.database, auth.workspaceId, id.toLowerCase()) : null;
   if (!row) throw timeEntryNotFound();
   return versionedBilling(row);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { findTimeEntry } from '@workcell/db';
 import { isUuid } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { authInput } from '../roles/permission-model.js';
 import { holdsBilling, timeEntryNotFound, type TimeEntryView, versionedTimeEntry } from './view.js';
@@ -10,6 +11,7 @@ export const getTimeEntryInput = z.object({ auth: authInput, id: z.string().max(
 
 /** `GET /v1/time-entries/{id}`: one entry of the caller's workspace, archived or not (another workspace's: 404). */
 export const getTimeEntry = defineProcedure('getTimeEntry', getTimeEntryInput, async (ctx, { auth, id }): Promise<Versioned<TimeEntryView>> => {
+  requireGrant(auth, 'time_entry', id, 'read', 'time entry');
   const row = isUuid(id) ? await findTimeEntry(ctx.database, auth.workspaceId, id.toLowerCase()) : null;
   if (!row) throw timeEntryNotFound();
   return versionedTimeEntry(row, holdsBilling(auth), ctx.now());

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listTimeEntriesPage } from '@workcell/db';
+import { grantedIds } from '../kernel/grants.js';
 import { isUuid } from '../kernel/cas.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -42,8 +43,9 @@ export const listTimeEntries = defineProcedure(
       filter: { taskId: filter.taskId ?? null, projectId: filter.projectId ?? null, userId: filter.memberId ?? null, startedFrom: startedFrom ?? null, startedTo: startedTo ?? null },
     };
     const impossible = [taskId, projectId, userId].some((v) => v !== undefined && !isUuid(v));
+    const onlyIds = grantedIds(auth, 'time_entry');
     const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) =>
-      impossible ? [] : listTimeEntriesPage(ctx.database, auth.workspaceId, filter, afterId, take),
+      impossible ? [] : listTimeEntriesPage(ctx.database, auth.workspaceId, { ...filter, onlyIds }, afterId, take),
     );
     const now = ctx.now();
     const withBilling = holdsBilling(auth);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { appendOutboxEvent, findTimeEntry, inTransaction, setTimeEntryArchived } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../roles/permission-model.js';
 import { findTimeEntryOr404, holdsBilling, timeEntryIdOf, timeEntryEventView, type TimeEntryView, versionedTimeEntry } from './view.js';
@@ -9,6 +10,7 @@ export const restoreTimeEntryInput = z.object({ ...writeInput, id: z.string().ma
 
 /** `POST /v1/time-entries/{id}/restore`: clears `archived_at` (idempotent). Writes `time_entry.restored`. */
 export const restoreTimeEntry = defineProcedure('restoreTimeEntry', restoreTimeEntryInput, async (ctx, { auth, requestId, id: rawId }): Promise<Versioned<TimeEntryView>> => {
+  requireGrant(auth, 'time_entry', rawId, 'write', 'time entry');
   const workspaceId = auth.workspaceId;
   const id = timeEntryIdOf(rawId);
   const now = ctx.now();

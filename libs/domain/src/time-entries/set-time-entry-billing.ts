@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { appendOutboxEvent, findTimeEntry, inTransaction, setTimeEntryBillingIfRevision } from '@workcell/db';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../roles/permission-model.js';
 import { type TimeEntryBillingResource, versionedBilling } from './billing.js';
@@ -24,6 +25,7 @@ export const setTimeEntryBillingInput = z
  * version_conflict when stale): replaces billable state and rate. Writes `time_entry.billing_set`.
  */
 export const setTimeEntryBilling = defineProcedure('setTimeEntryBilling', setTimeEntryBillingInput, async (ctx, input): Promise<Versioned<TimeEntryBillingResource>> => {
+  requireGrant(input.auth, 'time_entry', input.id, 'write', 'time entry');
   const { auth, requestId } = input;
   const workspaceId = auth.workspaceId;
   const id = timeEntryIdOf(input.id);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { appendOutboxEvent, findTimeEntry, inTransaction, updateTimeEntryIfRevision } from '@workcell/db';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../roles/permission-model.js';
 import { findTimeEntryOr404, holdsBilling, resolveTimeEntry, timeEntryAttributes, timeEntryIdOf, timeEntryEventView, type TimeEntryView, versionedTimeEntry } from './view.js';
@@ -14,6 +15,7 @@ export const updateTimeEntryInput = z.object({ ...writeInput, id: z.string().max
  * `endedAt` stops it; a stopped entry cannot be restarted). Writes `time_entry.updated` in the same transaction.
  */
 export const updateTimeEntry = defineProcedure('updateTimeEntry', updateTimeEntryInput, async (ctx, input): Promise<Versioned<TimeEntryView>> => {
+  requireGrant(input.auth, 'time_entry', input.id, 'write', 'time entry');
   const { auth, requestId } = input;
   const workspaceId = auth.workspaceId;
   const id = timeEntryIdOf(input.id);

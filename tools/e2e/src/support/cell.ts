@@ -3,7 +3,7 @@ import { createApiV1App } from '@workcell/api-v1';
 import { createAuthApp } from '@workcell/auth';
 import { createWorkerApp } from '@workcell/worker';
 import type { AppConfig } from '@workcell/config';
-import { createDatabase, type Database, issueCredential, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { createDatabase, type Database, type GrantResourceType, issueCredential, seedDemoWorkspaceIfEmpty } from '@workcell/db';
 import { type RunningApp, startApp, testConfig, type TestEnvironment } from '@workcell/testing';
 
 /**
@@ -19,9 +19,20 @@ export interface V1Cell {
   readonly v1b: RunningApp;
   /** A personal access token of the owner with these scopes. */
   mint(scopes: readonly string[]): Promise<string>;
+  /**
+   * A new active service account with one credential of these scopes and these resource grants (kernel/grants.ts):
+   * `resourceId: null` grants every resource of the type. Returns the credential and the account id.
+   */
+  serviceAccount(scopes: readonly string[], grants: readonly SaGrant[]): Promise<{ token: string; serviceAccountId: string }>;
   /** The outbox events of one aggregate, in sequence order. */
   outbox(aggregateId: string, eventType?: string): ReturnType<Database['prisma']['outboxEvent']['findMany']>;
   close(): Promise<void>;
+}
+
+export interface SaGrant {
+  readonly resourceType: GrantResourceType;
+  readonly resourceId: string | null;
+  readonly access: 'read' | 'write';
 }
 
 export async function startV1Cell(env: TestEnvironment): Promise<V1Cell> {
@@ -46,6 +57,15 @@ export async function startV1Cell(env: TestEnvironment): Promise<V1Cell> {
     mint: async (scopes) =>
       (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: `pat-${++minted}`, scopes, memberId: ownerMemberId })))
         .token,
+    serviceAccount: async (scopes, grants) =>
+      database.prisma.$transaction(async (tx) => {
+        const account = await tx.serviceAccount.create({ data: { workspaceId, name: `sa-${++minted}`, ownerMemberId } });
+        if (grants.length > 0) {
+          await tx.resourceGrant.createMany({ data: grants.map((g) => ({ workspaceId, serviceAccountId: account.id, resourceType: g.resourceType, resourceId: g.resourceId, access: g.access })) });
+        }
+        const { token } = await issueCredential(tx, config, { workspaceId, kind: 'service_account', name: `sa-cred-${minted}`, scopes, serviceAccountId: account.id });
+        return { token, serviceAccountId: account.id };
+      }),
     outbox: (aggregateId, eventType) =>
       database.prisma.outboxEvent.findMany({ where: { workspaceId, aggregateId, ...(eventType ? { eventType } : {}) }, orderBy: { sequence: 'asc' } }),
     async close() {

@@ -1,0 +1,8 @@
+/**
+ * The id condition of one keyset page (lists are ordered by UUIDv7 id): rows after `afterId`, and, when
+ * `onlyIds` is given (a service account's resource grants), only those rows. An empty `onlyIds` matches nothing.
+ */
+export function pageIds(afterId: string | undefined, onlyIds?: readonly string[] | null): { id?: { gt?: string; in?: string[] } } {
+  if (afterId === undefined && (onlyIds === undefined || onlyIds === null)) return {};
+  return { id: { ...(afterId === undefined ? {} : { gt: afterId }), ...(onlyIds === undefined || onlyIds === null ? {} : { in: [...onlyIds] }) } };
+}
