@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '@workcell/config';
 import { CoreModule, createHttpApplication, createLogger, type Logger } from '@workcell/http';
@@ -7,6 +8,7 @@ import { ApiAuthModule } from '@workcell/auth-kit';
 import { MetaController } from './meta/meta.controller.js';
 import { AuthContextController } from './auth/auth-context.controller.js';
 import { WorkspaceController } from './workspace/workspace.controller.js';
+import { ServedOperations } from './workspace/served-operations.js';
 import { AuditController } from './audit/audit.controller.js';
 import { CredentialsController } from './credentials/credentials.controller.js';
 import { ServiceAccountsController } from './service-accounts/service-accounts.controller.js';
@@ -18,6 +20,7 @@ import { ContactGroupsController } from './contact-groups/contact-groups.control
 import { CallNotesController } from './call-notes/call-notes.controller.js';
 import { ProjectsController } from './projects/projects.controller.js';
 import { ProjectLifecycleController } from './projects/project-lifecycle.controller.js';
+import { ProjectSharingController } from './projects/project-sharing.controller.js';
 import { LifecycleJobs } from './projects/lifecycle-jobs.js';
 import { TasksController } from './tasks/tasks.controller.js';
 import { TagsController } from './tags/tags.controller.js';
@@ -32,9 +35,9 @@ export class ApiV1Module {
   static register(config: AppConfig, logger: Logger): DynamicModule {
     return {
       module: ApiV1Module,
-      imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule, ApiAuthModule.forApi('v1')],
-      providers: [LifecycleJobs],
-      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, TasksController, TagsController, ListsController, TimeEntriesController],
+      imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule, ApiAuthModule.forApi('v1'), DiscoveryModule],
+      providers: [LifecycleJobs, ServedOperations],
+      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, ProjectSharingController, TasksController, TagsController, ListsController, TimeEntriesController],
     };
   }
 }

@@ -4,7 +4,7 @@ export { DEMO_OWNER_EMAIL, DEMO_WORKSPACE_NAME, type DemoTokens, refreshDemoToke
 export { type CredentialRecord, findTokenLookup, loadCredential, loadTeamToken, type TeamTokenRecord, type TokenLookup, touchCredential, touchTeamToken } from './identity.js';
 export { type AuditActor, type AuditEntry, type AuditEventRecord, type AuditFilter, listAuditEvents, recordAudit, recordAuthenticationRefusal } from './audit.js';
 export { type CredentialInput, issueCredential, issueFeedToken, issueTeamToken, revokeCredential, type Tx } from './credentials.js';
-export { findWorkspace, type WorkspaceRecord } from './workspaces.js';
+export { findWorkspace, type WorkspaceRecord, workspaceUsage, type WorkspaceUsage } from './workspaces.js';
 export {
   type CredentialMetaRow,
   type CredentialOwner,
@@ -82,3 +82,5 @@ export {
   updateTimeEntryIfRevision,
 } from './time-entry-crud.js';
 export { pageIds } from './keyset.js';
+export { existingSharingPrincipals, loadProjectSharing, type ProjectSharingRecord, replaceProjectSharingIfRevision, type SharingAccess, type SharingEntryRow, type SharingPrincipalType } from './project-sharing.js';
+export { loadWorkspaceSettings, type WorkspaceSettingsChanges, type WorkspaceSettingsRecord, updateWorkspaceSettingsIfRevision } from './workspace-settings.js';

@@ -17,3 +17,22 @@ export async function findWorkspace(database: Database, workspaceId: string): Pr
     select: { id: true, name: true, region: true, cell: true, lockedAt: true, revision: true, createdAt: true, updatedAt: true },
   });
 }
+
+export interface WorkspaceUsage {
+  readonly activeMembers: number;
+  readonly activeServiceAccounts: number;
+  readonly activeCredentials: number;
+  readonly projects: number;
+}
+
+/** What the workspace uses now, as the entitlements report it (archived and removed things do not count). */
+export async function workspaceUsage(database: Database, workspaceId: string): Promise<WorkspaceUsage> {
+  const p = database.prisma;
+  const [activeMembers, activeServiceAccounts, activeCredentials, projects] = await Promise.all([
+    p.workspaceMember.count({ where: { workspaceId, status: 'active', removedAt: null } }),
+    p.serviceAccount.count({ where: { workspaceId, status: 'active', archivedAt: null } }),
+    p.credential.count({ where: { workspaceId, status: 'active', revokedAt: null } }),
+    p.project.count({ where: { workspaceId, archivedAt: null } }),
+  ]);
+  return { activeMembers, activeServiceAccounts, activeCredentials, projects };
+}

@@ -4,13 +4,13 @@ import type { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { catchError, from, mergeMap, type Observable, of } from 'rxjs';
 import { claimIdempotencyKey, completeIdempotencyKey, type Database, releaseIdempotencyKey } from '@workcell/db';
-import type { V1AuthContext } from '@workcell/domain';
+import { IDEMPOTENCY_RETENTION_HOURS, type V1AuthContext } from '@workcell/domain';
 import { canonicalJson, findV1Operation, IDEMPOTENCY_KEY_HEADER } from '@workcell/registry';
 import { OPERATION_METADATA } from './operations.js';
 import { ProtocolError } from './problems.js';
 
 /** Idempotency records are kept this long: at least 24 hours (plus a margin for clock skew between request and insert); the worker purges older ones. */
-export const IDEMPOTENCY_RETENTION_MS = 24 * 3600 * 1000 + 5 * 60 * 1000;
+export const IDEMPOTENCY_RETENTION_MS = IDEMPOTENCY_RETENTION_HOURS * 3600 * 1000 + 5 * 60 * 1000;
 /** How long a request may hold its key before another request with that key may take over. */
 const LOCK_MS = 60_000;
 /** Response headers worth replaying (the resource's identity and revision). */

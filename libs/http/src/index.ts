@@ -9,6 +9,6 @@ export { DOMAIN_STATUS, type Problem, ProtocolError, titleFor, toProblem } from 
 export { type ErrorRenderer, ProblemFilter, sendProblem, v0Errors, v1Errors } from './protocols.js';
 export { Input, type OperationInput, RequestValidationInterceptor } from './validation.js';
 export { list, single } from './envelope.js';
-export { consume, installRateLimit, type RateLimitDecision, V0_REQUESTS_PER_MINUTE } from './rate-limit.js';
+export { consume, installRateLimit, type RateLimitDecision } from './rate-limit.js';
 export { IDEMPOTENCY_RETENTION_MS, IdempotencyInterceptor } from './idempotency.js';
 export { etagOf, expectedRevisionFrom } from './preconditions.js';

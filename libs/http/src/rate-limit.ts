@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '@workcell/config';
+import { V0_REQUESTS_PER_MINUTE } from '@workcell/domain';
 import { type Redis, whenReady } from '@workcell/redis';
 import type { ApiGeneration } from './operations.js';
 import { ProtocolError } from './problems.js';
@@ -18,7 +19,6 @@ import { ProtocolError } from './problems.js';
  * authentication, so guessing credentials spends the same budget as using them.
  */
 
-export const V0_REQUESTS_PER_MINUTE = 100;
 const WINDOW_MS = 60_000;
 
 export interface RateLimitDecision {

@@ -4,6 +4,7 @@ import { countMembersHoldingAll, memberPermissionKeys, type Tx } from '@workcell
 import type { V1AuthContext } from '../identity/authenticate-credential.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { isUuid } from '../kernel/cas.js';
+import { V1_MAX_PAGE_SIZE } from '../kernel/limits.js';
 
 /**
  * The permission model of members, roles and groups: what the member, role and group procedures share.
@@ -38,7 +39,7 @@ export const writeInput = { auth: authInput, requestId: z.string().max(128).null
 
 export const pageInput = {
   cursor: z.string().min(1).max(1024).optional(),
-  limit: z.number().int().min(1).max(200).default(50),
+  limit: z.number().int().min(1).max(V1_MAX_PAGE_SIZE).default(50),
 };
 
 /** Holding both lets a member give every other permission back to anyone: the workspace stays administrable. */

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { loadProjectSharing } from '@workcell/db';
+import { isUuid } from '../kernel/cas.js';
+import { DomainError } from '../kernel/errors.js';
+import { requireGrant } from '../kernel/grants.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { authInput } from '../roles/permission-model.js';
+import { type ProjectSharingView, versionedSharing } from './sharing-view.js';
+
+export const getProjectSharingInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();
+
+/** `GET /v1/projects/{id}/sharing` (projects:sharing): the project's complete access-control list and its version. */
+export const getProjectSharing = defineProcedure('getProjectSharing', getProjectSharingInput, async (ctx, { auth, id }): Promise<Versioned<ProjectSharingView>> => {
+  requireGrant(auth, 'project', id, 'read', 'project');
+  const projectId = isUuid(id) ? id.toLowerCase() : null;
+  const record = projectId === null ? null : await loadProjectSharing(ctx.database, auth.workspaceId, projectId);
+  if (!record || projectId === null) throw new DomainError('not_found', 'project not found');
+  return versionedSharing(projectId, record);
+});

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { appendOutboxEvent, inTransaction, loadWorkspaceSettings, recordAudit, updateWorkspaceSettingsIfRevision } from '@workcell/db';
+import { actorOf } from '../identity/actor.js';
+import { casFailure, expectedRevision } from '../kernel/cas.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { writeInput } from '../roles/permission-model.js';
+import { settingsAttributes, versionedSettings, type WorkspaceSettingsView } from './settings-view.js';
+
+export const updateWorkspaceSettingsInput = z.object({ ...writeInput, expectedVersion: z.string().max(64), ...settingsAttributes }).strict();
+
+/**
+ * `PATCH /v1/workspace/settings` (workspace-settings:write, compare-and-set): the sent fields of the safe
+ * projection; a stale `expectedVersion` is 409 `version_conflict` and changes nothing. The settings are
+ * sensitive: the change is audited (`workspace.settings_updated`, previous and new values) and written to the
+ * outbox in the same transaction.
+ */
+export const updateWorkspaceSettings = defineProcedure('updateWorkspaceSettings', updateWorkspaceSettingsInput, async (ctx, input): Promise<Versioned<WorkspaceSettingsView>> => {
+  const { auth, requestId } = input;
+  const workspaceId = auth.workspaceId;
+  const now = ctx.now();
+  const change = {
+    ...(input.name === undefined ? {} : { name: input.name }),
+    ...(input.locale === undefined ? {} : { locale: input.locale }),
+    ...(input.timeZone === undefined ? {} : { timezone: input.timeZone }),
+    ...(input.weekStart === undefined ? {} : { weekStartDay: input.weekStart === 'sunday' ? 0 : 1 }),
+    ...(input.defaultCurrency === undefined ? {} : { currency: input.defaultCurrency }),
+    ...(input.dateFormat === undefined ? {} : { dateFormat: input.dateFormat }),
+  };
+  return inTransaction(ctx.database, async (tx) => {
+    const before = await loadWorkspaceSettings(tx, workspaceId);
+    const outcome = await updateWorkspaceSettingsIfRevision(tx, workspaceId, expectedRevision(input.expectedVersion), change);
+    if (outcome !== 'updated') throw casFailure(outcome, 'workspace settings');
+    const result = versionedSettings((await loadWorkspaceSettings(tx, workspaceId))!);
+    const changed = Object.keys(settingsAttributes).filter((key) => input[key as keyof typeof settingsAttributes] !== undefined);
+    const previous = before ? versionedSettings(before).resource : null;
+    await recordAudit(tx, {
+      workspaceId,
+      actor: actorOf(auth, requestId),
+      action: 'workspace.settings_updated',
+      targetType: 'workspace',
+      targetId: workspaceId,
+      metadata: { changed, previous, settings: result.resource },
+      occurredAt: now,
+    });
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'workspace', aggregateId: workspaceId, eventType: 'workspace.settings_updated', payload: { settings: { ...result.resource }, changed, requestId }, occurredAt: now });
+    return result;
+  });
+});
