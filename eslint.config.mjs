@@ -55,7 +55,8 @@ export default [
     },
   },
   {
-    files: ['**/*.test.ts', '**/src/fixtures.ts'],
+    // Benchmarks run against scratch databases like tests do, so they may use the test harness too.
+    files: ['**/*.test.ts', '**/*.bench.ts', '**/src/fixtures.ts'],
     rules: { '@nx/enforce-module-boundaries': ['error', boundaries(true)] },
   },
   {

@@ -84,3 +84,5 @@ export {
 export { pageIds } from './keyset.js';
 export { existingSharingPrincipals, loadProjectSharing, type ProjectSharingRecord, replaceProjectSharingIfRevision, type SharingAccess, type SharingEntryRow, type SharingPrincipalType } from './project-sharing.js';
 export { loadWorkspaceSettings, type WorkspaceSettingsChanges, type WorkspaceSettingsRecord, updateWorkspaceSettingsIfRevision } from './workspace-settings.js';
+export { measureQueryCost, type QueryCost } from './query-cost.js';
+export { insertSyntheticTags, syntheticTagIdAt } from './synthetic.js';
