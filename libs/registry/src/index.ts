@@ -6,6 +6,7 @@ export * from './rows.js';
 export { v1Operations, getV1Operation, findV1Operation, findV1OperationByRoute } from './v1/index.js';
 export { v0Operations, findV0Operation } from './v0/index.js';
 export { defineOperation, family, archivableCrud } from './v1/builders.js';
+export { V0_DEPRECATED_AT } from './v0/builders.js';
 export type { OperationSpec, ArchivableCrudSpec } from './v1/builders.js';
 export { DOMAIN_READ_SCOPES, RESOURCE_DOMAINS, ResourceDomainSchema } from './v1/search.js';
 export type { ResourceDomain } from './v1/search.js';

@@ -148,7 +148,7 @@ describe('generated v0.openapi.json', () => {
     assert.deepEqual(servers, ['{base_url}', '{base_url_alt}']);
   });
 
-  it('declares all 87 operations with x-authenticated, x-contract-status and the six responses', () => {
+  it('declares all 87 operations with x-authenticated, x-contract-status and the six responses (+ the refusal of unavailable ones)', () => {
     assert.equal(ops.length, 87);
     for (const def of v0Operations) {
       const found = ops.find((o) => o.path === def.path && o.method === def.method);
@@ -158,7 +158,8 @@ describe('generated v0.openapi.json', () => {
       assert.equal(op['x-contract-status'], 'frozen-legacy');
       assert.equal(op['x-availability'], def.availability);
       assert.equal(op['x-v1-operation-id'], def.v1OperationId);
-      assert.deepEqual(Object.keys(op['responses'] as object), ['200', '201', '204', '400', '401', '429']);
+      const frozen = ['200', '201', '204', '400', '401', '429'];
+      assert.deepEqual(Object.keys(op['responses'] as object).sort(), (def.availability === 'unavailable' ? [...frozen, '403'] : frozen).sort());
       assert.deepEqual(op.security, def.authenticated ? [{ apiToken: [] }] : []);
       assert.equal(Boolean(op['requestBody']), def.body === 'required');
     }
@@ -178,5 +179,23 @@ describe('redocly lint', () => {
       },
     );
     assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+  });
+});
+
+describe('generated v0.openapi.json: deprecation and refusal', () => {
+  type Doc = { paths: Record<string, Record<string, { responses: Record<string, { $ref?: string }> }>>; components: { responses: Record<string, { headers?: Record<string, unknown> }> } };
+  const doc = JSON.parse(readFileSync(join(REPO_ROOT, 'libs/registry/generated/v0.openapi.json'), 'utf8')) as Doc;
+  const responseOf = (ref: string | undefined) => doc.components.responses[(ref ?? '').replace('#/components/responses/', '')];
+
+  it('declares 403 with Deprecation and Link exactly on unavailable operations, and the headers on deprecated-alias successes', () => {
+    for (const op of v0Operations) {
+      const responses = doc.paths[op.path]![op.method.toLowerCase()]!.responses;
+      const refusal = responses['403'];
+      assert.equal(refusal !== undefined, op.availability === 'unavailable', `${op.operationId} 403`);
+      if (refusal) assert.deepEqual(Object.keys(responseOf(refusal.$ref)?.headers ?? {}).sort(), ['Deprecation', 'Link']);
+      const okHeaders = Object.keys(responseOf(responses['200']!.$ref)?.headers ?? {}).sort();
+      assert.deepEqual(okHeaders, op.availability === 'deprecated-alias' ? ['Deprecation', 'Link'] : [], `${op.operationId} 200 headers`);
+      for (const status of ['200', '201', '204', '400', '401', '429']) assert.ok(responses[status], `${op.operationId} keeps the frozen ${status}`);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { LegacyError, LegacyResponse, type V0OperationDefinition } from '@workcell/registry';
+import { LegacyError, LegacyResponse, V0_DEPRECATED_AT, type V0OperationDefinition } from '@workcell/registry';
 import type { z } from 'zod';
 import { allComponents, reachableSchemas, toSchema, unwrapOptional, type JsonSchema } from './json-schema.js';
 
@@ -38,7 +38,10 @@ Every operation carries \`x-authenticated\`, \`x-contract-status: frozen-legacy\
 \`page\` (integer, minimum 1) and \`limit\` (integer, 1-500) are accepted by every GET except \`GET /\` (the contract shows them for list and \`/{_id}\` GETs and for the calendar feed; the same rule is applied to the resources whose parameters it does not show). POST and PUT take a required broad JSON body; payload fields are not part of the frozen contract.
 
 ## Responses and errors
-Every operation declares 200, 201, 204, 400, 401 and 429. 200, 201 and 400 use a broad legacy response shape; errors (401, 429, and the 400/403/404 error bodies) use the legacy error shape \`{ "error": { "code", "message" } }\`. 403: team locked or operation not possible; 404: resource or route does not exist; 5xx: not completed.
+Every operation declares 200, 201, 204, 400, 401 and 429. 200, 201 and 400 use a broad legacy response shape; errors (401, 429, and the 400/403/404 error bodies) use the legacy error shape \`{ "error": { "code", "message" } }\`. 403: team locked, or operation not possible; \`unavailable\` operations declare it as the status of their refusal (code \`forbidden\`, naming the v1 replacement, after authentication, with nothing read or written); 404: resource or route does not exist (another team's resource answers exactly like a missing one); 5xx: not completed.
+
+## Deprecation
+\`deprecated-alias\` and \`unavailable\` operations answer with \`Deprecation: @<unix seconds>\` (RFC 9745) and \`Link: <v1 successor>; rel="successor-version"\`; nothing else about their frozen shapes changes.
 
 ## Rate limits and retries
 100 requests per minute per API token and URL path; 429 carries \`Retry-After\` (seconds) when known. v0 creates are not idempotent: a retried create after a timeout may create a duplicate.`;
@@ -90,11 +93,13 @@ function operationObject(op: V0OperationDefinition): JsonSchema {
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses: {
-      '200': { $ref: '#/components/responses/LegacyOk' },
+      '200': { $ref: `#/components/responses/${op.availability === 'deprecated-alias' ? 'LegacyOkDeprecated' : 'LegacyOk'}` },
       '201': { $ref: '#/components/responses/LegacyCreated' },
-      '204': { $ref: '#/components/responses/LegacyNoContent' },
+      '204': { $ref: `#/components/responses/${op.availability === 'deprecated-alias' ? 'LegacyNoContentDeprecated' : 'LegacyNoContent'}` },
       '400': { $ref: '#/components/responses/LegacyBadRequest' },
       '401': { $ref: '#/components/responses/LegacyUnauthorized' },
+      // The status chosen for refusing an unavailable operation (contract 7.1: "the operation cannot be performed").
+      ...(op.availability === 'unavailable' ? { '403': { $ref: '#/components/responses/LegacyUnavailable' } } : {}),
       '429': { $ref: '#/components/responses/LegacyTooManyRequests' },
     },
     'x-authenticated': op.authenticated,
@@ -113,8 +118,25 @@ export function buildV0Document(ops: readonly V0OperationDefinition[]): JsonSche
   }
   const broad = { 'application/json': { schema: toSchema(LegacyResponse) } };
   const error = { 'application/json': { schema: toSchema(LegacyError) } };
+  const deprecationHeaders = {
+    Deprecation: {
+      description: `RFC 9745: when v0 was deprecated, as \`@<unix seconds>\` (\`@${V0_DEPRECATED_AT}\`).`,
+      schema: { type: 'string', pattern: '^@[0-9]+$', examples: [`@${V0_DEPRECATED_AT}`] },
+    },
+    Link: {
+      description: 'The v1 successor operation: `<{v1 base}{v1 path}>; rel="successor-version"` (the id filled in when the request names one).',
+      schema: { type: 'string' },
+    },
+  };
   const responses = {
     LegacyOk: { description: 'Success with data (broad legacy response shape).', content: broad },
+    LegacyOkDeprecated: { description: 'Success with data (broad legacy response shape); a deprecated-alias operation.', headers: deprecationHeaders, content: broad },
+    LegacyNoContentDeprecated: { description: 'Success, no body; a deprecated-alias operation.', headers: deprecationHeaders },
+    LegacyUnavailable: {
+      description: 'The frozen route is unavailable: refused after authentication with code `forbidden`, naming the v1 replacement; nothing is read or written.',
+      headers: deprecationHeaders,
+      content: error,
+    },
     LegacyCreated: { description: 'Resource created (broad legacy response shape).', content: broad },
     LegacyNoContent: { description: 'Success, no body.' },
     LegacyBadRequest: {

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '@workcell/config';
 import { APP_CONFIG, OPERATION_METADATA, ProtocolError } from '@workcell/http';
-import { getV1Operation, type V0OperationDefinition, type V1OperationId, v0Operations } from '@workcell/registry';
+import { getV1Operation, V0_DEPRECATED_AT, type V0OperationDefinition, type V1OperationId, v0Operations } from '@workcell/registry';
 
 /**
  * Deprecation signalling for v0, driven only by the registry (issue 5): every `deprecated-alias` and
@@ -14,9 +14,6 @@ import { getV1Operation, type V0OperationDefinition, type V1OperationId, v0Opera
  * `unavailable` operations are refused after authentication with 403 `forbidden` (contract 7.1 "the operation
  * cannot be performed"), naming the v1 replacement; nothing is read or written.
  */
-
-/** 2026-01-01T00:00:00Z, the date v0 (0.4.5) was declared deprecated in favour of v1. */
-export const V0_DEPRECATED_AT = Date.UTC(2026, 0, 1) / 1000;
 
 const byId = new Map(v0Operations.map((op) => [op.operationId, op]));
 

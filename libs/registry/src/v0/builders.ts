@@ -2,6 +2,12 @@ import { z } from 'zod';
 import { CalendarToken, legacyPageQuery, LegacyId, LegacyWritePayload } from '../schemas/legacy.js';
 import type { V0Availability, V0Method, V0MigrationClass, V0OperationDefinition } from '../types.js';
 
+/**
+ * 2026-01-01T00:00:00Z, the date v0 (0.4.5) was declared deprecated in favour of v1: the `Deprecation` header
+ * (RFC 9745, `@<unix seconds>`) of every deprecated-alias and unavailable operation, and the v0 document.
+ */
+export const V0_DEPRECATED_AT = Date.UTC(2026, 0, 1) / 1000;
+
 /** Public v0 operations (4.2: "Auth none"); everything else needs the team token. */
 const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/', '/calendar/{token}.ics']);
 
