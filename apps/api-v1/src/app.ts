@@ -26,6 +26,15 @@ import { TasksController } from './tasks/tasks.controller.js';
 import { TagsController } from './tags/tags.controller.js';
 import { ListsController } from './lists/lists.controller.js';
 import { TimeEntriesController } from './time-entries/time-entries.controller.js';
+import { ProjectTemplatesController } from './project-templates/project-templates.controller.js';
+import { PlannedWorkController } from './planned-work/planned-work.controller.js';
+import { UsersController } from './users/users.controller.js';
+
+import { ProductsController } from './products/products.controller.js';
+import { ProductGroupsController } from './product-groups/product-groups.controller.js';
+
+import { ProjectStatementsController } from './project-statements/project-statements.controller.js';
+import { ServicesController } from './services/services.controller.js';
 
 export const SERVICE = 'api-v1';
 
@@ -37,7 +46,7 @@ export class ApiV1Module {
       module: ApiV1Module,
       imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule, ApiAuthModule.forApi('v1'), DiscoveryModule],
       providers: [LifecycleJobs, ServedOperations],
-      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, ProjectSharingController, TasksController, TagsController, ListsController, TimeEntriesController],
+      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, ProjectSharingController, TasksController, TagsController, ListsController, TimeEntriesController, ProjectStatementsController, ServicesController, ProjectTemplatesController, PlannedWorkController, UsersController, ProductsController, ProductGroupsController],
     };
   }
 }

@@ -15,6 +15,7 @@ const httpUrl = (fallback: string) =>
     .refine((u) => /^https?:\/\//.test(u), 'must be an http:// or https:// URL')
     .transform((u) => u.replace(/\/+$/, ''))
     .default(fallback);
+const noQueryOrFragment = (u: string) => !/[?#]/.test(u);
 const label = (fallback: string) =>
   z
     .string()
@@ -45,8 +46,9 @@ export const environmentSchema = z
     WORKER_PORT: port(3003),
     REGION: label('eu1'),
     CELL: label('c1'),
-    V0_BASE_URL: httpUrl('http://127.0.0.1:3000'),
-    V0_BASE_URL_ALT: httpUrl('http://localhost:3000'),
+    // A v0 base address may carry a path prefix (api-v0 serves every route under it too), never a query or fragment.
+    V0_BASE_URL: httpUrl('http://127.0.0.1:3000').refine(noQueryOrFragment, 'must not have a query or fragment'),
+    V0_BASE_URL_ALT: httpUrl('http://localhost:3000').refine(noQueryOrFragment, 'must not have a query or fragment'),
     V1_BASE_URL: httpUrl('http://127.0.0.1:3001'),
     AUTH_INTERNAL_URL: httpUrl('http://127.0.0.1:3002'),
     WORKER_INTERNAL_URL: httpUrl('http://127.0.0.1:3003'),

@@ -64,7 +64,11 @@ function prefixOf(family: TokenFamily): string {
 export function generateToken(family: TokenFamily, region: string, cell: string): string {
   if (!new RegExp(`^${LABEL}$`).test(region) || !new RegExp(`^${LABEL}$`).test(cell)) throw new Error('invalid region or cell label');
   const secret = base62(BigInt(`0x${randomBytes(32).toString('hex')}`), SECRET_LENGTH);
-  const body = `${prefixOf(family)}${region}_${cell}_${secret}`;
+  return withChecksum(`${prefixOf(family)}${region}_${cell}_${secret}`);
+}
+
+/** A token body (prefix, hint and secret) with its CRC-32 checksum appended: what makes a token well-formed. */
+export function withChecksum(body: string): string {
   return body + base62(BigInt(crc32(body)), CHECKSUM_LENGTH);
 }
 

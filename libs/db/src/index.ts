@@ -82,7 +82,82 @@ export {
   updateTimeEntryIfRevision,
 } from './time-entry-crud.js';
 export { pageIds } from './keyset.js';
+export { findWorkspaceUser, listWorkspaceUsersPage, type WorkspaceUserRecord } from './users.js';
+export { archiveLegacyWebhook, findLegacyWebhook, insertLegacyWebhook, type LegacyWebhookRecord, listLegacyWebhooksPage } from './legacy-webhooks.js';
+export {
+  findProduct,
+  insertProduct,
+  listProductsPage,
+  type MoneyValue,
+  type ProductChanges,
+  type ProductFilter,
+  type ProductRecord,
+  setProductArchived,
+  updateProductIfRevision,
+} from './products.js';
+export {
+  findProductGroup,
+  insertProductGroup,
+  listProductGroupsPage,
+  lockProductGroupHierarchy,
+  productGroupAncestors,
+  productGroupIsActive,
+  type ProductGroupFilter,
+  type ProductGroupRecord,
+  setProductGroupArchived,
+  updateProductGroupIfRevision,
+} from './product-groups.js';
+export {
+  findProjectTemplate,
+  insertProjectTemplate,
+  insertSkeletonTasks,
+  listProjectTemplatesPage,
+  type ProjectTemplateChanges,
+  type ProjectTemplateRecord,
+  setProjectTemplateArchivedIfRevision,
+  type SkeletonTask,
+  type TaskBlueprintRecord,
+  updateProjectTemplateIfRevision,
+} from './project-templates.js';
+export {
+  activeMemberIds,
+  findScheduleTask,
+  listPlannedWorkPage,
+  listTaskPlannedWork,
+  lockScheduleTask,
+  type PlannedWorkFilter,
+  type PlannedWorkRecord,
+  type PlannedWorkWindow,
+  replaceTaskPlannedWorkRows,
+  type ScheduleTask,
+} from './planned-work.js';
+export {
+  findProjectStatement,
+  insertProjectStatement,
+  listProjectStatementsPage,
+  type ProjectStatementFilter,
+  type ProjectStatementKindValue,
+  type ProjectStatementRow,
+  type ProjectStatementValues,
+  setProjectStatementArchived,
+  statementProductExists,
+  updateProjectStatementIfRevision,
+} from './project-statements.js';
+export {
+  findService,
+  insertService,
+  listServiceBillingRates,
+  listServicesPage,
+  replaceServiceBillingRatesIfRevision,
+  type ServiceBillingRateRow,
+  serviceExists,
+  type ServiceRow,
+  type ServiceValues,
+  setServiceArchived,
+  updateServiceIfRevision,
+} from './services.js';
 export { existingSharingPrincipals, loadProjectSharing, type ProjectSharingRecord, replaceProjectSharingIfRevision, type SharingAccess, type SharingEntryRow, type SharingPrincipalType } from './project-sharing.js';
 export { loadWorkspaceSettings, type WorkspaceSettingsChanges, type WorkspaceSettingsRecord, updateWorkspaceSettingsIfRevision } from './workspace-settings.js';
 export { measureQueryCost, type QueryCost } from './query-cost.js';
 export { insertSyntheticTags, syntheticTagIdAt } from './synthetic.js';
+export { type TreeGroupFilter, type TreeGroupRecord } from './group-tree.js';

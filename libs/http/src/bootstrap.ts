@@ -29,6 +29,8 @@ export interface HttpApplicationOptions {
   readonly bodyLimit?: number;
   /** For the API apps: the registry generation whose operations this app serves, and its error shape. */
   readonly api?: ApiGeneration;
+  /** Rewrites the request path before routing (api-v0: strips a base address's path prefix). */
+  readonly rewriteUrl?: (url: string) => string;
 }
 
 /** Routes every service has that are not API operations. */
@@ -61,6 +63,7 @@ export async function createHttpApplication(
     // Fastify answers idle keep-alive sockets on close, so shutdown waits only for requests in flight.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    ...(options.rewriteUrl ? { rewriteUrl: (req: IncomingMessage) => options.rewriteUrl!(req.url ?? '/') } : {}),
   });
   const fastify = adapter.getInstance();
   let closing = false;

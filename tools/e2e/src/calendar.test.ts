@@ -82,6 +82,26 @@ describe('v0 calendar feed GET /calendar/{token}.ics (RFC 5545)', () => {
     }
   });
 
+  it("includes the member's scheduled work as timed events, without windows on archived tasks", async () => {
+    const member = await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId: tokens.workspaceId } });
+    const window = async (archivedAt: Date | null) => {
+      const task = await database.prisma.task.create({ data: { workspaceId: tokens.workspaceId, title: `Planned ${archivedAt ? 'archived' : 'live'}`, archivedAt } });
+      return database.prisma.plannedWork.create({
+        data: { workspaceId: tokens.workspaceId, taskId: task.id, memberId: member.id, windowStart: new Date('2031-02-03T09:30:00Z'), windowEnd: new Date('2031-02-03T11:00:00Z'), minutes: 90 },
+      });
+    };
+    const live = await window(null);
+    const archived = await window(new Date());
+    const events = new ICAL.Component(ICAL.parse(await (await feed('?limit=500')).text())).getAllSubcomponents('vevent');
+    const event = events.find((e) => e.getFirstPropertyValue('uid') === `planned-work-${live.id}@workcell`);
+    assert.ok(event, 'the planned-work window is in the feed');
+    assert.equal(event.getFirstPropertyValue('summary'), 'Planned live');
+    assert.equal((event.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString(), '2031-02-03T09:30:00.000Z');
+    assert.equal((event.getFirstPropertyValue('dtend') as ICAL.Time).toJSDate().toISOString(), '2031-02-03T11:00:00.000Z');
+    assert.ok(!events.some((e) => e.getFirstPropertyValue('uid') === `planned-work-${archived.id}@workcell`));
+    await database.prisma.plannedWork.deleteMany({ where: { id: { in: [live.id, archived.id] } } });
+  });
+
   it('answers 404 with no detail for an unknown or revoked token', async () => {
     const unknown = await feed('', 'A'.repeat(43));
     assert.equal(unknown.status, 404);

@@ -579,6 +579,8 @@ describe('v1 contacts, contact groups and call notes', () => {
     it('a note written with a service-account credential names the service account as its author', async () => {
       const contact = await createContact();
       const account = await database.prisma.serviceAccount.create({ data: { workspaceId, name: `notes bot ${++seq}`, ownerMemberId } });
+      // Service accounts act within their resource grants: this one may write every call note.
+      await database.prisma.resourceGrant.create({ data: { workspaceId, serviceAccountId: account.id, resourceType: 'call_note', resourceId: null, access: 'write' } });
       const { token } = await database.prisma.$transaction((tx) =>
         issueCredential(tx, config, { workspaceId, kind: 'service_account', name: 'bot', scopes: ['call-notes:write', 'call-notes:read'], serviceAccountId: account.id }),
       );

@@ -1,0 +1,172 @@
+import { Controller, Inject, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { V0Auth } from '@workcell/auth-kit';
+import {
+  archiveProduct,
+  archiveProductGroup,
+  createProduct,
+  createProductGroup,
+  getProduct,
+  getProductGroup,
+  invoke,
+  listProductGroups,
+  listProducts,
+  type ProcedureContext,
+  PRODUCTS_FINANCE_READ,
+  PRODUCTS_FINANCE_WRITE,
+  type ProductGroupView,
+  type ProductView,
+  updateProduct,
+  updateProductGroup,
+  type V0AuthContext,
+} from '@workcell/domain';
+import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
+import { actingFor } from '../legacy/acting.js';
+import { assertNotArchived, bodyAliasId, lastWriterWins, legacyPage, pick, toLegacy } from '../legacy/resources.js';
+
+type Page = { page?: number; limit?: number };
+type PathId = { _id: string };
+const PRODUCT = ['name', 'description', 'sku', 'unit', 'salesPrice', 'purchasePrice', 'productGroupId'];
+const PRODUCT_GROUP = ['name', 'parentId'];
+const since = (cursor: string | undefined) => (cursor === undefined ? {} : { cursor });
+
+/**
+ * v0 products and product groups over the v1 procedures (same rows, same ids). v0 has no scopes (contract 5.1:
+ * a team token may use every v0 operation of its team), so its frozen broad shape keeps purchasePrice: the
+ * acting context holds the products finance overlay for reads and writes. Writes are last-writer-wins.
+ */
+@Controller()
+export class ProductsController {
+  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
+
+  private async acting(auth: V0AuthContext, request: FastifyRequest) {
+    const acting = await actingFor(this.ctx, auth, request);
+    return { ...acting, auth: { ...acting.auth, effectiveScopes: [PRODUCTS_FINANCE_READ, PRODUCTS_FINANCE_WRITE] } };
+  }
+
+  private async product(auth: V0AuthContext, request: FastifyRequest, id: string): Promise<ProductView> {
+    const acting = await this.acting(auth, request);
+    const { resource } = await invoke(getProduct, this.ctx, { auth: acting.auth, id });
+    assertNotArchived(resource, 'product');
+    return resource;
+  }
+
+  private async group(auth: V0AuthContext, request: FastifyRequest, id: string): Promise<ProductGroupView> {
+    const acting = await this.acting(auth, request);
+    const { resource } = await invoke(getProductGroup, this.ctx, { auth: acting.auth, id });
+    assertNotArchived(resource, 'product group');
+    return resource;
+  }
+
+  @LegacyOperation('legacyGetProducts')
+  async listProducts(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
+    const acting = await this.acting(auth, request);
+    return (await legacyPage(input.query, (cursor, limit) => invoke(listProducts, this.ctx, { auth: acting.auth, limit, ...since(cursor) }))).map(toLegacy);
+  }
+
+  @LegacyOperation('legacyGetProductsById')
+  async getProduct(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<PathId>) {
+    return toLegacy(await this.product(auth, request, input.path._id));
+  }
+
+  @LegacyOperation('legacyPostProducts')
+  async createProduct(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput, @Res({ passthrough: true }) reply: FastifyReply) {
+    const acting = await this.acting(auth, request);
+    const { resource } = await invoke(createProduct, this.ctx, { auth: acting.auth, requestId: acting.requestId, ...pick(input.body, PRODUCT) });
+    void reply.status(201);
+    return toLegacy(resource);
+  }
+
+  @LegacyOperation('legacyPutProductsById')
+  async updateProduct(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<PathId>) {
+    return this.writeProduct(auth, request, input.path._id, input.body);
+  }
+
+  @LegacyOperation('legacyPutProducts')
+  async updateProductByBody(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput) {
+    return this.writeProduct(auth, request, bodyAliasId(input.body), input.body);
+  }
+
+  private async writeProduct(auth: V0AuthContext, request: FastifyRequest, id: string, body: unknown) {
+    const acting = await this.acting(auth, request);
+    const { resource } = await lastWriterWins(async () => {
+      const current = await this.product(auth, request, id);
+      return invoke(updateProduct, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id, expectedVersion: current.version, ...pick(body, PRODUCT) });
+    });
+    return toLegacy(resource);
+  }
+
+  @LegacyOperation('legacyDeleteProductsById')
+  async deleteProduct(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<PathId>, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.archiveProduct(auth, request, input.path._id);
+    void reply.status(204);
+  }
+
+  @LegacyOperation('legacyDeleteProducts')
+  async deleteProductByBody(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.archiveProduct(auth, request, bodyAliasId(request.body));
+    void reply.status(204);
+  }
+
+  private async archiveProduct(auth: V0AuthContext, request: FastifyRequest, id: string): Promise<void> {
+    const acting = await this.acting(auth, request);
+    const current = await this.product(auth, request, id);
+    await invoke(archiveProduct, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id });
+  }
+
+  @LegacyOperation('legacyGetProductgroups')
+  async listGroups(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
+    const acting = await this.acting(auth, request);
+    return (await legacyPage(input.query, (cursor, limit) => invoke(listProductGroups, this.ctx, { auth: acting.auth, limit, ...since(cursor) }))).map(toLegacy);
+  }
+
+  @LegacyOperation('legacyGetProductgroupsById')
+  async getGroup(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<PathId>) {
+    return toLegacy(await this.group(auth, request, input.path._id));
+  }
+
+  @LegacyOperation('legacyPostProductgroups')
+  async createGroup(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput, @Res({ passthrough: true }) reply: FastifyReply) {
+    const acting = await this.acting(auth, request);
+    const { resource } = await invoke(createProductGroup, this.ctx, { auth: acting.auth, requestId: acting.requestId, ...pick(input.body, PRODUCT_GROUP) });
+    void reply.status(201);
+    return toLegacy(resource);
+  }
+
+  @LegacyOperation('legacyPutProductgroupsById')
+  async updateGroup(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<PathId>) {
+    return this.writeGroup(auth, request, input.path._id, input.body);
+  }
+
+  @LegacyOperation('legacyPutProductgroups')
+  async updateGroupByBody(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput) {
+    return this.writeGroup(auth, request, bodyAliasId(input.body), input.body);
+  }
+
+  private async writeGroup(auth: V0AuthContext, request: FastifyRequest, id: string, body: unknown) {
+    const acting = await this.acting(auth, request);
+    const { resource } = await lastWriterWins(async () => {
+      const current = await this.group(auth, request, id);
+      return invoke(updateProductGroup, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id, expectedVersion: current.version, ...pick(body, PRODUCT_GROUP) });
+    });
+    return toLegacy(resource);
+  }
+
+  @LegacyOperation('legacyDeleteProductgroupsById')
+  async deleteGroup(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<PathId>, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.archiveGroup(auth, request, input.path._id);
+    void reply.status(204);
+  }
+
+  @LegacyOperation('legacyDeleteProductgroups')
+  async deleteGroupByBody(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.archiveGroup(auth, request, bodyAliasId(request.body));
+    void reply.status(204);
+  }
+
+  private async archiveGroup(auth: V0AuthContext, request: FastifyRequest, id: string): Promise<void> {
+    const acting = await this.acting(auth, request);
+    const current = await this.group(auth, request, id);
+    await invoke(archiveProductGroup, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id });
+  }
+}

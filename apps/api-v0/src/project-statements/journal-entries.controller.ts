@@ -1,0 +1,41 @@
+import { Controller, Inject, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { V0Auth } from '@workcell/auth-kit';
+import { getProjectStatement, invoke, listProjectStatements, type ProcedureContext, type V0AuthContext } from '@workcell/domain';
+import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
+import { actingFor } from '../legacy/acting.js';
+import { assertNotArchived, legacyPage, toLegacy } from '../legacy/resources.js';
+
+type Page = { page?: number; limit?: number };
+const since = (cursor: string | undefined) => (cursor === undefined ? {} : { cursor });
+
+/**
+ * v0 journal entries: reads only (the writes are `unavailable` and answer 403 naming their v1 replacement), over the
+ * v1 project-statement procedures. v0 has no scopes: the team token sees the team's whole journal, budget
+ * statements and `purchasePrice` included, exactly as the frozen contract showed it; so the v1 finance read
+ * overlay is part of the v0 caller's context here.
+ */
+const FINANCE_READ = 'project-statements:finance:read';
+
+@Controller()
+export class JournalEntriesController {
+  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
+
+  private async acting(auth: V0AuthContext, request: FastifyRequest) {
+    const acting = await actingFor(this.ctx, auth, request);
+    return { ...acting.auth, effectiveScopes: [...acting.auth.effectiveScopes, FINANCE_READ] };
+  }
+
+  @LegacyOperation('legacyGetJournalEntries')
+  async listJournalEntries(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
+    const acting = await this.acting(auth, request);
+    return (await legacyPage(input.query, (cursor, limit) => invoke(listProjectStatements, this.ctx, { auth: acting, limit, ...since(cursor) }))).map(toLegacy);
+  }
+
+  @LegacyOperation('legacyGetJournalEntriesById')
+  async getJournalEntry(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<{ _id: string }>) {
+    const { resource } = await invoke(getProjectStatement, this.ctx, { auth: await this.acting(auth, request), id: input.path._id });
+    assertNotArchived(resource, 'journal entry');
+    return toLegacy(resource);
+  }
+}

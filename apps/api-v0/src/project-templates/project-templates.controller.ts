@@ -1,0 +1,33 @@
+import { Controller, Inject, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { V0Auth } from '@workcell/auth-kit';
+import { getProjectTemplate, invoke, listProjectTemplates, type ProcedureContext, type V0AuthContext } from '@workcell/domain';
+import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
+import { actingFor } from '../legacy/acting.js';
+import { assertNotArchived, legacyPage, toLegacy } from '../legacy/resources.js';
+
+type Page = { page?: number; limit?: number };
+
+/**
+ * v0 project templates: the two reads over the v1 procedures (writes and deletes are `unavailable` in v0 and
+ * exist only in v1, contract 4.3 rule 10). Archived templates are gone for v0 (404, left out of the list).
+ */
+@Controller()
+export class ProjectTemplatesController {
+  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
+
+  @LegacyOperation('legacyGetProjectTemplates')
+  async list(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
+    const acting = await actingFor(this.ctx, auth, request);
+    const items = await legacyPage(input.query, (cursor, limit) => invoke(listProjectTemplates, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }));
+    return items.map(toLegacy);
+  }
+
+  @LegacyOperation('legacyGetProjectTemplatesById')
+  async get(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<{ _id: string }>) {
+    const acting = await actingFor(this.ctx, auth, request);
+    const { resource } = await invoke(getProjectTemplate, this.ctx, { auth: acting.auth, id: input.path._id });
+    assertNotArchived(resource, 'project template');
+    return toLegacy(resource);
+  }
+}

@@ -1,0 +1,30 @@
+import { Controller, Inject, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { V0Auth } from '@workcell/auth-kit';
+import { getService, invoke, listServices, type ProcedureContext, type V0AuthContext } from '@workcell/domain';
+import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
+import { actingFor } from '../legacy/acting.js';
+import { assertNotArchived, legacyPage, toLegacy } from '../legacy/resources.js';
+
+type Page = { page?: number; limit?: number };
+const since = (cursor: string | undefined) => (cursor === undefined ? {} : { cursor });
+
+/** v0 services (reads only, contract 4.3 `equivalent`) over the v1 service procedures. */
+@Controller()
+export class ServicesController {
+  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
+
+  @LegacyOperation('legacyGetServices')
+  async listServices(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
+    const acting = await actingFor(this.ctx, auth, request);
+    return (await legacyPage(input.query, (cursor, limit) => invoke(listServices, this.ctx, { auth: acting.auth, limit, ...since(cursor) }))).map(toLegacy);
+  }
+
+  @LegacyOperation('legacyGetServicesById')
+  async getService(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<{ _id: string }>) {
+    const acting = await actingFor(this.ctx, auth, request);
+    const { resource } = await invoke(getService, this.ctx, { auth: acting.auth, id: input.path._id });
+    assertNotArchived(resource, 'service');
+    return toLegacy(resource);
+  }
+}

@@ -1,0 +1,56 @@
+import { Controller, Inject, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { V0Auth } from '@workcell/auth-kit';
+import { createLegacyWebhook, getLegacyWebhook, invoke, listLegacyWebhooks, type ProcedureContext, removeLegacyWebhook, type V0AuthContext } from '@workcell/domain';
+import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
+import { actingFor } from '../legacy/acting.js';
+import { bodyAliasId, legacyPage, pick, toLegacy } from '../legacy/resources.js';
+
+type Page = { page?: number; limit?: number };
+const CREATE = ['url', 'events'];
+
+/**
+ * v0 webhooks: the legacy UNSIGNED subscriptions, their own resource (never a signed v2 subscription; contract
+ * 4.3 rule 11). Storage and management only; the event engine delivers later. DELETE archives (404 from then on).
+ */
+@Controller()
+export class WebhooksController {
+  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
+
+  @LegacyOperation('legacyGetWebhooks')
+  async list(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
+    const acting = await actingFor(this.ctx, auth, request);
+    return (await legacyPage(input.query, (cursor, limit) => invoke(listLegacyWebhooks, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }))).map(toLegacy);
+  }
+
+  @LegacyOperation('legacyGetWebhooksById')
+  async get(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<{ _id: string }>) {
+    const acting = await actingFor(this.ctx, auth, request);
+    return toLegacy(await invoke(getLegacyWebhook, this.ctx, { auth: acting.auth, id: input.path._id }));
+  }
+
+  @LegacyOperation('legacyPostWebhooks')
+  async create(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput, @Res({ passthrough: true }) reply: FastifyReply) {
+    const acting = await actingFor(this.ctx, auth, request);
+    const created = await invoke(createLegacyWebhook, this.ctx, { auth: acting.auth, requestId: acting.requestId, ...pick(input.body, CREATE) });
+    void reply.status(201);
+    return toLegacy(created);
+  }
+
+  @LegacyOperation('legacyDeleteWebhooksById')
+  async remove(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<{ _id: string }>, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.delete(auth, request, input.path._id);
+    void reply.status(204);
+  }
+
+  @LegacyOperation('legacyDeleteWebhooks')
+  async removeByBody(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.delete(auth, request, bodyAliasId(request.body));
+    void reply.status(204);
+  }
+
+  private async delete(auth: V0AuthContext, request: FastifyRequest, id: string): Promise<void> {
+    const acting = await actingFor(this.ctx, auth, request);
+    await invoke(removeLegacyWebhook, this.ctx, { auth: acting.auth, requestId: acting.requestId, id });
+  }
+}

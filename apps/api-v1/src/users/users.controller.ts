@@ -1,0 +1,25 @@
+import { Controller, Inject, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { V1Auth } from '@workcell/auth-kit';
+import { getUser, invoke, listUsers, type ProcedureContext, type V1AuthContext } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
+
+/**
+ * Workspace users (contract 5.3 users:read): the directory view of the members (id, display name, active or
+ * not). Email and phone are members:pii:read data of the members family and never appear here.
+ */
+@Controller()
+export class UsersController {
+  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
+
+  @Operation('listUsers')
+  async listUsers(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listUsers, this.ctx, { auth, ...input.query });
+    return list(page.items, page, request);
+  }
+
+  @Operation('getUser')
+  async getUser(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<{ id: string }>) {
+    return single(await invoke(getUser, this.ctx, { auth, id: input.path.id }));
+  }
+}

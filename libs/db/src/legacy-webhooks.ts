@@ -1,0 +1,57 @@
+import type { Tx } from './credentials.js';
+import type { Prisma } from './generated/prisma/client.js';
+import { type Client, clientOf } from './transactions.js';
+
+/**
+ * Legacy unsigned v0 webhook subscriptions (table legacy_webhooks), a resource of their own, separate from the
+ * signed v2 WebhookSubscription (contract 4.3 rule 11). A v0 DELETE archives (`archived_at`): the row stays for
+ * the delivery history the event engine will keep, but every read here except `findLegacyWebhook` leaves
+ * archived rows out. Every query is scoped by the workspace id.
+ */
+
+export interface LegacyWebhookRecord {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly url: string;
+  readonly events: readonly string[];
+  readonly revision: number;
+  readonly archivedAt: Date | null;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+const select = {
+  id: true,
+  workspaceId: true,
+  url: true,
+  events: true,
+  revision: true,
+  archivedAt: true,
+  createdAt: true,
+  updatedAt: true,
+} as const satisfies Prisma.LegacyWebhookSelect;
+
+/** One subscription of the workspace, archived or not. */
+export async function findLegacyWebhook(client: Client, workspaceId: string, id: string): Promise<LegacyWebhookRecord | null> {
+  return clientOf(client).legacyWebhook.findFirst({ where: { workspaceId, id }, select });
+}
+
+/** One keyset page of the workspace's unarchived subscriptions in id order. */
+export async function listLegacyWebhooksPage(client: Client, workspaceId: string, afterId: string | undefined, take: number): Promise<LegacyWebhookRecord[]> {
+  return clientOf(client).legacyWebhook.findMany({
+    where: { workspaceId, archivedAt: null, ...(afterId === undefined ? {} : { id: { gt: afterId } }) },
+    orderBy: { id: 'asc' },
+    take,
+    select,
+  });
+}
+
+export async function insertLegacyWebhook(tx: Tx, workspaceId: string, input: { url: string; events: readonly string[] }): Promise<LegacyWebhookRecord> {
+  return tx.legacyWebhook.create({ data: { workspaceId, url: input.url, events: [...input.events] }, select });
+}
+
+/** Sets `archived_at` on an unarchived subscription; false when it is missing or already archived. */
+export async function archiveLegacyWebhook(tx: Tx, workspaceId: string, id: string, at: Date): Promise<boolean> {
+  const { count } = await tx.legacyWebhook.updateMany({ where: { workspaceId, id, archivedAt: null }, data: { archivedAt: at, revision: { increment: 1 } } });
+  return count === 1;
+}

@@ -1,0 +1,23 @@
+import type { Tx } from './credentials.js';
+import { type TreeGroupFilter, type TreeGroupRecord, groupTree } from './group-tree.js';
+import type { Client } from './transactions.js';
+
+/** Product groups: the group tree of `product_groups` (group-tree.ts has the rules). */
+export type ProductGroupRecord = TreeGroupRecord;
+export type ProductGroupFilter = TreeGroupFilter;
+
+// Same columns as contact groups: the delegate is used through the contact-group delegate's type.
+const tree = groupTree({ table: 'product_groups', delegate: (tx) => tx.productGroup as unknown as Tx['contactGroup'] });
+
+export const productGroupAncestors = tree.ancestors;
+export const findProductGroup = tree.find;
+export const listProductGroupsPage = tree.listPage;
+export const lockProductGroupHierarchy = tree.lock;
+export const insertProductGroup = tree.insert;
+export const updateProductGroupIfRevision = tree.updateIfRevision;
+export const setProductGroupArchived = tree.setArchived;
+
+/** Whether `id` (a UUID) names an unarchived group of the workspace. */
+export async function productGroupIsActive(client: Client, workspaceId: string, id: string): Promise<boolean> {
+  return (await tree.existingIds(client, workspaceId, [id])).has(id);
+}

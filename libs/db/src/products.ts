@@ -1,0 +1,135 @@
+import type { Tx } from './credentials.js';
+import { Prisma } from './generated/prisma/client.js';
+import { pageIds } from './keyset.js';
+import { type CasOutcome, type Client, clientOf } from './transactions.js';
+
+/**
+ * Products. Archive never deletes (`archived_at`); reads by id see archived products, lists leave them out.
+ * Every query is scoped by the workspace id. `purchase_price` / `purchase_currency` are finance data: this
+ * layer returns them always, the domain decides who sees them (products:finance:read).
+ */
+
+/** A type (not an interface) so outbox payloads accept it as JSON. amount: a decimal string, never in exponent notation. */
+export type MoneyValue = { readonly amount: string; readonly currency: string };
+
+export interface ProductRecord {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly name: string;
+  readonly description: string | null;
+  readonly sku: string | null;
+  readonly unit: string | null;
+  readonly productGroupId: string | null;
+  readonly salesPrice: MoneyValue | null;
+  readonly purchasePrice: MoneyValue | null;
+  readonly revision: number;
+  readonly archivedAt: Date | null;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+const select = {
+  id: true,
+  workspaceId: true,
+  name: true,
+  description: true,
+  sku: true,
+  unit: true,
+  productGroupId: true,
+  salesPrice: true,
+  currency: true,
+  purchasePrice: true,
+  purchaseCurrency: true,
+  revision: true,
+  archivedAt: true,
+  createdAt: true,
+  updatedAt: true,
+} as const satisfies Prisma.ProductSelect;
+
+type Row = Prisma.ProductGetPayload<{ select: typeof select }>;
+
+const money = (amount: Prisma.Decimal | null, currency: string | null): MoneyValue | null =>
+  amount === null || currency === null ? null : { amount: amount.toFixed(), currency };
+
+function record(row: Row): ProductRecord {
+  const { salesPrice, currency, purchasePrice, purchaseCurrency, ...rest } = row;
+  return { ...rest, salesPrice: money(salesPrice, currency), purchasePrice: money(purchasePrice, purchaseCurrency) };
+}
+
+/** One product of the workspace, archived or not. */
+export async function findProduct(client: Client, workspaceId: string, id: string): Promise<ProductRecord | null> {
+  const row = await clientOf(client).product.findFirst({ where: { workspaceId, id }, select });
+  return row ? record(row) : null;
+}
+
+export interface ProductFilter {
+  readonly productGroupId?: string | undefined;
+  /** A service account's granted product ids (null or absent: all). */
+  readonly onlyIds?: readonly string[] | null;
+}
+
+/** One keyset page of the workspace's unarchived products in id order. */
+export async function listProductsPage(client: Client, workspaceId: string, filter: ProductFilter, afterId: string | undefined, take: number): Promise<ProductRecord[]> {
+  const rows = await clientOf(client).product.findMany({
+    where: {
+      workspaceId,
+      archivedAt: null,
+      ...(filter.productGroupId === undefined ? {} : { productGroupId: filter.productGroupId }),
+      ...pageIds(afterId, filter.onlyIds),
+    },
+    orderBy: { id: 'asc' },
+    take,
+    select,
+  });
+  return rows.map(record);
+}
+
+/** Attributes as written; `undefined` leaves a stored value alone (updates). */
+export interface ProductChanges {
+  readonly name?: string;
+  readonly description?: string | null;
+  readonly sku?: string | null;
+  readonly unit?: string;
+  readonly productGroupId?: string | null;
+  readonly salesPrice?: MoneyValue | null;
+  readonly purchasePrice?: MoneyValue | null;
+}
+
+function data(change: ProductChanges) {
+  return {
+    ...(change.name === undefined ? {} : { name: change.name }),
+    ...(change.description === undefined ? {} : { description: change.description }),
+    ...(change.sku === undefined ? {} : { sku: change.sku }),
+    ...(change.unit === undefined ? {} : { unit: change.unit }),
+    ...(change.productGroupId === undefined ? {} : { productGroupId: change.productGroupId }),
+    ...(change.salesPrice === undefined
+      ? {}
+      : { salesPrice: change.salesPrice === null ? null : new Prisma.Decimal(change.salesPrice.amount), currency: change.salesPrice?.currency ?? null }),
+    ...(change.purchasePrice === undefined
+      ? {}
+      : {
+          purchasePrice: change.purchasePrice === null ? null : new Prisma.Decimal(change.purchasePrice.amount),
+          purchaseCurrency: change.purchasePrice?.currency ?? null,
+        }),
+  };
+}
+
+export async function insertProduct(tx: Tx, workspaceId: string, values: ProductChanges & { name: string; unit: string }): Promise<ProductRecord> {
+  return record(await tx.product.create({ data: { ...data(values), workspaceId, name: values.name, unit: values.unit }, select }));
+}
+
+/** Compare-and-set of a product's attributes: one `UPDATE … WHERE revision = $expected`. */
+export async function updateProductIfRevision(tx: Tx, workspaceId: string, id: string, expectedRevision: number, change: ProductChanges): Promise<CasOutcome> {
+  const { count } = await tx.product.updateMany({ where: { workspaceId, id, revision: expectedRevision }, data: { ...data(change), revision: { increment: 1 } } });
+  if (count === 1) return 'updated';
+  return (await tx.product.count({ where: { workspaceId, id } })) > 0 ? 'version_conflict' : 'not_found';
+}
+
+/** Sets or clears `archived_at`; false when the product is missing or already in that state. */
+export async function setProductArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  const { count } = await tx.product.updateMany({
+    where: { workspaceId, id, archivedAt: archivedAt === null ? { not: null } : null },
+    data: { archivedAt, revision: { increment: 1 } },
+  });
+  return count === 1;
+}

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { appendOutboxEvent, insertLegacyWebhook, inTransaction } from '@workcell/db';
+import { defineProcedure } from '../kernel/procedure.js';
+import { writeInput } from '../roles/permission-model.js';
+import { legacyWebhookAttributes, type LegacyWebhookView, legacyWebhookView, validateTargetUrl } from './view.js';
+
+export const createLegacyWebhookInput = z.object({ ...writeInput, ...legacyWebhookAttributes }).strict();
+
+/**
+ * v0 `POST /webhooks`: a new unsigned subscription of the team. Writes `legacy_webhook.created` in the same
+ * transaction; the event leaves the URL out, because legacy receivers often carry a shared secret in it and the
+ * change feed is readable more widely than the subscriptions.
+ */
+export const createLegacyWebhook = defineProcedure('createLegacyWebhook', createLegacyWebhookInput, async (ctx, input): Promise<LegacyWebhookView> => {
+  const { auth, requestId } = input;
+  const workspaceId = auth.workspaceId;
+  const url = validateTargetUrl(input.url, ctx.config);
+  const events = [...new Set(input.events ?? [])];
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const row = await insertLegacyWebhook(tx, workspaceId, { url, events });
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'legacy_webhook', aggregateId: row.id, eventType: 'legacy_webhook.created', payload: { legacyWebhook: { id: row.id, events }, requestId }, occurredAt: now });
+    return legacyWebhookView(row);
+  });
+});

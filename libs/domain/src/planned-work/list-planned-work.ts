@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { listPlannedWorkPage } from '@workcell/db';
+import { isUuid } from '../kernel/cas.js';
+import { DomainError } from '../kernel/errors.js';
+import { grantedIds } from '../kernel/grants.js';
+import { paginate } from '../kernel/pagination.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { authInput, pageInput } from '../roles/permission-model.js';
+import { type PlannedWorkView, plannedWorkView } from './view.js';
+
+/** The longest window a list may ask for (registry: "`from` and `to` … span at most 366 days"). */
+export const MAX_PLANNED_WORK_SPAN_DAYS = 366;
+
+const id = z.string().min(1).max(64);
+
+export const listPlannedWorkInput = z
+  .object({
+    auth: authInput,
+    ...pageInput,
+    from: z.iso.datetime({ offset: true }),
+    to: z.iso.datetime({ offset: true }),
+    memberId: id.optional(),
+    projectId: id.optional(),
+    taskId: id.optional(),
+  })
+  .strict();
+
+const badRange = (message: string) => new DomainError('validation_failed', message, [{ pointer: '', parameter: 'to', message }]);
+
+/**
+ * `GET /v1/planned-work`: windows that overlap [from, to) (bounded: at most 366 days), optionally of one
+ * member, task or project, on unarchived tasks, in id (creation) order with cursor pages. A service account
+ * sees only the windows of the tasks it holds a grant on (planned work is part of its task). An id filter
+ * that is no UUID names nothing: an empty page.
+ */
+export const listPlannedWork = defineProcedure('listPlannedWork', listPlannedWorkInput, async (ctx, input): Promise<{ items: PlannedWorkView[]; limit: number; nextCursor: string | null }> => {
+  const { auth, cursor, limit, memberId, projectId, taskId } = input;
+  const from = new Date(input.from);
+  const to = new Date(input.to);
+  if (to <= from) throw badRange('to must be after from');
+  if (to.getTime() - from.getTime() > MAX_PLANNED_WORK_SPAN_DAYS * 24 * 3600 * 1000) throw badRange(`from and to may span at most ${MAX_PLANNED_WORK_SPAN_DAYS} days`);
+  if ([memberId, projectId, taskId].some((v) => v !== undefined && !isUuid(v))) return { items: [], limit, nextCursor: null };
+  const filter = {
+    from,
+    to,
+    ...(memberId === undefined ? {} : { memberId: memberId.toLowerCase() }),
+    ...(projectId === undefined ? {} : { projectId: projectId.toLowerCase() }),
+    ...(taskId === undefined ? {} : { taskId: taskId.toLowerCase() }),
+    taskIds: grantedIds(auth, 'task'),
+  };
+  const scope = { workspaceId: auth.workspaceId, list: 'listPlannedWork', filter: { from: from.toISOString(), to: to.toISOString(), memberId: filter.memberId, projectId: filter.projectId, taskId: filter.taskId } };
+  const page = await paginate(ctx.config, scope, { cursor, limit }, (afterId, take) => listPlannedWorkPage(ctx.database, auth.workspaceId, filter, afterId, take));
+  return { items: page.items.map(plannedWorkView), limit, nextCursor: page.nextCursor };
+});

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { activeMemberIds, appendOutboxEvent, inTransaction, listTaskPlannedWork, lockScheduleTask, type PlannedWorkWindow, replaceTaskPlannedWorkRows, type Tx } from '@workcell/db';
+import { isUuid } from '../kernel/cas.js';
+import { DomainError, type FieldIssue } from '../kernel/errors.js';
+import { requireGrant } from '../kernel/grants.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { writeInput } from '../roles/permission-model.js';
+import { scheduleVersion, type TaskPlannedWorkView, taskPlannedWorkView } from './view.js';
+
+const windowInput = z
+  .object({
+    memberId: z.string().min(1).max(64),
+    startsAt: z.iso.datetime({ offset: true }),
+    endsAt: z.iso.datetime({ offset: true }),
+    plannedMinutes: z.number().int().min(1).max(100_000),
+  })
+  .strict();
+
+export const replaceTaskPlannedWorkInput = z
+  .object({ ...writeInput, id: z.string().max(64), expectedVersion: z.string().min(1).max(128), windows: z.array(windowInput).max(1000) })
+  .strict();
+
+type WindowInput = z.infer<typeof windowInput>;
+
+/**
+ * Every rule a schedule must meet, all problems at once with a JSON pointer each: the end after the start,
+ * no more planned minutes than the window is long, an active member of this workspace, and no two windows
+ * of one member overlapping on this task (the same member twice at once is a data error; different members,
+ * or one member on different tasks, may overlap).
+ */
+async function scheduleIssues(tx: Tx, workspaceId: string, windows: readonly WindowInput[]): Promise<{ issues: FieldIssue[]; rows: PlannedWorkWindow[] }> {
+  const issues: FieldIssue[] = [];
+  const rows = windows.map((w) => ({ memberId: w.memberId.toLowerCase(), windowStart: new Date(w.startsAt), windowEnd: new Date(w.endsAt), minutes: w.plannedMinutes }));
+  const members = await activeMemberIds(tx, workspaceId, [...new Set(rows.map((r) => r.memberId).filter(isUuid))]);
+  rows.forEach((row, i) => {
+    const length = row.windowEnd.getTime() - row.windowStart.getTime();
+    if (length <= 0) issues.push({ pointer: `/windows/${i}/endsAt`, message: 'must be after startsAt' });
+    else if (row.minutes * 60_000 > length) issues.push({ pointer: `/windows/${i}/plannedMinutes`, message: 'must not exceed the length of the window' });
+    if (!members.has(row.memberId)) issues.push({ pointer: `/windows/${i}/memberId`, message: 'no such active member in this workspace' });
+    const clash = rows.findIndex((other, j) => j < i && other.memberId === row.memberId && other.windowStart < row.windowEnd && row.windowStart < other.windowEnd);
+    if (length > 0 && clash >= 0) issues.push({ pointer: `/windows/${i}/startsAt`, message: `overlaps /windows/${clash} of the same member` });
+  });
+  return { issues, rows };
+}
+
+/**
+ * `PUT /v1/tasks/{id}/planned-work` (compare-and-set, fully guarded): replaces the task's whole schedule.
+ * One transaction locks the task row, validates every window (400 with a pointer per offending entry),
+ * compares `expectedVersion` with the version of the schedule as committed (409 version_conflict), then
+ * deletes the old windows and inserts the new ones and writes `planned_work.replaced`; any failure writes
+ * nothing. The lock makes concurrent replacements with one version run in turn: exactly one wins. An
+ * archived task's schedule is read-only (409). A service account needs write on the task.
+ */
+export const replaceTaskPlannedWork = defineProcedure('replaceTaskPlannedWork', replaceTaskPlannedWorkInput, async (ctx, input): Promise<TaskPlannedWorkView> => {
+  const { auth, requestId } = input;
+  requireGrant(auth, 'task', input.id, 'write', 'task');
+  const workspaceId = auth.workspaceId;
+  if (!isUuid(input.id)) throw new DomainError('not_found', 'task not found');
+  const id = input.id.toLowerCase();
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const task = await lockScheduleTask(tx, workspaceId, id);
+    if (!task) throw new DomainError('not_found', 'task not found');
+    const { issues, rows } = await scheduleIssues(tx, workspaceId, input.windows);
+    if (issues.length > 0) throw new DomainError('validation_failed', 'the schedule is not valid; nothing was changed', issues);
+    if (task.archived) throw new DomainError('conflict', 'the task is archived; restore it before changing its planned work');
+    const before = await listTaskPlannedWork(tx, workspaceId, id);
+    if (scheduleVersion(before) !== input.expectedVersion) {
+      throw new DomainError('version_conflict', 'the planned work of this task has changed since expectedVersion was read; read it again and retry');
+    }
+    await replaceTaskPlannedWorkRows(tx, workspaceId, id, rows, now);
+    const view = taskPlannedWorkView(id, await listTaskPlannedWork(tx, workspaceId, id));
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'task',
+      aggregateId: id,
+      eventType: 'planned_work.replaced',
+      payload: { plannedWork: { ...view, windows: view.windows.map((w) => ({ ...w })) }, previousVersion: input.expectedVersion, requestId },
+      occurredAt: now,
+    });
+    return view;
+  });
+});

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { appendOutboxEvent, insertProductGroup, inTransaction, lockProductGroupHierarchy } from '@workcell/db';
+import { requireTypeGrant } from '../kernel/grants.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { writeInput } from '../roles/permission-model.js';
+import { assertProductGroupReference, productGroupAttributes, type ProductGroupView, versionedProductGroup } from './view.js';
+
+export const createProductGroupInput = z.object({ ...writeInput, ...productGroupAttributes, name: z.string().trim().min(1).max(200) }).strict();
+
+/**
+ * `POST /v1/product-groups`: a new group, a root or under an unarchived group of the caller's workspace
+ * (400 /parentId otherwise). Writes `product_group.created` in the same transaction.
+ */
+export const createProductGroup = defineProcedure('createProductGroup', createProductGroupInput, async (ctx, input): Promise<Versioned<ProductGroupView>> => {
+  const { auth, requestId } = input;
+  requireTypeGrant(auth, 'product_group', 'write', 'product groups');
+  const workspaceId = auth.workspaceId;
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    let parentId: string | null = null;
+    if (input.parentId !== undefined && input.parentId !== null) {
+      await lockProductGroupHierarchy(tx, workspaceId);
+      parentId = await assertProductGroupReference(tx, auth, input.parentId, '/parentId');
+    }
+    const row = await insertProductGroup(tx, workspaceId, { name: input.name, parentId });
+    const result = versionedProductGroup(row);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'product_group', aggregateId: row.id, eventType: 'product_group.created', payload: { productGroup: { ...result.resource }, requestId }, occurredAt: now });
+    return result;
+  });
+});

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { appendOutboxEvent, inTransaction, lockProductGroupHierarchy, productGroupAncestors, updateProductGroupIfRevision } from '@workcell/db';
+import { casFailure, expectedRevision } from '../kernel/cas.js';
+import { DomainError } from '../kernel/errors.js';
+import { requireGrant } from '../kernel/grants.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { validationError, writeInput } from '../roles/permission-model.js';
+import { assertProductGroupReference, findProductGroupOr404, productGroupAttributes, productGroupIdOf, type ProductGroupView, versionedProductGroup } from './view.js';
+
+export const updateProductGroupInput = z
+  .object({ ...writeInput, id: z.string().max(64), expectedVersion: z.string().min(1).max(128), ...productGroupAttributes })
+  .strict();
+
+function cycle(): DomainError {
+  return new DomainError('hierarchy_cycle', 'a product group cannot be moved under itself or one of its own descendants', [
+    { pointer: '/parentId', message: 'the new parent is this group or one of its descendants' },
+  ]);
+}
+
+/**
+ * `PATCH /v1/product-groups/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale):
+ * renames and/or moves the group. Moving it under itself or one of its descendants is 409 hierarchy_cycle
+ * and changes nothing. A move holds the workspace's hierarchy lock from before the cycle check until commit,
+ * so two concurrent moves that would together form a cycle cannot both succeed. Writes `product_group.moved`
+ * (parent changed) and/or `product_group.updated` (anything else) in the same transaction.
+ */
+export const updateProductGroup = defineProcedure('updateProductGroup', updateProductGroupInput, async (ctx, input): Promise<Versioned<ProductGroupView>> => {
+  const { auth, requestId } = input;
+  requireGrant(auth, 'product_group', input.id, 'write', 'product group');
+  const workspaceId = auth.workspaceId;
+  const id = productGroupIdOf(input.id);
+  if (input.name === undefined && input.parentId === undefined) {
+    throw validationError('nothing to change: name or parentId is needed', [{ pointer: '', message: 'name or parentId is required' }]);
+  }
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    if (input.parentId !== undefined) await lockProductGroupHierarchy(tx, workspaceId);
+    const current = await findProductGroupOr404(tx, workspaceId, id);
+    let parentId: string | null | undefined = undefined;
+    if (input.parentId === null) parentId = null;
+    else if (input.parentId !== undefined) {
+      if (input.parentId.toLowerCase() === id) throw cycle();
+      parentId = await assertProductGroupReference(tx, auth, input.parentId, '/parentId');
+      const ancestors = (await productGroupAncestors(tx, workspaceId, [parentId])).get(parentId) ?? [];
+      if (ancestors.includes(id)) throw cycle();
+    }
+    const change = { ...(input.name === undefined ? {} : { name: input.name }), ...(parentId === undefined ? {} : { parentId }) };
+    const outcome = await updateProductGroupIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), change);
+    if (outcome !== 'updated') throw casFailure(outcome, 'product group');
+    const result = versionedProductGroup(await findProductGroupOr404(tx, workspaceId, id));
+    const productGroup = { ...result.resource };
+    const moved = parentId !== undefined && parentId !== current.parentId;
+    if (moved) {
+      await appendOutboxEvent(tx, { workspaceId, aggregateType: 'product_group', aggregateId: id, eventType: 'product_group.moved', payload: { productGroup, fromParentId: current.parentId, toParentId: parentId, requestId }, occurredAt: now });
+    }
+    if (input.name !== undefined || !moved) {
+      await appendOutboxEvent(tx, { workspaceId, aggregateType: 'product_group', aggregateId: id, eventType: 'product_group.updated', payload: { productGroup, changed: Object.keys(change), requestId }, occurredAt: now });
+    }
+    return result;
+  });
+});

@@ -1,0 +1,40 @@
+import { treeGroupAttributes, treeGroupView, type TreeGroupView, versionedTreeGroup } from '../kernel/tree-group-view.js';
+import { findProductGroup, productGroupIsActive, type ProductGroupRecord, type Tx } from '@workcell/db';
+import type { V1AuthContext } from '../identity/authenticate-credential.js';
+import { isUuid } from '../kernel/cas.js';
+import { DomainError } from '../kernel/errors.js';
+import { grantedIds } from '../kernel/grants.js';
+import { validationError } from '../roles/permission-model.js';
+
+/** A product group as the registry's ProductGroup (the shared group shape). */
+export type ProductGroupView = TreeGroupView;
+export const productGroupView = treeGroupView;
+export const versionedProductGroup = versionedTreeGroup;
+export const productGroupAttributes = treeGroupAttributes;
+
+export const productGroupNotFound = (): DomainError => new DomainError('not_found', 'product group not found');
+
+/** The stored id of a path id (lower case); a non-UUID names nothing (404). */
+export function productGroupIdOf(raw: string): string {
+  if (!isUuid(raw)) throw productGroupNotFound();
+  return raw.toLowerCase();
+}
+
+export async function findProductGroupOr404(tx: Tx, workspaceId: string, id: string): Promise<ProductGroupRecord> {
+  const row = await findProductGroup(tx, workspaceId, id);
+  if (!row) throw productGroupNotFound();
+  return row;
+}
+
+/**
+ * A group named in a body (a product's `productGroupId`, a group's `parentId`) must be an unarchived group of
+ * the caller's workspace that the caller may read (a service account's grants): 400 with `pointer` otherwise,
+ * the same answer for all three so nothing about ungranted groups is revealed. Returns the id in lower case.
+ */
+export async function assertProductGroupReference(tx: Tx, auth: V1AuthContext, raw: string, pointer: string): Promise<string> {
+  const id = raw.toLowerCase();
+  const granted = grantedIds(auth, 'product_group');
+  const visible = isUuid(raw) && (granted === null || granted.includes(id)) && (await productGroupIsActive(tx, auth.workspaceId, id));
+  if (!visible) throw validationError('the product group is not valid', [{ pointer, message: `no product group ${JSON.stringify(raw)} in this workspace` }]);
+  return id;
+}

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { appendOutboxEvent, insertProduct, inTransaction } from '@workcell/db';
+import { requireTypeGrant } from '../kernel/grants.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { writeInput } from '../roles/permission-model.js';
+import { assertFinanceWrite, productAttributes, productChanges, productEventView, type ProductView, versionedProduct } from './view.js';
+
+export const createProductInput = z
+  .object({ ...writeInput, ...productAttributes, name: z.string().trim().min(1).max(200), unit: z.string().trim().min(1).max(50) })
+  .strict();
+
+/**
+ * `POST /v1/products`: a new product (revision 1). purchasePrice needs products:finance:write (403 before
+ * anything is written); a product group must be an unarchived group of the workspace (400 /productGroupId).
+ * Writes `product.created` (without purchasePrice) in the same transaction.
+ */
+export const createProduct = defineProcedure('createProduct', createProductInput, async (ctx, input): Promise<Versioned<ProductView>> => {
+  const { auth, requestId } = input;
+  requireTypeGrant(auth, 'product', 'write', 'products');
+  assertFinanceWrite(auth, input);
+  const workspaceId = auth.workspaceId;
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const values = await productChanges(tx, auth, input);
+    const row = await insertProduct(tx, workspaceId, { ...values, name: input.name, unit: input.unit });
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'product', aggregateId: row.id, eventType: 'product.created', payload: { product: productEventView(row), requestId }, occurredAt: now });
+    return versionedProduct(row, auth);
+  });
+});

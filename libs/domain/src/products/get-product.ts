@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { findProduct } from '@workcell/db';
+import { isUuid } from '../kernel/cas.js';
+import { requireGrant } from '../kernel/grants.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { authInput } from '../roles/permission-model.js';
+import { productNotFound, type ProductView, versionedProduct } from './view.js';
+
+export const getProductInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();
+
+/** `GET /v1/products/{id}`: one product of the caller's workspace, archived or not; purchasePrice only with products:finance:read. */
+export const getProduct = defineProcedure('getProduct', getProductInput, async (ctx, { auth, id }): Promise<Versioned<ProductView>> => {
+  requireGrant(auth, 'product', id, 'read', 'product');
+  const row = isUuid(id) ? await findProduct(ctx.database, auth.workspaceId, id.toLowerCase()) : null;
+  if (!row) throw productNotFound();
+  return versionedProduct(row, auth);
+});

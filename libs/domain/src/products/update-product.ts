@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { appendOutboxEvent, inTransaction, updateProductIfRevision } from '@workcell/db';
+import { casFailure, expectedRevision } from '../kernel/cas.js';
+import { requireGrant } from '../kernel/grants.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { validationError, writeInput } from '../roles/permission-model.js';
+import { assertFinanceWrite, findProductOr404, productAttributes, productChanges, productEventView, productIdOf, type ProductView, versionedProduct } from './view.js';
+
+export const updateProductInput = z.object({ ...writeInput, id: z.string().max(64), expectedVersion: z.string().min(1).max(128), ...productAttributes }).strict();
+
+/**
+ * `PATCH /v1/products/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale): changes
+ * the given attributes. purchasePrice needs products:finance:write (403, nothing written). Writes
+ * `product.updated` (the changed attribute names and the product, both without purchasePrice) in the same transaction.
+ */
+export const updateProduct = defineProcedure('updateProduct', updateProductInput, async (ctx, input): Promise<Versioned<ProductView>> => {
+  const { auth, requestId } = input;
+  requireGrant(auth, 'product', input.id, 'write', 'product');
+  const workspaceId = auth.workspaceId;
+  const id = productIdOf(input.id);
+  assertFinanceWrite(auth, input);
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    await findProductOr404(tx, workspaceId, id);
+    const change = await productChanges(tx, auth, input);
+    if (Object.keys(change).length === 0) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
+    const outcome = await updateProductIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), change);
+    if (outcome !== 'updated') throw casFailure(outcome, 'product');
+    const row = await findProductOr404(tx, workspaceId, id);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'product', aggregateId: id, eventType: 'product.updated', payload: { product: productEventView(row), changed: Object.keys(change).filter((k) => k !== 'purchasePrice'), requestId }, occurredAt: now });
+    return versionedProduct(row, auth);
+  });
+});

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { findProduct, type MoneyValue, type ProductChanges, type ProductRecord, type Tx } from '@workcell/db';
+import type { V1AuthContext } from '../identity/authenticate-credential.js';
+import { isUuid, versionOf } from '../kernel/cas.js';
+import { DomainError } from '../kernel/errors.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { assertProductGroupReference } from '../product-groups/view.js';
+
+/**
+ * Products (contract 5.3). `purchasePrice` (acquisition cost) is a finance overlay: present in a response only
+ * when the caller holds `products:finance:read`; a write that supplies it (a value or null) needs
+ * `products:finance:write`, else 403 insufficient_scope before anything is written. Finance scopes never grant
+ * base access: the edge requires products:read / products:write first. Outbox events never carry purchasePrice
+ * (their readers are not finance-scoped), like time-entry billing.
+ */
+
+export const PRODUCTS_FINANCE_READ = 'products:finance:read';
+export const PRODUCTS_FINANCE_WRITE = 'products:finance:write';
+
+/** A product as the registry's Product; `purchasePrice` only with the finance read overlay. */
+export interface ProductView {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly archivedAt: string | null;
+  readonly name: string;
+  readonly description: string | null;
+  readonly sku: string | null;
+  readonly unit: string;
+  readonly salesPrice: MoneyValue | null;
+  readonly purchasePrice?: MoneyValue | null;
+  readonly productGroupId: string | null;
+  readonly version: string;
+}
+
+export const holdsProductFinanceRead = (auth: V1AuthContext): boolean => auth.effectiveScopes.includes(PRODUCTS_FINANCE_READ);
+
+export function productView(row: ProductRecord, withFinance: boolean): ProductView {
+  return {
+    id: row.id,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    archivedAt: row.archivedAt?.toISOString() ?? null,
+    name: row.name,
+    description: row.description,
+    sku: row.sku,
+    // Rows written before v1 may lack a unit; the registry's Product always has one.
+    unit: row.unit ?? '',
+    salesPrice: row.salesPrice,
+    ...(withFinance ? { purchasePrice: row.purchasePrice } : {}),
+    productGroupId: row.productGroupId,
+    version: versionOf(row.revision),
+  };
+}
+
+/** The product as outbox events carry it: never purchasePrice (the change feed is not finance-scoped). */
+export function productEventView(row: ProductRecord) {
+  const { purchasePrice: _purchasePrice, ...view } = productView(row, false);
+  return view;
+}
+
+export function versionedProduct(row: ProductRecord, auth: V1AuthContext): Versioned<ProductView> {
+  return { resource: productView(row, holdsProductFinanceRead(auth)), revision: row.revision };
+}
+
+/** A price in request form: non-negative (a negative price means nothing here), stored exactly as numeric(21,6). */
+const money = z.strictObject({
+  amount: z.string().regex(/^\d{1,15}(\.\d{1,6})?$/, 'a price is a non-negative decimal string with at most 15 integer and 6 fraction digits'),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'an ISO-4217 currency code (three capital letters)'),
+});
+
+/** The writable attributes (the registry's ProductCreate / ProductUpdate), all optional here. */
+export const productAttributes = {
+  name: z.string().trim().min(1).max(200).optional(),
+  description: z.string().max(100_000).nullable().optional(),
+  sku: z.string().max(100).nullable().optional(),
+  unit: z.string().trim().min(1).max(50).optional(),
+  salesPrice: money.nullable().optional(),
+  purchasePrice: money.nullable().optional(),
+  productGroupId: z.string().max(64).nullable().optional(),
+};
+export type ProductAttributes = { [K in keyof typeof productAttributes]?: z.output<(typeof productAttributes)[K]> };
+
+/** A write that supplies purchasePrice (even null) without products:finance:write: 403 naming the scope. */
+export function assertFinanceWrite(auth: V1AuthContext, input: ProductAttributes): void {
+  if (input.purchasePrice === undefined || auth.effectiveScopes.includes(PRODUCTS_FINANCE_WRITE)) return;
+  throw new DomainError(
+    'insufficient_scope',
+    `supplying purchasePrice needs the scope ${PRODUCTS_FINANCE_WRITE} (in addition to products:write)`,
+    [{ pointer: '/purchasePrice', message: `needs ${PRODUCTS_FINANCE_WRITE}` }],
+    { missingScopes: [PRODUCTS_FINANCE_WRITE] },
+  );
+}
+
+/** The stored changes of `input`; a named product group must be an unarchived, visible group (400 /productGroupId). */
+export async function productChanges(tx: Tx, auth: V1AuthContext, input: ProductAttributes): Promise<ProductChanges> {
+  const productGroupId =
+    input.productGroupId === undefined || input.productGroupId === null
+      ? input.productGroupId
+      : await assertProductGroupReference(tx, auth, input.productGroupId, '/productGroupId');
+  const change: { -readonly [K in keyof ProductChanges]: ProductChanges[K] } = {};
+  for (const key of ['name', 'description', 'sku', 'unit', 'salesPrice', 'purchasePrice'] as const) {
+    if (input[key] !== undefined) (change as Record<string, unknown>)[key] = input[key];
+  }
+  if (productGroupId !== undefined) change.productGroupId = productGroupId;
+  return change;
+}
+
+export const productNotFound = (): DomainError => new DomainError('not_found', 'product not found');
+
+/** The stored id of a path id (lower case); a non-UUID names nothing (404). */
+export function productIdOf(raw: string): string {
+  if (!isUuid(raw)) throw productNotFound();
+  return raw.toLowerCase();
+}
+
+export async function findProductOr404(tx: Tx, workspaceId: string, id: string): Promise<ProductRecord> {
+  const row = await findProduct(tx, workspaceId, id);
+  if (!row) throw productNotFound();
+  return row;
+}

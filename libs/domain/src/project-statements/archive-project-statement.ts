@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { appendOutboxEvent, inTransaction, setProjectStatementArchived } from '@workcell/db';
+import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
+import { writeInput } from '../roles/permission-model.js';
+import { assertFinanceWrite, findVisibleStatement, statementIdOf } from './view.js';
+
+export const archiveProjectStatementInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
+
+/**
+ * `DELETE /v1/project-statements/{id}`: archives the statement (sets `archived_at`, never deletes). Archiving an
+ * archived one changes nothing. A budget statement: 404 without the finance read overlay, 403 without the finance
+ * write overlay. Writes `project_statement.archived` in the same transaction.
+ */
+export const archiveProjectStatement = defineProcedure('archiveProjectStatement', archiveProjectStatementInput, async (ctx, { auth, requestId, id: rawId }): Promise<{ archived: true }> => {
+  requireGrant(auth, 'project_statement', rawId, 'write', 'project statement');
+  const workspaceId = auth.workspaceId;
+  const id = statementIdOf(rawId);
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    assertFinanceWrite(auth, await findVisibleStatement(tx, auth, id), {});
+    if (await setProjectStatementArchived(tx, workspaceId, id, now)) {
+      await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project_statement', aggregateId: id, eventType: 'project_statement.archived', payload: { projectStatementId: id, archivedAt: now.toISOString(), requestId }, occurredAt: now });
+    }
+    return { archived: true as const };
+  });
+});

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { appendOutboxEvent, insertProjectStatement, inTransaction } from '@workcell/db';
+import { defineProcedure } from '../kernel/procedure.js';
+import { requireTypeGrant } from '../kernel/grants.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { writeInput } from '../roles/permission-model.js';
+import { assertFinanceWrite, type ProjectStatementView, resolveStatement, statementAttributes, statementEventView, versionedStatement } from './view.js';
+
+export const createProjectStatementInput = z
+  .object({
+    ...writeInput,
+    ...statementAttributes,
+    projectId: z.string().max(64),
+    kind: statementAttributes.kind.unwrap(),
+    occurredOn: statementAttributes.occurredOn.unwrap(),
+    quantity: statementAttributes.quantity.unwrap(),
+    unitPrice: statementAttributes.unitPrice.unwrap(),
+  })
+  .strict();
+
+/**
+ * `POST /v1/project-statements`: a new statement of an unarchived project of the workspace (revision 1). A
+ * budget statement or a purchasePrice needs project-statements:finance:write (403 before anything is written).
+ * Writes `project_statement.created` (without purchasePrice) in the same transaction.
+ */
+export const createProjectStatement = defineProcedure('createProjectStatement', createProjectStatementInput, async (ctx, input): Promise<Versioned<ProjectStatementView>> => {
+  requireTypeGrant(input.auth, 'project_statement', 'write', 'project statements');
+  assertFinanceWrite(input.auth, null, input);
+  const { auth, requestId } = input;
+  const workspaceId = auth.workspaceId;
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const { projectId, ...values } = await resolveStatement(tx, workspaceId, null, input);
+    const row = await insertProjectStatement(tx, workspaceId, projectId, values);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project_statement', aggregateId: row.id, eventType: 'project_statement.created', payload: { projectStatement: { ...statementEventView(row) }, requestId }, occurredAt: now });
+    return versionedStatement(row, auth);
+  });
+});

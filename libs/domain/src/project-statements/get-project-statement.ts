@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { findProjectStatement } from '@workcell/db';
+import { isUuid } from '../kernel/cas.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { authInput } from '../roles/permission-model.js';
+import { holdsFinanceRead, type ProjectStatementView, statementNotFound, versionedStatement } from './view.js';
+
+export const getProjectStatementInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();
+
+/**
+ * `GET /v1/project-statements/{id}`: one statement of the caller's workspace, archived or not (another
+ * workspace's: 404; a budget statement without the finance read overlay: 404, as if missing).
+ */
+export const getProjectStatement = defineProcedure('getProjectStatement', getProjectStatementInput, async (ctx, { auth, id }): Promise<Versioned<ProjectStatementView>> => {
+  requireGrant(auth, 'project_statement', id, 'read', 'project statement');
+  const row = isUuid(id) ? await findProjectStatement(ctx.database, auth.workspaceId, id.toLowerCase(), holdsFinanceRead(auth)) : null;
+  if (!row) throw statementNotFound();
+  return versionedStatement(row, auth);
+});

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { appendOutboxEvent, findProjectStatement, inTransaction, updateProjectStatementIfRevision } from '@workcell/db';
+import { casFailure, expectedRevision } from '../kernel/cas.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { writeInput } from '../roles/permission-model.js';
+import { assertFinanceWrite, findVisibleStatement, namedAttributes, type ProjectStatementView, resolveStatement, statementAttributes, statementEventView, statementIdOf, versionedStatement } from './view.js';
+
+export const updateProjectStatementInput = z.object({ ...writeInput, id: z.string().max(64), expectedVersion: z.string().min(1).max(128), ...statementAttributes }).strict();
+
+/**
+ * `PATCH /v1/project-statements/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale):
+ * the given attributes. A budget statement is 404 without the finance read overlay; changing one, turning one
+ * into a budget statement or supplying purchasePrice needs project-statements:finance:write (403, nothing
+ * written). Writes `project_statement.updated` (without purchasePrice) in the same transaction.
+ */
+export const updateProjectStatement = defineProcedure('updateProjectStatement', updateProjectStatementInput, async (ctx, input): Promise<Versioned<ProjectStatementView>> => {
+  requireGrant(input.auth, 'project_statement', input.id, 'write', 'project statement');
+  const { auth, requestId } = input;
+  const workspaceId = auth.workspaceId;
+  const id = statementIdOf(input.id);
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const current = await findVisibleStatement(tx, auth, id);
+    assertFinanceWrite(auth, current, input);
+    const { projectId: _unchanged, ...values } = await resolveStatement(tx, workspaceId, current, input);
+    const outcome = await updateProjectStatementIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), values);
+    if (outcome !== 'updated') throw casFailure(outcome, 'project statement');
+    const row = (await findProjectStatement(tx, workspaceId, id, true))!;
+    const changed = namedAttributes(input);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project_statement', aggregateId: id, eventType: 'project_statement.updated', payload: { projectStatement: { ...statementEventView(row) }, changed, requestId }, occurredAt: now });
+    return versionedStatement(row, auth);
+  });
+});

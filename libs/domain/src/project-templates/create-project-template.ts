@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { appendOutboxEvent, inTransaction, insertProjectTemplate } from '@workcell/db';
+import { requireTypeGrant } from '../kernel/grants.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { writeInput } from '../roles/permission-model.js';
+import { blueprintRecords, projectTemplateAttributes, templateEventPayload, type ProjectTemplateView, versionedProjectTemplate } from './view.js';
+
+export const createProjectTemplateInput = z.object({ ...writeInput, ...projectTemplateAttributes, name: z.string().trim().min(1).max(200) }).strict();
+
+/** `POST /v1/project-templates`: a new template (revision 1). Writes `project_template.created` in the same transaction. */
+export const createProjectTemplate = defineProcedure('createProjectTemplate', createProjectTemplateInput, async (ctx, input): Promise<Versioned<ProjectTemplateView>> => {
+  requireTypeGrant(input.auth, 'project_template', 'write', 'project templates');
+  const { auth, requestId } = input;
+  const workspaceId = auth.workspaceId;
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const row = await insertProjectTemplate(tx, workspaceId, { name: input.name, description: input.description ?? null, taskBlueprints: blueprintRecords(input.taskBlueprints ?? []) }, now);
+    const result = versionedProjectTemplate(row);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project_template', aggregateId: row.id, eventType: 'project_template.created', payload: { projectTemplate: templateEventPayload(result.resource), requestId }, occurredAt: now });
+    return result;
+  });
+});

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { appendOutboxEvent, findProjectTemplate, type GuardedOutcome, inTransaction, type ProjectTemplateRecord, type TaskBlueprintRecord, type Tx } from '@workcell/db';
+import type { V1AuthContext } from '../identity/authenticate-credential.js';
+import { isUuid } from '../kernel/cas.js';
+import { DomainError } from '../kernel/errors.js';
+import { requireGrant } from '../kernel/grants.js';
+import { ifMatchFailure } from '../kernel/if-match.js';
+import type { ProcedureContext } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+
+/** A template as the registry's ProjectTemplate (`revision` mirrors the strong ETag). */
+export interface ProjectTemplateView {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly archivedAt: string | null;
+  readonly name: string;
+  readonly description: string | null;
+  readonly taskBlueprints: readonly TaskBlueprintRecord[];
+  readonly revision: string;
+}
+
+export function projectTemplateView(row: ProjectTemplateRecord): ProjectTemplateView {
+  return {
+    id: row.id,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    archivedAt: row.archivedAt?.toISOString() ?? null,
+    name: row.name,
+    description: row.description,
+    taskBlueprints: row.taskBlueprints,
+    revision: String(row.revision),
+  };
+}
+
+/** The view as an outbox payload (plain JSON objects). */
+export function templateEventPayload(view: ProjectTemplateView) {
+  return { ...view, taskBlueprints: view.taskBlueprints.map((b) => ({ ...b })) };
+}
+
+export function versionedProjectTemplate(row: ProjectTemplateRecord): Versioned<ProjectTemplateView> {
+  return { resource: projectTemplateView(row), revision: row.revision };
+}
+
+/** The registry's TaskBlueprint. */
+export const taskBlueprint = z
+  .object({
+    title: z.string().trim().min(1).max(200),
+    description: z.string().max(100_000).nullable().optional(),
+    offsetDays: z.number().int().min(0).max(3650),
+    durationDays: z.number().int().min(0).max(3650).optional(),
+  })
+  .strict();
+
+type BlueprintInput = z.infer<typeof taskBlueprint>;
+
+/** Blueprints as stored: description always present (null when not sent), durationDays only when sent. */
+export function blueprintRecords(input: readonly BlueprintInput[]): TaskBlueprintRecord[] {
+  return input.map((b) => ({ title: b.title, description: b.description ?? null, offsetDays: b.offsetDays, ...(b.durationDays === undefined ? {} : { durationDays: b.durationDays }) }));
+}
+
+/** The writable attributes (registry ProjectTemplateCreate / ProjectTemplateUpdate), all optional here. */
+export const projectTemplateAttributes = {
+  name: z.string().trim().min(1).max(200).optional(),
+  description: z.string().max(100_000).nullable().optional(),
+  taskBlueprints: z.array(taskBlueprint).max(500).optional(),
+};
+
+/** A template id of the caller's workspace (lower case), after the grant check; anything else is 404. */
+export function templateId(auth: V1AuthContext, rawId: string, access: 'read' | 'write'): string {
+  requireGrant(auth, 'project_template', rawId, access, 'project template');
+  if (!isUuid(rawId)) throw new DomainError('not_found', 'project template not found');
+  return rawId.toLowerCase();
+}
+
+export interface GuardedTemplateWrite {
+  readonly auth: V1AuthContext;
+  readonly requestId: string | null;
+  readonly id: string;
+  readonly event: string;
+  /** What the 409 says when the revision matches but the state does not. */
+  readonly stateConflict: string;
+  readonly write: (tx: Tx, workspaceId: string, id: string, now: Date) => Promise<GuardedOutcome>;
+  readonly changed?: readonly string[];
+}
+
+/**
+ * The shared shape of update, archive and restore: one transaction holding the If-Match write (check and
+ * write one statement in the data layer), the re-read and the outbox event.
+ */
+export async function writeProjectTemplate(ctx: ProcedureContext, input: GuardedTemplateWrite): Promise<Versioned<ProjectTemplateView>> {
+  const workspaceId = input.auth.workspaceId;
+  const id = templateId(input.auth, input.id, 'write');
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const outcome = await input.write(tx, workspaceId, id, now);
+    if (outcome !== 'updated') throw ifMatchFailure(outcome, 'project template', input.stateConflict);
+    const result = versionedProjectTemplate((await findProjectTemplate(tx, workspaceId, id))!);
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'project_template',
+      aggregateId: id,
+      eventType: input.event,
+      payload: { projectTemplate: templateEventPayload(result.resource), ...(input.changed ? { changed: input.changed } : {}), requestId: input.requestId },
+      occurredAt: now,
+    });
+    return result;
+  });
+}

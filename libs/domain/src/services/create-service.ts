@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { appendOutboxEvent, insertService, inTransaction } from '@workcell/db';
+import { defineProcedure } from '../kernel/procedure.js';
+import { requireTypeGrant } from '../kernel/grants.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { writeInput } from '../roles/permission-model.js';
+import { serviceAttributes, type ServiceView, versionedService } from './view.js';
+
+export const createServiceInput = z.object({ ...writeInput, ...serviceAttributes, name: serviceAttributes.name.unwrap() }).strict();
+
+/** `POST /v1/services`: a new service (billable unless told otherwise, revision 1). Writes `service.created`. */
+export const createService = defineProcedure('createService', createServiceInput, async (ctx, input): Promise<Versioned<ServiceView>> => {
+  requireTypeGrant(input.auth, 'service', 'write', 'services');
+  const { auth, requestId } = input;
+  const workspaceId = auth.workspaceId;
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const row = await insertService(tx, workspaceId, { name: input.name, description: input.description ?? null, billable: input.billable ?? true, defaultRate: input.defaultRate ?? null });
+    const result = versionedService(row);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'service', aggregateId: row.id, eventType: 'service.created', payload: { service: { ...result.resource }, requestId }, occurredAt: now });
+    return result;
+  });
+});

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { appendOutboxEvent, findService, inTransaction, updateServiceIfRevision } from '@workcell/db';
+import { casFailure, expectedRevision } from '../kernel/cas.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { requireGrant } from '../kernel/grants.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { writeInput } from '../roles/permission-model.js';
+import { findServiceOr404, serviceAttributes, serviceIdOf, type ServiceView, versionedService } from './view.js';
+
+export const updateServiceInput = z.object({ ...writeInput, id: z.string().max(64), expectedVersion: z.string().min(1).max(128), ...serviceAttributes }).strict();
+
+/**
+ * `PATCH /v1/services/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale): the given
+ * attributes. Writes `service.updated` in the same transaction.
+ */
+export const updateService = defineProcedure('updateService', updateServiceInput, async (ctx, input): Promise<Versioned<ServiceView>> => {
+  requireGrant(input.auth, 'service', input.id, 'write', 'service');
+  const { auth, requestId } = input;
+  const workspaceId = auth.workspaceId;
+  const id = serviceIdOf(input.id);
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const current = await findServiceOr404(tx, workspaceId, id);
+    const values = {
+      name: input.name ?? current.name,
+      description: input.description === undefined ? current.description : input.description,
+      billable: input.billable ?? current.billable,
+      defaultRate: input.defaultRate === undefined ? (current.billingRate === null ? null : { amount: current.billingRate, currency: current.currency! }) : input.defaultRate,
+    };
+    const outcome = await updateServiceIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), values);
+    if (outcome !== 'updated') throw casFailure(outcome, 'service');
+    const result = versionedService((await findService(tx, workspaceId, id))!);
+    const changed = Object.keys(serviceAttributes).filter((k) => input[k as keyof typeof serviceAttributes] !== undefined);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'service', aggregateId: id, eventType: 'service.updated', payload: { service: { ...result.resource }, changed, requestId }, occurredAt: now });
+    return result;
+  });
+});

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { findService, type ServiceBillingRateRow, type ServiceRow, type Tx } from '@workcell/db';
+import { isUuid, versionOf } from '../kernel/cas.js';
+import { DomainError } from '../kernel/errors.js';
+import type { Versioned } from '../kernel/versioned.js';
+
+/**
+ * Services and their billing configuration (scopes services:*; services:read also reads billing rates, contract
+ * 5.3). A service's `version` is its revision and is also the compare-and-set version of its billing-rate set:
+ * replacing the rates moves it on, as a time entry's billing does. Rates are stored as numeric(14,4), not
+ * negative (400 with a pointer otherwise).
+ */
+
+export type Money = { readonly amount: string; readonly currency: string };
+
+/** A service as the registry's Service. */
+export interface ServiceView {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly archivedAt: string | null;
+  readonly name: string;
+  readonly description: string | null;
+  readonly billable: boolean;
+  readonly defaultRate: Money | null;
+  readonly version: string;
+}
+
+export function serviceView(row: ServiceRow): ServiceView {
+  return {
+    id: row.id,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    archivedAt: row.archivedAt?.toISOString() ?? null,
+    name: row.name,
+    description: row.description,
+    billable: row.billable,
+    defaultRate: row.billingRate === null || row.currency === null ? null : { amount: row.billingRate, currency: row.currency },
+    version: versionOf(row.revision),
+  };
+}
+
+export function versionedService(row: ServiceRow): Versioned<ServiceView> {
+  return { resource: serviceView(row), revision: row.revision };
+}
+
+/** The registry's ServiceBillingRates. */
+export interface ServiceBillingRatesView {
+  readonly serviceId: string;
+  readonly rates: { readonly memberId: string | null; readonly validFrom: string; readonly rate: Money }[];
+  readonly version: string;
+}
+
+export function versionedBillingRates(service: ServiceRow, rates: readonly ServiceBillingRateRow[]): Versioned<ServiceBillingRatesView> {
+  return {
+    resource: {
+      serviceId: service.id,
+      rates: rates.map((r) => ({ memberId: r.memberId, validFrom: r.validFrom.toISOString().slice(0, 10), rate: { amount: r.rate, currency: r.currency } })),
+      version: versionOf(service.revision),
+    },
+    revision: service.revision,
+  };
+}
+
+/** A rate as stored: numeric(14,4), not negative. */
+export const rateMoney = z.strictObject({
+  amount: z.string().regex(/^\d{1,10}(\.\d{1,4})?$/, 'a rate is a non-negative decimal with at most 10 integer and 4 fraction digits'),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+});
+
+/** The writable attributes (the registry's ServiceCreate), all optional here; create requires the name. */
+export const serviceAttributes = {
+  name: z.string().trim().min(1).max(200).optional(),
+  description: z.string().max(100_000).nullable().optional(),
+  billable: z.boolean().optional(),
+  defaultRate: rateMoney.nullable().optional(),
+};
+
+export const serviceNotFound = (): DomainError => new DomainError('not_found', 'service not found');
+
+export function serviceIdOf(raw: string): string {
+  if (!isUuid(raw)) throw serviceNotFound();
+  return raw.toLowerCase();
+}
+
+export async function findServiceOr404(tx: Tx, workspaceId: string, id: string): Promise<ServiceRow> {
+  const row = await findService(tx, workspaceId, id);
+  if (!row) throw serviceNotFound();
+  return row;
+}

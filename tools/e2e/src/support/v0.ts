@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { createApiV0App } from '@workcell/api-v0';
+import { createAuthApp } from '@workcell/auth';
+import { createWorkerApp } from '@workcell/worker';
+import type { AppConfig } from '@workcell/config';
+import { createDatabase, type Database, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { type RunningApp, startApp, testConfig, type TestEnvironment } from '@workcell/testing';
+
+/** A v0 reply: status, parsed body (or the raw text when it is not JSON), the text and headers. */
+export interface LegacyReply<T = unknown> {
+  readonly status: number;
+  readonly body: T;
+  readonly text: string;
+  readonly headers: Headers;
+}
+
+/** Sends a v0 request (a string body is sent as is, anything else as JSON). */
+export async function callV0<T = unknown>(app: RunningApp, method: string, path: string, token: string | undefined, body?: unknown, headers: Record<string, string> = {}): Promise<LegacyReply<T>> {
+  const res = await fetch(`${app.url}${path}`, {
+    method,
+    headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = text;
+  }
+  return { status: res.status, body: parsed as T, text, headers: res.headers };
+}
+
+/** The legacy error of a reply, asserting its exact shape `{ error: { code, message } }`. */
+export function legacyErrorOf(reply: LegacyReply): { code: string; message: string } {
+  const error = (reply.body as { error?: { code: string; message: string } } | undefined)?.error;
+  assert.ok(error && typeof error.code === 'string' && typeof error.message === 'string', `expected the legacy error shape, got ${reply.status} ${reply.text}`);
+  assert.deepEqual(Object.keys(reply.body as object), ['error']);
+  return error;
+}
+
+/** A team (workspace) with one active member and a way to mint team tokens issued by that member. */
+export interface Team {
+  readonly workspaceId: string;
+  readonly memberId: string;
+  /** A fresh team token (the v0 rate limit is per token and path). */
+  token(options?: { withoutMember?: boolean }): Promise<string>;
+}
+
+/** A v0 cell for one test file: the seeded demo team, the auth service, the worker and an api-v0 instance. */
+export interface V0Cell {
+  readonly database: Database;
+  readonly config: AppConfig;
+  readonly v0: RunningApp;
+  /** The seeded demo team. */
+  readonly team: Team;
+  /** Another team of the same cell, with its own member. */
+  otherTeam(name?: string): Promise<Team>;
+  close(): Promise<void>;
+}
+
+export async function startV0Cell(env: TestEnvironment): Promise<V0Cell> {
+  const database = createDatabase(env.config, { poolSize: 4 });
+  const seeded = await seedDemoWorkspaceIfEmpty(database, env.config);
+  assert.ok(seeded, 'the test database already had a workspace');
+  const auth = await startApp(createAuthApp, env.config);
+  const worker = await startApp(createWorkerApp, env.config);
+  const config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url });
+  const v0 = await startApp(createApiV0App, config);
+  let minted = 0;
+  const teamOf = (workspaceId: string, memberId: string): Team => ({
+    workspaceId,
+    memberId,
+    token: (options = {}) =>
+      database.prisma.$transaction((tx) => issueTeamToken(tx, config, { workspaceId, name: `v0-${++minted}`, createdByMemberId: options.withoutMember ? null : memberId })),
+  });
+  const ownerMemberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId: seeded.workspaceId } })).id;
+  return {
+    database,
+    config,
+    v0,
+    team: teamOf(seeded.workspaceId, ownerMemberId),
+    async otherTeam(name = 'Other team') {
+      const workspace = await database.prisma.workspace.create({ data: { name, region: config.region, cell: config.cell } });
+      const user = await database.prisma.user.create({ data: { email: `${randomUUID()}@example.test`, name: `${name} member` } });
+      const member = await database.prisma.workspaceMember.create({ data: { workspaceId: workspace.id, userId: user.id } });
+      return teamOf(workspace.id, member.id);
+    },
+    async close() {
+      for (const app of [v0, worker, auth]) await app.close();
+      await database.close();
+    },
+  };
+}
