@@ -6,6 +6,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyRequest } from 'fastify';
 import { type AppConfig, loadConfigOrExit } from '@workcell/config';
 import { createLogger, type Logger, NestPinoLogger } from './logger.js';
+import { installRepresentationEtags } from './preconditions.js';
 import { type ApiGeneration, compareWithRegistry, type MountedRoute, registryRoutes, type RouteCoverage } from './operations.js';
 import { ProtocolError, toProblem } from './problems.js';
 import { type ErrorRenderer, ProblemFilter, sendProblem, v0Errors, v1Errors } from './protocols.js';
@@ -121,6 +122,7 @@ async function mountApi(app: NestFastifyApplication, generation: ApiGeneration, 
   const fastify = app.getHttpAdapter().getInstance();
   const isInfrastructure = (url: string) => INFRASTRUCTURE_ROUTES.some((prefix) => url === prefix || url.startsWith(`${prefix}/`));
   installRateLimit(fastify, generation, app.get<AppConfig>(APP_CONFIG), app.get<Redis>(REDIS), isInfrastructure);
+  if (generation === 'v1') installRepresentationEtags(fastify);
   const byId = new Map(registryRoutes(generation).map((r) => [r.operationId, r]));
   for (const operationId of coverage.notImplemented) {
     const route = byId.get(operationId)!;

@@ -124,6 +124,29 @@ describe('v1 workspace settings, capabilities, entitlements and project sharing'
     });
   });
 
+  describe('strong ETags on every single-resource read', () => {
+    it('resources without a revision get a digest of their representation; If-None-Match answers 304', async () => {
+      const paths = ['/v1/workspace/capabilities', '/v1/workspace/entitlements', `/v1/users/${cell.ownerMemberId}`, `/v1/members/${cell.ownerMemberId}`, '/v1/auth/context'];
+      for (const path of paths) {
+        const first = await call('GET', path, admin);
+        assert.equal(first.status, 200, path);
+        const etag = first.headers.get('etag');
+        assert.match(etag ?? '', /^"[A-Za-z0-9_-]+"$/, `${path} sends a strong ETag`);
+        const again = await call('GET', path, admin, undefined, { 'if-none-match': etag! });
+        assert.equal(again.status, 304, `${path} If-None-Match`);
+        assert.equal(again.body, undefined);
+        assert.equal((await call('GET', path, admin, undefined, { 'if-none-match': '"other"' })).status, 200);
+      }
+      // Revisioned resources keep their revision as the ETag (the validator If-Match compares).
+      const settings = await call<{ data: Settings }>('GET', '/v1/workspace/settings', admin);
+      assert.equal(settings.headers.get('etag'), `"${settings.body.data.version}"`);
+      const projectId = (await call<{ data: { id: string } }>('POST', '/v1/projects', admin, { name: 'Etagged' })).body.data.id;
+      const project = await call('GET', `/v1/projects/${projectId}`, admin);
+      assert.equal(project.headers.get('etag'), '"1"');
+      assert.equal((await call('GET', `/v1/projects/${projectId}`, admin, undefined, { 'if-none-match': '"1"' })).status, 304);
+    });
+  });
+
   describe('project sharing', () => {
     let projectId: string;
     let groupId: string;
