@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { v0Operations } from '@workcell/registry';
 import { useTestEnvironment } from '@workcell/testing';
-import { callV0, type LegacyReply, type Team, startV0Cell, type V0Cell } from './support/v0.js';
+import { callV0, type LegacyReply, type Team, startV0Cell, V0_RECIPES, type V0Cell } from './support/v0.js';
 
 /**
  * Contract 1 and issue 5: "the token's team is applied on every write; a different team id in a body or
@@ -17,18 +17,6 @@ const env = useTestEnvironment();
 
 type Legacy = { _id: string } & Record<string, unknown>;
 
-/** The v0 collections with writes, a minimal create body (given the caller's own contact) and an update body. */
-const RESOURCES: Record<string, { create: (contactId: string) => Record<string, unknown>; update?: Record<string, unknown> }> = {
-  tasks: { create: () => ({ title: 'Isolation task' }), update: { title: 'Hijacked' } },
-  projects: { create: () => ({ name: 'Isolation project' }), update: { name: 'Hijacked' } },
-  contacts: { create: () => ({ kind: 'person', name: 'Isolation contact' }), update: { name: 'Hijacked' } },
-  callnotes: { create: (contactId) => ({ contactId, content: 'Isolation note' }) },
-  lists: { create: () => ({ name: 'Isolation list', kind: 'tasks' }), update: { name: 'Hijacked' } },
-  products: { create: () => ({ name: 'Isolation product', unit: 'piece' }), update: { name: 'Hijacked' } },
-  productgroups: { create: () => ({ name: 'Isolation group' }), update: { name: 'Hijacked' } },
-  times: { create: () => ({ startedAt: new Date(Date.now() - 86_400_000).toISOString(), durationSeconds: 600 }), update: { note: 'Hijacked' } },
-  webhooks: { create: () => ({ url: 'https://example.test/isolation' }) },
-};
 
 describe('v0: the token’s team on every write operation', () => {
   let cell: V0Cell;
@@ -49,7 +37,7 @@ describe('v0: the token’s team on every write operation', () => {
   /** What the other team can see of its own resources, to compare before and after. */
   const otherTeamState = async () => {
     const state: Record<string, unknown> = {};
-    for (const segment of Object.keys(RESOURCES)) {
+    for (const segment of Object.keys(V0_RECIPES)) {
       const list = await call<Legacy[]>('GET', `/${segment}?limit=500`, otherToken);
       assert.equal(list.status, 200, `${segment}: ${list.text}`);
       state[segment] = list.body;
@@ -63,9 +51,9 @@ describe('v0: the token’s team on every write operation', () => {
     other = await cell.otherTeam();
     ownToken = await own.token();
     otherToken = await other.token();
-    ownContactId = await created(await call<Legacy>('POST', '/contacts', ownToken, RESOURCES['contacts']!.create('')), 'own contact');
-    const otherContactId = await created(await call<Legacy>('POST', '/contacts', otherToken, RESOURCES['contacts']!.create('')), 'other contact');
-    for (const [segment, resource] of Object.entries(RESOURCES)) {
+    ownContactId = await created(await call<Legacy>('POST', '/contacts', ownToken, V0_RECIPES['contacts']!.create('')), 'own contact');
+    const otherContactId = await created(await call<Legacy>('POST', '/contacts', otherToken, V0_RECIPES['contacts']!.create('')), 'other contact');
+    for (const [segment, resource] of Object.entries(V0_RECIPES)) {
       foreign.set(segment, await created(await call<Legacy>('POST', `/${segment}`, otherToken, resource.create(otherContactId)), `other ${segment}`));
     }
   });
@@ -77,7 +65,7 @@ describe('v0: the token’s team on every write operation', () => {
     assert.equal(writes.length, 54);
     for (const op of writes) {
       const segment = op.path.split('/')[1]!;
-      if (op.availability !== 'unavailable') assert.ok(RESOURCES[segment], `${op.method} ${op.path} has a body recipe`);
+      if (op.availability !== 'unavailable') assert.ok(V0_RECIPES[segment], `${op.method} ${op.path} has a body recipe`);
     }
   });
 
@@ -85,7 +73,7 @@ describe('v0: the token’s team on every write operation', () => {
     const before = await otherTeamState();
     for (const op of v0Operations.filter((o) => o.method !== 'GET')) {
       const segment = op.path.split('/')[1]!;
-      const resource = RESOURCES[segment];
+      const resource = V0_RECIPES[segment];
       const foreignId = foreign.get(segment) ?? randomUUID();
       const path = op.path.replace('{_id}', foreignId);
       const what = `${op.method} ${op.path}`;

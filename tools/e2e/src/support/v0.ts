@@ -15,10 +15,12 @@ export interface LegacyReply<T = unknown> {
   readonly headers: Headers;
 }
 
-/** Sends a v0 request (a string body is sent as is, anything else as JSON). */
+/** Sends a v0 request (a string body is sent as is, anything else as JSON); redirects are not followed. */
 export async function callV0<T = unknown>(app: RunningApp, method: string, path: string, token: string | undefined, body?: unknown, headers: Record<string, string> = {}): Promise<LegacyReply<T>> {
   const res = await fetch(`${app.url}${path}`, {
     method,
+    // GET / is a redirect to v1's discovery document: the test wants the 302 itself.
+    redirect: 'manual',
     headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
@@ -93,3 +95,16 @@ export async function startV0Cell(env: TestEnvironment): Promise<V0Cell> {
     },
   };
 }
+
+/** The v0 collections with writes, a minimal create body (given one of the caller's contacts) and an update body. */
+export const V0_RECIPES: Record<string, { create: (contactId: string) => Record<string, unknown>; update?: Record<string, unknown> }> = {
+  tasks: { create: () => ({ title: 'Sample task' }), update: { title: 'Hijacked' } },
+  projects: { create: () => ({ name: 'Sample project' }), update: { name: 'Hijacked' } },
+  contacts: { create: () => ({ kind: 'person', name: 'Sample contact' }), update: { name: 'Hijacked' } },
+  callnotes: { create: (contactId) => ({ contactId, content: 'Sample note' }) },
+  lists: { create: () => ({ name: 'Sample list', kind: 'tasks' }), update: { name: 'Hijacked' } },
+  products: { create: () => ({ name: 'Sample product', unit: 'piece' }), update: { name: 'Hijacked' } },
+  productgroups: { create: () => ({ name: 'Sample group' }), update: { name: 'Hijacked' } },
+  times: { create: () => ({ startedAt: new Date(Date.now() - 86_400_000).toISOString(), durationSeconds: 600 }), update: { note: 'Hijacked' } },
+  webhooks: { create: () => ({ url: 'https://example.test/hook' }) },
+};
