@@ -161,3 +161,4 @@ export { loadWorkspaceSettings, type WorkspaceSettingsChanges, type WorkspaceSet
 export { measureQueryCost, type QueryCost } from './query-cost.js';
 export { insertSyntheticTags, syntheticTagIdAt } from './synthetic.js';
 export { type TreeGroupFilter, type TreeGroupRecord } from './group-tree.js';
+export { isDatabaseUnavailable } from './unavailable.js';

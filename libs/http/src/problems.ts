@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { type DomainErrorCode, type FieldIssue, isDomainError } from '@workcell/domain';
+import { isDatabaseUnavailable } from '@workcell/db';
 
 /**
  * One representation of "this request failed" at the edge, before either API generation renders it in
@@ -92,6 +93,9 @@ const HTTP_EXCEPTION_CODES: Readonly<Record<number, string>> = {
 
 /** Turns anything thrown while handling a request into a Problem; unknown errors become a bare 500. */
 export function toProblem(error: unknown): Problem {
+  if (isDatabaseUnavailable(error)) {
+    return { status: 503, code: 'service_unavailable', title: titleFor(503), detail: 'a dependency is temporarily unavailable; retry shortly', issues: [], headers: { 'retry-after': '1' } };
+  }
   if (error instanceof ProtocolError) {
     return { status: error.status, code: error.code, title: titleFor(error.status), detail: error.message, issues: error.issues, headers: error.headers };
   }
