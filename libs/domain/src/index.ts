@@ -191,3 +191,4 @@ export { updateWorkspaceSettings } from './workspace/update-workspace-settings.j
 export { getWorkspaceEntitlements, type WorkspaceEntitlementsView } from './workspace/get-workspace-entitlements.js';
 export { IDEMPOTENCY_RETENTION_HOURS, V0_MAX_PAGE_SIZE, V0_REQUESTS_PER_MINUTE, V1_MAX_PAGE_SIZE } from './kernel/limits.js';
 export { type TreeGroupView } from './kernel/tree-group-view.js';
+export { AGGREGATES, type AggregateType, type ChangeAction, EVENT_CATALOG, type EventChannel, eventSpec, type EventTypeSpec, mayReceive } from './events/catalog.js';

@@ -18,9 +18,12 @@ export const archiveProjectStatement = defineProcedure('archiveProjectStatement'
   const id = statementIdOf(rawId);
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
-    assertFinanceWrite(auth, await findVisibleStatement(tx, auth, id), {});
+    const statement = await findVisibleStatement(tx, auth, id);
+    assertFinanceWrite(auth, statement, {});
     if (await setProjectStatementArchived(tx, workspaceId, id, now)) {
-      await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project_statement', aggregateId: id, eventType: 'project_statement.archived', payload: { projectStatementId: id, archivedAt: now.toISOString(), requestId }, occurredAt: now });
+      // The kind travels with the event: a budget statement's events reach only finance readers (events/catalog.ts).
+      const payload = { projectStatementId: id, kind: statement.kind, archivedAt: now.toISOString(), requestId };
+      await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project_statement', aggregateId: id, eventType: 'project_statement.archived', payload, occurredAt: now });
     }
     return { archived: true as const };
   });

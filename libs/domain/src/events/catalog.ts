@@ -1,0 +1,119 @@
+/**
+ * The event catalog: every event type the domain writes to the outbox, what resource it is about, which change
+ * it is, and which scopes a credential must hold to learn of it (through the change feed or a webhook). One
+ * source for `GET /v1/events` (the authorization-filtered catalog), `GET /v1/changes` and webhook delivery.
+ * The e2e fixtures fail a test file whose services wrote an event type that is missing here.
+ */
+
+export type ChangeAction = 'created' | 'updated' | 'archived' | 'restored' | 'deleted';
+export type EventChannel = 'changes' | 'webhooks' | 'legacy-webhooks';
+
+export interface EventTypeSpec {
+  readonly type: string;
+  /** The registry's resource domain the event is about (wire name, e.g. `time-entries`). */
+  readonly resourceType: string;
+  /** What the change feed reports for it (fetch the resource for its state). */
+  readonly action: ChangeAction;
+  /** All of these are needed to learn of the event. */
+  readonly readScopes: readonly string[];
+  readonly description: string;
+  readonly channels: readonly EventChannel[];
+  /** Scopes needed for one particular event, from its payload (finance overlays). */
+  readonly payloadScopes?: (payload: unknown) => readonly string[];
+}
+
+const ALL: readonly EventChannel[] = ['changes', 'webhooks', 'legacy-webhooks'];
+
+/** The resource domains (wire names) by the outbox's aggregate type, with their read scope. */
+export const AGGREGATES = {
+  project: { resourceType: 'projects', scope: 'projects:read' },
+  task: { resourceType: 'tasks', scope: 'tasks:read' },
+  time_entry: { resourceType: 'time-entries', scope: 'time-entries:read' },
+  contact: { resourceType: 'contacts', scope: 'contacts:read' },
+  contact_group: { resourceType: 'contact-groups', scope: 'contact-groups:read' },
+  call_note: { resourceType: 'call-notes', scope: 'call-notes:read' },
+  list: { resourceType: 'lists', scope: 'lists:read' },
+  service: { resourceType: 'services', scope: 'services:read' },
+  tag: { resourceType: 'tags', scope: 'tags:read' },
+  product: { resourceType: 'products', scope: 'products:read' },
+  product_group: { resourceType: 'product-groups', scope: 'product-groups:read' },
+  project_statement: { resourceType: 'project-statements', scope: 'project-statements:read' },
+  project_template: { resourceType: 'project-templates', scope: 'project-templates:read' },
+  workspace: { resourceType: 'workspace', scope: 'workspace:read' },
+} as const;
+export type AggregateType = keyof typeof AGGREGATES;
+
+/** The lifecycle events every archivable family writes. */
+function lifecycle(aggregate: AggregateType, what: string, extra: Partial<EventTypeSpec> = {}): EventTypeSpec[] {
+  const { resourceType, scope } = AGGREGATES[aggregate];
+  return (['created', 'updated', 'archived', 'restored'] as const).map((action) => ({
+    type: `${aggregate}.${action}`,
+    resourceType,
+    action,
+    readScopes: [scope],
+    description: `A ${what} was ${action}.`,
+    channels: ALL,
+    ...extra,
+  }));
+}
+
+function event(type: string, aggregate: AggregateType, action: ChangeAction, description: string, extra: Partial<EventTypeSpec> = {}): EventTypeSpec {
+  const { resourceType, scope } = AGGREGATES[aggregate];
+  return { type, resourceType, action, readScopes: [scope], description, channels: ALL, ...extra };
+}
+
+/** A budget statement exists only for holders of the statements finance overlay (contract 5.3). */
+const statementFinance = (payload: unknown): readonly string[] => {
+  const p = payload as { projectStatement?: { kind?: unknown }; kind?: unknown } | null;
+  return (p?.projectStatement?.kind ?? p?.kind) === 'budget' ? ['project-statements:finance:read'] : [];
+};
+
+export const EVENT_CATALOG: readonly EventTypeSpec[] = [
+  event('project.created', 'project', 'created', 'A project was created (also by instantiating a template).'),
+  event('project.updated', 'project', 'updated', 'A project’s attributes changed.'),
+  event('project.lifecycle_requested', 'project', 'updated', 'A lifecycle operation (complete, reopen, archive, restore) was accepted.', { readScopes: ['projects:read', 'projects:lifecycle'] }),
+  event('project.completed', 'project', 'updated', 'A project was completed.'),
+  event('project.reopened', 'project', 'updated', 'A project was reopened.'),
+  event('project.archived', 'project', 'archived', 'A project was archived.'),
+  event('project.restored', 'project', 'restored', 'A project was restored.'),
+  event('project.lifecycle_failed', 'project', 'updated', 'A lifecycle operation ended failed.', { readScopes: ['projects:read', 'projects:lifecycle'] }),
+  event('project.sharing_replaced', 'project', 'updated', 'A project’s access-control entries were replaced.', { readScopes: ['projects:read', 'projects:sharing'] }),
+  ...lifecycle('task', 'task'),
+  event('task.completed', 'task', 'updated', 'A task was completed.'),
+  event('task.reopened', 'task', 'updated', 'A task was reopened.'),
+  event('task.moved', 'task', 'updated', 'A task moved to another project or list.'),
+  event('task.timer_started', 'task', 'updated', 'A timer started on a task.', { readScopes: ['tasks:read', 'time-entries:read'] }),
+  event('task.timer_stopped', 'task', 'updated', 'A task’s running timer stopped.', { readScopes: ['tasks:read', 'time-entries:read'] }),
+  event('planned_work.replaced', 'task', 'updated', 'A task’s planned work was replaced.', { readScopes: ['tasks:read', 'planned-work:read'] }),
+  ...lifecycle('time_entry', 'time entry'),
+  event('time_entry.billing_set', 'time_entry', 'updated', 'A time entry’s billing changed.', { readScopes: ['time-entries:read', 'time-entries:billing'] }),
+  ...lifecycle('contact', 'contact'),
+  ...lifecycle('contact_group', 'contact group'),
+  event('contact_group.moved', 'contact_group', 'updated', 'A contact group moved in the hierarchy.'),
+  ...lifecycle('call_note', 'call note'),
+  ...lifecycle('list', 'list'),
+  ...lifecycle('service', 'service'),
+  event('service.billing_rates_replaced', 'service', 'updated', 'A service’s billing rates were replaced.'),
+  ...lifecycle('tag', 'tag'),
+  ...lifecycle('product', 'product'),
+  ...lifecycle('product_group', 'product group'),
+  event('product_group.moved', 'product_group', 'updated', 'A product group moved in the hierarchy.'),
+  ...lifecycle('project_statement', 'project statement', { payloadScopes: statementFinance }),
+  ...lifecycle('project_template', 'project template'),
+  event('workspace.settings_updated', 'workspace', 'updated', 'The workspace settings changed.', { readScopes: ['workspace-settings:read'] }),
+  // v0 legacy webhooks are v0 resources: their own events reach no v1 channel.
+  { type: 'legacy_webhook.created', resourceType: 'webhooks', action: 'created', readScopes: [], description: 'A legacy v0 webhook was registered.', channels: [] },
+  { type: 'legacy_webhook.deleted', resourceType: 'webhooks', action: 'deleted', readScopes: [], description: 'A legacy v0 webhook was deleted.', channels: [] },
+];
+
+const BY_TYPE = new Map(EVENT_CATALOG.map((spec) => [spec.type, spec]));
+
+export function eventSpec(type: string): EventTypeSpec | undefined {
+  return BY_TYPE.get(type);
+}
+
+/** Whether a credential with these effective scopes may learn of this event (type and payload). */
+export function mayReceive(scopes: readonly string[], spec: EventTypeSpec, payload: unknown): boolean {
+  const held = new Set(scopes);
+  return spec.readScopes.every((s) => held.has(s)) && (spec.payloadScopes?.(payload) ?? []).every((s) => held.has(s));
+}
