@@ -26,7 +26,7 @@ export { type CalendarEntry, type FeedTokenRecord, listCalendarEntries, loadFeed
 export { appendOutboxEvent, type DomainEvent } from './outbox.js';
 export { contactExists, existingTagIds, findProject, insertProject, listProjectsPage, type ProjectChanges, type ProjectFilter, type ProjectRecord, updateProjectIfRevision } from './projects.js';
 export { findTask, type GuardedOutcome, insertTask, listExists, listTasksPage, projectExists, type TaskChanges, type TaskFilter, type TaskGuard, type TaskPriorityValue, type TaskRecord, type TaskStatusValue, updateTaskIfRevision } from './tasks.js';
-export { findRunningTimer, insertRunningTimer, stopRunningTimer, type TimeEntryRecord } from './time-entries.js';
+export { findRunningTimer, insertRunningTimer, stopRunningTimer } from './time-entries.js';
 export {
   contactGroupAncestors,
   type ContactGroupFilter,

@@ -1,47 +1,18 @@
 import type { Tx } from './credentials.js';
+import { findTimeEntry, type TimeEntryRow } from './time-entry-crud.js';
 import { type Client, clientOf } from './transactions.js';
 
 /**
  * Time entries of task timers (issue 6). A running timer is a time entry with `stopped_at IS NULL`; the
  * partial unique index time_entries_one_running_timer_key allows at most one per member, so a start is an
- * `INSERT … ON CONFLICT DO NOTHING` against it: of concurrent starts exactly one creates an entry.
+ * `INSERT … ON CONFLICT DO NOTHING` against it: of concurrent starts exactly one creates an entry. Timers are
+ * time entries: they are returned as the same row as every other time-entry read.
  */
 
-export interface TimeEntryRecord {
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly memberId: string;
-  readonly projectId: string | null;
-  readonly taskId: string | null;
-  readonly description: string | null;
-  readonly startedAt: Date;
-  readonly stoppedAt: Date | null;
-  readonly durationSeconds: number | null;
-  readonly revision: number;
-  readonly archivedAt: Date | null;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
-
-const timeEntrySelect = {
-  id: true,
-  workspaceId: true,
-  memberId: true,
-  projectId: true,
-  taskId: true,
-  description: true,
-  startedAt: true,
-  stoppedAt: true,
-  durationSeconds: true,
-  revision: true,
-  archivedAt: true,
-  createdAt: true,
-  updatedAt: true,
-} as const;
-
 /** The member's running timer (at most one), if any. */
-export async function findRunningTimer(client: Client, workspaceId: string, memberId: string): Promise<TimeEntryRecord | null> {
-  return clientOf(client).timeEntry.findFirst({ where: { workspaceId, memberId, stoppedAt: null }, select: timeEntrySelect });
+export async function findRunningTimer(client: Client, workspaceId: string, memberId: string): Promise<TimeEntryRow | null> {
+  const running = await clientOf(client).timeEntry.findFirst({ where: { workspaceId, memberId, stoppedAt: null }, select: { id: true } });
+  return running ? findTimeEntry(client, workspaceId, running.id) : null;
 }
 
 /** Starts a timer: the new running entry, or null when the member already has one (nothing is written). */
@@ -49,7 +20,7 @@ export async function insertRunningTimer(
   tx: Tx,
   input: { workspaceId: string; memberId: string; taskId: string; projectId: string | null; description: string | null },
   now: Date,
-): Promise<TimeEntryRecord | null> {
+): Promise<TimeEntryRow | null> {
   const rows = await tx.$queryRaw<{ id: string }[]>`
     INSERT INTO time_entries (workspace_id, member_id, task_id, project_id, description, started_at, created_at, updated_at)
     VALUES (${input.workspaceId}::uuid, ${input.memberId}::uuid, ${input.taskId}::uuid, ${input.projectId}::uuid, ${input.description}, ${now}, ${now}, ${now})
@@ -57,11 +28,11 @@ export async function insertRunningTimer(
     RETURNING id::text AS id`;
   const id = rows[0]?.id;
   if (id === undefined) return null;
-  return tx.timeEntry.findFirst({ where: { workspaceId: input.workspaceId, id }, select: timeEntrySelect });
+  return findTimeEntry(tx, input.workspaceId, id);
 }
 
 /** Stops the member's running timer on that task: the stopped entry, or null when none runs there. */
-export async function stopRunningTimer(tx: Tx, workspaceId: string, memberId: string, taskId: string, now: Date): Promise<TimeEntryRecord | null> {
+export async function stopRunningTimer(tx: Tx, workspaceId: string, memberId: string, taskId: string, now: Date): Promise<TimeEntryRow | null> {
   const rows = await tx.$queryRaw<{ id: string }[]>`
     UPDATE time_entries
     SET stopped_at = GREATEST(${now}::timestamptz, started_at),
@@ -72,5 +43,5 @@ export async function stopRunningTimer(tx: Tx, workspaceId: string, memberId: st
     RETURNING id::text AS id`;
   const id = rows[0]?.id;
   if (id === undefined) return null;
-  return tx.timeEntry.findFirst({ where: { workspaceId, id }, select: timeEntrySelect });
+  return findTimeEntry(tx, workspaceId, id);
 }

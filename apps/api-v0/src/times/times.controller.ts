@@ -9,7 +9,7 @@ import {
   invoke,
   listTimeEntries,
   type ProcedureContext,
-  type TimeEntryResourceView,
+  type TimeEntryView,
   updateTimeEntry,
   type V0AuthContext,
 } from '@workcell/domain';
@@ -29,7 +29,7 @@ const ATTRIBUTES = ['taskId', 'projectId', 'userId', 'startedAt', 'endedAt', 'du
 export class TimesController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
-  private async current(auth: V0AuthContext, request: FastifyRequest, id: string): Promise<TimeEntryResourceView> {
+  private async current(auth: V0AuthContext, request: FastifyRequest, id: string): Promise<TimeEntryView> {
     const acting = await actingFor(this.ctx, auth, request);
     const { resource } = await invoke(getTimeEntry, this.ctx, { auth: acting.auth, id });
     assertNotArchived(resource, 'time entry');

@@ -4,7 +4,7 @@ import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { writeInput } from '../roles/permission-model.js';
 import { requireMember } from '../credentials/access.js';
-import { type TimeEntryView, timeEntryView } from './timer-view.js';
+import { holdsBilling, type TimeEntryView, timeEntryView } from '../time-entries/view.js';
 import { taskIdOf, taskNotFound } from './view.js';
 
 export const startTaskTimerInput = z.object({ ...writeInput, id: z.string().max(64), note: z.string().max(2000).optional() }).strict();
@@ -46,6 +46,6 @@ export const startTaskTimer = defineProcedure('startTaskTimer', startTaskTimerIn
       payload: { taskId, timeEntryId: entry.id, memberId, startedAt: entry.startedAt.toISOString(), requestId },
       occurredAt: now,
     });
-    return timeEntryView(entry, now);
+    return timeEntryView(entry, holdsBilling(auth), now);
   });
 });

@@ -4,7 +4,7 @@ import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { writeInput } from '../roles/permission-model.js';
 import { requireMember } from '../credentials/access.js';
-import { type TimeEntryView, timeEntryView } from './timer-view.js';
+import { holdsBilling, type TimeEntryView, timeEntryView } from '../time-entries/view.js';
 import { taskIdOf, taskNotFound } from './view.js';
 
 export const stopTaskTimerInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
@@ -32,6 +32,6 @@ export const stopTaskTimer = defineProcedure('stopTaskTimer', stopTaskTimerInput
       payload: { taskId, timeEntryId: entry.id, memberId, durationSeconds: entry.durationSeconds ?? 0, requestId },
       occurredAt: now,
     });
-    return timeEntryView(entry, now);
+    return timeEntryView(entry, holdsBilling(auth), now);
   });
 });

@@ -11,7 +11,7 @@ import {
   type TaskChanges,
   type TaskGuard,
   type TaskRecord,
-  type TimeEntryRecord,
+  type TimeEntryRow,
   type Tx,
   updateTaskIfRevision,
 } from '@workcell/db';
@@ -56,7 +56,7 @@ export interface TaskView {
   readonly revision: string;
 }
 
-export function taskView(row: TaskRecord, runningTimer: TimeEntryRecord | null): TaskView {
+export function taskView(row: TaskRecord, runningTimer: TimeEntryRow | null): TaskView {
   return {
     id: row.id,
     createdAt: row.createdAt.toISOString(),
@@ -79,7 +79,7 @@ export function taskView(row: TaskRecord, runningTimer: TimeEntryRecord | null):
 }
 
 /** The acting member's running timer (a service account has none). */
-export function runningTimerOf(client: Client, auth: V1AuthContext): Promise<TimeEntryRecord | null> {
+export function runningTimerOf(client: Client, auth: V1AuthContext): Promise<TimeEntryRow | null> {
   return auth.principal.type === 'member' ? findRunningTimer(client, auth.workspaceId, auth.principal.id) : Promise.resolve(null);
 }
 
