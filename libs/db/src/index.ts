@@ -162,3 +162,4 @@ export { measureQueryCost, type QueryCost } from './query-cost.js';
 export { insertSyntheticTags, syntheticTagIdAt } from './synthetic.js';
 export { type TreeGroupFilter, type TreeGroupRecord } from './group-tree.js';
 export { isDatabaseUnavailable } from './unavailable.js';
+export { type ChangeRecord, committedEventHead, isGrantResourceType, listOutboxWindow } from './changes.js';

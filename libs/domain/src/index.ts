@@ -191,3 +191,8 @@ export { getWorkspaceEntitlements, type WorkspaceEntitlementsView } from './work
 export { IDEMPOTENCY_RETENTION_HOURS, V0_MAX_PAGE_SIZE, V0_REQUESTS_PER_MINUTE, V1_MAX_PAGE_SIZE } from './kernel/limits.js';
 export { type TreeGroupView } from './kernel/tree-group-view.js';
 export { AGGREGATES, type AggregateType, type ChangeAction, EVENT_CATALOG, type EventChannel, eventSpec, type EventTypeSpec, mayReceive } from './events/catalog.js';
+export { aggregateOfResourceType, EVENT_CHANNELS, type EventChannelSpec } from './events/catalog.js';
+export { mayReceiveEvent, receivableIds, receivableSpecs } from './events/receivable.js';
+export { type EventCatalogView, getEventCatalog } from './events/get-event-catalog.js';
+export { type ChangesPage, listChanges } from './changes/list-changes.js';
+export { type ChangeView } from './changes/view.js';

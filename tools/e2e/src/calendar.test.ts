@@ -1,37 +1,27 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import ICAL from 'ical.js';
-import { createApiV0App } from '@workcell/api-v0';
-import { createAuthApp } from '@workcell/auth';
-import { createWorkerApp } from '@workcell/worker';
-import { createDatabase, type Database, type DemoTokens, seedDemoWorkspaceIfEmpty } from '@workcell/db';
-import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@workcell/testing';
+import type { Database, DemoTokens } from '@workcell/db';
+import { type RunningApp, useTestEnvironment } from '@workcell/testing';
+import { startV0Cell, type V0Cell } from './support/v0.js';
 
 const env = useTestEnvironment();
 
 describe('v0 calendar feed GET /calendar/{token}.ics (RFC 5545)', () => {
+  let cell: V0Cell;
   let database: Database;
   let tokens: DemoTokens;
-  let apps: RunningApp[] = [];
   let v0: RunningApp;
   const tricky = 'Review, approve; then \\ ship\nnext: “Großartig” — ünïcödé '.repeat(3);
 
   before(async () => {
-    database = createDatabase(env.config, { poolSize: 2 });
-    tokens = (await seedDemoWorkspaceIfEmpty(database, env.config))!;
-    const member = await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId: tokens.workspaceId } });
+    cell = await startV0Cell(env);
+    ({ database, demo: tokens, v0 } = cell);
     await database.prisma.task.create({
-      data: { workspaceId: tokens.workspaceId, title: tricky, assigneeMemberId: member.id, startDate: new Date('2030-01-01'), dueDate: new Date('2030-01-03') },
+      data: { workspaceId: tokens.workspaceId, title: tricky, assigneeMemberId: cell.team.memberId, startDate: new Date('2030-01-01'), dueDate: new Date('2030-01-03') },
     });
-    const auth = await startApp(createAuthApp, env.config);
-    const worker = await startApp(createWorkerApp, env.config);
-    v0 = await startApp(createApiV0App, testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url }));
-    apps = [v0, worker, auth];
   });
-  after(async () => {
-    for (const app of apps) await app.close();
-    await database.close();
-  });
+  after(() => cell?.close());
 
   const feed = (query = '', token = tokens.calendarFeedToken) => fetch(`${v0.url}/calendar/${token}.ics${query}`);
 

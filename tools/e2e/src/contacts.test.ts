@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createApiV1App } from '@workcell/api-v1';
-import { createAuthApp } from '@workcell/auth';
-import { createWorkerApp } from '@workcell/worker';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
-import { createDatabase, type Database, issueCredential, seedDemoWorkspaceIfEmpty } from '@workcell/db';
-import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@workcell/testing';
-import { assertProblem, assertShape, callApi, errorOf, type ListBody, type Reply } from './support/v1.js';
+import { type Database, issueCredential } from '@workcell/db';
+import { type RunningApp, useTestEnvironment } from '@workcell/testing';
+import { startV1Cell, type V1Cell } from './support/cell.js';
+import { assertProblem, assertShape, callApi, errorOf, listAllPages, type ListBody } from './support/v1.js';
 
 /**
  * v1 contacts, contact groups and call notes (issue 6), end to end against the running services: scopes,
@@ -38,25 +36,22 @@ type ContactGroup = { id: string; createdAt: string; updatedAt: string; archived
 type CallNote = { id: string; createdAt: string; updatedAt: string; archivedAt: string | null; contactId: string; authorId: string; content: string; occurredAt: string };
 
 describe('v1 contacts, contact groups and call notes', () => {
+  let cell: V1Cell;
   let database: Database;
   let workspaceId: string;
   let ownerMemberId: string;
   let config: AppConfig;
-  let auth: RunningApp;
-  let worker: RunningApp;
   let v1: RunningApp;
   let v1b: RunningApp;
   let admin: string;
   const other = { workspaceId: '', contactId: '', groupId: '', callNoteId: '' };
   let seq = 0;
 
-  const mint = async (scopes: readonly string[]) =>
-    (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: `pat-${++seq}`, scopes, memberId: ownerMemberId }))).token;
+  const mint = (scopes: readonly string[]) => cell.mint(scopes);
 
   const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}, app: RunningApp = v1) =>
     callApi<T>(app, method, path, token, body, headers);
-  const outbox = (aggregateId: string, eventType?: string) =>
-    database.prisma.outboxEvent.findMany({ where: { workspaceId, aggregateId, ...(eventType ? { eventType } : {}) }, orderBy: { sequence: 'asc' } });
+  const outbox = (aggregateId: string, eventType?: string) => cell.outbox(aggregateId, eventType);
 
   const createContact = async (body: Record<string, unknown> = {}) => {
     const reply = await call<{ data: Contact }>('POST', '/v1/contacts', admin, { kind: 'person', name: `Contact ${++seq}`, ...body });
@@ -76,29 +71,11 @@ describe('v1 contacts, contact groups and call notes', () => {
   const getGroup = async (id: string) => (await call<{ data: ContactGroup }>('GET', `/v1/contact-groups/${id}`, admin)).body.data;
   const getContact = async (id: string) => (await call<{ data: Contact }>('GET', `/v1/contacts/${id}`, admin)).body.data;
   /** Every item of a list, following links.next page by page. */
-  const listAll = async <T>(path: string, token = admin): Promise<T[]> => {
-    const items: T[] = [];
-    let next: string | null = path;
-    while (next !== null) {
-      const reply: Reply<ListBody<T>> = await call<ListBody<T>>('GET', next, token);
-      assert.equal(reply.status, 200, JSON.stringify(reply.body));
-      items.push(...reply.body.data);
-      next = reply.body.links.next;
-    }
-    return items;
-  };
+  const listAll = <T>(path: string, token = admin): Promise<T[]> => listAllPages<T>(v1, path, token);
 
   before(async () => {
-    database = createDatabase(env.config, { poolSize: 4 });
-    const seeded = await seedDemoWorkspaceIfEmpty(database, env.config);
-    assert.ok(seeded);
-    workspaceId = seeded.workspaceId;
-    ownerMemberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId } })).id;
-    auth = await startApp(createAuthApp, env.config);
-    worker = await startApp(createWorkerApp, env.config);
-    config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url });
-    v1 = await startApp(createApiV1App, config);
-    v1b = await startApp(createApiV1App, config);
+    cell = await startV1Cell(env);
+    ({ database, workspaceId, ownerMemberId, config, v1, v1b } = cell);
     admin = await mint(V1_SCOPES);
     const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
     other.workspaceId = ws.id;
@@ -107,10 +84,7 @@ describe('v1 contacts, contact groups and call notes', () => {
     other.callNoteId = (await database.prisma.callNote.create({ data: { workspaceId: ws.id, contactId: other.contactId, content: 'foreign' } })).id;
   });
 
-  after(async () => {
-    for (const app of [v1b, v1, worker, auth]) await app?.close();
-    await database?.close();
-  });
+  after(() => cell?.close());
 
   describe('scopes', () => {
     const id = randomUUID();

@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { createApiV1App } from '@workcell/api-v1';
-import { createAuthApp } from '@workcell/auth';
-import { createWorkerApp } from '@workcell/worker';
 import type { AppConfig } from '@workcell/config';
 import { PERMISSION_KEYS, V1_SCOPES } from '@workcell/credentials';
-import { createDatabase, type Database, type DemoTokens, issueCredential, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { type Database, type DemoTokens, issueCredential } from '@workcell/db';
 import { GRANT_DOMAINS } from '@workcell/domain';
 import { createLogger } from '@workcell/http';
 import { RESOURCE_DOMAINS } from '@workcell/registry';
-import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@workcell/testing';
+import { type RunningApp, useTestEnvironment } from '@workcell/testing';
+import { startV1Cell, type V1Cell } from './support/cell.js';
+import type { ErrorItem } from './support/v1.js';
 
 /**
  * Credential administration through the running services (contract 5.2, 5.3): personal access tokens,
@@ -21,7 +20,6 @@ import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@work
 
 const env = useTestEnvironment();
 
-type ErrorItem = { code: string; detail: string; status: string; source?: { pointer?: string; parameter?: string } };
 type Doc = {
   data?: unknown;
   errors?: ErrorItem[];
@@ -60,6 +58,7 @@ const responses: string[] = [];
 const revealed = new Map<string, number>();
 
 describe('credential administration (contract 5.2, 5.3)', () => {
+  let cell: V1Cell;
   let database: Database;
   let tokens: DemoTokens;
   let config: AppConfig;
@@ -68,8 +67,6 @@ describe('credential administration (contract 5.2, 5.3)', () => {
   let ownerRoleId: string;
   let demoServiceAccountId: string;
   let owner: string;
-  let auth: RunningApp;
-  let worker: RunningApp;
   let v1: RunningApp;
   let v1b: RunningApp;
   let projectId: string;
@@ -118,25 +115,16 @@ describe('credential administration (contract 5.2, 5.3)', () => {
   };
 
   before(async () => {
-    database = createDatabase(env.config, { poolSize: 4 });
-    const seeded = await seedDemoWorkspaceIfEmpty(database, env.config);
-    assert.ok(seeded);
-    tokens = seeded;
+    const logged = (c: AppConfig, service: string) => createLogger({ ...c, logLevel: 'debug' }, service, sink());
+    cell = await startV1Cell(env, { logger: logged });
+    ({ database, demo: tokens, ownerMemberId, config, v1, v1b } = cell);
     ws = tokens.workspaceId;
     owner = tokens.personalAccessToken;
     for (const t of [tokens.v0TeamToken, tokens.personalAccessToken, tokens.serviceAccountCredential]) revealed.set(t, -1);
-    ownerMemberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId: ws } })).id;
     ownerRoleId = (await database.prisma.role.findFirstOrThrow({ where: { workspaceId: ws, name: 'Owner' } })).id;
     demoServiceAccountId = (await database.prisma.serviceAccount.findFirstOrThrow({ where: { workspaceId: ws } })).id;
     projectId = (await database.prisma.project.findFirstOrThrow({ where: { workspaceId: ws } })).id;
     taskId = (await database.prisma.task.findFirstOrThrow({ where: { workspaceId: ws } })).id;
-
-    const logged = (c: AppConfig, service: string) => createLogger({ ...c, logLevel: 'debug' }, service, sink());
-    auth = await startApp((c) => createAuthApp(c, logged(c, 'auth')), env.config);
-    worker = await startApp((c) => createWorkerApp(c, logged(c, 'worker')), env.config);
-    config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url });
-    v1 = await startApp((c) => createApiV1App(c, logged(c, 'api-v1')), config);
-    v1b = await startApp((c) => createApiV1App(c, logged(c, 'api-v1')), config);
 
     const workspace = await database.prisma.workspace.create({ data: { name: 'Other Workspace', region: config.region, cell: config.cell } });
     other.workspaceId = workspace.id;
@@ -148,10 +136,7 @@ describe('credential administration (contract 5.2, 5.3)', () => {
     other.projectId = (await database.prisma.project.create({ data: { workspaceId: workspace.id, name: 'Other project' } })).id;
   });
 
-  after(async () => {
-    for (const app of [v1b, v1, worker, auth]) await app?.close();
-    await database?.close();
-  });
+  after(() => cell?.close());
 
   describe('personal access tokens', () => {
     it('creates a token of the acting member and reveals its secret exactly once', async () => {

@@ -1,36 +1,25 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createApiV1App } from '@workcell/api-v1';
-import { createAuthApp } from '@workcell/auth';
-import { createWorkerApp } from '@workcell/worker';
-import { createDatabase, type Database, type DemoTokens, purgeExpiredIdempotencyRecords, seedDemoWorkspaceIfEmpty } from '@workcell/db';
-import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@workcell/testing';
+import { type Database, type DemoTokens, purgeExpiredIdempotencyRecords } from '@workcell/db';
+import { type RunningApp, useTestEnvironment } from '@workcell/testing';
+import { startV1Cell, type V1Cell } from './support/cell.js';
 
 const env = useTestEnvironment();
 
 type ErrorDocument = { errors: { code: string }[] };
 
 describe('Idempotency-Key on idempotent POSTs (contract 4.4, 7.4)', () => {
+  let cell: V1Cell;
   let database: Database;
   let tokens: DemoTokens;
-  let apps: RunningApp[] = [];
   let v1: RunningApp;
   let v1b: RunningApp;
 
   before(async () => {
-    database = createDatabase(env.config, { poolSize: 4 });
-    tokens = (await seedDemoWorkspaceIfEmpty(database, env.config))!;
-    const auth = await startApp(createAuthApp, env.config);
-    const worker = await startApp(createWorkerApp, env.config);
-    const config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url });
-    v1 = await startApp(createApiV1App, config);
-    v1b = await startApp(createApiV1App, config);
-    apps = [v1b, v1, worker, auth];
+    cell = await startV1Cell(env);
+    ({ database, demo: tokens, v1, v1b } = cell);
   });
-  after(async () => {
-    for (const app of apps) await app.close();
-    await database.close();
-  });
+  after(() => cell?.close());
 
   const createRole = (base: RunningApp, name: string, key?: string) =>
     fetch(`${base.url}/v1/roles`, {

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createApiV1App } from '@workcell/api-v1';
-import { createAuthApp } from '@workcell/auth';
-import { createWorkerApp } from '@workcell/worker';
 import type { AppConfig } from '@workcell/config';
 import { PERMISSION_KEYS, V1_SCOPES } from '@workcell/credentials';
-import { createDatabase, type Database, type DemoTokens, issueCredential, seedDemoWorkspaceIfEmpty } from '@workcell/db';
-import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@workcell/testing';
+import { type Database, issueCredential } from '@workcell/db';
+import { type RunningApp, useTestEnvironment } from '@workcell/testing';
+import { startV1Cell, type V1Cell } from './support/cell.js';
+import { callApi, errorOf, type ListBody, type Reply } from './support/v1.js';
 
 /**
  * The permission model of members, roles and groups (issue 4), end to end against the running services:
@@ -18,8 +17,6 @@ import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@work
 
 const env = useTestEnvironment();
 
-type ErrorItem = { code: string; detail: string; status: string; source?: { pointer?: string; parameter?: string } };
-type ErrorDocument = { errors: ErrorItem[]; meta: { requestId: string } };
 type Member = {
   id: string;
   userId: string;
@@ -37,22 +34,14 @@ type Member = {
 type Role = { id: string; name: string; description: string | null; builtIn: boolean; permissions: string[]; version: string };
 type Group = { id: string; name: string; description: string | null; memberCount: number; version: string };
 type GroupMember = { memberId: string; addedAt: string };
-type ListBody<T> = { data: T[]; meta: { limit: number; nextCursor: string | null }; links: { next: string | null } };
-interface Reply<T = unknown> {
-  readonly status: number;
-  readonly body: T;
-  readonly headers: Headers;
-}
 
 describe('members, roles and groups: the permission model of personal access tokens', () => {
+  let cell: V1Cell;
   let database: Database;
-  let tokens: DemoTokens;
   let workspaceId: string;
   let ownerMemberId: string;
   let ownerRoleId: string;
   let config: AppConfig;
-  let auth: RunningApp;
-  let worker: RunningApp;
   let v1: RunningApp;
   let v1b: RunningApp;
   /** The owner's personal access token with every scope (the owner holds every permission). */
@@ -65,20 +54,7 @@ describe('members, roles and groups: the permission model of personal access tok
     return { id, token };
   };
 
-  async function call<T = unknown>(method: string, path: string, token: string, body?: unknown, app: RunningApp = v1): Promise<Reply<T>> {
-    const res = await fetch(`${app.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
-  }
-  const errorOf = (reply: Reply): ErrorItem => {
-    const item = (reply.body as ErrorDocument).errors[0];
-    assert.ok(item, `expected an error document, got ${JSON.stringify(reply.body)}`);
-    return item;
-  };
+  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, app: RunningApp = v1) => callApi<T>(app, method, path, token, body);
 
   /** A role inserted directly (fixtures bypass the API's escalation rule). */
   const addRole = async (permissions: readonly string[], name = `role-${++seq}`) =>
@@ -99,25 +75,13 @@ describe('members, roles and groups: the permission model of personal access tok
     database.prisma.auditEvent.findMany({ where: { workspaceId, targetId, ...(action ? { action } : {}) }, orderBy: { id: 'asc' } });
 
   before(async () => {
-    database = createDatabase(env.config, { poolSize: 4 });
-    const seeded = await seedDemoWorkspaceIfEmpty(database, env.config);
-    assert.ok(seeded);
-    tokens = seeded;
-    workspaceId = tokens.workspaceId;
-    ownerMemberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId } })).id;
+    cell = await startV1Cell(env);
+    ({ database, workspaceId, ownerMemberId, config, v1, v1b } = cell);
     ownerRoleId = (await database.prisma.role.findFirstOrThrow({ where: { workspaceId, name: 'Owner' } })).id;
-    auth = await startApp(createAuthApp, env.config);
-    worker = await startApp(createWorkerApp, env.config);
-    config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url });
-    v1 = await startApp(createApiV1App, config);
-    v1b = await startApp(createApiV1App, config);
     ({ token: admin, id: adminCredentialId } = await mint(ownerMemberId, V1_SCOPES, 'admin'));
   });
 
-  after(async () => {
-    for (const app of [v1b, v1, worker, auth]) await app?.close();
-    await database?.close();
-  });
+  after(() => cell?.close());
 
   describe('scopes', () => {
     const operations: [string, string, string][] = [

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createApiV1App } from '@workcell/api-v1';
-import { createAuthApp } from '@workcell/auth';
-import { createWorkerApp } from '@workcell/worker';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
-import { createDatabase, type Database, issueCredential, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import type { Database } from '@workcell/db';
 import { JobQueues } from '@workcell/jobs';
-import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@workcell/testing';
+import { type RunningApp, useTestEnvironment } from '@workcell/testing';
+import { startV1Cell, type V1Cell } from './support/cell.js';
+import { callApi, errorOf, type ErrorItem, type ListBody, type Reply } from './support/v1.js';
 
 /**
  * Asynchronous project lifecycle (issue 6), end to end against the running auth, worker and api-v1: the four
@@ -19,7 +18,6 @@ import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@work
 
 const env = useTestEnvironment();
 
-type ErrorItem = { code: string; detail: string; status: string };
 type Project = { id: string; status: string; completedAt: string | null; archivedAt: string | null; revision: string };
 type Operation = {
   id: string;
@@ -32,42 +30,25 @@ type Operation = {
   completedAt: string | null;
   error: ErrorItem | null;
 };
-type ListBody<T> = { data: T[]; meta: { limit: number; nextCursor: string | null }; links: { next: string | null } };
-interface Reply<T = unknown> {
-  readonly status: number;
-  readonly body: T;
-  readonly headers: Headers;
-}
 
 describe('v1 project lifecycle', () => {
+  let cell: V1Cell;
   let database: Database;
   let workspaceId: string;
-  let ownerMemberId: string;
   let config: AppConfig;
-  let auth: RunningApp;
-  let worker: RunningApp;
   let v1: RunningApp;
   let admin: string;
   const other = { workspaceId: '', projectId: '', operationId: '' };
   let seq = 0;
 
-  const mint = async (scopes: readonly string[]) =>
-    (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: `pat-${++seq}`, scopes, memberId: ownerMemberId }))).token;
+  const mint = (scopes: readonly string[]) => cell.mint(scopes);
 
-  async function call<T = unknown>(method: string, path: string, token: string, headers: Record<string, string> = {}): Promise<Reply<T>> {
-    const res = await fetch(`${v1.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, ...headers } });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
-  }
-  const errorOf = (reply: Reply): ErrorItem => {
-    const item = (reply.body as { errors: ErrorItem[] }).errors?.[0];
-    assert.ok(item, `expected an error document, got ${reply.status} ${JSON.stringify(reply.body)}`);
-    return item;
-  };
+  /** A bodiless request (every lifecycle call is one); headers come fourth. */
+  const call = <T = unknown>(method: string, path: string, token: string, headers: Record<string, string> = {}): Promise<Reply<T>> => callApi<T>(v1, method, path, token, undefined, headers);
   const create = async () => {
-    const res = await fetch(`${v1.url}/v1/projects`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: `Project ${++seq}` }) });
-    assert.equal(res.status, 201);
-    return ((await res.json()) as { data: Project }).data;
+    const reply = await callApi<{ data: Project }>(v1, 'POST', '/v1/projects', admin, { name: `Project ${++seq}` });
+    assert.equal(reply.status, 201);
+    return reply.body.data;
   };
   const getProject = async (id: string) => (await call<{ data: Project }>('GET', `/v1/projects/${id}`, admin)).body.data;
   type Kind = 'complete' | 'reopen' | 'archive' | 'restore';
@@ -105,15 +86,8 @@ describe('v1 project lifecycle', () => {
   const outboxCount = (aggregateId: string, eventType: string) => database.prisma.outboxEvent.count({ where: { workspaceId, aggregateId, eventType } });
 
   before(async () => {
-    database = createDatabase(env.config, { poolSize: 4 });
-    const seeded = await seedDemoWorkspaceIfEmpty(database, env.config);
-    assert.ok(seeded);
-    workspaceId = seeded.workspaceId;
-    ownerMemberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId } })).id;
-    auth = await startApp(createAuthApp, env.config);
-    worker = await startApp(createWorkerApp, env.config);
-    config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url });
-    v1 = await startApp(createApiV1App, config);
+    cell = await startV1Cell(env);
+    ({ database, workspaceId, config, v1 } = cell);
     admin = await mint(V1_SCOPES);
     const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
     other.workspaceId = ws.id;
@@ -121,10 +95,7 @@ describe('v1 project lifecycle', () => {
     other.operationId = (await database.prisma.projectLifecycleOperation.create({ data: { workspaceId: ws.id, projectId: other.projectId, kind: 'complete', status: 'succeeded' } })).id;
   });
 
-  after(async () => {
-    for (const app of [v1, worker, auth]) await app?.close();
-    await database?.close();
-  });
+  after(() => cell?.close());
 
   it('runs complete, reopen, archive and restore: 202 + Location, polled to succeeded, state, revision and events', async () => {
     const p = await create();

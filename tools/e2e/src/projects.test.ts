@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createApiV1App } from '@workcell/api-v1';
-import { createAuthApp } from '@workcell/auth';
-import { createWorkerApp } from '@workcell/worker';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
-import { createDatabase, type Database, issueCredential, seedDemoWorkspaceIfEmpty } from '@workcell/db';
-import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@workcell/testing';
+import type { Database } from '@workcell/db';
+import { type RunningApp, useTestEnvironment } from '@workcell/testing';
+import { startV1Cell, type V1Cell } from './support/cell.js';
+import { callApi, errorOf, type ErrorItem, type ListBody, type Reply } from './support/v1.js';
 
 /**
  * v1 projects (issue 6), end to end against the running services: list / create / get / If-Match update,
@@ -17,7 +16,6 @@ import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@work
 
 const env = useTestEnvironment();
 
-type ErrorItem = { code: string; detail: string; status: string; source?: { pointer?: string; parameter?: string } };
 type Project = {
   id: string;
   name: string;
@@ -33,20 +31,12 @@ type Project = {
   updatedAt: string;
   revision: string;
 };
-type ListBody<T> = { data: T[]; meta: { limit: number; nextCursor: string | null }; links: { next: string | null } };
-interface Reply<T = unknown> {
-  readonly status: number;
-  readonly body: T;
-  readonly headers: Headers;
-}
 
 describe('v1 projects', () => {
+  let cell: V1Cell;
   let database: Database;
   let workspaceId: string;
-  let ownerMemberId: string;
   let config: AppConfig;
-  let auth: RunningApp;
-  let worker: RunningApp;
   let v1: RunningApp;
   let admin: string;
   let readOnly: string;
@@ -55,23 +45,8 @@ describe('v1 projects', () => {
   let contactId: string;
   let seq = 0;
 
-  const mint = async (scopes: readonly string[]) =>
-    (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: `pat-${++seq}`, scopes, memberId: ownerMemberId }))).token;
-
-  async function call<T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
-    const res = await fetch(`${v1.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
-  }
-  const errorOf = (reply: Reply): ErrorItem => {
-    const item = (reply.body as { errors: ErrorItem[] }).errors?.[0];
-    assert.ok(item, `expected an error document, got ${reply.status} ${JSON.stringify(reply.body)}`);
-    return item;
-  };
+  const mint = (scopes: readonly string[]) => cell.mint(scopes);
+  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) => callApi<T>(v1, method, path, token, body, headers);
   const create = async (body: Record<string, unknown> = {}) => {
     const reply = await call<{ data: Project }>('POST', '/v1/projects', admin, { name: `Project ${++seq}`, ...body });
     assert.equal(reply.status, 201, JSON.stringify(reply.body));
@@ -81,15 +56,8 @@ describe('v1 projects', () => {
     database.prisma.outboxEvent.count({ where: { workspaceId, aggregateId, ...(eventType ? { eventType } : {}) } });
 
   before(async () => {
-    database = createDatabase(env.config, { poolSize: 4 });
-    const seeded = await seedDemoWorkspaceIfEmpty(database, env.config);
-    assert.ok(seeded);
-    workspaceId = seeded.workspaceId;
-    ownerMemberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId } })).id;
-    auth = await startApp(createAuthApp, env.config);
-    worker = await startApp(createWorkerApp, env.config);
-    config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url });
-    v1 = await startApp(createApiV1App, config);
+    cell = await startV1Cell(env);
+    ({ database, workspaceId, config, v1 } = cell);
     admin = await mint(V1_SCOPES);
     readOnly = await mint(['projects:read']);
     tagId = (await database.prisma.tag.create({ data: { workspaceId, name: 'blue' } })).id;
@@ -101,10 +69,7 @@ describe('v1 projects', () => {
     other.contactId = (await database.prisma.contact.create({ data: { workspaceId: ws.id, displayName: 'Foreign Co' } })).id;
   });
 
-  after(async () => {
-    for (const app of [v1, worker, auth]) await app?.close();
-    await database?.close();
-  });
+  after(() => cell?.close());
 
   describe('createProject', () => {
     it('creates with 201, Location, ETag and the body, and writes project.created in the same transaction', async () => {

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createApiV1App } from '@workcell/api-v1';
-import { createAuthApp } from '@workcell/auth';
-import { createWorkerApp } from '@workcell/worker';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
-import { createDatabase, type Database, issueCredential, seedDemoWorkspaceIfEmpty } from '@workcell/db';
-import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@workcell/testing';
+import { type Database, issueCredential } from '@workcell/db';
+import { type RunningApp, useTestEnvironment } from '@workcell/testing';
+import { startV1Cell, type V1Cell } from './support/cell.js';
+import { callApi, errorOf, type ErrorItem, type ListBody, type Reply } from './support/v1.js';
 
 /**
  * v1 tasks (issue 6), end to end against the running services: CRUD, archive/restore, complete/reopen/move
@@ -18,7 +17,6 @@ import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@work
 
 const env = useTestEnvironment();
 
-type ErrorItem = { code: string; detail: string; status: string; source?: { pointer?: string; parameter?: string } };
 type Task = {
   id: string;
   title: string;
@@ -39,20 +37,13 @@ type Task = {
   revision: string;
 };
 type TimeEntry = { id: string; taskId: string | null; projectId: string | null; userId: string; startedAt: string; endedAt: string | null; durationSeconds: number; note: string | null; version: string };
-type ListBody<T> = { data: T[]; meta: { limit: number; nextCursor: string | null }; links: { next: string | null } };
-interface Reply<T = unknown> {
-  readonly status: number;
-  readonly body: T;
-  readonly headers: Headers;
-}
 
 describe('v1 tasks', () => {
+  let cell: V1Cell;
   let database: Database;
   let workspaceId: string;
   let ownerMemberId: string;
   let config: AppConfig;
-  let auth: RunningApp;
-  let worker: RunningApp;
   let v1: RunningApp;
   let admin: string;
   let readOnly: string;
@@ -63,23 +54,9 @@ describe('v1 tasks', () => {
   const other = { workspaceId: '', taskId: '', projectId: '', listId: '', memberId: '', tagId: '' };
   let seq = 0;
 
-  const mint = async (scopes: readonly string[], memberId = ownerMemberId) =>
-    (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: `pat-${++seq}`, scopes, memberId }))).token;
+  const mint = (scopes: readonly string[]) => cell.mint(scopes);
 
-  async function call<T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
-    const res = await fetch(`${v1.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
-  }
-  const errorOf = (reply: Reply): ErrorItem => {
-    const item = (reply.body as { errors: ErrorItem[] }).errors?.[0];
-    assert.ok(item, `expected an error document, got ${reply.status} ${JSON.stringify(reply.body)}`);
-    return item;
-  };
+  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) => callApi<T>(v1, method, path, token, body, headers);
   const pointersOf = (reply: Reply) => (reply.body as { errors: ErrorItem[] }).errors.map((e) => e.source?.pointer ?? '');
   const create = async (body: Record<string, unknown> = {}) => {
     const reply = await call<{ data: Task }>('POST', '/v1/tasks', admin, { title: `Task ${++seq}`, ...body });
@@ -97,15 +74,8 @@ describe('v1 tasks', () => {
   const runningEntries = (memberId = ownerMemberId) => database.prisma.timeEntry.count({ where: { workspaceId, memberId, stoppedAt: null } });
 
   before(async () => {
-    database = createDatabase(env.config, { poolSize: 4 });
-    const seeded = await seedDemoWorkspaceIfEmpty(database, env.config);
-    assert.ok(seeded);
-    workspaceId = seeded.workspaceId;
-    ownerMemberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId } })).id;
-    auth = await startApp(createAuthApp, env.config);
-    worker = await startApp(createWorkerApp, env.config);
-    config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url });
-    v1 = await startApp(createApiV1App, config);
+    cell = await startV1Cell(env);
+    ({ database, workspaceId, ownerMemberId, config, v1 } = cell);
     admin = await mint(V1_SCOPES);
     readOnly = await mint(['tasks:read']);
     const serviceAccountId = (await database.prisma.serviceAccount.findFirstOrThrow({ where: { workspaceId } })).id;
@@ -125,10 +95,7 @@ describe('v1 tasks', () => {
     other.memberId = (await database.prisma.workspaceMember.create({ data: { workspaceId: ws.id, userId: user.id } })).id;
   });
 
-  after(async () => {
-    for (const app of [v1, worker, auth]) await app?.close();
-    await database?.close();
-  });
+  after(() => cell?.close());
 
   describe('createTask, getTask, listTasks', () => {
     it('creates with 201, Location, ETag and every attribute, and writes task.created in the same transaction', async () => {

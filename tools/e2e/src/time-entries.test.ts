@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createApiV1App } from '@workcell/api-v1';
-import { createAuthApp } from '@workcell/auth';
-import { createWorkerApp } from '@workcell/worker';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
-import { createDatabase, type Database, issueCredential, seedDemoWorkspaceIfEmpty } from '@workcell/db';
-import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@workcell/testing';
-import { assertProblem, assertShape, callApi, errorOf, type ListBody, type Reply } from './support/v1.js';
+import type { Database } from '@workcell/db';
+import { type RunningApp, useTestEnvironment } from '@workcell/testing';
+import { startV1Cell, type V1Cell } from './support/cell.js';
+import { assertProblem, assertShape, callApi, errorOf, listAllPages, type ListBody } from './support/v1.js';
 
 /**
  * v1 time entries (issue 6), end to end against the running services: scopes, tenancy (404 for foreign
@@ -38,12 +36,11 @@ type Entry = {
 type Billing = { timeEntryId: string; billable: boolean; billingRate: Money | null; version: string };
 
 describe('v1 time entries', () => {
+  let cell: V1Cell;
   let database: Database;
   let workspaceId: string;
   let ownerMemberId: string;
   let config: AppConfig;
-  let auth: RunningApp;
-  let worker: RunningApp;
   let v1: RunningApp;
   let v1b: RunningApp;
   let admin: string;
@@ -51,13 +48,11 @@ describe('v1 time entries', () => {
   const mine = { projectId: '', taskId: '', otherProjectId: '', secondMemberId: '' };
   let seq = 0;
 
-  const mint = async (scopes: readonly string[]) =>
-    (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: `pat-${++seq}`, scopes, memberId: ownerMemberId }))).token;
+  const mint = (scopes: readonly string[]) => cell.mint(scopes);
 
   const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}, app: RunningApp = v1) =>
     callApi<T>(app, method, path, token, body, headers);
-  const outbox = (aggregateId: string, eventType?: string) =>
-    database.prisma.outboxEvent.findMany({ where: { workspaceId, aggregateId, ...(eventType ? { eventType } : {}) }, orderBy: { sequence: 'asc' } });
+  const outbox = (aggregateId: string, eventType?: string) => cell.outbox(aggregateId, eventType);
 
   const hourAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
   /** A stopped manual entry of the owner, one hour long, started `h` hours ago. */
@@ -67,33 +62,15 @@ describe('v1 time entries', () => {
     return reply.body.data;
   };
   const getEntry = async (id: string, token = admin) => (await call<{ data: Entry }>('GET', `/v1/time-entries/${id}`, token)).body.data;
-  const listAll = async <T>(path: string, token = admin): Promise<T[]> => {
-    const items: T[] = [];
-    let next: string | null = path;
-    while (next !== null) {
-      const reply: Reply<ListBody<T>> = await call<ListBody<T>>('GET', next, token);
-      assert.equal(reply.status, 200, JSON.stringify(reply.body));
-      items.push(...reply.body.data);
-      next = reply.body.links.next;
-    }
-    return items;
-  };
+  const listAll = <T>(path: string, token = admin): Promise<T[]> => listAllPages<T>(v1, path, token);
   const newMember = async (ws: string) => {
     const user = await database.prisma.user.create({ data: { email: `m${randomUUID()}@example.com`, name: 'Member' } });
     return (await database.prisma.workspaceMember.create({ data: { workspaceId: ws, userId: user.id } })).id;
   };
 
   before(async () => {
-    database = createDatabase(env.config, { poolSize: 4 });
-    const seeded = await seedDemoWorkspaceIfEmpty(database, env.config);
-    assert.ok(seeded);
-    workspaceId = seeded.workspaceId;
-    ownerMemberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId } })).id;
-    auth = await startApp(createAuthApp, env.config);
-    worker = await startApp(createWorkerApp, env.config);
-    config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url });
-    v1 = await startApp(createApiV1App, config);
-    v1b = await startApp(createApiV1App, config);
+    cell = await startV1Cell(env);
+    ({ database, workspaceId, ownerMemberId, config, v1, v1b } = cell);
     admin = await mint(V1_SCOPES);
     // The demo seed may leave the owner a running timer: stop it so the tests own the timer state.
     await database.prisma.timeEntry.updateMany({ where: { workspaceId, memberId: ownerMemberId, stoppedAt: null }, data: { stoppedAt: new Date(), durationSeconds: 0 } });
@@ -109,10 +86,7 @@ describe('v1 time entries', () => {
     other.entryId = (await database.prisma.timeEntry.create({ data: { workspaceId: ws.id, memberId: other.memberId, startedAt: new Date(Date.now() - 7_200_000), stoppedAt: new Date(), durationSeconds: 7200 } })).id;
   });
 
-  after(async () => {
-    for (const app of [v1b, v1, worker, auth]) await app?.close();
-    await database?.close();
-  });
+  after(() => cell?.close());
 
   describe('scopes and the billing overlay', () => {
     it('every operation answers 403 insufficient_scope naming its scope to a credential without it', async () => {

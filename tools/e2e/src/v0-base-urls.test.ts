@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createApiV0App, stripV0Prefix, v0PathPrefixes } from '@workcell/api-v0';
-import { createAuthApp } from '@workcell/auth';
-import { createWorkerApp } from '@workcell/worker';
+import { stripV0Prefix, v0PathPrefixes } from '@workcell/api-v0';
 import { type AppConfig, loadConfig } from '@workcell/config';
-import { createDatabase, type Database, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
-import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@workcell/testing';
+import { type Database, issueTeamToken } from '@workcell/db';
+import { type RunningApp, testConfig, useTestEnvironment } from '@workcell/testing';
+import { callV0, type LegacyReply as Reply, startV0Cell, type V0Cell } from './support/v0.js';
 
 /**
  * Contract 9.2: v0 is served from {base_url} and from {base_url_alt} with identical behaviour. Here the
@@ -16,34 +15,22 @@ import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@work
 
 const env = useTestEnvironment();
 
-interface Reply {
-  readonly status: number;
-  readonly text: string;
-  readonly headers: Headers;
-}
 const HEADERS = ['content-type', 'deprecation', 'link', 'location', 'cache-control', 'x-ratelimit-limit'];
 
 describe('v0 under both base addresses', () => {
+  let cell: V0Cell;
   let database: Database;
   let workspaceId: string;
   let ownerMemberId: string;
   let config: AppConfig;
-  let apps: RunningApp[] = [];
   let v0: RunningApp;
   let primary: string;
   let alternate: string;
   let seq = 0;
 
   const teamToken = async () => database.prisma.$transaction((tx) => issueTeamToken(tx, config, { workspaceId, name: `v0-base-${++seq}`, createdByMemberId: ownerMemberId }));
-  async function call(base: string, method: string, path: string, token: string | undefined, body?: unknown): Promise<Reply> {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      redirect: 'manual',
-      headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: res.status, text: await res.text(), headers: res.headers };
-  }
+  /** A request to a base address (redirects are not followed). */
+  const call = (base: string, method: string, path: string, token: string | undefined, body?: unknown): Promise<Reply> => callV0({ url: base }, method, path, token, body);
   /** The same request under both addresses answers identically (each with its own token: v0 limits per token and path). */
   async function assertSame(method: string, path: string, body?: unknown, withToken = true): Promise<Reply> {
     const [a, b] = [await call(primary, method, path, withToken ? await teamToken() : undefined, body), await call(alternate, method, path, withToken ? await teamToken() : undefined, body)];
@@ -54,32 +41,15 @@ describe('v0 under both base addresses', () => {
   }
 
   before(async () => {
-    database = createDatabase(env.config, { poolSize: 4 });
-    const seeded = await seedDemoWorkspaceIfEmpty(database, env.config);
-    assert.ok(seeded);
-    workspaceId = seeded.workspaceId;
-    ownerMemberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId } })).id;
-    const auth = await startApp(createAuthApp, env.config);
-    const worker = await startApp(createWorkerApp, env.config);
-    config = testConfig({
-      DATABASE_URL: env.databaseUrl,
-      REDIS_PREFIX: env.redisPrefix,
-      AUTH_INTERNAL_URL: auth.url,
-      WORKER_INTERNAL_URL: worker.url,
-      V0_BASE_URL: 'http://127.0.0.1:3000',
-      V0_BASE_URL_ALT: 'http://localhost:3000/legacy/',
-    });
-    v0 = await startApp(createApiV0App, config);
-    apps = [v0, worker, auth];
+    cell = await startV0Cell(env, { settings: { V0_BASE_URL: 'http://127.0.0.1:3000', V0_BASE_URL_ALT: 'http://localhost:3000/legacy/' } });
+    ({ database, config, v0 } = cell);
+    ({ workspaceId, memberId: ownerMemberId } = cell.team);
     primary = v0.url;
     alternate = `${v0.url}/legacy`;
     await database.prisma.task.create({ data: { workspaceId, title: 'Seen from both addresses' } });
   });
 
-  after(async () => {
-    for (const app of apps) await app.close();
-    await database?.close();
-  });
+  after(() => cell?.close());
 
   it('reads answer identically: collections, single resources, users, paging', async () => {
     const tasks = await assertSame('GET', '/tasks?limit=500');

@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createApiV0App } from '@workcell/api-v0';
-import { createApiV1App } from '@workcell/api-v1';
-import { createAuthApp } from '@workcell/auth';
-import { createWorkerApp } from '@workcell/worker';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
-import { createDatabase, type Database, issueCredential, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
-import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@workcell/testing';
+import { type Database, issueCredential, issueTeamToken } from '@workcell/db';
+import { type RunningApp, useTestEnvironment } from '@workcell/testing';
+import { assertDeprecated as assertV0Deprecated, assertLegacyError, callV0, type LegacyReply as Reply, startV0Cell, type V0Cell } from './support/v0.js';
 
 /**
  * v0 lists, tags, times and users over the v1 procedures, end to end against api-v0 (and api-v1 to see the same
@@ -18,21 +15,14 @@ import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@work
 const env = useTestEnvironment();
 
 type Legacy = { _id: string } & Record<string, unknown>;
-interface Reply<T = unknown> {
-  readonly status: number;
-  readonly body: T;
-  readonly text: string;
-  readonly headers: Headers;
-}
 const UNKNOWN = '0190a0b0-0000-7000-8000-000000000001';
-const DEPRECATION = `@${Date.UTC(2026, 0, 1) / 1000}`;
 
 describe('v0 lists, tags, times and users', () => {
+  let cell: V0Cell;
   let database: Database;
   let workspaceId: string;
   let ownerMemberId: string;
   let config: AppConfig;
-  let apps: RunningApp[] = [];
   let v0: RunningApp;
   let v1: RunningApp;
   let pat: string;
@@ -42,28 +32,8 @@ describe('v0 lists, tags, times and users', () => {
   const teamToken = async (createdByMemberId: string | null = ownerMemberId) =>
     database.prisma.$transaction((tx) => issueTeamToken(tx, config, { workspaceId, name: `v0-${++seq}`, createdByMemberId }));
 
-  async function call<T = unknown>(app: RunningApp, method: string, path: string, token: string | undefined, body?: unknown): Promise<Reply<T>> {
-    const res = await fetch(`${app.url}${path}`, {
-      method,
-      headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, text, headers: res.headers };
-  }
-  /** The reply is the legacy error `{ error: { code, message } }` with this status (and code). */
-  const assertLegacyError = (reply: Reply, status: number, code?: string) => {
-    assert.equal(reply.status, status, reply.text);
-    const error = (reply.body as { error?: { code: string; message: string } }).error;
-    assert.ok(error && typeof error.message === 'string', reply.text);
-    assert.deepEqual(Object.keys(reply.body as object), ['error']);
-    if (code) assert.equal(error.code, code);
-    return error;
-  };
-  const assertDeprecated = (reply: Reply, v1Path: string) => {
-    assert.equal(reply.headers.get('deprecation'), DEPRECATION);
-    assert.equal(reply.headers.get('link'), `<${config.baseUrls.v1}${v1Path}>; rel="successor-version"`);
-  };
+  const call = <T = unknown>(app: RunningApp, method: string, path: string, token: string | undefined, body?: unknown) => callV0<T>(app, method, path, token, body);
+  const assertDeprecated = (reply: Reply, v1Path: string) => assertV0Deprecated(reply, config, v1Path);
   const foreignTeam = () => ({ team: other.workspaceId, teamId: other.workspaceId, workspaceId: other.workspaceId, _team: other.workspaceId });
   /** page/limit are validated (400) on every read that takes them. */
   const assertPagingValidated = async (token: string, path: string) => {
@@ -81,17 +51,10 @@ describe('v0 lists, tags, times and users', () => {
   };
 
   before(async () => {
-    database = createDatabase(env.config, { poolSize: 4 });
-    const seeded = await seedDemoWorkspaceIfEmpty(database, env.config);
-    assert.ok(seeded);
-    workspaceId = seeded.workspaceId;
-    ownerMemberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId }, orderBy: { id: 'asc' } })).id;
-    const auth = await startApp(createAuthApp, env.config);
-    const worker = await startApp(createWorkerApp, env.config);
-    config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url });
-    v0 = await startApp(createApiV0App, config);
-    v1 = await startApp(createApiV1App, config);
-    apps = [v1, v0, worker, auth];
+    cell = await startV0Cell(env, { v1: true });
+    ({ database, config, v0 } = cell);
+    ({ workspaceId, memberId: ownerMemberId } = cell.team);
+    v1 = cell.v1!;
     pat = (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: 'pat', scopes: V1_SCOPES, memberId: ownerMemberId }))).token;
     const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
     other.workspaceId = ws.id;
@@ -106,10 +69,7 @@ describe('v0 lists, tags, times and users', () => {
     ).id;
   });
 
-  after(async () => {
-    for (const app of apps) await app.close();
-    await database?.close();
-  });
+  after(() => cell?.close());
 
   it('every operation of the four resources needs a team token (401 in the legacy shape)', async () => {
     for (const [method, path] of [

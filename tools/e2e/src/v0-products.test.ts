@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createApiV0App } from '@workcell/api-v0';
-import { createApiV1App } from '@workcell/api-v1';
-import { createAuthApp } from '@workcell/auth';
-import { createWorkerApp } from '@workcell/worker';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
-import { createDatabase, type Database, issueCredential, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
-import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@workcell/testing';
+import { type Database, issueCredential, issueTeamToken } from '@workcell/db';
+import { type RunningApp, useTestEnvironment } from '@workcell/testing';
+import { assertDeprecated as assertV0Deprecated, callV0, type LegacyReply as Reply, startV0Cell, type V0Cell } from './support/v0.js';
 
 /**
  * v0 /products and /productgroups (all 14 operations: supported and deprecated-alias) over the v1 procedures,
@@ -21,23 +18,15 @@ const env = useTestEnvironment();
 type Money = { amount: string; currency: string };
 type LegacyProduct = { _id: string; name: string; unit: string; sku: string | null; salesPrice: Money | null; purchasePrice?: Money | null; productGroupId: string | null; archivedAt: string | null; version: string };
 type LegacyGroup = { _id: string; name: string; parentId: string | null; ancestorIds: string[]; archivedAt: string | null; version: string };
-interface Reply<T = unknown> {
-  readonly status: number;
-  readonly body: T;
-  readonly text: string;
-  readonly headers: Headers;
-}
 
-const DEPRECATION = `@${Date.UTC(2026, 0, 1) / 1000}`;
 const MISSING = '0190a0b0-0000-7000-8000-000000000001';
 
 describe('v0 products and product groups', () => {
+  let cell: V0Cell;
   let database: Database;
   let workspaceId: string;
   let ownerMemberId: string;
   let config: AppConfig;
-  let auth: RunningApp;
-  let worker: RunningApp;
   let v0: RunningApp;
   let v1: RunningApp;
   let pat: string;
@@ -48,30 +37,13 @@ describe('v0 products and product groups', () => {
   /** A fresh team token (the v0 rate limit is per token and path: each test uses its own). */
   const teamToken = async () => database.prisma.$transaction((tx) => issueTeamToken(tx, config, { workspaceId, name: `v0-${++seq}`, createdByMemberId: ownerMemberId }));
 
-  async function call<T = unknown>(base: RunningApp, method: string, path: string, token: string | undefined, body?: unknown): Promise<Reply<T>> {
-    const res = await fetch(`${base.url}${path}`, {
-      method,
-      headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    let parsed: unknown;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = text;
-    }
-    return { status: res.status, body: parsed as T, text, headers: res.headers };
-  }
+  const call = <T = unknown>(base: RunningApp, method: string, path: string, token: string | undefined, body?: unknown) => callV0<T>(base, method, path, token, body);
   const legacyError = (reply: Reply): { code: string; message: string } => {
     const error = (reply.body as { error?: { code: string; message: string } } | undefined)?.error;
     assert.ok(error && typeof error.code === 'string', `expected the legacy error shape, got ${reply.status} ${reply.text}`);
     return error;
   };
-  const assertDeprecated = (reply: Reply, v1Path: string) => {
-    assert.equal(reply.headers.get('deprecation'), DEPRECATION);
-    assert.equal(reply.headers.get('link'), `<${config.baseUrls.v1}${v1Path}>; rel="successor-version"`);
-  };
+  const assertDeprecated = (reply: Reply, v1Path: string) => assertV0Deprecated(reply, config, v1Path);
   const foreignTeam = () => ({ team: other.workspaceId, teamId: other.workspaceId, workspaceId: other.workspaceId, _team: other.workspaceId });
   const productRow = (id: string, ws = workspaceId) => database.prisma.product.findFirst({ where: { workspaceId: ws, id } });
   const groupRow = (id: string, ws = workspaceId) => database.prisma.productGroup.findFirst({ where: { workspaceId: ws, id } });
@@ -87,16 +59,10 @@ describe('v0 products and product groups', () => {
   };
 
   before(async () => {
-    database = createDatabase(env.config, { poolSize: 4 });
-    const seeded = await seedDemoWorkspaceIfEmpty(database, env.config);
-    assert.ok(seeded);
-    workspaceId = seeded.workspaceId;
-    ownerMemberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId } })).id;
-    auth = await startApp(createAuthApp, env.config);
-    worker = await startApp(createWorkerApp, env.config);
-    config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url });
-    v0 = await startApp(createApiV0App, config);
-    v1 = await startApp(createApiV1App, config);
+    cell = await startV0Cell(env, { v1: true });
+    ({ database, config, v0 } = cell);
+    ({ workspaceId, memberId: ownerMemberId } = cell.team);
+    v1 = cell.v1!;
     const mint = (name: string, scopes: readonly string[]) =>
       database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name, scopes, memberId: ownerMemberId }));
     pat = (await mint('pat', V1_SCOPES)).token;
@@ -107,10 +73,7 @@ describe('v0 products and product groups', () => {
     other.productId = (await database.prisma.product.create({ data: { workspaceId: ws.id, name: 'Foreign product', unit: 'kg' } })).id;
   });
 
-  after(async () => {
-    for (const app of [v1, v0, worker, auth]) await app?.close();
-    await database?.close();
-  });
+  after(() => cell?.close());
 
   describe('products', () => {
     it('POST /products creates (201) what v1 reads with the same id; purchasePrice is shown to the team token; unknown and team fields are ignored', async () => {

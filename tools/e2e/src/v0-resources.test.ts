@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createApiV0App } from '@workcell/api-v0';
-import { createApiV1App } from '@workcell/api-v1';
-import { createAuthApp } from '@workcell/auth';
-import { createWorkerApp } from '@workcell/worker';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
-import { createDatabase, type Database, issueCredential, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { type Database, issueCredential, issueTeamToken } from '@workcell/db';
 import { v0Operations } from '@workcell/registry';
-import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@workcell/testing';
+import { type RunningApp, useTestEnvironment } from '@workcell/testing';
+import { assertDeprecated as assertV0Deprecated, callV0, type LegacyReply as Reply, legacyErrorOf, startV0Cell, V0_DEPRECATION, type V0Cell } from './support/v0.js';
 
 /**
  * v0 operations served over the v1 domain procedures (issue 5), end to end against api-v0 and api-v1 with the
@@ -18,24 +15,15 @@ import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@work
 
 const env = useTestEnvironment();
 
-type LegacyError = { error: { code: string; message: string } };
 type LegacyTask = { _id: string; title: string; description: string | null; priority: string; archivedAt: string | null; revision: string; timerStartedAt: string | null };
-interface Reply<T = unknown> {
-  readonly status: number;
-  readonly body: T;
-  readonly text: string;
-  readonly headers: Headers;
-}
 
-const DEPRECATION = `@${Date.UTC(2026, 0, 1) / 1000}`;
 
 describe('v0 resources over the v1 procedures', () => {
+  let cell: V0Cell;
   let database: Database;
   let workspaceId: string;
   let ownerMemberId: string;
   let config: AppConfig;
-  let auth: RunningApp;
-  let worker: RunningApp;
   let v0: RunningApp;
   let v1: RunningApp;
   let pat: string;
@@ -46,51 +34,23 @@ describe('v0 resources over the v1 procedures', () => {
   const teamToken = async (createdByMemberId: string | null = ownerMemberId, ws = workspaceId) =>
     database.prisma.$transaction((tx) => issueTeamToken(tx, config, { workspaceId: ws, name: `v0-${++seq}`, createdByMemberId }));
 
-  async function call<T = unknown>(base: RunningApp, method: string, path: string, token: string | undefined, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
-    const res = await fetch(`${base.url}${path}`, {
-      method,
-      headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    let parsed: unknown;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = text;
-    }
-    return { status: res.status, body: parsed as T, text, headers: res.headers };
-  }
-  const legacyError = (reply: Reply): LegacyError['error'] => {
-    const error = (reply.body as LegacyError | undefined)?.error;
-    assert.ok(error && typeof error.code === 'string' && typeof error.message === 'string', `expected the legacy error shape, got ${reply.status} ${reply.text}`);
-    assert.deepEqual(Object.keys(reply.body as object), ['error']);
-    return error;
-  };
+  const call = callV0;
+  const legacyError = legacyErrorOf;
   const taskRow = (id: string, ws = workspaceId) => database.prisma.task.findUnique({ where: { workspaceId_id: { workspaceId: ws, id } } });
   const createTask = async (token: string, body: Record<string, unknown> = {}) => {
     const reply = await call<LegacyTask>(v0, 'POST', '/tasks', token, { title: `Task ${++seq}`, ...body });
     assert.equal(reply.status, 201, reply.text);
     return reply.body;
   };
-  const assertDeprecated = (reply: Reply, v1Path: string) => {
-    assert.equal(reply.headers.get('deprecation'), DEPRECATION);
-    assert.equal(reply.headers.get('link'), `<${config.baseUrls.v1}${v1Path}>; rel="successor-version"`);
-  };
+  const assertDeprecated = (reply: Reply, v1Path: string) => assertV0Deprecated(reply, config, v1Path);
   /** Body fields that try to move a write to another team. */
   const foreignTeam = () => ({ team: other.workspaceId, teamId: other.workspaceId, workspaceId: other.workspaceId, _team: other.workspaceId, workspace: other.workspaceId });
 
   before(async () => {
-    database = createDatabase(env.config, { poolSize: 4 });
-    const seeded = await seedDemoWorkspaceIfEmpty(database, env.config);
-    assert.ok(seeded);
-    workspaceId = seeded.workspaceId;
-    ownerMemberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId } })).id;
-    auth = await startApp(createAuthApp, env.config);
-    worker = await startApp(createWorkerApp, env.config);
-    config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url });
-    v0 = await startApp(createApiV0App, config);
-    v1 = await startApp(createApiV1App, config);
+    cell = await startV0Cell(env, { v1: true });
+    ({ database, config, v0 } = cell);
+    ({ workspaceId, memberId: ownerMemberId } = cell.team);
+    v1 = cell.v1!;
     pat = (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: 'pat', scopes: V1_SCOPES, memberId: ownerMemberId }))).token;
     const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
     other.workspaceId = ws.id;
@@ -102,10 +62,7 @@ describe('v0 resources over the v1 procedures', () => {
     other.callNoteId = (await database.prisma.callNote.create({ data: { workspaceId: ws.id, contactId: other.contactId, content: 'Foreign note' } })).id;
   });
 
-  after(async () => {
-    for (const app of [v1, v0, worker, auth]) await app?.close();
-    await database?.close();
-  });
+  after(() => cell?.close());
 
   describe('unavailable operations (contract 4.3, migration rule 10)', () => {
     const unavailable = v0Operations.filter((op) => op.availability === 'unavailable');
@@ -129,7 +86,7 @@ describe('v0 resources over the v1 procedures', () => {
           const error = legacyError(reply);
           assert.equal(error.code, 'forbidden');
           assert.match(error.message, new RegExp(`${op.v1OperationId}`));
-          assert.equal(reply.headers.get('deprecation'), DEPRECATION);
+          assert.equal(reply.headers.get('deprecation'), V0_DEPRECATION);
           assert.match(reply.headers.get('link') ?? '', new RegExp(`^<${config.baseUrls.v1}/v1/[a-z-]+(/[^>]+)?>; rel="successor-version"$`));
         }
         assert.equal(await database.prisma.contactGroup.count(), groupsBefore, 'nothing written');

@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createApiV0App } from '@workcell/api-v0';
-import { createApiV1App } from '@workcell/api-v1';
-import { createAuthApp } from '@workcell/auth';
-import { createWorkerApp } from '@workcell/worker';
 import type { AppConfig } from '@workcell/config';
-import { createDatabase, type Database, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
-import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@workcell/testing';
+import { type Database, issueTeamToken } from '@workcell/db';
+import { type RunningApp, useTestEnvironment } from '@workcell/testing';
+import { callV0, type LegacyReply as Reply, startV0Cell, type V0Cell } from './support/v0.js';
 
 /**
  * v0 journal entries (GET /journalEntries, GET /journalEntries/{_id}) and services (GET /services,
@@ -22,18 +19,13 @@ type LegacyError = { error: { code: string; message: string } };
 type Money = { amount: string; currency: string };
 type LegacyStatement = { _id: string; kind: string; projectId: string; unitPrice: Money; purchasePrice?: Money | null; archivedAt: string | null };
 type LegacyService = { _id: string; name: string; defaultRate: Money | null; archivedAt: string | null };
-interface Reply<T = unknown> {
-  readonly status: number;
-  readonly body: T;
-  readonly text: string;
-}
 
 describe('v0 journal entries and services over the v1 procedures', () => {
+  let cell: V0Cell;
   let database: Database;
   let workspaceId: string;
   let ownerMemberId: string;
   let config: AppConfig;
-  let apps: RunningApp[] = [];
   let v0: RunningApp;
   let projectId: string;
   const other = { workspaceId: '', statementId: '', serviceId: '', token: '' };
@@ -43,11 +35,7 @@ describe('v0 journal entries and services over the v1 procedures', () => {
   const teamToken = async (ws = workspaceId, createdByMemberId: string | null = ownerMemberId) =>
     database.prisma.$transaction((tx) => issueTeamToken(tx, config, { workspaceId: ws, name: `v0-${++seq}`, createdByMemberId }));
 
-  async function get<T = unknown>(path: string, token: string): Promise<Reply<T>> {
-    const res = await fetch(`${v0.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, text };
-  }
+  const get = <T = unknown>(path: string, token: string) => callV0<T>(v0, 'GET', path, token);
   const legacyError = (reply: Reply): LegacyError['error'] => {
     const error = (reply.body as LegacyError | undefined)?.error;
     assert.ok(error && typeof error.code === 'string', `expected the legacy error shape, got ${reply.status} ${reply.text}`);
@@ -57,17 +45,9 @@ describe('v0 journal entries and services over the v1 procedures', () => {
     database.prisma.projectStatement.create({ data: { workspaceId: ws, projectId: project, kind: 'expense', occurredOn: new Date('2026-02-01'), quantity: '1', amount: '10', currency: 'EUR', ...data } });
 
   before(async () => {
-    database = createDatabase(env.config, { poolSize: 4 });
-    const seeded = await seedDemoWorkspaceIfEmpty(database, env.config);
-    assert.ok(seeded);
-    workspaceId = seeded.workspaceId;
-    ownerMemberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId } })).id;
-    const auth = await startApp(createAuthApp, env.config);
-    const worker = await startApp(createWorkerApp, env.config);
-    config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url });
-    v0 = await startApp(createApiV0App, config);
-    const v1 = await startApp(createApiV1App, config);
-    apps = [v1, v0, worker, auth];
+    cell = await startV0Cell(env, { v1: true });
+    ({ database, config, v0 } = cell);
+    ({ workspaceId, memberId: ownerMemberId } = cell.team);
     projectId = (await database.prisma.project.create({ data: { workspaceId, name: 'Journal project' } })).id;
     const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
     other.workspaceId = ws.id;
@@ -77,10 +57,7 @@ describe('v0 journal entries and services over the v1 procedures', () => {
     other.token = await teamToken(ws.id, null);
   });
 
-  after(async () => {
-    for (const app of apps) await app.close();
-    await database?.close();
-  });
+  after(() => cell?.close());
 
   describe('journal entries', () => {
     it('GET /journalEntries lists the team’s entries as legacy objects, budget entries and purchasePrice included', async () => {

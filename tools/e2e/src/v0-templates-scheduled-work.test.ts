@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createApiV0App } from '@workcell/api-v0';
-import { createAuthApp } from '@workcell/auth';
-import { createWorkerApp } from '@workcell/worker';
 import type { AppConfig } from '@workcell/config';
-import { createDatabase, type Database, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
-import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@workcell/testing';
+import { type Database, issueTeamToken } from '@workcell/db';
+import { type RunningApp, useTestEnvironment } from '@workcell/testing';
+import { callV0, startV0Cell, type V0Cell } from './support/v0.js';
 
 /**
  * v0 GET /projectTemplates, GET /projectTemplates/{_id} and GET /scheduledWork over the v1 procedures
@@ -21,11 +19,11 @@ type LegacyTemplate = { _id: string; name: string; taskBlueprints: unknown[] };
 type LegacyWork = { _id: string; taskId: string; memberId: string; startsAt: string; endsAt: string; plannedMinutes: number };
 
 describe('v0 project templates and scheduled work', () => {
+  let cell: V0Cell;
   let database: Database;
   let workspaceId: string;
   let ownerMemberId: string;
   let config: AppConfig;
-  let apps: RunningApp[] = [];
   let v0: RunningApp;
   const other = { workspaceId: '', templateId: '', token: '' };
   const templates: string[] = [];
@@ -34,11 +32,7 @@ describe('v0 project templates and scheduled work', () => {
 
   const teamToken = async (ws = workspaceId, createdByMemberId: string | null = ownerMemberId) =>
     database.prisma.$transaction((tx) => issueTeamToken(tx, config, { workspaceId: ws, name: `v0-${++seq}`, createdByMemberId }));
-  const get = async <T = unknown>(path: string, token: string | undefined) => {
-    const res = await fetch(`${v0.url}${path}`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, text };
-  };
+  const get = <T = unknown>(path: string, token: string | undefined) => callV0<T>(v0, 'GET', path, token);
   const legacyCode = (reply: { body: unknown; text: string }) => {
     const error = (reply.body as LegacyError | undefined)?.error;
     assert.ok(error && typeof error.code === 'string', `expected the legacy error shape, got ${reply.text}`);
@@ -46,16 +40,9 @@ describe('v0 project templates and scheduled work', () => {
   };
 
   before(async () => {
-    database = createDatabase(env.config, { poolSize: 4 });
-    const seeded = await seedDemoWorkspaceIfEmpty(database, env.config);
-    assert.ok(seeded);
-    workspaceId = seeded.workspaceId;
-    ownerMemberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId } })).id;
-    const auth = await startApp(createAuthApp, env.config);
-    const worker = await startApp(createWorkerApp, env.config);
-    config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url });
-    v0 = await startApp(createApiV0App, config);
-    apps = [v0, worker, auth];
+    cell = await startV0Cell(env);
+    ({ database, config, v0 } = cell);
+    ({ workspaceId, memberId: ownerMemberId } = cell.team);
     for (let i = 0; i < 3; i++) {
       templates.push((await database.prisma.projectTemplate.create({ data: { workspaceId, name: `Template ${i}`, body: { tasks: [{ title: 'Kick-off', description: null, offsetDays: 0 }] } } })).id);
     }
@@ -66,10 +53,7 @@ describe('v0 project templates and scheduled work', () => {
     other.token = await teamToken(ws.id, null);
   });
 
-  after(async () => {
-    for (const app of apps) await app.close();
-    await database?.close();
-  });
+  after(() => cell?.close());
 
   describe('GET /projectTemplates and /projectTemplates/{_id}', () => {
     it('lists the team’s unarchived templates with _id, paged by page and limit', async () => {

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createApiV0App } from '@workcell/api-v0';
-import { createAuthApp } from '@workcell/auth';
-import { createWorkerApp } from '@workcell/worker';
 import type { AppConfig } from '@workcell/config';
-import { createDatabase, type Database, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
-import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@workcell/testing';
+import { type Database, issueTeamToken } from '@workcell/db';
+import { type RunningApp, useTestEnvironment } from '@workcell/testing';
+import { assertLegacyError, callV0, startV0Cell, V0_DEPRECATION, type V0Cell } from './support/v0.js';
 
 /**
  * v0 webhooks: the legacy UNSIGNED subscriptions, their own table (legacy_webhooks), never a signed v2
@@ -16,21 +14,14 @@ import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@work
 const env = useTestEnvironment();
 
 type Webhook = { _id: string; url: string; events: string[]; createdAt: string; updatedAt: string };
-interface Reply<T = unknown> {
-  readonly status: number;
-  readonly body: T;
-  readonly text: string;
-  readonly headers: Headers;
-}
 const UNKNOWN = '0190a0b0-0000-7000-8000-000000000001';
-const DEPRECATION = `@${Date.UTC(2026, 0, 1) / 1000}`;
 
 describe('v0 webhooks (legacy unsigned subscriptions)', () => {
+  let cell: V0Cell;
   let database: Database;
   let workspaceId: string;
   let ownerMemberId: string;
   let config: AppConfig;
-  let apps: RunningApp[] = [];
   let v0: RunningApp;
   const other = { workspaceId: '', webhookId: '', token: '' };
   let seq = 0;
@@ -38,23 +29,7 @@ describe('v0 webhooks (legacy unsigned subscriptions)', () => {
   const teamToken = async (ws = workspaceId, createdByMemberId: string | null = ownerMemberId) =>
     database.prisma.$transaction((tx) => issueTeamToken(tx, config, { workspaceId: ws, name: `v0-wh-${++seq}`, createdByMemberId }));
 
-  async function call<T = unknown>(method: string, path: string, token: string | undefined, body?: unknown): Promise<Reply<T>> {
-    const res = await fetch(`${v0.url}${path}`, {
-      method,
-      headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, text, headers: res.headers };
-  }
-  const assertLegacyError = (reply: Reply, status: number, code?: string) => {
-    assert.equal(reply.status, status, reply.text);
-    const error = (reply.body as { error?: { code: string; message: string } }).error;
-    assert.ok(error && typeof error.message === 'string', reply.text);
-    assert.deepEqual(Object.keys(reply.body as object), ['error']);
-    if (code) assert.equal(error.code, code);
-    return error;
-  };
+  const call = <T = unknown>(method: string, path: string, token: string | undefined, body?: unknown) => callV0<T>(v0, method, path, token, body);
   const create = async (token: string, body: Record<string, unknown> = {}) => {
     const reply = await call<Webhook>('POST', '/webhooks', token, { url: `https://hooks.example.com/in/${++seq}`, ...body });
     assert.equal(reply.status, 201, reply.text);
@@ -64,26 +39,16 @@ describe('v0 webhooks (legacy unsigned subscriptions)', () => {
   const count = () => database.prisma.legacyWebhook.count({ where: { workspaceId } });
 
   before(async () => {
-    database = createDatabase(env.config, { poolSize: 4 });
-    const seeded = await seedDemoWorkspaceIfEmpty(database, env.config);
-    assert.ok(seeded);
-    workspaceId = seeded.workspaceId;
-    ownerMemberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId } })).id;
-    const auth = await startApp(createAuthApp, env.config);
-    const worker = await startApp(createWorkerApp, env.config);
-    config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url });
-    v0 = await startApp(createApiV0App, config);
-    apps = [v0, worker, auth];
+    cell = await startV0Cell(env);
+    ({ database, config, v0 } = cell);
+    ({ workspaceId, memberId: ownerMemberId } = cell.team);
     const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
     other.workspaceId = ws.id;
     other.webhookId = (await database.prisma.legacyWebhook.create({ data: { workspaceId: ws.id, url: 'https://foreign.example.com/hook' } })).id;
     other.token = await teamToken(ws.id, null);
   });
 
-  after(async () => {
-    for (const app of apps) await app.close();
-    await database?.close();
-  });
+  after(() => cell?.close());
 
   it('every operation needs a team token (401)', async () => {
     for (const [method, path] of [['GET', '/webhooks'], ['POST', '/webhooks'], ['GET', `/webhooks/${UNKNOWN}`], ['DELETE', `/webhooks/${UNKNOWN}`], ['DELETE', '/webhooks']] as const) {
@@ -194,11 +159,11 @@ describe('v0 webhooks (legacy unsigned subscriptions)', () => {
     for (const body of [undefined, {}, { _id: '' }]) {
       const reply = await call('DELETE', '/webhooks', token, body);
       assertLegacyError(reply, 400);
-      assert.equal(reply.headers.get('deprecation'), DEPRECATION);
+      assert.equal(reply.headers.get('deprecation'), V0_DEPRECATION);
     }
     const reply = await call('DELETE', '/webhooks', token, { _id: hook._id });
     assert.equal(reply.status, 204, reply.text);
-    assert.equal(reply.headers.get('deprecation'), DEPRECATION);
+    assert.equal(reply.headers.get('deprecation'), V0_DEPRECATION);
     assert.match(reply.headers.get('link') ?? '', new RegExp(`^<${config.baseUrls.v1}/v1/webhooks/${hook._id}>; rel="successor-version"$`));
     assert.ok((await row(hook._id))?.archivedAt);
     assertLegacyError(await call('DELETE', '/webhooks', token, { _id: other.webhookId }), 404, 'not_found');

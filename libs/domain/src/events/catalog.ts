@@ -24,6 +24,26 @@ export interface EventTypeSpec {
 
 const ALL: readonly EventChannel[] = ['changes', 'webhooks', 'legacy-webhooks'];
 
+export interface EventChannelSpec {
+  readonly name: EventChannel;
+  readonly transport: 'webhook' | 'change-feed';
+  readonly description: string;
+  /** The v1 scope that uses the channel; null for the v0-only legacy webhooks (never listed in v1). */
+  readonly scope: string | null;
+}
+
+/** The delivery channels, as `GET /v1/event-catalog` lists them (to credentials holding their scope). */
+export const EVENT_CHANNELS: readonly EventChannelSpec[] = [
+  {
+    name: 'changes',
+    transport: 'change-feed',
+    description: 'GET /v1/changes: the durable, cursor-based change feed (resource type, id and action in commit order; persist meta.nextCursor and resume from it).',
+    scope: 'changes:read',
+  },
+  { name: 'webhooks', transport: 'webhook', description: 'Signed v1 webhook subscriptions (/v1/webhooks): each event pushed to a subscribed HTTPS endpoint.', scope: 'webhooks:read' },
+  { name: 'legacy-webhooks', transport: 'webhook', description: 'Unsigned v0 legacy webhooks.', scope: null },
+];
+
 /** The resource domains (wire names) by the outbox's aggregate type, with their read scope. */
 export const AGGREGATES = {
   project: { resourceType: 'projects', scope: 'projects:read' },
@@ -44,14 +64,14 @@ export const AGGREGATES = {
 export type AggregateType = keyof typeof AGGREGATES;
 
 /** The lifecycle events every archivable family writes. */
-function lifecycle(aggregate: AggregateType, what: string, extra: Partial<EventTypeSpec> = {}): EventTypeSpec[] {
+function lifecycle(aggregate: AggregateType, what: string, extra: Partial<EventTypeSpec> = {}, note = ''): EventTypeSpec[] {
   const { resourceType, scope } = AGGREGATES[aggregate];
   return (['created', 'updated', 'archived', 'restored'] as const).map((action) => ({
     type: `${aggregate}.${action}`,
     resourceType,
     action,
     readScopes: [scope],
-    description: `A ${what} was ${action}.`,
+    description: `A ${what} was ${action}.${note}`,
     channels: ALL,
     ...extra,
   }));
@@ -98,7 +118,7 @@ export const EVENT_CATALOG: readonly EventTypeSpec[] = [
   ...lifecycle('product', 'product'),
   ...lifecycle('product_group', 'product group'),
   event('product_group.moved', 'product_group', 'updated', 'A product group moved in the hierarchy.'),
-  ...lifecycle('project_statement', 'project statement', { payloadScopes: statementFinance }),
+  ...lifecycle('project_statement', 'project statement', { payloadScopes: statementFinance }, ' Budget statements’ events need project-statements:finance:read as well.'),
   ...lifecycle('project_template', 'project template'),
   event('workspace.settings_updated', 'workspace', 'updated', 'The workspace settings changed.', { readScopes: ['workspace-settings:read'] }),
   // v0 legacy webhooks are v0 resources: their own events reach no v1 channel.
@@ -107,6 +127,13 @@ export const EVENT_CATALOG: readonly EventTypeSpec[] = [
 ];
 
 const BY_TYPE = new Map(EVENT_CATALOG.map((spec) => [spec.type, spec]));
+
+/** The outbox aggregate type of a resource type (wire name), e.g. `time_entry` for `time-entries`. */
+const AGGREGATE_OF = new Map(Object.entries(AGGREGATES).map(([aggregate, { resourceType }]) => [resourceType as string, aggregate as AggregateType]));
+
+export function aggregateOfResourceType(resourceType: string): AggregateType | undefined {
+  return AGGREGATE_OF.get(resourceType);
+}
 
 export function eventSpec(type: string): EventTypeSpec | undefined {
   return BY_TYPE.get(type);

@@ -3,7 +3,8 @@ import { createApiV1App } from '@workcell/api-v1';
 import { createAuthApp } from '@workcell/auth';
 import { createWorkerApp } from '@workcell/worker';
 import type { AppConfig } from '@workcell/config';
-import { createDatabase, type Database, type GrantResourceType, issueCredential, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { createDatabase, type Database, type DemoTokens, type GrantResourceType, issueCredential, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import type { Logger } from '@workcell/http';
 import { type RunningApp, startApp, testConfig, type TestEnvironment } from '@workcell/testing';
 
 /**
@@ -14,6 +15,8 @@ export interface V1Cell {
   readonly database: Database;
   readonly workspaceId: string;
   readonly ownerMemberId: string;
+  /** The tokens the demo seed issued (its personal access token, service-account credential, team token). */
+  readonly demo: DemoTokens;
   readonly config: AppConfig;
   readonly v1: RunningApp;
   readonly v1b: RunningApp;
@@ -35,22 +38,39 @@ export interface SaGrant {
   readonly access: 'read' | 'write';
 }
 
-export async function startV1Cell(env: TestEnvironment): Promise<V1Cell> {
+/** What a test file may change about the services of its cell. */
+export interface CellOptions {
+  /** The logger each service is built with (by default, or when it returns undefined, each app's own). */
+  readonly logger?: (config: AppConfig, service: 'auth' | 'worker' | 'api-v0' | 'api-v1') => Logger | undefined;
+  /** Further settings (environment names, as for testConfig) of the API instances' configuration. */
+  readonly settings?: Readonly<Record<string, string>>;
+}
+
+/** The auth service and the worker of a cell, and the configuration its API instances run with. */
+export async function startCellServices(env: TestEnvironment, options: CellOptions = {}) {
+  const { logger } = options;
+  const auth = await startApp((c) => createAuthApp(c, logger?.(c, 'auth')), env.config);
+  const worker = await startApp((c) => createWorkerApp(c, logger?.(c, 'worker')), env.config);
+  const config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url, ...options.settings });
+  return { auth, worker, config };
+}
+
+export async function startV1Cell(env: TestEnvironment, options: CellOptions = {}): Promise<V1Cell> {
   const database = createDatabase(env.config, { poolSize: 4 });
   const seeded = await seedDemoWorkspaceIfEmpty(database, env.config);
   assert.ok(seeded, 'the test database already had a workspace');
   const workspaceId = seeded.workspaceId;
   const ownerMemberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId } })).id;
-  const auth = await startApp(createAuthApp, env.config);
-  const worker = await startApp(createWorkerApp, env.config);
-  const config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url });
-  const v1 = await startApp(createApiV1App, config);
-  const v1b = await startApp(createApiV1App, config);
+  const { auth, worker, config } = await startCellServices(env, options);
+  const { logger } = options;
+  const v1 = await startApp((c) => createApiV1App(c, logger?.(c, 'api-v1')), config);
+  const v1b = await startApp((c) => createApiV1App(c, logger?.(c, 'api-v1')), config);
   let minted = 0;
   return {
     database,
     workspaceId,
     ownerMemberId,
+    demo: seeded,
     config,
     v1,
     v1b,

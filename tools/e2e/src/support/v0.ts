@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createApiV0App } from '@workcell/api-v0';
-import { createAuthApp } from '@workcell/auth';
-import { createWorkerApp } from '@workcell/worker';
+import { createApiV1App } from '@workcell/api-v1';
 import type { AppConfig } from '@workcell/config';
-import { createDatabase, type Database, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
-import { type RunningApp, startApp, testConfig, type TestEnvironment } from '@workcell/testing';
+import { createDatabase, type Database, type DemoTokens, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { type RunningApp, startApp, type TestEnvironment } from '@workcell/testing';
+import { type CellOptions, startCellServices } from './cell.js';
 
 /** A v0 reply: status, parsed body (or the raw text when it is not JSON), the text and headers. */
 export interface LegacyReply<T = unknown> {
@@ -16,7 +16,7 @@ export interface LegacyReply<T = unknown> {
 }
 
 /** Sends a v0 request (a string body is sent as is, anything else as JSON); redirects are not followed. */
-export async function callV0<T = unknown>(app: RunningApp, method: string, path: string, token: string | undefined, body?: unknown, headers: Record<string, string> = {}): Promise<LegacyReply<T>> {
+export async function callV0<T = unknown>(app: Pick<RunningApp, 'url'>, method: string, path: string, token: string | undefined, body?: unknown, headers: Record<string, string> = {}): Promise<LegacyReply<T>> {
   const res = await fetch(`${app.url}${path}`, {
     method,
     // GET / is a redirect to v1's discovery document: the test wants the 302 itself.
@@ -42,6 +42,23 @@ export function legacyErrorOf(reply: LegacyReply): { code: string; message: stri
   return error;
 }
 
+/** The reply is the legacy error `{ error: { code, message } }` with this status (and, if given, this code). */
+export function assertLegacyError(reply: LegacyReply, status: number, code?: string): { code: string; message: string } {
+  assert.equal(reply.status, status, reply.text);
+  const error = legacyErrorOf(reply);
+  if (code) assert.equal(error.code, code);
+  return error;
+}
+
+/** The Deprecation header of every v0 response: 1 January 2026 as `@<epoch seconds>`. */
+export const V0_DEPRECATION = `@${Date.UTC(2026, 0, 1) / 1000}`;
+
+/** The reply carries the v0 Deprecation header and a successor-version Link to this v1 path. */
+export function assertDeprecated(reply: Pick<LegacyReply, 'headers'>, config: AppConfig, v1Path: string): void {
+  assert.equal(reply.headers.get('deprecation'), V0_DEPRECATION);
+  assert.equal(reply.headers.get('link'), `<${config.baseUrls.v1}${v1Path}>; rel="successor-version"`);
+}
+
 /** A team (workspace) with one active member and a way to mint team tokens issued by that member. */
 export interface Team {
   readonly workspaceId: string;
@@ -55,21 +72,30 @@ export interface V0Cell {
   readonly database: Database;
   readonly config: AppConfig;
   readonly v0: RunningApp;
+  /** An api-v1 instance of the same cell, when asked for with `{ v1: true }`. */
+  readonly v1: RunningApp | undefined;
   /** The seeded demo team. */
   readonly team: Team;
+  /** The tokens the demo seed issued (its team token, calendar feed token, personal access token, ...). */
+  readonly demo: DemoTokens;
   /** Another team of the same cell, with its own member. */
   otherTeam(name?: string): Promise<Team>;
   close(): Promise<void>;
 }
 
-export async function startV0Cell(env: TestEnvironment): Promise<V0Cell> {
+export interface V0CellOptions extends CellOptions {
+  /** Also start an api-v1 instance (for tests that compare v0 with v1). */
+  readonly v1?: boolean;
+}
+
+export async function startV0Cell(env: TestEnvironment, options: V0CellOptions = {}): Promise<V0Cell> {
   const database = createDatabase(env.config, { poolSize: 4 });
   const seeded = await seedDemoWorkspaceIfEmpty(database, env.config);
   assert.ok(seeded, 'the test database already had a workspace');
-  const auth = await startApp(createAuthApp, env.config);
-  const worker = await startApp(createWorkerApp, env.config);
-  const config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url });
-  const v0 = await startApp(createApiV0App, config);
+  const { auth, worker, config } = await startCellServices(env, options);
+  const { logger } = options;
+  const v0 = await startApp((c) => createApiV0App(c, logger?.(c, 'api-v0')), config);
+  const v1 = options.v1 ? await startApp((c) => createApiV1App(c, logger?.(c, 'api-v1')), config) : undefined;
   let minted = 0;
   const teamOf = (workspaceId: string, memberId: string): Team => ({
     workspaceId,
@@ -82,7 +108,9 @@ export async function startV0Cell(env: TestEnvironment): Promise<V0Cell> {
     database,
     config,
     v0,
+    v1,
     team: teamOf(seeded.workspaceId, ownerMemberId),
+    demo: seeded,
     async otherTeam(name = 'Other team') {
       const workspace = await database.prisma.workspace.create({ data: { name, region: config.region, cell: config.cell } });
       const user = await database.prisma.user.create({ data: { email: `${randomUUID()}@example.test`, name: `${name} member` } });
@@ -90,7 +118,7 @@ export async function startV0Cell(env: TestEnvironment): Promise<V0Cell> {
       return teamOf(workspace.id, member.id);
     },
     async close() {
-      for (const app of [v0, worker, auth]) await app.close();
+      for (const app of [v1, v0, worker, auth]) await app?.close();
       await database.close();
     },
   };

@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { V1_SCOPES } from '@workcell/credentials';
+import { AGGREGATES, EVENT_CATALOG, EVENT_CHANNELS, eventSpec, mayReceive } from './catalog.js';
+
+/**
+ * No event type the code can write to the outbox may be missing from the catalog (it decides who learns of an
+ * event). The test reads every `appendOutboxEvent(...)` call in the repository's sources and resolves its
+ * `eventType`: a string literal; a template over a constant map in the same file (`project.${PAST[kind]}`
+ * expands to every value of `const PAST = {...}`); or a pass-through property (`write.event`), whose values are
+ * the `event: '...'` literals of the same folder. Any other form fails the test, so a new way of naming events
+ * has to be taught here before it can slip past the catalog.
+ */
+
+const here = dirname(fileURLToPath(import.meta.url));
+// dist/events -> the repository root (libs/domain/dist/events).
+const root = join(here, '..', '..', '..', '..');
+
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (!['node_modules', 'dist', 'generated'].includes(entry.name)) out.push(...sources(path));
+    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.d.ts')) out.push(path);
+  }
+  return out;
+}
+
+function allSources(): string[] {
+  const files: string[] = [];
+  for (const top of ['libs', 'apps']) {
+    for (const pkg of readdirSync(join(root, top), { withFileTypes: true })) {
+      if (!pkg.isDirectory()) continue;
+      try {
+        files.push(...sources(join(root, top, pkg.name, 'src')));
+      } catch {
+        // a package without src
+      }
+    }
+  }
+  return files;
+}
+
+/** The argument text of each `appendOutboxEvent(` call (balanced parentheses). */
+function calls(text: string): string[] {
+  const found: string[] = [];
+  let at = text.indexOf('appendOutboxEvent(');
+  while (at !== -1) {
+    const start = at + 'appendOutboxEvent('.length;
+    let depth = 1;
+    let i = start;
+    while (i < text.length && depth > 0) {
+      if (text[i] === '(') depth++;
+      else if (text[i] === ')') depth--;
+      i++;
+    }
+    found.push(text.slice(start, i - 1));
+    at = text.indexOf('appendOutboxEvent(', i);
+  }
+  return found;
+}
+
+interface Emitted {
+  readonly type: string;
+  readonly aggregateType: string | null;
+  readonly where: string;
+}
+
+function emittedEventTypes(): Emitted[] {
+  const emitted: Emitted[] = [];
+  const unresolved: string[] = [];
+  const files = allSources();
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const where = relative(root, file);
+    for (const args of calls(text)) {
+      // The function's own declaration (`appendOutboxEvent(tx: Tx, event: DomainEvent)`) is no call site.
+      if (/^\s*tx:\s*Tx/.test(args)) continue;
+      const aggregateType = /aggregateType:\s*'([^']+)'/.exec(args)?.[1] ?? null;
+      const literal = /eventType:\s*'([^']+)'/.exec(args);
+      const template = /eventType:\s*`([^`$]*)\$\{(\w+)\[[^\]]+\]\}([^`]*)`/.exec(args);
+      const passThrough = /eventType:\s*\w+\.(\w+)\s*[,}\n]/.exec(args);
+      if (literal) {
+        emitted.push({ type: literal[1]!, aggregateType, where });
+      } else if (template) {
+        const [, prefix, map, suffix] = template;
+        const body = new RegExp(`const ${map} = \\{([^}]*)\\}`).exec(text)?.[1];
+        const values = body ? [...body.matchAll(/:\s*'([^']+)'/g)].map((m) => m[1]!) : [];
+        if (values.length === 0) unresolved.push(`${where}: ${template[0]}`);
+        for (const value of values) emitted.push({ type: `${prefix}${value}${suffix}`, aggregateType, where });
+      } else if (passThrough) {
+        const field = passThrough[1]!;
+        const folder = dirname(file);
+        const values = files
+          .filter((f) => dirname(f) === folder)
+          .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(new RegExp(`\\b${field}:\\s*'([a-z_]+\\.[a-z_]+)'`, 'g'))].map((m) => m[1]!));
+        if (values.length === 0) unresolved.push(`${where}: ${passThrough[0]}`);
+        for (const value of values) emitted.push({ type: value, aggregateType, where });
+      } else {
+        unresolved.push(`${where}: appendOutboxEvent(${args.slice(0, 120)}...)`);
+      }
+    }
+  }
+  assert.deepEqual(unresolved, [], 'eventType expressions this test cannot resolve: teach it the new form');
+  return emitted;
+}
+
+describe('event catalog', () => {
+  it('has a spec for every event type the code can write to the outbox', () => {
+    const emitted = emittedEventTypes();
+    // A scanner that silently found nothing would prove nothing.
+    assert.ok(emitted.length >= 60, `only ${emitted.length} outbox writes found`);
+    for (const name of ['project.completed', 'project.reopened', 'task.completed', 'task.moved', 'project_template.updated']) {
+      assert.ok(emitted.some((e) => e.type === name), `the scanner resolves ${name}`);
+    }
+    const missing = [...new Set(emitted.filter((e) => eventSpec(e.type) === undefined).map((e) => `${e.type} (${e.where})`))];
+    assert.deepEqual(missing, [], 'event types written to the outbox but missing from events/catalog.ts');
+  });
+
+  it('files each event under the aggregate its writer names', () => {
+    for (const e of emittedEventTypes()) {
+      const spec = eventSpec(e.type)!;
+      if (e.aggregateType === null || spec.channels.length === 0) continue;
+      const aggregate = AGGREGATES[e.aggregateType as keyof typeof AGGREGATES];
+      assert.ok(aggregate, `${e.where}: aggregate type ${e.aggregateType} is not in AGGREGATES`);
+      assert.equal(spec.resourceType, aggregate.resourceType, `${e.type} (${e.where})`);
+    }
+  });
+
+  it('is consistent: unique types, known scopes and channels', () => {
+    assert.equal(new Set(EVENT_CATALOG.map((s) => s.type)).size, EVENT_CATALOG.length);
+    const scopes = new Set<string>(V1_SCOPES);
+    const channels = new Set(EVENT_CHANNELS.map((c) => c.name));
+    for (const spec of EVENT_CATALOG) {
+      for (const scope of spec.readScopes) assert.ok(scopes.has(scope), `${spec.type}: unknown scope ${scope}`);
+      for (const channel of spec.channels) assert.ok(channels.has(channel), `${spec.type}: unknown channel ${channel}`);
+      if (spec.channels.length > 0) assert.ok(spec.readScopes.length > 0, `${spec.type} reaches a channel without a read scope`);
+    }
+    for (const channel of EVENT_CHANNELS) if (channel.scope !== null) assert.ok(scopes.has(channel.scope), channel.name);
+  });
+
+  it('lets only finance readers learn of a budget statement', () => {
+    const spec = eventSpec('project_statement.archived')!;
+    assert.equal(mayReceive(['project-statements:read'], spec, { kind: 'budget' }), false);
+    assert.equal(mayReceive(['project-statements:read', 'project-statements:finance:read'], spec, { kind: 'budget' }), true);
+    assert.equal(mayReceive(['project-statements:read'], spec, { projectStatement: { kind: 'expense' } }), true);
+    assert.equal(mayReceive(['project-statements:read'], eventSpec('project_statement.created')!, { projectStatement: { kind: 'budget' } }), false);
+  });
+});

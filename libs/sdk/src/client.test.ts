@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { generateToken } from '@workcell/credentials';
+import { WorkcellClient } from './client.js';
+import { WorkcellApiError, WorkcellClientError } from './errors.js';
+import { parseRetryAfter, retryDelayMs } from './retry.js';
+
+type Sent = { url: string; method: string; headers: Record<string, string>; body: string | undefined };
+type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'network-error';
+
+/** A fetch that answers from a script and records every request. */
+function scripted(answers: Answer[]) {
+  const sent: Sent[] = [];
+  const fetchFn = (async (url: string, init: RequestInit) => {
+    sent.push({ url, method: init.method ?? 'GET', headers: init.headers as Record<string, string>, body: init.body as string | undefined });
+    const answer = answers.shift();
+    if (answer === undefined) throw new Error('unexpected request');
+    if (answer === 'network-error') throw new TypeError('fetch failed');
+    return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), { status: answer.status, headers: answer.headers ?? {} });
+  }) as unknown as typeof fetch;
+  return { sent, fetchFn };
+}
+
+const credential = generateToken('personal_access_token', 'eu1', 'c1');
+const problem = (status: number, code: string) => ({ errors: [{ code, detail: `${code} detail`, status: String(status), title: 'x' }], meta: { requestId: 'r1' } });
+
+function client(answers: Answer[], extra: Partial<ConstructorParameters<typeof WorkcellClient>[0]> = {}) {
+  const { sent, fetchFn } = scripted(answers);
+  const waits: number[] = [];
+  const api = new WorkcellClient({ credential, baseUrl: 'https://{region}.api.test', fetch: fetchFn, sleep: async (ms) => void waits.push(ms), retry: { maxAttempts: 3 }, ...extra });
+  return { api, sent, waits };
+}
+
+describe('WorkcellClient', () => {
+  it('sends to the regional endpoint of the credential, with the bearer credential and no redirect following', async () => {
+    const { api, sent } = client([{ status: 200, body: { data: { id: 'w' } }, headers: { etag: '"3"', 'x-request-id': 'req-1', 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '1000' } }]);
+    assert.equal(api.endpoint, 'https://eu1.api.test');
+    const reply = await api.call<{ id: string }>('getWorkspace');
+    assert.deepEqual(reply.data, { id: 'w' });
+    assert.deepEqual([reply.etag, reply.requestId, reply.rateLimit], ['"3"', 'req-1', { limit: 10, remaining: 9, resetAt: 1000 }]);
+    assert.equal(sent[0]!.url, 'https://eu1.api.test/v1/workspace');
+    assert.equal(sent[0]!.headers['authorization'], `Bearer ${credential}`);
+  });
+
+  it('refuses malformed credentials and v0 tokens offline, and redirects when they come', async () => {
+    assert.throws(() => new WorkcellClient({ credential: `${credential.slice(0, -1)}x`, baseUrl: 'https://api.test' }), WorkcellClientError);
+    assert.throws(() => new WorkcellClient({ credential: generateToken('v0_team_token', 'eu1', 'c1'), baseUrl: 'https://api.test' }), /v0 team token/);
+    const { api } = client([{ status: 307, headers: { location: 'https://us1.api.test/v1/workspace' } }]);
+    await assert.rejects(api.call('getWorkspace'), /never redirected/);
+  });
+
+  it('retries a safe read on 503, waiting at least Retry-After, and on a lost connection', async () => {
+    const { api, sent, waits } = client([{ status: 503, body: problem(503, 'service_unavailable'), headers: { 'retry-after': '2' } }, 'network-error', { status: 200, body: { data: [] } }]);
+    const reply = await api.call('listTags');
+    assert.equal(reply.attempts, 3);
+    assert.equal(sent.length, 3);
+    assert.equal(waits[0], 2000);
+  });
+
+  it('retries an idempotent POST with the same Idempotency-Key on every attempt', async () => {
+    const { api, sent } = client([{ status: 502 }, { status: 201, body: { data: { id: 't' } } }]);
+    await api.call('createTag', { body: { name: 'x' } });
+    assert.equal(sent.length, 2);
+    const keys = sent.map((s) => s.headers['idempotency-key']);
+    assert.ok(keys[0]);
+    assert.equal(keys[0], keys[1]);
+    const { api: again, sent: sent2 } = client([{ status: 201, body: { data: {} } }]);
+    await again.call('createTag', { body: { name: 'x' }, idempotencyKey: 'mine-1' });
+    assert.equal(sent2[0]!.headers['idempotency-key'], 'mine-1');
+  });
+
+  it('never retries other PATCH, PUT or DELETE, not even on 429 or 503', async () => {
+    const { api, sent } = client([{ status: 503, body: problem(503, 'service_unavailable'), headers: { 'retry-after': '1' } }]);
+    await assert.rejects(api.call('updateTag', { path: { id: 'a' }, body: { name: 'y' } }), (error: WorkcellApiError) => error.status === 503 && error.code === 'service_unavailable' && error.retryAfter === 1);
+    assert.equal(sent.length, 1);
+    const { api: del, sent: sentDel } = client([{ status: 429, body: problem(429, 'rate_limit_exceeded') }]);
+    await assert.rejects(del.call('archiveTag', { path: { id: 'a' } }), WorkcellApiError);
+    assert.equal(sentDel.length, 1);
+  });
+
+  it('retries a fully guarded replacement (planned work) with its expected version unchanged', async () => {
+    const body = { expectedVersion: 'v1', windows: [] };
+    const { api, sent } = client([{ status: 504 }, { status: 200, body: { data: {} } }]);
+    await api.call('replaceTaskPlannedWork', { path: { id: 't' }, body });
+    assert.equal(sent.length, 2);
+    assert.equal(sent[1]!.body, JSON.stringify(body));
+  });
+
+  it('never retries 400, 401, 403, 404, 409, 412 or 428, and gives up after maxAttempts', async () => {
+    for (const [status, code] of [[400, 'validation_failed'], [401, 'unauthenticated'], [403, 'insufficient_scope'], [404, 'not_found'], [409, 'conflict']] as const) {
+      const { api, sent } = client([{ status, body: problem(status, code), headers: { 'x-request-id': 'rq' } }]);
+      await assert.rejects(api.call('getTag', { path: { id: 'a' } }), (error: WorkcellApiError) => error.status === status && error.code === code && error.requestId === 'rq');
+      assert.equal(sent.length, 1);
+    }
+    const { api, sent } = client([{ status: 503 }, { status: 503 }, { status: 503 }, { status: 200, body: { data: {} } }]);
+    await assert.rejects(api.call('getTag', { path: { id: 'a' } }), (error: WorkcellApiError) => error.status === 503 && error.code === 'http_error');
+    assert.equal(sent.length, 3);
+  });
+
+  it('refuses an If-Match operation without If-Match, and keeps the precondition on every attempt', async () => {
+    const { api, sent } = client([]);
+    await assert.rejects(api.call('updateTask', { path: { id: 't' }, body: { title: 'x' } }), /requires ifMatch/);
+    assert.equal(sent.length, 0);
+    const { api: ok, sent: sentOk } = client([{ status: 412, body: problem(412, 'precondition_failed') }]);
+    await assert.rejects(ok.call('updateTask', { path: { id: 't/..' }, body: { title: 'x' }, ifMatch: '"2"' }), (error: WorkcellApiError) => error.code === 'precondition_failed');
+    assert.equal(sentOk[0]!.headers['if-match'], '"2"');
+    assert.equal(sentOk[0]!.url, 'https://eu1.api.test/v1/tasks/t%2F..');
+  });
+
+  it('pages through a list by its cursors', async () => {
+    const { api, sent } = client([
+      { status: 200, body: { data: [1, 2], meta: { limit: 2, nextCursor: 'c2' } } },
+      { status: 200, body: { data: [3], meta: { limit: 2, nextCursor: null } } },
+    ]);
+    const items: unknown[] = [];
+    for await (const item of api.paginate('listTags', { query: { limit: 2 } })) items.push(item);
+    assert.deepEqual(items, [1, 2, 3]);
+    assert.equal(sent[1]!.url, 'https://eu1.api.test/v1/tags?limit=2&cursor=c2');
+  });
+});
+
+describe('retry timing', () => {
+  it('uses Retry-After (seconds or an HTTP date), else full jitter under an exponential ceiling', () => {
+    assert.equal(parseRetryAfter('3'), 3);
+    assert.equal(parseRetryAfter(new Date(Date.now() + 5000).toUTCString(), Date.now()), 5);
+    assert.equal(parseRetryAfter(null), null);
+    const policy = { maxAttempts: 5, baseDelayMs: 100, maxDelayMs: 1000 };
+    assert.equal(retryDelayMs(policy, 1, 2), 2000);
+    assert.equal(retryDelayMs(policy, 1, null, () => 0.999), 99);
+    assert.equal(retryDelayMs(policy, 3, null, () => 0.999), 399);
+    assert.equal(retryDelayMs(policy, 10, null, () => 0.999), 999);
+  });
+});

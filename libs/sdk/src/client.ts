@@ -1,0 +1,180 @@
+import { endpointFor } from './endpoint.js';
+import { type ApiErrorItem, WorkcellApiError, WorkcellClientError } from './errors.js';
+import { type OperationId, OPERATIONS, type OperationSpec } from './generated/operations.js';
+import { DEFAULT_RETRY, parseRetryAfter, retryDelayMs, type RetryPolicy, shouldRetry } from './retry.js';
+
+export interface ClientOptions {
+  /** A v1 credential (`svc_pat_v2_…`, `svc_sa_v2_…`, `svc_sk_v1_…`); it is sent only as a bearer header. */
+  readonly credential: string;
+  /**
+   * The API's address: a fixed base URL, or a template with `{region}` (and `{cell}`) that the credential's
+   * routing hint fills in (contract 9.6), e.g. `https://{region}.api.example.com`.
+   */
+  readonly baseUrl: string;
+  readonly retry?: Partial<RetryPolicy>;
+  readonly fetch?: typeof fetch;
+  /** How the client waits between attempts (tests pass a recorder). */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** New Idempotency-Keys (default: random UUIDs). */
+  readonly newIdempotencyKey?: () => string;
+  readonly userAgent?: string;
+}
+
+export interface CallOptions {
+  /** Path parameters by name, e.g. `{ id }`. */
+  readonly path?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
+  readonly body?: unknown;
+  /** The resource's ETag, for the If-Match operations (required there). */
+  readonly ifMatch?: string;
+  /** For idempotent POSTs; generated when absent, and the same on every attempt. */
+  readonly idempotencyKey?: string;
+  readonly signal?: AbortSignal;
+}
+
+export interface RateLimit {
+  readonly limit: number;
+  readonly remaining: number;
+  /** Unix time in milliseconds. */
+  readonly resetAt: number;
+}
+
+export interface ApiResponse<T> {
+  readonly status: number;
+  readonly data: T;
+  readonly meta: { readonly limit?: number; readonly nextCursor?: string | null } | null;
+  readonly etag: string | null;
+  readonly requestId: string | null;
+  readonly rateLimit: RateLimit | null;
+  /** The API replayed the stored response of an earlier request with the same Idempotency-Key. */
+  readonly replayed: boolean;
+  /** Attempts made, the first included. */
+  readonly attempts: number;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function rateLimitOf(headers: Headers): RateLimit | null {
+  const limit = headers.get('x-ratelimit-limit');
+  const remaining = headers.get('x-ratelimit-remaining');
+  const reset = headers.get('x-ratelimit-reset');
+  return limit === null || remaining === null || reset === null ? null : { limit: Number(limit), remaining: Number(remaining), resetAt: Number(reset) };
+}
+
+/**
+ * The official v1 client. Every operation of the registry by name (`client.call('createTag', { body })`),
+ * answered as the envelope's `data` with the response's ETag, request id and rate-limit state, or thrown as a
+ * `WorkcellApiError` carrying the error document. It retries only what contract 7.4 allows (see retry.ts),
+ * never follows redirects with the credential, and refuses to send an If-Match operation without If-Match.
+ */
+export class WorkcellClient {
+  private readonly baseUrl: string;
+  private readonly policy: RetryPolicy;
+  private readonly fetchFn: typeof fetch;
+  private readonly sleepFn: (ms: number) => Promise<void>;
+  private readonly newKey: () => string;
+
+  constructor(private readonly options: ClientOptions) {
+    // The credential is checked (and its hint read) even for a fixed address: a malformed one fails here, offline.
+    const derived = endpointFor(options.credential, options.baseUrl);
+    this.baseUrl = derived;
+    this.policy = { ...DEFAULT_RETRY, ...options.retry };
+    this.fetchFn = options.fetch ?? fetch;
+    this.sleepFn = options.sleep ?? sleep;
+    this.newKey = options.newIdempotencyKey ?? (() => globalThis.crypto.randomUUID());
+  }
+
+  /** The address requests go to. */
+  get endpoint(): string {
+    return this.baseUrl;
+  }
+
+  async call<T = unknown>(operationId: OperationId, options: CallOptions = {}): Promise<ApiResponse<T>> {
+    const operation: OperationSpec = OPERATIONS[operationId];
+    if (!operation) throw new WorkcellClientError(`unknown operation ${String(operationId)}`);
+    if (operation.concurrency === 'if-match' && options.ifMatch === undefined) {
+      throw new WorkcellClientError(`${operationId} requires ifMatch: read the resource and pass its ETag (contract 4.4)`);
+    }
+    const url = this.urlOf(operation, options);
+    const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${this.options.credential}` };
+    if (this.options.userAgent) headers['user-agent'] = this.options.userAgent;
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    if (options.ifMatch !== undefined) headers['if-match'] = options.ifMatch;
+    if (operation.idempotent) headers['idempotency-key'] = options.idempotencyKey ?? this.newKey();
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+
+    for (let attempt = 1; ; attempt++) {
+      let response: Response | null = null;
+      try {
+        response = await this.fetchFn(url, { method: operation.method, headers, body, redirect: 'manual', ...(options.signal ? { signal: options.signal } : {}) });
+      } catch (error) {
+        if ((error as { name?: string }).name === 'AbortError') throw error;
+        if (attempt >= this.policy.maxAttempts || !shouldRetry(operation, null)) throw error;
+        await this.sleepFn(retryDelayMs(this.policy, attempt, null));
+        continue;
+      }
+      if (response.status >= 300 && response.status < 400 && response.status !== 304) {
+        throw new WorkcellClientError(`the API answered ${response.status} with a redirect; bearer requests are never redirected (contract 9.6): use the regional endpoint of the credential`);
+      }
+      if (response.ok) return this.success<T>(response, attempt);
+      const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+      if (attempt < this.policy.maxAttempts && shouldRetry(operation, response.status)) {
+        await response.body?.cancel();
+        await this.sleepFn(retryDelayMs(this.policy, attempt, retryAfter));
+        continue;
+      }
+      throw await this.failure(response, retryAfter);
+    }
+  }
+
+  /** Every item of a list operation, page by page (each page is one `call`, with its retries). */
+  async *paginate<T = unknown>(operationId: OperationId, options: CallOptions = {}): AsyncGenerator<T, void, undefined> {
+    let cursor: string | undefined;
+    for (;;) {
+      const page = await this.call<T[]>(operationId, { ...options, query: { ...options.query, ...(cursor === undefined ? {} : { cursor }) } });
+      for (const item of page.data) yield item;
+      const next = page.meta?.nextCursor ?? null;
+      if (next === null || page.data.length === 0) return;
+      cursor = next;
+    }
+  }
+
+  private urlOf(operation: OperationSpec, options: CallOptions): string {
+    const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      const value = options.path?.[name];
+      if (value === undefined) throw new WorkcellClientError(`path parameter ${name} is required for ${operation.method} ${operation.path}`);
+      return encodeURIComponent(value);
+    });
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) query.set(key, String(value));
+    const search = query.toString();
+    return `${this.baseUrl}${path}${search ? `?${search}` : ''}`;
+  }
+
+  private async success<T>(response: Response, attempts: number): Promise<ApiResponse<T>> {
+    const text = await response.text();
+    const envelope = (text ? JSON.parse(text) : {}) as { data?: T; meta?: ApiResponse<T>['meta'] };
+    return {
+      status: response.status,
+      data: envelope.data as T,
+      meta: envelope.meta ?? null,
+      etag: response.headers.get('etag'),
+      requestId: response.headers.get('x-request-id'),
+      rateLimit: rateLimitOf(response.headers),
+      replayed: response.headers.get('idempotency-replayed') === 'true',
+      attempts,
+    };
+  }
+
+  private async failure(response: Response, retryAfter: number | null): Promise<WorkcellApiError> {
+    const text = await response.text();
+    let errors: ApiErrorItem[] = [];
+    try {
+      errors = (JSON.parse(text) as { errors?: ApiErrorItem[] }).errors ?? [];
+    } catch {
+      // Not an error document (a proxy in between): keep the status.
+    }
+    if (errors.length === 0) errors = [{ code: 'http_error', detail: text.slice(0, 200) || response.statusText, status: String(response.status), title: response.statusText }];
+    return new WorkcellApiError(response.status, errors, response.headers.get('x-request-id'), retryAfter);
+  }
+}

@@ -1,0 +1,5 @@
+export { type ApiResponse, type CallOptions, type ClientOptions, type RateLimit, WorkcellClient } from './client.js';
+export { endpointFor } from './endpoint.js';
+export { type ApiErrorItem, WorkcellApiError, WorkcellClientError } from './errors.js';
+export { type OperationId, OPERATIONS, type OperationSpec, REGISTRY_DIGEST } from './generated/operations.js';
+export { DEFAULT_RETRY, parseRetryAfter, retryDelayMs, type RetryPolicy, shouldRetry } from './retry.js';

@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const CHECK = fileURLToPath(new URL('./keyring-check.js', import.meta.url));
+const has = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
+
+describe('the OS credential store (Secret Service through GNOME keyring)', () => {
+  it('stores, reads back and deletes a login', (t) => {
+    if (!has('dbus-run-session') || !has('gnome-keyring-daemon')) {
+      t.skip('dbus-run-session or gnome-keyring-daemon is not installed (Debian: dbus, gnome-keyring; .ci/run installs them)');
+      return;
+    }
+    // A private session bus and a fresh, unlocked keyring: nothing of the machine's own store is touched.
+    const home = mkdtempSync(join(tmpdir(), 'workcell-keyring-'));
+    try {
+      const script = `eval "$(printf 'test-password' | gnome-keyring-daemon --daemonize --unlock --components=secrets)"; export GNOME_KEYRING_CONTROL; "${process.execPath}" "${CHECK}"`;
+      const run = spawnSync('dbus-run-session', ['--', 'sh', '-c', script], { env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: home, XDG_DATA_HOME: join(home, 'data'), XDG_RUNTIME_DIR: home }, encoding: 'utf8', timeout: 30_000 });
+      assert.equal(run.status, 0, run.stderr);
+      const line = run.stdout.trim().split('\n').at(-1) ?? '';
+      assert.deepEqual(JSON.parse(line), { read: { credential: 'svc_pat_v2_eu1_c1_example', baseUrl: 'https://api.test' }, deleted: true, after: null });
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,344 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import type { AppConfig } from '@workcell/config';
+import { V1_SCOPES } from '@workcell/credentials';
+import { appendOutboxEvent, type Database } from '@workcell/db';
+import { encodeCursor } from '@workcell/domain';
+import { type RunningApp, useTestEnvironment } from '@workcell/testing';
+import { startV1Cell, type V1Cell } from './support/cell.js';
+import { assertProblem, assertShape, callApi, errorOf, type ListBody, type Reply } from './support/v1.js';
+
+/**
+ * The durable change feed (`GET /v1/changes`) and the event catalog (`GET /v1/event-catalog`), contract 6, end to
+ * end: commit order and actions, resuming from a persisted cursor with events written in between (no gap, no
+ * duplicate), scope, finance-overlay and resource-grant filtering, the `types` filter, tamper-evident cursors,
+ * tenancy, bounded reads of a deep feed whose events are mostly filtered out, and the authorization-filtered
+ * catalog.
+ */
+
+const env = useTestEnvironment();
+
+type Change = { id: string; resourceType: string; resourceId: string; action: string; occurredAt: string };
+type Catalog = { eventTypes: { name: string; description: string; resourceType: string; requiredScopes: string[] }[]; channels: { name: string; transport: string; description: string }[] };
+
+describe('v1 change feed and event catalog', () => {
+  let cell: V1Cell;
+  let database: Database;
+  let workspaceId: string;
+  let config: AppConfig;
+  let v1: RunningApp;
+  let v1b: RunningApp;
+  let admin: string;
+  const other = { workspaceId: '', tagId: '' };
+  let seq = 0;
+
+  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}, app: RunningApp = v1) =>
+    callApi<T>(app, method, path, token, body, headers);
+  const feedPage = (token: string, query: Record<string, string> = {}, app: RunningApp = v1): Promise<Reply<ListBody<Change>>> =>
+    call<ListBody<Change>>('GET', `/v1/changes?${new URLSearchParams(query).toString()}`, token, undefined, {}, app);
+
+  /** Reads from `cursor` (or the start) until caught up: every entry and the resumable cursor at the end. */
+  const readFeed = async (token: string, cursor: string | undefined, query: Record<string, string> = {}, app: RunningApp = v1) => {
+    const items: Change[] = [];
+    let position = cursor;
+    let pages = 0;
+    for (;;) {
+      const reply = await feedPage(token, { limit: '200', ...query, ...(position === undefined ? {} : { cursor: position }) }, app);
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+      pages++;
+      items.push(...reply.body.data);
+      assert.ok(reply.body.meta.nextCursor, 'the feed always answers a resumable cursor');
+      position = reply.body.meta.nextCursor;
+      if (reply.body.links.next === null) return { items, cursor: position, pages };
+      assert.ok(pages < 100, 'the feed ends');
+    }
+  };
+  /** The current end of the feed for this filter. */
+  const head = async (query: Record<string, string> = {}) => (await readFeed(admin, undefined, query)).cursor;
+
+  const createTag = async (token = admin) => {
+    const reply = await call<{ data: { id: string } }>('POST', '/v1/tags', token, { name: `Tag ${++seq}` });
+    assert.equal(reply.status, 201, JSON.stringify(reply.body));
+    return reply.body.data.id;
+  };
+  const updateTag = async (id: string) => assert.equal((await call('PATCH', `/v1/tags/${id}`, admin, { name: `Renamed ${++seq}` })).status, 200);
+  const createTask = async () => {
+    const reply = await call<{ data: { id: string } }>('POST', '/v1/tasks', admin, { title: `Task ${++seq}` });
+    assert.equal(reply.status, 201, JSON.stringify(reply.body));
+    return reply.body.data.id;
+  };
+  const of = (items: readonly Change[], id: string) => items.filter((c) => c.resourceId === id).map((c) => c.action);
+
+  before(async () => {
+    cell = await startV1Cell(env);
+    ({ database, workspaceId, config, v1, v1b } = cell);
+    admin = await cell.mint(V1_SCOPES);
+    const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
+    other.workspaceId = ws.id;
+    other.tagId = (await database.prisma.tag.create({ data: { workspaceId: ws.id, name: 'Foreign tag' } })).id;
+    // Another workspace's events, with sequences that overlap this workspace's.
+    await database.prisma.$transaction(async (tx) => {
+      for (const eventType of ['tag.created', 'tag.updated', 'tag.archived']) {
+        await appendOutboxEvent(tx, { workspaceId: ws.id, aggregateType: 'tag', aggregateId: other.tagId, eventType, payload: {} });
+      }
+    });
+  });
+
+  after(() => cell?.close());
+
+  describe('scopes', () => {
+    it('listChanges needs changes:read and getEventCatalog events:read: 403 insufficient_scope naming it', async () => {
+      const noChanges = await cell.mint(V1_SCOPES.filter((s) => s !== 'changes:read'));
+      const reply = await feedPage(noChanges);
+      assertProblem(reply, 403, 'insufficient_scope');
+      assert.match(errorOf(reply).detail, /changes:read/);
+      const noEvents = await cell.mint(V1_SCOPES.filter((s) => s !== 'events:read'));
+      const catalog = await call('GET', '/v1/event-catalog', noEvents);
+      assertProblem(catalog, 403, 'insufficient_scope');
+      assert.match(errorOf(catalog).detail, /events:read/);
+    });
+  });
+
+  describe('entries', () => {
+    it('reports created, updated, archived and restored in commit order, with the outbox sequence as id', async () => {
+      const start = await head();
+      const tag = await createTag();
+      await updateTag(tag);
+      assert.equal((await call('DELETE', `/v1/tags/${tag}`, admin)).status, 204);
+      assert.equal((await call('POST', `/v1/tags/${tag}/restore`, admin)).status, 200);
+      const { items } = await readFeed(admin, start);
+      const entries = items.filter((c) => c.resourceId === tag);
+      assert.deepEqual(entries.map((c) => c.action), ['created', 'updated', 'archived', 'restored']);
+      for (const entry of entries) {
+        assertShape('listChanges', entry);
+        assert.equal(entry.resourceType, 'tags');
+        assert.ok(!Number.isNaN(Date.parse(entry.occurredAt)));
+      }
+      const sequences = (await cell.outbox(tag)).map((e) => e.sequence.toString());
+      assert.deepEqual(entries.map((c) => c.id), sequences, 'ids are the outbox sequences');
+      const ids = items.map((c) => BigInt(c.id));
+      assert.ok(ids.every((id, i) => i === 0 || id > ids[i - 1]!), 'strictly increasing');
+    });
+
+    it('never shows another workspace’s events', async () => {
+      const { items } = await readFeed(admin, undefined);
+      assert.ok(items.length > 0);
+      assert.ok(!items.some((c) => c.resourceId === other.tagId));
+    });
+  });
+
+  describe('durable cursor', () => {
+    it('resumes from a persisted cursor with exactly the later events, also on another instance', async () => {
+      const start = await head();
+      const a = await createTag();
+      const b = await createTag();
+      const first = await feedPage(admin, { cursor: start, limit: '1' });
+      assert.equal(first.status, 200);
+      assert.deepEqual(first.body.data.map((c) => [c.resourceId, c.action]), [[a, 'created']]);
+      assert.ok(first.body.links.next, 'more entries exist');
+      const persisted = first.body.meta.nextCursor!;
+      // Written after the cursor was handed out.
+      const c = await createTag();
+      await updateTag(a);
+      const resumed = await readFeed(admin, persisted, {}, v1b);
+      assert.deepEqual(resumed.items.map((e) => [e.resourceId, e.action]), [[b, 'created'], [c, 'created'], [a, 'updated']]);
+
+      // Caught up: links.next is null, meta.nextCursor still resumable; nothing new is an empty page at the same place.
+      const idle = await feedPage(admin, { cursor: resumed.cursor });
+      assert.deepEqual([idle.body.data, idle.body.links.next, idle.body.meta.nextCursor], [[], null, resumed.cursor]);
+      const d = await createTag();
+      const later = await readFeed(admin, resumed.cursor);
+      assert.deepEqual(later.items.map((e) => [e.resourceId, e.action]), [[d, 'created']]);
+    });
+
+    it('no gap and no duplicate while writes race the reader', async () => {
+      const start = await head();
+      const written: string[] = [];
+      let position = start;
+      const seen: Change[] = [];
+      for (let round = 0; round < 5; round++) {
+        const writes = Array.from({ length: 4 }, () => createTag().then((id) => written.push(id)));
+        const page = await feedPage(admin, { cursor: position, limit: '3' });
+        assert.equal(page.status, 200);
+        seen.push(...page.body.data);
+        position = page.body.meta.nextCursor!;
+        await Promise.all(writes);
+      }
+      seen.push(...(await readFeed(admin, position)).items);
+      const created = seen.filter((c) => c.action === 'created').map((c) => c.resourceId);
+      assert.equal(new Set(seen.map((c) => c.id)).size, seen.length, 'no duplicate');
+      assert.deepEqual([...created].sort(), [...written].sort(), 'every write exactly once');
+    });
+
+    it('refuses tampered, foreign and differently-filtered cursors with 400 naming the cursor', async () => {
+      const cursor = await head();
+      const [payload, signature] = cursor.split('.') as [string, string];
+      const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), a: '0' })).toString('base64url');
+      const tagsPage = await call<ListBody<unknown>>('GET', '/v1/tags?limit=1', admin);
+      const bad = [
+        `${forged}.${signature}`,
+        `${payload}.${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`,
+        'not-a-cursor',
+        encodeCursor(config, { workspaceId: other.workspaceId, list: 'listChanges', filter: { types: [] } }, '0'),
+        encodeCursor(config, { workspaceId, list: 'listChanges', filter: { types: [] } }, 'abc'),
+        tagsPage.body.meta.nextCursor ?? encodeCursor(config, { workspaceId, list: 'listTags', filter: {} }, randomUUID()),
+      ];
+      for (const c of bad) {
+        const reply = await feedPage(admin, { cursor: c });
+        assertProblem(reply, 400, 'validation_failed');
+        assert.equal(errorOf(reply).source?.parameter, 'cursor', c);
+      }
+      // A cursor is bound to its `types` filter.
+      const tasksCursor = await head({ types: 'tasks' });
+      assertProblem(await feedPage(admin, { cursor: tasksCursor, types: 'tags' }), 400, 'validation_failed');
+      assertProblem(await feedPage(admin, { cursor: tasksCursor }), 400, 'validation_failed');
+      assert.equal((await feedPage(admin, { cursor: tasksCursor, types: 'tasks' })).status, 200);
+    });
+  });
+
+  describe('types filter', () => {
+    it('limits entries to the named resource types', async () => {
+      const start = await head();
+      const tag = await createTag();
+      const task = await createTask();
+      const startTasks = await head({ types: 'tasks' });
+      const tasksOnly = await readFeed(admin, undefined, { types: 'tasks' });
+      assert.ok(tasksOnly.items.length > 0 && tasksOnly.items.every((c) => c.resourceType === 'tasks'));
+      assert.deepEqual(of(tasksOnly.items, task), ['created']);
+      assert.equal(tasksOnly.cursor, startTasks);
+      const both = await readFeed(admin, start);
+      assert.deepEqual([of(both.items, tag), of(both.items, task)], [['created'], ['created']]);
+      const listed = await readFeed(admin, undefined, { types: 'tasks,tags' });
+      assert.ok(listed.items.some((c) => c.resourceId === tag) && listed.items.some((c) => c.resourceId === task));
+      assert.ok(listed.items.every((c) => ['tags', 'tasks'].includes(c.resourceType)));
+    });
+
+    it('an unknown or malformed type is 400 naming the parameter', async () => {
+      for (const types of ['nope', 'tags,nope', 'Tags', 'tags,,tasks', '']) {
+        const reply = await feedPage(admin, { types });
+        assert.equal(reply.status, 400, `${types}: ${JSON.stringify(reply.body)}`);
+        const error = errorOf(reply);
+        assert.ok(error.source?.parameter === 'types' || error.source?.pointer?.includes('types'), JSON.stringify(reply.body));
+      }
+    });
+  });
+
+  describe('authorization filtering', () => {
+    it('a credential without tasks:read never sees task changes', async () => {
+      const start = await head();
+      const token = await cell.mint(['changes:read', 'tags:read']);
+      const task = await createTask();
+      const tag = await createTag();
+      const { items } = await readFeed(token, start);
+      assert.deepEqual(of(items, tag), ['created']);
+      assert.deepEqual(of(items, task), []);
+      assert.ok(items.every((c) => c.resourceType === 'tags'));
+      const all = await readFeed(token, undefined);
+      assert.ok(all.items.every((c) => c.resourceType === 'tags'), 'from the start, too');
+    });
+
+    it('a budget statement’s changes only with project-statements:finance:read', async () => {
+      const project = await call<{ data: { id: string } }>('POST', '/v1/projects', admin, { name: `Project ${++seq}` });
+      assert.equal(project.status, 201);
+      const start = await head();
+      const statement = async (kind: string) => {
+        const reply = await call<{ data: { id: string } }>('POST', '/v1/project-statements', admin, {
+          projectId: project.body.data.id,
+          kind,
+          occurredOn: '2026-03-01',
+          description: `Statement ${++seq}`,
+          quantity: '1',
+          unitPrice: { amount: '10', currency: 'EUR' },
+        });
+        assert.equal(reply.status, 201, JSON.stringify(reply.body));
+        return reply.body.data.id;
+      };
+      const expense = await statement('expense');
+      const budget = await statement('budget');
+      assert.equal((await call('DELETE', `/v1/project-statements/${budget}`, admin)).status, 204);
+      const plain = await cell.mint(['changes:read', 'project-statements:read', 'projects:read']);
+      const finance = await cell.mint(['changes:read', 'project-statements:read', 'project-statements:finance:read', 'projects:read']);
+      const plainItems = (await readFeed(plain, start)).items;
+      assert.deepEqual([of(plainItems, expense), of(plainItems, budget)], [['created'], []]);
+      const financeItems = (await readFeed(finance, start)).items;
+      assert.deepEqual([of(financeItems, expense), of(financeItems, budget)], [['created'], ['created', 'archived']]);
+    });
+
+    it('a service account sees only resources its grants let it read', async () => {
+      const start = await head();
+      const granted = await createTag();
+      const notGranted = await createTag();
+      const task = await createTask();
+      await updateTag(granted);
+      await updateTag(notGranted);
+      const one = await cell.serviceAccount(['changes:read', 'tags:read', 'tasks:read'], [{ resourceType: 'tag', resourceId: granted, access: 'read' }]);
+      const items = (await readFeed(one.token, start)).items;
+      assert.deepEqual(of(items, granted), ['created', 'updated']);
+      assert.deepEqual([of(items, notGranted), of(items, task)], [[], []], 'ungranted tag and task (no task grant) are left out');
+      const every = await cell.serviceAccount(['changes:read', 'tags:read'], [{ resourceType: 'tag', resourceId: null, access: 'read' }]);
+      const all = (await readFeed(every.token, start)).items;
+      assert.deepEqual([of(all, granted), of(all, notGranted), of(all, task)], [['created', 'updated'], ['created', 'updated'], []]);
+    });
+  });
+
+  describe('event catalog', () => {
+    it('lists everything reachable with every scope, in the registry’s shape', async () => {
+      const reply = await call<{ data: Catalog }>('GET', '/v1/event-catalog', admin);
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+      assertShape('getEventCatalog', reply.body.data);
+      const names = reply.body.data.eventTypes.map((e) => e.name);
+      for (const name of ['tag.created', 'task.moved', 'project_statement.archived', 'workspace.settings_updated']) assert.ok(names.includes(name), name);
+      assert.ok(!names.some((n) => n.startsWith('legacy_webhook.')), 'v0-only events are not v1 events');
+      assert.deepEqual(reply.body.data.channels.map((c) => [c.name, c.transport]).sort(), [['changes', 'change-feed'], ['webhooks', 'webhook']]);
+    });
+
+    it('is filtered by the credential’s scopes and grants', async () => {
+      const token = await cell.mint(['events:read', 'tags:read']);
+      const reply = await call<{ data: Catalog }>('GET', '/v1/event-catalog', token);
+      assert.equal(reply.status, 200);
+      const { eventTypes, channels } = reply.body.data;
+      assert.ok(eventTypes.length > 0 && eventTypes.every((e) => e.resourceType === 'tags' && e.requiredScopes.every((s) => s === 'tags:read')), JSON.stringify(eventTypes));
+      assert.deepEqual(channels, [], 'no channel scope held');
+      const withFeed = await call<{ data: Catalog }>('GET', '/v1/event-catalog', await cell.mint(['events:read', 'changes:read', 'tasks:read']));
+      assert.deepEqual(withFeed.body.data.channels.map((c) => c.name), ['changes']);
+      assert.ok(withFeed.body.data.eventTypes.every((e) => e.resourceType === 'tasks'));
+      assert.ok(!withFeed.body.data.eventTypes.some((e) => e.name === 'task.timer_started'), 'needs time-entries:read too');
+      const sa = await cell.serviceAccount(['events:read', 'tags:read', 'tasks:read'], [{ resourceType: 'tag', resourceId: null, access: 'read' }]);
+      const saCatalog = await call<{ data: Catalog }>('GET', '/v1/event-catalog', sa.token);
+      assert.ok(saCatalog.body.data.eventTypes.length > 0 && saCatalog.body.data.eventTypes.every((e) => e.resourceType === 'tags'), 'no task grant, no task events');
+    });
+  });
+
+  describe('deep feed', () => {
+    it('reads bounded windows: a page of a mostly filtered-out feed may be short or empty but always advances', async () => {
+      const start = await head({ types: 'tasks' });
+      const tag = await createTag();
+      // 12,000 events the reader may not see (allocated like appendOutboxEvent, already relayed).
+      await database.prisma.$executeRaw`
+        INSERT INTO outbox_events (workspace_id, sequence, aggregate_type, aggregate_id, event_type, payload, published_at)
+        SELECT ${workspaceId}::uuid, next_event_sequence(${workspaceId}::uuid), 'tag', ${tag}::uuid, 'tag.updated', '{}'::jsonb, now()
+        FROM generate_series(1, 12000)`;
+      const task = await createTask();
+      const reader = await cell.mint(['changes:read', 'tasks:read']);
+      let position = start;
+      const pages: number[] = [];
+      const seen: Change[] = [];
+      for (;;) {
+        const reply = await feedPage(reader, { cursor: position, limit: '10', types: 'tasks' });
+        assert.equal(reply.status, 200);
+        assert.notEqual(reply.body.meta.nextCursor, position, 'every page with more to read advances');
+        pages.push(reply.body.data.length);
+        seen.push(...reply.body.data);
+        position = reply.body.meta.nextCursor!;
+        if (reply.body.links.next === null) break;
+      }
+      assert.deepEqual(of(seen, task), ['created']);
+      assert.ok(pages.length >= 2 && pages.length <= 4, `bounded reads per page: ${JSON.stringify(pages)}`);
+      assert.equal(pages[0], 0, 'the first page scanned only filtered-out events');
+      // An unfiltered reader with every scope pages through the same events without gaps.
+      const everything = await readFeed(admin, undefined, { types: 'tags' });
+      assert.equal(everything.items.filter((c) => c.resourceId === tag).length, 12_001);
+    });
+  });
+});
