@@ -31,11 +31,12 @@ import { PlannedWorkController } from './planned-work/planned-work.controller.js
 import { UsersController } from './users/users.controller.js';
 
 import { ProductsController } from './products/products.controller.js';
-import { ChangesController } from './changes/changes.controller.js';
 import { ProductGroupsController } from './product-groups/product-groups.controller.js';
 
 import { ProjectStatementsController } from './project-statements/project-statements.controller.js';
 import { ServicesController } from './services/services.controller.js';
+import { ChangesController } from './changes/changes.controller.js';
+import { WebhooksController } from './webhooks/webhooks.controller.js';
 
 export const SERVICE = 'api-v1';
 
@@ -47,7 +48,7 @@ export class ApiV1Module {
       module: ApiV1Module,
       imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule, ApiAuthModule.forApi('v1'), DiscoveryModule],
       providers: [LifecycleJobs, ServedOperations],
-      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, ProjectSharingController, TasksController, TagsController, ListsController, TimeEntriesController, ProjectStatementsController, ServicesController, ProjectTemplatesController, PlannedWorkController, UsersController, ProductsController, ProductGroupsController, ChangesController],
+      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, ProjectSharingController, TasksController, TagsController, ListsController, TimeEntriesController, ProjectStatementsController, ServicesController, ProjectTemplatesController, PlannedWorkController, UsersController, ProductsController, ProductGroupsController, ChangesController, WebhooksController],
     };
   }
 }

@@ -58,11 +58,21 @@ export const environmentSchema = z
     DEPENDENCY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
     V1_RATE_LIMIT_READ_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
     V1_RATE_LIMIT_WRITE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
+    // Webhook delivery (README "Webhooks"): per-request timeout, attempts per delivery and the first retry delay
+    // (doubling each time: 30 s, 1 min, 2 min, …: about an hour of retries over 8 attempts).
+    WEBHOOK_DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    WEBHOOK_DELIVERY_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
+    WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
+    // A PEM file of extra CA certificates receivers may present (a test receiver's self-signed one). Never in production.
+    WEBHOOK_EXTRA_CA_FILE: z.string().min(1).optional(),
   })
   .superRefine((env, ctx) => {
     // A shared development default is fine on a laptop; in production it would let anyone forge verifiers.
     if (env.WORKCELL_ENV === 'production' && env.CREDENTIAL_SECRET === undefined) {
       ctx.addIssue({ code: 'custom', path: ['CREDENTIAL_SECRET'], message: 'is required when WORKCELL_ENV=production' });
+    }
+    if (env.WORKCELL_ENV === 'production' && env.WEBHOOK_EXTRA_CA_FILE !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['WEBHOOK_EXTRA_CA_FILE'], message: 'must not be set when WORKCELL_ENV=production' });
     }
   });
 
@@ -84,6 +94,8 @@ export interface AppConfig {
   readonly dependencyTimeoutMs: number;
   /** v1 requests per minute per credential (or per client address without one), by operation class. */
   readonly v1RateLimits: { readonly read: number; readonly write: number };
+  /** Outgoing webhook deliveries: request timeout, attempts, first retry delay, extra trusted CA file (non-production). */
+  readonly webhooks: { readonly timeoutMs: number; readonly attempts: number; readonly retryBaseMs: number; readonly extraCaFile: string | null };
 }
 
 export class ConfigError extends Error {
@@ -123,6 +135,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     dependencyTimeoutMs: e.DEPENDENCY_TIMEOUT_MS,
     v1RateLimits: Object.freeze({ read: e.V1_RATE_LIMIT_READ_PER_MINUTE, write: e.V1_RATE_LIMIT_WRITE_PER_MINUTE }),
+    webhooks: Object.freeze({
+      timeoutMs: e.WEBHOOK_DELIVERY_TIMEOUT_MS,
+      attempts: e.WEBHOOK_DELIVERY_ATTEMPTS,
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+      extraCaFile: e.WEBHOOK_EXTRA_CA_FILE ?? null,
+    }),
   });
 }
 

@@ -163,3 +163,36 @@ export { insertSyntheticTags, syntheticTagIdAt } from './synthetic.js';
 export { type TreeGroupFilter, type TreeGroupRecord } from './group-tree.js';
 export { isDatabaseUnavailable } from './unavailable.js';
 export { type ChangeRecord, committedEventHead, isGrantResourceType, listOutboxWindow } from './changes.js';
+export {
+  archiveWebhook,
+  type DeliveryAttempt,
+  findWebhook,
+  findWebhookDelivery,
+  insertWebhook,
+  listWebhookDeliveriesPage,
+  listWebhooksPage,
+  loadWebhookDelivery,
+  type NewWebhook,
+  recordDeliveryAttempt,
+  type WebhookChanges,
+  type WebhookDeliveryRecord,
+  type WebhookDeliveryStatus,
+  type WebhookRecord,
+  type WebhookStatus,
+  updateWebhookIfRevision,
+} from './webhooks.js';
+export {
+  activeLegacyWebhooksOf,
+  activeWebhooksOf,
+  findOutboxEvent,
+  findWebhookTarget,
+  insertPendingDeliveries,
+  lockUnpublishedEvents,
+  markEventsPublished,
+  type NewDelivery,
+  type RelayLegacyWebhook,
+  type RelaySubscription,
+  stalePendingDeliveries,
+  type UnpublishedEvent,
+  withRelayLock,
+} from './webhook-delivery.js';

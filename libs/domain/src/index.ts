@@ -196,3 +196,13 @@ export { mayReceiveEvent, receivableIds, receivableSpecs } from './events/receiv
 export { type EventCatalogView, getEventCatalog } from './events/get-event-catalog.js';
 export { type ChangesPage, listChanges } from './changes/list-changes.js';
 export { type ChangeView } from './changes/view.js';
+export { type WebhookDeliveryView, type WebhookView } from './webhooks/view.js';
+export { listWebhooks } from './webhooks/list-webhooks.js';
+export { createWebhook } from './webhooks/create-webhook.js';
+export { getWebhook } from './webhooks/get-webhook.js';
+export { updateWebhook } from './webhooks/update-webhook.js';
+export { removeWebhook } from './webhooks/remove-webhook.js';
+export { getWebhookDelivery, listWebhookDeliveries } from './webhooks/webhook-deliveries.js';
+export { type DeliverySink, ownerScopes, relayOutbox } from './delivery/relay.js';
+export { deliverLegacyWebhook, deliverWebhook, DeliveryRetry, legacyBody, retryDelayMs, signedBody } from './delivery/deliver.js';
+export { isNonPublicAddress, postJson } from './delivery/http.js';

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * deterministic id. Equal ids collapse into one job in BullMQ, so enqueueing the same logical work twice
  * (a retried request, two API instances, a restarted scheduler) never runs it twice.
  */
-export const QUEUE_NAMES = ['maintenance', 'projects'] as const;
+export const QUEUE_NAMES = ['maintenance', 'projects', 'webhooks', 'deliveries'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 export interface JobDefinition<S extends z.ZodType = z.ZodType> {
@@ -41,6 +41,36 @@ export const jobCatalog = {
     data: z.object({ workspaceId: z.uuid(), operationId: z.uuid() }).strict(),
     jobId: (d) => d.operationId,
     attempts: 3,
+  }),
+  /**
+   * The webhook relay (outbox publisher): fans unpublished outbox events out to deliveries and marks them
+   * published. Runs every second; overlapping runs are harmless (one relay lock in the database).
+   */
+  'webhooks.relay': define({
+    queue: 'webhooks',
+    data: z.object({}).strict(),
+    jobId: (_d, at) => `webhooks.relay.${at.getTime()}`,
+    attempts: 1,
+    everyMs: 1_000,
+  }),
+  /**
+   * One signed v2 delivery (its WebhookDelivery row). The job id is the delivery id, so re-enqueueing a pending
+   * delivery never sends it twice. Attempts and backoff come from the config (WEBHOOK_DELIVERY_ATTEMPTS,
+   * WEBHOOK_RETRY_BASE_MS), given at enqueue time; the catalog value is the fallback.
+   */
+  'webhooks.deliver': define({
+    queue: 'deliveries',
+    data: z.object({ workspaceId: z.uuid(), deliveryId: z.uuid() }).strict(),
+    // BullMQ refuses most custom ids with ':'.
+    jobId: (d) => `webhooks.deliver.${d.deliveryId}`,
+    attempts: 8,
+  }),
+  /** One unsigned legacy v0 delivery of one event to one legacy webhook (no history row: the id is the pair). */
+  'webhooks.deliver-legacy': define({
+    queue: 'deliveries',
+    data: z.object({ workspaceId: z.uuid(), legacyWebhookId: z.uuid(), eventId: z.uuid() }).strict(),
+    jobId: (d) => `webhooks.deliver-legacy.${d.legacyWebhookId}.${d.eventId}`,
+    attempts: 8,
   }),
 } as const;
 

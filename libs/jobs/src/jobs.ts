@@ -1,4 +1,10 @@
-import { type Job, type JobsOptions, Queue, Worker } from 'bullmq';
+import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker } from 'bullmq';
+
+/**
+ * A failure that another attempt cannot fix (the work is no longer possible): the job ends failed at once
+ * instead of spending its remaining attempts. Anything else thrown is retried per the catalog.
+ */
+export class PermanentJobFailure extends UnrecoverableError {}
 import type { AppConfig } from '@workcell/config';
 import { redisOptions } from '@workcell/redis';
 import { type JobData, jobCatalog, type JobHandlers, type JobName, type JobRun, QUEUE_NAMES, type QueueName } from './catalog.js';
@@ -44,11 +50,14 @@ export class JobQueues {
     return queue;
   }
 
-  async enqueue<N extends JobName>(name: N, data: JobData<N>, at: Date = new Date()): Promise<string> {
+  /** `retry` overrides the catalog's attempts and the first backoff delay (exponential) for this job. */
+  async enqueue<N extends JobName>(name: N, data: JobData<N>, at: Date = new Date(), retry?: { attempts: number; backoffMs: number }): Promise<string> {
     const definition = jobCatalog[name];
     const parsed = definition.data.parse(data) as JobData<N>;
     const jobId = (definition.jobId as (d: JobData<N>, at: Date) => string)(parsed, at);
-    await this.queue(definition.queue).add(name, parsed, { ...DEFAULT_OPTIONS, jobId, attempts: definition.attempts });
+    const attempts = retry?.attempts ?? definition.attempts;
+    const backoff = retry ? { type: 'exponential', delay: retry.backoffMs } : DEFAULT_OPTIONS.backoff;
+    await this.queue(definition.queue).add(name, parsed, { ...DEFAULT_OPTIONS, jobId, attempts, backoff });
     return jobId;
   }
 

@@ -206,7 +206,7 @@ describe('v1 project lifecycle', () => {
     assert.equal(row.archivedAt, null);
   });
 
-  it('ends a job that keeps failing as failed with the reason, after its attempts, visible through GET', async () => {
+  it('ends a job whose transition became impossible as failed at once (no retries), with the reason, visible through GET', async () => {
     const p = await create();
     // The transition became impossible between the request and its execution: reopen an active project.
     const op = await database.prisma.projectLifecycleOperation.create({ data: { workspaceId, projectId: p.id, kind: 'reopen' } });
@@ -220,7 +220,7 @@ describe('v1 project lifecycle', () => {
       assert.equal(done.error?.status, '409');
       assert.ok(done.completedAt);
       const job = await queues.queue('projects').getJob(op.id);
-      assert.equal(job?.attemptsMade, 3);
+      assert.equal(job?.attemptsMade, 1, 'a permanent failure is not retried');
       assert.equal(await job?.getState(), 'failed');
     } finally {
       await queues.close();

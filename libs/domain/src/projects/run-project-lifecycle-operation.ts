@@ -26,7 +26,8 @@ function errorOf(error: unknown): LifecycleErrorView {
  * `project.<completed|reopened|archived|restored>` event) and marks the operation succeeded. On failure the
  * error is recorded: before the last attempt the operation goes back to queued (still the project's active
  * operation, so nothing else starts in between) and the error is rethrown for BullMQ to retry; after the last
- * attempt it ends failed, with the error, visible through GET. A finished operation is never run again.
+ * attempt, or at once for a domain refusal, it ends failed, with the error, visible through GET. A finished
+ * operation is never run again.
  */
 export const runProjectLifecycleOperation = defineProcedure('runProjectLifecycleOperation', runProjectLifecycleOperationInput, async (ctx, input): Promise<LifecycleOperationView | null> => {
   const { workspaceId, operationId, attempt, attempts } = input;
@@ -54,7 +55,9 @@ export const runProjectLifecycleOperation = defineProcedure('runProjectLifecycle
   } catch (error) {
     const failure = errorOf(error);
     const now = ctx.now();
-    if (attempt < attempts) {
+    // A domain refusal (the project is gone, or its state no longer allows the transition) will not change on a
+    // retry: the operation ends failed now. Other errors (a lost connection, …) go back to the queue.
+    if (attempt < attempts && !isDomainError(error)) {
       await setLifecycleOperationStatus(ctx.database, workspaceId, operationId, ['running'], { status: 'queued', error: { ...failure } }, now);
     } else {
       await inTransaction(ctx.database, async (tx) => {

@@ -1,0 +1,140 @@
+import type { Tx } from './credentials.js';
+import type { Database } from './database.js';
+import type { Prisma } from './generated/prisma/client.js';
+import { type Client, clientOf } from './transactions.js';
+
+/**
+ * The data side of the webhook relay (the outbox publisher). One relay runs at a time across every worker
+ * instance (a transaction-scoped advisory lock); it reads unpublished outbox events in per-workspace sequence
+ * order, writes their delivery rows and marks them published in that same transaction, so an event is fanned out
+ * exactly once even when relays overlap or crash.
+ */
+
+export interface UnpublishedEvent {
+  readonly workspaceId: string;
+  readonly id: string;
+  readonly sequence: bigint;
+  readonly aggregateType: string;
+  readonly aggregateId: string;
+  readonly eventType: string;
+  readonly payload: unknown;
+  readonly occurredAt: Date;
+}
+
+/**
+ * Runs `work` in one transaction holding the relay lock, or returns null at once when another relay holds it
+ * (it will pick the events up; waiting would only pile relays up behind each other).
+ */
+export async function withRelayLock<T>(database: Database, work: (tx: Tx) => Promise<T>): Promise<T | null> {
+  return database.prisma.$transaction(
+    async (tx) => {
+      const [row] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(hashtextextended('workcell:webhook-relay'::text, 0)) AS locked`;
+      return row?.locked ? work(tx) : null;
+    },
+    { maxWait: 5_000, timeout: 30_000 },
+  );
+}
+
+/** The oldest unpublished events, in per-workspace sequence order, locked until the transaction ends. */
+export async function lockUnpublishedEvents(tx: Tx, take: number): Promise<UnpublishedEvent[]> {
+  const rows = await tx.$queryRaw<
+    { workspace_id: string; id: string; sequence: bigint; aggregate_type: string; aggregate_id: string; event_type: string; payload: unknown; occurred_at: Date }[]
+  >`SELECT workspace_id, id, sequence, aggregate_type, aggregate_id, event_type, payload, occurred_at
+      FROM outbox_events WHERE published_at IS NULL
+      ORDER BY workspace_id, sequence LIMIT ${take} FOR UPDATE SKIP LOCKED`;
+  return rows.map((r) => ({
+    workspaceId: r.workspace_id,
+    id: r.id,
+    sequence: r.sequence,
+    aggregateType: r.aggregate_type,
+    aggregateId: r.aggregate_id,
+    eventType: r.event_type,
+    payload: r.payload,
+    occurredAt: r.occurred_at,
+  }));
+}
+
+export interface RelaySubscription {
+  readonly workspaceId: string;
+  readonly id: string;
+  readonly eventTypes: readonly string[];
+  readonly ownerCredentialId: string;
+}
+
+/** The active, unarchived signed subscriptions of these workspaces. */
+export async function activeWebhooksOf(client: Client, workspaceIds: readonly string[]): Promise<RelaySubscription[]> {
+  return clientOf(client).webhookSubscription.findMany({
+    where: { workspaceId: { in: [...workspaceIds] }, status: 'active', archivedAt: null },
+    select: { workspaceId: true, id: true, eventTypes: true, ownerCredentialId: true },
+    orderBy: { id: 'asc' },
+  });
+}
+
+export interface RelayLegacyWebhook {
+  readonly workspaceId: string;
+  readonly id: string;
+  readonly url: string;
+  readonly events: readonly string[];
+}
+
+/** The unarchived legacy v0 webhooks of these workspaces. */
+export async function activeLegacyWebhooksOf(client: Client, workspaceIds: readonly string[]): Promise<RelayLegacyWebhook[]> {
+  return clientOf(client).legacyWebhook.findMany({
+    where: { workspaceId: { in: [...workspaceIds] }, archivedAt: null },
+    select: { workspaceId: true, id: true, url: true, events: true },
+    orderBy: { id: 'asc' },
+  });
+}
+
+export interface NewDelivery {
+  readonly workspaceId: string;
+  readonly subscriptionId: string;
+  readonly ownerCredentialId: string;
+  readonly eventId: string;
+  readonly eventType: string;
+}
+
+/** Pending delivery rows (`attempt` 1 is the one about to be made); returns their ids. */
+export async function insertPendingDeliveries(tx: Tx, rows: readonly NewDelivery[]): Promise<{ workspaceId: string; id: string }[]> {
+  if (rows.length === 0) return [];
+  return tx.webhookDelivery.createManyAndReturn({
+    data: rows.map((r) => ({ ...r, attempt: 1, status: 'pending' as const })),
+    select: { workspaceId: true, id: true },
+  });
+}
+
+export async function markEventsPublished(tx: Tx, events: readonly { workspaceId: string; id: string }[], at: Date): Promise<void> {
+  const byWorkspace = new Map<string, string[]>();
+  for (const e of events) byWorkspace.set(e.workspaceId, [...(byWorkspace.get(e.workspaceId) ?? []), e.id]);
+  for (const [workspaceId, ids] of byWorkspace) {
+    await tx.outboxEvent.updateMany({ where: { workspaceId, id: { in: ids }, publishedAt: null }, data: { publishedAt: at } });
+  }
+}
+
+/** Pending deliveries not touched since `before`: their job may have been lost (a crash between commit and enqueue). */
+export async function stalePendingDeliveries(client: Client, before: Date, take: number): Promise<{ workspaceId: string; id: string }[]> {
+  return clientOf(client).webhookDelivery.findMany({
+    where: { status: 'pending', updatedAt: { lt: before }, OR: [{ nextRetryAt: null }, { nextRetryAt: { lt: before } }] },
+    select: { workspaceId: true, id: true },
+    orderBy: { updatedAt: 'asc' },
+    take,
+  });
+}
+
+/** What a delivery job needs of its event. */
+export async function findOutboxEvent(client: Client, workspaceId: string, id: string): Promise<UnpublishedEvent | null> {
+  const row = await clientOf(client).outboxEvent.findFirst({
+    where: { workspaceId, id },
+    select: { workspaceId: true, id: true, sequence: true, aggregateType: true, aggregateId: true, eventType: true, payload: true, occurredAt: true },
+  });
+  return row ? { ...row, payload: row.payload as Prisma.JsonValue } : null;
+}
+
+/** A subscription's delivery target, archived or not (the job decides what an archived one means). */
+export async function findWebhookTarget(
+  client: Client,
+  workspaceId: string,
+  id: string,
+): Promise<{ url: string; status: string; archivedAt: Date | null; secretCiphertext: Uint8Array; secretKeyId: string } | null> {
+  return clientOf(client).webhookSubscription.findFirst({ where: { workspaceId, id }, select: { url: true, status: true, archivedAt: true, secretCiphertext: true, secretKeyId: true } });
+}

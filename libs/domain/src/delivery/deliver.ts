@@ -1,0 +1,117 @@
+import { Webhook } from 'standardwebhooks';
+import { z } from 'zod';
+import { findLegacyWebhook, findOutboxEvent, findWebhookTarget, loadWebhookDelivery, recordDeliveryAttempt, type UnpublishedEvent } from '@workcell/db';
+import { eventSpec } from '../events/catalog.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { decryptSigningSecret } from '../webhooks/secret.js';
+import { postJson, type PostOutcome } from './http.js';
+
+/** Which attempt of its job a handler runs (1-based) and how many are allowed (the job catalog's JobRun). */
+const runInput = { attempt: z.number().int().min(1), attempts: z.number().int().min(1) };
+
+/** Thrown to let the queue retry the delivery after its backoff. */
+export class DeliveryRetry extends Error {}
+
+/** The payload as delivered: the stored event payload without the internal request id. */
+function publicPayload(payload: unknown): unknown {
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return payload;
+  const { requestId: _requestId, ...rest } = payload as Record<string, unknown>;
+  return rest;
+}
+
+/** The signed v2 body (README "Webhooks"). */
+export function signedBody(event: UnpublishedEvent): string {
+  const spec = eventSpec(event.eventType);
+  return JSON.stringify({
+    type: event.eventType,
+    timestamp: event.occurredAt.toISOString(),
+    data: { resourceType: spec?.resourceType ?? event.aggregateType, resourceId: event.aggregateId, action: spec?.action ?? 'updated', payload: publicPayload(event.payload) },
+  });
+}
+
+/** The unsigned legacy v0 body (README "Webhooks"): v0 names the workspace a team and ids `_id`. */
+export function legacyBody(event: UnpublishedEvent): string {
+  return JSON.stringify({ event: event.eventType, _id: event.id, teamId: event.workspaceId, resourceId: event.aggregateId, createdAt: event.occurredAt.toISOString(), data: publicPayload(event.payload) });
+}
+
+/** When BullMQ runs the next attempt: exponential backoff from WEBHOOK_RETRY_BASE_MS (base · 2^(attempt−1)). */
+export function retryDelayMs(retryBaseMs: number, attempt: number): number {
+  return retryBaseMs * 2 ** (attempt - 1);
+}
+
+function describe(outcome: PostOutcome): string | null {
+  if (outcome.error) return outcome.error.slice(0, 500);
+  return outcome.statusCode !== null && (outcome.statusCode < 200 || outcome.statusCode > 299) ? `the receiver answered ${outcome.statusCode}` : null;
+}
+
+export const deliverWebhookInput = z.object({ workspaceId: z.uuid(), deliveryId: z.uuid(), ...runInput }).strict();
+
+/**
+ * One attempt of a signed v2 delivery: POSTs the event signed with the subscription's secret (Standard Webhooks:
+ * `webhook-id` = event id, the same on every retry, so receivers deduplicate; `webhook-timestamp` = this attempt;
+ * `webhook-signature` = `v1,<base64 HMAC-SHA256>`). 2xx ends it succeeded; otherwise the attempt is recorded
+ * with its next retry time and DeliveryRetry is thrown so the queue retries; the last failed attempt ends it
+ * failed. A refused target (SSRF rule) or a subscription that was removed, disabled or whose owner can no longer
+ * use it ends it failed at once, without sending.
+ */
+export const deliverWebhook = defineProcedure('deliverWebhook', deliverWebhookInput, async (ctx, input): Promise<{ status: string }> => {
+  const { workspaceId, deliveryId, attempt, attempts } = input;
+  const delivery = await loadWebhookDelivery(ctx.database, workspaceId, deliveryId);
+  if (!delivery || delivery.status !== 'pending') return { status: delivery?.status ?? 'missing' };
+  const target = await findWebhookTarget(ctx.database, workspaceId, delivery.subscriptionId);
+  const event = await findOutboxEvent(ctx.database, workspaceId, delivery.eventId);
+  const end = async (status: 'succeeded' | 'failed', outcome: PostOutcome | null, error: string | null) => {
+    const now = ctx.now();
+    await recordDeliveryAttempt(ctx.database, workspaceId, deliveryId, {
+      attempt: outcome ? attempt : delivery.attempt,
+      status,
+      responseStatusCode: outcome?.statusCode ?? null,
+      responseTimeMs: outcome?.timeMs ?? null,
+      error,
+      nextRetryAt: null,
+      deliveredAt: status === 'succeeded' ? now : null,
+    });
+    return { status };
+  };
+  if (!target || !event) return end('failed', null, 'the subscription or event no longer exists');
+  if (target.archivedAt !== null) return end('failed', null, 'the subscription was removed');
+  if (target.status !== 'active') return end('failed', null, 'the subscription is disabled');
+
+  const secret = decryptSigningSecret(ctx.config, workspaceId, { ciphertext: target.secretCiphertext, keyId: target.secretKeyId });
+  const body = signedBody(event);
+  const sentAt = ctx.now();
+  const signature = new Webhook(secret).sign(event.id, sentAt, body);
+  const headers = { 'webhook-id': event.id, 'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)), 'webhook-signature': signature };
+  const outcome = await postJson(ctx.config, target.url, body, headers);
+  const error = describe(outcome);
+  if (error === null) return end('succeeded', outcome, null);
+  if (outcome.refused || attempt >= attempts) return end('failed', outcome, error);
+  await recordDeliveryAttempt(ctx.database, workspaceId, deliveryId, {
+    attempt,
+    status: 'pending',
+    responseStatusCode: outcome.statusCode,
+    responseTimeMs: outcome.timeMs,
+    error,
+    nextRetryAt: new Date(ctx.now().getTime() + retryDelayMs(ctx.config.webhooks.retryBaseMs, attempt)),
+    deliveredAt: null,
+  });
+  throw new DeliveryRetry(`delivery ${deliveryId} attempt ${attempt} failed: ${error}`);
+});
+
+export const deliverLegacyWebhookInput = z.object({ workspaceId: z.uuid(), legacyWebhookId: z.uuid(), eventId: z.uuid(), ...runInput }).strict();
+
+/**
+ * One attempt of an unsigned legacy v0 delivery (no history table: the queue's job is its record). Same POST
+ * and retry policy as v2, without signature headers; a webhook removed meanwhile is not sent to.
+ */
+export const deliverLegacyWebhook = defineProcedure('deliverLegacyWebhook', deliverLegacyWebhookInput, async (ctx, input): Promise<{ status: string; statusCode?: number | null }> => {
+  const { workspaceId, legacyWebhookId, eventId, attempt, attempts } = input;
+  const webhook = await findLegacyWebhook(ctx.database, workspaceId, legacyWebhookId);
+  const event = await findOutboxEvent(ctx.database, workspaceId, eventId);
+  if (!webhook || webhook.archivedAt !== null || !event) return { status: 'skipped' };
+  const outcome = await postJson(ctx.config, webhook.url, legacyBody(event), {});
+  const error = describe(outcome);
+  if (error === null) return { status: 'succeeded', statusCode: outcome.statusCode };
+  if (outcome.refused || attempt >= attempts) return { status: 'failed', statusCode: outcome.statusCode };
+  throw new DeliveryRetry(`legacy delivery to ${legacyWebhookId} attempt ${attempt} failed: ${error}`);
+});

@@ -1,0 +1,127 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { rootCertificates } from 'node:tls';
+import type { AppConfig } from '@workcell/config';
+
+/**
+ * The outgoing POST of a webhook delivery. Rules (README "Webhooks"):
+ * - In production a receiver whose host is or resolves to a private, loopback, link-local, CGNAT or otherwise
+ *   non-public address is refused (SSRF): the check runs in the connection's own DNS lookup, so the address
+ *   checked is the address connected to (no rebinding between check and connect).
+ * - TLS is always verified; outside production WEBHOOK_EXTRA_CA_FILE adds trusted CAs (a test receiver's).
+ * - One timeout (WEBHOOK_DELIVERY_TIMEOUT_MS) covers connect, request and response; redirects are not followed.
+ */
+
+export class DeliveryRefused extends Error {}
+
+const BLOCKED = new BlockList();
+for (const [net, bits] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 3],
+] as const) {
+  BLOCKED.addSubnet(net, bits, 'ipv4');
+}
+for (const [net, bits] of [
+  ['::', 127],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const) {
+  BLOCKED.addSubnet(net, bits, 'ipv6');
+}
+
+/** Whether an address is not a public unicast one (IPv4-mapped IPv6 judged by its IPv4). */
+export function isNonPublicAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return BLOCKED.check(mapped[1]!, 'ipv4');
+  const family = isIP(address);
+  if (family === 0) return true;
+  return BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    if (error) return callback(error, '', 0);
+    const refused = addresses.find((a) => isNonPublicAddress(a.address));
+    if (refused) return callback(new DeliveryRefused(`refused: ${hostname} resolves to the non-public address ${refused.address}`), '', 0);
+    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+    const first = addresses[0]!;
+    return callback(null, first.address, first.family);
+  });
+};
+
+let extraCa: { file: string; ca: string[] } | undefined;
+function trustedCas(config: AppConfig): string[] | undefined {
+  const file = config.env === 'production' ? null : config.webhooks.extraCaFile;
+  if (!file) return undefined;
+  if (extraCa?.file !== file) extraCa = { file, ca: [...rootCertificates, readFileSync(file, 'utf8')] };
+  return extraCa.ca;
+}
+
+export interface PostOutcome {
+  /** null when no response arrived (refused, network error, timeout). */
+  readonly statusCode: number | null;
+  readonly timeMs: number;
+  readonly error: string | null;
+  /** A refusal by rule (SSRF): retrying cannot help. */
+  readonly refused: boolean;
+}
+
+export async function postJson(config: AppConfig, target: string, body: string, headers: Record<string, string>): Promise<PostOutcome> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return { statusCode: null, timeMs: 0, error: 'refused: the URL is not valid', refused: true };
+  }
+  const production = config.env === 'production';
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (production && (url.protocol !== 'https:' || (isIP(host) !== 0 && isNonPublicAddress(host)) || host === 'localhost' || host.endsWith('.localhost'))) {
+    return { statusCode: null, timeMs: 0, error: `refused: ${host} is not a public https receiver`, refused: true };
+  }
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<PostOutcome>((resolve) => {
+    let settled = false;
+    const finish = (outcome: Omit<PostOutcome, 'timeMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...outcome, timeMs: elapsed() });
+    };
+    const req = send(
+      url,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Workcell-Webhooks/1', ...headers },
+        ...(production ? { lookup: publicOnlyLookup } : {}),
+        ...(url.protocol === 'https:' ? { ca: trustedCas(config) } : {}),
+        agent: false,
+      },
+      (res) => {
+        // The body is not needed; drain it so the socket closes.
+        res.resume();
+        res.on('end', () => finish({ statusCode: res.statusCode ?? null, error: null, refused: false }));
+        res.on('error', (e) => finish({ statusCode: res.statusCode ?? null, error: e.message, refused: false }));
+      },
+    );
+    const timer = setTimeout(() => {
+      finish({ statusCode: null, error: `timed out after ${config.webhooks.timeoutMs} ms`, refused: false });
+      req.destroy();
+    }, config.webhooks.timeoutMs);
+    req.on('error', (e) => finish({ statusCode: null, error: e.message, refused: e instanceof DeliveryRefused }));
+    req.end(body);
+  });
+}

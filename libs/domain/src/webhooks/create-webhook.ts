@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { insertWebhook, inTransaction, recordAudit } from '@workcell/db';
+import { actorOf } from '../identity/actor.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { writeInput } from '../roles/permission-model.js';
+import { encryptSigningSecret, generateSigningSecret } from './secret.js';
+import { webhookAttributes, webhookEventTypes, webhookUrl, type WebhookView, webhookView } from './view.js';
+
+export const createWebhookInput = z.object({ ...writeInput, ...webhookAttributes }).strict();
+
+/**
+ * `POST /v1/webhooks`: a signed subscription owned by the calling credential. Returns the signing secret, once;
+ * only its ciphertext is stored. Audited as `webhook.created` (a webhook receives workspace data).
+ */
+export const createWebhook = defineProcedure('createWebhook', createWebhookInput, async (ctx, input): Promise<WebhookView & { signingSecret: string }> => {
+  const { auth } = input;
+  const workspaceId = auth.workspaceId;
+  const url = webhookUrl(input.url);
+  const eventTypes = webhookEventTypes(input.eventTypes);
+  const secret = generateSigningSecret();
+  const { ciphertext, keyId } = encryptSigningSecret(ctx.config, workspaceId, secret);
+  const now = ctx.now();
+  const row = await inTransaction(ctx.database, async (tx) => {
+    const created = await insertWebhook(tx, workspaceId, { url, description: input.description ?? null, eventTypes, ownerCredentialId: auth.credential.id, secretCiphertext: ciphertext, secretKeyId: keyId });
+    await recordAudit(tx, { workspaceId, actor: actorOf(auth, input.requestId), action: 'webhook.created', targetType: 'webhook', targetId: created.id, metadata: { eventTypes }, occurredAt: now });
+    return created;
+  });
+  return { ...webhookView(row), signingSecret: secret };
+});

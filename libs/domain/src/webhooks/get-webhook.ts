@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { findWebhook } from '@workcell/db';
+import { isUuid } from '../kernel/cas.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { authInput } from '../roles/permission-model.js';
+import { versionedWebhook, webhookNotFound, type WebhookView } from './view.js';
+
+export const getWebhookInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();
+
+/** `GET /v1/webhooks/{id}`: one subscription of the workspace (removed or another workspace's: 404). */
+export const getWebhook = defineProcedure('getWebhook', getWebhookInput, async (ctx, { auth, id }): Promise<Versioned<WebhookView>> => {
+  const row = isUuid(id) ? await findWebhook(ctx.database, auth.workspaceId, id.toLowerCase()) : null;
+  if (!row) throw webhookNotFound();
+  return versionedWebhook(row);
+});

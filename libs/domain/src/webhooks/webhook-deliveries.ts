@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { findWebhook, findWebhookDelivery, listWebhookDeliveriesPage, type WebhookRecord } from '@workcell/db';
+import type { V1AuthContext } from '../identity/authenticate-credential.js';
+import { DomainError } from '../kernel/errors.js';
+import { isUuid } from '../kernel/cas.js';
+import { paginate } from '../kernel/pagination.js';
+import { defineProcedure, type ProcedureContext } from '../kernel/procedure.js';
+import { authInput, pageInput } from '../roles/permission-model.js';
+import { type WebhookDeliveryView, webhookDeliveryView, webhookNotFound } from './view.js';
+
+/**
+ * Delivery history (contract 6): only the exact credential that owns the subscription reads it. Any other
+ * credential, even of the same member with every scope, gets 404 for the subscription's deliveries, as if
+ * they did not exist (the subscription itself stays readable through getWebhook).
+ */
+async function ownedWebhook(ctx: ProcedureContext, auth: V1AuthContext, id: string): Promise<WebhookRecord> {
+  const row = isUuid(id) ? await findWebhook(ctx.database, auth.workspaceId, id.toLowerCase()) : null;
+  if (!row || row.ownerCredentialId !== auth.credential.id) throw webhookNotFound();
+  return row;
+}
+
+export const listWebhookDeliveriesInput = z.object({ auth: authInput, id: z.string().max(64), status: z.enum(['pending', 'succeeded', 'failed']).optional(), ...pageInput }).strict();
+
+/** `GET /v1/webhooks/{id}/deliveries`: the owner's view of its subscription's deliveries, oldest first. */
+export const listWebhookDeliveries = defineProcedure(
+  'listWebhookDeliveries',
+  listWebhookDeliveriesInput,
+  async (ctx, { auth, id, status, cursor, limit }): Promise<{ items: WebhookDeliveryView[]; limit: number; nextCursor: string | null }> => {
+    const webhook = await ownedWebhook(ctx, auth, id);
+    const filter = status === undefined ? {} : { status };
+    const scope = { workspaceId: auth.workspaceId, list: `listWebhookDeliveries:${webhook.id}`, filter };
+    const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) =>
+      listWebhookDeliveriesPage(ctx.database, auth.workspaceId, webhook.id, auth.credential.id, filter, afterId, take),
+    );
+    return { items: page.items.map(webhookDeliveryView), limit, nextCursor: page.nextCursor };
+  },
+);
+
+export const getWebhookDeliveryInput = z.object({ auth: authInput, id: z.string().max(64), deliveryId: z.string().max(64) }).strict();
+
+/** `GET /v1/webhooks/{id}/deliveries/{deliveryId}`: one delivery, for the owner only. */
+export const getWebhookDelivery = defineProcedure('getWebhookDelivery', getWebhookDeliveryInput, async (ctx, { auth, id, deliveryId }): Promise<WebhookDeliveryView> => {
+  const webhook = await ownedWebhook(ctx, auth, id);
+  const row = isUuid(deliveryId) ? await findWebhookDelivery(ctx.database, auth.workspaceId, webhook.id, deliveryId.toLowerCase(), auth.credential.id) : null;
+  if (!row) throw new DomainError('not_found', 'delivery not found');
+  return webhookDeliveryView(row);
+});

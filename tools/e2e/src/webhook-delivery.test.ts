@@ -1,0 +1,337 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+import { configFrom } from '@workcell/config';
+import { V1_SCOPES } from '@workcell/credentials';
+import { appendOutboxEvent, type Database } from '@workcell/db';
+import { deliverWebhook, type DeliverySink, invoke, postJson, relayOutbox } from '@workcell/domain';
+import { type RunningApp, useTestEnvironment } from '@workcell/testing';
+import { startV1Cell, type V1Cell } from './support/cell.js';
+import { assertProblem, assertShape, callApi } from './support/v1.js';
+
+/**
+ * Webhook delivery end to end (contract 6 and the README "Webhooks" decisions): the worker's relay fans outbox
+ * events out, the delivery jobs POST them to a real HTTPS receiver (a self-signed certificate made here with the
+ * openssl CLI, trusted by the worker through WEBHOOK_EXTRA_CA_FILE, TLS verification on), signed per Standard
+ * Webhooks; retries with backoff; the owner's scopes filter what is sent; legacy v0 webhooks get the unsigned
+ * form; and the relay fans each event out once even when runs overlap. Retries are fast through the config.
+ */
+
+const dir = mkdtempSync(join(tmpdir(), 'wc-webhooks-'));
+const keyFile = join(dir, 'key.pem');
+const certFile = join(dir, 'cert.pem');
+execFileSync(
+  'openssl',
+  ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
+  { stdio: 'ignore' },
+);
+
+// A second self-signed certificate the worker does not trust.
+const untrustedKey = join(dir, 'untrusted-key.pem');
+const untrustedCert = join(dir, 'untrusted-cert.pem');
+execFileSync(
+  'openssl',
+  ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', untrustedKey, '-out', untrustedCert, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
+  { stdio: 'ignore' },
+);
+
+const env = useTestEnvironment({ WEBHOOK_EXTRA_CA_FILE: certFile, WEBHOOK_DELIVERY_ATTEMPTS: '3', WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_DELIVERY_TIMEOUT_MS: '2000' });
+
+interface Received {
+  readonly path: string;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('webhook delivery', () => {
+  let cell: V1Cell;
+  let database: Database;
+  let workspaceId: string;
+  let v1: RunningApp;
+  let admin: string;
+  let server: Server;
+  let base: string;
+  const received: Received[] = [];
+  const hits = new Map<string, number>();
+
+  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown) => callApi<T>(v1, method, path, token, body);
+  const subscribe = async (path: string, eventTypes: string[], token = admin) => {
+    const reply = await call<{ data: { id: string; signingSecret: string } }>('POST', '/v1/webhooks', token, { url: `${base}${path}`, eventTypes });
+    assert.equal(reply.status, 201, JSON.stringify(reply.body));
+    return reply.body.data;
+  };
+  const createTag = async () => {
+    const reply = await call<{ data: { id: string } }>('POST', '/v1/tags', admin, { name: `Tag ${randomUUID().slice(0, 8)}` });
+    assert.equal(reply.status, 201);
+    return reply.body.data.id;
+  };
+  const eventOf = async (aggregateId: string, type: string) => (await cell.outbox(aggregateId, type))[0]!;
+  const deliveriesOf = (subscriptionId: string) => database.prisma.webhookDelivery.findMany({ where: { workspaceId, subscriptionId }, orderBy: { id: 'asc' } });
+  /** Appends events straight to the outbox, as a domain write would. */
+  const emit = async (events: { aggregateType: string; eventType: string; payload: object }[]) =>
+    database.prisma.$transaction(async (tx) => {
+      const ids: string[] = [];
+      for (const e of events) {
+        const aggregateId = randomUUID();
+        await appendOutboxEvent(tx, { workspaceId, aggregateId, ...e });
+        ids.push((await tx.outboxEvent.findFirstOrThrow({ where: { workspaceId, aggregateId } })).id);
+      }
+      return ids;
+    });
+  const published = (ids: string[]) => waitFor('the events to be published', async () => (await database.prisma.outboxEvent.count({ where: { workspaceId, id: { in: ids }, publishedAt: { not: null } } })) === ids.length);
+
+  before(async () => {
+    server = createServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const path = req.url ?? '/';
+        received.push({ path, headers: req.headers as Record<string, string>, body });
+        const n = (hits.get(path) ?? 0) + 1;
+        hits.set(path, n);
+        const status = path === '/fail' ? 500 : path === '/flaky' && n === 1 ? 500 : 200;
+        // The first request to /slow answers only after the worker's 2 s timeout.
+        setTimeout(() => res.writeHead(status).end(), path === '/slow' && n === 1 ? 3_000 : 0);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    cell = await startV1Cell(env);
+    ({ database, workspaceId, v1 } = cell);
+    admin = await cell.mint(V1_SCOPES);
+  });
+
+  after(async () => {
+    await cell?.close();
+    server?.closeAllConnections();
+    await new Promise((r) => server?.close(r));
+  });
+
+  it('delivers a signed event that verifies with the one-time secret; history shows it to the owner only', async () => {
+    const hook = await subscribe('/ok', ['tag.created']);
+    const tagId = await createTag();
+    const event = await eventOf(tagId, 'tag.created');
+    const got = await waitFor('the delivery', async () => received.find((r) => r.path === '/ok' && r.headers['webhook-id'] === event.id));
+    assert.match(got.headers['webhook-signature']!, /^v1,/);
+    assert.match(got.headers['webhook-timestamp']!, /^\d+$/);
+    assert.equal(got.headers['content-type'], 'application/json');
+    const verified = new Webhook(hook.signingSecret).verify(got.body, got.headers) as { type: string; timestamp: string; data: Record<string, unknown> };
+    assert.equal(verified.type, 'tag.created');
+    assert.equal(verified.timestamp, event.occurredAt.toISOString());
+    assert.equal(verified.data.resourceType, 'tags');
+    assert.equal(verified.data.resourceId, tagId);
+    assert.equal(verified.data.action, 'created');
+    assert.equal((verified.data.payload as { tag: { id: string } }).tag.id, tagId);
+    assert.equal((verified.data.payload as { requestId?: string }).requestId, undefined, 'internal request ids are not sent');
+    const otherSecret = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
+    assert.throws(() => new Webhook(otherSecret).verify(got.body, got.headers), 'another secret does not verify');
+    assert.throws(() => new Webhook(hook.signingSecret).verify(got.body.replace('tag.created', 'tag.archived'), got.headers), 'a changed body does not verify');
+
+    const row = await waitFor('the delivery to succeed', async () => (await deliveriesOf(hook.id)).find((d) => d.status === 'succeeded'));
+    assert.equal(row.attempt, 1);
+    assert.equal(row.responseStatusCode, 200);
+    assert.ok(row.deliveredAt !== null && row.responseTimeMs !== null);
+    assert.equal((await deliveriesOf(hook.id)).length, 1);
+
+    const list = await call<{ data: { id: string; status: string; attempts: number; responseStatus: number; eventId: string; webhookId: string }[] }>('GET', `/v1/webhooks/${hook.id}/deliveries`, admin);
+    assert.equal(list.status, 200);
+    assert.equal(list.body.data.length, 1);
+    const item = list.body.data[0]!;
+    assertShape('listWebhookDeliveries', item);
+    assert.deepEqual([item.status, item.attempts, item.responseStatus, item.eventId, item.webhookId], ['succeeded', 1, 200, event.id, hook.id]);
+    assert.deepEqual((await call<{ data: unknown[] }>('GET', `/v1/webhooks/${hook.id}/deliveries?status=failed`, admin)).body.data, []);
+    const one = await call<{ data: unknown }>('GET', `/v1/webhooks/${hook.id}/deliveries/${item.id}`, admin);
+    assert.equal(one.status, 200);
+    assertShape('getWebhookDelivery', one.body.data);
+
+    // Contract 6: another credential, even of the same member with every scope, never sees the history.
+    const sibling = await cell.mint(V1_SCOPES);
+    assertProblem(await call('GET', `/v1/webhooks/${hook.id}/deliveries`, sibling), 404, 'not_found');
+    assertProblem(await call('GET', `/v1/webhooks/${hook.id}/deliveries/${item.id}`, sibling), 404, 'not_found');
+    assert.equal((await call('GET', `/v1/webhooks/${hook.id}`, sibling)).status, 200, 'the subscription itself stays visible');
+  });
+
+  it('retries a receiver answering 500 then 200 with the same webhook-id and ends succeeded after 2 attempts', async () => {
+    const hook = await subscribe('/flaky', ['tag.updated']);
+    const tagId = await createTag();
+    assert.equal((await call('PATCH', `/v1/tags/${tagId}`, admin, { name: 'Renamed' })).status, 200);
+    const event = await eventOf(tagId, 'tag.updated');
+    const row = await waitFor('the retried delivery to succeed', async () => (await deliveriesOf(hook.id)).find((d) => d.status === 'succeeded'));
+    assert.equal(row.attempt, 2);
+    assert.equal(row.responseStatusCode, 200);
+    assert.equal(row.error, null);
+    assert.equal(row.nextRetryAt, null);
+    const attempts = received.filter((r) => r.path === '/flaky');
+    assert.equal(attempts.length, 2);
+    assert.ok(attempts.every((a) => a.headers['webhook-id'] === event.id), 'the same webhook-id on every attempt');
+    for (const a of attempts) new Webhook(hook.signingSecret).verify(a.body, a.headers);
+    const item = (await call<{ data: { attempts: number; status: string; lastAttemptAt: string | null }[] }>('GET', `/v1/webhooks/${hook.id}/deliveries`, admin)).body.data[0]!;
+    assert.equal(item.attempts, 2);
+    assert.ok(item.lastAttemptAt !== null);
+  });
+
+  it('retries an attempt that timed out', async () => {
+    const hook = await subscribe('/slow', ['tag.restored']);
+    await emit([{ aggregateType: 'tag', eventType: 'tag.restored', payload: { tag: {} } }]);
+    const row = await waitFor('the delivery after a timeout', async () => (await deliveriesOf(hook.id)).find((d) => d.status === 'succeeded'));
+    assert.equal(row.attempt, 2);
+    assert.equal(received.filter((r) => r.path === '/slow').length, 2);
+  });
+
+  it('verifies TLS: a receiver whose certificate is not trusted gets nothing and the delivery ends failed', async () => {
+    const untrusted = createServer({ key: readFileSync(untrustedKey), cert: readFileSync(untrustedCert) }, (_req, res) => {
+      untrustedHits++;
+      res.writeHead(200).end();
+    });
+    let untrustedHits = 0;
+    await new Promise<void>((resolve) => untrusted.listen(0, '127.0.0.1', resolve));
+    try {
+      const reply = await call<{ data: { id: string } }>('POST', '/v1/webhooks', admin, { url: `https://127.0.0.1:${(untrusted.address() as AddressInfo).port}/in`, eventTypes: ['product_group.created'] });
+      assert.equal(reply.status, 201);
+      await emit([{ aggregateType: 'product_group', eventType: 'product_group.created', payload: { productGroup: {} } }]);
+      const row = await waitFor('the delivery to fail', async () => (await deliveriesOf(reply.body.data.id)).find((d) => d.status === 'failed'));
+      assert.equal(row.attempt, 3);
+      assert.equal(row.responseStatusCode, null);
+      assert.match(row.error ?? '', /certificate/i);
+      assert.equal(untrustedHits, 0);
+    } finally {
+      untrusted.closeAllConnections();
+      await new Promise((r) => untrusted.close(r));
+    }
+  });
+
+  it('a receiver that always fails ends failed after the configured attempts, with the reason recorded', async () => {
+    const hook = await subscribe('/fail', ['tag.archived']);
+    const tagId = await createTag();
+    assert.equal((await call('DELETE', `/v1/tags/${tagId}`, admin)).status, 204);
+    const row = await waitFor('the delivery to fail', async () => (await deliveriesOf(hook.id)).find((d) => d.status === 'failed'));
+    assert.equal(row.attempt, 3);
+    assert.equal(row.responseStatusCode, 500);
+    assert.match(row.error ?? '', /500/);
+    assert.equal(row.deliveredAt, null);
+    assert.equal(received.filter((r) => r.path === '/fail').length, 3);
+  });
+
+  it('never delivers an event the owner may not read at delivery time (billing, budget statements)', async () => {
+    const limited = await cell.mint(['webhooks:read', 'webhooks:write', 'time-entries:read', 'project-statements:read']);
+    const hook = await subscribe('/ok', ['time_entry.updated', 'time_entry.billing_set', 'project_statement.created'], limited);
+    const full = await subscribe('/ok', ['time_entry.billing_set', 'project_statement.created']);
+    const [updated, billing, budget, cost] = await emit([
+      { aggregateType: 'time_entry', eventType: 'time_entry.updated', payload: { timeEntry: { note: 'x' } } },
+      { aggregateType: 'time_entry', eventType: 'time_entry.billing_set', payload: { billing: { billable: true, billingRate: { amount: '120', currency: 'EUR' } } } },
+      { aggregateType: 'project_statement', eventType: 'project_statement.created', payload: { projectStatement: { kind: 'budget' } } },
+      { aggregateType: 'project_statement', eventType: 'project_statement.created', payload: { projectStatement: { kind: 'cost' } } },
+    ]);
+    await published([updated!, billing!, budget!, cost!]);
+    const limitedEvents = (await deliveriesOf(hook.id)).map((d) => d.eventId).sort();
+    assert.deepEqual(limitedEvents, [updated!, cost!].sort());
+    const fullEvents = (await deliveriesOf(full.id)).map((d) => d.eventId).sort();
+    assert.deepEqual(fullEvents, [billing!, budget!, cost!].sort(), 'an owner holding the finance scopes receives them');
+    await waitFor('the allowed deliveries', async () => received.some((r) => r.headers['webhook-id'] === cost));
+    const sentToLimited = received.filter((r) => [billing, budget].includes(r.headers['webhook-id']));
+    for (const r of sentToLimited) assert.throws(() => new Webhook(hook.signingSecret).verify(r.body, r.headers), 'no restricted event was signed for the limited owner');
+  });
+
+  it('stops delivering to a removed or disabled subscription, and to an owner credential that was revoked', async () => {
+    const removed = await subscribe('/ok', ['contact.created']);
+    const disabled = await subscribe('/ok', ['contact.created']);
+    const revokedOwner = await cell.mint(['webhooks:read', 'webhooks:write', 'contacts:read']);
+    const orphan = await subscribe('/ok', ['contact.created'], revokedOwner);
+    const live = await subscribe('/ok', ['contact.created']);
+    assert.equal((await call('DELETE', `/v1/webhooks/${removed.id}`, admin)).status, 204);
+    const version = (await call<{ data: { version: string } }>('GET', `/v1/webhooks/${disabled.id}`, admin)).body.data.version;
+    assert.equal((await call('PATCH', `/v1/webhooks/${disabled.id}`, admin, { expectedVersion: version, status: 'disabled' })).status, 200);
+    const orphanRow = await database.prisma.webhookSubscription.findFirstOrThrow({ where: { id: orphan.id } });
+    await database.prisma.credential.updateMany({ where: { workspaceId, id: orphanRow.ownerCredentialId }, data: { status: 'revoked', revokedAt: new Date() } });
+    const [eventId] = await emit([{ aggregateType: 'contact', eventType: 'contact.created', payload: { contact: {} } }]);
+    await published([eventId!]);
+    assert.equal((await deliveriesOf(live.id)).length, 1, 'the live subscription got it');
+    for (const s of [removed, disabled, orphan]) assert.equal((await deliveriesOf(s.id)).length, 0);
+    const sent = await waitFor('the live delivery', async () => received.filter((r) => r.headers['webhook-id'] === eventId).length === 1 && received.filter((r) => r.headers['webhook-id'] === eventId));
+    new Webhook(live.signingSecret).verify(sent[0]!.body, sent[0]!.headers);
+  });
+
+  it('delivers to a legacy v0 webhook unsigned, in the legacy shape, only for the events it names', async () => {
+    const named = await database.prisma.legacyWebhook.create({ data: { workspaceId, url: `${base}/legacy`, events: ['call_note.created'] } });
+    await database.prisma.legacyWebhook.create({ data: { workspaceId, url: `${base}/legacy-other`, events: ['task.created'] } });
+    await database.prisma.legacyWebhook.create({ data: { workspaceId, url: `${base}/legacy-archived`, events: [], archivedAt: new Date() } });
+    const [eventId] = await emit([{ aggregateType: 'call_note', eventType: 'call_note.created', payload: { callNote: { subject: 'hi' }, requestId: 'r1' } }]);
+    const got = await waitFor('the legacy delivery', async () => received.find((r) => r.path === '/legacy'));
+    assert.equal(got.headers['webhook-signature'], undefined);
+    assert.equal(got.headers['webhook-id'], undefined);
+    const body = JSON.parse(got.body) as Record<string, unknown>;
+    const event = (await database.prisma.outboxEvent.findFirstOrThrow({ where: { workspaceId, id: eventId! } }));
+    assert.deepEqual(body, { event: 'call_note.created', _id: eventId, teamId: workspaceId, resourceId: event.aggregateId, createdAt: event.occurredAt.toISOString(), data: { callNote: { subject: 'hi' } } });
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(received.filter((r) => r.path === '/legacy').length, 1);
+    assert.ok(!received.some((r) => r.path === '/legacy-other' || r.path === '/legacy-archived'));
+    await database.prisma.legacyWebhook.update({ where: { workspaceId_id: { workspaceId, id: named.id } }, data: { archivedAt: new Date() } });
+  });
+
+  it('fans each event out exactly once when relays run concurrently', async () => {
+    const hook = await subscribe('/ok', ['list.created']);
+    const ids = await emit(Array.from({ length: 30 }, () => ({ aggregateType: 'list', eventType: 'list.created', payload: { list: {} } })));
+    const handed: string[] = [];
+    const sink: DeliverySink = { deliver: async (d) => void handed.push(d.deliveryId), deliverLegacy: async () => undefined };
+    const ctx = { database, config: env.config, now: () => new Date() };
+    await Promise.all([relayOutbox(ctx, sink), relayOutbox(ctx, sink), relayOutbox(ctx, sink)]);
+    await published(ids);
+    const rows = await deliveriesOf(hook.id);
+    assert.equal(rows.length, 30);
+    assert.deepEqual(new Set(rows.map((r) => r.eventId)), new Set(ids));
+    assert.equal(new Set(handed).size, handed.length, 'no delivery handed over twice');
+  });
+
+  it('in production, refuses receivers on private, loopback or link-local addresses and records why', async () => {
+    const production = configFrom({ WORKCELL_ENV: 'production', CREDENTIAL_SECRET: env.config.credentialSecret, DATABASE_URL: env.databaseUrl, REDIS_URL: env.config.redis.url });
+    // The extra CA is a test aid: production refuses to start with it.
+    assert.throws(() => configFrom({ WORKCELL_ENV: 'production', CREDENTIAL_SECRET: env.config.credentialSecret, WEBHOOK_EXTRA_CA_FILE: certFile }), /WEBHOOK_EXTRA_CA_FILE/);
+    assert.throws(() => configFrom({ WEBHOOK_DELIVERY_TIMEOUT_MS: '5' }), /WEBHOOK_DELIVERY_TIMEOUT_MS/);
+    assert.equal(production.webhooks.extraCaFile, null);
+    for (const target of [`${base}/ok`, 'https://10.1.2.3/x', 'https://169.254.169.254/latest', 'https://[::1]/x', 'https://localhost/x', 'https://[::ffff:127.0.0.1]/x']) {
+      const outcome = await postJson(production, target, '{}', {});
+      assert.equal(outcome.refused, true, target);
+      assert.match(outcome.error ?? '', /refused/);
+    }
+    // A host name that resolves to loopback is refused by the connection's own lookup.
+    const vm = await lookup('vm').catch(() => null);
+    if (vm?.address.startsWith('127.')) {
+      const outcome = await postJson(production, `https://vm:${new URL(base).port}/ok`, '{}', {});
+      assert.equal(outcome.refused, true);
+      assert.match(outcome.error ?? '', /non-public address/);
+    }
+    const before = received.length;
+    // A pending delivery run by a production worker ends failed at once with the reason.
+    const hook = await subscribe('/ok', ['product.created']);
+    const [eventId] = await emit([{ aggregateType: 'product', eventType: 'product.created', payload: { product: {} } }]);
+    await published([eventId!]);
+    const [row] = await deliveriesOf(hook.id);
+    await waitFor('the test-mode delivery', async () => (await deliveriesOf(hook.id))[0]!.status === 'succeeded');
+    await database.prisma.webhookDelivery.update({ where: { workspaceId_id: { workspaceId, id: row!.id } }, data: { status: 'pending', attempt: 1, nextRetryAt: null, deliveredAt: null } });
+    const sentBefore = received.length;
+    await invoke(deliverWebhook, { database, config: production, now: () => new Date() }, { workspaceId, deliveryId: row!.id, attempt: 1, attempts: 3 });
+    const failed = (await deliveriesOf(hook.id))[0]!;
+    assert.equal(failed.status, 'failed');
+    assert.match(failed.error ?? '', /refused/);
+    assert.equal(received.length, sentBefore, 'nothing was sent');
+    assert.ok(received.length >= before);
+  });
+});

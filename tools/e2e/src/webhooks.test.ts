@@ -1,0 +1,208 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { after, before, describe, it } from 'node:test';
+import type { AppConfig } from '@workcell/config';
+import { V1_SCOPES } from '@workcell/credentials';
+import { type Database, issueCredential } from '@workcell/db';
+import { createLogger } from '@workcell/http';
+import { type RunningApp, useTestEnvironment } from '@workcell/testing';
+import { startV1Cell, type V1Cell } from './support/cell.js';
+import { assertProblem, assertShape, callApi, errorOf, listAllPages } from './support/v1.js';
+
+/**
+ * v1 signed webhook subscriptions (contract 6), the API side: the one-time signing secret (never shown again,
+ * never stored or logged in clear), scopes, validation with pointers (event types must name catalog event types),
+ * compare-and-set updates, removal, tenancy and delivery history readable only by the owning credential.
+ * Delivery itself is tested in webhook-delivery.test.ts.
+ */
+
+const env = useTestEnvironment();
+
+type Webhook = { id: string; url: string; description: string | null; eventTypes: string[]; status: string; signatureVersion: string; version: string; signingSecret?: string };
+
+let logs = '';
+const sink = () => new Writable({ write: (chunk, _enc, done) => ((logs += chunk.toString()), done()) });
+
+describe('v1 webhooks', () => {
+  let cell: V1Cell;
+  let database: Database;
+  let workspaceId: string;
+  let config: AppConfig;
+  let v1: RunningApp;
+  let admin: string;
+  const other = { workspaceId: '', webhookId: '' };
+
+  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown) => callApi<T>(v1, method, path, token, body);
+  const create = async (body: Record<string, unknown> = {}, token = admin) => {
+    const reply = await call<{ data: Webhook }>('POST', '/v1/webhooks', token, { url: 'https://hooks.example.com/in', eventTypes: ['tag.created'], ...body });
+    assert.equal(reply.status, 201, JSON.stringify(reply.body));
+    return { webhook: reply.body.data, reply };
+  };
+
+  before(async () => {
+    cell = await startV1Cell(env, { logger: (c, service) => createLogger({ ...c, logLevel: 'debug' }, service, sink()) });
+    ({ database, workspaceId, config, v1 } = cell);
+    admin = await cell.mint(V1_SCOPES);
+    // Another workspace with a subscription of its own.
+    const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
+    other.workspaceId = ws.id;
+    const user = await database.prisma.user.create({ data: { email: `elsewhere-${randomUUID()}@example.com`, name: 'Else' } });
+    const member = await database.prisma.workspaceMember.create({ data: { workspaceId: ws.id, userId: user.id } });
+    const credential = await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId: ws.id, kind: 'personal_access_token', name: 'x', scopes: V1_SCOPES, memberId: member.id }));
+    other.webhookId = (
+      await database.prisma.webhookSubscription.create({
+        data: { workspaceId: ws.id, url: 'https://elsewhere.example.com/', eventTypes: ['*'], ownerCredentialId: credential.id, secretCiphertext: Buffer.from('x'), secretKeyId: 'k' },
+      })
+    ).id;
+  });
+
+  after(() => cell?.close());
+
+  it('every operation answers 403 insufficient_scope naming its scope to a credential without it', async () => {
+    const id = randomUUID();
+    const operations: [string, string, string][] = [
+      ['GET', '/v1/webhooks', 'webhooks:read'],
+      ['POST', '/v1/webhooks', 'webhooks:write'],
+      ['GET', `/v1/webhooks/${id}`, 'webhooks:read'],
+      ['PATCH', `/v1/webhooks/${id}`, 'webhooks:write'],
+      ['DELETE', `/v1/webhooks/${id}`, 'webhooks:write'],
+      ['GET', `/v1/webhooks/${id}/deliveries`, 'webhooks:read'],
+      ['GET', `/v1/webhooks/${id}/deliveries/${randomUUID()}`, 'webhooks:read'],
+    ];
+    const token = await cell.mint(V1_SCOPES.filter((s) => !s.startsWith('webhooks:')));
+    for (const [method, path, scope] of operations) {
+      const reply = await call(method, path, token, method === 'POST' || method === 'PATCH' ? {} : undefined);
+      assert.equal(reply.status, 403, `${method} ${path}`);
+      assert.equal(errorOf(reply).code, 'insufficient_scope');
+      assert.match(errorOf(reply).detail, new RegExp(scope), `${method} ${path} names ${scope}`);
+    }
+    const reader = await cell.mint(['webhooks:read']);
+    assert.equal((await call('GET', '/v1/webhooks', reader)).status, 200);
+    assertProblem(await call('POST', '/v1/webhooks', reader, { url: 'https://a.example.com/', eventTypes: ['*'] }), 403, 'insufficient_scope');
+  });
+
+  it('create returns the signing secret exactly once, never cached; get and list never show it; it is stored only encrypted and never logged', async () => {
+    const { webhook, reply } = await create({ description: 'CRM sync', eventTypes: ['tag.created', '*', 'tag.created'] });
+    assertShape('createWebhook', webhook);
+    assert.match(webhook.signingSecret!, /^whsec_[A-Za-z0-9+/]{43}=$/);
+    assert.equal(Buffer.from(webhook.signingSecret!.slice(6), 'base64').length, 32);
+    assert.equal(reply.headers.get('cache-control'), 'private, no-store');
+    assert.equal(reply.headers.get('location'), `/v1/webhooks/${webhook.id}`);
+    assert.deepEqual(webhook.eventTypes, ['tag.created', '*'], 'duplicates folded');
+    assert.equal(webhook.signatureVersion, 'v2');
+    assert.equal(webhook.status, 'active');
+
+    const got = await call<{ data: Webhook }>('GET', `/v1/webhooks/${webhook.id}`, admin);
+    assert.equal(got.status, 200);
+    assertShape('getWebhook', got.body.data);
+    assert.equal(got.body.data.signingSecret, undefined);
+    assert.equal(got.headers.get('etag'), `"${webhook.version}"`);
+    const listed = await listAllPages<Webhook>(v1, '/v1/webhooks', admin);
+    const item = listed.find((w) => w.id === webhook.id)!;
+    assertShape('listWebhooks', item);
+    assert.equal(item.signingSecret, undefined);
+    assert.ok(!listed.some((w) => w.id === other.webhookId), 'another workspace’s subscription is not listed');
+
+    const secret = webhook.signingSecret!;
+    const raw = Buffer.from(secret.slice(6), 'base64');
+    const row = await database.prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId, id: webhook.id } });
+    const stored = Buffer.from(row.secretCiphertext);
+    assert.ok(!stored.includes(Buffer.from(secret)) && !stored.includes(raw), 'the ciphertext holds no plaintext');
+    assert.ok(!JSON.stringify(row, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)).includes(secret.slice(6)));
+    assert.ok(row.secretKeyId.length > 0);
+    const audit = await database.prisma.auditEvent.findMany({ where: { workspaceId, targetId: webhook.id } });
+    assert.deepEqual(audit.map((a) => a.action), ['webhook.created']);
+    assert.ok(!JSON.stringify(audit).includes(secret.slice(6)));
+    assert.ok(logs.length > 0, 'logs were captured');
+    assert.ok(!logs.includes(secret.slice(6)), 'the secret is never logged');
+    // Outbox events are not written for webhook changes (they are no catalog event type); the audit trail has them.
+    assert.equal((await cell.outbox(webhook.id)).length, 0);
+  });
+
+  it('validation answers 400 with a pointer and writes nothing', async () => {
+    const before = await database.prisma.webhookSubscription.count();
+    const cases: [Record<string, unknown>, string][] = [
+      [{ url: 'http://hooks.example.com/in', eventTypes: ['tag.created'] }, '/url'],
+      [{ url: 'not a url', eventTypes: ['tag.created'] }, '/url'],
+      [{ url: 'https://hooks.example.com/in', eventTypes: [] }, '/eventTypes'],
+      [{ url: 'https://hooks.example.com/in', eventTypes: ['tag.created', 'no.such_event'] }, '/eventTypes/1'],
+      // Not a webhooks-channel event type of the catalog.
+      [{ url: 'https://hooks.example.com/in', eventTypes: ['legacy_webhook.created'] }, '/eventTypes/0'],
+      // A caller cannot choose the secret (unknown members are refused at the body's root).
+      [{ url: 'https://hooks.example.com/in', eventTypes: ['tag.created'], secret: 'mine' }, ''],
+    ];
+    for (const [body, pointer] of cases) {
+      const reply = await call('POST', '/v1/webhooks', admin, body);
+      assertProblem(reply, 400, 'validation_failed');
+      assert.ok(
+        (reply.body as { errors: { source?: { pointer?: string } }[] }).errors.some((e) => e.source?.pointer === pointer),
+        `${JSON.stringify(body)} points at ${pointer}: ${JSON.stringify(reply.body)}`,
+      );
+    }
+    assert.equal(await database.prisma.webhookSubscription.count(), before);
+  });
+
+  it('updates by compare-and-set: a stale expectedVersion answers 409 and changes nothing', async () => {
+    const { webhook } = await create();
+    const updated = await call<{ data: Webhook }>('PATCH', `/v1/webhooks/${webhook.id}`, admin, { expectedVersion: webhook.version, eventTypes: ['tag.updated'], status: 'disabled', description: 'paused' });
+    assert.equal(updated.status, 200, JSON.stringify(updated.body));
+    assertShape('updateWebhook', updated.body.data);
+    assert.deepEqual(updated.body.data.eventTypes, ['tag.updated']);
+    assert.equal(updated.body.data.status, 'disabled');
+    assert.notEqual(updated.body.data.version, webhook.version);
+    assert.equal(updated.body.data.signingSecret, undefined);
+
+    assertProblem(await call('PATCH', `/v1/webhooks/${webhook.id}`, admin, { expectedVersion: webhook.version, description: 'lost update' }), 409, 'version_conflict');
+    assert.equal((await call<{ data: Webhook }>('GET', `/v1/webhooks/${webhook.id}`, admin)).body.data.description, 'paused');
+    assertProblem(await call('PATCH', `/v1/webhooks/${webhook.id}`, admin, { expectedVersion: updated.body.data.version, eventTypes: ['nope'] }), 400, 'validation_failed', '/eventTypes/0');
+    assertProblem(await call('PATCH', `/v1/webhooks/${webhook.id}`, admin, { description: 'no version' }), 400, 'validation_failed');
+    const actions = (await database.prisma.auditEvent.findMany({ where: { workspaceId, targetId: webhook.id }, orderBy: { occurredAt: 'asc' } })).map((a) => a.action);
+    assert.deepEqual(actions, ['webhook.created', 'webhook.updated']);
+  });
+
+  it('remove archives the subscription: it is gone from get and list, a second remove answers 404', async () => {
+    const { webhook } = await create();
+    assert.equal((await call('DELETE', `/v1/webhooks/${webhook.id}`, admin)).status, 204);
+    assertProblem(await call('GET', `/v1/webhooks/${webhook.id}`, admin), 404, 'not_found');
+    assert.ok(!(await listAllPages<Webhook>(v1, '/v1/webhooks', admin)).some((w) => w.id === webhook.id));
+    assertProblem(await call('DELETE', `/v1/webhooks/${webhook.id}`, admin), 404, 'not_found');
+    const row = await database.prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId, id: webhook.id } });
+    assert.ok(row.archivedAt !== null, 'archived, not deleted');
+    assert.ok((await database.prisma.auditEvent.findMany({ where: { workspaceId, targetId: webhook.id } })).some((a) => a.action === 'webhook.removed'));
+  });
+
+  it('another workspace’s subscription answers 404 and is not changed', async () => {
+    const id = other.webhookId;
+    assertProblem(await call('GET', `/v1/webhooks/${id}`, admin), 404, 'not_found');
+    assertProblem(await call('PATCH', `/v1/webhooks/${id}`, admin, { expectedVersion: '1', description: 'hijack' }), 404, 'not_found');
+    assertProblem(await call('DELETE', `/v1/webhooks/${id}`, admin), 404, 'not_found');
+    assertProblem(await call('GET', `/v1/webhooks/${id}/deliveries`, admin), 404, 'not_found');
+    const row = await database.prisma.webhookSubscription.findFirstOrThrow({ where: { id } });
+    assert.equal(row.description, null);
+    assert.equal(row.archivedAt, null);
+    assert.equal(row.revision, 1);
+  });
+
+  it('subscriptions are visible to every webhooks:read credential; delivery history only to the owning credential', async () => {
+    const owner = await cell.mint(['webhooks:read', 'webhooks:write', 'tags:read']);
+    const { webhook } = await create({}, owner);
+    const serviceAccountToken = (await cell.serviceAccount(['webhooks:read'], [])).token;
+    assert.equal((await call('GET', `/v1/webhooks/${webhook.id}`, serviceAccountToken)).status, 200, 'a service account needs no grant for webhooks');
+    assert.equal((await call('GET', `/v1/webhooks/${webhook.id}`, admin)).status, 200);
+
+    const ownList = await call<{ data: unknown[] }>('GET', `/v1/webhooks/${webhook.id}/deliveries`, owner);
+    assert.equal(ownList.status, 200);
+    assert.deepEqual(ownList.body.data, []);
+    assertProblem(await call('GET', `/v1/webhooks/${webhook.id}/deliveries?status=pending`, admin), 404, 'not_found');
+    assertProblem(await call('GET', `/v1/webhooks/${webhook.id}/deliveries`, serviceAccountToken), 404, 'not_found');
+    assertProblem(await call('GET', `/v1/webhooks/${webhook.id}/deliveries/${randomUUID()}`, owner), 404, 'not_found');
+    assertProblem(await call('GET', `/v1/webhooks/${webhook.id}/deliveries/${randomUUID()}`, admin), 404, 'not_found');
+    assertProblem(await call('GET', `/v1/webhooks/${webhook.id}/deliveries?status=bogus`, owner), 400, 'validation_failed');
+  });
+
+  it('unknown and malformed ids answer 404', async () => {
+    assertProblem(await call('GET', `/v1/webhooks/${randomUUID()}`, admin), 404, 'not_found');
+    assertProblem(await call('GET', '/v1/webhooks/not-an-id', admin), 404, 'not_found');
+  });
+});
