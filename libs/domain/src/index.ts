@@ -203,6 +203,6 @@ export { getWebhook } from './webhooks/get-webhook.js';
 export { updateWebhook } from './webhooks/update-webhook.js';
 export { removeWebhook } from './webhooks/remove-webhook.js';
 export { getWebhookDelivery, listWebhookDeliveries } from './webhooks/webhook-deliveries.js';
-export { type DeliverySink, ownerScopes, relayOutbox } from './delivery/relay.js';
+export { type DeliverySink, relayOutbox } from './delivery/relay.js';
 export { deliverLegacyWebhook, deliverWebhook, DeliveryRetry, legacyBody, retryDelayMs, signedBody } from './delivery/deliver.js';
 export { isNonPublicAddress, postJson } from './delivery/http.js';

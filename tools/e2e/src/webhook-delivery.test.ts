@@ -250,6 +250,22 @@ describe('webhook delivery', () => {
     for (const r of sentToLimited) assert.throws(() => new Webhook(hook.signingSecret).verify(r.body, r.headers), 'no restricted event was signed for the limited owner');
   });
 
+  it('delivers to a service-account owner only the resources its resource grants let it read', async () => {
+    const granted = randomUUID();
+    const { token } = await cell.serviceAccount(['webhooks:read', 'webhooks:write', 'tags:read'], [{ resourceType: 'tag', resourceId: granted, access: 'read' }]);
+    const hook = await subscribe('/ok', ['tag.updated'], token);
+    const ids = await database.prisma.$transaction(async (tx) => {
+      const out: string[] = [];
+      for (const aggregateId of [granted, randomUUID()]) {
+        await appendOutboxEvent(tx, { workspaceId, aggregateId, aggregateType: 'tag', eventType: 'tag.updated', payload: { tag: {} } });
+        out.push((await tx.outboxEvent.findFirstOrThrow({ where: { workspaceId, aggregateId } })).id);
+      }
+      return out;
+    });
+    await published(ids);
+    assert.deepEqual((await deliveriesOf(hook.id)).map((d) => d.eventId), [ids[0]], 'only the granted tag’s event');
+  });
+
   it('stops delivering to a removed or disabled subscription, and to an owner credential that was revoked', async () => {
     const removed = await subscribe('/ok', ['contact.created']);
     const disabled = await subscribe('/ok', ['contact.created']);

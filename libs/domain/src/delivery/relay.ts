@@ -1,7 +1,6 @@
 import {
   activeLegacyWebhooksOf,
   activeWebhooksOf,
-  type CredentialRecord,
   type Database,
   insertPendingDeliveries,
   loadCredential,
@@ -11,7 +10,9 @@ import {
   stalePendingDeliveries,
   withRelayLock,
 } from '@workcell/db';
-import { eventSpec, mayReceive } from '../events/catalog.js';
+import { eventSpec } from '../events/catalog.js';
+import { mayReceiveEvent } from '../events/receivable.js';
+import { authorityOf, type V1AuthContext } from '../identity/authenticate-credential.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
 import { WILDCARD } from '../webhooks/view.js';
 
@@ -23,31 +24,16 @@ export interface DeliverySink {
 
 const BATCH = 200;
 
-/**
- * What a subscription owner may receive now, exactly as authenticate-credential computes a request's effective
- * scopes: a personal token acts with its scopes narrowed to its member's current permissions, a service
- * account's credential with its scopes. A revoked or expired credential, an inactive principal or a locked
- * workspace receives nothing (null).
- */
-export function ownerScopes(credential: CredentialRecord | null, now: Date): readonly string[] | null {
-  if (!credential || credential.status !== 'active' || credential.revokedAt !== null) return null;
-  if (credential.expiresAt !== null && credential.expiresAt <= now) return null;
-  if (credential.workspace.lockedAt !== null) return null;
-  if (credential.member) {
-    if (credential.member.status !== 'active') return null;
-    const permissions = new Set(credential.member.permissions);
-    return credential.scopes.filter((s) => permissions.has(s));
-  }
-  if (credential.serviceAccount) return credential.serviceAccount.status === 'active' ? credential.scopes : null;
-  return null;
-}
-
-async function scopesByCredential(database: Database, owners: readonly { workspaceId: string; ownerCredentialId: string }[], now: Date): Promise<Map<string, readonly string[] | null>> {
-  const scopes = new Map<string, readonly string[] | null>();
+/** Each owner credential's authority now (null: refused), computed exactly as authentication does. */
+async function ownersOf(database: Database, owners: readonly { workspaceId: string; ownerCredentialId: string }[], now: Date): Promise<Map<string, V1AuthContext | null>> {
+  const authorities = new Map<string, V1AuthContext | null>();
   for (const { workspaceId, ownerCredentialId } of owners) {
-    if (!scopes.has(ownerCredentialId)) scopes.set(ownerCredentialId, ownerScopes(await loadCredential(database, workspaceId, ownerCredentialId), now));
+    if (authorities.has(ownerCredentialId)) continue;
+    const credential = await loadCredential(database, workspaceId, ownerCredentialId);
+    const authority = credential ? await authorityOf(database, credential, now) : null;
+    authorities.set(ownerCredentialId, authority?.ok ? authority.context : null);
   }
-  return scopes;
+  return authorities;
 }
 
 /**
@@ -69,7 +55,7 @@ export async function relayOutbox(ctx: ProcedureContext, sink: DeliverySink): Pr
     const workspaceIds = [...new Set(events.map((e) => e.workspaceId))];
     const subscriptions = await activeWebhooksOf(tx, workspaceIds);
     const legacy = await activeLegacyWebhooksOf(tx, workspaceIds);
-    const scopes = await scopesByCredential(ctx.database, subscriptions, now);
+    const owners = await ownersOf(ctx.database, subscriptions, now);
     const rows: NewDelivery[] = [];
     for (const event of events) {
       const spec = eventSpec(event.eventType);
@@ -78,8 +64,9 @@ export async function relayOutbox(ctx: ProcedureContext, sink: DeliverySink): Pr
         for (const s of subscriptions) {
           if (s.workspaceId !== event.workspaceId) continue;
           if (!s.eventTypes.includes(WILDCARD) && !s.eventTypes.includes(event.eventType)) continue;
-          const held = scopes.get(s.ownerCredentialId);
-          if (!held || !mayReceive(held, spec, event.payload)) continue;
+          // The owner's scopes, payload rules (finance) and, for a service account, its resource grants.
+          const owner = owners.get(s.ownerCredentialId);
+          if (!owner || !mayReceiveEvent(owner, spec, event)) continue;
           rows.push({ workspaceId: event.workspaceId, subscriptionId: s.id, ownerCredentialId: s.ownerCredentialId, eventId: event.id, eventType: event.eventType });
         }
       }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseToken, verifierFor, verifiersEqual } from '@workcell/credentials';
-import { findTokenLookup, listServiceAccountGrants, loadCredential, recordAuthenticationRefusal, touchCredential } from '@workcell/db';
+import { type CredentialRecord, type Database, findTokenLookup, listServiceAccountGrants, loadCredential, recordAuthenticationRefusal, touchCredential } from '@workcell/db';
 import type { AuthGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 
@@ -38,6 +38,59 @@ export type V1Authentication = { readonly ok: true; readonly context: V1AuthCont
 const reject = (code: V1AuthFailureCode, message: string): V1Authentication => ({ ok: false, code, message });
 const UNKNOWN = 'the credential is missing, malformed or not valid here';
 
+type Authority = { readonly ok: true; readonly context: V1AuthContext } | { readonly ok: false; readonly code: V1AuthFailureCode; readonly message: string; readonly reason: string };
+
+/**
+ * What an identified, verified credential may do now: refused when revoked, expired, of a locked workspace or of
+ * an inactive principal; otherwise its principal, its effective scopes (a personal token's narrowed to its
+ * member's current permissions) and, for service accounts, its resource grants. Authentication and the webhook
+ * relay (which acts for a subscription's owner) both use it, so a credential can never receive more by webhook
+ * than it could read by request.
+ */
+export async function authorityOf(database: Database, credential: CredentialRecord, now: Date): Promise<Authority> {
+  const refuse = (code: V1AuthFailureCode, message: string, reason: string): Authority => ({ ok: false, code, message, reason });
+  if (credential.status === 'revoked' || credential.revokedAt !== null) return refuse('credential_revoked', 'the credential has been revoked; create a new one', 'revoked');
+  if (credential.status === 'expired' || (credential.expiresAt !== null && credential.expiresAt <= now)) return refuse('credential_expired', 'the credential has expired; create a new one', 'expired');
+  if (credential.workspace.lockedAt !== null) return refuse('workspace_locked', 'the workspace is locked', 'workspace_locked');
+  let principal: Principal;
+  let effectiveScopes: readonly string[];
+  let grants: readonly AuthGrant[] | undefined;
+  if (credential.member) {
+    if (credential.member.status !== 'active') return refuse('unauthenticated', 'the credential’s member is not active', 'member_inactive');
+    const permissions = new Set(credential.member.permissions);
+    principal = { type: 'member', id: credential.member.id };
+    effectiveScopes = credential.scopes.filter((s) => permissions.has(s));
+  } else if (credential.serviceAccount) {
+    if (credential.serviceAccount.status !== 'active') return refuse('unauthenticated', 'the credential’s service account is not active', 'service_account_inactive');
+    principal = { type: 'service_account', id: credential.serviceAccount.id };
+    effectiveScopes = credential.scopes;
+    grants = await listServiceAccountGrants(database, credential.workspaceId, credential.serviceAccount.id);
+  } else {
+    return refuse('unauthenticated', UNKNOWN, 'no_principal');
+  }
+  return {
+    ok: true,
+    context: {
+      workspaceId: credential.workspaceId,
+      principal,
+      effectiveScopes,
+      ...(grants === undefined ? {} : { grants }),
+      credential: {
+        id: credential.id,
+        kind: credential.kind,
+        name: credential.name,
+        status: credential.status,
+        scopes: credential.scopes,
+        expiresAt: credential.expiresAt?.toISOString() ?? null,
+        region: credential.region,
+        cell: credential.cell,
+        createdAt: credential.createdAt.toISOString(),
+        lastUsedAt: (credential.lastUsedAt ?? now).toISOString(),
+      },
+    },
+  };
+}
+
 /**
  * Verifies a v1 bearer credential completely (contract 5.2 rule 1): format and checksum, the kind, the
  * routing hint against this cell, the stored verifier (constant-time), the stored region, cell and audience,
@@ -66,56 +119,14 @@ export const authenticateCredential = defineProcedure('authenticateCredential', 
   }
 
   const now = ctx.now();
-  // From here on the credential is identified: a refusal is recorded in the workspace's audit trail.
-  const refuse = async (code: V1AuthFailureCode, message: string, reason: string): Promise<V1Authentication> => {
+  const authority = await authorityOf(ctx.database, credential, now);
+  if (!authority.ok) {
+    // The credential is identified: its refusal is recorded in the workspace's audit trail.
     const principalType = credential.member ? 'member' : credential.serviceAccount ? 'service_account' : null;
     const principalId = credential.member?.id ?? credential.serviceAccount?.id ?? null;
-    await recordAuthenticationRefusal(ctx.database, { workspaceId: credential.workspaceId, credentialId: credential.id, principalType, principalId, reason, now }).catch(() => undefined);
-    return reject(code, message);
-  };
-  if (credential.status === 'revoked' || credential.revokedAt !== null) return refuse('credential_revoked', 'the credential has been revoked; create a new one', 'revoked');
-  if (credential.status === 'expired' || (credential.expiresAt !== null && credential.expiresAt <= now)) {
-    return refuse('credential_expired', 'the credential has expired; create a new one', 'expired');
+    await recordAuthenticationRefusal(ctx.database, { workspaceId: credential.workspaceId, credentialId: credential.id, principalType, principalId, reason: authority.reason, now }).catch(() => undefined);
+    return reject(authority.code, authority.message);
   }
-  if (credential.workspace.lockedAt !== null) return refuse('workspace_locked', 'the workspace is locked', 'workspace_locked');
-
-  let principal: Principal;
-  let effectiveScopes: readonly string[];
-  let grants: readonly AuthGrant[] | undefined;
-  if (credential.member) {
-    if (credential.member.status !== 'active') return refuse('unauthenticated', 'the credential’s member is not active', 'member_inactive');
-    const permissions = new Set(credential.member.permissions);
-    principal = { type: 'member', id: credential.member.id };
-    effectiveScopes = credential.scopes.filter((s) => permissions.has(s));
-  } else if (credential.serviceAccount) {
-    if (credential.serviceAccount.status !== 'active') return refuse('unauthenticated', 'the credential’s service account is not active', 'service_account_inactive');
-    principal = { type: 'service_account', id: credential.serviceAccount.id };
-    effectiveScopes = credential.scopes;
-    grants = await listServiceAccountGrants(ctx.database, credential.workspaceId, credential.serviceAccount.id);
-  } else {
-    return reject('unauthenticated', UNKNOWN);
-  }
-
   await touchCredential(ctx.database, credential.workspaceId, credential.id, now).catch(() => undefined);
-  return {
-    ok: true,
-    context: {
-      workspaceId: credential.workspaceId,
-      principal,
-      effectiveScopes,
-      ...(grants === undefined ? {} : { grants }),
-      credential: {
-        id: credential.id,
-        kind: credential.kind,
-        name: credential.name,
-        status: credential.status,
-        scopes: credential.scopes,
-        expiresAt: credential.expiresAt?.toISOString() ?? null,
-        region: credential.region,
-        cell: credential.cell,
-        createdAt: credential.createdAt.toISOString(),
-        lastUsedAt: (credential.lastUsedAt ?? now).toISOString(),
-      },
-    },
-  };
+  return { ok: true, context: authority.context };
 });
