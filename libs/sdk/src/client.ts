@@ -1,6 +1,7 @@
 import { endpointFor } from './endpoint.js';
 import { type ApiErrorItem, WorkcellApiError, WorkcellClientError } from './errors.js';
 import { type OperationId, OPERATIONS, type OperationSpec } from './generated/operations.js';
+import type { operations } from './generated/v1-types.js';
 import { DEFAULT_RETRY, parseRetryAfter, retryDelayMs, type RetryPolicy, shouldRetry } from './retry.js';
 
 export interface ClientOptions {
@@ -20,11 +21,23 @@ export interface ClientOptions {
   readonly userAgent?: string;
 }
 
-export interface CallOptions {
+/** The generated types of one operation (from the v1 OpenAPI document). */
+type Spec<O extends OperationId> = O extends keyof operations ? operations[O] : never;
+type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : undefined;
+type SuccessBody<O extends OperationId> = JsonOf<Spec<O>['responses'][Extract<keyof Spec<O>['responses'], 200 | 201 | 202>]>;
+
+/** What an operation answers in the envelope's `data` (undefined for 204). */
+export type ResponseData<O extends OperationId> = SuccessBody<O> extends { data: infer D } ? D : undefined;
+/** The JSON body an operation takes. */
+export type RequestBody<O extends OperationId> = NonNullable<Spec<O>['requestBody']> extends { content: { 'application/json': infer B } } ? B : never;
+/** One item of a list operation. */
+export type ListItem<O extends OperationId> = ResponseData<O> extends readonly (infer I)[] ? I : never;
+
+export interface CallOptions<O extends OperationId = OperationId> {
   /** Path parameters by name, e.g. `{ id }`. */
   readonly path?: Readonly<Record<string, string>>;
   readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
-  readonly body?: unknown;
+  readonly body?: RequestBody<O>;
   /** The resource's ETag, for the If-Match operations (required there). */
   readonly ifMatch?: string;
   /** For idempotent POSTs; generated when absent, and the same on every attempt. */
@@ -89,7 +102,7 @@ export class WorkcellClient {
     return this.baseUrl;
   }
 
-  async call<T = unknown>(operationId: OperationId, options: CallOptions = {}): Promise<ApiResponse<T>> {
+  async call<O extends OperationId>(operationId: O, options: CallOptions<O> = {}): Promise<ApiResponse<ResponseData<O>>> {
     const operation: OperationSpec = OPERATIONS[operationId];
     if (!operation) throw new WorkcellClientError(`unknown operation ${String(operationId)}`);
     if (operation.concurrency === 'if-match' && options.ifMatch === undefined) {
@@ -116,7 +129,7 @@ export class WorkcellClient {
       if (response.status >= 300 && response.status < 400 && response.status !== 304) {
         throw new WorkcellClientError(`the API answered ${response.status} with a redirect; bearer requests are never redirected (contract 9.6): use the regional endpoint of the credential`);
       }
-      if (response.ok) return this.success<T>(response, attempt);
+      if (response.ok) return this.success<ResponseData<O>>(response, attempt);
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
       if (attempt < this.policy.maxAttempts && shouldRetry(operation, response.status)) {
         await response.body?.cancel();
@@ -128,18 +141,19 @@ export class WorkcellClient {
   }
 
   /** Every item of a list operation, page by page (each page is one `call`, with its retries). */
-  async *paginate<T = unknown>(operationId: OperationId, options: CallOptions = {}): AsyncGenerator<T, void, undefined> {
+  async *paginate<O extends OperationId>(operationId: O, options: CallOptions<O> = {}): AsyncGenerator<ListItem<O>, void, undefined> {
     let cursor: string | undefined;
     for (;;) {
-      const page = await this.call<T[]>(operationId, { ...options, query: { ...options.query, ...(cursor === undefined ? {} : { cursor }) } });
-      for (const item of page.data) yield item;
+      const page = await this.call(operationId, { ...options, query: { ...options.query, ...(cursor === undefined ? {} : { cursor }) } });
+      const items = page.data as unknown as readonly ListItem<O>[];
+      for (const item of items) yield item;
       const next = page.meta?.nextCursor ?? null;
-      if (next === null || page.data.length === 0) return;
+      if (next === null || items.length === 0) return;
       cursor = next;
     }
   }
 
-  private urlOf(operation: OperationSpec, options: CallOptions): string {
+  private urlOf(operation: OperationSpec, options: CallOptions<OperationId>): string {
     const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = options.path?.[name];
       if (value === undefined) throw new WorkcellClientError(`path parameter ${name} is required for ${operation.method} ${operation.path}`);

@@ -87,9 +87,9 @@ async function login(io: CliIo, profile: string, baseUrl: string | undefined): P
   io.out('Create a personal access token in Workcell (Settings → API → Personal access tokens) and paste it here.');
   const credential = (await io.promptSecret('Personal access token: ')).trim();
   if (!credential.startsWith('svc_pat_v2_')) throw new CliError('login stores personal access tokens (svc_pat_v2_…); service accounts belong in WORKCELL_TOKEN');
-  const context = await clientFor(io, { credential, baseUrl: url }).call<{ credentialId: string; scopes: string[] }>('getAuthContext');
+  const context = (await clientFor(io, { credential, baseUrl: url }).call('getAuthContext')).data as { credentialId: string; scopes: string[] };
   io.store.set(profile, { credential, baseUrl: url });
-  io.out(`Logged in (profile ${profile}): credential ${context.data.credentialId}, ${context.data.scopes.length} scopes, stored in the OS credential store.`);
+  io.out(`Logged in (profile ${profile}): credential ${context.credentialId}, ${context.scopes.length} scopes, stored in the OS credential store.`);
 }
 
 async function logout(io: CliIo, profile: string, revoke: boolean): Promise<void> {
@@ -154,7 +154,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         const reply = await clientFor(io, resolveLogin(io, profile)).call(operationOf(operation), {
           path: pairs(values.path, '--path'),
           query: pairs(values.query, '--query'),
-          ...(body === undefined ? {} : { body }),
+          // The operation is chosen at run time: the API validates the body against the registry.
+          ...(body === undefined ? {} : { body: body as never }),
           ...(values['if-match'] === undefined ? {} : { ifMatch: values['if-match'] }),
         });
         io.out(JSON.stringify(reply.data === undefined ? null : reply.data, null, 2));

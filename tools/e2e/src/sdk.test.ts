@@ -9,9 +9,6 @@ import { startV1Cell, type V1Cell } from './support/cell.js';
 
 const env = useTestEnvironment();
 
-type Tag = { id: string; name: string };
-type Task = { id: string; title: string };
-
 describe('@workcell/sdk against a running cell', () => {
   let cell: V1Cell;
   let api: WorkcellClient;
@@ -24,23 +21,23 @@ describe('@workcell/sdk against a running cell', () => {
 
   it('creates with an Idempotency-Key of its own and pages through a list', async () => {
     const created: string[] = [];
-    for (let i = 0; i < 5; i++) created.push((await api.call<Tag>('createTag', { body: { name: `sdk ${i}` } })).data.id);
+    for (let i = 0; i < 5; i++) created.push((await api.call('createTag', { body: { name: `sdk ${i}` } })).data.id);
     const seen: string[] = [];
-    for await (const tag of api.paginate<Tag>('listTags', { query: { limit: 2 } })) seen.push(tag.id);
+    for await (const tag of api.paginate('listTags', { query: { limit: 2 } })) seen.push(tag.id);
     for (const id of created) assert.ok(seen.includes(id));
     assert.equal(new Set(seen).size, seen.length, 'no duplicates across pages');
     const key = `sdk-${Date.now()}`;
-    const first = await api.call<Tag>('createTag', { body: { name: 'once' }, idempotencyKey: key });
-    const replay = await api.call<Tag>('createTag', { body: { name: 'once' }, idempotencyKey: key });
+    const first = await api.call('createTag', { body: { name: 'once' }, idempotencyKey: key });
+    const replay = await api.call('createTag', { body: { name: 'once' }, idempotencyKey: key });
     assert.equal(replay.replayed, true);
     assert.equal(replay.data.id, first.data.id);
   });
 
   it('updates with the ETag it read, and surfaces a stale one as precondition_failed', async () => {
-    const task = (await api.call<Task>('createTask', { body: { title: 'sdk task' } })).data;
-    const read = await api.call<Task>('getTask', { path: { id: task.id } });
+    const task = (await api.call('createTask', { body: { title: 'sdk task' } })).data;
+    const read = await api.call('getTask', { path: { id: task.id } });
     assert.ok(read.etag);
-    const updated = await api.call<Task>('updateTask', { path: { id: task.id }, ifMatch: read.etag, body: { title: 'renamed' } });
+    const updated = await api.call('updateTask', { path: { id: task.id }, ifMatch: read.etag, body: { title: 'renamed' } });
     assert.equal(updated.data.title, 'renamed');
     await assert.rejects(api.call('updateTask', { path: { id: task.id }, ifMatch: read.etag, body: { title: 'stale' } }), (error: WorkcellApiError) => {
       assert.equal(error.status, 412);
