@@ -25,6 +25,23 @@ export interface DemoTokens {
 /** Finance, sensitive administration and run scopes stay off the demo service account: least privilege. */
 const SERVICE_ACCOUNT_SCOPES: readonly V1Scope[] = ['workspace:read', 'projects:read', 'tasks:read', 'tasks:write', 'time-entries:read', 'time-entries:write'];
 
+const DEMO_GRANTS = [
+  { resourceType: 'project', access: 'read' },
+  { resourceType: 'task', access: 'write' },
+  { resourceType: 'time_entry', access: 'write' },
+] as const;
+
+/**
+ * Service accounts act within their resource grants: the demo integration reads every project and works on every
+ * task and time entry, matching its scopes. Idempotent (a refresh of an older demo workspace adds what is missing).
+ */
+async function grantDemoAccess(tx: Tx, workspaceId: string, serviceAccountId: string): Promise<void> {
+  await tx.resourceGrant.createMany({
+    data: DEMO_GRANTS.map((g) => ({ workspaceId, serviceAccountId, resourceType: g.resourceType, resourceId: null, access: g.access })),
+    skipDuplicates: true,
+  });
+}
+
 async function issueDemoTokens(tx: Tx, config: AppConfig, workspaceId: string, ownerMemberId: string, serviceAccountId: string): Promise<DemoTokens> {
   return {
     workspaceId,
@@ -61,6 +78,7 @@ export async function seedDemoWorkspaceIfEmpty(database: Database, config: AppCo
     const role = await tx.role.create({ data: { workspaceId, name: 'Owner', description: 'Every permission of the workspace', permissions: [...PERMISSION_KEYS], isSystem: true } });
     await tx.memberRole.create({ data: { workspaceId, memberId: owner.id, roleId: role.id } });
     const serviceAccount = await tx.serviceAccount.create({ data: { workspaceId, name: 'Demo integration', ownerMemberId: owner.id } });
+    await grantDemoAccess(tx, workspaceId, serviceAccount.id);
 
     const projects = [];
     for (const name of ['Website relaunch', 'Quarterly close', 'Customer onboarding']) {
@@ -108,6 +126,7 @@ export async function refreshDemoTokens(database: Database, config: AppConfig): 
     const owner = await tx.workspaceMember.findFirst({ where: { workspaceId, user: { email: DEMO_OWNER_EMAIL } } });
     const serviceAccount = await tx.serviceAccount.findFirst({ where: { workspaceId, name: 'Demo integration' } });
     if (!owner || !serviceAccount) return null;
+    await grantDemoAccess(tx, workspaceId, serviceAccount.id);
     const now = new Date();
     const demo = { startsWith: DEMO_TOKEN_NAME };
     await tx.teamToken.updateMany({ where: { workspaceId, name: demo, revokedAt: null }, data: { revokedAt: now } });

@@ -123,6 +123,16 @@ describe('resource grants on resource operations', () => {
     assertProblem(await call('PATCH', `/v1/tags/${tag.id}`, token, { name: 'x' }), 403, 'insufficient_scope');
   });
 
+  it('the seeded demo service account works within its grants: every project and task, nothing else', async () => {
+    const token = cell.demo.serviceAccountCredential;
+    const projects = await listAllPages<Resource>(cell.v1, '/v1/projects', token);
+    const tasks = await listAllPages<Resource>(cell.v1, '/v1/tasks', token);
+    assert.ok(projects.length >= 3 && tasks.length >= 6, `${projects.length} projects, ${tasks.length} tasks`);
+    const [task] = tasks;
+    assert.equal((await call('GET', `/v1/tasks/${task!.id}`, token)).status, 200);
+    assertProblem(await call('POST', '/v1/projects', token, { name: 'no' }), 403, 'insufficient_scope');
+  });
+
   it('a grant replacement applies to the very next request on another api-v1 instance', async () => {
     const [tag] = created.get('/v1/tags')!;
     const { token, serviceAccountId } = await cell.serviceAccount(V1_SCOPES, []);
