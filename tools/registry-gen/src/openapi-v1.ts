@@ -319,7 +319,66 @@ Operations with \`x-idempotent: true\` accept an optional \`Idempotency-Key\` he
 Responses carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (Unix time in milliseconds); 429 adds \`Retry-After\` (seconds). \`X-Request-Id\` equals \`meta.requestId\` of the error document.
 
 ## Errors
-Errors use the error document \`{ "errors": [{ "code", "detail", "status", "title", "source": { "pointer" } }], "meta": { "requestId" } }\`.`;
+Errors use the error document \`{ "errors": [{ "code", "detail", "status", "title", "source": { "pointer" } }], "meta": { "requestId" } }\`. A dependency that is unreachable (PostgreSQL, Redis, the auth service) answers 503 \`service_unavailable\` with \`Retry-After\`, never a 500; no error carries internals.
+
+## ETags and conditional reads
+Every single-resource response carries a strong \`ETag\`: the revision (\`"3"\`) for revisioned resources (the value \`If-Match\` compares), otherwise a digest of the exact representation. A GET whose \`If-None-Match\` names the current ETag answers 304 without a body.
+
+## Resource grants
+A service-account credential acts within its scopes and its account's resource grants: a resource it may not read answers 404 like a missing one, a readable one it may not change answers 403 \`insufficient_grant\`, creating needs a grant on every resource of the type (\`resourceId: null\`) with write access, and lists, the change feed and webhook deliveries show only granted resources.
+
+## Change feed
+\`GET /v1/changes\` reads the durable feed in commit order: each entry's \`id\` is the workspace's event sequence. Persist \`meta.nextCursor\` and resume from it; it is never null (when the feed is caught up it points at its end, and \`links.next\` is null). A page may hold fewer entries than \`limit\` (even none) when events are filtered out by authorization; its cursor still advances.
+
+## Webhooks (signed, v2)
+Deliveries follow Standard Webhooks: \`POST\` to the subscription URL (https) with a JSON body \`{ "type", "timestamp", "data": { "resourceType", "resourceId", "action", "payload" } }\` and the headers \`webhook-id\` (the event id, the same on every retry: deduplicate on it), \`webhook-timestamp\` (Unix seconds of this attempt) and \`webhook-signature\` (\`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">\`, keyed with the base64 part of the one-time \`whsec_\` signing secret; several space-separated signatures may appear during a rotation). Any 2xx acknowledges; anything else, a redirect or a timeout (10 s by default) is retried with exponential backoff (30 s × 2^(attempt−1), 8 attempts by default), after which the delivery is \`failed\` in the delivery history (readable only by the credential that created the subscription). Delivery is at least once, in per-workspace event order per subscription but without ordering guarantees across retries. An event is delivered only if the subscription owner may read it at delivery time (its scopes, finance overlays and, for service accounts, resource grants). In production, receivers on private, loopback or link-local addresses are refused. The top-level \`webhooks\` object of this document describes the request.`;
+
+/** The delivery request every signed (v2) webhook subscription receives (OpenAPI 3.1 `webhooks`). */
+const WEBHOOK_DELIVERY = {
+  event: {
+    post: {
+      summary: 'A signed event delivery',
+      description: 'Sent to the subscription URL for each subscribed event the owner may read; verify the signature (Standard Webhooks) before trusting the body.',
+      operationId: 'receiveWebhookEvent',
+      // The receiver authenticates the request by its signature, not by a credential.
+      security: [],
+      parameters: [
+        { name: 'webhook-id', in: 'header', required: true, description: 'The event id; the same on every retry of this event.', schema: { type: 'string', format: 'uuid' } },
+        { name: 'webhook-timestamp', in: 'header', required: true, description: 'Unix seconds of this attempt; reject stale ones.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+        { name: 'webhook-signature', in: 'header', required: true, description: 'Space-separated `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`.', schema: { type: 'string' } },
+      ],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['type', 'timestamp', 'data'],
+              properties: {
+                type: { type: 'string', description: 'The event type, e.g. `task.updated` (see GET /v1/event-catalog).' },
+                timestamp: { type: 'string', format: 'date-time', description: 'When the event occurred.' },
+                data: {
+                  type: 'object',
+                  required: ['resourceType', 'resourceId', 'action', 'payload'],
+                  properties: {
+                    resourceType: { type: 'string', description: 'The resource domain, e.g. `tasks`.' },
+                    resourceId: { type: 'string', format: 'uuid' },
+                    action: { type: 'string', enum: ['created', 'updated', 'archived', 'restored', 'deleted'] },
+                    payload: { type: 'object', description: 'The event payload (never finance fields the owner may not read).' },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        '2XX': { description: 'Acknowledged; no retry.' },
+        default: { description: 'Anything else (or a timeout or redirect): retried with exponential backoff.' },
+      },
+    },
+  },
+} as const;
 
 export function buildV1Document(ops: readonly OperationDefinition[], digest: string): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -366,6 +425,7 @@ export function buildV1Document(ops: readonly OperationDefinition[], digest: str
     ],
     tags: V1_FAMILIES.filter((f) => usedFamilies.has(f)).map((f) => ({ name: f, description: FAMILY_DESCRIPTIONS[f] })),
     paths,
+    webhooks: WEBHOOK_DELIVERY,
     components: {
       securitySchemes: {
         [SECURITY_SCHEME]: {

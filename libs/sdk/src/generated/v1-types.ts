@@ -3382,7 +3382,28 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    event: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A signed event delivery
+         * @description Sent to the subscription URL for each subscribed event the owner may read; verify the signature (Standard Webhooks) before trusting the body.
+         */
+        post: operations["receiveWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description An absence of a member. */
@@ -14806,6 +14827,60 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    receiveWebhookEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry of this event. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject stale ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event type, e.g. `task.updated` (see GET /v1/event-catalog). */
+                    type: string;
+                    /**
+                     * Format: date-time
+                     * @description When the event occurred.
+                     */
+                    timestamp: string;
+                    data: {
+                        /** @description The resource domain, e.g. `tasks`. */
+                        resourceType: string;
+                        /** Format: uuid */
+                        resourceId: string;
+                        /** @enum {string} */
+                        action: "created" | "updated" | "archived" | "restored" | "deleted";
+                        /** @description The event payload (never finance fields the owner may not read). */
+                        payload: Record<string, never>;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged; no retry. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or a timeout or redirect): retried with exponential backoff. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }
