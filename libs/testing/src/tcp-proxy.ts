@@ -1,14 +1,25 @@
 import net from 'node:net';
 
 /**
- * A loopback TCP proxy a test can cut and restore, standing in for "PostgreSQL (or Redis) was killed and
- * came back" without stopping the machine's shared server. Cutting closes the listener (new connections
- * are refused, as with a stopped server) and destroys every open connection.
+ * A loopback TCP proxy a test can fault and restore, standing in for a dependency (PostgreSQL, Redis, the auth
+ * service) failing without touching the machine's shared servers. Two faults, the two a network produces:
+ *
+ * - `cut()`: the dependency is gone. The listener closes (new connections are refused, as with a stopped
+ *   server) and every open connection is destroyed (its peer sees a reset/close at once).
+ * - `blackhole()`: a partition. Nothing is refused or closed; every byte in either direction is silently
+ *   dropped and new connections are accepted but never reach the target, so a client learns of the fault only
+ *   from its own timeouts.
+ *
+ * `restore()` ends either fault. Connections that were black-holed lost bytes and cannot resume, so they are
+ * destroyed then (as a partition outlasting TCP's retransmissions does); new connections forward again.
  */
 export class TcpProxy {
   private server: net.Server | undefined;
   private readonly sockets = new Set<net.Socket>();
+  /** Connections alive while the proxy was black-holed: destroyed on restore. */
+  private readonly stale = new Set<net.Socket>();
   private boundPort = 0;
+  private dropping = false;
 
   private constructor(
     private readonly targetHost: string,
@@ -26,6 +37,12 @@ export class TcpProxy {
     return this.boundPort;
   }
 
+  /** The current fault, for a test's messages. */
+  get state(): 'forwarding' | 'cut' | 'blackholed' {
+    if (!this.server) return 'cut';
+    return this.dropping ? 'blackholed' : 'forwarding';
+  }
+
   /** The target URL with its host and port replaced by the proxy's. */
   rewrite(target: string): string {
     const url = new URL(target);
@@ -34,18 +51,37 @@ export class TcpProxy {
     return url.toString();
   }
 
+  private track(socket: net.Socket, peer: () => net.Socket | undefined): void {
+    this.sockets.add(socket);
+    if (this.dropping) this.stale.add(socket);
+    socket.on('close', () => {
+      this.sockets.delete(socket);
+      this.stale.delete(socket);
+      peer()?.destroy();
+    });
+    socket.on('error', () => {
+      socket.destroy();
+      peer()?.destroy();
+    });
+    socket.on('data', (chunk: Buffer) => {
+      if (this.dropping) return;
+      const other = peer();
+      if (!other || other.destroyed) return;
+      // Back-pressure as pipe() would apply it, so a fast side cannot buffer without bound in the proxy.
+      if (!other.write(chunk)) {
+        socket.pause();
+        other.once('drain', () => socket.resume());
+      }
+    });
+  }
+
   private listen(port: number): Promise<void> {
     const server = net.createServer((client) => {
-      const upstream = net.connect(this.targetPort, this.targetHost);
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => {
-          client.destroy();
-          upstream.destroy();
-        });
-      }
-      client.pipe(upstream).pipe(client);
+      let upstream: net.Socket | undefined;
+      this.track(client, () => upstream);
+      if (this.dropping) return; // accepted, never forwarded: the partition swallows it
+      upstream = net.connect(this.targetPort, this.targetHost);
+      this.track(upstream, () => client);
     });
     this.server = server;
     return new Promise((resolve, reject) => {
@@ -57,15 +93,29 @@ export class TcpProxy {
     });
   }
 
+  /** The dependency is gone: refuse new connections and reset every open one. */
   async cut(): Promise<void> {
     const server = this.server;
     this.server = undefined;
+    this.dropping = false;
     for (const s of this.sockets) s.destroy();
     this.sockets.clear();
+    this.stale.clear();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
+  /** A partition: keep every connection open and accept new ones, but drop every byte either way. */
+  async blackhole(): Promise<void> {
+    if (!this.server) await this.listen(this.boundPort);
+    this.dropping = true;
+    for (const s of this.sockets) this.stale.add(s);
+  }
+
+  /** Ends a cut or a black hole: new connections forward again; connections that lost bytes are reset. */
   async restore(): Promise<void> {
+    this.dropping = false;
+    for (const s of this.stale) s.destroy();
+    this.stale.clear();
     if (!this.server) await this.listen(this.boundPort);
   }
 
