@@ -1,8 +1,8 @@
-import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { AppConfig } from '@workcell/config';
 import type { Database } from './database.js';
 import { PrismaClient } from './generated/prisma/client.js';
+import { createManagedPool } from './pool.js';
 
 /** What one statement cost, as PostgreSQL's own EXPLAIN (ANALYZE, BUFFERS) counts it: pages, rows, sorts. */
 export interface QueryCost {
@@ -28,7 +28,8 @@ function walk(node: PlanNode, visit: (node: PlanNode) => void): void {
  * keyset page touches as many pages as the first) where a timing would be noise.
  */
 export async function measureQueryCost(config: AppConfig, work: (database: Database) => Promise<unknown>): Promise<QueryCost[]> {
-  const pool = new pg.Pool({ connectionString: config.database.url, max: 2 });
+  const managed = createManagedPool({ connectionString: config.database.url, max: 2 });
+  const { pool } = managed;
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), log: [{ emit: 'event', level: 'query' }] });
   const recorded: { query: string; params: string }[] = [];
   prisma.$on('query', (event) => recorded.push({ query: event.query, params: event.params }));
@@ -51,6 +52,6 @@ export async function measureQueryCost(config: AppConfig, work: (database: Datab
     return costs;
   } finally {
     await prisma.$disconnect();
-    await pool.end();
+    await managed.end();
   }
 }
