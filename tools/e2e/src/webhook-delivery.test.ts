@@ -338,7 +338,7 @@ describe('webhook delivery', () => {
 
   it('rotation keeps the owner’s identity: deliveries continue and the new secret reads the whole history', async () => {
     const owner = await cell.mint(['webhooks:read', 'webhooks:write', 'tags:read']);
-    const ownerId = (await call<{ data: { id: string } }>('GET', '/v1/auth/context', owner)).body.data.id;
+    const ownerId = (await call<{ data: { credentialId: string } }>('GET', '/v1/auth/context', owner)).body.data.credentialId;
     const hook = await subscribe('/ok', ['tag.created'], owner);
     const first = await createTag();
     await waitFor('the first delivery', async () => (await deliveriesOf(hook.id)).find((d) => d.status === 'succeeded'));

@@ -160,7 +160,7 @@ describe('v1 webhooks', () => {
     assertProblem(http, 400, 'validation_failed');
     assert.match(JSON.stringify(http.body), /https:\/\/.*loopback/);
     assert.doesNotMatch(JSON.stringify(http.body), /Invalid URL/);
-    const garbage = await call('POST', '/v1/webhooks', admin, { url: 'not a url', eventTypes: ['tag.created'] });
+    const garbage = await call('POST', '/v1/webhooks', admin, { url: 'ftp://hooks.example.com/in', eventTypes: ['tag.created'] });
     assert.match(JSON.stringify(garbage.body), /absolute https:\/\//);
     // Outside production (these tests run with WORKCELL_ENV=test) a loopback receiver may be plain http.
     for (const url of ['http://127.0.0.1:8080/hook', 'http://localhost/hook', 'http://[::1]:9000/x']) {
@@ -314,7 +314,7 @@ describe('v1 webhooks', () => {
     assert.equal((await call('DELETE', '/v1/auth/context', selfRevoked)).status, 204);
     const byId = await cell.mint(['webhooks:read', 'webhooks:write', 'tags:read']);
     const b = (await create({}, byId)).webhook;
-    const byIdCredential = (await call<{ data: { id: string } }>('GET', '/v1/auth/context', byId)).body.data.id;
+    const byIdCredential = (await call<{ data: { credentialId: string } }>('GET', '/v1/auth/context', byId)).body.data.credentialId;
     assert.equal((await call('DELETE', `/v1/credentials/${byIdCredential}`, admin)).status, 204);
     const account = await cell.serviceAccount(['webhooks:read', 'webhooks:write'], []);
     const c = (await create({}, account.token)).webhook;
