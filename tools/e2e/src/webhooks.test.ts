@@ -327,6 +327,23 @@ describe('v1 webhooks', () => {
     }
   });
 
+  it('a service-account credential’s rotation hands its subscriptions to the successor, which owns them from then on', async () => {
+    const account = await cell.serviceAccount(['webhooks:read', 'webhooks:write'], []);
+    const { webhook } = await create({}, account.token);
+    const credentialId = (await call<{ data: { credentialId: string } }>('GET', '/v1/auth/context', account.token)).body.data.credentialId;
+    const rotated = await call<{ data: { id: string; secret: string } }>('POST', `/v1/service-accounts/${account.serviceAccountId}/credentials/${credentialId}/rotate`, admin, {});
+    assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
+    const successor = rotated.body.data.secret;
+    const seen = await call<{ data: Webhook }>('GET', `/v1/webhooks/${webhook.id}`, successor);
+    assert.equal(seen.status, 200);
+    assert.deepEqual([seen.body.data.status, seen.body.data.disabledReason], ['active', null]);
+    assert.deepEqual((await listAllPages<Webhook>(v1, '/v1/webhooks', successor)).map((w) => w.id), [webhook.id]);
+    assert.equal((await call('GET', `/v1/webhooks/${webhook.id}/deliveries`, successor)).status, 200);
+    assert.equal((await call('GET', `/v1/webhooks/${webhook.id}`, account.token)).status, 401, 'the previous secret is revoked');
+    const audit = await database.prisma.auditEvent.findFirstOrThrow({ where: { workspaceId, action: 'credential.rotated', targetId: credentialId } });
+    assert.equal((audit.metadata as { webhooksTransferred: number }).webhooksTransferred, 1);
+  });
+
   it('unknown and malformed ids answer 404', async () => {
     assertProblem(await call('GET', `/v1/webhooks/${randomUUID()}`, admin), 404, 'not_found');
     assertProblem(await call('GET', '/v1/webhooks/not-an-id', admin), 404, 'not_found');
