@@ -2,9 +2,10 @@ import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
 import { disableWebhooks, findLegacyWebhook, findOutboxEvent, findWebhookTarget, inTransaction, loadWebhookDelivery, recordDeliveryAttempt, type UnpublishedEvent } from '@workcell/db';
 import { eventSpec } from '../events/catalog.js';
+import { SYSTEM_ACTOR } from '../identity/actor.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { decryptSigningSecret } from '../webhooks/secret.js';
-import { postJson, type PostOutcome } from './http.js';
+import { type AttemptFailure, postJson, type PostOutcome } from './http.js';
 
 /** Which attempt of its job a handler runs (1-based) and how many are allowed (the job catalog's JobRun). */
 const runInput = { attempt: z.number().int().min(1), attempts: z.number().int().min(1) };
@@ -68,7 +69,7 @@ export const deliverWebhook = defineProcedure('deliverWebhook', deliverWebhookIn
   if (!delivery || delivery.status !== 'pending') return { status: delivery?.status ?? 'missing' };
   const target = await findWebhookTarget(ctx.database, workspaceId, delivery.subscriptionId);
   const event = await findOutboxEvent(ctx.database, workspaceId, delivery.eventId);
-  const end = async (status: 'succeeded' | 'failed', outcome: PostOutcome | null, error: string | null, failureReason: string | null = outcome?.failure ?? null) => {
+  const end = async (status: 'succeeded' | 'failed', outcome: PostOutcome | null, error: string | null, failureReason: AttemptFailure | 'subscription_removed' | 'subscription_disabled' | null = outcome?.failure ?? null) => {
     const now = ctx.now();
     const gone = outcome?.statusCode === GONE;
     await inTransaction(ctx.database, async (tx) => {
@@ -82,10 +83,7 @@ export const deliverWebhook = defineProcedure('deliverWebhook', deliverWebhookIn
         nextRetryAt: null,
         deliveredAt: status === 'succeeded' ? now : null,
       });
-      if (gone) {
-        const system = { credentialId: null, principalType: 'system' as const, principalId: null, requestId: null };
-        await disableWebhooks(tx, { workspaceId, selection: { ids: [delivery.subscriptionId] }, reason: 'receiver_gone', actor: system, now });
-      }
+      if (gone) await disableWebhooks(tx, { workspaceId, selection: { ids: [delivery.subscriptionId] }, reason: 'receiver_gone', actor: SYSTEM_ACTOR, now });
     });
     return { status };
   };

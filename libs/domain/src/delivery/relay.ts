@@ -15,6 +15,7 @@ import {
 } from '@workcell/db';
 import { eventSpec } from '../events/catalog.js';
 import { mayReceiveEvent } from '../events/receivable.js';
+import { SYSTEM_ACTOR } from '../identity/actor.js';
 import { authorityOf, type V1AuthContext } from '../identity/authenticate-credential.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
 import { WILDCARD } from '../webhooks/view.js';
@@ -107,12 +108,11 @@ export async function relayOutbox(ctx: ProcedureContext, sink: DeliverySink): Pr
     await markEventsPublished(tx, events, now);
     return { events: events.length, inserted, refused };
   });
-  // Outside the relay's transaction: disabling writes an outbox event, whose sequence lock the relay must not hold.
-  const system = { credentialId: null, principalType: 'system' as const, principalId: null, requestId: null };
-  for (const s of created?.refused ?? []) {
-    await inTransaction(ctx.database, (tx) => disableWebhooks(tx, { workspaceId: s.workspaceId, selection: { ids: [s.id] }, reason: s.reason, actor: system, now }));
-  }
   for (const d of created?.inserted ?? []) await sink.deliver({ workspaceId: d.workspaceId, deliveryId: d.id });
+  // Outside the relay's transaction: disabling writes an outbox event, whose sequence lock the relay must not hold.
+  for (const s of created?.refused ?? []) {
+    await inTransaction(ctx.database, (tx) => disableWebhooks(tx, { workspaceId: s.workspaceId, selection: { ids: [s.id] }, reason: s.reason, actor: SYSTEM_ACTOR, now }));
+  }
   // Re-enqueueing a job that still exists is a no-op (same id), so this only revives lost ones.
   const staleBefore = new Date(now.getTime() - Math.max(60_000, 3 * ctx.config.webhooks.timeoutMs));
   for (const d of await stalePendingDeliveries(ctx.database, staleBefore, BATCH)) await sink.deliver({ workspaceId: d.workspaceId, deliveryId: d.id });
