@@ -138,7 +138,8 @@ export type WebhookSelection =
 /**
  * Disables the selected active, unarchived subscriptions with a reason, and for each one records the audit
  * entry `webhook.disabled` and writes the outbox event `webhook.disabled`, in the caller's transaction (every
- * path that stops a subscription goes through here, so none is ever silently dead). Idempotent: one already
+ * path that stops a subscription other than its owner's own PATCH goes through here, so none is ever silently
+ * dead). Idempotent: one already
  * disabled is left alone (its first reason stays). Returns the ids it disabled.
  */
 export async function disableWebhooks(
