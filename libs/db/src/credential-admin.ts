@@ -4,6 +4,7 @@ import { type AuditActor, recordAudit } from './audit.js';
 import { issueCredential, type Tx } from './credentials.js';
 import type { Database } from './database.js';
 import type { Prisma } from './generated/prisma/client.js';
+import { disableWebhooks, transferWebhooks } from './webhooks.js';
 
 /**
  * Credential administration: listing, minting, rotating and revoking the v1 credentials of one owner
@@ -144,6 +145,8 @@ export async function mintCredential(
  * `rotated_from_id` pointing back) in one transaction, so the previous secret stops working the moment the
  * new one exists. `expiresAt` undefined keeps the previous expiry. Returns null when the credential is not
  * active any more (revoked, expired, or rotated concurrently): exactly one rotation of a credential wins.
+ * Rotation keeps the credential's identity for what it owns: the successor takes over its webhook
+ * subscriptions (and so their delivery history) in the same transaction, so deliveries never stop.
  */
 export async function rotateOwnedCredential(
   database: Database,
@@ -166,13 +169,14 @@ export async function rotateOwnedCredential(
       rotatedFromId: previous.id,
     });
     const credential = await readMeta(tx, input.workspaceId, id);
+    const webhooks = await transferWebhooks(tx, input.workspaceId, previous.id, id);
     await recordAudit(tx, {
       workspaceId: input.workspaceId,
       actor: input.actor,
       action: 'credential.rotated',
       targetType: 'credential',
       targetId: previous.id,
-      metadata: { ...auditFacts(credential), successorId: id },
+      metadata: { ...auditFacts(credential), successorId: id, webhooksTransferred: webhooks },
       occurredAt: input.now,
     });
     return { credential, token, previous };
@@ -180,8 +184,9 @@ export async function rotateOwnedCredential(
 }
 
 /**
- * Revokes one credential of the owner and records `credential.revoked`, in one transaction; nothing else
- * changes. 'unchanged' when it was already revoked (revocation is permanent and idempotent).
+ * Revokes one credential of the owner and records `credential.revoked`, in one transaction; the only other
+ * change is that its webhook subscriptions become disabled (`owner_revoked`, audited, with an event).
+ * 'unchanged' when it was already revoked (revocation is permanent and idempotent).
  */
 export async function revokeOwnedCredential(
   database: Database,
@@ -193,11 +198,15 @@ export async function revokeOwnedCredential(
     if (count === 0) return (await tx.credential.count({ where })) > 0 ? 'unchanged' : 'not_found';
     const row = await readMeta(tx, input.workspaceId, input.credentialId);
     await recordAudit(tx, { workspaceId: input.workspaceId, actor: input.actor, action: 'credential.revoked', targetType: 'credential', targetId: row.id, metadata: auditFacts(row), occurredAt: input.now });
+    await disableWebhooks(tx, { workspaceId: input.workspaceId, selection: { ownerCredentialIds: [row.id] }, reason: 'owner_revoked', actor: input.actor, now: input.now });
     return 'revoked';
   });
 }
 
-/** Revokes every unrevoked credential of a service account inside the caller's transaction, one audit event each. */
+/**
+ * Revokes every unrevoked credential of a service account inside the caller's transaction, one audit event
+ * each, and disables their webhook subscriptions (`owner_revoked`).
+ */
 export async function revokeServiceAccountCredentials(
   tx: Tx,
   input: { workspaceId: string; serviceAccountId: string; actor: AuditActor; now: Date; reason: string },
@@ -217,5 +226,6 @@ export async function revokeServiceAccountCredentials(
       occurredAt: input.now,
     });
   }
+  await disableWebhooks(tx, { workspaceId: input.workspaceId, selection: { ownerCredentialIds: rows.map((r) => r.id) }, reason: 'owner_revoked', actor: input.actor, now: input.now });
   return rows.map((r) => r.id);
 }

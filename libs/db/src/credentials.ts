@@ -3,6 +3,7 @@ import { type CredentialKind, generateFeedToken, generatePublicId, generateToken
 import { type AuditActor, recordAudit } from './audit.js';
 import type { Database } from './database.js';
 import type { Prisma } from './generated/prisma/client.js';
+import { disableWebhooks } from './webhooks.js';
 
 export type Tx = Prisma.TransactionClient;
 
@@ -58,8 +59,9 @@ export async function issueCredential(tx: Tx, config: AppConfig, input: Credenti
 }
 
 /**
- * Revokes one credential and records who did it, in one transaction. Only that credential changes;
- * returns false when it was not active (already revoked, or not in this workspace).
+ * Revokes one credential and records who did it, in one transaction. Only that credential changes, and its
+ * webhook subscriptions become disabled (`owner_revoked`, never silently dead); returns false when it was not
+ * active (already revoked, or not in this workspace).
  */
 export async function revokeCredential(database: Database, workspaceId: string, credentialId: string, actor: AuditActor, now: Date): Promise<boolean> {
   return database.prisma.$transaction(async (tx) => {
@@ -69,6 +71,7 @@ export async function revokeCredential(database: Database, workspaceId: string, 
     });
     if (count === 0) return false;
     await recordAudit(tx, { workspaceId, actor, action: 'credential.revoked', targetType: 'credential', targetId: credentialId, occurredAt: now });
+    await disableWebhooks(tx, { workspaceId, selection: { ownerCredentialIds: [credentialId] }, reason: 'owner_revoked', actor, now });
     return true;
   });
 }

@@ -10,6 +10,8 @@ export { V0_DEPRECATED_AT } from './v0/builders.js';
 export type { OperationSpec, ArchivableCrudSpec } from './v1/builders.js';
 export { DOMAIN_READ_SCOPES, RESOURCE_DOMAINS, ResourceDomainSchema } from './v1/search.js';
 export type { ResourceDomain } from './v1/search.js';
+// The webhook attributes the domain validates with (one source with the OpenAPI document).
+export { WEBHOOK_DISABLED_REASONS, WEBHOOK_FAILURE_REASONS, WEBHOOK_URL_RULE, WebhookDescription, WebhookEventTypes, WebhookUrl } from './v1/webhooks.js';
 export * from './generated/operation-table.js';
 
 import { v0Operations } from './v0/index.js';

@@ -5,8 +5,10 @@ import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
 import { appendOutboxEvent, type Database } from '@workcell/db';
 import { encodeCursor } from '@workcell/domain';
-import { type RunningApp, useTestEnvironment } from '@workcell/testing';
+import { createApiV0App } from '@workcell/api-v0';
+import { type RunningApp, startApp, useTestEnvironment } from '@workcell/testing';
 import { startV1Cell, type V1Cell } from './support/cell.js';
+import { callV0 } from './support/v0.js';
 import { assertProblem, assertShape, callApi, errorOf, type ListBody, type Reply } from './support/v1.js';
 
 /**
@@ -119,6 +121,36 @@ describe('v1 change feed and event catalog', () => {
       assert.deepEqual(entries.map((c) => c.id), sequences, 'ids are the outbox sequences');
       const ids = items.map((c) => BigInt(c.id));
       assert.ok(ids.every((id, i) => i === 0 || id > ids[i - 1]!), 'strictly increasing');
+    });
+
+    it('task timers are time entries: v1 timer/start|stop and v0 startTracking|stopTracking report the time entry created and updated', async () => {
+      // Issue 10: the timer paths wrote time entries without time_entry events, so the feed and webhooks never saw them.
+      const v0 = await startApp((c) => createApiV0App(c), cell.config);
+      try {
+        const start = await head({ types: 'time-entries' });
+        const task = await createTask();
+        const started = await call<{ data: { id: string } }>('POST', `/v1/tasks/${task}/timer/start`, admin, {});
+        assert.equal(started.status, 201, JSON.stringify(started.body));
+        assert.equal((await call('POST', `/v1/tasks/${task}/timer/stop`, admin, {})).status, 200);
+        const v1Entry = started.body.data.id;
+        const team = cell.demo.v0TeamToken;
+        const v0Task = await createTask();
+        assert.equal((await callV0(v0, 'POST', `/tasks/${v0Task}/startTracking`, team, {})).status, 200);
+        assert.equal((await callV0(v0, 'POST', `/tasks/${v0Task}/stopTracking`, team, {})).status, 200);
+        const v0Entry = (await database.prisma.timeEntry.findFirstOrThrow({ where: { workspaceId, taskId: v0Task } })).id;
+        const { items } = await readFeed(admin, start, { types: 'time-entries' });
+        assert.deepEqual(of(items, v1Entry), ['created', 'updated'], 'v1 timer');
+        assert.deepEqual(of(items, v0Entry), ['created', 'updated'], 'v0 tracking');
+        for (const id of [v1Entry, v0Entry]) {
+          const events = await cell.outbox(id);
+          assert.deepEqual(events.map((e) => e.eventType), ['time_entry.created', 'time_entry.updated']);
+          // Each in the same transaction as its task.timer_* event: consecutive sequences.
+          const timer = await database.prisma.outboxEvent.findMany({ where: { workspaceId, eventType: { in: ['task.timer_started', 'task.timer_stopped'] }, payload: { path: ['timeEntryId'], equals: id } }, orderBy: { sequence: 'asc' } });
+          assert.deepEqual(timer.map((e) => e.sequence + 1n), events.map((e) => e.sequence));
+        }
+      } finally {
+        await v0.close();
+      }
     });
 
     it('never shows another workspace’s events', async () => {

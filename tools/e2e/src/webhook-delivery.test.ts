@@ -107,7 +107,7 @@ describe('webhook delivery', () => {
         received.push({ path, headers: req.headers as Record<string, string>, body });
         const n = (hits.get(path) ?? 0) + 1;
         hits.set(path, n);
-        const status = path === '/fail' ? 500 : path === '/flaky' && n === 1 ? 500 : 200;
+        const status = path === '/fail' ? 500 : path === '/gone' ? 410 : path === '/flaky' && n === 1 ? 500 : 200;
         // The first request to /slow answers only after the worker's 2 s timeout.
         setTimeout(() => res.writeHead(status).end(), path === '/slow' && n === 1 ? 3_000 : 0);
       });
@@ -136,6 +136,9 @@ describe('webhook delivery', () => {
     const verified = new Webhook(hook.signingSecret).verify(got.body, got.headers) as { type: string; timestamp: string; data: Record<string, unknown> };
     assert.equal(verified.type, 'tag.created');
     assert.equal(verified.timestamp, event.occurredAt.toISOString());
+    // The change-feed sequence, for ordering and deduplication (issue 10): header and body.
+    assert.equal(got.headers['webhook-sequence'], event.sequence.toString());
+    assert.equal((verified as { sequence?: string }).sequence, event.sequence.toString());
     assert.equal(verified.data.resourceType, 'tags');
     assert.equal(verified.data.resourceId, tagId);
     assert.equal(verified.data.action, 'created');
@@ -151,12 +154,16 @@ describe('webhook delivery', () => {
     assert.ok(row.deliveredAt !== null && row.responseTimeMs !== null);
     assert.equal((await deliveriesOf(hook.id)).length, 1);
 
-    const list = await call<{ data: { id: string; status: string; attempts: number; responseStatus: number; eventId: string; webhookId: string }[] }>('GET', `/v1/webhooks/${hook.id}/deliveries`, admin);
+    const list = await call<{ data: { id: string; status: string; attempts: number; responseStatus: number; eventId: string; webhookId: string; failureReason: string | null }[] }>(
+      'GET',
+      `/v1/webhooks/${hook.id}/deliveries`,
+      admin,
+    );
     assert.equal(list.status, 200);
     assert.equal(list.body.data.length, 1);
     const item = list.body.data[0]!;
     assertShape('listWebhookDeliveries', item);
-    assert.deepEqual([item.status, item.attempts, item.responseStatus, item.eventId, item.webhookId], ['succeeded', 1, 200, event.id, hook.id]);
+    assert.deepEqual([item.status, item.attempts, item.responseStatus, item.eventId, item.webhookId, item.failureReason], ['succeeded', 1, 200, event.id, hook.id, null]);
     assert.deepEqual((await call<{ data: unknown[] }>('GET', `/v1/webhooks/${hook.id}/deliveries?status=failed`, admin)).body.data, []);
     const one = await call<{ data: unknown }>('GET', `/v1/webhooks/${hook.id}/deliveries/${item.id}`, admin);
     assert.equal(one.status, 200);
@@ -166,7 +173,8 @@ describe('webhook delivery', () => {
     const sibling = await cell.mint(V1_SCOPES);
     assertProblem(await call('GET', `/v1/webhooks/${hook.id}/deliveries`, sibling), 404, 'not_found');
     assertProblem(await call('GET', `/v1/webhooks/${hook.id}/deliveries/${item.id}`, sibling), 404, 'not_found');
-    assert.equal((await call('GET', `/v1/webhooks/${hook.id}`, sibling)).status, 200, 'the subscription itself stays visible');
+    // That member is a workspace administrator: it sees the subscription's metadata, never its history (issue 10).
+    assert.equal((await call('GET', `/v1/webhooks/${hook.id}`, sibling)).status, 200, 'an administrator sees the metadata');
   });
 
   it('retries a receiver answering 500 then 200 with the same webhook-id and ends succeeded after 2 attempts', async () => {
@@ -211,6 +219,7 @@ describe('webhook delivery', () => {
       assert.equal(row.attempt, 3);
       assert.equal(row.responseStatusCode, null);
       assert.match(row.error ?? '', /certificate/i);
+      assert.equal(row.failureReason, 'tls');
       assert.equal(untrustedHits, 0);
     } finally {
       untrusted.closeAllConnections();
@@ -228,6 +237,10 @@ describe('webhook delivery', () => {
     assert.match(row.error ?? '', /500/);
     assert.equal(row.deliveredAt, null);
     assert.equal(received.filter((r) => r.path === '/fail').length, 3);
+    const shown = (await call<{ data: { failureReason: string; failureDetail: string; responseStatus: number }[] }>('GET', `/v1/webhooks/${hook.id}/deliveries`, admin)).body.data[0]!;
+    assertShape('listWebhookDeliveries', shown);
+    assert.deepEqual([shown.failureReason, shown.responseStatus], ['http_status', 500]);
+    assert.match(shown.failureDetail, /500/);
   });
 
   it('never delivers an event the owner may not read at delivery time (billing, budget statements)', async () => {
@@ -281,8 +294,112 @@ describe('webhook delivery', () => {
     await published([eventId!]);
     assert.equal((await deliveriesOf(live.id)).length, 1, 'the live subscription got it');
     for (const s of [removed, disabled, orphan]) assert.equal((await deliveriesOf(s.id)).length, 0);
+    // Revoked behind the API's back (no revoking procedure ran): the fan-out notices and disables it visibly.
+    const orphaned = await waitFor('the orphan to be disabled', async () => {
+      const row = await database.prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId, id: orphan.id } });
+      return row.status === 'disabled' && row;
+    });
+    assert.equal(orphaned.disabledReason, 'owner_revoked');
     const sent = await waitFor('the live delivery', async () => received.filter((r) => r.headers['webhook-id'] === eventId).length === 1 && received.filter((r) => r.headers['webhook-id'] === eventId));
     new Webhook(live.signingSecret).verify(sent[0]!.body, sent[0]!.headers);
+  });
+
+  it('a receiver answering 410 Gone disables the subscription at once: no retry, reason receiver_gone, audited, with an event', async () => {
+    const hook = await subscribe('/gone', ['service.created']);
+    const [eventId] = await emit([{ aggregateType: 'service', eventType: 'service.created', payload: { service: {} } }]);
+    const row = await waitFor('the delivery to fail', async () => (await deliveriesOf(hook.id)).find((d) => d.status === 'failed'));
+    assert.deepEqual([row.attempt, row.responseStatusCode, row.failureReason], [1, 410, 'http_status']);
+    const subscription = await database.prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId, id: hook.id } });
+    assert.deepEqual([subscription.status, subscription.disabledReason], ['disabled', 'receiver_gone']);
+    const view = (await call<{ data: { status: string; disabledReason: string } }>('GET', `/v1/webhooks/${hook.id}`, admin)).body.data;
+    assert.deepEqual([view.status, view.disabledReason], ['disabled', 'receiver_gone']);
+    assert.equal(await database.prisma.auditEvent.count({ where: { workspaceId, targetId: hook.id, action: 'webhook.disabled' } }), 1);
+    assert.equal((await cell.outbox(hook.id, 'webhook.disabled')).length, 1);
+    await new Promise((r) => setTimeout(r, 700));
+    assert.equal(received.filter((r) => r.path === '/gone' && r.headers['webhook-id'] === eventId).length, 1, 'sent once, never retried');
+    const [later] = await emit([{ aggregateType: 'service', eventType: 'service.created', payload: { service: {} } }]);
+    await published([later!]);
+    assert.equal((await deliveriesOf(hook.id)).length, 1, 'nothing more is fanned out to it');
+  });
+
+  it('records why an attempt failed: connection refused', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const reply = await call<{ data: { id: string } }>('POST', '/v1/webhooks', admin, { url: `https://127.0.0.1:${port}/in`, eventTypes: ['service.archived'] });
+    assert.equal(reply.status, 201);
+    await emit([{ aggregateType: 'service', eventType: 'service.archived', payload: { service: {} } }]);
+    const row = await waitFor('the delivery to fail', async () => (await deliveriesOf(reply.body.data.id)).find((d) => d.status === 'failed'));
+    assert.equal(row.failureReason, 'connection_refused');
+    const shown = (await call<{ data: { failureReason: string }[] }>('GET', `/v1/webhooks/${reply.body.data.id}/deliveries`, admin)).body.data[0]!;
+    assert.equal(shown.failureReason, 'connection_refused');
+  });
+
+  it('rotation keeps the owner’s identity: deliveries continue and the new secret reads the whole history', async () => {
+    const owner = await cell.mint(['webhooks:read', 'webhooks:write', 'tags:read']);
+    const ownerId = (await call<{ data: { credentialId: string } }>('GET', '/v1/auth/context', owner)).body.data.credentialId;
+    const hook = await subscribe('/ok', ['tag.created'], owner);
+    const first = await createTag();
+    await waitFor('the first delivery', async () => (await deliveriesOf(hook.id)).find((d) => d.status === 'succeeded'));
+    const rotated = await call<{ data: { id: string; secret: string } }>('POST', `/v1/credentials/${ownerId}/rotate`, admin, {});
+    assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
+    const successor = rotated.body.data.secret;
+    assertProblem(await call('GET', `/v1/webhooks/${hook.id}`, owner), 401, 'credential_revoked');
+    const view = await call<{ data: { status: string } }>('GET', `/v1/webhooks/${hook.id}`, successor);
+    assert.equal(view.status, 200);
+    assert.equal(view.body.data.status, 'active');
+    const second = await createTag();
+    const secondEvent = await eventOf(second, 'tag.created');
+    await waitFor('the delivery after rotation', async () => received.find((r) => r.headers['webhook-id'] === secondEvent.id));
+    const history = await waitFor('both deliveries in the history', async () => {
+      const list = await call<{ data: { eventId: string; status: string }[] }>('GET', `/v1/webhooks/${hook.id}/deliveries`, successor);
+      return list.body.data.filter((d) => d.status === 'succeeded').length === 2 && list.body.data;
+    });
+    assert.deepEqual(history.map((d) => d.eventId), [(await eventOf(first, 'tag.created')).id, secondEvent.id]);
+    const row = await database.prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId, id: hook.id } });
+    assert.equal(row.ownerCredentialId, rotated.body.data.id);
+    assert.equal(await database.prisma.auditEvent.count({ where: { workspaceId, targetId: hook.id, action: 'webhook.disabled' } }), 0, 'rotation disables nothing');
+  });
+
+  it('an owner credential that expired is noticed where events are fanned out: disabled once (owner_expired), audited, with an event', async () => {
+    const owner = await cell.mint(['webhooks:read', 'webhooks:write', 'lists:read']);
+    const hook = await subscribe('/ok', ['list.updated'], owner);
+    const row = await database.prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId, id: hook.id } });
+    await database.prisma.credential.updateMany({ where: { workspaceId, id: row.ownerCredentialId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const ids = await emit([{ aggregateType: 'list', eventType: 'list.updated', payload: { list: {} } }]);
+    await published(ids);
+    const disabled = await waitFor('the subscription to be disabled', async () => {
+      const r = await database.prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId, id: hook.id } });
+      return r.status === 'disabled' && r;
+    });
+    assert.equal(disabled.disabledReason, 'owner_expired');
+    assert.equal((await deliveriesOf(hook.id)).length, 0);
+    // Idempotent: further fan-outs neither disable it again nor write more events.
+    const more = await emit([{ aggregateType: 'list', eventType: 'list.updated', payload: { list: {} } }]);
+    await published(more);
+    const ctx = { database, config: env.config, now: () => new Date() };
+    await relayOutbox(ctx, { deliver: async () => undefined, deliverLegacy: async () => undefined });
+    assert.equal(await database.prisma.auditEvent.count({ where: { workspaceId, targetId: hook.id, action: 'webhook.disabled' } }), 1);
+    assert.equal((await cell.outbox(hook.id, 'webhook.disabled')).length, 1);
+  });
+
+  it('every delivery carries its change-feed sequence, so a receiver can order what arrives out of order', async () => {
+    const hook = await subscribe('/ok', ['contact_group.created']);
+    const ids = await emit(Array.from({ length: 12 }, () => ({ aggregateType: 'contact_group', eventType: 'contact_group.created', payload: { contactGroup: {} } })));
+    const got = await waitFor('all twelve deliveries', async () => {
+      const r = received.filter((x) => ids.includes(x.headers['webhook-id']!));
+      return r.length === 12 && r;
+    });
+    const events = await database.prisma.outboxEvent.findMany({ where: { workspaceId, id: { in: ids } } });
+    const sequenceOf = new Map(events.map((e) => [e.id, e.sequence.toString()]));
+    for (const r of got) {
+      const body = new Webhook(hook.signingSecret).verify(r.body, r.headers) as { sequence: string };
+      assert.equal(r.headers['webhook-sequence'], sequenceOf.get(r.headers['webhook-id']!));
+      assert.equal(body.sequence, r.headers['webhook-sequence']);
+    }
+    const ordered = [...got].sort((a, b) => (BigInt(a.headers['webhook-sequence']!) < BigInt(b.headers['webhook-sequence']!) ? -1 : 1)).map((r) => r.headers['webhook-id']);
+    assert.deepEqual(ordered, ids, 'sorting by sequence restores the event order');
   });
 
   it('delivers to a legacy v0 webhook unsigned, in the legacy shape, only for the events it names', async () => {

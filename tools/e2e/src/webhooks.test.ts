@@ -19,7 +19,18 @@ import { assertProblem, assertShape, callApi, errorOf, listAllPages } from './su
 
 const env = useTestEnvironment();
 
-type Webhook = { id: string; url: string; description: string | null; eventTypes: string[]; status: string; signatureVersion: string; version: string; signingSecret?: string };
+type Webhook = {
+  id: string;
+  url: string;
+  description: string | null;
+  eventTypes: string[];
+  status: string;
+  disabledReason: string | null;
+  disabledAt: string | null;
+  signatureVersion: string;
+  version: string;
+  signingSecret?: string;
+};
 
 let logs = '';
 const sink = () => new Writable({ write: (chunk, _enc, done) => ((logs += chunk.toString()), done()) });
@@ -143,6 +154,33 @@ describe('v1 webhooks', () => {
     assert.equal(await database.prisma.webhookSubscription.count(), before);
   });
 
+  it('creation says what is required: https (http only to loopback outside production), description up to 2,000, the event catalog', async () => {
+    // Issue 10: an http:// URL answered the schema's bare "Invalid URL".
+    const http = await call('POST', '/v1/webhooks', admin, { url: 'http://hooks.example.com/in', eventTypes: ['tag.created'] });
+    assertProblem(http, 400, 'validation_failed');
+    assert.match(JSON.stringify(http.body), /https:\/\/.*loopback/);
+    assert.doesNotMatch(JSON.stringify(http.body), /Invalid URL/);
+    const garbage = await call('POST', '/v1/webhooks', admin, { url: 'ftp://hooks.example.com/in', eventTypes: ['tag.created'] });
+    assert.match(JSON.stringify(garbage.body), /absolute https:\/\//);
+    // Outside production (these tests run with WORKCELL_ENV=test) a loopback receiver may be plain http.
+    for (const url of ['http://127.0.0.1:8080/hook', 'http://localhost/hook', 'http://[::1]:9000/x']) {
+      const reply = await call<{ data: Webhook }>('POST', '/v1/webhooks', admin, { url, eventTypes: ['tag.created'] });
+      assert.equal(reply.status, 201, `${url}: ${JSON.stringify(reply.body)}`);
+      assert.equal(reply.body.data.url, url);
+    }
+    // description: what the OpenAPI document allows (2,000), one source with the registry.
+    const long = 'd'.repeat(2000);
+    const described = await call<{ data: Webhook }>('POST', '/v1/webhooks', admin, { url: 'https://hooks.example.com/in', eventTypes: ['tag.created'], description: long });
+    assert.equal(described.status, 201, JSON.stringify(described.body));
+    assert.equal(described.body.data.description, long);
+    assertProblem(await call('POST', '/v1/webhooks', admin, { url: 'https://hooks.example.com/in', eventTypes: ['tag.created'], description: `${long}x` }), 400, 'validation_failed', '/description');
+    // The error names the catalog that exists.
+    const unknown = await call('POST', '/v1/webhooks', admin, { url: 'https://hooks.example.com/in', eventTypes: ['no.such_event'] });
+    assert.match(JSON.stringify(unknown.body), /GET \/v1\/event-catalog/);
+    assert.doesNotMatch(JSON.stringify(unknown.body), /GET \/v1\/events\b/);
+    assert.equal((await call('GET', '/v1/event-catalog', admin)).status, 200, 'the catalog the error names exists');
+  });
+
   it('updates by compare-and-set: a stale expectedVersion answers 409 and changes nothing', async () => {
     const { webhook } = await create();
     const updated = await call<{ data: Webhook }>('PATCH', `/v1/webhooks/${webhook.id}`, admin, { expectedVersion: webhook.version, eventTypes: ['tag.updated'], status: 'disabled', description: 'paused' });
@@ -184,21 +222,126 @@ describe('v1 webhooks', () => {
     assert.equal(row.revision, 1);
   });
 
-  it('subscriptions are visible to every webhooks:read credential; delivery history only to the owning credential', async () => {
-    const owner = await cell.mint(['webhooks:read', 'webhooks:write', 'tags:read']);
-    const { webhook } = await create({}, owner);
-    const serviceAccountToken = (await cell.serviceAccount(['webhooks:read'], [])).token;
-    assert.equal((await call('GET', `/v1/webhooks/${webhook.id}`, serviceAccountToken)).status, 200, 'a service account needs no grant for webhooks');
-    assert.equal((await call('GET', `/v1/webhooks/${webhook.id}`, admin)).status, 200);
+  /** A member of the workspace with one role holding `permissions`, and a personal token of it. */
+  const member = async (permissions: readonly string[], scopes: readonly string[] = permissions) => {
+    const user = await database.prisma.user.create({ data: { email: `m-${randomUUID()}@example.com`, name: 'Member' } });
+    const m = await database.prisma.workspaceMember.create({ data: { workspaceId, userId: user.id } });
+    const role = await database.prisma.role.create({ data: { workspaceId, name: `role ${randomUUID()}`, permissions: [...permissions] } });
+    await database.prisma.memberRole.create({ data: { workspaceId, memberId: m.id, roleId: role.id } });
+    const { token } = await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: 'm', scopes, memberId: m.id }));
+    return token;
+  };
 
-    const ownList = await call<{ data: unknown[] }>('GET', `/v1/webhooks/${webhook.id}/deliveries`, owner);
-    assert.equal(ownList.status, 200);
-    assert.deepEqual(ownList.body.data, []);
-    assertProblem(await call('GET', `/v1/webhooks/${webhook.id}/deliveries?status=pending`, admin), 404, 'not_found');
+  it('the issue’s exploit is closed: a token that cannot read tasks cannot redirect another credential’s subscription to itself', async () => {
+    const owner = await cell.mint(['webhooks:read', 'webhooks:write', 'tasks:read']);
+    const { webhook } = await create({ url: 'https://owner.example.com/in', eventTypes: ['task.created'] }, owner);
+    // A member who may manage webhooks but not read tasks (and is no administrator).
+    const attacker = await member(['webhooks:read', 'webhooks:write']);
+    assertProblem(await call('GET', '/v1/tasks', attacker), 403, 'insufficient_scope');
+    const hijack = { expectedVersion: webhook.version, url: 'https://attacker.example.com/in', eventTypes: ['*'] };
+    assertProblem(await call('PATCH', `/v1/webhooks/${webhook.id}`, attacker, hijack), 404, 'not_found');
+    assertProblem(await call('PATCH', `/v1/webhooks/${webhook.id}`, attacker, { expectedVersion: webhook.version, status: 'disabled' }), 404, 'not_found');
+    assertProblem(await call('DELETE', `/v1/webhooks/${webhook.id}`, attacker), 404, 'not_found');
+    assertProblem(await call('GET', `/v1/webhooks/${webhook.id}`, attacker), 404, 'not_found');
+    assertProblem(await call('GET', `/v1/webhooks/${webhook.id}/deliveries`, attacker), 404, 'not_found');
+    assert.ok(!(await listAllPages<Webhook>(v1, '/v1/webhooks', attacker)).some((w) => w.id === webhook.id), 'lists show only the caller’s own');
+    // A service account with every webhook scope is no owner either.
+    const integration = (await cell.serviceAccount(['webhooks:read', 'webhooks:write'], [])).token;
+    assertProblem(await call('PATCH', `/v1/webhooks/${webhook.id}`, integration, hijack), 404, 'not_found');
+    assertProblem(await call('GET', `/v1/webhooks/${webhook.id}`, integration), 404, 'not_found');
+    const row = await database.prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId, id: webhook.id } });
+    assert.deepEqual([row.url, row.eventTypes, row.status, row.revision, row.archivedAt], ['https://owner.example.com/in', ['task.created'], 'active', 1, null], 'untouched');
+    // The attacker's own subscription is its own.
+    const mine = await create({}, attacker);
+    assert.deepEqual((await listAllPages<Webhook>(v1, '/v1/webhooks', attacker)).map((w) => w.id), [mine.webhook.id]);
+    // The owner still does everything.
+    const changed = await call<{ data: Webhook }>('PATCH', `/v1/webhooks/${webhook.id}`, owner, { expectedVersion: webhook.version, description: 'mine' });
+    assert.equal(changed.status, 200);
+    assert.equal((await call('GET', `/v1/webhooks/${webhook.id}/deliveries`, owner)).status, 200);
+  });
+
+  it('another credential of the same member, even with every scope, is not the owner; a non-administrator sees nothing', async () => {
+    const worker = await member(['webhooks:read', 'webhooks:write', 'tags:read']);
+    const { webhook } = await create({}, worker);
+    const sibling = await member(['webhooks:read', 'webhooks:write', 'tags:read']);
+    assertProblem(await call('GET', `/v1/webhooks/${webhook.id}`, sibling), 404, 'not_found');
+    const serviceAccountToken = (await cell.serviceAccount(['webhooks:read'], [])).token;
+    assertProblem(await call('GET', `/v1/webhooks/${webhook.id}`, serviceAccountToken), 404, 'not_found');
     assertProblem(await call('GET', `/v1/webhooks/${webhook.id}/deliveries`, serviceAccountToken), 404, 'not_found');
-    assertProblem(await call('GET', `/v1/webhooks/${webhook.id}/deliveries/${randomUUID()}`, owner), 404, 'not_found');
-    assertProblem(await call('GET', `/v1/webhooks/${webhook.id}/deliveries/${randomUUID()}`, admin), 404, 'not_found');
-    assertProblem(await call('GET', `/v1/webhooks/${webhook.id}/deliveries?status=bogus`, owner), 400, 'validation_failed');
+    assertProblem(await call('GET', `/v1/webhooks/${webhook.id}/deliveries/${randomUUID()}`, worker), 404, 'not_found');
+    assertProblem(await call('GET', `/v1/webhooks/${webhook.id}/deliveries?status=bogus`, worker), 400, 'validation_failed');
+    assert.deepEqual((await call<{ data: unknown[] }>('GET', `/v1/webhooks/${webhook.id}/deliveries`, worker)).body.data, []);
+  });
+
+  it('a workspace administrator sees metadata and may only disable (audited, with an event); the owner re-enables', async () => {
+    const owner = await member(['webhooks:read', 'webhooks:write', 'tags:read']);
+    const { webhook } = await create({ description: 'owned' }, owner);
+    // `admin` is a token of the seeded owner member, whose role holds settings.api.serviceAccounts.manage.
+    const got = await call<{ data: Webhook }>('GET', `/v1/webhooks/${webhook.id}`, admin);
+    assert.equal(got.status, 200);
+    assert.equal(got.body.data.signingSecret, undefined);
+    assert.ok((await listAllPages<Webhook>(v1, '/v1/webhooks', admin)).some((w) => w.id === webhook.id));
+    assertProblem(await call('GET', `/v1/webhooks/${webhook.id}/deliveries`, admin), 404, 'not_found');
+    for (const body of [{ url: 'https://admin.example.com/' }, { eventTypes: ['*'] }, { description: 'x' }, { status: 'disabled', url: 'https://admin.example.com/' }, { status: 'active' }]) {
+      assertProblem(await call('PATCH', `/v1/webhooks/${webhook.id}`, admin, { expectedVersion: webhook.version, ...body }), 403, 'forbidden');
+    }
+    assertProblem(await call('DELETE', `/v1/webhooks/${webhook.id}`, admin), 403, 'forbidden');
+    assertProblem(await call('PATCH', `/v1/webhooks/${webhook.id}`, admin, { expectedVersion: '999', status: 'disabled' }), 409, 'version_conflict');
+    const disabled = await call<{ data: Webhook }>('PATCH', `/v1/webhooks/${webhook.id}`, admin, { expectedVersion: webhook.version, status: 'disabled' });
+    assert.equal(disabled.status, 200, JSON.stringify(disabled.body));
+    assertShape('updateWebhook', disabled.body.data);
+    assert.deepEqual([disabled.body.data.status, disabled.body.data.disabledReason, disabled.body.data.url], ['disabled', 'administrator', webhook.url]);
+    assert.ok(disabled.body.data.disabledAt !== null);
+    const audit = await database.prisma.auditEvent.findMany({ where: { workspaceId, targetId: webhook.id, action: 'webhook.disabled' } });
+    assert.equal(audit.length, 1);
+    assert.equal((audit[0]!.metadata as { reason: string }).reason, 'administrator');
+    const events = await cell.outbox(webhook.id, 'webhook.disabled');
+    assert.equal(events.length, 1);
+    assert.ok(!JSON.stringify(events[0]!.payload).includes('example.com'), 'the event never carries the url');
+    // Only the owner re-enables; that clears the reason.
+    const version = (await call<{ data: Webhook }>('GET', `/v1/webhooks/${webhook.id}`, owner)).body.data.version;
+    const enabled = await call<{ data: Webhook }>('PATCH', `/v1/webhooks/${webhook.id}`, owner, { expectedVersion: version, status: 'active' });
+    assert.equal(enabled.status, 200);
+    assert.deepEqual([enabled.body.data.status, enabled.body.data.disabledReason, enabled.body.data.disabledAt], ['active', null, null]);
+    // The owner's own disabling says so.
+    const own = await call<{ data: Webhook }>('PATCH', `/v1/webhooks/${webhook.id}`, owner, { expectedVersion: enabled.body.data.version, status: 'disabled' });
+    assert.equal(own.body.data.disabledReason, 'owner');
+  });
+
+  it('revoking the owner disables its subscriptions visibly (owner_revoked, audit, event): DELETE /v1/auth/context, DELETE /v1/credentials/{id}, service-account deletion', async () => {
+    const selfRevoked = await member(['webhooks:read', 'webhooks:write', 'tags:read']);
+    const a = (await create({}, selfRevoked)).webhook;
+    assert.equal((await call('DELETE', '/v1/auth/context', selfRevoked)).status, 204);
+    const byId = await cell.mint(['webhooks:read', 'webhooks:write', 'tags:read']);
+    const b = (await create({}, byId)).webhook;
+    const byIdCredential = (await call<{ data: { credentialId: string } }>('GET', '/v1/auth/context', byId)).body.data.credentialId;
+    assert.equal((await call('DELETE', `/v1/credentials/${byIdCredential}`, admin)).status, 204);
+    const account = await cell.serviceAccount(['webhooks:read', 'webhooks:write'], []);
+    const c = (await create({}, account.token)).webhook;
+    assert.equal((await call('DELETE', `/v1/service-accounts/${account.serviceAccountId}`, admin)).status, 204);
+    for (const hook of [a, b, c]) {
+      const seen = await call<{ data: Webhook }>('GET', `/v1/webhooks/${hook.id}`, admin);
+      assert.deepEqual([seen.body.data.status, seen.body.data.disabledReason], ['disabled', 'owner_revoked'], hook.id);
+      assert.equal((await database.prisma.auditEvent.count({ where: { workspaceId, targetId: hook.id, action: 'webhook.disabled' } })), 1);
+      assert.equal((await cell.outbox(hook.id, 'webhook.disabled')).length, 1);
+    }
+  });
+
+  it('a service-account credential’s rotation hands its subscriptions to the successor, which owns them from then on', async () => {
+    const account = await cell.serviceAccount(['webhooks:read', 'webhooks:write'], []);
+    const { webhook } = await create({}, account.token);
+    const credentialId = (await call<{ data: { credentialId: string } }>('GET', '/v1/auth/context', account.token)).body.data.credentialId;
+    const rotated = await call<{ data: { id: string; secret: string } }>('POST', `/v1/service-accounts/${account.serviceAccountId}/credentials/${credentialId}/rotate`, admin, {});
+    assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
+    const successor = rotated.body.data.secret;
+    const seen = await call<{ data: Webhook }>('GET', `/v1/webhooks/${webhook.id}`, successor);
+    assert.equal(seen.status, 200);
+    assert.deepEqual([seen.body.data.status, seen.body.data.disabledReason], ['active', null]);
+    assert.deepEqual((await listAllPages<Webhook>(v1, '/v1/webhooks', successor)).map((w) => w.id), [webhook.id]);
+    assert.equal((await call('GET', `/v1/webhooks/${webhook.id}/deliveries`, successor)).status, 200);
+    assert.equal((await call('GET', `/v1/webhooks/${webhook.id}`, account.token)).status, 401, 'the previous secret is revoked');
+    const audit = await database.prisma.auditEvent.findFirstOrThrow({ where: { workspaceId, action: 'credential.rotated', targetId: credentialId } });
+    assert.equal((audit.metadata as { webhooksTransferred: number }).webhooksTransferred, 1);
   });
 
   it('unknown and malformed ids answer 404', async () => {

@@ -331,7 +331,7 @@ A service-account credential acts within its scopes and its account's resource g
 \`GET /v1/changes\` reads the durable feed in commit order: each entry's \`id\` is the workspace's event sequence. Persist \`meta.nextCursor\` and resume from it; it is never null (when the feed is caught up it points at its end, and \`links.next\` is null). A page may hold fewer entries than \`limit\` (even none) when events are filtered out by authorization; its cursor still advances.
 
 ## Webhooks (signed, v2)
-Deliveries follow Standard Webhooks: \`POST\` to the subscription URL (https) with a JSON body \`{ "type", "timestamp", "data": { "resourceType", "resourceId", "action", "payload" } }\` and the headers \`webhook-id\` (the event id, the same on every retry: deduplicate on it), \`webhook-timestamp\` (Unix seconds of this attempt) and \`webhook-signature\` (\`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">\`, keyed with the base64 part of the one-time \`whsec_\` signing secret; several space-separated signatures may appear during a rotation). Any 2xx acknowledges; anything else, a redirect or a timeout (10 s by default) is retried with exponential backoff (30 s × 2^(attempt−1), 8 attempts by default), after which the delivery is \`failed\` in the delivery history (readable only by the credential that created the subscription). Delivery is at least once, in per-workspace event order per subscription but without ordering guarantees across retries. An event is delivered only if the subscription owner may read it at delivery time (its scopes, finance overlays and, for service accounts, resource grants). In production, receivers on private, loopback or link-local addresses are refused. The top-level \`webhooks\` object of this document describes the request.`;
+Deliveries follow Standard Webhooks: \`POST\` to the subscription URL (https; http only to a loopback host outside production) with a JSON body \`{ "type", "timestamp", "sequence", "data": { "resourceType", "resourceId", "action", "payload" } }\` and the headers \`webhook-id\` (the event id, the same on every retry: deduplicate on it), \`webhook-timestamp\` (Unix seconds of this attempt), \`webhook-signature\` (\`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">\`, keyed with the base64 part of the one-time \`whsec_\` signing secret; several space-separated signatures may appear during a rotation) and \`webhook-sequence\` (the event's per-workspace change-feed sequence, also \`sequence\` in the body: the \`id\` of its \`GET /v1/changes\` entry). Any 2xx acknowledges; 410 Gone disables the subscription at once (\`disabledReason: receiver_gone\`, no retry); anything else, a redirect or a timeout (10 s by default) is retried with exponential backoff (30 s × 2^(attempt−1), 8 attempts by default), after which the delivery is \`failed\` in the delivery history with its \`failureReason\`. Delivery is at least once and **not ordered**: events are sent concurrently and retried independently, so a later event may arrive before an earlier one. Order and deduplicate by \`sequence\` (strictly increasing per workspace in commit order; a gap means an event you were not sent or that is still in flight), or read \`GET /v1/changes\` for an ordered, gap-free feed. An event is delivered only if the subscription owner may read it at delivery time (its scopes, finance overlays and, for service accounts, resource grants). A subscription belongs to the credential that created it (a rotation hands it to the successor): only that credential reads, changes or removes it and reads its delivery history; a workspace administrator (settings.api.serviceAccounts.manage) sees metadata and may only disable it. When the owning credential is revoked, expires or its member or service account is no longer active, the subscription becomes \`disabled\` with a \`disabledReason\` and a \`webhook.disabled\` event. In production, receivers on private, loopback or link-local addresses are refused. The top-level \`webhooks\` object of this document describes the request.`;
 
 /** The delivery request every signed (v2) webhook subscription receives (OpenAPI 3.1 `webhooks`). */
 const WEBHOOK_DELIVERY = {
@@ -346,6 +346,13 @@ const WEBHOOK_DELIVERY = {
         { name: 'webhook-id', in: 'header', required: true, description: 'The event id; the same on every retry of this event.', schema: { type: 'string', format: 'uuid' } },
         { name: 'webhook-timestamp', in: 'header', required: true, description: 'Unix seconds of this attempt; reject stale ones.', schema: { type: 'string', pattern: '^[0-9]+$' } },
         { name: 'webhook-signature', in: 'header', required: true, description: 'Space-separated `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`.', schema: { type: 'string' } },
+        {
+          name: 'webhook-sequence',
+          in: 'header',
+          required: true,
+          description: 'The event’s per-workspace change-feed sequence (decimal; the `id` of its GET /v1/changes entry). Deliveries are not ordered: order and deduplicate by it.',
+          schema: { type: 'string', pattern: '^[0-9]+$' },
+        },
       ],
       requestBody: {
         required: true,
@@ -353,10 +360,15 @@ const WEBHOOK_DELIVERY = {
           'application/json': {
             schema: {
               type: 'object',
-              required: ['type', 'timestamp', 'data'],
+              required: ['type', 'timestamp', 'sequence', 'data'],
               properties: {
                 type: { type: 'string', description: 'The event type, e.g. `task.updated` (see GET /v1/event-catalog).' },
                 timestamp: { type: 'string', format: 'date-time', description: 'When the event occurred.' },
+                sequence: {
+                  type: 'string',
+                  pattern: '^[0-9]+$',
+                  description: 'The event’s per-workspace change-feed sequence (the `webhook-sequence` header): strictly increasing in commit order; order and deduplicate by it.',
+                },
                 data: {
                   type: 'object',
                   required: ['resourceType', 'resourceId', 'action', 'payload'],
@@ -374,6 +386,7 @@ const WEBHOOK_DELIVERY = {
       },
       responses: {
         '2XX': { description: 'Acknowledged; no retry.' },
+        '410': { description: 'Gone: the subscription is disabled at once (`disabledReason: receiver_gone`); no retry.' },
         default: { description: 'Anything else (or a timeout or redirect): retried with exponential backoff.' },
       },
     },

@@ -20,7 +20,8 @@ type Id = { id: string };
 
 /**
  * Signed v2 webhook subscriptions (contract 6, scopes webhooks:*). The create response carries the one-time
- * signing secret and is never cached; delivery history answers only the owning credential.
+ * signing secret and is never cached. Ownership (only the owning credential reads, changes, removes and reads the
+ * deliveries; an administrator sees metadata and may only disable) is decided by the domain procedures.
  */
 @Controller()
 export class WebhooksController {

@@ -1,10 +1,11 @@
 import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
-import { findLegacyWebhook, findOutboxEvent, findWebhookTarget, loadWebhookDelivery, recordDeliveryAttempt, type UnpublishedEvent } from '@workcell/db';
+import { disableWebhooks, findLegacyWebhook, findOutboxEvent, findWebhookTarget, inTransaction, loadWebhookDelivery, recordDeliveryAttempt, type UnpublishedEvent } from '@workcell/db';
 import { eventSpec } from '../events/catalog.js';
+import { SYSTEM_ACTOR } from '../identity/actor.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { decryptSigningSecret } from '../webhooks/secret.js';
-import { postJson, type PostOutcome } from './http.js';
+import { type AttemptFailure, postJson, type PostOutcome } from './http.js';
 
 /** Which attempt of its job a handler runs (1-based) and how many are allowed (the job catalog's JobRun). */
 const runInput = { attempt: z.number().int().min(1), attempts: z.number().int().min(1) };
@@ -19,12 +20,17 @@ function publicPayload(payload: unknown): unknown {
   return rest;
 }
 
-/** The signed v2 body (README "Webhooks"). */
+/**
+ * The signed v2 body (README "Webhooks"). `sequence` is the event's per-workspace change-feed sequence (the
+ * `id` of its GET /v1/changes entry, a decimal string): deliveries are not ordered, so a receiver orders and
+ * deduplicates by it (it is also the `webhook-sequence` header).
+ */
 export function signedBody(event: UnpublishedEvent): string {
   const spec = eventSpec(event.eventType);
   return JSON.stringify({
     type: event.eventType,
     timestamp: event.occurredAt.toISOString(),
+    sequence: event.sequence.toString(),
     data: { resourceType: spec?.resourceType ?? event.aggregateType, resourceId: event.aggregateId, action: spec?.action ?? 'updated', payload: publicPayload(event.payload) },
   });
 }
@@ -40,9 +46,11 @@ export function retryDelayMs(retryBaseMs: number, attempt: number): number {
 }
 
 function describe(outcome: PostOutcome): string | null {
-  if (outcome.error) return outcome.error.slice(0, 500);
-  return outcome.statusCode !== null && (outcome.statusCode < 200 || outcome.statusCode > 299) ? `the receiver answered ${outcome.statusCode}` : null;
+  return outcome.failure === null ? null : (outcome.error ?? outcome.failure).slice(0, 500);
 }
+
+/** 410 Gone: the receiver says the endpoint is gone for good (README "Webhooks"). */
+const GONE = 410;
 
 export const deliverWebhookInput = z.object({ workspaceId: z.uuid(), deliveryId: z.uuid(), ...runInput }).strict();
 
@@ -50,9 +58,10 @@ export const deliverWebhookInput = z.object({ workspaceId: z.uuid(), deliveryId:
  * One attempt of a signed v2 delivery: POSTs the event signed with the subscription's secret (Standard Webhooks:
  * `webhook-id` = event id, the same on every retry, so receivers deduplicate; `webhook-timestamp` = this attempt;
  * `webhook-signature` = `v1,<base64 HMAC-SHA256>`). 2xx ends it succeeded; otherwise the attempt is recorded
- * with its next retry time and DeliveryRetry is thrown so the queue retries; the last failed attempt ends it
- * failed. A refused target (SSRF rule) or a subscription that was removed, disabled or whose owner can no longer
- * use it ends it failed at once, without sending.
+ * with its next retry time and its failure class, and DeliveryRetry is thrown so the queue retries; the last
+ * failed attempt ends it failed. A refused target (SSRF rule) ends it failed at once; a 410 Gone ends it failed
+ * and disables the subscription (reason `receiver_gone`, audited, with an event) in the same transaction, with
+ * no retry. A subscription that was removed or disabled meanwhile ends it failed without sending.
  */
 export const deliverWebhook = defineProcedure('deliverWebhook', deliverWebhookInput, async (ctx, input): Promise<{ status: string }> => {
   const { workspaceId, deliveryId, attempt, attempts } = input;
@@ -60,38 +69,49 @@ export const deliverWebhook = defineProcedure('deliverWebhook', deliverWebhookIn
   if (!delivery || delivery.status !== 'pending') return { status: delivery?.status ?? 'missing' };
   const target = await findWebhookTarget(ctx.database, workspaceId, delivery.subscriptionId);
   const event = await findOutboxEvent(ctx.database, workspaceId, delivery.eventId);
-  const end = async (status: 'succeeded' | 'failed', outcome: PostOutcome | null, error: string | null) => {
+  const end = async (status: 'succeeded' | 'failed', outcome: PostOutcome | null, error: string | null, failureReason: AttemptFailure | 'subscription_removed' | 'subscription_disabled' | null = outcome?.failure ?? null) => {
     const now = ctx.now();
-    await recordDeliveryAttempt(ctx.database, workspaceId, deliveryId, {
-      attempt: outcome ? attempt : delivery.attempt,
-      status,
-      responseStatusCode: outcome?.statusCode ?? null,
-      responseTimeMs: outcome?.timeMs ?? null,
-      error,
-      nextRetryAt: null,
-      deliveredAt: status === 'succeeded' ? now : null,
+    const gone = outcome?.statusCode === GONE;
+    await inTransaction(ctx.database, async (tx) => {
+      await recordDeliveryAttempt(tx, workspaceId, deliveryId, {
+        attempt: outcome ? attempt : delivery.attempt,
+        status,
+        responseStatusCode: outcome?.statusCode ?? null,
+        responseTimeMs: outcome?.timeMs ?? null,
+        error,
+        failureReason,
+        nextRetryAt: null,
+        deliveredAt: status === 'succeeded' ? now : null,
+      });
+      if (gone) await disableWebhooks(tx, { workspaceId, selection: { ids: [delivery.subscriptionId] }, reason: 'receiver_gone', actor: SYSTEM_ACTOR, now });
     });
     return { status };
   };
-  if (!target || !event) return end('failed', null, 'the subscription or event no longer exists');
-  if (target.archivedAt !== null) return end('failed', null, 'the subscription was removed');
-  if (target.status !== 'active') return end('failed', null, 'the subscription is disabled');
+  if (!target || !event) return end('failed', null, 'the subscription or event no longer exists', 'subscription_removed');
+  if (target.archivedAt !== null) return end('failed', null, 'the subscription was removed', 'subscription_removed');
+  if (target.status !== 'active') return end('failed', null, 'the subscription is disabled', 'subscription_disabled');
 
   const secret = decryptSigningSecret(ctx.config, workspaceId, { ciphertext: target.secretCiphertext, keyId: target.secretKeyId });
   const body = signedBody(event);
   const sentAt = ctx.now();
   const signature = new Webhook(secret).sign(event.id, sentAt, body);
-  const headers = { 'webhook-id': event.id, 'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)), 'webhook-signature': signature };
+  const headers = {
+    'webhook-id': event.id,
+    'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+    'webhook-signature': signature,
+    'webhook-sequence': event.sequence.toString(),
+  };
   const outcome = await postJson(ctx.config, target.url, body, headers);
   const error = describe(outcome);
   if (error === null) return end('succeeded', outcome, null);
-  if (outcome.refused || attempt >= attempts) return end('failed', outcome, error);
+  if (outcome.refused || outcome.statusCode === GONE || attempt >= attempts) return end('failed', outcome, error);
   await recordDeliveryAttempt(ctx.database, workspaceId, deliveryId, {
     attempt,
     status: 'pending',
     responseStatusCode: outcome.statusCode,
     responseTimeMs: outcome.timeMs,
     error,
+    failureReason: outcome.failure,
     nextRetryAt: new Date(ctx.now().getTime() + retryDelayMs(ctx.config.webhooks.retryBaseMs, attempt)),
     deliveredAt: null,
   });

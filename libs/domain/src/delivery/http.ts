@@ -69,13 +69,45 @@ function trustedCas(config: AppConfig): string[] | undefined {
   return extraCa.ca;
 }
 
+/** The class of a failed attempt, as the delivery history shows it (registry WEBHOOK_FAILURE_REASONS). */
+export type AttemptFailure = 'timeout' | 'connection_refused' | 'connection_reset' | 'dns' | 'tls' | 'http_status' | 'refused' | 'network';
+
 export interface PostOutcome {
   /** null when no response arrived (refused, network error, timeout). */
   readonly statusCode: number | null;
   readonly timeMs: number;
   readonly error: string | null;
+  /** Why no 2xx arrived; null on success. */
+  readonly failure: AttemptFailure | null;
   /** A refusal by rule (SSRF): retrying cannot help. */
   readonly refused: boolean;
+}
+
+const TLS_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'CERT_SIGNATURE_FAILURE',
+  'HOSTNAME_MISMATCH',
+  'EPROTO',
+]);
+
+/** The class of a request error, from its code (Node's and OpenSSL's), for the receiver's owner to act on. */
+export function classifyRequestError(error: Error & { code?: string }): AttemptFailure {
+  if (error instanceof DeliveryRefused) return 'refused';
+  const code = error.code ?? '';
+  if (code === 'ECONNREFUSED') return 'connection_refused';
+  if (['ECONNRESET', 'EPIPE', 'ECONNABORTED'].includes(code) || /socket hang up/i.test(error.message)) return 'connection_reset';
+  if (['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA'].includes(code)) return 'dns';
+  if (TLS_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /certificate|ssl|tls/i.test(error.message)) return 'tls';
+  if (code === 'ETIMEDOUT') return 'timeout';
+  return 'network';
 }
 
 export async function postJson(config: AppConfig, target: string, body: string, headers: Record<string, string>): Promise<PostOutcome> {
@@ -85,12 +117,12 @@ export async function postJson(config: AppConfig, target: string, body: string, 
   try {
     url = new URL(target);
   } catch {
-    return { statusCode: null, timeMs: 0, error: 'refused: the URL is not valid', refused: true };
+    return { statusCode: null, timeMs: 0, error: 'refused: the URL is not valid', failure: 'refused', refused: true };
   }
   const production = config.env === 'production';
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (production && (url.protocol !== 'https:' || (isIP(host) !== 0 && isNonPublicAddress(host)) || host === 'localhost' || host.endsWith('.localhost'))) {
-    return { statusCode: null, timeMs: 0, error: `refused: ${host} is not a public https receiver`, refused: true };
+    return { statusCode: null, timeMs: 0, error: `refused: ${host} is not a public https receiver`, failure: 'refused', refused: true };
   }
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<PostOutcome>((resolve) => {
@@ -113,15 +145,19 @@ export async function postJson(config: AppConfig, target: string, body: string, 
       (res) => {
         // The body is not needed; drain it so the socket closes.
         res.resume();
-        res.on('end', () => finish({ statusCode: res.statusCode ?? null, error: null, refused: false }));
-        res.on('error', (e) => finish({ statusCode: res.statusCode ?? null, error: e.message, refused: false }));
+        res.on('end', () => {
+          const status = res.statusCode ?? null;
+          const ok = status !== null && status >= 200 && status <= 299;
+          finish({ statusCode: status, error: ok ? null : `the receiver answered ${status}`, failure: ok ? null : 'http_status', refused: false });
+        });
+        res.on('error', (e) => finish({ statusCode: res.statusCode ?? null, error: e.message, failure: classifyRequestError(e), refused: false }));
       },
     );
     const timer = setTimeout(() => {
-      finish({ statusCode: null, error: `timed out after ${config.webhooks.timeoutMs} ms`, refused: false });
+      finish({ statusCode: null, error: `timed out after ${config.webhooks.timeoutMs} ms`, failure: 'timeout', refused: false });
       req.destroy();
     }, config.webhooks.timeoutMs);
-    req.on('error', (e) => finish({ statusCode: null, error: e.message, refused: e instanceof DeliveryRefused }));
+    req.on('error', (e) => finish({ statusCode: null, error: e.message, failure: classifyRequestError(e), refused: e instanceof DeliveryRefused }));
     req.end(body);
   });
 }

@@ -2,16 +2,20 @@ import {
   activeLegacyWebhooksOf,
   activeWebhooksOf,
   type Database,
+  disableWebhooks,
   insertPendingDeliveries,
+  inTransaction,
   loadCredential,
   lockUnpublishedEvents,
   markEventsPublished,
   type NewDelivery,
   stalePendingDeliveries,
+  type WebhookDisabledReason,
   withRelayLock,
 } from '@workcell/db';
 import { eventSpec } from '../events/catalog.js';
 import { mayReceiveEvent } from '../events/receivable.js';
+import { SYSTEM_ACTOR } from '../identity/actor.js';
 import { authorityOf, type V1AuthContext } from '../identity/authenticate-credential.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
 import { WILDCARD } from '../webhooks/view.js';
@@ -24,14 +28,30 @@ export interface DeliverySink {
 
 const BATCH = 200;
 
-/** Each owner credential's authority now (null: refused), computed exactly as authentication does. */
-async function ownersOf(database: Database, owners: readonly { workspaceId: string; ownerCredentialId: string }[], now: Date): Promise<Map<string, V1AuthContext | null>> {
-  const authorities = new Map<string, V1AuthContext | null>();
+/**
+ * Why an owner's refusal disables its subscriptions. Revocation disables them at once (in the revoking
+ * transaction); expiry is a matter of time, so it is noticed here, as is an owner whose member or service
+ * account is no longer active. A locked workspace disables nothing: the lock is the operator's, and lifting it
+ * should find the subscriptions as they were.
+ */
+const DISABLED_BY_REFUSAL: Readonly<Record<string, WebhookDisabledReason>> = {
+  revoked: 'owner_revoked',
+  expired: 'owner_expired',
+  member_inactive: 'owner_inactive',
+  service_account_inactive: 'owner_inactive',
+  no_principal: 'owner_inactive',
+};
+
+type Owner = { readonly ok: true; readonly context: V1AuthContext } | { readonly ok: false; readonly disable: WebhookDisabledReason | null };
+
+/** Each owner credential's authority now, computed exactly as authentication does. */
+async function ownersOf(database: Database, owners: readonly { workspaceId: string; ownerCredentialId: string }[], now: Date): Promise<Map<string, Owner>> {
+  const authorities = new Map<string, Owner>();
   for (const { workspaceId, ownerCredentialId } of owners) {
     if (authorities.has(ownerCredentialId)) continue;
     const credential = await loadCredential(database, workspaceId, ownerCredentialId);
     const authority = credential ? await authorityOf(database, credential, now) : null;
-    authorities.set(ownerCredentialId, authority?.ok ? authority.context : null);
+    authorities.set(ownerCredentialId, authority?.ok ? authority : { ok: false, disable: authority ? (DISABLED_BY_REFUSAL[authority.reason] ?? null) : 'owner_revoked' });
   }
   return authorities;
 }
@@ -46,16 +66,23 @@ async function ownersOf(database: Database, owners: readonly { workspaceId: stri
  *   enqueued before commit under a deterministic id (a rolled-back run re-enqueues the same ids: no duplicate).
  * Delivery jobs of the rows are enqueued after commit under the row id; pending rows whose job may have been
  * lost (crash between commit and enqueue) are enqueued again from the database once they are stale.
+ * A subscription whose owner credential has expired (or whose principal is no longer active) gets nothing and is
+ * disabled after commit, each in its own short transaction (`disableWebhooks`: idempotent, audited, with an
+ * event), so it never stays `active` while receiving nothing; a crash in between is caught by the next event.
  */
 export async function relayOutbox(ctx: ProcedureContext, sink: DeliverySink): Promise<{ events: number; deliveries: number }> {
   const now = ctx.now();
   const created = await withRelayLock(ctx.database, async (tx) => {
     const events = await lockUnpublishedEvents(tx, BATCH);
-    if (events.length === 0) return { events: 0, inserted: [] };
+    if (events.length === 0) return { events: 0, inserted: [], refused: [] };
     const workspaceIds = [...new Set(events.map((e) => e.workspaceId))];
     const subscriptions = await activeWebhooksOf(tx, workspaceIds);
     const legacy = await activeLegacyWebhooksOf(tx, workspaceIds);
     const owners = await ownersOf(ctx.database, subscriptions, now);
+    const refused = subscriptions.flatMap((s) => {
+      const owner = owners.get(s.ownerCredentialId);
+      return owner && !owner.ok && owner.disable !== null ? [{ workspaceId: s.workspaceId, id: s.id, reason: owner.disable }] : [];
+    });
     const rows: NewDelivery[] = [];
     for (const event of events) {
       const spec = eventSpec(event.eventType);
@@ -66,7 +93,7 @@ export async function relayOutbox(ctx: ProcedureContext, sink: DeliverySink): Pr
           if (!s.eventTypes.includes(WILDCARD) && !s.eventTypes.includes(event.eventType)) continue;
           // The owner's scopes, payload rules (finance) and, for a service account, its resource grants.
           const owner = owners.get(s.ownerCredentialId);
-          if (!owner || !mayReceiveEvent(owner, spec, event)) continue;
+          if (!owner?.ok || !mayReceiveEvent(owner.context, spec, event)) continue;
           rows.push({ workspaceId: event.workspaceId, subscriptionId: s.id, ownerCredentialId: s.ownerCredentialId, eventId: event.id, eventType: event.eventType });
         }
       }
@@ -79,9 +106,13 @@ export async function relayOutbox(ctx: ProcedureContext, sink: DeliverySink): Pr
     }
     const inserted = await insertPendingDeliveries(tx, rows);
     await markEventsPublished(tx, events, now);
-    return { events: events.length, inserted };
+    return { events: events.length, inserted, refused };
   });
   for (const d of created?.inserted ?? []) await sink.deliver({ workspaceId: d.workspaceId, deliveryId: d.id });
+  // Outside the relay's transaction: disabling writes an outbox event, whose sequence lock the relay must not hold.
+  for (const s of created?.refused ?? []) {
+    await inTransaction(ctx.database, (tx) => disableWebhooks(tx, { workspaceId: s.workspaceId, selection: { ids: [s.id] }, reason: s.reason, actor: SYSTEM_ACTOR, now }));
+  }
   // Re-enqueueing a job that still exists is a no-op (same id), so this only revives lost ones.
   const staleBefore = new Date(now.getTime() - Math.max(60_000, 3 * ctx.config.webhooks.timeoutMs));
   for (const d of await stalePendingDeliveries(ctx.database, staleBefore, BATCH)) await sink.deliver({ workspaceId: d.workspaceId, deliveryId: d.id });

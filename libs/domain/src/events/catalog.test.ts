@@ -151,3 +151,76 @@ describe('event catalog', () => {
     assert.equal(mayReceive(['project-statements:read'], eventSpec('project_statement.created')!, { projectStatement: { kind: 'budget' } }), false);
   });
 });
+
+/**
+ * Every write path of a resource emits its resource's events (issue 10: task timers wrote time entries without
+ * `time_entry.*`). The data functions of libs/db that write a resource table (a Prisma create/update/upsert/
+ * delete on its model, or raw INSERT/UPDATE/DELETE on its table) are found by reading their source; every
+ * domain file that calls one must also append an outbox event of that resource's aggregate type. A new write
+ * path that forgets its event fails here, whatever it is named.
+ */
+describe('every write path of a resource emits its resource’s events', () => {
+  const MODELS: Record<string, { model: string; table: string }> = {
+    project: { model: 'project', table: 'projects' },
+    task: { model: 'task', table: 'tasks' },
+    time_entry: { model: 'timeEntry', table: 'time_entries' },
+    contact: { model: 'contact', table: 'contacts' },
+    contact_group: { model: 'contactGroup', table: 'contact_groups' },
+    call_note: { model: 'callNote', table: 'call_notes' },
+    list: { model: 'list', table: 'lists' },
+    service: { model: 'service', table: 'services' },
+    tag: { model: 'tag', table: 'tags' },
+    product: { model: 'product', table: 'products' },
+    product_group: { model: 'productGroup', table: 'product_groups' },
+    project_statement: { model: 'projectStatement', table: 'project_statements' },
+    project_template: { model: 'projectTemplate', table: 'project_templates' },
+  };
+  // Deliberate exceptions, each with its reason; keep this list short.
+  const EXEMPT: Record<string, string> = {};
+
+  /** Exported functions of libs/db/src and the aggregates whose tables each writes. */
+  function writers(): Map<string, Set<string>> {
+    const out = new Map<string, Set<string>>();
+    const dbSrc = join(root, 'libs', 'db', 'src');
+    for (const file of sources(dbSrc)) {
+      const text = readFileSync(file, 'utf8');
+      const starts = [...text.matchAll(/^export (?:async )?function (\w+)/gm)];
+      starts.forEach((m, i) => {
+        const body = text.slice(m.index, starts[i + 1]?.index ?? text.length);
+        for (const [aggregate, { model, table }] of Object.entries(MODELS)) {
+          const prisma = new RegExp(`\\.${model}\\.(create|createMany|createManyAndReturn|update|updateMany|updateManyAndReturn|upsert|delete|deleteMany)\\(`);
+          const sql = new RegExp(`(INSERT INTO|UPDATE|DELETE FROM)\\s+${table}\\b`);
+          if (prisma.test(body) || sql.test(body)) out.set(m[1]!, (out.get(m[1]!) ?? new Set()).add(aggregate));
+        }
+      });
+    }
+    return out;
+  }
+
+  it('finds the writers (a scanner that finds nothing proves nothing)', () => {
+    const found = writers();
+    assert.ok(found.get('insertRunningTimer')?.has('time_entry'), 'insertRunningTimer writes time entries');
+    assert.ok(found.get('stopRunningTimer')?.has('time_entry'), 'stopRunningTimer writes time entries');
+    assert.ok(found.size >= 30, `only ${found.size} writers found`);
+  });
+
+  it('every domain file calling a writer appends an event of the aggregate it writes', () => {
+    const found = writers();
+    const missing: string[] = [];
+    for (const file of sources(join(root, 'libs', 'domain', 'src'))) {
+      const text = readFileSync(file, 'utf8');
+      const where = relative(root, file);
+      const emitted = new Set(calls(text).map((args) => /aggregateType:\s*'([^']+)'/.exec(args)?.[1]).filter((a): a is string => a !== undefined));
+      // The pass-through form (see above): the file names `event: '<aggregate>.<action>'` for a helper of its folder.
+      for (const m of text.matchAll(/\bevent:\s*'([a-z_]+)\.[a-z_]+'/g)) emitted.add(m[1]!);
+      for (const [fn, aggregates] of found) {
+        if (!new RegExp(`\\b${fn}\\(`).test(text)) continue;
+        for (const aggregate of aggregates) {
+          const key = `${where}: ${fn} -> ${aggregate}`;
+          if (!emitted.has(aggregate) && !(key in EXEMPT)) missing.push(key);
+        }
+      }
+    }
+    assert.deepEqual(missing, [], 'domain write paths that write a resource without appending its event (aggregateType) to the outbox');
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * The event catalog: every event type the domain writes to the outbox, what resource it is about, which change
  * it is, and which scopes a credential must hold to learn of it (through the change feed or a webhook). One
- * source for `GET /v1/events` (the authorization-filtered catalog), `GET /v1/changes` and webhook delivery.
+ * source for `GET /v1/event-catalog` (the authorization-filtered catalog), `GET /v1/changes` and webhook delivery.
  * The e2e fixtures fail a test file whose services wrote an event type that is missing here.
  */
 
@@ -60,6 +60,7 @@ export const AGGREGATES = {
   project_statement: { resourceType: 'project-statements', scope: 'project-statements:read' },
   project_template: { resourceType: 'project-templates', scope: 'project-templates:read' },
   workspace: { resourceType: 'workspace', scope: 'workspace:read' },
+  webhook: { resourceType: 'webhooks', scope: 'webhooks:read' },
 } as const;
 export type AggregateType = keyof typeof AGGREGATES;
 
@@ -121,6 +122,16 @@ export const EVENT_CATALOG: readonly EventTypeSpec[] = [
   ...lifecycle('project_statement', 'project statement', { payloadScopes: statementFinance }, ' Budget statements’ events need project-statements:finance:read as well.'),
   ...lifecycle('project_template', 'project template'),
   event('workspace.settings_updated', 'workspace', 'updated', 'The workspace settings changed.', { readScopes: ['workspace-settings:read'] }),
+  // Subscription changes are audited, not outboxed, except this one: a subscription stopped by someone other
+  // than its owner (revocation, expiry, an administrator, a receiver answering 410) must never be silently dead.
+  // The payload names only the id, reason and time (never the url or event types, which are the owner's).
+  event(
+    'webhook.disabled',
+    'webhook',
+    'updated',
+    'A signed webhook subscription was disabled: by an administrator, because its owning credential was revoked, expired or is no longer active, or because the receiver answered 410 Gone (payload: id, disabledReason, disabledAt).',
+    { channels: ['changes', 'webhooks'] },
+  ),
   // v0 legacy webhooks are v0 resources: their own events reach no v1 channel.
   { type: 'legacy_webhook.created', resourceType: 'webhooks', action: 'created', readScopes: [], description: 'A legacy v0 webhook was registered.', channels: [] },
   { type: 'legacy_webhook.deleted', resourceType: 'webhooks', action: 'deleted', readScopes: [], description: 'A legacy v0 webhook was deleted.', channels: [] },

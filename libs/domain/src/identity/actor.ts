@@ -5,3 +5,6 @@ import type { V1AuthContext } from './authenticate-credential.js';
 export function actorOf(auth: V1AuthContext, requestId: string | null = null): AuditActor {
   return { credentialId: auth.credential.id, principalType: auth.principal.type, principalId: auth.principal.id, requestId };
 }
+
+/** The platform itself, for changes no request made (the webhook relay and delivery engine). */
+export const SYSTEM_ACTOR: AuditActor = { credentialId: null, principalType: 'system', principalId: null, requestId: null };

@@ -1,6 +1,4 @@
-import { isIP } from 'node:net';
 import { z } from 'zod';
-import type { AppConfig } from '@workcell/config';
 import type { LegacyWebhookRecord } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 
@@ -45,30 +43,5 @@ export function legacyWebhookView(row: LegacyWebhookRecord): LegacyWebhookView {
 
 export const legacyWebhookNotFound = (): DomainError => new DomainError('not_found', 'webhook not found');
 
-function isLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return host === '::1';
-}
-
-/** The target URL exactly as given (legacy clients compare it), or 400 validation_failed at /url naming the broken rule. */
-export function validateTargetUrl(raw: string, config: AppConfig): string {
-  const refuse = (message: string) => new DomainError('validation_failed', 'the webhook url is not valid', [{ pointer: '/url', message }]);
-  // The parser silently drops tabs and newlines; stored as given, they would reach the delivery request.
-  if (!/^[\x21-\x7e]+$/.test(raw)) throw refuse('must be printable ASCII without white space (punycode for international host names)');
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw refuse('must be an absolute https URL');
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse('must be an absolute https URL');
-  if (url.username !== '' || url.password !== '') throw refuse('must not carry a user name or password');
-  if (url.hash !== '' || raw.includes('#')) throw refuse('must not have a fragment');
-  const loopback = isLoopback(url.hostname);
-  if (config.env === 'production' && loopback) throw refuse('must not point at a loopback host');
-  if (url.protocol === 'http:' && !loopback) throw refuse('must use https (http only to localhost outside production)');
-  if (url.protocol === 'http:' && config.env === 'production') throw refuse('must use https');
-  return raw;
-}
+// One URL rule for signed and legacy webhooks (webhooks/target-url.ts).
+export { validateTargetUrl } from '../webhooks/target-url.js';

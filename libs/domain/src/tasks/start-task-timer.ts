@@ -4,7 +4,7 @@ import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { writeInput } from '../roles/permission-model.js';
 import { requireMember } from '../credentials/access.js';
-import { holdsBilling, type TimeEntryView, timeEntryView } from '../time-entries/view.js';
+import { holdsBilling, timeEntryEventView, type TimeEntryView, timeEntryView } from '../time-entries/view.js';
 import { taskIdOf, taskNotFound } from './view.js';
 
 export const startTaskTimerInput = z.object({ ...writeInput, id: z.string().max(64), note: z.string().max(2000).optional() }).strict();
@@ -18,7 +18,8 @@ export const startTaskTimerInput = z.object({ ...writeInput, id: z.string().max(
  *   conflict) where v0 answered 400.
  * - A service-account principal has no member to track time for: 403 forbidden.
  * - An archived task takes no new timer: 409 conflict.
- * Writes `task.timer_started` in the same transaction.
+ * Writes `task.timer_started` and, since the timer is a time entry, `time_entry.created` (the same event any
+ * other creation of a time entry writes) in the same transaction.
  */
 export const startTaskTimer = defineProcedure('startTaskTimer', startTaskTimerInput, async (ctx, input): Promise<TimeEntryView> => {
   const { auth, requestId } = input;
@@ -46,6 +47,7 @@ export const startTaskTimer = defineProcedure('startTaskTimer', startTaskTimerIn
       payload: { taskId, timeEntryId: entry.id, memberId, startedAt: entry.startedAt.toISOString(), requestId },
       occurredAt: now,
     });
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'time_entry', aggregateId: entry.id, eventType: 'time_entry.created', payload: { timeEntry: { ...timeEntryEventView(entry, now) }, requestId }, occurredAt: now });
     return timeEntryView(entry, holdsBilling(auth), now);
   });
 });

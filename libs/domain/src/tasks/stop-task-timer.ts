@@ -4,7 +4,7 @@ import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { writeInput } from '../roles/permission-model.js';
 import { requireMember } from '../credentials/access.js';
-import { holdsBilling, type TimeEntryView, timeEntryView } from '../time-entries/view.js';
+import { holdsBilling, timeEntryEventView, type TimeEntryView, timeEntryView } from '../time-entries/view.js';
 import { taskIdOf, taskNotFound } from './view.js';
 
 export const stopTaskTimerInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
@@ -12,7 +12,8 @@ export const stopTaskTimerInput = z.object({ ...writeInput, id: z.string().max(6
 /**
  * `POST /v1/tasks/{id}/timer/stop`: ends the acting member's running time entry on this task (stopped_at and
  * duration set in one statement). No timer of the member running on this task: 409 `timer_not_running`,
- * nothing changes. A service-account principal: 403 forbidden. Writes `task.timer_stopped`.
+ * nothing changes. A service-account principal: 403 forbidden. Writes `task.timer_stopped` and, since the
+ * timer is a time entry, `time_entry.updated` (its end and duration changed) in the same transaction.
  */
 export const stopTaskTimer = defineProcedure('stopTaskTimer', stopTaskTimerInput, async (ctx, input): Promise<TimeEntryView> => {
   const { auth, requestId } = input;
@@ -30,6 +31,14 @@ export const stopTaskTimer = defineProcedure('stopTaskTimer', stopTaskTimerInput
       aggregateId: taskId,
       eventType: 'task.timer_stopped',
       payload: { taskId, timeEntryId: entry.id, memberId, durationSeconds: entry.durationSeconds ?? 0, requestId },
+      occurredAt: now,
+    });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'time_entry',
+      aggregateId: entry.id,
+      eventType: 'time_entry.updated',
+      payload: { timeEntry: { ...timeEntryEventView(entry, now) }, changed: ['endedAt', 'durationSeconds'], requestId },
       occurredAt: now,
     });
     return timeEntryView(entry, holdsBilling(auth), now);

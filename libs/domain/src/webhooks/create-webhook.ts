@@ -4,7 +4,7 @@ import { actorOf } from '../identity/actor.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { writeInput } from '../roles/permission-model.js';
 import { encryptSigningSecret, generateSigningSecret } from './secret.js';
-import { webhookAttributes, webhookEventTypes, webhookUrl, type WebhookView, webhookView } from './view.js';
+import { webhookAttributes, webhookDescription, webhookEventTypes, webhookUrl, type WebhookView, webhookView } from './view.js';
 
 export const createWebhookInput = z.object({ ...writeInput, ...webhookAttributes }).strict();
 
@@ -15,13 +15,13 @@ export const createWebhookInput = z.object({ ...writeInput, ...webhookAttributes
 export const createWebhook = defineProcedure('createWebhook', createWebhookInput, async (ctx, input): Promise<WebhookView & { signingSecret: string }> => {
   const { auth } = input;
   const workspaceId = auth.workspaceId;
-  const url = webhookUrl(input.url);
+  const url = webhookUrl(input.url, ctx.config);
   const eventTypes = webhookEventTypes(input.eventTypes);
   const secret = generateSigningSecret();
   const { ciphertext, keyId } = encryptSigningSecret(ctx.config, workspaceId, secret);
   const now = ctx.now();
   const row = await inTransaction(ctx.database, async (tx) => {
-    const created = await insertWebhook(tx, workspaceId, { url, description: input.description ?? null, eventTypes, ownerCredentialId: auth.credential.id, secretCiphertext: ciphertext, secretKeyId: keyId });
+    const created = await insertWebhook(tx, workspaceId, { url, description: webhookDescription(input.description) ?? null, eventTypes, ownerCredentialId: auth.credential.id, secretCiphertext: ciphertext, secretKeyId: keyId });
     await recordAudit(tx, { workspaceId, actor: actorOf(auth, input.requestId), action: 'webhook.created', targetType: 'webhook', targetId: created.id, metadata: { eventTypes }, occurredAt: now });
     return created;
   });

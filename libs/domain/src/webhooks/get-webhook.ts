@@ -4,13 +4,17 @@ import { isUuid } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { authInput } from '../roles/permission-model.js';
+import { metadataReaderOf } from './access.js';
 import { versionedWebhook, webhookNotFound, type WebhookView } from './view.js';
 
 export const getWebhookInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();
 
-/** `GET /v1/webhooks/{id}`: one subscription of the workspace (removed or another workspace's: 404). */
+/**
+ * `GET /v1/webhooks/{id}`: one subscription of the caller's own (an administrator: any one's metadata).
+ * Another credential's, a removed one or another workspace's: 404.
+ */
 export const getWebhook = defineProcedure('getWebhook', getWebhookInput, async (ctx, { auth, id }): Promise<Versioned<WebhookView>> => {
-  const row = isUuid(id) ? await findWebhook(ctx.database, auth.workspaceId, id.toLowerCase()) : null;
+  const row = isUuid(id) ? await findWebhook(ctx.database, auth.workspaceId, id.toLowerCase(), await metadataReaderOf(ctx, auth)) : null;
   if (!row) throw webhookNotFound();
   return versionedWebhook(row);
 });

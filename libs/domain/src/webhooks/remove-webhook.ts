@@ -1,16 +1,19 @@
 import { z } from 'zod';
-import { archiveWebhook, inTransaction, recordAudit } from '@workcell/db';
+import { archiveWebhook, findWebhook, inTransaction, recordAudit } from '@workcell/db';
 import { actorOf } from '../identity/actor.js';
 import { isUuid } from '../kernel/cas.js';
+import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { writeInput } from '../roles/permission-model.js';
+import { isWebhookAdministrator } from './access.js';
 import { webhookNotFound } from './view.js';
 
 export const removeWebhookInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
 
 /**
- * `DELETE /v1/webhooks/{id}`: archives the subscription; from then on no event is fanned out to it and its
- * pending deliveries end failed instead of being sent. Audited as `webhook.removed`.
+ * `DELETE /v1/webhooks/{id}`: the owner archives its subscription; from then on no event is fanned out to it and
+ * its pending deliveries end failed instead of being sent. Audited as `webhook.removed`. Anyone else: 404; an
+ * administrator, who sees it, gets 403 (it may only disable).
  */
 export const removeWebhook = defineProcedure('removeWebhook', removeWebhookInput, async (ctx, input): Promise<void> => {
   const { auth } = input;
@@ -19,7 +22,12 @@ export const removeWebhook = defineProcedure('removeWebhook', removeWebhookInput
   const id = input.id.toLowerCase();
   const now = ctx.now();
   await inTransaction(ctx.database, async (tx) => {
-    if (!(await archiveWebhook(tx, workspaceId, id, now))) throw webhookNotFound();
+    if (!(await archiveWebhook(tx, workspaceId, id, auth.credential.id, now))) {
+      if ((await isWebhookAdministrator(ctx, auth)) && (await findWebhook(tx, workspaceId, id, { administrator: true }))) {
+        throw new DomainError('forbidden', 'only the credential that owns a subscription may remove it; an administrator may disable it (PATCH status "disabled")');
+      }
+      throw webhookNotFound();
+    }
     await recordAudit(tx, { workspaceId, actor: actorOf(auth, input.requestId), action: 'webhook.removed', targetType: 'webhook', targetId: id, occurredAt: now });
   });
 });

@@ -1,18 +1,22 @@
 import { z } from 'zod';
+import type { AppConfig } from '@workcell/config';
 import type { WebhookDeliveryRecord, WebhookRecord } from '@workcell/db';
+import { WEBHOOK_DISABLED_REASONS, WEBHOOK_FAILURE_REASONS, WebhookDescription, WebhookEventTypes, WebhookUrl } from '@workcell/registry';
 import { EVENT_CATALOG } from '../events/catalog.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { validateTargetUrl } from './target-url.js';
 
 /**
  * Signed v2 webhook subscriptions (contract 6). Decisions (README "Webhooks"):
  * - `eventTypes` names event types of the catalog's `webhooks` channel, or `*` for all of them; anything else is
  *   400 with a pointer per entry. Duplicates are folded. What a subscription receives is further narrowed at
  *   delivery time to what its owner credential may read then.
- * - Subscriptions are readable by every webhooks:read credential of the workspace (never the secret); delivery
- *   history only by the exact credential that created the subscription (anyone else: 404).
+ * - A subscription belongs to the credential that created it (access.ts): only it reads, changes or removes the
+ *   subscription and reads its deliveries; a workspace administrator sees metadata and may only disable.
  * - Webhooks are no resource-grant type: a service account needs only the scopes.
+ * - The attribute schemas are the registry's (one source for the OpenAPI document and this validation).
  */
 
 export const WILDCARD = '*';
@@ -21,30 +25,30 @@ const WEBHOOK_EVENT_TYPES: ReadonlySet<string> = new Set(EVENT_CATALOG.filter((s
 export function webhookEventTypes(types: readonly string[], pointer = '/eventTypes'): string[] {
   const issues: FieldIssue[] = [];
   types.forEach((type, i) => {
-    if (type !== WILDCARD && !WEBHOOK_EVENT_TYPES.has(type)) issues.push({ pointer: `${pointer}/${i}`, message: `unknown event type ${JSON.stringify(type)} (see GET /v1/events)` });
+    if (type !== WILDCARD && !WEBHOOK_EVENT_TYPES.has(type)) issues.push({ pointer: `${pointer}/${i}`, message: `unknown event type ${JSON.stringify(type)} (see GET /v1/event-catalog, channel webhooks)` });
   });
   if (issues.length > 0) throw new DomainError('validation_failed', 'the event types are not valid', issues);
   return [...new Set(types)];
 }
 
-export function webhookUrl(raw: string): string {
-  let url: URL | null = null;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = null;
-  }
-  if (!url || url.protocol !== 'https:' || url.username !== '' || url.password !== '' || url.hash !== '' || !/^[\x21-\x7e]+$/.test(raw)) {
-    throw new DomainError('validation_failed', 'the webhook url is not valid', [{ pointer: '/url', message: 'must be an absolute https:// URL without credentials or fragment' }]);
-  }
-  return raw;
+export function webhookUrl(raw: string, config: AppConfig): string {
+  return validateTargetUrl(raw, config);
+}
+
+/** Blank means none, like null. */
+export function webhookDescription(value: string | null | undefined): string | null | undefined {
+  if (value === undefined || value === null) return value;
+  return value.trim() === '' ? null : value.trim();
 }
 
 export const webhookAttributes = {
-  url: z.string().min(1).max(2048),
-  description: z.string().trim().min(1).max(200).nullable().optional(),
-  eventTypes: z.array(z.string().min(1).max(100)).min(1).max(100),
+  url: WebhookUrl,
+  description: WebhookDescription.nullable().optional(),
+  eventTypes: WebhookEventTypes,
 };
+
+export type WebhookDisabledReasonView = (typeof WEBHOOK_DISABLED_REASONS)[number];
+export type WebhookFailureReason = (typeof WEBHOOK_FAILURE_REASONS)[number];
 
 export interface WebhookView {
   readonly id: string;
@@ -54,11 +58,16 @@ export interface WebhookView {
   readonly description: string | null;
   readonly eventTypes: readonly string[];
   readonly status: 'active' | 'disabled';
+  readonly disabledReason: WebhookDisabledReasonView | null;
+  readonly disabledAt: string | null;
   readonly signatureVersion: 'v2';
   readonly version: string;
 }
 
+const DISABLED_REASONS: ReadonlySet<string> = new Set(WEBHOOK_DISABLED_REASONS);
+
 export function webhookView(row: WebhookRecord): WebhookView {
+  const active = row.status === 'active';
   return {
     id: row.id,
     createdAt: row.createdAt.toISOString(),
@@ -66,7 +75,10 @@ export function webhookView(row: WebhookRecord): WebhookView {
     url: row.url,
     description: row.description,
     eventTypes: row.eventTypes,
-    status: row.status === 'active' ? 'active' : 'disabled',
+    status: active ? 'active' : 'disabled',
+    // A row disabled before reasons were recorded was disabled by a PATCH (the migration backfills `owner`).
+    disabledReason: active ? null : row.disabledReason !== null && DISABLED_REASONS.has(row.disabledReason) ? (row.disabledReason as WebhookDisabledReasonView) : 'owner',
+    disabledAt: active ? null : (row.disabledAt ?? row.updatedAt).toISOString(),
     signatureVersion: 'v2',
     version: versionOf(row.revision),
   };
@@ -86,13 +98,18 @@ export interface WebhookDeliveryView {
   readonly status: 'pending' | 'succeeded' | 'failed';
   readonly attempts: number;
   readonly responseStatus: number | null;
+  readonly failureReason: WebhookFailureReason | null;
+  readonly failureDetail: string | null;
   readonly createdAt: string;
   readonly lastAttemptAt: string | null;
 }
 
+const FAILURE_REASONS: ReadonlySet<string> = new Set(WEBHOOK_FAILURE_REASONS);
+
 export function webhookDeliveryView(row: WebhookDeliveryRecord): WebhookDeliveryView {
   // A pending row without a retry time has not been attempted yet (its `attempt` is the one about to be made).
   const attempts = row.status === 'pending' && row.nextRetryAt === null ? row.attempt - 1 : row.attempt;
+  const failed = row.status !== 'succeeded' && row.error !== null;
   return {
     id: row.id,
     webhookId: row.subscriptionId,
@@ -101,8 +118,14 @@ export function webhookDeliveryView(row: WebhookDeliveryRecord): WebhookDelivery
     status: row.status,
     attempts,
     responseStatus: row.responseStatusCode,
+    // Rows failed before reasons were recorded carry only the free text.
+    failureReason: failed ? (row.failureReason !== null && FAILURE_REASONS.has(row.failureReason) ? (row.failureReason as WebhookFailureReason) : row.responseStatusCode !== null ? 'http_status' : 'network') : null,
+    failureDetail: failed ? row.error : null,
     createdAt: row.createdAt.toISOString(),
     // A delivery row changes only when an attempt is recorded.
     lastAttemptAt: attempts > 0 ? row.updatedAt.toISOString() : null,
   };
 }
+
+/** The update body's status attribute. */
+export const webhookStatusInput = z.enum(['active', 'disabled']);

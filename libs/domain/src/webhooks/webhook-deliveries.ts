@@ -6,16 +6,17 @@ import { isUuid } from '../kernel/cas.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure, type ProcedureContext } from '../kernel/procedure.js';
 import { authInput, pageInput } from '../roles/permission-model.js';
+import { ownerOf } from './access.js';
 import { type WebhookDeliveryView, webhookDeliveryView, webhookNotFound } from './view.js';
 
 /**
- * Delivery history (contract 6): only the exact credential that owns the subscription reads it. Any other
- * credential, even of the same member with every scope, gets 404 for the subscription's deliveries, as if
- * they did not exist (the subscription itself stays readable through getWebhook).
+ * Delivery history (contract 6): only the credential that owns the subscription (its creator or that
+ * credential's rotation successor) reads it. Any other credential, even of the same member with every scope
+ * or an administrator, gets 404, as if it did not exist.
  */
 async function ownedWebhook(ctx: ProcedureContext, auth: V1AuthContext, id: string): Promise<WebhookRecord> {
-  const row = isUuid(id) ? await findWebhook(ctx.database, auth.workspaceId, id.toLowerCase()) : null;
-  if (!row || row.ownerCredentialId !== auth.credential.id) throw webhookNotFound();
+  const row = isUuid(id) ? await findWebhook(ctx.database, auth.workspaceId, id.toLowerCase(), ownerOf(auth)) : null;
+  if (!row) throw webhookNotFound();
   return row;
 }
 
