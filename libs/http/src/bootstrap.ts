@@ -12,7 +12,7 @@ import { ProtocolError, toProblem } from './problems.js';
 import { type ErrorRenderer, ProblemFilter, sendProblem, v0Errors, v1Errors } from './protocols.js';
 import { installRateLimit } from './rate-limit.js';
 import { APP_CONFIG, DATABASE, REDIS } from './tokens.js';
-import { IdempotencyInterceptor } from './idempotency.js';
+import { IdempotencyInterceptor, IdempotencyKeyInterceptor } from './idempotency.js';
 import type { Database } from '@workcell/db';
 import { RequestValidationInterceptor } from './validation.js';
 import type { Redis } from '@workcell/redis';
@@ -109,6 +109,9 @@ export async function createHttpApplication(
 async function mountApi(app: NestFastifyApplication, generation: ApiGeneration, mounted: readonly MountedRoute[], logger: Logger): Promise<void> {
   const renderer = RENDERERS[generation];
   app.useGlobalFilters(new ProblemFilter(renderer, logger));
+  // Interceptors run in this order, after the guard (authentication, scopes): a malformed Idempotency-Key is
+  // reported as such before the request's other inputs are validated.
+  if (generation === 'v1') app.useGlobalInterceptors(new IdempotencyKeyInterceptor(app.get(Reflector)));
   app.useGlobalInterceptors(new RequestValidationInterceptor(app.get(Reflector), generation));
   if (generation === 'v1') app.useGlobalInterceptors(new IdempotencyInterceptor(app.get(Reflector), app.get<Database>(DATABASE)));
   await app.init();
