@@ -3008,7 +3008,7 @@ export interface paths {
         put?: never;
         /**
          * Create a personal access token
-         * @description Requires the member permission settings.api.personalCredentials. The response carries a reveal-once secret; it is never replayed, so the operation takes no Idempotency-Key and is never retried automatically.
+         * @description Requires the member permission settings.api.personalCredentials. The response carries a reveal-once secret; it is never replayed, so the operation takes no Idempotency-Key and is never retried automatically. No Location: a token has no GET of its own; it is listed by GET /v1/credentials.
          *
          *     Scopes: `credentials:write`.
          */
@@ -3136,7 +3136,7 @@ export interface paths {
         put?: never;
         /**
          * Create service account credential
-         * @description Requires the member permission settings.api.serviceAccounts.manage. The response carries a reveal-once secret; no Idempotency-Key, never retried automatically.
+         * @description Requires the member permission settings.api.serviceAccounts.manage. The response carries a reveal-once secret; no Idempotency-Key, never retried automatically. No Location: a credential has no GET of its own; it is listed by GET /v1/service-accounts/{id}/credentials.
          *
          *     Scopes: `service-accounts:write`.
          */
@@ -5641,10 +5641,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDocument"];
             };
         };
-        /** @description Missing, invalid, expired or revoked credential (`unauthorized`). */
+        /** @description Missing, invalid, expired or revoked credential (`unauthenticated`, `credential_expired`, `credential_revoked`). `WWW-Authenticate: Bearer realm="workcell-v1"`, with `error="invalid_token"` when a bearer token was presented (RFC 6750). */
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -5760,6 +5761,8 @@ export interface components {
         "X-RateLimit-Reset": number;
         /** @description Minimum seconds to wait before retrying. */
         "Retry-After": number;
+        /** @description RFC 6750 challenge: `Bearer realm="workcell-v1"`, plus `error="invalid_token"` when the presented token is unknown, malformed, expired or revoked. */
+        "WWW-Authenticate": string;
         /** @description Strong revision of the returned resource (quoted); send it back in If-Match. */
         ETag: string;
         /** @description URL of the created resource or of the accepted asynchronous operation. */
@@ -13944,7 +13947,6 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14283,7 +14285,6 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
