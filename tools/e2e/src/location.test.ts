@@ -46,8 +46,8 @@ describe('v1: every Location names a route that answers GET', () => {
     return { path: action(id), headers: { 'if-match': await etagOf(`/v1/projects/${id}`) } };
   };
   /** Waits until the project's lifecycle operation is done (one at a time per project). */
-  const settle = async (id: string, path: string, expected: string) => {
-    const reply = await callApi(cell.v1, 'POST', path, token, undefined, { 'if-match': await etagOf(`/v1/projects/${id}`) });
+  const settle = async (id: string, method: string, path: string, expected: string) => {
+    const reply = await callApi(cell.v1, method, path, token, undefined, { 'if-match': await etagOf(`/v1/projects/${id}`) });
     assert.equal(reply.status, 202, JSON.stringify(reply.body));
     for (let i = 0; i < 100; i++) {
       const status = ((await callApi<{ data: { status: string } }>(cell.v1, 'GET', `/v1/projects/${id}`, token)).body.data as { status: string }).status;
@@ -86,12 +86,12 @@ describe('v1: every Location names a route that answers GET', () => {
     completeProject: lifecycle((id) => `/v1/projects/${id}/complete`),
     reopenProject: lifecycle(
       (id) => `/v1/projects/${id}/reopen`,
-      (id) => settle(id, `/v1/projects/${id}/complete`, 'completed'),
+      (id) => settle(id, 'POST', `/v1/projects/${id}/complete`, 'completed'),
     ),
     archiveProject: lifecycle((id) => `/v1/projects/${id}`),
     restoreProject: lifecycle(
       (id) => `/v1/projects/${id}/restore`,
-      (id) => settle(id, `/v1/projects/${id}`, 'archived'),
+      (id) => settle(id, 'DELETE', `/v1/projects/${id}`, 'archived'),
     ),
   };
 
