@@ -98,9 +98,6 @@ export function decodedPath(url: string): string[] {
   });
 }
 
-/** What a rate-limited request is counted as: whose budget, and whether that budget is known before authentication. */
-type Caller = { readonly kind: 'address' } | { readonly kind: 'credential' };
-
 /**
  * The one rate limiter of an API app. The onRequest hook (installRateLimit) counts what needs no credential by
  * client address; the operation guard calls `admit` around authentication for every authenticated operation.
