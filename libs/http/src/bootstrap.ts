@@ -144,7 +144,9 @@ async function mountApi(app: NestFastifyApplication, generation: ApiGeneration, 
           await gate.enter(operationId, request, reply);
           throw new ProtocolError(501, 'not_implemented', `${operationId} is not implemented yet`);
         } catch (error) {
-          sendProblem(reply, request, toProblem(error), renderer);
+          const problem = toProblem(error);
+          if (problem.status >= 500 && problem.status !== 501) logger.error({ requestId: request.id, err: error instanceof Error ? { name: error.name, message: error.message } : String(error) }, 'request failed');
+          sendProblem(reply, request, problem, renderer);
         }
         return reply;
       },
