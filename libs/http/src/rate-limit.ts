@@ -162,7 +162,7 @@ export class RateLimiter {
    * Runs `authenticate` for a request on an authenticated operation within the limits: an address out of budget
    * is refused before its credential is looked at; a refused credential (a DomainError from `authenticate`)
    * keeps the address slot; an authenticated one gives it back and is counted against the credential
-   * (`subjectOf`: its stable id) instead.
+   * (`subjectOf`: its stable id, prefixed by its kind) instead.
    */
   async admit<T>(request: FastifyRequest, reply: FastifyReply, authenticate: () => Promise<T>, subjectOf: (authenticated: T) => string): Promise<T> {
     const addressKey = this.addressKey(request);
@@ -177,7 +177,7 @@ export class RateLimiter {
       throw error;
     }
     await refund(this.redis, addressKey, attempt.slot, this.config.dependencyTimeoutMs).catch(() => undefined);
-    this.apply(reply, await this.take(this.key(request, `c:${subjectOf(authenticated)}`), this.limit(request)));
+    this.apply(reply, await this.take(this.key(request, subjectOf(authenticated)), this.limit(request)));
     return authenticated;
   }
 }
