@@ -2,8 +2,8 @@ import { createParamDecorator, type DynamicModule, type ExecutionContext, Module
 import { APP_GUARD } from '@nestjs/core';
 import type { AppConfig } from '@workcell/config';
 import type { V0AuthContext, V1AuthContext } from '@workcell/domain';
-import { APP_CONFIG, type ApiGeneration } from '@workcell/http';
-import { AUTH_CLIENT, type AuthClient, AUTHENTICATOR, createAuthClient, createAuthenticator, OperationGuard } from './authentication.js';
+import { APP_CONFIG, type ApiGeneration, OPERATION_GATE } from '@workcell/http';
+import { AUTH_CLIENT, type AuthClient, AUTHENTICATOR, createAuthClient, createAuthenticator, OperationGuard, RegistryOperationGate } from './authentication.js';
 
 /** Authentication and authorization for an API app: every route is guarded by its registry operation. */
 @Module({})
@@ -19,9 +19,11 @@ export class ApiAuthModule {
           useFactory: (config: AppConfig): AuthClient => createAuthClient(config),
         },
         { provide: AUTHENTICATOR, inject: [AUTH_CLIENT], useFactory: createAuthenticator },
+        // The same gate guards every handler and every operation the app does not implement yet (501).
+        { provide: OPERATION_GATE, useClass: RegistryOperationGate },
         { provide: APP_GUARD, useClass: OperationGuard },
       ],
-      exports: [AUTH_CLIENT],
+      exports: [AUTH_CLIENT, OPERATION_GATE],
     };
   }
 }

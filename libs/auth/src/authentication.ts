@@ -4,7 +4,7 @@ import passport from 'passport';
 import type { TRPCClient } from '@trpc/client';
 import type { AppConfig } from '@workcell/config';
 import { DomainError, type V0AuthContext, type V1AuthContext } from '@workcell/domain';
-import { type ApiGeneration, INFRASTRUCTURE_METADATA, OPERATION_METADATA, ProtocolError } from '@workcell/http';
+import { type ApiGeneration, APP_CONFIG, INFRASTRUCTURE_METADATA, OPERATION_GATE, OPERATION_METADATA, type OperationGate, ProtocolError, RateLimiter, REDIS } from '@workcell/http';
 import { type AuthRouter, createInternalClient, rethrowDomainError } from '@workcell/internal-api';
 import { findV1Operation, v0Operations } from '@workcell/registry';
 import { AuthorizationHeaderStrategy } from './bearer.strategy.js';
@@ -35,6 +35,9 @@ export function internalFailure(error: unknown): never {
 }
 
 export const AUTHENTICATOR = Symbol('AUTHENTICATOR');
+
+type GateRequest = Parameters<OperationGate['enter']>[1];
+type GateReply = Parameters<OperationGate['enter']>[2];
 
 /**
  * A Passport authenticator of this app's own (not the process-wide singleton, so two apps in one process
@@ -74,37 +77,58 @@ function authenticate(authenticator: passport.Authenticator, strategy: 'v0-beare
 const v0ById = new Map(v0Operations.map((op) => [op.operationId, op]));
 
 /**
- * The API apps' global guard. From the operation a handler declares, it knows whether the operation is
- * public; for every other one it authenticates the bearer credential and, in v1, checks the registry's
- * scope rules (all-of `scopes`, at least one of `anyOfScopes`) against the credential's effective scopes.
- * A handler without an operation is refused: nothing is reachable unless the registry declares it.
+ * The gate of every API operation (OperationGate), from its registry entry: a public operation passes; for
+ * every other one the bearer credential is authenticated within the rate limit (RateLimiter.admit: the
+ * address's budget while it is unknown, the credential's once it is known) and, in v1, the registry's scope
+ * rules (all-of `scopes`, at least one of `anyOfScopes`) are checked against the credential's effective scopes.
+ */
+@Injectable()
+export class RegistryOperationGate implements OperationGate {
+  private readonly limiter: RateLimiter;
+
+  constructor(
+    @Inject('API_GENERATION') private readonly generation: ApiGeneration,
+    @Inject(AUTHENTICATOR) private readonly authenticator: passport.Authenticator,
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(REDIS) redis: ConstructorParameters<typeof RateLimiter>[2],
+  ) {
+    this.limiter = new RateLimiter(generation, config, redis);
+  }
+
+  async enter(operationId: string, request: GateRequest & { user?: unknown }, reply: GateReply): Promise<void> {
+    if (this.generation === 'v0') {
+      const operation = v0ById.get(operationId);
+      if (!operation) throw new ProtocolError(500, 'internal_error', `unknown v0 operation ${operationId}`);
+      if (!operation.authenticated) return;
+      request.user = await this.limiter.admit(request, reply, () => authenticate(this.authenticator, 'v0-bearer', request.raw) as Promise<V0AuthContext>, (auth) => `t:${auth.teamTokenId}`);
+      return;
+    }
+    const operation = findV1Operation(operationId);
+    if (!operation) throw new ProtocolError(500, 'internal_error', `unknown v1 operation ${operationId}`);
+    if (!operation.authenticated) return;
+    const auth = await this.limiter.admit(request, reply, () => authenticate(this.authenticator, 'v1-bearer', request.raw) as Promise<V1AuthContext>, (auth) => `c:${auth.credential.id}`);
+    request.user = auth;
+    assertScopes(auth.effectiveScopes, operation.scopes, operation.anyOfScopes);
+  }
+}
+
+/**
+ * The API apps' global guard: runs the operation gate of the operation a handler declares. A handler without
+ * an operation is refused: nothing is reachable unless the registry declares it.
  */
 @Injectable()
 export class OperationGuard implements CanActivate {
   constructor(
     @Inject(Reflector) private readonly reflector: Reflector,
-    @Inject('API_GENERATION') private readonly generation: ApiGeneration,
-    @Inject(AUTHENTICATOR) private readonly authenticator: passport.Authenticator,
+    @Inject(OPERATION_GATE) private readonly gate: OperationGate,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.get<boolean | undefined>(INFRASTRUCTURE_METADATA, context.getClass())) return true;
     const operationId = this.reflector.get<string | undefined>(OPERATION_METADATA, context.getHandler());
     if (!operationId) throw new ProtocolError(500, 'internal_error', 'handler without a registry operation');
-    const request = context.switchToHttp().getRequest<{ raw: unknown; user?: unknown }>();
-    if (this.generation === 'v0') {
-      const operation = v0ById.get(operationId);
-      if (!operation) throw new ProtocolError(500, 'internal_error', `unknown v0 operation ${operationId}`);
-      if (!operation.authenticated) return true;
-      request.user = (await authenticate(this.authenticator, 'v0-bearer', request.raw)) as V0AuthContext;
-      return true;
-    }
-    const operation = findV1Operation(operationId);
-    if (!operation) throw new ProtocolError(500, 'internal_error', `unknown v1 operation ${operationId}`);
-    if (!operation.authenticated) return true;
-    const auth = (await authenticate(this.authenticator, 'v1-bearer', request.raw)) as V1AuthContext;
-    request.user = auth;
-    assertScopes(auth.effectiveScopes, operation.scopes, operation.anyOfScopes);
+    const http = context.switchToHttp();
+    await this.gate.enter(operationId, http.getRequest<GateRequest>(), http.getResponse<GateReply>());
     return true;
   }
 }

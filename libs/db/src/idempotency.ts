@@ -14,25 +14,25 @@ export type IdempotencyClaim =
   | { readonly outcome: 'in_progress' };
 
 /**
- * Claims an idempotency key for one request, atomically: the first request inserts an in-progress record
+ * Claims an idempotency key (scoped by workspace, credential and operation) for one request, atomically: the first request inserts an in-progress record
  * and runs; a later one with the same key gets the stored response (same payload), a mismatch (different
  * payload), or in_progress (the first is still running). A record whose holder died (lock expired) is
  * taken over, so a crashed request never blocks its key forever.
  */
 export async function claimIdempotencyKey(
   database: Database,
-  input: { workspaceId: string; credentialId: string; key: string; fingerprint: string; now: Date; lockMs: number; retentionMs: number },
+  input: { workspaceId: string; credentialId: string; operationId: string; key: string; fingerprint: string; now: Date; lockMs: number; retentionMs: number },
 ): Promise<IdempotencyClaim> {
-  const { workspaceId, credentialId, key, fingerprint, now } = input;
+  const { workspaceId, credentialId, operationId, key, fingerprint, now } = input;
   const lockedUntil = new Date(now.getTime() + input.lockMs);
   const expiresAt = new Date(now.getTime() + input.retentionMs);
   const inserted = await database.prisma.$queryRaw<{ id: string }[]>`
-    INSERT INTO idempotency_records (workspace_id, credential_id, key, request_fingerprint, state, locked_until, expires_at)
-    VALUES (${workspaceId}::uuid, ${credentialId}::uuid, ${key}, ${fingerprint}, 'in_progress', ${lockedUntil}, ${expiresAt})
-    ON CONFLICT (workspace_id, credential_id, key) DO NOTHING
+    INSERT INTO idempotency_records (workspace_id, credential_id, operation_id, key, request_fingerprint, state, locked_until, expires_at)
+    VALUES (${workspaceId}::uuid, ${credentialId}::uuid, ${operationId}, ${key}, ${fingerprint}, 'in_progress', ${lockedUntil}, ${expiresAt})
+    ON CONFLICT (workspace_id, credential_id, operation_id, key) DO NOTHING
     RETURNING id::text`;
   if (inserted[0]) return { outcome: 'claimed', recordId: inserted[0].id };
-  const existing = await database.prisma.idempotencyRecord.findUnique({ where: { workspaceId_credentialId_key: { workspaceId, credentialId, key } } });
+  const existing = await database.prisma.idempotencyRecord.findUnique({ where: { workspaceId_credentialId_operationId_key: { workspaceId, credentialId, operationId, key } } });
   if (!existing) return claimIdempotencyKey(database, input); // purged between the two statements
   if (existing.requestFingerprint !== fingerprint) return { outcome: 'mismatch' };
   if (existing.state === 'completed' && existing.responseStatus !== null) {

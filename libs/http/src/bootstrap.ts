@@ -10,9 +10,11 @@ import { installRepresentationEtags } from './preconditions.js';
 import { type ApiGeneration, compareWithRegistry, type MountedRoute, registryRoutes, type RouteCoverage } from './operations.js';
 import { ProtocolError, toProblem } from './problems.js';
 import { type ErrorRenderer, ProblemFilter, sendProblem, v0Errors, v1Errors } from './protocols.js';
-import { installRateLimit } from './rate-limit.js';
+import { installMethodNotAllowed } from './methods.js';
+import { OPERATION_GATE, type OperationGate } from './operation-gate.js';
+import { installRateLimit, RateLimiter } from './rate-limit.js';
 import { APP_CONFIG, DATABASE, REDIS } from './tokens.js';
-import { IdempotencyInterceptor } from './idempotency.js';
+import { IdempotencyInterceptor, IdempotencyKeyInterceptor } from './idempotency.js';
 import type { Database } from '@workcell/db';
 import { RequestValidationInterceptor } from './validation.js';
 import type { Redis } from '@workcell/redis';
@@ -109,6 +111,9 @@ export async function createHttpApplication(
 async function mountApi(app: NestFastifyApplication, generation: ApiGeneration, mounted: readonly MountedRoute[], logger: Logger): Promise<void> {
   const renderer = RENDERERS[generation];
   app.useGlobalFilters(new ProblemFilter(renderer, logger));
+  // Interceptors run in this order, after the guard (authentication, scopes): a malformed Idempotency-Key is
+  // reported as such before the request's other inputs are validated.
+  if (generation === 'v1') app.useGlobalInterceptors(new IdempotencyKeyInterceptor(app.get(Reflector)));
   app.useGlobalInterceptors(new RequestValidationInterceptor(app.get(Reflector), generation));
   if (generation === 'v1') app.useGlobalInterceptors(new IdempotencyInterceptor(app.get(Reflector), app.get<Database>(DATABASE)));
   await app.init();
@@ -121,16 +126,28 @@ async function mountApi(app: NestFastifyApplication, generation: ApiGeneration, 
   }
   const fastify = app.getHttpAdapter().getInstance();
   const isInfrastructure = (url: string) => INFRASTRUCTURE_ROUTES.some((prefix) => url === prefix || url.startsWith(`${prefix}/`));
-  installRateLimit(fastify, generation, app.get<AppConfig>(APP_CONFIG), app.get<Redis>(REDIS), isInfrastructure);
+  // Hooks run in this order: the address-keyed rate limit (authenticated operations are limited by their gate,
+  // once the credential is known), then 405 for a known path with another method.
+  installRateLimit(fastify, new RateLimiter(generation, app.get<AppConfig>(APP_CONFIG), app.get<Redis>(REDIS)), generation, isInfrastructure);
+  installMethodNotAllowed(fastify, generation);
   if (generation === 'v1') installRepresentationEtags(fastify);
+  const gate = app.get<OperationGate>(OPERATION_GATE, { strict: false });
   const byId = new Map(registryRoutes(generation).map((r) => [r.operationId, r]));
   for (const operationId of coverage.notImplemented) {
     const route = byId.get(operationId)!;
     fastify.route({
       method: route.method as 'GET',
       url: route.url,
+      // The operation's gate first (rate limit, 401, 403), as for an implemented one; then 501.
       handler: async (request, reply) => {
-        sendProblem(reply, request, toProblem(new ProtocolError(501, 'not_implemented', `${operationId} is not implemented yet`)), renderer);
+        try {
+          await gate.enter(operationId, request, reply);
+          throw new ProtocolError(501, 'not_implemented', `${operationId} is not implemented yet`);
+        } catch (error) {
+          const problem = toProblem(error);
+          if (problem.status >= 500 && problem.status !== 501) logger.error({ requestId: request.id, err: error instanceof Error ? { name: error.name, message: error.message } : String(error) }, 'request failed');
+          sendProblem(reply, request, problem, renderer);
+        }
         return reply;
       },
     });

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { catchError, from, mergeMap, type Observable, of } from 'rxjs';
 import { claimIdempotencyKey, completeIdempotencyKey, type Database, releaseIdempotencyKey } from '@workcell/db';
 import { IDEMPOTENCY_RETENTION_HOURS, type V1AuthContext } from '@workcell/domain';
-import { canonicalJson, findV1Operation, IDEMPOTENCY_KEY_HEADER } from '@workcell/registry';
+import { canonicalJson, findV1Operation, IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from '@workcell/registry';
 import { OPERATION_METADATA } from './operations.js';
 import { ProtocolError } from './problems.js';
 
@@ -21,8 +21,9 @@ const REPLAYED_HEADERS = ['location', 'etag'];
  * the first request with a key runs; a retry with the same key and the same payload gets the first
  * response again (status, body, Location/ETag) with `Idempotency-Replayed: true`; the same key with another
  * payload is 409 `idempotency_key_reused`; a retry while the first is still running is 409
- * `idempotency_request_in_progress`. Keys belong to the authenticating credential within its workspace and
- * are kept 24 hours. A request that fails frees its key, so the retry runs again.
+ * `idempotency_request_in_progress`. Keys belong to the authenticating credential and the operation within
+ * the workspace (the same key on two operations names two requests) and are kept 24 hours. A request that
+ * fails frees its key, so the retry runs again.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -43,7 +44,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const fingerprint = createHash('sha256')
       .update(canonicalJson([operation.operationId, request.url, request.body ?? null]))
       .digest('hex');
-    const scope = { workspaceId: auth.workspaceId, credentialId: auth.credential.id, key };
+    const scope = { workspaceId: auth.workspaceId, credentialId: auth.credential.id, operationId: operation.operationId, key };
     return from(claimIdempotencyKey(this.database, { ...scope, fingerprint, now: new Date(), lockMs: LOCK_MS, retentionMs: IDEMPOTENCY_RETENTION_MS })).pipe(
       mergeMap((claim) => {
         switch (claim.outcome) {
@@ -73,5 +74,27 @@ export class IdempotencyInterceptor implements NestInterceptor {
         }
       }),
     );
+  }
+}
+
+/**
+ * A malformed `Idempotency-Key` on an idempotent POST is its own error, 400 `invalid_idempotency_key` (as
+ * v1.openapi.json documents), not a generic validation failure: a client that generates keys must be able to
+ * tell a broken key from a broken payload. Runs after authentication and before request validation.
+ */
+@Injectable()
+export class IdempotencyKeyInterceptor implements NestInterceptor {
+  constructor(private readonly reflector: Reflector) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const operationId = this.reflector.get<string | undefined>(OPERATION_METADATA, context.getHandler());
+    const operation = operationId ? findV1Operation(operationId) : undefined;
+    const key = context.switchToHttp().getRequest<FastifyRequest>().headers[IDEMPOTENCY_KEY_HEADER];
+    if (operation?.idempotent && key !== undefined && !IdempotencyKey.safeParse(key).success) {
+      throw new ProtocolError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 8-255 characters of [A-Za-z0-9._:-], starting with a letter or digit (a UUID is recommended)', [
+        { pointer: '', parameter: 'Idempotency-Key', message: 'header parameter Idempotency-Key is malformed' },
+      ]);
+    }
+    return next.handle();
   }
 }

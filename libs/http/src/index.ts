@@ -6,9 +6,11 @@ export { APP_CONFIG, DATABASE, INFRASTRUCTURE_METADATA, LOGGER, PROCEDURE_CONTEX
 export { INFRASTRUCTURE_ROUTES, routeCoverage } from './bootstrap.js';
 export { type ApiGeneration, compareWithRegistry, LegacyOperation, Operation, OPERATION_METADATA, registryRoutes, type RouteCoverage, routePath } from './operations.js';
 export { DOMAIN_STATUS, type Problem, ProtocolError, titleFor, toProblem } from './problems.js';
-export { type ErrorRenderer, ProblemFilter, sendProblem, v0Errors, v1Errors } from './protocols.js';
+export { bearerChallenge, type ErrorRenderer, ProblemFilter, sendProblem, v0Errors, v1Errors } from './protocols.js';
 export { Input, type OperationInput, RequestValidationInterceptor } from './validation.js';
 export { list, single } from './envelope.js';
-export { consume, installRateLimit, type RateLimitDecision } from './rate-limit.js';
-export { IDEMPOTENCY_RETENTION_MS, IdempotencyInterceptor } from './idempotency.js';
+export { consume, decodedPath, installRateLimit, type RateLimitDecision, RateLimiter, refund } from './rate-limit.js';
+export { OPERATION_GATE, type OperationGate } from './operation-gate.js';
+export { allowedMethods, installMethodNotAllowed } from './methods.js';
+export { IDEMPOTENCY_RETENTION_MS, IdempotencyInterceptor, IdempotencyKeyInterceptor } from './idempotency.js';
 export { etagOf, expectedRevisionFrom } from './preconditions.js';

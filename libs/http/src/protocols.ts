@@ -5,6 +5,8 @@ import { type Problem, titleFor, toProblem } from './problems.js';
 
 /** How an API generation renders a failed request. */
 export interface ErrorRenderer {
+  /** The protection space named in `WWW-Authenticate` of this generation's 401s (RFC 6750 `realm`). */
+  readonly realm: string;
   render(problem: Problem, requestId: string): unknown;
   /** The generation's own status for a problem, when it differs from the shared mapping (v0 only). */
   adapt?(problem: Problem): Problem;
@@ -12,6 +14,7 @@ export interface ErrorRenderer {
 
 /** v1 error document (contract 7.2): errors[] with code/detail/status/title (+ a JSON pointer), meta.requestId. */
 export const v1Errors: ErrorRenderer = {
+  realm: 'workcell-v1',
   render(problem, requestId) {
     const errors =
       problem.issues.length > 0
@@ -57,6 +60,7 @@ const V0_STATUS: Readonly<Record<number, number>> = { 409: 400, 412: 400, 428: 4
 
 /** v0 legacy error shape (documented in v0.openapi.json as LegacyError): { error: { code, message } }. */
 export const v0Errors: ErrorRenderer = {
+  realm: 'workcell-v0',
   render(problem) {
     const message =
       problem.issues.length > 0 ? `${problem.detail}: ${problem.issues.map((i) => `${i.parameter ?? (i.pointer || '/')} ${i.message}`).join('; ')}` : problem.detail;
@@ -68,9 +72,25 @@ export const v0Errors: ErrorRenderer = {
   },
 };
 
+/** A bearer token was presented (any spelling of the scheme), as opposed to no or another kind of authentication. */
+const PRESENTED_BEARER = /^bearer[ \t]+\S/i;
+
+/**
+ * The RFC 6750 challenge of a 401: `Bearer realm="…"`, plus `error="invalid_token"` when a bearer token was
+ * presented and refused (unknown, malformed, expired or revoked). Without a bearer token (no Authorization
+ * header, or another scheme) the challenge carries no error code (RFC 6750 3.1).
+ */
+export function bearerChallenge(request: FastifyRequest, realm: string): string {
+  const authorization = request.headers.authorization;
+  const presented = typeof authorization === 'string' && PRESENTED_BEARER.test(authorization);
+  return presented ? `Bearer realm="${realm}", error="invalid_token"` : `Bearer realm="${realm}"`;
+}
+
+/** Every error response of an API app goes through here: the one place its status, headers and shape are set. */
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, original: Problem, renderer: ErrorRenderer): void {
   const problem = renderer.adapt ? renderer.adapt(original) : original;
   for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value);
+  if (problem.status === 401) reply.header('www-authenticate', bearerChallenge(request, renderer.realm));
   void reply.status(problem.status).type('application/json; charset=utf-8').send(renderer.render(problem, request.id));
 }
 

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { createRedis, type Redis } from '@workcell/redis';
 import { useTestEnvironment } from '@workcell/testing';
-import { consume } from './rate-limit.js';
+import { consume, decodedPath, refund } from './rate-limit.js';
 
 const env = useTestEnvironment();
 
@@ -41,5 +41,24 @@ describe('sliding-window rate limit', () => {
     await take('c', 5, 5, 60_000);
     assert.equal((await consume(redis, 'c', 5, 2000, 60_000)).allowed, false);
     assert.equal((await consume(redis, 'd', 5, 2000, 60_000)).allowed, true);
+  });
+
+  it('gives a refunded slot back to the window', async () => {
+    const [first] = await take('e', 1, 2, 60_000);
+    await take('e', 1, 2, 60_000);
+    assert.equal((await consume(redis, 'e', 2, 2000, 60_000)).allowed, false);
+    await refund(redis, 'e', first!.slot, 2000);
+    const again = await consume(redis, 'e', 2, 2000, 60_000);
+    assert.equal(again.allowed, true);
+    assert.equal(again.remaining, 0);
+  });
+});
+
+describe('canonical paths', () => {
+  it('decodes each segment, so every spelling of a path is one path', () => {
+    assert.deepEqual(decodedPath('/teams'), decodedPath('/team%73'));
+    assert.deepEqual(decodedPath('/teams'), decodedPath('/%74eams?page=2'));
+    assert.deepEqual(decodedPath('/a%2Fb'), ['', 'a/b'], 'an encoded slash stays inside its segment');
+    assert.deepEqual(decodedPath('/bad%zz'), ['', 'bad%zz'], 'a malformed escape stays as it is');
   });
 });

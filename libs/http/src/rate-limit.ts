@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '@workcell/config';
-import { V0_REQUESTS_PER_MINUTE } from '@workcell/domain';
+import { isDomainError, V0_REQUESTS_PER_MINUTE } from '@workcell/domain';
+import { findV0Operation, findV1OperationByRoute, type HttpMethod, type V0Method } from '@workcell/registry';
 import { type Redis, whenReady } from '@workcell/redis';
 import type { ApiGeneration } from './operations.js';
 import { ProtocolError } from './problems.js';
@@ -13,17 +14,25 @@ import { ProtocolError } from './problems.js';
  * script on Redis' own clock, so instances with skewed clocks still share one exact budget.
  *
  * - v0 (contract 8): 100 requests per minute per API token and URL path.
- * - v1: per credential (or client address when there is none) and operation class (read = GET,
- *   write = everything else), configurable (V1_RATE_LIMIT_READ_PER_MINUTE / _WRITE_). Every response carries
- *   X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix time in ms).
+ * - v1: per credential and operation class (read = GET/HEAD, write = everything else), configurable
+ *   (V1_RATE_LIMIT_READ_PER_MINUTE / _WRITE_). Every response carries X-RateLimit-Limit,
+ *   X-RateLimit-Remaining and X-RateLimit-Reset (Unix time in ms).
  *
- * The caller is identified by a hash of the presented bearer value, never the value itself, and before
- * authentication, so guessing credentials spends the same budget as using them.
+ * Budgets are keyed by what a request *means*, never by how it is spelled: the caller is the credential the
+ * auth service authenticated (its id, so `Bearer`, `bearer` and `BEARER` are one caller), and the v0 path is
+ * the route the router matched with its decoded parameters (`/teams`, `/team%73` and `/%74eams` are one path).
+ * A request without a usable credential (no token, a refused token, a public or unknown route) is counted
+ * against its client address instead, on the same route, so guessing tokens is bounded like using them: a
+ * request on an authenticated operation first takes a slot of its address's budget, gives it back once its
+ * credential is verified, and keeps it when the credential is refused (an address out of budget gets 429
+ * before its token is even looked at).
  */
 
 const WINDOW_MS = 60_000;
 
 export interface RateLimitDecision {
+  /** The admission's member in the window (to give the slot back with `refund`). */
+  readonly slot: string;
   readonly limit: number;
   readonly remaining: number;
   readonly resetAt: number;
@@ -46,7 +55,7 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 local count = redis.call('ZCARD', KEYS[1])
 local allowed = 0
 if count < limit then
-  redis.call('ZADD', KEYS[1], now, now .. '-' .. ARGV[3])
+  redis.call('ZADD', KEYS[1], now, ARGV[3])
   count = count + 1
   allowed = 1
 end
@@ -58,44 +67,83 @@ return { allowed, count, first + window, now }
 `;
 
 export async function consume(redis: Redis, key: string, limit: number, timeoutMs: number, windowMs: number = WINDOW_MS): Promise<RateLimitDecision> {
-  const result = await whenReady(redis, timeoutMs, () => redis.eval(SLIDING_WINDOW, 1, `rl:${key}`, windowMs, limit, randomUUID()) as Promise<unknown>);
+  const slot = randomUUID();
+  const result = await whenReady(redis, timeoutMs, () => redis.eval(SLIDING_WINDOW, 1, `rl:${key}`, windowMs, limit, slot) as Promise<unknown>);
   if (!Array.isArray(result) || result.length !== 4 || !result.every((n) => typeof n === 'number')) throw new Error('rate limit counter unavailable');
   const [allowed, count, resetAt, now] = result as [number, number, number, number];
-  return { limit, remaining: Math.max(0, limit - count), resetAt, allowed: allowed === 1, retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)) };
+  return { slot, limit, remaining: Math.max(0, limit - count), resetAt, allowed: allowed === 1, retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)) };
 }
 
-function callerOf(request: FastifyRequest): string {
-  const authorization = request.headers.authorization;
-  const subject = typeof authorization === 'string' && authorization.length > 0 ? `t:${authorization}` : `ip:${request.ip}`;
-  return createHash('sha256').update(subject).digest('base64url').slice(0, 32);
+/** Gives an admitted slot back (a request that turned out to be counted elsewhere). */
+export async function refund(redis: Redis, key: string, slot: string, timeoutMs: number): Promise<void> {
+  await whenReady(redis, timeoutMs, () => redis.zrem(`rl:${key}`, slot));
 }
 
-/** Installs the generation's limit as the first hook of every request. */
-export function installRateLimit(
-  fastify: { addHook(name: 'onRequest', hook: (request: FastifyRequest, reply: FastifyReply) => Promise<void>): unknown },
-  generation: ApiGeneration,
-  config: AppConfig,
-  redis: Redis,
-  isInfrastructure: (url: string) => boolean,
-): void {
-  fastify.addHook('onRequest', async (request, reply) => {
-    const route = request.routeOptions.url;
-    if (route !== undefined && isInfrastructure(route)) return;
-    const caller = callerOf(request);
-    let decision: RateLimitDecision;
+const hash = (value: string, length = 32) => createHash('sha256').update(value).digest('base64url').slice(0, length);
+
+/** The route's template in registry form: `/v1/tasks/:id` → `/v1/tasks/{id}`. */
+function registryTemplate(url: string): string {
+  return url.replace(/:(\w+)/g, '{$1}');
+}
+
+/** `/a%62c` → `/abc` segment by segment (a malformed escape stays as it is); the query is not part of the path. */
+export function decodedPath(url: string): string[] {
+  const path = url.split('?')[0] ?? url;
+  return path.split('/').map((segment) => {
     try {
-      if (generation === 'v0') {
-        // "per API token and URL path": the path as requested, without the query string.
-        const path = request.url.split('?')[0] ?? request.url;
-        decision = await consume(redis, `v0:${caller}:${createHash('sha256').update(path).digest('base64url').slice(0, 22)}`, V0_REQUESTS_PER_MINUTE, config.dependencyTimeoutMs);
-      } else {
-        const kind = request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
-        decision = await consume(redis, `v1:${caller}:${kind}`, config.v1RateLimits[kind], config.dependencyTimeoutMs);
-      }
+      return decodeURIComponent(segment);
     } catch {
-      throw new ProtocolError(503, 'service_unavailable', 'a dependency is temporarily unavailable; retry shortly', [], { 'retry-after': '1' });
+      return segment;
     }
-    if (generation === 'v1') {
+  });
+}
+
+/**
+ * The one rate limiter of an API app. The onRequest hook (installRateLimit) counts what needs no credential by
+ * client address; the operation guard calls `admit` around authentication for every authenticated operation.
+ */
+export class RateLimiter {
+  constructor(
+    private readonly generation: ApiGeneration,
+    private readonly config: AppConfig,
+    private readonly redis: Redis,
+  ) {}
+
+  /**
+   * The route part of a budget's key. v0: the canonical decoded path (the matched route template with its
+   * decoded parameters, or the decoded path when nothing matched); v1: the operation class.
+   */
+  private route(request: FastifyRequest): string {
+    if (this.generation === 'v1') return request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
+    const template = request.routeOptions.url;
+    const params = (request.params ?? {}) as Record<string, unknown>;
+    const path = template === undefined ? decodedPath(request.url) : template.split('/').map((part) => part.replace(/:(\w+)/g, (_, name: string) => String(params[name] ?? '')));
+    return hash(JSON.stringify(path), 22);
+  }
+
+  private limit(request: FastifyRequest): number {
+    if (this.generation === 'v0') return V0_REQUESTS_PER_MINUTE;
+    return this.config.v1RateLimits[request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write'];
+  }
+
+  private key(request: FastifyRequest, subject: string): string {
+    return `${this.generation}:${subject}:${this.route(request)}`;
+  }
+
+  private addressKey(request: FastifyRequest): string {
+    return this.key(request, `ip:${hash(request.ip)}`);
+  }
+
+  private async take(key: string, limit: number): Promise<RateLimitDecision> {
+    try {
+      return await consume(this.redis, key, limit, this.config.dependencyTimeoutMs);
+    } catch {
+      throw unavailable();
+    }
+  }
+
+  private apply(reply: FastifyReply, decision: RateLimitDecision): void {
+    if (this.generation === 'v1') {
       reply.header('x-ratelimit-limit', String(decision.limit));
       reply.header('x-ratelimit-remaining', String(decision.remaining));
       reply.header('x-ratelimit-reset', String(decision.resetAt));
@@ -103,5 +151,63 @@ export function installRateLimit(
     if (!decision.allowed) {
       throw new ProtocolError(429, 'rate_limit_exceeded', 'too many requests; retry after the window resets', [], { 'retry-after': String(decision.retryAfterSeconds) });
     }
+  }
+
+  /** Counts a request that presents no credential to check (public or unknown route) against its address. */
+  async admitAddress(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    this.apply(reply, await this.take(this.addressKey(request), this.limit(request)));
+  }
+
+  /**
+   * Runs `authenticate` for a request on an authenticated operation within the limits: an address out of budget
+   * is refused before its credential is looked at; a refused credential (a DomainError from `authenticate`)
+   * keeps the address slot; an authenticated one gives it back and is counted against the credential
+   * (`subjectOf`: its stable id, prefixed by its kind) instead.
+   */
+  async admit<T>(request: FastifyRequest, reply: FastifyReply, authenticate: () => Promise<T>, subjectOf: (authenticated: T) => string): Promise<T> {
+    const addressKey = this.addressKey(request);
+    const attempt = await this.take(addressKey, this.limit(request));
+    if (!attempt.allowed) this.apply(reply, attempt);
+    let authenticated: T;
+    try {
+      authenticated = await authenticate();
+    } catch (error) {
+      if (isDomainError(error)) this.apply(reply, attempt);
+      else await refund(this.redis, addressKey, attempt.slot, this.config.dependencyTimeoutMs).catch(() => undefined);
+      throw error;
+    }
+    await refund(this.redis, addressKey, attempt.slot, this.config.dependencyTimeoutMs).catch(() => undefined);
+    this.apply(reply, await this.take(this.key(request, subjectOf(authenticated)), this.limit(request)));
+    return authenticated;
+  }
+}
+
+function unavailable(): ProtocolError {
+  return new ProtocolError(503, 'service_unavailable', 'a dependency is temporarily unavailable; retry shortly', [], { 'retry-after': '1' });
+}
+
+/**
+ * Installs the address-keyed part of the limit as an onRequest hook: requests on public operations and on
+ * routes that are no operation (404, 405) are counted here; authenticated operations are counted by the
+ * operation guard (RateLimiter.admit), once their credential is known.
+ */
+export function installRateLimit(
+  fastify: { addHook(name: 'onRequest', hook: (request: FastifyRequest, reply: FastifyReply) => Promise<void>): unknown },
+  limiter: RateLimiter,
+  generation: ApiGeneration,
+  isInfrastructure: (url: string) => boolean,
+): void {
+  fastify.addHook('onRequest', async (request, reply) => {
+    const route = request.routeOptions.url;
+    if (route !== undefined && isInfrastructure(route)) return;
+    if (route !== undefined && isAuthenticatedOperation(generation, request.method, route)) return;
+    await limiter.admitAddress(request, reply);
   });
+}
+
+function isAuthenticatedOperation(generation: ApiGeneration, method: string, route: string): boolean {
+  const verb = method === 'HEAD' ? 'GET' : method;
+  const template = registryTemplate(route);
+  const operation = generation === 'v1' ? findV1OperationByRoute(verb as HttpMethod, template) : findV0Operation(verb as V0Method, template);
+  return operation?.authenticated === true;
 }

@@ -49,10 +49,11 @@ describe('Idempotency-Key on idempotent POSTs (contract 4.4, 7.4)', () => {
     assert.equal(await rolesNamed('Idempotent B2'), 0);
   });
 
-  it('answers 400 for an invalid key', async () => {
+  it('answers 400 invalid_idempotency_key for an invalid key', async () => {
     for (const key of ['short', 'x'.repeat(256)]) {
       const res = await createRole(v1, 'Idempotent C', key);
       assert.equal(res.status, 400, key);
+      assert.equal(((await res.json()) as ErrorDocument).errors[0]?.code, 'invalid_idempotency_key', key);
     }
     assert.equal(await rolesNamed('Idempotent C'), 0);
   });

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createApiV0App } from '@workcell/api-v0';
 import { createApiV1App } from '@workcell/api-v1';
 import { createAuthApp } from '@workcell/auth';
 import { createWorkerApp } from '@workcell/worker';
-import { createDatabase, type Database, type DemoTokens, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { createDatabase, type Database, type DemoTokens, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
 import { type RunningApp, startApp, TcpProxy, testConfig, useTestEnvironment } from '@workcell/testing';
 
 const env = useTestEnvironment();
@@ -63,8 +64,9 @@ describe('rate limits shared through Redis (contract 8)', () => {
     assert.equal(first.headers.get('x-ratelimit-remaining'), '2');
     const reset = Number(first.headers.get('x-ratelimit-reset'));
     assert.ok(reset > Date.now() && reset <= Date.now() + 60_000, 'reset is Unix time in ms within the window');
-    const notFound = await fetch(`${b.url}/v1/nowhere`, { headers });
-    assert.equal(notFound.status, 404);
+    // An error of an authenticated operation (here a task that does not exist) counts like a success.
+    const notFound = await fetch(`${b.url}/v1/tasks/${randomUUID()}`, { headers });
+    assert.ok(notFound.status >= 400 && notFound.status < 500, String(notFound.status));
     assert.equal(notFound.headers.get('x-ratelimit-remaining'), '1', 'errors carry the headers, and instances share the count');
     assert.equal((await fetch(`${a.url}/v1/workspace`, { headers })).status, 200);
     const limited = await fetch(`${b.url}/v1/workspace`, { headers });
@@ -77,6 +79,72 @@ describe('rate limits shared through Redis (contract 8)', () => {
     // Writes have their own budget.
     const write = await fetch(`${a.url}/v1/auth/context`, { method: 'DELETE', headers: { authorization: 'Bearer nobody' } });
     assert.notEqual(write.status, 429);
+  });
+
+  /** A team token of its own (the demo token's /teams budget is spent by the first test). */
+  const freshTeamToken = () => database.prisma.$transaction((tx) => issueTeamToken(tx, env.config, { workspaceId: tokens.workspaceId, name: `rl-${randomUUID()}`, createdByMemberId: null }));
+
+  it('v0: one budget per token and canonical path, however the scheme or the path is spelled', async () => {
+    const api = await startApp(createApiV0App, cell());
+    apps.push(api);
+    const token = await freshTeamToken();
+    const untilBoundary = 60_000 - (Date.now() % 60_000);
+    if (untilBoundary < 15_000) await new Promise((r) => setTimeout(r, untilBoundary + 50));
+    const schemes = ['Bearer', 'bearer', 'BEARER'];
+    const paths = ['/teams', '/team%73', '/%74eams', '/teams?page=1'];
+    const statuses: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      const res = await fetch(`${api.url}${paths[i % paths.length]}`, { headers: { authorization: `${schemes[i % schemes.length]} ${token}` } });
+      statuses.push(res.status);
+    }
+    assert.deepEqual([...new Set(statuses)], [200], 'every spelling is served');
+    for (const path of paths) {
+      for (const scheme of schemes) {
+        const limited = await fetch(`${api.url}${path}`, { headers: { authorization: `${scheme} ${token}` } });
+        assert.equal(limited.status, 429, `${scheme} ${path} shares the one budget`);
+      }
+    }
+  });
+
+  it('v0: refused tokens are limited by client address and path, so guessing is bounded', async () => {
+    const api = await startApp(createApiV0App, cell());
+    apps.push(api);
+    const token = await freshTeamToken();
+    const untilBoundary = 60_000 - (Date.now() % 60_000);
+    if (untilBoundary < 15_000) await new Promise((r) => setTimeout(r, untilBoundary + 50));
+    const guess = () => fetch(`${api.url}/tags`, { headers: { authorization: `Bearer wc_v0_${randomUUID().replaceAll('-', '')}` } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 100; i++) statuses.push((await guess()).status);
+    assert.deepEqual([...new Set(statuses)], [401]);
+    const limited = await guess();
+    assert.equal(limited.status, 429);
+    assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+    // Out of budget, this address is refused before any token is verified, even a valid one: a guess that
+    // happens to be right is not told apart.
+    assert.equal((await fetch(`${api.url}/tags`, { headers: { authorization: `Bearer ${token}` } })).status, 429);
+    // Another path is another budget.
+    assert.equal((await fetch(`${api.url}/lists`, { headers: { authorization: `Bearer ${token}` } })).status, 200);
+  });
+
+  it('v1: one budget per credential and class, however the scheme is spelled; refused tokens by address', async () => {
+    const api = await startApp(createApiV1App, cell({ V1_RATE_LIMIT_READ_PER_MINUTE: '6' }));
+    apps.push(api);
+    const untilBoundary = 60_000 - (Date.now() % 60_000);
+    if (untilBoundary < 5_000) await new Promise((r) => setTimeout(r, untilBoundary + 50));
+    const schemes = ['Bearer', 'bearer', 'BEARER'];
+    const read = (scheme: string, token: string, path = '/v1/workspace') => fetch(`${api.url}${path}`, { headers: { authorization: `${scheme} ${token}` } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await read(schemes[i % 3]!, tokens.personalAccessToken, i % 2 ? '/v1/workspace' : '/v1/auth/context')).status);
+    assert.deepEqual([...new Set(statuses)], [200]);
+    for (const scheme of schemes) assert.equal((await read(scheme, tokens.personalAccessToken)).status, 429, scheme);
+    // Six refused guesses from this address, then 429 before verification (the other credential's budget is untouched).
+    for (let i = 0; i < 6; i++) {
+      const refused = await read('Bearer', `svc_pat_v2_${randomUUID().replaceAll('-', '')}`);
+      assert.equal(refused.status, 401);
+      assert.equal(refused.headers.get('x-ratelimit-remaining'), String(5 - i));
+    }
+    assert.equal((await read('Bearer', `svc_pat_v2_${randomUUID().replaceAll('-', '')}`)).status, 429);
+    assert.equal((await read('Bearer', tokens.serviceAccountCredential)).status, 429, 'the address is out of budget before any token is verified');
   });
 
   it('answers 503 service_unavailable while Redis is unreachable, and recovers by itself', async () => {

@@ -95,15 +95,17 @@ describe('API routes come from the registry', () => {
     assert.ok(c0.implemented.includes('legacyGetRoot'));
   });
 
-  it('answers an unimplemented v1 operation 501 not_implemented in the v1 error document', async () => {
+  it('checks the credential of an unimplemented v1 operation first (401), in the v1 error document', async () => {
+    // Issue 10: authentication comes before 501; http-contract.test.ts follows an authorized request to its 501.
     const c1 = routeCoverage(v1.app);
     const operation = v1Operations.find((op) => op.operationId === c1.notImplemented[0])!;
     const path = operation.path.replace(/\{\w+\}/g, '01a1fc94-97ea-7433-a1ba-8714884845a1');
     const res = await fetch(`${v1.url}${path}`, { method: operation.method });
-    assert.equal(res.status, 501);
+    assert.equal(res.status, 401);
+    assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="workcell-v1"');
     const body = (await res.json()) as { errors: { code: string; status: string; title: string; detail: string }[]; meta: { requestId: string } };
-    assert.equal(body.errors[0]?.code, 'not_implemented');
-    assert.equal(body.errors[0]?.status, '501');
+    assert.equal(body.errors[0]?.code, 'unauthenticated');
+    assert.equal(body.errors[0]?.status, '401');
     assert.equal(body.meta.requestId, res.headers.get('x-request-id'));
   });
 

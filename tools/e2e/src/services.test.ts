@@ -115,7 +115,7 @@ describe('the four services', () => {
       const tokens = await seedDemoWorkspaceIfEmpty(database, env.config);
       assert.ok(tokens);
       const credential = await database.prisma.credential.findFirstOrThrow({ where: { workspaceId: tokens.workspaceId } });
-      const base = { workspaceId: tokens.workspaceId, credentialId: credential.id, requestFingerprint: 'f' };
+      const base = { workspaceId: tokens.workspaceId, credentialId: credential.id, operationId: 'createTag', requestFingerprint: 'f' };
       await database.prisma.idempotencyRecord.createMany({
         data: [
           { ...base, key: 'expired', expiresAt: new Date(Date.now() - 60_000) },

@@ -38,13 +38,13 @@ Every operation carries \`x-authenticated\`, \`x-contract-status: frozen-legacy\
 \`page\` (integer, minimum 1) and \`limit\` (integer, 1-500) are accepted by every GET except \`GET /\` (the contract shows them for list and \`/{_id}\` GETs and for the calendar feed; the same rule is applied to the resources whose parameters it does not show). POST and PUT take a required broad JSON body; payload fields are not part of the frozen contract.
 
 ## Responses and errors
-Every operation declares 200, 201, 204, 400, 401 and 429. 200, 201 and 400 use a broad legacy response shape; errors (401, 429, and the 400/403/404 error bodies) use the legacy error shape \`{ "error": { "code", "message" } }\`. 403: team locked, or operation not possible; \`unavailable\` operations declare it as the status of their refusal (code \`forbidden\`, naming the v1 replacement, after authentication, with nothing read or written); 404: resource or route does not exist (another team's resource answers exactly like a missing one); 5xx: not completed.
+Every operation declares 200, 201, 204, 400, 401 and 429. 200, 201 and 400 use a broad legacy response shape; errors (401, 429, and the 400/403/404 error bodies) use the legacy error shape \`{ "error": { "code", "message" } }\`. 403: team locked, or operation not possible; \`unavailable\` operations declare it as the status of their refusal (code \`forbidden\`, naming the v1 replacement, after authentication, with nothing read or written); 404: resource or route does not exist (another team's resource answers exactly like a missing one); 405: a path of this document with a method it does not list (code \`method_not_allowed\`, \`Allow\` names its methods; before authentication); 5xx: not completed.
 
 ## Deprecation
 \`deprecated-alias\` and \`unavailable\` operations answer with \`Deprecation: @<unix seconds>\` (RFC 9745) and \`Link: <v1 successor>; rel="successor-version"\`; nothing else about their frozen shapes changes.
 
 ## Rate limits and retries
-100 requests per minute per API token and URL path; 429 carries \`Retry-After\` (seconds) when known. v0 creates are not idempotent: a retried create after a timeout may create a duplicate.`;
+100 requests per minute per API token and URL path: the authenticated token however the \`Bearer\` scheme is spelled, and the decoded path (\`/teams\` and \`/team%73\` are one path); requests without a valid token count against the client address and path. 429 carries \`Retry-After\` (seconds) when known. v0 creates are not idempotent: a retried create after a timeout may create a duplicate.`;
 
 function parametersOf(op: V0OperationDefinition): JsonSchema[] {
   const out: JsonSchema[] = [];
@@ -145,6 +145,12 @@ export function buildV0Document(ops: readonly V0OperationDefinition[]): JsonSche
     },
     LegacyUnauthorized: {
       description: 'Token missing, malformed or invalid (legacy error shape, no team data).',
+      headers: {
+        'WWW-Authenticate': {
+          description: 'RFC 6750 challenge: `Bearer realm="workcell-v0"`, plus `error="invalid_token"` when a bearer token was presented.',
+          schema: { type: 'string' },
+        },
+      },
       content: error,
     },
     LegacyTooManyRequests: {

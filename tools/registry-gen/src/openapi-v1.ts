@@ -68,7 +68,12 @@ const ERROR_RESPONSES: Record<V1ErrorStatus, { name: string; description: string
     name: 'BadRequest',
     description: 'Invalid request (`invalid_request`), invalid idempotency key (`invalid_idempotency_key`) or malformed precondition (`invalid_precondition`).',
   },
-  401: { name: 'Unauthorized', description: 'Missing, invalid, expired or revoked credential (`unauthorized`).' },
+  401: {
+    name: 'Unauthorized',
+    description:
+      'Missing, invalid, expired or revoked credential (`unauthenticated`, `credential_expired`, `credential_revoked`). `WWW-Authenticate: Bearer realm="workcell-v1"`, with `error="invalid_token"` when a bearer token was presented (RFC 6750).',
+    extraHeaders: ['WWW-Authenticate'],
+  },
   403: { name: 'Forbidden', description: 'Scope, workspace or policy denial, e.g. `insufficient_scope`.' },
   404: { name: 'NotFound', description: "Resource not visible in the credential's workspace (`not_found`)." },
   409: {
@@ -102,6 +107,10 @@ const HEADERS: Record<string, JsonSchema> = {
     schema: { type: 'integer', format: 'int64' },
   },
   'Retry-After': { description: 'Minimum seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+  'WWW-Authenticate': {
+    description: 'RFC 6750 challenge: `Bearer realm="workcell-v1"`, plus `error="invalid_token"` when the presented token is unknown, malformed, expired or revoked.',
+    schema: { type: 'string' },
+  },
   ETag: { description: 'Strong revision of the returned resource (quoted); send it back in If-Match.', schema: { type: 'string' } },
   Location: { description: 'URL of the created resource or of the accepted asynchronous operation.', schema: { type: 'string' } },
   'Cache-Control': { description: 'Always `private, no-store`.', schema: { type: 'string', const: 'private, no-store' } },
@@ -316,10 +325,10 @@ Operations with \`x-idempotent: true\` accept an optional \`Idempotency-Key\` he
 \`x-async: true\` operations answer 202 with an \`AsyncOperation\` and its \`Location\`.
 
 ## Rate limits and correlation
-Responses carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (Unix time in milliseconds); 429 adds \`Retry-After\` (seconds). \`X-Request-Id\` equals \`meta.requestId\` of the error document.
+Responses carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (Unix time in milliseconds); 429 adds \`Retry-After\` (seconds). Budgets are per authenticated credential and operation class (reads, writes), however the \`Authorization\` scheme is spelled; requests without a valid credential (none, refused, public or unknown routes) count against their client address, and an address out of budget is refused before its token is verified. \`X-Request-Id\` equals \`meta.requestId\` of the error document.
 
 ## Errors
-Errors use the error document \`{ "errors": [{ "code", "detail", "status", "title", "source": { "pointer" } }], "meta": { "requestId" } }\`. A dependency that is unreachable (PostgreSQL, Redis, the auth service) answers 503 \`service_unavailable\` with \`Retry-After\`, never a 500; no error carries internals.
+Errors use the error document \`{ "errors": [{ "code", "detail", "status", "title", "source": { "pointer" } }], "meta": { "requestId" } }\`. A dependency that is unreachable (PostgreSQL, Redis, the auth service) answers 503 \`service_unavailable\` with \`Retry-After\`, never a 500; no error carries internals. A path that is no operation answers 404 \`route_not_found\`; a path of this document with a method it does not list answers 405 \`method_not_allowed\` with \`Allow\` naming its methods (both before authentication: they restate this public document). Every operation, implemented or not, checks the credential (401) and its scopes (403) first; an operation not implemented yet then answers 501 \`not_implemented\`.
 
 ## ETags and conditional reads
 Every single-resource response carries a strong \`ETag\`: the revision (\`"3"\`) for revisioned resources (the value \`If-Match\` compares), otherwise a digest of the exact representation. A GET whose \`If-None-Match\` names the current ETag answers 304 without a body.

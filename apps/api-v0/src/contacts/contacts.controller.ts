@@ -86,7 +86,7 @@ export class ContactsController {
 
   private async writeContact(auth: V0AuthContext, request: FastifyRequest, id: string, body: unknown) {
     const acting = await actingFor(this.ctx, auth, request);
-    const { resource } = await lastWriterWins(async () => {
+    const { resource } = await lastWriterWins(id, async () => {
       const current = await this.contact(auth, request, id);
       return invoke(updateContact, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id, expectedVersion: current.version, ...pick(body, CONTACT) });
     });

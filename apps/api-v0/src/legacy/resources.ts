@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DomainError, isDomainError } from '@workcell/domain';
+import { ProtocolError } from '@workcell/http';
 
 /**
  * What every v0 resource operation shares (issue 5):
@@ -52,17 +54,44 @@ export function bodyAliasId(body: unknown): string {
   return id;
 }
 
+/** How long one v0 write may keep retrying against other writers before it gives up with a retryable 503. */
+export const LAST_WRITER_WINS_DEADLINE_MS = 15_000;
+
+/** The v0 writes of this instance in progress per resource: each waits for the one before it. */
+const writersByResource = new Map<string, Promise<unknown>>();
+
 /**
- * v0 writes are last-writer-wins (the frozen contract has no precondition): the write runs with the revision
- * just read in the same call, and when another writer got in between (precondition_failed) it is read and
- * applied again, a few times.
+ * v0 writes are last-writer-wins (the frozen contract has no precondition), over the v1 procedures, which
+ * compare-and-set on the revision in the UPDATE itself. Two layers make every v0 write succeed:
+ * - the v0 writes of one resource on this instance run one at a time (a per-resource queue), so they never
+ *   race each other: each reads the revision and writes without anybody in between;
+ * - a write that still loses (a writer on another instance, or a v1 writer) reads and applies again, with a
+ *   short randomised backoff, until it succeeds or LAST_WRITER_WINS_DEADLINE_MS passes; only then does it
+ *   answer 503 with Retry-After (never 400: the contract tells clients not to retry a 400).
+ * The last write to run wins; every write is applied and bumps the revision once.
  */
-export async function lastWriterWins<T>(write: () => Promise<T>): Promise<T> {
+export function lastWriterWins<T>(resourceId: string, write: () => Promise<T>): Promise<T> {
+  const previous = writersByResource.get(resourceId) ?? Promise.resolve();
+  const run = previous.then(() => untilApplied(write));
+  const tail = run.catch(() => undefined);
+  writersByResource.set(resourceId, tail);
+  void tail.then(() => {
+    if (writersByResource.get(resourceId) === tail) writersByResource.delete(resourceId);
+  });
+  return run;
+}
+
+async function untilApplied<T>(write: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + LAST_WRITER_WINS_DEADLINE_MS;
   for (let attempt = 1; ; attempt++) {
     try {
       return await write();
     } catch (error) {
-      if (attempt >= 5 || !isDomainError(error) || (error.code !== 'precondition_failed' && error.code !== 'version_conflict')) throw error;
+      if (!isDomainError(error) || (error.code !== 'precondition_failed' && error.code !== 'version_conflict')) throw error;
+      if (Date.now() >= deadline) {
+        throw new ProtocolError(503, 'service_unavailable', 'the resource is being changed by many writers at once; retry shortly', [], { 'retry-after': '1' });
+      }
+      await sleep(Math.random() * Math.min(200, 5 * 2 ** Math.min(attempt, 6)));
     }
   }
 }

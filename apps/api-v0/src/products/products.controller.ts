@@ -89,7 +89,7 @@ export class ProductsController {
 
   private async writeProduct(auth: V0AuthContext, request: FastifyRequest, id: string, body: unknown) {
     const acting = await this.acting(auth, request);
-    const { resource } = await lastWriterWins(async () => {
+    const { resource } = await lastWriterWins(id, async () => {
       const current = await this.product(auth, request, id);
       return invoke(updateProduct, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id, expectedVersion: current.version, ...pick(body, PRODUCT) });
     });
@@ -145,7 +145,7 @@ export class ProductsController {
 
   private async writeGroup(auth: V0AuthContext, request: FastifyRequest, id: string, body: unknown) {
     const acting = await this.acting(auth, request);
-    const { resource } = await lastWriterWins(async () => {
+    const { resource } = await lastWriterWins(id, async () => {
       const current = await this.group(auth, request, id);
       return invoke(updateProductGroup, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id, expectedVersion: current.version, ...pick(body, PRODUCT_GROUP) });
     });

@@ -53,7 +53,7 @@ export class ProjectsController {
 
   private async write(auth: V0AuthContext, request: FastifyRequest, id: string, body: unknown) {
     const acting = await actingFor(this.ctx, auth, request);
-    const project = await lastWriterWins(async () => {
+    const project = await lastWriterWins(id, async () => {
       const current = await this.current(auth, request, id);
       return invoke(updateProject, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id, expectedRevision: Number(current.revision), ...pick(body, ATTRIBUTES) });
     });

@@ -68,7 +68,7 @@ export class TasksController {
 
   private async write(auth: V0AuthContext, request: FastifyRequest, id: string, body: unknown) {
     const acting = await actingFor(this.ctx, auth, request);
-    const task = await lastWriterWins(async () => {
+    const task = await lastWriterWins(id, async () => {
       const current = await this.current(auth, request, id);
       return invoke(updateTask, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id, expectedRevision: Number(current.revision), ...pick(body, UPDATE) });
     });
@@ -89,7 +89,7 @@ export class TasksController {
 
   private async archive(auth: V0AuthContext, request: FastifyRequest, id: string): Promise<void> {
     const acting = await actingFor(this.ctx, auth, request);
-    await lastWriterWins(async () => {
+    await lastWriterWins(id, async () => {
       const current = await this.current(auth, request, id);
       return invoke(archiveTask, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id, expectedRevision: Number(current.revision) });
     });

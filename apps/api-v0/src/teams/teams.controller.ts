@@ -1,7 +1,8 @@
 import { Controller, Inject } from '@nestjs/common';
 import { V0Auth } from '@workcell/auth-kit';
 import { getWorkspace, invoke, type ProcedureContext, type V0AuthContext } from '@workcell/domain';
-import { LegacyOperation, PROCEDURE_CONTEXT } from '@workcell/http';
+import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
+import { legacyPage } from '../legacy/resources.js';
 
 /** `GET /teams`: confirms a token and shows its team (the v0 collection holds exactly the token's team). */
 @Controller()
@@ -9,8 +10,10 @@ export class TeamsController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @LegacyOperation('legacyGetTeams')
-  async list(@V0Auth() auth: V0AuthContext) {
+  async list(@V0Auth() auth: V0AuthContext, @Input() input: OperationInput<Record<string, string>, { page?: number; limit?: number }>) {
     const team = await invoke(getWorkspace, this.ctx, { workspaceId: auth.workspaceId });
-    return [{ _id: team.id, name: team.name, locked: team.status === 'locked', createdAt: team.createdAt, updatedAt: team.updatedAt }];
+    const view = { _id: team.id, name: team.name, locked: team.status === 'locked', createdAt: team.createdAt, updatedAt: team.updatedAt };
+    // Paged like every v0 collection (a one-item collection: page 2 is empty, so page-until-empty clients stop).
+    return legacyPage(input.query, async () => ({ items: [view], nextCursor: null }));
   }
 }

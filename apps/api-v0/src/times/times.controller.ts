@@ -75,7 +75,7 @@ export class TimesController {
     const attributes = pick(body, ATTRIBUTES);
     // As v1 TimeEntryUpdate: a PUT that changes nothing is a mistake, not a no-op write.
     if (Object.keys(attributes).length === 0) throw new DomainError('validation_failed', 'send at least one attribute', [{ pointer: '', message: `send at least one of ${ATTRIBUTES.join(', ')}` }]);
-    const { resource } = await lastWriterWins(async () => {
+    const { resource } = await lastWriterWins(id, async () => {
       const current = await this.current(auth, request, id);
       return invoke(updateTimeEntry, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id, expectedVersion: current.version, ...attributes });
     });

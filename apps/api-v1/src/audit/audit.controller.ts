@@ -3,8 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import { V1Auth } from '@workcell/auth-kit';
 import { invoke, listAuditEvents, type ProcedureContext, type V1AuthContext } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
+import { CURSOR_PAGE_DEFAULT_LIMIT } from '@workcell/registry';
 
-type AuditQuery = { cursor?: string; limit: number; action?: string; actorId?: string; from?: string; to?: string };
+type AuditQuery = { cursor?: string; limit?: number; action?: string; actorId?: string; from?: string; to?: string };
 
 @Controller()
 export class AuditController {
@@ -12,7 +13,9 @@ export class AuditController {
 
   @Operation('listAuditEvents')
   async list(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<never, AuditQuery>, @Req() request: FastifyRequest) {
-    const page = await invoke(listAuditEvents, this.ctx, { workspaceId: auth.workspaceId, ...input.query });
-    return list(page.items, { limit: input.query.limit, nextCursor: page.nextCursor }, request);
+    // `limit` is optional (the registry's documented default), like on every other list.
+    const limit = input.query.limit ?? CURSOR_PAGE_DEFAULT_LIMIT;
+    const page = await invoke(listAuditEvents, this.ctx, { workspaceId: auth.workspaceId, ...input.query, limit });
+    return list(page.items, { limit, nextCursor: page.nextCursor }, request);
   }
 }

@@ -1,5 +1,5 @@
-import { Controller, Header, Inject, Req, Res } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Controller, Header, Inject, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { AUTH_CLIENT, type AuthClient, internalFailure, V1Auth } from '@workcell/auth-kit';
 import { invoke, listCredentials, type ProcedureContext, type V1AuthContext } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
@@ -31,11 +31,9 @@ export class CredentialsController {
     @V1Auth() auth: V1AuthContext,
     @Input() input: OperationInput<Id, never, Body<AuthClient['credentials']['create']['mutate']>>,
     @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const created = await this.auth.credentials.create.mutate({ ...input.body, auth, requestId: request.id }).catch(internalFailure);
-    reply.header('location', `/v1/credentials/${created.id}`);
-    return single(created);
+    // No Location: a personal access token has no GET of its own (the registry declares none for this 201).
+    return single(await this.auth.credentials.create.mutate({ ...input.body, auth, requestId: request.id }).catch(internalFailure));
   }
 
   @Operation('rotateCredential')

@@ -71,11 +71,9 @@ export class ServiceAccountsController {
     @V1Auth() auth: V1AuthContext,
     @Input() input: OperationInput<Id, never, Body<AuthClient['serviceAccounts']['createCredential']['mutate']>>,
     @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const created = await this.auth.serviceAccounts.createCredential.mutate({ ...input.body, id: input.path.id, auth, requestId: request.id }).catch(internalFailure);
-    reply.header('location', `/v1/service-accounts/${created.serviceAccountId}/credentials/${created.id}`);
-    return single(created);
+    // No Location: a service-account credential has no GET of its own (the registry declares none for this 201).
+    return single(await this.auth.serviceAccounts.createCredential.mutate({ ...input.body, id: input.path.id, auth, requestId: request.id }).catch(internalFailure));
   }
 
   @Operation('rotateServiceAccountCredential')

@@ -54,6 +54,11 @@ export interface OperationSpec {
   readonly etag?: boolean;
   /** response carries `Cache-Control: private, no-store` */
   readonly noStore?: boolean;
+  /**
+   * A 201 without `Location`: the created resource has no GET operation of its own in the fixed registry
+   * (contract 5.2 rule 7), and a Location must name a route that answers GET. It is read through its collection.
+   */
+  readonly noLocation?: boolean;
   /** query parameters (filters of lists, options of other operations) */
   readonly query?: z.ZodRawShape;
   /** path parameter schemas other than the default ResourceId */
@@ -145,7 +150,7 @@ export function defineOperation(
   const responseHeaders: ResponseHeaderName[] = [];
   if (spec.etag === true) responseHeaders.push('ETag');
   if (spec.noStore === true) responseHeaders.push('Cache-Control');
-  if (resolved.success === 201 || resolved.success === 202) responseHeaders.push('Location');
+  if ((resolved.success === 201 || resolved.success === 202) && spec.noLocation !== true) responseHeaders.push('Location');
 
   return {
     operationId,

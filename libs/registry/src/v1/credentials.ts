@@ -51,9 +51,10 @@ export const credentialOperations = [
   }),
   f.create('createCredential', '/v1/credentials', {
     summary: 'Create a personal access token',
-    description: `Requires the member permission settings.api.personalCredentials. ${revealOnce}`,
+    description: `Requires the member permission settings.api.personalCredentials. ${revealOnce} No Location: a token has no GET of its own; it is listed by GET /v1/credentials.`,
     scopes: ['credentials:write'],
     revealsSecret: true,
+    noLocation: true,
     body: PersonalAccessTokenCreate,
     data: PersonalAccessTokenWithSecret,
   }),

@@ -76,9 +76,10 @@ export const serviceAccountOperations = [
     item: ServiceAccountCredential,
   }),
   f.create('createServiceAccountCredential', '/v1/service-accounts/{id}/credentials', {
-    description: `${admin} ${revealOnce}`,
+    description: `${admin} ${revealOnce} No Location: a credential has no GET of its own; it is listed by GET /v1/service-accounts/{id}/credentials.`,
     scopes: ['service-accounts:write'],
     revealsSecret: true,
+    noLocation: true,
     body: ServiceAccountCredentialCreate,
     data: ServiceAccountCredentialWithSecret,
   }),

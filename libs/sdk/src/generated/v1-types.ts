@@ -3008,7 +3008,7 @@ export interface paths {
         put?: never;
         /**
          * Create a personal access token
-         * @description Requires the member permission settings.api.personalCredentials. The response carries a reveal-once secret; it is never replayed, so the operation takes no Idempotency-Key and is never retried automatically.
+         * @description Requires the member permission settings.api.personalCredentials. The response carries a reveal-once secret; it is never replayed, so the operation takes no Idempotency-Key and is never retried automatically. No Location: a token has no GET of its own; it is listed by GET /v1/credentials.
          *
          *     Scopes: `credentials:write`.
          */
@@ -3136,7 +3136,7 @@ export interface paths {
         put?: never;
         /**
          * Create service account credential
-         * @description Requires the member permission settings.api.serviceAccounts.manage. The response carries a reveal-once secret; no Idempotency-Key, never retried automatically.
+         * @description Requires the member permission settings.api.serviceAccounts.manage. The response carries a reveal-once secret; no Idempotency-Key, never retried automatically. No Location: a credential has no GET of its own; it is listed by GET /v1/service-accounts/{id}/credentials.
          *
          *     Scopes: `service-accounts:write`.
          */
@@ -3270,13 +3270,15 @@ export interface paths {
         };
         /**
          * List webhooks
-         * @description Scopes: `webhooks:read`.
+         * @description The calling credential’s own subscriptions, oldest first. A workspace administrator (a member holding settings.api.serviceAccounts.manage) also sees every subscription’s metadata and may disable one it does not own (PATCH with only `expectedVersion` and `status: "disabled"`, audited, `disabledReason: administrator`); it never changes the url or event types, re-enables, removes, or reads the deliveries or the secret of one it does not own (403 forbidden).
+         *
+         *     Scopes: `webhooks:read`.
          */
         get: operations["listWebhooks"];
         put?: never;
         /**
          * Create webhook
-         * @description Creates a signed v2 subscription (separate from legacy unsigned v0 webhooks) and returns a one-time signing secret. No Idempotency-Key (the secret is never replayed).
+         * @description Creates a signed v2 subscription owned by the calling credential (separate from legacy unsigned v0 webhooks) and returns a one-time signing secret. The url must be an absolute https:// URL of at most 2048 printable ASCII characters, without user name, password or fragment; http:// only to a loopback host (localhost, 127.0.0.0/8, [::1]) and only outside production. No Idempotency-Key (the secret is never replayed).
          *
          *     Scopes: `webhooks:write`.
          */
@@ -3296,21 +3298,27 @@ export interface paths {
         };
         /**
          * Get webhook
-         * @description Scopes: `webhooks:read`.
+         * @description A subscription belongs to the credential that created it (a rotation hands it to the successor credential): only that credential reads, changes or removes it; any other credential gets 404. A workspace administrator (a member holding settings.api.serviceAccounts.manage) also sees every subscription’s metadata and may disable one it does not own (PATCH with only `expectedVersion` and `status: "disabled"`, audited, `disabledReason: administrator`); it never changes the url or event types, re-enables, removes, or reads the deliveries or the secret of one it does not own (403 forbidden).
+         *
+         *     Scopes: `webhooks:read`.
          */
         get: operations["getWebhook"];
         put?: never;
         post?: never;
         /**
          * Remove webhook
-         * @description Scopes: `webhooks:write`.
+         * @description A subscription belongs to the credential that created it (a rotation hands it to the successor credential): only that credential reads, changes or removes it; any other credential gets 404. A workspace administrator (a member holding settings.api.serviceAccounts.manage) also sees every subscription’s metadata and may disable one it does not own (PATCH with only `expectedVersion` and `status: "disabled"`, audited, `disabledReason: administrator`); it never changes the url or event types, re-enables, removes, or reads the deliveries or the secret of one it does not own (403 forbidden).
+         *
+         *     Scopes: `webhooks:write`.
          */
         delete: operations["removeWebhook"];
         options?: never;
         head?: never;
         /**
          * Update webhook
-         * @description Scopes: `webhooks:write`.
+         * @description A subscription belongs to the credential that created it (a rotation hands it to the successor credential): only that credential reads, changes or removes it; any other credential gets 404. Setting `status` to `active` re-enables a disabled subscription (owner only) and clears its disabledReason. A workspace administrator (a member holding settings.api.serviceAccounts.manage) also sees every subscription’s metadata and may disable one it does not own (PATCH with only `expectedVersion` and `status: "disabled"`, audited, `disabledReason: administrator`); it never changes the url or event types, re-enables, removes, or reads the deliveries or the secret of one it does not own (403 forbidden).
+         *
+         *     Scopes: `webhooks:write`.
          *
          *     Compare-and-set: send the last read `version` as `expectedVersion`; 409 `version_conflict` when stale.
          */
@@ -3326,7 +3334,7 @@ export interface paths {
         };
         /**
          * List webhook deliveries
-         * @description Delivery history is visible only to the exact credential that owns the subscription (others get 404).
+         * @description Delivery history is visible only to the credential that owns the subscription (anyone else, administrators included, gets 404).
          *
          *     Scopes: `webhooks:read`.
          */
@@ -3348,7 +3356,7 @@ export interface paths {
         };
         /**
          * Get webhook delivery
-         * @description Delivery history is visible only to the exact credential that owns the subscription (others get 404).
+         * @description Delivery history is visible only to the credential that owns the subscription (anyone else, administrators included, gets 404).
          *
          *     Scopes: `webhooks:read`.
          */
@@ -5494,6 +5502,10 @@ export interface components {
             eventTypes: string[];
             /** @enum {string} */
             status: "active" | "disabled";
+            /** @description Why the subscription is disabled: `owner` (its owner disabled it), `administrator` (a workspace administrator did), `owner_revoked` / `owner_expired` / `owner_inactive` (the owning credential was revoked, expired, or its member or service account is no longer active), `receiver_gone` (the receiver answered 410 Gone). Null while active. */
+            disabledReason: ("owner" | "administrator" | "owner_revoked" | "owner_expired" | "owner_inactive" | "receiver_gone") | null;
+            /** @description When it was disabled; null while active. */
+            disabledAt: string | null;
             /** @constant */
             signatureVersion: "v2";
             /** @description Opaque compare-and-set validator of this resource. */
@@ -5501,9 +5513,10 @@ export interface components {
         };
         /** @description A new signed webhook subscription. */
         WebhookCreate: {
-            /** Format: uri */
+            /** @description The receiver: an absolute https:// URL of at most 2048 printable ASCII characters, without user name, password or fragment; http:// only to a loopback host (localhost, 127.0.0.0/8, [::1]) and only outside production. */
             url: string;
             description?: string | null;
+            /** @description Event types of GET /v1/event-catalog (channel `webhooks`), or `*` for every one; duplicates are folded. */
             eventTypes: string[];
         };
         /** @description One delivery attempt series of an event. */
@@ -5519,6 +5532,10 @@ export interface components {
             status: "pending" | "succeeded" | "failed";
             attempts: number;
             responseStatus: number | null;
+            /** @description Why the latest attempt failed: `timeout`, `connection_refused`, `connection_reset`, `dns`, `tls` (the certificate was not accepted), `http_status` (see responseStatus), `refused` (the receiver address is not allowed), `network`, or, without any attempt, `subscription_removed` / `subscription_disabled`. Null when it succeeded or was not attempted yet. */
+            failureReason: ("timeout" | "connection_refused" | "connection_reset" | "dns" | "tls" | "http_status" | "refused" | "network" | "subscription_removed" | "subscription_disabled") | null;
+            /** @description A short human-readable account of that failure. */
+            failureDetail: string | null;
             /**
              * Format: date-time
              * @description RFC 3339 timestamp.
@@ -5528,9 +5545,10 @@ export interface components {
         };
         /** @description Compare-and-set of a webhook subscription. */
         WebhookUpdate: {
-            /** Format: uri */
+            /** @description The receiver: an absolute https:// URL of at most 2048 printable ASCII characters, without user name, password or fragment; http:// only to a loopback host (localhost, 127.0.0.0/8, [::1]) and only outside production. */
             url?: string;
             description?: string | null;
+            /** @description Event types of GET /v1/event-catalog (channel `webhooks`), or `*` for every one; duplicates are folded. */
             eventTypes?: string[];
             /** @enum {string} */
             status?: "active" | "disabled";
@@ -5556,6 +5574,10 @@ export interface components {
             eventTypes: string[];
             /** @enum {string} */
             status: "active" | "disabled";
+            /** @description Why the subscription is disabled: `owner` (its owner disabled it), `administrator` (a workspace administrator did), `owner_revoked` / `owner_expired` / `owner_inactive` (the owning credential was revoked, expired, or its member or service account is no longer active), `receiver_gone` (the receiver answered 410 Gone). Null while active. */
+            disabledReason: ("owner" | "administrator" | "owner_revoked" | "owner_expired" | "owner_inactive" | "receiver_gone") | null;
+            /** @description When it was disabled; null while active. */
+            disabledAt: string | null;
             /** @constant */
             signatureVersion: "v2";
             /** @description Opaque compare-and-set validator of this resource. */
@@ -5641,10 +5663,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDocument"];
             };
         };
-        /** @description Missing, invalid, expired or revoked credential (`unauthorized`). */
+        /** @description Missing, invalid, expired or revoked credential (`unauthenticated`, `credential_expired`, `credential_revoked`). `WWW-Authenticate: Bearer realm="workcell-v1"`, with `error="invalid_token"` when a bearer token was presented (RFC 6750). */
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -5760,6 +5783,8 @@ export interface components {
         "X-RateLimit-Reset": number;
         /** @description Minimum seconds to wait before retrying. */
         "Retry-After": number;
+        /** @description RFC 6750 challenge: `Bearer realm="workcell-v1"`, plus `error="invalid_token"` when the presented token is unknown, malformed, expired or revoked. */
+        "WWW-Authenticate": string;
         /** @description Strong revision of the returned resource (quoted); send it back in If-Match. */
         ETag: string;
         /** @description URL of the created resource or of the accepted asynchronous operation. */
@@ -13944,7 +13969,6 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14283,7 +14307,6 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14839,6 +14862,8 @@ export interface operations {
                 "webhook-timestamp": string;
                 /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`. */
                 "webhook-signature": string;
+                /** @description The event’s per-workspace change-feed sequence (decimal; the `id` of its GET /v1/changes entry). Deliveries are not ordered: order and deduplicate by it. */
+                "webhook-sequence": string;
             };
             path?: never;
             cookie?: never;
@@ -14853,6 +14878,8 @@ export interface operations {
                      * @description When the event occurred.
                      */
                     timestamp: string;
+                    /** @description The event’s per-workspace change-feed sequence (the `webhook-sequence` header): strictly increasing in commit order; order and deduplicate by it. */
+                    sequence: string;
                     data: {
                         /** @description The resource domain, e.g. `tasks`. */
                         resourceType: string;
@@ -14867,6 +14894,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Gone: the subscription is disabled at once (`disabledReason: receiver_gone`); no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Acknowledged; no retry. */
             "2XX": {
                 headers: {
