@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory, Reflector } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type AppConfig, loadConfigOrExit } from '@workcell/config';
 import { createLogger, type Logger, NestPinoLogger } from './logger.js';
 import { installRepresentationEtags } from './preconditions.js';
@@ -108,7 +108,7 @@ export async function createHttpApplication(
     // What the router itself refuses (a path that does not percent-decode; a path value past maxParamLength) is
     // answered in the generation's error shape with the request id, never with Fastify's body, which echoes the
     // path (and so a calendar token).
-    frameworkErrors: (error, request, reply) => {
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
       const detail = tooLong ? 'a path value is too long' : 'the URL path is not valid percent-encoded UTF-8';
       const problem = new ProtocolError(tooLong ? 414 : 400, tooLong ? 'uri_too_long' : 'validation_failed', detail, [{ pointer: '', parameter: 'path', message: detail }]);

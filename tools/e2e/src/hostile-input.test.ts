@@ -244,7 +244,7 @@ describe('hostile input: never a 5xx, always the error document, nothing written
         requests++;
         const token = op.authenticated ? v0Token() : undefined;
         // An `unavailable` operation reads no input: its guard refuses it (403, naming v1) whatever it holds.
-        const expected = op.availability === 'unavailable' ? ([403, 'forbidden'] as const) : ([400, 'invalid_request'] as const);
+        const expected: [number, string] = op.availability === 'unavailable' ? [403, 'forbidden'] : [400, 'invalid_request'];
         const problem = v0Refusal(await send(cell.v0, op.method, path, token, payload === undefined ? undefined : JSON.stringify(payload)), ...expected);
         if (problem) failures.push(`${op.method} ${op.path} ${label}: ${problem}`);
       };

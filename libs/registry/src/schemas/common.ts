@@ -122,7 +122,7 @@ export const paginationQuery = {
     .describe('Opaque continuation cursor from `meta.nextCursor` / `links.next` of the previous page.'),
   limit: decimalInteger(1, CURSOR_PAGE_MAX_LIMIT)
     .optional()
-    .describe(`Page size, 1-${CURSOR_PAGE_MAX_LIMIT}; default ${CURSOR_PAGE_DEFAULT_LIMIT}.`),
+    .describe(`Page size, 1-${CURSOR_PAGE_MAX_LIMIT} in decimal digits only; default ${CURSOR_PAGE_DEFAULT_LIMIT}.`),
 };
 
 export const ListMeta = z

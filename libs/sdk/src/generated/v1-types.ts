@@ -3412,12 +3412,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Opaque resource identifier. */
@@ -3426,12 +3426,12 @@ export interface components {
             kind: "vacation" | "sick" | "parental" | "unpaid" | "other";
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             startsOn: string;
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             endsOn: string;
             halfDayStart: boolean;
@@ -3448,12 +3448,12 @@ export interface components {
             kind: "vacation" | "sick" | "parental" | "unpaid" | "other";
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             startsOn: string;
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             endsOn: string;
             halfDayStart?: boolean;
@@ -3466,12 +3466,12 @@ export interface components {
             kind?: "vacation" | "sick" | "parental" | "unpaid" | "other";
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             startsOn?: string;
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             endsOn?: string;
             halfDayStart?: boolean;
@@ -3499,7 +3499,7 @@ export interface components {
             summary: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             occurredAt: string;
         };
@@ -3522,12 +3522,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Owner of the calendar entry. */
@@ -3536,12 +3536,12 @@ export interface components {
             description: string | null;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             startsAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             endsAt: string;
             allDay: boolean;
@@ -3560,12 +3560,12 @@ export interface components {
             description?: string | null;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             startsAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             endsAt: string;
             allDay?: boolean;
@@ -3582,12 +3582,12 @@ export interface components {
             description?: string | null;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             startsAt?: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             endsAt?: string;
             allDay?: boolean;
@@ -3612,12 +3612,12 @@ export interface components {
             resourceId: string | null;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             completedAt: string | null;
@@ -3640,7 +3640,7 @@ export interface components {
             requestId: string | null;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             occurredAt: string;
         };
@@ -3676,12 +3676,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -3729,7 +3729,7 @@ export interface components {
             status: "running" | "succeeded" | "failed" | "aborted";
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             startedAt: string;
             endedAt: string | null;
@@ -3759,7 +3759,7 @@ export interface components {
             note: string | null;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             publishedAt: string;
             /** @description Opaque resource identifier. */
@@ -3771,12 +3771,12 @@ export interface components {
             memberId: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             from: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             to: string;
             /** @description IANA time-zone name, e.g. Europe/Berlin. */
@@ -3784,12 +3784,12 @@ export interface components {
             windows: {
                 /**
                  * Format: date-time
-                 * @description RFC 3339 timestamp.
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
                  */
                 startsAt: string;
                 /**
                  * Format: date-time
-                 * @description RFC 3339 timestamp.
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
                  */
                 endsAt: string;
                 availableMinutes: number;
@@ -3802,12 +3802,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -3820,7 +3820,7 @@ export interface components {
             content: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             occurredAt: string;
         };
@@ -3857,7 +3857,7 @@ export interface components {
             action: "created" | "updated" | "archived" | "restored" | "deleted";
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             occurredAt: string;
         };
@@ -3867,12 +3867,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /**
@@ -3910,12 +3910,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -3949,12 +3949,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -4001,12 +4001,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -4080,12 +4080,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -4168,7 +4168,7 @@ export interface components {
             format: "csv" | "jsonl";
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             completedAt: string | null;
@@ -4182,7 +4182,7 @@ export interface components {
             format: "csv" | "jsonl";
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedSince?: string;
         };
@@ -4192,12 +4192,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -4218,7 +4218,7 @@ export interface components {
             url: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             expiresAt: string;
         };
@@ -4261,12 +4261,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             name: string;
@@ -4286,7 +4286,7 @@ export interface components {
             memberId: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             addedAt: string;
         };
@@ -4313,7 +4313,7 @@ export interface components {
             status: "active" | "error" | "disabled";
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             installedAt: string;
             lastSyncAt: string | null;
@@ -4325,12 +4325,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Personal data; present only with members:pii:read. */
@@ -4342,12 +4342,12 @@ export interface components {
             invitedBy: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             lastSentAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             expiresAt: string;
         };
@@ -4364,12 +4364,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -4414,12 +4414,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Opaque resource identifier. */
@@ -4432,7 +4432,7 @@ export interface components {
             groupIds: string[];
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             joinedAt: string;
             /** @description Personal data; present only with members:pii:read. */
@@ -4448,12 +4448,12 @@ export interface components {
             kind: "vacation" | "sick" | "parental" | "unpaid" | "other";
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             startsOn: string;
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             endsOn: string;
             halfDayStart?: boolean;
@@ -4468,12 +4468,12 @@ export interface components {
             kind?: "vacation" | "sick" | "parental" | "unpaid" | "other";
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             startsOn?: string;
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             endsOn?: string;
             halfDayStart?: boolean;
@@ -4522,7 +4522,7 @@ export interface components {
             lastUsedAt: string | null;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             revokedAt: string | null;
@@ -4549,7 +4549,7 @@ export interface components {
             lastUsedAt: string | null;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             revokedAt: string | null;
@@ -4569,12 +4569,12 @@ export interface components {
             memberId: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             startsAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             endsAt: string;
             plannedMinutes: number;
@@ -4595,12 +4595,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -4633,12 +4633,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -4680,12 +4680,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -4741,12 +4741,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -4760,7 +4760,7 @@ export interface components {
             kind: "expense" | "revenue" | "budget";
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             occurredOn: string;
             description: string | null;
@@ -4784,7 +4784,7 @@ export interface components {
             kind: "expense" | "revenue" | "budget";
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             occurredOn: string;
             description?: string | null;
@@ -4804,7 +4804,7 @@ export interface components {
             kind?: "expense" | "revenue" | "budget";
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             occurredOn?: string;
             description?: string | null;
@@ -4823,12 +4823,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -4851,7 +4851,7 @@ export interface components {
             customerId?: string | null;
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             startsOn: string;
         };
@@ -4883,7 +4883,7 @@ export interface components {
             count?: number;
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             until?: string;
         };
@@ -4916,12 +4916,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             name: string;
@@ -4961,7 +4961,7 @@ export interface components {
             score: number;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
         };
@@ -4971,12 +4971,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -4994,12 +4994,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             name: string;
@@ -5030,7 +5030,7 @@ export interface components {
             lastUsedAt: string | null;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             revokedAt: string | null;
@@ -5059,7 +5059,7 @@ export interface components {
             lastUsedAt: string | null;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             revokedAt: string | null;
@@ -5081,7 +5081,7 @@ export interface components {
             memberId: string | null;
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             validFrom: string;
             rate: components["schemas"]["Money"];
@@ -5103,7 +5103,7 @@ export interface components {
                 memberId: string | null;
                 /**
                  * Format: date
-                 * @description ISO-8601 calendar date.
+                 * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
                  */
                 validFrom: string;
                 rate: components["schemas"]["MoneyInput"];
@@ -5131,12 +5131,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -5160,12 +5160,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -5224,7 +5224,7 @@ export interface components {
             taskId: string | null;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             scheduledFor: string;
             /** @enum {string} */
@@ -5249,12 +5249,12 @@ export interface components {
                 memberId: string;
                 /**
                  * Format: date-time
-                 * @description RFC 3339 timestamp.
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
                  */
                 startsAt: string;
                 /**
                  * Format: date-time
-                 * @description RFC 3339 timestamp.
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
                  */
                 endsAt: string;
                 plannedMinutes: number;
@@ -5266,12 +5266,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -5281,7 +5281,7 @@ export interface components {
             rule: components["schemas"]["RecurrenceRule"];
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             startsOn: string;
             /** @description IANA time-zone name, e.g. Europe/Berlin. */
@@ -5298,7 +5298,7 @@ export interface components {
             rule: components["schemas"]["RecurrenceRule"];
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             startsOn: string;
             /** @description IANA time-zone name, e.g. Europe/Berlin. */
@@ -5315,7 +5315,7 @@ export interface components {
             eventType: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             occurredAt: string;
             attributes?: {
@@ -5334,7 +5334,7 @@ export interface components {
             rule?: components["schemas"]["RecurrenceRule"];
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             startsOn?: string;
             /** @description IANA time-zone name, e.g. Europe/Berlin. */
@@ -5346,7 +5346,7 @@ export interface components {
             rule?: components["schemas"]["RecurrenceRule"];
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             startsOn?: string;
             /** @description IANA time-zone name, e.g. Europe/Berlin. */
@@ -5377,12 +5377,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -5393,7 +5393,7 @@ export interface components {
             userId: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             startedAt: string;
             /** @description null while the timer runs. */
@@ -5433,7 +5433,7 @@ export interface components {
             userId?: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             startedAt: string;
             endedAt?: string | null;
@@ -5448,7 +5448,7 @@ export interface components {
             userId?: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             startedAt?: string;
             endedAt?: string | null;
@@ -5463,12 +5463,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             name: string;
@@ -5481,12 +5481,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             url: string;
@@ -5521,7 +5521,7 @@ export interface components {
             responseStatus: number | null;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             lastAttemptAt: string | null;
@@ -5543,12 +5543,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             url: string;
@@ -5574,7 +5574,7 @@ export interface components {
             status: "active" | "locked";
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
         };
@@ -5610,7 +5610,7 @@ export interface components {
             version: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
         };
@@ -5741,7 +5741,7 @@ export interface components {
         Id: string;
         /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
         Cursor: string;
-        /** @description Page size, 1-200; default 50. */
+        /** @description Page size, 1-200 in decimal digits only; default 50. */
         Limit: number;
         /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
         IfMatch: string;
@@ -6053,12 +6053,12 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 status?: "active" | "completed" | "archived";
                 /** @description Opaque resource identifier. */
                 customerId?: string;
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 updatedSince?: string;
             };
             header?: never;
@@ -6387,7 +6387,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -6541,7 +6541,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -6826,7 +6826,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque resource identifier. */
                 projectId?: string;
@@ -6835,7 +6835,7 @@ export interface operations {
                 /** @description Opaque resource identifier. */
                 assigneeId?: string;
                 status?: "open" | "completed";
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 updatedSince?: string;
             };
             header?: never;
@@ -7288,7 +7288,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque resource identifier. */
                 templateTaskId?: string;
@@ -7476,7 +7476,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -7684,7 +7684,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque resource identifier. */
                 taskId?: string;
@@ -7692,9 +7692,9 @@ export interface operations {
                 projectId?: string;
                 /** @description Opaque resource identifier. */
                 userId?: string;
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 startedFrom?: string;
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 startedTo?: string;
             };
             header?: never;
@@ -7993,7 +7993,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 kind?: "person" | "organization";
                 /** @description Opaque resource identifier. */
@@ -8221,7 +8221,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque resource identifier. */
                 contactId?: string;
@@ -8447,7 +8447,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque resource identifier. */
                 parentId?: string;
@@ -8673,7 +8673,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 status?: "active" | "inactive";
             };
@@ -8747,7 +8747,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 kind?: "projects" | "tasks";
             };
@@ -8972,7 +8972,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -9271,7 +9271,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -9495,7 +9495,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Resource family of the target. */
                 targetType?: "contacts" | "projects" | "tasks";
@@ -9946,11 +9946,11 @@ export interface operations {
             query: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 from: string;
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 to: string;
                 /** @description Opaque resource identifier. */
                 memberId?: string;
@@ -10069,11 +10069,11 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 from?: string;
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 to?: string;
             };
             header?: never;
@@ -10258,11 +10258,11 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 from?: string;
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 to?: string;
             };
             header?: never;
@@ -10424,11 +10424,11 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /** @description ISO-8601 calendar date. */
+                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
                 from?: string;
-                /** @description ISO-8601 calendar date. */
+                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
                 to?: string;
                 status?: "requested" | "approved" | "rejected" | "canceled";
             };
@@ -10614,11 +10614,11 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /** @description ISO-8601 calendar date. */
+                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
                 from?: string;
-                /** @description ISO-8601 calendar date. */
+                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
                 to?: string;
                 status?: "requested" | "approved" | "rejected" | "canceled";
             };
@@ -10779,9 +10779,9 @@ export interface operations {
     getAvailability: {
         parameters: {
             query: {
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 from: string;
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 to: string;
                 granularity?: "hour" | "day";
             };
@@ -10816,9 +10816,9 @@ export interface operations {
     getMemberAvailability: {
         parameters: {
             query: {
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 from: string;
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 to: string;
                 granularity?: "hour" | "day";
             };
@@ -10859,7 +10859,7 @@ export interface operations {
             query: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Resource family of the target. */
                 targetType: "contacts" | "projects" | "tasks";
@@ -10901,7 +10901,7 @@ export interface operations {
             query: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Resource family of the target. */
                 targetType: "contacts" | "projects" | "tasks";
@@ -11090,7 +11090,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Resource family of the target. */
                 targetType?: "contacts" | "projects" | "tasks";
@@ -11318,7 +11318,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 status?: "pending" | "available";
             };
@@ -11623,7 +11623,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque resource identifier. */
                 productGroupId?: string;
@@ -11849,7 +11849,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque resource identifier. */
                 parentId?: string;
@@ -12075,14 +12075,14 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque resource identifier. */
                 projectId?: string;
                 kind?: "expense" | "revenue" | "budget";
-                /** @description ISO-8601 calendar date. */
+                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
                 from?: string;
-                /** @description ISO-8601 calendar date. */
+                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
                 to?: string;
             };
             header?: never;
@@ -12306,7 +12306,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 status?: "active" | "deactivated";
                 /** @description Opaque resource identifier. */
@@ -12454,7 +12454,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 status?: "pending" | "accepted" | "revoked" | "expired";
             };
@@ -12639,7 +12639,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -12864,7 +12864,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -13049,7 +13049,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -13131,7 +13131,7 @@ export interface operations {
             query: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 q: string;
                 types?: string;
@@ -13171,7 +13171,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 status?: "pending" | "running" | "succeeded" | "failed" | "expired";
             };
@@ -13319,7 +13319,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -13357,7 +13357,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 status?: "draft" | "published";
             };
@@ -13623,7 +13623,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -13701,7 +13701,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque resource identifier. */
                 definitionId?: string;
@@ -13817,7 +13817,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -13890,7 +13890,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 status?: "active" | "expired" | "revoked";
             };
@@ -14038,7 +14038,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -14223,7 +14223,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -14457,7 +14457,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 types?: string;
             };
@@ -14527,7 +14527,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -14709,7 +14709,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 status?: "pending" | "succeeded" | "failed";
             };
@@ -14789,14 +14789,14 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 action?: string;
                 /** @description Opaque resource identifier. */
                 actorId?: string;
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 from?: string;
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 to?: string;
             };
             header?: never;
