@@ -10,7 +10,7 @@ import { routeCoverage } from '@workcell/http';
 import { type AuthRouter, createInternalClient } from '@workcell/internal-api';
 import { findV1Operation, type OperationDefinition, type V0OperationDefinition, v0Operations, v1Operations } from '@workcell/registry';
 import { type RunningApp, useTestEnvironment } from '@workcell/testing';
-import { callV0, type LegacyReply, startV0Cell, V0_RECIPES, type V0Cell } from './support/v0.js';
+import { type LegacyReply, startV0Cell, V0_RECIPES, type V0Cell } from './support/v0.js';
 
 /**
  * Issue 10, "5xx on hostile input" and the integer/path-length contract defects, driven by the registry so that
