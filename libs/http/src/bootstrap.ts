@@ -53,7 +53,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 /**
  * The only request bodies any service reads are JSON (`application/json`, parameters such as charset allowed):
  * every other media type, a form-encoded body included, answers 415, and so does any `Content-Encoding` but
- * `identity` (compressed bodies are not decoded). A JSON body must be valid UTF-8 (decoded fatally: a stray
+ * `identity` (compressed bodies are not decoded) and any charset but UTF-8. A JSON body must be valid UTF-8 (decoded fatally: a stray
  * byte is a 400, never a silent U+FFFD) and is parsed by Fastify's secure parser, which refuses `__proto__`
  * and `constructor.prototype` keys; repeated keys and deep nesting are refused too (jsonStructureProblem).
  */
@@ -64,6 +64,11 @@ function installBodyParsers(fastify: FastifyInstance): void {
     const encoding = request.headers['content-encoding'];
     if (encoding !== undefined && String(encoding).trim().toLowerCase() !== 'identity') {
       done(new ProtocolError(415, 'unsupported_media_type', 'request bodies are not decoded: send them without Content-Encoding (or identity)'), undefined);
+      return;
+    }
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(String(request.headers['content-type'] ?? ''))?.[1]?.toLowerCase();
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      done(new ProtocolError(415, 'unsupported_media_type', 'JSON request bodies are UTF-8: send charset=utf-8 or none'), undefined);
       return;
     }
     let text: string;

@@ -383,6 +383,7 @@ describe('hostile input: never a 5xx, always the error document, nothing written
       ['{"name":"gz"}', { 'content-type': 'application/json', 'content-encoding': 'gzip' }],
       ['{"name":"br"}', { 'content-type': 'application/json', 'content-encoding': 'br' }],
       ['{"name":"xml"}', { 'content-type': 'application/xml' }],
+      ['{"name":"latin1"}', { 'content-type': 'application/json; charset=iso-8859-1' }],
     ];
     for (const [payload, headers] of cases) {
       const v1Reply = await fetch(`${v1.url}/v1/tags`, { method: 'POST', headers: { authorization: `Bearer ${pat}`, ...headers }, body: payload });
@@ -395,7 +396,9 @@ describe('hostile input: never a 5xx, always the error document, nothing written
     // identity is no encoding at all.
     const identity = await send(v1, 'POST', '/v1/tags', pat, '{"name":"identity"}', { 'content-encoding': 'identity' });
     assert.equal(identity.status, 201, identity.text);
-    const created = await cell.database.prisma.tag.findMany({ where: { workspaceId: cell.team.workspaceId, name: { in: ['formtag', 'gz', 'br', 'xml'] } } });
+    const utf8 = await send(v1, 'POST', '/v1/tags', pat, '{"name":"utf8"}', { 'content-type': 'application/json; charset=UTF-8' });
+    assert.equal(utf8.status, 201, utf8.text);
+    const created = await cell.database.prisma.tag.findMany({ where: { workspaceId: cell.team.workspaceId, name: { in: ['formtag', 'gz', 'br', 'xml', 'latin1'] } } });
     assert.deepEqual(created, []);
     assert.notEqual(await snapshot(), before);
   });
