@@ -82,7 +82,8 @@ function parameterTextIssues(values: unknown, where: 'path' | 'query', issues: F
     for (const text of [name, ...[value].flat()]) {
       const problem = typeof text === 'string' ? textProblem(text) : null;
       if (problem) {
-        issues.push({ pointer: '', parameter: textProblem(name) ? where : name, message: `${where} parameter ${textProblem(name) ? '' : `${name} `}${problem}` });
+        const badName = textProblem(name) !== null;
+        issues.push({ pointer: '', parameter: badName ? where : name, message: badName ? `a ${where} parameter name ${problem}` : `${where} parameter ${name} ${problem}` });
         break;
       }
     }
