@@ -53,9 +53,10 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 /**
  * The only request bodies any service reads are JSON (`application/json`, parameters such as charset allowed):
  * every other media type, a form-encoded body included, answers 415, and so does any `Content-Encoding` but
- * `identity` (compressed bodies are not decoded) and any charset but UTF-8. A JSON body must be valid UTF-8 (decoded fatally: a stray
- * byte is a 400, never a silent U+FFFD) and is parsed by Fastify's secure parser, which refuses `__proto__`
- * and `constructor.prototype` keys; repeated keys and deep nesting are refused too (jsonStructureProblem).
+ * `identity` (compressed bodies are not decoded) and any charset but UTF-8. A JSON body must be valid UTF-8
+ * (decoded fatally: a stray byte is a 400, never a silent U+FFFD) and is parsed by Fastify's secure parser,
+ * which refuses `__proto__` and `constructor.prototype` keys; repeated keys and deep nesting are refused too
+ * (jsonStructureProblem).
  */
 function installBodyParsers(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
