@@ -110,7 +110,7 @@ export async function createHttpApplication(
     // Long path values flow through routing like any other (authentication first, then the registry's own path
     // validation in the error document); Fastify's default (100) answered a bare 414 before either. The URL is
     // still bounded by Node's header size limit.
-    maxParamLength: 16 * 1024,
+    routerOptions: { maxParamLength: 16 * 1024 },
     // What the router itself refuses (a path that does not percent-decode; a path value past maxParamLength) is
     // answered in the generation's error shape with the request id, never with Fastify's body, which echoes the
     // path (and so a calendar token).
