@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory, Reflector } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type AppConfig, loadConfigOrExit } from '@workcell/config';
 import { createLogger, type Logger, NestPinoLogger } from './logger.js';
 import { installRepresentationEtags } from './preconditions.js';
@@ -16,7 +16,7 @@ import { installRateLimit, RateLimiter } from './rate-limit.js';
 import { APP_CONFIG, DATABASE, REDIS } from './tokens.js';
 import { IdempotencyInterceptor, IdempotencyKeyInterceptor } from './idempotency.js';
 import type { Database } from '@workcell/db';
-import { RequestValidationInterceptor } from './validation.js';
+import { jsonStructureProblem, RequestValidationInterceptor } from './validation.js';
 import type { Redis } from '@workcell/redis';
 
 /** Incoming X-Request-Id values are kept only when they are short and harmless; otherwise we mint one. */
@@ -50,6 +50,49 @@ export function routeCoverage(app: NestFastifyApplication): RouteCoverage {
 
 const RENDERERS: Record<ApiGeneration, ErrorRenderer> = { v0: v0Errors, v1: v1Errors };
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/**
+ * The only request bodies any service reads are JSON (`application/json`, parameters such as charset allowed):
+ * every other media type, a form-encoded body included, answers 415, and so does any `Content-Encoding` but
+ * `identity` (compressed bodies are not decoded) and any charset but UTF-8. A JSON body must be valid UTF-8
+ * (decoded fatally: a stray byte is a 400, never a silent U+FFFD) and is parsed by Fastify's secure parser,
+ * which refuses `__proto__` and `constructor.prototype` keys; repeated keys and deep nesting are refused too
+ * (jsonStructureProblem).
+ */
+function installBodyParsers(fastify: FastifyInstance): void {
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const encoding = request.headers['content-encoding'];
+    if (encoding !== undefined && String(encoding).trim().toLowerCase() !== 'identity') {
+      done(new ProtocolError(415, 'unsupported_media_type', 'request bodies are not decoded: send them without Content-Encoding (or identity)'), undefined);
+      return;
+    }
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(String(request.headers['content-type'] ?? ''))?.[1]?.toLowerCase();
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      done(new ProtocolError(415, 'unsupported_media_type', 'JSON request bodies are UTF-8: send charset=utf-8 or none'), undefined);
+      return;
+    }
+    let text: string;
+    try {
+      text = UTF8.decode(body as Buffer);
+    } catch {
+      done(new ProtocolError(400, 'invalid_json', 'the request body is not valid UTF-8'), undefined);
+      return;
+    }
+    parseJson(request, text, (error: Error | null, value?: unknown) => {
+      if (error) return done(error, undefined);
+      const problem = jsonStructureProblem(text);
+      if (problem) return done(new ProtocolError(400, 'invalid_json', problem), undefined);
+      done(null, value);
+    });
+  });
+  fastify.addContentTypeParser('*', (_request, _payload, done) => {
+    done(new ProtocolError(415, 'unsupported_media_type', 'request bodies must be application/json'), undefined);
+  });
+}
+
 /**
  * Creates a NestJS application on Fastify with the platform's request plumbing: a request id on every
  * request and response, and exactly one structured log line per request (method, route template, status,
@@ -66,9 +109,24 @@ export async function createHttpApplication(
     // Fastify answers idle keep-alive sockets on close, so shutdown waits only for requests in flight.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    // Long path values flow through routing like any other (authentication first, then the registry's own path
+    // validation in the error document); Fastify's default (100) answered a bare 414 before either. The URL is
+    // still bounded by Node's header size limit.
+    routerOptions: { maxParamLength: 16 * 1024 },
+    // What the router itself refuses (a path that does not percent-decode; a path value past maxParamLength) is
+    // answered in the generation's error shape with the request id, never with Fastify's body, which echoes the
+    // path (and so a calendar token).
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const detail = tooLong ? 'a path value is too long' : 'the URL path is not valid percent-encoded UTF-8';
+      const problem = new ProtocolError(tooLong ? 414 : 400, tooLong ? 'uri_too_long' : 'validation_failed', detail, [{ pointer: '', parameter: 'path', message: detail }]);
+      reply.header('x-request-id', request.id);
+      sendProblem(reply, request, toProblem(problem), RENDERERS[options.api ?? 'v1']);
+    },
     ...(options.rewriteUrl ? { rewriteUrl: (req: IncomingMessage) => options.rewriteUrl!(req.url ?? '/') } : {}),
   });
   const fastify = adapter.getInstance();
+  installBodyParsers(fastify);
   let closing = false;
   fastify.addHook('preClose', async () => {
     closing = true;
@@ -99,6 +157,9 @@ export async function createHttpApplication(
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     logger: new NestPinoLogger(options.logger),
     abortOnError: false,
+    // Nest's own parsers (JSON, and a form-urlencoded one that let a form body create a tag) are replaced by
+    // installBodyParsers().
+    bodyParser: false,
   });
   if (options.api) await mountApi(app, options.api, mounted, options.logger);
   return app;

@@ -5,9 +5,9 @@ export { createLogger, type Logger, NestPinoLogger, REDACTED_PATHS } from './log
 export { APP_CONFIG, DATABASE, INFRASTRUCTURE_METADATA, LOGGER, PROCEDURE_CONTEXT, type ReadinessProbe, REDIS } from './tokens.js';
 export { INFRASTRUCTURE_ROUTES, routeCoverage } from './bootstrap.js';
 export { type ApiGeneration, compareWithRegistry, LegacyOperation, Operation, OPERATION_METADATA, registryRoutes, type RouteCoverage, routePath } from './operations.js';
-export { DOMAIN_STATUS, type Problem, ProtocolError, titleFor, toProblem } from './problems.js';
+export { DATA_EXCEPTION_DETAIL, DOMAIN_STATUS, isDataException, type Problem, ProtocolError, titleFor, toProblem } from './problems.js';
 export { bearerChallenge, type ErrorRenderer, ProblemFilter, sendProblem, v0Errors, v1Errors } from './protocols.js';
-export { Input, type OperationInput, RequestValidationInterceptor } from './validation.js';
+export { hostileInputIssues, Input, type OperationInput, RequestValidationInterceptor } from './validation.js';
 export { list, single } from './envelope.js';
 export { consume, decodedPath, installRateLimit, type RateLimitDecision, RateLimiter, refund } from './rate-limit.js';
 export { OPERATION_GATE, type OperationGate } from './operation-gate.js';

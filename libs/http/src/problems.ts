@@ -48,6 +48,7 @@ const TITLES: Readonly<Record<number, string>> = {
   410: 'Gone',
   412: 'Precondition Failed',
   413: 'Content Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   428: 'Precondition Required',
   429: 'Too Many Requests',
@@ -91,10 +92,40 @@ const HTTP_EXCEPTION_CODES: Readonly<Record<number, string>> = {
   415: 'unsupported_media_type',
 };
 
+/** SQLSTATE class 22, data exception: 22001 too long, 22003 out of range, 22007/22008 bad date, 22021 bad byte, 22P02 bad text, 22P05 untranslatable character, … */
+const DATA_EXCEPTION = /^22[0-9A-Z]{3}$/;
+/** Prisma's names for the data exceptions it classifies (value too long, invalid input value, value out of range). */
+const PRISMA_DATA_CODES = new Set(['P2000', 'P2007', 'P2020']);
+
+/**
+ * Whether PostgreSQL refused a value of the request itself (SQLSTATE class 22): a permanent error of the input,
+ * so a 400 `validation_failed`, never a 500 or a retryable 503. The edge refuses what it can name first (NUL,
+ * dates outside 0001-9999, malformed numbers); this is the backstop for the whole class. Follows `cause` chains
+ * and Prisma's `meta.driverAdapterError`, since Prisma, its pg adapter and pg each wrap what they get.
+ */
+export function isDataException(error: unknown): boolean {
+  const pending: unknown[] = [error];
+  for (let seen = 0; pending.length > 0 && seen < 12; seen++) {
+    const current = pending.shift();
+    if (current === null || typeof current !== 'object') continue;
+    const { code, originalCode, cause, meta } = current as { code?: unknown; originalCode?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+    if (typeof code === 'string' && (DATA_EXCEPTION.test(code) || PRISMA_DATA_CODES.has(code))) return true;
+    if (typeof originalCode === 'string' && DATA_EXCEPTION.test(originalCode)) return true;
+    pending.push(cause, meta?.driverAdapterError);
+  }
+  return false;
+}
+
+/** The Problem of a value the database refused; never says which value or why (PostgreSQL's text may echo it). */
+export const DATA_EXCEPTION_DETAIL = 'a value of the request is outside what can be stored (text with NUL, a date or number out of range, or text too long)';
+
 /** Turns anything thrown while handling a request into a Problem; unknown errors become a bare 500. */
 export function toProblem(error: unknown): Problem {
   if (isDatabaseUnavailable(error)) {
     return { status: 503, code: 'service_unavailable', title: titleFor(503), detail: 'a dependency is temporarily unavailable; retry shortly', issues: [], headers: { 'retry-after': '1' } };
+  }
+  if (isDataException(error)) {
+    return { status: 400, code: 'validation_failed', title: titleFor(400), detail: DATA_EXCEPTION_DETAIL, issues: [], headers: {} };
   }
   if (error instanceof ProtocolError) {
     return { status: error.status, code: error.code, title: titleFor(error.status), detail: error.message, issues: error.issues, headers: error.headers };

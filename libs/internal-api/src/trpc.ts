@@ -19,6 +19,7 @@ import {
   rotateCredential,
   rotateServiceAccountCredential,
 } from '@workcell/domain';
+import { DATA_EXCEPTION_DETAIL, isDataException } from '@workcell/http';
 import type { z } from 'zod';
 
 /**
@@ -103,6 +104,11 @@ export function expose<I extends z.ZodType, O>(procedure: Procedure<I, O>, conte
       return await procedure.handler(context, input as z.output<I>);
     } catch (error) {
       if (isDomainError(error)) throw new TRPCError({ code: 'BAD_REQUEST', message: error.message, cause: error });
+      // A value PostgreSQL refused is the caller's input error, the same verdict the API would give in-process:
+      // it crosses as that domain error, never as a failure of this service (which the caller renders as 503).
+      if (isDataException(error)) {
+        throw new TRPCError({ code: 'BAD_REQUEST', message: DATA_EXCEPTION_DETAIL, cause: new DomainError('validation_failed', DATA_EXCEPTION_DETAIL) });
+      }
       throw error;
     }
   });

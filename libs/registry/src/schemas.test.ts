@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { getV1Operation, IdempotencyKey, IfMatch, listEnvelope, singleEnvelope } from './index.js';
+import { getV1Operation, IdempotencyKey, IfMatch, listEnvelope, singleEnvelope, v0Operations } from './index.js';
 import { Task } from './v1/tasks.js';
 
 describe('request schemas validate what the OpenAPI documents describe', () => {
@@ -31,6 +31,37 @@ describe('request schemas validate what the OpenAPI documents describe', () => {
     assert.equal(query.safeParse({ limit: '0' }).success, false);
     assert.equal(query.safeParse({ limit: '201' }).success, false);
     assert.equal(query.safeParse({ page: '2' }).success, false);
+  });
+
+  it('integer parameters are decimal digits only (v1 limit, v0 page/limit, integer path parameters)', () => {
+    const v1 = getV1Operation('listTasks').request.query!;
+    const v0 = v0Operations.find((op) => op.operationId === 'legacyGetTasks')!.request.query!;
+    const calendar = v0Operations.find((op) => op.path === '/calendar/{token}.ics')!.request.query!;
+    const version = getV1Operation('getAutomationDefinitionVersion').request.path!;
+    for (const bad of ['0x10', '1e2', '0b11', '0o7', '+2', '-2', ' 2', '2 ', '\t2', '2.0', '2.', '.5', '', '1_0', 'Infinity', 'NaN', '99999999999999999999']) {
+      assert.equal(v1.safeParse({ limit: bad }).success, false, `v1 limit ${JSON.stringify(bad)}`);
+      assert.equal(v0.safeParse({ page: bad }).success, false, `v0 page ${JSON.stringify(bad)}`);
+      assert.equal(v0.safeParse({ limit: bad }).success, false, `v0 limit ${JSON.stringify(bad)}`);
+      assert.equal(calendar.safeParse({ page: bad }).success, false, `calendar page ${JSON.stringify(bad)}`);
+      assert.equal(version.safeParse({ id: 'a', versionNumber: bad }).success, false, `versionNumber ${JSON.stringify(bad)}`);
+    }
+    assert.deepEqual(v0.parse({ page: '2', limit: '500' }), { page: 2, limit: 500 });
+    assert.deepEqual(version.parse({ id: 'a', versionNumber: '7' }), { id: 'a', versionNumber: 7 });
+    assert.equal(v0.safeParse({ limit: '501' }).success, false);
+  });
+
+  it('dates and timestamps are bounded to years 0001-9999 (UTC)', () => {
+    const projects = getV1Operation('listProjects').request.query!;
+    assert.equal(projects.safeParse({ updatedSince: '2026-01-01T00:00:00Z' }).success, true);
+    assert.equal(projects.safeParse({ updatedSince: '0001-01-01T00:00:00Z' }).success, true);
+    assert.equal(projects.safeParse({ updatedSince: '9999-12-31T23:59:59.999Z' }).success, true);
+    for (const bad of ['0000-01-01T00:00:00Z', '0001-01-01T00:30:00+01:00', '9999-12-31T23:00:00-01:00', '+275760-09-13T00:00:00Z', '10000-01-01T00:00:00Z']) {
+      assert.equal(projects.safeParse({ updatedSince: bad }).success, false, bad);
+    }
+    const create = getV1Operation('createProject').request.body!;
+    assert.equal(create.safeParse({ name: 'p', startsOn: '0001-01-01' }).success, true);
+    assert.equal(create.safeParse({ name: 'p', startsOn: '9999-12-31' }).success, true);
+    assert.equal(create.safeParse({ name: 'p', startsOn: '0000-01-01' }).success, false);
   });
 
   it('path parameters are validated', () => {

@@ -35,7 +35,7 @@ Served from \`{base_url}\` and from \`{base_url_alt}\`. Authenticated operations
 Every operation carries \`x-authenticated\`, \`x-contract-status: frozen-legacy\`, \`x-availability\` (\`supported\`, \`deprecated-alias\`, \`unavailable\` = the frozen route is unavailable and v1 is the replacement), \`x-migration-class\` and \`x-v1-operation-id\` (null for the calendar feed). \`deprecated-alias\` collection writes carry the resource id in the body; \`deprecated-alias\` and \`unavailable\` operations are marked deprecated.
 
 ## Parameters and payloads
-\`page\` (integer, minimum 1) and \`limit\` (integer, 1-500) are accepted by every GET except \`GET /\` (the contract shows them for list and \`/{_id}\` GETs and for the calendar feed; the same rule is applied to the resources whose parameters it does not show). POST and PUT take a required broad JSON body; payload fields are not part of the frozen contract.
+\`page\` (integer, minimum 1) and \`limit\` (integer, 1-500) are accepted by every GET except \`GET /\` (the contract shows them for list and \`/{_id}\` GETs and for the calendar feed; the same rule is applied to the resources whose parameters it does not show). POST and PUT take a required broad JSON body; payload fields are not part of the frozen contract. Integers (\`page\`, \`limit\`) are decimal digits only (no sign, spaces, exponent, hex or fraction). A body must be \`application/json\` in UTF-8 without a \`Content-Encoding\` other than \`identity\` (otherwise 415 in the legacy error shape); no text of a request (body, query or path) may hold NUL, another control character except tab, line feed and carriage return, or invalid UTF-8; dates and timestamps lie in years 0001-9999 (UTC). Any of these, and any value the database cannot store, is a 400 \`invalid_request\`.
 
 ## Responses and errors
 Every operation declares 200, 201, 204, 400, 401 and 429. 200, 201 and 400 use a broad legacy response shape; errors (401, 429, and the 400/403/404 error bodies) use the legacy error shape \`{ "error": { "code", "message" } }\`. 403: team locked, or operation not possible; \`unavailable\` operations declare it as the status of their refusal (code \`forbidden\`, naming the v1 replacement, after authentication, with nothing read or written); 404: resource or route does not exist (another team's resource answers exactly like a missing one); 405: a path of this document with a method it does not list (code \`method_not_allowed\`, \`Allow\` names its methods; before authentication); 5xx: not completed.
@@ -205,14 +205,14 @@ export function buildV0Document(ops: readonly V0OperationDefinition[]): JsonSche
           name: 'page',
           in: 'query',
           required: false,
-          description: 'Page number, minimum 1.',
+          description: 'Page number, minimum 1, in decimal digits only.',
           schema: { type: 'integer', minimum: 1 },
         },
         Limit: {
           name: 'limit',
           in: 'query',
           required: false,
-          description: 'Page size, 1-500.',
+          description: 'Page size, 1-500, in decimal digits only.',
           schema: { type: 'integer', minimum: 1, maximum: 500 },
         },
       },

@@ -148,7 +148,7 @@ const SHARED_PARAMETERS: Record<string, { key: string; param: JsonSchema }> = {
       name: 'limit',
       in: 'query',
       required: false,
-      description: `Page size, 1-${CURSOR_PAGE_MAX_LIMIT}; default ${CURSOR_PAGE_DEFAULT_LIMIT}.`,
+      description: `Page size, 1-${CURSOR_PAGE_MAX_LIMIT} in decimal digits only; default ${CURSOR_PAGE_DEFAULT_LIMIT}.`,
       schema: { type: 'integer', minimum: 1, maximum: CURSOR_PAGE_MAX_LIMIT, default: CURSOR_PAGE_DEFAULT_LIMIT },
     },
   },
@@ -314,6 +314,9 @@ Each operation lists its required scopes (all of them) in \`security\` and \`x-s
 
 ## Envelope and pagination
 Single resources are returned as \`{ "data": {...} }\`; lists as \`{ "data": [...], "meta": { "limit", "nextCursor" }, "links": { "next" } }\`. Lists use cursor pagination: pass \`cursor\` (opaque, from \`meta.nextCursor\`) and \`limit\` (1-${CURSOR_PAGE_MAX_LIMIT}, default ${CURSOR_PAGE_DEFAULT_LIMIT}); persist the cursor when present. Clients must ignore unknown response fields. Request bodies are strict: unknown attributes are rejected with 400; PATCH bodies carry only the attributes that change.
+
+## Input rules
+Request bodies are \`application/json\` in UTF-8 and nothing else: any other media type (a form-encoded body included), a charset other than UTF-8 or a \`Content-Encoding\` other than \`identity\` answers 415 \`unsupported_media_type\`; bytes that are not UTF-8, a key repeated within one object, \`__proto__\` or \`constructor.prototype\` keys and nesting deeper than 32 levels answer 400 \`invalid_json\`. No text (body string or key, query or path value) may hold NUL or another control character except tab, line feed and carriage return, nor a lone UTF-16 surrogate; percent-encoding must decode to UTF-8: 400 \`validation_failed\` naming the pointer or parameter. Dates are 0001-01-01 to 9999-12-31 and timestamps lie between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z (UTC), including results of date arithmetic (\`startedAt\` + \`durationSeconds\`); integer query and path parameters are decimal digits only (no sign, spaces, exponent, hex or fraction). A value the database cannot store is 400 \`validation_failed\`, never a 5xx.
 
 ## Concurrency
 \`x-concurrency: if-match\` (the 14 protected project, task and project-template mutations): send the strong revision from \`ETag\` / \`revision\` in \`If-Match\`; missing gives 428 \`precondition_required\`, stale 412 \`precondition_failed\`, malformed 400 \`invalid_precondition\`. \`x-concurrency: cas\` (31 operations): send the last read \`version\` as \`expectedVersion\` in the body; stale gives 409 \`version_conflict\`.

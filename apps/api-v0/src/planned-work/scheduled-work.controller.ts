@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { V0Auth } from '@workcell/auth-kit';
 import { DomainError, invoke, listPlannedWork, MAX_PLANNED_WORK_SPAN_DAYS, type ProcedureContext, type V0AuthContext } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
+import { isSupportedInstant } from '@workcell/registry';
 import { actingFor } from '../legacy/acting.js';
 import { legacyPage, toLegacy } from '../legacy/resources.js';
 
@@ -22,7 +23,7 @@ function filtersOf(raw: Record<string, unknown>, now: Date): Record<string, stri
     const value = raw[name];
     if (value === undefined) continue;
     if (typeof value !== 'string' || value.length === 0 || value.length > 64) throw new DomainError('validation_failed', `query parameter ${name} is not valid`, [{ pointer: '', parameter: name, message: `query parameter ${name} must be one non-empty string` }]);
-    if ((name === 'from' || name === 'to') && Number.isNaN(Date.parse(value))) throw new DomainError('validation_failed', `query parameter ${name} is not a timestamp`, [{ pointer: '', parameter: name, message: 'an RFC 3339 timestamp is required' }]);
+    if ((name === 'from' || name === 'to') && !isSupportedInstant(Date.parse(value))) throw new DomainError('validation_failed', `query parameter ${name} is not a timestamp`, [{ pointer: '', parameter: name, message: 'an RFC 3339 timestamp between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z is required' }]);
     out[name] = name === 'from' || name === 'to' ? new Date(value).toISOString() : value;
   }
   const span = MAX_PLANNED_WORK_SPAN_DAYS * DAY;

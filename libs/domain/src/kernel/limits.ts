@@ -11,3 +11,10 @@ export const V0_REQUESTS_PER_MINUTE = 100;
 export const V0_MAX_PAGE_SIZE = 500;
 /** How long an Idempotency-Key is remembered (at least 24 hours, issue 6). */
 export const IDEMPOTENCY_RETENTION_HOURS = 24;
+
+/**
+ * The latest instant the platform stores: the registry bounds every date and timestamp to years 0001-9999, and
+ * date arithmetic (a time entry's `startedAt + durationSeconds`) checks its result against the same bound, so it
+ * is refused with a pointer instead of failing in the database.
+ */
+export const LATEST_INSTANT_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);

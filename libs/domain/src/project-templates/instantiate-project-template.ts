@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { appendOutboxEvent, findProject, findProjectTemplate, findTask, insertProject, insertSkeletonTasks, inTransaction, type SkeletonTask, type TaskBlueprintRecord } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import { requireTypeGrant } from '../kernel/grants.js';
+import { LATEST_INSTANT_MS } from '../kernel/limits.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { assertProjectReferences, type ProjectView, projectView } from '../projects/view.js';
 import { writeInput } from '../roles/permission-model.js';
@@ -52,8 +53,13 @@ export const instantiateProjectTemplate = defineProcedure('instantiateProjectTem
     const customerId = input.customerId ?? null;
     await assertProjectReferences(tx, workspaceId, { customerId });
     const startDate = new Date(`${input.startsOn}T00:00:00.000Z`);
+    const skeleton = template.taskBlueprints.map((b) => skeletonTask(b, startDate));
+    // The blueprints' offsets must not carry a task past the latest supported date (year 9999).
+    if (skeleton.some((task) => !(task.startDate.getTime() <= LATEST_INSTANT_MS) || (task.dueDate !== null && !(task.dueDate.getTime() <= LATEST_INSTANT_MS)))) {
+      throw new DomainError('validation_failed', 'the template would schedule tasks after 9999-12-31', [{ pointer: '/startsOn', message: "the template's task offsets would schedule tasks after 9999-12-31" }]);
+    }
     const created = await insertProject(tx, workspaceId, { name: input.name, description: template.description, contactId: customerId === null ? null : customerId.toLowerCase(), startDate, tagIds: [] }, now);
-    const taskIds = await insertSkeletonTasks(tx, workspaceId, created.id, template.taskBlueprints.map((b) => skeletonTask(b, startDate)), now);
+    const taskIds = await insertSkeletonTasks(tx, workspaceId, created.id, skeleton, now);
     const view = projectView((await findProject(tx, workspaceId, created.id))!);
     await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project', aggregateId: created.id, eventType: 'project.created', payload: { project: { ...view }, projectTemplateId: id, taskIds, requestId }, occurredAt: now });
     // Each skeleton task is announced like any created task, so change-feed and webhook consumers see it.

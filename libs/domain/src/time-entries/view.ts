@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { findTimeEntry, lockExistingMemberIds, projectExists, taskProjectOf, type TimeEntryRow, type TimeEntryValues, type Tx } from '@workcell/db';
 import { isUuid, versionOf } from '../kernel/cas.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
+import { LATEST_INSTANT_MS } from '../kernel/limits.js';
 import type { V1AuthContext } from '../identity/authenticate-credential.js';
 import type { Versioned } from '../kernel/versioned.js';
 
@@ -158,7 +159,8 @@ export async function resolveTimeEntry(tx: Tx, auth: V1AuthContext, current: Tim
   let durationSeconds: number | null = null;
   if (stoppedAt !== null) {
     durationSeconds = Math.floor((stoppedAt.getTime() - startedAt.getTime()) / 1000);
-    if (stoppedAt.getTime() < startedAt.getTime()) issues.push({ pointer: rangePointer, message: 'endedAt must not be before startedAt' });
+    if (!(stoppedAt.getTime() <= LATEST_INSTANT_MS)) issues.push({ pointer: rangePointer, message: 'the entry would end after 9999-12-31T23:59:59.999Z, the latest supported instant' });
+    else if (stoppedAt.getTime() < startedAt.getTime()) issues.push({ pointer: rangePointer, message: 'endedAt must not be before startedAt' });
     else if (durationSeconds > MAX_DURATION_SECONDS) issues.push({ pointer: rangePointer, message: `a time entry lasts at most ${MAX_DURATION_SECONDS} seconds` });
     else if (input.durationSeconds !== undefined && input.endedAt != null && input.durationSeconds !== durationSeconds) {
       issues.push({ pointer: '/durationSeconds', message: 'durationSeconds disagrees with startedAt and endedAt' });

@@ -19,8 +19,42 @@ export const ResourceId = z
   .regex(/^[A-Za-z0-9_-]+$/)
   .describe('Opaque resource identifier.');
 
-export const Timestamp = z.iso.datetime({ offset: true }).describe('RFC 3339 timestamp.');
-export const DateOnly = z.iso.date().describe('ISO-8601 calendar date.');
+/**
+ * Dates and instants the platform stores: years 0001-9999 (UTC for instants). PostgreSQL and JavaScript both
+ * reach further, but not alike (PostgreSQL has no year 0, JavaScript serialises years past 9999 as `+010000`),
+ * so a value outside this range is refused at the edge (400 with a pointer) instead of failing in the database.
+ */
+export const EARLIEST_INSTANT = '0001-01-01T00:00:00.000Z';
+export const LATEST_INSTANT = '9999-12-31T23:59:59.999Z';
+const EARLIEST_MS = Date.parse(EARLIEST_INSTANT);
+const LATEST_MS = Date.parse(LATEST_INSTANT);
+
+/** Whether an instant (epoch milliseconds) lies in the supported range; date arithmetic checks its result with it. */
+export function isSupportedInstant(ms: number): boolean {
+  return Number.isFinite(ms) && ms >= EARLIEST_MS && ms <= LATEST_MS;
+}
+
+export const Timestamp = z.iso
+  .datetime({ offset: true })
+  .refine((value) => isSupportedInstant(Date.parse(value)), 'must lie between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z (UTC)')
+  .describe('RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.');
+export const DateOnly = z.iso
+  .date()
+  .refine((value) => !value.startsWith('0000'), 'must lie between 0001-01-01 and 9999-12-31')
+  .describe('ISO-8601 calendar date, 0001-01-01 to 9999-12-31.');
+
+/**
+ * An integer in a query or path parameter: decimal digits only. `z.coerce.number()` also took `0x10`, `1e2`,
+ * `0b11`, `+2`, ` 2` and `2.0`; none of them is an integer's spelling here.
+ */
+export function decimalInteger(min: number, max: number) {
+  return z
+    .string()
+    .refine((value) => /^[0-9]{1,16}$/.test(value), 'must be an integer written in decimal digits only (no sign, spaces, exponent, hex or fraction)')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    .meta({ type: 'integer', minimum: min, maximum: max });
+}
 export const Name = z.string().trim().min(1).max(200);
 export const ShortText = z.string().max(2000);
 export const LongText = z.string().max(100_000);
@@ -86,13 +120,9 @@ export const paginationQuery = {
     .max(1024)
     .optional()
     .describe('Opaque continuation cursor from `meta.nextCursor` / `links.next` of the previous page.'),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(CURSOR_PAGE_MAX_LIMIT)
+  limit: decimalInteger(1, CURSOR_PAGE_MAX_LIMIT)
     .optional()
-    .describe(`Page size, 1-${CURSOR_PAGE_MAX_LIMIT}; default ${CURSOR_PAGE_DEFAULT_LIMIT}.`),
+    .describe(`Page size, 1-${CURSOR_PAGE_MAX_LIMIT} in decimal digits only; default ${CURSOR_PAGE_DEFAULT_LIMIT}.`),
 };
 
 export const ListMeta = z

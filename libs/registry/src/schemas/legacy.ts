@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimalInteger } from './common.js';
 
 /** v0 payloads are "declared broad only" (contract 4.1). */
 export const LegacyWritePayload = z
@@ -23,6 +24,6 @@ export const LegacyId = z.string().min(1).max(64).describe('Legacy resource iden
 export const CalendarToken = z.string().min(1).max(256).describe('Calendar feed token.');
 
 export const legacyPageQuery = {
-  page: z.coerce.number().int().min(1).optional().describe('Page number, minimum 1.'),
-  limit: z.coerce.number().int().min(1).max(500).optional().describe('Page size, 1-500.'),
+  page: decimalInteger(1, Number.MAX_SAFE_INTEGER).optional().describe('Page number, minimum 1 (decimal digits only).'),
+  limit: decimalInteger(1, 500).optional().describe('Page size, 1-500 (decimal digits only).'),
 };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   archivableFields,
   casPatchOf,
+  decimalInteger,
   ExpectedVersion,
   LongText,
   Name,
@@ -124,7 +125,7 @@ export const automationOperations = [
   }),
   f.get('getAutomationDefinitionVersion', '/v1/automation-definitions/{id}/versions/{versionNumber}', {
     scopes: ['automations:read'],
-    pathParams: { versionNumber: z.coerce.number().int().min(1).max(1_000_000) },
+    pathParams: { versionNumber: decimalInteger(1, 1_000_000) },
     data: AutomationVersion,
   }),
   f.list('listAutomationRuns', '/v1/automation-runs', {

@@ -3420,12 +3420,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Opaque resource identifier. */
@@ -3434,12 +3434,12 @@ export interface components {
             kind: "vacation" | "sick" | "parental" | "unpaid" | "other";
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             startsOn: string;
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             endsOn: string;
             halfDayStart: boolean;
@@ -3456,12 +3456,12 @@ export interface components {
             kind: "vacation" | "sick" | "parental" | "unpaid" | "other";
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             startsOn: string;
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             endsOn: string;
             halfDayStart?: boolean;
@@ -3474,12 +3474,12 @@ export interface components {
             kind?: "vacation" | "sick" | "parental" | "unpaid" | "other";
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             startsOn?: string;
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             endsOn?: string;
             halfDayStart?: boolean;
@@ -3507,7 +3507,7 @@ export interface components {
             summary: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             occurredAt: string;
         };
@@ -3530,12 +3530,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Owner of the calendar entry. */
@@ -3544,12 +3544,12 @@ export interface components {
             description: string | null;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             startsAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             endsAt: string;
             allDay: boolean;
@@ -3568,12 +3568,12 @@ export interface components {
             description?: string | null;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             startsAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             endsAt: string;
             allDay?: boolean;
@@ -3590,12 +3590,12 @@ export interface components {
             description?: string | null;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             startsAt?: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             endsAt?: string;
             allDay?: boolean;
@@ -3620,12 +3620,12 @@ export interface components {
             resourceId: string | null;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             completedAt: string | null;
@@ -3648,7 +3648,7 @@ export interface components {
             requestId: string | null;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             occurredAt: string;
         };
@@ -3684,12 +3684,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -3737,7 +3737,7 @@ export interface components {
             status: "running" | "succeeded" | "failed" | "aborted";
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             startedAt: string;
             endedAt: string | null;
@@ -3767,7 +3767,7 @@ export interface components {
             note: string | null;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             publishedAt: string;
             /** @description Opaque resource identifier. */
@@ -3779,12 +3779,12 @@ export interface components {
             memberId: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             from: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             to: string;
             /** @description IANA time-zone name, e.g. Europe/Berlin. */
@@ -3792,12 +3792,12 @@ export interface components {
             windows: {
                 /**
                  * Format: date-time
-                 * @description RFC 3339 timestamp.
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
                  */
                 startsAt: string;
                 /**
                  * Format: date-time
-                 * @description RFC 3339 timestamp.
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
                  */
                 endsAt: string;
                 availableMinutes: number;
@@ -3810,12 +3810,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -3828,7 +3828,7 @@ export interface components {
             content: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             occurredAt: string;
         };
@@ -3865,7 +3865,7 @@ export interface components {
             action: "created" | "updated" | "archived" | "restored" | "deleted";
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             occurredAt: string;
         };
@@ -3875,12 +3875,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /**
@@ -3918,12 +3918,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -3957,12 +3957,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -4009,12 +4009,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -4088,12 +4088,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -4176,7 +4176,7 @@ export interface components {
             format: "csv" | "jsonl";
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             completedAt: string | null;
@@ -4190,7 +4190,7 @@ export interface components {
             format: "csv" | "jsonl";
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedSince?: string;
         };
@@ -4200,12 +4200,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -4226,7 +4226,7 @@ export interface components {
             url: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             expiresAt: string;
         };
@@ -4269,12 +4269,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             name: string;
@@ -4294,7 +4294,7 @@ export interface components {
             memberId: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             addedAt: string;
         };
@@ -4321,7 +4321,7 @@ export interface components {
             status: "active" | "error" | "disabled";
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             installedAt: string;
             lastSyncAt: string | null;
@@ -4333,12 +4333,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Personal data; present only with members:pii:read. */
@@ -4350,12 +4350,12 @@ export interface components {
             invitedBy: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             lastSentAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             expiresAt: string;
         };
@@ -4372,12 +4372,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -4422,12 +4422,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Opaque resource identifier. */
@@ -4440,7 +4440,7 @@ export interface components {
             groupIds: string[];
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             joinedAt: string;
             /** @description Personal data; present only with members:pii:read. */
@@ -4456,12 +4456,12 @@ export interface components {
             kind: "vacation" | "sick" | "parental" | "unpaid" | "other";
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             startsOn: string;
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             endsOn: string;
             halfDayStart?: boolean;
@@ -4476,12 +4476,12 @@ export interface components {
             kind?: "vacation" | "sick" | "parental" | "unpaid" | "other";
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             startsOn?: string;
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             endsOn?: string;
             halfDayStart?: boolean;
@@ -4530,7 +4530,7 @@ export interface components {
             lastUsedAt: string | null;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             revokedAt: string | null;
@@ -4557,7 +4557,7 @@ export interface components {
             lastUsedAt: string | null;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             revokedAt: string | null;
@@ -4577,12 +4577,12 @@ export interface components {
             memberId: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             startsAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             endsAt: string;
             plannedMinutes: number;
@@ -4603,12 +4603,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -4641,12 +4641,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -4688,12 +4688,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -4749,12 +4749,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -4768,7 +4768,7 @@ export interface components {
             kind: "expense" | "revenue" | "budget";
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             occurredOn: string;
             description: string | null;
@@ -4792,7 +4792,7 @@ export interface components {
             kind: "expense" | "revenue" | "budget";
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             occurredOn: string;
             description?: string | null;
@@ -4812,7 +4812,7 @@ export interface components {
             kind?: "expense" | "revenue" | "budget";
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             occurredOn?: string;
             description?: string | null;
@@ -4831,12 +4831,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -4859,7 +4859,7 @@ export interface components {
             customerId?: string | null;
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             startsOn: string;
         };
@@ -4891,7 +4891,7 @@ export interface components {
             count?: number;
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             until?: string;
         };
@@ -4924,12 +4924,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             name: string;
@@ -4969,7 +4969,7 @@ export interface components {
             score: number;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
         };
@@ -4979,12 +4979,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -5002,12 +5002,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             name: string;
@@ -5038,7 +5038,7 @@ export interface components {
             lastUsedAt: string | null;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             revokedAt: string | null;
@@ -5067,7 +5067,7 @@ export interface components {
             lastUsedAt: string | null;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             revokedAt: string | null;
@@ -5089,7 +5089,7 @@ export interface components {
             memberId: string | null;
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             validFrom: string;
             rate: components["schemas"]["Money"];
@@ -5111,7 +5111,7 @@ export interface components {
                 memberId: string | null;
                 /**
                  * Format: date
-                 * @description ISO-8601 calendar date.
+                 * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
                  */
                 validFrom: string;
                 rate: components["schemas"]["MoneyInput"];
@@ -5139,12 +5139,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -5168,12 +5168,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -5232,7 +5232,7 @@ export interface components {
             taskId: string | null;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             scheduledFor: string;
             /** @enum {string} */
@@ -5257,12 +5257,12 @@ export interface components {
                 memberId: string;
                 /**
                  * Format: date-time
-                 * @description RFC 3339 timestamp.
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
                  */
                 startsAt: string;
                 /**
                  * Format: date-time
-                 * @description RFC 3339 timestamp.
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
                  */
                 endsAt: string;
                 plannedMinutes: number;
@@ -5274,12 +5274,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -5289,7 +5289,7 @@ export interface components {
             rule: components["schemas"]["RecurrenceRule"];
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             startsOn: string;
             /** @description IANA time-zone name, e.g. Europe/Berlin. */
@@ -5306,7 +5306,7 @@ export interface components {
             rule: components["schemas"]["RecurrenceRule"];
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             startsOn: string;
             /** @description IANA time-zone name, e.g. Europe/Berlin. */
@@ -5323,7 +5323,7 @@ export interface components {
             eventType: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             occurredAt: string;
             attributes?: {
@@ -5342,7 +5342,7 @@ export interface components {
             rule?: components["schemas"]["RecurrenceRule"];
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             startsOn?: string;
             /** @description IANA time-zone name, e.g. Europe/Berlin. */
@@ -5354,7 +5354,7 @@ export interface components {
             rule?: components["schemas"]["RecurrenceRule"];
             /**
              * Format: date
-             * @description ISO-8601 calendar date.
+             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
              */
             startsOn?: string;
             /** @description IANA time-zone name, e.g. Europe/Berlin. */
@@ -5385,12 +5385,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
@@ -5401,7 +5401,7 @@ export interface components {
             userId: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             startedAt: string;
             /** @description null while the timer runs. */
@@ -5441,7 +5441,7 @@ export interface components {
             userId?: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             startedAt: string;
             endedAt?: string | null;
@@ -5456,7 +5456,7 @@ export interface components {
             userId?: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             startedAt?: string;
             endedAt?: string | null;
@@ -5471,12 +5471,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             name: string;
@@ -5489,12 +5489,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             url: string;
@@ -5538,7 +5538,7 @@ export interface components {
             failureDetail: string | null;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             lastAttemptAt: string | null;
@@ -5561,12 +5561,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
             url: string;
@@ -5596,7 +5596,7 @@ export interface components {
             status: "active" | "locked";
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             createdAt: string;
         };
@@ -5632,7 +5632,7 @@ export interface components {
             version: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
         };
@@ -5764,7 +5764,7 @@ export interface components {
         Id: string;
         /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
         Cursor: string;
-        /** @description Page size, 1-200; default 50. */
+        /** @description Page size, 1-200 in decimal digits only; default 50. */
         Limit: number;
         /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
         IfMatch: string;
@@ -6078,12 +6078,12 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 status?: "active" | "completed" | "archived";
                 /** @description Opaque resource identifier. */
                 customerId?: string;
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 updatedSince?: string;
             };
             header?: never;
@@ -6412,7 +6412,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -6566,7 +6566,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -6851,7 +6851,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque resource identifier. */
                 projectId?: string;
@@ -6860,7 +6860,7 @@ export interface operations {
                 /** @description Opaque resource identifier. */
                 assigneeId?: string;
                 status?: "open" | "completed";
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 updatedSince?: string;
             };
             header?: never;
@@ -7313,7 +7313,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque resource identifier. */
                 templateTaskId?: string;
@@ -7501,7 +7501,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -7709,7 +7709,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque resource identifier. */
                 taskId?: string;
@@ -7717,9 +7717,9 @@ export interface operations {
                 projectId?: string;
                 /** @description Opaque resource identifier. */
                 userId?: string;
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 startedFrom?: string;
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 startedTo?: string;
             };
             header?: never;
@@ -8018,7 +8018,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 kind?: "person" | "organization";
                 /** @description Opaque resource identifier. */
@@ -8246,7 +8246,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque resource identifier. */
                 contactId?: string;
@@ -8472,7 +8472,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque resource identifier. */
                 parentId?: string;
@@ -8698,7 +8698,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 status?: "active" | "inactive";
             };
@@ -8772,7 +8772,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 kind?: "projects" | "tasks";
             };
@@ -8997,7 +8997,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -9296,7 +9296,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -9520,7 +9520,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Resource family of the target. */
                 targetType?: "contacts" | "projects" | "tasks";
@@ -9971,11 +9971,11 @@ export interface operations {
             query: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 from: string;
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 to: string;
                 /** @description Opaque resource identifier. */
                 memberId?: string;
@@ -10094,11 +10094,11 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 from?: string;
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 to?: string;
             };
             header?: never;
@@ -10283,11 +10283,11 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 from?: string;
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 to?: string;
             };
             header?: never;
@@ -10449,11 +10449,11 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /** @description ISO-8601 calendar date. */
+                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
                 from?: string;
-                /** @description ISO-8601 calendar date. */
+                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
                 to?: string;
                 status?: "requested" | "approved" | "rejected" | "canceled";
             };
@@ -10639,11 +10639,11 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /** @description ISO-8601 calendar date. */
+                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
                 from?: string;
-                /** @description ISO-8601 calendar date. */
+                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
                 to?: string;
                 status?: "requested" | "approved" | "rejected" | "canceled";
             };
@@ -10804,9 +10804,9 @@ export interface operations {
     getAvailability: {
         parameters: {
             query: {
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 from: string;
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 to: string;
                 granularity?: "hour" | "day";
             };
@@ -10841,9 +10841,9 @@ export interface operations {
     getMemberAvailability: {
         parameters: {
             query: {
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 from: string;
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 to: string;
                 granularity?: "hour" | "day";
             };
@@ -10884,7 +10884,7 @@ export interface operations {
             query: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Resource family of the target. */
                 targetType: "contacts" | "projects" | "tasks";
@@ -10926,7 +10926,7 @@ export interface operations {
             query: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Resource family of the target. */
                 targetType: "contacts" | "projects" | "tasks";
@@ -11115,7 +11115,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Resource family of the target. */
                 targetType?: "contacts" | "projects" | "tasks";
@@ -11343,7 +11343,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 status?: "pending" | "available";
             };
@@ -11648,7 +11648,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque resource identifier. */
                 productGroupId?: string;
@@ -11874,7 +11874,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque resource identifier. */
                 parentId?: string;
@@ -12100,14 +12100,14 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque resource identifier. */
                 projectId?: string;
                 kind?: "expense" | "revenue" | "budget";
-                /** @description ISO-8601 calendar date. */
+                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
                 from?: string;
-                /** @description ISO-8601 calendar date. */
+                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
                 to?: string;
             };
             header?: never;
@@ -12331,7 +12331,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 status?: "active" | "deactivated";
                 /** @description Opaque resource identifier. */
@@ -12479,7 +12479,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 status?: "pending" | "accepted" | "revoked" | "expired";
             };
@@ -12664,7 +12664,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -12889,7 +12889,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -13074,7 +13074,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -13156,7 +13156,7 @@ export interface operations {
             query: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 q: string;
                 types?: string;
@@ -13196,7 +13196,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 status?: "pending" | "running" | "succeeded" | "failed" | "expired";
             };
@@ -13344,7 +13344,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -13382,7 +13382,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 status?: "draft" | "published";
             };
@@ -13648,7 +13648,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -13726,7 +13726,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque resource identifier. */
                 definitionId?: string;
@@ -13842,7 +13842,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -13915,7 +13915,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 status?: "active" | "expired" | "revoked";
             };
@@ -14062,7 +14062,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -14247,7 +14247,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -14480,7 +14480,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 types?: string;
             };
@@ -14550,7 +14550,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -14732,7 +14732,7 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 status?: "pending" | "succeeded" | "failed";
             };
@@ -14812,14 +14812,14 @@ export interface operations {
             query?: {
                 /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200; default 50. */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 action?: string;
                 /** @description Opaque resource identifier. */
                 actorId?: string;
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 from?: string;
-                /** @description RFC 3339 timestamp. */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 to?: string;
             };
             header?: never;
