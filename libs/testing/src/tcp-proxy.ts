@@ -77,11 +77,10 @@ export class TcpProxy {
 
   private listen(port: number): Promise<void> {
     const server = net.createServer((client) => {
-      let upstream: net.Socket | undefined;
+      // While black-holed a connection is accepted but never forwarded: the partition swallows it.
+      const upstream = this.dropping ? undefined : net.connect(this.targetPort, this.targetHost);
       this.track(client, () => upstream);
-      if (this.dropping) return; // accepted, never forwarded: the partition swallows it
-      upstream = net.connect(this.targetPort, this.targetHost);
-      this.track(upstream, () => client);
+      if (upstream) this.track(upstream, () => client);
     });
     this.server = server;
     return new Promise((resolve, reject) => {
