@@ -18,9 +18,9 @@ export interface Expectation {
  * application code runs). Returns false when the answer broke one.
  */
 export function judge(ledger: Ledger, generation: 'v0' | 'v1', operation: string, probe: Probe, answer: Answer, expectation: Expectation = {}, allow503 = false): boolean {
-  ledger.count(answer);
-  const before = ledger.findings.length;
   const { status } = answer;
+  ledger.count(answer, status === 501 && expectation.unimplemented ? '501 (unimplemented)' : status === 503 && allow503 ? '503 (allowed)' : undefined);
+  const before = ledger.findings.length;
   if (status === 0) {
     ledger.find('no-answer', operation, probe, answer, 'the request got no HTTP answer (hang or dropped connection)');
     return false;

@@ -27,9 +27,8 @@ export class Ledger {
   constructor(readonly check: string) {}
 
   /** Counts one answer (429 separately: a rate limit is not a finding). */
-  count(answer: Answer): void {
+  count(answer: Answer, klass = answer.status === 0 ? 'none' : answer.status === 429 ? '429' : `${Math.floor(answer.status / 100)}xx`): void {
     this.requests++;
-    const klass = answer.status === 0 ? 'none' : answer.status === 429 ? '429' : `${Math.floor(answer.status / 100)}xx`;
     this.answers.set(klass, (this.answers.get(klass) ?? 0) + 1);
   }
 
@@ -52,7 +51,7 @@ export class Ledger {
   summary(): string {
     const n = (v: number) => v.toLocaleString('en-US');
     const parts = [`${n(this.requests)} requests`, `${n(this.answers.get('5xx') ?? 0)} 5xx`, `${n(this.answers.get('none') ?? 0)} unanswered`];
-    for (const k of ['2xx', '4xx', '429']) if (this.answers.get(k)) parts.push(`${n(this.answers.get(k)!)} ${k}`);
+    for (const k of ['2xx', '4xx', '429', '501 (unimplemented)', '503 (allowed)']) if (this.answers.get(k)) parts.push(`${n(this.answers.get(k)!)} ${k}`);
     for (const [k, v] of this.counters) parts.push(`${n(v)} ${k}`);
     parts.push(`${n(this.findings.length)} findings`);
     return `${this.check}: ${parts.join(', ')}`;

@@ -72,7 +72,7 @@ export function fieldKind(node: JsonSchema, root: JsonSchema, name = ''): FieldK
   return 'unknown';
 }
 
-const STRING_CANDIDATES = ['Sample', 'sample', '10.00', '10', '1', 'EUR', '#336699', 'PT1H', '09:00', 'FREQ=WEEKLY', '2026-03-02', '2026-03-02T09:00:00Z', 'a.b', 'en', 'Europe/Berlin', 'sample-key'];
+const STRING_CANDIDATES = ['Sample', 'sample', 'DE', 'de', '10.00', '10', '1', 'EUR', '#336699', 'PT1H', '09:00', 'FREQ=WEEKLY', '2026-03-02', '2026-03-02T09:00:00Z', 'a.b', 'en', 'Europe/Berlin', 'sample-key'];
 
 function sampleString(node: JsonSchema, name: string, ids: IdResolver): string {
   const format = node['format'];
@@ -87,6 +87,8 @@ function sampleString(node: JsonSchema, name: string, ids: IdResolver): string {
   const max = typeof node['maxLength'] === 'number' ? node['maxLength'] : Infinity;
   const pattern = typeof node['pattern'] === 'string' ? safeRegExp(node['pattern']) : undefined;
   const fits = (s: string) => s.length >= min && s.length <= max && (!pattern || pattern.test(s));
+  // Event-type filters take `*` (every event type) besides catalogued names.
+  if (/eventType/.test(name)) return '*';
   const named = `Sample ${name || 'text'} ${Math.random().toString(36).slice(2, 6)}`;
   for (const candidate of [named, ...STRING_CANDIDATES]) if (fits(candidate)) return candidate;
   return 'x'.repeat(Math.max(min, 1));

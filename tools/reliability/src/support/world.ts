@@ -39,6 +39,8 @@ export interface World {
   readonly served: ReadonlySet<string>;
   /** A's resource ids by collection path template (`/v1/projects`, `/v1/members/{id}/appointments`). */
   readonly ids: Map<string, string[]>;
+  /** Create operations that found no body the service accepted (their resources are probed with random ids). */
+  readonly unseeded: readonly string[];
   /** The v1 path of an operation with A's ids filled in (a random UUID where A has none). */
   pathFor(op: OperationDefinition): Promise<string>;
   /** The v0 path of an operation with A's ids filled in. */
@@ -162,7 +164,10 @@ export async function startWorld(env: TestEnvironment, settings: Record<string, 
   const pathForV0 = (op: V0OperationDefinition): string =>
     op.path.replace(/\{(\w+)\}/g, (_m, name: string) => (name === 'token' ? '{token}' : (ids.get(collectionOfV0(op) ?? '')?.[0] ?? RANDOM_ID())));
 
+  /** Create operations that found no body the service accepted (their resources are probed with random ids). */
+  const unseeded = [...pending].map((op) => op.operationId);
   return {
+    unseeded,
     cell,
     v1,
     a,
