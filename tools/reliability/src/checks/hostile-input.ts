@@ -28,7 +28,6 @@ interface Target {
 }
 
 const WIDTH = 6;
-export const TIMINGS: [string, number][] = [];
 
 /** Parameter positions of a path template, as indexes of its `/` segments. */
 const idSegments = (template: string) => template.split('/').flatMap((s, i) => (s.includes('{') ? [i] : []));
@@ -130,7 +129,6 @@ export async function hostileInput(world: World, options: { only?: (name: string
     const cases = hostileCases(shape, token);
     const before = await workspaceDigest(database, a.workspaceId);
     const answers = await sendAll(target, cases);
-    cases.forEach((c, i) => TIMINGS.push([c.label.replace(/^[^:]*: /, ''), answers[i]!.ms]));
     cases.forEach((c, i) => judge(ledger, target.generation, `${target.generation} ${target.name}`, c.probe, answers[i]!, { ...c, unimplemented: target.unimplemented }));
     let batch = cases;
     let start = before;
