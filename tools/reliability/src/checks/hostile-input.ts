@@ -1,7 +1,7 @@
 import { V1_SCOPES } from '@workcell/credentials';
 import { issueCredential } from '@workcell/db';
 import { type OperationDefinition, type V0OperationDefinition, v0Operations, v1Operations } from '@workcell/registry';
-import { V0_RECIPES } from '@workcell/e2e/dist/support/v0.js';
+import { V0_RECIPES } from '@workcell/e2e/support/v0';
 import { digestDifference, workspaceDigest } from '../support/digest.js';
 import { type HostileCase, hostileCases, type RequestShape } from '../support/hostile.js';
 import { type Answer, inParallel, send } from '../support/http.js';

@@ -1,5 +1,5 @@
 import { type OperationDefinition, v0Operations, v1Operations } from '@workcell/registry';
-import { V0_RECIPES } from '@workcell/e2e/dist/support/v0.js';
+import { V0_RECIPES } from '@workcell/e2e/support/v0';
 import { digestDifference, workspaceDigest } from '../support/digest.js';
 import { type Answer, type Probe, send } from '../support/http.js';
 import { judge } from '../support/judge.js';

@@ -2,7 +2,7 @@ import { createApiV0App } from '@workcell/api-v0';
 import { createApiV1App } from '@workcell/api-v1';
 import { createDatabase, type Database, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
 import { type RunningApp, startApp, TcpProxy, testConfig, type TestEnvironment } from '@workcell/testing';
-import { startCellServices } from '@workcell/e2e/dist/support/cell.js';
+import { startCellServices } from '@workcell/e2e/support/cell';
 
 /**
  * The platform for the fault check: the e2e cell's auth service and worker, and api-v1 and api-v0 instances

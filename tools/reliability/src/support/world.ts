@@ -5,7 +5,7 @@ import { routeCoverage } from '@workcell/http';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type OperationDefinition, type V0OperationDefinition, v1Operations } from '@workcell/registry';
 import type { RunningApp, TestEnvironment } from '@workcell/testing';
-import { startV0Cell, type Team, type V0Cell } from '@workcell/e2e/dist/support/v0.js';
+import { startV0Cell, type Team, type V0Cell } from '@workcell/e2e/support/v0';
 import { send } from './http.js';
 import { sampleFor } from './samples.js';
 
