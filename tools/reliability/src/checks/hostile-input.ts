@@ -129,7 +129,7 @@ export async function hostileInput(world: World, options: { only?: (name: string
     const cases = hostileCases(shape, token);
     const before = await workspaceDigest(database, a.workspaceId);
     const answers = await sendAll(target, cases);
-    cases.forEach((c, i) => judge(ledger, target.generation, `${target.generation} ${target.name}`, c.probe, answers[i]!, { ...c, unimplemented: target.unimplemented }));
+    cases.forEach((c, i) => judge(ledger, target.generation, `${target.generation} ${target.name}`, c.probe, answers[i]!, { ...c, unimplemented: target.unimplemented, label: c.group ?? c.label }));
     let batch = cases;
     let start = before;
     // A read writes nothing whatever it answers; a write batch with accepted requests is verified again
@@ -158,7 +158,7 @@ export async function hostileInput(world: World, options: { only?: (name: string
       const diff = digestDifference(d0, await workspaceDigest(database, a.workspaceId));
       if (diff.length > 0 && refused(answer)) {
         culprit = true;
-        ledger.find('written-by-refused-request', `${target.generation} ${target.name}`, c.probe, answer, `refused (${answer.status}) yet changed ${diff.join(', ')}`);
+        ledger.find('written-by-refused-request', `${target.generation} ${target.name}`, c.probe, answer, `refused (${answer.status}) yet changed ${diff.join(', ')}`, c.group ?? c.label);
       }
     }
     if (!culprit) ledger.find('written-by-refused-request', `${target.generation} ${target.name}`, `${batch.length} refused requests`, undefined, `the batch changed ${changed.join(', ')} (not reproduced one by one: background work?)`);

@@ -4,7 +4,7 @@ import { digestDifference, workspaceDigest } from '../support/digest.js';
 import { type Answer, type Probe, send } from '../support/http.js';
 import { judge } from '../support/judge.js';
 import { Ledger } from '../support/ledger.js';
-import { sampleFor } from '../support/samples.js';
+import { fieldsOf, sampleFor } from '../support/samples.js';
 import type { World } from '../support/world.js';
 
 /**
@@ -28,8 +28,12 @@ export async function tenantIsolation(world: World): Promise<Ledger> {
   for (const op of [...v1Operations].sort((x, y) => rank(x.method) - rank(y.method))) {
     if (!op.authenticated) continue;
     const hasPathId = op.path.includes('{');
-    // With a path id, the body carries only what is required, so the path id is what the answer is about.
-    const sample = sampleFor(op.request.body, world.resolve, !hasPathId);
+    // With a path id, the body carries what is required and one plain text field (an update needs an
+    // attribute), no references, so the path id is what the answer is about.
+    const full = sampleFor(op.request.body, world.resolve, true);
+    const text = fieldsOf(op.request.body).find((f) => f.kind === 'string' && !/(url|email|color|currency|code|version)$/i.test(f.name))?.name;
+    const required = sampleFor(op.request.body, world.resolve, false);
+    const sample = hasPathId && required !== null && typeof required === 'object' && !Array.isArray(required) ? { ...required, ...(text ? { [text]: (full as Record<string, unknown>)[text] } : {}) } : full;
     const bodyText = sample === undefined ? undefined : JSON.stringify(sample);
     const bodyReferencesA = bodyText !== undefined && [...aIds].some((id) => bodyText.includes(id));
     if (!hasPathId && !bodyReferencesA) continue;
@@ -63,8 +67,9 @@ export async function tenantIsolation(world: World): Promise<Ledger> {
       const name = `v1 ${target.op.operationId} (${credential})`;
       const unimplemented = !world.served.has(target.op.operationId);
       // A 400 that points into the body (`source.pointer`) is validation, which may come before the lookup.
-      const bodyValidation = answer.status === 400 && probe.body !== undefined && (answer.json as { errors?: { source?: { pointer?: string } }[] } | undefined)?.errors?.every((e) => e.source?.pointer) === true;
-      judge(ledger, 'v1', name, probe, answer, target.strict && !bodyValidation ? { expect: unimplemented ? [403, 404, 501] : [403, 404], unimplemented } : { refuse: true, unimplemented });
+      const bodyValidation = answer.status === 400 && probe.body !== undefined && (answer.json as { errors?: { source?: { pointer?: string } }[] } | undefined)?.errors?.every((e) => typeof e.source?.pointer === 'string') === true;
+      const label = `${target.strict ? 'path id' : 'body reference'} of A (${credential})`;
+      judge(ledger, 'v1', name, probe, answer, target.strict && !bodyValidation ? { expect: unimplemented ? [403, 404, 501] : [403, 404], unimplemented, label } : { refuse: true, unimplemented, label });
       if (answer.status >= 200 && answer.status < 300) {
         const leaked = leaks(answer);
         ledger.find('cross-tenant-access', name, probe, answer, `another workspace's credential got ${answer.status}${leaked.length ? `, revealing ${leaked.length} of A's ids` : ''}`);
@@ -87,7 +92,7 @@ export async function tenantIsolation(world: World): Promise<Ledger> {
       ledger.count(answer);
       continue;
     }
-    judge(ledger, 'v0', name, probe, answer, { expect: op.availability === 'unavailable' ? [403] : [404] });
+    judge(ledger, 'v0', name, probe, answer, { expect: op.availability === 'unavailable' ? [403] : [404], label: 'path or body id of A (team token of B)' });
     if (answer.status >= 200 && answer.status < 300) ledger.find('cross-tenant-access', name, probe, answer, `another team's token got ${answer.status}`);
   }
 

@@ -12,6 +12,8 @@ import type { Probe } from './http.js';
 
 export interface HostileCase {
   readonly label: string;
+  /** The label without field names and values, for grouping findings of many operations. */
+  readonly group?: string;
   readonly probe: Probe;
   /** The contract requires a 4xx. */
   readonly refuse?: boolean;
@@ -233,5 +235,15 @@ function headerCases(shape: RequestShape, token: string): HostileCase[] {
 
 /** Every hostile case of one operation. `token` is the credential the normal request carries. */
 export function hostileCases(shape: RequestShape, token: string): HostileCase[] {
-  return [...headerCases(shape, token), ...pathCases(shape), ...queryCases(shape), ...bodyCases(shape)];
+  const fieldNames = new Set(shape.fields.map((f) => f.name));
+  const afterName = (label: string) => label.replace(/^[^:]+: /, '');
+  return [
+    ...headerCases(shape, token).map((c) => ({ ...c, group: `header: ${c.label}` })),
+    ...pathCases(shape).map((c) => ({ ...c, group: `path: ${afterName(c.label)}` })),
+    ...queryCases(shape).map((c) => ({ ...c, group: `query: ${afterName(c.label).replace(/^(non-decimal integer|out-of-range date|edge date) .*/, '$1')}` })),
+    ...bodyCases(shape).map((c) => ({
+      ...c,
+      group: fieldNames.has(c.label.split(': ')[0] ?? '') ? `body field: ${afterName(c.label)}` : `body: ${c.label.replace(/ in \w+$/, '').replace(/ \(1\.5 MB.*\)$/, ' (1.5 MB)').replace(/^duplicate field .*/, 'duplicate field')}`,
+    })),
+  ];
 }

@@ -9,6 +9,8 @@ export interface Expectation {
   readonly expect?: readonly number[];
   /** A 501 is the operation's contract (registered, not implemented) once the caller is authenticated. */
   readonly unimplemented?: boolean;
+  /** What the request tried, for grouping findings. */
+  readonly label?: string;
 }
 
 /**
@@ -22,25 +24,25 @@ export function judge(ledger: Ledger, generation: 'v0' | 'v1', operation: string
   ledger.count(answer, status === 501 && expectation.unimplemented ? '501 (unimplemented)' : status === 503 && allow503 ? '503 (allowed)' : undefined);
   const before = ledger.findings.length;
   if (status === 0) {
-    ledger.find('no-answer', operation, probe, answer, 'the request got no HTTP answer (hang or dropped connection)');
+    ledger.find('no-answer', operation, probe, answer, 'the request got no HTTP answer (hang or dropped connection)', expectation.label);
     return false;
   }
   if (expectation.expect && !expectation.expect.includes(status)) {
-    ledger.find('wrong-status', operation, probe, answer, `the contract requires ${expectation.expect.join(' or ')}`);
+    ledger.find('wrong-status', operation, probe, answer, `the contract requires ${expectation.expect.join(' or ')}`, expectation.label);
   } else if (status >= 500 && !(status === 501 && expectation.unimplemented) && !(status === 503 && allow503)) {
-    ledger.find('5xx', operation, probe, answer, `a ${status} on ${allow503 ? 'a request (only 503 service_unavailable is allowed here)' : 'hostile input (must be a 4xx)'}`);
+    ledger.find('5xx', operation, probe, answer, `a ${status} on ${allow503 ? 'a request (only 503 service_unavailable is allowed here)' : 'hostile input (must be a 4xx)'}`, expectation.label);
   } else if (expectation.refuse && (status < 400 || status >= 500) && !(status === 501 && expectation.unimplemented)) {
-    ledger.find('accepted-invalid-input', operation, probe, answer, `answered ${status}; the contract requires a 4xx refusal`);
+    ledger.find('accepted-invalid-input', operation, probe, answer, `answered ${status}; the contract requires a 4xx refusal`, expectation.label);
   }
   if (status >= 400 && status !== 431 && !(status === 501 && expectation.unimplemented && generation === 'v1' && answer.json === undefined)) {
     const problem = errorBodyProblem(generation, answer);
-    if (problem) ledger.find('error-body', operation, probe, answer, `${status} without the ${generation} error document: ${problem}`);
+    if (problem) ledger.find('error-body', operation, probe, answer, `${status} without the ${generation} error document: ${problem}`, expectation.label);
   }
   if (status === 503) {
     const retryAfter = answer.headers['retry-after'];
-    if (!retryAfter || !/^\d+$/.test(String(retryAfter))) ledger.find('503-without-retry-after', operation, probe, answer, 'a 503 must carry Retry-After (seconds)');
+    if (!retryAfter || !/^\d+$/.test(String(retryAfter))) ledger.find('503-without-retry-after', operation, probe, answer, 'a 503 must carry Retry-After (seconds)', expectation.label);
     const code = generation === 'v1' ? (answer.json as { errors?: { code?: string }[] } | undefined)?.errors?.[0]?.code : (answer.json as { error?: { code?: string } } | undefined)?.error?.code;
-    if (allow503 && code !== 'service_unavailable') ledger.find('503-wrong-code', operation, probe, answer, `a 503 must be service_unavailable, not ${String(code)}`);
+    if (allow503 && code !== 'service_unavailable') ledger.find('503-wrong-code', operation, probe, answer, `a 503 must be service_unavailable, not ${String(code)}`, expectation.label);
   }
   return ledger.findings.length === before;
 }

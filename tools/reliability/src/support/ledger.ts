@@ -14,6 +14,8 @@ export interface Finding {
   readonly status: number;
   readonly body: string;
   readonly problem: string;
+  /** What was tried (the hostile case, the fault): findings are grouped by it within their class. */
+  readonly label: string;
 }
 
 export class Ledger {
@@ -36,9 +38,10 @@ export class Ledger {
     this.counters.set(counter, (this.counters.get(counter) ?? 0) + by);
   }
 
-  find(kind: string, operation: string, probe: Probe | string, answer: Pick<Answer, 'status' | 'text' | 'failure'> | undefined, problem: string): void {
+  find(kind: string, operation: string, probe: Probe | string, answer: Pick<Answer, 'status' | 'text' | 'failure'> | undefined, problem: string, label = problem): void {
     this.findings.push({
       kind,
+      label,
       operation,
       request: typeof probe === 'string' ? probe : describeProbe(probe),
       status: answer?.status ?? 0,
@@ -57,18 +60,29 @@ export class Ledger {
     return `${this.check}: ${parts.join(', ')}`;
   }
 
-  /** The findings grouped by class, each class with its count and up to `perKind` examples. */
-  report(perKind = 12): string {
+  /**
+   * The findings grouped by class, and within a class by what was tried, each group with its count, the
+   * operations it hit and one full example (request, status, body excerpt).
+   */
+  report(perKind = 15): string {
     const byKind = new Map<string, Finding[]>();
     for (const f of this.findings) byKind.set(f.kind, [...(byKind.get(f.kind) ?? []), f]);
     const lines: string[] = [];
+    const names = (list: Finding[]) => {
+      const operations = [...new Set(list.map((f) => f.operation))];
+      return `${operations.length} operations: ${operations.slice(0, 8).join(', ')}${operations.length > 8 ? ', …' : ''}`;
+    };
     for (const [kind, list] of [...byKind].sort((a, b) => b[1].length - a[1].length)) {
-      const operations = new Set(list.map((f) => f.operation));
-      lines.push(`[${this.check}] ${kind}: ${list.length} findings on ${operations.size} operations (${[...operations].slice(0, 12).join(', ')}${operations.size > 12 ? ', …' : ''})`);
-      for (const f of list.slice(0, perKind)) {
-        lines.push(`  - ${f.operation}: ${f.problem}\n      request: ${f.request}\n      answer:  ${f.status || 'none'} ${f.body}`);
+      lines.push(`[${this.check}] ${kind}: ${list.length} findings on ${names(list)}`);
+      const byLabel = new Map<string, Finding[]>();
+      for (const f of list) byLabel.set(f.label, [...(byLabel.get(f.label) ?? []), f]);
+      const groups = [...byLabel].sort((a, b) => b[1].length - a[1].length);
+      for (const [label, group] of groups.slice(0, perKind)) {
+        const f = group[0]!;
+        lines.push(`  - ${label}: ${group.length} on ${names(group)}`);
+        lines.push(`      e.g. ${f.operation}: ${f.problem}\n      request: ${f.request}\n      answer:  ${f.status || 'none'} ${f.body}`);
       }
-      if (list.length > perKind) lines.push(`  … and ${list.length - perKind} more of this class`);
+      if (groups.length > perKind) lines.push(`  … and ${groups.length - perKind} more kinds of request in this class`);
     }
     return lines.join('\n');
   }
