@@ -73,11 +73,11 @@ export async function faults(platform: FaultyPlatform): Promise<Ledger> {
         ledger.count(answer);
         return;
       }
-      judge(ledger, generation, name, probe, answer, {}, true);
-      if (answer.status === 401 || answer.status === 403) ledger.find('refused-during-fault', name, probe, answer, `a valid credential got ${answer.status} (request started ${startedIn} the fault); an unreachable dependency is a 503`);
+      judge(ledger, generation, name, probe, answer, { label: `${scenario}, request started ${startedIn} the fault` }, true);
+      if (answer.status === 401 || answer.status === 403) ledger.find('refused-during-fault', name, probe, answer, `a valid credential got ${answer.status} (request started ${startedIn} the fault); an unreachable dependency is a 503`, `${scenario}: ${answer.status}`);
       // Healthy requests are far quicker, so any answer beyond the bound is one the fault held up.
       if (answer.status !== 0 && answer.ms > bound) {
-        ledger.find('slow-answer-during-fault', name, probe, answer, `answered after ${answer.ms} ms (request started ${startedIn} the fault); the bound is DEPENDENCY_TIMEOUT_MS ${platform.dependencyTimeoutMs} + ${MARGIN_MS} ms`);
+        ledger.find('slow-answer-during-fault', name, probe, answer, `answered after ${answer.ms} ms (request started ${startedIn} the fault); the bound is DEPENDENCY_TIMEOUT_MS ${platform.dependencyTimeoutMs} + ${MARGIN_MS} ms`, `${scenario}, request started ${startedIn} the fault`);
       }
       if (answer.status >= 200 && answer.status < 300 && create) {
         const path = create(answer);
@@ -106,7 +106,7 @@ export async function faults(platform: FaultyPlatform): Promise<Ledger> {
         if (last.status === 200) break;
         await sleep(200);
       }
-      if (last?.status !== 200) ledger.find('no-recovery', `${scenario}: ${generation}`, probe, last, `not answering 200 ${RECOVERY_LIMIT_MS} ms after the dependency came back`);
+      if (last?.status !== 200) ledger.find('no-recovery', `${scenario}: ${generation}`, probe, last, `not answering 200 ${RECOVERY_LIMIT_MS} ms after the dependency came back`, scenario);
     }
     slowestRecovery = Math.max(slowestRecovery, Date.now() - recoveredAt);
     await sleep(HEALTHY_MS);
@@ -118,7 +118,7 @@ export async function faults(platform: FaultyPlatform): Promise<Ledger> {
   for (const write of acknowledged) {
     const headers = { authorization: `Bearer ${write.generation === 'v1' ? platform.pat : platform.teamToken()}` };
     const answer = await send(url(write.generation), { method: 'GET', path: write.path, headers });
-    if (answer.status !== 200) ledger.find('acknowledged-write-lost', `${write.scenario}: ${write.generation} create`, { method: 'GET', path: write.path }, answer, 'a create answered 2xx does not exist afterwards');
+    if (answer.status !== 200) ledger.find('acknowledged-write-lost', `${write.scenario}: ${write.generation} create`, { method: 'GET', path: write.path }, answer, 'a create answered 2xx does not exist afterwards', write.scenario);
   }
   ledger.bump('faults (3 dependencies × cut, black hole)', scenarios.length);
   ledger.bump('ms slowest recovery', slowestRecovery);

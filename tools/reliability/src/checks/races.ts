@@ -48,7 +48,7 @@ export async function races(world: World): Promise<Ledger> {
       const data = (after.json as { data?: Record<string, unknown> } | undefined)?.data ?? {};
       const expected = bodies[winners[0]!]!;
       const lost = Object.entries(expected).filter(([k, v]) => data[k] !== v);
-      if (lost.length > 0) ledger.find('lost-update', `v1 ${op.operationId}`, `GET ${path}`, after, `the winning write's ${lost.map(([k]) => k).join(', ')} did not stick`);
+      if (lost.length > 0) ledger.find('lost-update', `v1 ${op.operationId}`, `GET ${path}`, after, `the winning write's ${lost.map(([k]) => k).join(', ')} did not stick`, 'If-Match race');
       else ledger.bump('if-match races with one winner');
     }
   }
@@ -118,7 +118,7 @@ export async function races(world: World): Promise<Ledger> {
     answers.forEach((answer, i) => judge(ledger, 'v0', name, probes[i]!, answer));
     const ok = answers.filter((x) => x.status === 200).length;
     if (ok !== WRITERS) {
-      ledger.find('v0-last-writer-wins', name, probes[answers.findIndex((x) => x.status !== 200)]!, answers.find((x) => x.status !== 200), `${WRITERS - ok} of ${WRITERS} concurrent PUTs were refused; v0 is last-writer-wins, every one must answer 200`);
+      ledger.find('v0-last-writer-wins', name, probes[answers.findIndex((x) => x.status !== 200)]!, answers.find((x) => x.status !== 200), `${WRITERS - ok} of ${WRITERS} concurrent PUTs were refused; v0 is last-writer-wins, every one must answer 200`, 'concurrent v0 PUTs');
       continue;
     }
     const after = await send(cell.v0.url, { method: 'GET', path, headers: { authorization: `Bearer ${a.teamToken()}` } });
