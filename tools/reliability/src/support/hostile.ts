@@ -125,7 +125,7 @@ function bodyCases(shape: RequestShape): HostileCase[] {
   raw('__proto__ key', `{"__proto__":{"polluted":true,"isAdmin":true}${inner ? `,${inner}` : ''}}`);
   raw('constructor.prototype key', `{"constructor":{"prototype":{"polluted":true}}${inner ? `,${inner}` : ''}}`);
   const first = shape.fields[0]?.name;
-  if (first) raw(`duplicate field ${first}`, `{${inner ? `${inner},` : ''}"${first}":${JSON.stringify(body[first] ?? 'dup')},"${first}":"dup\\u0000"}`);
+  if (first) raw(`duplicate field ${first}`, `{${inner ? `${inner},` : ''}"${first}":${JSON.stringify(body[first] ?? 'dup')},"${first}":"duplicate"}`);
   raw('deep nesting (100,000 objects)', `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`);
   const stringField = shape.fields.find((f) => f.kind === 'string')?.name ?? shape.fields.find((f) => f.kind === 'id' || f.kind === 'date' || f.kind === 'date-time')?.name;
   if (stringField) {
