@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PERMISSION_KEYS, V1_SCOPES } from '@workcell/credentials';
-import { issueCredential } from '@workcell/db';
+import { type GrantResourceType, issueCredential } from '@workcell/db';
 import { routeCoverage } from '@workcell/http';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type OperationDefinition, type V0OperationDefinition, v1Operations } from '@workcell/registry';
@@ -62,7 +62,7 @@ async function equip(cell: V0Cell, team: Team, label: string, withRole: boolean,
       await tx.memberRole.create({ data: { workspaceId, memberId, roleId: role.id } });
     }
     const account = await tx.serviceAccount.create({ data: { workspaceId, name: `reliability ${label}`, ownerMemberId: memberId } });
-    await tx.resourceGrant.createMany({ data: resourceTypes.map((resourceType) => ({ workspaceId, serviceAccountId: account.id, resourceType: resourceType as never, resourceId: null, access: 'write' as const })) });
+    await tx.resourceGrant.createMany({ data: resourceTypes.map((resourceType) => ({ workspaceId, serviceAccountId: account.id, resourceType: resourceType as GrantResourceType, resourceId: null, access: 'write' as const })) });
     const pat = (await issueCredential(tx, cell.config, { workspaceId, kind: 'personal_access_token', name: `reliability pat ${label}`, scopes: V1_SCOPES, memberId })).token;
     const serviceAccount = (await issueCredential(tx, cell.config, { workspaceId, kind: 'service_account', name: `reliability sa ${label}`, scopes: V1_SCOPES, serviceAccountId: account.id })).token;
     return { pat, serviceAccount };
