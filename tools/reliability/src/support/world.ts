@@ -112,8 +112,17 @@ export async function startWorld(env: TestEnvironment, settings: Record<string, 
   };
   const get = async (path: string) => send(v1.url, { method: 'GET', path, headers: { authorization: `Bearer ${a.pat}` } });
 
-  // What A has already (the demo seed): every served top-level list.
-  for (const op of v1Operations.filter((o) => o.method === 'GET' && o.response.kind === 'list' && !o.path.includes('{') && served.has(o.operationId))) {
+  // What A has already (the demo seed): every served top-level list, except the identities the suite itself
+  // authenticates with. An accepted hostile DELETE (a lower-case `bearer` is valid) on the first credential,
+  // member or service account listed would revoke the suite's own access; A gets a spare member instead, and the
+  // credentials and service accounts made below.
+  const OWN_IDENTITIES = new Set(['/v1/credentials', '/v1/service-accounts', '/v1/members']);
+  const spare = await cell.database.prisma.$transaction(async (tx) => {
+    const user = await tx.user.create({ data: { email: `${randomUUID()}@reliability.test`, name: 'Spare member' } });
+    return tx.workspaceMember.create({ data: { workspaceId: a.workspaceId, userId: user.id } });
+  });
+  add('/v1/members', spare.id);
+  for (const op of v1Operations.filter((o) => o.method === 'GET' && o.response.kind === 'list' && !o.path.includes('{') && served.has(o.operationId) && !OWN_IDENTITIES.has(o.path))) {
     const reply = await get(op.path);
     for (const item of ((reply.json as { data?: { id?: string }[] } | undefined)?.data ?? [])) add(op.path, item.id);
   }
