@@ -25,7 +25,8 @@ function boundaries(inTests) {
     allow: [],
     depConstraints: [
       { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:platform', 'type:domain', 'type:data', 'type:registry', 'type:util', ...testing], bannedExternalImports: prismaOnlyInData },
-      { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:app', 'type:platform', 'type:domain', 'type:data', 'type:registry', 'type:util', 'type:testing'] },
+      // e2e projects may share fixtures: the reliability suite boots its cells with tools/e2e's support files.
+      { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:e2e', 'type:app', 'type:platform', 'type:domain', 'type:data', 'type:registry', 'type:util', 'type:testing'] },
       { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform', 'type:domain', 'type:data', 'type:registry', 'type:util', ...testing], bannedExternalImports: prismaOnlyInData },
       { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:registry', 'type:util', ...testing], bannedExternalImports: [...noPlatform, ...noRedis, ...prismaOnlyInData] },
       { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:data', 'type:util', ...testing], bannedExternalImports: noPlatform },

@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+// `npm run test:reliability`: runs the reliability checks (one test file each, one after another: each boots
+// its own platform, and they would only compete for the CPU), streams their output, and closes with each
+// check's summary line. Exits non-zero on any finding, so CI fails.
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const files = readdirSync(`${here}dist`).filter((f) => f.endsWith('.test.js')).sort().map((f) => `dist/${f}`);
+const started = Date.now();
+const child = spawn(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=tap', ...process.argv.slice(2), ...files], { cwd: here, stdio: ['ignore', 'pipe', 'inherit'] });
+const summaries = [];
+let buffered = '';
+child.stdout.on('data', (chunk) => {
+  process.stdout.write(chunk);
+  buffered += chunk.toString('utf8');
+  const lines = buffered.split('\n');
+  buffered = lines.pop() ?? '';
+  for (const line of lines) {
+    const summary = /^\s*#\s+([a-z0-9-]+: [\d,]+ requests.*)$/.exec(line);
+    if (summary) summaries.push(summary[1]);
+  }
+});
+child.on('exit', (code) => {
+  process.stdout.write(`\nreliability suite (${Math.round((Date.now() - started) / 1000)} s):\n${summaries.map((s) => `  ${s}`).join('\n')}\n`);
+  process.exit(code ?? 1);
+});

@@ -1,0 +1,19 @@
+import { after, before, describe, it } from 'node:test';
+import { useTestEnvironment } from '@workcell/testing';
+import { faults } from './checks/faults.js';
+import { type FaultyPlatform, startFaultyPlatform } from './support/faulty-platform.js';
+import { finish, SUITE_SETTINGS } from './support/run.js';
+
+const env = useTestEnvironment();
+
+describe('reliability: dependency faults', () => {
+  let platform: FaultyPlatform;
+  before(async () => {
+    platform = await startFaultyPlatform(env, SUITE_SETTINGS, 1000);
+  });
+  after(() => platform?.close());
+
+  it('PostgreSQL, Redis and the auth service cut and black-holed mid-load: 503 with Retry-After in time, recovery, no acknowledged write lost', async (t) => {
+    finish(t, await faults(platform));
+  });
+});

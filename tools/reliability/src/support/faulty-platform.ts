@@ -1,0 +1,62 @@
+import { createApiV0App } from '@workcell/api-v0';
+import { createApiV1App } from '@workcell/api-v1';
+import { createDatabase, type Database, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { type RunningApp, startApp, TcpProxy, testConfig, type TestEnvironment } from '@workcell/testing';
+import { startCellServices } from '@workcell/e2e/support/cell';
+
+/**
+ * The platform for the fault check: the e2e cell's auth service and worker, and api-v1 and api-v0 instances
+ * that reach PostgreSQL, Redis and the auth service only through the harness's TcpProxy, one per dependency,
+ * so the check can cut or black-hole each without touching the machine's shared servers.
+ */
+export interface FaultyPlatform {
+  readonly database: Database;
+  readonly v1: RunningApp;
+  readonly v0: RunningApp;
+  readonly proxies: { readonly postgres: TcpProxy; readonly redis: TcpProxy; readonly auth: TcpProxy };
+  readonly dependencyTimeoutMs: number;
+  readonly pat: string;
+  teamToken(): string;
+  close(): Promise<void>;
+}
+
+export async function startFaultyPlatform(env: TestEnvironment, settings: Record<string, string>, dependencyTimeoutMs: number): Promise<FaultyPlatform> {
+  const database = createDatabase(env.config, { poolSize: 2 });
+  const demo = await seedDemoWorkspaceIfEmpty(database, env.config);
+  if (!demo) throw new Error('the fault check needs an empty database');
+  const services = await startCellServices(env);
+  const postgres = await TcpProxy.start(env.databaseUrl);
+  const redis = await TcpProxy.start(env.config.redis.url);
+  const auth = await TcpProxy.start(services.auth.url);
+  const config = testConfig({
+    ...settings,
+    DATABASE_URL: postgres.rewrite(env.databaseUrl),
+    REDIS_URL: redis.rewrite(env.config.redis.url),
+    REDIS_PREFIX: env.redisPrefix,
+    AUTH_INTERNAL_URL: auth.rewrite(services.auth.url).replace(/\/$/, ''),
+    WORKER_INTERNAL_URL: services.worker.url,
+    DEPENDENCY_TIMEOUT_MS: String(dependencyTimeoutMs),
+  });
+  const v1 = await startApp(createApiV1App, config);
+  const v0 = await startApp(createApiV0App, config);
+  const memberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId: demo.workspaceId } })).id;
+  const teamTokens: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    teamTokens.push(await database.prisma.$transaction((tx) => issueTeamToken(tx, env.config, { workspaceId: demo.workspaceId, name: `faults-${i}`, createdByMemberId: memberId })));
+  }
+  let turn = 0;
+  return {
+    database,
+    v1,
+    v0,
+    proxies: { postgres, redis, auth },
+    dependencyTimeoutMs,
+    pat: demo.personalAccessToken,
+    teamToken: () => teamTokens[turn++ % teamTokens.length]!,
+    async close() {
+      for (const app of [v0, v1, services.worker, services.auth]) await app.close();
+      for (const proxy of [postgres, redis, auth]) await proxy.close();
+      await database.close();
+    },
+  };
+}
