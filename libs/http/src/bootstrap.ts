@@ -11,6 +11,7 @@ import { type ApiGeneration, compareWithRegistry, type MountedRoute, registryRou
 import { ProtocolError, toProblem } from './problems.js';
 import { type ErrorRenderer, ProblemFilter, sendProblem, v0Errors, v1Errors } from './protocols.js';
 import { installRateLimit } from './rate-limit.js';
+import { applyServerLimits } from './server-limits.js';
 import { APP_CONFIG, DATABASE, REDIS } from './tokens.js';
 import { IdempotencyInterceptor } from './idempotency.js';
 import type { Database } from '@workcell/db';
@@ -98,6 +99,7 @@ export async function createHttpApplication(
     logger: new NestPinoLogger(options.logger),
     abortOnError: false,
   });
+  applyServerLimits(fastify, app.get<AppConfig>(APP_CONFIG));
   if (options.api) await mountApi(app, options.api, mounted, options.logger);
   return app;
 }
