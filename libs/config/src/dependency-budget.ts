@@ -4,38 +4,46 @@ import { performance } from 'node:perf_hooks';
 /**
  * The time a request may spend waiting on its dependencies (PostgreSQL, Redis, the auth service): one budget
  * of DEPENDENCY_TIMEOUT_MS per request, shared by every call the request makes, so a request that makes three
- * round trips still answers within the bound (per-call timeouts would stack up to three times it). Each
- * dependency client asks `dependencyTimeout()` how long its next call may take; the HTTP layer opens the
- * budget when a request arrives (libs/http server-limits.ts) and pauses it while the body is uploaded, which is
- * the client's time, not a dependency's. Code outside a request (jobs, tools, tests' fixtures) has no budget
- * and each client applies its own fallback.
+ * round trips still answers within the bound (per-call timeouts would stack up to three times it). The budget
+ * runs only while at least one dependency call of the request is outstanding: the request's own processing (a
+ * cold start, a loaded machine) and the client's upload are not a dependency's time, so they never turn a
+ * healthy request into a 503. Each dependency client starts its calls with `startDependencyCall()`, which tells
+ * how long the call may take (0: the budget is spent, fail at once as unavailable); the HTTP layer opens a
+ * budget for each request (libs/http server-limits.ts). Code outside a request (jobs, tools, tests' fixtures)
+ * has no budget and each client applies its own fallback.
  *
  * It lives with the configuration because it is what DEPENDENCY_TIMEOUT_MS means at run time, and because
  * every library that talks to a dependency already depends on this one.
  */
 export class DependencyBudget {
-  private deadline: number;
-  private pausedAt: number | null = null;
+  private spent = 0;
+  private outstanding = 0;
+  private since = 0;
 
-  constructor(readonly totalMs: number) {
-    this.deadline = performance.now() + totalMs;
-  }
+  constructor(readonly totalMs: number) {}
 
-  /** Milliseconds left (0 when spent); while paused, what was left when the pause began. */
+  /** Milliseconds of waiting left (0 when spent). */
   remaining(): number {
-    return Math.max(0, Math.floor(this.deadline - (this.pausedAt ?? performance.now())));
+    const running = this.outstanding > 0 ? performance.now() - this.since : 0;
+    return Math.max(0, Math.floor(this.totalMs - this.spent - running));
   }
 
-  /** Stops the clock (the request body is arriving: the client's time, not a dependency's). */
-  pause(): void {
-    this.pausedAt ??= performance.now();
+  /** Marks one call outstanding; the returned function (idempotent) marks it settled. */
+  begin(): () => void {
+    if (this.outstanding++ === 0) this.since = performance.now();
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      if (--this.outstanding === 0) this.spent += performance.now() - this.since;
+    };
   }
+}
 
-  resume(): void {
-    if (this.pausedAt === null) return;
-    this.deadline += performance.now() - this.pausedAt;
-    this.pausedAt = null;
-  }
+/** One dependency call: how long it may take (0: not at all) and what to call when it has settled. */
+export interface DependencyCall {
+  readonly timeoutMs: number;
+  end(): void;
 }
 
 const storage = new AsyncLocalStorage<DependencyBudget>();
@@ -51,13 +59,14 @@ export function currentDependencyBudget(): DependencyBudget | undefined {
 }
 
 /**
- * How long the next dependency call may take: what is left of the current request's budget (0 when it is
- * spent: the call must fail at once, as unavailable), or `fallbackMs` outside a request. `fallbackMs` of 0 means
- * unbounded outside a request.
+ * Starts a dependency call: within a request, it may take what is left of the request's budget (at most
+ * `fallbackMs`; 0 when the budget is spent: fail at once, as unavailable), and the budget runs until `end()`;
+ * outside a request it may take `fallbackMs`.
  */
-export function dependencyTimeout(fallbackMs: number): number {
+export function startDependencyCall(fallbackMs: number): DependencyCall {
   const budget = storage.getStore();
-  return budget ? budget.remaining() : fallbackMs;
+  if (!budget) return { timeoutMs: fallbackMs, end: () => undefined };
+  return { timeoutMs: Math.min(fallbackMs, budget.remaining()), end: budget.begin() };
 }
 
 /**

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { type AppConfig, currentDependencyBudget, DependencyTimeoutError } from '@workcell/config';
+import { type AppConfig, currentDependencyBudget, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
 import { PrismaClient } from './generated/prisma/client.js';
 
 export { PrismaClient };
@@ -25,7 +25,7 @@ const baseQuery = pg.Client.prototype.query as (this: pg.Client, ...args: unknow
 
 /**
  * A pg client whose every statement, inside a request, ends within what is left of the request's dependency
- * budget (libs/config dependency-budget.ts). When the time runs out the client is discarded: its socket is
+ * budget (libs/config dependency-budget.ts), and counts against it while it waits. When the time runs out the client is discarded: its socket is
  * destroyed, failing the statement with DependencyTimeoutError (unavailable: 503), so a late answer can never be
  * read as the answer to someone else's statement, a transaction cut short is rolled back by the server, and the
  * pool drops the client on release instead of reusing it mid-protocol. A statement is never sent once the budget
@@ -49,9 +49,10 @@ function budgetedQuery(this: BudgetedClient, ...args: unknown[]): unknown {
   const budget = currentDependencyBudget();
   const first = args[0] as { submit?: unknown } | undefined;
   if (!budget || (first !== null && typeof first === 'object' && typeof first.submit === 'function')) return baseQuery.apply(this, args);
-  const ms = budget.remaining();
+  const call = startDependencyCall(Infinity);
   const callbackAt = typeof args[2] === 'function' ? 2 : typeof args[1] === 'function' ? 1 : -1;
-  if (ms === 0) {
+  if (call.timeoutMs === 0) {
+    call.end();
     // Nothing sent; the client may still hold an open transaction whose ROLLBACK can no longer be sent in time.
     const error = new DependencyTimeoutError('PostgreSQL', budget.totalMs);
     this.discard(error);
@@ -59,18 +60,21 @@ function budgetedQuery(this: BudgetedClient, ...args: unknown[]): unknown {
     process.nextTick(() => (args[callbackAt] as Callback)(error));
     return undefined;
   }
-  const timer = setTimeout(() => this.discard(new DependencyTimeoutError('PostgreSQL', budget.totalMs)), ms);
+  const timer = setTimeout(() => this.discard(new DependencyTimeoutError('PostgreSQL', budget.totalMs)), call.timeoutMs);
+  const settled = () => {
+    clearTimeout(timer);
+    call.end();
+  };
   if (callbackAt >= 0) {
     const callback = args[callbackAt] as Callback;
     args[callbackAt] = (error: Error | undefined, result?: unknown) => {
-      clearTimeout(timer);
+      settled();
       callback(error, result);
     };
     return baseQuery.apply(this, args);
   }
   const result = baseQuery.apply(this, args) as Promise<unknown>;
-  const clear = () => clearTimeout(timer);
-  result.then(clear, clear);
+  result.then(settled, settled);
   return result;
 }
 BudgetedClient.prototype.query = budgetedQuery as typeof pg.Client.prototype.query;
@@ -79,23 +83,23 @@ type ConnectCallback = (error: Error | undefined, client?: pg.PoolClient, releas
 const baseConnect = pg.Pool.prototype.connect as (this: pg.Pool, callback?: ConnectCallback) => Promise<pg.PoolClient> | undefined;
 
 /**
- * A pool whose client checkout (waiting for a free client, or connecting a new one) also ends within the
- * request's budget when that is shorter than the connection timeout. A client that arrives after the caller
- * gave up goes straight back to the pool.
+ * A pool whose client checkout (waiting for a free client, or connecting a new one) is a dependency call of the
+ * request too: it ends within the rest of the budget (and the connection timeout). A client that arrives after
+ * the caller gave up goes straight back to the pool.
  */
 class BudgetedPool extends pg.Pool {}
 
 function budgetedConnect(this: pg.Pool, callback?: ConnectCallback): Promise<pg.PoolClient> | undefined {
   const budget = currentDependencyBudget();
-  const ms = budget?.remaining();
-  if (budget === undefined || ms === undefined || ms >= (this.options.connectionTimeoutMillis ?? Infinity)) return baseConnect.call(this, callback);
+  if (!budget) return baseConnect.call(this, callback);
+  const call = startDependencyCall(this.options.connectionTimeoutMillis || Infinity);
   const acquired = new Promise<pg.PoolClient>((resolve, reject) => {
-    if (ms === 0) return reject(new DependencyTimeoutError('PostgreSQL', budget.totalMs));
+    if (call.timeoutMs === 0) return reject(new DependencyTimeoutError('PostgreSQL', budget.totalMs));
     let settled = false;
     const timer = setTimeout(() => {
       settled = true;
       reject(new DependencyTimeoutError('PostgreSQL', budget.totalMs));
-    }, ms);
+    }, call.timeoutMs);
     void baseConnect.call(this, (error, client, release) => {
       clearTimeout(timer);
       if (settled) return void (client && !error ? release?.() : undefined);
@@ -104,6 +108,7 @@ function budgetedConnect(this: pg.Pool, callback?: ConnectCallback): Promise<pg.
       else resolve(client);
     });
   });
+  acquired.then(call.end, call.end);
   if (!callback) return acquired;
   acquired.then(
     (client) => callback(undefined, client, client.release.bind(client)),
@@ -135,6 +140,9 @@ export function createDatabase(config: AppConfig, options: { poolSize?: number }
   // Every interactive transaction (inTransaction, and any direct $transaction) waits at most the dependency
   // timeout to start; Prisma's own timeout errors count as unavailable (unavailable.ts).
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: config.dependencyTimeoutMs, timeout: TRANSACTION_TIMEOUT_MS } });
+  // Loads the query engine now rather than inside the first request's dependency budget; a database that is
+  // down at start is found by the first query instead (the client connects lazily).
+  void prisma.$connect().catch(() => undefined);
   let closed = false;
   return {
     prisma,

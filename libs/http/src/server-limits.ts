@@ -55,12 +55,11 @@ function boundConnections(server: Server, limits: AppConfig['http']): void {
 }
 
 /**
- * Every request gets one dependency budget of DEPENDENCY_TIMEOUT_MS (libs/config dependency-budget.ts) from the
- * moment its headers arrive, which every dependency call it makes draws on: the rate limit's Redis command, the
- * auth service, each PostgreSQL statement and transaction, a job enqueue. The clock stops while the body is
- * uploaded (that is the client's time, bounded by HTTP_REQUEST_TIMEOUT_MS). When the budget is spent the next
- * call fails at once as unavailable, so a request answers 503 `service_unavailable` within the budget plus its
- * own processing time, however many round trips it makes.
+ * Every request gets one dependency budget of DEPENDENCY_TIMEOUT_MS (libs/config dependency-budget.ts), which
+ * every dependency call it makes draws on: the rate limit's Redis command, the auth service, each PostgreSQL
+ * checkout, statement and transaction, a job enqueue. When the budget is spent the next call fails at once as
+ * unavailable, so a request answers 503 `service_unavailable` within the budget plus its own processing time,
+ * however many round trips it makes.
  *
  * The budget is carried by async context. Fastify runs the hooks after body parsing in the body stream's
  * context, not the request's, so it is entered again once the body is in (preValidation comes before any
@@ -73,14 +72,9 @@ function openDependencyBudgets(fastify: FastifyInstance, timeoutMs: number): voi
     budgets.set(request, budget);
     withDependencyBudget(budget, () => done());
   });
-  fastify.addHook('preParsing', (request, _reply, payload, done) => {
-    budgets.get(request)?.pause();
-    done(null, payload);
-  });
   fastify.addHook('preValidation', (request, _reply, done) => {
     const budget = budgets.get(request);
     if (!budget) return done();
-    budget.resume();
     withDependencyBudget(budget, () => done());
   });
 }

@@ -5,7 +5,7 @@ import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker } from 'b
  * instead of spending its remaining attempts. Anything else thrown is retried per the catalog.
  */
 export class PermanentJobFailure extends UnrecoverableError {}
-import { type AppConfig, DependencyTimeoutError, dependencyTimeout } from '@workcell/config';
+import { type AppConfig, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
 import { redisOptions } from '@workcell/redis';
 import { type JobData, jobCatalog, type JobHandlers, type JobName, type JobRun, QUEUE_NAMES, type QueueName } from './catalog.js';
 
@@ -63,8 +63,12 @@ export class JobQueues {
     const jobId = (definition.jobId as (d: JobData<N>, at: Date) => string)(parsed, at);
     const attempts = retry?.attempts ?? definition.attempts;
     const backoff = retry ? { type: 'exponential', delay: retry.backoffMs } : DEFAULT_OPTIONS.backoff;
-    const ms = Math.min(this.config.dependencyTimeoutMs, dependencyTimeout(this.config.dependencyTimeoutMs));
-    if (ms <= 0) throw new DependencyTimeoutError('Redis', this.config.dependencyTimeoutMs);
+    const call = startDependencyCall(this.config.dependencyTimeoutMs);
+    const ms = call.timeoutMs;
+    if (ms <= 0) {
+      call.end();
+      throw new DependencyTimeoutError('Redis', this.config.dependencyTimeoutMs);
+    }
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new DependencyTimeoutError('Redis', ms)), ms);
@@ -72,6 +76,7 @@ export class JobQueues {
     try {
       await Promise.race([this.queue(definition.queue).add(name, parsed, { ...DEFAULT_OPTIONS, jobId, attempts, backoff }), timeout]);
     } finally {
+      call.end();
       clearTimeout(timer);
     }
     return jobId;

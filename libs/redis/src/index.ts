@@ -1,5 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
-import { type AppConfig, DependencyTimeoutError, dependencyTimeout } from '@workcell/config';
+import { type AppConfig, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
 
 /**
  * Redis connections. Commands fail fast while Redis is unreachable (no offline queue, one attempt), so a
@@ -40,8 +40,12 @@ export function createRedis(config: AppConfig, connectionName: string): Redis {
  * (DependencyTimeoutError). A spent budget fails at once, without sending the command.
  */
 export async function whenReady<T>(redis: Redis, timeoutMs: number, command: () => Promise<T>): Promise<T> {
-  const ms = Math.min(timeoutMs, dependencyTimeout(timeoutMs));
-  if (ms <= 0) throw new DependencyTimeoutError('Redis', timeoutMs);
+  const call = startDependencyCall(timeoutMs);
+  const ms = call.timeoutMs;
+  if (ms <= 0) {
+    call.end();
+    throw new DependencyTimeoutError('Redis', timeoutMs);
+  }
   let timer: NodeJS.Timeout | undefined;
   let onReady: (() => void) | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -58,6 +62,7 @@ export async function whenReady<T>(redis: Redis, timeoutMs: number, command: () 
   try {
     return await Promise.race([ready().then(command), timeout]);
   } finally {
+    call.end();
     clearTimeout(timer);
     // A request that gave up stops waiting for the reconnect (a long outage would pile up listeners).
     if (onReady) redis.removeListener('ready', onReady);
