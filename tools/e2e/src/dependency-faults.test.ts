@@ -137,6 +137,8 @@ describe('dependency faults: PostgreSQL, Redis and the auth service cut and blac
         inFlight++;
         outcomes.push(await ops[i % ops.length]!());
         inFlight--;
+        // A steady load, not a flood: failing fast must not run v0's 100-per-minute budget dry.
+        await sleep(20);
       }
     });
     return {
@@ -178,10 +180,11 @@ describe('dependency faults: PostgreSQL, Redis and the auth service cut and blac
     for (const kind of ['cut', 'blackhole'] as const) {
       it(`${fault.dependency} ${kind === 'cut' ? 'cut (refused and reset)' : 'black-holed (bytes dropped)'}: in flight and new requests answer 503 within the bound, then recover by themselves`, async () => {
         const proxy = fault.proxy();
-        const v0Token = await database.prisma.$transaction((tx) => issueTeamToken(tx, env.config, { workspaceId, name: `fault-${fault.dependency}-${kind}`, createdByMemberId: memberId }));
-        const ops = operations(v0Token);
+        // v0 limits each token to 100 requests per minute and path: the load and the probes get their own.
+        const v0Token = () => database.prisma.$transaction((tx) => issueTeamToken(tx, env.config, { workspaceId, name: `fault-${++seq}`, createdByMemberId: memberId }));
+        const ops = operations(await v0Token());
         await recovered(ops, 'before the fault');
-        const traffic = load(ops);
+        const traffic = load(operations(await v0Token()));
         await sleep(300);
         const inFlightAtFault = traffic.inFlight;
         if (kind === 'cut') await proxy.cut();
@@ -214,7 +217,19 @@ describe('dependency faults: PostgreSQL, Redis and the auth service cut and blac
     }
   }
 
-  it('acknowledged writes were made throughout', () => {
+  it('acknowledged writes were made throughout, and after every fault the worker runs jobs again', async () => {
     assert.ok(createdTags.length > 0 && createdTasks.length > 0);
+    // An asynchronous operation goes API -> Redis (BullMQ) -> worker -> PostgreSQL: the whole path recovered.
+    const headers = { authorization: `Bearer ${demo.personalAccessToken}`, 'content-type': 'application/json' };
+    const project = (await (await fetch(`${v1.url}/v1/projects`, { method: 'POST', headers, body: JSON.stringify({ name: 'After the faults' }) })).json()) as { data: { id: string } };
+    const accepted = await fetch(`${v1.url}/v1/projects/${project.data.id}/complete`, { method: 'POST', headers: { authorization: headers.authorization, 'if-match': '"1"' } });
+    assert.equal(accepted.status, 202, await accepted.clone().text());
+    const location = accepted.headers.get('location')!;
+    let status = '';
+    for (let i = 0; i < 200 && status !== 'succeeded' && status !== 'failed'; i++) {
+      await sleep(100);
+      status = ((await (await fetch(`${v1.url}${location}`, { headers })).json()) as { data: { status: string } }).data.status;
+    }
+    assert.equal(status, 'succeeded');
   });
 });
