@@ -29,6 +29,7 @@ const env = useTestEnvironment();
 interface Outcome {
   readonly label: string;
   readonly status: number;
+  readonly startedAt: number;
   readonly ms: number;
   readonly retryAfter: string | null;
   readonly body: unknown;
@@ -91,9 +92,9 @@ describe('dependency faults: PostgreSQL, Redis and the auth service cut and blac
       }
       if (res.status === 201 && label === 'v1 POST /v1/tags') createdTags.push((body as { data: { id: string } }).data.id);
       if (res.status === 201 && label === 'v0 POST /tasks') createdTasks.push((body as { _id: string })._id);
-      return { label, status: res.status, ms, retryAfter: res.headers.get('retry-after'), body };
+      return { label, status: res.status, startedAt: started, ms, retryAfter: res.headers.get('retry-after'), body };
     } catch (error) {
-      return { label, status: 0, ms: performance.now() - started, retryAfter: null, body: String(error) };
+      return { label, status: 0, startedAt: started, ms: performance.now() - started, retryAfter: null, body: String(error) };
     }
   }
 
@@ -131,21 +132,14 @@ describe('dependency faults: PostgreSQL, Redis and the auth service cut and blac
   function load(ops: readonly (() => Promise<Outcome>)[], concurrency = 4) {
     const outcomes: Outcome[] = [];
     let running = true;
-    let inFlight = 0;
     const loops = Array.from({ length: concurrency }, async (_, n) => {
       for (let i = n; running; i++) {
-        inFlight++;
         outcomes.push(await ops[i % ops.length]!());
-        inFlight--;
         // A steady load, not a flood: failing fast must not run v0's 100-per-minute budget dry.
         await sleep(20);
       }
     });
     return {
-      outcomes,
-      get inFlight() {
-        return inFlight;
-      },
       async stop() {
         running = false;
         await Promise.all(loops);
@@ -184,9 +178,13 @@ describe('dependency faults: PostgreSQL, Redis and the auth service cut and blac
         const v0Token = () => database.prisma.$transaction((tx) => issueTeamToken(tx, env.config, { workspaceId, name: `fault-${++seq}`, createdByMemberId: memberId }));
         const ops = operations(await v0Token());
         await recovered(ops, 'before the fault');
-        const traffic = load(operations(await v0Token()));
+        const loadOps = operations(await v0Token());
+        const traffic = load(loadOps);
         await sleep(300);
-        const inFlightAtFault = traffic.inFlight;
+        // One of each operation sent just before the fault, so some are surely being processed when it strikes.
+        const batch = Promise.all(loadOps.map((op) => op()));
+        await sleep(15);
+        const faultAt = performance.now();
         if (kind === 'cut') await proxy.cut();
         else await proxy.blackhole();
         let during: Outcome[];
@@ -196,11 +194,12 @@ describe('dependency faults: PostgreSQL, Redis and the auth service cut and blac
           const fresh = await Promise.all(fault.probes(ops).map((op) => op()));
           assertContract(fresh, `new request during the ${kind}`);
           for (const o of fresh) assert.equal(o.status, 503, `${o.label} during the ${kind} answered ${o.status}: ${JSON.stringify(o.body)}`);
-          during = await traffic.stop();
+          during = [...(await traffic.stop()), ...(await batch)];
         } finally {
           await proxy.restore();
         }
-        assert.ok(inFlightAtFault > 0, 'the load had requests in flight when the fault began');
+        const inFlight = during.filter((o) => o.startedAt < faultAt && o.startedAt + o.ms > faultAt);
+        assert.ok(inFlight.length > 0, 'requests were in flight when the fault began');
         assertContract(during, `under load across the ${kind}`);
         assert.ok(during.some((o) => o.status === 503), 'the fault was felt');
         // Recovery: nothing restarted; every operation succeeds again, and keeps to the contract meanwhile.
