@@ -25,10 +25,10 @@ const baseQuery = pg.Client.prototype.query as (this: pg.Client, ...args: unknow
 
 /**
  * A pg client whose every statement, inside a request, ends within what is left of the request's dependency
- * budget (libs/config dependency-budget.ts), and counts against it while it waits. When the time runs out the client is discarded: its socket is
- * destroyed, failing the statement with DependencyTimeoutError (unavailable: 503), so a late answer can never be
- * read as the answer to someone else's statement, a transaction cut short is rolled back by the server, and the
- * pool drops the client on release instead of reusing it mid-protocol. A statement is never sent once the budget
+ * budget (libs/config dependency-budget.ts), and counts against it while it waits. When the time runs out the
+ * client is discarded: its socket is destroyed, failing the statement with DependencyTimeoutError (unavailable:
+ * 503), so a late answer can never be read as the answer to someone else's statement, a transaction cut short is
+ * rolled back by the server, and the pool drops the client on release instead of reusing it mid-protocol. A statement is never sent once the budget
  * is spent. Outside a request (jobs, tools) statements are not timed here: they may legitimately run long, and a
  * dead peer is detected by TCP keepalive.
  */
