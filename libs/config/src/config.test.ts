@@ -42,6 +42,8 @@ describe('loadConfig', () => {
     ['REGION', 'EU 1', /lowercase/],
     ['CREDENTIAL_SECRET', 'short', /at least 32/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL/],
+    ['HTTP_REQUEST_TIMEOUT_MS', '0', /HTTP_REQUEST_TIMEOUT_MS/],
+    ['HTTP_MAX_CONNECTIONS_PER_CLIENT', '-1', /HTTP_MAX_CONNECTIONS_PER_CLIENT/],
   ] as const) {
     it(`rejects ${variable}=${value} naming the variable`, () => {
       assert.throws(
@@ -50,6 +52,15 @@ describe('loadConfig', () => {
       );
     });
   }
+
+  it('bounds what a client may hold open by default, and refuses a header bound above the request bound', () => {
+    assert.deepEqual(loadConfig({}).http, { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, idleTimeoutMs: 72_000, maxConnectionsPerClient: 256 });
+    assert.equal(loadConfig({ HTTP_MAX_CONNECTIONS_PER_CLIENT: '0' }).http.maxConnectionsPerClient, 0);
+    assert.throws(
+      () => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '4000' }),
+      (e: unknown) => e instanceof ConfigError && e.variable === 'HTTP_HEADERS_TIMEOUT_MS',
+    );
+  });
 
   it('requires CREDENTIAL_SECRET in production', () => {
     assert.throws(() => loadConfig({ WORKCELL_ENV: 'production' }), /CREDENTIAL_SECRET is required/);

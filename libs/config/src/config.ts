@@ -56,6 +56,11 @@ export const environmentSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
     DEPENDENCY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
+    // Bounds on what a client may hold open (README "Dependency failures and server limits").
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(72_000),
+    HTTP_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(1_000_000).default(256),
     V1_RATE_LIMIT_READ_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
     V1_RATE_LIMIT_WRITE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
     // Webhook delivery (README "Webhooks"): per-request timeout, attempts per delivery and the first retry delay
@@ -70,6 +75,10 @@ export const environmentSchema = z
     // A shared development default is fine on a laptop; in production it would let anyone forge verifiers.
     if (env.WORKCELL_ENV === 'production' && env.CREDENTIAL_SECRET === undefined) {
       ctx.addIssue({ code: 'custom', path: ['CREDENTIAL_SECRET'], message: 'is required when WORKCELL_ENV=production' });
+    }
+    // Node checks the header bound inside the request bound; a larger one would never apply.
+    if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({ code: 'custom', path: ['HTTP_HEADERS_TIMEOUT_MS'], message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS' });
     }
     if (env.WORKCELL_ENV === 'production' && env.WEBHOOK_EXTRA_CA_FILE !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_EXTRA_CA_FILE'], message: 'must not be set when WORKCELL_ENV=production' });
@@ -91,7 +100,13 @@ export interface AppConfig {
   readonly credentialSecret: string;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly shutdownTimeoutMs: number;
+  /** The budget a request has for all its dependency calls together (see dependency-budget.ts). */
   readonly dependencyTimeoutMs: number;
+  /**
+   * What a client may hold open: time to send the headers, to send the whole request, a connection's idle time
+   * (between requests, or with nothing flowing), and concurrent connections per client address (0: no limit).
+   */
+  readonly http: { readonly headersTimeoutMs: number; readonly requestTimeoutMs: number; readonly idleTimeoutMs: number; readonly maxConnectionsPerClient: number };
   /** v1 requests per minute per credential (or per client address without one), by operation class. */
   readonly v1RateLimits: { readonly read: number; readonly write: number };
   /** Outgoing webhook deliveries: request timeout, attempts, first retry delay, extra trusted CA file (non-production). */
@@ -134,6 +149,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     dependencyTimeoutMs: e.DEPENDENCY_TIMEOUT_MS,
+    http: Object.freeze({
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS,
+      maxConnectionsPerClient: e.HTTP_MAX_CONNECTIONS_PER_CLIENT,
+    }),
     v1RateLimits: Object.freeze({ read: e.V1_RATE_LIMIT_READ_PER_MINUTE, write: e.V1_RATE_LIMIT_WRITE_PER_MINUTE }),
     webhooks: Object.freeze({
       timeoutMs: e.WEBHOOK_DELIVERY_TIMEOUT_MS,

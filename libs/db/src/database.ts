@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
-import type { AppConfig } from '@workcell/config';
+import { type AppConfig, currentDependencyBudget, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
 import { PrismaClient } from './generated/prisma/client.js';
 
 export { PrismaClient };
@@ -18,23 +18,138 @@ export interface Database {
   close(): Promise<void>;
 }
 
+type Callback = (error: Error | undefined, result?: unknown) => void;
+type Discardable = { connection?: { stream?: { destroy(error?: Error): void } } };
+
+const baseQuery = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;
+
+/**
+ * A pg client whose every statement, inside a request, ends within what is left of the request's dependency
+ * budget (libs/config dependency-budget.ts), and counts against it while it waits. When the time runs out the
+ * client is discarded: its socket is destroyed, failing the statement with DependencyTimeoutError (unavailable:
+ * 503), so a late answer can never be read as the answer to someone else's statement, a transaction cut short is
+ * rolled back by the server, and the pool drops the client on release instead of reusing it mid-protocol. A statement is never sent once the budget
+ * is spent. Outside a request (jobs, tools) statements are not timed here: they may legitimately run long, and a
+ * dead peer is detected by TCP keepalive.
+ */
+class BudgetedClient extends pg.Client {
+  constructor(config?: pg.ClientConfig) {
+    super(config);
+    // A discarded client reports its error through the failed statements; an 'error' event nobody awaits
+    // (emitted again when the socket ends) must not crash the process.
+    this.on('error', () => undefined);
+  }
+
+  discard(error: Error): void {
+    (this as unknown as Discardable).connection?.stream?.destroy(error);
+  }
+}
+
+function budgetedQuery(this: BudgetedClient, ...args: unknown[]): unknown {
+  const budget = currentDependencyBudget();
+  const first = args[0] as { submit?: unknown } | undefined;
+  if (!budget || (first !== null && typeof first === 'object' && typeof first.submit === 'function')) return baseQuery.apply(this, args);
+  const call = startDependencyCall(Infinity);
+  const callbackAt = typeof args[2] === 'function' ? 2 : typeof args[1] === 'function' ? 1 : -1;
+  if (call.timeoutMs === 0) {
+    call.end();
+    // Nothing sent; the client may still hold an open transaction whose ROLLBACK can no longer be sent in time.
+    const error = new DependencyTimeoutError('PostgreSQL', budget.totalMs);
+    this.discard(error);
+    if (callbackAt < 0) return Promise.reject(error);
+    process.nextTick(() => (args[callbackAt] as Callback)(error));
+    return undefined;
+  }
+  const timer = setTimeout(() => this.discard(new DependencyTimeoutError('PostgreSQL', budget.totalMs)), call.timeoutMs);
+  const settled = () => {
+    clearTimeout(timer);
+    call.end();
+  };
+  if (callbackAt >= 0) {
+    const callback = args[callbackAt] as Callback;
+    args[callbackAt] = (error: Error | undefined, result?: unknown) => {
+      settled();
+      callback(error, result);
+    };
+    return baseQuery.apply(this, args);
+  }
+  const result = baseQuery.apply(this, args) as Promise<unknown>;
+  result.then(settled, settled);
+  return result;
+}
+BudgetedClient.prototype.query = budgetedQuery as typeof pg.Client.prototype.query;
+
+type ConnectCallback = (error: Error | undefined, client?: pg.PoolClient, release?: (error?: Error | boolean) => void) => void;
+const baseConnect = pg.Pool.prototype.connect as (this: pg.Pool, callback?: ConnectCallback) => Promise<pg.PoolClient> | undefined;
+
+/**
+ * A pool whose client checkout (waiting for a free client, or connecting a new one) is a dependency call of the
+ * request too: it ends within the rest of the budget (and the connection timeout). A client that arrives after
+ * the caller gave up goes straight back to the pool.
+ */
+class BudgetedPool extends pg.Pool {}
+
+function budgetedConnect(this: pg.Pool, callback?: ConnectCallback): Promise<pg.PoolClient> | undefined {
+  const budget = currentDependencyBudget();
+  if (!budget) return baseConnect.call(this, callback);
+  const call = startDependencyCall(this.options.connectionTimeoutMillis || Infinity);
+  const acquired = new Promise<pg.PoolClient>((resolve, reject) => {
+    if (call.timeoutMs === 0) return reject(new DependencyTimeoutError('PostgreSQL', budget.totalMs));
+    let settled = false;
+    const timer = setTimeout(() => {
+      settled = true;
+      reject(new DependencyTimeoutError('PostgreSQL', budget.totalMs));
+    }, call.timeoutMs);
+    void baseConnect.call(this, (error, client, release) => {
+      clearTimeout(timer);
+      if (settled) return void (client && !error ? release?.() : undefined);
+      settled = true;
+      if (error || !client) reject(error ?? new Error('no client'));
+      else resolve(client);
+    });
+  });
+  acquired.then(call.end, call.end);
+  if (!callback) return acquired;
+  acquired.then(
+    (client) => callback(undefined, client, client.release.bind(client)),
+    (error: Error) => callback(error, undefined, () => undefined),
+  );
+  return undefined;
+}
+BudgetedPool.prototype.connect = budgetedConnect as typeof pg.Pool.prototype.connect;
+
+/** Longest an interactive transaction may live (a backstop for jobs; a request's statements are bounded by its budget). */
+const TRANSACTION_TIMEOUT_MS = 15_000;
+
 export function createDatabase(config: AppConfig, options: { poolSize?: number } = {}): Database {
-  const pool = new pg.Pool({
+  const pool = new BudgetedPool({
     connectionString: config.database.url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: config.dependencyTimeoutMs,
     idleTimeoutMillis: 30_000,
+    Client: BudgetedClient,
+    // A peer that vanished without a word (a partition) is found by TCP keepalive rather than never.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    // A session its client abandoned mid-transaction (discarded above, or cut off by a partition the server
+    // never noticed) is ended by the server, so its locks cannot outlive the fault.
+    idle_in_transaction_session_timeout: 2 * TRANSACTION_TIMEOUT_MS,
   });
   // An idle client whose server went away emits 'error' on the pool; without a listener that kills the process.
   pool.on('error', () => undefined);
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  // Every interactive transaction (inTransaction, and any direct $transaction) waits at most the dependency
+  // timeout to start; Prisma's own timeout errors count as unavailable (unavailable.ts).
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: config.dependencyTimeoutMs, timeout: TRANSACTION_TIMEOUT_MS } });
+  // Loads the query engine now rather than inside the first request's dependency budget; a database that is
+  // down at start is found by the first query instead (the client connects lazily).
+  void prisma.$connect().catch(() => undefined);
   let closed = false;
   return {
     prisma,
     async ping(timeoutMs = config.dependencyTimeoutMs) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`PostgreSQL did not answer within ${timeoutMs} ms`)), timeoutMs);
+        timer = setTimeout(() => reject(new DependencyTimeoutError('PostgreSQL', timeoutMs)), timeoutMs);
       });
       try {
         await Promise.race([pool.query('SELECT 1'), timeout]);

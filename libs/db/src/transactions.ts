@@ -11,11 +11,13 @@ export function clientOf(client: Client): Tx {
 /** Outcome of a compare-and-set write, decided by the database (`UPDATE … WHERE revision = $expected`). */
 export type CasOutcome = 'updated' | 'not_found' | 'version_conflict';
 
-const OPTIONS = { maxWait: 5_000, timeout: 15_000 } as const;
-
-/** One transaction: everything `work` does commits together or not at all (a thrown error rolls it back). */
+/**
+ * One transaction: everything `work` does commits together or not at all (a thrown error rolls it back). Its
+ * waits are the client's (createDatabase: start within DEPENDENCY_TIMEOUT_MS, statements within the request's
+ * dependency budget), so a transaction never holds a request past its bound.
+ */
 export function inTransaction<T>(database: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
-  return database.prisma.$transaction(work, OPTIONS);
+  return database.prisma.$transaction(work);
 }
 
 /**
@@ -29,5 +31,5 @@ export function inPermissionTransaction<T>(database: Database, workspaceId: stri
   return database.prisma.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`workcell:permissions:${workspaceId}`}::text, 0))`;
     return work(tx);
-  }, OPTIONS);
+  });
 }

@@ -13,6 +13,7 @@ import { type ErrorRenderer, ProblemFilter, sendProblem, v0Errors, v1Errors } fr
 import { installMethodNotAllowed } from './methods.js';
 import { OPERATION_GATE, type OperationGate } from './operation-gate.js';
 import { installRateLimit, RateLimiter } from './rate-limit.js';
+import { applyServerLimits } from './server-limits.js';
 import { APP_CONFIG, DATABASE, REDIS } from './tokens.js';
 import { IdempotencyInterceptor, IdempotencyKeyInterceptor } from './idempotency.js';
 import type { Database } from '@workcell/db';
@@ -161,6 +162,7 @@ export async function createHttpApplication(
     // installBodyParsers().
     bodyParser: false,
   });
+  applyServerLimits(fastify, app.get<AppConfig>(APP_CONFIG));
   if (options.api) await mountApi(app, options.api, mounted, options.logger);
   return app;
 }

@@ -1,5 +1,6 @@
 import { Controller, Get, Header, HttpCode, Inject, Res, SetMetadata } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { currentDependencyBudget, DependencyTimeoutError } from '@workcell/config';
 import { INFRASTRUCTURE_METADATA, type ReadinessProbe } from './tokens.js';
 
 export interface ReadinessReport {
@@ -7,9 +8,24 @@ export interface ReadinessReport {
   checks: Record<string, { status: 'up' | 'down'; reason?: string }>;
 }
 
-/** Runs every probe concurrently; one failing probe makes the service not ready. */
+/**
+ * Runs every probe concurrently; one failing probe makes the service not ready. Within a request, a probe that
+ * has not answered when the request's dependency budget runs out counts as down, so /readyz itself answers
+ * within DEPENDENCY_TIMEOUT_MS whatever a probe waits on.
+ */
 export async function checkReadiness(probes: readonly ReadinessProbe[]): Promise<ReadinessReport> {
-  const results = await Promise.allSettled(probes.map((p) => p.check()));
+  const budget = currentDependencyBudget();
+  const timers: NodeJS.Timeout[] = [];
+  const bounded = (probe: ReadinessProbe): Promise<void> => {
+    if (!budget) return probe.check();
+    const ms = budget.remaining();
+    const timeout = new Promise<never>((_, reject) => {
+      timers.push(setTimeout(() => reject(new DependencyTimeoutError(probe.name, budget.totalMs)), ms));
+    });
+    return Promise.race([probe.check(), timeout]);
+  };
+  const results = await Promise.allSettled(probes.map(bounded));
+  for (const timer of timers) clearTimeout(timer);
   const checks: ReadinessReport['checks'] = {};
   probes.forEach((probe, i) => {
     const result = results[i]!;

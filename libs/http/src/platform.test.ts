@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type RunningApp, startApp, TcpProxy, testConfig, useTestEnvironment } from '@workcell/testing';
@@ -106,6 +107,27 @@ describe('readiness follows its dependencies', () => {
     await waitFor(async () => (await readyStatus(running.url)) === 200, 10_000);
   });
 
+  for (const dependency of ['PostgreSQL', 'Redis'] as const) {
+    it(`answers 503 within DEPENDENCY_TIMEOUT_MS when ${dependency} is black-holed (a partition), and recovers without a restart`, async () => {
+      const proxy = dependency === 'PostgreSQL' ? pgProxy : redisProxy;
+      await proxy.blackhole();
+      try {
+        for (let i = 0; i < 3; i++) {
+          const started = Date.now();
+          const res = await fetch(`${running.url}/readyz`, { signal: AbortSignal.timeout(10_000) });
+          const took = Date.now() - started;
+          assert.equal(res.status, 503);
+          assert.ok(took < 1_000 + 1_500, `readiness took ${took} ms`);
+          const report = (await res.json()) as { checks: Record<string, { status: string }> };
+          assert.equal(report.checks[dependency === 'PostgreSQL' ? 'database' : 'redis']?.status, 'down');
+        }
+      } finally {
+        await proxy.restore();
+      }
+      await waitFor(async () => (await readyStatus(running.url)) === 200, 10_000);
+    });
+  }
+
   it('turns 503 when Redis goes away and recovers without a restart', async () => {
     await redisProxy.cut();
     await waitFor(async () => (await readyStatus(running.url)) === 503, 5_000);
@@ -130,5 +152,123 @@ describe('graceful shutdown', () => {
     assert.equal(res.status, 200);
     assert.deepEqual(await res.json(), { finished: true });
     await closing;
+  });
+});
+
+/** A raw client connection: when it was opened, what the server sent, and when the server closed it. */
+function rawConnection(url: string): { socket: net.Socket; opened: Promise<void>; closedAfter: Promise<number>; received: () => string } {
+  const { hostname, port } = new URL(url);
+  const socket = net.connect(Number(port), hostname);
+  const started = Date.now();
+  let data = '';
+  socket.on('data', (chunk: Buffer) => void (data += chunk.toString('latin1')));
+  socket.on('error', () => undefined);
+  return {
+    socket,
+    opened: new Promise((resolve) => socket.once('connect', () => resolve())),
+    closedAfter: new Promise((resolve) => socket.once('close', () => resolve(Date.now() - started))),
+    received: () => data,
+  };
+}
+
+/** Writes `text` one byte at a time, `everyMs` apart, until it is written or the socket is closed. */
+async function trickle(socket: net.Socket, text: string, everyMs: number): Promise<void> {
+  for (const byte of text) {
+    if (socket.destroyed || !socket.writable) return;
+    socket.write(byte);
+    await sleep(everyMs);
+  }
+}
+
+/** Resolves with the time until `closed` settles, or with Infinity after `capMs` (the connection was never cut). */
+const within = (closed: Promise<number>, capMs: number) => Promise.race([closed, sleep(capMs).then(() => Infinity)]);
+
+describe('server limits: slow clients and connections per client (slow loris)', () => {
+  const HEADERS_MS = 600;
+  const REQUEST_MS = 1_200;
+  const IDLE_MS = 1_500;
+  /** Node checks the header and request bounds every quarter of the header bound; the rest is the loaded machine. */
+  const MARGIN_MS = 1_200;
+  let running: RunningApp;
+  before(async () => {
+    const config = testConfig({
+      DATABASE_URL: env.databaseUrl,
+      REDIS_PREFIX: env.redisPrefix,
+      HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_MS),
+      HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_MS),
+      HTTP_IDLE_TIMEOUT_MS: String(IDLE_MS),
+    });
+    running = await startApp((c) => createTestApp(c, captureLogger(c).logger), config);
+  });
+  after(() => running.close());
+
+  it('a client sending its headers byte by byte is cut off within HTTP_HEADERS_TIMEOUT_MS', async () => {
+    const conn = rawConnection(running.url);
+    await conn.opened;
+    void trickle(conn.socket, 'GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: ' + 'x'.repeat(200), 50);
+    const took = await within(conn.closedAfter, 10_000);
+    conn.socket.destroy();
+    assert.ok(took >= HEADERS_MS - 100 && took <= HEADERS_MS + MARGIN_MS, `cut off after ${took} ms`);
+    assert.match(conn.received(), /^HTTP\/1\.1 408 /);
+  });
+
+  it('a client sending its body byte by byte is cut off within HTTP_REQUEST_TIMEOUT_MS, unauthenticated or not', async () => {
+    const conn = rawConnection(running.url);
+    await conn.opened;
+    conn.socket.write('POST /__test/echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n');
+    void trickle(conn.socket, '{"a":"' + 'x'.repeat(990) + '"}', 50);
+    const took = await within(conn.closedAfter, 10_000);
+    conn.socket.destroy();
+    assert.ok(took >= REQUEST_MS - 100 && took <= REQUEST_MS + MARGIN_MS, `cut off after ${took} ms`);
+    assert.match(conn.received(), /^HTTP\/1\.1 408 /);
+  });
+
+  it('a connection that sends nothing, and a keep-alive connection after its response, are closed', async () => {
+    const silent = rawConnection(running.url);
+    await silent.opened;
+    const silentTook = await within(silent.closedAfter, 10_000);
+    assert.ok(silentTook <= IDLE_MS + MARGIN_MS, `a silent connection stayed ${silentTook} ms`);
+    const kept = rawConnection(running.url);
+    await kept.opened;
+    kept.socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    const keptTook = await within(kept.closedAfter, 10_000);
+    assert.match(kept.received(), /^HTTP\/1\.1 200 /);
+    assert.ok(keptTook >= IDLE_MS - 100 && keptTook <= IDLE_MS + MARGIN_MS, `an idle keep-alive connection stayed ${keptTook} ms`);
+  });
+
+  it('requests at a normal pace are unaffected', async () => {
+    const res = await fetch(`${running.url}/__test/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hello: 'world' }) });
+    assert.equal(res.status, 201);
+    assert.deepEqual(await res.json(), { hello: 'world' });
+  });
+});
+
+describe('server limits: connections per client address', () => {
+  const LIMIT = 3;
+  let running: RunningApp;
+  before(async () => {
+    const config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, HTTP_MAX_CONNECTIONS_PER_CLIENT: String(LIMIT) });
+    running = await startApp((c) => createTestApp(c, captureLogger(c).logger), config);
+  });
+  after(() => running.close());
+
+  it('refuses connections over HTTP_MAX_CONNECTIONS_PER_CLIENT at once, and accepts again when one closes', async () => {
+    const held = Array.from({ length: LIMIT }, () => rawConnection(running.url));
+    await Promise.all(held.map((c) => c.opened));
+    await sleep(100);
+    const over = rawConnection(running.url);
+    const overTook = await within(over.closedAfter, 3_000);
+    assert.ok(overTook < 1_000, `the connection over the limit stayed open ${overTook} ms`);
+    assert.equal(over.received(), '');
+    for (const c of held) assert.ok(!c.socket.destroyed, 'a connection within the limit was closed');
+    held[0]!.socket.destroy();
+    await held[0]!.closedAfter;
+    await sleep(100);
+    const next = rawConnection(running.url);
+    await next.opened;
+    next.socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+    await within(next.closedAfter, 3_000);
+    assert.match(next.received(), /^HTTP\/1\.1 200 /);
+    for (const c of held) c.socket.destroy();
   });
 });

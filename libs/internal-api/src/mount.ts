@@ -2,7 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AnyRouter } from '@trpc/server';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import { createTRPCClient, httpLink, type TRPCClient } from '@trpc/client';
-import type { AppConfig } from '@workcell/config';
+import { type AppConfig, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
 import { INTERNAL_HEADER, INTERNAL_PATH, type InternalContext, internalToken, isInternalCaller } from './trpc.js';
 
 /** Serves a router on the application's Fastify instance under /trpc. Call before listen(). */
@@ -18,6 +18,20 @@ export async function mountInternalApi(app: NestFastifyApplication, router: AnyR
   });
 }
 
+/**
+ * Each call ends within DEPENDENCY_TIMEOUT_MS, or what is left of the calling request's dependency budget if
+ * less: a peer that stops answering without closing (a partition) would otherwise hold the request forever.
+ */
+async function boundedFetch(config: AppConfig, input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> {
+  const call = startDependencyCall(config.dependencyTimeoutMs);
+  try {
+    const deadline = call.timeoutMs > 0 ? AbortSignal.timeout(call.timeoutMs) : AbortSignal.abort(new DependencyTimeoutError('internal service', config.dependencyTimeoutMs));
+    return await fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
+  } finally {
+    call.end();
+  }
+}
+
 /** A typed client of another service's internal API. */
 export function createInternalClient<R extends AnyRouter>(baseUrl: string, config: AppConfig): TRPCClient<R> {
   const token = internalToken(config);
@@ -25,7 +39,7 @@ export function createInternalClient<R extends AnyRouter>(baseUrl: string, confi
   const options = {
     url: `${baseUrl}${INTERNAL_PATH}`,
     headers: () => ({ [INTERNAL_HEADER]: token }),
-    fetch: (input: Parameters<typeof fetch>[0], init?: RequestInit) => fetch(input, { ...init, signal: AbortSignal.timeout(config.dependencyTimeoutMs) }),
+    fetch: (input: Parameters<typeof fetch>[0], init?: RequestInit) => boundedFetch(config, input, init),
   } as unknown as Parameters<typeof httpLink<R>>[0];
   return createTRPCClient<R>({ links: [httpLink<R>(options)] });
 }

@@ -5,7 +5,7 @@ import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker } from 'b
  * instead of spending its remaining attempts. Anything else thrown is retried per the catalog.
  */
 export class PermanentJobFailure extends UnrecoverableError {}
-import type { AppConfig } from '@workcell/config';
+import { type AppConfig, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
 import { redisOptions } from '@workcell/redis';
 import { type JobData, jobCatalog, type JobHandlers, type JobName, type JobRun, QUEUE_NAMES, type QueueName } from './catalog.js';
 
@@ -50,14 +50,35 @@ export class JobQueues {
     return queue;
   }
 
-  /** `retry` overrides the catalog's attempts and the first backoff delay (exponential) for this job. */
+  /**
+   * `retry` overrides the catalog's attempts and the first backoff delay (exponential) for this job. Fails with
+   * DependencyTimeoutError when Redis has not taken the job within DEPENDENCY_TIMEOUT_MS (or the rest of the
+   * request's dependency budget): BullMQ queues commands while disconnected, so an unbounded add would hang for
+   * the whole outage. The job may still land when Redis returns; its deterministic id keeps a retry from
+   * enqueueing it twice.
+   */
   async enqueue<N extends JobName>(name: N, data: JobData<N>, at: Date = new Date(), retry?: { attempts: number; backoffMs: number }): Promise<string> {
     const definition = jobCatalog[name];
     const parsed = definition.data.parse(data) as JobData<N>;
     const jobId = (definition.jobId as (d: JobData<N>, at: Date) => string)(parsed, at);
     const attempts = retry?.attempts ?? definition.attempts;
     const backoff = retry ? { type: 'exponential', delay: retry.backoffMs } : DEFAULT_OPTIONS.backoff;
-    await this.queue(definition.queue).add(name, parsed, { ...DEFAULT_OPTIONS, jobId, attempts, backoff });
+    const call = startDependencyCall(this.config.dependencyTimeoutMs);
+    const ms = call.timeoutMs;
+    if (ms <= 0) {
+      call.end();
+      throw new DependencyTimeoutError('Redis', this.config.dependencyTimeoutMs);
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new DependencyTimeoutError('Redis', ms)), ms);
+    });
+    try {
+      await Promise.race([this.queue(definition.queue).add(name, parsed, { ...DEFAULT_OPTIONS, jobId, attempts, backoff }), timeout]);
+    } finally {
+      call.end();
+      clearTimeout(timer);
+    }
     return jobId;
   }
 

@@ -1,14 +1,18 @@
 import { Redis, type RedisOptions } from 'ioredis';
-import type { AppConfig } from '@workcell/config';
+import { type AppConfig, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
 
 /**
  * Redis connections. Commands fail fast while Redis is unreachable (no offline queue, one attempt), so a
  * request answers 503 at once instead of hanging; the connection keeps reconnecting in the background and
- * recovers by itself when Redis is back.
+ * recovers by itself when Redis is back. A Redis that stops answering without closing (a partition) fails each
+ * command at its timeout: the request's dependency budget (whenReady), and commandTimeout as the backstop.
  */
 export function redisOptions(config: AppConfig): RedisOptions {
   return {
     connectTimeout: config.dependencyTimeoutMs,
+    commandTimeout: config.dependencyTimeoutMs,
+    // A peer that vanished without a word is found by TCP keepalive, so the connection is re-established.
+    keepAlive: 10_000,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
@@ -31,23 +35,37 @@ export function createRedis(config: AppConfig, connectionName: string): Redis {
 
 /**
  * Runs a command once the connection is ready: a connection still being (re)established gets up to
- * `timeoutMs`, so a request right after start-up or a reconnect waits briefly instead of failing, while
- * an unreachable Redis still fails within the timeout.
+ * `timeoutMs` (or what is left of the request's dependency budget, if less), so a request right after start-up
+ * or a reconnect waits briefly instead of failing, while an unreachable or silent Redis fails within the time
+ * (DependencyTimeoutError). A spent budget fails at once, without sending the command.
  */
 export async function whenReady<T>(redis: Redis, timeoutMs: number, command: () => Promise<T>): Promise<T> {
+  const call = startDependencyCall(timeoutMs);
+  const ms = call.timeoutMs;
+  if (ms <= 0) {
+    call.end();
+    throw new DependencyTimeoutError('Redis', timeoutMs);
+  }
   let timer: NodeJS.Timeout | undefined;
+  let onReady: (() => void) | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(() => reject(new DependencyTimeoutError('Redis', ms)), ms);
   });
   const ready = (): Promise<void> => {
     if (redis.status === 'ready') return Promise.resolve();
     if (redis.status === 'wait') redis.connect().catch(() => undefined);
-    return new Promise((resolve) => redis.once('ready', () => resolve()));
+    return new Promise((resolve) => {
+      onReady = resolve;
+      redis.once('ready', onReady);
+    });
   };
   try {
     return await Promise.race([ready().then(command), timeout]);
   } finally {
+    call.end();
     clearTimeout(timer);
+    // A request that gave up stops waiting for the reconnect (a long outage would pile up listeners).
+    if (onReady) redis.removeListener('ready', onReady);
   }
 }
 

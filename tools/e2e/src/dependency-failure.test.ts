@@ -11,7 +11,8 @@ import { type RunningApp, startApp, TcpProxy, testConfig, useTestEnvironment } f
  * Issue 6: with PostgreSQL unreachable, requests answer 503 `service_unavailable` with Retry-After (never a
  * 500) and recover by themselves when it returns. The API apps reach PostgreSQL through a proxy that the test
  * cuts; the auth service keeps its own connection, so authentication succeeds and the failure is the API's
- * own query (the case a 500 would hide in). Redis loss is covered in rate-limit.test.ts.
+ * own query (the case a 500 would hide in). Redis loss is covered in rate-limit.test.ts; cuts and black holes of
+ * every dependency under load in dependency-faults.test.ts.
  */
 
 const env = useTestEnvironment();
