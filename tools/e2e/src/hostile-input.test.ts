@@ -10,7 +10,7 @@ import { routeCoverage } from '@workcell/http';
 import { type AuthRouter, createInternalClient } from '@workcell/internal-api';
 import { findV1Operation, type OperationDefinition, type V0OperationDefinition, v0Operations, v1Operations } from '@workcell/registry';
 import { type RunningApp, useTestEnvironment } from '@workcell/testing';
-import { type LegacyReply, startV0Cell, V0_RECIPES, type V0Cell } from './support/v0.js';
+import { callV0, type LegacyReply, startV0Cell, V0_RECIPES, type V0Cell } from './support/v0.js';
 
 /**
  * Issue 10, "5xx on hostile input" and the integer/path-length contract defects, driven by the registry so that
@@ -128,22 +128,8 @@ describe('hostile input: never a 5xx, always the error document, nothing written
     return rows.map((r) => `${r.t}:${r.n}:${r.h}`).join('\n');
   };
 
-  const send = async (app: RunningApp, method: string, path: string, token: string | undefined, body?: string | Buffer, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${app.url}${path}`, {
-      method,
-      redirect: 'manual',
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      ...(body === undefined ? {} : { body }),
-    });
-    const text = await res.text();
-    let parsed: unknown;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = text;
-    }
-    return { status: res.status, body: parsed, text, headers: res.headers } satisfies LegacyReply;
-  };
+  // Raw bodies (strings, bytes) go out as they are: the hostile bytes are the point.
+  const send = callV0;
 
   type Where = { pointer?: string; parameter?: string };
   type ErrorItem = { code: string; status: string; source?: { pointer?: string; parameter?: string } };

@@ -15,14 +15,14 @@ export interface LegacyReply<T = unknown> {
   readonly headers: Headers;
 }
 
-/** Sends a v0 request (a string body is sent as is, anything else as JSON); redirects are not followed. */
+/** Sends a v0 request (a string or byte body is sent as is, anything else as JSON); redirects are not followed. */
 export async function callV0<T = unknown>(app: Pick<RunningApp, 'url'>, method: string, path: string, token: string | undefined, body?: unknown, headers: Record<string, string> = {}): Promise<LegacyReply<T>> {
   const res = await fetch(`${app.url}${path}`, {
     method,
     // GET / is a redirect to v1's discovery document: the test wants the 302 itself.
     redirect: 'manual',
     headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    ...(body === undefined ? {} : { body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body) }),
   });
   const text = await res.text();
   let parsed: unknown;
