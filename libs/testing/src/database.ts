@@ -41,6 +41,50 @@ function pidAlive(pid: number): boolean {
 
 let templateName: Promise<string> | undefined;
 
+/**
+ * How long a template of other migrations is kept after it was last used. Several checkouts on one machine (two
+ * branches, a CI clone beside a working tree) test at once with different migrations, hence different templates:
+ * dropping every other template as soon as one's own is built pulled a template out from under a concurrent
+ * CREATE DATABASE … TEMPLATE in another checkout, failing its tests at random.
+ */
+export const TEMPLATE_RETENTION_MS = 24 * 60 * 60 * 1000;
+const USED_AT = /^workcell test template, last used at (\d+)$/;
+
+/** Records that `name` was just used (the database's comment), so other checkouts keep it. */
+async function markTemplateUsed(admin: pg.Client, name: string, now: number): Promise<void> {
+  await admin.query(`COMMENT ON DATABASE ${quote(name)} IS 'workcell test template, last used at ${now}'`);
+}
+
+/** Drops the templates other than `keep` that nobody used within the retention (or that carry no use mark). */
+export async function dropUnusedTemplates(admin: pg.Client, keep: string, now: number): Promise<string[]> {
+  const { rows } = await admin.query<{ datname: string; note: string | null }>(
+    "SELECT datname, shobj_description(oid, 'pg_database') AS note FROM pg_database WHERE datname LIKE 'wc\\_tpl\\_%' AND datname <> $1",
+    [keep],
+  );
+  const dropped: string[] = [];
+  for (const { datname, note } of rows) {
+    const usedAt = Number(USED_AT.exec(note ?? '')?.[1] ?? 0);
+    if (now - usedAt < TEMPLATE_RETENTION_MS) continue;
+    await admin.query(`DROP DATABASE IF EXISTS ${quote(datname)} WITH (FORCE)`);
+    dropped.push(datname);
+  }
+  return dropped;
+}
+
+/**
+ * PostgreSQL ends a backend a moment after its client disconnects; a database is renamed (or used as a template)
+ * only once no session is left in it, so wait for dbmate's session to be gone instead of failing on 55006.
+ */
+async function waitUntilUnused(admin: pg.Client, database: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [database]);
+    if ((rows[0]?.n ?? 0) === 0) return;
+    if (Date.now() > deadline) throw new Error(`database ${database} still has sessions after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** Builds (once per migration digest) and returns the name of the migrated template database. */
 export function ensureTemplateDatabase(): Promise<string> {
   templateName ??= withAdmin(async (admin) => {
@@ -59,11 +103,12 @@ export function ensureTemplateDatabase(): Promise<string> {
         await admin.query(`DROP DATABASE IF EXISTS ${quote(building)} WITH (FORCE)`);
         await admin.query(`CREATE DATABASE ${quote(building)}`);
         await migrate(serverUrl(building));
+        await waitUntilUnused(admin, building);
         await admin.query(`ALTER DATABASE ${quote(building)} RENAME TO ${quote(name)}`);
-        // Older templates belong to older migrations; nothing will clone them again.
-        const old = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'wc\\_tpl\\_%' AND datname <> $1", [name]);
-        for (const { datname } of old.rows) await admin.query(`DROP DATABASE IF EXISTS ${quote(datname)} WITH (FORCE)`);
       }
+      const now = Date.now();
+      await markTemplateUsed(admin, name, now);
+      await dropUnusedTemplates(admin, name, now);
       return name;
     } finally {
       await admin.query('SELECT pg_advisory_unlock($1)', [TEMPLATE_LOCK]);
