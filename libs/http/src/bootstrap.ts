@@ -9,7 +9,7 @@ import { createLogger, type Logger, NestPinoLogger } from './logger.js';
 import { installRepresentationEtags } from './preconditions.js';
 import { type ApiGeneration, compareWithRegistry, type MountedRoute, registryRoutes, type RouteCoverage } from './operations.js';
 import { ProtocolError, toProblem } from './problems.js';
-import { type ErrorRenderer, ProblemFilter, sendProblem, v0Errors, v1Errors } from './protocols.js';
+import { clientErrorHandler, type ErrorRenderer, ProblemFilter, sendProblem, v0Errors, v1Errors } from './protocols.js';
 import { installMethodNotAllowed } from './methods.js';
 import { OPERATION_GATE, type OperationGate } from './operation-gate.js';
 import { installRateLimit, RateLimiter } from './rate-limit.js';
@@ -124,6 +124,7 @@ export async function createHttpApplication(
       reply.header('x-request-id', request.id);
       sendProblem(reply, request, toProblem(problem), RENDERERS[options.api ?? 'v1']);
     },
+    clientErrorHandler: clientErrorHandler(RENDERERS[options.api ?? 'v1']),
     ...(options.rewriteUrl ? { rewriteUrl: (req: IncomingMessage) => options.rewriteUrl!(req.url ?? '/') } : {}),
   });
   const fastify = adapter.getInstance();

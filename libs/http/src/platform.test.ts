@@ -180,6 +180,18 @@ async function trickle(socket: net.Socket, text: string, everyMs: number): Promi
   }
 }
 
+/** A 408 written before any request existed still carries the error document and a request id. */
+function assertTimeoutDocument(raw: string): void {
+  assert.match(raw, /^HTTP\/1\.1 408 Request Timeout\r\n/);
+  const [head = '', body = ''] = raw.split('\r\n\r\n');
+  const requestId = /\r\nX-Request-Id: ([^\r]+)/i.exec(head)?.[1];
+  assert.ok(requestId, head);
+  const document = JSON.parse(body) as { errors: { code: string; status: string }[]; meta: { requestId: string } };
+  assert.equal(document.errors[0]?.code, 'request_timeout');
+  assert.equal(document.errors[0]?.status, '408');
+  assert.equal(document.meta.requestId, requestId);
+}
+
 /** Resolves with the time until `closed` settles, or with Infinity after `capMs` (the connection was never cut). */
 const within = (closed: Promise<number>, capMs: number) => Promise.race([closed, sleep(capMs).then(() => Infinity)]);
 
@@ -209,7 +221,7 @@ describe('server limits: slow clients and connections per client (slow loris)', 
     const took = await within(conn.closedAfter, 10_000);
     conn.socket.destroy();
     assert.ok(took >= HEADERS_MS - 100 && took <= HEADERS_MS + MARGIN_MS, `cut off after ${took} ms`);
-    assert.match(conn.received(), /^HTTP\/1\.1 408 /);
+    assertTimeoutDocument(conn.received());
   });
 
   it('a client sending its body byte by byte is cut off within HTTP_REQUEST_TIMEOUT_MS, unauthenticated or not', async () => {
@@ -220,7 +232,7 @@ describe('server limits: slow clients and connections per client (slow loris)', 
     const took = await within(conn.closedAfter, 10_000);
     conn.socket.destroy();
     assert.ok(took >= REQUEST_MS - 100 && took <= REQUEST_MS + MARGIN_MS, `cut off after ${took} ms`);
-    assert.match(conn.received(), /^HTTP\/1\.1 408 /);
+    assertTimeoutDocument(conn.received());
   });
 
   it('a connection that sends nothing, and a keep-alive connection after its response, are closed', async () => {

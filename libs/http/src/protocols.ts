@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from './logger.js';
@@ -114,4 +116,32 @@ export class ProblemFilter implements ExceptionFilter {
     if (problem.status >= 500) this.logger.error({ requestId: request.id, err: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) }, 'request failed');
     sendProblem(reply, request, problem, this.renderer);
   }
+}
+
+/** What Node's HTTP parser refuses before a request exists, by its error code. */
+const CLIENT_ERRORS: Readonly<Record<string, { status: number; code: string; detail: string }>> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'request_timeout', detail: 'the request did not arrive within the server\'s time bound' },
+  HPE_HEADER_OVERFLOW: { status: 431, code: 'request_header_fields_too_large', detail: 'the request headers are too large' },
+};
+
+/**
+ * Fastify's clientErrorHandler: a connection whose request never completed (a slow client cut off by the request
+ * timeout, oversized headers, bytes that are not HTTP) is answered in the generation's error shape with a fresh
+ * request id and closed, like every other refusal (Fastify's default writes a body of its own).
+ */
+export function clientErrorHandler(renderer: ErrorRenderer): (error: Error & { code?: string }, socket: Socket) => void {
+  return (error, socket) => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const known = CLIENT_ERRORS[error.code ?? ''] ?? { status: 400, code: 'invalid_request', detail: 'the request is not valid HTTP' };
+    const base: Problem = { status: known.status, code: known.code, title: titleFor(known.status), detail: known.detail, issues: [], headers: {} };
+    const problem = renderer.adapt ? renderer.adapt(base) : base;
+    const requestId = randomUUID();
+    const body = JSON.stringify(renderer.render(problem, requestId));
+    if (socket.writable) {
+      socket.write(
+        `HTTP/1.1 ${problem.status} ${problem.title}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy();
+  };
 }
