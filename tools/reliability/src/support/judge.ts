@@ -16,8 +16,8 @@ export interface Expectation {
 /**
  * The rules every answer of every check obeys: an answer at all; no 5xx (a 501 only for an unimplemented
  * operation, a 503 only where the check allows it); the required status; and the generation's error body on
- * every 4xx (except Node's own 431 for a header block beyond its limit, which is answered before any
- * application code runs). Returns false when the answer broke one.
+ * every 4xx (a 431 for a header block beyond Node's limit included: it is answered by the platform's
+ * clientErrorHandler). Returns false when the answer broke one.
  */
 export function judge(ledger: Ledger, generation: 'v0' | 'v1', operation: string, probe: Probe, answer: Answer, expectation: Expectation = {}, allow503 = false): boolean {
   const { status } = answer;
@@ -36,7 +36,7 @@ export function judge(ledger: Ledger, generation: 'v0' | 'v1', operation: string
   } else if (expectation.refuse && (status < 400 || status >= 500) && !(status === 501 && expectation.unimplemented)) {
     ledger.find('accepted-invalid-input', operation, probe, answer, `answered ${status}; the contract requires a 4xx refusal`, expectation.label);
   }
-  if (status >= 400 && status !== 431 && !(status === 501 && expectation.unimplemented && generation === 'v1' && answer.json === undefined)) {
+  if (status >= 400 && !(status === 501 && expectation.unimplemented && generation === 'v1' && answer.json === undefined)) {
     const problem = errorBodyProblem(generation, answer);
     if (problem) ledger.find('error-body', operation, probe, answer, `${status} without the ${generation} error document: ${problem}`, expectation.label);
   }
