@@ -18,7 +18,7 @@ export class ApiAuthModule {
           inject: [APP_CONFIG],
           useFactory: (config: AppConfig): AuthClient => createAuthClient(config),
         },
-        { provide: AUTHENTICATOR, inject: [AUTH_CLIENT], useFactory: createAuthenticator },
+        { provide: AUTHENTICATOR, useFactory: createAuthenticator },
         // The same gate guards every handler and every operation the app does not implement yet (501).
         { provide: OPERATION_GATE, useClass: RegistryOperationGate },
         { provide: APP_GUARD, useClass: OperationGuard },

@@ -3,11 +3,23 @@ import { Reflector } from '@nestjs/core';
 import passport from 'passport';
 import type { TRPCClient } from '@trpc/client';
 import type { AppConfig } from '@workcell/config';
-import { DomainError, type V0AuthContext, type V1AuthContext } from '@workcell/domain';
-import { type ApiGeneration, APP_CONFIG, INFRASTRUCTURE_METADATA, OPERATION_GATE, OPERATION_METADATA, type OperationGate, ProtocolError, RateLimiter, REDIS } from '@workcell/http';
+import {
+  DomainError,
+  type IdentifiedCredential,
+  type IdentifiedTeamToken,
+  identifyCredential,
+  identifyTeamToken,
+  type ProcedureContext,
+  type V0AuthContext,
+  type V1AuthContext,
+  verifyIdentifiedCredential,
+  verifyIdentifiedTeamToken,
+} from '@workcell/domain';
+import { type ApiGeneration, APP_CONFIG, INFRASTRUCTURE_METADATA, OPERATION_GATE, OPERATION_METADATA, type OperationGate, PROCEDURE_CONTEXT, ProtocolError, RateLimiter, REDIS } from '@workcell/http';
 import { type AuthRouter, createInternalClient, rethrowDomainError } from '@workcell/internal-api';
 import { findV1Operation, v0Operations } from '@workcell/registry';
 import { AuthorizationHeaderStrategy } from './bearer.strategy.js';
+import { type CredentialKind, VerifiedCredentials } from './verified-credentials.js';
 
 export const AUTH_CLIENT = Symbol('AUTH_CLIENT');
 export type AuthClient = Pick<TRPCClient<AuthRouter>, 'identity' | 'credentials' | 'serviceAccounts' | 'system'>;
@@ -40,59 +52,79 @@ type GateRequest = Parameters<OperationGate['enter']>[1];
 type GateReply = Parameters<OperationGate['enter']>[2];
 
 /**
- * A Passport authenticator of this app's own (not the process-wide singleton, so two apps in one process
- * never share strategies) whose strategies ask the auth service, which owns credentials, over the
- * internal channel.
+ * A Passport authenticator of this app's own (not the process-wide singleton, so two apps in one process never
+ * share strategies). Its strategies read the bearer token from the Authorization header; what the token is worth
+ * is decided by the gate's VerifiedCredentials, in this process.
  */
-export function createAuthenticator(client: AuthClient): passport.Authenticator {
+export function createAuthenticator(): passport.Authenticator {
   const authenticator = new passport.Passport();
-  authenticator.use(
-    new AuthorizationHeaderStrategy('v1-bearer', async (token) => {
-      const result = await client.identity.authenticateCredential.mutate({ token }).catch(internalFailure);
-      if (!result.ok) throw new DomainError(result.code, result.message);
-      return result.context;
-    }),
-  );
-  authenticator.use(
-    new AuthorizationHeaderStrategy('v0-bearer', async (token) => {
-      const result = await client.identity.authenticateTeamToken.mutate({ token }).catch(internalFailure);
-      if (!result.ok) throw new DomainError(result.code, result.code === 'workspace_locked' ? 'the team is locked' : 'the API token is missing, malformed or invalid');
-      return result.context;
-    }),
-  );
+  authenticator.use(new AuthorizationHeaderStrategy('v1-bearer', async (token) => token));
+  authenticator.use(new AuthorizationHeaderStrategy('v0-bearer', async (token) => token));
   return authenticator;
 }
 
-/** Runs one Passport strategy for a request: resolves the authenticated context or throws a DomainError. */
-function authenticate(authenticator: passport.Authenticator, strategy: 'v0-bearer' | 'v1-bearer', request: unknown): Promise<unknown> {
+/** Runs one Passport strategy for a request: the bearer token, or null when the header holds none. */
+function bearerToken(authenticator: passport.Authenticator, strategy: 'v0-bearer' | 'v1-bearer', request: unknown): Promise<string | null> {
   return new Promise((resolve, reject) => {
-    authenticator.authenticate(strategy, { session: false }, (error: unknown, user: unknown) => {
+    authenticator.authenticate(strategy, { session: false }, (error: unknown, token: unknown) => {
       if (error) return reject(error);
-      if (!user) return reject(new DomainError('unauthenticated', strategy === 'v1-bearer' ? 'a valid bearer credential is required' : 'the API token is missing, malformed or invalid'));
-      resolve(user);
+      resolve(typeof token === 'string' ? token : null);
     })(request, {}, reject);
   });
 }
 
+const V1_UNKNOWN = 'a valid bearer credential is required';
+const V0_UNKNOWN = 'the API token is missing, malformed or invalid';
+
+const v1Credentials: CredentialKind<IdentifiedCredential, V1AuthContext> = {
+  identify: identifyCredential,
+  subject: (identified) => `c:${identified.credentialId}`,
+  async verify(ctx, identified) {
+    const result = await verifyIdentifiedCredential(ctx, identified);
+    return result.ok ? result : { ok: false, error: new DomainError(result.code, result.message) };
+  },
+  expiresAt: (context) => (context.credential.expiresAt === null ? null : Date.parse(context.credential.expiresAt)),
+  unauthenticated: () => new DomainError('unauthenticated', V1_UNKNOWN),
+};
+
+const v0Credentials: CredentialKind<IdentifiedTeamToken, V0AuthContext> = {
+  identify: identifyTeamToken,
+  subject: (identified) => `t:${identified.teamTokenId}`,
+  async verify(ctx, identified) {
+    const result = await verifyIdentifiedTeamToken(ctx, identified);
+    return result.ok ? result : { ok: false, error: new DomainError(result.code, result.code === 'workspace_locked' ? 'the team is locked' : V0_UNKNOWN) };
+  },
+  expiresAt: () => null,
+  unauthenticated: () => new DomainError('unauthenticated', V0_UNKNOWN),
+};
+
 const v0ById = new Map(v0Operations.map((op) => [op.operationId, op]));
+
+/** How many verified credentials an API instance keeps, and how long at most (VerifiedCredentials). */
+const VERIFIED_CREDENTIALS = { maxEntries: 10_000, maxAgeMs: 60_000 };
 
 /**
  * The gate of every API operation (OperationGate), from its registry entry: a public operation passes; for
- * every other one the bearer credential is authenticated within the rate limit (RateLimiter.admit: the
- * address's budget while it is unknown, the credential's once it is known) and, in v1, the registry's scope
- * rules (all-of `scopes`, at least one of `anyOfScopes`) are checked against the credential's effective scopes.
+ * every other one the bearer credential is authenticated in this process within the rate limit
+ * (VerifiedCredentials: the address's budget while the credential is unknown, the credential's once it is known)
+ * and, in v1, the registry's scope rules (all-of `scopes`, at least one of `anyOfScopes`) are checked against the
+ * credential's effective scopes.
  */
 @Injectable()
 export class RegistryOperationGate implements OperationGate {
-  private readonly limiter: RateLimiter;
+  private readonly v1: VerifiedCredentials<IdentifiedCredential, V1AuthContext>;
+  private readonly v0: VerifiedCredentials<IdentifiedTeamToken, V0AuthContext>;
 
   constructor(
     @Inject('API_GENERATION') private readonly generation: ApiGeneration,
     @Inject(AUTHENTICATOR) private readonly authenticator: passport.Authenticator,
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(REDIS) redis: ConstructorParameters<typeof RateLimiter>[2],
+    @Inject(PROCEDURE_CONTEXT) ctx: ProcedureContext,
   ) {
-    this.limiter = new RateLimiter(generation, config, redis);
+    const limiter = new RateLimiter(generation, config, redis);
+    this.v1 = new VerifiedCredentials(v1Credentials, ctx, limiter, VERIFIED_CREDENTIALS);
+    this.v0 = new VerifiedCredentials(v0Credentials, ctx, limiter, VERIFIED_CREDENTIALS);
   }
 
   async enter(operationId: string, request: GateRequest & { user?: unknown }, reply: GateReply): Promise<void> {
@@ -100,13 +132,13 @@ export class RegistryOperationGate implements OperationGate {
       const operation = v0ById.get(operationId);
       if (!operation) throw new ProtocolError(500, 'internal_error', `unknown v0 operation ${operationId}`);
       if (!operation.authenticated) return;
-      request.user = await this.limiter.admit(request, reply, () => authenticate(this.authenticator, 'v0-bearer', request.raw) as Promise<V0AuthContext>, (auth) => `t:${auth.teamTokenId}`);
+      request.user = await this.v0.authenticate(request, reply, await bearerToken(this.authenticator, 'v0-bearer', request.raw));
       return;
     }
     const operation = findV1Operation(operationId);
     if (!operation) throw new ProtocolError(500, 'internal_error', `unknown v1 operation ${operationId}`);
     if (!operation.authenticated) return;
-    const auth = await this.limiter.admit(request, reply, () => authenticate(this.authenticator, 'v1-bearer', request.raw) as Promise<V1AuthContext>, (auth) => `c:${auth.credential.id}`);
+    const auth = await this.v1.authenticate(request, reply, await bearerToken(this.authenticator, 'v1-bearer', request.raw));
     request.user = auth;
     assertScopes(auth.effectiveScopes, operation.scopes, operation.anyOfScopes);
   }

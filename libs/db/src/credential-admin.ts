@@ -2,7 +2,7 @@ import type { AppConfig } from '@workcell/config';
 import type { CredentialKind } from '@workcell/credentials';
 import { type AuditActor, recordAudit } from './audit.js';
 import { issueCredential, type Tx } from './credentials.js';
-import type { Database } from './database.js';
+import { assertChangingAuthorization, type Database } from './database.js';
 import type { Prisma } from './generated/prisma/client.js';
 import { disableWebhooks, transferWebhooks } from './webhooks.js';
 
@@ -153,7 +153,8 @@ export async function rotateOwnedCredential(
   config: AppConfig,
   input: { workspaceId: string; owner: CredentialOwner; credentialId: string; expiresAt: Date | null | undefined; actor: AuditActor; now: Date },
 ): Promise<{ credential: CredentialMetaRow; token: string; previous: CredentialMetaRow } | null> {
-  return database.prisma.$transaction(async (tx) => {
+  return database.changeAuthorization(input.workspaceId, () => database.prisma.$transaction(async (tx) => {
+    assertChangingAuthorization(input.workspaceId);
     const { count } = await tx.credential.updateMany({
       where: { AND: [{ workspaceId: input.workspaceId, id: input.credentialId, ...ownerWhere(input.owner) }, statusWhere('active', input.now)] },
       data: { status: 'revoked', revokedAt: input.now, revision: { increment: 1 } },
@@ -180,7 +181,7 @@ export async function rotateOwnedCredential(
       occurredAt: input.now,
     });
     return { credential, token, previous };
-  });
+  }));
 }
 
 /**
@@ -192,7 +193,8 @@ export async function revokeOwnedCredential(
   database: Database,
   input: { workspaceId: string; owner: CredentialOwner; credentialId: string; actor: AuditActor; now: Date },
 ): Promise<'revoked' | 'unchanged' | 'not_found'> {
-  return database.prisma.$transaction(async (tx) => {
+  return database.changeAuthorization(input.workspaceId, () => database.prisma.$transaction(async (tx) => {
+    assertChangingAuthorization(input.workspaceId);
     const where = { workspaceId: input.workspaceId, id: input.credentialId, ...ownerWhere(input.owner) };
     const { count } = await tx.credential.updateMany({ where: { AND: [where, notRevokedWhere] }, data: { status: 'revoked', revokedAt: input.now, revision: { increment: 1 } } });
     if (count === 0) return (await tx.credential.count({ where })) > 0 ? 'unchanged' : 'not_found';
@@ -200,7 +202,7 @@ export async function revokeOwnedCredential(
     await recordAudit(tx, { workspaceId: input.workspaceId, actor: input.actor, action: 'credential.revoked', targetType: 'credential', targetId: row.id, metadata: auditFacts(row), occurredAt: input.now });
     await disableWebhooks(tx, { workspaceId: input.workspaceId, selection: { ownerCredentialIds: [row.id] }, reason: 'owner_revoked', actor: input.actor, now: input.now });
     return 'revoked';
-  });
+  }));
 }
 
 /**
@@ -211,6 +213,7 @@ export async function revokeServiceAccountCredentials(
   tx: Tx,
   input: { workspaceId: string; serviceAccountId: string; actor: AuditActor; now: Date; reason: string },
 ): Promise<string[]> {
+  assertChangingAuthorization(input.workspaceId);
   const where = { AND: [{ workspaceId: input.workspaceId, serviceAccountId: input.serviceAccountId }, notRevokedWhere] };
   const rows = await tx.credential.findMany({ where, select: META_SELECT, orderBy: { id: 'asc' } });
   if (rows.length === 0) return [];

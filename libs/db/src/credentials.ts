@@ -1,7 +1,7 @@
 import type { AppConfig } from '@workcell/config';
 import { type CredentialKind, generateFeedToken, generatePublicId, generateToken, verifierFor } from '@workcell/credentials';
 import { type AuditActor, recordAudit } from './audit.js';
-import type { Database } from './database.js';
+import { assertChangingAuthorization, type Database } from './database.js';
 import type { Prisma } from './generated/prisma/client.js';
 import { disableWebhooks } from './webhooks.js';
 
@@ -64,7 +64,8 @@ export async function issueCredential(tx: Tx, config: AppConfig, input: Credenti
  * active (already revoked, or not in this workspace).
  */
 export async function revokeCredential(database: Database, workspaceId: string, credentialId: string, actor: AuditActor, now: Date): Promise<boolean> {
-  return database.prisma.$transaction(async (tx) => {
+  return database.changeAuthorization(workspaceId, () => database.prisma.$transaction(async (tx) => {
+    assertChangingAuthorization(workspaceId);
     const { count } = await tx.credential.updateMany({
       where: { workspaceId, id: credentialId, status: 'active', revokedAt: null },
       data: { status: 'revoked', revokedAt: now, revision: { increment: 1 } },
@@ -73,7 +74,7 @@ export async function revokeCredential(database: Database, workspaceId: string, 
     await recordAudit(tx, { workspaceId, actor, action: 'credential.revoked', targetType: 'credential', targetId: credentialId, occurredAt: now });
     await disableWebhooks(tx, { workspaceId, selection: { ownerCredentialIds: [credentialId] }, reason: 'owner_revoked', actor, now });
     return true;
-  });
+  }));
 }
 
 /**

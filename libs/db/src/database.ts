@@ -1,7 +1,9 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { type AppConfig, currentDependencyBudget, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
-import { PrismaClient } from './generated/prisma/client.js';
+import { changingAuthorization, createRedis, type Redis } from '@workcell/redis';
+import { type Prisma, PrismaClient } from './generated/prisma/client.js';
 
 export { PrismaClient };
 export type { Prisma } from './generated/prisma/client.js';
@@ -15,7 +17,36 @@ export interface Database {
   readonly prisma: PrismaClient;
   /** Resolves when PostgreSQL answers within the timeout; rejects otherwise. */
   ping(timeoutMs?: number): Promise<void>;
+  /**
+   * Runs `change`, a transaction that changes who may do what in the workspace (a credential, team token, member,
+   * role, grant, service account or the lock), between the two moves of the workspace's authorization epoch, so
+   * that every API instance's cached verifications see it on the very next request (libs/redis
+   * authorization-epochs.ts). Every such write goes through here (a test in this library finds any that does not).
+   */
+  changeAuthorization<T>(workspaceId: string, change: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** The workspace whose authorization change is running in this async context (Database.changeAuthorization). */
+const authorizationChange = new AsyncLocalStorage<string>();
+
+/**
+ * Every data-layer function that changes who may do what in a workspace calls this first: outside
+ * Database.changeAuthorization for that workspace it throws, so a write that would leave API instances' cached
+ * verifications stale fails in every test that reaches it instead of slipping through.
+ */
+export function assertChangingAuthorization(workspaceId: string): void {
+  if (authorizationChange.getStore() !== workspaceId) throw new Error(`an authorization change of workspace ${workspaceId} must run inside Database.changeAuthorization`);
+}
+
+/** One transaction that changes a workspace's authorization state, inside Database.changeAuthorization. */
+export function inAuthorizationTransaction<T>(database: Database, workspaceId: string, work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  return database.changeAuthorization(workspaceId, () => database.prisma.$transaction(work));
+}
+
+/** Runs `change` as an authorization change without moving any epoch (a Database no API instance caches against). */
+export function runAsAuthorizationChange<T>(workspaceId: string, change: () => Promise<T>): Promise<T> {
+  return authorizationChange.run(workspaceId, change);
 }
 
 type Callback = (error: Error | undefined, result?: unknown) => void;
@@ -144,8 +175,14 @@ export function createDatabase(config: AppConfig, options: { poolSize?: number }
   // down at start is found by the first query instead (the client connects lazily).
   void prisma.$connect().catch(() => undefined);
   let closed = false;
+  // Connected on the first authorization change only: most users of a Database (tools, jobs) never make one.
+  let redis: Redis | undefined;
   return {
     prisma,
+    changeAuthorization(workspaceId, change) {
+      redis ??= createRedis(config, 'authorization-epochs');
+      return changingAuthorization(redis, config.dependencyTimeoutMs, workspaceId, () => authorizationChange.run(workspaceId, change));
+    },
     async ping(timeoutMs = config.dependencyTimeoutMs) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
@@ -162,6 +199,7 @@ export function createDatabase(config: AppConfig, options: { poolSize?: number }
       closed = true;
       await prisma.$disconnect();
       await pool.end();
+      redis?.disconnect();
     },
   };
 }

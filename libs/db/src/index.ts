@@ -1,4 +1,4 @@
-export { createDatabase, type Database, type Prisma, PrismaClient } from './database.js';
+export { assertChangingAuthorization, createDatabase, type Database, inAuthorizationTransaction, type Prisma, PrismaClient } from './database.js';
 export { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyClaim, purgeExpiredIdempotencyRecords, releaseIdempotencyKey } from './idempotency.js';
 export { DEMO_OWNER_EMAIL, DEMO_WORKSPACE_NAME, type DemoTokens, refreshDemoTokens, seedDemoWorkspaceIfEmpty } from './seed.js';
 export { type CredentialRecord, findTokenLookup, loadCredential, loadTeamToken, type TeamTokenRecord, type TokenLookup, touchCredential, touchTeamToken } from './identity.js';

@@ -1,4 +1,5 @@
 import type { Tx } from './credentials.js';
+import { assertChangingAuthorization } from './database.js';
 import { type CasOutcome, type Client, clientOf } from './transactions.js';
 
 /**
@@ -96,6 +97,7 @@ export async function updateMemberIfRevision(
   expectedRevision: number,
   change: { status?: { to: 'active' | 'disabled'; at: Date } },
 ): Promise<CasOutcome> {
+  assertChangingAuthorization(workspaceId);
   const status = change.status;
   const { count } = await tx.workspaceMember.updateMany({
     where: { workspaceId, id, removedAt: null, revision: expectedRevision },
@@ -110,6 +112,7 @@ export async function updateMemberIfRevision(
 
 /** Makes the member hold exactly `roleIds` (ids of existing roles); keeps untouched assignments as they are. */
 export async function replaceMemberRoles(tx: Tx, workspaceId: string, memberId: string, roleIds: readonly string[]): Promise<{ added: string[]; removed: string[] }> {
+  assertChangingAuthorization(workspaceId);
   const current = (await tx.memberRole.findMany({ where: { workspaceId, memberId }, select: { roleId: true } })).map((r) => r.roleId);
   const wanted = new Set(roleIds);
   const removed = current.filter((id) => !wanted.has(id));
@@ -125,6 +128,7 @@ export async function replaceMemberRoles(tx: Tx, workspaceId: string, memberId: 
  * or null when there is no such (unremoved) member.
  */
 export async function markMemberRemoved(tx: Tx, workspaceId: string, id: string, now: Date): Promise<{ roleIds: string[]; groupIds: string[]; wasActive: boolean } | null> {
+  assertChangingAuthorization(workspaceId);
   const before = await tx.workspaceMember.findFirst({ where: { workspaceId, id, removedAt: null }, select: { status: true, disabledAt: true } });
   if (!before) return null;
   const { count } = await tx.workspaceMember.updateMany({

@@ -1,6 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { AppConfig } from '@workcell/config';
-import type { Database } from './database.js';
+import { type Database, runAsAuthorizationChange } from './database.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { createManagedPool } from './pool.js';
 
@@ -33,7 +33,8 @@ export async function measureQueryCost(config: AppConfig, work: (database: Datab
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), log: [{ emit: 'event', level: 'query' }] });
   const recorded: { query: string; params: string }[] = [];
   prisma.$on('query', (event) => recorded.push({ query: event.query, params: event.params }));
-  const database: Database = { prisma, ping: async () => undefined, close: async () => undefined };
+  // Cost measurement observes statements only: no API instance caches verifications against this database.
+  const database: Database = { prisma, ping: async () => undefined, changeAuthorization: (workspaceId, change) => runAsAuthorizationChange(workspaceId, change), close: async () => undefined };
   try {
     await work(database);
     const costs: QueryCost[] = [];

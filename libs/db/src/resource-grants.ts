@@ -1,6 +1,6 @@
 import { type AuditActor, recordAudit } from './audit.js';
 import type { Tx } from './credentials.js';
-import type { Database } from './database.js';
+import { assertChangingAuthorization, type Database, inAuthorizationTransaction } from './database.js';
 import type { ResourceAccess, ResourceType } from './generated/prisma/enums.js';
 
 /**
@@ -86,7 +86,8 @@ export async function replaceResourceGrants(
   input: { workspaceId: string; serviceAccountId: string; expectedRevision: number | null; grants: readonly GrantRow[]; actor: AuditActor; now: Date },
 ): Promise<ReplaceGrantsResult> {
   const { workspaceId, serviceAccountId } = input;
-  return database.prisma.$transaction(async (tx) => {
+  return inAuthorizationTransaction(database, workspaceId, async (tx) => {
+    assertChangingAuthorization(workspaceId);
     const account = await tx.serviceAccount.findFirst({ where: { workspaceId, id: serviceAccountId, archivedAt: null }, select: { revision: true } });
     if (!account) return { kind: 'not_found' };
 

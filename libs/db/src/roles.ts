@@ -1,4 +1,5 @@
 import type { Tx } from './credentials.js';
+import { assertChangingAuthorization } from './database.js';
 import { type CasOutcome, type Client, clientOf } from './transactions.js';
 
 /**
@@ -66,6 +67,7 @@ export async function updateRoleIfRevision(
   expectedRevision: number,
   change: { name?: string; description?: string | null; permissions?: readonly string[] },
 ): Promise<CasOutcome> {
+  assertChangingAuthorization(workspaceId);
   const { count } = await tx.role.updateMany({
     where: { workspaceId, id, archivedAt: null, revision: expectedRevision },
     data: {
@@ -81,6 +83,7 @@ export async function updateRoleIfRevision(
 
 /** Archives a role (never deletes it); false when it is missing or already archived. */
 export async function archiveRole(tx: Tx, workspaceId: string, id: string, now: Date): Promise<boolean> {
+  assertChangingAuthorization(workspaceId);
   const { count } = await tx.role.updateMany({ where: { workspaceId, id, archivedAt: null }, data: { archivedAt: now, revision: { increment: 1 } } });
   return count === 1;
 }

@@ -1,7 +1,7 @@
 import type { AppConfig } from '@workcell/config';
 import { PERMISSION_KEYS, type V1Scope, V1_SCOPES } from '@workcell/credentials';
 import { issueCredential, issueFeedToken, issueTeamToken, type Tx } from './credentials.js';
-import type { Database } from './database.js';
+import { type Database, inAuthorizationTransaction } from './database.js';
 
 /**
  * The demo workspace that `npm start` creates on an empty database: an owner, a v0 team token, a v1
@@ -119,10 +119,11 @@ export async function seedDemoWorkspaceIfEmpty(database: Database, config: AppCo
  * developer who lost the printed tokens gets working ones. Touches nothing but the demo workspace's demo tokens.
  */
 export async function refreshDemoTokens(database: Database, config: AppConfig): Promise<DemoTokens | null> {
-  return database.prisma.$transaction(async (tx) => {
-    const workspace = await tx.workspace.findFirst({ where: { name: DEMO_WORKSPACE_NAME }, orderBy: { createdAt: 'asc' } });
-    if (!workspace) return null;
-    const workspaceId = workspace.id;
+  const workspace = await database.prisma.workspace.findFirst({ where: { name: DEMO_WORKSPACE_NAME }, orderBy: { createdAt: 'asc' }, select: { id: true } });
+  if (!workspace) return null;
+  const workspaceId = workspace.id;
+  // Revoking tokens that running services may have verified: an authorization change (Database.changeAuthorization).
+  return inAuthorizationTransaction(database, workspaceId, async (tx) => {
     const owner = await tx.workspaceMember.findFirst({ where: { workspaceId, user: { email: DEMO_OWNER_EMAIL } } });
     const serviceAccount = await tx.serviceAccount.findFirst({ where: { workspaceId, name: 'Demo integration' } });
     if (!owner || !serviceAccount) return null;

@@ -1,6 +1,6 @@
 import { type AuditActor, recordAudit } from './audit.js';
 import { revokeServiceAccountCredentials } from './credential-admin.js';
-import type { Database } from './database.js';
+import { assertChangingAuthorization, type Database, inAuthorizationTransaction } from './database.js';
 import type { Prisma } from './generated/prisma/client.js';
 
 /**
@@ -82,8 +82,9 @@ export async function updateServiceAccount(
   database: Database,
   input: { workspaceId: string; id: string; changes: ServiceAccountChanges; actor: AuditActor; now: Date },
 ): Promise<ServiceAccountRow | null> {
-  return database.prisma.$transaction(async (tx) => {
+  return inAuthorizationTransaction(database, input.workspaceId, async (tx) => {
     const { workspaceId, id, changes } = input;
+    assertChangingAuthorization(workspaceId);
     // Locks the row, so the status transition recorded below is the one that happened.
     const locked = await tx.$queryRaw<{ status: 'active' | 'disabled' }[]>`
       SELECT status::text AS status FROM service_accounts WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid AND archived_at IS NULL FOR UPDATE`;
@@ -119,8 +120,9 @@ export async function archiveServiceAccount(
   database: Database,
   input: { workspaceId: string; id: string; actor: AuditActor; now: Date },
 ): Promise<boolean> {
-  return database.prisma.$transaction(async (tx) => {
+  return inAuthorizationTransaction(database, input.workspaceId, async (tx) => {
     const { workspaceId, id, now } = input;
+    assertChangingAuthorization(workspaceId);
     const current = await tx.serviceAccount.findFirst({ where: { workspaceId, id, archivedAt: null }, select: { status: true, disabledAt: true } });
     if (!current) return false;
     const { count } = await tx.serviceAccount.updateMany({

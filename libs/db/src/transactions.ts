@@ -25,11 +25,14 @@ export function inTransaction<T>(database: Database, work: (tx: Tx) => Promise<T
  * status, membership). It first takes the workspace's permission lock (a transaction-scoped advisory
  * lock), so such changes run one after another per workspace: a rule over the whole workspace (at least
  * one administrator remains) checked inside the transaction cannot be broken by two concurrent changes
- * that are each fine alone (write skew). Other workspaces are not blocked.
+ * that are each fine alone (write skew). Other workspaces are not blocked. It is an authorization change
+ * (Database.changeAuthorization): API instances re-verify the workspace's credentials on their next request.
  */
 export function inPermissionTransaction<T>(database: Database, workspaceId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
-  return database.prisma.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`workcell:permissions:${workspaceId}`}::text, 0))`;
-    return work(tx);
-  });
+  return database.changeAuthorization(workspaceId, () =>
+    database.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`workcell:permissions:${workspaceId}`}::text, 0))`;
+      return work(tx);
+    }),
+  );
 }

@@ -3,12 +3,20 @@ export { defineProcedure, invoke, issuesOf, type Procedure, type ProcedureContex
 export {
   authenticateCredential,
   type CredentialMetadata,
+  identifyCredential,
+  type IdentifiedCredential,
+  verifyIdentifiedCredential,
   type Principal,
   type V1AuthContext,
   type V1Authentication,
   type V1AuthFailureCode,
 } from './identity/authenticate-credential.js';
-export { authenticateTeamToken, type V0AuthContext, type V0Authentication, type V0AuthFailureCode } from './identity/authenticate-team-token.js';
+export {
+  authenticateTeamToken,
+  identifyTeamToken,
+  type IdentifiedTeamToken,
+  verifyIdentifiedTeamToken,
+  type V0AuthContext, type V0Authentication, type V0AuthFailureCode } from './identity/authenticate-team-token.js';
 export { requireTokenMember, v0ActingContext } from './identity/v0-acting-context.js';
 export { revokeOwnCredential } from './identity/revoke-own-credential.js';
 export { getWorkspace, type WorkspaceView } from './workspace/get-workspace.js';

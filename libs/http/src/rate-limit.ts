@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '@workcell/config';
 import { isDomainError, V0_REQUESTS_PER_MINUTE } from '@workcell/domain';
 import { findV0Operation, findV1OperationByRoute, type HttpMethod, type V0Method } from '@workcell/registry';
-import { type Redis, whenReady } from '@workcell/redis';
+import { authorizationEpochKeys, type Redis, whenReady } from '@workcell/redis';
 import type { ApiGeneration } from './operations.js';
 import { ProtocolError } from './problems.js';
 
@@ -66,10 +66,58 @@ if oldest[2] then first = tonumber(oldest[2]) end
 return { allowed, count, first + window, now }
 `;
 
+/**
+ * The one Redis round trip of a request whose credential the instance has verified before: gives back the slot an
+ * address took while the credential was unknown (ARGV[4], if any), refuses when the address is out of budget
+ * (checked, not taken: the address's budget bounds unverified tokens only), otherwise admits the request in the
+ * credential's window (KEYS[1]) like SLIDING_WINDOW, and answers the workspace's authorization epoch and whether a
+ * change is pending (libs/redis authorization-epochs.ts) with the decision.
+ */
+const ADMIT_KNOWN = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local window = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+local epoch = tonumber(redis.call('GET', KEYS[3]) or '0')
+local pending = redis.call('EXISTS', KEYS[4])
+if ARGV[4] ~= '' then redis.call('ZREM', KEYS[2], ARGV[4]) end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
+local addressCount = redis.call('ZCARD', KEYS[2])
+if addressCount >= limit then
+  local oldest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+  local first = now
+  if oldest[2] then first = tonumber(oldest[2]) end
+  return { 0, addressCount, first + window, now, epoch, pending }
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local count = redis.call('ZCARD', KEYS[1])
+local allowed = 0
+if count < limit then
+  redis.call('ZADD', KEYS[1], now, ARGV[3])
+  count = count + 1
+  allowed = 1
+end
+redis.call('PEXPIRE', KEYS[1], window)
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local first = now
+if oldest[2] then first = tonumber(oldest[2]) end
+return { allowed, count, first + window, now, epoch, pending }
+`;
+
+/** A credential's admission (RateLimitDecision) with the authorization state of its workspace, read in the same round trip. */
+export interface KnownAdmission extends RateLimitDecision {
+  /** The workspace's authorization epoch when the request was admitted. */
+  readonly epoch: number;
+  /** An authorization change of the workspace is in progress: verify from the database and cache nothing. */
+  readonly changing: boolean;
+}
+
+const isNumbers = (value: unknown, length: number): value is number[] => Array.isArray(value) && value.length === length && value.every((n) => typeof n === 'number');
+
 export async function consume(redis: Redis, key: string, limit: number, timeoutMs: number, windowMs: number = WINDOW_MS): Promise<RateLimitDecision> {
   const slot = randomUUID();
   const result = await whenReady(redis, timeoutMs, () => redis.eval(SLIDING_WINDOW, 1, `rl:${key}`, windowMs, limit, slot) as Promise<unknown>);
-  if (!Array.isArray(result) || result.length !== 4 || !result.every((n) => typeof n === 'number')) throw new Error('rate limit counter unavailable');
+  if (!isNumbers(result, 4)) throw new Error('rate limit counter unavailable');
   const [allowed, count, resetAt, now] = result as [number, number, number, number];
   return { slot, limit, remaining: Math.max(0, limit - count), resetAt, allowed: allowed === 1, retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)) };
 }
@@ -159,26 +207,63 @@ export class RateLimiter {
   }
 
   /**
-   * Runs `authenticate` for a request on an authenticated operation within the limits: an address out of budget
-   * is refused before its credential is looked at; a refused credential (a DomainError from `authenticate`)
-   * keeps the address slot; an authenticated one gives it back and is counted against the credential
-   * (`subjectOf`: its stable id, prefixed by its kind) instead.
+   * Takes a slot of the address's budget for a request whose credential is not known yet (none, malformed, or not
+   * verified by this instance before): refused at once when the address is out of budget, before any token is
+   * looked at. `decide` settles what the slot becomes (admitKnown gives it back once the credential is identified).
    */
-  async admit<T>(request: FastifyRequest, reply: FastifyReply, authenticate: () => Promise<T>, subjectOf: (authenticated: T) => string): Promise<T> {
-    const addressKey = this.addressKey(request);
-    const attempt = await this.take(addressKey, this.limit(request));
-    if (!attempt.allowed) this.apply(reply, attempt);
-    let authenticated: T;
+  async admitUnknown(request: FastifyRequest, reply: FastifyReply): Promise<{ readonly slot: string; readonly decision: RateLimitDecision }> {
+    const decision = await this.take(this.addressKey(request), this.limit(request));
+    if (!decision.allowed) this.apply(reply, decision);
+    return { slot: decision.slot, decision };
+  }
+
+  /** Gives back a slot admitUnknown took, for a request that ended without a verdict on its token. */
+  async giveBack(request: FastifyRequest, slot: string): Promise<void> {
+    await refund(this.redis, this.addressKey(request), slot, this.config.dependencyTimeoutMs).catch(() => undefined);
+  }
+
+  /** Answers a refused request with the headers of the admission it was counted in (v1), then throws `error`. */
+  refuse(reply: FastifyReply, decision: RateLimitDecision, error: unknown): never {
+    this.apply(reply, decision);
+    throw error;
+  }
+
+  /**
+   * Admits a request of an identified credential (`subject`: its kind and stable id) in one Redis round trip: the
+   * address must still have budget, the credential's budget is taken (429 when spent), a slot the address took while
+   * the credential was unknown (`addressSlot`) is given back, and the workspace's authorization epoch is read.
+   */
+  async admitKnown(request: FastifyRequest, reply: FastifyReply, subject: string, workspaceId: string, addressSlot?: string): Promise<KnownAdmission> {
+    const slot = randomUUID();
+    const keys = authorizationEpochKeys(workspaceId);
+    const limit = this.limit(request);
+    let result: unknown;
     try {
-      authenticated = await authenticate();
-    } catch (error) {
-      if (isDomainError(error)) this.apply(reply, attempt);
-      else await refund(this.redis, addressKey, attempt.slot, this.config.dependencyTimeoutMs).catch(() => undefined);
-      throw error;
+      result = await whenReady(this.redis, this.config.dependencyTimeoutMs, () =>
+        this.redis.eval(ADMIT_KNOWN, 4, `rl:${this.key(request, subject)}`, `rl:${this.addressKey(request)}`, keys.epoch, keys.pending, WINDOW_MS, limit, slot, addressSlot ?? '') as Promise<unknown>,
+      );
+    } catch {
+      throw unavailable();
     }
-    await refund(this.redis, addressKey, attempt.slot, this.config.dependencyTimeoutMs).catch(() => undefined);
-    this.apply(reply, await this.take(this.key(request, subjectOf(authenticated)), this.limit(request)));
-    return authenticated;
+    if (!isNumbers(result, 6)) throw unavailable();
+    const [allowed, count, resetAt, now, epoch, pending] = result as [number, number, number, number, number, number];
+    const admission = { slot, limit, remaining: Math.max(0, limit - count), resetAt, allowed: allowed === 1, retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)), epoch, changing: pending === 1 };
+    this.apply(reply, admission);
+    return admission;
+  }
+
+  /**
+   * A credential admitted by admitKnown turned out to be refused (revoked, expired, locked …): its slot goes back
+   * and the request is counted against the address instead, like any refused token, so guessing stays bounded.
+   */
+  async countRefused(request: FastifyRequest, reply: FastifyReply, subject: string, admission: KnownAdmission): Promise<void> {
+    await refund(this.redis, this.key(request, subject), admission.slot, this.config.dependencyTimeoutMs).catch(() => undefined);
+    const decision = await this.take(this.addressKey(request), this.limit(request)).catch(() => admission);
+    if (this.generation === 'v1') {
+      reply.header('x-ratelimit-limit', String(decision.limit));
+      reply.header('x-ratelimit-remaining', String(decision.remaining));
+      reply.header('x-ratelimit-reset', String(decision.resetAt));
+    }
   }
 }
 

@@ -76,3 +76,5 @@ export async function pingRedis(redis: Redis, timeoutMs: number): Promise<void> 
 }
 
 export type { Redis };
+
+export { authorizationEpochKeys, changingAuthorization, PENDING_TTL_MS } from './authorization-epochs.js';

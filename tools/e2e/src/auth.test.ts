@@ -93,7 +93,7 @@ describe('authentication and authorization (contract 5)', () => {
     }
 
     it('answers 403 for a token of a locked team, and 200 again once unlocked', async () => {
-      await database.prisma.workspace.update({ where: { id: tokens.workspaceId }, data: { lockedAt: new Date() } });
+      await database.changeAuthorization(tokens.workspaceId, () => database.prisma.workspace.update({ where: { id: tokens.workspaceId }, data: { lockedAt: new Date() } }));
       try {
         const res = await get(v0, '/teams', tokens.v0TeamToken);
         assert.equal(res.status, 403);
@@ -101,7 +101,7 @@ describe('authentication and authorization (contract 5)', () => {
         assert.equal((JSON.parse(text) as LegacyError).error.code, 'team_locked');
         assert.ok(!text.includes(tokens.workspaceId));
       } finally {
-        await database.prisma.workspace.update({ where: { id: tokens.workspaceId }, data: { lockedAt: null } });
+        await database.changeAuthorization(tokens.workspaceId, () => database.prisma.workspace.update({ where: { id: tokens.workspaceId }, data: { lockedAt: null } }));
       }
       assert.equal((await get(v0, '/teams', tokens.v0TeamToken)).status, 200);
     });
@@ -110,7 +110,7 @@ describe('authentication and authorization (contract 5)', () => {
       const token = await database.prisma.$transaction((tx) => issueTeamToken(tx, config, { workspaceId: tokens.workspaceId, name: 'short-lived' }));
       secrets.push(token);
       assert.equal((await get(v0, '/teams', token)).status, 200);
-      await database.prisma.teamToken.updateMany({ where: { workspaceId: tokens.workspaceId, name: 'short-lived' }, data: { revokedAt: new Date() } });
+      await database.changeAuthorization(tokens.workspaceId, () => database.prisma.teamToken.updateMany({ where: { workspaceId: tokens.workspaceId, name: 'short-lived' }, data: { revokedAt: new Date() } }));
       assert.equal((await get(v0, '/teams', token)).status, 401);
     });
   });
@@ -179,40 +179,40 @@ describe('authentication and authorization (contract 5)', () => {
       const token = await mint({ kind: 'personal_access_token', name: 'pat', scopes: ['workspace:read'], memberId: ownerMemberId });
       assert.equal((await get(v1, '/v1/workspace', token)).status, 200);
       const role = await database.prisma.role.findFirstOrThrow({ where: { workspaceId: tokens.workspaceId, name: 'Owner' } });
-      await database.prisma.role.update({ where: { workspaceId_id: { workspaceId: tokens.workspaceId, id: role.id } }, data: { permissions: role.permissions.filter((p) => p !== 'workspace:read') } });
+      await database.changeAuthorization(tokens.workspaceId, () => database.prisma.role.update({ where: { workspaceId_id: { workspaceId: tokens.workspaceId, id: role.id } }, data: { permissions: role.permissions.filter((p) => p !== 'workspace:read') } }));
       try {
         for (const instance of [v1b, v1]) assert.equal((await get(instance, '/v1/workspace', token)).status, 403);
       } finally {
-        await database.prisma.role.update({ where: { workspaceId_id: { workspaceId: tokens.workspaceId, id: role.id } }, data: { permissions: role.permissions } });
+        await database.changeAuthorization(tokens.workspaceId, () => database.prisma.role.update({ where: { workspaceId_id: { workspaceId: tokens.workspaceId, id: role.id } }, data: { permissions: role.permissions } }));
       }
       assert.equal((await get(v1b, '/v1/workspace', token)).status, 200);
     });
 
     it('refuses a personal token of a disabled member, and a service-account credential of a disabled account', async () => {
       const pat = await mint({ kind: 'personal_access_token', name: 'pat2', scopes: ['workspace:read'], memberId: ownerMemberId });
-      await database.prisma.workspaceMember.update({ where: { workspaceId_id: { workspaceId: tokens.workspaceId, id: ownerMemberId } }, data: { status: 'disabled' } });
+      await database.changeAuthorization(tokens.workspaceId, () => database.prisma.workspaceMember.update({ where: { workspaceId_id: { workspaceId: tokens.workspaceId, id: ownerMemberId } }, data: { status: 'disabled' } }));
       try {
         assert.equal((await get(v1b, '/v1/workspace', pat)).status, 401);
       } finally {
-        await database.prisma.workspaceMember.update({ where: { workspaceId_id: { workspaceId: tokens.workspaceId, id: ownerMemberId } }, data: { status: 'active' } });
+        await database.changeAuthorization(tokens.workspaceId, () => database.prisma.workspaceMember.update({ where: { workspaceId_id: { workspaceId: tokens.workspaceId, id: ownerMemberId } }, data: { status: 'active' } }));
       }
-      await database.prisma.serviceAccount.update({ where: { workspaceId_id: { workspaceId: tokens.workspaceId, id: serviceAccountId } }, data: { status: 'disabled' } });
+      await database.changeAuthorization(tokens.workspaceId, () => database.prisma.serviceAccount.update({ where: { workspaceId_id: { workspaceId: tokens.workspaceId, id: serviceAccountId } }, data: { status: 'disabled' } }));
       try {
         assert.equal((await get(v1, '/v1/workspace', tokens.serviceAccountCredential)).status, 401);
       } finally {
-        await database.prisma.serviceAccount.update({ where: { workspaceId_id: { workspaceId: tokens.workspaceId, id: serviceAccountId } }, data: { status: 'active' } });
+        await database.changeAuthorization(tokens.workspaceId, () => database.prisma.serviceAccount.update({ where: { workspaceId_id: { workspaceId: tokens.workspaceId, id: serviceAccountId } }, data: { status: 'active' } }));
       }
       assert.equal((await get(v1, '/v1/workspace', pat)).status, 200);
     });
 
     it('answers 403 workspace_locked while the workspace is locked', async () => {
-      await database.prisma.workspace.update({ where: { id: tokens.workspaceId }, data: { lockedAt: new Date() } });
+      await database.changeAuthorization(tokens.workspaceId, () => database.prisma.workspace.update({ where: { id: tokens.workspaceId }, data: { lockedAt: new Date() } }));
       try {
         const res = await get(v1b, '/v1/workspace', tokens.serviceAccountCredential);
         assert.equal(res.status, 403);
         assert.equal(((await res.json()) as ErrorDocument).errors[0]?.code, 'workspace_locked');
       } finally {
-        await database.prisma.workspace.update({ where: { id: tokens.workspaceId }, data: { lockedAt: null } });
+        await database.changeAuthorization(tokens.workspaceId, () => database.prisma.workspace.update({ where: { id: tokens.workspaceId }, data: { lockedAt: null } }));
       }
     });
 
@@ -268,10 +268,15 @@ describe('authentication and authorization (contract 5)', () => {
       assert.ok(((await all.json()) as { data: unknown[] }).data.length >= 1);
     });
 
-    it('answers 503 service_unavailable, not 401, while the auth service is unreachable', async () => {
+    it('authenticates in-process while the auth service is unreachable; what needs it answers 503 service_unavailable, not 401', async () => {
       const orphan = await startApp(createApiV1App, testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: 'http://127.0.0.1:9' }));
       try {
-        const res = await get(orphan, '/v1/workspace', tokens.serviceAccountCredential);
+        assert.equal((await get(orphan, '/v1/workspace', tokens.serviceAccountCredential)).status, 200);
+        const res = await fetch(`${orphan.url}/v1/credentials`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${tokens.personalAccessToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'while the auth service is away', scopes: ['workspace:read'] }),
+        });
         assert.equal(res.status, 503);
         assert.equal(res.headers.get('retry-after'), '1');
         assert.equal(((await res.json()) as ErrorDocument).errors[0]?.code, 'service_unavailable');

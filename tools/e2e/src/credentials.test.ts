@@ -97,7 +97,7 @@ describe('credential administration (contract 5.2, 5.3)', () => {
     return { id, token };
   };
   const setRolePermissions = (roleId: string, permissions: readonly string[], workspaceId = ws) =>
-    database.prisma.role.update({ where: { workspaceId_id: { workspaceId, id: roleId } }, data: { permissions: [...permissions] } });
+    database.changeAuthorization(workspaceId, () => database.prisma.role.update({ where: { workspaceId_id: { workspaceId, id: roleId } }, data: { permissions: [...permissions] } }));
   /** A member of `workspaceId` with one role holding `permissions`. */
   const addMember = async (workspaceId: string, email: string, permissions: readonly string[]) => {
     const user = await database.prisma.user.create({ data: { email, name: `Person ${email}` } });
@@ -644,7 +644,7 @@ describe('credential administration (contract 5.2, 5.3)', () => {
       assert.deepEqual(revoked.map((c) => c.id), [created[2]]);
       const active = data<Credential[]>(await call('GET', '/v1/credentials?status=active&limit=200', token));
       assert.deepEqual(active.map((c) => c.id), created.filter((id) => id !== created[2]));
-      await database.prisma.credential.update({ where: { workspaceId_id: { workspaceId: ws, id: created[3]! } }, data: { expiresAt: new Date(Date.now() - 1000) } });
+      await database.changeAuthorization(ws, () => database.prisma.credential.update({ where: { workspaceId_id: { workspaceId: ws, id: created[3]! } }, data: { expiresAt: new Date(Date.now() - 1000) } }));
       const expired = data<Credential[]>(await call('GET', '/v1/credentials?status=expired', token));
       assert.deepEqual(expired.map((c) => [c.id, c.status]), [[created[3], 'expired']]);
 

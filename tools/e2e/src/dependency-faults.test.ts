@@ -112,6 +112,14 @@ describe('dependency faults: PostgreSQL, Redis and the auth service cut and blac
     ];
   }
 
+  /** An operation served by the auth service (a credential minted for the demo member). */
+  const createCredential = () =>
+    send('v1 POST /v1/credentials', `${v1.url}/v1/credentials`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${demo.personalAccessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `fault credential ${++seq}`, scopes: ['workspace:read'] }),
+    });
+
   /** Every answer is a 2xx or a proper 503 (v1 error document or v0 legacy shape, Retry-After), within the bound. */
   function assertContract(outcomes: readonly Outcome[], phase: string): void {
     for (const o of outcomes) {
@@ -166,8 +174,9 @@ describe('dependency faults: PostgreSQL, Redis and the auth service cut and blac
     { dependency: 'PostgreSQL', proxy: () => pg, probes: (ops) => ops },
     // Every API request passes the Redis-backed rate limit; both readiness probes check Redis.
     { dependency: 'Redis', proxy: () => redis, probes: (ops) => ops },
-    // Every authenticated request asks the auth service; the API's readiness checks it (the worker's does not).
-    { dependency: 'the auth service', proxy: () => authProxy, probes: (ops) => ops.slice(0, 5) },
+    // Credentials are verified in each API instance (issue 11); credential management still asks the auth
+    // service, and the API's readiness checks it (the worker's does not).
+    { dependency: 'the auth service', proxy: () => authProxy, probes: (ops) => [ops[4]!, createCredential] },
   ];
 
   for (const fault of faults) {

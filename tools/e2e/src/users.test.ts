@@ -82,7 +82,7 @@ describe('v1 users', () => {
 
   it('unknown, malformed, removed and other workspaces\' users are 404', async () => {
     const removed = await addMember();
-    await database.prisma.workspaceMember.update({ where: { workspaceId_id: { workspaceId, id: removed.memberId } }, data: { removedAt: new Date(), status: 'disabled' } });
+    await database.changeAuthorization(workspaceId, () => database.prisma.workspaceMember.update({ where: { workspaceId_id: { workspaceId, id: removed.memberId } }, data: { removedAt: new Date(), status: 'disabled' } }));
     for (const id of [randomUUID(), 'not-a-uuid', removed.memberId, other.memberId]) {
       assertProblem(await call('GET', `/v1/users/${id}`, reader), 404, 'not_found');
     }
@@ -92,7 +92,7 @@ describe('v1 users', () => {
     const active = await addMember();
     const inactive = await addMember('disabled');
     const removed = await addMember();
-    await database.prisma.workspaceMember.update({ where: { workspaceId_id: { workspaceId, id: removed.memberId } }, data: { removedAt: new Date() } });
+    await database.changeAuthorization(workspaceId, () => database.prisma.workspaceMember.update({ where: { workspaceId_id: { workspaceId, id: removed.memberId } }, data: { removedAt: new Date() } }));
     const first = await call<ListBody<User>>('GET', '/v1/users?limit=1', reader);
     assert.equal(first.status, 200, JSON.stringify(first.body));
     assert.equal(first.body.data.length, 1);

@@ -306,7 +306,7 @@ describe('v0 lists, tags, times and users', () => {
         const user = await database.prisma.user.create({ data: { email: `v0-user-${++seq}@v0-users.test`, name: `V0 Person ${seq}` } });
         people.push((await database.prisma.workspaceMember.create({ data: { workspaceId, userId: user.id } })).id);
       }
-      await database.prisma.workspaceMember.update({ where: { workspaceId_id: { workspaceId, id: people[2]! } }, data: { removedAt: new Date(), status: 'disabled' } });
+      await database.changeAuthorization(workspaceId, () => database.prisma.workspaceMember.update({ where: { workspaceId_id: { workspaceId, id: people[2]! } }, data: { removedAt: new Date(), status: 'disabled' } }));
       const all = await assertPaged(token, '/users');
       const owner = all.find((u) => u._id === ownerMemberId);
       assert.ok(owner);

@@ -289,7 +289,7 @@ describe('webhook delivery', () => {
     const version = (await call<{ data: { version: string } }>('GET', `/v1/webhooks/${disabled.id}`, admin)).body.data.version;
     assert.equal((await call('PATCH', `/v1/webhooks/${disabled.id}`, admin, { expectedVersion: version, status: 'disabled' })).status, 200);
     const orphanRow = await database.prisma.webhookSubscription.findFirstOrThrow({ where: { id: orphan.id } });
-    await database.prisma.credential.updateMany({ where: { workspaceId, id: orphanRow.ownerCredentialId }, data: { status: 'revoked', revokedAt: new Date() } });
+    await database.changeAuthorization(workspaceId, () => database.prisma.credential.updateMany({ where: { workspaceId, id: orphanRow.ownerCredentialId }, data: { status: 'revoked', revokedAt: new Date() } }));
     const [eventId] = await emit([{ aggregateType: 'contact', eventType: 'contact.created', payload: { contact: {} } }]);
     await published([eventId!]);
     assert.equal((await deliveriesOf(live.id)).length, 1, 'the live subscription got it');
@@ -366,7 +366,7 @@ describe('webhook delivery', () => {
     const owner = await cell.mint(['webhooks:read', 'webhooks:write', 'lists:read']);
     const hook = await subscribe('/ok', ['list.updated'], owner);
     const row = await database.prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId, id: hook.id } });
-    await database.prisma.credential.updateMany({ where: { workspaceId, id: row.ownerCredentialId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await database.changeAuthorization(workspaceId, () => database.prisma.credential.updateMany({ where: { workspaceId, id: row.ownerCredentialId }, data: { expiresAt: new Date(Date.now() - 1000) } }));
     const ids = await emit([{ aggregateType: 'list', eventType: 'list.updated', payload: { list: {} } }]);
     await published(ids);
     const disabled = await waitFor('the subscription to be disabled', async () => {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseToken, verifierFor, verifiersEqual } from '@workcell/credentials';
 import { type CredentialRecord, type Database, findTokenLookup, listServiceAccountGrants, loadCredential, recordAuthenticationRefusal, touchCredential } from '@workcell/db';
 import type { AuthGrant } from '../kernel/grants.js';
-import { defineProcedure } from '../kernel/procedure.js';
+import { defineProcedure, type ProcedureContext } from '../kernel/procedure.js';
 
 export const authenticateCredentialInput = z.object({ token: z.string().max(4096) }).strict();
 
@@ -91,23 +91,41 @@ export async function authorityOf(database: Database, credential: CredentialReco
   };
 }
 
-/**
- * Verifies a v1 bearer credential completely (contract 5.2 rule 1): format and checksum, the kind, the
- * routing hint against this cell, the stored verifier (constant-time), the stored region, cell and audience,
- * revocation, expiry, the workspace lock and the principal's current state. The prefix and hint are never
- * trusted on their own, and a credential of another cell is refused, never redirected.
- */
-export const authenticateCredential = defineProcedure('authenticateCredential', authenticateCredentialInput, async (ctx, { token }): Promise<V1Authentication> => {
-  const parsed = parseToken(token);
-  if (!parsed.ok || parsed.token.family === 'v0_team_token') return reject('unauthenticated', UNKNOWN);
-  const { config } = ctx;
-  if (parsed.token.region !== config.region || parsed.token.cell !== config.cell) return reject('unauthenticated', UNKNOWN);
+/** A token that names a credential of this cell (format, checksum, routing hint and lookup row all agree). */
+export interface IdentifiedCredential {
+  readonly token: string;
+  readonly family: string;
+  readonly verifier: Uint8Array<ArrayBuffer>;
+  readonly workspaceId: string;
+  readonly credentialId: string;
+}
 
+/**
+ * The first half of verification (contract 5.2 rule 1): format and checksum, the kind, the routing hint against
+ * this cell, and the lookup by the keyed hash; null for anything that names no credential here. It says only
+ * which credential the token claims to be: verifyIdentifiedCredential decides whether it is that credential
+ * and what it may do. The prefix and hint are never trusted on their own.
+ */
+export async function identifyCredential(ctx: ProcedureContext, token: string): Promise<IdentifiedCredential | null> {
+  const parsed = parseToken(token);
+  if (!parsed.ok || parsed.token.family === 'v0_team_token') return null;
+  const { config } = ctx;
+  if (parsed.token.region !== config.region || parsed.token.cell !== config.cell) return null;
   const verifier = verifierFor(config.credentialSecret, token);
   const lookup = await findTokenLookup(ctx.database, verifier);
-  if (!lookup || lookup.tokenType !== 'credential') return reject('unauthenticated', UNKNOWN);
-  const credential = await loadCredential(ctx.database, lookup.workspaceId, lookup.tokenId);
-  if (!credential || !verifiersEqual(credential.verifier, verifier) || credential.kind !== parsed.token.family) return reject('unauthenticated', UNKNOWN);
+  if (!lookup || lookup.tokenType !== 'credential') return null;
+  return { token, family: parsed.token.family, verifier, workspaceId: lookup.workspaceId, credentialId: lookup.tokenId };
+}
+
+/**
+ * The second half: the stored verifier (constant-time), kind, region, cell and audience, then revocation, expiry,
+ * the workspace lock and the principal's current state (authorityOf). A refusal of an identified credential is
+ * recorded in the workspace's audit trail; an accepted one has its last use recorded (at most once a minute).
+ */
+export async function verifyIdentifiedCredential(ctx: ProcedureContext, identified: IdentifiedCredential): Promise<V1Authentication> {
+  const { config } = ctx;
+  const credential = await loadCredential(ctx.database, identified.workspaceId, identified.credentialId);
+  if (!credential || !verifiersEqual(credential.verifier, identified.verifier) || credential.kind !== identified.family) return reject('unauthenticated', UNKNOWN);
   if (
     credential.region !== config.region ||
     credential.cell !== config.cell ||
@@ -129,4 +147,14 @@ export const authenticateCredential = defineProcedure('authenticateCredential', 
   }
   await touchCredential(ctx.database, credential.workspaceId, credential.id, now).catch(() => undefined);
   return { ok: true, context: authority.context };
+}
+
+/**
+ * Verifies a v1 bearer credential completely (contract 5.2 rule 1): identifyCredential, then
+ * verifyIdentifiedCredential. A credential of another cell is refused, never redirected.
+ */
+export const authenticateCredential = defineProcedure('authenticateCredential', authenticateCredentialInput, async (ctx, { token }): Promise<V1Authentication> => {
+  const identified = await identifyCredential(ctx, token);
+  if (!identified) return reject('unauthenticated', UNKNOWN);
+  return verifyIdentifiedCredential(ctx, identified);
 });
