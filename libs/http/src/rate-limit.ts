@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '@workcell/config';
-import { isDomainError, V0_REQUESTS_PER_MINUTE } from '@workcell/domain';
+import { V0_REQUESTS_PER_MINUTE } from '@workcell/domain';
 import { findV0Operation, findV1OperationByRoute, type HttpMethod, type V0Method } from '@workcell/registry';
 import { authorizationEpochKeys, type Redis, whenReady } from '@workcell/redis';
 import type { ApiGeneration } from './operations.js';
@@ -23,9 +23,9 @@ import { ProtocolError } from './problems.js';
  * the route the router matched with its decoded parameters (`/teams`, `/team%73` and `/%74eams` are one path).
  * A request without a usable credential (no token, a refused token, a public or unknown route) is counted
  * against its client address instead, on the same route, so guessing tokens is bounded like using them: a
- * request on an authenticated operation first takes a slot of its address's budget, gives it back once its
- * credential is verified, and keeps it when the credential is refused (an address out of budget gets 429
- * before its token is even looked at).
+ * request whose credential is not known yet first takes a slot of its address's budget, gives it back once its
+ * credential is identified, and the slot is counted again when the credential is refused; an address out of
+ * budget gets 429 before its token is even looked at, a known credential's included (admitKnown).
  */
 
 const WINDOW_MS = 60_000;
@@ -148,7 +148,8 @@ export function decodedPath(url: string): string[] {
 
 /**
  * The one rate limiter of an API app. The onRequest hook (installRateLimit) counts what needs no credential by
- * client address; the operation guard calls `admit` around authentication for every authenticated operation.
+ * client address; the operation gate's VerifiedCredentials (libs/auth) calls `admitUnknown`/`admitKnown` around
+ * authentication for every authenticated operation.
  */
 export class RateLimiter {
   constructor(
@@ -274,7 +275,7 @@ function unavailable(): ProtocolError {
 /**
  * Installs the address-keyed part of the limit as an onRequest hook: requests on public operations and on
  * routes that are no operation (404, 405) are counted here; authenticated operations are counted by the
- * operation guard (RateLimiter.admit), once their credential is known.
+ * operation gate (admitUnknown/admitKnown), once their credential is known.
  */
 export function installRateLimit(
   fastify: { addHook(name: 'onRequest', hook: (request: FastifyRequest, reply: FastifyReply) => Promise<void>): unknown },
