@@ -8,6 +8,8 @@ export const authenticateTeamTokenInput = z.object({ token: z.string().max(4096)
 export interface V0AuthContext {
   readonly workspaceId: string;
   readonly teamTokenId: string;
+  /** The member who minted the token (v0 acts as this member where an action needs one), or null. */
+  readonly tokenMemberId: string | null;
 }
 
 export type V0AuthFailureCode = 'unauthenticated' | 'workspace_locked';
@@ -36,7 +38,7 @@ export async function verifyIdentifiedTeamToken(ctx: ProcedureContext, identifie
   if (!record || !verifiersEqual(record.verifier, identified.verifier) || record.revokedAt !== null) return { ok: false, code: 'unauthenticated' };
   if (record.workspace.lockedAt !== null) return { ok: false, code: 'workspace_locked' };
   await touchTeamToken(ctx.database, record.workspaceId, record.id, ctx.now()).catch(() => undefined);
-  return { ok: true, context: { workspaceId: record.workspaceId, teamTokenId: record.id } };
+  return { ok: true, context: { workspaceId: record.workspaceId, teamTokenId: record.id, tokenMemberId: record.createdByMemberId } };
 }
 
 /**

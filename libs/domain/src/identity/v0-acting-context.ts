@@ -1,4 +1,3 @@
-import { loadTeamToken } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
 import type { V1AuthContext } from './authenticate-credential.js';
@@ -17,8 +16,8 @@ const NO_MEMBER = '00000000-0000-0000-0000-000000000000';
  * - Scopes are not consulted by the procedures (the v0 token model is team-scoped, contract 5.1).
  */
 export async function v0ActingContext(ctx: ProcedureContext, auth: V0AuthContext): Promise<V1AuthContext & { readonly tokenMemberId: string | null }> {
-  const token = await loadTeamToken(ctx.database, auth.workspaceId, auth.teamTokenId);
-  const memberId = token?.createdByMemberId ?? null;
+  // The minting member comes with the verified token: no statement of its own.
+  const memberId = auth.tokenMemberId;
   return {
     workspaceId: auth.workspaceId,
     principal: { type: 'member', id: memberId ?? NO_MEMBER },

@@ -1,0 +1,23 @@
+// Throwaway: start auth + api-v1 + api-v0 in this process and a baseline in a child, print URLs and a task id.
+import { createDatabase, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { createTestDatabase, testConfig, startApp, createRedisPrefix } from '@workcell/testing';
+import { createAuthApp } from '@workcell/auth';
+import { createApiV1App } from '@workcell/api-v1';
+import { createApiV0App } from '@workcell/api-v0';
+import { createLogger } from '@workcell/http';
+import { writeFileSync } from 'node:fs';
+const db = await createTestDatabase();
+const prefix = createRedisPrefix();
+const base = testConfig({ DATABASE_URL: db.url, REDIS_PREFIX: prefix, V1_RATE_LIMIT_READ_PER_MINUTE: '1000000', LOG_LEVEL: 'info' });
+const database = createDatabase(base, { poolSize: 4 });
+const seeded = await seedDemoWorkspaceIfEmpty(database, base);
+const ws = seeded.workspaceId;
+await database.prisma.$executeRawUnsafe(`INSERT INTO tasks (workspace_id, title) SELECT '${ws}', 'task '||g FROM generate_series(1,2000) g`);
+const ids = (await database.prisma.$queryRawUnsafe(`SELECT id FROM tasks WHERE workspace_id='${ws}' LIMIT 2000`)).map(r => r.id);
+const auth = await startApp((c) => createAuthApp(c, createLogger(c, 'auth', { write() {} })), base);
+const config = testConfig({ DATABASE_URL: db.url, REDIS_PREFIX: prefix, V1_RATE_LIMIT_READ_PER_MINUTE: '1000000', AUTH_INTERNAL_URL: auth.url, LOG_LEVEL: 'info' });
+const devnull = { write() {} };
+const v1 = await startApp((c) => createApiV1App(c, createLogger(c, 'api-v1', devnull)), config);
+writeFileSync('/tmp/x/quick.json', JSON.stringify({ v1: v1.url, token: seeded.personalAccessToken, ids, db: db.url }));
+console.log('ready', v1.url);
+process.on('SIGTERM', async () => { await v1.close(); await auth.close(); await database.close(); await db.drop(); process.exit(0); });
