@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import {
   appendOutboxEvent,
-  findRunningTimer,
   findTask,
   inTransaction,
   listExists,
@@ -11,7 +10,6 @@ import {
   type TaskChanges,
   type TaskGuard,
   type TaskRecord,
-  type TimeEntryRow,
   type Tx,
   updateTaskIfRevision,
 } from '@workcell/db';
@@ -56,7 +54,7 @@ export interface TaskView {
   readonly revision: string;
 }
 
-export function taskView(row: TaskRecord, runningTimer: TimeEntryRow | null): TaskView {
+export function taskView(row: TaskRecord): TaskView {
   return {
     id: row.id,
     createdAt: row.createdAt.toISOString(),
@@ -73,14 +71,14 @@ export function taskView(row: TaskRecord, runningTimer: TimeEntryRow | null): Ta
     estimateMinutes: row.estimateMinutes,
     tagIds: row.tagIds,
     completedAt: row.completedAt?.toISOString() ?? null,
-    timerStartedAt: runningTimer !== null && runningTimer.taskId === row.id ? runningTimer.startedAt.toISOString() : null,
+    timerStartedAt: row.timerStartedAt?.toISOString() ?? null,
     revision: String(row.revision),
   };
 }
 
-/** The acting member's running timer (a service account has none). */
-export function runningTimerOf(client: Client, auth: V1AuthContext): Promise<TimeEntryRow | null> {
-  return auth.principal.type === 'member' ? findRunningTimer(client, auth.workspaceId, auth.principal.id) : Promise.resolve(null);
+/** Whose running timer a task read shows: the acting member's (a service account has none). */
+export function viewerOf(auth: V1AuthContext): string | null {
+  return auth.principal.type === 'member' ? auth.principal.id : null;
 }
 
 const id = z.string().min(1).max(64);
@@ -122,6 +120,11 @@ export function taskChanges(input: TaskAttributes): TaskChanges & { tagIds?: rea
     ...(input.projectId === undefined ? {} : { projectId: lower(input.projectId) }),
     ...(input.listId === undefined ? {} : { listId: lower(input.listId) }),
   };
+}
+
+/** Whether the body names other resources (assertTaskReferences has something to check). */
+export function namesReferences(input: TaskAttributes): boolean {
+  return input.projectId != null || input.listId != null || (input.assigneeIds?.length ?? 0) > 0 || (input.tagIds?.length ?? 0) > 0;
 }
 
 /** Every reference in the body must name a row of the caller's workspace: otherwise 400 with a JSON pointer. */
@@ -183,7 +186,7 @@ export async function writeTask(
     const changes = { ...taskChanges(write.attributes), ...write.extra };
     const outcome = await updateTaskIfRevision(tx, workspaceId, id, write.expectedRevision, write.guard, changes, now);
     if (outcome !== 'updated') throw ifMatchFailure(outcome, 'task', write.stateConflict);
-    const view = taskView((await findTask(tx, workspaceId, id))!, await runningTimerOf(tx, auth));
+    const view = taskView((await findTask(tx, workspaceId, id, viewerOf(auth)))!);
     await appendOutboxEvent(tx, {
       workspaceId,
       aggregateType: 'task',
