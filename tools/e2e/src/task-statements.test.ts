@@ -123,13 +123,17 @@ describe('v1 task statements', () => {
     assert.deepEqual(event?.payload, { task: keyed.result, requestId: 'r2' });
   });
 
-  it('a create naming other resources checks them in one transaction with the insert', async () => {
+  it('a create checks what it names first, in a transaction with the insert only for an assignee (whose row it locks)', async () => {
     const { statements, result } = await record(() => invoke(createTask, ctx, { auth, requestId: null, title: 'Refs', projectId, listId, tagIds: [tagIds[2]!, tagIds[0]!] }));
-    assert.deepEqual(statements[0], 'BEGIN');
-    assert.deepEqual(statements.at(-1), 'COMMIT');
-    assert.ok(statements.length <= 6, statements.join('\n'));
-    assert.deepEqual(result.tagIds, [...tagIds.slice(0, 1), tagIds[2]].sort());
+    // project, list, tags, then the insert
+    assert.equal(statements.length, 4, statements.join('\n'));
+    assert.ok(!statements.includes('BEGIN'));
+    assert.deepEqual(result.tagIds, [tagIds[0]!, tagIds[2]!].sort());
     assert.deepEqual(await invoke(getTask, ctx, { auth, id: result.id }), result);
+    const assigned = await record(() => invoke(createTask, ctx, { auth, requestId: null, title: 'Assigned', assigneeIds: [memberId] }));
+    assert.deepEqual(assigned.statements, ['BEGIN', 'SELECT id::text AS', 'WITH task AS', 'COMMIT']);
+    assert.deepEqual(await invoke(getTask, ctx, { auth, id: assigned.result.id }), assigned.result);
+    await assert.rejects(invoke(createTask, ctx, { auth, requestId: null, title: 'Bad', tagIds: [tagIds[0]!, randomUUID()] }), (error: { code?: string }) => error.code === 'validation_failed');
   });
 
   it('an If-Match update reads the task back in one statement', async () => {

@@ -6,7 +6,6 @@ import {
   listExists,
   lockExistingMemberIds,
   projectExists,
-  type Database,
   type TaskChanges,
   type TaskGuard,
   type TaskRecord,
@@ -20,8 +19,6 @@ import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { ifMatchFailure } from '../kernel/if-match.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
 import { tagIssues } from '../projects/view.js';
-
-type Client = Database | Tx;
 
 /**
  * What the task procedures share. Decisions (issue 6):
@@ -120,11 +117,6 @@ export function taskChanges(input: TaskAttributes): TaskChanges & { tagIds?: rea
     ...(input.projectId === undefined ? {} : { projectId: lower(input.projectId) }),
     ...(input.listId === undefined ? {} : { listId: lower(input.listId) }),
   };
-}
-
-/** Whether the body names other resources (assertTaskReferences has something to check). */
-export function namesReferences(input: TaskAttributes): boolean {
-  return input.projectId != null || input.listId != null || (input.assigneeIds?.length ?? 0) > 0 || (input.tagIds?.length ?? 0) > 0;
 }
 
 /** Every reference in the body must name a row of the caller's workspace: otherwise 400 with a JSON pointer. */
