@@ -1,5 +1,4 @@
 import type { Database } from './database.js';
-import { Prisma } from './generated/prisma/client.js';
 
 /** Deletes idempotency records whose retention has passed; returns how many went. */
 export async function purgeExpiredIdempotencyRecords(database: Database, now: Date): Promise<number> {
@@ -51,10 +50,12 @@ export async function completeIdempotencyKey(
   recordId: string,
   response: { status: number; body: unknown; headers: Record<string, string> },
 ): Promise<void> {
-  await database.prisma.idempotencyRecord.updateMany({
-    where: { workspaceId, id: recordId },
-    data: { state: 'completed', responseStatus: response.status, responseBody: response.body === undefined || response.body === null ? Prisma.JsonNull : (response.body as Prisma.InputJsonValue), responseHeaders: response.headers, lockedUntil: null },
-  });
+  // No body is stored as JSON null (a replay answers without one).
+  await database.prisma.$executeRaw`
+    UPDATE idempotency_records
+    SET state = 'completed', response_status = ${response.status}::int, response_body = ${JSON.stringify(response.body ?? null)}::jsonb,
+      response_headers = ${JSON.stringify(response.headers)}::jsonb, locked_until = NULL, updated_at = ${new Date()}::timestamptz
+    WHERE workspace_id = ${workspaceId}::uuid AND id = ${recordId}::uuid`;
 }
 
 /** The request failed without a response worth replaying: free the key so a retry runs again. */

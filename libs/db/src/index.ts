@@ -25,7 +25,7 @@ export { archiveGroup, findGroup, type GroupMemberRecord, type GroupRecord, inse
 export { type CalendarEntry, type FeedTokenRecord, listCalendarEntries, loadFeedToken, touchFeedToken } from './calendar.js';
 export { appendOutboxEvent, type DomainEvent } from './outbox.js';
 export { contactExists, existingTagIds, findProject, insertProject, listProjectsPage, type ProjectChanges, type ProjectFilter, type ProjectRecord, updateProjectIfRevision } from './projects.js';
-export { findTask, type GuardedOutcome, insertTask, listExists, listTasksPage, projectExists, type TaskChanges, type TaskFilter, type TaskGuard, type TaskPriorityValue, type TaskRecord, type TaskStatusValue, updateTaskIfRevision } from './tasks.js';
+export { findTask, type GuardedOutcome, insertTask, listExists, listTasksPage, newTask, projectExists, type TaskChanges, type TaskFilter, type TaskGuard, type TaskPriorityValue, type TaskRecord, type TaskStatusValue, updateTaskIfRevision } from './tasks.js';
 export { findRunningTimer, insertRunningTimer, stopRunningTimer } from './time-entries.js';
 export {
   contactGroupAncestors,

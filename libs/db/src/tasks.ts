@@ -1,4 +1,6 @@
-import { pageIds } from './keyset.js';
+import { Prisma } from './generated/prisma/client.js';
+import { type DomainEvent, outboxInsert } from './outbox.js';
+import { uuidv7 } from './uuidv7.js';
 import type { Tx } from './credentials.js';
 import type { CasOutcome, Client } from './transactions.js';
 import { clientOf } from './transactions.js';
@@ -30,32 +32,8 @@ export interface TaskRecord {
   readonly createdAt: Date;
   readonly updatedAt: Date;
   readonly tagIds: readonly string[];
-}
-
-const taskSelect = {
-  id: true,
-  workspaceId: true,
-  projectId: true,
-  listId: true,
-  assigneeMemberId: true,
-  title: true,
-  description: true,
-  status: true,
-  priority: true,
-  dueAt: true,
-  estimateMinutes: true,
-  completedAt: true,
-  revision: true,
-  archivedAt: true,
-  createdAt: true,
-  updatedAt: true,
-  taskTags: { select: { tagId: true }, orderBy: { tagId: 'asc' } },
-} as const;
-
-type TaskRow = Omit<TaskRecord, 'tagIds'> & { taskTags: { tagId: string }[] };
-
-function record({ taskTags, ...row }: TaskRow): TaskRecord {
-  return { ...row, tagIds: taskTags.map((t) => t.tagId) };
+  /** When the viewing member's running timer runs on this task: its start (null for every other reader). */
+  readonly timerStartedAt: Date | null;
 }
 
 /** Attributes a task write may set (undefined: unchanged). */
@@ -84,42 +62,123 @@ export interface TaskFilter {
   readonly updatedSince?: Date;
 }
 
-/** due_date (read by the v0 calendar feed) follows due_at: its UTC date. */
-function withDueDate<T extends { dueAt?: Date | null }>(fields: T): T & { dueDate?: Date | null } {
-  if (fields.dueAt === undefined) return fields;
-  return { ...fields, dueDate: fields.dueAt === null ? null : new Date(fields.dueAt.toISOString().slice(0, 10)) };
+/** A task row `t` as a TaskRecord (uuids as text, enums as their labels). */
+const RECORD_COLUMNS = Prisma.sql`
+  t.id::text AS id, t.workspace_id::text AS "workspaceId", t.project_id::text AS "projectId", t.list_id::text AS "listId",
+  t.assignee_member_id::text AS "assigneeMemberId", t.title, t.description, t.status::text AS status, t.priority::text AS priority,
+  t.due_at AS "dueAt", t.estimate_minutes AS "estimateMinutes", t.completed_at AS "completedAt", t.revision,
+  t.archived_at AS "archivedAt", t.created_at AS "createdAt", t.updated_at AS "updatedAt"`;
+
+/**
+ * Every read of a task is one statement: the row, its tag ids (in id order) and, for a viewing member, the start
+ * of that member's running timer when it runs on this task (the partial unique index time_entries_one_running_timer_key
+ * finds it). Raw SQL because the ORM path spends several times the database's own work on a read this simple
+ * (docs: /work/shared/notes/performance-floor.md, issue 11).
+ */
+function selectTasks(viewerMemberId: string | null, where: Prisma.Sql, tail: Prisma.Sql = Prisma.empty): Prisma.Sql {
+  return Prisma.sql`
+    SELECT ${RECORD_COLUMNS},
+      ARRAY(SELECT tt.tag_id::text FROM task_tags tt WHERE tt.workspace_id = t.workspace_id AND tt.task_id = t.id ORDER BY tt.tag_id) AS "tagIds",
+      te.started_at AS "timerStartedAt"
+    FROM tasks t
+    LEFT JOIN time_entries te
+      ON te.workspace_id = t.workspace_id AND te.member_id = ${viewerMemberId}::uuid AND te.stopped_at IS NULL AND te.task_id = t.id
+    WHERE ${where}
+    ${tail}`;
 }
 
-export async function findTask(client: Client, workspaceId: string, id: string): Promise<TaskRecord | null> {
-  const row = await clientOf(client).task.findFirst({ where: { workspaceId, id }, select: taskSelect });
-  return row ? record(row) : null;
+/** One task (archived ones too) as `viewerMemberId` sees it (null: no viewer's timer). */
+export async function findTask(client: Client, workspaceId: string, id: string, viewerMemberId: string | null = null): Promise<TaskRecord | null> {
+  const rows = await clientOf(client).$queryRaw<TaskRecord[]>(selectTasks(viewerMemberId, Prisma.sql`t.workspace_id = ${workspaceId}::uuid AND t.id = ${id}::uuid`));
+  return rows[0] ?? null;
 }
 
-/** One keyset page of unarchived tasks in id order. */
-export async function listTasksPage(client: Client, workspaceId: string, filter: TaskFilter, afterId: string | undefined, take: number): Promise<TaskRecord[]> {
-  const rows = await clientOf(client).task.findMany({
-    where: {
-      workspaceId,
-      archivedAt: null,
-      ...(filter.projectId === undefined ? {} : { projectId: filter.projectId }),
-      ...(filter.listId === undefined ? {} : { listId: filter.listId }),
-      ...(filter.assigneeMemberId === undefined ? {} : { assigneeMemberId: filter.assigneeMemberId }),
-      ...(filter.status === undefined ? {} : filter.status === 'completed' ? { status: 'completed' } : { status: { not: 'completed' } }),
-      ...(filter.updatedSince === undefined ? {} : { updatedAt: { gte: filter.updatedSince } }),
-      ...pageIds(afterId, filter.onlyIds),
-    },
-    orderBy: { id: 'asc' },
-    take,
-    select: taskSelect,
-  });
-  return rows.map(record);
+/** One keyset page of unarchived tasks in id order, as `viewerMemberId` sees them: one statement, tags included. */
+export async function listTasksPage(
+  client: Client,
+  workspaceId: string,
+  filter: TaskFilter,
+  afterId: string | undefined,
+  take: number,
+  viewerMemberId: string | null = null,
+): Promise<TaskRecord[]> {
+  const where = [Prisma.sql`t.workspace_id = ${workspaceId}::uuid`, Prisma.sql`t.archived_at IS NULL`];
+  if (filter.projectId !== undefined) where.push(Prisma.sql`t.project_id = ${filter.projectId}::uuid`);
+  if (filter.listId !== undefined) where.push(Prisma.sql`t.list_id = ${filter.listId}::uuid`);
+  if (filter.assigneeMemberId !== undefined) where.push(Prisma.sql`t.assignee_member_id = ${filter.assigneeMemberId}::uuid`);
+  if (filter.status !== undefined) where.push(filter.status === 'completed' ? Prisma.sql`t.status = 'completed'` : Prisma.sql`t.status <> 'completed'`);
+  if (filter.updatedSince !== undefined) where.push(Prisma.sql`t.updated_at >= ${filter.updatedSince}::timestamptz`);
+  if (afterId !== undefined) where.push(Prisma.sql`t.id > ${afterId}::uuid`);
+  if (filter.onlyIds !== undefined && filter.onlyIds !== null) where.push(Prisma.sql`t.id = ANY(${[...filter.onlyIds]}::uuid[])`);
+  return clientOf(client).$queryRaw<TaskRecord[]>(selectTasks(viewerMemberId, Prisma.join(where, ' AND '), Prisma.sql`ORDER BY t.id LIMIT ${take}`));
 }
 
-export async function insertTask(tx: Tx, workspaceId: string, input: TaskChanges & { title: string; tagIds: readonly string[] }, now: Date): Promise<TaskRecord> {
-  const { tagIds, ...fields } = input;
-  const created = await tx.task.create({ data: { workspaceId, ...withDueDate(fields), createdAt: now, updatedAt: now }, select: { id: true } });
-  if (tagIds.length > 0) await tx.taskTag.createMany({ data: tagIds.map((tagId) => ({ workspaceId, taskId: created.id, tagId })) });
-  return (await findTask(tx, workspaceId, created.id))!;
+/** The columns of the attributes a write sets (undefined: left out, so a column default applies on insert). */
+function taskColumns(fields: TaskChanges): [string, Prisma.Sql][] {
+  const columns: [string, Prisma.Sql][] = [];
+  const set = (column: string, value: unknown, sql: Prisma.Sql) => void (value !== undefined && columns.push([column, sql]));
+  set('title', fields.title, Prisma.sql`${fields.title}`);
+  set('description', fields.description, Prisma.sql`${fields.description}`);
+  set('priority', fields.priority, Prisma.sql`${fields.priority}::task_priority`);
+  set('assignee_member_id', fields.assigneeMemberId, Prisma.sql`${fields.assigneeMemberId}::uuid`);
+  set('estimate_minutes', fields.estimateMinutes, Prisma.sql`${fields.estimateMinutes}::int`);
+  set('project_id', fields.projectId, Prisma.sql`${fields.projectId}::uuid`);
+  set('list_id', fields.listId, Prisma.sql`${fields.listId}::uuid`);
+  set('status', fields.status, Prisma.sql`${fields.status}::task_status`);
+  set('completed_at', fields.completedAt, Prisma.sql`${fields.completedAt}::timestamptz`);
+  set('archived_at', fields.archivedAt, Prisma.sql`${fields.archivedAt}::timestamptz`);
+  set('due_at', fields.dueAt, Prisma.sql`${fields.dueAt}::timestamptz`);
+  // due_date (read by the v0 calendar feed) follows due_at: its UTC date.
+  set('due_date', fields.dueAt, Prisma.sql`${fields.dueAt?.toISOString().slice(0, 10) ?? null}::date`);
+  return columns;
+}
+
+/** A new open task (revision 1, its id made here, tag ids in id order): what insertTask writes and every read returns. */
+export function newTask(workspaceId: string, input: TaskChanges & { title: string; tagIds: readonly string[] }, now: Date): TaskRecord {
+  return {
+    id: uuidv7(),
+    workspaceId,
+    projectId: input.projectId ?? null,
+    listId: input.listId ?? null,
+    assigneeMemberId: input.assigneeMemberId ?? null,
+    title: input.title,
+    description: input.description ?? null,
+    status: input.status ?? 'open',
+    priority: input.priority ?? 'normal',
+    dueAt: input.dueAt ?? null,
+    estimateMinutes: input.estimateMinutes ?? null,
+    completedAt: input.completedAt ?? null,
+    revision: 1,
+    archivedAt: input.archivedAt ?? null,
+    createdAt: now,
+    updatedAt: now,
+    tagIds: [...input.tagIds].sort(),
+    timerStartedAt: null,
+  };
+}
+
+/**
+ * Inserts a task from newTask, its tag links and its creation event in one statement: atomic by itself, so
+ * outside a transaction it needs no BEGIN/COMMIT, and the workspace's event counter row is held only while the
+ * statement runs.
+ */
+export async function insertTask(client: Client, task: TaskRecord, event: DomainEvent): Promise<void> {
+  const columns = [
+    ['id', Prisma.sql`${task.id}::uuid`],
+    ...taskColumns(task),
+    ['revision', Prisma.sql`${task.revision}::int`],
+    ['created_at', Prisma.sql`${task.createdAt}::timestamptz`],
+    ['updated_at', Prisma.sql`${task.updatedAt}::timestamptz`],
+  ] as [string, Prisma.Sql][];
+  await clientOf(client).$executeRaw`
+    WITH task AS (
+      INSERT INTO tasks (workspace_id, ${Prisma.raw(columns.map(([column]) => column).join(', '))})
+      VALUES (${task.workspaceId}::uuid, ${Prisma.join(columns.map(([, value]) => value))})
+    ), tags AS (
+      INSERT INTO task_tags (workspace_id, task_id, tag_id)
+      SELECT ${task.workspaceId}::uuid, ${task.id}::uuid, tag_id FROM unnest(${[...task.tagIds]}::uuid[]) AS tag_id
+    )
+    ${outboxInsert(event)}`;
 }
 
 /** The state a guarded task write requires (undefined: any). */
@@ -145,16 +204,11 @@ export async function updateTaskIfRevision(
   now: Date,
 ): Promise<GuardedOutcome> {
   const { tagIds, ...fields } = changes;
-  const { count } = await tx.task.updateMany({
-    where: {
-      workspaceId,
-      id,
-      revision: expectedRevision,
-      ...(guard.archived === undefined ? {} : { archivedAt: guard.archived ? { not: null } : null }),
-      ...(guard.completed === undefined ? {} : { status: guard.completed ? 'completed' : { not: 'completed' } }),
-    },
-    data: { ...withDueDate(fields), updatedAt: now, revision: { increment: 1 } },
-  });
+  const set = [...taskColumns(fields).map(([column, value]) => Prisma.sql`${Prisma.raw(column)} = ${value}`), Prisma.sql`updated_at = ${now}::timestamptz`, Prisma.sql`revision = revision + 1`];
+  const where = [Prisma.sql`workspace_id = ${workspaceId}::uuid`, Prisma.sql`id = ${id}::uuid`, Prisma.sql`revision = ${expectedRevision}::int`];
+  if (guard.archived !== undefined) where.push(guard.archived ? Prisma.sql`archived_at IS NOT NULL` : Prisma.sql`archived_at IS NULL`);
+  if (guard.completed !== undefined) where.push(guard.completed ? Prisma.sql`status = 'completed'` : Prisma.sql`status <> 'completed'`);
+  const count = await tx.$executeRaw`UPDATE tasks SET ${Prisma.join(set)} WHERE ${Prisma.join(where, ' AND ')}`;
   if (count !== 1) {
     const current = await tx.task.findFirst({ where: { workspaceId, id }, select: { revision: true } });
     return current === null ? 'not_found' : current.revision !== expectedRevision ? 'version_conflict' : 'state_conflict';

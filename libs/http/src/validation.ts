@@ -36,6 +36,20 @@ function parse(schema: AnySchema | null, value: unknown, where: 'path' | 'query'
 
 const v0ById = new Map(v0Operations.map((op) => [op.operationId, op]));
 
+type V1Operation = NonNullable<ReturnType<typeof findV1Operation>>;
+const headerSchemas = new Map<string, { names: readonly string[]; check: AnySchema | null }>();
+
+/** The header schema of a v1 operation (its declared headers but the protocol ones), built once per operation, not per request. */
+function headerSchemaOf(op: V1Operation): { names: readonly string[]; check: AnySchema | null } {
+  let schema = headerSchemas.get(op.operationId);
+  if (!schema) {
+    const shape = Object.entries(op.request.headers?.shape ?? {}).filter(([name]) => !PROTOCOL_HEADERS.includes(name));
+    schema = { names: shape.map(([name]) => name), check: shape.length > 0 ? z.object(Object.fromEntries(shape)) : null };
+    headerSchemas.set(op.operationId, schema);
+  }
+  return schema;
+}
+
 /**
  * Characters no text of the API may hold, in any body string (or key), query value or path value: NUL (PostgreSQL
  * text cannot store it, so it used to end as a 500) and every other C0 control character except tab, line feed
@@ -197,9 +211,8 @@ export class RequestValidationInterceptor implements NestInterceptor {
       if (!op.request.query && Object.keys(query).length > 0) {
         issues.push(...Object.keys(query).map((name) => ({ pointer: '', parameter: name, message: `query parameter ${name} is not accepted by ${operationId}` })));
       }
-      const headerShape = Object.entries(op.request.headers?.shape ?? {}).filter(([name]) => !PROTOCOL_HEADERS.includes(name));
-      const headerCheck = headerShape.length > 0 ? z.object(Object.fromEntries(headerShape)) : null;
-      const headerValues = Object.fromEntries(headerShape.map(([name]) => [name, request.headers[name]]));
+      const { names: headerNames, check: headerCheck } = headerSchemaOf(op);
+      const headerValues = Object.fromEntries(headerNames.map((name) => [name, request.headers[name]]));
       input = {
         path: parse(op.request.path, request.params, 'path', issues) as Record<string, string>,
         query: parse(op.request.query, query, 'query', issues) as Record<string, unknown>,

@@ -64,7 +64,7 @@ export const instantiateProjectTemplate = defineProcedure('instantiateProjectTem
     await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project', aggregateId: created.id, eventType: 'project.created', payload: { project: { ...view }, projectTemplateId: id, taskIds, requestId }, occurredAt: now });
     // Each skeleton task is announced like any created task, so change-feed and webhook consumers see it.
     for (const taskId of taskIds) {
-      const task = taskView((await findTask(tx, workspaceId, taskId))!, null);
+      const task = taskView((await findTask(tx, workspaceId, taskId))!);
       await appendOutboxEvent(tx, { workspaceId, aggregateType: 'task', aggregateId: taskId, eventType: 'task.created', payload: { task: { ...task }, projectTemplateId: id, requestId }, occurredAt: now });
     }
     return view;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, inTransaction, insertTask } from '@workcell/db';
+import { inTransaction, insertTask, newTask, type Tx } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { writeInput } from '../roles/permission-model.js';
@@ -9,18 +9,26 @@ const id = z.string().min(1).max(64);
 
 export const createTaskInput = z.object({ ...writeInput, ...taskAttributes, projectId: id.nullable().optional(), listId: id.nullable().optional() }).strict();
 
-/** `POST /v1/tasks`: a new open task (revision 1); writes `task.created` in the same transaction. */
+/**
+ * `POST /v1/tasks`: a new open task (revision 1) and its `task.created` event, written together by one statement,
+ * which is atomic by itself. The references of the body are checked first; only an assignee needs a transaction
+ * around check and insert (its member row stays locked until commit, so its removal cannot slip in between). The
+ * project, list and tag checks take no lock, so a transaction would add nothing to them but two round trips and a
+ * longer hold on the workspace's event counter.
+ */
 export const createTask = defineProcedure('createTask', createTaskInput, async (ctx, input): Promise<TaskView> => {
   requireTypeGrant(input.auth, 'task', 'write', 'tasks');
   const { auth, requestId, ...attributes } = input;
   const workspaceId = auth.workspaceId;
   const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
-    await assertTaskReferences(tx, workspaceId, attributes);
-    const changes = taskChanges(attributes);
-    const row = await insertTask(tx, workspaceId, { ...changes, title: attributes.title, tagIds: changes.tagIds ?? [] }, now);
-    const view = taskView(row, null);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'task', aggregateId: row.id, eventType: 'task.created', payload: { task: { ...view }, requestId }, occurredAt: now });
+  const changes = taskChanges(attributes);
+  const task = newTask(workspaceId, { ...changes, title: attributes.title, tagIds: changes.tagIds ?? [] }, now);
+  const view = taskView(task);
+  const event = { workspaceId, aggregateType: 'task', aggregateId: task.id, eventType: 'task.created', payload: { task: { ...view }, requestId }, occurredAt: now };
+  const write = async (client: Tx) => {
+    await assertTaskReferences(client, workspaceId, attributes);
+    await insertTask(client, task, event);
     return view;
-  });
+  };
+  return attributes.assigneeIds?.length ? inTransaction(ctx.database, write) : write(ctx.database.prisma);
 });

@@ -5,7 +5,7 @@ import { isUuid } from '../kernel/cas.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { authInput, pageInput } from '../roles/permission-model.js';
-import { runningTimerOf, type TaskView, taskView } from './view.js';
+import { type TaskView, taskView, viewerOf } from './view.js';
 
 const id = z.string().min(1).max(64);
 
@@ -35,8 +35,7 @@ export const listTasks = defineProcedure('listTasks', listTasksInput, async (ctx
   };
   const onlyIds = grantedIds(auth, 'task');
   const page = await paginate(ctx.config, { workspaceId: auth.workspaceId, list: 'listTasks', filter: { projectId, listId, assigneeId, status, updatedSince } }, { cursor, limit }, (afterId, take) =>
-    listTasksPage(ctx.database, auth.workspaceId, { ...filter, onlyIds }, afterId, take),
+    listTasksPage(ctx.database, auth.workspaceId, { ...filter, onlyIds }, afterId, take, viewerOf(auth)),
   );
-  const running = await runningTimerOf(ctx.database, auth);
-  return { items: page.items.map((row) => taskView(row, running)), limit, nextCursor: page.nextCursor };
+  return { items: page.items.map(taskView), limit, nextCursor: page.nextCursor };
 });

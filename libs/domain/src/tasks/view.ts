@@ -1,17 +1,14 @@
 import { z } from 'zod';
 import {
   appendOutboxEvent,
-  findRunningTimer,
   findTask,
   inTransaction,
   listExists,
   lockExistingMemberIds,
   projectExists,
-  type Database,
   type TaskChanges,
   type TaskGuard,
   type TaskRecord,
-  type TimeEntryRow,
   type Tx,
   updateTaskIfRevision,
 } from '@workcell/db';
@@ -22,8 +19,6 @@ import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { ifMatchFailure } from '../kernel/if-match.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
 import { tagIssues } from '../projects/view.js';
-
-type Client = Database | Tx;
 
 /**
  * What the task procedures share. Decisions (issue 6):
@@ -56,7 +51,7 @@ export interface TaskView {
   readonly revision: string;
 }
 
-export function taskView(row: TaskRecord, runningTimer: TimeEntryRow | null): TaskView {
+export function taskView(row: TaskRecord): TaskView {
   return {
     id: row.id,
     createdAt: row.createdAt.toISOString(),
@@ -73,14 +68,14 @@ export function taskView(row: TaskRecord, runningTimer: TimeEntryRow | null): Ta
     estimateMinutes: row.estimateMinutes,
     tagIds: row.tagIds,
     completedAt: row.completedAt?.toISOString() ?? null,
-    timerStartedAt: runningTimer !== null && runningTimer.taskId === row.id ? runningTimer.startedAt.toISOString() : null,
+    timerStartedAt: row.timerStartedAt?.toISOString() ?? null,
     revision: String(row.revision),
   };
 }
 
-/** The acting member's running timer (a service account has none). */
-export function runningTimerOf(client: Client, auth: V1AuthContext): Promise<TimeEntryRow | null> {
-  return auth.principal.type === 'member' ? findRunningTimer(client, auth.workspaceId, auth.principal.id) : Promise.resolve(null);
+/** Whose running timer a task read shows: the acting member's (a service account has none). */
+export function viewerOf(auth: V1AuthContext): string | null {
+  return auth.principal.type === 'member' ? auth.principal.id : null;
 }
 
 const id = z.string().min(1).max(64);
@@ -183,7 +178,7 @@ export async function writeTask(
     const changes = { ...taskChanges(write.attributes), ...write.extra };
     const outcome = await updateTaskIfRevision(tx, workspaceId, id, write.expectedRevision, write.guard, changes, now);
     if (outcome !== 'updated') throw ifMatchFailure(outcome, 'task', write.stateConflict);
-    const view = taskView((await findTask(tx, workspaceId, id))!, await runningTimerOf(tx, auth));
+    const view = taskView((await findTask(tx, workspaceId, id, viewerOf(auth)))!);
     await appendOutboxEvent(tx, {
       workspaceId,
       aggregateType: 'task',
