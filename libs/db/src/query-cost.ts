@@ -34,7 +34,7 @@ export async function measureQueryCost(config: AppConfig, work: (database: Datab
   const recorded: { query: string; params: string }[] = [];
   prisma.$on('query', (event) => recorded.push({ query: event.query, params: event.params }));
   // Cost measurement observes statements only: no API instance caches verifications against this database.
-  const database: Database = { prisma, ping: async () => undefined, changeAuthorization: (workspaceId, change) => runAsAuthorizationChange(workspaceId, change), close: async () => undefined };
+  const database: Database = { prisma, read: (query) => prisma.$queryRawUnsafe(query.text, ...query.values), ping: async () => undefined, changeAuthorization: (workspaceId, change) => runAsAuthorizationChange(workspaceId, change), close: async () => undefined };
   try {
     await work(database);
     const costs: QueryCost[] = [];

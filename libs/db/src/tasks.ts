@@ -3,7 +3,7 @@ import { type DomainEvent, outboxInsert } from './outbox.js';
 import { uuidv7 } from './uuidv7.js';
 import type { Tx } from './credentials.js';
 import type { CasOutcome, Client } from './transactions.js';
-import { clientOf } from './transactions.js';
+import { clientOf, readRows } from './transactions.js';
 
 /**
  * v1 tasks (issue 6). Every query is scoped by the workspace id; archived tasks stay in the table and are left
@@ -89,7 +89,7 @@ function selectTasks(viewerMemberId: string | null, where: Prisma.Sql, tail: Pri
 
 /** One task (archived ones too) as `viewerMemberId` sees it (null: no viewer's timer). */
 export async function findTask(client: Client, workspaceId: string, id: string, viewerMemberId: string | null = null): Promise<TaskRecord | null> {
-  const rows = await clientOf(client).$queryRaw<TaskRecord[]>(selectTasks(viewerMemberId, Prisma.sql`t.workspace_id = ${workspaceId}::uuid AND t.id = ${id}::uuid`));
+  const rows = await readRows<TaskRecord>(client, selectTasks(viewerMemberId, Prisma.sql`t.workspace_id = ${workspaceId}::uuid AND t.id = ${id}::uuid`));
   return rows[0] ?? null;
 }
 
@@ -110,7 +110,7 @@ export async function listTasksPage(
   if (filter.updatedSince !== undefined) where.push(Prisma.sql`t.updated_at >= ${filter.updatedSince}::timestamptz`);
   if (afterId !== undefined) where.push(Prisma.sql`t.id > ${afterId}::uuid`);
   if (filter.onlyIds !== undefined && filter.onlyIds !== null) where.push(Prisma.sql`t.id = ANY(${[...filter.onlyIds]}::uuid[])`);
-  return clientOf(client).$queryRaw<TaskRecord[]>(selectTasks(viewerMemberId, Prisma.join(where, ' AND '), Prisma.sql`ORDER BY t.id LIMIT ${take}`));
+  return readRows<TaskRecord>(client, selectTasks(viewerMemberId, Prisma.join(where, ' AND '), Prisma.sql`ORDER BY t.id LIMIT ${take}`));
 }
 
 /** The columns of the attributes a write sets (undefined: left out, so a column default applies on insert). */

@@ -1,11 +1,21 @@
 import type { Tx } from './credentials.js';
 import type { Database } from './database.js';
+import type { Prisma } from './generated/prisma/client.js';
 
 /** Reads run on the pool or inside a caller's transaction. */
 export type Client = Database | Tx;
 
 export function clientOf(client: Client): Tx {
   return 'prisma' in client ? client.prisma : client;
+}
+
+/**
+ * One read statement: outside a transaction through the pool's thinnest path (Database.read), inside the caller's
+ * transaction otherwise. The statement selects only columns pg and Prisma decode alike (text, int4, timestamptz,
+ * text arrays, booleans).
+ */
+export function readRows<T>(client: Client, query: Prisma.Sql): Promise<T[]> {
+  return 'prisma' in client ? client.read<T>(query) : client.$queryRaw<T[]>(query);
 }
 
 /** Outcome of a compare-and-set write, decided by the database (`UPDATE … WHERE revision = $expected`). */
