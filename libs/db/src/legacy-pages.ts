@@ -50,9 +50,10 @@ const LISTS: Record<LegacyPagedList, { readonly table: string; readonly live: st
 /** The id of the row at 0-based position `position` of the list in id order, or null past its end. */
 export async function legacyRowAt(client: Client, list: LegacyPagedList, workspaceId: string, position: number): Promise<string | null> {
   const { table, live } = LISTS[list];
-  const rows = await clientOf(client).$queryRaw<{ id: string }[]>`
-    SELECT id::text AS id FROM ${Prisma.raw(table)} WHERE workspace_id = ${workspaceId}::uuid AND ${Prisma.raw(live)} ORDER BY id OFFSET ${position} LIMIT 1`;
-  return rows[0]?.id ?? null;
+  // Only the found id is turned into text: a cast in the scan would run for every row skipped (3× slower).
+  const rows = await clientOf(client).$queryRaw<{ at: string | null }[]>`
+    SELECT (SELECT id FROM ${Prisma.raw(table)} WHERE workspace_id = ${workspaceId}::uuid AND ${Prisma.raw(live)} ORDER BY id OFFSET ${position} LIMIT 1)::text AS at`;
+  return rows[0]?.at ?? null;
 }
 
 export interface LegacyPlannedWorkFilter {
@@ -65,14 +66,14 @@ export interface LegacyPlannedWorkFilter {
 
 /** legacyRowAt for planned work in a window (listPlannedWorkPage's conditions: its task unarchived). */
 export async function legacyPlannedWorkAt(client: Client, workspaceId: string, filter: LegacyPlannedWorkFilter, position: number): Promise<string | null> {
-  const rows = await clientOf(client).$queryRaw<{ id: string }[]>`
-    SELECT w.id::text AS id
+  const rows = await clientOf(client).$queryRaw<{ at: string | null }[]>`
+    SELECT (SELECT w.id
     FROM planned_work w JOIN tasks t ON t.workspace_id = w.workspace_id AND t.id = w.task_id
     WHERE w.workspace_id = ${workspaceId}::uuid AND t.archived_at IS NULL
       AND w.window_end > ${filter.from} AND w.window_start < ${filter.to}
       ${filter.memberId === undefined ? Prisma.empty : Prisma.sql`AND w.member_id = ${filter.memberId}::uuid`}
       ${filter.taskId === undefined ? Prisma.empty : Prisma.sql`AND w.task_id = ${filter.taskId}::uuid`}
       ${filter.projectId === undefined ? Prisma.empty : Prisma.sql`AND t.project_id = ${filter.projectId}::uuid`}
-    ORDER BY w.id OFFSET ${position} LIMIT 1`;
-  return rows[0]?.id ?? null;
+    ORDER BY w.id OFFSET ${position} LIMIT 1)::text AS at`;
+  return rows[0]?.at ?? null;
 }
