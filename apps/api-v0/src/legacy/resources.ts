@@ -65,7 +65,11 @@ export async function legacyPage<T>(
   }
 }
 
-/** The seek of a v0 list that the adapter calls without filters: `list` in legacy-pages, `v1List` its procedure's scope name. */
+/**
+ * The seek of a v0 list the adapter calls without filters: `list` names its rows in legacy-pages, `v1List` and
+ * `filter` repeat the procedure's cursor scope for that call (a mismatch answers 400 invalid_cursor on page 2;
+ * tools/e2e/src/v0-pages.test.ts pages through every collection).
+ */
 export function seekOf(ctx: ProcedureContext, workspaceId: string, list: LegacyPagedList, v1List: string, filter: Readonly<Record<string, unknown>> = {}): LegacySeek {
   return { rowAt: (position) => legacyRowAt(ctx.database, list, workspaceId, position), scope: { workspaceId, list: v1List, filter } };
 }
