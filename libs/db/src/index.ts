@@ -201,3 +201,4 @@ export {
   type UnpublishedEvent,
   withRelayLock,
 } from './webhook-delivery.js';
+export { legacyPlannedWorkAt, type LegacyPagedList, type LegacyPlannedWorkFilter, legacyRowAt } from './legacy-pages.js';

@@ -22,7 +22,7 @@ import {
 } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { actingFor } from '../legacy/acting.js';
-import { assertNotArchived, bodyAliasId, lastWriterWins, legacyPage, pick, toLegacy } from '../legacy/resources.js';
+import { assertNotArchived, bodyAliasId, lastWriterWins, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
 const CONTACT = ['kind', 'name', 'email', 'phone', 'organizationId', 'contactGroupIds', 'address'];
@@ -58,7 +58,7 @@ export class ContactsController {
   @LegacyOperation('legacyGetContacts')
   async listContacts(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
     const acting = await actingFor(this.ctx, auth, request);
-    return (await legacyPage(input.query, (cursor, limit) => invoke(listContacts, this.ctx, { auth: acting.auth, limit, ...since(cursor) }))).map(toLegacy);
+    return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listContacts, this.ctx, { auth: acting.auth, limit, ...since(cursor) }), seekOf(this.ctx, acting.auth.workspaceId, 'contacts', 'listContacts', { kind: null, contactGroupId: null, q: null }))).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetContactsById')
@@ -96,7 +96,7 @@ export class ContactsController {
   @LegacyOperation('legacyGetContactgroups')
   async listGroups(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
     const acting = await actingFor(this.ctx, auth, request);
-    return (await legacyPage(input.query, (cursor, limit) => invoke(listContactGroups, this.ctx, { auth: acting.auth, limit, ...since(cursor) }))).map(toLegacy);
+    return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listContactGroups, this.ctx, { auth: acting.auth, limit, ...since(cursor) }), seekOf(this.ctx, acting.auth.workspaceId, 'contactGroups', 'listContactGroups', { parentId: null }))).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetContactgroupsById')
@@ -107,7 +107,7 @@ export class ContactsController {
   @LegacyOperation('legacyGetCallnotes')
   async listCallNotes(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
     const acting = await actingFor(this.ctx, auth, request);
-    return (await legacyPage(input.query, (cursor, limit) => invoke(listCallNotes, this.ctx, { auth: acting.auth, limit, ...since(cursor) }))).map(toLegacy);
+    return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listCallNotes, this.ctx, { auth: acting.auth, limit, ...since(cursor) }), seekOf(this.ctx, acting.auth.workspaceId, 'callNotes', 'listCallNotes', { contactId: null }))).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetCallnotesById')

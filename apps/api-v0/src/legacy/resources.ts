@@ -1,12 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DomainError, isDomainError } from '@workcell/domain';
+import { type LegacyPagedList, legacyRowAt } from '@workcell/db';
+import { type CursorScope, DomainError, encodeCursor, isDomainError, type ProcedureContext } from '@workcell/domain';
 import { ProtocolError } from '@workcell/http';
 
 /**
  * What every v0 resource operation shares (issue 5):
  * - A v0 resource is the v1 resource with `_id` instead of `id` (toLegacy, the one mapper).
- * - Collections are JSON arrays paged by `page` (≥ 1, default 1) and `limit` (1–500, default 100); the v1
- *   procedure's cursor pages are walked in id (creation) order to the requested page.
+ * - Collections are JSON arrays paged by `page` (≥ 1, default 1) and `limit` (1–500, default 100) over the v1
+ *   list in id (creation) order: one indexed statement finds the row before the page (legacyRowAt), and the v1
+ *   procedure's pages from there make the page (issue 11: the cost no longer grows with the page number).
  * - Bodies: only the resource's declared mutable attributes are taken (pick); every other field, including
  *   any team/workspace id (`team`, `teamId`, `workspaceId`, `_team`, …), is ignored: the token's team applies.
  */
@@ -22,21 +24,54 @@ export function toLegacy<T extends { readonly id: string }>(resource: T): { _id:
 
 type ListPage<T> = { readonly items: readonly T[]; readonly nextCursor: string | null };
 
-/** Page `page` of size `limit` of a cursor-paged v1 list. */
-export async function legacyPage<T>(query: { page?: number; limit?: number }, fetch: (cursor: string | undefined, limit: number) => Promise<ListPage<T>>): Promise<T[]> {
+/**
+ * Where a v0 page starts: `rowAt(k)` is the id of the row at 0-based position k of the v1 list (null past its
+ * end), `scope` the v1 list's cursor scope, so that the v1 procedure continues after that row.
+ */
+export interface LegacySeek {
+  readonly rowAt: (position: number) => Promise<string | null>;
+  readonly scope: CursorScope;
+}
+
+/** Page `page` of size `limit` of a cursor-paged v1 list; `seek` jumps to the page (without it, a walk from the start). */
+export async function legacyPage<T>(
+  ctx: ProcedureContext,
+  query: { page?: number; limit?: number },
+  fetch: (cursor: string | undefined, limit: number) => Promise<ListPage<T>>,
+  seek?: LegacySeek,
+): Promise<T[]> {
   const page = query.page ?? 1;
   const limit = query.limit ?? V0_DEFAULT_LIMIT;
   let skip = (page - 1) * limit;
-  const out: T[] = [];
   let cursor: string | undefined;
+  if (seek !== undefined && skip > 0) {
+    const before = await seek.rowAt(skip - 1);
+    if (before === null) {
+      // Past the end: empty, but the procedure still runs once, so that its input checks answer as before.
+      await fetch(undefined, 1);
+      return [];
+    }
+    cursor = encodeCursor(ctx.config, seek.scope, before);
+    skip = 0;
+  }
+  const out: T[] = [];
   for (;;) {
-    const result = await fetch(cursor, V1_PAGE);
+    const result = await fetch(cursor, skip > 0 ? V1_PAGE : Math.min(V1_PAGE, limit - out.length));
     const items = result.items.slice(Math.min(skip, result.items.length));
     skip -= result.items.length - items.length;
     out.push(...items.slice(0, limit - out.length));
     if (out.length >= limit || result.nextCursor === null) return out;
     cursor = result.nextCursor;
   }
+}
+
+/**
+ * The seek of a v0 list the adapter calls without filters: `list` names its rows in legacy-pages, `v1List` and
+ * `filter` repeat the procedure's cursor scope for that call (a mismatch answers 400 invalid_cursor on page 2;
+ * tools/e2e/src/v0-pages.test.ts pages through every collection).
+ */
+export function seekOf(ctx: ProcedureContext, workspaceId: string, list: LegacyPagedList, v1List: string, filter: Readonly<Record<string, unknown>> = {}): LegacySeek {
+  return { rowAt: (position) => legacyRowAt(ctx.database, list, workspaceId, position), scope: { workspaceId, list: v1List, filter } };
 }
 
 /** The body's fields named in `allowed` (present ones only); everything else is ignored. */

@@ -4,7 +4,7 @@ import { V0Auth } from '@workcell/auth-kit';
 import { archiveList, createList, DomainError, getList, invoke, listLists, type ListView, type ProcedureContext, updateList, type V0AuthContext } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { actingFor } from '../legacy/acting.js';
-import { assertNotArchived, bodyAliasId, legacyPage, pick, toLegacy } from '../legacy/resources.js';
+import { assertNotArchived, bodyAliasId, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
 const CREATE = ['name', 'kind', 'position', 'color'];
@@ -26,7 +26,7 @@ export class ListsController {
   @LegacyOperation('legacyGetLists')
   async list(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
     const acting = await actingFor(this.ctx, auth, request);
-    return (await legacyPage(input.query, (cursor, limit) => invoke(listLists, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }))).map(toLegacy);
+    return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listLists, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }), seekOf(this.ctx, acting.auth.workspaceId, 'lists', 'listLists', { kind: null }))).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetListsById')

@@ -1,11 +1,12 @@
 import { Controller, Inject, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { V0Auth } from '@workcell/auth-kit';
-import { DomainError, invoke, listPlannedWork, MAX_PLANNED_WORK_SPAN_DAYS, type ProcedureContext, type V0AuthContext } from '@workcell/domain';
+import { legacyPlannedWorkAt } from '@workcell/db';
+import { DomainError, invoke, isUuid, listPlannedWork, MAX_PLANNED_WORK_SPAN_DAYS, type ProcedureContext, type V0AuthContext } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { isSupportedInstant } from '@workcell/registry';
 import { actingFor } from '../legacy/acting.js';
-import { legacyPage, toLegacy } from '../legacy/resources.js';
+import { legacyPage, type LegacySeek, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
 
@@ -44,7 +45,19 @@ export class ScheduledWorkController {
   async list(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
     const filters = filtersOf(request.query as Record<string, unknown>, this.ctx.now()) as { from: string; to: string };
     const acting = await actingFor(this.ctx, auth, request);
-    const items = await legacyPage(input.query, (cursor, limit) => invoke(listPlannedWork, this.ctx, { auth: acting.auth, ...filters, limit, ...(cursor === undefined ? {} : { cursor }) }));
+    const items = await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listPlannedWork, this.ctx, { auth: acting.auth, ...filters, limit, ...(cursor === undefined ? {} : { cursor }) }), this.seek(acting.auth.workspaceId, filters));
     return items.map(toLegacy);
+  }
+
+  /** listPlannedWork's rows and cursor scope for these filters (ids that are no UUIDs match nothing, as there). */
+  private seek(workspaceId: string, filters: Record<string, string | undefined>): LegacySeek {
+    const [memberId, projectId, taskId] = [filters['memberId'], filters['projectId'], filters['taskId']].map((id) => id?.toLowerCase());
+    const window = { from: filters['from']!, to: filters['to']! };
+    const impossible = [memberId, projectId, taskId].some((id) => id !== undefined && !isUuid(id));
+    return {
+      rowAt: async (position) =>
+        impossible ? null : legacyPlannedWorkAt(this.ctx.database, workspaceId, { from: new Date(window.from), to: new Date(window.to), memberId, projectId, taskId }, position),
+      scope: { workspaceId, list: 'listPlannedWork', filter: { from: new Date(window.from).toISOString(), to: new Date(window.to).toISOString(), memberId, projectId, taskId } },
+    };
   }
 }

@@ -22,7 +22,7 @@ import {
 } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { actingFor } from '../legacy/acting.js';
-import { assertNotArchived, bodyAliasId, lastWriterWins, legacyPage, pick, toLegacy } from '../legacy/resources.js';
+import { assertNotArchived, bodyAliasId, lastWriterWins, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
 type PathId = { _id: string };
@@ -61,7 +61,7 @@ export class ProductsController {
   @LegacyOperation('legacyGetProducts')
   async listProducts(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
     const acting = await this.acting(auth, request);
-    return (await legacyPage(input.query, (cursor, limit) => invoke(listProducts, this.ctx, { auth: acting.auth, limit, ...since(cursor) }))).map(toLegacy);
+    return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listProducts, this.ctx, { auth: acting.auth, limit, ...since(cursor) }), seekOf(this.ctx, acting.auth.workspaceId, 'products', 'listProducts', { productGroupId: null }))).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetProductsById')
@@ -117,7 +117,7 @@ export class ProductsController {
   @LegacyOperation('legacyGetProductgroups')
   async listGroups(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
     const acting = await this.acting(auth, request);
-    return (await legacyPage(input.query, (cursor, limit) => invoke(listProductGroups, this.ctx, { auth: acting.auth, limit, ...since(cursor) }))).map(toLegacy);
+    return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listProductGroups, this.ctx, { auth: acting.auth, limit, ...since(cursor) }), seekOf(this.ctx, acting.auth.workspaceId, 'productGroups', 'listProductGroups', { parentId: null }))).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetProductgroupsById')

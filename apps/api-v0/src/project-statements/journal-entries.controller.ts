@@ -4,7 +4,7 @@ import { V0Auth } from '@workcell/auth-kit';
 import { getProjectStatement, invoke, listProjectStatements, type ProcedureContext, type V0AuthContext } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { actingFor } from '../legacy/acting.js';
-import { assertNotArchived, legacyPage, toLegacy } from '../legacy/resources.js';
+import { assertNotArchived, legacyPage, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
 const since = (cursor: string | undefined) => (cursor === undefined ? {} : { cursor });
@@ -29,7 +29,7 @@ export class JournalEntriesController {
   @LegacyOperation('legacyGetJournalEntries')
   async listJournalEntries(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
     const acting = await this.acting(auth, request);
-    return (await legacyPage(input.query, (cursor, limit) => invoke(listProjectStatements, this.ctx, { auth: acting, limit, ...since(cursor) }))).map(toLegacy);
+    return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listProjectStatements, this.ctx, { auth: acting, limit, ...since(cursor) }), seekOf(this.ctx, acting.workspaceId, 'projectStatements', 'listProjectStatements', { projectId: null, kind: null, from: null, to: null, withFinance: true }))).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetJournalEntriesById')

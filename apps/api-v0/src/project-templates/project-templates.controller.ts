@@ -4,7 +4,7 @@ import { V0Auth } from '@workcell/auth-kit';
 import { getProjectTemplate, invoke, listProjectTemplates, type ProcedureContext, type V0AuthContext } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { actingFor } from '../legacy/acting.js';
-import { assertNotArchived, legacyPage, toLegacy } from '../legacy/resources.js';
+import { assertNotArchived, legacyPage, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
 
@@ -19,7 +19,7 @@ export class ProjectTemplatesController {
   @LegacyOperation('legacyGetProjectTemplates')
   async list(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
     const acting = await actingFor(this.ctx, auth, request);
-    const items = await legacyPage(input.query, (cursor, limit) => invoke(listProjectTemplates, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }));
+    const items = await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listProjectTemplates, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }), seekOf(this.ctx, acting.auth.workspaceId, 'projectTemplates', 'listProjectTemplates'));
     return items.map(toLegacy);
   }
 

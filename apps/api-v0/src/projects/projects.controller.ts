@@ -4,7 +4,7 @@ import { V0Auth } from '@workcell/auth-kit';
 import { createProject, getProject, invoke, listProjects, type ProcedureContext, type ProjectView, updateProject, type V0AuthContext } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { actingFor } from '../legacy/acting.js';
-import { assertNotArchived, bodyAliasId, lastWriterWins, legacyPage, pick, toLegacy } from '../legacy/resources.js';
+import { assertNotArchived, bodyAliasId, lastWriterWins, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
 const ATTRIBUTES = ['name', 'description', 'customerId', 'startsOn', 'dueOn', 'tagIds'];
@@ -24,7 +24,7 @@ export class ProjectsController {
   @LegacyOperation('legacyGetProjects')
   async list(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
     const acting = await actingFor(this.ctx, auth, request);
-    const items = await legacyPage(input.query, (cursor, limit) => invoke(listProjects, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }));
+    const items = await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listProjects, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }), seekOf(this.ctx, acting.auth.workspaceId, 'projects', 'listProjects'));
     return items.map(toLegacy);
   }
 

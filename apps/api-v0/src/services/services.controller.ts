@@ -4,7 +4,7 @@ import { V0Auth } from '@workcell/auth-kit';
 import { getService, invoke, listServices, type ProcedureContext, type V0AuthContext } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { actingFor } from '../legacy/acting.js';
-import { assertNotArchived, legacyPage, toLegacy } from '../legacy/resources.js';
+import { assertNotArchived, legacyPage, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
 const since = (cursor: string | undefined) => (cursor === undefined ? {} : { cursor });
@@ -17,7 +17,7 @@ export class ServicesController {
   @LegacyOperation('legacyGetServices')
   async listServices(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
     const acting = await actingFor(this.ctx, auth, request);
-    return (await legacyPage(input.query, (cursor, limit) => invoke(listServices, this.ctx, { auth: acting.auth, limit, ...since(cursor) }))).map(toLegacy);
+    return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listServices, this.ctx, { auth: acting.auth, limit, ...since(cursor) }), seekOf(this.ctx, acting.auth.workspaceId, 'services', 'listServices'))).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetServicesById')

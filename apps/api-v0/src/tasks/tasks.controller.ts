@@ -17,7 +17,7 @@ import {
 } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { actingFor } from '../legacy/acting.js';
-import { assertNotArchived, bodyAliasId, lastWriterWins, legacyPage, pick, toLegacy } from '../legacy/resources.js';
+import { assertNotArchived, bodyAliasId, lastWriterWins, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
 const CREATE = ['title', 'description', 'priority', 'assigneeIds', 'dueAt', 'estimateMinutes', 'tagIds', 'projectId', 'listId'];
@@ -39,7 +39,7 @@ export class TasksController {
   @LegacyOperation('legacyGetTasks')
   async list(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
     const acting = await actingFor(this.ctx, auth, request);
-    const items = await legacyPage(input.query, (cursor, limit) => invoke(listTasks, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }));
+    const items = await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listTasks, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }), seekOf(this.ctx, acting.auth.workspaceId, 'tasks', 'listTasks'));
     return items.map(toLegacy);
   }
 

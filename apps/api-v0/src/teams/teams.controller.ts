@@ -14,6 +14,6 @@ export class TeamsController {
     const team = await invoke(getWorkspace, this.ctx, { workspaceId: auth.workspaceId });
     const view = { _id: team.id, name: team.name, locked: team.status === 'locked', createdAt: team.createdAt, updatedAt: team.updatedAt };
     // Paged like every v0 collection (a one-item collection: page 2 is empty, so page-until-empty clients stop).
-    return legacyPage(input.query, async () => ({ items: [view], nextCursor: null }));
+    return legacyPage(this.ctx, input.query, async () => ({ items: [view], nextCursor: null }));
   }
 }

@@ -15,7 +15,7 @@ import {
 } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { actingFor } from '../legacy/acting.js';
-import { assertNotArchived, bodyAliasId, lastWriterWins, legacyPage, pick, toLegacy } from '../legacy/resources.js';
+import { assertNotArchived, bodyAliasId, lastWriterWins, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
 const ATTRIBUTES = ['taskId', 'projectId', 'userId', 'startedAt', 'endedAt', 'durationSeconds', 'note'];
@@ -39,7 +39,7 @@ export class TimesController {
   @LegacyOperation('legacyGetTimes')
   async list(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
     const acting = await actingFor(this.ctx, auth, request);
-    return (await legacyPage(input.query, (cursor, limit) => invoke(listTimeEntries, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }))).map(toLegacy);
+    return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listTimeEntries, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }), seekOf(this.ctx, acting.auth.workspaceId, 'timeEntries', 'listTimeEntries', { taskId: null, projectId: null, userId: null, startedFrom: null, startedTo: null }))).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetTimesById')

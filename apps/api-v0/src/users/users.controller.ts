@@ -4,7 +4,7 @@ import { V0Auth } from '@workcell/auth-kit';
 import { invoke, listUsers, type ProcedureContext, type V0AuthContext } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { actingFor } from '../legacy/acting.js';
-import { legacyPage, toLegacy } from '../legacy/resources.js';
+import { legacyPage, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
 
@@ -16,6 +16,6 @@ export class UsersController {
   @LegacyOperation('legacyGetUsers')
   async list(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
     const acting = await actingFor(this.ctx, auth, request);
-    return (await legacyPage(input.query, (cursor, limit) => invoke(listUsers, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }))).map(toLegacy);
+    return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listUsers, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }), seekOf(this.ctx, acting.auth.workspaceId, 'users', 'listUsers', { status: null }))).map(toLegacy);
   }
 }
