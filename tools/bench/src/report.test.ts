@@ -36,6 +36,7 @@ describe('benchmark report', () => {
   it('lists the missed rows and keeps what follows the hand-written marker', () => {
     const fresh = renderDocument(report, null);
     assert.match(fresh, /## What is still missed\n\n- a: throughput: 10 req\/s/);
+    assert.match(fresh, /- c: not judged in this run \(it broke\)/);
     assert.ok(fresh.includes(HAND_WRITTEN_MARKER));
     const edited = `${fresh}\nThe profile shows the auth hop.\n`;
     const again = renderDocument({ ...report, generatedAt: '2026-11-24T00:00:00.000Z' }, edited.replace(/## Where the time goes[\s\S]*$/, '## Profiles\n\nThe profile shows the auth hop.\n'));

@@ -659,7 +659,7 @@ async function events(v1: string, adminToken: string, writeToken: string): Promi
         ratio: '—',
         target: 'reported',
         met: null,
-        note: `${deliveries} deliveries (${repeated} repeated${unanswered > 0 ? `; ${unanswered} for tasks whose creation was answered with an error but committed` : ''}) over ${span.toFixed(1)} s while events arrived at ${achieved.toFixed(0)}/s`,
+        note: `${deliveries} deliveries (${repeated} repeated${unanswered > 0 ? `; ${unanswered} for tasks committed by requests that got no 2xx within the load (an error answer, or still in flight when it ended)` : ''}) over ${span.toFixed(1)} s while events arrived at ${achieved.toFixed(0)}/s`,
       });
     }
     if (wanted('changes')) {
