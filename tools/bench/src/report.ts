@@ -81,7 +81,7 @@ export function renderDocument(report: Report, existing: string | null): string 
     markdownTable(report.rows),
     '',
     ...(notes.length > 0 ? ['Notes on rows:', '', ...notes.map((r) => `- ${r.name}: ${r.note}`), ''] : []),
-    ...(errors.length > 0 ? ['Rows that could not be measured:', '', ...errors.map((r) => `- ${r.name}: ${r.note}`), ''] : []),
+    ...(errors.length > 0 ? ['Rows a harness error left unjudged (their numbers are shown, but mean little):', '', ...errors.map((r) => `- ${r.name}: ${r.note}`), ''] : []),
     '## What is still missed',
     '',
     ...(missed.length === 0 && errors.length === 0 ? ['Every target was met in this run.'] : missed.map((r) => `- ${r.name}: ${r.measured} (ratio ${r.ratio}) against a target of ${r.target}.`)),
