@@ -33,3 +33,10 @@ export async function compare(baseline: () => Promise<unknown>, candidate: () =>
   const candidateMs = median(b);
   return { baselineMs, candidateMs, ratio: candidateMs / baselineMs };
 }
+
+/** The p-th percentile (0 < p ≤ 100) by nearest rank. */
+export function percentile(samples: readonly number[], p: number): number {
+  if (samples.length === 0) throw new Error('no samples');
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}

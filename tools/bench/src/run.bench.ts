@@ -1,0 +1,745 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
+import { loadConfig } from '@workcell/config';
+import { createDatabase, type Database, issueCredential, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { createTestDatabase, dropRedisPrefix, type TestDatabase } from '@workcell/testing';
+import { KEYSET_MAX_RATIO, measureKeysetPagination } from './keyset-pagination.bench.js';
+import type { LoadResult, LoadSpec } from './load.js';
+import { median, percentile } from './ratio.js';
+import { renderDocument, type Row, textTable } from './report.js';
+
+/**
+ * `npm run bench` (issue 11): the whole stack side by side with a bare Fastify + pg baseline, in one run.
+ * Seeds a database of its own, starts the four services as production processes and the baseline server,
+ * drives load from a separate autocannon process on 127.0.0.1 (pairs alternate baseline and candidate), measures
+ * webhook and change-feed latency and each service's memory, prints a table and (full mode, all rows) writes
+ * docs/performance.md. Targets are engineering targets: a missed one never fails the run; a harness error does
+ * (a service that does not start or dies, too many non-2xx answers, a lost webhook delivery).
+ *
+ *   npm run bench                     full mode (rounds of 10 s, 100,000 tasks for the deep page, 30 s of events)
+ *   npm run bench -- --smoke          a short run that keeps the harness working (CI)
+ *   npm run bench -- --only v1-get    one row (repeatable or comma-separated); see ROW_IDS
+ */
+
+const ROW_IDS = ['keyset', 'v1-get', 'v0-get', 'v1-list', 'v0-deep-page', 'v1-create', 'webhooks', 'changes', 'rss'] as const;
+type RowId = (typeof ROW_IDS)[number];
+
+const { values } = parseArgs({
+  options: {
+    smoke: { type: 'boolean', default: false },
+    only: { type: 'string', multiple: true },
+    'keep-logs': { type: 'boolean', default: false },
+  },
+});
+const only = (values.only ?? []).flatMap((v) => v.split(',')).filter((v) => v !== '');
+for (const id of only) if (!(ROW_IDS as readonly string[]).includes(id)) fail(`--only ${id}: unknown row; rows: ${ROW_IDS.join(', ')}`);
+const wanted = (id: RowId) => only.length === 0 || only.includes(id);
+const SMOKE = values.smoke;
+
+const MODE = SMOKE
+  ? { warmupSeconds: 0, pairSeconds: 2, rounds: 1, readIds: 2_000, deepRows: 20_000, deepRounds: 1, eventRate: 20, eventSeconds: 5, drainSeconds: 30, keysetRows: 20_000, keysetRounds: 20 }
+  : { warmupSeconds: 2, pairSeconds: 10, rounds: 3, readIds: 2_000, deepRows: 100_000, deepRounds: 3, eventRate: 200, eventSeconds: 30, drainSeconds: 120, keysetRows: 1_000_000, keysetRounds: 200 };
+const CONNECTIONS = 20;
+const V0_PAGE_SIZE = 500;
+const V0_TEAM_TOKENS = 20;
+/** Non-2xx answers or connection errors above this share of a load run make the row a harness error. */
+const MAX_FAILED_SHARE = 0.01;
+/** When caught up, the change-feed follower waits this long before asking again (the feed has no long poll). */
+const FOLLOWER_PAUSE_MS = 20;
+
+/** Ports 47100–47199 belong to this benchmark. */
+const PORTS = { apiV0: 47101, apiV1: 47102, auth: 47103, worker: 47104, baseline: 47105, receiver: 47106 } as const;
+const origin = (port: number) => `http://127.0.0.1:${port}`;
+
+const distDir = fileURLToPath(new URL('.', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const started = Date.now();
+const clock = () => {
+  const s = Math.round((Date.now() - started) / 1000);
+  return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+};
+const progress = (line: string) => process.stdout.write(`[${clock()}] ${line}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function fail(message: string): never {
+  process.stderr.write(`bench: ${message}\n`);
+  process.exit(2);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Clean-up: children are stopped and the database and Redis keys dropped on every exit path, Ctrl-C included.
+
+const cleanups: (() => Promise<void>)[] = [];
+const children = new Set<ChildProcess>();
+/** Harness errors seen outside a row (a service that died): they fail the run. */
+const harnessErrors: string[] = [];
+/** Set once the services are meant to stop: their exits are no longer errors. */
+let stopping = false;
+/** The run's temporary directory: service logs and load specs. */
+let workDir = '';
+let cleaning: Promise<void> | undefined;
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    for (const step of cleanups.reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        process.stderr.write(`bench: clean-up step failed: ${(error as Error).message}\n`);
+      }
+    }
+  })();
+  return cleaning;
+}
+/** Set on Ctrl-C: no further load starts while the clean-up runs. */
+let interrupted = false;
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    stopping = true;
+    process.stderr.write(`\nbench: ${signal}; stopping the services and dropping the database\n`);
+    void cleanup().finally(() => {
+      if (workDir !== '' && !values['keep-logs']) rmSync(workDir, { recursive: true, force: true });
+      process.exit(code);
+    });
+  });
+}
+for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+  process.on(event, (error) => {
+    process.stderr.write(`bench: ${(error as Error)?.stack ?? String(error)}\n`);
+    void cleanup().finally(() => process.exit(1));
+  });
+}
+// Last resort if the process ends any other way: no child outlives the benchmark.
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Processes
+
+interface Service {
+  readonly name: string;
+  readonly child: ChildProcess;
+  readonly log: string;
+}
+
+
+function startProcess(name: string, args: string[], env: Record<string, string>, logDir: string): Service {
+  const log = join(logDir, `${name}.log`);
+  const fd = openSync(log, 'a');
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  children.add(child);
+  child.on('exit', (code, signal) => {
+    children.delete(child);
+    if (!stopping) harnessErrors.push(`${name} exited (${signal ?? code}) during the run; see ${log}`);
+  });
+  cleanups.push(() => stopChild(child));
+  return { name, child, log };
+}
+
+async function waitReady(service: Service, port: number, timeoutMs = 90_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    if (service.child.exitCode !== null || service.child.signalCode !== null) throw new Error(`${service.name} exited before it was ready; see ${service.log}`);
+    const status = await fetch(`${origin(port)}/readyz`).then((r) => r.status, () => 0);
+    if (status === 200) return;
+    if (Date.now() > until) throw new Error(`${service.name} is not ready after ${timeoutMs / 1000} s; see ${service.log}`);
+    await sleep(250);
+  }
+}
+
+async function assertPortFree(port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const probe = createTcpServer();
+    probe.once('error', () => reject(new Error(`port ${port} is in use (another benchmark running?); the benchmark uses 47100–47199`)));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+  });
+}
+
+/** One autocannon run in a process of its own (load.ts). */
+async function load(spec: LoadSpec): Promise<LoadResult> {
+  if (interrupted) throw new Error('interrupted');
+  const file = join(workDir, `load-${randomBytes(4).toString('hex')}.json`);
+  writeFileSync(file, JSON.stringify(spec));
+  const child = spawn(process.execPath, [join(distDir, 'load.js'), file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  children.delete(child);
+  rmSync(file, { force: true });
+  if (code !== 0) throw new Error(`the load process failed (${code}): ${err.trim()}`);
+  return JSON.parse(out) as LoadResult;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Measurements
+
+interface Side {
+  readonly rps: number;
+  /** The median of the rounds' p99 (ms). */
+  readonly p99: number;
+  readonly requests: number;
+  readonly failed: number;
+  readonly statuses: Record<string, number>;
+}
+
+function combine(results: readonly LoadResult[]): Side {
+  const statuses: Record<string, number> = {};
+  for (const r of results) for (const [code, n] of Object.entries(r.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
+  return {
+    rps: results.reduce((s, r) => s + r.ok, 0) / results.reduce((s, r) => s + r.seconds, 0),
+    p99: median(results.map((r) => r.p99)),
+    requests: results.reduce((s, r) => s + r.requests, 0),
+    failed: results.reduce((s, r) => s + r.non2xx + r.errors, 0),
+    statuses,
+  };
+}
+
+/** Baseline and candidate alternately, MODE.rounds times (after a warm-up of each), from a separate process. */
+async function pair(label: string, baseline: Omit<LoadSpec, 'seconds' | 'connections'>, candidate: Omit<LoadSpec, 'seconds' | 'connections'>): Promise<{ baseline: Side; candidate: Side }> {
+  const run = (spec: Omit<LoadSpec, 'seconds' | 'connections'>, seconds: number) => load({ ...spec, seconds, connections: CONNECTIONS });
+  if (MODE.warmupSeconds > 0) {
+    progress(`${label}: warming up`);
+    await run(baseline, MODE.warmupSeconds);
+    await run(candidate, MODE.warmupSeconds);
+  }
+  const a: LoadResult[] = [];
+  const b: LoadResult[] = [];
+  for (let round = 0; round < MODE.rounds; round++) {
+    const order = round % 2 === 0 ? (['baseline', 'candidate'] as const) : (['candidate', 'baseline'] as const);
+    for (const side of order) {
+      const result = await run(side === 'baseline' ? baseline : candidate, MODE.pairSeconds);
+      (side === 'baseline' ? a : b).push(result);
+      progress(`${label}: round ${round + 1}/${MODE.rounds} ${side} ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms${result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : ''}`);
+    }
+  }
+  return { baseline: combine(a), candidate: combine(b) };
+}
+
+/** Why a pair's numbers do not mean anything (a side answered nothing, or too many non-2xx), or undefined. */
+function failureOf(sides: Record<string, Side>): string | undefined {
+  for (const [name, side] of Object.entries(sides)) {
+    if (side.requests === 0) return `the ${name} answered nothing within the run`;
+    if (side.failed / side.requests > MAX_FAILED_SHARE) {
+      const codes = Object.entries(side.statuses).map(([c, n]) => `${n}× ${c}`).join(', ');
+      return `${side.failed} of ${side.requests} ${name} requests failed (${codes || 'connection errors'})`;
+    }
+  }
+  return undefined;
+}
+
+const x = (ratio: number) => `${ratio < 0.1 ? ratio.toFixed(3) : ratio.toFixed(2)}×`;
+const ms = (value: number) => `${value < 10 ? value.toFixed(1) : value.toFixed(0)} ms`;
+const rps = (value: number) => `${value.toFixed(0)} req/s`;
+
+/**
+ * The throughput (and p99) rows of a pair. When the pair failed as a harness (failureOf), its numbers are still
+ * shown, but the rows are errors, not verdicts.
+ */
+function throughputRows(name: string, result: { baseline: Side; candidate: Side }, minRatio: number, maxP99Ratio?: number): Row[] {
+  const failure = failureOf(result);
+  const judged = (met: boolean) => (failure === undefined ? { met } : { met: null, note: `error: ${failure}` });
+  const ratio = result.candidate.rps / result.baseline.rps;
+  const rows: Row[] = [{ name: `${name}: throughput`, measured: rps(result.candidate.rps), baseline: rps(result.baseline.rps), ratio: x(ratio), target: `≥ ${minRatio}×`, ...judged(ratio >= minRatio) }];
+  if (maxP99Ratio !== undefined) {
+    const p99 = result.candidate.p99 / result.baseline.p99;
+    rows.push({ name: `${name}: p99`, measured: ms(result.candidate.p99), baseline: ms(result.baseline.p99), ratio: x(p99), target: `≤ ${maxP99Ratio}×`, ...judged(p99 <= maxP99Ratio) });
+  }
+  return rows;
+}
+
+function errorRow(name: string, target: string, error: unknown): Row {
+  return { name, measured: '—', baseline: '—', ratio: '—', target, met: null, note: `error: ${(error as Error).message}` };
+}
+
+function vmRssMb(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The run
+
+const rows: Row[] = [];
+const notes: string[] = [];
+const base = loadConfig();
+const machineLoad = loadavg()[0]!;
+const cores = cpus().length;
+const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+progress(`${command}: ${SMOKE ? 'smoke' : 'full'} mode${only.length > 0 ? `, rows ${only.join(', ')}` : ''}`);
+
+let db: TestDatabase | undefined;
+let database: Database | undefined;
+let exitCode = 0;
+try {
+  workDir = mkdtempSync(join(tmpdir(), 'workcell-bench-'));
+
+  if (wanted('keyset')) {
+    progress(`keyset pagination: ${MODE.keysetRows.toLocaleString('en')} tags in a database of its own`);
+    const name = `v1 listTags page after row N−1,000 vs first page (keyset, N = ${MODE.keysetRows.toLocaleString('en')}, in-process)`;
+    try {
+      const result = await measureKeysetPagination(MODE.keysetRows, MODE.keysetRounds, (line) => progress(`keyset pagination: ${line}`));
+      rows.push({ name, measured: ms(result.candidateMs), baseline: ms(result.baselineMs), ratio: x(result.ratio), target: `≤ ${KEYSET_MAX_RATIO}×`, met: result.ratio <= KEYSET_MAX_RATIO });
+    } catch (error) {
+      rows.push(errorRow(name, `≤ ${KEYSET_MAX_RATIO}×`, error));
+    }
+  }
+
+  const needsStack = ROW_IDS.some((id) => id !== 'keyset' && wanted(id));
+  if (needsStack) {
+    for (const port of Object.values(PORTS)) await assertPortFree(port);
+    progress('creating the benchmark database');
+    db = await createTestDatabase();
+    const created = db;
+    cleanups.push(() => created.drop());
+    const redisPrefix = `wcb:${process.pid}:${randomBytes(4).toString('hex')}`;
+    cleanups.push(() => dropRedisPrefix(redisPrefix));
+    const serviceEnv: Record<string, string> = {
+      NODE_ENV: 'production',
+      // WORKCELL_ENV=production refuses webhook receivers on loopback or plain http, which the benchmark's local
+      // receiver is; that refusal is WORKCELL_ENV's only effect on the request path (see How it is measured).
+      WORKCELL_ENV: 'development',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      DATABASE_URL: db.url,
+      REDIS_URL: base.redis.url,
+      REDIS_PREFIX: redisPrefix,
+      API_V0_PORT: String(PORTS.apiV0),
+      API_V1_PORT: String(PORTS.apiV1),
+      AUTH_PORT: String(PORTS.auth),
+      WORKER_PORT: String(PORTS.worker),
+      V0_BASE_URL: origin(PORTS.apiV0),
+      V0_BASE_URL_ALT: `http://localhost:${PORTS.apiV0}`,
+      V1_BASE_URL: origin(PORTS.apiV1),
+      AUTH_INTERNAL_URL: origin(PORTS.auth),
+      WORKER_INTERNAL_URL: origin(PORTS.worker),
+      CREDENTIAL_SECRET: randomBytes(32).toString('base64url'),
+      V1_RATE_LIMIT_READ_PER_MINUTE: '1000000',
+      V1_RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
+    };
+    const config = loadConfig(serviceEnv);
+    const opened = createDatabase(config, { poolSize: 4 });
+    database = opened;
+    cleanups.push(() => opened.close());
+
+    progress(`seeding: the demo workspace, ${MODE.deepRows.toLocaleString('en')} tasks, ${V0_TEAM_TOKENS} v0 team tokens`);
+    const demo = await seedDemoWorkspaceIfEmpty(opened, config);
+    if (!demo) throw new Error('the new benchmark database already had a workspace');
+    const workspaceId = demo.workspaceId;
+    const ownerMemberId = (await opened.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId } })).id;
+    const { v1Token, v0Tokens } = await opened.prisma.$transaction(async (tx) => {
+      const minted = await issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: 'bench tasks', scopes: ['tasks:read', 'tasks:write'], memberId: ownerMemberId });
+      const team: string[] = [];
+      for (let i = 0; i < V0_TEAM_TOKENS; i++) team.push(await issueTeamToken(tx, config, { workspaceId, name: `bench ${i + 1}`, createdByMemberId: ownerMemberId }));
+      return { v1Token: minted.token, v0Tokens: team };
+    });
+    const seeding = Date.now();
+    await opened.prisma.$executeRaw`INSERT INTO tasks (workspace_id, title, description) SELECT ${workspaceId}::uuid, 'Bench task ' || g, 'Seeded by npm run bench' FROM generate_series(1, ${MODE.deepRows}) g`;
+    await opened.prisma.$executeRawUnsafe('ANALYZE');
+    const readIds = (await opened.prisma.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM tasks WHERE workspace_id = ${workspaceId}::uuid ORDER BY random() LIMIT ${MODE.readIds}`).map((r) => r.id);
+    progress(`seeded in ${((Date.now() - seeding) / 1000).toFixed(1)} s`);
+
+    progress('starting auth, worker, api-v0, api-v1 (NODE_ENV=production, LOG_LEVEL=info) and the baseline server');
+    const services = [
+      startProcess('auth', ['apps/auth/dist/main.js'], serviceEnv, workDir),
+      startProcess('worker', ['apps/worker/dist/main.js'], serviceEnv, workDir),
+      startProcess('api-v0', ['apps/api-v0/dist/main.js'], serviceEnv, workDir),
+      startProcess('api-v1', ['apps/api-v1/dist/main.js'], serviceEnv, workDir),
+    ];
+    const baselineServer = startProcess('baseline', [join(distDir, 'baseline-server.bench.js'), String(PORTS.baseline), db.url, workspaceId], {}, workDir);
+    const servicePorts: Record<string, number> = { auth: PORTS.auth, worker: PORTS.worker, 'api-v0': PORTS.apiV0, 'api-v1': PORTS.apiV1 };
+    await Promise.all([...services.map((s) => waitReady(s, servicePorts[s.name]!)), waitReady(baselineServer, PORTS.baseline)]);
+    progress(`services ready (logs in ${workDir})`);
+
+    const baselineOrigin = origin(PORTS.baseline);
+    const v1 = origin(PORTS.apiV1);
+    const v0 = origin(PORTS.apiV0);
+
+    if (wanted('v1-get')) {
+      const name = 'v1 GET /v1/tasks/{id} vs baseline row read';
+      try {
+        const result = await pair('v1 getTask', { origin: baselineOrigin, method: 'GET', path: '/tasks/{id}', ids: readIds, tokens: [] }, { origin: v1, method: 'GET', path: '/v1/tasks/{id}', ids: readIds, tokens: [v1Token] });
+        rows.push(...throughputRows(name, result, 0.5, 3));
+      } catch (error) {
+        rows.push(errorRow(name, '≥ 0.5×, p99 ≤ 3×', error));
+      }
+    }
+
+    if (wanted('v0-get')) {
+      const name = 'v0 GET /tasks/{_id} vs baseline row read';
+      try {
+        const result = await pair('v0 GET /tasks/{_id}', { origin: baselineOrigin, method: 'GET', path: '/tasks/{id}', ids: readIds, tokens: [] }, { origin: v0, method: 'GET', path: '/tasks/{id}', ids: readIds, tokens: v0Tokens });
+        rows.push(...throughputRows(name, result, 0.5, 3));
+      } catch (error) {
+        rows.push(errorRow(name, '≥ 0.5×, p99 ≤ 3×', error));
+      }
+    }
+
+    if (wanted('v1-list')) {
+      const name = 'v1 GET /v1/tasks?limit=100 vs baseline page read';
+      try {
+        const result = await pair('v1 listTasks', { origin: baselineOrigin, method: 'GET', path: '/tasks?limit=100', tokens: [] }, { origin: v1, method: 'GET', path: '/v1/tasks?limit=100', tokens: [v1Token] });
+        rows.push(...throughputRows(name, result, 0.3));
+      } catch (error) {
+        rows.push(errorRow(name, '≥ 0.3×', error));
+      }
+    }
+
+    if (wanted('v0-deep-page')) {
+      const deepPage = Math.floor(MODE.deepRows / V0_PAGE_SIZE);
+      const name = `v0 GET /tasks?page=${deepPage}&limit=${V0_PAGE_SIZE} vs page 1 (${MODE.deepRows.toLocaleString('en')} tasks, sequential)`;
+      try {
+        let turn = 0;
+        /** Time to the answer; a deep page that the server gives up on (503: its dependency budget ran out) is a result, not a harness error. */
+        const refusals: string[] = [];
+        const timed = async (page: number) => {
+          const token = v0Tokens[turn++ % v0Tokens.length]!;
+          const begin = performance.now();
+          const res = await fetch(`${v0}/tasks?page=${page}&limit=${V0_PAGE_SIZE}`, { headers: { authorization: `Bearer ${token}` } });
+          const body = (await res.json()) as unknown;
+          const elapsed = performance.now() - begin;
+          if (res.status === 503 && page !== 1) {
+            refusals.push(`${res.status} after ${ms(elapsed)}`);
+            return elapsed;
+          }
+          if (res.status !== 200) throw new Error(`page ${page} answered ${res.status}: ${JSON.stringify(body).slice(0, 200)}`);
+          const items = Array.isArray(body) ? body : ((body as { data?: unknown[] }).data ?? []);
+          if (items.length !== V0_PAGE_SIZE) throw new Error(`page ${page} held ${items.length} tasks, not ${V0_PAGE_SIZE}`);
+          return elapsed;
+        };
+        if (MODE.warmupSeconds > 0) await timed(1);
+        const first: number[] = [];
+        const deep: number[] = [];
+        for (let round = 0; round < MODE.deepRounds; round++) {
+          for (const page of round % 2 === 0 ? [1, deepPage] : [deepPage, 1]) (page === 1 ? first : deep).push(await timed(page));
+          progress(`v0 deep page: round ${round + 1}/${MODE.deepRounds} page 1 ${ms(first.at(-1)!)}, page ${deepPage} ${ms(deep.at(-1)!)}`);
+        }
+        const ratio = median(deep) / median(first);
+        rows.push(
+          refusals.length === 0
+            ? { name, measured: ms(median(deep)), baseline: ms(median(first)), ratio: x(ratio), target: '≤ 2×', met: ratio <= 2 }
+            : {
+                name,
+                measured: `503 (${refusals.length} of ${deep.length})`,
+                baseline: ms(median(first)),
+                ratio: `≥ ${x(ratio)}`,
+                target: '≤ 2×',
+                met: false,
+                note: `the deep page was refused with ${refusals.join(', ')}: the request's dependency budget (DEPENDENCY_TIMEOUT_MS, ${serviceEnv['DEPENDENCY_TIMEOUT_MS'] ?? 'default 2000'} ms) ran out before the page was built; the ratio is a lower bound`,
+              },
+        );
+      } catch (error) {
+        rows.push(errorRow(name, '≤ 2×', error));
+      }
+    }
+
+    if (wanted('v1-create')) {
+      const name = 'v1 POST /v1/tasks (Idempotency-Key) vs baseline insert';
+      try {
+        const result = await pair(
+          'v1 createTask',
+          { origin: baselineOrigin, method: 'POST', path: '/tasks', body: { title: 'Baseline task {n}' }, tokens: [] },
+          { origin: v1, method: 'POST', path: '/v1/tasks', body: { title: 'Bench task {n}' }, idempotencyKey: true, tokens: [v1Token] },
+        );
+        rows.push(...throughputRows(name, result, 0.3));
+      } catch (error) {
+        rows.push(errorRow(name, '≥ 0.3×', error));
+      }
+    }
+
+    if (wanted('webhooks') || wanted('changes')) {
+      rows.push(...(await events(v1, demo.personalAccessToken, v1Token)));
+    }
+
+    if (wanted('rss')) {
+      // After every load above: what each service holds once it has served the run.
+      for (const service of services) {
+        const mb = vmRssMb(service.child.pid);
+        const baselineMb = vmRssMb(baselineServer.child.pid);
+        rows.push(
+          mb === null
+            ? errorRow(`RSS of ${service.name} after the run`, '≤ 250 MB', new Error('the process is gone'))
+            : { name: `RSS of ${service.name} after the run`, measured: `${mb.toFixed(0)} MB`, baseline: baselineMb === null ? '—' : `${baselineMb.toFixed(0)} MB`, ratio: '—', target: '≤ 250 MB', met: mb <= 250 },
+        );
+      }
+    }
+    stopping = true;
+  }
+
+  const versions = await describeVersions(database);
+  notes.push(...describeMethod());
+  process.stdout.write(`\n${textTable(rows)}\n\n`);
+  for (const row of rows) if (row.note) process.stdout.write(`${row.name}: ${row.note}\n`);
+  for (const error of harnessErrors) process.stdout.write(`harness: ${error}\n`);
+
+  const failed = rows.some((r) => r.note?.startsWith('error')) || harnessErrors.length > 0;
+  if (!SMOKE && only.length === 0) {
+    const target = join(root, 'docs/performance.md');
+    const document = renderDocument({ generatedAt: new Date().toISOString(), command, machine: describeMachine(), versions, notes, rows }, existsSync(target) ? readFileSync(target, 'utf8') : null);
+    mkdirSync(join(root, 'docs'), { recursive: true });
+    writeFileSync(target, document);
+    progress(`wrote ${target}`);
+  } else {
+    progress('docs/performance.md is written by the full run of every row only (not by --smoke or --only)');
+  }
+  if (failed) {
+    process.stderr.write('bench: harness errors (see above); targets missed are not errors\n');
+    exitCode = 1;
+  }
+} catch (error) {
+  process.stderr.write(`bench: ${(error as Error).stack ?? String(error)}\n`);
+  exitCode = 1;
+} finally {
+  stopping = true;
+  progress('stopping the services and dropping the benchmark database');
+  await cleanup();
+  if (workDir !== '') {
+    if (exitCode === 0 && !values['keep-logs']) rmSync(workDir, { recursive: true, force: true });
+    else process.stdout.write(`service logs kept in ${workDir}\n`);
+  }
+}
+process.exit(exitCode);
+
+// ---------------------------------------------------------------------------------------------------------
+// Webhooks and the change feed: one fixed-rate stream of task creations, watched by a local webhook receiver
+// and by a change-feed follower.
+
+async function events(v1: string, adminToken: string, writeToken: string): Promise<Row[]> {
+  const label = `events at ${MODE.eventRate}/s for ${MODE.eventSeconds} s`;
+  const webhookName = `Webhooks: commit-to-delivery (${MODE.eventRate} events/s for ${MODE.eventSeconds} s)`;
+  const feedName = 'Change feed: commit-to-follower';
+  const delivered = new Map<string, number>();
+  const deliveryCounts = new Map<string, number>();
+  let deliveries = 0;
+  let firstDelivery = 0;
+  let lastDelivery = 0;
+  const receiver: Server = createHttpServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const now = Date.now();
+      res.writeHead(200).end();
+      try {
+        const event = JSON.parse(body) as { type?: string; timestamp?: string; data?: { resourceId?: string } };
+        if (event.type !== 'task.created' || !event.data?.resourceId || !event.timestamp) return;
+        deliveries++;
+        deliveryCounts.set(event.data.resourceId, (deliveryCounts.get(event.data.resourceId) ?? 0) + 1);
+        firstDelivery ||= now;
+        lastDelivery = now;
+        if (!delivered.has(event.data.resourceId)) delivered.set(event.data.resourceId, now - Date.parse(event.timestamp));
+      } catch {
+        // not an event: ignored
+      }
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(PORTS.receiver, '127.0.0.1', resolve));
+  const follower = { stop: false, seen: new Map<string, number>(), polls: 0, failures: 0, lastFailure: '' };
+  let following: Promise<void> = Promise.resolve();
+  try {
+    const auth = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
+    const subscribed = await fetch(`${v1}/v1/webhooks`, { method: 'POST', headers: auth, body: JSON.stringify({ url: `${origin(PORTS.receiver)}/hook`, eventTypes: ['task.created'] }) });
+    if (subscribed.status !== 201) throw new Error(`subscribing the receiver answered ${subscribed.status}: ${await subscribed.text()}`);
+
+    // The follower starts at the feed's current end, then asks again as soon as a page came back, or after a short
+    // pause when it is caught up.
+    type ChangesPage = { data: { resourceId: string; action: string; occurredAt: string }[]; meta: { nextCursor: string }; links: { next: string | null } };
+    const page = async (cursor: string | null): Promise<ChangesPage> => {
+      const res = await fetch(`${v1}/v1/changes?types=tasks&limit=200${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`, { headers: auth });
+      if (res.status !== 200) throw new Error(`the change feed answered ${res.status}: ${await res.text()}`);
+      return (await res.json()) as ChangesPage;
+    };
+    let cursor: string | null = null;
+    for (let failures = 0; ; ) {
+      const current: ChangesPage | null = await page(cursor).catch((error: Error) => {
+        if (++failures > 10) throw error;
+        return null;
+      });
+      if (current === null) {
+        await sleep(200);
+        continue;
+      }
+      cursor = current.meta.nextCursor;
+      if (current.links.next === null) break;
+    }
+    following = (async () => {
+      while (!follower.stop) {
+        // A client retries a failed poll (a 503 under load) after a pause; the misses show in the row's note.
+        const current: ChangesPage | null = await page(cursor).catch((error: Error) => {
+          follower.failures++;
+          follower.lastFailure = error.message.slice(0, 200);
+          return null;
+        });
+        if (current === null) {
+          await sleep(100);
+          continue;
+        }
+        follower.polls++;
+        const now = Date.now();
+        for (const change of current.data) {
+          if (change.action === 'created' && !follower.seen.has(change.resourceId)) follower.seen.set(change.resourceId, now - Date.parse(change.occurredAt));
+        }
+        cursor = current.meta.nextCursor;
+        if (current.links.next === null) await sleep(FOLLOWER_PAUSE_MS);
+      }
+    })();
+
+    progress(`${label}: creating tasks through v1 at a fixed rate`);
+    const result = await load({ origin: v1, connections: CONNECTIONS, seconds: MODE.eventSeconds, overallRate: MODE.eventRate, method: 'POST', path: '/v1/tasks', body: { title: 'Event task {n}' }, idempotencyKey: true, tokens: [writeToken], collectCreatedIds: true });
+    const createdIds = result.createdIds;
+    const achieved = createdIds.length / result.seconds;
+    progress(`${label}: ${createdIds.length} tasks created (${achieved.toFixed(0)}/s, ${result.non2xx} non-2xx); waiting for the deliveries`);
+    const until = Date.now() + MODE.drainSeconds * 1000;
+    while (Date.now() < until && createdIds.some((id) => !delivered.has(id) || !follower.seen.has(id))) await sleep(100);
+    follower.stop = true;
+    await following;
+
+    const lost = createdIds.filter((id) => !delivered.has(id));
+    const unseen = createdIds.filter((id) => !follower.seen.has(id));
+    const latencies = createdIds.filter((id) => delivered.has(id)).map((id) => delivered.get(id)!);
+    const feed = createdIds.filter((id) => follower.seen.has(id)).map((id) => follower.seen.get(id)!);
+    const out: Row[] = [];
+    const rateNote =
+      achieved < MODE.eventRate * 0.9 ? `the API created only ${achieved.toFixed(0)} tasks/s of the ${MODE.eventRate}/s asked (its create path is the limit), so the events arrived at that rate` : undefined;
+    if (result.ok === 0) throw new Error(`no task was created (${JSON.stringify(result.statuses)})`);
+    // Too many failed creations make the latencies (of the ones that succeeded) no verdict, but they are still shown.
+    const createFailure =
+      result.non2xx + result.errors > result.requests * MAX_FAILED_SHARE ? `${result.non2xx + result.errors} of ${result.requests} task creations failed (${JSON.stringify(result.statuses)})` : undefined;
+    const judged = (met: boolean, note?: string) => (createFailure === undefined ? { met, ...(note === undefined ? {} : { note }) } : { met: null, note: `error: ${createFailure}` });
+    if (wanted('webhooks')) {
+      const p = (q: number) => (latencies.length === 0 ? NaN : percentile(latencies, q));
+      out.push({
+        name: `${webhookName}: p50 / p95 / p99`,
+        measured: `${ms(p(50))} / ${ms(p(95))} / ${ms(p(99))}`,
+        baseline: '—',
+        ratio: '—',
+        target: 'p99 ≤ 300 ms',
+        ...judged(latencies.length > 0 && p(99) <= 300, rateNote),
+      });
+      out.push(
+        lost.length === 0
+          ? { name: 'Webhooks: events delivered at least once', measured: `${createdIds.length} of ${createdIds.length}`, baseline: '—', ratio: '—', target: 'none lost', met: true }
+          : errorRow('Webhooks: events delivered at least once', 'none lost', new Error(`${lost.length} of ${createdIds.length} events not delivered within ${MODE.drainSeconds} s after the load`)),
+      );
+      const span = (lastDelivery - firstDelivery) / 1000;
+      const answered = new Set(createdIds);
+      const repeated = [...deliveryCounts.values()].reduce((sum, n) => sum + n - 1, 0);
+      const unanswered = [...deliveryCounts.keys()].filter((id) => !answered.has(id)).length;
+      out.push({
+        name: 'Webhooks: deliveries per second of the one worker',
+        measured: span > 0 ? `${(deliveries / span).toFixed(0)}/s` : '—',
+        baseline: '—',
+        ratio: '—',
+        target: 'reported',
+        met: null,
+        note: `${deliveries} deliveries (${repeated} repeated${unanswered > 0 ? `; ${unanswered} for tasks committed by requests that got no 2xx within the load (an error answer, or still in flight when it ended)` : ''}) over ${span.toFixed(1)} s while events arrived at ${achieved.toFixed(0)}/s`,
+      });
+    }
+    if (wanted('changes')) {
+      const p = (q: number) => (feed.length === 0 ? NaN : percentile(feed, q));
+      out.push(
+        unseen.length > 0
+          ? errorRow(`${feedName} p99`, '≤ 100 ms', new Error(`${unseen.length} of ${createdIds.length} commits never seen by the follower`))
+          : {
+              name: `${feedName}: p50 / p95 / p99`,
+              measured: `${ms(p(50))} / ${ms(p(95))} / ${ms(p(99))}`,
+              baseline: '—',
+              ratio: '—',
+              target: 'p99 ≤ 100 ms',
+              ...judged(
+                p(99) <= 100,
+                `polled ${follower.polls} times (no long poll exists; ${FOLLOWER_PAUSE_MS} ms pause when caught up)${follower.failures > 0 ? `; ${follower.failures} polls failed and were retried (last: ${follower.lastFailure})` : ''}`,
+              ),
+            },
+      );
+    }
+    return out;
+  } catch (error) {
+    return [errorRow(webhookName, 'p99 ≤ 300 ms', error)];
+  } finally {
+    follower.stop = true;
+    await following.catch(() => undefined);
+    receiver.closeAllConnections();
+    await new Promise((r) => receiver.close(r));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Description of the run
+
+function describeMachine(): string[] {
+  let model = cpus()[0]?.model ?? 'unknown';
+  try {
+    model = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? model;
+  } catch {
+    // not Linux: os.cpus() has it
+  }
+  return [
+    `${cores} cores: ${model}`,
+    `${(totalmem() / 2 ** 30).toFixed(1)} GiB of memory`,
+    `load average when the run started: ${machineLoad.toFixed(2)} (1 min)${machineLoad > cores / 2 ? ': other processes were using the CPU during this run, so absolute numbers are noisy; the ratios compare sides measured alternately in one run' : ''}`,
+  ];
+}
+
+async function describeVersions(opened: Database | undefined): Promise<string[]> {
+  const lines = [`Node.js ${process.version}`];
+  const autocannonPackage = join(root, 'node_modules/autocannon/package.json');
+  if (existsSync(autocannonPackage)) lines.push(`autocannon ${(JSON.parse(readFileSync(autocannonPackage, 'utf8')) as { version: string }).version}`);
+  if (opened) {
+    const [row] = await opened.prisma.$queryRaw<{ server_version: string }[]>`SHOW server_version`;
+    lines.push(`PostgreSQL ${row?.server_version ?? 'unknown'}`);
+  }
+  const redis = new Redis(base.redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    const info = await redis.info('server');
+    lines.push(`Redis ${/redis_version:(\S+)/.exec(info)?.[1] ?? 'unknown'}`);
+  } catch {
+    lines.push('Redis: version unavailable');
+  } finally {
+    redis.disconnect();
+  }
+  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' });
+  if (commit.status === 0) lines.push(`commit ${commit.stdout.trim()}`);
+  return lines;
+}
+
+function describeMethod(): string[] {
+  return [
+    `Load: autocannon with ${CONNECTIONS} connections from a process of its own, on 127.0.0.1. Each pair runs baseline and candidate alternately, ${MODE.rounds} round(s) of ${MODE.pairSeconds} s each${MODE.warmupSeconds > 0 ? ` after a ${MODE.warmupSeconds} s warm-up of each` : ''}; throughput is 2xx answers per second over all rounds, p99 the median of the rounds' p99. Ratios are candidate / baseline.`,
+    'Services: `node apps/<name>/dist/main.js` for auth, worker, api-v0 and api-v1, each a process with NODE_ENV=production and LOG_LEVEL=info (the request log on, written to a file). WORKCELL_ENV is development because production refuses webhook receivers on a loopback or plain http address, which the local receiver is; nothing else on the request path reads it.',
+    'Limits: the v1 read and write rate limits are raised to 1,000,000 per minute so that nothing answers 429. v0 keeps its fixed 100 per minute per token and path: its getTask load spreads over 2,000 ids (one path each) and 20 team tokens, so no token and path pair comes near it (a row with more than 1% non-2xx answers is a harness error, never a number).',
+    'Baseline: a bare Fastify server over a `pg` pool (10 connections) in a process of its own, on the same database, tables and workspace: one SELECT of the task row, one SELECT of the first 100 unarchived tasks in id order, one single-row INSERT.',
+    `Data: a fresh database (the test harness's template, migrated) with the demo workspace and ${MODE.deepRows.toLocaleString('en')} tasks inserted by one INSERT … SELECT generate_series; each getTask request reads a random one of ${MODE.readIds.toLocaleString('en')} of them. v1 requests use a personal access token with tasks:read and tasks:write; v0 requests a random one of ${V0_TEAM_TOKENS} team tokens.`,
+    `v0 deep page: one request at a time, page 1 and the deep page alternately, ${MODE.deepRounds} round(s); the ratio of their medians.`,
+    `Webhooks and change feed: tasks are created through v1 at ${MODE.eventRate} per second for ${MODE.eventSeconds} s (autocannon's fixed overall rate); a receiver in the benchmark process, subscribed through POST /v1/webhooks to task.created, notes each arrival; latency is arrival minus the event's occurredAt (written in the creating transaction, so it includes the commit). A follower reads GET /v1/changes?types=tasks from its end before the load, asking again at once after a page and after ${FOLLOWER_PAUSE_MS} ms when caught up (the feed has no long-poll parameter); latency is when it first sees a created task minus its occurredAt.`,
+    'RSS: VmRSS from /proc/<pid>/status of each service after all the load above (the baseline column shows the baseline server).',
+  ];
+}
