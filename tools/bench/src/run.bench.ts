@@ -4,7 +4,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, 
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -28,6 +28,7 @@ import { renderDocument, type Row, textTable } from './report.js';
  *   npm run bench                     full mode (rounds of 10 s, 100,000 tasks for the deep page, 30 s of events)
  *   npm run bench -- --smoke          a short run that keeps the harness working (CI)
  *   npm run bench -- --only v1-get    one row (repeatable or comma-separated); see ROW_IDS
+ *   npm run bench -- --profile DIR    a V8 CPU profile of each service, written when it stops
  */
 
 const ROW_IDS = ['keyset', 'v1-get', 'v0-get', 'v1-list', 'v0-deep-page', 'v1-create', 'webhooks', 'changes', 'rss'] as const;
@@ -38,8 +39,11 @@ const { values } = parseArgs({
     smoke: { type: 'boolean', default: false },
     only: { type: 'string', multiple: true },
     'keep-logs': { type: 'boolean', default: false },
+    // Writes a V8 CPU profile of each service (and the baseline) into this folder when it stops (.cpuprofile).
+    profile: { type: 'string' },
   },
 });
+const profileArgs = values.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(values.profile)}`];
 const only = (values.only ?? []).flatMap((v) => v.split(',')).filter((v) => v !== '');
 for (const id of only) if (!(ROW_IDS as readonly string[]).includes(id)) fail(`--only ${id}: unknown row; rows: ${ROW_IDS.join(', ')}`);
 const wanted = (id: RowId) => only.length === 0 || only.includes(id);
@@ -51,8 +55,12 @@ const MODE = SMOKE
 const CONNECTIONS = 20;
 const V0_PAGE_SIZE = 500;
 const V0_TEAM_TOKENS = 20;
-/** Non-2xx answers or connection errors above this share of a load run make the row a harness error. */
-const MAX_FAILED_SHARE = 0.01;
+/**
+ * Non-2xx answers or connection errors above this share of a load run make the row a harness error. The smoke run
+ * (CI) only proves the harness and the stack still work together, on whatever else the machine is doing: there
+ * only a stack that mostly fails is an error (an overloaded machine's 503s within the dependency budget are not).
+ */
+const MAX_FAILED_SHARE = SMOKE ? 0.5 : 0.01;
 /** When caught up, the change-feed follower waits this long before asking again (the feed has no long poll). */
 const FOLLOWER_PAUSE_MS = 20;
 
@@ -146,7 +154,7 @@ interface Service {
 function startProcess(name: string, args: string[], env: Record<string, string>, logDir: string): Service {
   const log = join(logDir, `${name}.log`);
   const fd = openSync(log, 'a');
-  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', fd, fd] });
+  const child = spawn(process.execPath, [...profileArgs, ...args], { cwd: root, env, stdio: ['ignore', fd, fd] });
   closeSync(fd);
   children.add(child);
   child.on('exit', (code, signal) => {
