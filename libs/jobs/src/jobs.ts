@@ -103,8 +103,8 @@ export class JobQueues {
 }
 
 /**
- * Jobs one worker runs at once per queue. Deliveries mostly wait on receivers, so they take
- * WEBHOOK_DELIVERY_CONCURRENCY (a receiver answering in 50 ms allows about 20 per second per slot).
+ * Jobs one worker runs at once per queue. Deliveries take WEBHOOK_DELIVERY_CONCURRENCY: a slot waiting on a
+ * receiver answering in 50 ms carries about 20 deliveries per second.
  */
 function concurrencyOf(config: AppConfig, queue: QueueName): number {
   return queue === 'deliveries' ? config.webhooks.deliveryConcurrency : 4;
