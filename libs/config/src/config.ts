@@ -30,6 +30,13 @@ export const environmentSchema = z
       .url()
       .refine((u) => /^postgres(ql)?:\/\//.test(u), 'must be a postgres:// or postgresql:// URL')
       .default('postgresql://postgres@127.0.0.1:5432/workcell'),
+    // A direct (session) connection for the worker's LISTEN: set it when DATABASE_URL goes through a transaction
+    // pooler, which cannot hold a LISTEN. Defaults to DATABASE_URL.
+    DATABASE_LISTEN_URL: z
+      .string()
+      .url()
+      .refine((u) => /^postgres(ql)?:\/\//.test(u), 'must be a postgres:// or postgresql:// URL')
+      .optional(),
     REDIS_URL: z
       .string()
       .url()
@@ -68,6 +75,10 @@ export const environmentSchema = z
     WEBHOOK_DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     WEBHOOK_DELIVERY_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
     WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
+    // The relay is woken by each commit (LISTEN/NOTIFY); this poll is its safety net. Deliveries in flight per worker:
+    // each holds one of the worker's 10 pooled connections for its two statements, so 8 leaves the relay its own.
+    WEBHOOK_RELAY_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(1_000),
+    WEBHOOK_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
     // A PEM file of extra CA certificates receivers may present (a test receiver's self-signed one). Never in production.
     WEBHOOK_EXTRA_CA_FILE: z.string().min(1).optional(),
   })
@@ -90,7 +101,8 @@ export type Environment = z.input<typeof environmentSchema>;
 export interface AppConfig {
   readonly env: 'development' | 'test' | 'production';
   readonly host: string;
-  readonly database: { readonly url: string };
+  /** `listenUrl`: the session connection the worker LISTENs on (DATABASE_LISTEN_URL, else `url`). */
+  readonly database: { readonly url: string; readonly listenUrl: string };
   readonly redis: { readonly url: string; readonly prefix: string };
   readonly ports: { readonly apiV0: number; readonly apiV1: number; readonly auth: number; readonly worker: number };
   readonly region: string;
@@ -109,8 +121,18 @@ export interface AppConfig {
   readonly http: { readonly headersTimeoutMs: number; readonly requestTimeoutMs: number; readonly idleTimeoutMs: number; readonly maxConnectionsPerClient: number };
   /** v1 requests per minute per credential (or per client address without one), by operation class. */
   readonly v1RateLimits: { readonly read: number; readonly write: number };
-  /** Outgoing webhook deliveries: request timeout, attempts, first retry delay, extra trusted CA file (non-production). */
-  readonly webhooks: { readonly timeoutMs: number; readonly attempts: number; readonly retryBaseMs: number; readonly extraCaFile: string | null };
+  /**
+   * Outgoing webhook deliveries: request timeout, attempts, first retry delay, extra trusted CA file (non-production),
+   * the relay's safety-net poll interval and the deliveries one worker sends at once.
+   */
+  readonly webhooks: {
+    readonly timeoutMs: number;
+    readonly attempts: number;
+    readonly retryBaseMs: number;
+    readonly extraCaFile: string | null;
+    readonly relayPollMs: number;
+    readonly deliveryConcurrency: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -138,7 +160,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   return Object.freeze({
     env: e.WORKCELL_ENV,
     host: e.HOST,
-    database: Object.freeze({ url: e.DATABASE_URL }),
+    database: Object.freeze({ url: e.DATABASE_URL, listenUrl: e.DATABASE_LISTEN_URL ?? e.DATABASE_URL }),
     redis: Object.freeze({ url: e.REDIS_URL, prefix: e.REDIS_PREFIX }),
     ports: Object.freeze({ apiV0: e.API_V0_PORT, apiV1: e.API_V1_PORT, auth: e.AUTH_PORT, worker: e.WORKER_PORT }),
     region: e.REGION,
@@ -161,6 +183,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       attempts: e.WEBHOOK_DELIVERY_ATTEMPTS,
       retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
       extraCaFile: e.WEBHOOK_EXTRA_CA_FILE ?? null,
+      relayPollMs: e.WEBHOOK_RELAY_POLL_MS,
+      deliveryConcurrency: e.WEBHOOK_DELIVERY_CONCURRENCY,
     }),
   });
 }

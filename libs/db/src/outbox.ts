@@ -1,3 +1,5 @@
+import pg from 'pg';
+import type { AppConfig } from '@workcell/config';
 import type { Tx } from './credentials.js';
 import { Prisma } from './generated/prisma/client.js';
 
@@ -12,27 +14,151 @@ export interface DomainEvent {
   readonly occurredAt?: Date;
 }
 
+/** The channel an outbox append notifies on commit (payload: the workspace id); the worker's relay LISTENs on it. */
+export const OUTBOX_CHANNEL = 'workcell_outbox';
+
 /**
  * Writes a domain event to the outbox inside the mutation's own transaction, so the event exists exactly
  * when the change commits. Its per-workspace sequence comes from next_event_sequence(), which holds the
  * workspace's counter row until commit: sequences appear in commit order and a change-feed reader paging by
- * sequence never skips an event that commits late. Taking the sequence and inserting are one statement, so the
- * counter row (which every write of the workspace waits for) is held for as short a time as possible.
+ * sequence never skips an event that commits late.
+ *
+ * The same statement queues a NOTIFY on OUTBOX_CHANNEL: PostgreSQL delivers it when (and only if) the
+ * transaction commits, which wakes the webhook relay at once instead of at its next poll. Notifications of one
+ * transaction with the same workspace collapse into one. One statement, so the counter row is held for one round
+ * trip less and the notification costs none.
  */
 export async function appendOutboxEvent(tx: Tx, event: DomainEvent): Promise<bigint> {
-  const [row] = await tx.$queryRaw<{ sequence: bigint }[]>(outboxInsert(event));
+  const [row] = await tx.$queryRaw<{ sequence: bigint }[]>`WITH ${outboxAppend(event)}`;
   return row!.sequence;
 }
 
 /**
- * The INSERT of one outbox event with its sequence (returning it): appendOutboxEvent's statement, and the last
- * part of a mutation that writes its change and its event in one statement (a data-modifying WITH), which is
- * atomic without a transaction of its own.
+ * appendOutboxEvent's statement after its WITH: the CTE `appended` inserting the event with its sequence, and the
+ * SELECT returning the sequence and queuing the NOTIFY. A mutation that writes its change and its event in one
+ * statement (a data-modifying WITH, atomic without a transaction of its own) ends with it: `WITH change AS (…),
+ * ${outboxAppend(event)}`, so no event can be written without waking the relay.
  */
-export function outboxInsert(event: DomainEvent): Prisma.Sql {
-  return Prisma.sql`
-    INSERT INTO outbox_events (workspace_id, sequence, aggregate_type, aggregate_id, event_type, payload, occurred_at)
-    VALUES (${event.workspaceId}::uuid, next_event_sequence(${event.workspaceId}::uuid), ${event.aggregateType}, ${event.aggregateId}::uuid,
-      ${event.eventType}, ${JSON.stringify(event.payload)}::jsonb, ${event.occurredAt ?? new Date()}::timestamptz)
-    RETURNING sequence`;
+export function outboxAppend(event: DomainEvent): Prisma.Sql {
+  return Prisma.sql`appended AS (
+      INSERT INTO outbox_events (workspace_id, sequence, aggregate_type, aggregate_id, event_type, payload, occurred_at)
+      VALUES (${event.workspaceId}::uuid, next_event_sequence(${event.workspaceId}::uuid), ${event.aggregateType}, ${event.aggregateId}::uuid,
+              ${event.eventType}, ${JSON.stringify(event.payload)}::jsonb, COALESCE(${event.occurredAt ?? null}::timestamptz, clock_timestamp()))
+      RETURNING sequence)
+    SELECT appended.sequence FROM appended CROSS JOIN pg_notify(${OUTBOX_CHANNEL}, ${event.workspaceId})`;
+}
+
+export interface OutboxListener {
+  /** Whether the LISTEN session is established now. */
+  readonly listening: boolean;
+  close(): Promise<void>;
+}
+
+export interface OutboxListenerOptions {
+  /** One call per notification received (the workspace id); bursts arrive as many calls, so coalesce. */
+  readonly onEvent: (workspaceId: string) => void;
+  /** Each time LISTEN is (re-)established: events committed while it was down were notified to nobody. */
+  readonly onListening?: () => void;
+  /** The session failed (it is re-established with backoff). */
+  readonly onError?: (error: Error) => void;
+}
+
+const RECONNECT_MIN_MS = 100;
+const RECONNECT_MAX_MS = 10_000;
+/** How often the session is probed: a partitioned peer never closes it, and TCP keepalive takes minutes. */
+const HEARTBEAT_MS = 5_000;
+
+type Discardable = { connection?: { stream?: { destroy(): void } } };
+
+/**
+ * A dedicated connection LISTENing on OUTBOX_CHANNEL. LISTEN belongs to a session, so it is a direct `pg`
+ * client on DATABASE_LISTEN_URL (default DATABASE_URL), never a pooled connection and never through a
+ * transaction pooler (which would hand the session to others and lose the LISTEN). On any failure (error, end,
+ * a heartbeat unanswered within DEPENDENCY_TIMEOUT_MS) the session is dropped and re-established with doubling
+ * backoff (0.1 s … 10 s). A missed notification only delays: the relay's poll is the safety net.
+ */
+export function listenForOutboxEvents(config: AppConfig, options: OutboxListenerOptions): OutboxListener {
+  let closed = false;
+  let listening = false;
+  let current: pg.Client | null = null;
+  let backoffMs = RECONNECT_MIN_MS;
+  let retry: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+
+  const connect = async () => {
+    const client = new pg.Client({
+      connectionString: config.database.listenUrl,
+      connectionTimeoutMillis: config.dependencyTimeoutMs,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
+    current = client;
+    let failed = false;
+    const fail = (error: Error) => {
+      if (failed) return;
+      failed = true;
+      listening = false;
+      clearInterval(heartbeat);
+      // Destroy rather than end: a partitioned server would never answer the goodbye.
+      (client as unknown as Discardable).connection?.stream?.destroy();
+      if (closed) return;
+      options.onError?.(error);
+      retry = setTimeout(() => void connect(), backoffMs);
+      retry.unref();
+      backoffMs = Math.min(2 * backoffMs, RECONNECT_MAX_MS);
+    };
+    client.on('error', fail);
+    client.on('end', () => fail(new Error('the LISTEN session ended')));
+    client.on('notification', (message) => {
+      if (message.channel === OUTBOX_CHANNEL) options.onEvent(message.payload ?? '');
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+    } catch (error) {
+      return fail(error as Error);
+    }
+    if (failed) return;
+    if (closed) return void client.end().catch(() => undefined);
+    listening = true;
+    backoffMs = RECONNECT_MIN_MS;
+    let probing = false;
+    heartbeat = setInterval(() => {
+      if (probing) return;
+      probing = true;
+      const timer = setTimeout(() => fail(new Error(`the LISTEN session did not answer within ${config.dependencyTimeoutMs} ms`)), config.dependencyTimeoutMs);
+      client.query('SELECT 1').then(
+        () => {
+          clearTimeout(timer);
+          probing = false;
+        },
+        (error: Error) => {
+          clearTimeout(timer);
+          fail(error);
+        },
+      );
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
+    options.onListening?.();
+  };
+  void connect();
+
+  return {
+    get listening() {
+      return listening;
+    },
+    async close() {
+      closed = true;
+      listening = false;
+      clearTimeout(retry);
+      clearInterval(heartbeat);
+      const client = current;
+      current = null;
+      if (!client) return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([client.end().catch(() => undefined), new Promise((r) => (timer = setTimeout(r, config.dependencyTimeoutMs)))]);
+      clearTimeout(timer);
+      (client as unknown as Discardable).connection?.stream?.destroy();
+    },
+  };
 }

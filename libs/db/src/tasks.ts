@@ -1,5 +1,5 @@
 import { Prisma } from './generated/prisma/client.js';
-import { type DomainEvent, outboxInsert } from './outbox.js';
+import { type DomainEvent, outboxAppend } from './outbox.js';
 import { uuidv7 } from './uuidv7.js';
 import type { Tx } from './credentials.js';
 import type { CasOutcome, Client } from './transactions.js';
@@ -177,8 +177,7 @@ export async function insertTask(client: Client, task: TaskRecord, event: Domain
     ), tags AS (
       INSERT INTO task_tags (workspace_id, task_id, tag_id)
       SELECT ${task.workspaceId}::uuid, ${task.id}::uuid, tag_id FROM unnest(${[...task.tagIds]}::uuid[]) AS tag_id
-    )
-    ${outboxInsert(event)}`;
+    ), ${outboxAppend(event)}`;
 }
 
 /** The state a guarded task write requires (undefined: any). */

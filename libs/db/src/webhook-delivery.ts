@@ -130,11 +130,65 @@ export async function findOutboxEvent(client: Client, workspaceId: string, id: s
   return row ? { ...row, payload: row.payload as Prisma.JsonValue } : null;
 }
 
-/** A subscription's delivery target, archived or not (the job decides what an archived one means). */
-export async function findWebhookTarget(
-  client: Client,
-  workspaceId: string,
-  id: string,
-): Promise<{ url: string; status: string; archivedAt: Date | null; secretCiphertext: Uint8Array; secretKeyId: string } | null> {
-  return clientOf(client).webhookSubscription.findFirst({ where: { workspaceId, id }, select: { url: true, status: true, archivedAt: true, secretCiphertext: true, secretKeyId: true } });
+/** Everything one attempt of a signed delivery needs, read in one statement (the job's hot path). */
+export interface DeliveryWork {
+  readonly status: string;
+  readonly attempt: number;
+  readonly subscriptionId: string;
+  /** null when the subscription row no longer exists. */
+  readonly target: { url: string; status: string; archivedAt: Date | null; secretCiphertext: Uint8Array; secretKeyId: string } | null;
+  /** null when the event no longer exists. */
+  readonly event: UnpublishedEvent | null;
+}
+
+/** The delivery row with its subscription's target and its event (either may be gone), or null without the row. */
+export async function loadDeliveryWork(client: Client, workspaceId: string, deliveryId: string): Promise<DeliveryWork | null> {
+  const [row] = await clientOf(client).$queryRaw<
+    {
+      status: string;
+      attempt: number;
+      subscription_id: string;
+      url: string | null;
+      target_status: string | null;
+      archived_at: Date | null;
+      secret_ciphertext: Uint8Array | null;
+      secret_key_id: string | null;
+      event_id: string | null;
+      sequence: bigint | null;
+      aggregate_type: string | null;
+      aggregate_id: string | null;
+      event_type: string | null;
+      payload: unknown;
+      occurred_at: Date | null;
+    }[]
+  >`SELECT d.status::text AS status, d.attempt, d.subscription_id,
+           s.url, s.status::text AS target_status, s.archived_at, s.secret_ciphertext, s.secret_key_id,
+           e.id AS event_id, e.sequence, e.aggregate_type, e.aggregate_id, e.event_type, e.payload, e.occurred_at
+      FROM webhook_deliveries d
+      LEFT JOIN webhook_subscriptions s ON s.workspace_id = d.workspace_id AND s.id = d.subscription_id
+      LEFT JOIN outbox_events e ON e.workspace_id = d.workspace_id AND e.id = d.event_id
+     WHERE d.workspace_id = ${workspaceId}::uuid AND d.id = ${deliveryId}::uuid`;
+  if (!row) return null;
+  return {
+    status: row.status,
+    attempt: row.attempt,
+    subscriptionId: row.subscription_id,
+    target:
+      row.url === null
+        ? null
+        : { url: row.url, status: row.target_status!, archivedAt: row.archived_at, secretCiphertext: row.secret_ciphertext!, secretKeyId: row.secret_key_id! },
+    event:
+      row.event_id === null
+        ? null
+        : {
+            workspaceId,
+            id: row.event_id,
+            sequence: row.sequence!,
+            aggregateType: row.aggregate_type!,
+            aggregateId: row.aggregate_id!,
+            eventType: row.event_type!,
+            payload: row.payload,
+            occurredAt: row.occurred_at!,
+          },
+  };
 }

@@ -211,6 +211,7 @@ export { getWebhook } from './webhooks/get-webhook.js';
 export { updateWebhook } from './webhooks/update-webhook.js';
 export { removeWebhook } from './webhooks/remove-webhook.js';
 export { getWebhookDelivery, listWebhookDeliveries } from './webhooks/webhook-deliveries.js';
-export { type DeliverySink, relayOutbox } from './delivery/relay.js';
+export { type DeliverySink, relayOutbox, type RelayRun, reviveStaleDeliveries } from './delivery/relay.js';
+export { RelayTrigger } from './delivery/relay-trigger.js';
 export { deliverLegacyWebhook, deliverWebhook, DeliveryRetry, legacyBody, retryDelayMs, signedBody } from './delivery/deliver.js';
 export { isNonPublicAddress, postJson } from './delivery/http.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AppConfig } from '@workcell/config';
 
 /**
  * The typed job catalog: every background job the platform runs, its queue, its payload schema and its
@@ -14,8 +15,8 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType> {
   /** The same logical work gets the same id; `at` is the enqueue time, for jobs that repeat per window. */
   readonly jobId: (data: z.infer<S>, at: Date) => string;
   readonly attempts: number;
-  /** Runs on this fixed interval, as one scheduler per job name. */
-  readonly everyMs?: number;
+  /** Runs on this fixed interval (or the configured one), as one scheduler per job name. */
+  readonly everyMs?: number | ((config: AppConfig) => number);
 }
 
 function define<S extends z.ZodType>(definition: JobDefinition<S>): JobDefinition<S> {
@@ -43,15 +44,17 @@ export const jobCatalog = {
     attempts: 3,
   }),
   /**
-   * The webhook relay (outbox publisher): fans unpublished outbox events out to deliveries and marks them
-   * published. Runs every second; overlapping runs are harmless (one relay lock in the database).
+   * The webhook relay's safety-net poll (outbox publisher): fans unpublished outbox events out to deliveries and
+   * marks them published, and revives lost delivery jobs. The worker also runs the relay whenever a commit
+   * notifies it (LISTEN/NOTIFY), so this poll only catches what a missed notification left behind. Every
+   * WEBHOOK_RELAY_POLL_MS (1 s); overlapping runs are harmless (one relay lock in the database).
    */
   'webhooks.relay': define({
     queue: 'webhooks',
     data: z.object({}).strict(),
     jobId: (_d, at) => `webhooks.relay.${at.getTime()}`,
     attempts: 1,
-    everyMs: 1_000,
+    everyMs: (config) => config.webhooks.relayPollMs,
   }),
   /**
    * One signed v2 delivery (its WebhookDelivery row). The job id is the delivery id, so re-enqueueing a pending

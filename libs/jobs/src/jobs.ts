@@ -7,7 +7,7 @@ import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker } from 'b
 export class PermanentJobFailure extends UnrecoverableError {}
 import { type AppConfig, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
 import { redisOptions } from '@workcell/redis';
-import { type JobData, jobCatalog, type JobHandlers, type JobName, type JobRun, QUEUE_NAMES, type QueueName } from './catalog.js';
+import { type JobData, type JobDefinition, jobCatalog, type JobHandlers, type JobName, type JobRun, QUEUE_NAMES, type QueueName } from './catalog.js';
 
 function connection(config: AppConfig) {
   const url = new URL(config.redis.url);
@@ -85,10 +85,12 @@ export class JobQueues {
   /** Installs one scheduler per periodic job; installing again replaces, never duplicates. */
   async installSchedules(): Promise<void> {
     for (const [name, definition] of Object.entries(jobCatalog)) {
-      if (definition.everyMs === undefined) continue;
+      const definedEvery: JobDefinition['everyMs'] = definition.everyMs;
+      if (definedEvery === undefined) continue;
+      const every = typeof definedEvery === 'function' ? definedEvery(this.config) : definedEvery;
       await this.queue(definition.queue).upsertJobScheduler(
         name,
-        { every: definition.everyMs },
+        { every },
         { name, data: {}, opts: { ...DEFAULT_OPTIONS, attempts: definition.attempts } },
       );
     }
@@ -98,6 +100,14 @@ export class JobQueues {
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     this.queues.clear();
   }
+}
+
+/**
+ * Jobs one worker runs at once per queue. Deliveries take WEBHOOK_DELIVERY_CONCURRENCY: a slot waiting on a
+ * receiver answering in 50 ms carries about 20 deliveries per second.
+ */
+function concurrencyOf(config: AppConfig, queue: QueueName): number {
+  return queue === 'deliveries' ? config.webhooks.deliveryConcurrency : 4;
 }
 
 /** Consumer side: one BullMQ worker per queue, dispatching each job to its typed handler. */
@@ -122,7 +132,7 @@ export class JobWorkers {
           const attempts = job.opts.attempts ?? definition.attempts;
           return (this.handlers[name] as (d: unknown, run: JobRun) => Promise<unknown>)(data, { attempt: job.attemptsMade + 1, attempts });
         },
-        { connection: connection(this.config), prefix: bullPrefix(this.config), concurrency: 4, autorun: true },
+        { connection: connection(this.config), prefix: bullPrefix(this.config), concurrency: concurrencyOf(this.config, queue), autorun: true },
       );
       worker.on('failed', (job, error) => this.onFailed(job, error));
       worker.on('error', () => undefined);

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
-import { disableWebhooks, findLegacyWebhook, findOutboxEvent, findWebhookTarget, inTransaction, loadWebhookDelivery, recordDeliveryAttempt, type UnpublishedEvent } from '@workcell/db';
+import { disableWebhooks, findLegacyWebhook, findOutboxEvent, inTransaction, loadDeliveryWork, recordDeliveryAttempt, type UnpublishedEvent } from '@workcell/db';
 import { eventSpec } from '../events/catalog.js';
 import { SYSTEM_ACTOR } from '../identity/actor.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -65,25 +65,30 @@ export const deliverWebhookInput = z.object({ workspaceId: z.uuid(), deliveryId:
  */
 export const deliverWebhook = defineProcedure('deliverWebhook', deliverWebhookInput, async (ctx, input): Promise<{ status: string }> => {
   const { workspaceId, deliveryId, attempt, attempts } = input;
-  const delivery = await loadWebhookDelivery(ctx.database, workspaceId, deliveryId);
+  // The row, its subscription's target and its event in one statement.
+  const delivery = await loadDeliveryWork(ctx.database, workspaceId, deliveryId);
   if (!delivery || delivery.status !== 'pending') return { status: delivery?.status ?? 'missing' };
-  const target = await findWebhookTarget(ctx.database, workspaceId, delivery.subscriptionId);
-  const event = await findOutboxEvent(ctx.database, workspaceId, delivery.eventId);
+  const { target, event } = delivery;
   const end = async (status: 'succeeded' | 'failed', outcome: PostOutcome | null, error: string | null, failureReason: AttemptFailure | 'subscription_removed' | 'subscription_disabled' | null = outcome?.failure ?? null) => {
     const now = ctx.now();
-    const gone = outcome?.statusCode === GONE;
+    const attemptRecord = {
+      attempt: outcome ? attempt : delivery.attempt,
+      status,
+      responseStatusCode: outcome?.statusCode ?? null,
+      responseTimeMs: outcome?.timeMs ?? null,
+      error,
+      failureReason,
+      nextRetryAt: null,
+      deliveredAt: status === 'succeeded' ? now : null,
+    };
+    if (outcome?.statusCode !== GONE) {
+      // One statement: nothing else to commit with it.
+      await recordDeliveryAttempt(ctx.database, workspaceId, deliveryId, attemptRecord);
+      return { status };
+    }
     await inTransaction(ctx.database, async (tx) => {
-      await recordDeliveryAttempt(tx, workspaceId, deliveryId, {
-        attempt: outcome ? attempt : delivery.attempt,
-        status,
-        responseStatusCode: outcome?.statusCode ?? null,
-        responseTimeMs: outcome?.timeMs ?? null,
-        error,
-        failureReason,
-        nextRetryAt: null,
-        deliveredAt: status === 'succeeded' ? now : null,
-      });
-      if (gone) await disableWebhooks(tx, { workspaceId, selection: { ids: [delivery.subscriptionId] }, reason: 'receiver_gone', actor: SYSTEM_ACTOR, now });
+      await recordDeliveryAttempt(tx, workspaceId, deliveryId, attemptRecord);
+      await disableWebhooks(tx, { workspaceId, selection: { ids: [delivery.subscriptionId] }, reason: 'receiver_gone', actor: SYSTEM_ACTOR, now });
     });
     return { status };
   };

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { readFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, type ClientRequest, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import type { AppConfig } from '@workcell/config';
@@ -13,6 +13,7 @@ import type { AppConfig } from '@workcell/config';
  *   checked is the address connected to (no rebinding between check and connect).
  * - TLS is always verified; outside production WEBHOOK_EXTRA_CA_FILE adds trusted CAs (a test receiver's).
  * - One timeout (WEBHOOK_DELIVERY_TIMEOUT_MS) covers connect, request and response; redirects are not followed.
+ * - Connections are kept alive and reused (a TLS handshake per delivery would cost more than the delivery).
  */
 
 export class DeliveryRefused extends Error {}
@@ -67,6 +68,20 @@ function trustedCas(config: AppConfig): string[] | undefined {
   if (!file) return undefined;
   if (extraCa?.file !== file) extraCa = { file, ca: [...rootCertificates, readFileSync(file, 'utf8')] };
   return extraCa.ca;
+}
+
+/**
+ * Keep-alive agents, one set per SSRF regime: a production socket was opened through publicOnlyLookup, and is
+ * only ever reused under that rule. `tls` options (the extra CA) are part of an https agent's socket key.
+ */
+const AGENTS = {
+  production: { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) },
+  other: { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) },
+};
+
+/** A reused socket the receiver closed while idle fails at once, before any answer: resend on a new one. */
+function isStaleSocket(request: ClientRequest, error: Error & { code?: string }): boolean {
+  return request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
 }
 
 /** The class of a failed attempt, as the delivery history shows it (registry WEBHOOK_FAILURE_REASONS). */
@@ -124,40 +139,50 @@ export async function postJson(config: AppConfig, target: string, body: string, 
   if (production && (url.protocol !== 'https:' || (isIP(host) !== 0 && isNonPublicAddress(host)) || host === 'localhost' || host.endsWith('.localhost'))) {
     return { statusCode: null, timeMs: 0, error: `refused: ${host} is not a public https receiver`, failure: 'refused', refused: true };
   }
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const https = url.protocol === 'https:';
+  const send = https ? httpsRequest : httpRequest;
+  const agents = production ? AGENTS.production : AGENTS.other;
   return new Promise<PostOutcome>((resolve) => {
     let settled = false;
+    let current: ClientRequest | undefined;
     const finish = (outcome: Omit<PostOutcome, 'timeMs'>) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       resolve({ ...outcome, timeMs: elapsed() });
     };
-    const req = send(
-      url,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Workcell-Webhooks/1', ...headers },
-        ...(production ? { lookup: publicOnlyLookup } : {}),
-        ...(url.protocol === 'https:' ? { ca: trustedCas(config) } : {}),
-        agent: false,
-      },
-      (res) => {
-        // The body is not needed; drain it so the socket closes.
-        res.resume();
-        res.on('end', () => {
-          const status = res.statusCode ?? null;
-          const ok = status !== null && status >= 200 && status <= 299;
-          finish({ statusCode: status, error: ok ? null : `the receiver answered ${status}`, failure: ok ? null : 'http_status', refused: false });
-        });
-        res.on('error', (e) => finish({ statusCode: res.statusCode ?? null, error: e.message, failure: classifyRequestError(e), refused: false }));
-      },
-    );
+    const post = (agent: HttpAgent | false) => {
+      const req = send(
+        url,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Workcell-Webhooks/1', ...headers },
+          ...(production ? { lookup: publicOnlyLookup } : {}),
+          ...(https ? { ca: trustedCas(config) } : {}),
+          agent,
+        },
+        (res) => {
+          // The body is not needed; drain it so the socket is free again.
+          res.resume();
+          res.on('end', () => {
+            const status = res.statusCode ?? null;
+            const ok = status !== null && status >= 200 && status <= 299;
+            finish({ statusCode: status, error: ok ? null : `the receiver answered ${status}`, failure: ok ? null : 'http_status', refused: false });
+          });
+          res.on('error', (e) => finish({ statusCode: res.statusCode ?? null, error: e.message, failure: classifyRequestError(e), refused: false }));
+        },
+      );
+      req.on('error', (e: Error & { code?: string }) => {
+        if (agent !== false && !settled && isStaleSocket(req, e)) return void (current = post(false));
+        finish({ statusCode: null, error: e.message, failure: classifyRequestError(e), refused: e instanceof DeliveryRefused });
+      });
+      req.end(body);
+      return req;
+    };
     const timer = setTimeout(() => {
       finish({ statusCode: null, error: `timed out after ${config.webhooks.timeoutMs} ms`, failure: 'timeout', refused: false });
-      req.destroy();
+      current?.destroy();
     }, config.webhooks.timeoutMs);
-    req.on('error', (e) => finish({ statusCode: null, error: e.message, failure: classifyRequestError(e), refused: e instanceof DeliveryRefused }));
-    req.end(body);
+    current = post(https ? agents.https : agents.http);
   });
 }

@@ -56,6 +56,14 @@ async function ownersOf(database: Database, owners: readonly { workspaceId: stri
   return authorities;
 }
 
+/** What one relay run did; `busy` when another run held the relay lock, `full` when more events may be waiting. */
+export interface RelayRun {
+  readonly events: number;
+  readonly deliveries: number;
+  readonly busy: boolean;
+  readonly full: boolean;
+}
+
 /**
  * One relay run: fans the oldest unpublished outbox events out to the subscriptions of their workspace and marks
  * them published, all in one transaction under the relay lock (so concurrent runs never fan an event out twice,
@@ -64,13 +72,13 @@ async function ownersOf(database: Database, owners: readonly { workspaceId: stri
  *   owner may receive this very event now (`mayReceive`, finance overlays included) gets a pending delivery row;
  * - legacy v0: every unarchived legacy webhook whose `events` are empty or name the type gets a delivery job,
  *   enqueued before commit under a deterministic id (a rolled-back run re-enqueues the same ids: no duplicate).
- * Delivery jobs of the rows are enqueued after commit under the row id; pending rows whose job may have been
- * lost (crash between commit and enqueue) are enqueued again from the database once they are stale.
+ * Delivery jobs of the rows are enqueued after commit under the row id (all at once: Redis pipelines them);
+ * pending rows whose job was lost (crash between commit and enqueue) are revived by reviveStaleDeliveries.
  * A subscription whose owner credential has expired (or whose principal is no longer active) gets nothing and is
  * disabled after commit, each in its own short transaction (`disableWebhooks`: idempotent, audited, with an
  * event), so it never stays `active` while receiving nothing; a crash in between is caught by the next event.
  */
-export async function relayOutbox(ctx: ProcedureContext, sink: DeliverySink): Promise<{ events: number; deliveries: number }> {
+export async function relayOutbox(ctx: ProcedureContext, sink: DeliverySink): Promise<RelayRun> {
   const now = ctx.now();
   const created = await withRelayLock(ctx.database, async (tx) => {
     const events = await lockUnpublishedEvents(tx, BATCH);
@@ -84,6 +92,7 @@ export async function relayOutbox(ctx: ProcedureContext, sink: DeliverySink): Pr
       return owner && !owner.ok && owner.disable !== null ? [{ workspaceId: s.workspaceId, id: s.id, reason: owner.disable }] : [];
     });
     const rows: NewDelivery[] = [];
+    const legacyJobs: { workspaceId: string; legacyWebhookId: string; eventId: string }[] = [];
     for (const event of events) {
       const spec = eventSpec(event.eventType);
       if (!spec) continue;
@@ -100,21 +109,32 @@ export async function relayOutbox(ctx: ProcedureContext, sink: DeliverySink): Pr
       if (spec.channels.includes('legacy-webhooks')) {
         for (const l of legacy) {
           if (l.workspaceId !== event.workspaceId || (l.events.length > 0 && !l.events.includes(event.eventType))) continue;
-          await sink.deliverLegacy({ workspaceId: event.workspaceId, legacyWebhookId: l.id, eventId: event.id });
+          legacyJobs.push({ workspaceId: event.workspaceId, legacyWebhookId: l.id, eventId: event.id });
         }
       }
     }
+    await Promise.all(legacyJobs.map((job) => sink.deliverLegacy(job)));
     const inserted = await insertPendingDeliveries(tx, rows);
     await markEventsPublished(tx, events, now);
     return { events: events.length, inserted, refused };
   });
-  for (const d of created?.inserted ?? []) await sink.deliver({ workspaceId: d.workspaceId, deliveryId: d.id });
+  await Promise.all((created?.inserted ?? []).map((d) => sink.deliver({ workspaceId: d.workspaceId, deliveryId: d.id })));
   // Outside the relay's transaction: disabling writes an outbox event, whose sequence lock the relay must not hold.
   for (const s of created?.refused ?? []) {
     await inTransaction(ctx.database, (tx) => disableWebhooks(tx, { workspaceId: s.workspaceId, selection: { ids: [s.id] }, reason: s.reason, actor: SYSTEM_ACTOR, now }));
   }
-  // Re-enqueueing a job that still exists is a no-op (same id), so this only revives lost ones.
-  const staleBefore = new Date(now.getTime() - Math.max(60_000, 3 * ctx.config.webhooks.timeoutMs));
-  for (const d of await stalePendingDeliveries(ctx.database, staleBefore, BATCH)) await sink.deliver({ workspaceId: d.workspaceId, deliveryId: d.id });
-  return { events: created?.events ?? 0, deliveries: created?.inserted.length ?? 0 };
+  const events = created?.events ?? 0;
+  return { events, deliveries: created?.inserted.length ?? 0, busy: created === null, full: events === BATCH };
+}
+
+/**
+ * Enqueues again the pending deliveries untouched for max(60 s, 3 × timeout), whose job may have been lost (a
+ * crash between the relay's commit and its enqueue). Re-enqueueing a job that still exists is a no-op (same id),
+ * so this only revives lost ones. Run by the relay's poll, not on every wake-up: it is a repair, not the path.
+ */
+export async function reviveStaleDeliveries(ctx: ProcedureContext, sink: DeliverySink): Promise<number> {
+  const staleBefore = new Date(ctx.now().getTime() - Math.max(60_000, 3 * ctx.config.webhooks.timeoutMs));
+  const stale = await stalePendingDeliveries(ctx.database, staleBefore, BATCH);
+  await Promise.all(stale.map((d) => sink.deliver({ workspaceId: d.workspaceId, deliveryId: d.id })));
+  return stale.length;
 }
