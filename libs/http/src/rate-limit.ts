@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '@workcell/config';
 import { V0_REQUESTS_PER_MINUTE } from '@workcell/domain';
 import { findV0Operation, findV1OperationByRoute, type HttpMethod, type V0Method } from '@workcell/registry';
-import { authorizationEpochKeys, type Redis, whenReady } from '@workcell/redis';
+import { authorizationEpochKeys, type Redis, runScript, whenReady } from '@workcell/redis';
 import type { ApiGeneration } from './operations.js';
 import { ProtocolError } from './problems.js';
 
@@ -116,7 +116,7 @@ const isNumbers = (value: unknown, length: number): value is number[] => Array.i
 
 export async function consume(redis: Redis, key: string, limit: number, timeoutMs: number, windowMs: number = WINDOW_MS): Promise<RateLimitDecision> {
   const slot = randomUUID();
-  const result = await whenReady(redis, timeoutMs, () => redis.eval(SLIDING_WINDOW, 1, `rl:${key}`, windowMs, limit, slot) as Promise<unknown>);
+  const result = await whenReady(redis, timeoutMs, () => runScript(redis, SLIDING_WINDOW, [`rl:${key}`], [windowMs, limit, slot]));
   if (!isNumbers(result, 4)) throw new Error('rate limit counter unavailable');
   const [allowed, count, resetAt, now] = result as [number, number, number, number];
   return { slot, limit, remaining: Math.max(0, limit - count), resetAt, allowed: allowed === 1, retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)) };
@@ -241,7 +241,7 @@ export class RateLimiter {
     let result: unknown;
     try {
       result = await whenReady(this.redis, this.config.dependencyTimeoutMs, () =>
-        this.redis.eval(ADMIT_KNOWN, 4, `rl:${this.key(request, subject)}`, `rl:${this.addressKey(request)}`, keys.epoch, keys.pending, WINDOW_MS, limit, slot, addressSlot ?? '') as Promise<unknown>,
+        runScript(this.redis, ADMIT_KNOWN, [`rl:${this.key(request, subject)}`, `rl:${this.addressKey(request)}`, keys.epoch, keys.pending], [WINDOW_MS, limit, slot, addressSlot ?? '']),
       );
     } catch {
       throw unavailable();

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { DependencyTimeoutError } from '@workcell/config';
-import { whenReady } from './index.js';
+import { runScript, whenReady } from './commands.js';
 
 /**
  * The authorization epoch of a workspace: a counter in Redis that every change to who may do what in the
@@ -39,7 +39,7 @@ return redis.call('INCR', KEYS[1])
 async function run(redis: Redis, timeoutMs: number, script: string, workspaceId: string, ...args: (string | number)[]): Promise<void> {
   const keys = authorizationEpochKeys(workspaceId);
   try {
-    await whenReady(redis, timeoutMs, () => redis.eval(script, 2, keys.epoch, keys.pending, ...args));
+    await whenReady(redis, timeoutMs, () => runScript(redis, script, [keys.epoch, keys.pending], args));
   } catch (error) {
     if (error instanceof DependencyTimeoutError) throw error;
     throw new DependencyTimeoutError('Redis', timeoutMs);

@@ -1,5 +1,6 @@
 import { Redis, type RedisOptions } from 'ioredis';
-import { type AppConfig, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
+import type { AppConfig } from '@workcell/config';
+import { whenReady } from './commands.js';
 
 /**
  * Redis connections. Commands fail fast while Redis is unreachable (no offline queue, one attempt), so a
@@ -33,42 +34,6 @@ export function createRedis(config: AppConfig, connectionName: string): Redis {
   return redis;
 }
 
-/**
- * Runs a command once the connection is ready: a connection still being (re)established gets up to
- * `timeoutMs` (or what is left of the request's dependency budget, if less), so a request right after start-up
- * or a reconnect waits briefly instead of failing, while an unreachable or silent Redis fails within the time
- * (DependencyTimeoutError). A spent budget fails at once, without sending the command.
- */
-export async function whenReady<T>(redis: Redis, timeoutMs: number, command: () => Promise<T>): Promise<T> {
-  const call = startDependencyCall(timeoutMs);
-  const ms = call.timeoutMs;
-  if (ms <= 0) {
-    call.end();
-    throw new DependencyTimeoutError('Redis', timeoutMs);
-  }
-  let timer: NodeJS.Timeout | undefined;
-  let onReady: (() => void) | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DependencyTimeoutError('Redis', ms)), ms);
-  });
-  const ready = (): Promise<void> => {
-    if (redis.status === 'ready') return Promise.resolve();
-    if (redis.status === 'wait') redis.connect().catch(() => undefined);
-    return new Promise((resolve) => {
-      onReady = resolve;
-      redis.once('ready', onReady);
-    });
-  };
-  try {
-    return await Promise.race([ready().then(command), timeout]);
-  } finally {
-    call.end();
-    clearTimeout(timer);
-    // A request that gave up stops waiting for the reconnect (a long outage would pile up listeners).
-    if (onReady) redis.removeListener('ready', onReady);
-  }
-}
-
 /** Resolves when Redis answers PING within the timeout; rejects otherwise. */
 export async function pingRedis(redis: Redis, timeoutMs: number): Promise<void> {
   const answer = await whenReady(redis, timeoutMs, () => redis.ping());
@@ -78,3 +43,4 @@ export async function pingRedis(redis: Redis, timeoutMs: number): Promise<void> 
 export type { Redis };
 
 export { authorizationEpochKeys, changingAuthorization, PENDING_TTL_MS } from './authorization-epochs.js';
+export { runScript, whenReady } from './commands.js';
