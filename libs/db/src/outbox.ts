@@ -34,6 +34,15 @@ export async function appendOutboxEvent(tx: Tx, event: DomainEvent): Promise<big
 }
 
 /**
+ * An event that a data-layer writer appends itself, in its own statement (outboxAppend), rather than through
+ * appendOutboxEvent. It returns the event unchanged: the name is what matters, so that the event catalog's source
+ * check (libs/domain events/catalog.test.ts) sees every event a write path emits, whichever way it is written.
+ */
+export function outboxEvent(event: DomainEvent): DomainEvent {
+  return event;
+}
+
+/**
  * appendOutboxEvent's statement after its WITH: the CTE `appended` inserting the event with its sequence, and the
  * SELECT returning the sequence and queuing the NOTIFY. A mutation that writes its change and its event in one
  * statement (a data-modifying WITH, atomic without a transaction of its own) ends with it: `WITH change AS (…),

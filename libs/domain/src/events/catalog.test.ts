@@ -45,12 +45,21 @@ function allSources(): string[] {
   return files;
 }
 
-/** The argument text of each `appendOutboxEvent(` call (balanced parentheses). */
+/**
+ * The argument text of each `appendOutboxEvent(` call, and of each `outboxEvent(` (an event a writer appends in its
+ * own statement), with balanced parentheses.
+ */
 function calls(text: string): string[] {
   const found: string[] = [];
-  let at = text.indexOf('appendOutboxEvent(');
-  while (at !== -1) {
-    const start = at + 'appendOutboxEvent('.length;
+  const next = (from: number) => {
+    const match = /\b(appendOutboxEvent|outboxEvent)\(/g;
+    match.lastIndex = from;
+    const m = match.exec(text);
+    return m ? { at: m.index, length: m[0].length } : null;
+  };
+  let hit = next(0);
+  while (hit !== null) {
+    const start = hit.at + hit.length;
     let depth = 1;
     let i = start;
     while (i < text.length && depth > 0) {
@@ -59,7 +68,7 @@ function calls(text: string): string[] {
       i++;
     }
     found.push(text.slice(start, i - 1));
-    at = text.indexOf('appendOutboxEvent(', i);
+    hit = next(i);
   }
   return found;
 }
@@ -78,8 +87,8 @@ function emittedEventTypes(): Emitted[] {
     const text = readFileSync(file, 'utf8');
     const where = relative(root, file);
     for (const args of calls(text)) {
-      // The function's own declaration (`appendOutboxEvent(tx: Tx, event: DomainEvent)`) is no call site.
-      if (/^\s*tx:\s*Tx/.test(args)) continue;
+      // The functions' own declarations (`appendOutboxEvent(tx: Tx, …)`, `outboxEvent(event: DomainEvent)`) are no call sites.
+      if (/^\s*(tx:\s*Tx|event:\s*DomainEvent)/.test(args)) continue;
       const aggregateType = /aggregateType:\s*'([^']+)'/.exec(args)?.[1] ?? null;
       const literal = /eventType:\s*'([^']+)'/.exec(args);
       const template = /eventType:\s*`([^`$]*)\$\{(\w+)\[[^\]]+\]\}([^`]*)`/.exec(args);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inTransaction, insertTask, newTask, type Tx } from '@workcell/db';
+import { inTransaction, insertTask, newTask, outboxEvent, type Tx } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { writeInput } from '../roles/permission-model.js';
@@ -24,7 +24,7 @@ export const createTask = defineProcedure('createTask', createTaskInput, async (
   const changes = taskChanges(attributes);
   const task = newTask(workspaceId, { ...changes, title: attributes.title, tagIds: changes.tagIds ?? [] }, now);
   const view = taskView(task);
-  const event = { workspaceId, aggregateType: 'task', aggregateId: task.id, eventType: 'task.created', payload: { task: { ...view }, requestId }, occurredAt: now };
+  const event = outboxEvent({ workspaceId, aggregateType: 'task', aggregateId: task.id, eventType: 'task.created', payload: { task: { ...view }, requestId }, occurredAt: now });
   const write = async (client: Tx) => {
     await assertTaskReferences(client, workspaceId, attributes);
     await insertTask(client, task, event);
