@@ -42,66 +42,57 @@ export interface RateLimitDecision {
 }
 
 /**
- * Drops admissions older than the window, admits this request if fewer than `limit` remain, and answers the
- * count, whether it was admitted and when the oldest admission leaves the window (then a slot frees up).
- * Refused requests are not recorded: hammering while limited does not extend the wait.
+ * The sliding window, as Lua both scripts share. `admit` drops admissions older than the window, admits this request
+ * if fewer than `limit` remain, and answers whether it was admitted, the count and when the oldest admission leaves
+ * the window (then a slot frees up). Refused requests are not recorded: hammering while limited does not extend the
+ * wait. `oldestEnd` is that last time for a window it only reads.
  */
-const SLIDING_WINDOW = `
+const WINDOW = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local window = tonumber(ARGV[1])
 local limit = tonumber(ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-local count = redis.call('ZCARD', KEYS[1])
-local allowed = 0
-if count < limit then
-  redis.call('ZADD', KEYS[1], now, ARGV[3])
-  count = count + 1
-  allowed = 1
+local function oldestEnd(key)
+  local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  if oldest[2] then return tonumber(oldest[2]) + window end
+  return now + window
 end
-redis.call('PEXPIRE', KEYS[1], window)
-local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-local first = now
-if oldest[2] then first = tonumber(oldest[2]) end
-return { allowed, count, first + window, now }
+local function admit(key, member)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+  local count = redis.call('ZCARD', key)
+  local allowed = 0
+  if count < limit then
+    redis.call('ZADD', key, now, member)
+    count = count + 1
+    allowed = 1
+  end
+  redis.call('PEXPIRE', key, window)
+  return allowed, count, oldestEnd(key)
+end
+`;
+
+/** One admission in KEYS[1] (ARGV: window, limit, the admission's member). */
+const SLIDING_WINDOW = `${WINDOW}
+local allowed, count, resetAt = admit(KEYS[1], ARGV[3])
+return { allowed, count, resetAt, now }
 `;
 
 /**
  * The one Redis round trip of a request whose credential the instance has verified before: gives back the slot an
  * address took while the credential was unknown (ARGV[4], if any), refuses when the address is out of budget
  * (checked, not taken: the address's budget bounds unverified tokens only), otherwise admits the request in the
- * credential's window (KEYS[1]) like SLIDING_WINDOW, and answers the workspace's authorization epoch and whether a
- * change is pending (libs/redis authorization-epochs.ts) with the decision.
+ * credential's window (KEYS[1]), and answers the workspace's authorization epoch and whether a change is pending
+ * (libs/redis authorization-epochs.ts) with the decision.
  */
-const ADMIT_KNOWN = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local window = tonumber(ARGV[1])
-local limit = tonumber(ARGV[2])
+const ADMIT_KNOWN = `${WINDOW}
 local epoch = tonumber(redis.call('GET', KEYS[3]) or '0')
 local pending = redis.call('EXISTS', KEYS[4])
 if ARGV[4] ~= '' then redis.call('ZREM', KEYS[2], ARGV[4]) end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
 local addressCount = redis.call('ZCARD', KEYS[2])
-if addressCount >= limit then
-  local oldest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
-  local first = now
-  if oldest[2] then first = tonumber(oldest[2]) end
-  return { 0, addressCount, first + window, now, epoch, pending }
-end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-local count = redis.call('ZCARD', KEYS[1])
-local allowed = 0
-if count < limit then
-  redis.call('ZADD', KEYS[1], now, ARGV[3])
-  count = count + 1
-  allowed = 1
-end
-redis.call('PEXPIRE', KEYS[1], window)
-local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-local first = now
-if oldest[2] then first = tonumber(oldest[2]) end
-return { allowed, count, first + window, now, epoch, pending }
+if addressCount >= limit then return { 0, addressCount, oldestEnd(KEYS[2]), now, epoch, pending } end
+local allowed, count, resetAt = admit(KEYS[1], ARGV[3])
+return { allowed, count, resetAt, now, epoch, pending }
 `;
 
 /** A credential's admission (RateLimitDecision) with the authorization state of its workspace, read in the same round trip. */
