@@ -36,7 +36,10 @@ import { ProductGroupsController } from './product-groups/product-groups.control
 import { ProjectStatementsController } from './project-statements/project-statements.controller.js';
 import { ServicesController } from './services/services.controller.js';
 import { ChangesController } from './changes/changes.controller.js';
+import { ChangeWaits } from './changes/change-waits.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
+
+export { ChangeWaits, MAX_CHANGE_WAITERS } from './changes/change-waits.js';
 
 export const SERVICE = 'api-v1';
 
@@ -47,7 +50,7 @@ export class ApiV1Module {
     return {
       module: ApiV1Module,
       imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule, ApiAuthModule.forApi('v1'), DiscoveryModule],
-      providers: [LifecycleJobs, ServedOperations],
+      providers: [LifecycleJobs, ServedOperations, ChangeWaits],
       controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, ProjectSharingController, TasksController, TagsController, ListsController, TimeEntriesController, ProjectStatementsController, ServicesController, ProjectTemplatesController, PlannedWorkController, UsersController, ProductsController, ProductGroupsController, ChangesController, WebhooksController],
     };
   }

@@ -6,6 +6,9 @@ import { createWorkerRouter, mountInternalApi } from '@workcell/internal-api';
 import { REGISTRY_DIGEST } from '@workcell/registry';
 import { JobsModule } from './jobs.module.js';
 
+// Tests reach a running worker's deliveries through it (app.get(QueueRuntime)).
+export { QueueRuntime } from './jobs.module.js';
+
 export const SERVICE = 'worker';
 
 /** Root module of the worker, which runs the BullMQ queues. */

@@ -5,9 +5,12 @@ import {
   deliverLegacyWebhook,
   deliverWebhook,
   type DeliverySink,
+  FirstAttempts,
   invoke,
   isDomainError,
   type ProcedureContext,
+  type QueuedDelivery,
+  queuedDeliveryOptions,
   relayOutbox,
   RelayTrigger,
   reviveStaleDeliveries,
@@ -16,26 +19,32 @@ import {
 import { APP_CONFIG, DATABASE, LOGGER, type Logger, Readiness } from '@workcell/http';
 import { type JobHandlers, JobQueues, JobWorkers, PermanentJobFailure } from '@workcell/jobs';
 
-/** Where the relay hands deliveries to: delivery jobs of deterministic ids (handing one over twice enqueues it once). */
-function deliverySink(config: AppConfig, queues: JobQueues): DeliverySink {
+/** A pending signed delivery as a job of deterministic id (queuing one twice enqueues it once), from its next attempt. */
+function deliveryQueue(config: AppConfig, queues: JobQueues): (delivery: QueuedDelivery) => Promise<void> {
+  return async ({ workspaceId, deliveryId, attempt, delayMs }) =>
+    void (await queues.enqueue('webhooks.deliver', { workspaceId, deliveryId }, new Date(), { ...queuedDeliveryOptions(config.webhooks, attempt), delayMs }));
+}
+
+/**
+ * Where the relay hands deliveries to: a new signed row's first attempt runs in this process while it has room
+ * (FirstAttempts), else the row is queued as attempt 1; revivals and retries are queued. Legacy v0 deliveries
+ * are always jobs (DeliverySink.deliverLegacy says why).
+ */
+function deliverySink(config: AppConfig, queues: JobQueues, firstAttempts: FirstAttempts): DeliverySink {
+  const enqueue = deliveryQueue(config, queues);
   const retry = { attempts: config.webhooks.attempts, backoffMs: config.webhooks.retryBaseMs };
   return {
-    deliver: async (d) => void (await queues.enqueue('webhooks.deliver', d, new Date(), retry)),
+    deliver: async (d) => {
+      if (!firstAttempts.start(d)) await enqueue({ ...d, attempt: 1, delayMs: 0 });
+    },
+    enqueue,
     deliverLegacy: async (d) => void (await queues.enqueue('webhooks.deliver-legacy', d, new Date(), retry)),
   };
 }
 
-/** The relay of this worker: one run at a time, woken by commits (QueueRuntime's listener) and by the poll. */
-export function relayTrigger(database: Database, config: AppConfig, queues: JobQueues): RelayTrigger {
-  const ctx: ProcedureContext = { database, config, now: () => new Date() };
-  const sink = deliverySink(config, queues);
-  return new RelayTrigger(() => relayOutbox(ctx, sink));
-}
-
 /** Every job of the catalog mapped to the code that does it; the compiler rejects a missing one. */
-export function jobHandlers(database: Database, config: AppConfig, queues: JobQueues, relay: RelayTrigger): JobHandlers {
-  const ctx: ProcedureContext = { database, config, now: () => new Date() };
-  const sink = deliverySink(config, queues);
+export function jobHandlers(ctx: ProcedureContext, sink: DeliverySink, relay: RelayTrigger): JobHandlers {
+  const { database, config } = ctx;
   return {
     'idempotency.purge-expired': async () => ({ purged: await purgeExpiredIdempotencyRecords(database, new Date()) }),
     // Failures are recorded on the operation. A transient one is rethrown for BullMQ to retry per the catalog's
@@ -45,28 +54,33 @@ export function jobHandlers(database: Database, config: AppConfig, queues: JobQu
         throw isDomainError(error) ? new PermanentJobFailure(error.message) : error;
       }),
     // The safety-net poll: a relay run through the same trigger (never concurrent with a woken one in this
-    // process), then the repair of delivery jobs lost between a relay's commit and its enqueue.
+    // process), then the repair of deliveries lost between a relay's commit and the end of their first attempt.
     'webhooks.relay': async () => {
       await relay.wake();
       return { revived: await reviveStaleDeliveries(ctx, sink) };
     },
-    // A failed attempt throws (DeliveryRetry) after recording itself, so BullMQ retries with the configured backoff.
-    'webhooks.deliver': async (data, run) => invoke(deliverWebhook, ctx, { ...data, ...run }),
+    // A failed attempt throws (DeliveryRetry) after recording itself, so BullMQ retries with the job's backoff. The
+    // attempt's number comes from the row; the job's last run ends the delivery whatever that number is, so a
+    // row is never left pending behind a job that gave up.
+    'webhooks.deliver': async (data, run) => invoke(deliverWebhook, ctx, { ...data, attempts: config.webhooks.attempts, lastRun: run.attempt >= run.attempts }),
     'webhooks.deliver-legacy': async (data, run) => invoke(deliverLegacyWebhook, ctx, { ...data, ...run }),
   };
 }
 
 /**
  * Starts the queue workers, the periodic schedules and the relay's outbox listener after the application is up,
- * and closes them on shutdown before the database (onApplicationShutdown runs in reverse module order; jobs in
- * progress finish). The listener wakes the relay on every commit that appended an outbox event, and once each
- * time it (re)connects, for what was committed while it was down.
+ * and closes them and the in-process first attempts on shutdown before the database (onApplicationShutdown runs
+ * in reverse module order; attempts and jobs in progress finish). The listener wakes the relay on every commit
+ * that appended an outbox event, and once each time it (re)connects, for what was committed while it was down.
  */
 @Injectable()
 export class QueueRuntime implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly queues: JobQueues;
   readonly workers: JobWorkers;
   readonly relay: RelayTrigger;
+  /** The in-process first attempts of new signed deliveries. */
+  readonly firstAttempts: FirstAttempts;
+  readonly sink: DeliverySink;
   private listener: OutboxListener | undefined;
 
   constructor(
@@ -75,9 +89,15 @@ export class QueueRuntime implements OnApplicationBootstrap, OnApplicationShutdo
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(Readiness) readiness: Readiness,
   ) {
+    const ctx: ProcedureContext = { database, config, now: () => new Date() };
     this.queues = new JobQueues(config);
-    this.relay = relayTrigger(database, config, this.queues);
-    this.workers = new JobWorkers(config, jobHandlers(database, config, this.queues, this.relay), (job, error) =>
+    this.firstAttempts = new FirstAttempts(ctx, deliveryQueue(config, this.queues), (error, d) =>
+      logger.error({ deliveryId: d.deliveryId, err: error.message }, 'webhook first attempt failed; the relay poll revives the delivery'),
+    );
+    this.sink = deliverySink(config, this.queues, this.firstAttempts);
+    // One relay run at a time in this process, woken by commits (the listener below) and by the poll.
+    this.relay = new RelayTrigger(() => relayOutbox(ctx, this.sink));
+    this.workers = new JobWorkers(config, jobHandlers(ctx, this.sink, this.relay), (job, error) =>
       logger.error({ jobId: job?.id, job: job?.name, attempt: job?.attemptsMade, err: error.message }, 'job failed'),
     );
     readiness.add({
@@ -102,6 +122,9 @@ export class QueueRuntime implements OnApplicationBootstrap, OnApplicationShutdo
   async onApplicationShutdown() {
     await this.listener?.close();
     await this.relay.stop();
+    // First attempts in flight end (each within the webhook timeout) and queue their retries while the queues
+    // are still open; one cut short by a harder stop leaves its row pending for the relay's revival.
+    await this.firstAttempts.close();
     await this.workers.close();
     await this.queues.close();
   }

@@ -25,12 +25,13 @@ export interface Database {
    */
   changeAuthorization<T>(workspaceId: string, change: () => Promise<T>): Promise<T>;
   /**
-   * One read statement straight through the pool (within the request's dependency budget like every statement),
-   * bypassing Prisma's client: the thinnest path for a hot read (issue 11: a task read through Prisma's raw query
-   * costs about twice as much CPU as through pg). Rows come as pg decodes them (timestamps as Date, text arrays as
-   * arrays; int8 and numeric as strings), so a caller selects columns in those terms. Never inside a transaction.
+   * One statement straight through the pool (within the request's dependency budget like every statement),
+   * bypassing Prisma's client: the thinnest path for a hot statement (issue 11: a task read through Prisma's raw
+   * query costs about twice as much CPU as through pg). It commits by itself. Rows come as pg decodes them
+   * (timestamps as Date, text arrays as arrays; int8 and numeric as strings), so a caller selects columns in those
+   * terms; `count` is the rows the statement affected. Never inside a transaction (readRows, executeStatement).
    */
-  read<T>(query: Prisma.Sql): Promise<T[]>;
+  statement<T>(query: Prisma.Sql): Promise<{ rows: T[]; count: number }>;
   close(): Promise<void>;
 }
 
@@ -186,8 +187,9 @@ export function createDatabase(config: AppConfig, options: { poolSize?: number }
   let redis: Redis | undefined;
   return {
     prisma,
-    async read<T>(query: Prisma.Sql): Promise<T[]> {
-      return (await pool.query({ text: query.text, values: query.values })).rows as T[];
+    async statement<T>(query: Prisma.Sql) {
+      const result = await pool.query({ text: query.text, values: query.values });
+      return { rows: result.rows as T[], count: result.rowCount ?? 0 };
     },
     changeAuthorization(workspaceId, change) {
       redis ??= createRedis(config, 'authorization-epochs');

@@ -1,4 +1,6 @@
 import type { Database } from './database.js';
+import { Prisma } from './generated/prisma/client.js';
+import { readRows } from './transactions.js';
 
 /**
  * Reads that authentication needs. A token is found through the global credential_lookups table (its
@@ -58,41 +60,52 @@ export interface CredentialRecord {
   readonly serviceAccount: { readonly id: string; readonly status: 'active' | 'disabled' } | null;
 }
 
+interface CredentialRow extends Omit<CredentialRecord, 'workspace' | 'member' | 'serviceAccount'> {
+  readonly workspaceRegion: string;
+  readonly workspaceCell: string;
+  readonly workspaceLockedAt: Date | null;
+  readonly memberId: string | null;
+  readonly memberStatus: 'active' | 'disabled' | null;
+  readonly permissions: string[];
+  readonly serviceAccountId: string | null;
+  readonly serviceAccountStatus: 'active' | 'disabled' | null;
+}
+
+/**
+ * A credential with its workspace, its owning member (and the permissions of the member's unarchived roles) or
+ * service account: one statement straight through the pool (it runs for every credential an instance verifies
+ * cold, and for each webhook owner on every relay run; Prisma's nested select sent several).
+ */
 export async function loadCredential(database: Database, workspaceId: string, id: string): Promise<CredentialRecord | null> {
-  const row = await database.prisma.credential.findUnique({
-    where: { workspaceId_id: { workspaceId, id } },
-    select: {
-      id: true,
-      workspaceId: true,
-      publicId: true,
-      kind: true,
-      name: true,
-      verifier: true,
-      scopes: true,
-      status: true,
-      expiresAt: true,
-      region: true,
-      cell: true,
-      audience: true,
-      createdAt: true,
-      lastUsedAt: true,
-      revokedAt: true,
-      workspace: { select: { id: true, region: true, cell: true, lockedAt: true } },
-      member: { select: { id: true, status: true, memberRoles: { select: { role: { select: { permissions: true, archivedAt: true } } } } } },
-      serviceAccount: { select: { id: true, status: true } },
-    },
-  });
+  const [row] = await readRows<CredentialRow>(
+    database,
+    Prisma.sql`
+      SELECT c.id::text AS id, c.workspace_id::text AS "workspaceId", c.public_id AS "publicId", c.kind::text AS kind, c.name,
+             c.verifier, c.scopes, c.status::text AS status, c.expires_at AS "expiresAt", c.region, c.cell, c.audience,
+             c.created_at AS "createdAt", c.last_used_at AS "lastUsedAt", c.revoked_at AS "revokedAt",
+             w.region AS "workspaceRegion", w.cell AS "workspaceCell", w.locked_at AS "workspaceLockedAt",
+             m.id::text AS "memberId", m.status::text AS "memberStatus",
+             ARRAY(
+               SELECT DISTINCT permission
+               FROM member_roles mr
+               JOIN roles r ON r.workspace_id = mr.workspace_id AND r.id = mr.role_id AND r.archived_at IS NULL
+               CROSS JOIN LATERAL unnest(r.permissions) AS permission
+               WHERE mr.workspace_id = c.workspace_id AND mr.member_id = m.id
+             ) AS permissions,
+             sa.id::text AS "serviceAccountId", sa.status::text AS "serviceAccountStatus"
+      FROM credentials c
+      JOIN workspaces w ON w.id = c.workspace_id
+      LEFT JOIN workspace_members m ON m.workspace_id = c.workspace_id AND m.id = c.member_id
+      LEFT JOIN service_accounts sa ON sa.workspace_id = c.workspace_id AND sa.id = c.service_account_id
+      WHERE c.workspace_id = ${workspaceId}::uuid AND c.id = ${id}::uuid`,
+  );
   if (!row) return null;
-  const { member, ...rest } = row;
+  const { workspaceRegion, workspaceCell, workspaceLockedAt, memberId, memberStatus, permissions, serviceAccountId, serviceAccountStatus, ...credential } = row;
   return {
-    ...rest,
-    member: member
-      ? {
-          id: member.id,
-          status: member.status,
-          permissions: [...new Set(member.memberRoles.filter((mr) => mr.role.archivedAt === null).flatMap((mr) => mr.role.permissions))],
-        }
-      : null,
+    ...credential,
+    workspace: { id: credential.workspaceId, region: workspaceRegion, cell: workspaceCell, lockedAt: workspaceLockedAt },
+    member: memberId === null ? null : { id: memberId, status: memberStatus!, permissions },
+    serviceAccount: serviceAccountId === null ? null : { id: serviceAccountId, status: serviceAccountStatus! },
   };
 }
 

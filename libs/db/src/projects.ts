@@ -1,8 +1,9 @@
+import { Prisma } from './generated/prisma/client.js';
 import { pageIds } from './keyset.js';
 import type { Tx } from './credentials.js';
 import type { GuardedOutcome } from './tasks.js';
 import type { Client } from './transactions.js';
-import { clientOf } from './transactions.js';
+import { clientOf, readRows } from './transactions.js';
 
 /**
  * v1 projects (issue 6). Every query is scoped by the workspace id; archived projects stay in the table and
@@ -130,7 +131,8 @@ export async function updateProjectIfRevision(
 /** Of the given ids (UUIDs), those naming an unarchived tag of the workspace. */
 export async function existingTagIds(client: Client, workspaceId: string, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await clientOf(client).tag.findMany({ where: { workspaceId, id: { in: [...ids] }, archivedAt: null }, select: { id: true } });
+  const rows = await readRows<{ id: string }>(client, Prisma.sql`
+    SELECT id::text AS id FROM tags WHERE workspace_id = ${workspaceId}::uuid AND id = ANY(${[...ids]}::uuid[]) AND archived_at IS NULL`);
   return new Set(rows.map((r) => r.id));
 }
 

@@ -1,7 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { AppConfig } from '@workcell/config';
 import { type Database, runAsAuthorizationChange } from './database.js';
-import { PrismaClient } from './generated/prisma/client.js';
+import { type Prisma, PrismaClient } from './generated/prisma/client.js';
 import { createManagedPool } from './pool.js';
 
 /** What one statement cost, as PostgreSQL's own EXPLAIN (ANALYZE, BUFFERS) counts it: pages, rows, sorts. */
@@ -33,8 +33,13 @@ export async function measureQueryCost(config: AppConfig, work: (database: Datab
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), log: [{ emit: 'event', level: 'query' }] });
   const recorded: { query: string; params: string }[] = [];
   prisma.$on('query', (event) => recorded.push({ query: event.query, params: event.params }));
-  // Cost measurement observes statements only: no API instance caches verifications against this database.
-  const database: Database = { prisma, read: (query) => prisma.$queryRawUnsafe(query.text, ...query.values), ping: async () => undefined, changeAuthorization: (workspaceId, change) => runAsAuthorizationChange(workspaceId, change), close: async () => undefined };
+  // Cost measurement observes statements only: no API instance caches verifications against this database. Its
+  // statements go through Prisma so that they are recorded (`count` is the rows returned: costs are of reads).
+  const statement = async <T>(query: Prisma.Sql) => {
+    const rows = await prisma.$queryRawUnsafe<T[]>(query.text, ...query.values);
+    return { rows, count: rows.length };
+  };
+  const database: Database = { prisma, statement, ping: async () => undefined, changeAuthorization: (workspaceId, change) => runAsAuthorizationChange(workspaceId, change), close: async () => undefined };
   try {
     await work(database);
     const costs: QueryCost[] = [];

@@ -3,7 +3,7 @@ import { type DomainEvent, outboxAppend } from './outbox.js';
 import { uuidv7 } from './uuidv7.js';
 import type { Tx } from './credentials.js';
 import type { CasOutcome, Client } from './transactions.js';
-import { clientOf, readRows } from './transactions.js';
+import { executeStatement, readRows } from './transactions.js';
 
 /**
  * v1 tasks (issue 6). Every query is scoped by the workspace id; archived tasks stay in the table and are left
@@ -170,14 +170,17 @@ export async function insertTask(client: Client, task: TaskRecord, event: Domain
     ['created_at', Prisma.sql`${task.createdAt}::timestamptz`],
     ['updated_at', Prisma.sql`${task.updatedAt}::timestamptz`],
   ] as [string, Prisma.Sql][];
-  await clientOf(client).$executeRaw`
+  await executeStatement(
+    client,
+    Prisma.sql`
     WITH task AS (
       INSERT INTO tasks (workspace_id, ${Prisma.raw(columns.map(([column]) => column).join(', '))})
       VALUES (${task.workspaceId}::uuid, ${Prisma.join(columns.map(([, value]) => value))})
     ), tags AS (
       INSERT INTO task_tags (workspace_id, task_id, tag_id)
       SELECT ${task.workspaceId}::uuid, ${task.id}::uuid, tag_id FROM unnest(${[...task.tagIds]}::uuid[]) AS tag_id
-    ), ${outboxAppend(event)}`;
+    ), ${outboxAppend(event)}`,
+  );
 }
 
 /** The state a guarded task write requires (undefined: any). */
@@ -221,10 +224,12 @@ export async function updateTaskIfRevision(
 
 /** Whether the id (a UUID) names an unarchived project of the workspace. */
 export async function projectExists(client: Client, workspaceId: string, id: string): Promise<boolean> {
-  return (await clientOf(client).project.count({ where: { workspaceId, id, archivedAt: null } })) === 1;
+  const rows = await readRows(client, Prisma.sql`SELECT 1 AS found FROM projects WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid AND archived_at IS NULL`);
+  return rows.length === 1;
 }
 
 /** Whether the id (a UUID) names an unarchived list of the workspace. */
 export async function listExists(client: Client, workspaceId: string, id: string): Promise<boolean> {
-  return (await clientOf(client).list.count({ where: { workspaceId, id, archivedAt: null } })) === 1;
+  const rows = await readRows(client, Prisma.sql`SELECT 1 AS found FROM lists WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid AND archived_at IS NULL`);
+  return rows.length === 1;
 }

@@ -10,12 +10,17 @@ export function clientOf(client: Client): Tx {
 }
 
 /**
- * One read statement: outside a transaction through the pool's thinnest path (Database.read), inside the caller's
- * transaction otherwise. The statement selects only columns pg and Prisma decode alike (text, int4, timestamptz,
- * text arrays, booleans).
+ * One statement that returns rows: outside a transaction through the pool's thinnest path (Database.statement),
+ * inside the caller's transaction otherwise. The statement selects only columns pg and Prisma decode alike (text, int4,
+ * timestamptz, text arrays, booleans, jsonb; bytea as a Buffer or a Uint8Array).
  */
-export function readRows<T>(client: Client, query: Prisma.Sql): Promise<T[]> {
-  return 'prisma' in client ? client.read<T>(query) : client.$queryRaw<T[]>(query);
+export async function readRows<T>(client: Client, query: Prisma.Sql): Promise<T[]> {
+  return 'prisma' in client ? (await client.statement<T>(query)).rows : client.$queryRaw<T[]>(query);
+}
+
+/** One write statement the same way (readRows); resolves to the number of rows it affected. */
+export async function executeStatement(client: Client, query: Prisma.Sql): Promise<number> {
+  return 'prisma' in client ? (await client.statement(query)).count : client.$executeRaw(query);
 }
 
 /** Outcome of a compare-and-set write, decided by the database (`UPDATE … WHERE revision = $expected`). */

@@ -1,7 +1,7 @@
 import type { Tx } from './credentials.js';
 import type { Database } from './database.js';
-import type { Prisma } from './generated/prisma/client.js';
-import { type Client, clientOf } from './transactions.js';
+import { Prisma } from './generated/prisma/client.js';
+import { type Client, clientOf, readRows } from './transactions.js';
 
 /**
  * The data side of the webhook relay (the outbox publisher). One relay runs at a time across every worker
@@ -111,14 +111,24 @@ export async function markEventsPublished(tx: Tx, events: readonly { workspaceId
   }
 }
 
+/**
+ * The number of a pending delivery's next attempt, from its row: a row records its latest attempt, and a failed
+ * attempt that will be retried leaves `nextRetryAt` set (a new row, attempt 1, has none). The in-process first
+ * attempt and the queue's retries both count from here, so they number one sequence 1..N.
+ */
+export function nextAttemptOf(row: { readonly attempt: number; readonly nextRetryAt: Date | null }): number {
+  return row.nextRetryAt === null ? row.attempt : row.attempt + 1;
+}
+
 /** Pending deliveries not touched since `before`: their job may have been lost (a crash between commit and enqueue). */
-export async function stalePendingDeliveries(client: Client, before: Date, take: number): Promise<{ workspaceId: string; id: string }[]> {
-  return clientOf(client).webhookDelivery.findMany({
+export async function stalePendingDeliveries(client: Client, before: Date, take: number): Promise<{ workspaceId: string; id: string; nextAttempt: number }[]> {
+  const rows = await clientOf(client).webhookDelivery.findMany({
     where: { status: 'pending', updatedAt: { lt: before }, OR: [{ nextRetryAt: null }, { nextRetryAt: { lt: before } }] },
-    select: { workspaceId: true, id: true },
+    select: { workspaceId: true, id: true, attempt: true, nextRetryAt: true },
     orderBy: { updatedAt: 'asc' },
     take,
   });
+  return rows.map((r) => ({ workspaceId: r.workspaceId, id: r.id, nextAttempt: nextAttemptOf(r) }));
 }
 
 /** What a delivery job needs of its event. */
@@ -130,10 +140,12 @@ export async function findOutboxEvent(client: Client, workspaceId: string, id: s
   return row ? { ...row, payload: row.payload as Prisma.JsonValue } : null;
 }
 
-/** Everything one attempt of a signed delivery needs, read in one statement (the job's hot path). */
+/** Everything one attempt of a signed delivery needs, read in one statement (the delivery's hot path). */
 export interface DeliveryWork {
   readonly status: string;
+  /** The latest recorded attempt (nextAttemptOf: the one to make now). */
   readonly attempt: number;
+  readonly nextRetryAt: Date | null;
   readonly subscriptionId: string;
   /** null when the subscription row no longer exists. */
   readonly target: { url: string; status: string; archivedAt: Date | null; secretCiphertext: Uint8Array; secretKeyId: string } | null;
@@ -141,37 +153,45 @@ export interface DeliveryWork {
   readonly event: UnpublishedEvent | null;
 }
 
-/** The delivery row with its subscription's target and its event (either may be gone), or null without the row. */
+/**
+ * The delivery row with its subscription's target and its event (either may be gone), or null without the row.
+ * Straight through the pool (readRows): Prisma's client costs about twice the CPU for the same statement. Columns
+ * decode alike both ways: `sequence` travels as text (pg gives int8 as a string), the secret as bytea (a Buffer
+ * from pg, a Uint8Array from Prisma), the payload as jsonb.
+ */
 export async function loadDeliveryWork(client: Client, workspaceId: string, deliveryId: string): Promise<DeliveryWork | null> {
-  const [row] = await clientOf(client).$queryRaw<
-    {
-      status: string;
-      attempt: number;
-      subscription_id: string;
-      url: string | null;
-      target_status: string | null;
-      archived_at: Date | null;
-      secret_ciphertext: Uint8Array | null;
-      secret_key_id: string | null;
-      event_id: string | null;
-      sequence: bigint | null;
-      aggregate_type: string | null;
-      aggregate_id: string | null;
-      event_type: string | null;
-      payload: unknown;
-      occurred_at: Date | null;
-    }[]
-  >`SELECT d.status::text AS status, d.attempt, d.subscription_id,
+  const [row] = await readRows<{
+    status: string;
+    attempt: number;
+    next_retry_at: Date | null;
+    subscription_id: string;
+    url: string | null;
+    target_status: string | null;
+    archived_at: Date | null;
+    secret_ciphertext: Uint8Array | null;
+    secret_key_id: string | null;
+    event_id: string | null;
+    sequence: string | null;
+    aggregate_type: string | null;
+    aggregate_id: string | null;
+    event_type: string | null;
+    payload: unknown;
+    occurred_at: Date | null;
+  }>(
+    client,
+    Prisma.sql`SELECT d.status::text AS status, d.attempt, d.next_retry_at, d.subscription_id::text AS subscription_id,
            s.url, s.status::text AS target_status, s.archived_at, s.secret_ciphertext, s.secret_key_id,
-           e.id AS event_id, e.sequence, e.aggregate_type, e.aggregate_id, e.event_type, e.payload, e.occurred_at
+           e.id::text AS event_id, e.sequence::text AS sequence, e.aggregate_type, e.aggregate_id::text AS aggregate_id, e.event_type, e.payload, e.occurred_at
       FROM webhook_deliveries d
       LEFT JOIN webhook_subscriptions s ON s.workspace_id = d.workspace_id AND s.id = d.subscription_id
       LEFT JOIN outbox_events e ON e.workspace_id = d.workspace_id AND e.id = d.event_id
-     WHERE d.workspace_id = ${workspaceId}::uuid AND d.id = ${deliveryId}::uuid`;
+     WHERE d.workspace_id = ${workspaceId}::uuid AND d.id = ${deliveryId}::uuid`,
+  );
   if (!row) return null;
   return {
     status: row.status,
     attempt: row.attempt,
+    nextRetryAt: row.next_retry_at,
     subscriptionId: row.subscription_id,
     target:
       row.url === null
@@ -183,7 +203,7 @@ export async function loadDeliveryWork(client: Client, workspaceId: string, deli
         : {
             workspaceId,
             id: row.event_id,
-            sequence: row.sequence!,
+            sequence: BigInt(row.sequence!),
             aggregateType: row.aggregate_type!,
             aggregateId: row.aggregate_id!,
             eventType: row.event_type!,

@@ -1,8 +1,8 @@
 import { type AuditActor, recordAudit } from './audit.js';
-import type { Prisma } from './generated/prisma/client.js';
+import { Prisma } from './generated/prisma/client.js';
 import { pageIds } from './keyset.js';
 import { appendOutboxEvent } from './outbox.js';
-import { type CasOutcome, type Client, clientOf } from './transactions.js';
+import { type CasOutcome, type Client, clientOf, executeStatement } from './transactions.js';
 
 /**
  * Signed (v2) webhook subscriptions and their delivery history. The signing secret is stored only encrypted
@@ -280,8 +280,21 @@ export interface DeliveryAttempt {
   readonly deliveredAt: Date | null;
 }
 
-/** Records the outcome of one attempt; a delivery that already ended (succeeded or failed) is left alone. */
+/**
+ * Records the outcome of one attempt; a delivery that already ended (succeeded or failed) is left alone. One
+ * statement, straight through the pool outside a transaction (executeStatement; the delivery's hot path), in the caller's
+ * transaction otherwise (a 410 disables the subscription with it). `updated_at` is set here as Prisma's @updatedAt
+ * would: the relay's revival reads it.
+ */
 export async function recordDeliveryAttempt(client: Client, workspaceId: string, id: string, outcome: DeliveryAttempt): Promise<boolean> {
-  const { count } = await clientOf(client).webhookDelivery.updateMany({ where: { workspaceId, id, status: 'pending' }, data: { ...outcome } });
-  return count === 1;
+  const updated = await executeStatement(
+    client,
+    Prisma.sql`UPDATE webhook_deliveries
+       SET attempt = ${outcome.attempt}::int, status = ${outcome.status}::webhook_delivery_status,
+           response_status_code = ${outcome.responseStatusCode}::int, response_time_ms = ${outcome.responseTimeMs}::int,
+           error = ${outcome.error}::text, failure_reason = ${outcome.failureReason}::text,
+           next_retry_at = ${outcome.nextRetryAt}::timestamptz, delivered_at = ${outcome.deliveredAt}::timestamptz, updated_at = now()
+     WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid AND status = 'pending'`,
+  );
+  return updated === 1;
 }

@@ -203,6 +203,7 @@ export { aggregateOfResourceType, EVENT_CHANNELS, type EventChannelSpec } from '
 export { mayReceiveEvent, receivableIds, receivableSpecs } from './events/receivable.js';
 export { type EventCatalogView, getEventCatalog } from './events/get-event-catalog.js';
 export { type ChangesPage, listChanges } from './changes/list-changes.js';
+export { awaitChanges, listChangesWaiting } from './changes/await-changes.js';
 export { type ChangeView } from './changes/view.js';
 export { type WebhookDeliveryView, type WebhookView } from './webhooks/view.js';
 export { listWebhooks } from './webhooks/list-webhooks.js';
@@ -213,5 +214,6 @@ export { removeWebhook } from './webhooks/remove-webhook.js';
 export { getWebhookDelivery, listWebhookDeliveries } from './webhooks/webhook-deliveries.js';
 export { type DeliverySink, relayOutbox, type RelayRun, reviveStaleDeliveries } from './delivery/relay.js';
 export { RelayTrigger } from './delivery/relay-trigger.js';
-export { deliverLegacyWebhook, deliverWebhook, DeliveryRetry, legacyBody, retryDelayMs, signedBody } from './delivery/deliver.js';
+export { deliverLegacyWebhook, deliverWebhook, DeliveryRetry, legacyBody, queuedDeliveryOptions, retryDelayMs, signedBody } from './delivery/deliver.js';
+export { FirstAttempts, type QueuedDelivery } from './delivery/first-attempts.js';
 export { isNonPublicAddress, postJson } from './delivery/http.js';

@@ -23,6 +23,16 @@ export const REDACTED_PATHS = [
   '*.credential',
 ];
 
+/**
+ * Standard output, written in batches: a line waits until 4 KB are pending or at most LOG_FLUSH_MS, and what is
+ * pending is written synchronously when the process exits (pino's exit hook). Writing each request's line on its
+ * own cost a read-heavy API about 5% of its CPU in write calls (issue 11); a batch of 4 KB holds about a dozen lines.
+ */
+export const LOG_FLUSH_MS = 100;
+export function logDestination(fd = 1): DestinationStream {
+  return pino.destination({ fd, sync: false, minLength: 4096, periodicFlush: LOG_FLUSH_MS });
+}
+
 /** Structured JSON logs: one object per line, with the service, region and cell on every line. */
 export function createLogger(config: AppConfig, service: string, destination?: DestinationStream): Logger {
   return pino(
@@ -33,7 +43,7 @@ export function createLogger(config: AppConfig, service: string, destination?: D
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       formatters: { level: (label) => ({ level: label }) },
     },
-    destination ?? pino.destination({ fd: 1, sync: false }),
+    destination ?? logDestination(),
   );
 }
 

@@ -57,9 +57,11 @@ export const jobCatalog = {
     everyMs: (config) => config.webhooks.relayPollMs,
   }),
   /**
-   * One signed v2 delivery (its WebhookDelivery row). The job id is the delivery id, so re-enqueueing a pending
-   * delivery never sends it twice. Attempts and backoff come from the config (WEBHOOK_DELIVERY_ATTEMPTS,
-   * WEBHOOK_RETRY_BASE_MS), given at enqueue time; the catalog value is the fallback.
+   * One signed v2 delivery (its WebhookDelivery row) through the queue: its retries after the worker's in-process
+   * first attempt, its first attempt when the in-process pool was full, or its revival. The job id is the delivery
+   * id, so re-enqueueing a pending delivery never sends it twice. Attempts and backoff are given at enqueue time
+   * from the config (WEBHOOK_DELIVERY_ATTEMPTS, WEBHOOK_RETRY_BASE_MS) and the row's next attempt
+   * (queuedDeliveryOptions); the handler numbers its attempt from the row, not from the job's JobRun.
    */
   'webhooks.deliver': define({
     queue: 'deliveries',
@@ -79,7 +81,7 @@ export const jobCatalog = {
 
 export type JobName = keyof typeof jobCatalog;
 export type JobData<N extends JobName> = z.infer<(typeof jobCatalog)[N]['data']>;
-/** Which attempt of its job a handler runs (1-based) and how many the catalog allows. */
+/** Which run of its job a handler runs (1-based) and how many the job allows (the catalog's or its enqueuer's). */
 export interface JobRun {
   readonly attempt: number;
   readonly attempts: number;

@@ -51,13 +51,14 @@ export class JobQueues {
   }
 
   /**
-   * `retry` overrides the catalog's attempts and the first backoff delay (exponential) for this job. Fails with
+   * `retry` overrides the catalog's attempts and the first backoff delay (exponential) for this job, and with
+   * `delayMs` holds its first run back that long (a delivery's retry after its in-process first attempt). Fails with
    * DependencyTimeoutError when Redis has not taken the job within DEPENDENCY_TIMEOUT_MS (or the rest of the
    * request's dependency budget): BullMQ queues commands while disconnected, so an unbounded add would hang for
    * the whole outage. The job may still land when Redis returns; its deterministic id keeps a retry from
    * enqueueing it twice.
    */
-  async enqueue<N extends JobName>(name: N, data: JobData<N>, at: Date = new Date(), retry?: { attempts: number; backoffMs: number }): Promise<string> {
+  async enqueue<N extends JobName>(name: N, data: JobData<N>, at: Date = new Date(), retry?: { attempts: number; backoffMs: number; delayMs?: number }): Promise<string> {
     const definition = jobCatalog[name];
     const parsed = definition.data.parse(data) as JobData<N>;
     const jobId = (definition.jobId as (d: JobData<N>, at: Date) => string)(parsed, at);
@@ -74,7 +75,8 @@ export class JobQueues {
       timer = setTimeout(() => reject(new DependencyTimeoutError('Redis', ms)), ms);
     });
     try {
-      await Promise.race([this.queue(definition.queue).add(name, parsed, { ...DEFAULT_OPTIONS, jobId, attempts, backoff }), timeout]);
+      const delay = retry?.delayMs ? { delay: retry.delayMs } : {};
+      await Promise.race([this.queue(definition.queue).add(name, parsed, { ...DEFAULT_OPTIONS, jobId, attempts, backoff, ...delay }), timeout]);
     } finally {
       call.end();
       clearTimeout(timer);

@@ -3,3 +3,4 @@ export { createRedisPrefix, dropRedisPrefix } from './redis.js';
 export { type AppFactory, type ListeningApp, type RunningApp, startApp, testConfig, type TestEnvironment, useTestEnvironment } from './app.js';
 export { TcpProxy } from './tcp-proxy.js';
 export { exitCodeOf, type ServiceProcess, spawnService } from './process.js';
+export { waitFor } from './wait.js';

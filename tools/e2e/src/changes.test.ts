@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ChangeWaits, createApiV1App } from '@workcell/api-v1';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
-import { appendOutboxEvent, type Database } from '@workcell/db';
+import { appendOutboxEvent, type Database, type OutboxWaiters } from '@workcell/db';
 import { encodeCursor } from '@workcell/domain';
 import { createApiV0App } from '@workcell/api-v0';
-import { type RunningApp, startApp, useTestEnvironment } from '@workcell/testing';
+import { type RunningApp, startApp, TcpProxy, useTestEnvironment } from '@workcell/testing';
 import { startV1Cell, type V1Cell } from './support/cell.js';
 import { callV0 } from './support/v0.js';
 import { assertProblem, assertShape, callApi, errorOf, type ListBody, type Reply } from './support/v1.js';
@@ -15,8 +17,9 @@ import { assertProblem, assertShape, callApi, errorOf, type ListBody, type Reply
  * The durable change feed (`GET /v1/changes`) and the event catalog (`GET /v1/event-catalog`), contract 6, end to
  * end: commit order and actions, resuming from a persisted cursor with events written in between (no gap, no
  * duplicate), scope, finance-overlay and resource-grant filtering, the `types` filter, tamper-evident cursors,
- * tenancy, bounded reads of a deep feed whose events are mostly filtered out, and the authorization-filtered
- * catalog.
+ * tenancy, bounded reads of a deep feed whose events are mostly filtered out, the long poll (`wait`) and the
+ * authorization-filtered catalog. The API instances LISTEN through a TcpProxy (DATABASE_LISTEN_URL), so a test can
+ * take their outbox listener down and nothing else.
  */
 
 const env = useTestEnvironment();
@@ -32,6 +35,7 @@ describe('v1 change feed and event catalog', () => {
   let v1: RunningApp;
   let v1b: RunningApp;
   let admin: string;
+  let listenProxy: TcpProxy;
   const other = { workspaceId: '', tagId: '' };
   let seq = 0;
 
@@ -73,7 +77,8 @@ describe('v1 change feed and event catalog', () => {
   const of = (items: readonly Change[], id: string) => items.filter((c) => c.resourceId === id).map((c) => c.action);
 
   before(async () => {
-    cell = await startV1Cell(env);
+    listenProxy = await TcpProxy.start(env.databaseUrl);
+    cell = await startV1Cell(env, { settings: { DATABASE_LISTEN_URL: listenProxy.rewrite(env.databaseUrl) } });
     ({ database, workspaceId, config, v1, v1b } = cell);
     admin = await cell.mint(V1_SCOPES);
     const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
@@ -87,7 +92,10 @@ describe('v1 change feed and event catalog', () => {
     });
   });
 
-  after(() => cell?.close());
+  after(async () => {
+    await cell?.close();
+    await listenProxy?.close();
+  });
 
   describe('scopes', () => {
     it('listChanges needs changes:read and getEventCatalog events:read: 403 insufficient_scope naming it', async () => {
@@ -339,6 +347,155 @@ describe('v1 change feed and event catalog', () => {
       const sa = await cell.serviceAccount(['events:read', 'tags:read', 'tasks:read'], [{ resourceType: 'tag', resourceId: null, access: 'read' }]);
       const saCatalog = await call<{ data: Catalog }>('GET', '/v1/event-catalog', sa.token);
       assert.ok(saCatalog.body.data.eventTypes.length > 0 && saCatalog.body.data.eventTypes.every((e) => e.resourceType === 'tags'), 'no task grant, no task events');
+    });
+  });
+
+  describe('long poll (wait)', () => {
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const waitersOf = (app: RunningApp): OutboxWaiters => (app.app as NestFastifyApplication).get(ChangeWaits).waiters;
+    /** Until `count` requests on `app` have read, found nothing and wait (bounded, so a bug fails instead of hanging). */
+    const held = async (count: number, app: RunningApp = v1) => {
+      for (let i = 0; waitersOf(app).waiting < count; i++) {
+        assert.ok(i < 2_000, `${count} held requests (${waitersOf(app).waiting} waiting, ${waitersOf(app).size} taken)`);
+        await sleep(5);
+      }
+    };
+    const released = async (app: RunningApp = v1) => {
+      for (let i = 0; waitersOf(app).size > 0; i++) {
+        assert.ok(i < 2_000, `every waiter released (${waitersOf(app).size} left)`);
+        await sleep(5);
+      }
+    };
+    /** An outbox event of another workspace, committed as a domain write would (it notifies that workspace). */
+    const commitElsewhere = () =>
+      database.prisma.$transaction((tx) => appendOutboxEvent(tx, { workspaceId: other.workspaceId, aggregateType: 'tag', aggregateId: other.tagId, eventType: 'tag.updated', payload: {} }));
+
+    it('a held follower gets the event committed after its request started (woken by the commit, not by the deadline)', async () => {
+      const start = await head();
+      const waiting = feedPage(admin, { cursor: start, wait: '10' });
+      // It read, found nothing, and waits; without the wake it would answer its empty page at the deadline.
+      await held(1);
+      const tag = await createTag();
+      const reply = await waiting;
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+      assert.deepEqual(reply.body.data.map((c) => [c.resourceId, c.action]), [[tag, 'created']]);
+      assert.equal(reply.body.links.next, null);
+      const rest = await readFeed(admin, reply.body.meta.nextCursor!);
+      assert.deepEqual(rest.items, [], 'the cursor resumes right after what it answered');
+      await released();
+    });
+
+    it('a commit in another workspace does not answer it with that workspace’s events', async () => {
+      const start = await head();
+      const waiting = feedPage(admin, { cursor: start, wait: '1' });
+      for (let i = 0; i < 200 && waitersOf(v1).waiting < 1; i++) await sleep(5);
+      await commitElsewhere();
+      const reply = await waiting;
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+      assert.deepEqual([reply.body.data, reply.body.links.next, reply.body.meta.nextCursor], [[], null, start]);
+      await released();
+    });
+
+    it('an event the credential may not read wakes it but is not answered; the next readable one is', async () => {
+      const token = await cell.mint(['changes:read', 'tags:read']);
+      const start = await head();
+      const waiting = feedPage(token, { cursor: start, wait: '10' });
+      await held(1);
+      const task = await createTask();
+      await commitElsewhere();
+      const tag = await createTag();
+      const reply = await waiting;
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+      assert.deepEqual(reply.body.data.map((c) => [c.resourceId, c.action]), [[tag, 'created']]);
+      assert.ok(!reply.body.data.some((c) => c.resourceId === task || c.resourceType !== 'tags'));
+      await released();
+    });
+
+    it('holding does not take a database connection: more held requests than the pool has connections all get the event', async () => {
+      const start = await head();
+      const followers = Array.from({ length: 12 }, () => feedPage(admin, { cursor: start, wait: '10' }));
+      await held(12);
+      // The pool (10 connections) still serves other requests.
+      assert.equal((await call('GET', '/v1/tags?limit=1', admin)).status, 200);
+      const tag = await createTag();
+      for (const reply of await Promise.all(followers)) {
+        assert.equal(reply.status, 200, JSON.stringify(reply.body));
+        assert.deepEqual(reply.body.data.map((c) => c.resourceId), [tag]);
+      }
+      await released();
+    });
+
+    it('a commit while the listener is down is answered when it reconnects (every reconnection wakes every waiter)', async () => {
+      const start = await head();
+      // The listener is up (the earlier tests were woken through it).
+      const waiting = feedPage(admin, { cursor: start, wait: '20' });
+      await held(1);
+      await listenProxy.cut();
+      const tag = await createTag();
+      await listenProxy.restore();
+      const reply = await waiting;
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+      assert.deepEqual(reply.body.data.map((c) => [c.resourceId, c.action]), [[tag, 'created']]);
+      await released();
+    });
+
+    it('answers a backlog at once, like without wait, links.next and all', async () => {
+      const start = await head();
+      const [a, b] = [await createTag(), await createTag()];
+      const first = await feedPage(admin, { cursor: start, limit: '1', wait: '10' });
+      assert.equal(first.status, 200, JSON.stringify(first.body));
+      assert.deepEqual(first.body.data.map((c) => c.resourceId), [a]);
+      assert.ok(first.body.links.next?.includes('wait=10'), 'links.next keeps the request’s parameters');
+      const second = await feedPage(admin, { cursor: first.body.meta.nextCursor!, wait: '10' });
+      assert.deepEqual([second.body.data.map((c) => c.resourceId), second.body.links.next], [[b], null]);
+      assert.equal(waitersOf(v1).size, 0);
+    });
+
+    it('wait must be an integer 0-30 in decimal digits: 400 validation_failed naming the parameter', async () => {
+      for (const wait of ['31', '-1', 'abc', '1.5', '', '1e1', ' 1']) {
+        const reply = await feedPage(admin, { wait });
+        assertProblem(reply, 400, 'validation_failed');
+        assert.equal(errorOf(reply).source?.parameter, 'wait', `${JSON.stringify(wait)}: ${JSON.stringify(reply.body)}`);
+      }
+      const start = await head();
+      const zero = await feedPage(admin, { cursor: start, wait: '0' });
+      assert.deepEqual([zero.status, zero.body.data, zero.body.meta.nextCursor], [200, [], start], 'wait=0 answers at once, as without it');
+    });
+
+    it('a client that goes away ends its wait and frees its waiter', async () => {
+      const start = await head();
+      const client = new AbortController();
+      const waiting = fetch(`${v1.url}/v1/changes?${new URLSearchParams({ cursor: start, wait: '30' })}`, { headers: { authorization: `Bearer ${admin}` }, signal: client.signal });
+      await held(1);
+      client.abort();
+      await assert.rejects(waiting, { name: 'AbortError' });
+      await released();
+      assert.equal((await feedPage(admin, { cursor: start })).status, 200, 'the instance serves on');
+    });
+
+    it('a wait the connection’s idle timeout would cut is shortened to fit it: an answer, never a closed connection', async () => {
+      // Nothing flows while a request is held: 5 s of idle timeout leave 1 s of wait besides a read on either side.
+      const idleConfig: AppConfig = { ...cell.config, http: { ...cell.config.http, idleTimeoutMs: 5_000 } };
+      const short = await startApp((c) => createApiV1App(c), idleConfig);
+      try {
+        const start = await head();
+        const reply = await feedPage(admin, { cursor: start, wait: '30' }, short);
+        assert.deepEqual([reply.status, reply.body.data, reply.body.meta.nextCursor], [200, [], start]);
+      } finally {
+        await short.close();
+      }
+    });
+
+    it('shutdown answers held requests with their current page at once', { timeout: 25_000 }, async () => {
+      const extra = await startApp((c) => createApiV1App(c), cell.config);
+      const start = await head();
+      const waiting = feedPage(admin, { cursor: start, wait: '30' }, extra);
+      await held(1, extra);
+      // Without ending the waits, closing would wait out the 30 s (the test's timeout is shorter).
+      await extra.close();
+      const reply = await waiting;
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+      assert.deepEqual([reply.body.data, reply.body.links.next, reply.body.meta.nextCursor], [[], null, start]);
     });
   });
 

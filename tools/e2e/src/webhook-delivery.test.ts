@@ -13,7 +13,7 @@ import { configFrom } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
 import { appendOutboxEvent, type Database } from '@workcell/db';
 import { deliverWebhook, type DeliverySink, invoke, postJson, relayOutbox } from '@workcell/domain';
-import { type RunningApp, useTestEnvironment } from '@workcell/testing';
+import { type RunningApp, useTestEnvironment, waitFor } from '@workcell/testing';
 import { startV1Cell, type V1Cell } from './support/cell.js';
 import { assertProblem, assertShape, callApi } from './support/v1.js';
 
@@ -51,15 +51,6 @@ interface Received {
   readonly body: string;
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('webhook delivery', () => {
   let cell: V1Cell;
@@ -379,7 +370,7 @@ describe('webhook delivery', () => {
     const more = await emit([{ aggregateType: 'list', eventType: 'list.updated', payload: { list: {} } }]);
     await published(more);
     const ctx = { database, config: env.config, now: () => new Date() };
-    await relayOutbox(ctx, { deliver: async () => undefined, deliverLegacy: async () => undefined });
+    await relayOutbox(ctx, { deliver: async () => undefined, enqueue: async () => undefined, deliverLegacy: async () => undefined });
     assert.equal(await database.prisma.auditEvent.count({ where: { workspaceId, targetId: hook.id, action: 'webhook.disabled' } }), 1);
     assert.equal((await cell.outbox(hook.id, 'webhook.disabled')).length, 1);
   });
@@ -423,7 +414,7 @@ describe('webhook delivery', () => {
     const hook = await subscribe('/ok', ['list.created']);
     const ids = await emit(Array.from({ length: 30 }, () => ({ aggregateType: 'list', eventType: 'list.created', payload: { list: {} } })));
     const handed: string[] = [];
-    const sink: DeliverySink = { deliver: async (d) => void handed.push(d.deliveryId), deliverLegacy: async () => undefined };
+    const sink: DeliverySink = { deliver: async (d) => void handed.push(d.deliveryId), enqueue: async () => undefined, deliverLegacy: async () => undefined };
     const ctx = { database, config: env.config, now: () => new Date() };
     await Promise.all([relayOutbox(ctx, sink), relayOutbox(ctx, sink), relayOutbox(ctx, sink)]);
     await published(ids);
@@ -460,7 +451,7 @@ describe('webhook delivery', () => {
     await waitFor('the test-mode delivery', async () => (await deliveriesOf(hook.id))[0]!.status === 'succeeded');
     await database.prisma.webhookDelivery.update({ where: { workspaceId_id: { workspaceId, id: row!.id } }, data: { status: 'pending', attempt: 1, nextRetryAt: null, deliveredAt: null } });
     const sentBefore = received.length;
-    await invoke(deliverWebhook, { database, config: production, now: () => new Date() }, { workspaceId, deliveryId: row!.id, attempt: 1, attempts: 3 });
+    await invoke(deliverWebhook, { database, config: production, now: () => new Date() }, { workspaceId, deliveryId: row!.id, attempts: 3, lastRun: false });
     const failed = (await deliveriesOf(hook.id))[0]!;
     assert.equal(failed.status, 'failed');
     assert.match(failed.error ?? '', /refused/);

@@ -8,7 +8,7 @@ import { V1_SCOPES } from '@workcell/credentials';
 import { appendOutboxEvent, type Database } from '@workcell/db';
 import { createLogger } from '@workcell/http';
 import { JobQueues } from '@workcell/jobs';
-import { TcpProxy, testConfig, useTestEnvironment } from '@workcell/testing';
+import { TcpProxy, testConfig, useTestEnvironment, waitFor } from '@workcell/testing';
 import { startV1Cell, type V1Cell } from './support/cell.js';
 import { callApi } from './support/v1.js';
 
@@ -23,15 +23,6 @@ import { callApi } from './support/v1.js';
 
 const env = useTestEnvironment();
 
-async function waitFor<T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('webhook relay wake-up', () => {
   let proxy: TcpProxy;

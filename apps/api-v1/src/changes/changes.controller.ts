@@ -1,23 +1,39 @@
-import { Controller, Inject, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Controller, Inject, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { V1Auth } from '@workcell/auth-kit';
-import { getEventCatalog, invoke, listChanges, type ProcedureContext, type V1AuthContext } from '@workcell/domain';
+import { getEventCatalog, invoke, listChangesWaiting, type ProcedureContext, type V1AuthContext } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
+import { ChangeWaits } from './change-waits.js';
 
 /** The durable change feed and the event catalog (contract 6; scopes changes:read, events:read). */
 @Controller()
 export class ChangesController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
+  constructor(
+    @Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext,
+    @Inject(ChangeWaits) private readonly waits: ChangeWaits,
+  ) {}
 
   /**
    * `meta.nextCursor` is always a resumable position (persist it; resuming yields exactly the later events);
-   * `links.next` is null once the feed is caught up, so following it ends like any other list.
+   * `links.next` is null once the feed is caught up, so following it ends like any other list. With `wait`, a
+   * caught-up request is held until a commit in the workspace or the deadline (domain awaitChanges); the client
+   * closing its connection ends the wait and frees the waiter.
    */
   @Operation('listChanges')
-  async listChanges(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(listChanges, this.ctx, { auth, ...input.query });
-    const body = list(page.items, page, request);
-    return page.more ? body : { ...body, links: { next: null } };
+  async listChanges(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { wait, ...query } = input.query as { wait?: number };
+    const gone = new AbortController();
+    const abort = () => gone.abort();
+    // 'close' of the response: it was sent, or the connection closed before it could be.
+    if (wait) reply.raw.once('close', abort);
+    try {
+      const waiter = wait ? this.waits.take(auth.workspaceId, wait, gone.signal) : null;
+      const page = await listChangesWaiting(this.ctx, { auth, ...query }, waiter);
+      const body = list(page.items, page, request);
+      return page.more ? body : { ...body, links: { next: null } };
+    } finally {
+      reply.raw.off('close', abort);
+    }
   }
 
   @Operation('getEventCatalog')

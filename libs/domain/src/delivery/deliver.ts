@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
-import { disableWebhooks, findLegacyWebhook, findOutboxEvent, inTransaction, loadDeliveryWork, recordDeliveryAttempt, type UnpublishedEvent } from '@workcell/db';
+import { disableWebhooks, findLegacyWebhook, findOutboxEvent, inTransaction, loadDeliveryWork, nextAttemptOf, recordDeliveryAttempt, type UnpublishedEvent } from '@workcell/db';
 import { eventSpec } from '../events/catalog.js';
 import { SYSTEM_ACTOR } from '../identity/actor.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -10,8 +10,19 @@ import { type AttemptFailure, postJson, type PostOutcome } from './http.js';
 /** Which attempt of its job a handler runs (1-based) and how many are allowed (the job catalog's JobRun). */
 const runInput = { attempt: z.number().int().min(1), attempts: z.number().int().min(1) };
 
-/** Thrown to let the queue retry the delivery after its backoff. */
-export class DeliveryRetry extends Error {}
+/**
+ * Thrown after a failed attempt recorded itself, to have the delivery retried: BullMQ retries the job after its
+ * backoff; the in-process first attempt (first-attempts.ts) queues attempt `attempt + 1` after `delayMs`.
+ */
+export class DeliveryRetry extends Error {
+  constructor(
+    message: string,
+    readonly attempt = 0,
+    readonly delayMs = 0,
+  ) {
+    super(message);
+  }
+}
 
 /** The payload as delivered: the stored event payload without the internal request id. */
 function publicPayload(payload: unknown): unknown {
@@ -40,9 +51,19 @@ export function legacyBody(event: UnpublishedEvent): string {
   return JSON.stringify({ event: event.eventType, _id: event.id, teamId: event.workspaceId, resourceId: event.aggregateId, createdAt: event.occurredAt.toISOString(), data: publicPayload(event.payload) });
 }
 
-/** When BullMQ runs the next attempt: exponential backoff from WEBHOOK_RETRY_BASE_MS (base · 2^(attempt−1)). */
+/** When the attempt after `attempt` runs: exponential backoff from WEBHOOK_RETRY_BASE_MS (base · 2^(attempt−1)). */
 export function retryDelayMs(retryBaseMs: number, attempt: number): number {
   return retryBaseMs * 2 ** (attempt - 1);
+}
+
+/**
+ * The queue job of a delivery whose next attempt is `attempt`: BullMQ runs it at most for the attempts left, and
+ * its exponential backoff (delay · 2^(run−1) after its run-th failure) starts at this attempt's delay, so the
+ * job's retries keep retryDelayMs whichever attempt the job starts at (1 when the in-process pool was full, 2
+ * after a failed in-process first attempt, any on revival).
+ */
+export function queuedDeliveryOptions(webhooks: { attempts: number; retryBaseMs: number }, attempt: number): { attempts: number; backoffMs: number } {
+  return { attempts: Math.max(1, webhooks.attempts - attempt + 1), backoffMs: retryDelayMs(webhooks.retryBaseMs, attempt) };
 }
 
 function describe(outcome: PostOutcome): string | null {
@@ -52,7 +73,11 @@ function describe(outcome: PostOutcome): string | null {
 /** 410 Gone: the receiver says the endpoint is gone for good (README "Webhooks"). */
 const GONE = 410;
 
-export const deliverWebhookInput = z.object({ workspaceId: z.uuid(), deliveryId: z.uuid(), ...runInput }).strict();
+/**
+ * `attempts`: how many attempts a delivery gets in all (WEBHOOK_DELIVERY_ATTEMPTS); `lastRun`: the caller cannot
+ * retry after this one (the queue job's last run), so a failure ends the delivery rather than leaving it pending.
+ */
+export const deliverWebhookInput = z.object({ workspaceId: z.uuid(), deliveryId: z.uuid(), attempts: z.number().int().min(1), lastRun: z.boolean() }).strict();
 
 /**
  * One attempt of a signed v2 delivery: POSTs the event signed with the subscription's secret (Standard Webhooks:
@@ -62,12 +87,15 @@ export const deliverWebhookInput = z.object({ workspaceId: z.uuid(), deliveryId:
  * failed attempt ends it failed. A refused target (SSRF rule) ends it failed at once; a 410 Gone ends it failed
  * and disables the subscription (reason `receiver_gone`, audited, with an event) in the same transaction, with
  * no retry. A subscription that was removed or disabled meanwhile ends it failed without sending.
+ * Which attempt this is comes from the row (nextAttemptOf), not from the caller: the worker makes the first one
+ * in-process and the queue the retries, and both number one sequence 1..`attempts`.
  */
 export const deliverWebhook = defineProcedure('deliverWebhook', deliverWebhookInput, async (ctx, input): Promise<{ status: string }> => {
-  const { workspaceId, deliveryId, attempt, attempts } = input;
+  const { workspaceId, deliveryId, attempts, lastRun } = input;
   // The row, its subscription's target and its event in one statement.
   const delivery = await loadDeliveryWork(ctx.database, workspaceId, deliveryId);
   if (!delivery || delivery.status !== 'pending') return { status: delivery?.status ?? 'missing' };
+  const attempt = nextAttemptOf(delivery);
   const { target, event } = delivery;
   const end = async (status: 'succeeded' | 'failed', outcome: PostOutcome | null, error: string | null, failureReason: AttemptFailure | 'subscription_removed' | 'subscription_disabled' | null = outcome?.failure ?? null) => {
     const now = ctx.now();
@@ -109,7 +137,8 @@ export const deliverWebhook = defineProcedure('deliverWebhook', deliverWebhookIn
   const outcome = await postJson(ctx.config, target.url, body, headers);
   const error = describe(outcome);
   if (error === null) return end('succeeded', outcome, null);
-  if (outcome.refused || outcome.statusCode === GONE || attempt >= attempts) return end('failed', outcome, error);
+  if (outcome.refused || outcome.statusCode === GONE || attempt >= attempts || lastRun) return end('failed', outcome, error);
+  const delayMs = retryDelayMs(ctx.config.webhooks.retryBaseMs, attempt);
   await recordDeliveryAttempt(ctx.database, workspaceId, deliveryId, {
     attempt,
     status: 'pending',
@@ -117,10 +146,10 @@ export const deliverWebhook = defineProcedure('deliverWebhook', deliverWebhookIn
     responseTimeMs: outcome.timeMs,
     error,
     failureReason: outcome.failure,
-    nextRetryAt: new Date(ctx.now().getTime() + retryDelayMs(ctx.config.webhooks.retryBaseMs, attempt)),
+    nextRetryAt: new Date(ctx.now().getTime() + delayMs),
     deliveredAt: null,
   });
-  throw new DeliveryRetry(`delivery ${deliveryId} attempt ${attempt} failed: ${error}`);
+  throw new DeliveryRetry(`delivery ${deliveryId} attempt ${attempt} failed: ${error}`, attempt, delayMs);
 });
 
 export const deliverLegacyWebhookInput = z.object({ workspaceId: z.uuid(), legacyWebhookId: z.uuid(), eventId: z.uuid(), ...runInput }).strict();

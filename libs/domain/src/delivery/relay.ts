@@ -18,11 +18,22 @@ import { mayReceiveEvent } from '../events/receivable.js';
 import { SYSTEM_ACTOR } from '../identity/actor.js';
 import { authorityOf, type V1AuthContext } from '../identity/authenticate-credential.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
+import type { QueuedDelivery } from './first-attempts.js';
 import { WILDCARD } from '../webhooks/view.js';
 
-/** Where the relay hands deliveries to; the worker backs it with BullMQ jobs of deterministic ids. */
+/** Where the relay hands deliveries to; the worker backs it (apps/worker jobs.module.ts). */
 export interface DeliverySink {
+  /**
+   * A new signed delivery row, after the relay's commit: its first attempt runs in the worker's process when a
+   * slot is free (FirstAttempts), else it is queued as attempt 1. Resolves once handed over, never after the send.
+   */
   deliver(delivery: { workspaceId: string; deliveryId: string }): Promise<void>;
+  /** A pending signed delivery through the queue, as a BullMQ job of a deterministic id (revival, retries). */
+  enqueue(delivery: QueuedDelivery): Promise<void>;
+  /**
+   * A legacy v0 delivery, always a BullMQ job: it has no row, so its job (enqueued before the relay's commit under
+   * a deterministic id) is its only record; an attempt in-process would leave nothing to revive it after a crash.
+   */
   deliverLegacy(delivery: { workspaceId: string; legacyWebhookId: string; eventId: string }): Promise<void>;
 }
 
@@ -72,8 +83,9 @@ export interface RelayRun {
  *   owner may receive this very event now (`mayReceive`, finance overlays included) gets a pending delivery row;
  * - legacy v0: every unarchived legacy webhook whose `events` are empty or name the type gets a delivery job,
  *   enqueued before commit under a deterministic id (a rolled-back run re-enqueues the same ids: no duplicate).
- * Delivery jobs of the rows are enqueued after commit under the row id (all at once: Redis pipelines them);
- * pending rows whose job was lost (crash between commit and enqueue) are revived by reviveStaleDeliveries.
+ * The rows are handed to the sink after commit: their first attempts run in the worker's process while it has
+ * room, the rest are enqueued under the row id (all at once: Redis pipelines them); pending rows whose attempt or
+ * job was lost (a crash between commit and the attempt's end, or the enqueue) are revived by reviveStaleDeliveries.
  * A subscription whose owner credential has expired (or whose principal is no longer active) gets nothing and is
  * disabled after commit, each in its own short transaction (`disableWebhooks`: idempotent, audited, with an
  * event), so it never stays `active` while receiving nothing; a crash in between is caught by the next event.
@@ -128,13 +140,14 @@ export async function relayOutbox(ctx: ProcedureContext, sink: DeliverySink): Pr
 }
 
 /**
- * Enqueues again the pending deliveries untouched for max(60 s, 3 × timeout), whose job may have been lost (a
- * crash between the relay's commit and its enqueue). Re-enqueueing a job that still exists is a no-op (same id),
+ * Enqueues again the pending deliveries untouched for max(60 s, 3 × timeout), whose attempt or job may have been
+ * lost (a crash between the relay's commit and the end of the in-process first attempt, or before a retry's
+ * enqueue), numbered on from the row's latest attempt. Re-enqueueing a job that still exists is a no-op (same id),
  * so this only revives lost ones. Run by the relay's poll, not on every wake-up: it is a repair, not the path.
  */
 export async function reviveStaleDeliveries(ctx: ProcedureContext, sink: DeliverySink): Promise<number> {
   const staleBefore = new Date(ctx.now().getTime() - Math.max(60_000, 3 * ctx.config.webhooks.timeoutMs));
   const stale = await stalePendingDeliveries(ctx.database, staleBefore, BATCH);
-  await Promise.all(stale.map((d) => sink.deliver({ workspaceId: d.workspaceId, deliveryId: d.id })));
+  await Promise.all(stale.map((d) => sink.enqueue({ workspaceId: d.workspaceId, deliveryId: d.id, attempt: d.nextAttempt, delayMs: 0 })));
   return stale.length;
 }

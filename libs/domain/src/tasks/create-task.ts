@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inTransaction, insertTask, newTask, outboxEvent, type Tx } from '@workcell/db';
+import { type Client, inTransaction, insertTask, newTask, outboxEvent } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { writeInput } from '../roles/permission-model.js';
@@ -25,10 +25,10 @@ export const createTask = defineProcedure('createTask', createTaskInput, async (
   const task = newTask(workspaceId, { ...changes, title: attributes.title, tagIds: changes.tagIds ?? [] }, now);
   const view = taskView(task);
   const event = outboxEvent({ workspaceId, aggregateType: 'task', aggregateId: task.id, eventType: 'task.created', payload: { task: { ...view }, requestId }, occurredAt: now });
-  const write = async (client: Tx) => {
+  const write = async (client: Client) => {
     await assertTaskReferences(client, workspaceId, attributes);
     await insertTask(client, task, event);
     return view;
   };
-  return attributes.assigneeIds?.length ? inTransaction(ctx.database, write) : write(ctx.database.prisma);
+  return attributes.assigneeIds?.length ? inTransaction(ctx.database, write) : write(ctx.database);
 });

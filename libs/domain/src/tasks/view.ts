@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   appendOutboxEvent,
+  type Client,
   findTask,
   inTransaction,
   listExists,
@@ -119,23 +120,28 @@ export function taskChanges(input: TaskAttributes): TaskChanges & { tagIds?: rea
   };
 }
 
-/** Every reference in the body must name a row of the caller's workspace: otherwise 400 with a JSON pointer. */
-export async function assertTaskReferences(tx: Tx, workspaceId: string, input: TaskAttributes): Promise<void> {
+/**
+ * Every reference in the body must name a row of the caller's workspace: otherwise 400 with a JSON pointer. The
+ * project, list and tag checks take no lock and may run outside a transaction; an assignee's member row is locked
+ * until commit, so that check needs the transaction that writes the task.
+ */
+export async function assertTaskReferences(client: Client, workspaceId: string, input: TaskAttributes): Promise<void> {
   const issues: FieldIssue[] = [];
-  if (input.projectId != null && !(isUuid(input.projectId) && (await projectExists(tx, workspaceId, input.projectId.toLowerCase())))) {
+  if (input.projectId != null && !(isUuid(input.projectId) && (await projectExists(client, workspaceId, input.projectId.toLowerCase())))) {
     issues.push({ pointer: '/projectId', message: 'no such project in this workspace' });
   }
-  if (input.listId != null && !(isUuid(input.listId) && (await listExists(tx, workspaceId, input.listId.toLowerCase())))) {
+  if (input.listId != null && !(isUuid(input.listId) && (await listExists(client, workspaceId, input.listId.toLowerCase())))) {
     issues.push({ pointer: '/listId', message: 'no such list in this workspace' });
   }
   if (input.assigneeIds !== undefined) {
     input.assigneeIds.slice(1).forEach((_, i) => issues.push({ pointer: `/assigneeIds/${i + 1}`, message: 'a task has at most one assignee' }));
     const first = input.assigneeIds[0];
-    if (first !== undefined && !(isUuid(first) && (await lockExistingMemberIds(tx, workspaceId, [first.toLowerCase()])).has(first.toLowerCase()))) {
+    if (first !== undefined && 'prisma' in client) throw new Error('an assignee check must run in the transaction that writes the task');
+    if (first !== undefined && !(isUuid(first) && (await lockExistingMemberIds(client as Tx, workspaceId, [first.toLowerCase()])).has(first.toLowerCase()))) {
       issues.push({ pointer: '/assigneeIds/0', message: 'no such member in this workspace' });
     }
   }
-  issues.push(...(await tagIssues(tx, workspaceId, input.tagIds)));
+  issues.push(...(await tagIssues(client, workspaceId, input.tagIds)));
   if (issues.length > 0) throw new DomainError('validation_failed', 'the request refers to resources that do not exist in this workspace', issues);
 }
 

@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { ResourceId, Timestamp } from '../schemas/common.js';
+import { decimalInteger, ResourceId, Timestamp } from '../schemas/common.js';
 import type { OperationDefinition } from '../types.js';
 import { family } from './builders.js';
 
 const f = family('changes');
+
+/** The longest `wait` a caller may ask for, in seconds: below common proxies' idle timeouts (60 s). */
+const CHANGES_MAX_WAIT_SECONDS = 30;
 
 export const Change = z
   .object({
@@ -20,10 +23,24 @@ export const changeOperations = [
     summary: 'Read the durable change feed',
     description:
       'Cursor-based and durable: persist `meta.nextCursor` and resume from it. ' +
-      'Entries are limited to resource types whose read scope the credential holds.',
+      'Entries are limited to resource types whose read scope the credential holds. ' +
+      'With `wait` (long poll), a caller that is caught up (the page would be empty and `links.next` null) is held ' +
+      'until an event is committed in the workspace or `wait` seconds pass, then answered with whatever is new: ' +
+      'possibly an empty page, whose cursor still advances past events this credential or `types` filters out. ' +
+      'A page that has entries, or more to read, is answered at once. A held request counts once against the rate ' +
+      'limit; the response is otherwise identical to one without `wait`.',
     scopes: ['changes:read'],
     dynamicScopes: 'authorization-filtered',
-    query: { types: z.string().regex(/^[a-z-]+(,[a-z-]+)*$/).optional().describe('Comma-separated resource types.') },
+    query: {
+      types: z.string().regex(/^[a-z-]+(,[a-z-]+)*$/).optional().describe('Comma-separated resource types.'),
+      wait: decimalInteger(0, CHANGES_MAX_WAIT_SECONDS)
+        .describe(
+          `Long poll: when caught up, hold the request up to this many seconds (0-${CHANGES_MAX_WAIT_SECONDS}, decimal digits only) ` +
+            'for an event to be committed in the workspace; default 0 answers at once. A server may answer sooner (it is shutting ' +
+            'down, or holds too many requests): resume from `meta.nextCursor` either way.',
+        )
+        .optional(),
+    },
     item: Change,
   }),
 ] satisfies readonly OperationDefinition[];

@@ -3226,7 +3226,7 @@ export interface paths {
         };
         /**
          * Read the durable change feed
-         * @description Cursor-based and durable: persist `meta.nextCursor` and resume from it. Entries are limited to resource types whose read scope the credential holds.
+         * @description Cursor-based and durable: persist `meta.nextCursor` and resume from it. Entries are limited to resource types whose read scope the credential holds. With `wait` (long poll), a caller that is caught up (the page would be empty and `links.next` null) is held until an event is committed in the workspace or `wait` seconds pass, then answered with whatever is new: possibly an empty page, whose cursor still advances past events this credential or `types` filters out. A page that has entries, or more to read, is answered at once. A held request counts once against the rate limit; the response is otherwise identical to one without `wait`.
          *
          *     Scopes: `changes:read`.
          */
@@ -14483,6 +14483,8 @@ export interface operations {
                 /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 types?: string;
+                /** @description Long poll: when caught up, hold the request up to this many seconds (0-30, decimal digits only) for an event to be committed in the workspace; default 0 answers at once. A server may answer sooner (it is shutting down, or holds too many requests): resume from `meta.nextCursor` either way. */
+                wait?: number;
             };
             header?: never;
             path?: never;

@@ -20,6 +20,8 @@ export interface V1Cell {
   readonly config: AppConfig;
   readonly v1: RunningApp;
   readonly v1b: RunningApp;
+  /** The cell's worker (`worker.app.get(QueueRuntime)` reaches its queues and in-process deliveries). */
+  readonly worker: Awaited<ReturnType<typeof startCellServices>>['worker'];
   /** A personal access token of the owner with these scopes. */
   mint(scopes: readonly string[]): Promise<string>;
   /**
@@ -74,6 +76,7 @@ export async function startV1Cell(env: TestEnvironment, options: CellOptions = {
     config,
     v1,
     v1b,
+    worker,
     mint: async (scopes) =>
       (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: `pat-${++minted}`, scopes, memberId: ownerMemberId })))
         .token,

@@ -97,9 +97,14 @@ export async function faults(platform: FaultyPlatform): Promise<Ledger> {
     await sleep(faultMs);
     await proxy.restore();
     phase = 'after';
-    // Recovery by itself: both generations answer a read with 200 again within the limit.
+    // Recovery by itself: both generations answer a read with 200 again within the limit, asked with the probe's own
+    // credentials (the lanes keep running and spend theirs).
     const recoveredAt = Date.now();
-    for (const [generation, probe] of [['v1', { method: 'GET', path: '/v1/tags?limit=1', headers: v1Auth }], ['v0', { method: 'GET', path: '/tasks?limit=1', headers: { authorization: `Bearer ${platform.teamToken()}` } }]] as const) {
+    const recoveryProbes = [
+      ['v1', { method: 'GET', path: '/v1/tags?limit=1', headers: { authorization: `Bearer ${platform.probe.pat}` } }],
+      ['v0', { method: 'GET', path: '/tasks?limit=1', headers: { authorization: `Bearer ${platform.probe.teamToken}` } }],
+    ] as const;
+    for (const [generation, probe] of recoveryProbes) {
       let last: Answer | undefined;
       while (Date.now() - recoveredAt < RECOVERY_LIMIT_MS) {
         last = await send(url(generation), probe, bound * 3);

@@ -1,6 +1,7 @@
 import { createApiV0App } from '@workcell/api-v0';
 import { createApiV1App } from '@workcell/api-v1';
-import { createDatabase, type Database, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { V1_SCOPES } from '@workcell/credentials';
+import { createDatabase, type Database, issueCredential, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
 import { type RunningApp, startApp, TcpProxy, testConfig, type TestEnvironment } from '@workcell/testing';
 import { startCellServices } from '@workcell/e2e/support/cell';
 
@@ -17,6 +18,12 @@ export interface FaultyPlatform {
   readonly dependencyTimeoutMs: number;
   readonly pat: string;
   teamToken(): string;
+  /**
+   * Credentials only the recovery probe uses: the load spends the rate limits of `pat` and the team tokens (a
+   * request refused with 503 during a fault is still counted), so a probe sharing them could read 429 for the rest
+   * of the window and take it for a service that did not recover.
+   */
+  readonly probe: { readonly pat: string; readonly teamToken: string };
   close(): Promise<void>;
 }
 
@@ -44,6 +51,10 @@ export async function startFaultyPlatform(env: TestEnvironment, settings: Record
   for (let i = 0; i < 20; i++) {
     teamTokens.push(await database.prisma.$transaction((tx) => issueTeamToken(tx, env.config, { workspaceId: demo.workspaceId, name: `faults-${i}`, createdByMemberId: memberId })));
   }
+  const probe = await database.prisma.$transaction(async (tx) => ({
+    pat: (await issueCredential(tx, env.config, { workspaceId: demo.workspaceId, kind: 'personal_access_token', name: 'faults-probe', scopes: V1_SCOPES, memberId })).token,
+    teamToken: await issueTeamToken(tx, env.config, { workspaceId: demo.workspaceId, name: 'faults-probe', createdByMemberId: memberId }),
+  }));
   let turn = 0;
   return {
     database,
@@ -53,6 +64,7 @@ export async function startFaultyPlatform(env: TestEnvironment, settings: Record
     dependencyTimeoutMs,
     pat: demo.personalAccessToken,
     teamToken: () => teamTokens[turn++ % teamTokens.length]!,
+    probe,
     async close() {
       for (const app of [v0, v1, services.worker, services.auth]) await app.close();
       for (const proxy of [postgres, redis, auth]) await proxy.close();
