@@ -8,12 +8,21 @@ import { type Prisma, PrismaClient } from './generated/prisma/client.js';
 export { PrismaClient };
 export type { Prisma } from './generated/prisma/client.js';
 
+/** Something that runs one SQL statement: the pool (Database) or a transaction on a client of its own (Database.transaction). */
+export interface Statements {
+  /**
+   * Rows come as pg decodes them (timestamps as Date, text arrays as arrays; int8 and numeric as strings), so a
+   * caller selects columns in those terms; `count` is the rows the statement affected.
+   */
+  statement<T>(query: Prisma.Sql): Promise<{ rows: T[]; count: number }>;
+}
+
 /**
  * The data-access layer's handle on PostgreSQL: one pg pool shared by the Prisma client and by the
  * readiness probe. A lost server surfaces as failed queries, and the pool reconnects by itself when the
  * server is back, so no service restart is ever needed.
  */
-export interface Database {
+export interface Database extends Statements {
   readonly prisma: PrismaClient;
   /** Resolves when PostgreSQL answers within the timeout; rejects otherwise. */
   ping(timeoutMs?: number): Promise<void>;
@@ -27,11 +36,15 @@ export interface Database {
   /**
    * One statement straight through the pool (within the request's dependency budget like every statement),
    * bypassing Prisma's client: the thinnest path for a hot statement (issue 11: a task read through Prisma's raw
-   * query costs about twice as much CPU as through pg). It commits by itself. Rows come as pg decodes them
-   * (timestamps as Date, text arrays as arrays; int8 and numeric as strings), so a caller selects columns in those
-   * terms; `count` is the rows the statement affected. Never inside a transaction (readRows, executeStatement).
+   * query costs about twice as much CPU as through pg). It commits by itself.
    */
   statement<T>(query: Prisma.Sql): Promise<{ rows: T[]; count: number }>;
+  /**
+   * One transaction on a pool client of its own, its statements straight through pg like `statement`: the thin
+   * path for a hot transaction (the webhook relay's; Prisma's interactive transaction cost it most of its CPU).
+   * `work`'s throw rolls back and is rethrown; a client whose ROLLBACK failed is destroyed, not reused.
+   */
+  transaction<T>(work: (tx: Statements) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -157,6 +170,33 @@ function budgetedConnect(this: pg.Pool, callback?: ConnectCallback): Promise<pg.
 }
 BudgetedPool.prototype.connect = budgetedConnect as typeof pg.Pool.prototype.connect;
 
+async function runStatement<T>(client: pg.Pool | pg.PoolClient, query: Prisma.Sql): Promise<{ rows: T[]; count: number }> {
+  const result = await client.query({ text: query.text, values: query.values });
+  return { rows: result.rows as T[], count: result.rowCount ?? 0 };
+}
+
+/** Database.statement and Database.transaction on a pool. */
+export function poolStatements(pool: pg.Pool): Pick<Database, 'statement' | 'transaction'> {
+  return {
+    statement: (query) => runStatement(pool, query),
+    async transaction<T>(work: (tx: Statements) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        const result = await work({ statement: (query) => runStatement(client, query) });
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
+  };
+}
+
 /** Longest an interactive transaction may live (a backstop for jobs; a request's statements are bounded by its budget). */
 const TRANSACTION_TIMEOUT_MS = 15_000;
 
@@ -187,10 +227,7 @@ export function createDatabase(config: AppConfig, options: { poolSize?: number }
   let redis: Redis | undefined;
   return {
     prisma,
-    async statement<T>(query: Prisma.Sql) {
-      const result = await pool.query({ text: query.text, values: query.values });
-      return { rows: result.rows as T[], count: result.rowCount ?? 0 };
-    },
+    ...poolStatements(pool),
     changeAuthorization(workspaceId, change) {
       redis ??= createRedis(config, 'authorization-epochs');
       return changingAuthorization(redis, config.dependencyTimeoutMs, workspaceId, () => authorizationChange.run(workspaceId, change));

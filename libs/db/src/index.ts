@@ -1,4 +1,4 @@
-export { assertChangingAuthorization, createDatabase, type Database, inAuthorizationTransaction, type Prisma, PrismaClient } from './database.js';
+export { assertChangingAuthorization, createDatabase, type Database, inAuthorizationTransaction, type Prisma, poolStatements, PrismaClient, type Statements } from './database.js';
 export { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyClaim, purgeExpiredIdempotencyRecords, releaseIdempotencyKey } from './idempotency.js';
 export { DEMO_OWNER_EMAIL, DEMO_WORKSPACE_NAME, type DemoTokens, refreshDemoTokens, seedDemoWorkspaceIfEmpty } from './seed.js';
 export { type CredentialRecord, findTokenLookup, loadCredential, loadTeamToken, type TeamTokenRecord, type TokenLookup, touchCredential, touchTeamToken } from './identity.js';
@@ -18,7 +18,7 @@ export {
 } from './credential-admin.js';
 export { archiveServiceAccount, createServiceAccount, findServiceAccount, listServiceAccountPage, type ServiceAccountChanges, type ServiceAccountRow, updateServiceAccount } from './service-accounts.js';
 export { type GrantAccess, type GrantResourceType, type GrantRow, listServiceAccountGrants, loadResourceGrants, replaceResourceGrants, type ReplaceGrantsResult } from './resource-grants.js';
-export { type CasOutcome, type Client, inPermissionTransaction, inTransaction } from './transactions.js';
+export { type CasOutcome, type Client, inPermissionTransaction, inTransaction, type SqlClient } from './transactions.js';
 export { countMembersHoldingAll, findMember, listMembersPage, lockExistingMemberIds, markMemberRemoved, type MemberFilter, memberPermissionKeys, type MemberRecord, replaceMemberRoles, updateMemberIfRevision } from './members.js';
 export { archiveRole, findRole, findRolePermissions, insertRole, listRolesPage, type RoleRecord, roleNameTaken, roleUsage, updateRoleIfRevision } from './roles.js';
 export { archiveGroup, findGroup, type GroupMemberRecord, type GroupRecord, insertGroup, listGroupMembersPage, listGroupsPage, replaceGroupMemberLinks, updateGroupIfRevision } from './groups.js';

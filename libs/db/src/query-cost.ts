@@ -1,6 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { AppConfig } from '@workcell/config';
-import { type Database, runAsAuthorizationChange } from './database.js';
+import { type Database, runAsAuthorizationChange, type Statements } from './database.js';
 import { type Prisma, PrismaClient } from './generated/prisma/client.js';
 import { createManagedPool } from './pool.js';
 
@@ -35,11 +35,17 @@ export async function measureQueryCost(config: AppConfig, work: (database: Datab
   prisma.$on('query', (event) => recorded.push({ query: event.query, params: event.params }));
   // Cost measurement observes statements only: no API instance caches verifications against this database. Its
   // statements go through Prisma so that they are recorded (`count` is the rows returned: costs are of reads).
-  const statement = async <T>(query: Prisma.Sql) => {
-    const rows = await prisma.$queryRawUnsafe<T[]>(query.text, ...query.values);
-    return { rows, count: rows.length };
-  };
-  const database: Database = { prisma, statement, ping: async () => undefined, changeAuthorization: (workspaceId, change) => runAsAuthorizationChange(workspaceId, change), close: async () => undefined };
+  const statementsOf = (client: Prisma.TransactionClient): Statements => ({
+    async statement<T>(query: Prisma.Sql) {
+      const rows = await client.$queryRawUnsafe<T[]>(query.text, ...query.values);
+      return { rows, count: rows.length };
+    },
+  });
+  const database: Database = {
+    prisma,
+    ...statementsOf(prisma),
+    transaction: (work) => prisma.$transaction((tx) => work(statementsOf(tx))),
+    ping: async () => undefined, changeAuthorization: (workspaceId, change) => runAsAuthorizationChange(workspaceId, change), close: async () => undefined };
   try {
     await work(database);
     const costs: QueryCost[] = [];

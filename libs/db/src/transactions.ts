@@ -1,5 +1,5 @@
 import type { Tx } from './credentials.js';
-import type { Database } from './database.js';
+import type { Database, Statements } from './database.js';
 import type { Prisma } from './generated/prisma/client.js';
 
 /** Reads run on the pool or inside a caller's transaction. */
@@ -9,18 +9,21 @@ export function clientOf(client: Client): Tx {
   return 'prisma' in client ? client.prisma : client;
 }
 
+/** Where a raw statement may run: the pool, a pool transaction (Database.transaction) or a Prisma transaction. */
+export type SqlClient = Statements | Tx;
+
 /**
- * One statement that returns rows: outside a transaction through the pool's thinnest path (Database.statement),
- * inside the caller's transaction otherwise. The statement selects only columns pg and Prisma decode alike (text, int4,
+ * One statement that returns rows: through pg directly on the pool or a pool transaction (Statements), inside
+ * the caller's Prisma transaction otherwise. The statement selects only columns pg and Prisma decode alike (text, int4,
  * timestamptz, text arrays, booleans, jsonb; bytea as a Buffer or a Uint8Array).
  */
-export async function readRows<T>(client: Client, query: Prisma.Sql): Promise<T[]> {
-  return 'prisma' in client ? (await client.statement<T>(query)).rows : client.$queryRaw<T[]>(query);
+export async function readRows<T>(client: SqlClient, query: Prisma.Sql): Promise<T[]> {
+  return 'statement' in client ? (await client.statement<T>(query)).rows : client.$queryRaw<T[]>(query);
 }
 
 /** One write statement the same way (readRows); resolves to the number of rows it affected. */
-export async function executeStatement(client: Client, query: Prisma.Sql): Promise<number> {
-  return 'prisma' in client ? (await client.statement(query)).count : client.$executeRaw(query);
+export async function executeStatement(client: SqlClient, query: Prisma.Sql): Promise<number> {
+  return 'statement' in client ? (await client.statement(query)).count : client.$executeRaw(query);
 }
 
 /** Outcome of a compare-and-set write, decided by the database (`UPDATE … WHERE revision = $expected`). */

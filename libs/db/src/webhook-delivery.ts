@@ -1,7 +1,6 @@
-import type { Tx } from './credentials.js';
-import type { Database } from './database.js';
+import type { Database, Statements } from './database.js';
 import { Prisma } from './generated/prisma/client.js';
-import { type Client, clientOf, readRows } from './transactions.js';
+import { type Client, clientOf, executeStatement, readRows, type SqlClient } from './transactions.js';
 
 /**
  * The data side of the webhook relay (the outbox publisher). One relay runs at a time across every worker
@@ -23,29 +22,29 @@ export interface UnpublishedEvent {
 
 /**
  * Runs `work` in one transaction holding the relay lock, or returns null at once when another relay holds it
- * (it will pick the events up; waiting would only pile relays up behind each other).
+ * (it will pick the events up; waiting would only pile relays up behind each other). The transaction runs on a
+ * pool client of its own (Database.transaction): the relay runs for every burst of commits, and Prisma's
+ * interactive transaction cost the worker most of its CPU at 200 events a second (docs/performance.md).
  */
-export async function withRelayLock<T>(database: Database, work: (tx: Tx) => Promise<T>): Promise<T | null> {
-  return database.prisma.$transaction(
-    async (tx) => {
-      const [row] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(hashtextextended('workcell:webhook-relay'::text, 0)) AS locked`;
-      return row?.locked ? work(tx) : null;
-    },
-    { maxWait: 5_000, timeout: 30_000 },
-  );
+export async function withRelayLock<T>(database: Database, work: (tx: Statements) => Promise<T>): Promise<T | null> {
+  return database.transaction(async (tx) => {
+    const [row] = await readRows<{ locked: boolean }>(tx, Prisma.sql`SELECT pg_try_advisory_xact_lock(hashtextextended('workcell:webhook-relay'::text, 0)) AS locked`);
+    return row?.locked ? work(tx) : null;
+  });
 }
 
 /** The oldest unpublished events, in per-workspace sequence order, locked until the transaction ends. */
-export async function lockUnpublishedEvents(tx: Tx, take: number): Promise<UnpublishedEvent[]> {
-  const rows = await tx.$queryRaw<
-    { workspace_id: string; id: string; sequence: bigint; aggregate_type: string; aggregate_id: string; event_type: string; payload: unknown; occurred_at: Date }[]
-  >`SELECT workspace_id, id, sequence, aggregate_type, aggregate_id, event_type, payload, occurred_at
+export async function lockUnpublishedEvents(tx: SqlClient, take: number): Promise<UnpublishedEvent[]> {
+  const rows = await readRows<{ workspace_id: string; id: string; sequence: string; aggregate_type: string; aggregate_id: string; event_type: string; payload: unknown; occurred_at: Date }>(
+    tx,
+    Prisma.sql`SELECT workspace_id::text AS workspace_id, id::text AS id, sequence::text AS sequence, aggregate_type, aggregate_id::text AS aggregate_id, event_type, payload, occurred_at
       FROM outbox_events WHERE published_at IS NULL
-      ORDER BY workspace_id, sequence LIMIT ${take} FOR UPDATE SKIP LOCKED`;
+      ORDER BY workspace_id, sequence LIMIT ${take} FOR UPDATE SKIP LOCKED`,
+  );
   return rows.map((r) => ({
     workspaceId: r.workspace_id,
     id: r.id,
-    sequence: r.sequence,
+    sequence: BigInt(r.sequence),
     aggregateType: r.aggregate_type,
     aggregateId: r.aggregate_id,
     eventType: r.event_type,
@@ -62,12 +61,15 @@ export interface RelaySubscription {
 }
 
 /** The active, unarchived signed subscriptions of these workspaces. */
-export async function activeWebhooksOf(client: Client, workspaceIds: readonly string[]): Promise<RelaySubscription[]> {
-  return clientOf(client).webhookSubscription.findMany({
-    where: { workspaceId: { in: [...workspaceIds] }, status: 'active', archivedAt: null },
-    select: { workspaceId: true, id: true, eventTypes: true, ownerCredentialId: true },
-    orderBy: { id: 'asc' },
-  });
+export async function activeWebhooksOf(client: SqlClient, workspaceIds: readonly string[]): Promise<RelaySubscription[]> {
+  const rows = await readRows<{ workspace_id: string; id: string; event_types: string[]; owner_credential_id: string }>(
+    client,
+    Prisma.sql`SELECT workspace_id::text AS workspace_id, id::text AS id, event_types, owner_credential_id::text AS owner_credential_id
+      FROM webhook_subscriptions
+     WHERE workspace_id = ANY(${[...workspaceIds]}::uuid[]) AND status = 'active' AND archived_at IS NULL
+     ORDER BY id`,
+  );
+  return rows.map((r) => ({ workspaceId: r.workspace_id, id: r.id, eventTypes: r.event_types, ownerCredentialId: r.owner_credential_id }));
 }
 
 export interface RelayLegacyWebhook {
@@ -78,12 +80,14 @@ export interface RelayLegacyWebhook {
 }
 
 /** The unarchived legacy v0 webhooks of these workspaces. */
-export async function activeLegacyWebhooksOf(client: Client, workspaceIds: readonly string[]): Promise<RelayLegacyWebhook[]> {
-  return clientOf(client).legacyWebhook.findMany({
-    where: { workspaceId: { in: [...workspaceIds] }, archivedAt: null },
-    select: { workspaceId: true, id: true, url: true, events: true },
-    orderBy: { id: 'asc' },
-  });
+export async function activeLegacyWebhooksOf(client: SqlClient, workspaceIds: readonly string[]): Promise<RelayLegacyWebhook[]> {
+  return readRows<RelayLegacyWebhook>(
+    client,
+    Prisma.sql`SELECT workspace_id::text AS "workspaceId", id::text AS id, url, events
+      FROM legacy_webhooks
+     WHERE workspace_id = ANY(${[...workspaceIds]}::uuid[]) AND archived_at IS NULL
+     ORDER BY id`,
+  );
 }
 
 export interface NewDelivery {
@@ -94,21 +98,29 @@ export interface NewDelivery {
   readonly eventType: string;
 }
 
-/** Pending delivery rows (`attempt` 1 is the one about to be made); returns their ids. */
-export async function insertPendingDeliveries(tx: Tx, rows: readonly NewDelivery[]): Promise<{ workspaceId: string; id: string }[]> {
+/** Pending delivery rows (`attempt` 1 is the one about to be made, ids the database's uuidv7()); returns their ids. */
+export async function insertPendingDeliveries(tx: SqlClient, rows: readonly NewDelivery[]): Promise<{ workspaceId: string; id: string }[]> {
   if (rows.length === 0) return [];
-  return tx.webhookDelivery.createManyAndReturn({
-    data: rows.map((r) => ({ ...r, attempt: 1, status: 'pending' as const })),
-    select: { workspaceId: true, id: true },
-  });
+  return readRows<{ workspaceId: string; id: string }>(
+    tx,
+    Prisma.sql`INSERT INTO webhook_deliveries (workspace_id, subscription_id, owner_credential_id, event_id, event_type, attempt, status)
+      SELECT workspace_id, subscription_id, owner_credential_id, event_id, event_type, 1, 'pending'::webhook_delivery_status
+        FROM unnest(${rows.map((r) => r.workspaceId)}::uuid[], ${rows.map((r) => r.subscriptionId)}::uuid[], ${rows.map((r) => r.ownerCredentialId)}::uuid[],
+                    ${rows.map((r) => r.eventId)}::uuid[], ${rows.map((r) => r.eventType)}::text[])
+             AS d(workspace_id, subscription_id, owner_credential_id, event_id, event_type)
+      RETURNING workspace_id::text AS "workspaceId", id::text AS id`,
+  );
 }
 
-export async function markEventsPublished(tx: Tx, events: readonly { workspaceId: string; id: string }[], at: Date): Promise<void> {
-  const byWorkspace = new Map<string, string[]>();
-  for (const e of events) byWorkspace.set(e.workspaceId, [...(byWorkspace.get(e.workspaceId) ?? []), e.id]);
-  for (const [workspaceId, ids] of byWorkspace) {
-    await tx.outboxEvent.updateMany({ where: { workspaceId, id: { in: ids }, publishedAt: null }, data: { publishedAt: at } });
-  }
+/** Marks these events published at `at` (those still unpublished), in one statement. */
+export async function markEventsPublished(tx: SqlClient, events: readonly { workspaceId: string; id: string }[], at: Date): Promise<void> {
+  if (events.length === 0) return;
+  await executeStatement(
+    tx,
+    Prisma.sql`UPDATE outbox_events o SET published_at = ${at}
+      FROM unnest(${events.map((e) => e.workspaceId)}::uuid[], ${events.map((e) => e.id)}::uuid[]) AS p(workspace_id, id)
+     WHERE o.workspace_id = p.workspace_id AND o.id = p.id AND o.published_at IS NULL`,
+  );
 }
 
 /**

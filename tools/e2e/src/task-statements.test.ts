@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { V1_SCOPES } from '@workcell/credentials';
-import { claimIdempotencyKey, completeIdempotencyKey, createDatabase, type Database, PrismaClient, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { claimIdempotencyKey, completeIdempotencyKey, createDatabase, type Database, poolStatements, PrismaClient, seedDemoWorkspaceIfEmpty } from '@workcell/db';
 import { createTask, getTask, invoke, listTasks, type ProcedureContext, type TaskView, updateTask, type V1AuthContext } from '@workcell/domain';
 import { useTestEnvironment } from '@workcell/testing';
 
@@ -71,11 +71,8 @@ describe('v1 task statements', () => {
         prismaUses++;
         return prisma;
       },
-      // The same pool's thinnest path, as createDatabase's statement(): recorded like every statement.
-      statement: async (query) => {
-        const result = await pool.query({ text: query.text, values: query.values });
-        return { rows: result.rows, count: result.rowCount ?? 0 };
-      },
+      // The same pool's thinnest path, as createDatabase's: recorded like every statement.
+      ...poolStatements(pool),
       ping: async () => undefined,
       changeAuthorization: (_workspaceId, change) => change(),
       close: async () => undefined,
