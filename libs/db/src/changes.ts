@@ -1,6 +1,7 @@
 import { ResourceType } from './generated/prisma/enums.js';
 import type { GrantResourceType } from './resource-grants.js';
-import { type Client, clientOf } from './transactions.js';
+import { Prisma } from './generated/prisma/client.js';
+import { readRows, type SqlClient } from './transactions.js';
 
 /**
  * The v1 change feed reads the transactional outbox (outbox_events) in per-workspace `sequence` order.
@@ -27,22 +28,29 @@ export function isGrantResourceType(aggregateType: string): aggregateType is Gra
   return Object.hasOwn(ResourceType, aggregateType);
 }
 
-/** The highest committed sequence of the workspace (0 before its first event); every event up to it is visible. */
-export async function committedEventHead(client: Client, workspaceId: string): Promise<bigint> {
-  const row = await clientOf(client).eventSequenceCounter.findUnique({ where: { workspaceId }, select: { lastSequence: true } });
-  return row?.lastSequence ?? 0n;
+/**
+ * The highest committed sequence of the workspace (0 before its first event); every event up to it is visible.
+ * The feed's two statements go straight through pg (readRows): a follower reads on every commit it is woken for.
+ */
+export async function committedEventHead(client: SqlClient, workspaceId: string): Promise<bigint> {
+  const [row] = await readRows<{ last_sequence: string }>(client, Prisma.sql`SELECT last_sequence::text AS last_sequence FROM event_sequence_counters WHERE workspace_id = ${workspaceId}::uuid`);
+  return row ? BigInt(row.last_sequence) : 0n;
 }
 
 /**
  * The workspace's events with after < sequence <= upTo of these types, in sequence order, at most `take`. The
  * window bound keeps the (workspace_id, sequence) index range scan short however sparse the matching types are.
  */
-export async function listOutboxWindow(client: Client, workspaceId: string, window: { after: bigint; upTo: bigint; eventTypes: readonly string[]; take: number }): Promise<ChangeRecord[]> {
+export async function listOutboxWindow(client: SqlClient, workspaceId: string, window: { after: bigint; upTo: bigint; eventTypes: readonly string[]; take: number }): Promise<ChangeRecord[]> {
   if (window.eventTypes.length === 0 || window.upTo <= window.after) return [];
-  return clientOf(client).outboxEvent.findMany({
-    where: { workspaceId, sequence: { gt: window.after, lte: window.upTo }, eventType: { in: [...window.eventTypes] } },
-    orderBy: { sequence: 'asc' },
-    take: window.take,
-    select: { sequence: true, aggregateType: true, aggregateId: true, eventType: true, payload: true, occurredAt: true },
-  });
+  const rows = await readRows<{ sequence: string; aggregate_type: string; aggregate_id: string; event_type: string; payload: unknown; occurred_at: Date }>(
+    client,
+    // ORDER BY names the column, not the text alias of the same name (which would order 10000 before 8199).
+    Prisma.sql`SELECT o.sequence::text AS sequence, aggregate_type, aggregate_id::text AS aggregate_id, event_type, payload, occurred_at
+      FROM outbox_events o
+     WHERE o.workspace_id = ${workspaceId}::uuid AND o.sequence > ${window.after.toString()}::bigint AND o.sequence <= ${window.upTo.toString()}::bigint
+       AND o.event_type = ANY(${[...window.eventTypes]}::text[])
+     ORDER BY o.sequence LIMIT ${window.take}`,
+  );
+  return rows.map((r) => ({ sequence: BigInt(r.sequence), aggregateType: r.aggregate_type, aggregateId: r.aggregate_id, eventType: r.event_type, payload: r.payload, occurredAt: r.occurred_at }));
 }

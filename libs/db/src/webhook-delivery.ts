@@ -37,9 +37,10 @@ export async function withRelayLock<T>(database: Database, work: (tx: Statements
 export async function lockUnpublishedEvents(tx: SqlClient, take: number): Promise<UnpublishedEvent[]> {
   const rows = await readRows<{ workspace_id: string; id: string; sequence: string; aggregate_type: string; aggregate_id: string; event_type: string; payload: unknown; occurred_at: Date }>(
     tx,
-    Prisma.sql`SELECT workspace_id::text AS workspace_id, id::text AS id, sequence::text AS sequence, aggregate_type, aggregate_id::text AS aggregate_id, event_type, payload, occurred_at
-      FROM outbox_events WHERE published_at IS NULL
-      ORDER BY workspace_id, sequence LIMIT ${take} FOR UPDATE SKIP LOCKED`,
+    // ORDER BY names the columns, not their text aliases of the same names (text would order 10 before 9).
+    Prisma.sql`SELECT o.workspace_id::text AS workspace_id, o.id::text AS id, o.sequence::text AS sequence, aggregate_type, aggregate_id::text AS aggregate_id, event_type, payload, occurred_at
+      FROM outbox_events o WHERE published_at IS NULL
+      ORDER BY o.workspace_id, o.sequence LIMIT ${take} FOR UPDATE SKIP LOCKED`,
   );
   return rows.map((r) => ({
     workspaceId: r.workspace_id,
@@ -67,7 +68,7 @@ export async function activeWebhooksOf(client: SqlClient, workspaceIds: readonly
     Prisma.sql`SELECT workspace_id::text AS workspace_id, id::text AS id, event_types, owner_credential_id::text AS owner_credential_id
       FROM webhook_subscriptions
      WHERE workspace_id = ANY(${[...workspaceIds]}::uuid[]) AND status = 'active' AND archived_at IS NULL
-     ORDER BY id`,
+     ORDER BY webhook_subscriptions.id`,
   );
   return rows.map((r) => ({ workspaceId: r.workspace_id, id: r.id, eventTypes: r.event_types, ownerCredentialId: r.owner_credential_id }));
 }
@@ -86,7 +87,7 @@ export async function activeLegacyWebhooksOf(client: SqlClient, workspaceIds: re
     Prisma.sql`SELECT workspace_id::text AS "workspaceId", id::text AS id, url, events
       FROM legacy_webhooks
      WHERE workspace_id = ANY(${[...workspaceIds]}::uuid[]) AND archived_at IS NULL
-     ORDER BY id`,
+     ORDER BY legacy_webhooks.id`,
   );
 }
 
