@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createDatabase, type Database } from '@workcell/db';
 import { DomainError, type ProcedureContext } from '@workcell/domain';
@@ -55,13 +54,13 @@ describe('verified credentials kept in an API instance', () => {
     return { identify: calls.identify - before.identify, verify: calls.verify - before.verify };
   };
 
-  before(() => {
+  beforeAll(() => {
     redis = createRedis(env.config, 'verified-credentials-test');
     database = createDatabase(env.config, { poolSize: 1 });
     const ctx: ProcedureContext = { database, config: env.config, now: () => new Date() };
     credentials = new VerifiedCredentials(kind, ctx, new RateLimiter('v1', env.config, redis), { maxEntries: 2, maxAgeMs: 60_000 });
   });
-  after(async () => {
+  afterAll(async () => {
     await database.close();
     await redis.quit();
   });

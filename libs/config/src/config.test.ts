@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config.js';
 

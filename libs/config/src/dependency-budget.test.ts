@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { currentDependencyBudget, DependencyBudget, startDependencyCall, withDependencyBudget } from './dependency-budget.js';
 

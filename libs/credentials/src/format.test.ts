@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
 import { CREDENTIAL_KINDS, crc32, generateFeedToken, generateToken, MAX_TOKEN_LENGTH, parseToken, verifierFor, verifiersEqual } from './format.js';
 
 describe('credential format', () => {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import { DependencyBudget, withDependencyBudget } from '@workcell/config';
 import { createTestDatabase, TcpProxy, type TestDatabase, testConfig } from '@workcell/testing';
 import { createDatabase, type Database } from './database.js';
@@ -25,13 +24,13 @@ describe('PostgreSQL within a request\'s dependency budget', () => {
   let database: Database;
   let workspaceId: string;
 
-  before(async () => {
+  beforeAll(async () => {
     db = await createTestDatabase();
     proxy = await TcpProxy.start(db.url);
     database = createDatabase(testConfig({ DATABASE_URL: proxy.rewrite(db.url), DEPENDENCY_TIMEOUT_MS: String(BUDGET_MS) }), { poolSize: 2 });
     workspaceId = (await database.prisma.workspace.create({ data: { name: 'Budget' } })).id;
   });
-  after(async () => {
+  afterAll(async () => {
     await database?.close();
     await proxy?.close();
     await db?.drop();

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, type TestDatabase, testConfig } from '@workcell/testing';
 import { createDatabase, type Database } from './database.js';
 import { type CredentialRecord, loadCredential } from './identity.js';
@@ -54,7 +53,7 @@ describe('loadCredential', () => {
   const comparable = (record: CredentialRecord | null) =>
     record && { ...record, verifier: Buffer.from(record.verifier).toString('hex'), member: record.member && { ...record.member, permissions: [...record.member.permissions].sort() } };
 
-  before(async () => {
+  beforeAll(async () => {
     db = await createTestDatabase();
     database = createDatabase(testConfig({ DATABASE_URL: db.url }), { poolSize: 2 });
     counting = {
@@ -89,7 +88,7 @@ describe('loadCredential', () => {
     ids['another workspace'] = { workspaceId: locked, id: ids['member'].id };
   });
 
-  after(async () => {
+  afterAll(async () => {
     await database?.close();
     await db?.drop();
   });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, type TestDatabase, testConfig } from '@workcell/testing';
 import { createDatabase, type Database } from './database.js';
 import { measureQueryCost } from './query-cost.js';
@@ -23,7 +22,7 @@ describe('keyset pagination cost', () => {
   let workspaceId: string;
   let deepAfterId: string;
 
-  before(async () => {
+  beforeAll(async () => {
     db = await createTestDatabase();
     database = createDatabase(testConfig({ DATABASE_URL: db.url }), { poolSize: 2 });
     workspaceId = (await database.prisma.workspace.create({ data: { name: 'Deep' } })).id;
@@ -31,7 +30,7 @@ describe('keyset pagination cost', () => {
     deepAfterId = await syntheticTagIdAt(database, workspaceId, ROWS - 1000);
   });
 
-  after(async () => {
+  afterAll(async () => {
     await database?.close();
     await db?.drop();
   });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, type TestDatabase, testConfig } from '@workcell/testing';
 import { createDatabase, type Database } from './database.js';
 import { legacyRowAt } from './legacy-pages.js';
@@ -30,7 +29,7 @@ describe('v0 pages by number: cost', () => {
   let database: Database;
   let workspaceId: string;
 
-  before(async () => {
+  beforeAll(async () => {
     db = await createTestDatabase();
     database = createDatabase(testConfig({ DATABASE_URL: db.url }), { poolSize: 2 });
     workspaceId = (await database.prisma.workspace.create({ data: { name: 'Deep' } })).id;
@@ -44,7 +43,7 @@ describe('v0 pages by number: cost', () => {
     await database.prisma.$executeRawUnsafe('VACUUM ANALYZE tasks');
   });
 
-  after(async () => {
+  afterAll(async () => {
     await database?.close();
     await db?.drop();
   });
@@ -71,7 +70,7 @@ describe('v0 pages by number: cost', () => {
     assert.ok(seek.sharedBlocks <= seekBound(BEFORE), `touched ${seek.sharedBlocks} pages, bound ${seekBound(BEFORE)}`);
   });
 
-  it('page 200 of 500 costs page 1 plus that index count, and holds rows 99,500 … 99,999', async (t) => {
+  it('page 200 of 500 costs page 1 plus that index count, and holds rows 99,500 … 99,999', async () => {
     const config = testConfig({ DATABASE_URL: db.url });
     const first = await measureQueryCost(config, (client) => v0Page(client, 1));
     const deep = await measureQueryCost(config, (client) => v0Page(client, PAGE));
@@ -83,7 +82,7 @@ describe('v0 pages by number: cost', () => {
       assert.equal(cost.sorts, first[i]!.sorts, cost.sql);
       assert.ok(cost.rowsScanned <= first[i]!.rowsScanned, `a page ${PAGE} statement scanned ${cost.rowsScanned} rows, page 1's ${first[i]!.rowsScanned}`);
     });
-    t.diagnostic(`shared buffers: page 1 ${total(first)} in ${first.length} statements; page ${PAGE} ${total(deep)} (seek ${seek!.sharedBlocks}, rows scanned ${seek!.rowsScanned})`);
+    console.log(`shared buffers: page 1 ${total(first)} in ${first.length} statements; page ${PAGE} ${total(deep)} (seek ${seek!.sharedBlocks}, rows scanned ${seek!.rowsScanned})`);
     assert.ok(total(deep) <= total(first) + seekBound(BEFORE), `page 1: ${total(first)} pages, page ${PAGE}: ${total(deep)}`);
 
     const expected = await database.prisma.task.findMany({ where: { workspaceId, archivedAt: null }, orderBy: { id: 'asc' }, skip: BEFORE + 1, take: LIMIT, select: { id: true } });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, it, mock } from 'node:test';
+import { type Clock, install } from '@sinonjs/fake-timers';
 import { currentDependencyBudget, DependencyBudget, withDependencyBudget } from '@workcell/config';
 import type { OutboxListener, OutboxListenerOptions } from './outbox.js';
 import { type OutboxWaiter, OutboxWaiters, type WakeReason } from './outbox-waiters.js';
@@ -13,6 +13,7 @@ describe('outbox waiters', () => {
   let started: number;
   let closed: number;
   let budgetAtStart: DependencyBudget | undefined | 'not started';
+  let clock: Clock;
 
   const fakeListen = (options: Pick<OutboxListenerOptions, 'onEvent' | 'onListening'>): OutboxListener => {
     session = options;
@@ -33,9 +34,9 @@ describe('outbox waiters', () => {
     started = 0;
     closed = 0;
     budgetAtStart = 'not started';
-    mock.timers.enable({ apis: ['setTimeout'] });
+    clock = install({ toFake: ['setTimeout', 'clearTimeout'] });
   });
-  afterEach(() => mock.timers.reset());
+  afterEach(() => clock.uninstall());
 
   it('a notification wakes only its workspace’s waiters, all of them', async () => {
     const waiters = registry();
@@ -72,9 +73,9 @@ describe('outbox waiters', () => {
     const waiters = registry();
     const waiter = waiters.take('ws-a', { timeoutMs: 5_000 })!;
     const next = waiter.next();
-    mock.timers.tick(4_999);
+    clock.tick(4_999);
     assert.equal(await state(next), 'pending');
-    mock.timers.tick(1);
+    clock.tick(1);
     assert.equal(await state(next), 'deadline');
     assert.equal(waiters.size, 0);
     assert.equal(await state(waiter.next()), 'deadline', 'an ended waiter answers its reason at once');
@@ -89,7 +90,7 @@ describe('outbox waiters', () => {
     const waiter = waiters.take('ws-a', { timeoutMs: 5_000 })!;
     // The caller is reading when the commit and then the deadline come.
     session!.onEvent('ws-a');
-    mock.timers.tick(5_000);
+    clock.tick(5_000);
     assert.equal(waiters.size, 0);
     assert.equal(await state(waiter.next()), 'event');
     assert.equal(await state(waiter.next()), 'deadline');
@@ -147,7 +148,7 @@ describe('outbox waiters', () => {
     waiter.release();
     assert.equal(waiters.size, 0);
     assert.equal(await state(waiter.next()), 'aborted');
-    mock.timers.tick(10_000);
+    clock.tick(10_000);
     assert.equal(waiters.size, 0, 'its deadline does not count it twice');
   });
 

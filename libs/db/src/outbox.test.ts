@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import { configFrom } from '@workcell/config';
 import { useTestDatabase } from '@workcell/testing';
 import { createDatabase, type Database } from './database.js';
@@ -20,7 +19,7 @@ describe('outbox notifications', () => {
   const heard: string[] = [];
   let marker: (payload: string) => Promise<void>;
 
-  before(async () => {
+  beforeAll(async () => {
     const config = configFrom({ DATABASE_URL: db.url, LOG_LEVEL: 'silent' });
     database = createDatabase(config, { poolSize: 2 });
     workspaceId = (await seedDemoWorkspaceIfEmpty(database, config))!.workspaceId;
@@ -34,7 +33,7 @@ describe('outbox notifications', () => {
       while (!heard.includes(payload)) await new Promise((r) => setTimeout(r, 10));
     };
   });
-  after(async () => {
+  afterAll(async () => {
     await listener?.close();
     await database?.close();
   });

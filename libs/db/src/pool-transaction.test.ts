@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, type TestDatabase, testConfig } from '@workcell/testing';
 import { createDatabase, type Database } from './database.js';
 import { Prisma } from './generated/prisma/client.js';
@@ -14,12 +13,12 @@ describe('Database.transaction (a pool transaction)', () => {
   let database: Database;
   const rows = async () => (await database.statement<{ n: number }>(Prisma.sql`SELECT n FROM scratch ORDER BY n`)).rows.map((r) => r.n);
 
-  before(async () => {
+  beforeAll(async () => {
     db = await createTestDatabase();
     database = createDatabase(testConfig({ DATABASE_URL: db.url }), { poolSize: 1 });
     await database.statement(Prisma.sql`CREATE TABLE scratch (n int PRIMARY KEY)`);
   });
-  after(async () => {
+  afterAll(async () => {
     await database?.close();
     await db?.drop();
   });

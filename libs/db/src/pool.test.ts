@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '@workcell/testing';
 import { createManagedPool } from './pool.js';
@@ -13,14 +12,14 @@ describe('managed pg pool', () => {
   let db: TestDatabase;
   let admin: pg.Client;
 
-  before(async () => {
+  beforeAll(async () => {
     db = await createTestDatabase();
     const url = new URL(db.url);
     url.pathname = '/postgres';
     admin = new pg.Client({ connectionString: url.toString() });
     await admin.connect();
   });
-  after(async () => {
+  afterAll(async () => {
     await admin.end();
     await db.drop();
   });

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { loadConfig } from '@workcell/config';
 import { migrate, migrationFiles, rollback } from '@workcell/migrations';
@@ -161,11 +160,11 @@ describe('migrations: up is idempotent, down removes everything, up again restor
   const url = databaseUrl(name);
   const admin = databaseUrl('postgres');
 
-  before(async () => {
+  beforeAll(async () => {
     await execute(admin, `CREATE DATABASE "${name}"`);
   });
 
-  after(async () => {
+  afterAll(async () => {
     await execute(admin, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   });
 

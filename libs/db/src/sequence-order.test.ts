@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import { configFrom } from '@workcell/config';
 import { useTestDatabase } from '@workcell/testing';
 import { committedEventHead, listOutboxWindow } from './changes.js';
@@ -20,7 +19,7 @@ describe('outbox readers keep sequence order', () => {
   let workspaceId: string;
   let sequences: bigint[];
 
-  before(async () => {
+  beforeAll(async () => {
     const config = configFrom({ DATABASE_URL: db.url, LOG_LEVEL: 'silent' });
     database = createDatabase(config, { poolSize: 2 });
     workspaceId = (await seedDemoWorkspaceIfEmpty(database, config))!.workspaceId;
@@ -32,7 +31,7 @@ describe('outbox readers keep sequence order', () => {
     });
     assert.ok(sequences.some((s) => s.toString().length !== sequences[0]!.toString().length), `the sequences cross a digit boundary: ${sequences.join(', ')}`);
   });
-  after(() => database?.close());
+  afterAll(() => database?.close());
 
   it('the relay locks the oldest unpublished events first', async () => {
     const locked = await database.transaction((tx) => lockUnpublishedEvents(tx, 3));

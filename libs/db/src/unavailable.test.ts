@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
 import { DependencyTimeoutError } from '@workcell/config';
 import { isDatabaseUnavailable } from './unavailable.js';
 

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 /** A process logging three lines through createLogger's standard-output destination, then exiting or idling. */

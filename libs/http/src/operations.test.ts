@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
 import { v1Operations } from '@workcell/registry';
 import { testConfig } from '@workcell/testing';
 import { captureLogger, createStrayApiApp } from './fixtures.js';

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type RunningApp, startApp, TcpProxy, testConfig, useTestEnvironment } from '@workcell/testing';
 import { captureLogger, createTestApp, releaseSlowRequest } from './fixtures.js';
@@ -21,11 +20,11 @@ const readyStatus = async (url: string) => (await fetch(`${url}/readyz`)).status
 describe('request plumbing', () => {
   let running: RunningApp;
   let capture: ReturnType<typeof captureLogger>;
-  before(async () => {
+  beforeAll(async () => {
     capture = captureLogger(env.config);
     running = await startApp((c) => createTestApp(c, capture.logger), env.config);
   });
-  after(() => running.close());
+  afterAll(() => running.close());
 
   it('answers /healthz and /readyz when PostgreSQL and Redis are up', async () => {
     const health = await fetch(`${running.url}/healthz`);
@@ -77,7 +76,7 @@ describe('readiness follows its dependencies', () => {
   let pgProxy: TcpProxy;
   let redisProxy: TcpProxy;
   let running: RunningApp;
-  before(async () => {
+  beforeAll(async () => {
     pgProxy = await TcpProxy.start(env.databaseUrl);
     redisProxy = await TcpProxy.start(env.config.redis.url);
     const config = testConfig({
@@ -89,7 +88,7 @@ describe('readiness follows its dependencies', () => {
     running = await startApp((c) => createTestApp(c, captureLogger(c).logger), config);
     await waitFor(async () => (await readyStatus(running.url)) === 200, 5_000);
   });
-  after(async () => {
+  afterAll(async () => {
     await running.close();
     await pgProxy.close();
     await redisProxy.close();
@@ -202,7 +201,7 @@ describe('server limits: slow clients and connections per client (slow loris)', 
   /** Node checks the header and request bounds every quarter of the header bound; the rest is the loaded machine. */
   const MARGIN_MS = 1_200;
   let running: RunningApp;
-  before(async () => {
+  beforeAll(async () => {
     const config = testConfig({
       DATABASE_URL: env.databaseUrl,
       REDIS_PREFIX: env.redisPrefix,
@@ -212,7 +211,7 @@ describe('server limits: slow clients and connections per client (slow loris)', 
     });
     running = await startApp((c) => createTestApp(c, captureLogger(c).logger), config);
   });
-  after(() => running.close());
+  afterAll(() => running.close());
 
   it('a client sending its headers byte by byte is cut off within HTTP_HEADERS_TIMEOUT_MS', async () => {
     const conn = rawConnection(running.url);
@@ -258,11 +257,11 @@ describe('server limits: slow clients and connections per client (slow loris)', 
 describe('server limits: connections per client address', () => {
   const LIMIT = 3;
   let running: RunningApp;
-  before(async () => {
+  beforeAll(async () => {
     const config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, HTTP_MAX_CONNECTIONS_PER_CLIENT: String(LIMIT) });
     running = await startApp((c) => createTestApp(c, captureLogger(c).logger), config);
   });
-  after(() => running.close());
+  afterAll(() => running.close());
 
   it('refuses connections over HTTP_MAX_CONNECTIONS_PER_CLIENT at once, and accepts again when one closes', async () => {
     const held = Array.from({ length: LIMIT }, () => rawConnection(running.url));

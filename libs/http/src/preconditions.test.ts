@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
 import { DomainError } from '@workcell/domain';
 import { etagOf, expectedRevisionFrom } from './preconditions.js';
 

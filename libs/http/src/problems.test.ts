@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { createDatabase, type Database, isDatabaseUnavailable } from '@workcell/db';
 import { useTestEnvironment } from '@workcell/testing';
 import { isDataException, toProblem } from './problems.js';
@@ -14,10 +13,10 @@ const env = useTestEnvironment();
  */
 describe('a value PostgreSQL refuses is a 400, not a 5xx', () => {
   let database: Database;
-  before(() => {
+  beforeAll(() => {
     database = createDatabase(env.config, { poolSize: 1 });
   });
-  after(() => database.close());
+  afterAll(() => database.close());
 
   const failureOf = async (run: () => Promise<unknown>, label = ''): Promise<unknown> =>
     run().then(

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, before, describe, it } from 'node:test';
 import { createRedis, type Redis } from '@workcell/redis';
 import { useTestEnvironment } from '@workcell/testing';
 import { consume, decodedPath, refund } from './rate-limit.js';
@@ -9,10 +8,10 @@ const env = useTestEnvironment();
 
 describe('sliding-window rate limit', () => {
   let redis: Redis;
-  before(() => {
+  beforeAll(() => {
     redis = createRedis(env.config, 'rate-limit-test');
   });
-  after(() => redis.quit());
+  afterAll(() => redis.quit());
 
   const take = (key: string, n: number, limit: number, windowMs: number) => Promise.all(Array.from({ length: n }, () => consume(redis, key, limit, 2000, windowMs)));
 

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
 import { hostileInputIssues, jsonStructureProblem, MAX_JSON_DEPTH } from './validation.js';
 
 describe('JSON body structure', () => {

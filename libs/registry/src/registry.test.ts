@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import {
   computeRegistryDigest,

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
 import { getV1Operation, IdempotencyKey, IfMatch, listEnvelope, singleEnvelope, v0Operations } from './index.js';
 import { Task } from './v1/tasks.js';
 

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
 import { loadContract, parseScopes, parseSensitiveScopes } from './contract.js';
 import {
   DOMAIN_READ_SCOPES,

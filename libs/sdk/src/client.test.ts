@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
 import { generateToken } from '@workcell/credentials';
 import { WorkcellClient } from './client.js';
 import { WorkcellApiError, WorkcellClientError } from './errors.js';

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { describe, it } from 'node:test';
 import { generateToken } from '@workcell/credentials';
 import { type ListItem, type RequestBody, type ResponseData, WorkcellClient } from './client.js';
 import { renderTypes, TARGET } from './types-gen.js';

@@ -1,5 +1,4 @@
 import type { AddressInfo } from 'node:net';
-import { after, before } from 'node:test';
 import { type AppConfig, configFrom, loadConfig } from '@workcell/config';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { createRedisPrefix, dropRedisPrefix } from './redis.js';
@@ -65,11 +64,11 @@ export function useTestEnvironment(overrides: Record<string, string | undefined>
   let db: TestDatabase | undefined;
   let config: AppConfig | undefined;
   const redisPrefix = createRedisPrefix();
-  before(async () => {
+  beforeAll(async () => {
     db = await createTestDatabase();
     config = testConfig({ DATABASE_URL: db.url, REDIS_PREFIX: redisPrefix, ...overrides });
   });
-  after(async () => {
+  afterAll(async () => {
     await db?.drop();
     await dropRedisPrefix(redisPrefix);
   });

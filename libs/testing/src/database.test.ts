@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { loadConfig } from '@workcell/config';
 import { dropUnusedTemplates, ensureTemplateDatabase, TEMPLATE_RETENTION_MS } from './database.js';
@@ -18,7 +17,7 @@ describe('template databases of other checkouts', () => {
   let admin: pg.Client;
   let own: string;
 
-  before(async () => {
+  beforeAll(async () => {
     // Built (and its own clean-up run) first, so the clean-up under test is the only one that sees the fakes.
     own = await ensureTemplateDatabase();
     const url = new URL(loadConfig().database.url);
@@ -31,7 +30,7 @@ describe('template databases of other checkouts', () => {
     await admin.query(`COMMENT ON DATABASE "${stale}" IS 'workcell test template, last used at ${now - TEMPLATE_RETENTION_MS - 60_000}'`);
   });
 
-  after(async () => {
+  afterAll(async () => {
     for (const name of [fresh, stale, unmarked]) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await admin.end();
   });

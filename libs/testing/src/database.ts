@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { after, before } from 'node:test';
 import pg from 'pg';
 import { loadConfig } from '@workcell/config';
 import { migrate, migrationsDigest } from '@workcell/migrations';
@@ -138,10 +137,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 /** Registers before/after hooks giving the current test file its own database. */
 export function useTestDatabase(): { readonly url: string; readonly name: string } {
   let db: TestDatabase | undefined;
-  before(async () => {
+  beforeAll(async () => {
     db = await createTestDatabase();
   });
-  after(async () => {
+  afterAll(async () => {
     await db?.drop();
   });
   return {

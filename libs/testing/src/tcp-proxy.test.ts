@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { after, before, describe, it } from 'node:test';
 import { TcpProxy } from './tcp-proxy.js';
 
 /** An echo server behind the proxy: what a client sends comes back, unless the proxy faults. */
@@ -45,11 +44,11 @@ describe('TcpProxy', () => {
   let server: net.Server;
   let proxy: TcpProxy;
 
-  before(async () => {
+  beforeAll(async () => {
     server = await echoServer();
     proxy = await TcpProxy.start(`tcp://127.0.0.1:${(server.address() as net.AddressInfo).port}`);
   });
-  after(async () => {
+  afterAll(async () => {
     await proxy.close();
     await new Promise((resolve) => server.close(resolve));
   });

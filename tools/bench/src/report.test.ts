@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
 import { percentile } from './ratio.js';
 import { HAND_WRITTEN_MARKER, renderDocument, type Report, textTable } from './report.js';
 

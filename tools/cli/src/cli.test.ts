@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
 import { generateToken } from '@workcell/credentials';
 import { type CliIo, runCli } from './cli.js';
 import { memoryCredentialStore } from './store.js';

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { describe, it } from 'node:test';
 import { testConfig } from '@workcell/testing';
 import { COVERAGE_DIRECTORY, measureCoverage, renderCoverage } from './coverage.js';
 

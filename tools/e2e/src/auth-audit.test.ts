@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { V1_SCOPES } from '@workcell/credentials';
 import { useTestEnvironment } from '@workcell/testing';
 import { startV1Cell, type V1Cell } from './support/cell.js';
@@ -16,10 +15,10 @@ const env = useTestEnvironment();
 describe('refused authentications', () => {
   let cell: V1Cell;
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV1Cell(env);
   });
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   const refusals = (credentialId: string) =>
     cell.database.prisma.auditEvent.findMany({ where: { workspaceId: cell.workspaceId, action: 'credential.authentication_refused', targetId: credentialId }, orderBy: { id: 'asc' } });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { V1_SCOPES, generateToken, withChecksum } from '@workcell/credentials';
 import { measureQueryCost } from '@workcell/db';
 import { authenticateCredential, invoke } from '@workcell/domain';
@@ -21,11 +20,11 @@ describe('v1 credential verification path', () => {
   let cell: V1Cell;
   let real: string;
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV1Cell(env);
     real = await cell.mint(V1_SCOPES);
   });
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   /** The SELECT statements authentication sends for `token`, and its answer. */
   const verify = async (token: string) => {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { after, before, describe, it } from 'node:test';
 import { createApiV0App } from '@workcell/api-v0';
 import { createApiV1App } from '@workcell/api-v1';
 import { createAuthApp } from '@workcell/auth';
@@ -41,7 +40,7 @@ describe('authentication and authorization (contract 5)', () => {
   const get = (base: RunningApp, path: string, token?: string, headers: Record<string, string> = {}) =>
     fetch(`${base.url}${path}`, { headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...headers } });
 
-  before(async () => {
+  beforeAll(async () => {
     database = createDatabase(env.config, { poolSize: 2 });
     const seeded = await seedDemoWorkspaceIfEmpty(database, env.config);
     assert.ok(seeded);
@@ -58,7 +57,7 @@ describe('authentication and authorization (contract 5)', () => {
     v1b = await startApp((c) => createApiV1App(c, logged(c, 'api-v1')), config);
   });
 
-  after(async () => {
+  afterAll(async () => {
     for (const app of [v1b, v1, v0, worker, auth]) await app?.close();
     await database?.close();
   });

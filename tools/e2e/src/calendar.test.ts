@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import ICAL from 'ical.js';
 import type { Database, DemoTokens } from '@workcell/db';
 import { type RunningApp, useTestEnvironment } from '@workcell/testing';
@@ -14,14 +13,14 @@ describe('v0 calendar feed GET /calendar/{token}.ics (RFC 5545)', () => {
   let v0: RunningApp;
   const tricky = 'Review, approve; then \\ ship\nnext: “Großartig” — ünïcödé '.repeat(3);
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV0Cell(env);
     ({ database, demo: tokens, v0 } = cell);
     await database.prisma.task.create({
       data: { workspaceId: tokens.workspaceId, title: tricky, assigneeMemberId: cell.team.memberId, startDate: new Date('2030-01-01'), dueDate: new Date('2030-01-03') },
     });
   });
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   const feed = (query = '', token = tokens.calendarFeedToken) => fetch(`${v0.url}/calendar/${token}.ics${query}`);
 

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ChangeWaits, createApiV1App } from '@workcell/api-v1';
 import type { AppConfig } from '@workcell/config';
@@ -76,7 +75,7 @@ describe('v1 change feed and event catalog', () => {
   };
   const of = (items: readonly Change[], id: string) => items.filter((c) => c.resourceId === id).map((c) => c.action);
 
-  before(async () => {
+  beforeAll(async () => {
     listenProxy = await TcpProxy.start(env.databaseUrl);
     cell = await startV1Cell(env, { settings: { DATABASE_LISTEN_URL: listenProxy.rewrite(env.databaseUrl) } });
     ({ database, workspaceId, config, v1, v1b } = cell);
@@ -92,7 +91,7 @@ describe('v1 change feed and event catalog', () => {
     });
   });
 
-  after(async () => {
+  afterAll(async () => {
     await cell?.close();
     await listenProxy?.close();
   });
@@ -486,14 +485,15 @@ describe('v1 change feed and event catalog', () => {
       }
     });
 
-    it('shutdown answers held requests with their current page at once', { timeout: 25_000 }, async () => {
+    it('shutdown answers held requests with their current page at once', async () => {
       const extra = await startApp((c) => createApiV1App(c), cell.config);
       const start = await head();
       const waiting = feedPage(admin, { cursor: start, wait: '30' }, extra);
       await held(1, extra);
-      // Without ending the waits, closing would wait out the 30 s (the test's timeout is shorter).
-      await extra.close();
-      const reply = await waiting;
+      // Without ending the waits, closing would wait out the 30 s: the test fails at 25 s instead.
+      const bound = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('shutdown waited for the held request')), 25_000).unref());
+      await Promise.race([extra.close(), bound]);
+      const reply = await Promise.race([waiting, bound]);
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
       assert.deepEqual([reply.body.data, reply.body.links.next, reply.body.meta.nextCursor], [[], null, start]);
     });

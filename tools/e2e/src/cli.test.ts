@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { after, before, describe, it } from 'node:test';
 import { V1_SCOPES } from '@workcell/credentials';
 import { useTestEnvironment } from '@workcell/testing';
 import { startV1Cell, type V1Cell } from './support/cell.js';
@@ -18,10 +17,10 @@ const BIN = createRequire(import.meta.url).resolve('@workcell/cli/dist/main.js')
 describe('the workcell CLI against a running cell', () => {
   let cell: V1Cell;
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV1Cell(env);
   });
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   /** Runs the CLI as a child process (asynchronously: the services answering it live in this process). */
   const run = (args: string[], extra: Record<string, string>) =>

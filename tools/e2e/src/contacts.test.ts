@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
 import { type Database, issueCredential } from '@workcell/db';
@@ -73,7 +72,7 @@ describe('v1 contacts, contact groups and call notes', () => {
   /** Every item of a list, following links.next page by page. */
   const listAll = <T>(path: string, token = admin): Promise<T[]> => listAllPages<T>(v1, path, token);
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV1Cell(env);
     ({ database, workspaceId, ownerMemberId, config, v1, v1b } = cell);
     admin = await mint(V1_SCOPES);
@@ -84,7 +83,7 @@ describe('v1 contacts, contact groups and call notes', () => {
     other.callNoteId = (await database.prisma.callNote.create({ data: { workspaceId: ws.id, contactId: other.contactId, content: 'foreign' } })).id;
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   describe('scopes', () => {
     const id = randomUUID();

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { after, before, describe, it } from 'node:test';
 import type { AppConfig } from '@workcell/config';
 import { PERMISSION_KEYS, V1_SCOPES } from '@workcell/credentials';
 import { type Database, type DemoTokens, issueCredential } from '@workcell/db';
@@ -114,7 +113,7 @@ describe('credential administration (contract 5.2, 5.3)', () => {
     return reveal(reply);
   };
 
-  before(async () => {
+  beforeAll(async () => {
     const logged = (c: AppConfig, service: string) => createLogger({ ...c, logLevel: 'debug' }, service, sink());
     cell = await startV1Cell(env, { logger: logged });
     ({ database, demo: tokens, ownerMemberId, config, v1, v1b } = cell);
@@ -136,7 +135,7 @@ describe('credential administration (contract 5.2, 5.3)', () => {
     other.projectId = (await database.prisma.project.create({ data: { workspaceId: workspace.id, name: 'Other project' } })).id;
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   describe('personal access tokens', () => {
     it('creates a token of the acting member and reveals its secret exactly once', async () => {
@@ -470,7 +469,7 @@ describe('credential administration (contract 5.2, 5.3)', () => {
     const grantsPath = () => `/v1/service-accounts/${accountId}/resource-grants`;
     const read = async () => data<Grants>(await call('GET', grantsPath(), owner));
 
-    before(async () => {
+    beforeAll(async () => {
       accountId = data<ServiceAccount>(await call('POST', '/v1/service-accounts', owner, { name: 'grants holder' })).id;
     });
 
@@ -605,7 +604,7 @@ describe('credential administration (contract 5.2, 5.3)', () => {
     let token: string;
     const created: string[] = [];
 
-    before(async () => {
+    beforeAll(async () => {
       member = await addMember(ws, 'pager@demo.workcell.test', PERMISSION_KEYS);
       const own = await mint({ kind: 'personal_access_token', name: 'pager', scopes: V1_SCOPES, memberId: member.memberId });
       token = own.token;

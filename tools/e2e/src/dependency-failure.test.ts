@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { createApiV0App } from '@workcell/api-v0';
 import { createApiV1App } from '@workcell/api-v1';
 import { createAuthApp } from '@workcell/auth';
@@ -26,7 +25,7 @@ describe('PostgreSQL unreachable from the API apps', () => {
   let v1: RunningApp;
   let v0: RunningApp;
 
-  before(async () => {
+  beforeAll(async () => {
     database = createDatabase(env.config, { poolSize: 2 });
     tokens = (await seedDemoWorkspaceIfEmpty(database, env.config))!;
     auth = await startApp(createAuthApp, env.config);
@@ -42,7 +41,7 @@ describe('PostgreSQL unreachable from the API apps', () => {
     v1 = await startApp(createApiV1App, config);
     v0 = await startApp(createApiV0App, config);
   });
-  after(async () => {
+  afterAll(async () => {
     for (const app of [v0, v1, worker, auth]) await app?.close();
     await proxy?.close();
     await database?.close();

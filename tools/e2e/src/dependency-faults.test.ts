@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApiV0App } from '@workcell/api-v0';
 import { createApiV1App } from '@workcell/api-v1';
@@ -51,7 +50,7 @@ describe('dependency faults: PostgreSQL, Redis and the auth service cut and blac
   const createdTasks: string[] = [];
   let seq = 0;
 
-  before(async () => {
+  beforeAll(async () => {
     database = createDatabase(env.config, { poolSize: 2 });
     demo = (await seedDemoWorkspaceIfEmpty(database, env.config))!;
     workspaceId = demo.workspaceId;
@@ -71,7 +70,7 @@ describe('dependency faults: PostgreSQL, Redis and the auth service cut and blac
     v1 = await startApp(createApiV1App, apiConfig);
     v0 = await startApp(createApiV0App, apiConfig);
   });
-  after(async () => {
+  afterAll(async () => {
     for (const app of [v0, v1, worker, auth]) await app?.close();
     for (const proxy of [authProxy, redis, pg]) await proxy?.close();
     await database?.close();

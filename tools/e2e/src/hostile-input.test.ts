@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { internalFailure } from '@workcell/auth-kit';
 import { V1_SCOPES } from '@workcell/credentials';
@@ -161,7 +160,7 @@ describe('hostile input: never a 5xx, always the error document, nothing written
   const fillV0 = (op: V0OperationDefinition, hostile?: string) =>
     op.path.replace(/\{(\w+)\}/g, (_, name: string) => hostile ?? (name === 'token' ? feedToken : randomUUID()));
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV0Cell(env, { v1: true, settings: { V1_RATE_LIMIT_READ_PER_MINUTE: '100000', V1_RATE_LIMIT_WRITE_PER_MINUTE: '100000' } });
     v1 = cell.v1!;
     const { workspaceId, memberId } = cell.team;
@@ -178,7 +177,7 @@ describe('hostile input: never a 5xx, always the error document, nothing written
       })
       .join(' UNION ALL ');
   });
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   it('v1: NUL, control characters and lone surrogates in every path, query and body string: 400 naming it', async () => {
     const served = new Set(routeCoverage(v1.app as NestFastifyApplication).implemented);

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { V1_SCOPES } from '@workcell/credentials';
 import { routeCoverage } from '@workcell/http';
@@ -31,12 +30,12 @@ describe('HTTP contract rules over every operation', () => {
   let cell: V1Cell;
   let v0: RunningApp;
 
-  before(async () => {
+  beforeAll(async () => {
     // The registry sweeps below send hundreds of refused requests from one address: lift the address budgets.
     cell = await startV1Cell(env, { settings: { V1_RATE_LIMIT_READ_PER_MINUTE: '100000', V1_RATE_LIMIT_WRITE_PER_MINUTE: '100000' } });
     v0 = await startApp(createApiV0App, cell.config);
   });
-  after(async () => {
+  afterAll(async () => {
     await v0?.close();
     await cell?.close();
   });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { type Database, type DemoTokens, purgeExpiredIdempotencyRecords } from '@workcell/db';
 import { type RunningApp, useTestEnvironment } from '@workcell/testing';
 import { startV1Cell, type V1Cell } from './support/cell.js';
@@ -15,11 +14,11 @@ describe('Idempotency-Key on idempotent POSTs (contract 4.4, 7.4)', () => {
   let v1: RunningApp;
   let v1b: RunningApp;
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV1Cell(env);
     ({ database, demo: tokens, v1, v1b } = cell);
   });
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   const createRole = (base: RunningApp, name: string, key?: string) =>
     fetch(`${base.url}/v1/roles`, {

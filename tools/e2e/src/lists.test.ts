@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
 import type { Database } from '@workcell/db';
@@ -45,7 +44,7 @@ describe('v1 lists', () => {
   /** Every item of a list, following links.next page by page. */
   const listAll = <T>(path: string, token = admin): Promise<T[]> => listAllPages<T>(v1, path, token);
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV1Cell(env);
     ({ database, workspaceId, config, v1, v1b } = cell);
     admin = await mint(V1_SCOPES);
@@ -54,7 +53,7 @@ describe('v1 lists', () => {
     other.listId = (await database.prisma.list.create({ data: { workspaceId: ws.id, name: 'Foreign list', kind: 'task' } })).id;
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   describe('scopes', () => {
     it('lists:read reads but does not write', async () => {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { routeCoverage } from '@workcell/http';
 import { v1Operations } from '@workcell/registry';
@@ -26,11 +25,11 @@ describe('v1: every Location names a route that answers GET', () => {
   let token: string;
   let seq = 0;
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV1Cell(env);
     token = cell.demo.personalAccessToken;
   });
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   const create = async (path: string, body: unknown): Promise<string> => {
     const reply = await callApi<Data>(cell.v1, 'POST', path, token, body);

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import type { AppConfig } from '@workcell/config';
 import { PERMISSION_KEYS, V1_SCOPES } from '@workcell/credentials';
 import { type Database, issueCredential } from '@workcell/db';
@@ -74,14 +73,14 @@ describe('members, roles and groups: the permission model of personal access tok
   const auditOf = (targetId: string, action?: string) =>
     database.prisma.auditEvent.findMany({ where: { workspaceId, targetId, ...(action ? { action } : {}) }, orderBy: { id: 'asc' } });
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV1Cell(env);
     ({ database, workspaceId, ownerMemberId, config, v1, v1b } = cell);
     ownerRoleId = (await database.prisma.role.findFirstOrThrow({ where: { workspaceId, name: 'Owner' } })).id;
     ({ token: admin, id: adminCredentialId } = await mint(ownerMemberId, V1_SCOPES, 'admin'));
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   describe('scopes', () => {
     const operations: [string, string, string][] = [

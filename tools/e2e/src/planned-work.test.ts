@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
 import type { Database } from '@workcell/db';
@@ -53,7 +52,7 @@ describe('v1 planned work', () => {
     return (await database.prisma.workspaceMember.create({ data: { workspaceId: ws, userId: user.id, status, ...(status === 'disabled' ? { disabledAt: new Date() } : {}) } })).id;
   };
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV1Cell(env);
     ({ database, workspaceId, config, v1, v1b } = cell);
     admin = await cell.mint(V1_SCOPES);
@@ -70,7 +69,7 @@ describe('v1 planned work', () => {
     });
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   describe('scopes', () => {
     it('each operation answers 403 insufficient_scope naming its scope', async () => {

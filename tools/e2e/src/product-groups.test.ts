@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
 import type { Database } from '@workcell/db';
@@ -41,7 +40,7 @@ describe('v1 product groups', () => {
   const row = (id: string) => database.prisma.productGroup.findFirstOrThrow({ where: { workspaceId, id } });
   const listAll = (path: string, token = admin) => listAllPages<Group>(v1, path, token);
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV1Cell(env);
     ({ database, workspaceId, config, v1, v1b } = cell);
     admin = await cell.mint(V1_SCOPES);
@@ -50,7 +49,7 @@ describe('v1 product groups', () => {
     other.groupId = (await database.prisma.productGroup.create({ data: { workspaceId: ws.id, name: 'Foreign group' } })).id;
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   it('every operation answers 403 insufficient_scope naming its scope to a credential without it; read cannot write', async () => {
     const id = randomUUID();

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
 import type { Database } from '@workcell/db';
@@ -70,7 +69,7 @@ describe('v1 products', () => {
   const row = (id: string) => database.prisma.product.findFirstOrThrow({ where: { workspaceId, id } });
   const listAll = (path: string, token = admin) => listAllPages<Product>(v1, path, token);
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV1Cell(env);
     ({ database, workspaceId, config, v1, v1b } = cell);
     admin = await cell.mint(V1_SCOPES);
@@ -81,7 +80,7 @@ describe('v1 products', () => {
     other.productId = (await database.prisma.product.create({ data: { workspaceId: ws.id, name: 'Foreign product', unit: 'kg' } })).id;
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   describe('scopes', () => {
     it('finance scopes never grant base access alone', async () => {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
 import type { Database } from '@workcell/db';
@@ -85,7 +84,7 @@ describe('v1 project lifecycle', () => {
   }
   const outboxCount = (aggregateId: string, eventType: string) => database.prisma.outboxEvent.count({ where: { workspaceId, aggregateId, eventType } });
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV1Cell(env);
     ({ database, workspaceId, config, v1 } = cell);
     admin = await mint(V1_SCOPES);
@@ -95,7 +94,7 @@ describe('v1 project lifecycle', () => {
     other.operationId = (await database.prisma.projectLifecycleOperation.create({ data: { workspaceId: ws.id, projectId: other.projectId, kind: 'complete', status: 'succeeded' } })).id;
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   it('runs complete, reopen, archive and restore: 202 + Location, polled to succeeded, state, revision and events', async () => {
     const p = await create();

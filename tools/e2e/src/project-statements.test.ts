@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import { V1_SCOPES } from '@workcell/credentials';
 import type { Database } from '@workcell/db';
 import { getV1Operation } from '@workcell/registry';
@@ -84,7 +83,7 @@ describe('v1 project statements', () => {
   const count = () => database.prisma.projectStatement.count({ where: { workspaceId } });
   const listAll = (path: string, token = admin) => listAllPages<Statement>(v1, path, token);
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV1Cell(env);
     ({ database, workspaceId, v1, v1b } = cell);
     admin = await cell.mint(V1_SCOPES);
@@ -101,7 +100,7 @@ describe('v1 project statements', () => {
     ).id;
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   describe('scopes', () => {
     it('every operation answers 403 insufficient_scope naming its base scope; the finance overlay alone grants nothing', async () => {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
 import type { Database } from '@workcell/db';
@@ -42,7 +41,7 @@ describe('v1 project templates', () => {
   };
   const row = (id: string, ws = workspaceId) => database.prisma.projectTemplate.findUnique({ where: { workspaceId_id: { workspaceId: ws, id } } });
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV1Cell(env);
     ({ database, workspaceId, config, v1, v1b } = cell);
     admin = await cell.mint(V1_SCOPES);
@@ -52,7 +51,7 @@ describe('v1 project templates', () => {
     other.contactId = (await database.prisma.contact.create({ data: { workspaceId: ws.id, displayName: 'Foreign Co', kind: 'organization' } })).id;
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   describe('scopes', () => {
     it('every operation answers 403 insufficient_scope naming its missing scope', async () => {

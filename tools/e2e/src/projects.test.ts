@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
 import type { Database } from '@workcell/db';
@@ -55,7 +54,7 @@ describe('v1 projects', () => {
   const outboxCount = (aggregateId: string, eventType?: string) =>
     database.prisma.outboxEvent.count({ where: { workspaceId, aggregateId, ...(eventType ? { eventType } : {}) } });
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV1Cell(env);
     ({ database, workspaceId, config, v1 } = cell);
     admin = await mint(V1_SCOPES);
@@ -69,7 +68,7 @@ describe('v1 projects', () => {
     other.contactId = (await database.prisma.contact.create({ data: { workspaceId: ws.id, displayName: 'Foreign Co' } })).id;
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   describe('createProject', () => {
     it('creates with 201, Location, ETag and the body, and writes project.created in the same transaction', async () => {

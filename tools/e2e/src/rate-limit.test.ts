@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import { createApiV0App } from '@workcell/api-v0';
 import { createApiV1App } from '@workcell/api-v1';
 import { createAuthApp } from '@workcell/auth';
@@ -19,13 +18,13 @@ describe('rate limits shared through Redis (contract 8)', () => {
   const cell = (extra: Record<string, string> = {}) =>
     testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url, ...extra });
 
-  before(async () => {
+  beforeAll(async () => {
     database = createDatabase(env.config, { poolSize: 2 });
     tokens = (await seedDemoWorkspaceIfEmpty(database, env.config))!;
     auth = await startApp(createAuthApp, env.config);
     worker = await startApp(createWorkerApp, env.config);
   });
-  after(async () => {
+  afterAll(async () => {
     for (const app of [...apps, worker, auth]) await app.close();
     await database.close();
   });

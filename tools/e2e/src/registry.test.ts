@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApiV0App } from '@workcell/api-v0';
 import { createApiV1App } from '@workcell/api-v1';
@@ -24,7 +23,7 @@ async function readiness(url: string): Promise<{ status: number; body: { checks:
 
 describe('registry agreement between cells (contract 5.2 rule 7)', () => {
   const running: RunningApp[] = [];
-  after(async () => {
+  afterAll(async () => {
     for (const r of running.reverse()) await r.close();
   });
 
@@ -77,11 +76,11 @@ describe('registry agreement between cells (contract 5.2 rule 7)', () => {
 describe('API routes come from the registry', () => {
   let v1: RunningApp<NestFastifyApplication>;
   let v0: RunningApp<NestFastifyApplication>;
-  before(async () => {
+  beforeAll(async () => {
     v1 = await startApp(createApiV1App, env.config);
     v0 = await startApp(createApiV0App, env.config);
   });
-  after(async () => {
+  afterAll(async () => {
     await v1.close();
     await v0.close();
   });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { V1_SCOPES } from '@workcell/credentials';
 import { useTestEnvironment } from '@workcell/testing';
 import { type SaGrant, startV1Cell, type V1Cell } from './support/cell.js';
@@ -39,7 +38,7 @@ describe('resource grants on resource operations', () => {
     return reply.body.data;
   };
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV1Cell(env);
     admin = await cell.mint(V1_SCOPES);
     for (const family of FAMILIES) created.set(family.path, [await create(family.path, family.body()), await create(family.path, family.body())]);
@@ -48,7 +47,7 @@ describe('resource grants on resource operations', () => {
     created.set('/v1/call-notes', [await create('/v1/call-notes', { contactId: contact.id, content: 'one' }), await create('/v1/call-notes', { contactId: contact.id, content: 'two' })]);
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   const families = () => [...FAMILIES.map((f) => [f.path, f.type] as const), ['/v1/call-notes', 'call_note'] as const];
 

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { V1_SCOPES } from '@workcell/credentials';
 import { WorkcellApiError, WorkcellClient } from '@workcell/sdk';
 import { useTestEnvironment } from '@workcell/testing';
@@ -13,11 +12,11 @@ describe('@workcell/sdk against a running cell', () => {
   let cell: V1Cell;
   let api: WorkcellClient;
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV1Cell(env);
     api = new WorkcellClient({ credential: await cell.mint(V1_SCOPES), baseUrl: cell.v1.url });
   });
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   it('creates with an Idempotency-Key of its own and pages through a list', async () => {
     const created: string[] = [];

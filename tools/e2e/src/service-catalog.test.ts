@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import { V1_SCOPES } from '@workcell/credentials';
 import type { Database } from '@workcell/db';
 import { type RunningApp, useTestEnvironment } from '@workcell/testing';
@@ -44,7 +43,7 @@ describe('v1 services', () => {
   const rateRows = (serviceId: string) => database.prisma.serviceBillingRate.count({ where: { workspaceId, serviceId } });
   const listAll = (path: string, token = admin) => listAllPages<Service>(v1, path, token);
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV1Cell(env);
     ({ database, workspaceId, v1, v1b } = cell);
     admin = await cell.mint(V1_SCOPES);
@@ -56,7 +55,7 @@ describe('v1 services', () => {
     other.memberId = (await database.prisma.workspaceMember.create({ data: { workspaceId: ws.id, userId: user.id } })).id;
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   describe('scopes', () => {
     it('services:read reads the service and its billing rates but does not write', async () => {

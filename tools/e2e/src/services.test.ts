@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApiV0App } from '@workcell/api-v0';
 import { createApiV1App } from '@workcell/api-v1';
@@ -27,7 +26,7 @@ describe('the four services', () => {
   let auth: RunningApp;
   let worker: RunningApp;
   let cellConfig: AppConfig;
-  before(async () => {
+  beforeAll(async () => {
     auth = await startApp(createAuthApp, env.config);
     worker = await startApp(createWorkerApp, env.config);
     cellConfig = testConfig({
@@ -37,7 +36,7 @@ describe('the four services', () => {
       WORKER_INTERNAL_URL: worker.url,
     });
   });
-  after(async () => {
+  afterAll(async () => {
     await auth.close();
     await worker.close();
   });
@@ -55,10 +54,10 @@ describe('the four services', () => {
   for (const service of services) {
     describe(`${service.name} in-process`, () => {
       let running: RunningApp;
-      before(async () => {
+      beforeAll(async () => {
         running = await startApp(service.create, cellConfig);
       });
-      after(() => running.close());
+      afterAll(() => running.close());
 
       it('is live and ready with every dependency up', async () => {
         assert.equal((await fetch(`${running.url}/healthz`)).status, 200);
@@ -100,12 +99,12 @@ describe('the four services', () => {
     let database: Database;
     let queues: JobQueues;
     let worker: RunningApp;
-    before(async () => {
+    beforeAll(async () => {
       worker = await startApp(createWorkerApp, env.config);
       database = createDatabase(env.config, { poolSize: 2 });
       queues = new JobQueues(env.config);
     });
-    after(async () => {
+    afterAll(async () => {
       await queues.close();
       await database.close();
       await worker.close();

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { V1_SCOPES } from '@workcell/credentials';
@@ -50,7 +49,7 @@ describe('v1 task statements', () => {
     return { statements: RecordingClient.sent.map((s) => s.trim().split(/\s+/).slice(0, 3).join(' ')), prismaUses, result };
   };
 
-  before(async () => {
+  beforeAll(async () => {
     seeding = createDatabase(env.config, { poolSize: 2 });
     const seeded = await seedDemoWorkspaceIfEmpty(seeding, env.config);
     assert.ok(seeded);
@@ -81,7 +80,7 @@ describe('v1 task statements', () => {
     for (let i = 0; i < 120; i++) await invoke(createTask, ctx, { auth, requestId: null, title: `Task ${i}`, tagIds: tagIds.slice(0, i % 4) });
   });
 
-  after(async () => {
+  afterAll(async () => {
     await database?.prisma.$disconnect();
     await pool?.end();
     await seeding?.close();

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
 import { type Database, issueCredential } from '@workcell/db';
@@ -73,7 +72,7 @@ describe('v1 tasks', () => {
     database.prisma.outboxEvent.count({ where: { workspaceId, aggregateId, ...(eventType ? { eventType } : {}) } });
   const runningEntries = (memberId = ownerMemberId) => database.prisma.timeEntry.count({ where: { workspaceId, memberId, stoppedAt: null } });
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV1Cell(env);
     ({ database, workspaceId, ownerMemberId, config, v1 } = cell);
     admin = await mint(V1_SCOPES);
@@ -95,7 +94,7 @@ describe('v1 tasks', () => {
     other.memberId = (await database.prisma.workspaceMember.create({ data: { workspaceId: ws.id, userId: user.id } })).id;
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   describe('createTask, getTask, listTasks', () => {
     it('creates with 201, Location, ETag and every attribute, and writes task.created in the same transaction', async () => {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
 import type { Database } from '@workcell/db';
@@ -68,7 +67,7 @@ describe('v1 time entries', () => {
     return (await database.prisma.workspaceMember.create({ data: { workspaceId: ws, userId: user.id } })).id;
   };
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV1Cell(env);
     ({ database, workspaceId, ownerMemberId, config, v1, v1b } = cell);
     admin = await mint(V1_SCOPES);
@@ -86,7 +85,7 @@ describe('v1 time entries', () => {
     other.entryId = (await database.prisma.timeEntry.create({ data: { workspaceId: ws.id, memberId: other.memberId, startedAt: new Date(Date.now() - 7_200_000), stoppedAt: new Date(), durationSeconds: 7200 } })).id;
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   describe('scopes and the billing overlay', () => {
     it('billing appears on every embedded entry only with time-entries:billing', async () => {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
 import type { Database } from '@workcell/db';
@@ -36,7 +35,7 @@ describe('v1 users', () => {
     return { memberId: member.id, userId: user.id, name: user.name, email: user.email };
   };
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV1Cell(env);
     ({ database, workspaceId, config, v1 } = cell);
     reader = await cell.mint(['users:read']);
@@ -45,7 +44,7 @@ describe('v1 users', () => {
     other.memberId = (await addMember('active', ws.id)).memberId;
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   it('listUsers and getUser answer 403 insufficient_scope naming users:read without it', async () => {
     const token = await cell.mint(V1_SCOPES.filter((s) => s !== 'users:read'));

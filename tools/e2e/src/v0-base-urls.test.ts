@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { stripV0Prefix, v0PathPrefixes } from '@workcell/api-v0';
 import { type AppConfig, loadConfig } from '@workcell/config';
 import { type Database, issueTeamToken } from '@workcell/db';
@@ -40,7 +39,7 @@ describe('v0 under both base addresses', () => {
     return a;
   }
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV0Cell(env, { settings: { V0_BASE_URL: 'http://127.0.0.1:3000', V0_BASE_URL_ALT: 'http://localhost:3000/legacy/' } });
     ({ database, config, v0 } = cell);
     ({ workspaceId, memberId: ownerMemberId } = cell.team);
@@ -49,7 +48,7 @@ describe('v0 under both base addresses', () => {
     await database.prisma.task.create({ data: { workspaceId, title: 'Seen from both addresses' } });
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   it('reads answer identically: collections, single resources, users, paging', async () => {
     const tasks = await assertSame('GET', '/tasks?limit=500');

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import { createApiV1App } from '@workcell/api-v1';
 import { V1_SCOPES } from '@workcell/credentials';
 import { issueCredential, issueFeedToken } from '@workcell/db';
@@ -59,7 +58,7 @@ describe('v0: a success and an error path for every operation of the registry', 
     covered.set(op.operationId, entry);
   };
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV0Cell(env);
     v1 = await startApp(createApiV1App, cell.config);
     token = await cell.team.token();
@@ -77,7 +76,7 @@ describe('v0: a success and an error path for every operation of the registry', 
     fixtures.set('users', memberId);
   });
 
-  after(async () => {
+  afterAll(async () => {
     await v1?.close();
     await cell?.close();
   });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { createApiV0App } from '@workcell/api-v0';
 import { type RunningApp, startApp, useTestEnvironment } from '@workcell/testing';
 import { callV0, startV0Cell, V0_RECIPES, type V0Cell } from './support/v0.js';
@@ -22,12 +21,12 @@ describe('v0: concurrent PUTs are last-writer-wins', () => {
   let second: RunningApp;
   let token: string;
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV0Cell(env);
     second = await startApp(createApiV0App, cell.config);
     token = await cell.team.token();
   });
-  after(async () => {
+  afterAll(async () => {
     await second?.close();
     await cell?.close();
   });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
 import { type Database, issueCredential, issueTeamToken } from '@workcell/db';
@@ -50,7 +49,7 @@ describe('v0 lists, tags, times and users', () => {
     return all.body;
   };
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV0Cell(env, { v1: true });
     ({ database, config, v0 } = cell);
     ({ workspaceId, memberId: ownerMemberId } = cell.team);
@@ -69,7 +68,7 @@ describe('v0 lists, tags, times and users', () => {
     ).id;
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   it('every operation of the four resources needs a team token (401 in the legacy shape)', async () => {
     for (const [method, path] of [

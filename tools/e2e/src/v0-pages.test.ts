@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import type { Database } from '@workcell/db';
 import { useTestEnvironment } from '@workcell/testing';
 import { callV0, startV0Cell, type Team, type V0Cell } from './support/v0.js';
@@ -73,7 +72,7 @@ describe('v0 pages by number', () => {
     );
   }
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV0Cell(env);
     database = cell.database;
     ours = cell.team;
@@ -84,7 +83,7 @@ describe('v0 pages by number', () => {
     }
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   const COLLECTIONS = [
     '/tasks',

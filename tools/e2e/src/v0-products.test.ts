@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
 import { type Database, issueCredential, issueTeamToken } from '@workcell/db';
@@ -58,7 +57,7 @@ describe('v0 products and product groups', () => {
     return reply.body;
   };
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV0Cell(env, { v1: true });
     ({ database, config, v0 } = cell);
     ({ workspaceId, memberId: ownerMemberId } = cell.team);
@@ -73,7 +72,7 @@ describe('v0 products and product groups', () => {
     other.productId = (await database.prisma.product.create({ data: { workspaceId: ws.id, name: 'Foreign product', unit: 'kg' } })).id;
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   describe('products', () => {
     it('POST /products creates (201) what v1 reads with the same id; purchasePrice is shown to the team token; unknown and team fields are ignored', async () => {

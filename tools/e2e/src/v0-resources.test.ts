@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
 import { type Database, issueCredential, issueTeamToken } from '@workcell/db';
@@ -46,7 +45,7 @@ describe('v0 resources over the v1 procedures', () => {
   /** Body fields that try to move a write to another team. */
   const foreignTeam = () => ({ team: other.workspaceId, teamId: other.workspaceId, workspaceId: other.workspaceId, _team: other.workspaceId, workspace: other.workspaceId });
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV0Cell(env, { v1: true });
     ({ database, config, v0 } = cell);
     ({ workspaceId, memberId: ownerMemberId } = cell.team);
@@ -62,7 +61,7 @@ describe('v0 resources over the v1 procedures', () => {
     other.callNoteId = (await database.prisma.callNote.create({ data: { workspaceId: ws.id, contactId: other.contactId, content: 'Foreign note' } })).id;
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   describe('unavailable operations (contract 4.3, migration rule 10)', () => {
     const unavailable = v0Operations.filter((op) => op.availability === 'unavailable');

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import type { AppConfig } from '@workcell/config';
 import { type Database, issueTeamToken } from '@workcell/db';
 import { type RunningApp, useTestEnvironment } from '@workcell/testing';
@@ -44,7 +43,7 @@ describe('v0 journal entries and services over the v1 procedures', () => {
   const statement = (data: Record<string, unknown> = {}, ws = workspaceId, project = projectId) =>
     database.prisma.projectStatement.create({ data: { workspaceId: ws, projectId: project, kind: 'expense', occurredOn: new Date('2026-02-01'), quantity: '1', amount: '10', currency: 'EUR', ...data } });
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV0Cell(env, { v1: true });
     ({ database, config, v0 } = cell);
     ({ workspaceId, memberId: ownerMemberId } = cell.team);
@@ -57,7 +56,7 @@ describe('v0 journal entries and services over the v1 procedures', () => {
     other.token = await teamToken(ws.id, null);
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   describe('journal entries', () => {
     it('GET /journalEntries lists the team’s entries as legacy objects, budget entries and purchasePrice included', async () => {

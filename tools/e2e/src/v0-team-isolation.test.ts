@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import { v0Operations } from '@workcell/registry';
 import { useTestEnvironment } from '@workcell/testing';
 import { callV0, type LegacyReply, type Team, startV0Cell, V0_RECIPES, type V0Cell } from './support/v0.js';
@@ -45,7 +44,7 @@ describe('v0: the token’s team on every write operation', () => {
     return state;
   };
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV0Cell(env);
     own = cell.team;
     other = await cell.otherTeam();
@@ -58,7 +57,7 @@ describe('v0: the token’s team on every write operation', () => {
     }
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   it('covers every v0 write operation of the registry', () => {
     const writes = v0Operations.filter((op) => op.method !== 'GET');

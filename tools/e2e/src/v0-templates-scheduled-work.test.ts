@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import type { AppConfig } from '@workcell/config';
 import { type Database, issueTeamToken } from '@workcell/db';
 import { type RunningApp, useTestEnvironment } from '@workcell/testing';
@@ -39,7 +38,7 @@ describe('v0 project templates and scheduled work', () => {
     return error.code;
   };
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV0Cell(env);
     ({ database, config, v0 } = cell);
     ({ workspaceId, memberId: ownerMemberId } = cell.team);
@@ -53,7 +52,7 @@ describe('v0 project templates and scheduled work', () => {
     other.token = await teamToken(ws.id, null);
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   describe('GET /projectTemplates and /projectTemplates/{_id}', () => {
     it('lists the team’s unarchived templates with _id, paged by page and limit', async () => {
@@ -99,7 +98,7 @@ describe('v0 project templates and scheduled work', () => {
     const now = Date.now();
     const at = (days: number, hour = 9) => new Date(now + days * 86_400_000 + hour * 3_600_000);
 
-    before(async () => {
+    beforeAll(async () => {
       taskId = (await database.prisma.task.create({ data: { workspaceId, title: 'Scheduled' } })).id;
       for (const days of [-1, 1, 2, 400]) {
         await database.prisma.plannedWork.create({ data: { workspaceId, taskId, memberId: ownerMemberId, windowStart: at(days), windowEnd: at(days, 10), minutes: 60 } });

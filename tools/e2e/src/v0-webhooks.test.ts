@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import type { AppConfig } from '@workcell/config';
 import { type Database, issueTeamToken } from '@workcell/db';
 import { type RunningApp, useTestEnvironment } from '@workcell/testing';
@@ -38,7 +37,7 @@ describe('v0 webhooks (legacy unsigned subscriptions)', () => {
   const row = (id: string, ws = workspaceId) => database.prisma.legacyWebhook.findUnique({ where: { workspaceId_id: { workspaceId: ws, id } } });
   const count = () => database.prisma.legacyWebhook.count({ where: { workspaceId } });
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV0Cell(env);
     ({ database, config, v0 } = cell);
     ({ workspaceId, memberId: ownerMemberId } = cell.team);
@@ -48,7 +47,7 @@ describe('v0 webhooks (legacy unsigned subscriptions)', () => {
     other.token = await teamToken(ws.id, null);
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   it('every operation needs a team token (401)', async () => {
     for (const [method, path] of [['GET', '/webhooks'], ['POST', '/webhooks'], ['GET', `/webhooks/${UNKNOWN}`], ['DELETE', `/webhooks/${UNKNOWN}`], ['DELETE', '/webhooks']] as const) {

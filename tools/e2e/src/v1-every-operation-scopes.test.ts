@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import { V1_SCOPES } from '@workcell/credentials';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { routeCoverage } from '@workcell/http';
@@ -21,10 +20,10 @@ const env = useTestEnvironment();
 describe('v1: every served operation requires its scopes', () => {
   let cell: V1Cell;
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV1Cell(env);
   });
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   it('answers 403 insufficient_scope naming the scope to a credential without it', async () => {
     const served = new Set(routeCoverage(cell.v1.app as NestFastifyApplication).implemented);

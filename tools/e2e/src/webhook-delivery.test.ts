@@ -7,7 +7,6 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { configFrom } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
@@ -89,7 +88,7 @@ describe('webhook delivery', () => {
     });
   const published = (ids: string[]) => waitFor('the events to be published', async () => (await database.prisma.outboxEvent.count({ where: { workspaceId, id: { in: ids }, publishedAt: { not: null } } })) === ids.length);
 
-  before(async () => {
+  beforeAll(async () => {
     server = createServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (req, res) => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
@@ -110,7 +109,7 @@ describe('webhook delivery', () => {
     admin = await cell.mint(V1_SCOPES);
   });
 
-  after(async () => {
+  afterAll(async () => {
     await cell?.close();
     server?.closeAllConnections();
     await new Promise((r) => server?.close(r));

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
 import type { Queue } from 'bullmq';
 import { V1_SCOPES } from '@workcell/credentials';
 import { appendOutboxEvent, type Database, type PrismaClient } from '@workcell/db';
@@ -91,7 +90,7 @@ describe('webhook first attempt in the worker, BullMQ for retries', () => {
     return { id, eventId: eventId! };
   };
 
-  before(async () => {
+  beforeAll(async () => {
     server = createServer((req, res) => {
       req.resume();
       req.on('end', () => {
@@ -114,7 +113,7 @@ describe('webhook first attempt in the worker, BullMQ for retries', () => {
     deliveries = queues.queue('deliveries');
   });
 
-  after(async () => {
+  afterAll(async () => {
     for (const path of [...held.keys()]) release(path);
     await queues?.close();
     await cell?.close();

@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { after, before, describe, it } from 'node:test';
 import { V1_SCOPES } from '@workcell/credentials';
 import { appendOutboxEvent, type Database } from '@workcell/db';
 import { createLogger } from '@workcell/http';
@@ -46,7 +45,7 @@ describe('webhook relay wake-up', () => {
   /** One tick of the safety-net poll: the job its scheduler enqueues every WEBHOOK_RELAY_POLL_MS. */
   const pollOnce = () => queues.enqueue('webhooks.relay', {});
 
-  before(async () => {
+  beforeAll(async () => {
     server = createServer((req, res) => {
       req.resume();
       req.on('end', () => {
@@ -75,7 +74,7 @@ describe('webhook relay wake-up', () => {
     assert.equal(reply.status, 201, JSON.stringify(reply.body));
   });
 
-  after(async () => {
+  afterAll(async () => {
     await queues?.close();
     await cell?.close();
     await proxy?.close();

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { after, before, describe, it } from 'node:test';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
 import { type Database, issueCredential } from '@workcell/db';
@@ -51,7 +50,7 @@ describe('v1 webhooks', () => {
     return { webhook: reply.body.data, reply };
   };
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV1Cell(env, { logger: (c, service) => createLogger({ ...c, logLevel: 'debug' }, service, sink()) });
     ({ database, workspaceId, config, v1 } = cell);
     admin = await cell.mint(V1_SCOPES);
@@ -68,7 +67,7 @@ describe('v1 webhooks', () => {
     ).id;
   });
 
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   it('every operation answers 403 insufficient_scope naming its scope to a credential without it', async () => {
     const id = randomUUID();

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
 import { V1_SCOPES } from '@workcell/credentials';
 import { v1Operations } from '@workcell/registry';
 import { useTestEnvironment } from '@workcell/testing';
@@ -26,11 +25,11 @@ describe('v1 workspace settings, capabilities, entitlements and project sharing'
   const settings = async () => (await call<{ data: Settings }>('GET', '/v1/workspace/settings', admin)).body.data;
   const audits = (action: string) => cell.database.prisma.auditEvent.findMany({ where: { workspaceId: cell.workspaceId, action }, orderBy: { id: 'asc' } });
 
-  before(async () => {
+  beforeAll(async () => {
     cell = await startV1Cell(env);
     admin = await cell.mint(V1_SCOPES);
   });
-  after(() => cell?.close());
+  afterAll(() => cell?.close());
 
   describe('settings', () => {
     it('reads the six-field projection with its version as a strong ETag', async () => {
@@ -153,7 +152,7 @@ describe('v1 workspace settings, capabilities, entitlements and project sharing'
     let serviceAccountId: string;
     const path = () => `/v1/projects/${projectId}/sharing`;
 
-    before(async () => {
+    beforeAll(async () => {
       projectId = (await call<{ data: { id: string } }>('POST', '/v1/projects', admin, { name: 'Shared project' })).body.data.id;
       groupId = (await cell.database.prisma.group.create({ data: { workspaceId: cell.workspaceId, name: 'Sharing group' } })).id;
       serviceAccountId = (await cell.serviceAccount(['projects:read'], [])).serviceAccountId;

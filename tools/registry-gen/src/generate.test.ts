@@ -3,7 +3,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { canonicalJson, registryDigest, v0Operations, v1Operations } from '@workcell/registry';
 import { createHash } from 'node:crypto';
@@ -17,7 +16,7 @@ const tempDir = () => {
   temps.push(dir);
   return dir;
 };
-after(() => {
+afterAll(() => {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
 

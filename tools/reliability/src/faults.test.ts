@@ -1,4 +1,3 @@
-import { after, before, describe, it } from 'node:test';
 import { useTestEnvironment } from '@workcell/testing';
 import { faults } from './checks/faults.js';
 import { type FaultyPlatform, startFaultyPlatform } from './support/faulty-platform.js';
@@ -8,12 +7,12 @@ const env = useTestEnvironment();
 
 describe('reliability: dependency faults', () => {
   let platform: FaultyPlatform;
-  before(async () => {
+  beforeAll(async () => {
     platform = await startFaultyPlatform(env, SUITE_SETTINGS, 1000);
   });
-  after(() => platform?.close());
+  afterAll(() => platform?.close());
 
-  it('PostgreSQL, Redis and the auth service cut and black-holed mid-load: 503 with Retry-After in time, recovery, no acknowledged write lost', async (t) => {
-    finish(t, await faults(platform));
+  it('PostgreSQL, Redis and the auth service cut and black-holed mid-load: 503 with Retry-After in time, recovery, no acknowledged write lost', async () => {
+    finish(await faults(platform));
   });
 });

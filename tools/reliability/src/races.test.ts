@@ -1,4 +1,3 @@
-import { after, before, describe, it } from 'node:test';
 import { useTestEnvironment } from '@workcell/testing';
 import { races } from './checks/races.js';
 import { finish, SUITE_SETTINGS } from './support/run.js';
@@ -8,12 +7,12 @@ const env = useTestEnvironment();
 
 describe('reliability: races', () => {
   let world: World;
-  before(async () => {
+  beforeAll(async () => {
     world = await startWorld(env, SUITE_SETTINGS);
   });
-  after(() => world?.close());
+  afterAll(() => world?.close());
 
-  it('If-Match writers have one winner, idempotent POSTs create once, concurrent v0 PUTs all succeed', async (t) => {
-    finish(t, await races(world));
+  it('If-Match writers have one winner, idempotent POSTs create once, concurrent v0 PUTs all succeed', async () => {
+    finish(await races(world));
   });
 });

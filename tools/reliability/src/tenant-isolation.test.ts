@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import { useTestEnvironment } from '@workcell/testing';
 import { tenantIsolation } from './checks/tenant-isolation.js';
 import { finish, SUITE_SETTINGS } from './support/run.js';
@@ -9,14 +8,14 @@ const env = useTestEnvironment();
 
 describe('reliability: tenant isolation', () => {
   let world: World;
-  before(async () => {
+  beforeAll(async () => {
     world = await startWorld(env, SUITE_SETTINGS);
   });
-  after(() => world?.close());
+  afterAll(() => world?.close());
 
-  it('another workspace’s v1 PAT, v1 service account and v0 team token get 404 on every id of this one and change nothing', async (t) => {
+  it('another workspace’s v1 PAT, v1 service account and v0 team token get 404 on every id of this one and change nothing', async () => {
     const ledger = await tenantIsolation(world);
-    finish(t, ledger);
+    finish(ledger);
     assert.ok(ledger.requests > 300, `${ledger.requests} requests`);
   });
 });

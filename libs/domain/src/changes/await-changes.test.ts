@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
 import { currentDependencyBudget, DependencyBudget, withDependencyBudget } from '@workcell/config';
 import type { OutboxWaiter, WakeReason } from '@workcell/db';
 import { awaitChanges } from './await-changes.js';

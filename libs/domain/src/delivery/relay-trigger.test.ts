@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
 import type { RelayRun } from './relay.js';
 import { RelayTrigger } from './relay-trigger.js';
 

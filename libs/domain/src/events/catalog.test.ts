@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { V1_SCOPES } from '@workcell/credentials';
 import { AGGREGATES, EVENT_CATALOG, EVENT_CHANNELS, eventSpec, mayReceive } from './catalog.js';

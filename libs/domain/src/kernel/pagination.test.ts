@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
 import { testConfig } from '@workcell/testing';
 import { DomainError } from './errors.js';
 import { decodeCursor, encodeCursor, paginate } from './pagination.js';

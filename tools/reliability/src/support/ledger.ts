@@ -1,7 +1,7 @@
 import { type Answer, describeProbe, excerpt, type Probe } from './http.js';
 
 /**
- * What a check found, kept apart from the test runner (node:test today) so the checks stay plain functions:
+ * What a check found, kept apart from the test runner (Jest) so the checks stay plain functions:
  * every request is counted by answer class, and every violation becomes a finding that names its class, the
  * operation, the request, the status and an excerpt of the body, so a failure says what to fix.
  */

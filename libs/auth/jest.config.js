@@ -1,0 +1,1 @@
+export default { displayName: '@workcell/auth-kit', preset: '../../jest.preset.js' };

@@ -1,0 +1,1 @@
+export default { displayName: '@workcell/config', preset: '../../jest.preset.js' };

@@ -1,0 +1,1 @@
+export default { displayName: '@workcell/credentials', preset: '../../jest.preset.js' };

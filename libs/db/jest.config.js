@@ -1,0 +1,1 @@
+export default { displayName: '@workcell/db', preset: '../../jest.preset.js' };

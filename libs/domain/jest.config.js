@@ -1,0 +1,1 @@
+export default { displayName: '@workcell/domain', preset: '../../jest.preset.js' };

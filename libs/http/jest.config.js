@@ -1,0 +1,1 @@
+export default { displayName: '@workcell/http', preset: '../../jest.preset.js' };

@@ -1,0 +1,1 @@
+export default { displayName: '@workcell/migrations', preset: '../../jest.preset.js' };

@@ -1,0 +1,1 @@
+export default { displayName: '@workcell/registry', preset: '../../jest.preset.js' };

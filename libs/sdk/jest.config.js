@@ -1,0 +1,1 @@
+export default { displayName: '@workcell/sdk', preset: '../../jest.preset.js' };

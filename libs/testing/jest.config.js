@@ -1,0 +1,1 @@
+export default { displayName: '@workcell/testing', preset: '../../jest.preset.js' };

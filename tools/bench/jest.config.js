@@ -1,0 +1,1 @@
+export default { displayName: '@workcell/bench', preset: '../../jest.preset.js' };

@@ -1,0 +1,1 @@
+export default { displayName: '@workcell/cli', preset: '../../jest.preset.js' };

@@ -1,0 +1,1 @@
+export default { displayName: '@workcell/coverage', preset: '../../jest.preset.js' };

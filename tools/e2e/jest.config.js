@@ -1,0 +1,1 @@
+export default { displayName: '@workcell/e2e', preset: '../../jest.preset.js' };

@@ -1,0 +1,1 @@
+export default { displayName: '@workcell/infra', preset: '../../jest.preset.js' };

@@ -1,0 +1,1 @@
+export default { displayName: '@workcell/registry-gen', preset: '../../jest.preset.js' };
