@@ -1,4 +1,4 @@
-import type { Tx } from './credentials.js';
+import type { Tx } from './transactions.js';
 import type { Database } from './database.js';
 
 export interface AuditActor {

@@ -1,6 +1,5 @@
-import type { Tx } from './credentials.js';
+import { type Client, clientOf, type Tx } from './transactions.js';
 import { pageIds } from './keyset.js';
-import { type Client, clientOf } from './transactions.js';
 
 /**
  * Call notes: plain text about a contact, written by a member or a service account. Archive never deletes

@@ -1,7 +1,6 @@
 import { pageIds } from './keyset.js';
-import type { Tx } from './credentials.js';
+import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
-import { type CasOutcome, type Client, clientOf } from './transactions.js';
 
 /**
  * Contacts (people and organizations). A contact belongs to any number of contact groups through

@@ -1,7 +1,8 @@
 import type { AppConfig } from '@workcell/config';
 import type { CredentialKind } from '@workcell/credentials';
 import { type AuditActor, recordAudit } from './audit.js';
-import { issueCredential, type Tx } from './credentials.js';
+import { issueCredential } from './credentials.js';
+import type { Tx } from './transactions.js';
 import { assertChangingAuthorization, type Database } from './database.js';
 import type { Prisma } from './generated/prisma/client.js';
 import { disableWebhooks, transferWebhooks } from './webhooks.js';

@@ -2,10 +2,8 @@ import type { AppConfig } from '@workcell/config';
 import { type CredentialKind, generateFeedToken, generatePublicId, generateToken, verifierFor } from '@workcell/credentials';
 import { type AuditActor, recordAudit } from './audit.js';
 import { assertChangingAuthorization, type Database } from './database.js';
-import type { Prisma } from './generated/prisma/client.js';
+import type { Tx } from './transactions.js';
 import { disableWebhooks } from './webhooks.js';
-
-export type Tx = Prisma.TransactionClient;
 
 /** Mints a v0 team token, stores its verifier and lookup row, and returns the token (shown once). */
 export async function issueTeamToken(tx: Tx, config: AppConfig, input: { workspaceId: string; name: string; createdByMemberId?: string | null }): Promise<string> {

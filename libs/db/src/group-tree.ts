@@ -1,7 +1,6 @@
 import { Prisma } from './generated/prisma/client.js';
-import type { Tx } from './credentials.js';
+import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
 import { pageIds } from './keyset.js';
-import { type CasOutcome, type Client, clientOf } from './transactions.js';
 
 /**
  * A hierarchical group family (contact groups, product groups): a tree per workspace (`parent_id`). Archive

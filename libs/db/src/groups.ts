@@ -1,5 +1,4 @@
-import type { Tx } from './credentials.js';
-import { type CasOutcome, type Client, clientOf } from './transactions.js';
+import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
 
 /**
  * Workspace groups. Archived groups (deleteGroup) keep their rows and membership links for the audit

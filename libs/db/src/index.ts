@@ -3,7 +3,7 @@ export { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyClaim, pur
 export { DEMO_OWNER_EMAIL, DEMO_WORKSPACE_NAME, type DemoTokens, refreshDemoTokens, seedDemoWorkspaceIfEmpty } from './seed.js';
 export { type CredentialRecord, findTokenLookup, loadCredential, loadTeamToken, type TeamTokenRecord, type TokenLookup, touchCredential, touchTeamToken } from './identity.js';
 export { type AuditActor, type AuditEntry, type AuditEventRecord, type AuditFilter, listAuditEvents, recordAudit, recordAuthenticationRefusal } from './audit.js';
-export { type CredentialInput, issueCredential, issueFeedToken, issueTeamToken, revokeCredential, type Tx } from './credentials.js';
+export { type CredentialInput, issueCredential, issueFeedToken, issueTeamToken, revokeCredential } from './credentials.js';
 export { findWorkspace, type WorkspaceRecord, workspaceUsage, type WorkspaceUsage } from './workspaces.js';
 export {
   type CredentialMetaRow,
@@ -18,7 +18,7 @@ export {
 } from './credential-admin.js';
 export { archiveServiceAccount, createServiceAccount, findServiceAccount, listServiceAccountPage, type ServiceAccountChanges, type ServiceAccountRow, updateServiceAccount } from './service-accounts.js';
 export { type GrantAccess, type GrantResourceType, type GrantRow, listServiceAccountGrants, loadResourceGrants, replaceResourceGrants, type ReplaceGrantsResult } from './resource-grants.js';
-export { type CasOutcome, type Client, inPermissionTransaction, inTransaction, type SqlClient } from './transactions.js';
+export { type CasOutcome, type Client, inPermissionTransaction, inTransaction, type SqlClient, type Tx } from './transactions.js';
 export { countMembersHoldingAll, findMember, listMembersPage, lockExistingMemberIds, markMemberRemoved, type MemberFilter, memberPermissionKeys, type MemberRecord, replaceMemberRoles, updateMemberIfRevision } from './members.js';
 export { archiveRole, findRole, findRolePermissions, insertRole, listRolesPage, type RoleRecord, roleNameTaken, roleUsage, updateRoleIfRevision } from './roles.js';
 export { archiveGroup, findGroup, type GroupMemberRecord, type GroupRecord, insertGroup, listGroupMembersPage, listGroupsPage, replaceGroupMemberLinks, updateGroupIfRevision } from './groups.js';

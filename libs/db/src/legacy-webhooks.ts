@@ -1,6 +1,5 @@
-import type { Tx } from './credentials.js';
+import { type Client, clientOf, type Tx } from './transactions.js';
 import type { Prisma } from './generated/prisma/client.js';
-import { type Client, clientOf } from './transactions.js';
 
 /**
  * Legacy unsigned v0 webhook subscriptions (table legacy_webhooks), a resource of their own, separate from the

@@ -1,6 +1,5 @@
-import type { Tx } from './credentials.js';
+import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
 import { assertChangingAuthorization } from './database.js';
-import { type CasOutcome, type Client, clientOf } from './transactions.js';
 
 /**
  * Workspace memberships. A removed member (removeMember) keeps its row, because credentials, time entries

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { AppConfig } from '@workcell/config';
-import type { Tx } from './credentials.js';
+import type { Tx } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
 
 export interface DomainEvent {

@@ -1,6 +1,5 @@
-import type { Tx } from './credentials.js';
+import { type Client, clientOf, type Tx } from './transactions.js';
 import { pageIds } from './keyset.js';
-import { type Client, clientOf } from './transactions.js';
 
 /**
  * Planned work (v0: scheduled work): a member's windows on a task. A task's windows form one schedule that

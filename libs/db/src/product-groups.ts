@@ -1,6 +1,5 @@
-import type { Tx } from './credentials.js';
+import type { Client, Tx } from './transactions.js';
 import { type TreeGroupFilter, type TreeGroupRecord, groupTree } from './group-tree.js';
-import type { Client } from './transactions.js';
 
 /** Product groups: the group tree of `product_groups` (group-tree.ts has the rules). */
 export type ProductGroupRecord = TreeGroupRecord;

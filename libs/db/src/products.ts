@@ -1,7 +1,6 @@
-import type { Tx } from './credentials.js';
+import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
 import { pageIds } from './keyset.js';
-import { type CasOutcome, type Client, clientOf } from './transactions.js';
 
 /**
  * Products. Archive never deletes (`archived_at`); reads by id see archived products, lists leave them out.

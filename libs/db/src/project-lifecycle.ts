@@ -1,7 +1,5 @@
-import type { Tx } from './credentials.js';
+import { type Client, clientOf, type Tx } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
-import type { Client } from './transactions.js';
-import { clientOf } from './transactions.js';
 
 /**
  * Asynchronous project lifecycle operations (issue 6): complete, reopen, archive, restore. The API records an

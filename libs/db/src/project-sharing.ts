@@ -1,6 +1,4 @@
-import type { Tx } from './credentials.js';
-import type { CasOutcome, Client } from './transactions.js';
-import { clientOf } from './transactions.js';
+import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
 
 /**
  * A project's access-control entries, replaced as a whole set. The set's compare-and-set version is the

@@ -1,8 +1,7 @@
-import type { Tx } from './credentials.js';
+import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
 import type { ProjectStatementKind } from './generated/prisma/enums.js';
 import { pageIds } from './keyset.js';
-import { type CasOutcome, type Client, clientOf } from './transactions.js';
 
 /**
  * Project statements (v0: journal entries). `budget` rows and `purchase_price` are finance data: the domain

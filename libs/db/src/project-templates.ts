@@ -1,7 +1,6 @@
-import type { Tx } from './credentials.js';
+import { type Client, clientOf, type Tx } from './transactions.js';
 import { pageIds } from './keyset.js';
 import type { GuardedOutcome } from './tasks.js';
-import { type Client, clientOf } from './transactions.js';
 
 /**
  * Project templates. Every query is scoped by the workspace id; archive sets `archived_at` and never deletes

@@ -1,9 +1,7 @@
 import { Prisma } from './generated/prisma/client.js';
 import { pageIds } from './keyset.js';
-import type { Tx } from './credentials.js';
+import { type Client, clientOf, readRows, type Tx } from './transactions.js';
 import type { GuardedOutcome } from './tasks.js';
-import type { Client } from './transactions.js';
-import { clientOf, readRows } from './transactions.js';
 
 /**
  * v1 projects (issue 6). Every query is scoped by the workspace id; archived projects stay in the table and

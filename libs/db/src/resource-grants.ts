@@ -1,5 +1,5 @@
 import { type AuditActor, recordAudit } from './audit.js';
-import type { Tx } from './credentials.js';
+import type { Tx } from './transactions.js';
 import { assertChangingAuthorization, type Database, inAuthorizationTransaction } from './database.js';
 import type { ResourceAccess, ResourceType } from './generated/prisma/enums.js';
 

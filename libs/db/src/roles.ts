@@ -1,6 +1,5 @@
-import type { Tx } from './credentials.js';
+import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
 import { assertChangingAuthorization } from './database.js';
-import { type CasOutcome, type Client, clientOf } from './transactions.js';
 
 /**
  * Roles: named sets of permission keys. Archived roles (deleteRole) stay in the table for the audit trail

@@ -1,6 +1,7 @@
 import type { AppConfig } from '@workcell/config';
 import { PERMISSION_KEYS, type V1Scope, V1_SCOPES } from '@workcell/credentials';
-import { issueCredential, issueFeedToken, issueTeamToken, type Tx } from './credentials.js';
+import { issueCredential, issueFeedToken, issueTeamToken } from './credentials.js';
+import type { Tx } from './transactions.js';
 import { type Database, inAuthorizationTransaction } from './database.js';
 
 /**

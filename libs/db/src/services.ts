@@ -1,7 +1,6 @@
-import type { Tx } from './credentials.js';
+import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
 import { pageIds } from './keyset.js';
-import { type CasOutcome, type Client, clientOf } from './transactions.js';
 
 /**
  * Services and their billing rates. A service's `revision` is the compare-and-set version of both its attributes

@@ -1,7 +1,6 @@
-import type { Tx } from './credentials.js';
+import { type Client, clientOf, type Tx } from './transactions.js';
 import type { Prisma } from './generated/prisma/client.js';
 import { pageIds } from './keyset.js';
-import { type Client, clientOf } from './transactions.js';
 
 /**
  * Tags. Archive never deletes (`archived_at`); reads by id see archived tags, lists leave them out. Every

@@ -1,9 +1,7 @@
 import { Prisma } from './generated/prisma/client.js';
 import { type DomainEvent, outboxAppend } from './outbox.js';
 import { uuidv7 } from './uuidv7.js';
-import type { Tx } from './credentials.js';
-import type { CasOutcome, Client } from './transactions.js';
-import { executeStatement, readRows } from './transactions.js';
+import { type CasOutcome, type Client, executeStatement, readRows, type Tx } from './transactions.js';
 
 /**
  * v1 tasks (issue 6). Every query is scoped by the workspace id; archived tasks stay in the table and are left

@@ -1,6 +1,5 @@
-import type { Tx } from './credentials.js';
+import { type Client, clientOf, type Tx } from './transactions.js';
 import { findTimeEntry, type TimeEntryRow } from './time-entry-crud.js';
-import { type Client, clientOf } from './transactions.js';
 
 /**
  * Time entries of task timers (issue 6). A running timer is a time entry with `stopped_at IS NULL`; the

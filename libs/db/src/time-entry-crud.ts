@@ -1,7 +1,6 @@
 import { pageIds } from './keyset.js';
-import type { Tx } from './credentials.js';
+import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
-import { type CasOutcome, type Client, clientOf } from './transactions.js';
 
 /**
  * v1 time entries (issue 6): manual entries and running timers (`stopped_at IS NULL`, at most one per member

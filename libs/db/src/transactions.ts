@@ -1,6 +1,8 @@
-import type { Tx } from './credentials.js';
 import type { Database, Statements } from './database.js';
 import type { Prisma } from './generated/prisma/client.js';
+
+/** A Prisma interactive transaction's client (inTransaction). */
+export type Tx = Prisma.TransactionClient;
 
 /** Reads run on the pool or inside a caller's transaction. */
 export type Client = Database | Tx;

@@ -1,6 +1,4 @@
-import type { Tx } from './credentials.js';
-import type { CasOutcome, Client } from './transactions.js';
-import { clientOf } from './transactions.js';
+import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
 
 /**
  * The workspace settings row (one per workspace, created on first write; until then the column defaults are

@@ -1,13 +1,11 @@
 export { DOMAIN_ERROR_CODES, DomainError, type DomainErrorCode, type FieldIssue, isDomainError } from './kernel/errors.js';
 export { defineProcedure, invoke, issuesOf, type Procedure, type ProcedureContext } from './kernel/procedure.js';
+export type { AuthGrant, CredentialMetadata, Principal, V1AuthContext } from './kernel/auth-context.js';
 export {
   authenticateCredential,
-  type CredentialMetadata,
   identifyCredential,
   type IdentifiedCredential,
   verifyIdentifiedCredential,
-  type Principal,
-  type V1AuthContext,
   type V1Authentication,
   type V1AuthFailureCode,
 } from './identity/authenticate-credential.js';
@@ -40,7 +38,8 @@ export { revokeServiceAccountCredential } from './service-accounts/revoke-servic
 export { GRANT_DOMAINS, type ResourceGrantsView, type ResourceGrantView } from './service-accounts/resource-grant-types.js';
 export { getServiceAccountResourceGrants } from './service-accounts/get-resource-grants.js';
 export { replaceServiceAccountResourceGrants } from './service-accounts/replace-resource-grants.js';
-export { casFailure, expectedRevision, isUuid, versionOf } from './kernel/cas.js';
+export { casFailure, expectedRevision, versionOf } from './kernel/cas.js';
+export { isUuid } from './kernel/ids.js';
 export { ADMINISTRATION_PERMISSIONS, PII_SCOPE } from './roles/permission-model.js';
 export { type MemberView } from './members/view.js';
 export { listMembers } from './members/list-members.js';
@@ -138,7 +137,7 @@ export { restoreTimeEntry } from './time-entries/restore-time-entry.js';
 export { getTimeEntryBilling } from './time-entries/get-time-entry-billing.js';
 export { setTimeEntryBilling } from './time-entries/set-time-entry-billing.js';
 export { type TimeEntryBillingResource } from './time-entries/billing.js';
-export { type AuthGrant, grantedIds, requireGrant, requireTypeGrant } from './kernel/grants.js';
+export { grantedIds, requireGrant, requireTypeGrant } from './kernel/grants.js';
 export { type UserView } from './users/view.js';
 export { listUsers } from './users/list-users.js';
 export { getUser } from './users/get-user.js';

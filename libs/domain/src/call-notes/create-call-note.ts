@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { appendOutboxEvent, contactKindOf, insertCallNote, inTransaction } from '@workcell/db';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { validationError, writeInput } from '../roles/permission-model.js';
+import { validationError } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { type CallNoteView, versionedCallNote } from './view.js';
 
 export const callNoteAttributes = {

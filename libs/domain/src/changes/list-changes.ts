@@ -5,7 +5,7 @@ import { mayReceiveEvent, receivableSpecs } from '../events/receivable.js';
 import { DomainError } from '../kernel/errors.js';
 import { decodeCursor, encodeCursor } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../roles/permission-model.js';
+import { authInput, pageInput } from '../kernel/inputs.js';
 import { type ChangeView, changeView } from './view.js';
 
 export const listChangesInput = z.object({ auth: authInput, ...pageInput, types: z.string().max(1024).optional() }).strict();

@@ -3,7 +3,7 @@ import { appendOutboxEvent, insertContactGroup, inTransaction, lockContactGroupH
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { assertParent, contactGroupAttributes, type ContactGroupView, versionedContactGroup } from './view.js';
 
 export const createContactGroupInput = z.object({ ...writeInput, ...contactGroupAttributes, name: z.string().trim().min(1).max(200) }).strict();

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { appendOutboxEvent, findContactGroup, inTransaction, setContactGroupArchived } from '@workcell/db';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { type ContactGroupView, versionedContactGroup } from './view.js';
 
 export const restoreContactGroupInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();

@@ -1,6 +1,6 @@
 import { treeGroupAttributes, treeGroupView, type TreeGroupView, versionedTreeGroup } from '../kernel/tree-group-view.js';
 import { existingContactGroupIds, type Tx } from '@workcell/db';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { validationError } from '../roles/permission-model.js';
 
 /** A contact group as the registry's ContactGroup (the shared group shape). */

@@ -3,7 +3,7 @@ import { appendOutboxEvent, insertContact, inTransaction } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { addressOf, assertContactReferences, contactAttributes, type ContactView, versionedContact } from './view.js';
 
 export const createContactInput = z

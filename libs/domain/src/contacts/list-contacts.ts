@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { listContactsPage } from '@workcell/db';
 import { grantedIds } from '../kernel/grants.js';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../roles/permission-model.js';
+import { authInput, pageInput } from '../kernel/inputs.js';
 import { type ContactView, contactView } from './view.js';
 
 export const listContactsInput = z

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { appendOutboxEvent, countOrganizationPeople, findContact, inTransaction, updateContactIfRevision } from '@workcell/db';
-import { casFailure, expectedRevision, isUuid } from '../kernel/cas.js';
+import { casFailure, expectedRevision } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { addressOf, assertContactReferences, contactAttributes, type ContactView, versionedContact } from './view.js';
 
 export const updateContactInput = z

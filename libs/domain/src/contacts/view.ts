@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type ContactAddress, type ContactKind, contactKindOf, type ContactRecord, existingContactGroupIds, type Tx } from '@workcell/db';
-import { isUuid, versionOf } from '../kernel/cas.js';
+import { versionOf } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import type { FieldIssue } from '../kernel/errors.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { assertAllFound, assertIdList, validationError } from '../roles/permission-model.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CREDENTIAL_KINDS, V1_SCOPES } from '@workcell/credentials';
 import { type CredentialMetaRow, memberPermissionKeys } from '@workcell/db';
-import type { V1AuthContext } from '../identity/authenticate-credential.js';
+import type { V1AuthContext } from '../kernel/auth-context.js';
 import { DomainError } from '../kernel/errors.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
 
@@ -60,7 +60,7 @@ export const expiresAtInput = z.iso.datetime({ offset: true }).nullable().option
 
 
 /** Ids are UUIDs; anything else names nothing (404), without asking the database. */
-export { isUuid as isResourceId } from '../kernel/cas.js';
+export { isUuid as isResourceId } from '../kernel/ids.js';
 
 export function notFound(what: string): DomainError {
   return new DomainError('not_found', `${what} not found`);

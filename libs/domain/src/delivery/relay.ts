@@ -16,7 +16,8 @@ import {
 import { eventSpec } from '../events/catalog.js';
 import { mayReceiveEvent } from '../events/receivable.js';
 import { SYSTEM_ACTOR } from '../identity/actor.js';
-import { authorityOf, type V1AuthContext } from '../identity/authenticate-credential.js';
+import { authorityOf } from '../identity/authenticate-credential.js';
+import type { V1AuthContext } from '../kernel/auth-context.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
 import type { QueuedDelivery } from './first-attempts.js';
 import { WILDCARD } from '../webhooks/view.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput } from '../roles/permission-model.js';
+import { authInput } from '../kernel/inputs.js';
 import { EVENT_CHANNELS } from './catalog.js';
 import { receivableSpecs } from './receivable.js';
 

@@ -1,5 +1,5 @@
 import { isGrantResourceType } from '@workcell/db';
-import type { V1AuthContext } from '../identity/authenticate-credential.js';
+import type { V1AuthContext } from '../kernel/auth-context.js';
 import { grantedIds } from '../kernel/grants.js';
 import { aggregateOfResourceType, EVENT_CATALOG, type EventChannel, type EventTypeSpec, mayReceive } from './catalog.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { insertGroup, inTransaction, recordAudit } from '@workcell/db';
 import { actorOf } from '../identity/actor.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { type GroupView, groupView } from './view.js';
 
 export const createGroupInput = z

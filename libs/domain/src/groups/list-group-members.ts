@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { findGroup, listGroupMembersPage } from '@workcell/db';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../roles/permission-model.js';
+import { authInput, pageInput } from '../kernel/inputs.js';
 import { type GroupMemberView, groupMemberView } from './view.js';
 
 export const listGroupMembersInput = z.object({ auth: authInput, id: z.string().max(64), ...pageInput }).strict();

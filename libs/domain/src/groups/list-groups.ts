@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listGroupsPage } from '@workcell/db';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../roles/permission-model.js';
+import { authInput, pageInput } from '../kernel/inputs.js';
 import { type GroupView, groupView } from './view.js';
 
 export const listGroupsInput = z.object({ auth: authInput, ...pageInput }).strict();

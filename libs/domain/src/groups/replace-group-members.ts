@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { findGroup, inTransaction, lockExistingMemberIds, recordAudit, replaceGroupMemberLinks, updateGroupIfRevision } from '@workcell/db';
 import { actorOf } from '../identity/actor.js';
-import { casFailure, expectedRevision, isUuid } from '../kernel/cas.js';
+import { casFailure, expectedRevision } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { assertAllFound, assertIdList, writeInput } from '../roles/permission-model.js';
+import { assertAllFound, assertIdList } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { type GroupView, groupView } from './view.js';
 
 export const replaceGroupMembersInput = z

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { findGroup, inTransaction, recordAudit, updateGroupIfRevision } from '@workcell/db';
 import { actorOf } from '../identity/actor.js';
-import { casFailure, expectedRevision, isUuid } from '../kernel/cas.js';
+import { casFailure, expectedRevision } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { type GroupView, groupView } from './view.js';
 
 export const updateGroupInput = z

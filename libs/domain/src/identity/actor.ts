@@ -1,5 +1,5 @@
 import type { AuditActor } from '@workcell/db';
-import type { V1AuthContext } from './authenticate-credential.js';
+import type { V1AuthContext } from '../kernel/auth-context.js';
 
 /** Who did it, for the audit trail: the authenticating credential and its principal, and the request. */
 export function actorOf(auth: V1AuthContext, requestId: string | null = null): AuditActor {

@@ -1,36 +1,10 @@
 import { z } from 'zod';
 import { parseToken, verifierFor, verifiersEqual } from '@workcell/credentials';
 import { type CredentialRecord, type Database, findTokenLookup, listServiceAccountGrants, loadCredential, recordAuthenticationRefusal, touchCredential } from '@workcell/db';
-import type { AuthGrant } from '../kernel/grants.js';
+import type { AuthGrant, Principal, V1AuthContext } from '../kernel/auth-context.js';
 import { defineProcedure, type ProcedureContext } from '../kernel/procedure.js';
 
 export const authenticateCredentialInput = z.object({ token: z.string().max(4096) }).strict();
-
-/** A credential's own safe metadata: never the verifier, a secret fragment, owner personal data or another credential. */
-export interface CredentialMetadata {
-  readonly id: string;
-  readonly kind: 'personal_access_token' | 'service_account' | 'legacy_v1';
-  readonly name: string;
-  readonly status: 'active' | 'expired' | 'revoked';
-  readonly scopes: readonly string[];
-  readonly expiresAt: string | null;
-  readonly region: string;
-  readonly cell: string;
-  readonly createdAt: string;
-  readonly lastUsedAt: string | null;
-}
-
-export type Principal = { readonly type: 'member'; readonly id: string } | { readonly type: 'service_account'; readonly id: string };
-
-export interface V1AuthContext {
-  readonly workspaceId: string;
-  readonly credential: CredentialMetadata;
-  readonly principal: Principal;
-  /** What this request may do: the credential's scopes, narrowed to the member's current permissions for personal tokens. */
-  readonly effectiveScopes: readonly string[];
-  /** Service-account principals only: their resource grants as of this request (kernel/grants.ts). */
-  readonly grants?: readonly AuthGrant[];
-}
 
 export type V1AuthFailureCode = 'unauthenticated' | 'credential_expired' | 'credential_revoked' | 'workspace_locked';
 export type V1Authentication = { readonly ok: true; readonly context: V1AuthContext } | { readonly ok: false; readonly code: V1AuthFailureCode; readonly message: string };

@@ -1,6 +1,6 @@
 import { DomainError } from '../kernel/errors.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
-import type { V1AuthContext } from './authenticate-credential.js';
+import type { V1AuthContext } from '../kernel/auth-context.js';
 import type { V0AuthContext } from './authenticate-team-token.js';
 
 /** No member: a v0 token minted without one acts as nobody where an action needs a member (never matches a row). */

@@ -24,9 +24,3 @@ export function casFailure(outcome: Exclude<CasOutcome, 'updated'>, what: string
     : new DomainError('version_conflict', `the ${what} has changed since expectedVersion was read; read it again and retry`);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Ids are UUIDs; anything else names nothing, without asking the database. */
-export function isUuid(id: string): boolean {
-  return UUID.test(id);
-}

@@ -1,5 +1,5 @@
 import type { GrantResourceType } from '@workcell/db';
-import type { V1AuthContext } from '../identity/authenticate-credential.js';
+import type { AuthGrant, GrantAccessLevel, V1AuthContext } from './auth-context.js';
 import { DomainError } from './errors.js';
 
 /**
@@ -15,14 +15,6 @@ import { DomainError } from './errors.js';
  *   type-wide `write` grant (a per-resource grant cannot name a resource that does not exist yet).
  * - Lists show only granted resources: `grantedIds` is null for "all" or the explicit ids to filter on.
  */
-
-export type GrantAccessLevel = 'read' | 'write';
-
-export interface AuthGrant {
-  readonly resourceType: GrantResourceType;
-  readonly resourceId: string | null;
-  readonly access: GrantAccessLevel;
-}
 
 const bounded = (auth: V1AuthContext): readonly AuthGrant[] | null => (auth.principal.type === 'service_account' ? (auth.grants ?? []) : null);
 

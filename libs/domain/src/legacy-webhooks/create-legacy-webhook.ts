@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { appendOutboxEvent, insertLegacyWebhook, inTransaction } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { legacyWebhookAttributes, type LegacyWebhookView, legacyWebhookView, validateTargetUrl } from './view.js';
 
 export const createLegacyWebhookInput = z.object({ ...writeInput, ...legacyWebhookAttributes }).strict();

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { findLegacyWebhook } from '@workcell/db';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput } from '../roles/permission-model.js';
+import { authInput } from '../kernel/inputs.js';
 import { legacyWebhookNotFound, type LegacyWebhookView, legacyWebhookView } from './view.js';
 
 export const getLegacyWebhookInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listLegacyWebhooksPage } from '@workcell/db';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../roles/permission-model.js';
+import { authInput, pageInput } from '../kernel/inputs.js';
 import { type LegacyWebhookView, legacyWebhookView } from './view.js';
 
 export const listLegacyWebhooksInput = z.object({ auth: authInput, ...pageInput }).strict();

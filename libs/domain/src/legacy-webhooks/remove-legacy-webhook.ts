@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { appendOutboxEvent, archiveLegacyWebhook, inTransaction } from '@workcell/db';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { legacyWebhookNotFound } from './view.js';
 
 export const removeLegacyWebhookInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();

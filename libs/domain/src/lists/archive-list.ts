@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { appendOutboxEvent, findList, inTransaction, setListArchived } from '@workcell/db';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 
 export const archiveListInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
 

@@ -3,7 +3,7 @@ import { appendOutboxEvent, insertList, inTransaction } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { listAttributes, listKindInput, type ListView, storedListKind, versionedList } from './view.js';
 
 export const createListInput = z.object({ ...writeInput, ...listAttributes, name: z.string().trim().min(1).max(200), kind: listKindInput }).strict();

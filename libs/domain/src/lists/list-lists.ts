@@ -3,7 +3,7 @@ import { listListsPage } from '@workcell/db';
 import { grantedIds } from '../kernel/grants.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../roles/permission-model.js';
+import { authInput, pageInput } from '../kernel/inputs.js';
 import { listKindInput, type ListView, listView, storedListKind } from './view.js';
 
 export const listListsInput = z.object({ auth: authInput, ...pageInput, kind: listKindInput.optional() }).strict();

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { appendOutboxEvent, findList, inTransaction, updateListAttributes } from '@workcell/db';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { listAttributes, type ListView, versionedList } from './view.js';
 
 export const updateListInput = z.object({ ...writeInput, id: z.string().max(64), ...listAttributes }).strict();

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { findMember } from '@workcell/db';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, PII_SCOPE } from '../roles/permission-model.js';
+import { PII_SCOPE } from '../roles/permission-model.js';
+import { authInput } from '../kernel/inputs.js';
 import { type MemberView, memberView } from './view.js';
 
 export const getMemberInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();

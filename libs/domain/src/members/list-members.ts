@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { listMembersPage } from '@workcell/db';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput, PII_SCOPE } from '../roles/permission-model.js';
+import { PII_SCOPE } from '../roles/permission-model.js';
+import { authInput, pageInput } from '../kernel/inputs.js';
 import { type MemberView, memberView, STATUS_TO_STORED } from './view.js';
 
 export const listMembersInput = z

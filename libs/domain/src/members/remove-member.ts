@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { inPermissionTransaction, markMemberRemoved, recordAudit } from '@workcell/db';
 import { actorOf } from '../identity/actor.js';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { assertAdministrable, countAdministrators, writeInput } from '../roles/permission-model.js';
+import { assertAdministrable, countAdministrators } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 
 export const removeMemberInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
 

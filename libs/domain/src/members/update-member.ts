@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { findMember, findRolePermissions, inPermissionTransaction, recordAudit, replaceMemberRoles, updateMemberIfRevision } from '@workcell/db';
 import { actorOf } from '../identity/actor.js';
-import { casFailure, expectedRevision, isUuid } from '../kernel/cas.js';
+import { casFailure, expectedRevision } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { assertAdministrable, assertAllFound, assertIdList, assertMayGrant, countAdministrators, PII_SCOPE, writeInput } from '../roles/permission-model.js';
+import { assertAdministrable, assertAllFound, assertIdList, assertMayGrant, countAdministrators, PII_SCOPE } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { type MemberView, memberView, STATUS_TO_STORED } from './view.js';
 
 export const updateMemberInput = z

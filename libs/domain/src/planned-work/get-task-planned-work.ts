@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { findScheduleTask, listTaskPlannedWork } from '@workcell/db';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput } from '../roles/permission-model.js';
+import { authInput } from '../kernel/inputs.js';
 import { type TaskPlannedWorkView, taskPlannedWorkView } from './view.js';
 
 export const getTaskPlannedWorkInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { listPlannedWorkPage } from '@workcell/db';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { grantedIds } from '../kernel/grants.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../roles/permission-model.js';
+import { authInput, pageInput } from '../kernel/inputs.js';
 import { type PlannedWorkView, plannedWorkView } from './view.js';
 
 /** The longest window a list may ask for (registry: "`from` and `to` … span at most 366 days"). */

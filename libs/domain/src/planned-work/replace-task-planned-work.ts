@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { activeMemberIds, appendOutboxEvent, inTransaction, listTaskPlannedWork, lockScheduleTask, type PlannedWorkWindow, replaceTaskPlannedWorkRows, type Tx } from '@workcell/db';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { scheduleVersion, type TaskPlannedWorkView, taskPlannedWorkView } from './view.js';
 
 const windowInput = z

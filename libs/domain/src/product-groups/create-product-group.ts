@@ -3,7 +3,7 @@ import { appendOutboxEvent, insertProductGroup, inTransaction, lockProductGroupH
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { assertProductGroupReference, productGroupAttributes, type ProductGroupView, versionedProductGroup } from './view.js';
 
 export const createProductGroupInput = z.object({ ...writeInput, ...productGroupAttributes, name: z.string().trim().min(1).max(200) }).strict();

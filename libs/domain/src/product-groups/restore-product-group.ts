@@ -3,7 +3,7 @@ import { appendOutboxEvent, inTransaction, setProductGroupArchived } from '@work
 import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { findProductGroupOr404, productGroupIdOf, type ProductGroupView, versionedProductGroup } from './view.js';
 
 export const restoreProductGroupInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();

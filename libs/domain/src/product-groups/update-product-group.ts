@@ -5,7 +5,8 @@ import { DomainError } from '../kernel/errors.js';
 import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { validationError, writeInput } from '../roles/permission-model.js';
+import { validationError } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { assertProductGroupReference, findProductGroupOr404, productGroupAttributes, productGroupIdOf, type ProductGroupView, versionedProductGroup } from './view.js';
 
 export const updateProductGroupInput = z

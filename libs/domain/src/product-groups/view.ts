@@ -1,7 +1,7 @@
 import { treeGroupAttributes, treeGroupView, type TreeGroupView, versionedTreeGroup } from '../kernel/tree-group-view.js';
 import { findProductGroup, productGroupIsActive, type ProductGroupRecord, type Tx } from '@workcell/db';
-import type { V1AuthContext } from '../identity/authenticate-credential.js';
-import { isUuid } from '../kernel/cas.js';
+import type { V1AuthContext } from '../kernel/auth-context.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { grantedIds } from '../kernel/grants.js';
 import { validationError } from '../roles/permission-model.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { appendOutboxEvent, inTransaction, setProductArchived } from '@workcell/db';
 import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { findProductOr404, productIdOf } from './view.js';
 
 export const archiveProductInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();

@@ -3,7 +3,7 @@ import { appendOutboxEvent, insertProduct, inTransaction } from '@workcell/db';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { assertFinanceWrite, productAttributes, productChanges, productEventView, type ProductView, versionedProduct } from './view.js';
 
 export const createProductInput = z

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { listProductsPage } from '@workcell/db';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { grantedIds } from '../kernel/grants.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../roles/permission-model.js';
+import { authInput, pageInput } from '../kernel/inputs.js';
 import { holdsProductFinanceRead, productView, type ProductView } from './view.js';
 
 export const listProductsInput = z.object({ auth: authInput, ...pageInput, productGroupId: z.string().max(64).optional() }).strict();

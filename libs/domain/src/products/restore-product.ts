@@ -3,7 +3,7 @@ import { appendOutboxEvent, inTransaction, setProductArchived } from '@workcell/
 import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { findProductOr404, productEventView, productIdOf, type ProductView, versionedProduct } from './view.js';
 
 export const restoreProductInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { findProduct, type MoneyValue, type ProductChanges, type ProductRecord, type Tx } from '@workcell/db';
-import type { V1AuthContext } from '../identity/authenticate-credential.js';
-import { isUuid, versionOf } from '../kernel/cas.js';
+import type { V1AuthContext } from '../kernel/auth-context.js';
+import { versionOf } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { assertProductGroupReference } from '../product-groups/view.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { appendOutboxEvent, inTransaction, setProjectStatementArchived } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { assertFinanceWrite, findVisibleStatement, statementIdOf } from './view.js';
 
 export const archiveProjectStatementInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();

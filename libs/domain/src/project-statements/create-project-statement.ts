@@ -3,7 +3,7 @@ import { appendOutboxEvent, insertProjectStatement, inTransaction } from '@workc
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { assertFinanceWrite, type ProjectStatementView, resolveStatement, statementAttributes, statementEventView, versionedStatement } from './view.js';
 
 export const createProjectStatementInput = z

@@ -3,7 +3,7 @@ import { appendOutboxEvent, findProjectStatement, inTransaction, setProjectState
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { assertFinanceWrite, findVisibleStatement, type ProjectStatementView, statementEventView, statementIdOf, versionedStatement } from './view.js';
 
 export const restoreProjectStatementInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();

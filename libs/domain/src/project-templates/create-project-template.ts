@@ -3,7 +3,7 @@ import { appendOutboxEvent, inTransaction, insertProjectTemplate } from '@workce
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { blueprintRecords, projectTemplateAttributes, templateEventPayload, type ProjectTemplateView, versionedProjectTemplate } from './view.js';
 
 export const createProjectTemplateInput = z.object({ ...writeInput, ...projectTemplateAttributes, name: z.string().trim().min(1).max(200) }).strict();

@@ -3,7 +3,7 @@ import { findProjectTemplate } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { authInput } from '../roles/permission-model.js';
+import { authInput } from '../kernel/inputs.js';
 import { type ProjectTemplateView, templateId, versionedProjectTemplate } from './view.js';
 
 export const getProjectTemplateInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();

@@ -5,7 +5,7 @@ import { requireTypeGrant } from '../kernel/grants.js';
 import { LATEST_INSTANT_MS } from '../kernel/limits.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { assertProjectReferences, type ProjectView, projectView } from '../projects/view.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { taskView } from '../tasks/view.js';
 import { templateId } from './view.js';
 

@@ -3,7 +3,7 @@ import { setProjectTemplateArchivedIfRevision } from '@workcell/db';
 import { expectedRevisionInput } from '../kernel/if-match.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { type ProjectTemplateView, writeProjectTemplate } from './view.js';
 
 export const restoreProjectTemplateInput = z.object({ ...writeInput, id: z.string().max(64), expectedRevision: expectedRevisionInput }).strict();

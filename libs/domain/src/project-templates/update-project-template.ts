@@ -4,7 +4,7 @@ import { DomainError } from '../kernel/errors.js';
 import { expectedRevisionInput } from '../kernel/if-match.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { blueprintRecords, projectTemplateAttributes, type ProjectTemplateView, writeProjectTemplate } from './view.js';
 
 export const updateProjectTemplateInput = z.object({ ...writeInput, id: z.string().max(64), expectedRevision: expectedRevisionInput, ...projectTemplateAttributes }).strict();

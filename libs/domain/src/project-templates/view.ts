@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { appendOutboxEvent, findProjectTemplate, type GuardedOutcome, inTransaction, type ProjectTemplateRecord, type TaskBlueprintRecord, type Tx } from '@workcell/db';
-import type { V1AuthContext } from '../identity/authenticate-credential.js';
-import { isUuid } from '../kernel/cas.js';
+import type { V1AuthContext } from '../kernel/auth-context.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { requireGrant } from '../kernel/grants.js';
 import { ifMatchFailure } from '../kernel/if-match.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { appendOutboxEvent, inTransaction, insertProject } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { assertProjectReferences, projectAttributes, projectChanges, type ProjectView, projectView } from './view.js';
 
 export const createProjectInput = z.object({ ...writeInput, ...projectAttributes }).strict();

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { findLifecycleOperation } from '@workcell/db';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
-import { authInput } from '../roles/permission-model.js';
+import { authInput } from '../kernel/inputs.js';
 import { type LifecycleOperationView, lifecycleOperationView } from './lifecycle-view.js';
 
 export const getProjectLifecycleOperationInput = z.object({ auth: authInput, id: z.string().max(64), operationId: z.string().max(64) }).strict();

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { appendOutboxEvent, hasActiveLifecycleOperation, inTransaction, insertLifecycleOperation, type LifecycleKind, type LifecycleOperationRecord, lockProjectLifecycleState } from '@workcell/db';
 import { requireGrant } from '../kernel/grants.js';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { expectedRevisionInput } from '../kernel/if-match.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 
 /** One error of the contract's error document, as stored on a failed operation. */
 export interface LifecycleErrorView {

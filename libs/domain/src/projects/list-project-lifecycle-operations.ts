@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { findProject, listLifecycleOperationsPage } from '@workcell/db';
 import { requireGrant } from '../kernel/grants.js';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../roles/permission-model.js';
+import { authInput, pageInput } from '../kernel/inputs.js';
 import { type LifecycleOperationView, lifecycleOperationView } from './lifecycle-view.js';
 
 export const listProjectLifecycleOperationsInput = z.object({ auth: authInput, id: z.string().max(64), ...pageInput }).strict();

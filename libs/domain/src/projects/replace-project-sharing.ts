@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { appendOutboxEvent, existingSharingPrincipals, inTransaction, loadProjectSharing, recordAudit, replaceProjectSharingIfRevision, type SharingEntryRow, type SharingPrincipalType } from '@workcell/db';
 import { actorOf } from '../identity/actor.js';
-import { casFailure, expectedRevision, isUuid } from '../kernel/cas.js';
+import { casFailure, expectedRevision } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { PRINCIPAL_TYPES, type ProjectSharingView, sharingEntryInput, versionedSharing } from './sharing-view.js';
 
 export const replaceProjectSharingInput = z

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { appendOutboxEvent, findProject, inTransaction, updateProjectIfRevision } from '@workcell/db';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { expectedRevisionInput, ifMatchFailure } from '../kernel/if-match.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { assertProjectReferences, projectAttributes, projectChanges, type ProjectView, projectView } from './view.js';
 
 export const updateProjectInput = z

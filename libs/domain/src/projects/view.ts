@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { contactExists, type Database, existingTagIds, type ProjectChanges, type ProjectRecord, type Tx } from '@workcell/db';
-
-type Client = Database | Tx;
-import { isUuid } from '../kernel/cas.js';
+import { type Client, contactExists, type ProjectChanges, type ProjectRecord } from '@workcell/db';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
+import { isUuid } from '../kernel/ids.js';
+import { tagIssues } from '../tags/tag-issues.js';
 
 /** A project as the registry's Project (`revision` mirrors the strong ETag). */
 export interface ProjectView {
@@ -83,17 +82,3 @@ export async function assertProjectReferences(client: Client, workspaceId: strin
   if (issues.length > 0) throw new DomainError('validation_failed', 'the request refers to resources that do not exist in this workspace', issues);
 }
 
-/** Tag ids must be distinct, unarchived tags of the workspace. */
-export async function tagIssues(client: Client, workspaceId: string, tagIds: readonly string[] | undefined): Promise<FieldIssue[]> {
-  if (tagIds === undefined) return [];
-  const issues: FieldIssue[] = [];
-  const known = await existingTagIds(client, workspaceId, tagIds.filter(isUuid).map((t) => t.toLowerCase()));
-  const seen = new Set<string>();
-  tagIds.forEach((tag, i) => {
-    const key = tag.toLowerCase();
-    if (seen.has(key)) issues.push({ pointer: `/tagIds/${i}`, message: 'duplicate tag id' });
-    else if (!known.has(key)) issues.push({ pointer: `/tagIds/${i}`, message: 'no such tag in this workspace' });
-    seen.add(key);
-  });
-  return issues;
-}

@@ -3,7 +3,8 @@ import { inPermissionTransaction, insertRole, recordAudit, roleNameTaken } from 
 import { actorOf } from '../identity/actor.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { assertMayGrant, assertPermissionKeys, writeInput } from './permission-model.js';
+import { assertMayGrant, assertPermissionKeys } from './permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { type RoleView, roleView } from './view.js';
 
 export const createRoleInput = z

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { archiveRole, findRole, inPermissionTransaction, recordAudit, roleUsage } from '@workcell/db';
 import { actorOf } from '../identity/actor.js';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from './permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { builtInRole } from './update-role.js';
 
 export const deleteRoleInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { findRole } from '@workcell/db';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput } from './permission-model.js';
+import { authInput } from '../kernel/inputs.js';
 import { type RoleView, roleView } from './view.js';
 
 export const getRoleInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listRolesPage } from '@workcell/db';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput } from './permission-model.js';
+import { authInput, pageInput } from '../kernel/inputs.js';
 import { type RoleView, roleView } from './view.js';
 
 export const listRolesInput = z.object({ auth: authInput, ...pageInput }).strict();

@@ -1,10 +1,8 @@
-import { z } from 'zod';
 import { PERMISSION_KEYS, SETTINGS_PERMISSIONS } from '@workcell/credentials';
 import { countMembersHoldingAll, memberPermissionKeys, type Tx } from '@workcell/db';
-import type { V1AuthContext } from '../identity/authenticate-credential.js';
+import type { V1AuthContext } from '../kernel/auth-context.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
-import { isUuid } from '../kernel/cas.js';
-import { V1_MAX_PAGE_SIZE } from '../kernel/limits.js';
+import { isUuid } from '../kernel/ids.js';
 
 /**
  * The permission model of members, roles and groups: what the member, role and group procedures share.
@@ -21,26 +19,6 @@ import { V1_MAX_PAGE_SIZE } from '../kernel/limits.js';
  *   credential's effective scopes; a settings key must be held by the calling member (a service account
  *   holds none). Otherwise 403 `insufficient_scope`, pointing at the offending entry.
  */
-
-/** The authenticated caller, exactly as the API app's guard established it. */
-export const authInput = z.custom<V1AuthContext>(
-  (value) =>
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as V1AuthContext).workspaceId === 'string' &&
-    typeof (value as V1AuthContext).principal === 'object' &&
-    typeof (value as V1AuthContext).credential === 'object' &&
-    Array.isArray((value as V1AuthContext).effectiveScopes),
-  'an authenticated v1 context',
-);
-
-/** Input of every write: the caller and the request id, for the audit trail. */
-export const writeInput = { auth: authInput, requestId: z.string().max(128).nullable() };
-
-export const pageInput = {
-  cursor: z.string().min(1).max(1024).optional(),
-  limit: z.number().int().min(1).max(V1_MAX_PAGE_SIZE).default(50),
-};
 
 /** Holding both lets a member give every other permission back to anyone: the workspace stays administrable. */
 export const ADMINISTRATION_PERMISSIONS = ['roles:write', 'members:write'] as const;

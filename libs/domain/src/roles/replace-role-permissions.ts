@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { findRole, inPermissionTransaction, recordAudit, updateRoleIfRevision } from '@workcell/db';
 import { actorOf } from '../identity/actor.js';
-import { casFailure, expectedRevision, isUuid } from '../kernel/cas.js';
+import { casFailure, expectedRevision } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { assertAdministrable, assertMayGrant, assertPermissionKeys, countAdministrators, writeInput } from './permission-model.js';
+import { assertAdministrable, assertMayGrant, assertPermissionKeys, countAdministrators } from './permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { builtInRole } from './update-role.js';
 import { type RoleView, roleView } from './view.js';
 

@@ -3,7 +3,7 @@ import { appendOutboxEvent, insertService, inTransaction } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { serviceAttributes, type ServiceView, versionedService } from './view.js';
 
 export const createServiceInput = z.object({ ...writeInput, ...serviceAttributes, name: serviceAttributes.name.unwrap() }).strict();

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { findService } from '@workcell/db';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { authInput } from '../roles/permission-model.js';
+import { authInput } from '../kernel/inputs.js';
 import { serviceNotFound, type ServiceView, versionedService } from './view.js';
 
 export const getServiceInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();

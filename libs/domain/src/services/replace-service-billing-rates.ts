@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { appendOutboxEvent, findService, inTransaction, listServiceBillingRates, lockExistingMemberIds, replaceServiceBillingRatesIfRevision } from '@workcell/db';
-import { casFailure, expectedRevision, isUuid } from '../kernel/cas.js';
+import { casFailure, expectedRevision } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { findServiceOr404, rateMoney, serviceIdOf, type ServiceBillingRatesView, versionedBillingRates } from './view.js';
 
 const rateInput = z.strictObject({ memberId: z.string().max(64).nullable(), validFrom: z.iso.date(), rate: rateMoney });

@@ -3,7 +3,7 @@ import { appendOutboxEvent, findService, inTransaction, setServiceArchived } fro
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { findServiceOr404, serviceIdOf, type ServiceView, versionedService } from './view.js';
 
 export const restoreServiceInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();

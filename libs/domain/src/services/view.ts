@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { findService, type ServiceBillingRateRow, type ServiceRow, type Tx } from '@workcell/db';
-import { isUuid, versionOf } from '../kernel/cas.js';
+import { versionOf } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import type { Versioned } from '../kernel/versioned.js';
 

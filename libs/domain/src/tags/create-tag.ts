@@ -3,7 +3,7 @@ import { appendOutboxEvent, insertTag, inTransaction } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { tagAttributes, type TagView, versionedTag } from './view.js';
 
 export const createTagInput = z.object({ ...writeInput, ...tagAttributes, name: z.string().trim().min(1).max(200) }).strict();

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { findTag } from '@workcell/db';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { authInput } from '../roles/permission-model.js';
+import { authInput } from '../kernel/inputs.js';
 import { type TagView, versionedTag } from './view.js';
 
 export const getTagInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();

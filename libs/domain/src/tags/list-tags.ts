@@ -3,7 +3,7 @@ import { listTagsPage } from '@workcell/db';
 import { grantedIds } from '../kernel/grants.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../roles/permission-model.js';
+import { authInput, pageInput } from '../kernel/inputs.js';
 import { type TagView, tagView } from './view.js';
 
 export const listTagsInput = z.object({ auth: authInput, ...pageInput }).strict();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { expectedRevisionInput } from '../kernel/if-match.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { type TaskView, writeTask } from './view.js';
 
 export const archiveTaskInput = z.object({ ...writeInput, id: z.string().max(64), expectedRevision: expectedRevisionInput }).strict();

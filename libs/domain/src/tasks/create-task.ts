@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type Client, inTransaction, insertTask, newTask, outboxEvent } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { assertTaskReferences, taskAttributes, taskChanges, type TaskView, taskView } from './view.js';
 
 const id = z.string().min(1).max(64);

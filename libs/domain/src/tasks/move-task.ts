@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { expectedRevisionInput } from '../kernel/if-match.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { type TaskView, writeTask } from './view.js';
 
 const id = z.string().min(1).max(64);

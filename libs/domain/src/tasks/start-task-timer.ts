@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { appendOutboxEvent, findRunningTimer, findTask, inTransaction, insertRunningTimer } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { requireMember } from '../credentials/access.js';
 import { holdsBilling, timeEntryEventView, type TimeEntryView, timeEntryView } from '../time-entries/view.js';
 import { taskIdOf, taskNotFound } from './view.js';

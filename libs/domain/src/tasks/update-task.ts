@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DomainError } from '../kernel/errors.js';
 import { expectedRevisionInput } from '../kernel/if-match.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { taskAttributes, type TaskView, writeTask } from './view.js';
 
 export const updateTaskInput = z

@@ -13,13 +13,13 @@ import {
   type Tx,
   updateTaskIfRevision,
 } from '@workcell/db';
-import type { V1AuthContext } from '../identity/authenticate-credential.js';
+import type { V1AuthContext } from '../kernel/auth-context.js';
 import { requireGrant } from '../kernel/grants.js';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { ifMatchFailure } from '../kernel/if-match.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
-import { tagIssues } from '../projects/view.js';
+import { tagIssues } from '../tags/tag-issues.js';
 
 /**
  * What the task procedures share. Decisions (issue 6):

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { appendOutboxEvent, inTransaction, setTimeEntryArchived } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { findTimeEntryOr404, timeEntryIdOf } from './view.js';
 
 export const archiveTimeEntryInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();

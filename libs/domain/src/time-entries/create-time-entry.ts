@@ -4,7 +4,7 @@ import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { holdsBilling, resolveTimeEntry, timeEntryAttributes, timeEntryEventView, type TimeEntryView, versionedTimeEntry } from './view.js';
 
 export const createTimeEntryInput = z.object({ ...writeInput, ...timeEntryAttributes, startedAt: z.iso.datetime({ offset: true }) }).strict();

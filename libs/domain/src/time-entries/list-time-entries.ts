@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { listTimeEntriesPage } from '@workcell/db';
 import { grantedIds } from '../kernel/grants.js';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../roles/permission-model.js';
+import { authInput, pageInput } from '../kernel/inputs.js';
 import { holdsBilling, type TimeEntryView, timeEntryView } from './view.js';
 
 const timestamp = z.iso.datetime({ offset: true });

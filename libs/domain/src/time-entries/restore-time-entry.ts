@@ -3,7 +3,7 @@ import { appendOutboxEvent, findTimeEntry, inTransaction, setTimeEntryArchived }
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { findTimeEntryOr404, holdsBilling, timeEntryIdOf, timeEntryEventView, type TimeEntryView, versionedTimeEntry } from './view.js';
 
 export const restoreTimeEntryInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();

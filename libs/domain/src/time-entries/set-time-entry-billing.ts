@@ -4,7 +4,7 @@ import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { type TimeEntryBillingResource, versionedBilling } from './billing.js';
 import { timeEntryIdOf } from './view.js';
 

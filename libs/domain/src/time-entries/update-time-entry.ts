@@ -4,7 +4,7 @@ import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { findTimeEntryOr404, holdsBilling, resolveTimeEntry, timeEntryAttributes, timeEntryIdOf, timeEntryEventView, type TimeEntryView, versionedTimeEntry } from './view.js';
 
 export const updateTimeEntryInput = z.object({ ...writeInput, id: z.string().max(64), expectedVersion: z.string().min(1).max(128), ...timeEntryAttributes }).strict();

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { findTimeEntry, lockExistingMemberIds, projectExists, taskProjectOf, type TimeEntryRow, type TimeEntryValues, type Tx } from '@workcell/db';
-import { isUuid, versionOf } from '../kernel/cas.js';
+import { versionOf } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { LATEST_INSTANT_MS } from '../kernel/limits.js';
-import type { V1AuthContext } from '../identity/authenticate-credential.js';
+import type { V1AuthContext } from '../kernel/auth-context.js';
 import type { Versioned } from '../kernel/versioned.js';
 
 /**

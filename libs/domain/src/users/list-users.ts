@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listWorkspaceUsersPage } from '@workcell/db';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../roles/permission-model.js';
+import { authInput, pageInput } from '../kernel/inputs.js';
 import { USER_STATUS_TO_STORED, type UserView, userView } from './view.js';
 
 export const listUsersInput = z.object({ auth: authInput, ...pageInput, status: z.enum(['active', 'inactive']).optional() }).strict();

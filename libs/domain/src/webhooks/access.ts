@@ -1,5 +1,5 @@
 import { memberPermissionKeys, type WebhookReader } from '@workcell/db';
-import type { V1AuthContext } from '../identity/authenticate-credential.js';
+import type { V1AuthContext } from '../kernel/auth-context.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
 
 /**

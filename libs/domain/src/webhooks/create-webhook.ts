@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { insertWebhook, inTransaction, recordAudit } from '@workcell/db';
 import { actorOf } from '../identity/actor.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { encryptSigningSecret, generateSigningSecret } from './secret.js';
 import { webhookAttributes, webhookDescription, webhookEventTypes, webhookUrl, type WebhookView, webhookView } from './view.js';
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { findWebhook } from '@workcell/db';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { authInput } from '../roles/permission-model.js';
+import { authInput } from '../kernel/inputs.js';
 import { metadataReaderOf } from './access.js';
 import { versionedWebhook, webhookNotFound, type WebhookView } from './view.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listWebhooksPage } from '@workcell/db';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../roles/permission-model.js';
+import { authInput, pageInput } from '../kernel/inputs.js';
 import { metadataReaderOf } from './access.js';
 import { type WebhookView, webhookView } from './view.js';
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { archiveWebhook, findWebhook, inTransaction, recordAudit } from '@workcell/db';
 import { actorOf } from '../identity/actor.js';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { isWebhookAdministrator } from './access.js';
 import { webhookNotFound } from './view.js';
 

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { disableWebhooks, findWebhook, inTransaction, recordAudit, updateWebhookIfRevision, type WebhookChanges } from '@workcell/db';
 import { actorOf } from '../identity/actor.js';
-import { casFailure, expectedRevision, isUuid } from '../kernel/cas.js';
+import { casFailure, expectedRevision } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { isWebhookAdministrator, ownerOf } from './access.js';
 import { versionedWebhook, webhookAttributes, webhookDescription, webhookEventTypes, webhookNotFound, webhookStatusInput, webhookUrl, type WebhookView } from './view.js';
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { findWebhook, findWebhookDelivery, listWebhookDeliveriesPage, type WebhookRecord } from '@workcell/db';
-import type { V1AuthContext } from '../identity/authenticate-credential.js';
+import type { V1AuthContext } from '../kernel/auth-context.js';
 import { DomainError } from '../kernel/errors.js';
-import { isUuid } from '../kernel/cas.js';
+import { isUuid } from '../kernel/ids.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure, type ProcedureContext } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../roles/permission-model.js';
+import { authInput, pageInput } from '../kernel/inputs.js';
 import { ownerOf } from './access.js';
 import { type WebhookDeliveryView, webhookDeliveryView, webhookNotFound } from './view.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { workspaceUsage } from '@workcell/db';
 import { IDEMPOTENCY_RETENTION_HOURS, V0_MAX_PAGE_SIZE, V0_REQUESTS_PER_MINUTE, V1_MAX_PAGE_SIZE } from '../kernel/limits.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput } from '../roles/permission-model.js';
+import { authInput } from '../kernel/inputs.js';
 
 export const getWorkspaceEntitlementsInput = z.object({ auth: authInput }).strict();
 

@@ -3,7 +3,7 @@ import { loadWorkspaceSettings } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { authInput } from '../roles/permission-model.js';
+import { authInput } from '../kernel/inputs.js';
 import { versionedSettings, type WorkspaceSettingsView } from './settings-view.js';
 
 export const getWorkspaceSettingsInput = z.object({ auth: authInput }).strict();

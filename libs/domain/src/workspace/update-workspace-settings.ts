@@ -4,7 +4,7 @@ import { actorOf } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
 import { settingsAttributes, versionedSettings, type WorkspaceSettingsView } from './settings-view.js';
 
 export const updateWorkspaceSettingsInput = z.object({ ...writeInput, expectedVersion: z.string().max(64), ...settingsAttributes }).strict();
