@@ -8,7 +8,7 @@ export { type ApiGeneration, compareWithRegistry, LegacyOperation, Operation, OP
 export { DATA_EXCEPTION_DETAIL, DOMAIN_STATUS, isDataException, type Problem, ProtocolError, titleFor, toProblem } from './problems.js';
 export { bearerChallenge, type ErrorRenderer, ProblemFilter, sendProblem, v0Errors, v1Errors } from './protocols.js';
 export { hostileInputIssues, Input, type OperationInput, RequestValidationInterceptor } from './validation.js';
-export { list, single } from './envelope.js';
+export { list, revisioned, single, versioned } from './envelope.js';
 export { consume, decodedPath, installRateLimit, type KnownAdmission, type RateLimitDecision, RateLimiter, refund } from './rate-limit.js';
 export { OPERATION_GATE, type OperationGate } from './operation-gate.js';
 export { allowedMethods, installMethodNotAllowed } from './methods.js';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { v1Operations } from '@workcell/registry';
+import { type V1OperationId, v1Operations } from '@workcell/registry';
 import { testConfig } from '@workcell/testing';
 import { captureLogger, createStrayApiApp } from './fixtures.js';
-import { compareWithRegistry, INFRASTRUCTURE_ROUTES, registryRoutes, routePath } from './index.js';
+import { compareWithRegistry, INFRASTRUCTURE_ROUTES, Operation, registryRoutes, routePath } from './index.js';
 
 describe('registry routing', () => {
   it('converts registry path templates to route syntax', () => {
@@ -17,6 +17,21 @@ describe('registry routing', () => {
     assert.equal(coverage.notImplemented.length, v1Operations.length - 1);
     assert.equal(registryRoutes('v1').length, 237);
     assert.equal(registryRoutes('v0').length, 87);
+  });
+
+  it('@Operation sends the Cache-Control its registry entry declares (every secret-revealing operation), and no other', () => {
+    const headersOf = (operationId: V1OperationId) => {
+      const target = { handler: () => undefined };
+      const descriptor = Object.getOwnPropertyDescriptor(target, 'handler')!;
+      Operation(operationId)(target, 'handler', descriptor);
+      return (Reflect.getMetadata('__headers__', descriptor.value) ?? []) as { name: string; value: string }[];
+    };
+    const declaring = v1Operations.filter((op) => op.responseHeaders.includes('Cache-Control'));
+    assert.ok(v1Operations.filter((op) => op.revealsSecret).every((op) => declaring.includes(op)), 'an operation that reveals a secret declares it');
+    for (const op of v1Operations) {
+      const expected = declaring.includes(op) ? [{ name: 'Cache-Control', value: 'private, no-store' }] : [];
+      assert.deepEqual(headersOf(op.operationId as V1OperationId), expected, op.operationId);
+    }
   });
 
   it('refuses a route that is not a registry operation', () => {

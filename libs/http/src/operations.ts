@@ -1,4 +1,4 @@
-import { applyDecorators, HttpCode, RequestMapping, RequestMethod, SetMetadata } from '@nestjs/common';
+import { applyDecorators, Header, HttpCode, RequestMapping, RequestMethod, SetMetadata } from '@nestjs/common';
 import { getV1Operation, v0Operations, type V1OperationId, v1Operations } from '@workcell/registry';
 
 /**
@@ -21,10 +21,14 @@ function mapping(method: string, path: string) {
   return RequestMapping({ path: routePath(path), method: requestMethod });
 }
 
-/** Mounts a controller method as the v1 operation of that name. */
+/**
+ * Mounts a controller method as the v1 operation of that name, with the response headers its registry entry fixes:
+ * `Cache-Control: private, no-store` where it declares one (an operation that reveals a secret, or the auth context).
+ */
 export function Operation(operationId: V1OperationId): MethodDecorator {
   const operation = getV1Operation(operationId);
-  return applyDecorators(mapping(operation.method, operation.path), HttpCode(operation.success), SetMetadata(OPERATION_METADATA, operationId));
+  const noStore = operation.responseHeaders.includes('Cache-Control') ? [Header('Cache-Control', 'private, no-store')] : [];
+  return applyDecorators(mapping(operation.method, operation.path), HttpCode(operation.success), SetMetadata(OPERATION_METADATA, operationId), ...noStore);
 }
 
 /** Mounts a controller method as the v0 operation of that (generated) name, e.g. `legacyGetTeams`. */

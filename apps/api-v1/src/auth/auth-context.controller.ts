@@ -1,4 +1,4 @@
-import { Controller, Header, Inject, Req } from '@nestjs/common';
+import { Controller, Inject, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AUTH_CLIENT, type AuthClient, internalFailure, V1Auth } from '@workcell/auth-kit';
 import type { V1AuthContext } from '@workcell/domain';
@@ -13,14 +13,12 @@ export class AuthContextController {
   constructor(@Inject(AUTH_CLIENT) private readonly auth: AuthClient) {}
 
   @Operation('getAuthContext')
-  @Header('Cache-Control', 'private, no-store')
   getAuthContext(@V1Auth() auth: V1AuthContext) {
     const c = auth.credential;
     return { data: { credentialId: c.id, kind: KIND[c.kind], status: c.status, scopes: c.scopes, expiresAt: c.expiresAt, region: c.region, cell: c.cell } };
   }
 
   @Operation('revokeAuthContext')
-  @Header('Cache-Control', 'private, no-store')
   async revokeAuthContext(@V1Auth() auth: V1AuthContext, @Req() request: FastifyRequest): Promise<void> {
     await this.auth.credentials.revokeOwn
       .mutate({ workspaceId: auth.workspaceId, credentialId: auth.credential.id, principal: auth.principal, requestId: request.id })

@@ -12,8 +12,7 @@ import {
   updateCallNote,
   type V1AuthContext,
 } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
-import { versionedResponse } from '../contacts/versioned.js';
+import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -32,17 +31,17 @@ export class CallNotesController {
   async createCallNote(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const created = await invoke(createCallNote, this.ctx, { ...(input.body as object), auth, requestId: request.id });
     reply.header('location', `/v1/call-notes/${created.resource.id}`);
-    return versionedResponse(reply, created);
+    return versioned(reply, created);
   }
 
   @Operation('getCallNote')
   async getCallNote(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(getCallNote, this.ctx, { auth, id: input.path.id }));
+    return versioned(reply, await invoke(getCallNote, this.ctx, { auth, id: input.path.id }));
   }
 
   @Operation('updateCallNote')
   async updateCallNote(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(updateCallNote, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+    return versioned(reply, await invoke(updateCallNote, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
   }
 
   @Operation('archiveCallNote')
@@ -52,6 +51,6 @@ export class CallNotesController {
 
   @Operation('restoreCallNote')
   async restoreCallNote(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(restoreCallNote, this.ctx, { id: input.path.id, auth, requestId: request.id }));
+    return versioned(reply, await invoke(restoreCallNote, this.ctx, { id: input.path.id, auth, requestId: request.id }));
   }
 }

@@ -12,8 +12,7 @@ import {
   updateContactGroup,
   type V1AuthContext,
 } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
-import { versionedResponse } from '../contacts/versioned.js';
+import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -32,17 +31,17 @@ export class ContactGroupsController {
   async createContactGroup(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const created = await invoke(createContactGroup, this.ctx, { ...(input.body as object), auth, requestId: request.id });
     reply.header('location', `/v1/contact-groups/${created.resource.id}`);
-    return versionedResponse(reply, created);
+    return versioned(reply, created);
   }
 
   @Operation('getContactGroup')
   async getContactGroup(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(getContactGroup, this.ctx, { auth, id: input.path.id }));
+    return versioned(reply, await invoke(getContactGroup, this.ctx, { auth, id: input.path.id }));
   }
 
   @Operation('updateContactGroup')
   async updateContactGroup(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(updateContactGroup, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+    return versioned(reply, await invoke(updateContactGroup, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
   }
 
   @Operation('archiveContactGroup')
@@ -52,6 +51,6 @@ export class ContactGroupsController {
 
   @Operation('restoreContactGroup')
   async restoreContactGroup(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(restoreContactGroup, this.ctx, { id: input.path.id, auth, requestId: request.id }));
+    return versioned(reply, await invoke(restoreContactGroup, this.ctx, { id: input.path.id, auth, requestId: request.id }));
   }
 }

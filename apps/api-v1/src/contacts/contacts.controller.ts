@@ -12,8 +12,7 @@ import {
   updateContact,
   type V1AuthContext,
 } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
-import { versionedResponse } from './versioned.js';
+import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -32,17 +31,17 @@ export class ContactsController {
   async createContact(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const created = await invoke(createContact, this.ctx, { ...(input.body as object), auth, requestId: request.id });
     reply.header('location', `/v1/contacts/${created.resource.id}`);
-    return versionedResponse(reply, created);
+    return versioned(reply, created);
   }
 
   @Operation('getContact')
   async getContact(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(getContact, this.ctx, { auth, id: input.path.id }));
+    return versioned(reply, await invoke(getContact, this.ctx, { auth, id: input.path.id }));
   }
 
   @Operation('updateContact')
   async updateContact(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(updateContact, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+    return versioned(reply, await invoke(updateContact, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
   }
 
   @Operation('archiveContact')
@@ -52,6 +51,6 @@ export class ContactsController {
 
   @Operation('restoreContact')
   async restoreContact(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(restoreContact, this.ctx, { id: input.path.id, auth, requestId: request.id }));
+    return versioned(reply, await invoke(restoreContact, this.ctx, { id: input.path.id, auth, requestId: request.id }));
   }
 }

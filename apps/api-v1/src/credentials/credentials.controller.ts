@@ -1,4 +1,4 @@
-import { Controller, Header, Inject, Req } from '@nestjs/common';
+import { Controller, Inject, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AUTH_CLIENT, type AuthClient, internalFailure, V1Auth } from '@workcell/auth-kit';
 import { invoke, listCredentials, type ProcedureContext, type V1AuthContext } from '@workcell/domain';
@@ -26,7 +26,6 @@ export class CredentialsController {
   }
 
   @Operation('createCredential')
-  @Header('Cache-Control', 'private, no-store')
   async createCredential(
     @V1Auth() auth: V1AuthContext,
     @Input() input: OperationInput<Id, never, Body<AuthClient['credentials']['create']['mutate']>>,
@@ -37,7 +36,6 @@ export class CredentialsController {
   }
 
   @Operation('rotateCredential')
-  @Header('Cache-Control', 'private, no-store')
   async rotateCredential(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id, never, Body<AuthClient['credentials']['rotate']['mutate']> | undefined>, @Req() request: FastifyRequest) {
     return single(await this.auth.credentials.rotate.mutate({ ...input.body, id: input.path.id, auth, requestId: request.id }).catch(internalFailure));
   }

@@ -12,8 +12,7 @@ import {
   updateProductGroup,
   type V1AuthContext,
 } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
-import { versionedResponse } from '../contacts/versioned.js';
+import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -32,17 +31,17 @@ export class ProductGroupsController {
   async createProductGroup(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const created = await invoke(createProductGroup, this.ctx, { ...(input.body as object), auth, requestId: request.id });
     reply.header('location', `/v1/product-groups/${created.resource.id}`);
-    return versionedResponse(reply, created);
+    return versioned(reply, created);
   }
 
   @Operation('getProductGroup')
   async getProductGroup(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(getProductGroup, this.ctx, { auth, id: input.path.id }));
+    return versioned(reply, await invoke(getProductGroup, this.ctx, { auth, id: input.path.id }));
   }
 
   @Operation('updateProductGroup')
   async updateProductGroup(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(updateProductGroup, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+    return versioned(reply, await invoke(updateProductGroup, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
   }
 
   @Operation('archiveProductGroup')
@@ -52,6 +51,6 @@ export class ProductGroupsController {
 
   @Operation('restoreProductGroup')
   async restoreProductGroup(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(restoreProductGroup, this.ctx, { id: input.path.id, auth, requestId: request.id }));
+    return versioned(reply, await invoke(restoreProductGroup, this.ctx, { id: input.path.id, auth, requestId: request.id }));
   }
 }

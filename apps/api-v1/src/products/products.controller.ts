@@ -2,8 +2,7 @@ import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { V1Auth } from '@workcell/auth-kit';
 import { archiveProduct, createProduct, getProduct, invoke, listProducts, type ProcedureContext, restoreProduct, updateProduct, type V1AuthContext } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
-import { versionedResponse } from '../contacts/versioned.js';
+import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -22,17 +21,17 @@ export class ProductsController {
   async createProduct(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const created = await invoke(createProduct, this.ctx, { ...(input.body as object), auth, requestId: request.id });
     reply.header('location', `/v1/products/${created.resource.id}`);
-    return versionedResponse(reply, created);
+    return versioned(reply, created);
   }
 
   @Operation('getProduct')
   async getProduct(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(getProduct, this.ctx, { auth, id: input.path.id }));
+    return versioned(reply, await invoke(getProduct, this.ctx, { auth, id: input.path.id }));
   }
 
   @Operation('updateProduct')
   async updateProduct(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(updateProduct, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+    return versioned(reply, await invoke(updateProduct, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
   }
 
   @Operation('archiveProduct')
@@ -42,6 +41,6 @@ export class ProductsController {
 
   @Operation('restoreProduct')
   async restoreProduct(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(restoreProduct, this.ctx, { id: input.path.id, auth, requestId: request.id }));
+    return versioned(reply, await invoke(restoreProduct, this.ctx, { id: input.path.id, auth, requestId: request.id }));
   }
 }

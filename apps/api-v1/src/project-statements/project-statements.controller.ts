@@ -12,8 +12,7 @@ import {
   updateProjectStatement,
   type V1AuthContext,
 } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
-import { versionedResponse } from '../contacts/versioned.js';
+import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -35,17 +34,17 @@ export class ProjectStatementsController {
   async createProjectStatement(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const created = await invoke(createProjectStatement, this.ctx, { ...(input.body as object), auth, requestId: request.id });
     reply.header('location', `/v1/project-statements/${created.resource.id}`);
-    return versionedResponse(reply, created);
+    return versioned(reply, created);
   }
 
   @Operation('getProjectStatement')
   async getProjectStatement(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(getProjectStatement, this.ctx, { auth, id: input.path.id }));
+    return versioned(reply, await invoke(getProjectStatement, this.ctx, { auth, id: input.path.id }));
   }
 
   @Operation('updateProjectStatement')
   async updateProjectStatement(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(updateProjectStatement, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+    return versioned(reply, await invoke(updateProjectStatement, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
   }
 
   @Operation('archiveProjectStatement')
@@ -55,6 +54,6 @@ export class ProjectStatementsController {
 
   @Operation('restoreProjectStatement')
   async restoreProjectStatement(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(restoreProjectStatement, this.ctx, { id: input.path.id, auth, requestId: request.id }));
+    return versioned(reply, await invoke(restoreProjectStatement, this.ctx, { id: input.path.id, auth, requestId: request.id }));
   }
 }

@@ -13,8 +13,7 @@ import {
   updateProjectTemplate,
   type V1AuthContext,
 } from '@workcell/domain';
-import { etagOf, expectedRevisionFrom, Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
-import { versionedResponse } from '../contacts/versioned.js';
+import { expectedRevisionFrom, Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, revisioned, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -41,17 +40,17 @@ export class ProjectTemplatesController {
   async createProjectTemplate(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const created = await invoke(createProjectTemplate, this.ctx, { ...(input.body as object), auth, requestId: request.id });
     reply.header('location', `/v1/project-templates/${created.resource.id}`);
-    return versionedResponse(reply, created);
+    return versioned(reply, created);
   }
 
   @Operation('getProjectTemplate')
   async getProjectTemplate(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(getProjectTemplate, this.ctx, { auth, id: input.path.id }));
+    return versioned(reply, await invoke(getProjectTemplate, this.ctx, { auth, id: input.path.id }));
   }
 
   @Operation('updateProjectTemplate')
   async updateProjectTemplate(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(updateProjectTemplate, this.ctx, { ...(input.body as object), ...ProjectTemplatesController.guarded(auth, input, request) }));
+    return versioned(reply, await invoke(updateProjectTemplate, this.ctx, { ...(input.body as object), ...ProjectTemplatesController.guarded(auth, input, request) }));
   }
 
   @Operation('archiveProjectTemplate')
@@ -61,14 +60,13 @@ export class ProjectTemplatesController {
 
   @Operation('restoreProjectTemplate')
   async restoreProjectTemplate(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(restoreProjectTemplate, this.ctx, ProjectTemplatesController.guarded(auth, input, request)));
+    return versioned(reply, await invoke(restoreProjectTemplate, this.ctx, ProjectTemplatesController.guarded(auth, input, request)));
   }
 
   @Operation('instantiateProjectTemplate')
   async instantiateProjectTemplate(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const project = await invoke(instantiateProjectTemplate, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id });
     reply.header('location', `/v1/projects/${project.id}`);
-    reply.header('etag', etagOf(Number(project.revision)));
-    return single(project);
+    return revisioned(reply, project);
   }
 }

@@ -1,8 +1,8 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { V1Auth } from '@workcell/auth-kit';
-import { createProject, getProject, invoke, listProjects, type ProcedureContext, type ProjectView, updateProject, type V1AuthContext } from '@workcell/domain';
-import { etagOf, expectedRevisionFrom, Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
+import { createProject, getProject, invoke, listProjects, type ProcedureContext, updateProject, type V1AuthContext } from '@workcell/domain';
+import { expectedRevisionFrom, Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, revisioned } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -14,10 +14,6 @@ type Id = { id: string };
 export class ProjectsController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
-  private static withEtag(reply: FastifyReply, project: ProjectView) {
-    reply.header('etag', etagOf(Number(project.revision)));
-    return single(project);
-  }
 
   @Operation('listProjects')
   async listProjects(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
@@ -29,18 +25,18 @@ export class ProjectsController {
   async createProject(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const created = await invoke(createProject, this.ctx, { ...(input.body as object), auth, requestId: request.id });
     reply.header('location', `/v1/projects/${created.id}`);
-    return ProjectsController.withEtag(reply, created);
+    return revisioned(reply, created);
   }
 
   @Operation('getProject')
   async getProject(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return ProjectsController.withEtag(reply, await invoke(getProject, this.ctx, { auth, id: input.path.id }));
+    return revisioned(reply, await invoke(getProject, this.ctx, { auth, id: input.path.id }));
   }
 
   @Operation('updateProject')
   async updateProject(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const expectedRevision = expectedRevisionFrom(request.headers['if-match']);
     const updated = await invoke(updateProject, this.ctx, { ...(input.body as object), id: input.path.id, expectedRevision, auth, requestId: request.id });
-    return ProjectsController.withEtag(reply, updated);
+    return revisioned(reply, updated);
   }
 }

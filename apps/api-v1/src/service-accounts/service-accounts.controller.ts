@@ -1,4 +1,4 @@
-import { Controller, Header, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AUTH_CLIENT, type AuthClient, internalFailure, V1Auth } from '@workcell/auth-kit';
 import {
@@ -66,7 +66,6 @@ export class ServiceAccountsController {
   }
 
   @Operation('createServiceAccountCredential')
-  @Header('Cache-Control', 'private, no-store')
   async createServiceAccountCredential(
     @V1Auth() auth: V1AuthContext,
     @Input() input: OperationInput<Id, never, Body<AuthClient['serviceAccounts']['createCredential']['mutate']>>,
@@ -77,7 +76,6 @@ export class ServiceAccountsController {
   }
 
   @Operation('rotateServiceAccountCredential')
-  @Header('Cache-Control', 'private, no-store')
   async rotateServiceAccountCredential(
     @V1Auth() auth: V1AuthContext,
     @Input() input: OperationInput<CredentialPath, never, Body<AuthClient['serviceAccounts']['rotateCredential']['mutate']> | undefined>,

@@ -14,8 +14,7 @@ import {
   updateService,
   type V1AuthContext,
 } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
-import { versionedResponse } from '../contacts/versioned.js';
+import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -37,17 +36,17 @@ export class ServicesController {
   async createService(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const created = await invoke(createService, this.ctx, { ...(input.body as object), auth, requestId: request.id });
     reply.header('location', `/v1/services/${created.resource.id}`);
-    return versionedResponse(reply, created);
+    return versioned(reply, created);
   }
 
   @Operation('getService')
   async getService(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(getService, this.ctx, { auth, id: input.path.id }));
+    return versioned(reply, await invoke(getService, this.ctx, { auth, id: input.path.id }));
   }
 
   @Operation('updateService')
   async updateService(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(updateService, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+    return versioned(reply, await invoke(updateService, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
   }
 
   @Operation('archiveService')
@@ -57,16 +56,16 @@ export class ServicesController {
 
   @Operation('restoreService')
   async restoreService(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(restoreService, this.ctx, { id: input.path.id, auth, requestId: request.id }));
+    return versioned(reply, await invoke(restoreService, this.ctx, { id: input.path.id, auth, requestId: request.id }));
   }
 
   @Operation('getServiceBillingRates')
   async getServiceBillingRates(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(getServiceBillingRates, this.ctx, { auth, id: input.path.id }));
+    return versioned(reply, await invoke(getServiceBillingRates, this.ctx, { auth, id: input.path.id }));
   }
 
   @Operation('replaceServiceBillingRates')
   async replaceServiceBillingRates(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(replaceServiceBillingRates, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+    return versioned(reply, await invoke(replaceServiceBillingRates, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
   }
 }

@@ -14,11 +14,10 @@ import {
   restoreTask,
   startTaskTimer,
   stopTaskTimer,
-  type TaskView,
   updateTask,
   type V1AuthContext,
 } from '@workcell/domain';
-import { etagOf, expectedRevisionFrom, Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
+import { expectedRevisionFrom, Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, revisioned, single } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -30,10 +29,6 @@ type Id = { id: string };
 export class TasksController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
-  private static withEtag(reply: FastifyReply, task: TaskView) {
-    reply.header('etag', etagOf(Number(task.revision)));
-    return single(task);
-  }
 
   /** The input of an If-Match write: 428 without the header, 400 for a weak, list or `*` validator. */
   private write(auth: V1AuthContext, input: OperationInput<Id>, request: FastifyRequest) {
@@ -51,17 +46,17 @@ export class TasksController {
   async createTask(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const created = await invoke(createTask, this.ctx, { ...(input.body as object), auth, requestId: request.id });
     reply.header('location', `/v1/tasks/${created.id}`);
-    return TasksController.withEtag(reply, created);
+    return revisioned(reply, created);
   }
 
   @Operation('getTask')
   async getTask(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return TasksController.withEtag(reply, await invoke(getTask, this.ctx, { auth, id: input.path.id }));
+    return revisioned(reply, await invoke(getTask, this.ctx, { auth, id: input.path.id }));
   }
 
   @Operation('updateTask')
   async updateTask(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return TasksController.withEtag(reply, await invoke(updateTask, this.ctx, this.write(auth, input, request)));
+    return revisioned(reply, await invoke(updateTask, this.ctx, this.write(auth, input, request)));
   }
 
   @Operation('archiveTask')
@@ -71,22 +66,22 @@ export class TasksController {
 
   @Operation('restoreTask')
   async restoreTask(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return TasksController.withEtag(reply, await invoke(restoreTask, this.ctx, this.write(auth, input, request)));
+    return revisioned(reply, await invoke(restoreTask, this.ctx, this.write(auth, input, request)));
   }
 
   @Operation('completeTask')
   async completeTask(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return TasksController.withEtag(reply, await invoke(completeTask, this.ctx, this.write(auth, input, request)));
+    return revisioned(reply, await invoke(completeTask, this.ctx, this.write(auth, input, request)));
   }
 
   @Operation('reopenTask')
   async reopenTask(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return TasksController.withEtag(reply, await invoke(reopenTask, this.ctx, this.write(auth, input, request)));
+    return revisioned(reply, await invoke(reopenTask, this.ctx, this.write(auth, input, request)));
   }
 
   @Operation('moveTask')
   async moveTask(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return TasksController.withEtag(reply, await invoke(moveTask, this.ctx, this.write(auth, input, request)));
+    return revisioned(reply, await invoke(moveTask, this.ctx, this.write(auth, input, request)));
   }
 
   @Operation('startTaskTimer')

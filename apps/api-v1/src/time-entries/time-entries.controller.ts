@@ -14,8 +14,7 @@ import {
   updateTimeEntry,
   type V1AuthContext,
 } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
-import { versionedResponse } from '../contacts/versioned.js';
+import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -37,17 +36,17 @@ export class TimeEntriesController {
   async createTimeEntry(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const created = await invoke(createTimeEntry, this.ctx, { ...(input.body as object), auth, requestId: request.id });
     reply.header('location', `/v1/time-entries/${created.resource.id}`);
-    return versionedResponse(reply, created);
+    return versioned(reply, created);
   }
 
   @Operation('getTimeEntry')
   async getTimeEntry(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(getTimeEntry, this.ctx, { auth, id: input.path.id }));
+    return versioned(reply, await invoke(getTimeEntry, this.ctx, { auth, id: input.path.id }));
   }
 
   @Operation('updateTimeEntry')
   async updateTimeEntry(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(updateTimeEntry, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+    return versioned(reply, await invoke(updateTimeEntry, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
   }
 
   @Operation('archiveTimeEntry')
@@ -57,16 +56,16 @@ export class TimeEntriesController {
 
   @Operation('restoreTimeEntry')
   async restoreTimeEntry(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(restoreTimeEntry, this.ctx, { id: input.path.id, auth, requestId: request.id }));
+    return versioned(reply, await invoke(restoreTimeEntry, this.ctx, { id: input.path.id, auth, requestId: request.id }));
   }
 
   @Operation('getTimeEntryBilling')
   async getTimeEntryBilling(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(getTimeEntryBilling, this.ctx, { auth, id: input.path.id }));
+    return versioned(reply, await invoke(getTimeEntryBilling, this.ctx, { auth, id: input.path.id }));
   }
 
   @Operation('setTimeEntryBilling')
   async setTimeEntryBilling(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(setTimeEntryBilling, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+    return versioned(reply, await invoke(setTimeEntryBilling, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
   }
 }

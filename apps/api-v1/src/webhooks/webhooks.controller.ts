@@ -1,4 +1,4 @@
-import { Controller, Header, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { V1Auth } from '@workcell/auth-kit';
 import {
@@ -13,8 +13,7 @@ import {
   updateWebhook,
   type V1AuthContext,
 } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
-import { versionedResponse } from '../contacts/versioned.js';
+import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -34,7 +33,6 @@ export class WebhooksController {
   }
 
   @Operation('createWebhook')
-  @Header('Cache-Control', 'private, no-store')
   async createWebhook(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const created = await invoke(createWebhook, this.ctx, { ...(input.body as object), auth, requestId: request.id });
     reply.header('location', `/v1/webhooks/${created.id}`);
@@ -43,12 +41,12 @@ export class WebhooksController {
 
   @Operation('getWebhook')
   async getWebhook(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(getWebhook, this.ctx, { auth, id: input.path.id }));
+    return versioned(reply, await invoke(getWebhook, this.ctx, { auth, id: input.path.id }));
   }
 
   @Operation('updateWebhook')
   async updateWebhook(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(updateWebhook, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+    return versioned(reply, await invoke(updateWebhook, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
   }
 
   @Operation('removeWebhook')

@@ -2,8 +2,7 @@ import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { V1Auth } from '@workcell/auth-kit';
 import { getWorkspace, getWorkspaceEntitlements, getWorkspaceSettings, invoke, type ProcedureContext, updateWorkspaceSettings, type V1AuthContext } from '@workcell/domain';
-import { Input, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
-import { versionedResponse } from '../contacts/versioned.js';
+import { Input, Operation, type OperationInput, PROCEDURE_CONTEXT, single, versioned } from '@workcell/http';
 import { ServedOperations } from './served-operations.js';
 
 @Controller()
@@ -17,8 +16,7 @@ export class WorkspaceController {
   @Operation('getWorkspace')
   async getWorkspace(@V1Auth() auth: V1AuthContext, @Res({ passthrough: true }) reply: FastifyReply) {
     const { revision, updatedAt: _updatedAt, ...workspace } = await invoke(getWorkspace, this.ctx, { workspaceId: auth.workspaceId });
-    reply.header('etag', `"${revision}"`);
-    return { data: workspace };
+    return versioned(reply, { resource: workspace, revision });
   }
 
   @Operation('getWorkspaceCapabilities')
@@ -33,11 +31,11 @@ export class WorkspaceController {
 
   @Operation('getWorkspaceSettings')
   async getWorkspaceSettings(@V1Auth() auth: V1AuthContext, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(getWorkspaceSettings, this.ctx, { auth }));
+    return versioned(reply, await invoke(getWorkspaceSettings, this.ctx, { auth }));
   }
 
   @Operation('updateWorkspaceSettings')
   async updateWorkspaceSettings(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versionedResponse(reply, await invoke(updateWorkspaceSettings, this.ctx, { ...(input.body as object), auth, requestId: request.id }));
+    return versioned(reply, await invoke(updateWorkspaceSettings, this.ctx, { ...(input.body as object), auth, requestId: request.id }));
   }
 }

@@ -1,4 +1,5 @@
-import type { CallNoteRecord } from '@workcell/db';
+import type { Archivable } from '../kernel/archival.js';
+import { type CallNoteRecord, findCallNote, setCallNoteArchived } from '@workcell/db';
 import type { Versioned } from '../kernel/versioned.js';
 
 /** A call note as the registry's CallNote. */
@@ -29,3 +30,12 @@ export function callNoteView(row: CallNoteRecord): CallNoteView {
 export function versionedCallNote(row: CallNoteRecord): Versioned<CallNoteView> {
   return { resource: callNoteView(row), revision: row.revision };
 }
+
+/** How a call note is archived and restored (kernel/archival.ts). */
+export const archivableCallNote: Archivable<NonNullable<Awaited<ReturnType<typeof findCallNote>>>, CallNoteView> = {
+  type: 'call_note',
+  noun: 'call note',
+  find: findCallNote,
+  setArchived: setCallNoteArchived,
+  answer: (row) => versionedCallNote(row),
+};

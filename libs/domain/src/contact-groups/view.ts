@@ -1,5 +1,6 @@
+import type { Archivable } from '../kernel/archival.js';
+import { existingContactGroupIds, findContactGroup, setContactGroupArchived, type Tx } from '@workcell/db';
 import { treeGroupAttributes, treeGroupView, type TreeGroupView, versionedTreeGroup } from '../kernel/tree-group-view.js';
-import { existingContactGroupIds, type Tx } from '@workcell/db';
 import { isUuid } from '../kernel/ids.js';
 import { validationError } from '../roles/permission-model.js';
 
@@ -17,3 +18,12 @@ export async function assertParent(tx: Tx, workspaceId: string, parentId: string
   }
   return id;
 }
+
+/** How a contact group is archived and restored (kernel/archival.ts). */
+export const archivableContactGroup: Archivable<NonNullable<Awaited<ReturnType<typeof findContactGroup>>>, ContactGroupView> = {
+  type: 'contact_group',
+  noun: 'contact group',
+  find: findContactGroup,
+  setArchived: setContactGroupArchived,
+  answer: (row) => versionedContactGroup(row),
+};

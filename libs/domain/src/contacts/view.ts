@@ -1,5 +1,6 @@
+import type { Archivable } from '../kernel/archival.js';
+import { type ContactAddress, type ContactKind, contactKindOf, type ContactRecord, existingContactGroupIds, findContact, setContactArchived, type Tx } from '@workcell/db';
 import { z } from 'zod';
-import { type ContactAddress, type ContactKind, contactKindOf, type ContactRecord, existingContactGroupIds, type Tx } from '@workcell/db';
 import { versionOf } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
 import type { FieldIssue } from '../kernel/errors.js';
@@ -99,3 +100,12 @@ export async function assertContactReferences(
   assertAllFound(ids, await existingContactGroupIds(client, workspaceId, ids), '/contactGroupIds', 'contact group');
   return ids;
 }
+
+/** How a contact is archived and restored (kernel/archival.ts). */
+export const archivableContact: Archivable<NonNullable<Awaited<ReturnType<typeof findContact>>>, ContactView> = {
+  type: 'contact',
+  noun: 'contact',
+  find: findContact,
+  setArchived: setContactArchived,
+  answer: (row) => versionedContact(row),
+};

@@ -10,7 +10,8 @@ import { AGGREGATES, EVENT_CATALOG, EVENT_CHANNELS, eventSpec, mayReceive } from
  * event). The test reads every `appendOutboxEvent(...)` call in the repository's sources and resolves its
  * `eventType`: a string literal; a template over a constant map in the same file (`project.${PAST[kind]}`
  * expands to every value of `const PAST = {...}`); or a pass-through property (`write.event`), whose values are
- * the `event: '...'` literals of the same folder. Any other form fails the test, so a new way of naming events
+ * the `event: '...'` literals of the same folder; or the archival factory's `${resource.type}.archived`, whose values
+ * are the `type` of every `Archivable` declared (kernel/archival.ts). Any other form fails the test, so a new way of naming events
  * has to be taught here before it can slip past the catalog.
  */
 
@@ -92,6 +93,7 @@ function emittedEventTypes(): Emitted[] {
       const literal = /eventType:\s*'([^']+)'/.exec(args);
       const template = /eventType:\s*`([^`$]*)\$\{(\w+)\[[^\]]+\]\}([^`]*)`/.exec(args);
       const passThrough = /eventType:\s*\w+\.(\w+)\s*[,}\n]/.exec(args);
+      const archival = /eventType:\s*`\$\{resource\.type\}(\.[a-z_]+)`/.exec(args);
       if (literal) {
         emitted.push({ type: literal[1]!, aggregateType, where });
       } else if (template) {
@@ -108,6 +110,11 @@ function emittedEventTypes(): Emitted[] {
           .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(new RegExp(`\\b${field}:\\s*'([a-z_]+\\.[a-z_]+)'`, 'g'))].map((m) => m[1]!));
         if (values.length === 0) unresolved.push(`${where}: ${passThrough[0]}`);
         for (const value of values) emitted.push({ type: value, aggregateType, where });
+      } else if (archival) {
+        // kernel/archival.ts: `${resource.type}.archived`/`.restored` for the `type` of every Archivable declared.
+        const types = files.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/:\s*Archivable<[^=]*>\s*=\s*\{\s*type:\s*'([a-z_]+)'/g)].map((m) => m[1]!));
+        if (types.length === 0) unresolved.push(`${where}: ${archival[0]}`);
+        for (const type of types) emitted.push({ type: `${type}${archival[1]}`, aggregateType: type, where });
       } else {
         unresolved.push(`${where}: appendOutboxEvent(${args.slice(0, 120)}...)`);
       }
@@ -122,7 +129,7 @@ describe('event catalog', () => {
     const emitted = emittedEventTypes();
     // A scanner that silently found nothing would prove nothing.
     assert.ok(emitted.length >= 60, `only ${emitted.length} outbox writes found`);
-    for (const name of ['project.completed', 'project.reopened', 'task.completed', 'task.moved', 'project_template.updated']) {
+    for (const name of ['project.completed', 'project.reopened', 'task.completed', 'task.moved', 'project_template.updated', 'tag.archived', 'time_entry.restored']) {
       assert.ok(emitted.some((e) => e.type === name), `the scanner resolves ${name}`);
     }
     const missing = [...new Set(emitted.filter((e) => eventSpec(e.type) === undefined).map((e) => `${e.type} (${e.where})`))];

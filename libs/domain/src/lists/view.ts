@@ -1,5 +1,6 @@
+import type { Archivable } from '../kernel/archival.js';
+import { findList, type ListKindValue, type ListRecord, setListArchived } from '@workcell/db';
 import { z } from 'zod';
-import type { ListKindValue, ListRecord } from '@workcell/db';
 import type { Versioned } from '../kernel/versioned.js';
 
 /** The registry's list kinds (plural) and the stored ones (singular). */
@@ -41,4 +42,13 @@ export const listAttributes = {
   name: z.string().trim().min(1).max(200).optional(),
   position: z.number().int().min(0).max(2_147_483_647).optional(),
   color: z.string().regex(/^#[0-9a-fA-F]{6}$/).nullable().optional(),
+};
+
+/** How a list is archived and restored (kernel/archival.ts). */
+export const archivableList: Archivable<NonNullable<Awaited<ReturnType<typeof findList>>>, ListView> = {
+  type: 'list',
+  noun: 'list',
+  find: findList,
+  setArchived: setListArchived,
+  answer: (row) => versionedList(row),
 };

@@ -1,5 +1,6 @@
+import type { Archivable } from '../kernel/archival.js';
+import { findProductGroup, productGroupIsActive, type ProductGroupRecord, setProductGroupArchived, type Tx } from '@workcell/db';
 import { treeGroupAttributes, treeGroupView, type TreeGroupView, versionedTreeGroup } from '../kernel/tree-group-view.js';
-import { findProductGroup, productGroupIsActive, type ProductGroupRecord, type Tx } from '@workcell/db';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
@@ -38,3 +39,12 @@ export async function assertProductGroupReference(tx: Tx, auth: V1AuthContext, r
   if (!visible) throw validationError('the product group is not valid', [{ pointer, message: `no product group ${JSON.stringify(raw)} in this workspace` }]);
   return id;
 }
+
+/** How a product group is archived and restored (kernel/archival.ts). */
+export const archivableProductGroup: Archivable<NonNullable<Awaited<ReturnType<typeof findProductGroup>>>, ProductGroupView> = {
+  type: 'product_group',
+  noun: 'product group',
+  find: findProductGroup,
+  setArchived: setProductGroupArchived,
+  answer: (row) => versionedProductGroup(row),
+};

@@ -1,5 +1,6 @@
+import type { Archivable } from '../kernel/archival.js';
+import { findProduct, type MoneyValue, type ProductChanges, type ProductRecord, setProductArchived, type Tx } from '@workcell/db';
 import { z } from 'zod';
-import { findProduct, type MoneyValue, type ProductChanges, type ProductRecord, type Tx } from '@workcell/db';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { versionOf } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
@@ -120,3 +121,13 @@ export async function findProductOr404(tx: Tx, workspaceId: string, id: string):
   if (!row) throw productNotFound();
   return row;
 }
+
+/** How a product is archived and restored (kernel/archival.ts). */
+export const archivableProduct: Archivable<NonNullable<Awaited<ReturnType<typeof findProduct>>>, ProductView> = {
+  type: 'product',
+  noun: 'product',
+  find: findProduct,
+  setArchived: setProductArchived,
+  answer: (row, auth) => versionedProduct(row, auth),
+  eventView: (row) => productEventView(row),
+};

@@ -1,5 +1,6 @@
+import type { Archivable } from '../kernel/archival.js';
+import { findService, type ServiceBillingRateRow, type ServiceRow, setServiceArchived, type Tx } from '@workcell/db';
 import { z } from 'zod';
-import { findService, type ServiceBillingRateRow, type ServiceRow, type Tx } from '@workcell/db';
 import { versionOf } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
@@ -89,3 +90,12 @@ export async function findServiceOr404(tx: Tx, workspaceId: string, id: string):
   if (!row) throw serviceNotFound();
   return row;
 }
+
+/** How a service is archived and restored (kernel/archival.ts). */
+export const archivableService: Archivable<NonNullable<Awaited<ReturnType<typeof findService>>>, ServiceView> = {
+  type: 'service',
+  noun: 'service',
+  find: findService,
+  setArchived: setServiceArchived,
+  answer: (row) => versionedService(row),
+};

@@ -1,5 +1,6 @@
+import type { Archivable } from '../kernel/archival.js';
+import { findTag, setTagArchived, type TagRecord } from '@workcell/db';
 import { z } from 'zod';
-import type { TagRecord } from '@workcell/db';
 import type { Versioned } from '../kernel/versioned.js';
 
 /** A tag as the registry's Tag. */
@@ -31,4 +32,13 @@ export function versionedTag(row: TagRecord): Versioned<TagView> {
 export const tagAttributes = {
   name: z.string().trim().min(1).max(200).optional(),
   color: z.string().regex(/^#[0-9a-fA-F]{6}$/).nullable().optional(),
+};
+
+/** How a tag is archived and restored (kernel/archival.ts). */
+export const archivableTag: Archivable<NonNullable<Awaited<ReturnType<typeof findTag>>>, TagView> = {
+  type: 'tag',
+  noun: 'tag',
+  find: findTag,
+  setArchived: setTagArchived,
+  answer: (row) => versionedTag(row),
 };

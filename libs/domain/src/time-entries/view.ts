@@ -1,5 +1,6 @@
+import type { Archivable } from '../kernel/archival.js';
+import { findTimeEntry, lockExistingMemberIds, projectExists, setTimeEntryArchived, taskProjectOf, type TimeEntryRow, type TimeEntryValues, type Tx } from '@workcell/db';
 import { z } from 'zod';
-import { findTimeEntry, lockExistingMemberIds, projectExists, taskProjectOf, type TimeEntryRow, type TimeEntryValues, type Tx } from '@workcell/db';
 import { versionOf } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
@@ -178,3 +179,13 @@ export async function resolveTimeEntry(tx: Tx, auth: V1AuthContext, current: Tim
     durationSeconds,
   };
 }
+
+/** How a time entry is archived and restored (kernel/archival.ts). */
+export const archivableTimeEntry: Archivable<NonNullable<Awaited<ReturnType<typeof findTimeEntry>>>, TimeEntryView> = {
+  type: 'time_entry',
+  noun: 'time entry',
+  find: findTimeEntry,
+  setArchived: setTimeEntryArchived,
+  answer: (row, auth, now) => versionedTimeEntry(row, holdsBilling(auth), now),
+  eventView: (row, now) => ({ ...timeEntryEventView(row, now) }),
+};

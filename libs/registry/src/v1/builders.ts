@@ -52,7 +52,7 @@ export interface OperationSpec {
   readonly revealsSecret?: boolean;
   /** response carries the strong revision in ETag */
   readonly etag?: boolean;
-  /** response carries `Cache-Control: private, no-store` */
+  /** response carries `Cache-Control: private, no-store` (implied by revealsSecret: a secret is never stored by a cache) */
   readonly noStore?: boolean;
   /**
    * A 201 without `Location`: the created resource has no GET operation of its own in the fixed registry
@@ -149,7 +149,7 @@ export function defineOperation(
 
   const responseHeaders: ResponseHeaderName[] = [];
   if (spec.etag === true) responseHeaders.push('ETag');
-  if (spec.noStore === true) responseHeaders.push('Cache-Control');
+  if (spec.noStore === true || revealsSecret) responseHeaders.push('Cache-Control');
   if ((resolved.success === 201 || resolved.success === 202) && spec.noLocation !== true) responseHeaders.push('Location');
 
   return {
