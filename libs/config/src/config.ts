@@ -63,14 +63,14 @@ export const environmentSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
     DEPENDENCY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
-    // Bounds on what a client may hold open (README "Dependency failures and server limits").
+    // Bounds on what a client may hold open (docs/protocol.md "Dependency failures and server limits").
     HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
     HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(72_000),
     HTTP_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(1_000_000).default(256),
     V1_RATE_LIMIT_READ_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
     V1_RATE_LIMIT_WRITE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
-    // Webhook delivery (README "Webhooks"): per-request timeout, attempts per delivery and the first retry delay
+    // Webhook delivery (docs/webhooks.md "Webhooks"): per-request timeout, attempts per delivery and the first retry delay
     // (doubling each time: 30 s, 1 min, 2 min, …: about an hour of retries over 8 attempts).
     WEBHOOK_DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     WEBHOOK_DELIVERY_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),

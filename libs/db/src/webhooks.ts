@@ -17,7 +17,7 @@ type Tx = Prisma.TransactionClient;
 
 export type WebhookStatus = 'active' | 'paused' | 'disabled';
 
-/** Why a subscription is disabled (README "Webhooks"; the registry's WEBHOOK_DISABLED_REASONS). */
+/** Why a subscription is disabled (docs/webhooks.md "Webhooks"; the registry's WEBHOOK_DISABLED_REASONS). */
 export type WebhookDisabledReason = 'owner' | 'administrator' | 'owner_revoked' | 'owner_expired' | 'owner_inactive' | 'receiver_gone';
 
 /**

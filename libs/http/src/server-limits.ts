@@ -5,7 +5,7 @@ import { type AppConfig, DependencyBudget, withDependencyBudget } from '@workcel
 
 /**
  * What one client may hold of a service, and how long a request may wait on the service's dependencies. Applied
- * to every service's HTTP server by createHttpApplication (README "Dependency failures and server limits").
+ * to every service's HTTP server by createHttpApplication (docs/protocol.md "Dependency failures and server limits").
  */
 export function applyServerLimits(fastify: FastifyInstance, config: AppConfig): void {
   boundConnections(fastify.server, config.http);

@@ -19,7 +19,7 @@ import {
   v1Operations,
 } from './index.js';
 
-/** The 14 strong-revision (If-Match) operations; keep in sync with README.md. */
+/** The 14 strong-revision (If-Match) operations; keep in sync with docs/registry.md. */
 const IF_MATCH_OPERATIONS = [
   'updateProject',
   'completeProject',
@@ -37,7 +37,7 @@ const IF_MATCH_OPERATIONS = [
   'moveTask',
 ];
 
-/** The 31 compare-and-set operations; keep in sync with README.md. */
+/** The 31 compare-and-set operations; keep in sync with docs/registry.md. */
 const CAS_OPERATIONS = [
   'updateWorkspaceSettings',
   'replaceProjectSharing',

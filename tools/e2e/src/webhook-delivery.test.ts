@@ -17,7 +17,7 @@ import { startV1Cell, type V1Cell } from './support/cell.js';
 import { assertProblem, assertShape, callApi } from './support/v1.js';
 
 /**
- * Webhook delivery end to end (contract 6 and the README "Webhooks" decisions): the worker's relay fans outbox
+ * Webhook delivery end to end (contract 6 and the docs/webhooks.md "Webhooks" decisions): the worker's relay fans outbox
  * events out, the delivery jobs POST them to a real HTTPS receiver (a self-signed certificate made here with the
  * openssl CLI, trusted by the worker through WEBHOOK_EXTRA_CA_FILE, TLS verification on), signed per Standard
  * Webhooks; retries with backoff; the owner's scopes filter what is sent; legacy v0 webhooks get the unsigned

@@ -14,7 +14,7 @@ import { callApi } from './support/v1.js';
 
 /**
  * A new signed delivery's first attempt runs in the worker's process right after the relay's commit; BullMQ holds
- * only its retries, its first attempt when the in-process pool is full, and its revival (README "Delivery
+ * only its retries, its first attempt when the in-process pool is full, and its revival (docs/webhooks.md "Delivery
  * engine"). Attempts are numbered from the delivery's row, so the two paths count one sequence. The worker runs
  * one in-process attempt at a time here (WEBHOOK_DELIVERY_CONCURRENCY=1) and two attempts per delivery; the
  * receiver is plain HTTP on 127.0.0.1 and holds the requests a test wants in flight until it releases them.

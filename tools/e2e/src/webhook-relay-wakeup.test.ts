@@ -12,7 +12,7 @@ import { startV1Cell, type V1Cell } from './support/cell.js';
 import { callApi } from './support/v1.js';
 
 /**
- * The webhook relay is woken by the commit (LISTEN/NOTIFY), not by its poll (README "Delivery engine"). The
+ * The webhook relay is woken by the commit (LISTEN/NOTIFY), not by its poll (docs/webhooks.md "Delivery engine"). The
  * worker here polls every 10 minutes, so a delivery that arrives within a test's ordinary wait was woken by the
  * commit. Its LISTEN session goes through a TcpProxy (DATABASE_LISTEN_URL), everything else straight to
  * PostgreSQL: cutting or black-holing the proxy takes the listener down and nothing else. Then one tick of the

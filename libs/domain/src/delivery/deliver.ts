@@ -32,7 +32,7 @@ function publicPayload(payload: unknown): unknown {
 }
 
 /**
- * The signed v2 body (README "Webhooks"). `sequence` is the event's per-workspace change-feed sequence (the
+ * The signed v2 body (docs/webhooks.md "Webhooks"). `sequence` is the event's per-workspace change-feed sequence (the
  * `id` of its GET /v1/changes entry, a decimal string): deliveries are not ordered, so a receiver orders and
  * deduplicates by it (it is also the `webhook-sequence` header).
  */
@@ -46,7 +46,7 @@ export function signedBody(event: UnpublishedEvent): string {
   });
 }
 
-/** The unsigned legacy v0 body (README "Webhooks"): v0 names the workspace a team and ids `_id`. */
+/** The unsigned legacy v0 body (docs/webhooks.md "Webhooks"): v0 names the workspace a team and ids `_id`. */
 export function legacyBody(event: UnpublishedEvent): string {
   return JSON.stringify({ event: event.eventType, _id: event.id, teamId: event.workspaceId, resourceId: event.aggregateId, createdAt: event.occurredAt.toISOString(), data: publicPayload(event.payload) });
 }
@@ -70,7 +70,7 @@ function describe(outcome: PostOutcome): string | null {
   return outcome.failure === null ? null : (outcome.error ?? outcome.failure).slice(0, 500);
 }
 
-/** 410 Gone: the receiver says the endpoint is gone for good (README "Webhooks"). */
+/** 410 Gone: the receiver says the endpoint is gone for good (docs/webhooks.md "Webhooks"). */
 const GONE = 410;
 
 /**

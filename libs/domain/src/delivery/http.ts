@@ -7,7 +7,7 @@ import { rootCertificates } from 'node:tls';
 import type { AppConfig } from '@workcell/config';
 
 /**
- * The outgoing POST of a webhook delivery. Rules (README "Webhooks"):
+ * The outgoing POST of a webhook delivery. Rules (docs/webhooks.md "Webhooks"):
  * - In production a receiver whose host is or resolves to a private, loopback, link-local, CGNAT or otherwise
  *   non-public address is refused (SSRF): the check runs in the connection's own DNS lookup, so the address
  *   checked is the address connected to (no rebinding between check and connect).

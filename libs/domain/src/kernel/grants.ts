@@ -4,7 +4,7 @@ import { DomainError } from './errors.js';
 
 /**
  * Resource grants (contract 5.2: service-account credentials are "restricted by scopes and resource grants").
- * The decisions, also in README "Resource grants":
+ * The decisions, also in docs/authentication.md "Resource grants":
  * - Only service-account principals are bounded by grants; members (personal tokens) and v0 team tokens are
  *   bounded by scopes and permissions alone. The grants travel in the auth context, read from the database on
  *   every authentication (nothing cached), so a replacement applies to the very next request on every instance.

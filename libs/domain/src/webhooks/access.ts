@@ -3,7 +3,7 @@ import type { V1AuthContext } from '../kernel/auth-context.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
 
 /**
- * Who may do what with a signed subscription (issue 10; README "Webhooks"). A subscription acts with its
+ * Who may do what with a signed subscription (issue 10; docs/webhooks.md "Webhooks"). A subscription acts with its
  * owner's authority (the relay delivers what the owner may read), so whoever changes where it sends or what
  * it carries must be that owner:
  * - The owning credential (the one that created it, or its rotation successor) reads, changes, re-enables and

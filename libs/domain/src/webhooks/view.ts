@@ -9,7 +9,7 @@ import type { Versioned } from '../kernel/versioned.js';
 import { validateTargetUrl } from './target-url.js';
 
 /**
- * Signed v2 webhook subscriptions (contract 6). Decisions (README "Webhooks"):
+ * Signed v2 webhook subscriptions (contract 6). Decisions (docs/webhooks.md "Webhooks"):
  * - `eventTypes` names event types of the catalog's `webhooks` channel, or `*` for all of them; anything else is
  *   400 with a pointer per entry. Duplicates are folded. What a subscription receives is further narrowed at
  *   delivery time to what its owner credential may read then.

@@ -25,7 +25,7 @@ import type {
 /**
  * Small builders that turn a compact, reviewable spec into a complete,
  * explicit `OperationDefinition`. Every derived field follows one documented
- * rule (see README "Derivation rules") and the tests re-check those rules on
+ * rule (see docs/registry.md) and the tests re-check those rules on
  * the built data:
  *
  * - idempotent = POST && concurrency none && authenticated && !revealsSecret

@@ -91,7 +91,7 @@ export const WebhookDelivery = z
   })
   .meta({ id: 'WebhookDelivery', description: 'One delivery attempt series of an event.' });
 
-/** The ownership rules (README "Webhooks"), stated on every operation they shape. */
+/** The ownership rules (docs/webhooks.md "Webhooks"), stated on every operation they shape. */
 const OWNER_ONLY =
   'A subscription belongs to the credential that created it (a rotation hands it to the successor credential): only that credential reads, changes or removes it; any other credential gets 404.';
 const ADMINISTRATOR =

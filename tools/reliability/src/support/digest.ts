@@ -6,7 +6,7 @@ import type { Database } from '@workcell/db';
  * Tables are found by their `workspace_id` column, so a new table is covered without a change here.
  *
  * Left out, because they change without (or regardless of) the request under test:
- * - `audit_events`: refused authentications are audited by design (README "Refused authentications");
+ * - `audit_events`: refused authentications are audited by design (docs/authentication.md "Refused authentications");
  * - `idempotency_records`: a refused request frees its key;
  * - the worker's own bookkeeping: `webhook_deliveries`, `event_sequence_counters`, `automation_runs`, `exports`;
  * - columns touched by reads or the background: `last_used_at` (every authentication, and with it that row's

@@ -1,7 +1,7 @@
 import type { Answer } from './http.js';
 
 /**
- * The error body each generation promises (contract 7.1, README "Errors at the edge"): v1 an `errors` array of
+ * The error body each generation promises (contract 7.1, docs/protocol.md "Errors at the edge"): v1 an `errors` array of
  * `{ code, detail, status, title }` plus `meta.requestId` equal to the `X-Request-Id` header; v0 exactly
  * `{ error: { code, message } }`. Returns what is wrong, or null.
  */
