@@ -17,6 +17,9 @@ const prismaOnlyInData = ['@prisma/*', 'pg', '@workcell/db/*'];
 const noPlatform = ['@nestjs/*', 'fastify', '@fastify/*', 'bullmq', '@trpc/*'];
 const noRedis = ['ioredis'];
 
+/** The `testing` subpaths of libraries (`@workcell/db/testing`, `@workcell/http/testing`): tests and benchmarks only. */
+const testingSubpaths = { group: ['@workcell/*/testing'], message: 'A `testing` subpath is for tests and benchmarks only.' };
+
 /** Test files may also use the test harness; production code may not. */
 function boundaries(inTests) {
   const testing = inTests ? ['type:testing'] : [];
@@ -53,12 +56,13 @@ export default [
       // noUncheckedIndexedAccess makes `xs[i]!` after a bounds check the idiom, not a smell.
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-imports': ['error', { patterns: [testingSubpaths] }],
     },
   },
   {
     // Benchmarks run against scratch databases like tests do, so they may use the test harness too.
-    files: ['**/*.test.ts', '**/*.bench.ts', '**/src/fixtures.ts'],
-    rules: { '@nx/enforce-module-boundaries': ['error', boundaries(true)] },
+    files: ['**/*.test.ts', '**/*.bench.ts', '**/src/testing.ts'],
+    rules: { '@nx/enforce-module-boundaries': ['error', boundaries(true)], 'no-restricted-imports': 'off' },
   },
   {
     // API routes come only from the operation registry (@Operation / @LegacyOperation in @workcell/http).
@@ -74,6 +78,7 @@ export default [
               message: 'Declare API routes with @Operation / @LegacyOperation from @workcell/http, which derive them from the registry.',
             },
           ],
+          patterns: [testingSubpaths],
         },
       ],
     },

@@ -159,8 +159,6 @@ export {
 } from './services.js';
 export { existingSharingPrincipals, loadProjectSharing, type ProjectSharingRecord, replaceProjectSharingIfRevision, type SharingAccess, type SharingEntryRow, type SharingPrincipalType } from './project-sharing.js';
 export { loadWorkspaceSettings, type WorkspaceSettingsChanges, type WorkspaceSettingsRecord, updateWorkspaceSettingsIfRevision } from './workspace-settings.js';
-export { measureQueryCost, type QueryCost } from './query-cost.js';
-export { insertSyntheticTags, syntheticTagIdAt } from './synthetic.js';
 export { type TreeGroupFilter, type TreeGroupRecord } from './group-tree.js';
 export { isDatabaseUnavailable } from './unavailable.js';
 export { type ChangeRecord, committedEventHead, isGrantResourceType, listOutboxWindow } from './changes.js';

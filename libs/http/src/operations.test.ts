@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { type V1OperationId, v1Operations } from '@workcell/registry';
 import { testConfig } from '@workcell/testing';
-import { captureLogger, createStrayApiApp } from './fixtures.js';
+import { captureLogger, createStrayApiApp } from './testing.js';
 import { compareWithRegistry, INFRASTRUCTURE_ROUTES, Operation, registryRoutes, routePath } from './index.js';
 
 describe('registry routing', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type RunningApp, startApp, TcpProxy, testConfig, useTestEnvironment } from '@workcell/testing';
-import { captureLogger, createTestApp, releaseSlowRequest } from './fixtures.js';
+import { captureLogger, createTestApp, releaseSlowRequest } from './testing.js';
 
 const env = useTestEnvironment();
 

@@ -1,3 +1,7 @@
+/**
+ * `@workcell/http/testing`: fixtures for tests of the HTTP platform (a captured logger, a test app with its own
+ * routes, an app that mounts a stray route). Lint lets only test and benchmark files import it (eslint.config.mjs).
+ */
 import { Body, Controller, type DynamicModule, Get, Module, Post } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '@workcell/config';

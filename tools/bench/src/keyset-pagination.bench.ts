@@ -1,4 +1,5 @@
-import { createDatabase, insertSyntheticTags, syntheticTagIdAt } from '@workcell/db';
+import { createDatabase } from '@workcell/db';
+import { insertSyntheticTags, syntheticTagIdAt } from '@workcell/db/testing';
 import { encodeCursor, invoke, listTags, type ProcedureContext, type V1AuthContext } from '@workcell/domain';
 import { createTestDatabase, testConfig } from '@workcell/testing';
 import { compare, type Comparison } from './ratio.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { V1_SCOPES, generateToken, withChecksum } from '@workcell/credentials';
-import { measureQueryCost } from '@workcell/db';
+import { measureQueryCost } from '@workcell/db/testing';
 import { authenticateCredential, invoke } from '@workcell/domain';
 import { useTestEnvironment } from '@workcell/testing';
 import { startV1Cell, type V1Cell } from './support/cell.js';

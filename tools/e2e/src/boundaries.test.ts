@@ -23,6 +23,8 @@ const probes: { rule: string; path: string; code: string; expect: RegExp }[] = [
   { rule: 'utility libraries import no BullMQ', path: 'libs/config/src/probe.ts', code: "import { Queue } from 'bullmq';\nexport const x = Queue;\n", expect: /enforce-module-boundaries/ },
   { rule: 'the data layer imports no HTTP plumbing', path: 'libs/db/src/probe.ts', code: "import { serve } from '@workcell/http';\nexport const x = serve;\n", expect: /enforce-module-boundaries/ },
   { rule: 'production code does not import the test harness', path: 'libs/http/src/probe.ts', code: "import { startApp } from '@workcell/testing';\nexport const x = startApp;\n", expect: /enforce-module-boundaries/ },
+  { rule: 'production code does not import a testing subpath (apps)', path: 'apps/api-v1/src/probe.ts', code: "import { measureQueryCost } from '@workcell/db/testing';\nexport const x = measureQueryCost;\n", expect: /no-restricted-imports/ },
+  { rule: 'production code does not import a testing subpath (libraries)', path: 'libs/http/src/probe.ts', code: "import { measureQueryCost } from '@workcell/db/testing';\nexport const x = measureQueryCost;\n", expect: /no-restricted-imports/ },
   { rule: 'API routes only through the registry (v1)', path: 'apps/api-v1/src/probe.ts', code: "import { Get } from '@nestjs/common';\nexport const x = Get;\n", expect: /no-restricted-imports/ },
   { rule: 'API routes only through the registry (v0)', path: 'apps/api-v0/src/probe.ts', code: "import { Post } from '@nestjs/common';\nexport const x = Post;\n", expect: /no-restricted-imports/ },
   { rule: 'only libs/config reads process.env', path: 'apps/worker/src/probe.ts', code: "export const x = process.env['DATABASE_URL'];\n", expect: /no-restricted-properties/ },
@@ -39,5 +41,7 @@ describe('module boundaries', () => {
   it('accepts a permitted import (so the probes fail for the right reason)', async () => {
     assert.deepEqual(await problems('apps/api-v1/src/probe.ts', "import { serve } from '@workcell/http';\nexport const x = serve;\n"), []);
     assert.deepEqual(await problems('libs/http/src/probe.test.ts', "import { startApp } from '@workcell/testing';\nexport const x = startApp;\n"), []);
+    assert.deepEqual(await problems('tools/bench/src/probe.bench.ts', "import { insertSyntheticTags } from '@workcell/db/testing';\nexport const x = insertSyntheticTags;\n"), []);
+    assert.deepEqual(await problems('tools/e2e/src/probe.test.ts', "import { measureQueryCost } from '@workcell/db/testing';\nexport const x = measureQueryCost;\n"), []);
   });
 });
