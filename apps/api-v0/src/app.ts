@@ -10,6 +10,7 @@ import { DiscoveryController } from './meta/discovery.controller.js';
 import { TeamsController } from './teams/teams.controller.js';
 import { CalendarController } from './calendar/calendar.controller.js';
 import { DeprecationInterceptor, UnavailableGuard } from './legacy/deprecation.js';
+import { ActingContextInterceptor } from './legacy/acting.js';
 import { UnavailableController } from './legacy/unavailable.controller.js';
 import { TasksController } from './tasks/tasks.controller.js';
 import { ProjectsController } from './projects/projects.controller.js';
@@ -36,7 +37,7 @@ export class ApiV0Module {
       module: ApiV0Module,
       imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule, ApiAuthModule.forApi('v0')],
       controllers: [DiscoveryController, TeamsController, CalendarController, TasksController, ProjectsController, ContactsController, ProjectTemplatesController, ScheduledWorkController, ListsController, TagsController, TimesController, UsersController, WebhooksController, JournalEntriesController, ServicesController, ProductsController, UnavailableController],
-      providers: [UnavailableGuard, { provide: APP_INTERCEPTOR, useClass: DeprecationInterceptor }],
+      providers: [UnavailableGuard, { provide: APP_INTERCEPTOR, useClass: DeprecationInterceptor }, { provide: APP_INTERCEPTOR, useClass: ActingContextInterceptor }],
     };
   }
 }

@@ -1,6 +1,5 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { V0Auth } from '@workcell/auth-kit';
 import {
   archiveCallNote,
   type CallNoteView,
@@ -18,10 +17,9 @@ import {
   type ProcedureContext,
   requireTokenMember,
   updateContact,
-  type V0AuthContext,
 } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
-import { actingFor } from '../legacy/acting.js';
+import { type Acting, V0Acting } from '../legacy/acting.js';
 import { assertNotArchived, bodyAliasId, lastWriterWins, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
@@ -34,90 +32,81 @@ const since = (cursor: string | undefined) => (cursor === undefined ? {} : { cur
 export class ContactsController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
-  private async contact(auth: V0AuthContext, request: FastifyRequest, id: string): Promise<ContactView> {
-    const acting = await actingFor(this.ctx, auth, request);
+  private async contact(acting: Acting, id: string): Promise<ContactView> {
     const { resource } = await invoke(getContact, this.ctx, { auth: acting.auth, id });
     assertNotArchived(resource, 'contact');
     return resource;
   }
 
-  private async callNote(auth: V0AuthContext, request: FastifyRequest, id: string): Promise<CallNoteView> {
-    const acting = await actingFor(this.ctx, auth, request);
+  private async callNote(acting: Acting, id: string): Promise<CallNoteView> {
     const { resource } = await invoke(getCallNote, this.ctx, { auth: acting.auth, id });
     assertNotArchived(resource, 'call note');
     return resource;
   }
 
-  private async group(auth: V0AuthContext, request: FastifyRequest, id: string): Promise<ContactGroupView> {
-    const acting = await actingFor(this.ctx, auth, request);
+  private async group(acting: Acting, id: string): Promise<ContactGroupView> {
     const { resource } = await invoke(getContactGroup, this.ctx, { auth: acting.auth, id });
     assertNotArchived(resource, 'contact group');
     return resource;
   }
 
   @LegacyOperation('legacyGetContacts')
-  async listContacts(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
-    const acting = await actingFor(this.ctx, auth, request);
+  async listContacts(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
     return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listContacts, this.ctx, { auth: acting.auth, limit, ...since(cursor) }), seekOf(this.ctx, acting.auth.workspaceId, 'contacts', 'listContacts', { kind: null, contactGroupId: null, q: null }))).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetContactsById')
-  async getContact(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<{ _id: string }>) {
-    return toLegacy(await this.contact(auth, request, input.path._id));
+  async getContact(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>) {
+    return toLegacy(await this.contact(acting, input.path._id));
   }
 
   @LegacyOperation('legacyPostContacts')
-  async createContact(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput, @Res({ passthrough: true }) reply: FastifyReply) {
-    const acting = await actingFor(this.ctx, auth, request);
+  async createContact(@V0Acting() acting: Acting, @Input() input: OperationInput, @Res({ passthrough: true }) reply: FastifyReply) {
     const { resource } = await invoke(createContact, this.ctx, { auth: acting.auth, requestId: acting.requestId, ...pick(input.body, CONTACT) });
     void reply.status(201);
     return toLegacy(resource);
   }
 
   @LegacyOperation('legacyPutContactsById')
-  async updateContact(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<{ _id: string }>) {
-    return this.writeContact(auth, request, input.path._id, input.body);
+  async updateContact(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>) {
+    return this.writeContact(acting, input.path._id, input.body);
   }
 
   @LegacyOperation('legacyPutContacts')
-  async updateContactByBody(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput) {
-    return this.writeContact(auth, request, bodyAliasId(input.body), input.body);
+  async updateContactByBody(@V0Acting() acting: Acting, @Input() input: OperationInput) {
+    return this.writeContact(acting, bodyAliasId(input.body), input.body);
   }
 
-  private async writeContact(auth: V0AuthContext, request: FastifyRequest, id: string, body: unknown) {
-    const acting = await actingFor(this.ctx, auth, request);
+  private async writeContact(acting: Acting, id: string, body: unknown) {
     const { resource } = await lastWriterWins(id, async () => {
-      const current = await this.contact(auth, request, id);
+      const current = await this.contact(acting, id);
       return invoke(updateContact, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id, expectedVersion: current.version, ...pick(body, CONTACT) });
     });
     return toLegacy(resource);
   }
 
   @LegacyOperation('legacyGetContactgroups')
-  async listGroups(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
-    const acting = await actingFor(this.ctx, auth, request);
+  async listGroups(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
     return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listContactGroups, this.ctx, { auth: acting.auth, limit, ...since(cursor) }), seekOf(this.ctx, acting.auth.workspaceId, 'contactGroups', 'listContactGroups', { parentId: null }))).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetContactgroupsById')
-  async getGroup(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<{ _id: string }>) {
-    return toLegacy(await this.group(auth, request, input.path._id));
+  async getGroup(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>) {
+    return toLegacy(await this.group(acting, input.path._id));
   }
 
   @LegacyOperation('legacyGetCallnotes')
-  async listCallNotes(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
-    const acting = await actingFor(this.ctx, auth, request);
+  async listCallNotes(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
     return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listCallNotes, this.ctx, { auth: acting.auth, limit, ...since(cursor) }), seekOf(this.ctx, acting.auth.workspaceId, 'callNotes', 'listCallNotes', { contactId: null }))).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetCallnotesById')
-  async getCallNote(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<{ _id: string }>) {
-    return toLegacy(await this.callNote(auth, request, input.path._id));
+  async getCallNote(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>) {
+    return toLegacy(await this.callNote(acting, input.path._id));
   }
 
   @LegacyOperation('legacyPostCallnotes')
-  async createCallNote(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput, @Res({ passthrough: true }) reply: FastifyReply) {
-    const acting = await actingFor(this.ctx, auth, request);
+  async createCallNote(@V0Acting() acting: Acting, @Input() input: OperationInput, @Res({ passthrough: true }) reply: FastifyReply) {
     requireTokenMember(acting, 'writing a call note');
     const { resource } = await invoke(createCallNote, this.ctx, { auth: acting.auth, requestId: acting.requestId, ...pick(input.body, CALL_NOTE) });
     void reply.status(201);
@@ -125,20 +114,19 @@ export class ContactsController {
   }
 
   @LegacyOperation('legacyDeleteCallnotesById')
-  async deleteCallNote(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<{ _id: string }>, @Res({ passthrough: true }) reply: FastifyReply) {
-    await this.archiveCallNote(auth, request, input.path._id);
+  async deleteCallNote(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.archiveCallNote(acting, input.path._id);
     void reply.status(204);
   }
 
   @LegacyOperation('legacyDeleteCallnotes')
-  async deleteCallNoteByBody(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    await this.archiveCallNote(auth, request, bodyAliasId(request.body));
+  async deleteCallNoteByBody(@V0Acting() acting: Acting, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.archiveCallNote(acting, bodyAliasId(request.body));
     void reply.status(204);
   }
 
-  private async archiveCallNote(auth: V0AuthContext, request: FastifyRequest, id: string): Promise<void> {
-    const acting = await actingFor(this.ctx, auth, request);
-    const current = await this.callNote(auth, request, id);
+  private async archiveCallNote(acting: Acting, id: string): Promise<void> {
+    const current = await this.callNote(acting, id);
     await invoke(archiveCallNote, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id });
   }
 }

@@ -1,11 +1,10 @@
 import { Controller, Inject, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { V0Auth } from '@workcell/auth-kit';
 import { legacyPlannedWorkAt } from '@workcell/db';
-import { DomainError, invoke, isUuid, listPlannedWork, MAX_PLANNED_WORK_SPAN_DAYS, type ProcedureContext, type V0AuthContext } from '@workcell/domain';
+import { DomainError, invoke, isUuid, listPlannedWork, MAX_PLANNED_WORK_SPAN_DAYS, type ProcedureContext } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { isSupportedInstant } from '@workcell/registry';
-import { actingFor } from '../legacy/acting.js';
+import { type Acting, V0Acting } from '../legacy/acting.js';
 import { legacyPage, type LegacySeek, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
@@ -42,9 +41,8 @@ export class ScheduledWorkController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @LegacyOperation('legacyGetScheduledWork')
-  async list(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
+  async list(@V0Acting() acting: Acting, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
     const filters = filtersOf(request.query as Record<string, unknown>, this.ctx.now()) as { from: string; to: string };
-    const acting = await actingFor(this.ctx, auth, request);
     const items = await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listPlannedWork, this.ctx, { auth: acting.auth, ...filters, limit, ...(cursor === undefined ? {} : { cursor }) }), this.seek(acting.auth.workspaceId, filters));
     return items.map(toLegacy);
   }

@@ -1,6 +1,5 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { V0Auth } from '@workcell/auth-kit';
 import {
   archiveProduct,
   archiveProductGroup,
@@ -18,10 +17,9 @@ import {
   type ProductView,
   updateProduct,
   updateProductGroup,
-  type V0AuthContext,
 } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
-import { actingFor } from '../legacy/acting.js';
+import { type Acting, V0Acting } from '../legacy/acting.js';
 import { assertNotArchived, bodyAliasId, lastWriterWins, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
@@ -39,134 +37,133 @@ const since = (cursor: string | undefined) => (cursor === undefined ? {} : { cur
 export class ProductsController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
-  private async acting(auth: V0AuthContext, request: FastifyRequest) {
-    const acting = await actingFor(this.ctx, auth, request);
+  private finance(acting: Acting) {
     return { ...acting, auth: { ...acting.auth, effectiveScopes: [PRODUCTS_FINANCE_READ, PRODUCTS_FINANCE_WRITE] } };
   }
 
-  private async product(auth: V0AuthContext, request: FastifyRequest, id: string): Promise<ProductView> {
-    const acting = await this.acting(auth, request);
+  private async product(caller: Acting, id: string): Promise<ProductView> {
+    const acting = this.finance(caller);
     const { resource } = await invoke(getProduct, this.ctx, { auth: acting.auth, id });
     assertNotArchived(resource, 'product');
     return resource;
   }
 
-  private async group(auth: V0AuthContext, request: FastifyRequest, id: string): Promise<ProductGroupView> {
-    const acting = await this.acting(auth, request);
+  private async group(caller: Acting, id: string): Promise<ProductGroupView> {
+    const acting = this.finance(caller);
     const { resource } = await invoke(getProductGroup, this.ctx, { auth: acting.auth, id });
     assertNotArchived(resource, 'product group');
     return resource;
   }
 
   @LegacyOperation('legacyGetProducts')
-  async listProducts(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
-    const acting = await this.acting(auth, request);
+  async listProducts(@V0Acting() caller: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
+    const acting = this.finance(caller);
     return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listProducts, this.ctx, { auth: acting.auth, limit, ...since(cursor) }), seekOf(this.ctx, acting.auth.workspaceId, 'products', 'listProducts', { productGroupId: null }))).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetProductsById')
-  async getProduct(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<PathId>) {
-    return toLegacy(await this.product(auth, request, input.path._id));
+  async getProduct(@V0Acting() acting: Acting, @Input() input: OperationInput<PathId>) {
+    return toLegacy(await this.product(acting, input.path._id));
   }
 
   @LegacyOperation('legacyPostProducts')
-  async createProduct(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput, @Res({ passthrough: true }) reply: FastifyReply) {
-    const acting = await this.acting(auth, request);
+  async createProduct(@V0Acting() caller: Acting, @Input() input: OperationInput, @Res({ passthrough: true }) reply: FastifyReply) {
+    const acting = this.finance(caller);
     const { resource } = await invoke(createProduct, this.ctx, { auth: acting.auth, requestId: acting.requestId, ...pick(input.body, PRODUCT) });
     void reply.status(201);
     return toLegacy(resource);
   }
 
   @LegacyOperation('legacyPutProductsById')
-  async updateProduct(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<PathId>) {
-    return this.writeProduct(auth, request, input.path._id, input.body);
+  async updateProduct(@V0Acting() acting: Acting, @Input() input: OperationInput<PathId>) {
+    return this.writeProduct(acting, input.path._id, input.body);
   }
 
   @LegacyOperation('legacyPutProducts')
-  async updateProductByBody(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput) {
-    return this.writeProduct(auth, request, bodyAliasId(input.body), input.body);
+  async updateProductByBody(@V0Acting() acting: Acting, @Input() input: OperationInput) {
+    return this.writeProduct(acting, bodyAliasId(input.body), input.body);
   }
 
-  private async writeProduct(auth: V0AuthContext, request: FastifyRequest, id: string, body: unknown) {
-    const acting = await this.acting(auth, request);
+  private async writeProduct(caller: Acting, id: string, body: unknown) {
+    const acting = this.finance(caller);
     const { resource } = await lastWriterWins(id, async () => {
-      const current = await this.product(auth, request, id);
+      const current = await this.product(acting, id);
       return invoke(updateProduct, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id, expectedVersion: current.version, ...pick(body, PRODUCT) });
     });
     return toLegacy(resource);
   }
 
   @LegacyOperation('legacyDeleteProductsById')
-  async deleteProduct(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<PathId>, @Res({ passthrough: true }) reply: FastifyReply) {
-    await this.archiveProduct(auth, request, input.path._id);
+  async deleteProduct(@V0Acting() acting: Acting, @Input() input: OperationInput<PathId>, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.archiveProduct(acting, input.path._id);
     void reply.status(204);
   }
 
   @LegacyOperation('legacyDeleteProducts')
-  async deleteProductByBody(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    await this.archiveProduct(auth, request, bodyAliasId(request.body));
+  async deleteProductByBody(@V0Acting() acting: Acting, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.archiveProduct(acting, bodyAliasId(request.body));
     void reply.status(204);
   }
 
-  private async archiveProduct(auth: V0AuthContext, request: FastifyRequest, id: string): Promise<void> {
-    const acting = await this.acting(auth, request);
-    const current = await this.product(auth, request, id);
+  private async archiveProduct(caller: Acting, id: string): Promise<void> {
+    const acting = this.finance(caller);
+    const current = await this.product(acting, id);
     await invoke(archiveProduct, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id });
   }
 
   @LegacyOperation('legacyGetProductgroups')
-  async listGroups(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
-    const acting = await this.acting(auth, request);
+  async listGroups(@V0Acting() caller: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
+    const acting = this.finance(caller);
     return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listProductGroups, this.ctx, { auth: acting.auth, limit, ...since(cursor) }), seekOf(this.ctx, acting.auth.workspaceId, 'productGroups', 'listProductGroups', { parentId: null }))).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetProductgroupsById')
-  async getGroup(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<PathId>) {
-    return toLegacy(await this.group(auth, request, input.path._id));
+  async getGroup(@V0Acting() acting: Acting, @Input() input: OperationInput<PathId>) {
+    return toLegacy(await this.group(acting, input.path._id));
   }
 
   @LegacyOperation('legacyPostProductgroups')
-  async createGroup(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput, @Res({ passthrough: true }) reply: FastifyReply) {
-    const acting = await this.acting(auth, request);
+  async createGroup(@V0Acting() caller: Acting, @Input() input: OperationInput, @Res({ passthrough: true }) reply: FastifyReply) {
+    const acting = this.finance(caller);
     const { resource } = await invoke(createProductGroup, this.ctx, { auth: acting.auth, requestId: acting.requestId, ...pick(input.body, PRODUCT_GROUP) });
     void reply.status(201);
     return toLegacy(resource);
   }
 
   @LegacyOperation('legacyPutProductgroupsById')
-  async updateGroup(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<PathId>) {
-    return this.writeGroup(auth, request, input.path._id, input.body);
+  async updateGroup(@V0Acting() acting: Acting, @Input() input: OperationInput<PathId>) {
+    return this.writeGroup(acting, input.path._id, input.body);
   }
 
   @LegacyOperation('legacyPutProductgroups')
-  async updateGroupByBody(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput) {
-    return this.writeGroup(auth, request, bodyAliasId(input.body), input.body);
+  async updateGroupByBody(@V0Acting() acting: Acting, @Input() input: OperationInput) {
+    return this.writeGroup(acting, bodyAliasId(input.body), input.body);
   }
 
-  private async writeGroup(auth: V0AuthContext, request: FastifyRequest, id: string, body: unknown) {
-    const acting = await this.acting(auth, request);
+  private async writeGroup(caller: Acting, id: string, body: unknown) {
+    const acting = this.finance(caller);
     const { resource } = await lastWriterWins(id, async () => {
-      const current = await this.group(auth, request, id);
+      const current = await this.group(acting, id);
       return invoke(updateProductGroup, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id, expectedVersion: current.version, ...pick(body, PRODUCT_GROUP) });
     });
     return toLegacy(resource);
   }
 
   @LegacyOperation('legacyDeleteProductgroupsById')
-  async deleteGroup(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<PathId>, @Res({ passthrough: true }) reply: FastifyReply) {
-    await this.archiveGroup(auth, request, input.path._id);
+  async deleteGroup(@V0Acting() acting: Acting, @Input() input: OperationInput<PathId>, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.archiveGroup(acting, input.path._id);
     void reply.status(204);
   }
 
   @LegacyOperation('legacyDeleteProductgroups')
-  async deleteGroupByBody(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    await this.archiveGroup(auth, request, bodyAliasId(request.body));
+  async deleteGroupByBody(@V0Acting() acting: Acting, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.archiveGroup(acting, bodyAliasId(request.body));
     void reply.status(204);
   }
 
-  private async archiveGroup(auth: V0AuthContext, request: FastifyRequest, id: string): Promise<void> {
-    const acting = await this.acting(auth, request);
-    const current = await this.group(auth, request, id);
+  private async archiveGroup(caller: Acting, id: string): Promise<void> {
+    const acting = this.finance(caller);
+    const current = await this.group(acting, id);
     await invoke(archiveProductGroup, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id });
   }
 }

@@ -1,9 +1,7 @@
-import { Controller, Inject, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
-import { V0Auth } from '@workcell/auth-kit';
-import { getProjectStatement, invoke, listProjectStatements, type ProcedureContext, type V0AuthContext } from '@workcell/domain';
+import { Controller, Inject } from '@nestjs/common';
+import { getProjectStatement, invoke, listProjectStatements, type ProcedureContext } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
-import { actingFor } from '../legacy/acting.js';
+import { type Acting, V0Acting } from '../legacy/acting.js';
 import { assertNotArchived, legacyPage, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
@@ -21,20 +19,19 @@ const FINANCE_READ = 'project-statements:finance:read';
 export class JournalEntriesController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
-  private async acting(auth: V0AuthContext, request: FastifyRequest) {
-    const acting = await actingFor(this.ctx, auth, request);
+  private finance(acting: Acting) {
     return { ...acting.auth, effectiveScopes: [...acting.auth.effectiveScopes, FINANCE_READ] };
   }
 
   @LegacyOperation('legacyGetJournalEntries')
-  async listJournalEntries(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
-    const acting = await this.acting(auth, request);
+  async listJournalEntries(@V0Acting() caller: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
+    const acting = this.finance(caller);
     return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listProjectStatements, this.ctx, { auth: acting, limit, ...since(cursor) }), seekOf(this.ctx, acting.workspaceId, 'projectStatements', 'listProjectStatements', { projectId: null, kind: null, from: null, to: null, withFinance: true }))).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetJournalEntriesById')
-  async getJournalEntry(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<{ _id: string }>) {
-    const { resource } = await invoke(getProjectStatement, this.ctx, { auth: await this.acting(auth, request), id: input.path._id });
+  async getJournalEntry(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>) {
+    const { resource } = await invoke(getProjectStatement, this.ctx, { auth: this.finance(acting), id: input.path._id });
     assertNotArchived(resource, 'journal entry');
     return toLegacy(resource);
   }

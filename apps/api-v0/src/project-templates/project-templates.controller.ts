@@ -1,9 +1,7 @@
-import { Controller, Inject, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
-import { V0Auth } from '@workcell/auth-kit';
-import { getProjectTemplate, invoke, listProjectTemplates, type ProcedureContext, type V0AuthContext } from '@workcell/domain';
+import { Controller, Inject } from '@nestjs/common';
+import { getProjectTemplate, invoke, listProjectTemplates, type ProcedureContext } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
-import { actingFor } from '../legacy/acting.js';
+import { type Acting, V0Acting } from '../legacy/acting.js';
 import { assertNotArchived, legacyPage, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
@@ -17,15 +15,13 @@ export class ProjectTemplatesController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @LegacyOperation('legacyGetProjectTemplates')
-  async list(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
-    const acting = await actingFor(this.ctx, auth, request);
+  async list(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
     const items = await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listProjectTemplates, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }), seekOf(this.ctx, acting.auth.workspaceId, 'projectTemplates', 'listProjectTemplates'));
     return items.map(toLegacy);
   }
 
   @LegacyOperation('legacyGetProjectTemplatesById')
-  async get(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<{ _id: string }>) {
-    const acting = await actingFor(this.ctx, auth, request);
+  async get(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>) {
     const { resource } = await invoke(getProjectTemplate, this.ctx, { auth: acting.auth, id: input.path._id });
     assertNotArchived(resource, 'project template');
     return toLegacy(resource);

@@ -1,9 +1,7 @@
-import { Controller, Inject, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
-import { V0Auth } from '@workcell/auth-kit';
-import { getService, invoke, listServices, type ProcedureContext, type V0AuthContext } from '@workcell/domain';
+import { Controller, Inject } from '@nestjs/common';
+import { getService, invoke, listServices, type ProcedureContext } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
-import { actingFor } from '../legacy/acting.js';
+import { type Acting, V0Acting } from '../legacy/acting.js';
 import { assertNotArchived, legacyPage, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
@@ -15,14 +13,12 @@ export class ServicesController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @LegacyOperation('legacyGetServices')
-  async listServices(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
-    const acting = await actingFor(this.ctx, auth, request);
+  async listServices(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
     return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listServices, this.ctx, { auth: acting.auth, limit, ...since(cursor) }), seekOf(this.ctx, acting.auth.workspaceId, 'services', 'listServices'))).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetServicesById')
-  async getService(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<{ _id: string }>) {
-    const acting = await actingFor(this.ctx, auth, request);
+  async getService(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>) {
     const { resource } = await invoke(getService, this.ctx, { auth: acting.auth, id: input.path._id });
     assertNotArchived(resource, 'service');
     return toLegacy(resource);

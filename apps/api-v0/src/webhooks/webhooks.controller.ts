@@ -1,9 +1,8 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { V0Auth } from '@workcell/auth-kit';
-import { createLegacyWebhook, getLegacyWebhook, invoke, listLegacyWebhooks, type ProcedureContext, removeLegacyWebhook, type V0AuthContext } from '@workcell/domain';
+import { createLegacyWebhook, getLegacyWebhook, invoke, listLegacyWebhooks, type ProcedureContext, removeLegacyWebhook } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
-import { actingFor } from '../legacy/acting.js';
+import { type Acting, V0Acting } from '../legacy/acting.js';
 import { bodyAliasId, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
@@ -18,39 +17,35 @@ export class WebhooksController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @LegacyOperation('legacyGetWebhooks')
-  async list(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
-    const acting = await actingFor(this.ctx, auth, request);
+  async list(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
     return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listLegacyWebhooks, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }), seekOf(this.ctx, acting.auth.workspaceId, 'legacyWebhooks', 'listLegacyWebhooks'))).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetWebhooksById')
-  async get(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<{ _id: string }>) {
-    const acting = await actingFor(this.ctx, auth, request);
+  async get(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>) {
     return toLegacy(await invoke(getLegacyWebhook, this.ctx, { auth: acting.auth, id: input.path._id }));
   }
 
   @LegacyOperation('legacyPostWebhooks')
-  async create(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput, @Res({ passthrough: true }) reply: FastifyReply) {
-    const acting = await actingFor(this.ctx, auth, request);
+  async create(@V0Acting() acting: Acting, @Input() input: OperationInput, @Res({ passthrough: true }) reply: FastifyReply) {
     const created = await invoke(createLegacyWebhook, this.ctx, { auth: acting.auth, requestId: acting.requestId, ...pick(input.body, CREATE) });
     void reply.status(201);
     return toLegacy(created);
   }
 
   @LegacyOperation('legacyDeleteWebhooksById')
-  async remove(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Input() input: OperationInput<{ _id: string }>, @Res({ passthrough: true }) reply: FastifyReply) {
-    await this.delete(auth, request, input.path._id);
+  async remove(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.delete(acting, input.path._id);
     void reply.status(204);
   }
 
   @LegacyOperation('legacyDeleteWebhooks')
-  async removeByBody(@V0Auth() auth: V0AuthContext, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    await this.delete(auth, request, bodyAliasId(request.body));
+  async removeByBody(@V0Acting() acting: Acting, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.delete(acting, bodyAliasId(request.body));
     void reply.status(204);
   }
 
-  private async delete(auth: V0AuthContext, request: FastifyRequest, id: string): Promise<void> {
-    const acting = await actingFor(this.ctx, auth, request);
+  private async delete(acting: Acting, id: string): Promise<void> {
     await invoke(removeLegacyWebhook, this.ctx, { auth: acting.auth, requestId: acting.requestId, id });
   }
 }

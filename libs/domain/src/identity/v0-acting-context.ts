@@ -15,7 +15,7 @@ const NO_MEMBER = '00000000-0000-0000-0000-000000000000';
  *   actions only (`requireTokenMember`).
  * - Scopes are not consulted by the procedures (the v0 token model is team-scoped, contract 5.1).
  */
-export async function v0ActingContext(ctx: ProcedureContext, auth: V0AuthContext): Promise<V1AuthContext & { readonly tokenMemberId: string | null }> {
+export function v0ActingContext(ctx: ProcedureContext, auth: V0AuthContext): V1AuthContext & { readonly tokenMemberId: string | null } {
   // The minting member comes with the verified token: no statement of its own.
   const memberId = auth.tokenMemberId;
   return {
