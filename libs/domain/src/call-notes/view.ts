@@ -1,6 +1,7 @@
-import type { Archivable } from '../kernel/archival.js';
 import { type CallNoteRecord, findCallNote, setCallNoteArchived } from '@workcell/db';
+import type { Archivable } from '../kernel/archival.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { archivableFields } from '../kernel/base-view.js';
 
 /** A call note as the registry's CallNote. */
 export interface CallNoteView {
@@ -16,10 +17,7 @@ export interface CallNoteView {
 
 export function callNoteView(row: CallNoteRecord): CallNoteView {
   return {
-    id: row.id,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    archivedAt: row.archivedAt?.toISOString() ?? null,
+    ...archivableFields(row),
     contactId: row.contactId,
     authorId: row.authorId,
     content: row.content,

@@ -1,7 +1,7 @@
-import type { Archivable } from '../kernel/archival.js';
 import { existingContactGroupIds, findContactGroup, setContactGroupArchived, type Tx } from '@workcell/db';
-import { treeGroupAttributes, treeGroupView, type TreeGroupView, versionedTreeGroup } from '../kernel/tree-group-view.js';
+import type { Archivable } from '../kernel/archival.js';
 import { isUuid } from '../kernel/ids.js';
+import { treeGroupAttributes, treeGroupView, type TreeGroupView, versionedTreeGroup } from '../kernel/tree-group-view.js';
 import { validationError } from '../roles/permission-model.js';
 
 /** A contact group as the registry's ContactGroup (the shared group shape). */

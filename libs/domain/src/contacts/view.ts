@@ -1,11 +1,12 @@
-import type { Archivable } from '../kernel/archival.js';
 import { type ContactAddress, type ContactKind, contactKindOf, type ContactRecord, existingContactGroupIds, findContact, setContactArchived, type Tx } from '@workcell/db';
 import { z } from 'zod';
+import type { Archivable } from '../kernel/archival.js';
 import { versionOf } from '../kernel/cas.js';
-import { isUuid } from '../kernel/ids.js';
 import type { FieldIssue } from '../kernel/errors.js';
+import { isUuid } from '../kernel/ids.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { assertAllFound, assertIdList, validationError } from '../roles/permission-model.js';
+import { archivableFields } from '../kernel/base-view.js';
 
 /** A contact as the registry's Contact. */
 export interface ContactView {
@@ -25,10 +26,7 @@ export interface ContactView {
 
 export function contactView(row: ContactRecord): ContactView {
   return {
-    id: row.id,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    archivedAt: row.archivedAt?.toISOString() ?? null,
+    ...archivableFields(row),
     kind: row.kind,
     name: row.name,
     email: row.email,

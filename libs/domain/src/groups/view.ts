@@ -1,5 +1,6 @@
 import type { GroupMemberRecord, GroupRecord } from '@workcell/db';
 import { versionOf } from '../kernel/cas.js';
+import { baseFields } from '../kernel/base-view.js';
 
 /** A group as the registry's Group; `version` also guards its membership. */
 export interface GroupView {
@@ -19,9 +20,7 @@ export interface GroupMemberView {
 
 export function groupView(row: GroupRecord): GroupView {
   return {
-    id: row.id,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    ...baseFields(row),
     name: row.name,
     description: row.description,
     memberCount: row.memberCount,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { TreeGroupRecord } from '@workcell/db';
 import { versionOf } from './cas.js';
 import type { Versioned } from './versioned.js';
+import { archivableFields } from './base-view.js';
 
 /** A group of a hierarchical family (the registry's ContactGroup and ProductGroup have this one shape). */
 export interface TreeGroupView {
@@ -17,10 +18,7 @@ export interface TreeGroupView {
 
 export function treeGroupView(row: TreeGroupRecord): TreeGroupView {
   return {
-    id: row.id,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    archivedAt: row.archivedAt?.toISOString() ?? null,
+    ...archivableFields(row),
     name: row.name,
     parentId: row.parentId,
     ancestorIds: row.ancestorIds,

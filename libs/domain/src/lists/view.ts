@@ -1,7 +1,8 @@
-import type { Archivable } from '../kernel/archival.js';
 import { findList, type ListKindValue, type ListRecord, setListArchived } from '@workcell/db';
 import { z } from 'zod';
+import type { Archivable } from '../kernel/archival.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { archivableFields } from '../kernel/base-view.js';
 
 /** The registry's list kinds (plural) and the stored ones (singular). */
 export type ListKind = 'projects' | 'tasks';
@@ -22,10 +23,7 @@ export interface ListView {
 
 export function listView(row: ListRecord): ListView {
   return {
-    id: row.id,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    archivedAt: row.archivedAt?.toISOString() ?? null,
+    ...archivableFields(row),
     name: row.name,
     kind: row.kind === 'project' ? 'projects' : 'tasks',
     position: row.position,

@@ -1,5 +1,6 @@
 import type { MemberRecord } from '@workcell/db';
 import { versionOf } from '../kernel/cas.js';
+import { baseFields } from '../kernel/base-view.js';
 
 /** The wire status: the stored `disabled` is `deactivated` in v1 (registry MemberStatus). */
 export type MemberStatusView = 'active' | 'deactivated';
@@ -25,9 +26,7 @@ export interface MemberView {
 
 export function memberView(row: MemberRecord, personalData: boolean): MemberView {
   return {
-    id: row.id,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    ...baseFields(row),
     userId: row.userId,
     ...(personalData ? { displayName: row.user.name } : {}),
     status: STATUS_TO_VIEW[row.status],

@@ -1,10 +1,10 @@
-import type { Archivable } from '../kernel/archival.js';
 import { findProductGroup, productGroupIsActive, type ProductGroupRecord, setProductGroupArchived, type Tx } from '@workcell/db';
-import { treeGroupAttributes, treeGroupView, type TreeGroupView, versionedTreeGroup } from '../kernel/tree-group-view.js';
+import type { Archivable } from '../kernel/archival.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
-import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { grantedIds } from '../kernel/grants.js';
+import { isUuid } from '../kernel/ids.js';
+import { treeGroupAttributes, treeGroupView, type TreeGroupView, versionedTreeGroup } from '../kernel/tree-group-view.js';
 import { validationError } from '../roles/permission-model.js';
 
 /** A product group as the registry's ProductGroup (the shared group shape). */

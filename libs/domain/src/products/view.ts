@@ -1,12 +1,13 @@
-import type { Archivable } from '../kernel/archival.js';
 import { findProduct, type MoneyValue, type ProductChanges, type ProductRecord, setProductArchived, type Tx } from '@workcell/db';
 import { z } from 'zod';
+import type { Archivable } from '../kernel/archival.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { versionOf } from '../kernel/cas.js';
-import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
+import { isUuid } from '../kernel/ids.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { assertProductGroupReference } from '../product-groups/view.js';
+import { archivableFields } from '../kernel/base-view.js';
 
 /**
  * Products (contract 5.3). `purchasePrice` (acquisition cost) is a finance overlay: present in a response only
@@ -39,10 +40,7 @@ export const holdsProductFinanceRead = (auth: V1AuthContext): boolean => auth.ef
 
 export function productView(row: ProductRecord, withFinance: boolean): ProductView {
   return {
-    id: row.id,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    archivedAt: row.archivedAt?.toISOString() ?? null,
+    ...archivableFields(row),
     name: row.name,
     description: row.description,
     sku: row.sku,

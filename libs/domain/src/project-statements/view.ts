@@ -5,6 +5,7 @@ import { versionOf } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { archivableFields } from '../kernel/base-view.js';
 
 /**
  * Project statements (v0: journal entries) and their finance overlay (contract 5.3). The decisions:
@@ -52,10 +53,7 @@ export function requireFinanceWrite(auth: V1AuthContext, why: string): void {
 export function statementView(row: ProjectStatementRow, withFinance: boolean): ProjectStatementView {
   const purchasePrice = row.purchasePrice === null || row.purchaseCurrency === null ? null : { amount: row.purchasePrice, currency: row.purchaseCurrency };
   return {
-    id: row.id,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    archivedAt: row.archivedAt?.toISOString() ?? null,
+    ...archivableFields(row),
     projectId: row.projectId,
     kind: row.kind,
     occurredOn: row.occurredOn.toISOString().slice(0, 10),

@@ -7,6 +7,7 @@ import { requireGrant } from '../kernel/grants.js';
 import { ifMatchFailure } from '../kernel/if-match.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { archivableFields } from '../kernel/base-view.js';
 
 /** A template as the registry's ProjectTemplate (`revision` mirrors the strong ETag). */
 export interface ProjectTemplateView {
@@ -22,10 +23,7 @@ export interface ProjectTemplateView {
 
 export function projectTemplateView(row: ProjectTemplateRecord): ProjectTemplateView {
   return {
-    id: row.id,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    archivedAt: row.archivedAt?.toISOString() ?? null,
+    ...archivableFields(row),
     name: row.name,
     description: row.description,
     taskBlueprints: row.taskBlueprints,

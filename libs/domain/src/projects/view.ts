@@ -3,6 +3,7 @@ import { type Client, contactExists, type ProjectChanges, type ProjectRecord } f
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
 import { tagIssues } from '../tags/tag-issues.js';
+import { archivableFields } from '../kernel/base-view.js';
 
 /** A project as the registry's Project (`revision` mirrors the strong ETag). */
 export interface ProjectView {
@@ -25,10 +26,7 @@ const dateOnly = (d: Date | null) => (d === null ? null : d.toISOString().slice(
 
 export function projectView(row: ProjectRecord): ProjectView {
   return {
-    id: row.id,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    archivedAt: row.archivedAt?.toISOString() ?? null,
+    ...archivableFields(row),
     name: row.name,
     description: row.description,
     status: row.archivedAt !== null ? 'archived' : row.status,

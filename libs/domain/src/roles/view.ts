@@ -1,5 +1,6 @@
 import type { RoleRecord } from '@workcell/db';
 import { versionOf } from '../kernel/cas.js';
+import { baseFields } from '../kernel/base-view.js';
 
 /** A role as the registry's Role. */
 export interface RoleView {
@@ -15,9 +16,7 @@ export interface RoleView {
 
 export function roleView(row: RoleRecord): RoleView {
   return {
-    id: row.id,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    ...baseFields(row),
     name: row.name,
     description: row.description,
     builtIn: row.isSystem,

@@ -1,4 +1,5 @@
 import type { ServiceAccountRow } from '@workcell/db';
+import { baseFields } from '../kernel/base-view.js';
 
 export interface ServiceAccountView {
   readonly id: string;
@@ -12,9 +13,7 @@ export interface ServiceAccountView {
 
 export function serviceAccountView(row: ServiceAccountRow): ServiceAccountView {
   return {
-    id: row.id,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    ...baseFields(row),
     name: row.name,
     description: row.description,
     status: row.status,

@@ -1,10 +1,11 @@
-import type { Archivable } from '../kernel/archival.js';
 import { findService, type ServiceBillingRateRow, type ServiceRow, setServiceArchived, type Tx } from '@workcell/db';
 import { z } from 'zod';
+import type { Archivable } from '../kernel/archival.js';
 import { versionOf } from '../kernel/cas.js';
-import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
+import { isUuid } from '../kernel/ids.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { archivableFields } from '../kernel/base-view.js';
 
 /**
  * Services and their billing configuration (scopes services:*; services:read also reads billing rates, contract
@@ -30,10 +31,7 @@ export interface ServiceView {
 
 export function serviceView(row: ServiceRow): ServiceView {
   return {
-    id: row.id,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    archivedAt: row.archivedAt?.toISOString() ?? null,
+    ...archivableFields(row),
     name: row.name,
     description: row.description,
     billable: row.billable,

@@ -1,7 +1,8 @@
-import type { Archivable } from '../kernel/archival.js';
 import { findTag, setTagArchived, type TagRecord } from '@workcell/db';
 import { z } from 'zod';
+import type { Archivable } from '../kernel/archival.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { archivableFields } from '../kernel/base-view.js';
 
 /** A tag as the registry's Tag. */
 export interface TagView {
@@ -15,10 +16,7 @@ export interface TagView {
 
 export function tagView(row: TagRecord): TagView {
   return {
-    id: row.id,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    archivedAt: row.archivedAt?.toISOString() ?? null,
+    ...archivableFields(row),
     name: row.name,
     color: row.color,
   };

@@ -20,6 +20,7 @@ import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { ifMatchFailure } from '../kernel/if-match.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
 import { tagIssues } from '../tags/tag-issues.js';
+import { archivableFields } from '../kernel/base-view.js';
 
 /**
  * What the task procedures share. Decisions (issue 6):
@@ -54,10 +55,7 @@ export interface TaskView {
 
 export function taskView(row: TaskRecord): TaskView {
   return {
-    id: row.id,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    archivedAt: row.archivedAt?.toISOString() ?? null,
+    ...archivableFields(row),
     title: row.title,
     description: row.description,
     projectId: row.projectId,

@@ -1,12 +1,13 @@
-import type { Archivable } from '../kernel/archival.js';
 import { findTimeEntry, lockExistingMemberIds, projectExists, setTimeEntryArchived, taskProjectOf, type TimeEntryRow, type TimeEntryValues, type Tx } from '@workcell/db';
 import { z } from 'zod';
-import { versionOf } from '../kernel/cas.js';
-import { isUuid } from '../kernel/ids.js';
-import { DomainError, type FieldIssue } from '../kernel/errors.js';
-import { LATEST_INSTANT_MS } from '../kernel/limits.js';
+import type { Archivable } from '../kernel/archival.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
+import { versionOf } from '../kernel/cas.js';
+import { DomainError, type FieldIssue } from '../kernel/errors.js';
+import { isUuid } from '../kernel/ids.js';
+import { LATEST_INSTANT_MS } from '../kernel/limits.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { archivableFields } from '../kernel/base-view.js';
 
 /**
  * Time entries (issue 6). An entry without `endedAt` is a running timer (at most one per member); a manual
@@ -54,10 +55,7 @@ export const holdsBilling = (auth: V1AuthContext): boolean => auth.effectiveScop
 export function timeEntryView(row: TimeEntryRow, withBilling: boolean, now: Date): TimeEntryView {
   const elapsed = Math.max(0, Math.floor((now.getTime() - row.startedAt.getTime()) / 1000));
   return {
-    id: row.id,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    archivedAt: row.archivedAt?.toISOString() ?? null,
+    ...archivableFields(row),
     taskId: row.taskId,
     projectId: row.projectId,
     userId: row.memberId,

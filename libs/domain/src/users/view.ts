@@ -1,4 +1,5 @@
 import type { WorkspaceUserRecord } from '@workcell/db';
+import { baseFields } from '../kernel/base-view.js';
 
 /**
  * Users versus members: a member is the membership (roles, groups, version, personal data under
@@ -23,9 +24,7 @@ export interface UserView {
 
 export function userView(row: WorkspaceUserRecord): UserView {
   return {
-    id: row.id,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    ...baseFields(row),
     name: row.name,
     status: STATUS_TO_VIEW[row.status],
   };

@@ -7,6 +7,7 @@ import { versionOf } from '../kernel/cas.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { validateTargetUrl } from './target-url.js';
+import { baseFields } from '../kernel/base-view.js';
 
 /**
  * Signed v2 webhook subscriptions (contract 6). Decisions (docs/webhooks.md "Webhooks"):
@@ -69,9 +70,7 @@ const DISABLED_REASONS: ReadonlySet<string> = new Set(WEBHOOK_DISABLED_REASONS);
 export function webhookView(row: WebhookRecord): WebhookView {
   const active = row.status === 'active';
   return {
-    id: row.id,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    ...baseFields(row),
     url: row.url,
     description: row.description,
     eventTypes: row.eventTypes,
