@@ -78,7 +78,7 @@ export const environmentSchema = z
     // The relay is woken by each commit (LISTEN/NOTIFY); this poll is its safety net. Deliveries in flight per worker:
     // each holds one of the worker's 10 pooled connections for its two statements, so 8 leaves the relay its own.
     WEBHOOK_RELAY_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(1_000),
-    WEBHOOK_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+    WEBHOOK_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
     // A PEM file of extra CA certificates receivers may present (a test receiver's self-signed one). Never in production.
     WEBHOOK_EXTRA_CA_FILE: z.string().min(1).optional(),
   })
