@@ -28,6 +28,10 @@ export function isGrantResourceType(aggregateType: string): aggregateType is Gra
   return Object.hasOwn(ResourceType, aggregateType);
 }
 
+type WindowRow = { sequence: string; aggregate_type: string; aggregate_id: string; event_type: string; payload: unknown; occurred_at: Date };
+
+const changeRecord = (r: WindowRow): ChangeRecord => ({ sequence: BigInt(r.sequence), aggregateType: r.aggregate_type, aggregateId: r.aggregate_id, eventType: r.event_type, payload: r.payload, occurredAt: r.occurred_at });
+
 /**
  * The highest committed sequence of the workspace (0 before its first event); every event up to it is visible.
  * The feed's two statements go straight through pg (readRows): a follower reads on every commit it is woken for.
@@ -43,7 +47,7 @@ export async function committedEventHead(client: SqlClient, workspaceId: string)
  */
 export async function listOutboxWindow(client: SqlClient, workspaceId: string, window: { after: bigint; upTo: bigint; eventTypes: readonly string[]; take: number }): Promise<ChangeRecord[]> {
   if (window.eventTypes.length === 0 || window.upTo <= window.after) return [];
-  const rows = await readRows<{ sequence: string; aggregate_type: string; aggregate_id: string; event_type: string; payload: unknown; occurred_at: Date }>(
+  const rows = await readRows<WindowRow>(
     client,
     // ORDER BY names the column, not the text alias of the same name (which would order 10000 before 8199).
     Prisma.sql`SELECT o.sequence::text AS sequence, aggregate_type, aggregate_id::text AS aggregate_id, event_type, payload, occurred_at
@@ -52,5 +56,33 @@ export async function listOutboxWindow(client: SqlClient, workspaceId: string, w
        AND o.event_type = ANY(${[...window.eventTypes]}::text[])
      ORDER BY o.sequence LIMIT ${window.take}`,
   );
-  return rows.map((r) => ({ sequence: BigInt(r.sequence), aggregateType: r.aggregate_type, aggregateId: r.aggregate_id, eventType: r.event_type, payload: r.payload, occurredAt: r.occurred_at }));
+  return rows.map(changeRecord);
+}
+
+/**
+ * committedEventHead and the first listOutboxWindow after it in one statement (one snapshot, one round trip): the
+ * window is after < sequence <= min(after + span, head). A caught-up follower reads only this, on every commit.
+ */
+export async function headAndFirstWindow(
+  client: SqlClient,
+  workspaceId: string,
+  window: { after: bigint; span: bigint; eventTypes: readonly string[]; take: number },
+): Promise<{ head: bigint; rows: ChangeRecord[] }> {
+  if (window.eventTypes.length === 0) return { head: await committedEventHead(client, workspaceId), rows: [] };
+  const rows = await readRows<{ head: string } & { [K in keyof WindowRow]: WindowRow[K] | null }>(
+    client,
+    Prisma.sql`WITH head AS (SELECT COALESCE(max(last_sequence), 0) AS last FROM event_sequence_counters WHERE workspace_id = ${workspaceId}::uuid)
+    SELECT h.last::text AS head, w.sequence::text AS sequence, w.aggregate_type, w.aggregate_id::text AS aggregate_id, w.event_type, w.payload, w.occurred_at
+      FROM head h
+      LEFT JOIN LATERAL (
+        SELECT o.sequence, o.aggregate_type, o.aggregate_id, o.event_type, o.payload, o.occurred_at
+          FROM outbox_events o
+         WHERE o.workspace_id = ${workspaceId}::uuid AND o.sequence > ${window.after.toString()}::bigint
+           AND o.sequence <= LEAST(${window.after.toString()}::bigint + ${window.span.toString()}::bigint, h.last)
+           AND o.event_type = ANY(${[...window.eventTypes]}::text[])
+         ORDER BY o.sequence LIMIT ${window.take}) w ON true
+     ORDER BY w.sequence`,
+  );
+  const head = BigInt(rows[0]!.head);
+  return { head, rows: rows.flatMap((r) => (r.sequence === null ? [] : [changeRecord(r as WindowRow)])) };
 }

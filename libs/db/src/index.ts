@@ -161,7 +161,7 @@ export { existingSharingPrincipals, loadProjectSharing, type ProjectSharingRecor
 export { loadWorkspaceSettings, type WorkspaceSettingsChanges, type WorkspaceSettingsRecord, updateWorkspaceSettingsIfRevision } from './workspace-settings.js';
 export { type TreeGroupFilter, type TreeGroupRecord } from './group-tree.js';
 export { isDatabaseUnavailable } from './unavailable.js';
-export { type ChangeRecord, committedEventHead, isGrantResourceType, listOutboxWindow } from './changes.js';
+export { type ChangeRecord, committedEventHead, headAndFirstWindow, isGrantResourceType, listOutboxWindow } from './changes.js';
 export {
   archiveWebhook,
   type DeliveryAttempt,

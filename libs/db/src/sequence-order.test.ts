@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { configFrom } from '@workcell/config';
 import { useTestDatabase } from '@workcell/testing';
-import { committedEventHead, listOutboxWindow } from './changes.js';
+import { committedEventHead, headAndFirstWindow, listOutboxWindow } from './changes.js';
 import { createDatabase, type Database } from './database.js';
 import { appendOutboxEvent } from './outbox.js';
 import { seedDemoWorkspaceIfEmpty } from './seed.js';
@@ -49,5 +49,19 @@ describe('outbox readers keep sequence order', () => {
       window.map((e) => e.sequence),
       sequences,
     );
+  });
+
+  it('the feed\'s first read takes the head and its first window in one statement, in sequence order and bounded by both', async () => {
+    const after = sequences[0]! - 1n;
+    const all = await headAndFirstWindow(database, workspaceId, { after, span: 2000n, eventTypes: ['tag.created'], take: 12 });
+    assert.deepEqual([all.head, all.rows.map((e) => e.sequence)], [sequences.at(-1), sequences]);
+    const spanned = await headAndFirstWindow(database, workspaceId, { after, span: 5n, eventTypes: ['tag.created'], take: 12 });
+    assert.deepEqual(spanned.rows.map((e) => e.sequence), sequences.slice(0, 5), 'the span bounds the window');
+    const taken = await headAndFirstWindow(database, workspaceId, { after, span: 2000n, eventTypes: ['tag.created'], take: 3 });
+    assert.deepEqual(taken.rows.map((e) => e.sequence), sequences.slice(0, 3), 'take bounds it');
+    const none = await headAndFirstWindow(database, workspaceId, { after: all.head, span: 2000n, eventTypes: ['tag.created'], take: 12 });
+    assert.deepEqual([none.head, none.rows], [all.head, []], 'caught up: the head, no rows');
+    const elsewhere = await headAndFirstWindow(database, '00000000-0000-0000-0000-000000000000', { after: 0n, span: 2000n, eventTypes: ['tag.created'], take: 12 });
+    assert.deepEqual([elsewhere.head, elsewhere.rows], [0n, []], 'a workspace without events: head 0');
   });
 });

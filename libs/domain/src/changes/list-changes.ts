@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { committedEventHead, listOutboxWindow } from '@workcell/db';
+import { headAndFirstWindow, listOutboxWindow } from '@workcell/db';
 import { AGGREGATES } from '../events/catalog.js';
 import { mayReceiveEvent, receivableSpecs } from '../events/receivable.js';
 import { DomainError } from '../kernel/errors.js';
@@ -56,15 +56,17 @@ export const listChanges = defineProcedure('listChanges', listChangesInput, asyn
 
   const specs = new Map(receivableSpecs(auth, ['changes']).filter((s) => wanted === null || wanted.includes(s.resourceType)).map((s) => [s.type, s]));
   const eventTypes = [...specs.keys()];
-  // Read the head first: every event up to it is committed, so the cursor may move up to it and no further.
-  const head = await committedEventHead(ctx.database, workspaceId);
+  // The head with the first window, in one statement: every event up to the head is committed, so the cursor may
+  // move up to it and no further.
+  const first = await headAndFirstWindow(ctx.database, workspaceId, { after, span: WINDOW, eventTypes, take: limit });
+  const head = first.head;
   let position = after;
   const items: ChangeView[] = [];
   if (eventTypes.length === 0 && position < head) position = head;
   for (let window = 0; window < MAX_WINDOWS && position < head && items.length < limit; window++) {
     const upTo = position + WINDOW < head ? position + WINDOW : head;
     const take = limit - items.length;
-    const rows = await listOutboxWindow(ctx.database, workspaceId, { after: position, upTo, eventTypes, take });
+    const rows = window === 0 ? first.rows : await listOutboxWindow(ctx.database, workspaceId, { after: position, upTo, eventTypes, take });
     for (const row of rows) {
       const spec = specs.get(row.eventType)!;
       if (mayReceiveEvent(auth, spec, row)) items.push(changeView(spec, row));
