@@ -175,12 +175,24 @@ async function runStatement<T>(client: pg.Pool | pg.PoolClient, query: Prisma.Sq
   return { rows: result.rows as T[], count: result.rowCount ?? 0 };
 }
 
-/** Database.statement and Database.transaction on a pool. */
-export function poolStatements(pool: pg.Pool): Pick<Database, 'statement' | 'transaction'> {
+/**
+ * Database.statement and Database.transaction on a pool. A transaction that has not ended after
+ * `transactionTimeoutMs` (a statement the server never answers: a partition, a black hole) has its connection
+ * destroyed: the statement fails, the server rolls the transaction back when it notices, and its locks (the relay
+ * lock among them) cannot be held for ever. Requests' statements are bounded sooner by their dependency budget.
+ */
+export function poolStatements(pool: pg.Pool, options: { transactionTimeoutMs: number }): Pick<Database, 'statement' | 'transaction'> {
   return {
     statement: (query) => runStatement(pool, query),
     async transaction<T>(work: (tx: Statements) => Promise<T>): Promise<T> {
       const client = await pool.connect();
+      // A destroyed connection also emits 'error' on the client; the failed statement reports it.
+      const ignore = () => undefined;
+      client.on('error', ignore);
+      const timer = setTimeout(
+        () => (client as unknown as Discardable).connection?.stream?.destroy(new Error(`the transaction did not end within ${options.transactionTimeoutMs} ms`)),
+        options.transactionTimeoutMs,
+      );
       let broken: Error | undefined;
       try {
         await client.query('BEGIN');
@@ -191,13 +203,15 @@ export function poolStatements(pool: pg.Pool): Pick<Database, 'statement' | 'tra
         await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
         throw error;
       } finally {
+        clearTimeout(timer);
+        client.off('error', ignore);
         client.release(broken);
       }
     },
   };
 }
 
-/** Longest an interactive transaction may live (a backstop for jobs; a request's statements are bounded by its budget). */
+/** Longest an interactive transaction (Prisma's or Database.transaction) may live (a backstop for jobs; a request's statements are bounded by its budget). */
 const TRANSACTION_TIMEOUT_MS = 15_000;
 
 export function createDatabase(config: AppConfig, options: { poolSize?: number } = {}): Database {
@@ -227,7 +241,7 @@ export function createDatabase(config: AppConfig, options: { poolSize?: number }
   let redis: Redis | undefined;
   return {
     prisma,
-    ...poolStatements(pool),
+    ...poolStatements(pool, { transactionTimeoutMs: TRANSACTION_TIMEOUT_MS }),
     changeAuthorization(workspaceId, change) {
       redis ??= createRedis(config, 'authorization-epochs');
       return changingAuthorization(redis, config.dependencyTimeoutMs, workspaceId, () => authorizationChange.run(workspaceId, change));

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { createTestDatabase, type TestDatabase, testConfig } from '@workcell/testing';
-import { createDatabase, type Database } from './database.js';
+import pg from 'pg';
+import { createTestDatabase, TcpProxy, type TestDatabase, testConfig } from '@workcell/testing';
+import { createDatabase, type Database, poolStatements } from './database.js';
 import { Prisma } from './generated/prisma/client.js';
 
 /**
@@ -70,5 +71,29 @@ describe('Database.transaction (a pool transaction)', () => {
     );
     // The pool's only client is replaced by a fresh connection; the dead session's insert never committed.
     assert.deepEqual(await rows(), [1, 2, 3]);
+  });
+
+  it('a transaction whose server stops answering (a partition) fails at its timeout instead of hanging, and the pool serves on', async () => {
+    const proxy = await TcpProxy.start(db.url);
+    const pool = new pg.Pool({ connectionString: proxy.rewrite(db.url), max: 1 });
+    pool.on('error', () => undefined);
+    const { statement, transaction } = poolStatements(pool, { transactionTimeoutMs: 500 });
+    try {
+      await statement(Prisma.sql`SELECT 1`);
+      const hung = transaction(async (tx) => {
+        await tx.statement(Prisma.sql`INSERT INTO scratch (n) VALUES (30)`);
+        await proxy.blackhole();
+        await tx.statement(Prisma.sql`INSERT INTO scratch (n) VALUES (31)`);
+      });
+      // Without the timeout this would wait for TCP to give up (minutes); the test fails at 10 s instead.
+      const bound = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the transaction hung')), 10_000).unref());
+      await assert.rejects(Promise.race([hung, bound]), /did not end within 500 ms/);
+      await proxy.restore();
+      assert.deepEqual((await statement<{ one: number }>(Prisma.sql`SELECT 1 AS one`)).rows, [{ one: 1 }], 'a new connection serves');
+      assert.deepEqual(await rows(), [1, 2, 3], 'nothing of the cut transaction committed');
+    } finally {
+      await pool.end();
+      await proxy.close();
+    }
   });
 });

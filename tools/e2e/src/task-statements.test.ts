@@ -71,7 +71,7 @@ describe('v1 task statements', () => {
         return prisma;
       },
       // The same pool's thinnest path, as createDatabase's: recorded like every statement.
-      ...poolStatements(pool),
+      ...poolStatements(pool, { transactionTimeoutMs: 15_000 }),
       ping: async () => undefined,
       changeAuthorization: (_workspaceId, change) => change(),
       close: async () => undefined,
