@@ -1,5 +1,5 @@
 import { type CallNoteRecord, findCallNote, setCallNoteArchived } from '@workcell/db';
-import type { Archivable } from '../kernel/archival.js';
+import { archivable } from '../kernel/archival.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { archivableFields } from '../kernel/base-view.js';
 
@@ -30,10 +30,4 @@ export function versionedCallNote(row: CallNoteRecord): Versioned<CallNoteView> 
 }
 
 /** How a call note is archived and restored (kernel/archival.ts). */
-export const archivableCallNote: Archivable<NonNullable<Awaited<ReturnType<typeof findCallNote>>>, CallNoteView> = {
-  type: 'call_note',
-  noun: 'call note',
-  find: findCallNote,
-  setArchived: setCallNoteArchived,
-  answer: (row) => versionedCallNote(row),
-};
+export const archivableCallNote = archivable({ type: 'call_note', find: findCallNote, setArchived: setCallNoteArchived, answer: versionedCallNote });

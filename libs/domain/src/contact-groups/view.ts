@@ -1,5 +1,5 @@
 import { existingContactGroupIds, findContactGroup, setContactGroupArchived, type Tx } from '@workcell/db';
-import type { Archivable } from '../kernel/archival.js';
+import { archivable } from '../kernel/archival.js';
 import { isUuid } from '../kernel/ids.js';
 import { treeGroupAttributes, treeGroupView, type TreeGroupView, versionedTreeGroup } from '../kernel/tree-group-view.js';
 import { validationError } from '../roles/permission-model.js';
@@ -20,10 +20,4 @@ export async function assertParent(tx: Tx, workspaceId: string, parentId: string
 }
 
 /** How a contact group is archived and restored (kernel/archival.ts). */
-export const archivableContactGroup: Archivable<NonNullable<Awaited<ReturnType<typeof findContactGroup>>>, ContactGroupView> = {
-  type: 'contact_group',
-  noun: 'contact group',
-  find: findContactGroup,
-  setArchived: setContactGroupArchived,
-  answer: (row) => versionedContactGroup(row),
-};
+export const archivableContactGroup = archivable({ type: 'contact_group', find: findContactGroup, setArchived: setContactGroupArchived, answer: versionedContactGroup });

@@ -1,6 +1,6 @@
 import { type ContactAddress, type ContactKind, contactKindOf, type ContactRecord, existingContactGroupIds, findContact, setContactArchived, type Tx } from '@workcell/db';
 import { z } from 'zod';
-import type { Archivable } from '../kernel/archival.js';
+import { archivable } from '../kernel/archival.js';
 import { versionOf } from '../kernel/cas.js';
 import type { FieldIssue } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
@@ -100,10 +100,4 @@ export async function assertContactReferences(
 }
 
 /** How a contact is archived and restored (kernel/archival.ts). */
-export const archivableContact: Archivable<NonNullable<Awaited<ReturnType<typeof findContact>>>, ContactView> = {
-  type: 'contact',
-  noun: 'contact',
-  find: findContact,
-  setArchived: setContactArchived,
-  answer: (row) => versionedContact(row),
-};
+export const archivableContact = archivable({ type: 'contact', find: findContact, setArchived: setContactArchived, answer: versionedContact });

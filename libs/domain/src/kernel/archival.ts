@@ -5,7 +5,7 @@ import { DomainError } from './errors.js';
 import { requireGrant } from './grants.js';
 import { isUuid } from './ids.js';
 import { writeInput } from './inputs.js';
-import { defineProcedure, type Procedure } from './procedure.js';
+import { defineProcedure, type Procedure, type ProcedureContext } from './procedure.js';
 import type { Versioned } from './versioned.js';
 
 /**
@@ -19,10 +19,8 @@ import type { Versioned } from './versioned.js';
  *   (`{ <type>: resource, requestId }`) in the transaction that makes it, and only then.
  */
 export interface Archivable<Row, View> {
-  /** The resource type: its grant type, the events' aggregate type and their name prefix (`contact_group`). */
+  /** The resource type: its grant type, the events' aggregate type and their name prefix; messages name it with spaces (`contact group`). */
   readonly type: GrantResourceType;
-  /** How messages name it (`contact group`). */
-  readonly noun: string;
   readonly find: (tx: Tx, workspaceId: string, id: string) => Promise<Row | null>;
   /** Sets or clears `archived_at`; true when that changed the row. */
   readonly setArchived: (tx: Tx, workspaceId: string, id: string, at: Date | null) => Promise<boolean>;
@@ -32,55 +30,71 @@ export interface Archivable<Row, View> {
   readonly eventView?: (row: Row, now: Date) => object;
 }
 
+/** A family's Archivable, its row and view types inferred from its functions. */
+export function archivable<Row, View>(resource: Archivable<Row, View>): Archivable<Row, View> {
+  return resource;
+}
+
 const idInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
 
 /** `user_group` → `userGroup`: the events' payload keys. */
 const camel = (type: string): string => type.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
-async function foundOr404<Row>(resource: Pick<Archivable<Row, unknown>, 'find' | 'noun'>, tx: Tx, workspaceId: string, id: string): Promise<Row> {
+const nounOf = (resource: Pick<Archivable<unknown, unknown>, 'type'>): string => resource.type.replace(/_/g, ' ');
+
+async function existing<Row>(resource: Archivable<Row, unknown>, tx: Tx, workspaceId: string, id: string): Promise<Row> {
   const row = await resource.find(tx, workspaceId, id);
-  if (!row) throw new DomainError('not_found', `${resource.noun} not found`);
+  if (!row) throw new DomainError('not_found', `${nounOf(resource)} not found`);
   return row;
 }
 
-/** The stored id a path id names (lower case) after the grant check; a non-UUID names nothing. */
-function targetOf(resource: Pick<Archivable<unknown, unknown>, 'type' | 'noun'>, auth: V1AuthContext, rawId: string): string {
-  requireGrant(auth, resource.type, rawId, 'write', resource.noun);
-  if (!isUuid(rawId)) throw new DomainError('not_found', `${resource.noun} not found`);
-  return rawId.toLowerCase();
+/**
+ * What archive and restore share: the write grant, the path id (a non-UUID names nothing), and one transaction in
+ * which the resource must exist (404 `<noun> not found` otherwise), with the instant of the change.
+ */
+function onExisting<Row, T>(
+  resource: Archivable<Row, unknown>,
+  ctx: ProcedureContext,
+  { auth, id: rawId }: { auth: V1AuthContext; id: string },
+  work: (tx: Tx, id: string, now: Date) => Promise<T>,
+): Promise<T> {
+  requireGrant(auth, resource.type, rawId, 'write', nounOf(resource));
+  if (!isUuid(rawId)) throw new DomainError('not_found', `${nounOf(resource)} not found`);
+  const id = rawId.toLowerCase();
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    await existing(resource, tx, auth.workspaceId, id);
+    return work(tx, id, now);
+  });
 }
 
 export function archiveProcedure<Row>(name: string, resource: Archivable<Row, unknown>): Procedure<typeof idInput, { archived: true }> {
-  return defineProcedure(name, idInput, async (ctx, { auth, requestId, id: rawId }) => {
-    const id = targetOf(resource, auth, rawId);
-    const workspaceId = auth.workspaceId;
-    const now = ctx.now();
-    return inTransaction(ctx.database, async (tx) => {
-      await foundOr404(resource, tx, workspaceId, id);
+  return defineProcedure(name, idInput, (ctx, input) =>
+    onExisting(resource, ctx, input, async (tx, id, now) => {
+      const workspaceId = input.auth.workspaceId;
       if (await resource.setArchived(tx, workspaceId, id, now)) {
-        const payload = { [`${camel(resource.type)}Id`]: id, archivedAt: now.toISOString(), requestId };
+        const payload = { [`${camel(resource.type)}Id`]: id, archivedAt: now.toISOString(), requestId: input.requestId };
         await appendOutboxEvent(tx, { workspaceId, aggregateType: resource.type, aggregateId: id, eventType: `${resource.type}.archived`, payload, occurredAt: now });
       }
       return { archived: true as const };
-    });
-  });
+    }),
+  );
 }
 
 export function restoreProcedure<Row, View>(name: string, resource: Archivable<Row, View>): Procedure<typeof idInput, Versioned<View>> {
-  return defineProcedure(name, idInput, async (ctx, { auth, requestId, id: rawId }) => {
-    const id = targetOf(resource, auth, rawId);
-    const workspaceId = auth.workspaceId;
-    const now = ctx.now();
-    return inTransaction(ctx.database, async (tx) => {
-      await foundOr404(resource, tx, workspaceId, id);
+  return defineProcedure(name, idInput, (ctx, input) =>
+    onExisting(resource, ctx, input, async (tx, id, now) => {
+      const workspaceId = input.auth.workspaceId;
       const restored = await resource.setArchived(tx, workspaceId, id, null);
-      const row = await foundOr404(resource, tx, workspaceId, id);
-      const result = resource.answer(row, auth, now);
+      // Read again: the answer carries the revision the restore produced.
+      const row = await existing(resource, tx, workspaceId, id);
+      const result = resource.answer(row, input.auth, now);
       if (restored) {
         const view = resource.eventView ? resource.eventView(row, now) : { ...result.resource };
-        await appendOutboxEvent(tx, { workspaceId, aggregateType: resource.type, aggregateId: id, eventType: `${resource.type}.restored`, payload: { [camel(resource.type)]: view, requestId } as DomainEvent['payload'], occurredAt: now });
+        const payload = { [camel(resource.type)]: view, requestId: input.requestId } as DomainEvent['payload'];
+        await appendOutboxEvent(tx, { workspaceId, aggregateType: resource.type, aggregateId: id, eventType: `${resource.type}.restored`, payload, occurredAt: now });
       }
       return result;
-    });
-  });
+    }),
+  );
 }

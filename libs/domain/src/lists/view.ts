@@ -1,6 +1,6 @@
 import { findList, type ListKindValue, type ListRecord, setListArchived } from '@workcell/db';
 import { z } from 'zod';
-import type { Archivable } from '../kernel/archival.js';
+import { archivable } from '../kernel/archival.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { archivableFields } from '../kernel/base-view.js';
 
@@ -43,10 +43,4 @@ export const listAttributes = {
 };
 
 /** How a list is archived and restored (kernel/archival.ts). */
-export const archivableList: Archivable<NonNullable<Awaited<ReturnType<typeof findList>>>, ListView> = {
-  type: 'list',
-  noun: 'list',
-  find: findList,
-  setArchived: setListArchived,
-  answer: (row) => versionedList(row),
-};
+export const archivableList = archivable({ type: 'list', find: findList, setArchived: setListArchived, answer: versionedList });

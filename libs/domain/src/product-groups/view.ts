@@ -1,5 +1,5 @@
 import { findProductGroup, productGroupIsActive, type ProductGroupRecord, setProductGroupArchived, type Tx } from '@workcell/db';
-import type { Archivable } from '../kernel/archival.js';
+import { archivable } from '../kernel/archival.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { DomainError } from '../kernel/errors.js';
 import { grantedIds } from '../kernel/grants.js';
@@ -41,10 +41,4 @@ export async function assertProductGroupReference(tx: Tx, auth: V1AuthContext, r
 }
 
 /** How a product group is archived and restored (kernel/archival.ts). */
-export const archivableProductGroup: Archivable<NonNullable<Awaited<ReturnType<typeof findProductGroup>>>, ProductGroupView> = {
-  type: 'product_group',
-  noun: 'product group',
-  find: findProductGroup,
-  setArchived: setProductGroupArchived,
-  answer: (row) => versionedProductGroup(row),
-};
+export const archivableProductGroup = archivable({ type: 'product_group', find: findProductGroup, setArchived: setProductGroupArchived, answer: versionedProductGroup });

@@ -1,6 +1,6 @@
 import { findProduct, type MoneyValue, type ProductChanges, type ProductRecord, setProductArchived, type Tx } from '@workcell/db';
 import { z } from 'zod';
-import type { Archivable } from '../kernel/archival.js';
+import { archivable } from '../kernel/archival.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
@@ -121,11 +121,4 @@ export async function findProductOr404(tx: Tx, workspaceId: string, id: string):
 }
 
 /** How a product is archived and restored (kernel/archival.ts). */
-export const archivableProduct: Archivable<NonNullable<Awaited<ReturnType<typeof findProduct>>>, ProductView> = {
-  type: 'product',
-  noun: 'product',
-  find: findProduct,
-  setArchived: setProductArchived,
-  answer: (row, auth) => versionedProduct(row, auth),
-  eventView: (row) => productEventView(row),
-};
+export const archivableProduct = archivable({ type: 'product', find: findProduct, setArchived: setProductArchived, answer: versionedProduct, eventView: productEventView });

@@ -1,6 +1,6 @@
 import { findService, type ServiceBillingRateRow, type ServiceRow, setServiceArchived, type Tx } from '@workcell/db';
 import { z } from 'zod';
-import type { Archivable } from '../kernel/archival.js';
+import { archivable } from '../kernel/archival.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
@@ -90,10 +90,4 @@ export async function findServiceOr404(tx: Tx, workspaceId: string, id: string):
 }
 
 /** How a service is archived and restored (kernel/archival.ts). */
-export const archivableService: Archivable<NonNullable<Awaited<ReturnType<typeof findService>>>, ServiceView> = {
-  type: 'service',
-  noun: 'service',
-  find: findService,
-  setArchived: setServiceArchived,
-  answer: (row) => versionedService(row),
-};
+export const archivableService = archivable({ type: 'service', find: findService, setArchived: setServiceArchived, answer: versionedService });

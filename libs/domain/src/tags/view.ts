@@ -1,6 +1,6 @@
 import { findTag, setTagArchived, type TagRecord } from '@workcell/db';
 import { z } from 'zod';
-import type { Archivable } from '../kernel/archival.js';
+import { archivable } from '../kernel/archival.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { archivableFields } from '../kernel/base-view.js';
 
@@ -33,10 +33,4 @@ export const tagAttributes = {
 };
 
 /** How a tag is archived and restored (kernel/archival.ts). */
-export const archivableTag: Archivable<NonNullable<Awaited<ReturnType<typeof findTag>>>, TagView> = {
-  type: 'tag',
-  noun: 'tag',
-  find: findTag,
-  setArchived: setTagArchived,
-  answer: (row) => versionedTag(row),
-};
+export const archivableTag = archivable({ type: 'tag', find: findTag, setArchived: setTagArchived, answer: versionedTag });

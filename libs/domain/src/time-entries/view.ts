@@ -1,6 +1,6 @@
 import { findTimeEntry, lockExistingMemberIds, projectExists, setTimeEntryArchived, taskProjectOf, type TimeEntryRow, type TimeEntryValues, type Tx } from '@workcell/db';
 import { z } from 'zod';
-import type { Archivable } from '../kernel/archival.js';
+import { archivable } from '../kernel/archival.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
@@ -179,11 +179,10 @@ export async function resolveTimeEntry(tx: Tx, auth: V1AuthContext, current: Tim
 }
 
 /** How a time entry is archived and restored (kernel/archival.ts). */
-export const archivableTimeEntry: Archivable<NonNullable<Awaited<ReturnType<typeof findTimeEntry>>>, TimeEntryView> = {
+export const archivableTimeEntry = archivable({
   type: 'time_entry',
-  noun: 'time entry',
   find: findTimeEntry,
   setArchived: setTimeEntryArchived,
   answer: (row, auth, now) => versionedTimeEntry(row, holdsBilling(auth), now),
-  eventView: (row, now) => ({ ...timeEntryEventView(row, now) }),
-};
+  eventView: timeEntryEventView,
+});
