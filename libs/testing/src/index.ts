@@ -1,6 +1,7 @@
 export { createTestDatabase, ensureTemplateDatabase, type TestDatabase, useTestDatabase } from './database.js';
 export { createRedisPrefix, dropRedisPrefix } from './redis.js';
 export { type AppFactory, type ListeningApp, type RunningApp, startApp, testConfig, type TestEnvironment, useTestEnvironment } from './app.js';
+export { projectSourceDirs, sourceFiles } from './sources.js';
 export { TcpProxy } from './tcp-proxy.js';
 export { exitCodeOf, type ServiceProcess, spawnService } from './process.js';
 export { waitFor } from './wait.js';

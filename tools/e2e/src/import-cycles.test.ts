@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { projectSourceDirs, sourceFiles } from '@workcell/testing';
 
 /**
  * No import circle inside any project (issue 12), type-only imports included: a circle makes the order in which
@@ -11,17 +12,6 @@ import { fileURLToPath } from 'node:url';
  */
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-
-function sourcesOf(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (!['node_modules', 'dist', 'generated'].includes(entry.name)) out.push(...sourcesOf(path));
-    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
 
 /** The relative imports of each file, resolved to file paths (`./x.js` is `./x.ts`). */
 export function importGraph(files: ReadonlyMap<string, string>): Map<string, string[]> {
@@ -80,18 +70,10 @@ describe('import circles', () => {
 
   it('no project has one', () => {
     const found: string[] = [];
-    for (const top of ['libs', 'apps', 'tools']) {
-      for (const project of readdirSync(join(root, top), { withFileTypes: true })) {
-        if (!project.isDirectory()) continue;
-        let files: string[];
-        try {
-          files = sourcesOf(join(root, top, project.name, 'src'));
-        } catch {
-          continue; // a project without src
-        }
-        const graph = importGraph(new Map(files.map((file) => [file, readFileSync(file, 'utf8')])));
-        for (const circle of circles(graph)) found.push(circle.map((file) => relative(root, file)).join(' → '));
-      }
+    for (const dir of projectSourceDirs(root)) {
+      const files = sourceFiles(dir, { tests: true });
+      const graph = importGraph(new Map(files.map((file) => [file, readFileSync(file, 'utf8')])));
+      for (const circle of circles(graph)) found.push(circle.map((file) => relative(root, file)).join(' → '));
     }
     assert.deepEqual(found, []);
   });

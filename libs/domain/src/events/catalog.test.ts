@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { V1_SCOPES } from '@workcell/credentials';
+import { projectSourceDirs, sourceFiles } from '@workcell/testing';
 import { AGGREGATES, EVENT_CATALOG, EVENT_CHANNELS, eventSpec, mayReceive } from './catalog.js';
 
 /**
@@ -11,7 +12,7 @@ import { AGGREGATES, EVENT_CATALOG, EVENT_CHANNELS, eventSpec, mayReceive } from
  * `eventType`: a string literal; a template over a constant map in the same file (`project.${PAST[kind]}`
  * expands to every value of `const PAST = {...}`); or a pass-through property (`write.event`), whose values are
  * the `event: '...'` literals of the same folder; or the archival factory's `${resource.type}.archived`, whose values
- * are the `type` of every `Archivable` declared (kernel/archival.ts). Any other form fails the test, so a new way of naming events
+ * are the `type` of every `archivable({ type: … })` (kernel/archival.ts). Any other form fails the test, so a new way of naming events
  * has to be taught here before it can slip past the catalog.
  */
 
@@ -19,30 +20,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 // dist/events -> the repository root (libs/domain/dist/events).
 const root = join(here, '..', '..', '..', '..');
 
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (!['node_modules', 'dist', 'generated'].includes(entry.name)) out.push(...sources(path));
-    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
-
 function allSources(): string[] {
-  const files: string[] = [];
-  for (const top of ['libs', 'apps']) {
-    for (const pkg of readdirSync(join(root, top), { withFileTypes: true })) {
-      if (!pkg.isDirectory()) continue;
-      try {
-        files.push(...sources(join(root, top, pkg.name, 'src')));
-      } catch {
-        // a package without src
-      }
-    }
-  }
-  return files;
+  return projectSourceDirs(root, ['libs', 'apps']).flatMap((dir) => sourceFiles(dir));
 }
 
 /**
@@ -111,8 +90,8 @@ function emittedEventTypes(): Emitted[] {
         if (values.length === 0) unresolved.push(`${where}: ${passThrough[0]}`);
         for (const value of values) emitted.push({ type: value, aggregateType, where });
       } else if (archival) {
-        // kernel/archival.ts: `${resource.type}.archived`/`.restored` for the `type` of every Archivable declared.
-        const types = files.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/:\s*Archivable<[^=]*>\s*=\s*\{\s*type:\s*'([a-z_]+)'/g)].map((m) => m[1]!));
+        // kernel/archival.ts: `${resource.type}.archived`/`.restored` for the `type` of every `archivable({ type: … })`.
+        const types = files.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/\barchivable\(\{\s*type:\s*'([a-z_]+)'/g)].map((m) => m[1]!));
         if (types.length === 0) unresolved.push(`${where}: ${archival[0]}`);
         for (const type of types) emitted.push({ type: `${type}${archival[1]}`, aggregateType: type, where });
       } else {
@@ -197,7 +176,7 @@ describe('every write path of a resource emits its resource’s events', () => {
   function writers(): Map<string, Set<string>> {
     const out = new Map<string, Set<string>>();
     const dbSrc = join(root, 'libs', 'db', 'src');
-    for (const file of sources(dbSrc)) {
+    for (const file of sourceFiles(dbSrc)) {
       const text = readFileSync(file, 'utf8');
       const starts = [...text.matchAll(/^export (?:async )?function (\w+)/gm)];
       starts.forEach((m, i) => {
@@ -222,7 +201,7 @@ describe('every write path of a resource emits its resource’s events', () => {
   it('every domain file calling a writer appends an event of the aggregate it writes', () => {
     const found = writers();
     const missing: string[] = [];
-    for (const file of sources(join(root, 'libs', 'domain', 'src'))) {
+    for (const file of sourceFiles(join(root, 'libs', 'domain', 'src'))) {
       const text = readFileSync(file, 'utf8');
       const where = relative(root, file);
       const emitted = new Set(calls(text).map((args) => /aggregateType:\s*'([^']+)'/.exec(args)?.[1]).filter((a): a is string => a !== undefined));
