@@ -11,6 +11,8 @@ describe('loadConfig', () => {
     assert.deepEqual(c.ports, { apiV0: 3000, apiV1: 3001, auth: 3002, worker: 3003 });
     assert.equal(c.region, 'eu1');
     assert.equal(c.cell, 'c1');
+    // Enough in-process first attempts to cover a relay run's burst (docs/performance.md, the webhook row).
+    assert.equal(c.webhooks.deliveryConcurrency, 32);
     assert.ok(Object.isFrozen(c));
   });
 
