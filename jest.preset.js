@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+
 /**
  * The Jest configuration every test project shares (issue 12); each project's jest.config.js names it as its
  * preset. Tests run as tsc compiled them (the `.test.js` files under `dist`, built by the project's `build`, which `test`
@@ -16,5 +18,5 @@ export default {
   testMatch: ['**/*.test.js'],
   moduleFileExtensions: ['js', 'mjs', 'cjs', 'json'],
   transform: {},
-  setupFiles: ['source-map-support/register'],
+  setupFiles: [fileURLToPath(new URL('./jest.setup.js', import.meta.url))],
 };
