@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { loadConfig } from '@workcell/config';
-import { dropUnusedTemplates, ensureTemplateDatabase, TEMPLATE_RETENTION_MS } from './database.js';
+import { dropUnusedTemplates, ensureTemplateDatabase, TEMPLATE_LOCK, TEMPLATE_RETENTION_MS } from './database.js';
 
 /**
  * Two checkouts with different migrations test on one machine at once: each keeps the other's template while it
  * is in use, and only templates unused for the retention go (a template dropped under a concurrent CREATE DATABASE
- * … TEMPLATE failed whole test files at random).
+ * … TEMPLATE failed whole test files at random). The test holds the template lock, as the harness's own clean-up
+ * does, so that no concurrent test process cleans up between its setup and its check.
  */
 describe('template databases of other checkouts', () => {
   const suffix = randomBytes(4).toString('hex');
@@ -24,6 +25,9 @@ describe('template databases of other checkouts', () => {
     url.pathname = '/postgres';
     admin = new pg.Client({ connectionString: url.toString() });
     await admin.connect();
+    // Held until the fakes are gone: another test process's clean-up (ensureTemplateDatabase, which takes the same
+    // lock) would otherwise drop them under this test, the fresh one before it is even marked.
+    await admin.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK]);
     const now = Date.now();
     for (const name of [fresh, stale, unmarked]) await admin.query(`CREATE DATABASE "${name}"`);
     await admin.query(`COMMENT ON DATABASE "${fresh}" IS 'workcell test template, last used at ${now - 60_000}'`);
@@ -32,6 +36,7 @@ describe('template databases of other checkouts', () => {
 
   afterAll(async () => {
     for (const name of [fresh, stale, unmarked]) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.query('SELECT pg_advisory_unlock($1)', [TEMPLATE_LOCK]);
     await admin.end();
   });
 

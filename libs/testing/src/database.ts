@@ -9,7 +9,8 @@ import { migrate, migrationsDigest } from '@workcell/migrations';
  * costs milliseconds instead of a migration run.
  */
 
-const TEMPLATE_LOCK = 0x77_63_74_70; // "wctp": serialises template builds across concurrent test processes
+/** Serialises template builds and clean-ups across concurrent test processes ("wctp"). */
+export const TEMPLATE_LOCK = 0x77_63_74_70;
 
 function serverUrl(database: string): string {
   const url = new URL(loadConfig().database.url);
