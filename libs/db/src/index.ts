@@ -1,5 +1,15 @@
 export { assertChangingAuthorization, createDatabase, type Database, inAuthorizationTransaction, type Prisma, poolStatements, PrismaClient, type Statements } from './database.js';
-export { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyClaim, purgeExpiredIdempotencyRecords, releaseIdempotencyKey } from './idempotency.js';
+export {
+  claimIdempotencyKey,
+  completeHeldKey,
+  completeIdempotencyKey,
+  type HeldIdempotencyKey,
+  heldIdempotencyKey,
+  holdingIdempotencyKey,
+  type IdempotencyClaim,
+  purgeExpiredIdempotencyRecords,
+  releaseIdempotencyKey,
+} from './idempotency.js';
 export { DEMO_OWNER_EMAIL, DEMO_WORKSPACE_NAME, type DemoTokens, refreshDemoTokens, seedDemoWorkspaceIfEmpty } from './seed.js';
 export { type CredentialRecord, findTokenLookup, loadCredential, loadTeamToken, type TeamTokenRecord, type TokenLookup, touchCredential, touchTeamToken } from './identity.js';
 export { type AuditActor, type AuditEntry, type AuditEventRecord, type AuditFilter, listAuditEvents, recordAudit, recordAuthenticationRefusal } from './audit.js';

@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { AppConfig } from '@workcell/config';
 import type { Tx } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
+import { keyCompletion } from './idempotency.js';
 
 export interface DomainEvent {
   readonly workspaceId: string;
@@ -12,6 +13,12 @@ export interface DomainEvent {
   readonly eventType: string;
   readonly payload: Prisma.InputJsonValue;
   readonly occurredAt?: Date;
+  /**
+   * The operation's result, on the event of a mutation that answers an idempotent request: stored with the
+   * request's held key by the same statement (keyCompletion), so the key is completed exactly when the change
+   * commits. Not part of the event.
+   */
+  readonly result?: unknown;
 }
 
 /** The channel an outbox append notifies on commit (payload: the workspace id); the worker's relay LISTENs on it. */
@@ -53,7 +60,7 @@ export function outboxAppend(event: DomainEvent): Prisma.Sql {
       INSERT INTO outbox_events (workspace_id, sequence, aggregate_type, aggregate_id, event_type, payload, occurred_at)
       VALUES (${event.workspaceId}::uuid, next_event_sequence(${event.workspaceId}::uuid), ${event.aggregateType}, ${event.aggregateId}::uuid,
               ${event.eventType}, ${JSON.stringify(event.payload)}::jsonb, COALESCE(${event.occurredAt ?? null}::timestamptz, clock_timestamp()))
-      RETURNING sequence)
+      RETURNING sequence)${keyCompletion(event.workspaceId, event.result)}
     SELECT appended.sequence FROM appended CROSS JOIN pg_notify(${OUTBOX_CHANNEL}, ${event.workspaceId})`;
 }
 

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { catchError, from, mergeMap, type Observable, of } from 'rxjs';
-import { claimIdempotencyKey, completeIdempotencyKey, type Database, releaseIdempotencyKey } from '@workcell/db';
+import { catchError, from, mergeMap, Observable, of } from 'rxjs';
+import { claimIdempotencyKey, completeIdempotencyKey, type Database, type HeldIdempotencyKey, holdingIdempotencyKey, releaseIdempotencyKey } from '@workcell/db';
 import { IDEMPOTENCY_RETENTION_HOURS, type V1AuthContext } from '@workcell/domain';
 import { canonicalJson, findV1Operation, IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from '@workcell/registry';
 import { OPERATION_METADATA } from './operations.js';
@@ -24,6 +24,12 @@ const REPLAYED_HEADERS = ['location', 'etag'];
  * `idempotency_request_in_progress`. Keys belong to the authenticating credential and the operation within
  * the workspace (the same key on two operations names two requests) and are kept 24 hours. A request that
  * fails frees its key, so the retry runs again.
+ *
+ * The handler runs holding the key (libs/db holdingIdempotencyKey): the operation's mutation stores the
+ * procedure's result with the key in its own statement, so the key is completed exactly when the change commits
+ * and a process that dies between the two cannot let a retry run the operation again. A replay runs the handler
+ * with the stored result standing in for its procedure (invoke), so it renders the first response again: status,
+ * body, Location and ETag. An operation whose mutation does not store its result is completed after its commit.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -53,16 +59,23 @@ export class IdempotencyInterceptor implements NestInterceptor {
           case 'in_progress':
             throw new ProtocolError(409, 'idempotency_request_in_progress', 'a request with this Idempotency-Key is still being processed; retry later', [], { 'retry-after': '1' });
           case 'replay':
-            for (const [name, value] of Object.entries(claim.headers)) reply.header(name, value);
             reply.header('idempotency-replayed', 'true');
+            if ('result' in claim) return holding({ workspaceId: auth.workspaceId, recordId: '', mode: 'replay', result: claim.result }, next);
+            for (const [name, value] of Object.entries(claim.headers)) reply.header(name, value);
             reply.status(claim.status);
             return of(claim.body ?? undefined);
-          case 'claimed':
-            return next.handle().pipe(
+          case 'claimed': {
+            const held: HeldIdempotencyKey = { workspaceId: auth.workspaceId, recordId: claim.recordId, mode: 'run' };
+            return holding(held, next).pipe(
               mergeMap(async (body: unknown) => {
-                const status = reply.statusCode !== 200 ? reply.statusCode : operation.success;
-                const headers = Object.fromEntries(REPLAYED_HEADERS.map((h) => [h, reply.getHeader(h)]).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
-                await completeIdempotencyKey(this.database, auth.workspaceId, claim.recordId, { status, body, headers });
+                // The mutation completed the key with the result the handler rendered: nothing is left to store.
+                const stored = held.storedByMutation;
+                const completed = stored !== undefined && (stored === held.result || canonicalJson(stored) === canonicalJson(held.result ?? null));
+                if (!completed) {
+                  const status = reply.statusCode !== 200 ? reply.statusCode : operation.success;
+                  const headers = Object.fromEntries(REPLAYED_HEADERS.map((h) => [h, reply.getHeader(h)]).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+                  await completeIdempotencyKey(this.database, auth.workspaceId, claim.recordId, { result: held.result, status, body, headers });
+                }
                 reply.header('idempotency-replayed', 'false');
                 return body;
               }),
@@ -71,10 +84,16 @@ export class IdempotencyInterceptor implements NestInterceptor {
                 throw error;
               }),
             );
+          }
         }
       }),
     );
   }
+}
+
+/** Runs the handler (subscribed to inside the key's async context, so its procedure and mutation see the key). */
+function holding(held: HeldIdempotencyKey, next: CallHandler): Observable<unknown> {
+  return new Observable((subscriber) => holdingIdempotencyKey(held, () => next.handle().subscribe(subscriber)));
 }
 
 /**

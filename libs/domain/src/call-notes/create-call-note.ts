@@ -37,7 +37,7 @@ export const createCallNote = defineProcedure('createCallNote', createCallNoteIn
       occurredAt: input.occurredAt === undefined ? now : new Date(input.occurredAt),
     });
     const result = versionedCallNote(row);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'call_note', aggregateId: row.id, eventType: 'call_note.created', payload: { callNote: { ...result.resource }, requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'call_note', aggregateId: row.id, eventType: 'call_note.created', payload: { callNote: { ...result.resource }, requestId }, occurredAt: now, result });
     return result;
   });
 });

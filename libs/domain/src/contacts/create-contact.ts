@@ -33,7 +33,7 @@ export const createContact = defineProcedure('createContact', createContactInput
       contactGroupIds,
     });
     const result = versionedContact(row);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'contact', aggregateId: row.id, eventType: 'contact.created', payload: { contact: { ...result.resource }, requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'contact', aggregateId: row.id, eventType: 'contact.created', payload: { contact: { ...result.resource }, requestId }, occurredAt: now, result });
     return result;
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { insertGroup, inTransaction, recordAudit } from '@workcell/db';
+import { completeHeldKey, insertGroup, inTransaction, recordAudit } from '@workcell/db';
 import { actorOf } from '../identity/actor.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { writeInput } from '../kernel/inputs.js';
@@ -16,6 +16,8 @@ export const createGroup = defineProcedure('createGroup', createGroupInput, asyn
   return inTransaction(ctx.database, async (tx) => {
     const group = await insertGroup(tx, auth.workspaceId, { name: input.name, description: input.description ?? null });
     await recordAudit(tx, { workspaceId: auth.workspaceId, actor: actorOf(auth, input.requestId), action: 'group.created', targetType: 'group', targetId: group.id, occurredAt: now });
-    return groupView(group);
+    const result = groupView(group);
+    await completeHeldKey(tx, auth.workspaceId, result);
+    return result;
   });
 });

@@ -92,7 +92,7 @@ export function restoreProcedure<Row, View>(name: string, resource: Archivable<R
       if (restored) {
         const view = resource.eventView ? resource.eventView(row, now) : { ...result.resource };
         const payload = { [camel(resource.type)]: view, requestId: input.requestId } as DomainEvent['payload'];
-        await appendOutboxEvent(tx, { workspaceId, aggregateType: resource.type, aggregateId: id, eventType: `${resource.type}.restored`, payload, occurredAt: now });
+        await appendOutboxEvent(tx, { workspaceId, aggregateType: resource.type, aggregateId: id, eventType: `${resource.type}.restored`, payload, occurredAt: now, result });
       }
       return result;
     }),

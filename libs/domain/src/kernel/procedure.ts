@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { AppConfig } from '@workcell/config';
-import type { Database } from '@workcell/db';
+import { type Database, heldIdempotencyKey } from '@workcell/db';
 import { DomainError, type FieldIssue } from './errors.js';
 
 /** What every procedure runs with: the data layer, the cell's config and a clock (tests pin it). */
@@ -35,9 +35,19 @@ export function issuesOf(error: z.ZodError): FieldIssue[] {
   }));
 }
 
-/** Validates raw input against the procedure's schema (validation_failed with JSON pointers) and runs it. */
+/**
+ * Validates raw input against the procedure's schema (validation_failed with JSON pointers) and runs it. Under a
+ * held idempotency key (libs/db heldIdempotencyKey) it is the operation's one procedure: a replay returns the
+ * stored result without running anything, a run notes the result the key is completed with.
+ */
 export async function invoke<I extends z.ZodType, O>(procedure: Procedure<I, O>, ctx: ProcedureContext, raw: unknown): Promise<O> {
+  const held = heldIdempotencyKey();
+  if (held?.invoked) throw new Error(`${procedure.name}: an idempotent operation invokes exactly one procedure`);
+  if (held) held.invoked = true;
+  if (held?.mode === 'replay') return held.result as O;
   const parsed = procedure.input.safeParse(raw);
   if (!parsed.success) throw new DomainError('validation_failed', `invalid input for ${procedure.name}`, issuesOf(parsed.error));
-  return procedure.handler(ctx, parsed.data);
+  const result = await procedure.handler(ctx, parsed.data);
+  if (held) held.result = result;
+  return result;
 }

@@ -24,7 +24,8 @@ export const createProduct = defineProcedure('createProduct', createProductInput
   return inTransaction(ctx.database, async (tx) => {
     const values = await productChanges(tx, auth, input);
     const row = await insertProduct(tx, workspaceId, { ...values, name: input.name, unit: input.unit });
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'product', aggregateId: row.id, eventType: 'product.created', payload: { product: productEventView(row), requestId }, occurredAt: now });
-    return versionedProduct(row, auth);
+    const result = versionedProduct(row, auth);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'product', aggregateId: row.id, eventType: 'product.created', payload: { product: productEventView(row), requestId }, occurredAt: now, result });
+    return result;
   });
 });

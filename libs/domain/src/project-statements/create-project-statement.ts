@@ -32,7 +32,8 @@ export const createProjectStatement = defineProcedure('createProjectStatement', 
   return inTransaction(ctx.database, async (tx) => {
     const { projectId, ...values } = await resolveStatement(tx, workspaceId, null, input);
     const row = await insertProjectStatement(tx, workspaceId, projectId, values);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project_statement', aggregateId: row.id, eventType: 'project_statement.created', payload: { projectStatement: { ...statementEventView(row) }, requestId }, occurredAt: now });
-    return versionedStatement(row, auth);
+    const result = versionedStatement(row, auth);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project_statement', aggregateId: row.id, eventType: 'project_statement.created', payload: { projectStatement: { ...statementEventView(row) }, requestId }, occurredAt: now, result });
+    return result;
   });
 });

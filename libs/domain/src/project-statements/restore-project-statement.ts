@@ -22,9 +22,10 @@ export const restoreProjectStatement = defineProcedure('restoreProjectStatement'
     assertFinanceWrite(auth, await findVisibleStatement(tx, auth, id), {});
     const restored = await setProjectStatementArchived(tx, workspaceId, id, null);
     const row = (await findProjectStatement(tx, workspaceId, id, true))!;
+    const result = versionedStatement(row, auth);
     if (restored) {
-      await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project_statement', aggregateId: id, eventType: 'project_statement.restored', payload: { projectStatement: { ...statementEventView(row) }, requestId }, occurredAt: now });
+      await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project_statement', aggregateId: id, eventType: 'project_statement.restored', payload: { projectStatement: { ...statementEventView(row) }, requestId }, occurredAt: now, result });
     }
-    return versionedStatement(row, auth);
+    return result;
   });
 });

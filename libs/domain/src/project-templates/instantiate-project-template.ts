@@ -61,7 +61,7 @@ export const instantiateProjectTemplate = defineProcedure('instantiateProjectTem
     const created = await insertProject(tx, workspaceId, { name: input.name, description: template.description, contactId: customerId === null ? null : customerId.toLowerCase(), startDate, tagIds: [] }, now);
     const taskIds = await insertSkeletonTasks(tx, workspaceId, created.id, skeleton, now);
     const view = projectView((await findProject(tx, workspaceId, created.id))!);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project', aggregateId: created.id, eventType: 'project.created', payload: { project: { ...view }, projectTemplateId: id, taskIds, requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project', aggregateId: created.id, eventType: 'project.created', payload: { project: { ...view }, projectTemplateId: id, taskIds, requestId }, occurredAt: now, result: view });
     // Each skeleton task is announced like any created task, so change-feed and webhook consumers see it.
     for (const taskId of taskIds) {
       const task = taskView((await findTask(tx, workspaceId, taskId))!);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inPermissionTransaction, insertRole, recordAudit, roleNameTaken } from '@workcell/db';
+import { completeHeldKey, inPermissionTransaction, insertRole, recordAudit, roleNameTaken } from '@workcell/db';
 import { actorOf } from '../identity/actor.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -43,6 +43,8 @@ export const createRole = defineProcedure('createRole', createRoleInput, async (
       metadata: { permissions: role.permissions },
       occurredAt: now,
     });
-    return roleView(role);
+    const result = roleView(role);
+    await completeHeldKey(tx, auth.workspaceId, result);
+    return result;
   });
 });

@@ -17,6 +17,6 @@ export const createServiceAccount = defineProcedure('createServiceAccount', crea
     ownerMemberId,
     actor: actorOf(input.auth, input.requestId),
     now: ctx.now(),
-  });
+  }, serviceAccountView);
   return serviceAccountView(row);
 });

@@ -17,7 +17,7 @@ export const createService = defineProcedure('createService', createServiceInput
   return inTransaction(ctx.database, async (tx) => {
     const row = await insertService(tx, workspaceId, { name: input.name, description: input.description ?? null, billable: input.billable ?? true, defaultRate: input.defaultRate ?? null });
     const result = versionedService(row);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'service', aggregateId: row.id, eventType: 'service.created', payload: { service: { ...result.resource }, requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'service', aggregateId: row.id, eventType: 'service.created', payload: { service: { ...result.resource }, requestId }, occurredAt: now, result });
     return result;
   });
 });

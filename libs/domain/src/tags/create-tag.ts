@@ -17,7 +17,7 @@ export const createTag = defineProcedure('createTag', createTagInput, async (ctx
   return inTransaction(ctx.database, async (tx) => {
     const row = await insertTag(tx, workspaceId, { name: input.name, color: input.color ?? null });
     const result = versionedTag(row);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId: row.id, eventType: 'tag.created', payload: { tag: { ...result.resource }, requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId: row.id, eventType: 'tag.created', payload: { tag: { ...result.resource }, requestId }, occurredAt: now, result });
     return result;
   });
 });

@@ -24,7 +24,7 @@ export const createTask = defineProcedure('createTask', createTaskInput, async (
   const changes = taskChanges(attributes);
   const task = newTask(workspaceId, { ...changes, title: attributes.title, tagIds: changes.tagIds ?? [] }, now);
   const view = taskView(task);
-  const event = outboxEvent({ workspaceId, aggregateType: 'task', aggregateId: task.id, eventType: 'task.created', payload: { task: { ...view }, requestId }, occurredAt: now });
+  const event = outboxEvent({ workspaceId, aggregateType: 'task', aggregateId: task.id, eventType: 'task.created', payload: { task: { ...view }, requestId }, occurredAt: now, result: view });
   const write = async (client: Client) => {
     await assertTaskReferences(client, workspaceId, attributes);
     await insertTask(client, task, event);

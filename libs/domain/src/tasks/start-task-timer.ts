@@ -47,7 +47,8 @@ export const startTaskTimer = defineProcedure('startTaskTimer', startTaskTimerIn
       payload: { taskId, timeEntryId: entry.id, memberId, startedAt: entry.startedAt.toISOString(), requestId },
       occurredAt: now,
     });
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'time_entry', aggregateId: entry.id, eventType: 'time_entry.created', payload: { timeEntry: { ...timeEntryEventView(entry, now) }, requestId }, occurredAt: now });
-    return timeEntryView(entry, holdsBilling(auth), now);
+    const result = timeEntryView(entry, holdsBilling(auth), now);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'time_entry', aggregateId: entry.id, eventType: 'time_entry.created', payload: { timeEntry: { ...timeEntryEventView(entry, now) }, requestId }, occurredAt: now, result });
+    return result;
   });
 });

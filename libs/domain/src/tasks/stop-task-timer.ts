@@ -33,6 +33,7 @@ export const stopTaskTimer = defineProcedure('stopTaskTimer', stopTaskTimerInput
       payload: { taskId, timeEntryId: entry.id, memberId, durationSeconds: entry.durationSeconds ?? 0, requestId },
       occurredAt: now,
     });
+    const result = timeEntryView(entry, holdsBilling(auth), now);
     await appendOutboxEvent(tx, {
       workspaceId,
       aggregateType: 'time_entry',
@@ -40,7 +41,8 @@ export const stopTaskTimer = defineProcedure('stopTaskTimer', stopTaskTimerInput
       eventType: 'time_entry.updated',
       payload: { timeEntry: { ...timeEntryEventView(entry, now) }, changed: ['endedAt', 'durationSeconds'], requestId },
       occurredAt: now,
+      result,
     });
-    return timeEntryView(entry, holdsBilling(auth), now);
+    return result;
   });
 });

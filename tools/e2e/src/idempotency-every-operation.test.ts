@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { V1_SCOPES } from '@workcell/credentials';
+import { routeCoverage } from '@workcell/http';
+import { v1Operations } from '@workcell/registry';
+import { useTestEnvironment } from '@workcell/testing';
+import { startV1Cell, type V1Cell } from './support/cell.js';
+import { callApi, type Reply } from './support/v1.js';
+
+/**
+ * Issue 11, for every served idempotent v1 operation (driven by the registry): the key of a keyed request is
+ * completed by the operation's own mutation, in the statement or transaction that makes the change, so no crash
+ * between the commit and the response can let a retry run the operation a second time; and a retry with the key
+ * (on the other API instance) answers the first response again, status, body, Location and ETag, writing nothing.
+ */
+
+const env = useTestEnvironment();
+
+interface Call {
+  readonly path: string;
+  readonly body?: unknown;
+}
+
+describe('v1: every served idempotent operation completes its key with its change', () => {
+  let cell: V1Cell;
+  let token: string;
+
+  beforeAll(async () => {
+    cell = await startV1Cell(env);
+    token = await cell.mint(V1_SCOPES);
+  });
+  afterAll(() => cell?.close());
+
+  const post = (path: string, body?: unknown, headers: Record<string, string> = {}, app = cell.v1) => callApi<{ data: { id: string } }>(app, 'POST', path, token, body ?? {}, headers);
+  const created = async (path: string, body: unknown): Promise<string> => {
+    const reply = await post(path, body);
+    assert.equal(reply.status, 201, `${path}: ${JSON.stringify(reply.body)}`);
+    return reply.body.data.id;
+  };
+  /** A resource created and archived: what its restore needs. */
+  const archived = async (path: string, body: unknown): Promise<Call> => {
+    const id = await created(path, body);
+    const reply = await callApi(cell.v1, 'DELETE', `${path}/${id}`, token);
+    assert.ok(reply.status < 300, `${path}: ${JSON.stringify(reply.body)}`);
+    return { path: `${path}/${id}/restore` };
+  };
+  const task = () => created('/v1/tasks', { title: `Task ${randomUUID()}` });
+  const project = () => created('/v1/projects', { name: `Project ${randomUUID()}` });
+  const contact = () => created('/v1/contacts', { kind: 'person', name: `Contact ${randomUUID()}` });
+  const template = () => created('/v1/project-templates', { name: `Template ${randomUUID()}` });
+  const money = { amount: '10.00', currency: 'EUR' };
+  let timedTask: string | undefined;
+
+  /** A request each served idempotent operation answers with success, built on what it needs. */
+  const requests: Record<string, () => Promise<Call>> = {
+    createTask: async () => ({ path: '/v1/tasks', body: { title: 'Keyed task' } }),
+    createProject: async () => ({ path: '/v1/projects', body: { name: 'Keyed project' } }),
+    createProjectTemplate: async () => ({ path: '/v1/project-templates', body: { name: 'Keyed template' } }),
+    instantiateProjectTemplate: async () => ({ path: `/v1/project-templates/${await template()}/instantiate`, body: { name: 'From a template', startsOn: '2026-12-01' } }),
+    startTaskTimer: async () => {
+      timedTask = await task();
+      return { path: `/v1/tasks/${timedTask}/timer/start` };
+    },
+    stopTaskTimer: async () => {
+      // The member's one running timer may be startTaskTimer's.
+      if (timedTask) await post(`/v1/tasks/${timedTask}/timer/stop`);
+      const id = await task();
+      assert.equal((await post(`/v1/tasks/${id}/timer/start`)).status, 201);
+      return { path: `/v1/tasks/${id}/timer/stop` };
+    },
+    createTimeEntry: async () => ({ path: '/v1/time-entries', body: { taskId: await task(), startedAt: '2026-11-02T09:00:00Z', endedAt: '2026-11-02T10:00:00Z' } }),
+    restoreTimeEntry: async () => archived('/v1/time-entries', { taskId: await task(), startedAt: '2026-11-03T09:00:00Z', endedAt: '2026-11-03T10:00:00Z' }),
+    createContact: async () => ({ path: '/v1/contacts', body: { kind: 'organization', name: 'Keyed contact' } }),
+    restoreContact: async () => archived('/v1/contacts', { kind: 'person', name: 'Archived contact' }),
+    createCallNote: async () => ({ path: '/v1/call-notes', body: { contactId: await contact(), content: 'Called.' } }),
+    restoreCallNote: async () => archived('/v1/call-notes', { contactId: await contact(), content: 'Archived note.' }),
+    createContactGroup: async () => ({ path: '/v1/contact-groups', body: { name: 'Keyed group' } }),
+    restoreContactGroup: async () => archived('/v1/contact-groups', { name: 'Archived group' }),
+    createList: async () => ({ path: '/v1/lists', body: { name: 'Keyed list', kind: 'tasks' } }),
+    restoreList: async () => archived('/v1/lists', { name: 'Archived list', kind: 'projects' }),
+    createService: async () => ({ path: '/v1/services', body: { name: 'Keyed service' } }),
+    restoreService: async () => archived('/v1/services', { name: 'Archived service' }),
+    createTag: async () => ({ path: '/v1/tags', body: { name: 'Keyed tag' } }),
+    restoreTag: async () => archived('/v1/tags', { name: 'Archived tag' }),
+    createProduct: async () => ({ path: '/v1/products', body: { name: 'Keyed product', unit: 'piece' } }),
+    restoreProduct: async () => archived('/v1/products', { name: 'Archived product', unit: 'hour' }),
+    createProductGroup: async () => ({ path: '/v1/product-groups', body: { name: 'Keyed product group' } }),
+    restoreProductGroup: async () => archived('/v1/product-groups', { name: 'Archived product group' }),
+    createProjectStatement: async () => ({ path: '/v1/project-statements', body: { projectId: await project(), kind: 'expense', occurredOn: '2026-11-02', quantity: '2', unitPrice: money } }),
+    restoreProjectStatement: async () => archived('/v1/project-statements', { projectId: await project(), kind: 'revenue', occurredOn: '2026-11-03', quantity: '1', unitPrice: money }),
+    createRole: async () => ({ path: '/v1/roles', body: { name: 'Keyed role', permissions: ['projects:read'] } }),
+    createGroup: async () => ({ path: '/v1/groups', body: { name: 'Keyed group of members' } }),
+    createServiceAccount: async () => ({ path: '/v1/service-accounts', body: { name: 'Keyed service account' } }),
+  };
+
+  const keyOf = (key: string) =>
+    cell.database.prisma.idempotencyRecord.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, key }, select: { state: true, completedBy: true, result: true } });
+  const outboxSize = () => cell.database.prisma.outboxEvent.count({ where: { workspaceId: cell.workspaceId } });
+  const auditSize = () => cell.database.prisma.auditEvent.count({ where: { workspaceId: cell.workspaceId } });
+  const headersOf = (reply: Reply) => ({ location: reply.headers.get('location'), etag: reply.headers.get('etag') });
+
+  it('has a request for every served idempotent operation', () => {
+    const served = new Set(routeCoverage(cell.v1.app as NestFastifyApplication).implemented);
+    const idempotent = v1Operations.filter((op) => op.idempotent && served.has(op.operationId)).map((op) => op.operationId);
+    assert.deepEqual(Object.keys(requests).sort(), idempotent.sort());
+  });
+
+  it.each(Object.keys(requests))('%s: the mutation completes the key; a retry answers the first response again and writes nothing', async (operationId) => {
+    const { path, body } = await requests[operationId]!();
+    const key = randomUUID();
+    const first = await post(path, body, { 'idempotency-key': key });
+    assert.ok(first.status === 200 || first.status === 201, `${operationId}: ${first.status} ${JSON.stringify(first.body)}`);
+    assert.equal(first.headers.get('idempotency-replayed'), 'false');
+    const stored = await keyOf(key);
+    assert.equal(stored.state, 'completed');
+    assert.equal(stored.completedBy, 'mutation', `${operationId}: its key must commit with its change`);
+    const [events, audits] = [await outboxSize(), await auditSize()];
+    const retry = await post(path, body, { 'idempotency-key': key }, cell.v1b);
+    assert.equal(retry.status, first.status);
+    assert.equal(retry.headers.get('idempotency-replayed'), 'true');
+    assert.deepEqual(retry.body, first.body);
+    assert.deepEqual(headersOf(retry), headersOf(first));
+    assert.equal(await outboxSize(), events);
+    assert.equal(await auditSize(), audits);
+  });
+});
