@@ -121,9 +121,10 @@ export function withFields<F extends object, S, K extends keyof S>(fixture: F, s
 }
 
 /**
- * The V1Cell of a describe block, started before its tests (the block's own beforeAll hooks run after this
- * one, in the order they are declared) and closed after them, with `admin`, an owner token of every v1 scope.
- * Its fields are available inside tests and hooks; its methods may be taken at once (`const { call } = cell`).
+ * The V1Cell of a describe block, with `admin`, an owner token of every v1 scope: started in a beforeAll and
+ * closed in an afterAll registered where useV1Cell is called (Jest runs both kinds of hook in the order they are
+ * declared, so the block's own hooks declared after it see the cell running). Its fields are available inside
+ * tests and hooks; its methods may be taken at once (`const { call } = cell`).
  */
 export interface V1Fixture extends Omit<V1Cell, 'close'> {
   /** A personal access token of the owner with every v1 scope, minted when the cell starts. */

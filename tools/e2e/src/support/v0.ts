@@ -137,9 +137,8 @@ export async function startV0Cell(env: TestEnvironment, options: V0CellOptions =
 }
 
 /**
- * The V0Cell of a describe block, started before its tests (the block's own beforeAll hooks run after this one)
- * and closed after them. Its fields are available inside tests and hooks; its methods may be taken at once
- * (`const { teamToken } = cell`).
+ * The V0Cell of a describe block, started and closed as useV1Cell does (support/cell.ts). Its fields are
+ * available inside tests and hooks; its methods may be taken at once (`const { teamToken } = cell`).
  */
 export interface V0Fixture extends Omit<V0Cell, 'v1' | 'close'> {
   /** The cell's api-v1 instance (only with `{ v1: true }`). */
