@@ -4,6 +4,7 @@
 // each check's summary line. Exits non-zero on any finding, so CI fails.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { echoLines } from '../start/jest-output.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const jest = fileURLToPath(new URL('../../node_modules/jest/bin/jest.js', import.meta.url));
@@ -12,16 +13,9 @@ const started = Date.now();
 // (a path pattern runs one check: `npm run test:reliability -- races`).
 const child = spawn(process.execPath, [jest, '--config', 'jest.reliability.config.js', ...process.argv.slice(2)], { cwd: here, stdio: ['ignore', 'pipe', 'inherit'] });
 const summaries = [];
-let buffered = '';
-child.stdout.on('data', (chunk) => {
-  process.stdout.write(chunk);
-  buffered += chunk.toString('utf8');
-  const lines = buffered.split('\n');
-  buffered = lines.pop() ?? '';
-  for (const line of lines) {
-    const summary = /^\s*#\s+([a-z0-9-]+: [\d,]+ requests.*)$/.exec(line);
-    if (summary) summaries.push(summary[1]);
-  }
+echoLines(child.stdout, (line) => {
+  const summary = /^\s*#\s+([a-z0-9-]+: [\d,]+ requests.*)$/.exec(line);
+  if (summary) summaries.push(summary[1]);
 });
 child.on('exit', (code) => {
   process.stdout.write(`\nreliability suite (${Math.round((Date.now() - started) / 1000)} s):\n${summaries.map((s) => `  ${s}`).join('\n')}\n`);

@@ -4,13 +4,13 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ChangeWaits, createApiV1App } from '@workcell/api-v1';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
-import { appendOutboxEvent, type Database, type OutboxWaiters } from '@workcell/db';
+import { appendOutboxEvent, type OutboxWaiters } from '@workcell/db';
 import { encodeCursor } from '@workcell/domain';
 import { createApiV0App } from '@workcell/api-v0';
 import { type RunningApp, startApp, TcpProxy, useTestEnvironment } from '@workcell/testing';
-import { startV1Cell, type V1Cell } from './support/cell.js';
+import { useV1Cell } from './support/cell.js';
 import { callV0 } from './support/v0.js';
-import { assertProblem, assertShape, callApi, errorOf, type ListBody, type Reply } from './support/v1.js';
+import { assertProblem, assertShape, errorOf, type ListBody, type Reply } from './support/v1.js';
 
 /**
  * The durable change feed (`GET /v1/changes`) and the event catalog (`GET /v1/event-catalog`), contract 6, end to
@@ -27,24 +27,22 @@ type Change = { id: string; resourceType: string; resourceId: string; action: st
 type Catalog = { eventTypes: { name: string; description: string; resourceType: string; requiredScopes: string[] }[]; channels: { name: string; transport: string; description: string }[] };
 
 describe('v1 change feed and event catalog', () => {
-  let cell: V1Cell;
-  let database: Database;
-  let workspaceId: string;
-  let config: AppConfig;
-  let v1: RunningApp;
-  let v1b: RunningApp;
-  let admin: string;
+  /** The cell's LISTEN connection goes through this proxy, so a test can cut it. */
   let listenProxy: TcpProxy;
+  beforeAll(async () => {
+    listenProxy = await TcpProxy.start(env.databaseUrl);
+  });
+  const cell = useV1Cell(env, () => ({ settings: { DATABASE_LISTEN_URL: listenProxy.rewrite(env.databaseUrl) } }));
+  afterAll(() => listenProxy?.close());
+  const { call } = cell;
   const other = { workspaceId: '', tagId: '' };
   let seq = 0;
 
-  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}, app: RunningApp = v1) =>
-    callApi<T>(app, method, path, token, body, headers);
-  const feedPage = (token: string, query: Record<string, string> = {}, app: RunningApp = v1): Promise<Reply<ListBody<Change>>> =>
+  const feedPage = (token: string, query: Record<string, string> = {}, app: RunningApp = cell.v1): Promise<Reply<ListBody<Change>>> =>
     call<ListBody<Change>>('GET', `/v1/changes?${new URLSearchParams(query).toString()}`, token, undefined, {}, app);
 
   /** Reads from `cursor` (or the start) until caught up: every entry and the resumable cursor at the end. */
-  const readFeed = async (token: string, cursor: string | undefined, query: Record<string, string> = {}, app: RunningApp = v1) => {
+  const readFeed = async (token: string, cursor: string | undefined, query: Record<string, string> = {}, app: RunningApp = cell.v1) => {
     const items: Change[] = [];
     let position = cursor;
     let pages = 0;
@@ -60,40 +58,30 @@ describe('v1 change feed and event catalog', () => {
     }
   };
   /** The current end of the feed for this filter. */
-  const head = async (query: Record<string, string> = {}) => (await readFeed(admin, undefined, query)).cursor;
+  const head = async (query: Record<string, string> = {}) => (await readFeed(cell.admin, undefined, query)).cursor;
 
-  const createTag = async (token = admin) => {
+  const createTag = async (token = cell.admin) => {
     const reply = await call<{ data: { id: string } }>('POST', '/v1/tags', token, { name: `Tag ${++seq}` });
     assert.equal(reply.status, 201, JSON.stringify(reply.body));
     return reply.body.data.id;
   };
-  const updateTag = async (id: string) => assert.equal((await call('PATCH', `/v1/tags/${id}`, admin, { name: `Renamed ${++seq}` })).status, 200);
+  const updateTag = async (id: string) => assert.equal((await call('PATCH', `/v1/tags/${id}`, cell.admin, { name: `Renamed ${++seq}` })).status, 200);
   const createTask = async () => {
-    const reply = await call<{ data: { id: string } }>('POST', '/v1/tasks', admin, { title: `Task ${++seq}` });
+    const reply = await call<{ data: { id: string } }>('POST', '/v1/tasks', cell.admin, { title: `Task ${++seq}` });
     assert.equal(reply.status, 201, JSON.stringify(reply.body));
     return reply.body.data.id;
   };
   const of = (items: readonly Change[], id: string) => items.filter((c) => c.resourceId === id).map((c) => c.action);
 
   beforeAll(async () => {
-    listenProxy = await TcpProxy.start(env.databaseUrl);
-    cell = await startV1Cell(env, { settings: { DATABASE_LISTEN_URL: listenProxy.rewrite(env.databaseUrl) } });
-    ({ database, workspaceId, config, v1, v1b } = cell);
-    admin = await cell.mint(V1_SCOPES);
-    const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
-    other.workspaceId = ws.id;
-    other.tagId = (await database.prisma.tag.create({ data: { workspaceId: ws.id, name: 'Foreign tag' } })).id;
+    other.workspaceId = await cell.otherWorkspace();
+    other.tagId = (await cell.database.prisma.tag.create({ data: { workspaceId: other.workspaceId, name: 'Foreign tag' } })).id;
     // Another workspace's events, with sequences that overlap this workspace's.
-    await database.prisma.$transaction(async (tx) => {
+    await cell.database.prisma.$transaction(async (tx) => {
       for (const eventType of ['tag.created', 'tag.updated', 'tag.archived']) {
-        await appendOutboxEvent(tx, { workspaceId: ws.id, aggregateType: 'tag', aggregateId: other.tagId, eventType, payload: {} });
+        await appendOutboxEvent(tx, { workspaceId: other.workspaceId, aggregateType: 'tag', aggregateId: other.tagId, eventType, payload: {} });
       }
     });
-  });
-
-  afterAll(async () => {
-    await cell?.close();
-    await listenProxy?.close();
   });
 
   describe('scopes', () => {
@@ -114,9 +102,9 @@ describe('v1 change feed and event catalog', () => {
       const start = await head();
       const tag = await createTag();
       await updateTag(tag);
-      assert.equal((await call('DELETE', `/v1/tags/${tag}`, admin)).status, 204);
-      assert.equal((await call('POST', `/v1/tags/${tag}/restore`, admin)).status, 200);
-      const { items } = await readFeed(admin, start);
+      assert.equal((await call('DELETE', `/v1/tags/${tag}`, cell.admin)).status, 204);
+      assert.equal((await call('POST', `/v1/tags/${tag}/restore`, cell.admin)).status, 200);
+      const { items } = await readFeed(cell.admin, start);
       const entries = items.filter((c) => c.resourceId === tag);
       assert.deepEqual(entries.map((c) => c.action), ['created', 'updated', 'archived', 'restored']);
       for (const entry of entries) {
@@ -136,23 +124,23 @@ describe('v1 change feed and event catalog', () => {
       try {
         const start = await head({ types: 'time-entries' });
         const task = await createTask();
-        const started = await call<{ data: { id: string } }>('POST', `/v1/tasks/${task}/timer/start`, admin, {});
+        const started = await call<{ data: { id: string } }>('POST', `/v1/tasks/${task}/timer/start`, cell.admin, {});
         assert.equal(started.status, 201, JSON.stringify(started.body));
-        assert.equal((await call('POST', `/v1/tasks/${task}/timer/stop`, admin, {})).status, 200);
+        assert.equal((await call('POST', `/v1/tasks/${task}/timer/stop`, cell.admin, {})).status, 200);
         const v1Entry = started.body.data.id;
         const team = cell.demo.v0TeamToken;
         const v0Task = await createTask();
         assert.equal((await callV0(v0, 'POST', `/tasks/${v0Task}/startTracking`, team, {})).status, 200);
         assert.equal((await callV0(v0, 'POST', `/tasks/${v0Task}/stopTracking`, team, {})).status, 200);
-        const v0Entry = (await database.prisma.timeEntry.findFirstOrThrow({ where: { workspaceId, taskId: v0Task } })).id;
-        const { items } = await readFeed(admin, start, { types: 'time-entries' });
+        const v0Entry = (await cell.database.prisma.timeEntry.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, taskId: v0Task } })).id;
+        const { items } = await readFeed(cell.admin, start, { types: 'time-entries' });
         assert.deepEqual(of(items, v1Entry), ['created', 'updated'], 'v1 timer');
         assert.deepEqual(of(items, v0Entry), ['created', 'updated'], 'v0 tracking');
         for (const id of [v1Entry, v0Entry]) {
           const events = await cell.outbox(id);
           assert.deepEqual(events.map((e) => e.eventType), ['time_entry.created', 'time_entry.updated']);
           // Each in the same transaction as its task.timer_* event: consecutive sequences.
-          const timer = await database.prisma.outboxEvent.findMany({ where: { workspaceId, eventType: { in: ['task.timer_started', 'task.timer_stopped'] }, payload: { path: ['timeEntryId'], equals: id } }, orderBy: { sequence: 'asc' } });
+          const timer = await cell.database.prisma.outboxEvent.findMany({ where: { workspaceId: cell.workspaceId, eventType: { in: ['task.timer_started', 'task.timer_stopped'] }, payload: { path: ['timeEntryId'], equals: id } }, orderBy: { sequence: 'asc' } });
           assert.deepEqual(timer.map((e) => e.sequence + 1n), events.map((e) => e.sequence));
         }
       } finally {
@@ -161,7 +149,7 @@ describe('v1 change feed and event catalog', () => {
     });
 
     it('never shows another workspace’s events', async () => {
-      const { items } = await readFeed(admin, undefined);
+      const { items } = await readFeed(cell.admin, undefined);
       assert.ok(items.length > 0);
       assert.ok(!items.some((c) => c.resourceId === other.tagId));
     });
@@ -172,7 +160,7 @@ describe('v1 change feed and event catalog', () => {
       const start = await head();
       const a = await createTag();
       const b = await createTag();
-      const first = await feedPage(admin, { cursor: start, limit: '1' });
+      const first = await feedPage(cell.admin, { cursor: start, limit: '1' });
       assert.equal(first.status, 200);
       assert.deepEqual(first.body.data.map((c) => [c.resourceId, c.action]), [[a, 'created']]);
       assert.ok(first.body.links.next, 'more entries exist');
@@ -180,14 +168,14 @@ describe('v1 change feed and event catalog', () => {
       // Written after the cursor was handed out.
       const c = await createTag();
       await updateTag(a);
-      const resumed = await readFeed(admin, persisted, {}, v1b);
+      const resumed = await readFeed(cell.admin, persisted, {}, cell.v1b);
       assert.deepEqual(resumed.items.map((e) => [e.resourceId, e.action]), [[b, 'created'], [c, 'created'], [a, 'updated']]);
 
       // Caught up: links.next is null, meta.nextCursor still resumable; nothing new is an empty page at the same place.
-      const idle = await feedPage(admin, { cursor: resumed.cursor });
+      const idle = await feedPage(cell.admin, { cursor: resumed.cursor });
       assert.deepEqual([idle.body.data, idle.body.links.next, idle.body.meta.nextCursor], [[], null, resumed.cursor]);
       const d = await createTag();
-      const later = await readFeed(admin, resumed.cursor);
+      const later = await readFeed(cell.admin, resumed.cursor);
       assert.deepEqual(later.items.map((e) => [e.resourceId, e.action]), [[d, 'created']]);
     });
 
@@ -198,13 +186,13 @@ describe('v1 change feed and event catalog', () => {
       const seen: Change[] = [];
       for (let round = 0; round < 5; round++) {
         const writes = Array.from({ length: 4 }, () => createTag().then((id) => written.push(id)));
-        const page = await feedPage(admin, { cursor: position, limit: '3' });
+        const page = await feedPage(cell.admin, { cursor: position, limit: '3' });
         assert.equal(page.status, 200);
         seen.push(...page.body.data);
         position = page.body.meta.nextCursor!;
         await Promise.all(writes);
       }
-      seen.push(...(await readFeed(admin, position)).items);
+      seen.push(...(await readFeed(cell.admin, position)).items);
       const created = seen.filter((c) => c.action === 'created').map((c) => c.resourceId);
       assert.equal(new Set(seen.map((c) => c.id)).size, seen.length, 'no duplicate');
       assert.deepEqual([...created].sort(), [...written].sort(), 'every write exactly once');
@@ -214,25 +202,25 @@ describe('v1 change feed and event catalog', () => {
       const cursor = await head();
       const [payload, signature] = cursor.split('.') as [string, string];
       const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), a: '0' })).toString('base64url');
-      const tagsPage = await call<ListBody<unknown>>('GET', '/v1/tags?limit=1', admin);
+      const tagsPage = await call<ListBody<unknown>>('GET', '/v1/tags?limit=1', cell.admin);
       const bad = [
         `${forged}.${signature}`,
         `${payload}.${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`,
         'not-a-cursor',
-        encodeCursor(config, { workspaceId: other.workspaceId, list: 'listChanges', filter: { types: [] } }, '0'),
-        encodeCursor(config, { workspaceId, list: 'listChanges', filter: { types: [] } }, 'abc'),
-        tagsPage.body.meta.nextCursor ?? encodeCursor(config, { workspaceId, list: 'listTags', filter: {} }, randomUUID()),
+        encodeCursor(cell.config, { workspaceId: other.workspaceId, list: 'listChanges', filter: { types: [] } }, '0'),
+        encodeCursor(cell.config, { workspaceId: cell.workspaceId, list: 'listChanges', filter: { types: [] } }, 'abc'),
+        tagsPage.body.meta.nextCursor ?? encodeCursor(cell.config, { workspaceId: cell.workspaceId, list: 'listTags', filter: {} }, randomUUID()),
       ];
       for (const c of bad) {
-        const reply = await feedPage(admin, { cursor: c });
+        const reply = await feedPage(cell.admin, { cursor: c });
         assertProblem(reply, 400, 'validation_failed');
         assert.equal(errorOf(reply).source?.parameter, 'cursor', c);
       }
       // A cursor is bound to its `types` filter.
       const tasksCursor = await head({ types: 'tasks' });
-      assertProblem(await feedPage(admin, { cursor: tasksCursor, types: 'tags' }), 400, 'validation_failed');
-      assertProblem(await feedPage(admin, { cursor: tasksCursor }), 400, 'validation_failed');
-      assert.equal((await feedPage(admin, { cursor: tasksCursor, types: 'tasks' })).status, 200);
+      assertProblem(await feedPage(cell.admin, { cursor: tasksCursor, types: 'tags' }), 400, 'validation_failed');
+      assertProblem(await feedPage(cell.admin, { cursor: tasksCursor }), 400, 'validation_failed');
+      assert.equal((await feedPage(cell.admin, { cursor: tasksCursor, types: 'tasks' })).status, 200);
     });
   });
 
@@ -242,20 +230,20 @@ describe('v1 change feed and event catalog', () => {
       const tag = await createTag();
       const task = await createTask();
       const startTasks = await head({ types: 'tasks' });
-      const tasksOnly = await readFeed(admin, undefined, { types: 'tasks' });
+      const tasksOnly = await readFeed(cell.admin, undefined, { types: 'tasks' });
       assert.ok(tasksOnly.items.length > 0 && tasksOnly.items.every((c) => c.resourceType === 'tasks'));
       assert.deepEqual(of(tasksOnly.items, task), ['created']);
       assert.equal(tasksOnly.cursor, startTasks);
-      const both = await readFeed(admin, start);
+      const both = await readFeed(cell.admin, start);
       assert.deepEqual([of(both.items, tag), of(both.items, task)], [['created'], ['created']]);
-      const listed = await readFeed(admin, undefined, { types: 'tasks,tags' });
+      const listed = await readFeed(cell.admin, undefined, { types: 'tasks,tags' });
       assert.ok(listed.items.some((c) => c.resourceId === tag) && listed.items.some((c) => c.resourceId === task));
       assert.ok(listed.items.every((c) => ['tags', 'tasks'].includes(c.resourceType)));
     });
 
     it('an unknown or malformed type is 400 naming the parameter', async () => {
       for (const types of ['nope', 'tags,nope', 'Tags', 'tags,,tasks', '']) {
-        const reply = await feedPage(admin, { types });
+        const reply = await feedPage(cell.admin, { types });
         assert.equal(reply.status, 400, `${types}: ${JSON.stringify(reply.body)}`);
         const error = errorOf(reply);
         assert.ok(error.source?.parameter === 'types' || error.source?.pointer?.includes('types'), JSON.stringify(reply.body));
@@ -278,11 +266,11 @@ describe('v1 change feed and event catalog', () => {
     });
 
     it('a budget statement’s changes only with project-statements:finance:read', async () => {
-      const project = await call<{ data: { id: string } }>('POST', '/v1/projects', admin, { name: `Project ${++seq}` });
+      const project = await call<{ data: { id: string } }>('POST', '/v1/projects', cell.admin, { name: `Project ${++seq}` });
       assert.equal(project.status, 201);
       const start = await head();
       const statement = async (kind: string) => {
-        const reply = await call<{ data: { id: string } }>('POST', '/v1/project-statements', admin, {
+        const reply = await call<{ data: { id: string } }>('POST', '/v1/project-statements', cell.admin, {
           projectId: project.body.data.id,
           kind,
           occurredOn: '2026-03-01',
@@ -295,7 +283,7 @@ describe('v1 change feed and event catalog', () => {
       };
       const expense = await statement('expense');
       const budget = await statement('budget');
-      assert.equal((await call('DELETE', `/v1/project-statements/${budget}`, admin)).status, 204);
+      assert.equal((await call('DELETE', `/v1/project-statements/${budget}`, cell.admin)).status, 204);
       const plain = await cell.mint(['changes:read', 'project-statements:read', 'projects:read']);
       const finance = await cell.mint(['changes:read', 'project-statements:read', 'project-statements:finance:read', 'projects:read']);
       const plainItems = (await readFeed(plain, start)).items;
@@ -323,7 +311,7 @@ describe('v1 change feed and event catalog', () => {
 
   describe('event catalog', () => {
     it('lists everything reachable with every scope, in the registry’s shape', async () => {
-      const reply = await call<{ data: Catalog }>('GET', '/v1/event-catalog', admin);
+      const reply = await call<{ data: Catalog }>('GET', '/v1/event-catalog', cell.admin);
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
       assertShape('getEventCatalog', reply.body.data);
       const names = reply.body.data.eventTypes.map((e) => e.name);
@@ -353,13 +341,13 @@ describe('v1 change feed and event catalog', () => {
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     const waitersOf = (app: RunningApp): OutboxWaiters => (app.app as NestFastifyApplication).get(ChangeWaits).waiters;
     /** Until `count` requests on `app` have read, found nothing and wait (bounded, so a bug fails instead of hanging). */
-    const held = async (count: number, app: RunningApp = v1) => {
+    const held = async (count: number, app: RunningApp = cell.v1) => {
       for (let i = 0; waitersOf(app).waiting < count; i++) {
         assert.ok(i < 2_000, `${count} held requests (${waitersOf(app).waiting} waiting, ${waitersOf(app).size} taken)`);
         await sleep(5);
       }
     };
-    const released = async (app: RunningApp = v1) => {
+    const released = async (app: RunningApp = cell.v1) => {
       for (let i = 0; waitersOf(app).size > 0; i++) {
         assert.ok(i < 2_000, `every waiter released (${waitersOf(app).size} left)`);
         await sleep(5);
@@ -367,11 +355,11 @@ describe('v1 change feed and event catalog', () => {
     };
     /** An outbox event of another workspace, committed as a domain write would (it notifies that workspace). */
     const commitElsewhere = () =>
-      database.prisma.$transaction((tx) => appendOutboxEvent(tx, { workspaceId: other.workspaceId, aggregateType: 'tag', aggregateId: other.tagId, eventType: 'tag.updated', payload: {} }));
+      cell.database.prisma.$transaction((tx) => appendOutboxEvent(tx, { workspaceId: other.workspaceId, aggregateType: 'tag', aggregateId: other.tagId, eventType: 'tag.updated', payload: {} }));
 
     it('a held follower gets the event committed after its request started (woken by the commit, not by the deadline)', async () => {
       const start = await head();
-      const waiting = feedPage(admin, { cursor: start, wait: '10' });
+      const waiting = feedPage(cell.admin, { cursor: start, wait: '10' });
       // It read, found nothing, and waits; without the wake it would answer its empty page at the deadline.
       await held(1);
       const tag = await createTag();
@@ -379,15 +367,15 @@ describe('v1 change feed and event catalog', () => {
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
       assert.deepEqual(reply.body.data.map((c) => [c.resourceId, c.action]), [[tag, 'created']]);
       assert.equal(reply.body.links.next, null);
-      const rest = await readFeed(admin, reply.body.meta.nextCursor!);
+      const rest = await readFeed(cell.admin, reply.body.meta.nextCursor!);
       assert.deepEqual(rest.items, [], 'the cursor resumes right after what it answered');
       await released();
     });
 
     it('a commit in another workspace does not answer it with that workspace’s events', async () => {
       const start = await head();
-      const waiting = feedPage(admin, { cursor: start, wait: '1' });
-      for (let i = 0; i < 200 && waitersOf(v1).waiting < 1; i++) await sleep(5);
+      const waiting = feedPage(cell.admin, { cursor: start, wait: '1' });
+      for (let i = 0; i < 200 && waitersOf(cell.v1).waiting < 1; i++) await sleep(5);
       await commitElsewhere();
       const reply = await waiting;
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
@@ -412,10 +400,10 @@ describe('v1 change feed and event catalog', () => {
 
     it('holding does not take a database connection: more held requests than the pool has connections all get the event', async () => {
       const start = await head();
-      const followers = Array.from({ length: 12 }, () => feedPage(admin, { cursor: start, wait: '10' }));
+      const followers = Array.from({ length: 12 }, () => feedPage(cell.admin, { cursor: start, wait: '10' }));
       await held(12);
       // The pool (10 connections) still serves other requests.
-      assert.equal((await call('GET', '/v1/tags?limit=1', admin)).status, 200);
+      assert.equal((await call('GET', '/v1/tags?limit=1', cell.admin)).status, 200);
       const tag = await createTag();
       for (const reply of await Promise.all(followers)) {
         assert.equal(reply.status, 200, JSON.stringify(reply.body));
@@ -427,7 +415,7 @@ describe('v1 change feed and event catalog', () => {
     it('a commit while the listener is down is answered when it reconnects (every reconnection wakes every waiter)', async () => {
       const start = await head();
       // The listener is up (the earlier tests were woken through it).
-      const waiting = feedPage(admin, { cursor: start, wait: '20' });
+      const waiting = feedPage(cell.admin, { cursor: start, wait: '20' });
       await held(1);
       await listenProxy.cut();
       const tag = await createTag();
@@ -441,35 +429,35 @@ describe('v1 change feed and event catalog', () => {
     it('answers a backlog at once, like without wait, links.next and all', async () => {
       const start = await head();
       const [a, b] = [await createTag(), await createTag()];
-      const first = await feedPage(admin, { cursor: start, limit: '1', wait: '10' });
+      const first = await feedPage(cell.admin, { cursor: start, limit: '1', wait: '10' });
       assert.equal(first.status, 200, JSON.stringify(first.body));
       assert.deepEqual(first.body.data.map((c) => c.resourceId), [a]);
       assert.ok(first.body.links.next?.includes('wait=10'), 'links.next keeps the request’s parameters');
-      const second = await feedPage(admin, { cursor: first.body.meta.nextCursor!, wait: '10' });
+      const second = await feedPage(cell.admin, { cursor: first.body.meta.nextCursor!, wait: '10' });
       assert.deepEqual([second.body.data.map((c) => c.resourceId), second.body.links.next], [[b], null]);
-      assert.equal(waitersOf(v1).size, 0);
+      assert.equal(waitersOf(cell.v1).size, 0);
     });
 
     it('wait must be an integer 0-30 in decimal digits: 400 validation_failed naming the parameter', async () => {
       for (const wait of ['31', '-1', 'abc', '1.5', '', '1e1', ' 1']) {
-        const reply = await feedPage(admin, { wait });
+        const reply = await feedPage(cell.admin, { wait });
         assertProblem(reply, 400, 'validation_failed');
         assert.equal(errorOf(reply).source?.parameter, 'wait', `${JSON.stringify(wait)}: ${JSON.stringify(reply.body)}`);
       }
       const start = await head();
-      const zero = await feedPage(admin, { cursor: start, wait: '0' });
+      const zero = await feedPage(cell.admin, { cursor: start, wait: '0' });
       assert.deepEqual([zero.status, zero.body.data, zero.body.meta.nextCursor], [200, [], start], 'wait=0 answers at once, as without it');
     });
 
     it('a client that goes away ends its wait and frees its waiter', async () => {
       const start = await head();
       const client = new AbortController();
-      const waiting = fetch(`${v1.url}/v1/changes?${new URLSearchParams({ cursor: start, wait: '30' })}`, { headers: { authorization: `Bearer ${admin}` }, signal: client.signal });
+      const waiting = fetch(`${cell.v1.url}/v1/changes?${new URLSearchParams({ cursor: start, wait: '30' })}`, { headers: { authorization: `Bearer ${cell.admin}` }, signal: client.signal });
       await held(1);
       client.abort();
       await assert.rejects(waiting, { name: 'AbortError' });
       await released();
-      assert.equal((await feedPage(admin, { cursor: start })).status, 200, 'the instance serves on');
+      assert.equal((await feedPage(cell.admin, { cursor: start })).status, 200, 'the instance serves on');
     });
 
     it('a wait the connection’s idle timeout would cut is shortened to fit it: an answer, never a closed connection', async () => {
@@ -478,7 +466,7 @@ describe('v1 change feed and event catalog', () => {
       const short = await startApp((c) => createApiV1App(c), idleConfig);
       try {
         const start = await head();
-        const reply = await feedPage(admin, { cursor: start, wait: '30' }, short);
+        const reply = await feedPage(cell.admin, { cursor: start, wait: '30' }, short);
         assert.deepEqual([reply.status, reply.body.data, reply.body.meta.nextCursor], [200, [], start]);
       } finally {
         await short.close();
@@ -488,7 +476,7 @@ describe('v1 change feed and event catalog', () => {
     it('shutdown answers held requests with their current page at once', async () => {
       const extra = await startApp((c) => createApiV1App(c), cell.config);
       const start = await head();
-      const waiting = feedPage(admin, { cursor: start, wait: '30' }, extra);
+      const waiting = feedPage(cell.admin, { cursor: start, wait: '30' }, extra);
       await held(1, extra);
       // Without ending the waits, closing would wait out the 30 s: the test fails at 25 s instead.
       const bound = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('shutdown waited for the held request')), 25_000).unref());
@@ -504,9 +492,9 @@ describe('v1 change feed and event catalog', () => {
       const start = await head({ types: 'tasks' });
       const tag = await createTag();
       // 12,000 events the reader may not see (allocated like appendOutboxEvent, already relayed).
-      await database.prisma.$executeRaw`
+      await cell.database.prisma.$executeRaw`
         INSERT INTO outbox_events (workspace_id, sequence, aggregate_type, aggregate_id, event_type, payload, published_at)
-        SELECT ${workspaceId}::uuid, next_event_sequence(${workspaceId}::uuid), 'tag', ${tag}::uuid, 'tag.updated', '{}'::jsonb, now()
+        SELECT ${cell.workspaceId}::uuid, next_event_sequence(${cell.workspaceId}::uuid), 'tag', ${tag}::uuid, 'tag.updated', '{}'::jsonb, now()
         FROM generate_series(1, 12000)`;
       const task = await createTask();
       const reader = await cell.mint(['changes:read', 'tasks:read']);
@@ -526,7 +514,7 @@ describe('v1 change feed and event catalog', () => {
       assert.ok(pages.length >= 2 && pages.length <= 4, `bounded reads per page: ${JSON.stringify(pages)}`);
       assert.equal(pages[0], 0, 'the first page scanned only filtered-out events');
       // An unfiltered reader with every scope pages through the same events without gaps.
-      const everything = await readFeed(admin, undefined, { types: 'tags' });
+      const everything = await readFeed(cell.admin, undefined, { types: 'tags' });
       assert.equal(everything.items.filter((c) => c.resourceId === tag).length, 12_001);
     });
   });

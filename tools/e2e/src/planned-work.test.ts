@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
-import type { Database } from '@workcell/db';
 import { type RunningApp, useTestEnvironment } from '@workcell/testing';
-import { startV1Cell, type V1Cell } from './support/cell.js';
+import { useV1Cell } from './support/cell.js';
 import { assertProblem, assertShape, callApi, errorOf, listAllPages, type ListBody } from './support/v1.js';
 
 /**
@@ -21,13 +19,7 @@ type Window = { id: string; taskId: string; projectId: string | null; memberId: 
 type Schedule = { taskId: string; windows: Window[]; version: string };
 
 describe('v1 planned work', () => {
-  let cell: V1Cell;
-  let database: Database;
-  let workspaceId: string;
-  let config: AppConfig;
-  let v1: RunningApp;
-  let v1b: RunningApp;
-  let admin: string;
+  const cell = useV1Cell(env);
   let member: string;
   let second: string;
   let disabled: string;
@@ -35,41 +27,35 @@ describe('v1 planned work', () => {
   const other = { workspaceId: '', taskId: '', memberId: '' };
   let seq = 0;
 
-  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, app: RunningApp = v1) => callApi<T>(app, method, path, token, body);
-  const newTask = async (data: Record<string, unknown> = {}) => (await database.prisma.task.create({ data: { workspaceId, title: `Task ${++seq}`, projectId, ...data } })).id;
-  const schedule = async (taskId: string, token = admin) => {
+  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, app: RunningApp = cell.v1) => callApi<T>(app, method, path, token, body);
+  const newTask = async (data: Record<string, unknown> = {}) => (await cell.database.prisma.task.create({ data: { workspaceId: cell.workspaceId, title: `Task ${++seq}`, projectId, ...data } })).id;
+  const schedule = async (taskId: string, token = cell.admin) => {
     const reply = await call<{ data: Schedule }>('GET', `/v1/tasks/${taskId}/planned-work`, token);
     assert.equal(reply.status, 200, JSON.stringify(reply.body));
     return reply.body.data;
   };
   const win = (memberId: string, start: string, end: string, plannedMinutes = 60) => ({ memberId, startsAt: start, endsAt: end, plannedMinutes });
-  const replace = (taskId: string, expectedVersion: string, windows: unknown[], token = admin, app: RunningApp = v1) =>
+  const replace = (taskId: string, expectedVersion: string, windows: unknown[], token = cell.admin, app: RunningApp = cell.v1) =>
     call<{ data: Schedule }>('PUT', `/v1/tasks/${taskId}/planned-work`, token, { expectedVersion, windows }, app);
   type Row = { id: string; memberId: string; windowStart: Date; windowEnd: Date; minutes: number };
-  const rows = (taskId: string): Promise<Row[]> => database.prisma.plannedWork.findMany({ where: { taskId }, orderBy: { id: 'asc' } });
-  const addMember = async (status: 'active' | 'disabled' = 'active', ws = workspaceId) => {
-    const user = await database.prisma.user.create({ data: { email: `pw-${randomUUID()}@example.test`, name: 'Planner' } });
-    return (await database.prisma.workspaceMember.create({ data: { workspaceId: ws, userId: user.id, status, ...(status === 'disabled' ? { disabledAt: new Date() } : {}) } })).id;
+  const rows = (taskId: string): Promise<Row[]> => cell.database.prisma.plannedWork.findMany({ where: { taskId }, orderBy: { id: 'asc' } });
+  const addMember = async (status: 'active' | 'disabled' = 'active', ws = cell.workspaceId) => {
+    const user = await cell.database.prisma.user.create({ data: { email: `pw-${randomUUID()}@example.test`, name: 'Planner' } });
+    return (await cell.database.prisma.workspaceMember.create({ data: { workspaceId: ws, userId: user.id, status, ...(status === 'disabled' ? { disabledAt: new Date() } : {}) } })).id;
   };
 
   beforeAll(async () => {
-    cell = await startV1Cell(env);
-    ({ database, workspaceId, config, v1, v1b } = cell);
-    admin = await cell.mint(V1_SCOPES);
     member = cell.ownerMemberId;
     second = await addMember();
     disabled = await addMember('disabled');
-    projectId = (await database.prisma.project.create({ data: { workspaceId, name: 'Planning project' } })).id;
-    const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
-    other.workspaceId = ws.id;
-    other.taskId = (await database.prisma.task.create({ data: { workspaceId: ws.id, title: 'Foreign task' } })).id;
-    other.memberId = await addMember('active', ws.id);
-    await database.prisma.plannedWork.create({
-      data: { workspaceId: ws.id, taskId: other.taskId, memberId: other.memberId, windowStart: new Date('2031-01-01T09:00:00Z'), windowEnd: new Date('2031-01-01T10:00:00Z'), minutes: 60 },
+    projectId = (await cell.database.prisma.project.create({ data: { workspaceId: cell.workspaceId, name: 'Planning project' } })).id;
+    other.workspaceId = await cell.otherWorkspace();
+    other.taskId = (await cell.database.prisma.task.create({ data: { workspaceId: other.workspaceId, title: 'Foreign task' } })).id;
+    other.memberId = await addMember('active', other.workspaceId);
+    await cell.database.prisma.plannedWork.create({
+      data: { workspaceId: other.workspaceId, taskId: other.taskId, memberId: other.memberId, windowStart: new Date('2031-01-01T09:00:00Z'), windowEnd: new Date('2031-01-01T10:00:00Z'), minutes: 60 },
     });
   });
-
-  afterAll(() => cell?.close());
 
   describe('scopes', () => {
     it('each operation answers 403 insufficient_scope naming its scope', async () => {
@@ -140,7 +126,7 @@ describe('v1 planned work', () => {
       const taskId = await newTask();
       const { version } = await schedule(taskId);
       const replies = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => replace(taskId, version, [win(member, `2031-06-${String(i + 1).padStart(2, '0')}T09:00:00Z`, `2031-06-${String(i + 1).padStart(2, '0')}T10:00:00Z`)], admin, i % 2 ? v1 : v1b)),
+        Array.from({ length: 20 }, (_, i) => replace(taskId, version, [win(member, `2031-06-${String(i + 1).padStart(2, '0')}T09:00:00Z`, `2031-06-${String(i + 1).padStart(2, '0')}T10:00:00Z`)], cell.admin, i % 2 ? cell.v1 : cell.v1b)),
       );
       const statuses = replies.map((r) => r.status);
       assert.equal(statuses.filter((s) => s === 200).length, 1, JSON.stringify(statuses));
@@ -172,19 +158,19 @@ describe('v1 planned work', () => {
       assert.deepEqual(pointers, ['/windows/1/endsAt', '/windows/2/memberId', '/windows/3/memberId', '/windows/4/memberId', '/windows/5/startsAt', '/windows/6/plannedMinutes'].sort());
       // Registry-level problems (shape) are 400 with pointers as well.
       assertProblem(await replace(taskId, current.version, [{ memberId: member, startsAt: 'soon', endsAt: '2031-07-02T10:00:00Z', plannedMinutes: 0 }]), 400, 'validation_failed', '/windows/0/startsAt');
-      assertProblem(await call('PUT', `/v1/tasks/${taskId}/planned-work`, admin, { windows: [] }), 400, 'validation_failed', '/expectedVersion');
+      assertProblem(await call('PUT', `/v1/tasks/${taskId}/planned-work`, cell.admin, { windows: [] }), 400, 'validation_failed', '/expectedVersion');
       assert.deepEqual(await rows(taskId), before);
       assert.equal((await schedule(taskId)).version, current.version);
       assert.equal((await cell.outbox(taskId, 'planned_work.replaced')).length, 1);
     });
 
     it("another workspace's task answers 404 and its planned work is not changed; unknown and archived tasks", async () => {
-      assertProblem(await call('GET', `/v1/tasks/${other.taskId}/planned-work`, admin), 404, 'not_found');
+      assertProblem(await call('GET', `/v1/tasks/${other.taskId}/planned-work`, cell.admin), 404, 'not_found');
       const foreignVersion = 'x';
       assertProblem(await replace(other.taskId, foreignVersion, []), 404, 'not_found');
       assert.equal((await rows(other.taskId)).length, 1);
-      assertProblem(await call('GET', `/v1/tasks/${randomUUID()}/planned-work`, admin), 404, 'not_found');
-      assertProblem(await call('GET', '/v1/tasks/nope/planned-work', admin), 404, 'not_found');
+      assertProblem(await call('GET', `/v1/tasks/${randomUUID()}/planned-work`, cell.admin), 404, 'not_found');
+      assertProblem(await call('GET', '/v1/tasks/nope/planned-work', cell.admin), 404, 'not_found');
       const archivedTask = await newTask({ archivedAt: new Date() });
       const { version } = await schedule(archivedTask);
       assertProblem(await replace(archivedTask, version, [win(member, '2031-08-01T09:00:00Z', '2031-08-01T10:00:00Z')]), 409, 'conflict');
@@ -194,7 +180,7 @@ describe('v1 planned work', () => {
 
   describe('listPlannedWork', () => {
     it('filters by window overlap, member, task and project, pages with cursors, and leaves out archived tasks and other workspaces', async () => {
-      const project2 = (await database.prisma.project.create({ data: { workspaceId, name: 'P2' } })).id;
+      const project2 = (await cell.database.prisma.project.create({ data: { workspaceId: cell.workspaceId, name: 'P2' } })).id;
       const a = await newTask();
       const b = await newTask({ projectId: project2 });
       const archived = await newTask();
@@ -202,25 +188,25 @@ describe('v1 planned work', () => {
       await put(a, [win(member, '2032-01-10T09:00:00Z', '2032-01-10T10:00:00Z'), win(second, '2032-01-20T09:00:00Z', '2032-01-20T10:00:00Z'), win(member, '2032-03-01T09:00:00Z', '2032-03-01T10:00:00Z')]);
       await put(b, [win(member, '2032-01-31T23:00:00Z', '2032-02-01T01:00:00Z')]);
       await put(archived, [win(member, '2032-01-15T09:00:00Z', '2032-01-15T10:00:00Z')]);
-      await database.prisma.task.update({ where: { workspaceId_id: { workspaceId, id: archived } }, data: { archivedAt: new Date() } });
+      await cell.database.prisma.task.update({ where: { workspaceId_id: { workspaceId: cell.workspaceId, id: archived } }, data: { archivedAt: new Date() } });
 
       const range = 'from=2032-01-01T00:00:00Z&to=2032-02-01T00:00:00Z';
-      const all = await listAllPages<Window>(v1, `/v1/planned-work?${range}&limit=1`, admin);
+      const all = await listAllPages<Window>(cell.v1, `/v1/planned-work?${range}&limit=1`, cell.admin);
       for (const w of all) assertShape('listPlannedWork', w);
       assert.deepEqual(all.map((w) => [w.taskId, w.startsAt]).sort(), [[a, '2032-01-10T09:00:00.000Z'], [a, '2032-01-20T09:00:00.000Z'], [b, '2032-01-31T23:00:00.000Z']].sort());
       assert.deepEqual(all.map((w) => w.id), [...all.map((w) => w.id)].sort(), 'id order');
-      const firstPage = await call<ListBody<Window>>('GET', `/v1/planned-work?${range}&limit=2`, admin);
+      const firstPage = await call<ListBody<Window>>('GET', `/v1/planned-work?${range}&limit=2`, cell.admin);
       assert.equal(firstPage.body.data.length, 2);
       assert.ok(firstPage.body.links.next);
 
-      const ids = async (query: string) => (await listAllPages<Window>(v1, `/v1/planned-work?${range}&${query}`, admin)).map((w) => w.startsAt).sort();
+      const ids = async (query: string) => (await listAllPages<Window>(cell.v1, `/v1/planned-work?${range}&${query}`, cell.admin)).map((w) => w.startsAt).sort();
       assert.deepEqual(await ids(`memberId=${second}`), ['2032-01-20T09:00:00.000Z']);
       assert.deepEqual(await ids(`taskId=${b}`), ['2032-01-31T23:00:00.000Z']);
       assert.deepEqual(await ids(`projectId=${project2}`), ['2032-01-31T23:00:00.000Z']);
       assert.deepEqual(await ids(`memberId=${member}&taskId=${a}`), ['2032-01-10T09:00:00.000Z']);
       assert.deepEqual(await ids(`taskId=${other.taskId}`), []);
       assert.deepEqual(await ids('memberId=not-a-uuid'), []);
-      const foreign = await listAllPages<Window>(v1, '/v1/planned-work?from=2030-12-01T00:00:00Z&to=2031-12-01T00:00:00Z', admin);
+      const foreign = await listAllPages<Window>(cell.v1, '/v1/planned-work?from=2030-12-01T00:00:00Z&to=2031-12-01T00:00:00Z', cell.admin);
       assert.ok(!foreign.some((w) => w.taskId === other.taskId));
     });
 
@@ -236,7 +222,7 @@ describe('v1 planned work', () => {
         ['from=2032-01-01T00:00:00Z&to=2032-02-01T00:00:00Z&taskId=a%20b', 'taskId'],
       ];
       for (const [query, parameter] of cases) {
-        const reply = await call('GET', `/v1/planned-work?${query}`, admin);
+        const reply = await call('GET', `/v1/planned-work?${query}`, cell.admin);
         assert.equal(reply.status, 400, `${query}: ${JSON.stringify(reply.body)}`);
         const params = (reply.body as { errors: { source?: { parameter?: string } }[] }).errors.map((e) => e.source?.parameter);
         assert.ok(params.includes(parameter), `${query}: ${JSON.stringify(reply.body)}`);
@@ -251,14 +237,14 @@ describe('v1 planned work', () => {
       for (const taskId of [granted, hidden]) assert.equal((await replace(taskId, (await schedule(taskId)).version, [win(member, '2033-01-05T09:00:00Z', '2033-01-05T10:00:00Z')])).status, 200);
       const scopes = ['planned-work:read', 'planned-work:write'];
       const reader = await cell.serviceAccount(scopes, [{ resourceType: 'task', resourceId: granted, access: 'read' }]);
-      const listed = await listAllPages<Window>(v1, '/v1/planned-work?from=2033-01-01T00:00:00Z&to=2033-02-01T00:00:00Z', reader.token);
+      const listed = await listAllPages<Window>(cell.v1, '/v1/planned-work?from=2033-01-01T00:00:00Z&to=2033-02-01T00:00:00Z', reader.token);
       assert.deepEqual(listed.map((w) => w.taskId), [granted]);
       const seen = await schedule(granted, reader.token);
       assertProblem(await call('GET', `/v1/tasks/${hidden}/planned-work`, reader.token), 404, 'not_found');
       assertProblem(await replace(granted, seen.version, [], reader.token), 403, 'insufficient_grant');
       assert.equal((await rows(granted)).length, 1);
       const none = await cell.serviceAccount(scopes, []);
-      assert.deepEqual(await listAllPages<Window>(v1, '/v1/planned-work?from=2033-01-01T00:00:00Z&to=2033-02-01T00:00:00Z', none.token), []);
+      assert.deepEqual(await listAllPages<Window>(cell.v1, '/v1/planned-work?from=2033-01-01T00:00:00Z&to=2033-02-01T00:00:00Z', none.token), []);
       const writer = await cell.serviceAccount(scopes, [{ resourceType: 'task', resourceId: granted, access: 'write' }]);
       assert.equal((await replace(granted, seen.version, [], writer.token)).status, 200);
       assert.equal((await rows(granted)).length, 0);

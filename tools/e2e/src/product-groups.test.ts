@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
-import type { Database } from '@workcell/db';
-import { type RunningApp, useTestEnvironment } from '@workcell/testing';
-import { startV1Cell, type V1Cell } from './support/cell.js';
-import { assertProblem, assertShape, callApi, errorOf, listAllPages, type ListBody } from './support/v1.js';
+import { useTestEnvironment } from '@workcell/testing';
+import { useV1Cell } from './support/cell.js';
+import { assertProblem, assertShape, errorOf, listAllPages, type ListBody } from './support/v1.js';
 
 /**
  * v1 product groups end to end: scopes, tenancy, the hierarchy (ancestors, re-parenting, 409 hierarchy_cycle
@@ -19,37 +17,24 @@ const env = useTestEnvironment();
 type Group = { id: string; archivedAt: string | null; name: string; parentId: string | null; ancestorIds: string[]; version: string };
 
 describe('v1 product groups', () => {
-  let cell: V1Cell;
-  let database: Database;
-  let workspaceId: string;
-  let config: AppConfig;
-  let v1: RunningApp;
-  let v1b: RunningApp;
-  let admin: string;
+  const cell = useV1Cell(env);
+  const { call } = cell;
   const other = { workspaceId: '', groupId: '' };
   let seq = 0;
 
-  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}, app: RunningApp = v1) =>
-    callApi<T>(app, method, path, token, body, headers);
-  const createGroup = async (body: Record<string, unknown> = {}, token = admin) => {
+  const createGroup = async (body: Record<string, unknown> = {}, token = cell.admin) => {
     const reply = await call<{ data: Group }>('POST', '/v1/product-groups', token, { name: `Group ${++seq}`, ...body });
     assert.equal(reply.status, 201, JSON.stringify(reply.body));
     return reply.body.data;
   };
-  const getGroup = async (id: string) => (await call<{ data: Group }>('GET', `/v1/product-groups/${id}`, admin)).body.data;
-  const row = (id: string) => database.prisma.productGroup.findFirstOrThrow({ where: { workspaceId, id } });
-  const listAll = (path: string, token = admin) => listAllPages<Group>(v1, path, token);
+  const getGroup = async (id: string) => (await call<{ data: Group }>('GET', `/v1/product-groups/${id}`, cell.admin)).body.data;
+  const row = (id: string) => cell.database.prisma.productGroup.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id } });
+  const listAll = (path: string, token = cell.admin) => listAllPages<Group>(cell.v1, path, token);
 
   beforeAll(async () => {
-    cell = await startV1Cell(env);
-    ({ database, workspaceId, config, v1, v1b } = cell);
-    admin = await cell.mint(V1_SCOPES);
-    const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
-    other.workspaceId = ws.id;
-    other.groupId = (await database.prisma.productGroup.create({ data: { workspaceId: ws.id, name: 'Foreign group' } })).id;
+    other.workspaceId = await cell.otherWorkspace();
+    other.groupId = (await cell.database.prisma.productGroup.create({ data: { workspaceId: other.workspaceId, name: 'Foreign group' } })).id;
   });
-
-  afterAll(() => cell?.close());
 
   it('every operation answers 403 insufficient_scope naming its scope to a credential without it; read cannot write', async () => {
     const id = randomUUID();
@@ -77,20 +62,20 @@ describe('v1 product groups', () => {
 
   it('another workspace’s group answers like a missing one (404), is never changed or listed, and is no valid parent', async () => {
     for (const id of [other.groupId, randomUUID(), 'not-a-uuid']) {
-      assertProblem(await call('GET', `/v1/product-groups/${id}`, admin), 404, 'not_found');
-      assertProblem(await call('PATCH', `/v1/product-groups/${id}`, admin, { name: 'Hijacked', expectedVersion: '1' }), 404, 'not_found');
-      assertProblem(await call('DELETE', `/v1/product-groups/${id}`, admin), 404, 'not_found');
-      assertProblem(await call('POST', `/v1/product-groups/${id}/restore`, admin), 404, 'not_found');
+      assertProblem(await call('GET', `/v1/product-groups/${id}`, cell.admin), 404, 'not_found');
+      assertProblem(await call('PATCH', `/v1/product-groups/${id}`, cell.admin, { name: 'Hijacked', expectedVersion: '1' }), 404, 'not_found');
+      assertProblem(await call('DELETE', `/v1/product-groups/${id}`, cell.admin), 404, 'not_found');
+      assertProblem(await call('POST', `/v1/product-groups/${id}/restore`, cell.admin), 404, 'not_found');
     }
-    assertProblem(await call('POST', '/v1/product-groups', admin, { name: 'x', parentId: other.groupId }), 400, 'validation_failed', '/parentId');
-    const foreign = await database.prisma.productGroup.findFirstOrThrow({ where: { workspaceId: other.workspaceId, id: other.groupId } });
+    assertProblem(await call('POST', '/v1/product-groups', cell.admin, { name: 'x', parentId: other.groupId }), 400, 'validation_failed', '/parentId');
+    const foreign = await cell.database.prisma.productGroup.findFirstOrThrow({ where: { workspaceId: other.workspaceId, id: other.groupId } });
     assert.deepEqual([foreign.name, foreign.revision, foreign.archivedAt], ['Foreign group', 1, null]);
     assert.ok(!(await listAll('/v1/product-groups?limit=200')).some((g) => g.id === other.groupId));
-    assert.equal(await database.prisma.outboxEvent.count({ where: { aggregateId: other.groupId } }), 0);
+    assert.equal(await cell.database.prisma.outboxEvent.count({ where: { aggregateId: other.groupId } }), 0);
   });
 
   it('creates roots and children with their ancestors (root first): 201, Location, ETag, product_group.created', async () => {
-    const reply = await call<{ data: Group }>('POST', '/v1/product-groups', admin, { name: ' Tools ' });
+    const reply = await call<{ data: Group }>('POST', '/v1/product-groups', cell.admin, { name: ' Tools ' });
     assert.equal(reply.status, 201, JSON.stringify(reply.body));
     const root = reply.body.data;
     assertShape('createProductGroup', root);
@@ -101,7 +86,7 @@ describe('v1 product groups', () => {
     const grandchild = await createGroup({ parentId: child.id });
     assert.equal(child.parentId, root.id);
     assert.deepEqual(grandchild.ancestorIds, [root.id, child.id]);
-    const got = await call<{ data: Group }>('GET', `/v1/product-groups/${grandchild.id}`, admin);
+    const got = await call<{ data: Group }>('GET', `/v1/product-groups/${grandchild.id}`, cell.admin);
     assertShape('getProductGroup', got.body.data);
     assert.deepEqual(got.body.data, grandchild);
     assert.deepEqual((await cell.outbox(root.id)).map((e) => [e.eventType, e.aggregateType]), [['product_group.created', 'product_group']]);
@@ -109,8 +94,8 @@ describe('v1 product groups', () => {
 
   it('refuses invalid bodies with 400 and a pointer and writes nothing', async () => {
     const archived = await createGroup();
-    await call('DELETE', `/v1/product-groups/${archived.id}`, admin);
-    const before = await database.prisma.productGroup.count({ where: { workspaceId } });
+    await call('DELETE', `/v1/product-groups/${archived.id}`, cell.admin);
+    const before = await cell.database.prisma.productGroup.count({ where: { workspaceId: cell.workspaceId } });
     for (const [body, pointer] of [
       [{}, '/name'],
       [{ name: '  ' }, '/name'],
@@ -119,10 +104,10 @@ describe('v1 product groups', () => {
       [{ name: 'x', parentId: archived.id }, '/parentId'],
       [{ name: 'x', parentId: 'nope' }, '/parentId'],
     ] as [Record<string, unknown>, string][]) {
-      assertProblem(await call('POST', '/v1/product-groups', admin, body), 400, 'validation_failed', pointer);
+      assertProblem(await call('POST', '/v1/product-groups', cell.admin, body), 400, 'validation_failed', pointer);
     }
-    assertProblem(await call('POST', '/v1/product-groups', admin, { name: 'x', colour: 'red' }), 400, 'validation_failed');
-    assert.equal(await database.prisma.productGroup.count({ where: { workspaceId } }), before);
+    assertProblem(await call('POST', '/v1/product-groups', cell.admin, { name: 'x', colour: 'red' }), 400, 'validation_failed');
+    assert.equal(await cell.database.prisma.productGroup.count({ where: { workspaceId: cell.workspaceId } }), before);
   });
 
   it('moving a group under itself or one of its descendants is 409 hierarchy_cycle and changes nothing', async () => {
@@ -130,19 +115,19 @@ describe('v1 product groups', () => {
     const b = await createGroup({ parentId: a.id });
     const c = await createGroup({ parentId: b.id });
     for (const parentId of [a.id, b.id, c.id]) {
-      assertProblem(await call('PATCH', `/v1/product-groups/${a.id}`, admin, { parentId, name: 'Renamed', expectedVersion: a.version }), 409, 'hierarchy_cycle', '/parentId');
+      assertProblem(await call('PATCH', `/v1/product-groups/${a.id}`, cell.admin, { parentId, name: 'Renamed', expectedVersion: a.version }), 409, 'hierarchy_cycle', '/parentId');
     }
-    assertProblem(await call('PATCH', `/v1/product-groups/${b.id}`, admin, { parentId: c.id, expectedVersion: b.version }), 409, 'hierarchy_cycle');
+    assertProblem(await call('PATCH', `/v1/product-groups/${b.id}`, cell.admin, { parentId: c.id, expectedVersion: b.version }), 409, 'hierarchy_cycle');
     assert.deepEqual(await getGroup(a.id), a);
     assert.deepEqual(await getGroup(b.id), b);
     assert.deepEqual((await cell.outbox(a.id)).map((e) => e.eventType), ['product_group.created']);
 
-    const moved = await call<{ data: Group }>('PATCH', `/v1/product-groups/${c.id}`, admin, { parentId: a.id, expectedVersion: c.version });
+    const moved = await call<{ data: Group }>('PATCH', `/v1/product-groups/${c.id}`, cell.admin, { parentId: a.id, expectedVersion: c.version });
     assert.equal(moved.status, 200, JSON.stringify(moved.body));
     assertShape('updateProductGroup', moved.body.data);
     assert.deepEqual(moved.body.data.ancestorIds, [a.id]);
     assert.deepEqual((await cell.outbox(c.id)).map((e) => e.eventType), ['product_group.created', 'product_group.moved']);
-    const root = await call<{ data: Group }>('PATCH', `/v1/product-groups/${c.id}`, admin, { parentId: null, name: 'Root again', expectedVersion: moved.body.data.version });
+    const root = await call<{ data: Group }>('PATCH', `/v1/product-groups/${c.id}`, cell.admin, { parentId: null, name: 'Root again', expectedVersion: moved.body.data.version });
     assert.deepEqual([root.body.data.parentId, root.body.data.ancestorIds, root.body.data.name], [null, [], 'Root again']);
     assert.deepEqual((await cell.outbox(c.id)).map((e) => e.eventType), ['product_group.created', 'product_group.moved', 'product_group.moved', 'product_group.updated']);
   });
@@ -152,8 +137,8 @@ describe('v1 product groups', () => {
       const x = await createGroup();
       const y = await createGroup();
       const [first, second] = await Promise.all([
-        call('PATCH', `/v1/product-groups/${x.id}`, admin, { parentId: y.id, expectedVersion: '1' }, {}, v1),
-        call('PATCH', `/v1/product-groups/${y.id}`, admin, { parentId: x.id, expectedVersion: '1' }, {}, v1b),
+        call('PATCH', `/v1/product-groups/${x.id}`, cell.admin, { parentId: y.id, expectedVersion: '1' }, {}, cell.v1),
+        call('PATCH', `/v1/product-groups/${y.id}`, cell.admin, { parentId: x.id, expectedVersion: '1' }, {}, cell.v1b),
       ]);
       assert.deepEqual([first.status, second.status].sort(), [200, 409]);
       const rows = [await row(x.id), await row(y.id)];
@@ -163,27 +148,27 @@ describe('v1 product groups', () => {
 
   it('updates are compare-and-set: stale is 409 version_conflict, missing expectedVersion or nothing to change is 400', async () => {
     const g = await createGroup();
-    const renamed = await call<{ data: Group }>('PATCH', `/v1/product-groups/${g.id}`, admin, { name: 'Renamed', expectedVersion: g.version });
+    const renamed = await call<{ data: Group }>('PATCH', `/v1/product-groups/${g.id}`, cell.admin, { name: 'Renamed', expectedVersion: g.version });
     assert.equal(renamed.status, 200);
     assert.equal(renamed.headers.get('etag'), '"2"');
-    assertProblem(await call('PATCH', `/v1/product-groups/${g.id}`, admin, { name: 'Stale', expectedVersion: g.version }), 409, 'version_conflict');
-    assertProblem(await call('PATCH', `/v1/product-groups/${g.id}`, admin, { name: 'x' }), 400, 'validation_failed', '/expectedVersion');
-    assertProblem(await call('PATCH', `/v1/product-groups/${g.id}`, admin, { expectedVersion: '2' }), 400, 'validation_failed');
-    assertProblem(await call('PATCH', `/v1/product-groups/${g.id}`, admin, { name: '', expectedVersion: '2' }), 400, 'validation_failed', '/name');
-    assertProblem(await call('PATCH', `/v1/product-groups/${g.id}`, admin, { parentId: randomUUID(), expectedVersion: '2' }), 400, 'validation_failed', '/parentId');
+    assertProblem(await call('PATCH', `/v1/product-groups/${g.id}`, cell.admin, { name: 'Stale', expectedVersion: g.version }), 409, 'version_conflict');
+    assertProblem(await call('PATCH', `/v1/product-groups/${g.id}`, cell.admin, { name: 'x' }), 400, 'validation_failed', '/expectedVersion');
+    assertProblem(await call('PATCH', `/v1/product-groups/${g.id}`, cell.admin, { expectedVersion: '2' }), 400, 'validation_failed');
+    assertProblem(await call('PATCH', `/v1/product-groups/${g.id}`, cell.admin, { name: '', expectedVersion: '2' }), 400, 'validation_failed', '/name');
+    assertProblem(await call('PATCH', `/v1/product-groups/${g.id}`, cell.admin, { parentId: randomUUID(), expectedVersion: '2' }), 400, 'validation_failed', '/parentId');
     assert.equal((await row(g.id)).revision, 2);
     assert.deepEqual((await cell.outbox(g.id)).map((e) => e.eventType), ['product_group.created', 'product_group.updated']);
   });
 
   it('replays an idempotent create with the same key and creates once', async () => {
     const key = `pg-${randomUUID()}`;
-    const first = await call<{ data: Group }>('POST', '/v1/product-groups', admin, { name: 'Idempotent group' }, { 'idempotency-key': key });
-    const second = await call<{ data: Group }>('POST', '/v1/product-groups', admin, { name: 'Idempotent group' }, { 'idempotency-key': key });
+    const first = await call<{ data: Group }>('POST', '/v1/product-groups', cell.admin, { name: 'Idempotent group' }, { 'idempotency-key': key });
+    const second = await call<{ data: Group }>('POST', '/v1/product-groups', cell.admin, { name: 'Idempotent group' }, { 'idempotency-key': key });
     assert.equal(second.status, 201);
     assert.equal(second.headers.get('idempotency-replayed'), 'true');
     assert.equal(second.body.data.id, first.body.data.id);
-    assert.equal(await database.prisma.productGroup.count({ where: { workspaceId, name: 'Idempotent group' } }), 1);
-    assertProblem(await call('POST', '/v1/product-groups', admin, { name: 'Other' }, { 'idempotency-key': key }), 409, 'idempotency_key_reused');
+    assert.equal(await cell.database.prisma.productGroup.count({ where: { workspaceId: cell.workspaceId, name: 'Idempotent group' } }), 1);
+    assertProblem(await call('POST', '/v1/product-groups', cell.admin, { name: 'Other' }, { 'idempotency-key': key }), 409, 'idempotency_key_reused');
   });
 
   it('archive never deletes (children stay); restore brings it back; lists filter by parent and page without repeats', async () => {
@@ -193,24 +178,24 @@ describe('v1 product groups', () => {
     assert.deepEqual((await listAll(`/v1/product-groups?parentId=${parent.id}&limit=1`)).map((g) => g.id), kids.map((k) => k.id));
     assert.deepEqual(await listAll(`/v1/product-groups?parentId=${randomUUID()}`), []);
     assert.deepEqual(await listAll('/v1/product-groups?parentId=nope'), []);
-    assert.equal((await call('DELETE', `/v1/product-groups/${parent.id}`, admin)).status, 204);
-    assert.equal((await call('DELETE', `/v1/product-groups/${parent.id}`, admin)).status, 204);
+    assert.equal((await call('DELETE', `/v1/product-groups/${parent.id}`, cell.admin)).status, 204);
+    assert.equal((await call('DELETE', `/v1/product-groups/${parent.id}`, cell.admin)).status, 204);
     const all = await listAll('/v1/product-groups?limit=2');
     assert.ok(!all.some((g) => g.id === parent.id));
     assert.ok(kids.every((k) => all.some((g) => g.id === k.id)), 'children stay');
     assert.equal(new Set(all.map((g) => g.id)).size, all.length);
     assert.deepEqual(all.map((g) => g.id), [...all.map((g) => g.id)].sort());
     assert.ok((await getGroup(parent.id)).archivedAt);
-    const restored = await call<{ data: Group }>('POST', `/v1/product-groups/${parent.id}/restore`, admin);
+    const restored = await call<{ data: Group }>('POST', `/v1/product-groups/${parent.id}/restore`, cell.admin);
     assert.equal(restored.status, 200);
     assertShape('restoreProductGroup', restored.body.data);
     assert.equal(restored.body.data.archivedAt, null);
-    assert.equal((await call('POST', `/v1/product-groups/${parent.id}/restore`, admin)).status, 200);
+    assert.equal((await call('POST', `/v1/product-groups/${parent.id}/restore`, cell.admin)).status, 200);
     assert.deepEqual((await cell.outbox(parent.id)).map((e) => e.eventType), ['product_group.created', 'product_group.archived', 'product_group.restored']);
-    const page = await call<ListBody<Group>>('GET', '/v1/product-groups?limit=1', admin);
+    const page = await call<ListBody<Group>>('GET', '/v1/product-groups?limit=1', cell.admin);
     for (const g of page.body.data) assertShape('listProductGroups', g);
-    assertProblem(await call('GET', `/v1/product-groups?parentId=${parent.id}&cursor=${page.body.meta.nextCursor}`, admin), 400, 'validation_failed');
-    assert.equal((await call('GET', '/v1/product-groups?limit=0', admin)).status, 400);
+    assertProblem(await call('GET', `/v1/product-groups?parentId=${parent.id}&cursor=${page.body.meta.nextCursor}`, cell.admin), 400, 'validation_failed');
+    assert.equal((await call('GET', '/v1/product-groups?limit=0', cell.admin)).status, 400);
   });
 
   it('resource grants: a service account sees only granted groups; read cannot write; creating needs a type-wide write grant', async () => {

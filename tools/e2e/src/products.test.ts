@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
-import type { Database } from '@workcell/db';
 import { getV1Operation } from '@workcell/registry';
-import { type RunningApp, useTestEnvironment } from '@workcell/testing';
-import { startV1Cell, type V1Cell } from './support/cell.js';
-import { assertProblem, assertShape, callApi, errorOf, listAllPages, type ListBody } from './support/v1.js';
+import { useTestEnvironment } from '@workcell/testing';
+import { useV1Cell } from './support/cell.js';
+import { assertProblem, assertShape, errorOf, listAllPages, type ListBody } from './support/v1.js';
 
 /**
  * v1 products end to end: scopes, the products:finance overlay on purchasePrice (reads omit it, writes that
@@ -42,45 +40,32 @@ function assertNonFinanceShape(operationId: string, data: unknown): void {
 }
 
 describe('v1 products', () => {
-  let cell: V1Cell;
-  let database: Database;
-  let workspaceId: string;
-  let config: AppConfig;
-  let v1: RunningApp;
-  let v1b: RunningApp;
-  let admin: string;
+  const cell = useV1Cell(env);
+  const { call } = cell;
   let plain: string;
   const other = { workspaceId: '', productId: '', groupId: '' };
   let seq = 0;
 
-  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}, app: RunningApp = v1) =>
-    callApi<T>(app, method, path, token, body, headers);
-  const createProduct = async (body: Record<string, unknown> = {}, token = admin) => {
+  const createProduct = async (body: Record<string, unknown> = {}, token = cell.admin) => {
     const reply = await call<{ data: Product }>('POST', '/v1/products', token, { name: `Product ${++seq}`, unit: 'piece', ...body });
     assert.equal(reply.status, 201, JSON.stringify(reply.body));
     return reply.body.data;
   };
   const createGroup = async (body: Record<string, unknown> = {}) => {
-    const reply = await call<{ data: { id: string } }>('POST', '/v1/product-groups', admin, { name: `Group ${++seq}`, ...body });
+    const reply = await call<{ data: { id: string } }>('POST', '/v1/product-groups', cell.admin, { name: `Group ${++seq}`, ...body });
     assert.equal(reply.status, 201, JSON.stringify(reply.body));
     return reply.body.data;
   };
-  const getProduct = async (id: string, token = admin) => (await call<{ data: Product }>('GET', `/v1/products/${id}`, token)).body.data;
-  const row = (id: string) => database.prisma.product.findFirstOrThrow({ where: { workspaceId, id } });
-  const listAll = (path: string, token = admin) => listAllPages<Product>(v1, path, token);
+  const getProduct = async (id: string, token = cell.admin) => (await call<{ data: Product }>('GET', `/v1/products/${id}`, token)).body.data;
+  const row = (id: string) => cell.database.prisma.product.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id } });
+  const listAll = (path: string, token = cell.admin) => listAllPages<Product>(cell.v1, path, token);
 
   beforeAll(async () => {
-    cell = await startV1Cell(env);
-    ({ database, workspaceId, config, v1, v1b } = cell);
-    admin = await cell.mint(V1_SCOPES);
     plain = await cell.mint(NO_FINANCE);
-    const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
-    other.workspaceId = ws.id;
-    other.groupId = (await database.prisma.productGroup.create({ data: { workspaceId: ws.id, name: 'Foreign group' } })).id;
-    other.productId = (await database.prisma.product.create({ data: { workspaceId: ws.id, name: 'Foreign product', unit: 'kg' } })).id;
+    other.workspaceId = await cell.otherWorkspace();
+    other.groupId = (await cell.database.prisma.productGroup.create({ data: { workspaceId: other.workspaceId, name: 'Foreign group' } })).id;
+    other.productId = (await cell.database.prisma.product.create({ data: { workspaceId: other.workspaceId, name: 'Foreign product', unit: 'kg' } })).id;
   });
-
-  afterAll(() => cell?.close());
 
   describe('scopes', () => {
     it('finance scopes never grant base access alone', async () => {
@@ -107,7 +92,7 @@ describe('v1 products', () => {
 
   describe('finance overlay (purchasePrice)', () => {
     it('is shown only with products:finance:read, on get, list, create, update and restore', async () => {
-      const created = await call<{ data: Product }>('POST', '/v1/products', admin, { name: 'Drill', unit: 'piece', salesPrice: { amount: '99.90', currency: 'EUR' }, purchasePrice: { amount: '41.5', currency: 'USD' } });
+      const created = await call<{ data: Product }>('POST', '/v1/products', cell.admin, { name: 'Drill', unit: 'piece', salesPrice: { amount: '99.90', currency: 'EUR' }, purchasePrice: { amount: '41.5', currency: 'USD' } });
       assert.equal(created.status, 201, JSON.stringify(created.body));
       assertShape('createProduct', created.body.data);
       const p = created.body.data;
@@ -135,14 +120,14 @@ describe('v1 products', () => {
       const restored = await call<{ data: Product }>('POST', `/v1/products/${p.id}/restore`, plain);
       assert.equal(restored.status, 200);
       assertNonFinanceShape('restoreProduct', restored.body.data);
-      const restoredAgain = await call<{ data: Product }>('POST', `/v1/products/${p.id}/restore`, admin);
+      const restoredAgain = await call<{ data: Product }>('POST', `/v1/products/${p.id}/restore`, cell.admin);
       assert.deepEqual(restoredAgain.body.data.purchasePrice, { amount: '41.5', currency: 'USD' });
       assert.equal((await row(p.id)).purchasePrice?.toString(), '41.5', 'a non-finance write leaves purchasePrice alone');
     });
 
     it('a write that supplies purchasePrice without products:finance:write is 403 naming the scope and writes nothing', async () => {
       const readsFinance = await cell.mint([...BASE, 'products:finance:read']);
-      const before = await database.prisma.product.count({ where: { workspaceId } });
+      const before = await cell.database.prisma.product.count({ where: { workspaceId: cell.workspaceId } });
       for (const token of [plain, readsFinance]) {
         for (const purchasePrice of [{ amount: '5', currency: 'EUR' }, null]) {
           const reply = await call('POST', '/v1/products', token, { name: 'Sneaky', unit: 'x', purchasePrice });
@@ -150,7 +135,7 @@ describe('v1 products', () => {
           assert.match(errorOf(reply).detail, /products:finance:write/);
         }
       }
-      assert.equal(await database.prisma.product.count({ where: { workspaceId } }), before);
+      assert.equal(await cell.database.prisma.product.count({ where: { workspaceId: cell.workspaceId } }), before);
       const p = await createProduct({ purchasePrice: { amount: '10', currency: 'EUR' } });
       for (const purchasePrice of [{ amount: '1', currency: 'EUR' }, null]) {
         const reply = await call('PATCH', `/v1/products/${p.id}`, readsFinance, { name: 'Changed', purchasePrice, expectedVersion: p.version });
@@ -175,9 +160,9 @@ describe('v1 products', () => {
 
     it('outbox events never carry purchasePrice', async () => {
       const p = await createProduct({ purchasePrice: { amount: '7.77', currency: 'EUR' }, salesPrice: { amount: '9', currency: 'EUR' } });
-      await call('PATCH', `/v1/products/${p.id}`, admin, { purchasePrice: { amount: '8.88', currency: 'EUR' }, expectedVersion: p.version });
-      await call('DELETE', `/v1/products/${p.id}`, admin);
-      await call('POST', `/v1/products/${p.id}/restore`, admin);
+      await call('PATCH', `/v1/products/${p.id}`, cell.admin, { purchasePrice: { amount: '8.88', currency: 'EUR' }, expectedVersion: p.version });
+      await call('DELETE', `/v1/products/${p.id}`, cell.admin);
+      await call('POST', `/v1/products/${p.id}/restore`, cell.admin);
       const events = await cell.outbox(p.id);
       assert.deepEqual(events.map((e) => e.eventType), ['product.created', 'product.updated', 'product.archived', 'product.restored']);
       for (const e of events) {
@@ -192,21 +177,21 @@ describe('v1 products', () => {
   describe('tenancy', () => {
     it('another workspace’s product answers like a missing one (404) and is never changed or listed', async () => {
       for (const id of [other.productId, randomUUID(), 'not-a-uuid']) {
-        assertProblem(await call('GET', `/v1/products/${id}`, admin), 404, 'not_found');
-        assertProblem(await call('PATCH', `/v1/products/${id}`, admin, { name: 'Hijacked', expectedVersion: '1' }), 404, 'not_found');
-        assertProblem(await call('DELETE', `/v1/products/${id}`, admin), 404, 'not_found');
-        assertProblem(await call('POST', `/v1/products/${id}/restore`, admin), 404, 'not_found');
+        assertProblem(await call('GET', `/v1/products/${id}`, cell.admin), 404, 'not_found');
+        assertProblem(await call('PATCH', `/v1/products/${id}`, cell.admin, { name: 'Hijacked', expectedVersion: '1' }), 404, 'not_found');
+        assertProblem(await call('DELETE', `/v1/products/${id}`, cell.admin), 404, 'not_found');
+        assertProblem(await call('POST', `/v1/products/${id}/restore`, cell.admin), 404, 'not_found');
       }
-      const foreign = await database.prisma.product.findFirstOrThrow({ where: { workspaceId: other.workspaceId, id: other.productId } });
+      const foreign = await cell.database.prisma.product.findFirstOrThrow({ where: { workspaceId: other.workspaceId, id: other.productId } });
       assert.deepEqual([foreign.name, foreign.revision, foreign.archivedAt], ['Foreign product', 1, null]);
       assert.ok(!(await listAll('/v1/products?limit=200')).some((p) => p.id === other.productId));
-      assert.equal(await database.prisma.outboxEvent.count({ where: { aggregateId: other.productId } }), 0);
+      assert.equal(await cell.database.prisma.outboxEvent.count({ where: { aggregateId: other.productId } }), 0);
     });
   });
 
   describe('products', () => {
     it('creates a product: 201, Location, ETag, defaults and product.created', async () => {
-      const reply = await call<{ data: Product }>('POST', '/v1/products', admin, { name: '  Cable ', unit: 'm' });
+      const reply = await call<{ data: Product }>('POST', '/v1/products', cell.admin, { name: '  Cable ', unit: 'm' });
       assert.equal(reply.status, 201, JSON.stringify(reply.body));
       const p = reply.body.data;
       assert.equal(reply.headers.get('location'), `/v1/products/${p.id}`);
@@ -214,15 +199,15 @@ describe('v1 products', () => {
       assertShape('createProduct', p);
       assert.deepEqual([p.name, p.unit, p.description, p.sku, p.salesPrice, p.purchasePrice, p.productGroupId, p.version], ['Cable', 'm', null, null, null, null, null, '1']);
       assert.deepEqual((await cell.outbox(p.id)).map((e) => [e.eventType, e.aggregateType]), [['product.created', 'product']]);
-      const got = await call<{ data: Product }>('GET', `/v1/products/${p.id}`, admin);
+      const got = await call<{ data: Product }>('GET', `/v1/products/${p.id}`, cell.admin);
       assert.equal(got.headers.get('etag'), '"1"');
       assert.deepEqual(got.body.data, p);
     });
 
     it('refuses invalid bodies with 400 and a pointer and writes nothing', async () => {
       const archivedGroup = await createGroup();
-      await call('DELETE', `/v1/product-groups/${archivedGroup.id}`, admin);
-      const before = await database.prisma.product.count({ where: { workspaceId } });
+      await call('DELETE', `/v1/product-groups/${archivedGroup.id}`, cell.admin);
+      const before = await cell.database.prisma.product.count({ where: { workspaceId: cell.workspaceId } });
       const cases: [Record<string, unknown>, string][] = [
         [{ unit: 'x' }, '/name'],
         [{ name: 'x' }, '/unit'],
@@ -239,9 +224,9 @@ describe('v1 products', () => {
         [{ name: 'x', unit: 'x', productGroupId: archivedGroup.id }, '/productGroupId'],
         [{ name: 'x', unit: 'x', productGroupId: 'nope' }, '/productGroupId'],
       ];
-      for (const [body, pointer] of cases) assertProblem(await call('POST', '/v1/products', admin, body), 400, 'validation_failed', pointer);
-      assertProblem(await call('POST', '/v1/products', admin, { name: 'x', unit: 'x', weight: 3 }), 400, 'validation_failed');
-      assert.equal(await database.prisma.product.count({ where: { workspaceId } }), before);
+      for (const [body, pointer] of cases) assertProblem(await call('POST', '/v1/products', cell.admin, body), 400, 'validation_failed', pointer);
+      assertProblem(await call('POST', '/v1/products', cell.admin, { name: 'x', unit: 'x', weight: 3 }), 400, 'validation_failed');
+      assert.equal(await cell.database.prisma.product.count({ where: { workspaceId: cell.workspaceId } }), before);
     });
 
     it('belongs to a product group of the workspace; moving and clearing it, filtering lists by it', async () => {
@@ -252,43 +237,43 @@ describe('v1 products', () => {
       const q = await createProduct({ productGroupId: g1.id });
       await createProduct();
       assert.deepEqual((await listAll(`/v1/products?productGroupId=${g1.id}&limit=1`)).map((x) => x.id), [p.id, q.id]);
-      const moved = await call<{ data: Product }>('PATCH', `/v1/products/${p.id}`, admin, { productGroupId: g2.id, expectedVersion: p.version });
+      const moved = await call<{ data: Product }>('PATCH', `/v1/products/${p.id}`, cell.admin, { productGroupId: g2.id, expectedVersion: p.version });
       assert.equal(moved.body.data.productGroupId, g2.id);
       assert.deepEqual((await listAll(`/v1/products?productGroupId=${g2.id}`)).map((x) => x.id), [p.id]);
-      const cleared = await call<{ data: Product }>('PATCH', `/v1/products/${p.id}`, admin, { productGroupId: null, expectedVersion: moved.body.data.version });
+      const cleared = await call<{ data: Product }>('PATCH', `/v1/products/${p.id}`, cell.admin, { productGroupId: null, expectedVersion: moved.body.data.version });
       assert.equal(cleared.body.data.productGroupId, null);
       assert.deepEqual(await listAll(`/v1/products?productGroupId=${randomUUID()}`), []);
       assert.deepEqual(await listAll('/v1/products?productGroupId=not-a-uuid'), []);
-      assertProblem(await call('PATCH', `/v1/products/${p.id}`, admin, { productGroupId: other.groupId, expectedVersion: cleared.body.data.version }), 400, 'validation_failed', '/productGroupId');
+      assertProblem(await call('PATCH', `/v1/products/${p.id}`, cell.admin, { productGroupId: other.groupId, expectedVersion: cleared.body.data.version }), 400, 'validation_failed', '/productGroupId');
       assert.equal((await row(p.id)).productGroupId, null);
     });
 
     it('replays an idempotent create with the same key and creates once', async () => {
       const key = `product-${randomUUID()}`;
       const body = { name: 'Idempotent product', unit: 'x' };
-      const first = await call<{ data: Product }>('POST', '/v1/products', admin, body, { 'idempotency-key': key });
-      const second = await call<{ data: Product }>('POST', '/v1/products', admin, body, { 'idempotency-key': key });
+      const first = await call<{ data: Product }>('POST', '/v1/products', cell.admin, body, { 'idempotency-key': key });
+      const second = await call<{ data: Product }>('POST', '/v1/products', cell.admin, body, { 'idempotency-key': key });
       assert.equal(first.status, 201);
       assert.equal(second.status, 201);
       assert.equal(second.headers.get('idempotency-replayed'), 'true');
       assert.equal(second.body.data.id, first.body.data.id);
-      assert.equal(await database.prisma.product.count({ where: { workspaceId, name: 'Idempotent product' } }), 1);
-      assertProblem(await call('POST', '/v1/products', admin, { name: 'Other', unit: 'x' }, { 'idempotency-key': key }), 409, 'idempotency_key_reused');
+      assert.equal(await cell.database.prisma.product.count({ where: { workspaceId: cell.workspaceId, name: 'Idempotent product' } }), 1);
+      assertProblem(await call('POST', '/v1/products', cell.admin, { name: 'Other', unit: 'x' }, { 'idempotency-key': key }), 409, 'idempotency_key_reused');
     });
 
     it('updates are compare-and-set: the current version wins once, a stale one is 409 version_conflict, none is 400', async () => {
       const p = await createProduct({ description: 'keep' });
-      const reply = await call<{ data: Product }>('PATCH', `/v1/products/${p.id}`, admin, { name: 'Renamed', sku: 'SKU-1', salesPrice: { amount: '3.50', currency: 'EUR' }, expectedVersion: p.version });
+      const reply = await call<{ data: Product }>('PATCH', `/v1/products/${p.id}`, cell.admin, { name: 'Renamed', sku: 'SKU-1', salesPrice: { amount: '3.50', currency: 'EUR' }, expectedVersion: p.version });
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
       assertShape('updateProduct', reply.body.data);
       assert.deepEqual([reply.body.data.name, reply.body.data.sku, reply.body.data.description, reply.body.data.version], ['Renamed', 'SKU-1', 'keep', '2']);
       assert.deepEqual(reply.body.data.salesPrice, { amount: '3.5', currency: 'EUR' });
-      assertProblem(await call('PATCH', `/v1/products/${p.id}`, admin, { name: 'Stale', expectedVersion: p.version }), 409, 'version_conflict');
-      assertProblem(await call('PATCH', `/v1/products/${p.id}`, admin, { name: 'No version' }), 400, 'validation_failed', '/expectedVersion');
-      assertProblem(await call('PATCH', `/v1/products/${p.id}`, admin, { expectedVersion: '2' }), 400, 'validation_failed');
-      assertProblem(await call('PATCH', `/v1/products/${p.id}`, admin, { name: '', expectedVersion: '2' }), 400, 'validation_failed', '/name');
-      assertProblem(await call('PATCH', `/v1/products/${p.id}`, admin, { unit: 'x', color: 'red', expectedVersion: '2' }), 400, 'validation_failed');
-      const racers = await Promise.all([0, 1, 2, 3].map((i) => call('PATCH', `/v1/products/${p.id}`, admin, { name: `racer ${i}`, expectedVersion: '2' }, {}, i % 2 ? v1b : v1)));
+      assertProblem(await call('PATCH', `/v1/products/${p.id}`, cell.admin, { name: 'Stale', expectedVersion: p.version }), 409, 'version_conflict');
+      assertProblem(await call('PATCH', `/v1/products/${p.id}`, cell.admin, { name: 'No version' }), 400, 'validation_failed', '/expectedVersion');
+      assertProblem(await call('PATCH', `/v1/products/${p.id}`, cell.admin, { expectedVersion: '2' }), 400, 'validation_failed');
+      assertProblem(await call('PATCH', `/v1/products/${p.id}`, cell.admin, { name: '', expectedVersion: '2' }), 400, 'validation_failed', '/name');
+      assertProblem(await call('PATCH', `/v1/products/${p.id}`, cell.admin, { unit: 'x', color: 'red', expectedVersion: '2' }), 400, 'validation_failed');
+      const racers = await Promise.all([0, 1, 2, 3].map((i) => call('PATCH', `/v1/products/${p.id}`, cell.admin, { name: `racer ${i}`, expectedVersion: '2' }, {}, i % 2 ? cell.v1b : cell.v1)));
       assert.deepEqual(racers.map((r) => r.status).sort(), [200, 409, 409, 409]);
       assert.equal((await row(p.id)).revision, 3);
       assert.deepEqual((await cell.outbox(p.id)).map((e) => e.eventType), ['product.created', 'product.updated', 'product.updated']);
@@ -296,25 +281,25 @@ describe('v1 products', () => {
 
     it('archive never deletes: 204, left out of lists, still readable; restore brings it back; events for both', async () => {
       const p = await createProduct();
-      const archived = await call('DELETE', `/v1/products/${p.id}`, admin);
+      const archived = await call('DELETE', `/v1/products/${p.id}`, cell.admin);
       assert.equal(archived.status, 204);
       assert.ok(!(await listAll('/v1/products?limit=200')).some((x) => x.id === p.id));
       assert.ok((await getProduct(p.id)).archivedAt !== null);
-      assert.equal((await call('DELETE', `/v1/products/${p.id}`, admin)).status, 204, 'archiving again is fine');
-      const restored = await call<{ data: Product }>('POST', `/v1/products/${p.id}/restore`, admin);
+      assert.equal((await call('DELETE', `/v1/products/${p.id}`, cell.admin)).status, 204, 'archiving again is fine');
+      const restored = await call<{ data: Product }>('POST', `/v1/products/${p.id}/restore`, cell.admin);
       assert.equal(restored.status, 200);
       assertShape('restoreProduct', restored.body.data);
       assert.equal(restored.body.data.archivedAt, null);
       assert.equal(restored.headers.get('etag'), '"3"');
       assert.ok((await listAll('/v1/products?limit=200')).some((x) => x.id === p.id));
-      assert.equal((await call('POST', `/v1/products/${p.id}/restore`, admin)).status, 200, 'restoring again is fine');
+      assert.equal((await call('POST', `/v1/products/${p.id}/restore`, cell.admin)).status, 200, 'restoring again is fine');
       assert.deepEqual((await cell.outbox(p.id)).map((e) => e.eventType), ['product.created', 'product.archived', 'product.restored']);
     });
 
     it('pages with a cursor without gaps or repeats; bad cursors and limits are 400', async () => {
       const created: Product[] = [];
       for (let i = 0; i < 5; i++) created.push(await createProduct({ name: `Pager ${i}` }));
-      const first = await call<ListBody<Product>>('GET', '/v1/products?limit=2', admin);
+      const first = await call<ListBody<Product>>('GET', '/v1/products?limit=2', cell.admin);
       assert.equal(first.status, 200);
       assert.equal(first.body.data.length, 2);
       assert.ok(first.body.meta.nextCursor);
@@ -323,11 +308,11 @@ describe('v1 products', () => {
       assert.equal(new Set(all.map((p) => p.id)).size, all.length, 'no repeats');
       assert.deepEqual(all.map((p) => p.id), [...all.map((p) => p.id)].sort(), 'oldest first');
       assert.deepEqual(all.filter((p) => created.some((c) => c.id === p.id)).map((p) => p.id), created.map((c) => c.id));
-      assertProblem(await call('GET', `/v1/products?cursor=${first.body.meta.nextCursor}x`, admin), 400, 'validation_failed');
+      assertProblem(await call('GET', `/v1/products?cursor=${first.body.meta.nextCursor}x`, cell.admin), 400, 'validation_failed');
       const g = await createGroup();
-      assertProblem(await call('GET', `/v1/products?productGroupId=${g.id}&cursor=${first.body.meta.nextCursor}`, admin), 400, 'validation_failed');
-      assert.equal((await call('GET', '/v1/products?limit=0', admin)).status, 400);
-      assert.equal((await call('GET', '/v1/products?limit=201', admin)).status, 400);
+      assertProblem(await call('GET', `/v1/products?productGroupId=${g.id}&cursor=${first.body.meta.nextCursor}`, cell.admin), 400, 'validation_failed');
+      assert.equal((await call('GET', '/v1/products?limit=0', cell.admin)).status, 400);
+      assert.equal((await call('GET', '/v1/products?limit=201', cell.admin)).status, 400);
     });
   });
 

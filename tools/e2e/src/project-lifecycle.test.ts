@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { AppConfig } from '@workcell/config';
-import { V1_SCOPES } from '@workcell/credentials';
-import type { Database } from '@workcell/db';
 import { JobQueues } from '@workcell/jobs';
-import { type RunningApp, useTestEnvironment } from '@workcell/testing';
-import { startV1Cell, type V1Cell } from './support/cell.js';
+import { useTestEnvironment } from '@workcell/testing';
+import { useV1Cell } from './support/cell.js';
 import { callApi, errorOf, type ErrorItem, type ListBody, type Reply } from './support/v1.js';
 
 /**
@@ -31,25 +28,19 @@ type Operation = {
 };
 
 describe('v1 project lifecycle', () => {
-  let cell: V1Cell;
-  let database: Database;
-  let workspaceId: string;
-  let config: AppConfig;
-  let v1: RunningApp;
-  let admin: string;
+  const cell = useV1Cell(env);
+  const { mint } = cell;
   const other = { workspaceId: '', projectId: '', operationId: '' };
   let seq = 0;
 
-  const mint = (scopes: readonly string[]) => cell.mint(scopes);
-
   /** A bodiless request (every lifecycle call is one); headers come fourth. */
-  const call = <T = unknown>(method: string, path: string, token: string, headers: Record<string, string> = {}): Promise<Reply<T>> => callApi<T>(v1, method, path, token, undefined, headers);
+  const call = <T = unknown>(method: string, path: string, token: string, headers: Record<string, string> = {}): Promise<Reply<T>> => callApi<T>(cell.v1, method, path, token, undefined, headers);
   const create = async () => {
-    const reply = await callApi<{ data: Project }>(v1, 'POST', '/v1/projects', admin, { name: `Project ${++seq}` });
+    const reply = await callApi<{ data: Project }>(cell.v1, 'POST', '/v1/projects', cell.admin, { name: `Project ${++seq}` });
     assert.equal(reply.status, 201);
     return reply.body.data;
   };
-  const getProject = async (id: string) => (await call<{ data: Project }>('GET', `/v1/projects/${id}`, admin)).body.data;
+  const getProject = async (id: string) => (await call<{ data: Project }>('GET', `/v1/projects/${id}`, cell.admin)).body.data;
   type Kind = 'complete' | 'reopen' | 'archive' | 'restore';
   const ACTIONS: Record<Kind, (id: string) => [string, string]> = {
     complete: (id: string) => ['POST', `/v1/projects/${id}/complete`],
@@ -57,14 +48,14 @@ describe('v1 project lifecycle', () => {
     archive: (id: string) => ['DELETE', `/v1/projects/${id}`],
     restore: (id: string) => ['POST', `/v1/projects/${id}/restore`],
   };
-  const request = (kind: Kind, id: string, headers: Record<string, string>, token = admin) => {
+  const request = (kind: Kind, id: string, headers: Record<string, string>, token = cell.admin) => {
     const [method, path] = ACTIONS[kind](id);
     return call<{ data: Operation }>(method, path, token, headers);
   };
   async function poll(location: string, timeoutMs = 20_000): Promise<Operation> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const reply = await call<{ data: Operation }>('GET', location, admin);
+      const reply = await call<{ data: Operation }>('GET', location, cell.admin);
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
       if (reply.body.data.status === 'succeeded' || reply.body.data.status === 'failed') return reply.body.data;
       assert.ok(Date.now() < deadline, `operation still ${reply.body.data.status} at ${location}`);
@@ -82,19 +73,13 @@ describe('v1 project lifecycle', () => {
     assert.equal(done.status, 'succeeded', JSON.stringify(done));
     return done;
   }
-  const outboxCount = (aggregateId: string, eventType: string) => database.prisma.outboxEvent.count({ where: { workspaceId, aggregateId, eventType } });
+  const outboxCount = (aggregateId: string, eventType: string) => cell.database.prisma.outboxEvent.count({ where: { workspaceId: cell.workspaceId, aggregateId, eventType } });
 
   beforeAll(async () => {
-    cell = await startV1Cell(env);
-    ({ database, workspaceId, config, v1 } = cell);
-    admin = await mint(V1_SCOPES);
-    const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
-    other.workspaceId = ws.id;
-    other.projectId = (await database.prisma.project.create({ data: { workspaceId: ws.id, name: 'Foreign' } })).id;
-    other.operationId = (await database.prisma.projectLifecycleOperation.create({ data: { workspaceId: ws.id, projectId: other.projectId, kind: 'complete', status: 'succeeded' } })).id;
+    other.workspaceId = await cell.otherWorkspace();
+    other.projectId = (await cell.database.prisma.project.create({ data: { workspaceId: other.workspaceId, name: 'Foreign' } })).id;
+    other.operationId = (await cell.database.prisma.projectLifecycleOperation.create({ data: { workspaceId: other.workspaceId, projectId: other.projectId, kind: 'complete', status: 'succeeded' } })).id;
   });
-
-  afterAll(() => cell?.close());
 
   it('runs complete, reopen, archive and restore: 202 + Location, polled to succeeded, state, revision and events', async () => {
     const p = await create();
@@ -151,7 +136,7 @@ describe('v1 project lifecycle', () => {
     const stale = await request('archive', p.id, { 'if-match': '"7"' });
     assert.equal(stale.status, 412);
     assert.equal(errorOf(stale).code, 'precondition_failed');
-    assert.equal(await database.prisma.projectLifecycleOperation.count({ where: { workspaceId, projectId: p.id } }), 0);
+    assert.equal(await cell.database.prisma.projectLifecycleOperation.count({ where: { workspaceId: cell.workspaceId, projectId: p.id } }), 0);
   });
 
   it('refuses a transition the project state does not allow with 409', async () => {
@@ -164,17 +149,17 @@ describe('v1 project lifecycle', () => {
     await transition('complete', p.id);
     const again = await request('complete', p.id, { 'if-match': '"2"' });
     assert.equal(again.status, 409);
-    assert.equal(await database.prisma.projectLifecycleOperation.count({ where: { workspaceId, projectId: p.id } }), 1);
+    assert.equal(await cell.database.prisma.projectLifecycleOperation.count({ where: { workspaceId: cell.workspaceId, projectId: p.id } }), 1);
   });
 
   it('allows one active operation per project: a second request while one is queued is 409', async () => {
     const p = await create();
     // An operation queued with no job yet stands for one the worker has not picked up.
-    const active = await database.prisma.projectLifecycleOperation.create({ data: { workspaceId, projectId: p.id, kind: 'archive' } });
+    const active = await cell.database.prisma.projectLifecycleOperation.create({ data: { workspaceId: cell.workspaceId, projectId: p.id, kind: 'archive' } });
     const second = await request('complete', p.id, { 'if-match': '"1"' });
     assert.equal(second.status, 409);
     assert.match(errorOf(second).detail, /queued or running/);
-    await database.prisma.projectLifecycleOperation.update({ where: { workspaceId_id: { workspaceId, id: active.id } }, data: { status: 'failed' } });
+    await cell.database.prisma.projectLifecycleOperation.update({ where: { workspaceId_id: { workspaceId: cell.workspaceId, id: active.id } }, data: { status: 'failed' } });
     await transition('complete', p.id);
   });
 
@@ -195,23 +180,23 @@ describe('v1 project lifecycle', () => {
     const foreign = await request('archive', other.projectId, { 'if-match': '"1"' });
     assert.equal(foreign.status, 404);
     assert.equal(errorOf(foreign).code, 'not_found');
-    assert.equal((await call('GET', `/v1/projects/${other.projectId}/lifecycle-operations/${other.operationId}`, admin)).status, 404);
-    assert.equal((await call('GET', `/v1/projects/${other.projectId}/lifecycle-operations`, admin)).status, 404);
+    assert.equal((await call('GET', `/v1/projects/${other.projectId}/lifecycle-operations/${other.operationId}`, cell.admin)).status, 404);
+    assert.equal((await call('GET', `/v1/projects/${other.projectId}/lifecycle-operations`, cell.admin)).status, 404);
     const mine = await create();
-    assert.equal((await call('GET', `/v1/projects/${mine.id}/lifecycle-operations/${other.operationId}`, admin)).status, 404);
-    assert.equal((await call('GET', `/v1/projects/${mine.id}/lifecycle-operations/${randomUUID()}`, admin)).status, 404);
+    assert.equal((await call('GET', `/v1/projects/${mine.id}/lifecycle-operations/${other.operationId}`, cell.admin)).status, 404);
+    assert.equal((await call('GET', `/v1/projects/${mine.id}/lifecycle-operations/${randomUUID()}`, cell.admin)).status, 404);
     assert.equal((await request('complete', randomUUID(), { 'if-match': '"1"' })).status, 404);
-    const row = await database.prisma.project.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId: other.workspaceId, id: other.projectId } } });
+    const row = await cell.database.prisma.project.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId: other.workspaceId, id: other.projectId } } });
     assert.equal(row.archivedAt, null);
   });
 
   it('ends a job whose transition became impossible as failed at once (no retries), with the reason, visible through GET', async () => {
     const p = await create();
     // The transition became impossible between the request and its execution: reopen an active project.
-    const op = await database.prisma.projectLifecycleOperation.create({ data: { workspaceId, projectId: p.id, kind: 'reopen' } });
-    const queues = new JobQueues(config);
+    const op = await cell.database.prisma.projectLifecycleOperation.create({ data: { workspaceId: cell.workspaceId, projectId: p.id, kind: 'reopen' } });
+    const queues = new JobQueues(cell.config);
     try {
-      const jobId = await queues.enqueue('projects.lifecycle', { workspaceId, operationId: op.id });
+      const jobId = await queues.enqueue('projects.lifecycle', { workspaceId: cell.workspaceId, operationId: op.id });
       assert.equal(jobId, op.id);
       const done = await poll(`/v1/projects/${p.id}/lifecycle-operations/${op.id}`, 30_000);
       assert.equal(done.status, 'failed');
@@ -234,15 +219,15 @@ describe('v1 project lifecycle', () => {
   it('lists the operations of a project in creation order, cursor-paged', async () => {
     const p = await create();
     const ids = [(await transition('complete', p.id)).id, (await transition('reopen', p.id)).id, (await transition('archive', p.id)).id];
-    const first = await call<ListBody<Operation>>('GET', `/v1/projects/${p.id}/lifecycle-operations?limit=2`, admin);
+    const first = await call<ListBody<Operation>>('GET', `/v1/projects/${p.id}/lifecycle-operations?limit=2`, cell.admin);
     assert.equal(first.status, 200, JSON.stringify(first.body));
     assert.deepEqual(first.body.data.map((o) => o.id), ids.slice(0, 2));
     assert.ok(first.body.meta.nextCursor);
     assert.ok(first.body.links.next);
-    const second = await call<ListBody<Operation>>('GET', first.body.links.next!, admin);
+    const second = await call<ListBody<Operation>>('GET', first.body.links.next!, cell.admin);
     assert.deepEqual(second.body.data.map((o) => [o.id, o.kind, o.status]), [[ids[2], 'project.archive', 'succeeded']]);
     assert.equal(second.body.meta.nextCursor, null);
-    const tampered = await call('GET', `/v1/projects/${p.id}/lifecycle-operations?cursor=nope`, admin);
+    const tampered = await call('GET', `/v1/projects/${p.id}/lifecycle-operations?cursor=nope`, cell.admin);
     assert.equal(tampered.status, 400);
   });
 });

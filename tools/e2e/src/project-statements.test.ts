@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { V1_SCOPES } from '@workcell/credentials';
-import type { Database } from '@workcell/db';
 import { getV1Operation } from '@workcell/registry';
-import { type RunningApp, useTestEnvironment } from '@workcell/testing';
-import { startV1Cell, type V1Cell } from './support/cell.js';
-import { assertProblem, assertShape, callApi, errorOf, listAllPages, type ListBody } from './support/v1.js';
+import { useTestEnvironment } from '@workcell/testing';
+import { useV1Cell } from './support/cell.js';
+import { assertProblem, assertShape, errorOf, listAllPages, type ListBody } from './support/v1.js';
 
 /**
  * v1 project statements (v0 journal entries), end to end against the running services: scopes, the finance
@@ -49,13 +48,8 @@ function assertStatementShape(operationId: string, data: unknown, withFinance: b
 }
 
 describe('v1 project statements', () => {
-  let cell: V1Cell;
-  let database: Database;
-  let workspaceId: string;
-  let v1: RunningApp;
-  let v1b: RunningApp;
-  /** Every scope, the finance overlay included. */
-  let admin: string;
+  const cell = useV1Cell(env);
+  const { call } = cell;
   /** Base scopes only. */
   let plain: string;
   let projectId: string;
@@ -63,8 +57,6 @@ describe('v1 project statements', () => {
   const other = { workspaceId: '', projectId: '', statementId: '' };
   let seq = 0;
 
-  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}, app: RunningApp = v1) =>
-    callApi<T>(app, method, path, token, body, headers);
   const body = (extra: Record<string, unknown> = {}) => ({
     projectId,
     kind: 'expense',
@@ -74,33 +66,27 @@ describe('v1 project statements', () => {
     unitPrice: { amount: '40', currency: 'EUR' },
     ...extra,
   });
-  const create = async (extra: Record<string, unknown> = {}, token = admin) => {
+  const create = async (extra: Record<string, unknown> = {}, token = cell.admin) => {
     const reply = await call<{ data: Statement }>('POST', PATH, token, body(extra));
     assert.equal(reply.status, 201, JSON.stringify(reply.body));
     return reply.body.data;
   };
-  const row = (id: string) => database.prisma.projectStatement.findFirstOrThrow({ where: { workspaceId, id } });
-  const count = () => database.prisma.projectStatement.count({ where: { workspaceId } });
-  const listAll = (path: string, token = admin) => listAllPages<Statement>(v1, path, token);
+  const row = (id: string) => cell.database.prisma.projectStatement.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id } });
+  const count = () => cell.database.prisma.projectStatement.count({ where: { workspaceId: cell.workspaceId } });
+  const listAll = (path: string, token = cell.admin) => listAllPages<Statement>(cell.v1, path, token);
 
   beforeAll(async () => {
-    cell = await startV1Cell(env);
-    ({ database, workspaceId, v1, v1b } = cell);
-    admin = await cell.mint(V1_SCOPES);
     plain = await cell.mint(BASE);
-    projectId = (await database.prisma.project.create({ data: { workspaceId, name: 'Statements project' } })).id;
-    project2Id = (await database.prisma.project.create({ data: { workspaceId, name: 'Second project' } })).id;
-    const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: cell.config.region, cell: cell.config.cell } });
-    other.workspaceId = ws.id;
-    other.projectId = (await database.prisma.project.create({ data: { workspaceId: ws.id, name: 'Foreign project' } })).id;
+    projectId = (await cell.database.prisma.project.create({ data: { workspaceId: cell.workspaceId, name: 'Statements project' } })).id;
+    project2Id = (await cell.database.prisma.project.create({ data: { workspaceId: cell.workspaceId, name: 'Second project' } })).id;
+    other.workspaceId = await cell.otherWorkspace();
+    other.projectId = (await cell.database.prisma.project.create({ data: { workspaceId: other.workspaceId, name: 'Foreign project' } })).id;
     other.statementId = (
-      await database.prisma.projectStatement.create({
-        data: { workspaceId: ws.id, projectId: other.projectId, kind: 'expense', occurredOn: new Date('2026-01-01'), amount: '1', currency: 'EUR' },
+      await cell.database.prisma.projectStatement.create({
+        data: { workspaceId: other.workspaceId, projectId: other.projectId, kind: 'expense', occurredOn: new Date('2026-01-01'), amount: '1', currency: 'EUR' },
       })
     ).id;
   });
-
-  afterAll(() => cell?.close());
 
   describe('scopes', () => {
     it('every operation answers 403 insufficient_scope naming its base scope; the finance overlay alone grants nothing', async () => {
@@ -138,28 +124,28 @@ describe('v1 project statements', () => {
   describe('tenancy', () => {
     it('another workspace’s statement answers exactly like a missing one (404) and is never changed or listed', async () => {
       for (const id of [other.statementId, randomUUID(), 'not-a-uuid']) {
-        assertProblem(await call('GET', `${PATH}/${id}`, admin), 404, 'not_found');
-        assertProblem(await call('PATCH', `${PATH}/${id}`, admin, { expectedVersion: '1', description: 'Hijacked' }), 404, 'not_found');
-        assertProblem(await call('DELETE', `${PATH}/${id}`, admin), 404, 'not_found');
-        assertProblem(await call('POST', `${PATH}/${id}/restore`, admin), 404, 'not_found');
+        assertProblem(await call('GET', `${PATH}/${id}`, cell.admin), 404, 'not_found');
+        assertProblem(await call('PATCH', `${PATH}/${id}`, cell.admin, { expectedVersion: '1', description: 'Hijacked' }), 404, 'not_found');
+        assertProblem(await call('DELETE', `${PATH}/${id}`, cell.admin), 404, 'not_found');
+        assertProblem(await call('POST', `${PATH}/${id}/restore`, cell.admin), 404, 'not_found');
       }
-      const foreign = await database.prisma.projectStatement.findFirstOrThrow({ where: { workspaceId: other.workspaceId, id: other.statementId } });
+      const foreign = await cell.database.prisma.projectStatement.findFirstOrThrow({ where: { workspaceId: other.workspaceId, id: other.statementId } });
       assert.deepEqual([foreign.description, foreign.revision, foreign.archivedAt], [null, 1, null]);
       assert.ok(!(await listAll(`${PATH}?limit=200`)).some((s) => s.id === other.statementId));
-      assert.equal(await database.prisma.outboxEvent.count({ where: { aggregateId: other.statementId } }), 0);
+      assert.equal(await cell.database.prisma.outboxEvent.count({ where: { aggregateId: other.statementId } }), 0);
     });
 
     it('a statement cannot be created on another workspace’s project (400 /projectId, nothing written)', async () => {
       const before = await count();
-      assertProblem(await call('POST', PATH, admin, body({ projectId: other.projectId })), 400, 'validation_failed', '/projectId');
+      assertProblem(await call('POST', PATH, cell.admin, body({ projectId: other.projectId })), 400, 'validation_failed', '/projectId');
       assert.equal(await count(), before);
-      assert.equal(await database.prisma.projectStatement.count({ where: { workspaceId: other.workspaceId } }), 1);
+      assert.equal(await cell.database.prisma.projectStatement.count({ where: { workspaceId: other.workspaceId } }), 1);
     });
   });
 
   describe('statements', () => {
     it('creates a statement: 201, Location, strong ETag, the registry shape and project_statement.created in the outbox', async () => {
-      const reply = await call<{ data: Statement }>('POST', PATH, admin, body({ purchasePrice: { amount: '12.5', currency: 'USD' } }));
+      const reply = await call<{ data: Statement }>('POST', PATH, cell.admin, body({ purchasePrice: { amount: '12.5', currency: 'USD' } }));
       assert.equal(reply.status, 201, JSON.stringify(reply.body));
       const s = reply.body.data;
       assert.equal(reply.headers.get('location'), `${PATH}/${s.id}`);
@@ -170,7 +156,7 @@ describe('v1 project statements', () => {
         { projectId, kind: 'expense', occurredOn: '2026-03-01', quantity: '2.5', unitPrice: { amount: '40', currency: 'EUR' }, purchasePrice: { amount: '12.5', currency: 'USD' }, productId: null, serviceId: null, version: '1', archivedAt: null },
       );
       assert.deepEqual((await cell.outbox(s.id)).map((e) => [e.eventType, e.aggregateType]), [['project_statement.created', 'project_statement']]);
-      const got = await call<{ data: Statement }>('GET', `${PATH}/${s.id}`, admin);
+      const got = await call<{ data: Statement }>('GET', `${PATH}/${s.id}`, cell.admin);
       assert.equal(got.status, 200);
       assert.equal(got.headers.get('etag'), '"1"');
       assertShape('getProjectStatement', got.body.data);
@@ -178,16 +164,16 @@ describe('v1 project statements', () => {
     });
 
     it('takes a product and a service of the workspace; unknown or foreign references are 400 with a pointer and nothing is written', async () => {
-      const productId = (await database.prisma.product.create({ data: { workspaceId, name: 'Cable' } })).id;
-      const serviceId = (await database.prisma.service.create({ data: { workspaceId, name: 'Consulting' } })).id;
+      const productId = (await cell.database.prisma.product.create({ data: { workspaceId: cell.workspaceId, name: 'Cable' } })).id;
+      const serviceId = (await cell.database.prisma.service.create({ data: { workspaceId: cell.workspaceId, name: 'Consulting' } })).id;
       const s = await create({ productId, serviceId });
       assert.deepEqual([s.productId, s.serviceId], [productId, serviceId]);
-      const foreignService = (await database.prisma.service.create({ data: { workspaceId: other.workspaceId, name: 'Foreign service' } })).id;
+      const foreignService = (await cell.database.prisma.service.create({ data: { workspaceId: other.workspaceId, name: 'Foreign service' } })).id;
       const before = await count();
-      assertProblem(await call('POST', PATH, admin, body({ productId: randomUUID() })), 400, 'validation_failed', '/productId');
-      assertProblem(await call('POST', PATH, admin, body({ serviceId: foreignService })), 400, 'validation_failed', '/serviceId');
-      assertProblem(await call('POST', PATH, admin, body({ projectId: randomUUID() })), 400, 'validation_failed', '/projectId');
-      const both = await call('POST', PATH, admin, body({ projectId: other.projectId, productId: 'nope' }));
+      assertProblem(await call('POST', PATH, cell.admin, body({ productId: randomUUID() })), 400, 'validation_failed', '/productId');
+      assertProblem(await call('POST', PATH, cell.admin, body({ serviceId: foreignService })), 400, 'validation_failed', '/serviceId');
+      assertProblem(await call('POST', PATH, cell.admin, body({ projectId: randomUUID() })), 400, 'validation_failed', '/projectId');
+      const both = await call('POST', PATH, cell.admin, body({ projectId: other.projectId, productId: 'nope' }));
       assertProblem(both, 400, 'validation_failed', '/projectId');
       assertProblem(both, 400, 'validation_failed', '/productId');
       assert.equal(await count(), before);
@@ -196,40 +182,40 @@ describe('v1 project statements', () => {
     it('refuses invalid bodies with 400 and a pointer, unknown attributes included, and writes nothing', async () => {
       const before = await count();
       const { quantity: _q, ...noQuantity } = body();
-      assertProblem(await call('POST', PATH, admin, noQuantity), 400, 'validation_failed', '/quantity');
-      assertProblem(await call('POST', PATH, admin, body({ kind: 'gift' })), 400, 'validation_failed', '/kind');
-      assertProblem(await call('POST', PATH, admin, body({ occurredOn: '2026-02-30' })), 400, 'validation_failed', '/occurredOn');
-      assertProblem(await call('POST', PATH, admin, body({ quantity: '1.23456' })), 400, 'validation_failed', '/quantity');
-      assertProblem(await call('POST', PATH, admin, body({ unitPrice: { amount: '1,5', currency: 'EUR' } })), 400, 'validation_failed', '/unitPrice/amount');
-      assertProblem(await call('POST', PATH, admin, body({ unitPrice: { amount: '1', currency: 'eur' } })), 400, 'validation_failed', '/unitPrice/currency');
-      assertProblem(await call('POST', PATH, admin, body({ title: 'extra' })), 400, 'validation_failed');
+      assertProblem(await call('POST', PATH, cell.admin, noQuantity), 400, 'validation_failed', '/quantity');
+      assertProblem(await call('POST', PATH, cell.admin, body({ kind: 'gift' })), 400, 'validation_failed', '/kind');
+      assertProblem(await call('POST', PATH, cell.admin, body({ occurredOn: '2026-02-30' })), 400, 'validation_failed', '/occurredOn');
+      assertProblem(await call('POST', PATH, cell.admin, body({ quantity: '1.23456' })), 400, 'validation_failed', '/quantity');
+      assertProblem(await call('POST', PATH, cell.admin, body({ unitPrice: { amount: '1,5', currency: 'EUR' } })), 400, 'validation_failed', '/unitPrice/amount');
+      assertProblem(await call('POST', PATH, cell.admin, body({ unitPrice: { amount: '1', currency: 'eur' } })), 400, 'validation_failed', '/unitPrice/currency');
+      assertProblem(await call('POST', PATH, cell.admin, body({ title: 'extra' })), 400, 'validation_failed');
       assert.equal(await count(), before);
     });
 
     it('replays an idempotent create with the same key and creates once', async () => {
       const key = `statement-${randomUUID()}`;
       const payload = body({ description: 'Idempotent statement' });
-      const first = await call<{ data: Statement }>('POST', PATH, admin, payload, { 'idempotency-key': key });
-      const second = await call<{ data: Statement }>('POST', PATH, admin, payload, { 'idempotency-key': key });
+      const first = await call<{ data: Statement }>('POST', PATH, cell.admin, payload, { 'idempotency-key': key });
+      const second = await call<{ data: Statement }>('POST', PATH, cell.admin, payload, { 'idempotency-key': key });
       assert.equal(first.status, 201);
       assert.equal(second.status, 201);
       assert.equal(second.headers.get('idempotency-replayed'), 'true');
       assert.equal(second.body.data.id, first.body.data.id);
-      assert.equal(await database.prisma.projectStatement.count({ where: { workspaceId, description: 'Idempotent statement' } }), 1);
-      assertProblem(await call('POST', PATH, admin, body({ description: 'Other' }), { 'idempotency-key': key }), 409, 'idempotency_key_reused');
+      assert.equal(await cell.database.prisma.projectStatement.count({ where: { workspaceId: cell.workspaceId, description: 'Idempotent statement' } }), 1);
+      assertProblem(await call('POST', PATH, cell.admin, body({ description: 'Other' }), { 'idempotency-key': key }), 409, 'idempotency_key_reused');
     });
 
     it('updates compare-and-set: the version moves on, a stale one is 409 version_conflict and changes nothing', async () => {
       const s = await create();
-      const reply = await call<{ data: Statement }>('PATCH', `${PATH}/${s.id}`, admin, { expectedVersion: s.version, kind: 'revenue', description: null, occurredOn: '2026-04-02', quantity: '3' });
+      const reply = await call<{ data: Statement }>('PATCH', `${PATH}/${s.id}`, cell.admin, { expectedVersion: s.version, kind: 'revenue', description: null, occurredOn: '2026-04-02', quantity: '3' });
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
       assertShape('updateProjectStatement', reply.body.data);
       assert.equal(reply.headers.get('etag'), '"2"');
       assert.deepEqual([reply.body.data.kind, reply.body.data.description, reply.body.data.occurredOn, reply.body.data.quantity, reply.body.data.version], ['revenue', null, '2026-04-02', '3', '2']);
-      assertProblem(await call('PATCH', `${PATH}/${s.id}`, admin, { expectedVersion: s.version, description: 'stale' }), 409, 'version_conflict');
-      assertProblem(await call('PATCH', `${PATH}/${s.id}`, admin, { description: 'no version' }), 400, 'validation_failed', '/expectedVersion');
-      assertProblem(await call('PATCH', `${PATH}/${s.id}`, admin, { expectedVersion: '2' }), 400, 'validation_failed');
-      assertProblem(await call('PATCH', `${PATH}/${s.id}`, admin, { expectedVersion: '2', projectId: project2Id }), 400, 'validation_failed');
+      assertProblem(await call('PATCH', `${PATH}/${s.id}`, cell.admin, { expectedVersion: s.version, description: 'stale' }), 409, 'version_conflict');
+      assertProblem(await call('PATCH', `${PATH}/${s.id}`, cell.admin, { description: 'no version' }), 400, 'validation_failed', '/expectedVersion');
+      assertProblem(await call('PATCH', `${PATH}/${s.id}`, cell.admin, { expectedVersion: '2' }), 400, 'validation_failed');
+      assertProblem(await call('PATCH', `${PATH}/${s.id}`, cell.admin, { expectedVersion: '2', projectId: project2Id }), 400, 'validation_failed');
       assert.equal((await row(s.id)).revision, 2);
       const events = await cell.outbox(s.id, 'project_statement.updated');
       assert.equal(events.length, 1);
@@ -238,7 +224,7 @@ describe('v1 project statements', () => {
 
     it('of concurrent updates on one version exactly one wins, on either instance', async () => {
       const s = await create();
-      const replies = await Promise.all(Array.from({ length: 4 }, (_, i) => call('PATCH', `${PATH}/${s.id}`, admin, { expectedVersion: s.version, description: `writer ${i}` }, {}, i % 2 ? v1b : v1)));
+      const replies = await Promise.all(Array.from({ length: 4 }, (_, i) => call('PATCH', `${PATH}/${s.id}`, cell.admin, { expectedVersion: s.version, description: `writer ${i}` }, {}, i % 2 ? cell.v1b : cell.v1)));
       assert.deepEqual(replies.map((r) => r.status).sort(), [200, 409, 409, 409]);
       assert.equal((await row(s.id)).revision, 2);
       assert.equal((await cell.outbox(s.id, 'project_statement.updated')).length, 1);
@@ -246,13 +232,13 @@ describe('v1 project statements', () => {
 
     it('archive never deletes: 204, left out of lists, still readable; restore brings it back; events for both', async () => {
       const s = await create();
-      const archived = await call('DELETE', `${PATH}/${s.id}`, admin);
+      const archived = await call('DELETE', `${PATH}/${s.id}`, cell.admin);
       assert.equal(archived.status, 204);
       assert.ok(!(await listAll(`${PATH}?limit=200`)).some((x) => x.id === s.id));
-      const got = await call<{ data: Statement }>('GET', `${PATH}/${s.id}`, admin);
+      const got = await call<{ data: Statement }>('GET', `${PATH}/${s.id}`, cell.admin);
       assert.ok(got.body.data.archivedAt !== null);
-      assert.equal((await call('DELETE', `${PATH}/${s.id}`, admin)).status, 204, 'archiving again is fine');
-      const restored = await call<{ data: Statement }>('POST', `${PATH}/${s.id}/restore`, admin);
+      assert.equal((await call('DELETE', `${PATH}/${s.id}`, cell.admin)).status, 204, 'archiving again is fine');
+      const restored = await call<{ data: Statement }>('POST', `${PATH}/${s.id}/restore`, cell.admin);
       assert.equal(restored.status, 200);
       assertShape('restoreProjectStatement', restored.body.data);
       assert.equal(restored.body.data.archivedAt, null);
@@ -270,13 +256,13 @@ describe('v1 project statements', () => {
       assert.deepEqual((await listAll(`${PATH}?projectId=${project2Id}&kind=revenue`)).map((s) => s.id), [made[1]!.id, made[3]!.id]);
       assert.deepEqual((await listAll(`${PATH}?projectId=${project2Id}&from=2026-05-02&to=2026-05-04`)).map((s) => s.id), [made[1]!.id, made[2]!.id, made[3]!.id]);
       assert.deepEqual(await listAll(`${PATH}?projectId=not-a-uuid`), []);
-      const first = await call<ListBody<Statement>>('GET', `${PATH}?limit=2&projectId=${project2Id}`, admin);
+      const first = await call<ListBody<Statement>>('GET', `${PATH}?limit=2&projectId=${project2Id}`, cell.admin);
       assert.ok(first.body.meta.nextCursor);
-      assertProblem(await call('GET', `${PATH}?limit=2&projectId=${project2Id}&cursor=${first.body.meta.nextCursor}x`, admin), 400, 'validation_failed');
-      assertProblem(await call('GET', `${PATH}?limit=2&projectId=${projectId}&cursor=${first.body.meta.nextCursor}`, admin), 400, 'validation_failed');
-      assert.equal((await call('GET', `${PATH}?limit=201`, admin)).status, 400);
-      assert.equal((await call('GET', `${PATH}?kind=gift`, admin)).status, 400);
-      assert.equal((await call('GET', `${PATH}?unknown=1`, admin)).status, 400);
+      assertProblem(await call('GET', `${PATH}?limit=2&projectId=${project2Id}&cursor=${first.body.meta.nextCursor}x`, cell.admin), 400, 'validation_failed');
+      assertProblem(await call('GET', `${PATH}?limit=2&projectId=${projectId}&cursor=${first.body.meta.nextCursor}`, cell.admin), 400, 'validation_failed');
+      assert.equal((await call('GET', `${PATH}?limit=201`, cell.admin)).status, 400);
+      assert.equal((await call('GET', `${PATH}?kind=gift`, cell.admin)).status, 400);
+      assert.equal((await call('GET', `${PATH}?unknown=1`, cell.admin)).status, 400);
     });
   });
 
@@ -352,19 +338,19 @@ describe('v1 project statements', () => {
 
     it('the finance writer sets and clears purchasePrice and moves statements in and out of budget', async () => {
       const s = await create();
-      const set = await call<{ data: Statement }>('PATCH', `${PATH}/${s.id}`, admin, { expectedVersion: s.version, kind: 'budget', purchasePrice: { amount: '999999999999999.999999', currency: 'CHF' } });
+      const set = await call<{ data: Statement }>('PATCH', `${PATH}/${s.id}`, cell.admin, { expectedVersion: s.version, kind: 'budget', purchasePrice: { amount: '999999999999999.999999', currency: 'CHF' } });
       assert.equal(set.status, 200, JSON.stringify(set.body));
       assert.deepEqual([set.body.data.kind, set.body.data.purchasePrice], ['budget', { amount: '999999999999999.999999', currency: 'CHF' }]);
-      const cleared = await call<{ data: Statement }>('PATCH', `${PATH}/${s.id}`, admin, { expectedVersion: '2', kind: 'expense', purchasePrice: null });
+      const cleared = await call<{ data: Statement }>('PATCH', `${PATH}/${s.id}`, cell.admin, { expectedVersion: '2', kind: 'expense', purchasePrice: null });
       assert.equal(cleared.status, 200, JSON.stringify(cleared.body));
       assert.deepEqual([cleared.body.data.kind, cleared.body.data.purchasePrice], ['expense', null]);
     });
 
     it('outbox events never carry purchasePrice', async () => {
       const s = await create({ purchasePrice: { amount: '55', currency: 'EUR' } });
-      await call('PATCH', `${PATH}/${s.id}`, admin, { expectedVersion: s.version, purchasePrice: { amount: '66', currency: 'EUR' } });
-      await call('DELETE', `${PATH}/${s.id}`, admin);
-      await call('POST', `${PATH}/${s.id}/restore`, admin);
+      await call('PATCH', `${PATH}/${s.id}`, cell.admin, { expectedVersion: s.version, purchasePrice: { amount: '66', currency: 'EUR' } });
+      await call('DELETE', `${PATH}/${s.id}`, cell.admin);
+      await call('POST', `${PATH}/${s.id}/restore`, cell.admin);
       const events = await cell.outbox(s.id);
       assert.deepEqual(events.map((e) => e.eventType), ['project_statement.created', 'project_statement.updated', 'project_statement.archived', 'project_statement.restored']);
       for (const event of events) {

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
-import type { Database } from '@workcell/db';
-import { type RunningApp, useTestEnvironment } from '@workcell/testing';
-import { startV1Cell, type V1Cell } from './support/cell.js';
-import { assertProblem, assertShape, callApi, errorOf, listAllPages, type ListBody } from './support/v1.js';
+import { useTestEnvironment } from '@workcell/testing';
+import { useV1Cell } from './support/cell.js';
+import { assertProblem, assertShape, errorOf, listAllPages, type ListBody } from './support/v1.js';
 
 /**
  * v1 project templates end to end: scopes (instantiation needs projects:write too), tenancy, validation with
@@ -21,37 +19,24 @@ type Template = { id: string; archivedAt: string | null; name: string; descripti
 type Project = { id: string; name: string; customerId: string | null; startsOn: string | null; revision: string };
 
 describe('v1 project templates', () => {
-  let cell: V1Cell;
-  let database: Database;
-  let workspaceId: string;
-  let config: AppConfig;
-  let v1: RunningApp;
-  let v1b: RunningApp;
-  let admin: string;
+  const cell = useV1Cell(env);
+  const { call } = cell;
   const other = { workspaceId: '', templateId: '', contactId: '' };
   let seq = 0;
 
-  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}, app: RunningApp = v1) =>
-    callApi<T>(app, method, path, token, body, headers);
   const ifMatch = (revision: string | number) => ({ 'if-match': `"${revision}"` });
-  const create = async (body: Record<string, unknown> = {}, token = admin) => {
+  const create = async (body: Record<string, unknown> = {}, token = cell.admin) => {
     const reply = await call<{ data: Template }>('POST', '/v1/project-templates', token, { name: `Template ${++seq}`, ...body });
     assert.equal(reply.status, 201, JSON.stringify(reply.body));
     return reply.body.data;
   };
-  const row = (id: string, ws = workspaceId) => database.prisma.projectTemplate.findUnique({ where: { workspaceId_id: { workspaceId: ws, id } } });
+  const row = (id: string, ws = cell.workspaceId) => cell.database.prisma.projectTemplate.findUnique({ where: { workspaceId_id: { workspaceId: ws, id } } });
 
   beforeAll(async () => {
-    cell = await startV1Cell(env);
-    ({ database, workspaceId, config, v1, v1b } = cell);
-    admin = await cell.mint(V1_SCOPES);
-    const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
-    other.workspaceId = ws.id;
-    other.templateId = (await database.prisma.projectTemplate.create({ data: { workspaceId: ws.id, name: 'Foreign template' } })).id;
-    other.contactId = (await database.prisma.contact.create({ data: { workspaceId: ws.id, displayName: 'Foreign Co', kind: 'organization' } })).id;
+    other.workspaceId = await cell.otherWorkspace();
+    other.templateId = (await cell.database.prisma.projectTemplate.create({ data: { workspaceId: other.workspaceId, name: 'Foreign template' } })).id;
+    other.contactId = (await cell.database.prisma.contact.create({ data: { workspaceId: other.workspaceId, displayName: 'Foreign Co', kind: 'organization' } })).id;
   });
-
-  afterAll(() => cell?.close());
 
   describe('scopes', () => {
     it('every operation answers 403 insufficient_scope naming its missing scope', async () => {
@@ -77,11 +62,11 @@ describe('v1 project templates', () => {
     it('instantiation also needs projects:write (403 naming it, nothing created)', async () => {
       const t = await create();
       const token = await cell.mint(V1_SCOPES.filter((s) => s !== 'projects:write'));
-      const before = await database.prisma.project.count({ where: { workspaceId } });
+      const before = await cell.database.prisma.project.count({ where: { workspaceId: cell.workspaceId } });
       const reply = await call('POST', `/v1/project-templates/${t.id}/instantiate`, token, { name: 'P', startsOn: '2026-01-05' });
       assertProblem(reply, 403, 'insufficient_scope');
       assert.match(errorOf(reply).detail, /projects:write/);
-      assert.equal(await database.prisma.project.count({ where: { workspaceId } }), before);
+      assert.equal(await cell.database.prisma.project.count({ where: { workspaceId: cell.workspaceId } }), before);
     });
 
     it('project-templates:read reads but does not write', async () => {
@@ -95,7 +80,7 @@ describe('v1 project templates', () => {
   describe('create, get, list', () => {
     it('creates: 201, Location, strong ETag, registry shape, the skeleton and project_template.created', async () => {
       const blueprints = [{ title: 'Kick-off', offsetDays: 0, durationDays: 1 }, { title: 'Review', description: 'check', offsetDays: 7 }];
-      const reply = await call<{ data: Template }>('POST', '/v1/project-templates', admin, { name: 'Website', description: 'std', taskBlueprints: blueprints });
+      const reply = await call<{ data: Template }>('POST', '/v1/project-templates', cell.admin, { name: 'Website', description: 'std', taskBlueprints: blueprints });
       assert.equal(reply.status, 201, JSON.stringify(reply.body));
       const t = reply.body.data;
       assertShape('createProjectTemplate', t);
@@ -103,7 +88,7 @@ describe('v1 project templates', () => {
       assert.equal(reply.headers.get('etag'), '"1"');
       assert.equal(t.revision, '1');
       assert.deepEqual(t.taskBlueprints, [{ title: 'Kick-off', description: null, offsetDays: 0, durationDays: 1 }, { title: 'Review', description: 'check', offsetDays: 7 }]);
-      const got = await call<{ data: Template }>('GET', `/v1/project-templates/${t.id}`, admin);
+      const got = await call<{ data: Template }>('GET', `/v1/project-templates/${t.id}`, cell.admin);
       assert.equal(got.status, 200);
       assertShape('getProjectTemplate', got.body.data);
       assert.deepEqual(got.body.data, t);
@@ -112,7 +97,7 @@ describe('v1 project templates', () => {
     });
 
     it('refuses invalid bodies with 400 and a pointer per problem, writing nothing', async () => {
-      const before = await database.prisma.projectTemplate.count();
+      const before = await cell.database.prisma.projectTemplate.count();
       const cases: [unknown, string][] = [
         [{}, '/name'],
         [{ name: '' }, '/name'],
@@ -121,35 +106,35 @@ describe('v1 project templates', () => {
         [{ name: 'x', taskBlueprints: [{ offsetDays: 1 }] }, '/taskBlueprints/0/title'],
       ];
       for (const [body, pointer] of cases) {
-        const reply = await call('POST', '/v1/project-templates', admin, body);
+        const reply = await call('POST', '/v1/project-templates', cell.admin, body);
         assert.equal(reply.status, 400, JSON.stringify(body));
         if (pointer) assertProblem(reply, 400, errorOf(reply).code, pointer);
       }
-      assert.equal(await database.prisma.projectTemplate.count(), before);
+      assert.equal(await cell.database.prisma.projectTemplate.count(), before);
     });
 
     it('replays an idempotent create with the same key and creates once', async () => {
       const key = randomUUID();
       const body = { name: `Idem ${++seq}` };
-      const first = await call<{ data: Template }>('POST', '/v1/project-templates', admin, body, { 'idempotency-key': key });
-      const second = await call<{ data: Template }>('POST', '/v1/project-templates', admin, body, { 'idempotency-key': key });
+      const first = await call<{ data: Template }>('POST', '/v1/project-templates', cell.admin, body, { 'idempotency-key': key });
+      const second = await call<{ data: Template }>('POST', '/v1/project-templates', cell.admin, body, { 'idempotency-key': key });
       assert.equal(first.status, 201);
       assert.equal(second.status, 201);
       assert.equal(second.body.data.id, first.body.data.id);
-      assert.equal(await database.prisma.projectTemplate.count({ where: { name: body.name } }), 1);
-      assertProblem(await call('POST', '/v1/project-templates', admin, { name: 'Other' }, { 'idempotency-key': key }), 409, 'idempotency_key_reused');
+      assert.equal(await cell.database.prisma.projectTemplate.count({ where: { name: body.name } }), 1);
+      assertProblem(await call('POST', '/v1/project-templates', cell.admin, { name: 'Other' }, { 'idempotency-key': key }), 409, 'idempotency_key_reused');
     });
 
     it('pages the list with cursors, leaving archived templates out', async () => {
       const made = [await create(), await create(), await create()];
       const archived = await create();
-      assert.equal((await call('DELETE', `/v1/project-templates/${archived.id}`, admin, undefined, ifMatch(1))).status, 204);
-      const first = await call<ListBody<Template>>('GET', '/v1/project-templates?limit=2', admin);
+      assert.equal((await call('DELETE', `/v1/project-templates/${archived.id}`, cell.admin, undefined, ifMatch(1))).status, 204);
+      const first = await call<ListBody<Template>>('GET', '/v1/project-templates?limit=2', cell.admin);
       assert.equal(first.status, 200);
       assert.equal(first.body.data.length, 2);
       assert.ok(first.body.links.next);
       for (const item of first.body.data) assertShape('listProjectTemplates', item);
-      const all = await listAllPages<Template>(v1, '/v1/project-templates?limit=2', admin);
+      const all = await listAllPages<Template>(cell.v1, '/v1/project-templates?limit=2', cell.admin);
       const ids = all.map((t) => t.id);
       for (const t of made) assert.ok(ids.includes(t.id));
       assert.ok(!ids.includes(archived.id));
@@ -158,11 +143,11 @@ describe('v1 project templates', () => {
     });
 
     it("another workspace's template answers 404 and is not changed", async () => {
-      assertProblem(await call('GET', `/v1/project-templates/${other.templateId}`, admin), 404, 'not_found');
-      assertProblem(await call('PATCH', `/v1/project-templates/${other.templateId}`, admin, { name: 'hijack' }, ifMatch(1)), 404, 'not_found');
-      assertProblem(await call('DELETE', `/v1/project-templates/${other.templateId}`, admin, undefined, ifMatch(1)), 404, 'not_found');
-      assertProblem(await call('POST', `/v1/project-templates/${other.templateId}/instantiate`, admin, { name: 'x', startsOn: '2026-01-01' }), 404, 'not_found');
-      assertProblem(await call('GET', '/v1/project-templates/not-a-uuid', admin), 404, 'not_found');
+      assertProblem(await call('GET', `/v1/project-templates/${other.templateId}`, cell.admin), 404, 'not_found');
+      assertProblem(await call('PATCH', `/v1/project-templates/${other.templateId}`, cell.admin, { name: 'hijack' }, ifMatch(1)), 404, 'not_found');
+      assertProblem(await call('DELETE', `/v1/project-templates/${other.templateId}`, cell.admin, undefined, ifMatch(1)), 404, 'not_found');
+      assertProblem(await call('POST', `/v1/project-templates/${other.templateId}/instantiate`, cell.admin, { name: 'x', startsOn: '2026-01-01' }), 404, 'not_found');
+      assertProblem(await call('GET', '/v1/project-templates/not-a-uuid', cell.admin), 404, 'not_found');
       const foreign = await row(other.templateId, other.workspaceId);
       assert.equal(foreign?.name, 'Foreign template');
       assert.equal(foreign?.revision, 1);
@@ -173,7 +158,7 @@ describe('v1 project templates', () => {
   describe('If-Match writes', () => {
     it('updates with the current ETag: new revision, project_template.updated; the skeleton is replaced whole', async () => {
       const t = await create({ taskBlueprints: [{ title: 'a', offsetDays: 0 }] });
-      const reply = await call<{ data: Template }>('PATCH', `/v1/project-templates/${t.id}`, admin, { name: 'Renamed', taskBlueprints: [{ title: 'b', offsetDays: 2, durationDays: 3 }] }, ifMatch(1));
+      const reply = await call<{ data: Template }>('PATCH', `/v1/project-templates/${t.id}`, cell.admin, { name: 'Renamed', taskBlueprints: [{ title: 'b', offsetDays: 2, durationDays: 3 }] }, ifMatch(1));
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
       assertShape('updateProjectTemplate', reply.body.data);
       assert.equal(reply.body.data.name, 'Renamed');
@@ -192,11 +177,11 @@ describe('v1 project templates', () => {
         ['DELETE', `/v1/project-templates/${t.id}`, undefined],
         ['POST', `/v1/project-templates/${t.id}/restore`, undefined],
       ] as const) {
-        assertProblem(await call(method, path, admin, body), 428, 'precondition_required');
-        for (const value of ['W/"1"', '1', '"1", "2"', '*', '"abc"']) assertProblem(await call(method, path, admin, body, { 'if-match': value }), 400, 'invalid_precondition');
-        assertProblem(await call(method, path, admin, body, ifMatch(9)), 412, 'precondition_failed');
+        assertProblem(await call(method, path, cell.admin, body), 428, 'precondition_required');
+        for (const value of ['W/"1"', '1', '"1", "2"', '*', '"abc"']) assertProblem(await call(method, path, cell.admin, body, { 'if-match': value }), 400, 'invalid_precondition');
+        assertProblem(await call(method, path, cell.admin, body, ifMatch(9)), 412, 'precondition_failed');
       }
-      assertProblem(await call('PATCH', `/v1/project-templates/${t.id}`, admin, {}, ifMatch(1)), 400, 'validation_failed');
+      assertProblem(await call('PATCH', `/v1/project-templates/${t.id}`, cell.admin, {}, ifMatch(1)), 400, 'validation_failed');
       const stored = await row(t.id);
       assert.equal(stored?.revision, 1);
       assert.equal(stored?.name, t.name);
@@ -207,7 +192,7 @@ describe('v1 project templates', () => {
     it('of 20 concurrent writers with one ETag on two instances exactly one wins; the others get 412', async () => {
       const t = await create();
       const replies = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => call('PATCH', `/v1/project-templates/${t.id}`, admin, { description: `writer ${i}` }, ifMatch(1), i % 2 ? v1 : v1b)),
+        Array.from({ length: 20 }, (_, i) => call('PATCH', `/v1/project-templates/${t.id}`, cell.admin, { description: `writer ${i}` }, ifMatch(1), i % 2 ? cell.v1 : cell.v1b)),
       );
       const statuses = replies.map((r) => r.status);
       assert.equal(statuses.filter((s) => s === 200).length, 1, JSON.stringify(statuses));
@@ -218,22 +203,22 @@ describe('v1 project templates', () => {
 
     it('archives (204, never deletes) and restores with If-Match; wrong state is 409; archived is read-only', async () => {
       const t = await create();
-      const archived = await call('DELETE', `/v1/project-templates/${t.id}`, admin, undefined, ifMatch(1));
+      const archived = await call('DELETE', `/v1/project-templates/${t.id}`, cell.admin, undefined, ifMatch(1));
       assert.equal(archived.status, 204);
       const stored = await row(t.id);
       assert.ok(stored?.archivedAt);
       assert.equal(stored?.revision, 2);
-      const got = await call<{ data: Template }>('GET', `/v1/project-templates/${t.id}`, admin);
+      const got = await call<{ data: Template }>('GET', `/v1/project-templates/${t.id}`, cell.admin);
       assert.ok(got.body.data.archivedAt);
-      assertProblem(await call('DELETE', `/v1/project-templates/${t.id}`, admin, undefined, ifMatch(2)), 409, 'conflict');
-      assertProblem(await call('PATCH', `/v1/project-templates/${t.id}`, admin, { name: 'x' }, ifMatch(2)), 409, 'conflict');
-      assertProblem(await call('POST', `/v1/project-templates/${t.id}/instantiate`, admin, { name: 'x', startsOn: '2026-01-01' }), 409, 'conflict');
-      const restored = await call<{ data: Template }>('POST', `/v1/project-templates/${t.id}/restore`, admin, undefined, ifMatch(2));
+      assertProblem(await call('DELETE', `/v1/project-templates/${t.id}`, cell.admin, undefined, ifMatch(2)), 409, 'conflict');
+      assertProblem(await call('PATCH', `/v1/project-templates/${t.id}`, cell.admin, { name: 'x' }, ifMatch(2)), 409, 'conflict');
+      assertProblem(await call('POST', `/v1/project-templates/${t.id}/instantiate`, cell.admin, { name: 'x', startsOn: '2026-01-01' }), 409, 'conflict');
+      const restored = await call<{ data: Template }>('POST', `/v1/project-templates/${t.id}/restore`, cell.admin, undefined, ifMatch(2));
       assert.equal(restored.status, 200);
       assertShape('restoreProjectTemplate', restored.body.data);
       assert.equal(restored.body.data.archivedAt, null);
       assert.equal(restored.headers.get('etag'), '"3"');
-      assertProblem(await call('POST', `/v1/project-templates/${t.id}/restore`, admin, undefined, ifMatch(3)), 409, 'conflict');
+      assertProblem(await call('POST', `/v1/project-templates/${t.id}/restore`, cell.admin, undefined, ifMatch(3)), 409, 'conflict');
       assert.deepEqual((await cell.outbox(t.id)).map((e) => e.eventType), ['project_template.created', 'project_template.archived', 'project_template.restored']);
     });
   });
@@ -241,8 +226,8 @@ describe('v1 project templates', () => {
   describe('instantiateProjectTemplate', () => {
     it('creates the project and its skeleton tasks in one transaction: 201, Location, ETag, the Project shape, project.created', async () => {
       const t = await create({ description: 'from template', taskBlueprints: [{ title: 'Plan', offsetDays: 0, durationDays: 2 }, { title: 'Build', description: 'do it', offsetDays: 3 }] });
-      const customer = await database.prisma.contact.create({ data: { workspaceId, displayName: 'Acme', kind: 'organization' } });
-      const reply = await call<{ data: Project }>('POST', `/v1/project-templates/${t.id}/instantiate`, admin, { name: 'Acme site', customerId: customer.id, startsOn: '2026-03-02' });
+      const customer = await cell.database.prisma.contact.create({ data: { workspaceId: cell.workspaceId, displayName: 'Acme', kind: 'organization' } });
+      const reply = await call<{ data: Project }>('POST', `/v1/project-templates/${t.id}/instantiate`, cell.admin, { name: 'Acme site', customerId: customer.id, startsOn: '2026-03-02' });
       assert.equal(reply.status, 201, JSON.stringify(reply.body));
       const p = reply.body.data;
       assertShape('instantiateProjectTemplate', p);
@@ -252,7 +237,7 @@ describe('v1 project templates', () => {
       assert.equal(p.customerId, customer.id);
       assert.equal(p.startsOn, '2026-03-02');
       type TaskRow = { id: string; title: string; description: string | null; startDate: Date | null; dueDate: Date | null };
-      const tasks: TaskRow[] = await database.prisma.task.findMany({ where: { workspaceId, projectId: p.id }, orderBy: { title: 'desc' } });
+      const tasks: TaskRow[] = await cell.database.prisma.task.findMany({ where: { workspaceId: cell.workspaceId, projectId: p.id }, orderBy: { title: 'desc' } });
       assert.deepEqual(
         tasks.map((task) => [task.title, task.description, task.startDate?.toISOString().slice(0, 10), task.dueDate?.toISOString().slice(0, 10) ?? null]),
         [['Plan', null, '2026-03-02', '2026-03-04'], ['Build', 'do it', '2026-03-05', null]],
@@ -269,33 +254,33 @@ describe('v1 project templates', () => {
 
     it('refuses an invalid body or an unknown customer with 400 and a pointer, creating nothing', async () => {
       const t = await create({ taskBlueprints: [{ title: 'x', offsetDays: 0 }] });
-      const projects = await database.prisma.project.count();
-      const tasks = await database.prisma.task.count();
+      const projects = await cell.database.prisma.project.count();
+      const tasks = await cell.database.prisma.task.count();
       for (const [body, pointer] of [
         [{ startsOn: '2026-01-01' }, '/name'],
         [{ name: 'x', startsOn: 'soon' }, '/startsOn'],
         [{ name: 'x', startsOn: '2026-01-01', customerId: other.contactId }, '/customerId'],
         [{ name: 'x', startsOn: '2026-01-01', customerId: randomUUID() }, '/customerId'],
       ] as const) {
-        const reply = await call('POST', `/v1/project-templates/${t.id}/instantiate`, admin, body);
+        const reply = await call('POST', `/v1/project-templates/${t.id}/instantiate`, cell.admin, body);
         assert.equal(reply.status, 400, JSON.stringify(reply.body));
         assertProblem(reply, 400, errorOf(reply).code, pointer);
       }
-      assert.equal(await database.prisma.project.count(), projects);
-      assert.equal(await database.prisma.task.count(), tasks);
+      assert.equal(await cell.database.prisma.project.count(), projects);
+      assert.equal(await cell.database.prisma.task.count(), tasks);
     });
 
     it('an idempotent instantiation with the same key creates one project', async () => {
       const t = await create({ taskBlueprints: [{ title: 'once', offsetDays: 0 }] });
       const key = randomUUID();
       const body = { name: `Idem project ${++seq}`, startsOn: '2026-02-02' };
-      const first = await call<{ data: Project }>('POST', `/v1/project-templates/${t.id}/instantiate`, admin, body, { 'idempotency-key': key });
-      const second = await call<{ data: Project }>('POST', `/v1/project-templates/${t.id}/instantiate`, admin, body, { 'idempotency-key': key });
+      const first = await call<{ data: Project }>('POST', `/v1/project-templates/${t.id}/instantiate`, cell.admin, body, { 'idempotency-key': key });
+      const second = await call<{ data: Project }>('POST', `/v1/project-templates/${t.id}/instantiate`, cell.admin, body, { 'idempotency-key': key });
       assert.equal(first.status, 201);
       assert.equal(second.status, 201);
       assert.equal(second.body.data.id, first.body.data.id);
-      assert.equal(await database.prisma.project.count({ where: { name: body.name } }), 1);
-      assert.equal(await database.prisma.task.count({ where: { projectId: first.body.data.id } }), 1);
+      assert.equal(await cell.database.prisma.project.count({ where: { name: body.name } }), 1);
+      assert.equal(await cell.database.prisma.task.count({ where: { projectId: first.body.data.id } }), 1);
     });
   });
 
@@ -305,7 +290,7 @@ describe('v1 project templates', () => {
       const hidden = await create();
       const scopes = ['project-templates:read', 'project-templates:write', 'projects:write'];
       const { token } = await cell.serviceAccount(scopes, [{ resourceType: 'project_template', resourceId: granted.id, access: 'read' }]);
-      const listed = await listAllPages<Template>(v1, '/v1/project-templates', token);
+      const listed = await listAllPages<Template>(cell.v1, '/v1/project-templates', token);
       assert.deepEqual(listed.map((t) => t.id), [granted.id]);
       assert.equal((await call('GET', `/v1/project-templates/${granted.id}`, token)).status, 200);
       assertProblem(await call('GET', `/v1/project-templates/${hidden.id}`, token), 404, 'not_found');

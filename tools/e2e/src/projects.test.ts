@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { AppConfig } from '@workcell/config';
-import { V1_SCOPES } from '@workcell/credentials';
-import type { Database } from '@workcell/db';
-import { type RunningApp, useTestEnvironment } from '@workcell/testing';
-import { startV1Cell, type V1Cell } from './support/cell.js';
+import { useTestEnvironment } from '@workcell/testing';
+import { useV1Cell } from './support/cell.js';
 import { callApi, errorOf, type ErrorItem, type ListBody, type Reply } from './support/v1.js';
 
 /**
@@ -32,47 +29,36 @@ type Project = {
 };
 
 describe('v1 projects', () => {
-  let cell: V1Cell;
-  let database: Database;
-  let workspaceId: string;
-  let config: AppConfig;
-  let v1: RunningApp;
-  let admin: string;
+  const cell = useV1Cell(env);
+  const { mint } = cell;
   let readOnly: string;
   const other = { workspaceId: '', projectId: '', tagId: '', contactId: '' };
   let tagId: string;
   let contactId: string;
   let seq = 0;
 
-  const mint = (scopes: readonly string[]) => cell.mint(scopes);
-  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) => callApi<T>(v1, method, path, token, body, headers);
+  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) => callApi<T>(cell.v1, method, path, token, body, headers);
   const create = async (body: Record<string, unknown> = {}) => {
-    const reply = await call<{ data: Project }>('POST', '/v1/projects', admin, { name: `Project ${++seq}`, ...body });
+    const reply = await call<{ data: Project }>('POST', '/v1/projects', cell.admin, { name: `Project ${++seq}`, ...body });
     assert.equal(reply.status, 201, JSON.stringify(reply.body));
     return reply.body.data;
   };
   const outboxCount = (aggregateId: string, eventType?: string) =>
-    database.prisma.outboxEvent.count({ where: { workspaceId, aggregateId, ...(eventType ? { eventType } : {}) } });
+    cell.database.prisma.outboxEvent.count({ where: { workspaceId: cell.workspaceId, aggregateId, ...(eventType ? { eventType } : {}) } });
 
   beforeAll(async () => {
-    cell = await startV1Cell(env);
-    ({ database, workspaceId, config, v1 } = cell);
-    admin = await mint(V1_SCOPES);
     readOnly = await mint(['projects:read']);
-    tagId = (await database.prisma.tag.create({ data: { workspaceId, name: 'blue' } })).id;
-    contactId = (await database.prisma.contact.create({ data: { workspaceId, displayName: 'Acme' } })).id;
-    const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
-    other.workspaceId = ws.id;
-    other.projectId = (await database.prisma.project.create({ data: { workspaceId: ws.id, name: 'Foreign' } })).id;
-    other.tagId = (await database.prisma.tag.create({ data: { workspaceId: ws.id, name: 'foreign' } })).id;
-    other.contactId = (await database.prisma.contact.create({ data: { workspaceId: ws.id, displayName: 'Foreign Co' } })).id;
+    tagId = (await cell.database.prisma.tag.create({ data: { workspaceId: cell.workspaceId, name: 'blue' } })).id;
+    contactId = (await cell.database.prisma.contact.create({ data: { workspaceId: cell.workspaceId, displayName: 'Acme' } })).id;
+    other.workspaceId = await cell.otherWorkspace();
+    other.projectId = (await cell.database.prisma.project.create({ data: { workspaceId: other.workspaceId, name: 'Foreign' } })).id;
+    other.tagId = (await cell.database.prisma.tag.create({ data: { workspaceId: other.workspaceId, name: 'foreign' } })).id;
+    other.contactId = (await cell.database.prisma.contact.create({ data: { workspaceId: other.workspaceId, displayName: 'Foreign Co' } })).id;
   });
-
-  afterAll(() => cell?.close());
 
   describe('createProject', () => {
     it('creates with 201, Location, ETag and the body, and writes project.created in the same transaction', async () => {
-      const reply = await call<{ data: Project }>('POST', '/v1/projects', admin, {
+      const reply = await call<{ data: Project }>('POST', '/v1/projects', cell.admin, {
         name: '  Launch  ',
         description: 'the launch',
         customerId: contactId,
@@ -94,22 +80,22 @@ describe('v1 projects', () => {
     it('replays an idempotent create with the same key and creates once', async () => {
       const key = `project-${randomUUID()}`;
       const body = { name: 'Idempotent' };
-      const first = await call<{ data: Project }>('POST', '/v1/projects', admin, body, { 'idempotency-key': key });
-      const second = await call<{ data: Project }>('POST', '/v1/projects', admin, body, { 'idempotency-key': key });
+      const first = await call<{ data: Project }>('POST', '/v1/projects', cell.admin, body, { 'idempotency-key': key });
+      const second = await call<{ data: Project }>('POST', '/v1/projects', cell.admin, body, { 'idempotency-key': key });
       assert.equal(first.status, 201);
       assert.equal(second.status, 201);
       assert.equal(second.headers.get('idempotency-replayed'), 'true');
       assert.equal(second.body.data.id, first.body.data.id);
       assert.equal(second.headers.get('location'), first.headers.get('location'));
       assert.equal(second.headers.get('etag'), '"1"');
-      assert.equal(await database.prisma.project.count({ where: { workspaceId, name: 'Idempotent' } }), 1);
-      const reused = await call('POST', '/v1/projects', admin, { name: 'Different' }, { 'idempotency-key': key });
+      assert.equal(await cell.database.prisma.project.count({ where: { workspaceId: cell.workspaceId, name: 'Idempotent' } }), 1);
+      const reused = await call('POST', '/v1/projects', cell.admin, { name: 'Different' }, { 'idempotency-key': key });
       assert.equal(reused.status, 409);
       assert.equal(errorOf(reused).code, 'idempotency_key_reused');
     });
 
     it('validates the body with pointers and writes nothing', async () => {
-      const before = await database.prisma.project.count({ where: { workspaceId } });
+      const before = await cell.database.prisma.project.count({ where: { workspaceId: cell.workspaceId } });
       const cases: [unknown, string][] = [
         [{}, '/name'],
         [{ name: '' }, '/name'],
@@ -123,12 +109,12 @@ describe('v1 projects', () => {
         [{ name: 'x', customerId: randomUUID() }, '/customerId'],
       ];
       for (const [body, pointer] of cases) {
-        const reply = await call('POST', '/v1/projects', admin, body);
+        const reply = await call('POST', '/v1/projects', cell.admin, body);
         assert.equal(reply.status, 400, `${JSON.stringify(body)} → ${reply.status} ${JSON.stringify(reply.body)}`);
         const pointers = (reply.body as { errors: ErrorItem[] }).errors.map((e) => e.source?.pointer ?? '');
         assert.ok(pointer === '' || pointers.includes(pointer), `${JSON.stringify(body)}: ${JSON.stringify(pointers)}`);
       }
-      assert.equal(await database.prisma.project.count({ where: { workspaceId } }), before);
+      assert.equal(await cell.database.prisma.project.count({ where: { workspaceId: cell.workspaceId } }), before);
     });
 
     it('needs projects:write (403 insufficient_scope)', async () => {
@@ -146,7 +132,7 @@ describe('v1 projects', () => {
       assert.equal(got.headers.get('etag'), '"1"');
       assert.deepEqual(got.body.data, p);
       for (const id of [other.projectId, randomUUID(), 'not-a-uuid']) {
-        const missing = await call('GET', `/v1/projects/${id}`, admin);
+        const missing = await call('GET', `/v1/projects/${id}`, cell.admin);
         assert.equal(missing.status, 404, id);
         assert.equal(errorOf(missing).code, 'not_found');
       }
@@ -156,9 +142,9 @@ describe('v1 projects', () => {
     });
 
     it('pages with a cursor, never shows other workspaces or archived projects, and filters', async () => {
-      const customer = (await database.prisma.contact.create({ data: { workspaceId, displayName: 'Paged customer' } })).id;
+      const customer = (await cell.database.prisma.contact.create({ data: { workspaceId: cell.workspaceId, displayName: 'Paged customer' } })).id;
       const created = [await create({ customerId: customer }), await create({ customerId: customer }), await create({ customerId: customer })];
-      await database.prisma.project.update({ where: { workspaceId_id: { workspaceId, id: created[1]!.id } }, data: { archivedAt: new Date() } });
+      await cell.database.prisma.project.update({ where: { workspaceId_id: { workspaceId: cell.workspaceId, id: created[1]!.id } }, data: { archivedAt: new Date() } });
       const seen: Project[] = [];
       let path: string | null = '/v1/projects?limit=2';
       let pages = 0;
@@ -190,7 +176,7 @@ describe('v1 projects', () => {
   describe('updateProject (If-Match)', () => {
     it('changes the sent attributes, bumps the revision and ETag, writes project.updated', async () => {
       const p = await create({ description: 'keep me', tagIds: [tagId] });
-      const reply = await call<{ data: Project }>('PATCH', `/v1/projects/${p.id}`, admin, { name: 'Renamed', dueOn: '2026-05-05', tagIds: [] }, { 'if-match': '"1"' });
+      const reply = await call<{ data: Project }>('PATCH', `/v1/projects/${p.id}`, cell.admin, { name: 'Renamed', dueOn: '2026-05-05', tagIds: [] }, { 'if-match': '"1"' });
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
       assert.equal(reply.headers.get('etag'), '"2"');
       assert.equal(reply.body.data.name, 'Renamed');
@@ -203,18 +189,18 @@ describe('v1 projects', () => {
 
     it('answers 428 without If-Match, 400 for weak, list and * validators, 412 when stale; nothing changes', async () => {
       const p = await create();
-      const missing = await call('PATCH', `/v1/projects/${p.id}`, admin, { name: 'x' });
+      const missing = await call('PATCH', `/v1/projects/${p.id}`, cell.admin, { name: 'x' });
       assert.equal(missing.status, 428);
       assert.equal(errorOf(missing).code, 'precondition_required');
       for (const value of ['W/"1"', '"1", "2"', '*', '1', '"abc"']) {
-        const bad = await call('PATCH', `/v1/projects/${p.id}`, admin, { name: 'x' }, { 'if-match': value });
+        const bad = await call('PATCH', `/v1/projects/${p.id}`, cell.admin, { name: 'x' }, { 'if-match': value });
         assert.equal(bad.status, 400, value);
         assert.equal(errorOf(bad).code, 'invalid_precondition', value);
       }
-      const stale = await call('PATCH', `/v1/projects/${p.id}`, admin, { name: 'x' }, { 'if-match': '"7"' });
+      const stale = await call('PATCH', `/v1/projects/${p.id}`, cell.admin, { name: 'x' }, { 'if-match': '"7"' });
       assert.equal(stale.status, 412);
       assert.equal(errorOf(stale).code, 'precondition_failed');
-      const now = await call<{ data: Project }>('GET', `/v1/projects/${p.id}`, admin);
+      const now = await call<{ data: Project }>('GET', `/v1/projects/${p.id}`, cell.admin);
       assert.deepEqual(now.body.data, p);
       assert.equal(await outboxCount(p.id, 'project.updated'), 0);
     });
@@ -230,17 +216,17 @@ describe('v1 projects', () => {
         [{ customerId: other.contactId }, '/customerId'],
         [{ tagIds: [other.tagId] }, '/tagIds/0'],
       ] as const) {
-        const reply = await call('PATCH', `/v1/projects/${p.id}`, admin, body, { 'if-match': '"1"' });
+        const reply = await call('PATCH', `/v1/projects/${p.id}`, cell.admin, body, { 'if-match': '"1"' });
         assert.equal(reply.status, 400, `${JSON.stringify(body)} → ${JSON.stringify(reply.body)}`);
         if (pointer) assert.ok((reply.body as { errors: ErrorItem[] }).errors.some((e) => e.source?.pointer === pointer));
       }
-      assert.equal((await call<{ data: Project }>('GET', `/v1/projects/${p.id}`, admin)).body.data.revision, '1');
+      assert.equal((await call<{ data: Project }>('GET', `/v1/projects/${p.id}`, cell.admin)).body.data.revision, '1');
     });
 
     it('another workspace’s project is 404 even with its right revision; the scope is projects:write', async () => {
-      const reply = await call('PATCH', `/v1/projects/${other.projectId}`, admin, { name: 'hijack' }, { 'if-match': '"1"' });
+      const reply = await call('PATCH', `/v1/projects/${other.projectId}`, cell.admin, { name: 'hijack' }, { 'if-match': '"1"' });
       assert.equal(reply.status, 404);
-      const foreign = await database.prisma.project.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId: other.workspaceId, id: other.projectId } } });
+      const foreign = await cell.database.prisma.project.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId: other.workspaceId, id: other.projectId } } });
       assert.equal(foreign.name, 'Foreign');
       assert.equal(foreign.revision, 1);
       const p = await create();
@@ -252,12 +238,12 @@ describe('v1 projects', () => {
     it('of 20 concurrent writers with the same ETag exactly one wins; the others get 412', async () => {
       const p = await create();
       const replies = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => call('PATCH', `/v1/projects/${p.id}`, admin, { description: `writer ${i}` }, { 'if-match': '"1"' })),
+        Array.from({ length: 20 }, (_, i) => call('PATCH', `/v1/projects/${p.id}`, cell.admin, { description: `writer ${i}` }, { 'if-match': '"1"' })),
       );
       const statuses = replies.map((r) => r.status).sort();
       assert.equal(statuses.filter((s) => s === 200).length, 1, JSON.stringify(statuses));
       assert.equal(statuses.filter((s) => s === 412).length, 19, JSON.stringify(statuses));
-      const final = await call<{ data: Project }>('GET', `/v1/projects/${p.id}`, admin);
+      const final = await call<{ data: Project }>('GET', `/v1/projects/${p.id}`, cell.admin);
       assert.equal(final.body.data.revision, '2');
       assert.equal(await outboxCount(p.id, 'project.updated'), 1);
     });

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { AppConfig } from '@workcell/config';
-import { V1_SCOPES } from '@workcell/credentials';
-import { type Database, issueCredential } from '@workcell/db';
-import { type RunningApp, useTestEnvironment } from '@workcell/testing';
-import { startV1Cell, type V1Cell } from './support/cell.js';
+import { issueCredential } from '@workcell/db';
+import { useTestEnvironment } from '@workcell/testing';
+import { useV1Cell } from './support/cell.js';
 import { callApi, errorOf, type ErrorItem, type ListBody, type Reply } from './support/v1.js';
 
 /**
@@ -38,13 +36,8 @@ type Task = {
 type TimeEntry = { id: string; taskId: string | null; projectId: string | null; userId: string; startedAt: string; endedAt: string | null; durationSeconds: number; note: string | null; version: string };
 
 describe('v1 tasks', () => {
-  let cell: V1Cell;
-  let database: Database;
-  let workspaceId: string;
-  let ownerMemberId: string;
-  let config: AppConfig;
-  let v1: RunningApp;
-  let admin: string;
+  const cell = useV1Cell(env);
+  const { mint } = cell;
   let readOnly: string;
   let serviceAccountToken: string;
   let projectId: string;
@@ -53,56 +46,48 @@ describe('v1 tasks', () => {
   const other = { workspaceId: '', taskId: '', projectId: '', listId: '', memberId: '', tagId: '' };
   let seq = 0;
 
-  const mint = (scopes: readonly string[]) => cell.mint(scopes);
-
-  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) => callApi<T>(v1, method, path, token, body, headers);
+  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) => callApi<T>(cell.v1, method, path, token, body, headers);
   const pointersOf = (reply: Reply) => (reply.body as { errors: ErrorItem[] }).errors.map((e) => e.source?.pointer ?? '');
   const create = async (body: Record<string, unknown> = {}) => {
-    const reply = await call<{ data: Task }>('POST', '/v1/tasks', admin, { title: `Task ${++seq}`, ...body });
+    const reply = await call<{ data: Task }>('POST', '/v1/tasks', cell.admin, { title: `Task ${++seq}`, ...body });
     assert.equal(reply.status, 201, JSON.stringify(reply.body));
     return reply.body.data;
   };
-  const get = async (id: string, token = admin) => {
+  const get = async (id: string, token = cell.admin) => {
     const reply = await call<{ data: Task }>('GET', `/v1/tasks/${id}`, token);
     assert.equal(reply.status, 200, JSON.stringify(reply.body));
     return reply;
   };
   const ifMatch = (revision: string | number) => ({ 'if-match': `"${revision}"` });
   const outboxCount = (aggregateId: string, eventType?: string) =>
-    database.prisma.outboxEvent.count({ where: { workspaceId, aggregateId, ...(eventType ? { eventType } : {}) } });
-  const runningEntries = (memberId = ownerMemberId) => database.prisma.timeEntry.count({ where: { workspaceId, memberId, stoppedAt: null } });
+    cell.database.prisma.outboxEvent.count({ where: { workspaceId: cell.workspaceId, aggregateId, ...(eventType ? { eventType } : {}) } });
+  const runningEntries = (memberId = cell.ownerMemberId) => cell.database.prisma.timeEntry.count({ where: { workspaceId: cell.workspaceId, memberId, stoppedAt: null } });
 
   beforeAll(async () => {
-    cell = await startV1Cell(env);
-    ({ database, workspaceId, ownerMemberId, config, v1 } = cell);
-    admin = await mint(V1_SCOPES);
     readOnly = await mint(['tasks:read']);
-    const serviceAccountId = (await database.prisma.serviceAccount.findFirstOrThrow({ where: { workspaceId } })).id;
+    const serviceAccountId = (await cell.database.prisma.serviceAccount.findFirstOrThrow({ where: { workspaceId: cell.workspaceId } })).id;
     serviceAccountToken = (
-      await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'service_account', name: 'sa', scopes: ['tasks:read', 'time-entries:write'], serviceAccountId }))
+      await cell.database.prisma.$transaction((tx) => issueCredential(tx, cell.config, { workspaceId: cell.workspaceId, kind: 'service_account', name: 'sa', scopes: ['tasks:read', 'time-entries:write'], serviceAccountId }))
     ).token;
-    projectId = (await database.prisma.project.create({ data: { workspaceId, name: 'Home' } })).id;
-    listId = (await database.prisma.list.create({ data: { workspaceId, name: 'Inbox' } })).id;
-    tagId = (await database.prisma.tag.create({ data: { workspaceId, name: 'red' } })).id;
-    const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
-    other.workspaceId = ws.id;
-    other.projectId = (await database.prisma.project.create({ data: { workspaceId: ws.id, name: 'Foreign' } })).id;
-    other.listId = (await database.prisma.list.create({ data: { workspaceId: ws.id, name: 'Foreign list' } })).id;
-    other.tagId = (await database.prisma.tag.create({ data: { workspaceId: ws.id, name: 'foreign' } })).id;
-    other.taskId = (await database.prisma.task.create({ data: { workspaceId: ws.id, title: 'Foreign task' } })).id;
-    const user = await database.prisma.user.create({ data: { email: 'elsewhere@tasks.test', name: 'Elsewhere' } });
-    other.memberId = (await database.prisma.workspaceMember.create({ data: { workspaceId: ws.id, userId: user.id } })).id;
+    projectId = (await cell.database.prisma.project.create({ data: { workspaceId: cell.workspaceId, name: 'Home' } })).id;
+    listId = (await cell.database.prisma.list.create({ data: { workspaceId: cell.workspaceId, name: 'Inbox' } })).id;
+    tagId = (await cell.database.prisma.tag.create({ data: { workspaceId: cell.workspaceId, name: 'red' } })).id;
+    other.workspaceId = await cell.otherWorkspace();
+    other.projectId = (await cell.database.prisma.project.create({ data: { workspaceId: other.workspaceId, name: 'Foreign' } })).id;
+    other.listId = (await cell.database.prisma.list.create({ data: { workspaceId: other.workspaceId, name: 'Foreign list' } })).id;
+    other.tagId = (await cell.database.prisma.tag.create({ data: { workspaceId: other.workspaceId, name: 'foreign' } })).id;
+    other.taskId = (await cell.database.prisma.task.create({ data: { workspaceId: other.workspaceId, title: 'Foreign task' } })).id;
+    const user = await cell.database.prisma.user.create({ data: { email: 'elsewhere@tasks.test', name: 'Elsewhere' } });
+    other.memberId = (await cell.database.prisma.workspaceMember.create({ data: { workspaceId: other.workspaceId, userId: user.id } })).id;
   });
-
-  afterAll(() => cell?.close());
 
   describe('createTask, getTask, listTasks', () => {
     it('creates with 201, Location, ETag and every attribute, and writes task.created in the same transaction', async () => {
-      const reply = await call<{ data: Task }>('POST', '/v1/tasks', admin, {
+      const reply = await call<{ data: Task }>('POST', '/v1/tasks', cell.admin, {
         title: 'Write the spec',
         description: 'all of it',
         priority: 'high',
-        assigneeIds: [ownerMemberId],
+        assigneeIds: [cell.ownerMemberId],
         dueAt: '2026-03-04T10:30:00Z',
         estimateMinutes: 90,
         tagIds: [tagId],
@@ -115,9 +100,9 @@ describe('v1 tasks', () => {
       assert.equal(reply.headers.get('etag'), '"1"');
       assert.deepEqual(
         [t.title, t.description, t.priority, t.assigneeIds, t.dueAt, t.estimateMinutes, t.tagIds, t.projectId, t.listId, t.status, t.revision, t.timerStartedAt],
-        ['Write the spec', 'all of it', 'high', [ownerMemberId], '2026-03-04T10:30:00.000Z', 90, [tagId], projectId, listId, 'open', '1', null],
+        ['Write the spec', 'all of it', 'high', [cell.ownerMemberId], '2026-03-04T10:30:00.000Z', 90, [tagId], projectId, listId, 'open', '1', null],
       );
-      const row = await database.prisma.task.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId, id: t.id } } });
+      const row = await cell.database.prisma.task.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId: cell.workspaceId, id: t.id } } });
       assert.equal(row.dueDate?.toISOString().slice(0, 10), '2026-03-04', 'due_date follows due_at for the v0 calendar');
       assert.equal(await outboxCount(t.id, 'task.created'), 1);
       const got = await get(t.id, readOnly);
@@ -127,17 +112,17 @@ describe('v1 tasks', () => {
 
     it('replays an idempotent create with the same key', async () => {
       const key = `task-${randomUUID()}`;
-      const first = await call<{ data: Task }>('POST', '/v1/tasks', admin, { title: 'Once' }, { 'idempotency-key': key });
-      const second = await call<{ data: Task }>('POST', '/v1/tasks', admin, { title: 'Once' }, { 'idempotency-key': key });
+      const first = await call<{ data: Task }>('POST', '/v1/tasks', cell.admin, { title: 'Once' }, { 'idempotency-key': key });
+      const second = await call<{ data: Task }>('POST', '/v1/tasks', cell.admin, { title: 'Once' }, { 'idempotency-key': key });
       assert.equal(first.status, 201);
       assert.equal(second.status, 201);
       assert.equal(second.headers.get('idempotency-replayed'), 'true');
       assert.equal(second.body.data.id, first.body.data.id);
-      assert.equal(await database.prisma.task.count({ where: { workspaceId, title: 'Once' } }), 1);
+      assert.equal(await cell.database.prisma.task.count({ where: { workspaceId: cell.workspaceId, title: 'Once' } }), 1);
     });
 
     it('refuses invalid bodies and foreign references with 400 and a pointer, writing nothing', async () => {
-      const before = await database.prisma.task.count({ where: { workspaceId } });
+      const before = await cell.database.prisma.task.count({ where: { workspaceId: cell.workspaceId } });
       const cases: [unknown, string][] = [
         [{}, '/title'],
         [{ title: 'x', priority: 'sometime' }, '/priority'],
@@ -147,15 +132,15 @@ describe('v1 tasks', () => {
         [{ title: 'x', projectId: other.projectId }, '/projectId'],
         [{ title: 'x', listId: other.listId }, '/listId'],
         [{ title: 'x', assigneeIds: [other.memberId] }, '/assigneeIds/0'],
-        [{ title: 'x', assigneeIds: [ownerMemberId, ownerMemberId] }, '/assigneeIds/1'],
+        [{ title: 'x', assigneeIds: [cell.ownerMemberId, cell.ownerMemberId] }, '/assigneeIds/1'],
         [{ title: 'x', tagIds: [other.tagId] }, '/tagIds/0'],
       ];
       for (const [body, pointer] of cases) {
-        const reply = await call('POST', '/v1/tasks', admin, body);
+        const reply = await call('POST', '/v1/tasks', cell.admin, body);
         assert.equal(reply.status, 400, `${JSON.stringify(body)} → ${reply.status} ${JSON.stringify(reply.body)}`);
         if (pointer) assert.ok(pointersOf(reply).includes(pointer), `${JSON.stringify(body)}: ${JSON.stringify(pointersOf(reply))}`);
       }
-      assert.equal(await database.prisma.task.count({ where: { workspaceId } }), before);
+      assert.equal(await cell.database.prisma.task.count({ where: { workspaceId: cell.workspaceId } }), before);
     });
 
     it('scopes: reads need tasks:read, writes tasks:write', async () => {
@@ -170,22 +155,22 @@ describe('v1 tasks', () => {
 
     it('another workspace’s task answers 404 to every operation, exactly like a missing one', async () => {
       for (const id of [other.taskId, randomUUID()]) {
-        assert.equal((await call('GET', `/v1/tasks/${id}`, admin)).status, 404);
-        assert.equal((await call('PATCH', `/v1/tasks/${id}`, admin, { title: 'x' }, ifMatch(1))).status, 404);
-        assert.equal((await call('DELETE', `/v1/tasks/${id}`, admin, undefined, ifMatch(1))).status, 404);
-        assert.equal((await call('POST', `/v1/tasks/${id}/restore`, admin, undefined, ifMatch(1))).status, 404);
-        assert.equal((await call('POST', `/v1/tasks/${id}/complete`, admin, undefined, ifMatch(1))).status, 404);
-        assert.equal((await call('POST', `/v1/tasks/${id}/move`, admin, { projectId: null }, ifMatch(1))).status, 404);
-        assert.equal((await call('POST', `/v1/tasks/${id}/timer/start`, admin)).status, 404);
-        assert.equal((await call('POST', `/v1/tasks/${id}/timer/stop`, admin)).status, 404);
+        assert.equal((await call('GET', `/v1/tasks/${id}`, cell.admin)).status, 404);
+        assert.equal((await call('PATCH', `/v1/tasks/${id}`, cell.admin, { title: 'x' }, ifMatch(1))).status, 404);
+        assert.equal((await call('DELETE', `/v1/tasks/${id}`, cell.admin, undefined, ifMatch(1))).status, 404);
+        assert.equal((await call('POST', `/v1/tasks/${id}/restore`, cell.admin, undefined, ifMatch(1))).status, 404);
+        assert.equal((await call('POST', `/v1/tasks/${id}/complete`, cell.admin, undefined, ifMatch(1))).status, 404);
+        assert.equal((await call('POST', `/v1/tasks/${id}/move`, cell.admin, { projectId: null }, ifMatch(1))).status, 404);
+        assert.equal((await call('POST', `/v1/tasks/${id}/timer/start`, cell.admin)).status, 404);
+        assert.equal((await call('POST', `/v1/tasks/${id}/timer/stop`, cell.admin)).status, 404);
       }
-      const foreign = await database.prisma.task.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId: other.workspaceId, id: other.taskId } } });
+      const foreign = await cell.database.prisma.task.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId: other.workspaceId, id: other.taskId } } });
       assert.equal(foreign.revision, 1);
       assert.equal(foreign.archivedAt, null);
     });
 
     it('lists with cursor pages and filters, excluding archived tasks until restored', async () => {
-      const project = (await database.prisma.project.create({ data: { workspaceId, name: 'Paged' } })).id;
+      const project = (await cell.database.prisma.project.create({ data: { workspaceId: cell.workspaceId, name: 'Paged' } })).id;
       const tasks = [];
       for (let i = 0; i < 5; i++) tasks.push(await create({ projectId: project }));
       const seen: string[] = [];
@@ -202,28 +187,28 @@ describe('v1 tasks', () => {
       assert.deepEqual(seen, tasks.map((t) => t.id));
 
       const archived = tasks[1]!;
-      const del = await call('DELETE', `/v1/tasks/${archived.id}`, admin, undefined, ifMatch(1));
+      const del = await call('DELETE', `/v1/tasks/${archived.id}`, cell.admin, undefined, ifMatch(1));
       assert.equal(del.status, 204, JSON.stringify(del.body));
       assert.equal(await outboxCount(archived.id, 'task.archived'), 1);
-      const row = await database.prisma.task.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId, id: archived.id } } });
+      const row = await cell.database.prisma.task.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId: cell.workspaceId, id: archived.id } } });
       assert.ok(row.archivedAt, 'archive never deletes');
       const afterArchive = await call<ListBody<Task>>('GET', `/v1/tasks?projectId=${project}&limit=200`, readOnly);
       assert.ok(!afterArchive.body.data.some((t) => t.id === archived.id));
       assert.ok((await get(archived.id)).body.data.archivedAt);
 
-      const again = await call('DELETE', `/v1/tasks/${archived.id}`, admin, undefined, ifMatch(2));
+      const again = await call('DELETE', `/v1/tasks/${archived.id}`, cell.admin, undefined, ifMatch(2));
       assert.equal(again.status, 409);
-      const editArchived = await call('PATCH', `/v1/tasks/${archived.id}`, admin, { title: 'x' }, ifMatch(2));
+      const editArchived = await call('PATCH', `/v1/tasks/${archived.id}`, cell.admin, { title: 'x' }, ifMatch(2));
       assert.equal(editArchived.status, 409);
 
-      const restored = await call<{ data: Task }>('POST', `/v1/tasks/${archived.id}/restore`, admin, undefined, ifMatch(2));
+      const restored = await call<{ data: Task }>('POST', `/v1/tasks/${archived.id}/restore`, cell.admin, undefined, ifMatch(2));
       assert.equal(restored.status, 200, JSON.stringify(restored.body));
       assert.equal(restored.headers.get('etag'), '"3"');
       assert.equal(restored.body.data.archivedAt, null);
       assert.equal(await outboxCount(archived.id, 'task.restored'), 1);
       const afterRestore = await call<ListBody<Task>>('GET', `/v1/tasks?projectId=${project}&limit=200`, readOnly);
       assert.ok(afterRestore.body.data.some((t) => t.id === archived.id));
-      const restoreAgain = await call('POST', `/v1/tasks/${archived.id}/restore`, admin, undefined, ifMatch(3));
+      const restoreAgain = await call('POST', `/v1/tasks/${archived.id}/restore`, cell.admin, undefined, ifMatch(3));
       assert.equal(restoreAgain.status, 409);
 
       const other2 = await call<ListBody<Task>>('GET', `/v1/tasks?assigneeId=${other.memberId}`, readOnly);
@@ -236,7 +221,7 @@ describe('v1 tasks', () => {
   describe('updateTask and the other If-Match writes', () => {
     it('updates the sent attributes with a fresh ETag and writes task.updated', async () => {
       const t = await create({ description: 'stay' });
-      const reply = await call<{ data: Task }>('PATCH', `/v1/tasks/${t.id}`, admin, { title: 'New', priority: 'urgent', assigneeIds: [], estimateMinutes: null }, ifMatch(1));
+      const reply = await call<{ data: Task }>('PATCH', `/v1/tasks/${t.id}`, cell.admin, { title: 'New', priority: 'urgent', assigneeIds: [], estimateMinutes: null }, ifMatch(1));
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
       assert.equal(reply.headers.get('etag'), '"2"');
       assert.deepEqual([reply.body.data.title, reply.body.data.description, reply.body.data.priority, reply.body.data.revision], ['New', 'stay', 'urgent', '2']);
@@ -246,11 +231,11 @@ describe('v1 tasks', () => {
     it('428 without If-Match, 400 for weak / list / * / junk, 412 when stale, and nothing changes', async () => {
       const t = await create();
       const before = await outboxCount(t.id);
-      const missing = await call('PATCH', `/v1/tasks/${t.id}`, admin, { title: 'x' });
+      const missing = await call('PATCH', `/v1/tasks/${t.id}`, cell.admin, { title: 'x' });
       assert.equal(missing.status, 428);
       assert.equal(errorOf(missing).code, 'precondition_required');
       for (const value of ['W/"1"', '"1", "2"', '*', '1']) {
-        const bad = await call('PATCH', `/v1/tasks/${t.id}`, admin, { title: 'x' }, { 'if-match': value });
+        const bad = await call('PATCH', `/v1/tasks/${t.id}`, cell.admin, { title: 'x' }, { 'if-match': value });
         assert.equal(bad.status, 400, value);
         assert.equal(errorOf(bad).code, 'invalid_precondition');
       }
@@ -259,13 +244,13 @@ describe('v1 tasks', () => {
         ['POST', '/complete'],
         ['POST', '/restore'],
       ] as const) {
-        const noHeader = await call(method, `/v1/tasks/${t.id}${path}`, admin);
+        const noHeader = await call(method, `/v1/tasks/${t.id}${path}`, cell.admin);
         assert.equal(noHeader.status, 428, `${method} ${path}`);
       }
-      const stale = await call('PATCH', `/v1/tasks/${t.id}`, admin, { title: 'x' }, ifMatch(5));
+      const stale = await call('PATCH', `/v1/tasks/${t.id}`, cell.admin, { title: 'x' }, ifMatch(5));
       assert.equal(stale.status, 412);
       assert.equal(errorOf(stale).code, 'precondition_failed');
-      const staleArchive = await call('DELETE', `/v1/tasks/${t.id}`, admin, undefined, ifMatch(5));
+      const staleArchive = await call('DELETE', `/v1/tasks/${t.id}`, cell.admin, undefined, ifMatch(5));
       assert.equal(staleArchive.status, 412);
       assert.deepEqual((await get(t.id)).body.data, t);
       assert.equal(await outboxCount(t.id), before);
@@ -274,10 +259,10 @@ describe('v1 tasks', () => {
     it('refuses unknown and read-only attributes (projectId moves with moveTask)', async () => {
       const t = await create();
       for (const body of [{ status: 'completed' }, { revision: '3' }, { projectId }, { completedAt: null }, { bogus: 1 }, {}]) {
-        const reply = await call('PATCH', `/v1/tasks/${t.id}`, admin, body, ifMatch(1));
+        const reply = await call('PATCH', `/v1/tasks/${t.id}`, cell.admin, body, ifMatch(1));
         assert.equal(reply.status, 400, `${JSON.stringify(body)} → ${JSON.stringify(reply.body)}`);
       }
-      const foreign = await call('PATCH', `/v1/tasks/${t.id}`, admin, { assigneeIds: [other.memberId] }, ifMatch(1));
+      const foreign = await call('PATCH', `/v1/tasks/${t.id}`, cell.admin, { assigneeIds: [other.memberId] }, ifMatch(1));
       assert.equal(foreign.status, 400);
       assert.deepEqual(pointersOf(foreign), ['/assigneeIds/0']);
       assert.equal((await get(t.id)).body.data.revision, '1');
@@ -285,25 +270,25 @@ describe('v1 tasks', () => {
 
     it('completes, reopens and moves with If-Match, each writing its event', async () => {
       const t = await create();
-      const done = await call<{ data: Task }>('POST', `/v1/tasks/${t.id}/complete`, admin, undefined, ifMatch(1));
+      const done = await call<{ data: Task }>('POST', `/v1/tasks/${t.id}/complete`, cell.admin, undefined, ifMatch(1));
       assert.equal(done.status, 200, JSON.stringify(done.body));
       assert.equal(done.body.data.status, 'completed');
       assert.ok(done.body.data.completedAt);
       assert.equal(done.headers.get('etag'), '"2"');
-      assert.equal((await call('POST', `/v1/tasks/${t.id}/complete`, admin, undefined, ifMatch(2))).status, 409);
+      assert.equal((await call('POST', `/v1/tasks/${t.id}/complete`, cell.admin, undefined, ifMatch(2))).status, 409);
       const completedList = await call<ListBody<Task>>('GET', '/v1/tasks?status=completed&limit=200', readOnly);
       assert.ok(completedList.body.data.some((x) => x.id === t.id));
-      const reopened = await call<{ data: Task }>('POST', `/v1/tasks/${t.id}/reopen`, admin, undefined, ifMatch(2));
+      const reopened = await call<{ data: Task }>('POST', `/v1/tasks/${t.id}/reopen`, cell.admin, undefined, ifMatch(2));
       assert.equal(reopened.status, 200);
       assert.deepEqual([reopened.body.data.status, reopened.body.data.completedAt], ['open', null]);
-      assert.equal((await call('POST', `/v1/tasks/${t.id}/reopen`, admin, undefined, ifMatch(3))).status, 409);
-      const moved = await call<{ data: Task }>('POST', `/v1/tasks/${t.id}/move`, admin, { projectId, listId }, ifMatch(3));
+      assert.equal((await call('POST', `/v1/tasks/${t.id}/reopen`, cell.admin, undefined, ifMatch(3))).status, 409);
+      const moved = await call<{ data: Task }>('POST', `/v1/tasks/${t.id}/move`, cell.admin, { projectId, listId }, ifMatch(3));
       assert.equal(moved.status, 200, JSON.stringify(moved.body));
       assert.deepEqual([moved.body.data.projectId, moved.body.data.listId, moved.body.data.revision], [projectId, listId, '4']);
-      const foreignMove = await call('POST', `/v1/tasks/${t.id}/move`, admin, { projectId: other.projectId }, ifMatch(4));
+      const foreignMove = await call('POST', `/v1/tasks/${t.id}/move`, cell.admin, { projectId: other.projectId }, ifMatch(4));
       assert.equal(foreignMove.status, 400);
       assert.deepEqual(pointersOf(foreignMove), ['/projectId']);
-      const missingProject = await call('POST', `/v1/tasks/${t.id}/move`, admin, {}, ifMatch(4));
+      const missingProject = await call('POST', `/v1/tasks/${t.id}/move`, cell.admin, {}, ifMatch(4));
       assert.equal(missingProject.status, 400);
       for (const event of ['task.completed', 'task.reopened', 'task.moved']) assert.equal(await outboxCount(t.id, event), 1, event);
     });
@@ -315,7 +300,7 @@ describe('v1 tasks', () => {
       const { headers } = await get(t.id);
       const etag = headers.get('etag')!;
       const replies = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => call<{ data: Task }>('PATCH', `/v1/tasks/${t.id}`, admin, { description: `writer ${i}` }, { 'if-match': etag })),
+        Array.from({ length: 20 }, (_, i) => call<{ data: Task }>('PATCH', `/v1/tasks/${t.id}`, cell.admin, { description: `writer ${i}` }, { 'if-match': etag })),
       );
       const statuses = replies.map((r) => r.status);
       assert.equal(statuses.filter((s) => s === 200).length, 1, JSON.stringify(statuses));
@@ -333,7 +318,7 @@ describe('v1 tasks', () => {
         for (let attempt = 0; attempt < 200; attempt++) {
           const read = await get(t.id);
           const current = read.body.data.description ?? '';
-          const reply = await call('PATCH', `/v1/tasks/${t.id}`, admin, { description: `${current}[${i}]` }, { 'if-match': read.headers.get('etag')! });
+          const reply = await call('PATCH', `/v1/tasks/${t.id}`, cell.admin, { description: `${current}[${i}]` }, { 'if-match': read.headers.get('etag')! });
           if (reply.status === 200) return attempt;
           assert.equal(reply.status, 412, JSON.stringify(reply.body));
         }
@@ -352,28 +337,28 @@ describe('v1 tasks', () => {
     it('starts a running entry for the member, refuses a second start (any task) and changes nothing', async () => {
       const t = await create({ projectId });
       const u = await create();
-      const started = await call<{ data: TimeEntry }>('POST', `/v1/tasks/${t.id}/timer/start`, admin, { note: 'focus' });
+      const started = await call<{ data: TimeEntry }>('POST', `/v1/tasks/${t.id}/timer/start`, cell.admin, { note: 'focus' });
       assert.equal(started.status, 201, JSON.stringify(started.body));
       const entry = started.body.data;
       assert.equal(started.headers.get('location'), `/v1/time-entries/${entry.id}`);
-      assert.deepEqual([entry.taskId, entry.projectId, entry.userId, entry.endedAt, entry.note], [t.id, projectId, ownerMemberId, null, 'focus']);
+      assert.deepEqual([entry.taskId, entry.projectId, entry.userId, entry.endedAt, entry.note], [t.id, projectId, cell.ownerMemberId, null, 'focus']);
       assert.equal(await outboxCount(t.id, 'task.timer_started'), 1);
       assert.equal((await get(t.id)).body.data.timerStartedAt, entry.startedAt);
       assert.equal((await get(u.id)).body.data.timerStartedAt, null);
 
       for (const task of [t, u]) {
-        const twice = await call('POST', `/v1/tasks/${task.id}/timer/start`, admin);
+        const twice = await call('POST', `/v1/tasks/${task.id}/timer/start`, cell.admin);
         assert.equal(twice.status, 409);
         assert.equal(errorOf(twice).code, 'timer_already_running');
       }
       assert.equal(await runningEntries(), 1);
-      assert.equal(await database.prisma.timeEntry.count({ where: { workspaceId, taskId: { in: [t.id, u.id] } } }), 1);
+      assert.equal(await cell.database.prisma.timeEntry.count({ where: { workspaceId: cell.workspaceId, taskId: { in: [t.id, u.id] } } }), 1);
 
-      const wrongTask = await call('POST', `/v1/tasks/${u.id}/timer/stop`, admin);
+      const wrongTask = await call('POST', `/v1/tasks/${u.id}/timer/stop`, cell.admin);
       assert.equal(wrongTask.status, 409);
       assert.equal(errorOf(wrongTask).code, 'timer_not_running');
 
-      const stopped = await call<{ data: TimeEntry }>('POST', `/v1/tasks/${t.id}/timer/stop`, admin);
+      const stopped = await call<{ data: TimeEntry }>('POST', `/v1/tasks/${t.id}/timer/stop`, cell.admin);
       assert.equal(stopped.status, 200, JSON.stringify(stopped.body));
       assert.equal(stopped.body.data.id, entry.id);
       assert.ok(stopped.body.data.endedAt);
@@ -381,7 +366,7 @@ describe('v1 tasks', () => {
       assert.equal(await runningEntries(), 0);
       assert.equal(await outboxCount(t.id, 'task.timer_stopped'), 1);
 
-      const stopAgain = await call('POST', `/v1/tasks/${t.id}/timer/stop`, admin);
+      const stopAgain = await call('POST', `/v1/tasks/${t.id}/timer/stop`, cell.admin);
       assert.equal(stopAgain.status, 409);
       assert.equal(errorOf(stopAgain).code, 'timer_not_running');
       assert.equal(await outboxCount(t.id, 'task.timer_stopped'), 1);
@@ -389,12 +374,12 @@ describe('v1 tasks', () => {
 
     it('concurrent starts create exactly one running entry', async () => {
       const t = await create();
-      const replies = await Promise.all(Array.from({ length: 10 }, () => call('POST', `/v1/tasks/${t.id}/timer/start`, admin)));
+      const replies = await Promise.all(Array.from({ length: 10 }, () => call('POST', `/v1/tasks/${t.id}/timer/start`, cell.admin)));
       const statuses = replies.map((r) => r.status);
       assert.equal(statuses.filter((s) => s === 201).length, 1, JSON.stringify(statuses));
       assert.equal(statuses.filter((s) => s === 409).length, 9, JSON.stringify(statuses));
       assert.equal(await runningEntries(), 1);
-      assert.equal((await call('POST', `/v1/tasks/${t.id}/timer/stop`, admin)).status, 200);
+      assert.equal((await call('POST', `/v1/tasks/${t.id}/timer/stop`, cell.admin)).status, 200);
     });
 
     it('a service-account principal is refused with 403 forbidden; the scopes are required', async () => {
@@ -407,8 +392,8 @@ describe('v1 tasks', () => {
       const noScope = await call('POST', `/v1/tasks/${t.id}/timer/start`, readOnly);
       assert.equal(noScope.status, 403);
       assert.equal(errorOf(noScope).code, 'insufficient_scope');
-      assert.equal(await database.prisma.timeEntry.count({ where: { workspaceId, taskId: t.id } }), 0);
-      const badBody = await call('POST', `/v1/tasks/${t.id}/timer/start`, admin, { note: 'x', extra: true });
+      assert.equal(await cell.database.prisma.timeEntry.count({ where: { workspaceId: cell.workspaceId, taskId: t.id } }), 0);
+      const badBody = await call('POST', `/v1/tasks/${t.id}/timer/start`, cell.admin, { note: 'x', extra: true });
       assert.equal(badBody.status, 400);
       assert.equal(await runningEntries(), 0);
     });

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { stripV0Prefix, v0PathPrefixes } from '@workcell/api-v0';
-import { type AppConfig, loadConfig } from '@workcell/config';
-import { type Database, issueTeamToken } from '@workcell/db';
-import { type RunningApp, testConfig, useTestEnvironment } from '@workcell/testing';
-import { callV0, type LegacyReply as Reply, startV0Cell, type V0Cell } from './support/v0.js';
+import { loadConfig } from '@workcell/config';
+import { testConfig, useTestEnvironment } from '@workcell/testing';
+import { callV0, type LegacyReply as Reply, useV0Cell } from './support/v0.js';
 
 /**
  * Contract 9.2: v0 is served from {base_url} and from {base_url_alt} with identical behaviour. Here the
@@ -17,17 +16,11 @@ const env = useTestEnvironment();
 const HEADERS = ['content-type', 'deprecation', 'link', 'location', 'cache-control', 'x-ratelimit-limit'];
 
 describe('v0 under both base addresses', () => {
-  let cell: V0Cell;
-  let database: Database;
-  let workspaceId: string;
-  let ownerMemberId: string;
-  let config: AppConfig;
-  let v0: RunningApp;
+  const cell = useV0Cell(env, { settings: { V0_BASE_URL: 'http://127.0.0.1:3000', V0_BASE_URL_ALT: 'http://localhost:3000/legacy/' } });
+  const { teamToken } = cell;
   let primary: string;
   let alternate: string;
-  let seq = 0;
 
-  const teamToken = async () => database.prisma.$transaction((tx) => issueTeamToken(tx, config, { workspaceId, name: `v0-base-${++seq}`, createdByMemberId: ownerMemberId }));
   /** A request to a base address (redirects are not followed). */
   const call = (base: string, method: string, path: string, token: string | undefined, body?: unknown): Promise<Reply> => callV0({ url: base }, method, path, token, body);
   /** The same request under both addresses answers identically (each with its own token: v0 limits per token and path). */
@@ -40,15 +33,10 @@ describe('v0 under both base addresses', () => {
   }
 
   beforeAll(async () => {
-    cell = await startV0Cell(env, { settings: { V0_BASE_URL: 'http://127.0.0.1:3000', V0_BASE_URL_ALT: 'http://localhost:3000/legacy/' } });
-    ({ database, config, v0 } = cell);
-    ({ workspaceId, memberId: ownerMemberId } = cell.team);
-    primary = v0.url;
-    alternate = `${v0.url}/legacy`;
-    await database.prisma.task.create({ data: { workspaceId, title: 'Seen from both addresses' } });
+    primary = cell.v0.url;
+    alternate = `${cell.v0.url}/legacy`;
+    await cell.database.prisma.task.create({ data: { workspaceId: cell.workspaceId, title: 'Seen from both addresses' } });
   });
-
-  afterAll(() => cell?.close());
 
   it('reads answer identically: collections, single resources, users, paging', async () => {
     const tasks = await assertSame('GET', '/tasks?limit=500');
@@ -98,7 +86,7 @@ describe('v0 under both base addresses', () => {
   });
 
   it('only the configured prefix is stripped, at a path boundary, keeping the query', () => {
-    const prefixes = v0PathPrefixes(config);
+    const prefixes = v0PathPrefixes(cell.config);
     assert.deepEqual(prefixes, ['/legacy']);
     assert.equal(stripV0Prefix(prefixes, '/legacy/tasks?page=2'), '/tasks?page=2');
     assert.equal(stripV0Prefix(prefixes, '/legacy?x=1'), '/?x=1');

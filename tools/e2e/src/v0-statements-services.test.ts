@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { AppConfig } from '@workcell/config';
-import { type Database, issueTeamToken } from '@workcell/db';
-import { type RunningApp, useTestEnvironment } from '@workcell/testing';
-import { callV0, type LegacyReply as Reply, startV0Cell, type V0Cell } from './support/v0.js';
+import { useTestEnvironment } from '@workcell/testing';
+import { callV0, type LegacyReply as Reply, useV0Cell } from './support/v0.js';
 
 /**
  * v0 journal entries (GET /journalEntries, GET /journalEntries/{_id}) and services (GET /services,
@@ -20,43 +18,28 @@ type LegacyStatement = { _id: string; kind: string; projectId: string; unitPrice
 type LegacyService = { _id: string; name: string; defaultRate: Money | null; archivedAt: string | null };
 
 describe('v0 journal entries and services over the v1 procedures', () => {
-  let cell: V0Cell;
-  let database: Database;
-  let workspaceId: string;
-  let ownerMemberId: string;
-  let config: AppConfig;
-  let v0: RunningApp;
+  const cell = useV0Cell(env, { v1: true });
+  const { teamToken } = cell;
   let projectId: string;
   const other = { workspaceId: '', statementId: '', serviceId: '', token: '' };
-  let seq = 0;
 
-  /** A fresh team token (the v0 rate limit is per token and path: each test uses its own). */
-  const teamToken = async (ws = workspaceId, createdByMemberId: string | null = ownerMemberId) =>
-    database.prisma.$transaction((tx) => issueTeamToken(tx, config, { workspaceId: ws, name: `v0-${++seq}`, createdByMemberId }));
-
-  const get = <T = unknown>(path: string, token: string) => callV0<T>(v0, 'GET', path, token);
+  const get = <T = unknown>(path: string, token: string) => callV0<T>(cell.v0, 'GET', path, token);
   const legacyError = (reply: Reply): LegacyError['error'] => {
     const error = (reply.body as LegacyError | undefined)?.error;
     assert.ok(error && typeof error.code === 'string', `expected the legacy error shape, got ${reply.status} ${reply.text}`);
     return error;
   };
-  const statement = (data: Record<string, unknown> = {}, ws = workspaceId, project = projectId) =>
-    database.prisma.projectStatement.create({ data: { workspaceId: ws, projectId: project, kind: 'expense', occurredOn: new Date('2026-02-01'), quantity: '1', amount: '10', currency: 'EUR', ...data } });
+  const statement = (data: Record<string, unknown> = {}, ws = cell.workspaceId, project = projectId) =>
+    cell.database.prisma.projectStatement.create({ data: { workspaceId: ws, projectId: project, kind: 'expense', occurredOn: new Date('2026-02-01'), quantity: '1', amount: '10', currency: 'EUR', ...data } });
 
   beforeAll(async () => {
-    cell = await startV0Cell(env, { v1: true });
-    ({ database, config, v0 } = cell);
-    ({ workspaceId, memberId: ownerMemberId } = cell.team);
-    projectId = (await database.prisma.project.create({ data: { workspaceId, name: 'Journal project' } })).id;
-    const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
-    other.workspaceId = ws.id;
-    const foreignProject = (await database.prisma.project.create({ data: { workspaceId: ws.id, name: 'Foreign project' } })).id;
-    other.statementId = (await statement({}, ws.id, foreignProject)).id;
-    other.serviceId = (await database.prisma.service.create({ data: { workspaceId: ws.id, name: 'Foreign service' } })).id;
-    other.token = await teamToken(ws.id, null);
+    projectId = (await cell.database.prisma.project.create({ data: { workspaceId: cell.workspaceId, name: 'Journal project' } })).id;
+    other.workspaceId = await cell.otherWorkspace();
+    const foreignProject = (await cell.database.prisma.project.create({ data: { workspaceId: other.workspaceId, name: 'Foreign project' } })).id;
+    other.statementId = (await statement({}, other.workspaceId, foreignProject)).id;
+    other.serviceId = (await cell.database.prisma.service.create({ data: { workspaceId: other.workspaceId, name: 'Foreign service' } })).id;
+    other.token = await teamToken(null, other.workspaceId);
   });
-
-  afterAll(() => cell?.close());
 
   describe('journal entries', () => {
     it('GET /journalEntries lists the team’s entries as legacy objects, budget entries and purchasePrice included', async () => {
@@ -111,8 +94,8 @@ describe('v0 journal entries and services over the v1 procedures', () => {
   describe('services', () => {
     it('GET /services lists the team’s unarchived services as legacy objects and validates page/limit', async () => {
       const token = await teamToken();
-      const s = await database.prisma.service.create({ data: { workspaceId, name: 'Design', billingRate: '95.5', currency: 'EUR' } });
-      const archived = await database.prisma.service.create({ data: { workspaceId, name: 'Old', archivedAt: new Date() } });
+      const s = await cell.database.prisma.service.create({ data: { workspaceId: cell.workspaceId, name: 'Design', billingRate: '95.5', currency: 'EUR' } });
+      const archived = await cell.database.prisma.service.create({ data: { workspaceId: cell.workspaceId, name: 'Old', archivedAt: new Date() } });
       const reply = await get<LegacyService[]>('/services?limit=500', token);
       assert.equal(reply.status, 200, reply.text);
       const found = reply.body.find((x) => x._id === s.id);
@@ -127,11 +110,11 @@ describe('v0 journal entries and services over the v1 procedures', () => {
 
     it('GET /services/{_id} returns one service; missing, foreign and archived ones are 404', async () => {
       const token = await teamToken();
-      const s = await database.prisma.service.create({ data: { workspaceId, name: 'Support' } });
+      const s = await cell.database.prisma.service.create({ data: { workspaceId: cell.workspaceId, name: 'Support' } });
       const reply = await get<LegacyService>(`/services/${s.id}`, token);
       assert.equal(reply.status, 200, reply.text);
       assert.deepEqual([reply.body._id, reply.body.name, reply.body.defaultRate], [s.id, 'Support', null]);
-      const archived = await database.prisma.service.create({ data: { workspaceId, name: 'Gone', archivedAt: new Date() } });
+      const archived = await cell.database.prisma.service.create({ data: { workspaceId: cell.workspaceId, name: 'Gone', archivedAt: new Date() } });
       for (const id of [other.serviceId, randomUUID(), 'nope', archived.id]) {
         const missing = await get(`/services/${id}`, token);
         assert.equal(missing.status, 404, id);

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { AppConfig } from '@workcell/config';
-import { type Database, issueTeamToken } from '@workcell/db';
-import { type RunningApp, useTestEnvironment } from '@workcell/testing';
-import { callV0, startV0Cell, type V0Cell } from './support/v0.js';
+import { useTestEnvironment } from '@workcell/testing';
+import { callV0, useV0Cell } from './support/v0.js';
 
 /**
  * v0 GET /projectTemplates, GET /projectTemplates/{_id} and GET /scheduledWork over the v1 procedures
@@ -18,20 +16,13 @@ type LegacyTemplate = { _id: string; name: string; taskBlueprints: unknown[] };
 type LegacyWork = { _id: string; taskId: string; memberId: string; startsAt: string; endsAt: string; plannedMinutes: number };
 
 describe('v0 project templates and scheduled work', () => {
-  let cell: V0Cell;
-  let database: Database;
-  let workspaceId: string;
-  let ownerMemberId: string;
-  let config: AppConfig;
-  let v0: RunningApp;
+  const cell = useV0Cell(env);
+  const { teamToken } = cell;
   const other = { workspaceId: '', templateId: '', token: '' };
   const templates: string[] = [];
   let archivedTemplate: string;
-  let seq = 0;
 
-  const teamToken = async (ws = workspaceId, createdByMemberId: string | null = ownerMemberId) =>
-    database.prisma.$transaction((tx) => issueTeamToken(tx, config, { workspaceId: ws, name: `v0-${++seq}`, createdByMemberId }));
-  const get = <T = unknown>(path: string, token: string | undefined) => callV0<T>(v0, 'GET', path, token);
+  const get = <T = unknown>(path: string, token: string | undefined) => callV0<T>(cell.v0, 'GET', path, token);
   const legacyCode = (reply: { body: unknown; text: string }) => {
     const error = (reply.body as LegacyError | undefined)?.error;
     assert.ok(error && typeof error.code === 'string', `expected the legacy error shape, got ${reply.text}`);
@@ -39,20 +30,14 @@ describe('v0 project templates and scheduled work', () => {
   };
 
   beforeAll(async () => {
-    cell = await startV0Cell(env);
-    ({ database, config, v0 } = cell);
-    ({ workspaceId, memberId: ownerMemberId } = cell.team);
     for (let i = 0; i < 3; i++) {
-      templates.push((await database.prisma.projectTemplate.create({ data: { workspaceId, name: `Template ${i}`, body: { tasks: [{ title: 'Kick-off', description: null, offsetDays: 0 }] } } })).id);
+      templates.push((await cell.database.prisma.projectTemplate.create({ data: { workspaceId: cell.workspaceId, name: `Template ${i}`, body: { tasks: [{ title: 'Kick-off', description: null, offsetDays: 0 }] } } })).id);
     }
-    archivedTemplate = (await database.prisma.projectTemplate.create({ data: { workspaceId, name: 'Old', archivedAt: new Date() } })).id;
-    const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
-    other.workspaceId = ws.id;
-    other.templateId = (await database.prisma.projectTemplate.create({ data: { workspaceId: ws.id, name: 'Foreign' } })).id;
-    other.token = await teamToken(ws.id, null);
+    archivedTemplate = (await cell.database.prisma.projectTemplate.create({ data: { workspaceId: cell.workspaceId, name: 'Old', archivedAt: new Date() } })).id;
+    other.workspaceId = await cell.otherWorkspace();
+    other.templateId = (await cell.database.prisma.projectTemplate.create({ data: { workspaceId: other.workspaceId, name: 'Foreign' } })).id;
+    other.token = await teamToken(null, other.workspaceId);
   });
-
-  afterAll(() => cell?.close());
 
   describe('GET /projectTemplates and /projectTemplates/{_id}', () => {
     it('lists the team’s unarchived templates with _id, paged by page and limit', async () => {
@@ -99,15 +84,15 @@ describe('v0 project templates and scheduled work', () => {
     const at = (days: number, hour = 9) => new Date(now + days * 86_400_000 + hour * 3_600_000);
 
     beforeAll(async () => {
-      taskId = (await database.prisma.task.create({ data: { workspaceId, title: 'Scheduled' } })).id;
+      taskId = (await cell.database.prisma.task.create({ data: { workspaceId: cell.workspaceId, title: 'Scheduled' } })).id;
       for (const days of [-1, 1, 2, 400]) {
-        await database.prisma.plannedWork.create({ data: { workspaceId, taskId, memberId: ownerMemberId, windowStart: at(days), windowEnd: at(days, 10), minutes: 60 } });
+        await cell.database.prisma.plannedWork.create({ data: { workspaceId: cell.workspaceId, taskId, memberId: cell.ownerMemberId, windowStart: at(days), windowEnd: at(days, 10), minutes: 60 } });
       }
-      const foreignMember = await database.prisma.workspaceMember.create({
-        data: { workspaceId: other.workspaceId, userId: (await database.prisma.user.create({ data: { email: `v0-${randomUUID()}@example.test`, name: 'F' } })).id },
+      const foreignMember = await cell.database.prisma.workspaceMember.create({
+        data: { workspaceId: other.workspaceId, userId: (await cell.database.prisma.user.create({ data: { email: `v0-${randomUUID()}@example.test`, name: 'F' } })).id },
       });
-      foreignTaskId = (await database.prisma.task.create({ data: { workspaceId: other.workspaceId, title: 'Foreign' } })).id;
-      await database.prisma.plannedWork.create({ data: { workspaceId: other.workspaceId, taskId: foreignTaskId, memberId: foreignMember.id, windowStart: at(1), windowEnd: at(1, 10), minutes: 60 } });
+      foreignTaskId = (await cell.database.prisma.task.create({ data: { workspaceId: other.workspaceId, title: 'Foreign' } })).id;
+      await cell.database.prisma.plannedWork.create({ data: { workspaceId: other.workspaceId, taskId: foreignTaskId, memberId: foreignMember.id, windowStart: at(1), windowEnd: at(1, 10), minutes: 60 } });
     });
 
     it('lists the team’s planned work around now by default, with _id, paged by page and limit', async () => {
@@ -117,7 +102,7 @@ describe('v0 project templates and scheduled work', () => {
       const mine = reply.body.filter((w) => w.taskId === taskId);
       assert.deepEqual(mine.map((w) => w.startsAt).sort(), [at(-1), at(1), at(2)].map((d) => d.toISOString()).sort());
       assert.ok(!reply.body.some((w) => w.taskId === foreignTaskId));
-      assert.ok(mine.every((w) => typeof w._id === 'string' && w.memberId === ownerMemberId && w.plannedMinutes === 60));
+      assert.ok(mine.every((w) => typeof w._id === 'string' && w.memberId === cell.ownerMemberId && w.plannedMinutes === 60));
       const page2 = await get<LegacyWork[]>(`/scheduledWork?taskId=${taskId}&page=2&limit=2`, token);
       assert.equal(page2.body.length, 1);
     });

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
-import type { AppConfig } from '@workcell/config';
-import { type Database, issueTeamToken } from '@workcell/db';
-import { type RunningApp, useTestEnvironment } from '@workcell/testing';
-import { assertLegacyError, callV0, startV0Cell, V0_DEPRECATION, type V0Cell } from './support/v0.js';
+import { useTestEnvironment } from '@workcell/testing';
+import { assertLegacyError, callV0, useV0Cell, V0_DEPRECATION } from './support/v0.js';
 
 /**
  * v0 webhooks: the legacy UNSIGNED subscriptions, their own table (legacy_webhooks), never a signed v2
@@ -16,38 +14,25 @@ type Webhook = { _id: string; url: string; events: string[]; createdAt: string; 
 const UNKNOWN = '0190a0b0-0000-7000-8000-000000000001';
 
 describe('v0 webhooks (legacy unsigned subscriptions)', () => {
-  let cell: V0Cell;
-  let database: Database;
-  let workspaceId: string;
-  let ownerMemberId: string;
-  let config: AppConfig;
-  let v0: RunningApp;
+  const cell = useV0Cell(env);
+  const { teamToken } = cell;
   const other = { workspaceId: '', webhookId: '', token: '' };
   let seq = 0;
 
-  const teamToken = async (ws = workspaceId, createdByMemberId: string | null = ownerMemberId) =>
-    database.prisma.$transaction((tx) => issueTeamToken(tx, config, { workspaceId: ws, name: `v0-wh-${++seq}`, createdByMemberId }));
-
-  const call = <T = unknown>(method: string, path: string, token: string | undefined, body?: unknown) => callV0<T>(v0, method, path, token, body);
+  const call = <T = unknown>(method: string, path: string, token: string | undefined, body?: unknown) => callV0<T>(cell.v0, method, path, token, body);
   const create = async (token: string, body: Record<string, unknown> = {}) => {
     const reply = await call<Webhook>('POST', '/webhooks', token, { url: `https://hooks.example.com/in/${++seq}`, ...body });
     assert.equal(reply.status, 201, reply.text);
     return reply.body;
   };
-  const row = (id: string, ws = workspaceId) => database.prisma.legacyWebhook.findUnique({ where: { workspaceId_id: { workspaceId: ws, id } } });
-  const count = () => database.prisma.legacyWebhook.count({ where: { workspaceId } });
+  const row = (id: string, ws = cell.workspaceId) => cell.database.prisma.legacyWebhook.findUnique({ where: { workspaceId_id: { workspaceId: ws, id } } });
+  const count = () => cell.database.prisma.legacyWebhook.count({ where: { workspaceId: cell.workspaceId } });
 
   beforeAll(async () => {
-    cell = await startV0Cell(env);
-    ({ database, config, v0 } = cell);
-    ({ workspaceId, memberId: ownerMemberId } = cell.team);
-    const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
-    other.workspaceId = ws.id;
-    other.webhookId = (await database.prisma.legacyWebhook.create({ data: { workspaceId: ws.id, url: 'https://foreign.example.com/hook' } })).id;
-    other.token = await teamToken(ws.id, null);
+    other.workspaceId = await cell.otherWorkspace();
+    other.webhookId = (await cell.database.prisma.legacyWebhook.create({ data: { workspaceId: other.workspaceId, url: 'https://foreign.example.com/hook' } })).id;
+    other.token = await teamToken(null, other.workspaceId);
   });
-
-  afterAll(() => cell?.close());
 
   it('every operation needs a team token (401)', async () => {
     for (const [method, path] of [['GET', '/webhooks'], ['POST', '/webhooks'], ['GET', `/webhooks/${UNKNOWN}`], ['DELETE', `/webhooks/${UNKNOWN}`], ['DELETE', '/webhooks']] as const) {
@@ -57,7 +42,7 @@ describe('v0 webhooks (legacy unsigned subscriptions)', () => {
 
   it('POST /webhooks stores an unsigned subscription (201) in the token\'s team, never a v2 subscription; URL kept as given', async () => {
     const token = await teamToken();
-    const v2Before = await database.prisma.webhookSubscription.count();
+    const v2Before = await cell.database.prisma.webhookSubscription.count();
     const reply = await call<Webhook>('POST', '/webhooks', token, { url: 'https://Hooks.Example.com:8443/in?key=abc', events: ['task.created', 'task.created', 'time_entry.updated'], team: other.workspaceId, workspaceId: other.workspaceId, secret: 'x' });
     assert.equal(reply.status, 201, reply.text);
     const hook = reply.body;
@@ -65,9 +50,9 @@ describe('v0 webhooks (legacy unsigned subscriptions)', () => {
     assert.equal(hook.url, 'https://Hooks.Example.com:8443/in?key=abc');
     assert.deepEqual(hook.events, ['task.created', 'time_entry.updated'], 'duplicates folded');
     const stored = await row(hook._id);
-    assert.equal(stored?.workspaceId, workspaceId);
-    assert.equal(await database.prisma.webhookSubscription.count(), v2Before);
-    const events = await database.prisma.outboxEvent.findMany({ where: { workspaceId, aggregateId: hook._id } });
+    assert.equal(stored?.workspaceId, cell.workspaceId);
+    assert.equal(await cell.database.prisma.webhookSubscription.count(), v2Before);
+    const events = await cell.database.prisma.outboxEvent.findMany({ where: { workspaceId: cell.workspaceId, aggregateId: hook._id } });
     assert.deepEqual(events.map((e) => e.eventType), ['legacy_webhook.created']);
     assert.ok(!JSON.stringify(events[0]!.payload).includes('key=abc'), 'the event leaves the URL (and any secret in it) out');
     const noEvents = await create(token);
@@ -147,7 +132,7 @@ describe('v0 webhooks (legacy unsigned subscriptions)', () => {
     assert.equal(reply.text, '');
     assert.equal(reply.headers.get('deprecation'), null);
     assert.ok((await row(hook._id))?.archivedAt);
-    assert.equal(await database.prisma.outboxEvent.count({ where: { workspaceId, aggregateId: hook._id, eventType: 'legacy_webhook.deleted' } }), 1);
+    assert.equal(await cell.database.prisma.outboxEvent.count({ where: { workspaceId: cell.workspaceId, aggregateId: hook._id, eventType: 'legacy_webhook.deleted' } }), 1);
     for (const id of [hook._id, UNKNOWN, other.webhookId]) assertLegacyError(await call('DELETE', `/webhooks/${id}`, token), 404, 'not_found');
     assert.equal((await row(other.webhookId, other.workspaceId))?.archivedAt, null);
   });
@@ -163,7 +148,7 @@ describe('v0 webhooks (legacy unsigned subscriptions)', () => {
     const reply = await call('DELETE', '/webhooks', token, { _id: hook._id });
     assert.equal(reply.status, 204, reply.text);
     assert.equal(reply.headers.get('deprecation'), V0_DEPRECATION);
-    assert.match(reply.headers.get('link') ?? '', new RegExp(`^<${config.baseUrls.v1}/v1/webhooks/${hook._id}>; rel="successor-version"$`));
+    assert.match(reply.headers.get('link') ?? '', new RegExp(`^<${cell.config.baseUrls.v1}/v1/webhooks/${hook._id}>; rel="successor-version"$`));
     assert.ok((await row(hook._id))?.archivedAt);
     assertLegacyError(await call('DELETE', '/webhooks', token, { _id: other.webhookId }), 404, 'not_found');
     assert.equal((await row(other.webhookId, other.workspaceId))?.archivedAt, null);

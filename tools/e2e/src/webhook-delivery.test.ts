@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { configFrom } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
-import { appendOutboxEvent, type Database } from '@workcell/db';
+import { appendOutboxEvent } from '@workcell/db';
 import { deliverWebhook, type DeliverySink, invoke, postJson, relayOutbox } from '@workcell/domain';
-import { type RunningApp, useTestEnvironment, waitFor } from '@workcell/testing';
-import { startV1Cell, type V1Cell } from './support/cell.js';
+import { useTestEnvironment, waitFor } from '@workcell/testing';
+import { useV1Cell } from './support/cell.js';
 import { assertProblem, assertShape, callApi } from './support/v1.js';
 
 /**
@@ -25,22 +25,19 @@ import { assertProblem, assertShape, callApi } from './support/v1.js';
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'wc-webhooks-'));
-const keyFile = join(dir, 'key.pem');
-const certFile = join(dir, 'cert.pem');
-execFileSync(
-  'openssl',
-  ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
-  { stdio: 'ignore' },
-);
-
+/** A self-signed certificate for 127.0.0.1 made with the openssl CLI: its key and certificate files. */
+function selfSignedCertificate(name: string): { keyFile: string; certFile: string } {
+  const files = { keyFile: join(dir, `${name}-key.pem`), certFile: join(dir, `${name}-cert.pem`) };
+  execFileSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', files.keyFile, '-out', files.certFile, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
+    { stdio: 'ignore' },
+  );
+  return files;
+}
+const { keyFile, certFile } = selfSignedCertificate('trusted');
 // A second self-signed certificate the worker does not trust.
-const untrustedKey = join(dir, 'untrusted-key.pem');
-const untrustedCert = join(dir, 'untrusted-cert.pem');
-execFileSync(
-  'openssl',
-  ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', untrustedKey, '-out', untrustedCert, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
-  { stdio: 'ignore' },
-);
+const { keyFile: untrustedKey, certFile: untrustedCert } = selfSignedCertificate('untrusted');
 
 const env = useTestEnvironment({ WEBHOOK_EXTRA_CA_FILE: certFile, WEBHOOK_DELIVERY_ATTEMPTS: '3', WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_DELIVERY_TIMEOUT_MS: '2000' });
 
@@ -50,43 +47,38 @@ interface Received {
   readonly body: string;
 }
 
-
 describe('webhook delivery', () => {
-  let cell: V1Cell;
-  let database: Database;
-  let workspaceId: string;
-  let v1: RunningApp;
-  let admin: string;
+  const cell = useV1Cell(env);
   let server: Server;
   let base: string;
   const received: Received[] = [];
   const hits = new Map<string, number>();
 
-  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown) => callApi<T>(v1, method, path, token, body);
-  const subscribe = async (path: string, eventTypes: string[], token = admin) => {
+  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown) => callApi<T>(cell.v1, method, path, token, body);
+  const subscribe = async (path: string, eventTypes: string[], token = cell.admin) => {
     const reply = await call<{ data: { id: string; signingSecret: string } }>('POST', '/v1/webhooks', token, { url: `${base}${path}`, eventTypes });
     assert.equal(reply.status, 201, JSON.stringify(reply.body));
     return reply.body.data;
   };
   const createTag = async () => {
-    const reply = await call<{ data: { id: string } }>('POST', '/v1/tags', admin, { name: `Tag ${randomUUID().slice(0, 8)}` });
+    const reply = await call<{ data: { id: string } }>('POST', '/v1/tags', cell.admin, { name: `Tag ${randomUUID().slice(0, 8)}` });
     assert.equal(reply.status, 201);
     return reply.body.data.id;
   };
   const eventOf = async (aggregateId: string, type: string) => (await cell.outbox(aggregateId, type))[0]!;
-  const deliveriesOf = (subscriptionId: string) => database.prisma.webhookDelivery.findMany({ where: { workspaceId, subscriptionId }, orderBy: { id: 'asc' } });
+  const deliveriesOf = (subscriptionId: string) => cell.database.prisma.webhookDelivery.findMany({ where: { workspaceId: cell.workspaceId, subscriptionId }, orderBy: { id: 'asc' } });
   /** Appends events straight to the outbox, as a domain write would. */
   const emit = async (events: { aggregateType: string; eventType: string; payload: object }[]) =>
-    database.prisma.$transaction(async (tx) => {
+    cell.database.prisma.$transaction(async (tx) => {
       const ids: string[] = [];
       for (const e of events) {
         const aggregateId = randomUUID();
-        await appendOutboxEvent(tx, { workspaceId, aggregateId, ...e });
-        ids.push((await tx.outboxEvent.findFirstOrThrow({ where: { workspaceId, aggregateId } })).id);
+        await appendOutboxEvent(tx, { workspaceId: cell.workspaceId, aggregateId, ...e });
+        ids.push((await tx.outboxEvent.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, aggregateId } })).id);
       }
       return ids;
     });
-  const published = (ids: string[]) => waitFor('the events to be published', async () => (await database.prisma.outboxEvent.count({ where: { workspaceId, id: { in: ids }, publishedAt: { not: null } } })) === ids.length);
+  const published = (ids: string[]) => waitFor('the events to be published', async () => (await cell.database.prisma.outboxEvent.count({ where: { workspaceId: cell.workspaceId, id: { in: ids }, publishedAt: { not: null } } })) === ids.length);
 
   beforeAll(async () => {
     server = createServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (req, res) => {
@@ -104,13 +96,9 @@ describe('webhook delivery', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    cell = await startV1Cell(env);
-    ({ database, workspaceId, v1 } = cell);
-    admin = await cell.mint(V1_SCOPES);
   });
 
   afterAll(async () => {
-    await cell?.close();
     server?.closeAllConnections();
     await new Promise((r) => server?.close(r));
   });
@@ -147,15 +135,15 @@ describe('webhook delivery', () => {
     const list = await call<{ data: { id: string; status: string; attempts: number; responseStatus: number; eventId: string; webhookId: string; failureReason: string | null }[] }>(
       'GET',
       `/v1/webhooks/${hook.id}/deliveries`,
-      admin,
+      cell.admin,
     );
     assert.equal(list.status, 200);
     assert.equal(list.body.data.length, 1);
     const item = list.body.data[0]!;
     assertShape('listWebhookDeliveries', item);
     assert.deepEqual([item.status, item.attempts, item.responseStatus, item.eventId, item.webhookId, item.failureReason], ['succeeded', 1, 200, event.id, hook.id, null]);
-    assert.deepEqual((await call<{ data: unknown[] }>('GET', `/v1/webhooks/${hook.id}/deliveries?status=failed`, admin)).body.data, []);
-    const one = await call<{ data: unknown }>('GET', `/v1/webhooks/${hook.id}/deliveries/${item.id}`, admin);
+    assert.deepEqual((await call<{ data: unknown[] }>('GET', `/v1/webhooks/${hook.id}/deliveries?status=failed`, cell.admin)).body.data, []);
+    const one = await call<{ data: unknown }>('GET', `/v1/webhooks/${hook.id}/deliveries/${item.id}`, cell.admin);
     assert.equal(one.status, 200);
     assertShape('getWebhookDelivery', one.body.data);
 
@@ -170,7 +158,7 @@ describe('webhook delivery', () => {
   it('retries a receiver answering 500 then 200 with the same webhook-id and ends succeeded after 2 attempts', async () => {
     const hook = await subscribe('/flaky', ['tag.updated']);
     const tagId = await createTag();
-    assert.equal((await call('PATCH', `/v1/tags/${tagId}`, admin, { name: 'Renamed' })).status, 200);
+    assert.equal((await call('PATCH', `/v1/tags/${tagId}`, cell.admin, { name: 'Renamed' })).status, 200);
     const event = await eventOf(tagId, 'tag.updated');
     const row = await waitFor('the retried delivery to succeed', async () => (await deliveriesOf(hook.id)).find((d) => d.status === 'succeeded'));
     assert.equal(row.attempt, 2);
@@ -181,7 +169,7 @@ describe('webhook delivery', () => {
     assert.equal(attempts.length, 2);
     assert.ok(attempts.every((a) => a.headers['webhook-id'] === event.id), 'the same webhook-id on every attempt');
     for (const a of attempts) new Webhook(hook.signingSecret).verify(a.body, a.headers);
-    const item = (await call<{ data: { attempts: number; status: string; lastAttemptAt: string | null }[] }>('GET', `/v1/webhooks/${hook.id}/deliveries`, admin)).body.data[0]!;
+    const item = (await call<{ data: { attempts: number; status: string; lastAttemptAt: string | null }[] }>('GET', `/v1/webhooks/${hook.id}/deliveries`, cell.admin)).body.data[0]!;
     assert.equal(item.attempts, 2);
     assert.ok(item.lastAttemptAt !== null);
   });
@@ -202,7 +190,7 @@ describe('webhook delivery', () => {
     let untrustedHits = 0;
     await new Promise<void>((resolve) => untrusted.listen(0, '127.0.0.1', resolve));
     try {
-      const reply = await call<{ data: { id: string } }>('POST', '/v1/webhooks', admin, { url: `https://127.0.0.1:${(untrusted.address() as AddressInfo).port}/in`, eventTypes: ['product_group.created'] });
+      const reply = await call<{ data: { id: string } }>('POST', '/v1/webhooks', cell.admin, { url: `https://127.0.0.1:${(untrusted.address() as AddressInfo).port}/in`, eventTypes: ['product_group.created'] });
       assert.equal(reply.status, 201);
       await emit([{ aggregateType: 'product_group', eventType: 'product_group.created', payload: { productGroup: {} } }]);
       const row = await waitFor('the delivery to fail', async () => (await deliveriesOf(reply.body.data.id)).find((d) => d.status === 'failed'));
@@ -220,14 +208,14 @@ describe('webhook delivery', () => {
   it('a receiver that always fails ends failed after the configured attempts, with the reason recorded', async () => {
     const hook = await subscribe('/fail', ['tag.archived']);
     const tagId = await createTag();
-    assert.equal((await call('DELETE', `/v1/tags/${tagId}`, admin)).status, 204);
+    assert.equal((await call('DELETE', `/v1/tags/${tagId}`, cell.admin)).status, 204);
     const row = await waitFor('the delivery to fail', async () => (await deliveriesOf(hook.id)).find((d) => d.status === 'failed'));
     assert.equal(row.attempt, 3);
     assert.equal(row.responseStatusCode, 500);
     assert.match(row.error ?? '', /500/);
     assert.equal(row.deliveredAt, null);
     assert.equal(received.filter((r) => r.path === '/fail').length, 3);
-    const shown = (await call<{ data: { failureReason: string; failureDetail: string; responseStatus: number }[] }>('GET', `/v1/webhooks/${hook.id}/deliveries`, admin)).body.data[0]!;
+    const shown = (await call<{ data: { failureReason: string; failureDetail: string; responseStatus: number }[] }>('GET', `/v1/webhooks/${hook.id}/deliveries`, cell.admin)).body.data[0]!;
     assertShape('listWebhookDeliveries', shown);
     assert.deepEqual([shown.failureReason, shown.responseStatus], ['http_status', 500]);
     assert.match(shown.failureDetail, /500/);
@@ -257,11 +245,11 @@ describe('webhook delivery', () => {
     const granted = randomUUID();
     const { token } = await cell.serviceAccount(['webhooks:read', 'webhooks:write', 'tags:read'], [{ resourceType: 'tag', resourceId: granted, access: 'read' }]);
     const hook = await subscribe('/ok', ['tag.updated'], token);
-    const ids = await database.prisma.$transaction(async (tx) => {
+    const ids = await cell.database.prisma.$transaction(async (tx) => {
       const out: string[] = [];
       for (const aggregateId of [granted, randomUUID()]) {
-        await appendOutboxEvent(tx, { workspaceId, aggregateId, aggregateType: 'tag', eventType: 'tag.updated', payload: { tag: {} } });
-        out.push((await tx.outboxEvent.findFirstOrThrow({ where: { workspaceId, aggregateId } })).id);
+        await appendOutboxEvent(tx, { workspaceId: cell.workspaceId, aggregateId, aggregateType: 'tag', eventType: 'tag.updated', payload: { tag: {} } });
+        out.push((await tx.outboxEvent.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, aggregateId } })).id);
       }
       return out;
     });
@@ -275,18 +263,18 @@ describe('webhook delivery', () => {
     const revokedOwner = await cell.mint(['webhooks:read', 'webhooks:write', 'contacts:read']);
     const orphan = await subscribe('/ok', ['contact.created'], revokedOwner);
     const live = await subscribe('/ok', ['contact.created']);
-    assert.equal((await call('DELETE', `/v1/webhooks/${removed.id}`, admin)).status, 204);
-    const version = (await call<{ data: { version: string } }>('GET', `/v1/webhooks/${disabled.id}`, admin)).body.data.version;
-    assert.equal((await call('PATCH', `/v1/webhooks/${disabled.id}`, admin, { expectedVersion: version, status: 'disabled' })).status, 200);
-    const orphanRow = await database.prisma.webhookSubscription.findFirstOrThrow({ where: { id: orphan.id } });
-    await database.changeAuthorization(workspaceId, () => database.prisma.credential.updateMany({ where: { workspaceId, id: orphanRow.ownerCredentialId }, data: { status: 'revoked', revokedAt: new Date() } }));
+    assert.equal((await call('DELETE', `/v1/webhooks/${removed.id}`, cell.admin)).status, 204);
+    const version = (await call<{ data: { version: string } }>('GET', `/v1/webhooks/${disabled.id}`, cell.admin)).body.data.version;
+    assert.equal((await call('PATCH', `/v1/webhooks/${disabled.id}`, cell.admin, { expectedVersion: version, status: 'disabled' })).status, 200);
+    const orphanRow = await cell.database.prisma.webhookSubscription.findFirstOrThrow({ where: { id: orphan.id } });
+    await cell.database.changeAuthorization(cell.workspaceId, () => cell.database.prisma.credential.updateMany({ where: { workspaceId: cell.workspaceId, id: orphanRow.ownerCredentialId }, data: { status: 'revoked', revokedAt: new Date() } }));
     const [eventId] = await emit([{ aggregateType: 'contact', eventType: 'contact.created', payload: { contact: {} } }]);
     await published([eventId!]);
     assert.equal((await deliveriesOf(live.id)).length, 1, 'the live subscription got it');
     for (const s of [removed, disabled, orphan]) assert.equal((await deliveriesOf(s.id)).length, 0);
     // Revoked behind the API's back (no revoking procedure ran): the fan-out notices and disables it visibly.
     const orphaned = await waitFor('the orphan to be disabled', async () => {
-      const row = await database.prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId, id: orphan.id } });
+      const row = await cell.database.prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id: orphan.id } });
       return row.status === 'disabled' && row;
     });
     assert.equal(orphaned.disabledReason, 'owner_revoked');
@@ -299,11 +287,11 @@ describe('webhook delivery', () => {
     const [eventId] = await emit([{ aggregateType: 'service', eventType: 'service.created', payload: { service: {} } }]);
     const row = await waitFor('the delivery to fail', async () => (await deliveriesOf(hook.id)).find((d) => d.status === 'failed'));
     assert.deepEqual([row.attempt, row.responseStatusCode, row.failureReason], [1, 410, 'http_status']);
-    const subscription = await database.prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId, id: hook.id } });
+    const subscription = await cell.database.prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id: hook.id } });
     assert.deepEqual([subscription.status, subscription.disabledReason], ['disabled', 'receiver_gone']);
-    const view = (await call<{ data: { status: string; disabledReason: string } }>('GET', `/v1/webhooks/${hook.id}`, admin)).body.data;
+    const view = (await call<{ data: { status: string; disabledReason: string } }>('GET', `/v1/webhooks/${hook.id}`, cell.admin)).body.data;
     assert.deepEqual([view.status, view.disabledReason], ['disabled', 'receiver_gone']);
-    assert.equal(await database.prisma.auditEvent.count({ where: { workspaceId, targetId: hook.id, action: 'webhook.disabled' } }), 1);
+    assert.equal(await cell.database.prisma.auditEvent.count({ where: { workspaceId: cell.workspaceId, targetId: hook.id, action: 'webhook.disabled' } }), 1);
     assert.equal((await cell.outbox(hook.id, 'webhook.disabled')).length, 1);
     await new Promise((r) => setTimeout(r, 700));
     assert.equal(received.filter((r) => r.path === '/gone' && r.headers['webhook-id'] === eventId).length, 1, 'sent once, never retried');
@@ -317,12 +305,12 @@ describe('webhook delivery', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((r) => closed.close(r));
-    const reply = await call<{ data: { id: string } }>('POST', '/v1/webhooks', admin, { url: `https://127.0.0.1:${port}/in`, eventTypes: ['service.archived'] });
+    const reply = await call<{ data: { id: string } }>('POST', '/v1/webhooks', cell.admin, { url: `https://127.0.0.1:${port}/in`, eventTypes: ['service.archived'] });
     assert.equal(reply.status, 201);
     await emit([{ aggregateType: 'service', eventType: 'service.archived', payload: { service: {} } }]);
     const row = await waitFor('the delivery to fail', async () => (await deliveriesOf(reply.body.data.id)).find((d) => d.status === 'failed'));
     assert.equal(row.failureReason, 'connection_refused');
-    const shown = (await call<{ data: { failureReason: string }[] }>('GET', `/v1/webhooks/${reply.body.data.id}/deliveries`, admin)).body.data[0]!;
+    const shown = (await call<{ data: { failureReason: string }[] }>('GET', `/v1/webhooks/${reply.body.data.id}/deliveries`, cell.admin)).body.data[0]!;
     assert.equal(shown.failureReason, 'connection_refused');
   });
 
@@ -332,7 +320,7 @@ describe('webhook delivery', () => {
     const hook = await subscribe('/ok', ['tag.created'], owner);
     const first = await createTag();
     await waitFor('the first delivery', async () => (await deliveriesOf(hook.id)).find((d) => d.status === 'succeeded'));
-    const rotated = await call<{ data: { id: string; secret: string } }>('POST', `/v1/credentials/${ownerId}/rotate`, admin, {});
+    const rotated = await call<{ data: { id: string; secret: string } }>('POST', `/v1/credentials/${ownerId}/rotate`, cell.admin, {});
     assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
     const successor = rotated.body.data.secret;
     assertProblem(await call('GET', `/v1/webhooks/${hook.id}`, owner), 401, 'credential_revoked');
@@ -347,20 +335,20 @@ describe('webhook delivery', () => {
       return list.body.data.filter((d) => d.status === 'succeeded').length === 2 && list.body.data;
     });
     assert.deepEqual(history.map((d) => d.eventId), [(await eventOf(first, 'tag.created')).id, secondEvent.id]);
-    const row = await database.prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId, id: hook.id } });
+    const row = await cell.database.prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id: hook.id } });
     assert.equal(row.ownerCredentialId, rotated.body.data.id);
-    assert.equal(await database.prisma.auditEvent.count({ where: { workspaceId, targetId: hook.id, action: 'webhook.disabled' } }), 0, 'rotation disables nothing');
+    assert.equal(await cell.database.prisma.auditEvent.count({ where: { workspaceId: cell.workspaceId, targetId: hook.id, action: 'webhook.disabled' } }), 0, 'rotation disables nothing');
   });
 
   it('an owner credential that expired is noticed where events are fanned out: disabled once (owner_expired), audited, with an event', async () => {
     const owner = await cell.mint(['webhooks:read', 'webhooks:write', 'lists:read']);
     const hook = await subscribe('/ok', ['list.updated'], owner);
-    const row = await database.prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId, id: hook.id } });
-    await database.changeAuthorization(workspaceId, () => database.prisma.credential.updateMany({ where: { workspaceId, id: row.ownerCredentialId }, data: { expiresAt: new Date(Date.now() - 1000) } }));
+    const row = await cell.database.prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id: hook.id } });
+    await cell.database.changeAuthorization(cell.workspaceId, () => cell.database.prisma.credential.updateMany({ where: { workspaceId: cell.workspaceId, id: row.ownerCredentialId }, data: { expiresAt: new Date(Date.now() - 1000) } }));
     const ids = await emit([{ aggregateType: 'list', eventType: 'list.updated', payload: { list: {} } }]);
     await published(ids);
     const disabled = await waitFor('the subscription to be disabled', async () => {
-      const r = await database.prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId, id: hook.id } });
+      const r = await cell.database.prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id: hook.id } });
       return r.status === 'disabled' && r;
     });
     assert.equal(disabled.disabledReason, 'owner_expired');
@@ -368,9 +356,9 @@ describe('webhook delivery', () => {
     // Idempotent: further fan-outs neither disable it again nor write more events.
     const more = await emit([{ aggregateType: 'list', eventType: 'list.updated', payload: { list: {} } }]);
     await published(more);
-    const ctx = { database, config: env.config, now: () => new Date() };
+    const ctx = { database: cell.database, config: env.config, now: () => new Date() };
     await relayOutbox(ctx, { deliver: async () => undefined, enqueue: async () => undefined, deliverLegacy: async () => undefined });
-    assert.equal(await database.prisma.auditEvent.count({ where: { workspaceId, targetId: hook.id, action: 'webhook.disabled' } }), 1);
+    assert.equal(await cell.database.prisma.auditEvent.count({ where: { workspaceId: cell.workspaceId, targetId: hook.id, action: 'webhook.disabled' } }), 1);
     assert.equal((await cell.outbox(hook.id, 'webhook.disabled')).length, 1);
   });
 
@@ -381,7 +369,7 @@ describe('webhook delivery', () => {
       const r = received.filter((x) => ids.includes(x.headers['webhook-id']!));
       return r.length === 12 && r;
     });
-    const events = await database.prisma.outboxEvent.findMany({ where: { workspaceId, id: { in: ids } } });
+    const events = await cell.database.prisma.outboxEvent.findMany({ where: { workspaceId: cell.workspaceId, id: { in: ids } } });
     const sequenceOf = new Map(events.map((e) => [e.id, e.sequence.toString()]));
     for (const r of got) {
       const body = new Webhook(hook.signingSecret).verify(r.body, r.headers) as { sequence: string };
@@ -393,20 +381,20 @@ describe('webhook delivery', () => {
   });
 
   it('delivers to a legacy v0 webhook unsigned, in the legacy shape, only for the events it names', async () => {
-    const named = await database.prisma.legacyWebhook.create({ data: { workspaceId, url: `${base}/legacy`, events: ['call_note.created'] } });
-    await database.prisma.legacyWebhook.create({ data: { workspaceId, url: `${base}/legacy-other`, events: ['task.created'] } });
-    await database.prisma.legacyWebhook.create({ data: { workspaceId, url: `${base}/legacy-archived`, events: [], archivedAt: new Date() } });
+    const named = await cell.database.prisma.legacyWebhook.create({ data: { workspaceId: cell.workspaceId, url: `${base}/legacy`, events: ['call_note.created'] } });
+    await cell.database.prisma.legacyWebhook.create({ data: { workspaceId: cell.workspaceId, url: `${base}/legacy-other`, events: ['task.created'] } });
+    await cell.database.prisma.legacyWebhook.create({ data: { workspaceId: cell.workspaceId, url: `${base}/legacy-archived`, events: [], archivedAt: new Date() } });
     const [eventId] = await emit([{ aggregateType: 'call_note', eventType: 'call_note.created', payload: { callNote: { subject: 'hi' }, requestId: 'r1' } }]);
     const got = await waitFor('the legacy delivery', async () => received.find((r) => r.path === '/legacy'));
     assert.equal(got.headers['webhook-signature'], undefined);
     assert.equal(got.headers['webhook-id'], undefined);
     const body = JSON.parse(got.body) as Record<string, unknown>;
-    const event = (await database.prisma.outboxEvent.findFirstOrThrow({ where: { workspaceId, id: eventId! } }));
-    assert.deepEqual(body, { event: 'call_note.created', _id: eventId, teamId: workspaceId, resourceId: event.aggregateId, createdAt: event.occurredAt.toISOString(), data: { callNote: { subject: 'hi' } } });
+    const event = (await cell.database.prisma.outboxEvent.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id: eventId! } }));
+    assert.deepEqual(body, { event: 'call_note.created', _id: eventId, teamId: cell.workspaceId, resourceId: event.aggregateId, createdAt: event.occurredAt.toISOString(), data: { callNote: { subject: 'hi' } } });
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(received.filter((r) => r.path === '/legacy').length, 1);
     assert.ok(!received.some((r) => r.path === '/legacy-other' || r.path === '/legacy-archived'));
-    await database.prisma.legacyWebhook.update({ where: { workspaceId_id: { workspaceId, id: named.id } }, data: { archivedAt: new Date() } });
+    await cell.database.prisma.legacyWebhook.update({ where: { workspaceId_id: { workspaceId: cell.workspaceId, id: named.id } }, data: { archivedAt: new Date() } });
   });
 
   it('fans each event out exactly once when relays run concurrently', async () => {
@@ -414,7 +402,7 @@ describe('webhook delivery', () => {
     const ids = await emit(Array.from({ length: 30 }, () => ({ aggregateType: 'list', eventType: 'list.created', payload: { list: {} } })));
     const handed: string[] = [];
     const sink: DeliverySink = { deliver: async (d) => void handed.push(d.deliveryId), enqueue: async () => undefined, deliverLegacy: async () => undefined };
-    const ctx = { database, config: env.config, now: () => new Date() };
+    const ctx = { database: cell.database, config: env.config, now: () => new Date() };
     await Promise.all([relayOutbox(ctx, sink), relayOutbox(ctx, sink), relayOutbox(ctx, sink)]);
     await published(ids);
     const rows = await deliveriesOf(hook.id);
@@ -448,9 +436,9 @@ describe('webhook delivery', () => {
     await published([eventId!]);
     const [row] = await deliveriesOf(hook.id);
     await waitFor('the test-mode delivery', async () => (await deliveriesOf(hook.id))[0]!.status === 'succeeded');
-    await database.prisma.webhookDelivery.update({ where: { workspaceId_id: { workspaceId, id: row!.id } }, data: { status: 'pending', attempt: 1, nextRetryAt: null, deliveredAt: null } });
+    await cell.database.prisma.webhookDelivery.update({ where: { workspaceId_id: { workspaceId: cell.workspaceId, id: row!.id } }, data: { status: 'pending', attempt: 1, nextRetryAt: null, deliveredAt: null } });
     const sentBefore = received.length;
-    await invoke(deliverWebhook, { database, config: production, now: () => new Date() }, { workspaceId, deliveryId: row!.id, attempts: 3, lastRun: false });
+    await invoke(deliverWebhook, { database: cell.database, config: production, now: () => new Date() }, { workspaceId: cell.workspaceId, deliveryId: row!.id, attempts: 3, lastRun: false });
     const failed = (await deliveriesOf(hook.id))[0]!;
     assert.equal(failed.status, 'failed');
     assert.match(failed.error ?? '', /refused/);

@@ -2,9 +2,6 @@ import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   archiveCallNote,
-  type CallNoteView,
-  type ContactGroupView,
-  type ContactView,
   createCallNote,
   createContact,
   getCallNote,
@@ -20,7 +17,7 @@ import {
 } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { type Acting, V0Acting } from '../legacy/acting.js';
-import { assertNotArchived, bodyAliasId, lastWriterWins, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
+import { bodyAliasId, currentResource, lastWriterWins, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
 const CONTACT = ['kind', 'name', 'email', 'phone', 'organizationId', 'contactGroupIds', 'address'];
@@ -32,24 +29,6 @@ const since = (cursor: string | undefined) => (cursor === undefined ? {} : { cur
 export class ContactsController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
-  private async contact(acting: Acting, id: string): Promise<ContactView> {
-    const { resource } = await invoke(getContact, this.ctx, { auth: acting.auth, id });
-    assertNotArchived(resource, 'contact');
-    return resource;
-  }
-
-  private async callNote(acting: Acting, id: string): Promise<CallNoteView> {
-    const { resource } = await invoke(getCallNote, this.ctx, { auth: acting.auth, id });
-    assertNotArchived(resource, 'call note');
-    return resource;
-  }
-
-  private async group(acting: Acting, id: string): Promise<ContactGroupView> {
-    const { resource } = await invoke(getContactGroup, this.ctx, { auth: acting.auth, id });
-    assertNotArchived(resource, 'contact group');
-    return resource;
-  }
-
   @LegacyOperation('legacyGetContacts')
   async listContacts(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
     return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listContacts, this.ctx, { auth: acting.auth, limit, ...since(cursor) }), seekOf(this.ctx, acting.auth.workspaceId, 'contacts', 'listContacts', { kind: null, contactGroupId: null, q: null }))).map(toLegacy);
@@ -57,7 +36,7 @@ export class ContactsController {
 
   @LegacyOperation('legacyGetContactsById')
   async getContact(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>) {
-    return toLegacy(await this.contact(acting, input.path._id));
+    return toLegacy(await currentResource(this.ctx, getContact, acting.auth, input.path._id, 'contact'));
   }
 
   @LegacyOperation('legacyPostContacts')
@@ -79,7 +58,7 @@ export class ContactsController {
 
   private async writeContact(acting: Acting, id: string, body: unknown) {
     const { resource } = await lastWriterWins(id, async () => {
-      const current = await this.contact(acting, id);
+      const current = await currentResource(this.ctx, getContact, acting.auth, id, 'contact');
       return invoke(updateContact, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id, expectedVersion: current.version, ...pick(body, CONTACT) });
     });
     return toLegacy(resource);
@@ -92,7 +71,7 @@ export class ContactsController {
 
   @LegacyOperation('legacyGetContactgroupsById')
   async getGroup(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>) {
-    return toLegacy(await this.group(acting, input.path._id));
+    return toLegacy(await currentResource(this.ctx, getContactGroup, acting.auth, input.path._id, 'contact group'));
   }
 
   @LegacyOperation('legacyGetCallnotes')
@@ -102,7 +81,7 @@ export class ContactsController {
 
   @LegacyOperation('legacyGetCallnotesById')
   async getCallNote(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>) {
-    return toLegacy(await this.callNote(acting, input.path._id));
+    return toLegacy(await currentResource(this.ctx, getCallNote, acting.auth, input.path._id, 'call note'));
   }
 
   @LegacyOperation('legacyPostCallnotes')
@@ -126,7 +105,7 @@ export class ContactsController {
   }
 
   private async archiveCallNote(acting: Acting, id: string): Promise<void> {
-    const current = await this.callNote(acting, id);
+    const current = await currentResource(this.ctx, getCallNote, acting.auth, id, 'call note');
     await invoke(archiveCallNote, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id });
   }
 }

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type LegacyPagedList, legacyRowAt } from '@workcell/db';
-import { type CursorScope, DomainError, encodeCursor, isDomainError, type ProcedureContext } from '@workcell/domain';
+import type { z } from 'zod';
+import { type CursorScope, DomainError, encodeCursor, invoke, isDomainError, type Procedure, type ProcedureContext, type V1AuthContext, type Versioned } from '@workcell/domain';
 import { ProtocolError } from '@workcell/http';
 
 /**
@@ -131,7 +132,24 @@ async function untilApplied<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
+type Archivable = { readonly archivedAt: string | null };
+
 /** Archived resources are gone for v0 (v0 DELETE archives): reads and writes answer 404. */
-export function assertNotArchived(resource: { readonly archivedAt: string | null }, what: string): void {
+export function assertNotArchived(resource: Archivable, what: string): void {
   if (resource.archivedAt !== null) throw new DomainError('not_found', `${what} not found`);
+}
+
+/**
+ * The resource a v0 read or write is about, by its v1 get procedure (`{ auth, id }`; of a Versioned answer, the
+ * resource): 404 `${what} not found` when it is archived (assertNotArchived).
+ */
+export async function currentResource<I extends z.ZodType, T extends Archivable>(ctx: ProcedureContext, get: Procedure<I, T | Versioned<T>>, auth: V1AuthContext, id: string, what: string): Promise<T> {
+  const answer = await invoke(get, ctx, { auth, id });
+  const resource = isVersioned(answer) ? answer.resource : answer;
+  assertNotArchived(resource, what);
+  return resource;
+}
+
+function isVersioned<T>(answer: T | Versioned<T>): answer is Versioned<T> {
+  return typeof answer === 'object' && answer !== null && 'resource' in answer;
 }

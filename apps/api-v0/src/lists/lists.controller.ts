@@ -1,9 +1,9 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { archiveList, createList, DomainError, getList, invoke, listLists, type ListView, type ProcedureContext, updateList } from '@workcell/domain';
+import { archiveList, createList, DomainError, getList, invoke, listLists, type ProcedureContext, updateList } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { type Acting, V0Acting } from '../legacy/acting.js';
-import { assertNotArchived, bodyAliasId, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
+import { bodyAliasId, currentResource, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
 const CREATE = ['name', 'kind', 'position', 'color'];
@@ -15,12 +15,6 @@ const UPDATE = ['name', 'position', 'color'];
 export class ListsController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
-  private async current(acting: Acting, id: string): Promise<ListView> {
-    const { resource } = await invoke(getList, this.ctx, { auth: acting.auth, id });
-    assertNotArchived(resource, 'list');
-    return resource;
-  }
-
   @LegacyOperation('legacyGetLists')
   async list(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
     return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listLists, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }), seekOf(this.ctx, acting.auth.workspaceId, 'lists', 'listLists', { kind: null }))).map(toLegacy);
@@ -28,7 +22,7 @@ export class ListsController {
 
   @LegacyOperation('legacyGetListsById')
   async get(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>) {
-    return toLegacy(await this.current(acting, input.path._id));
+    return toLegacy(await currentResource(this.ctx, getList, acting.auth, input.path._id, 'list'));
   }
 
   @LegacyOperation('legacyPostLists')
@@ -52,7 +46,7 @@ export class ListsController {
     const attributes = pick(body, UPDATE);
     // As v1 ListUpdate (minProperties 1): a PUT that changes nothing is a mistake, not a no-op write.
     if (Object.keys(attributes).length === 0) throw new DomainError('validation_failed', 'send at least one attribute', [{ pointer: '', message: `send at least one of ${UPDATE.join(', ')}` }]);
-    const current = await this.current(acting, id);
+    const current = await currentResource(this.ctx, getList, acting.auth, id, 'list');
     const { resource } = await invoke(updateList, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id, ...attributes });
     return toLegacy(resource);
   }
@@ -70,7 +64,7 @@ export class ListsController {
   }
 
   private async archive(acting: Acting, id: string): Promise<void> {
-    const current = await this.current(acting, id);
+    const current = await currentResource(this.ctx, getList, acting.auth, id, 'list');
     await invoke(archiveList, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id });
   }
 }

@@ -13,14 +13,12 @@ import {
   type ProcedureContext,
   PRODUCTS_FINANCE_READ,
   PRODUCTS_FINANCE_WRITE,
-  type ProductGroupView,
-  type ProductView,
   updateProduct,
   updateProductGroup,
 } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { type Acting, V0Acting } from '../legacy/acting.js';
-import { assertNotArchived, bodyAliasId, lastWriterWins, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
+import { bodyAliasId, currentResource, lastWriterWins, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
 type PathId = { _id: string };
@@ -41,20 +39,6 @@ export class ProductsController {
     return { ...acting, auth: { ...acting.auth, effectiveScopes: [PRODUCTS_FINANCE_READ, PRODUCTS_FINANCE_WRITE] } };
   }
 
-  private async product(caller: Acting, id: string): Promise<ProductView> {
-    const acting = this.finance(caller);
-    const { resource } = await invoke(getProduct, this.ctx, { auth: acting.auth, id });
-    assertNotArchived(resource, 'product');
-    return resource;
-  }
-
-  private async group(caller: Acting, id: string): Promise<ProductGroupView> {
-    const acting = this.finance(caller);
-    const { resource } = await invoke(getProductGroup, this.ctx, { auth: acting.auth, id });
-    assertNotArchived(resource, 'product group');
-    return resource;
-  }
-
   @LegacyOperation('legacyGetProducts')
   async listProducts(@V0Acting() caller: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
     const acting = this.finance(caller);
@@ -63,7 +47,7 @@ export class ProductsController {
 
   @LegacyOperation('legacyGetProductsById')
   async getProduct(@V0Acting() acting: Acting, @Input() input: OperationInput<PathId>) {
-    return toLegacy(await this.product(acting, input.path._id));
+    return toLegacy(await currentResource(this.ctx, getProduct, this.finance(acting).auth, input.path._id, 'product'));
   }
 
   @LegacyOperation('legacyPostProducts')
@@ -87,7 +71,7 @@ export class ProductsController {
   private async writeProduct(caller: Acting, id: string, body: unknown) {
     const acting = this.finance(caller);
     const { resource } = await lastWriterWins(id, async () => {
-      const current = await this.product(acting, id);
+      const current = await currentResource(this.ctx, getProduct, acting.auth, id, 'product');
       return invoke(updateProduct, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id, expectedVersion: current.version, ...pick(body, PRODUCT) });
     });
     return toLegacy(resource);
@@ -107,7 +91,7 @@ export class ProductsController {
 
   private async archiveProduct(caller: Acting, id: string): Promise<void> {
     const acting = this.finance(caller);
-    const current = await this.product(acting, id);
+    const current = await currentResource(this.ctx, getProduct, acting.auth, id, 'product');
     await invoke(archiveProduct, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id });
   }
 
@@ -119,7 +103,7 @@ export class ProductsController {
 
   @LegacyOperation('legacyGetProductgroupsById')
   async getGroup(@V0Acting() acting: Acting, @Input() input: OperationInput<PathId>) {
-    return toLegacy(await this.group(acting, input.path._id));
+    return toLegacy(await currentResource(this.ctx, getProductGroup, this.finance(acting).auth, input.path._id, 'product group'));
   }
 
   @LegacyOperation('legacyPostProductgroups')
@@ -143,7 +127,7 @@ export class ProductsController {
   private async writeGroup(caller: Acting, id: string, body: unknown) {
     const acting = this.finance(caller);
     const { resource } = await lastWriterWins(id, async () => {
-      const current = await this.group(acting, id);
+      const current = await currentResource(this.ctx, getProductGroup, acting.auth, id, 'product group');
       return invoke(updateProductGroup, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id, expectedVersion: current.version, ...pick(body, PRODUCT_GROUP) });
     });
     return toLegacy(resource);
@@ -163,7 +147,7 @@ export class ProductsController {
 
   private async archiveGroup(caller: Acting, id: string): Promise<void> {
     const acting = this.finance(caller);
-    const current = await this.group(acting, id);
+    const current = await currentResource(this.ctx, getProductGroup, acting.auth, id, 'product group');
     await invoke(archiveProductGroup, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id });
   }
 }

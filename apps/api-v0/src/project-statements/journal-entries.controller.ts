@@ -2,7 +2,7 @@ import { Controller, Inject } from '@nestjs/common';
 import { getProjectStatement, invoke, listProjectStatements, type ProcedureContext } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { type Acting, V0Acting } from '../legacy/acting.js';
-import { assertNotArchived, legacyPage, seekOf, toLegacy } from '../legacy/resources.js';
+import { currentResource, legacyPage, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
 const since = (cursor: string | undefined) => (cursor === undefined ? {} : { cursor });
@@ -31,8 +31,6 @@ export class JournalEntriesController {
 
   @LegacyOperation('legacyGetJournalEntriesById')
   async getJournalEntry(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>) {
-    const { resource } = await invoke(getProjectStatement, this.ctx, { auth: this.finance(acting), id: input.path._id });
-    assertNotArchived(resource, 'journal entry');
-    return toLegacy(resource);
+    return toLegacy(await currentResource(this.ctx, getProjectStatement, this.finance(acting), input.path._id, 'journal entry'));
   }
 }

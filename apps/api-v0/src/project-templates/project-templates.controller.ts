@@ -2,7 +2,7 @@ import { Controller, Inject } from '@nestjs/common';
 import { getProjectTemplate, invoke, listProjectTemplates, type ProcedureContext } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { type Acting, V0Acting } from '../legacy/acting.js';
-import { assertNotArchived, legacyPage, seekOf, toLegacy } from '../legacy/resources.js';
+import { currentResource, legacyPage, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
 
@@ -22,8 +22,6 @@ export class ProjectTemplatesController {
 
   @LegacyOperation('legacyGetProjectTemplatesById')
   async get(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>) {
-    const { resource } = await invoke(getProjectTemplate, this.ctx, { auth: acting.auth, id: input.path._id });
-    assertNotArchived(resource, 'project template');
-    return toLegacy(resource);
+    return toLegacy(await currentResource(this.ctx, getProjectTemplate, acting.auth, input.path._id, 'project template'));
   }
 }

@@ -1,9 +1,9 @@
 import { Controller, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { createProject, getProject, invoke, listProjects, type ProcedureContext, type ProjectView, updateProject } from '@workcell/domain';
+import { createProject, getProject, invoke, listProjects, type ProcedureContext, updateProject } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { type Acting, V0Acting } from '../legacy/acting.js';
-import { assertNotArchived, bodyAliasId, lastWriterWins, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
+import { bodyAliasId, currentResource, lastWriterWins, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
 const ATTRIBUTES = ['name', 'description', 'customerId', 'startsOn', 'dueOn', 'tagIds'];
@@ -13,12 +13,6 @@ const ATTRIBUTES = ['name', 'description', 'customerId', 'startsOn', 'dueOn', 't
 export class ProjectsController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
-  private async current(acting: Acting, id: string): Promise<ProjectView> {
-    const project = await invoke(getProject, this.ctx, { auth: acting.auth, id });
-    assertNotArchived(project, 'project');
-    return project;
-  }
-
   @LegacyOperation('legacyGetProjects')
   async list(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
     const items = await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listProjects, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }), seekOf(this.ctx, acting.auth.workspaceId, 'projects', 'listProjects'));
@@ -27,7 +21,7 @@ export class ProjectsController {
 
   @LegacyOperation('legacyGetProjectsById')
   async get(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>) {
-    return toLegacy(await this.current(acting, input.path._id));
+    return toLegacy(await currentResource(this.ctx, getProject, acting.auth, input.path._id, 'project'));
   }
 
   @LegacyOperation('legacyPostProjects')
@@ -49,7 +43,7 @@ export class ProjectsController {
 
   private async write(acting: Acting, id: string, body: unknown) {
     const project = await lastWriterWins(id, async () => {
-      const current = await this.current(acting, id);
+      const current = await currentResource(this.ctx, getProject, acting.auth, id, 'project');
       return invoke(updateProject, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id, expectedRevision: Number(current.revision), ...pick(body, ATTRIBUTES) });
     });
     return toLegacy(project);

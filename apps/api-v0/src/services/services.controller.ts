@@ -2,7 +2,7 @@ import { Controller, Inject } from '@nestjs/common';
 import { getService, invoke, listServices, type ProcedureContext } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { type Acting, V0Acting } from '../legacy/acting.js';
-import { assertNotArchived, legacyPage, seekOf, toLegacy } from '../legacy/resources.js';
+import { currentResource, legacyPage, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
 const since = (cursor: string | undefined) => (cursor === undefined ? {} : { cursor });
@@ -19,8 +19,6 @@ export class ServicesController {
 
   @LegacyOperation('legacyGetServicesById')
   async getService(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>) {
-    const { resource } = await invoke(getService, this.ctx, { auth: acting.auth, id: input.path._id });
-    assertNotArchived(resource, 'service');
-    return toLegacy(resource);
+    return toLegacy(await currentResource(this.ctx, getService, acting.auth, input.path._id, 'service'));
   }
 }

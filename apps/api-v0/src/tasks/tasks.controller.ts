@@ -10,12 +10,11 @@ import {
   requireTokenMember,
   startTaskTimer,
   stopTaskTimer,
-  type TaskView,
   updateTask,
 } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { type Acting, V0Acting } from '../legacy/acting.js';
-import { assertNotArchived, bodyAliasId, lastWriterWins, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
+import { bodyAliasId, currentResource, lastWriterWins, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
 const CREATE = ['title', 'description', 'priority', 'assigneeIds', 'dueAt', 'estimateMinutes', 'tagIds', 'projectId', 'listId'];
@@ -27,12 +26,6 @@ const UPDATE = ['title', 'description', 'priority', 'assigneeIds', 'dueAt', 'est
 export class TasksController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
-  private async current(acting: Acting, id: string): Promise<TaskView> {
-    const task = await invoke(getTask, this.ctx, { auth: acting.auth, id });
-    assertNotArchived(task, 'task');
-    return task;
-  }
-
   @LegacyOperation('legacyGetTasks')
   async list(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
     const items = await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listTasks, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }), seekOf(this.ctx, acting.auth.workspaceId, 'tasks', 'listTasks'));
@@ -41,7 +34,7 @@ export class TasksController {
 
   @LegacyOperation('legacyGetTasksById')
   async get(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>) {
-    return toLegacy(await this.current(acting, input.path._id));
+    return toLegacy(await currentResource(this.ctx, getTask, acting.auth, input.path._id, 'task'));
   }
 
   @LegacyOperation('legacyPostTasks')
@@ -63,7 +56,7 @@ export class TasksController {
 
   private async write(acting: Acting, id: string, body: unknown) {
     const task = await lastWriterWins(id, async () => {
-      const current = await this.current(acting, id);
+      const current = await currentResource(this.ctx, getTask, acting.auth, id, 'task');
       return invoke(updateTask, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id, expectedRevision: Number(current.revision), ...pick(body, UPDATE) });
     });
     return toLegacy(task);
@@ -83,7 +76,7 @@ export class TasksController {
 
   private async archive(acting: Acting, id: string): Promise<void> {
     await lastWriterWins(id, async () => {
-      const current = await this.current(acting, id);
+      const current = await currentResource(this.ctx, getTask, acting.auth, id, 'task');
       return invoke(archiveTask, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id, expectedRevision: Number(current.revision) });
     });
   }

@@ -8,12 +8,11 @@ import {
   invoke,
   listTimeEntries,
   type ProcedureContext,
-  type TimeEntryView,
   updateTimeEntry,
 } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { type Acting, V0Acting } from '../legacy/acting.js';
-import { assertNotArchived, bodyAliasId, lastWriterWins, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
+import { bodyAliasId, currentResource, lastWriterWins, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
 const ATTRIBUTES = ['taskId', 'projectId', 'userId', 'startedAt', 'endedAt', 'durationSeconds', 'note'];
@@ -27,12 +26,6 @@ const ATTRIBUTES = ['taskId', 'projectId', 'userId', 'startedAt', 'endedAt', 'du
 export class TimesController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
-  private async current(acting: Acting, id: string): Promise<TimeEntryView> {
-    const { resource } = await invoke(getTimeEntry, this.ctx, { auth: acting.auth, id });
-    assertNotArchived(resource, 'time entry');
-    return resource;
-  }
-
   @LegacyOperation('legacyGetTimes')
   async list(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
     return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listTimeEntries, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }), seekOf(this.ctx, acting.auth.workspaceId, 'timeEntries', 'listTimeEntries', { taskId: null, projectId: null, userId: null, startedFrom: null, startedTo: null }))).map(toLegacy);
@@ -40,7 +33,7 @@ export class TimesController {
 
   @LegacyOperation('legacyGetTimesById')
   async get(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>) {
-    return toLegacy(await this.current(acting, input.path._id));
+    return toLegacy(await currentResource(this.ctx, getTimeEntry, acting.auth, input.path._id, 'time entry'));
   }
 
   @LegacyOperation('legacyPostTimes')
@@ -70,7 +63,7 @@ export class TimesController {
     // As v1 TimeEntryUpdate: a PUT that changes nothing is a mistake, not a no-op write.
     if (Object.keys(attributes).length === 0) throw new DomainError('validation_failed', 'send at least one attribute', [{ pointer: '', message: `send at least one of ${ATTRIBUTES.join(', ')}` }]);
     const { resource } = await lastWriterWins(id, async () => {
-      const current = await this.current(acting, id);
+      const current = await currentResource(this.ctx, getTimeEntry, acting.auth, id, 'time entry');
       return invoke(updateTimeEntry, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id, expectedVersion: current.version, ...attributes });
     });
     return toLegacy(resource);
@@ -89,7 +82,7 @@ export class TimesController {
   }
 
   private async archive(acting: Acting, id: string): Promise<void> {
-    const current = await this.current(acting, id);
+    const current = await currentResource(this.ctx, getTimeEntry, acting.auth, id, 'time entry');
     await invoke(archiveTimeEntry, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id });
   }
 }

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { createApiV1App } from '@workcell/api-v1';
 import { createAuthApp } from '@workcell/auth';
+import { V1_SCOPES } from '@workcell/credentials';
 import { createWorkerApp } from '@workcell/worker';
 import type { AppConfig } from '@workcell/config';
 import { createDatabase, type Database, type DemoTokens, type GrantResourceType, issueCredential, seedDemoWorkspaceIfEmpty } from '@workcell/db';
 import type { Logger } from '@workcell/http';
 import { type RunningApp, startApp, testConfig, type TestEnvironment } from '@workcell/testing';
+import { callApi, listAllPages, type Reply } from './v1.js';
 
 /**
  * A whole cell for one test file: the seeded demo workspace, the auth service and the worker, and two
@@ -31,6 +33,8 @@ export interface V1Cell {
   serviceAccount(scopes: readonly string[], grants: readonly SaGrant[]): Promise<{ token: string; serviceAccountId: string }>;
   /** The outbox events of one aggregate, in sequence order. */
   outbox(aggregateId: string, eventType?: string): ReturnType<Database['prisma']['outboxEvent']['findMany']>;
+  /** A new workspace of the cell with no members (another tenant, for isolation tests): its id. */
+  otherWorkspace(name?: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -91,9 +95,65 @@ export async function startV1Cell(env: TestEnvironment, options: CellOptions = {
       }),
     outbox: (aggregateId, eventType) =>
       database.prisma.outboxEvent.findMany({ where: { workspaceId, aggregateId, ...(eventType ? { eventType } : {}) }, orderBy: { sequence: 'asc' } }),
+    otherWorkspace: (name = 'Elsewhere') => otherWorkspace(database, config, name),
     async close() {
       for (const app of [v1b, v1, worker, auth]) await app.close();
       await database.close();
     },
   };
+}
+
+/** A new workspace of the cell with no members: its id. */
+export async function otherWorkspace(database: Database, config: AppConfig, name = 'Elsewhere'): Promise<string> {
+  return (await database.prisma.workspace.create({ data: { name, region: config.region, cell: config.cell } })).id;
+}
+
+/** A value of a fixture, which exists only once the fixture's beforeAll has run (or `missing` says when). */
+export function fixtureValue<T>(what: string, value: T | undefined, missing = 'available only inside tests and hooks'): T {
+  if (value === undefined) throw new Error(`${what}: ${missing}`);
+  return value;
+}
+
+/** `fixture` with a getter for each of `names` that reads that field of `source()` (what the fixture's beforeAll made). */
+export function withFields<F extends object, S, K extends keyof S>(fixture: F, source: () => S, names: readonly K[]): F & Pick<S, K> {
+  for (const name of names) Object.defineProperty(fixture, name, { get: () => source()[name], enumerable: true });
+  return fixture as F & Pick<S, K>;
+}
+
+/**
+ * The V1Cell of a describe block, with `admin`, an owner token of every v1 scope: started in a beforeAll and
+ * closed in an afterAll registered where useV1Cell is called (Jest runs both kinds of hook in the order they are
+ * declared, so the block's own hooks declared after it see the cell running). Its fields are available inside
+ * tests and hooks; its methods may be taken at once (`const { call } = cell`).
+ */
+export interface V1Fixture extends Omit<V1Cell, 'close'> {
+  /** A personal access token of the owner with every v1 scope, minted when the cell starts. */
+  readonly admin: string;
+  /** A v1 request with this token (to `v1` unless another instance is given). */
+  call<T = unknown>(method: string, path: string, token: string, body?: unknown, headers?: Record<string, string>, app?: RunningApp): Promise<Reply<T>>;
+  /** Every item of a v1 list from `v1`, following links.next page by page (with `admin` unless another token is given). */
+  listAll<T>(path: string, token?: string): Promise<T[]>;
+}
+
+/** Options of useV1Cell: those of startV1Cell, or a function giving them when the cell starts (after earlier beforeAll hooks). */
+export type V1FixtureOptions = CellOptions | (() => CellOptions);
+
+export function useV1Cell(env: TestEnvironment, options: V1FixtureOptions = {}): V1Fixture {
+  let started: { cell: V1Cell; admin: string } | undefined;
+  beforeAll(async () => {
+    const cell = await startV1Cell(env, typeof options === 'function' ? options() : options);
+    started = { cell, admin: await cell.mint(V1_SCOPES) };
+  });
+  afterAll(() => started?.cell.close());
+  const running = () => fixtureValue('useV1Cell()', started);
+  const cell = () => running().cell;
+  const methods = {
+    mint: (scopes: readonly string[]) => cell().mint(scopes),
+    serviceAccount: (scopes: readonly string[], grants: readonly SaGrant[]) => cell().serviceAccount(scopes, grants),
+    outbox: (aggregateId: string, eventType?: string) => cell().outbox(aggregateId, eventType),
+    otherWorkspace: (name?: string) => cell().otherWorkspace(name),
+    call: <T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}, app = cell().v1) => callApi<T>(app, method, path, token, body, headers),
+    listAll: <T>(path: string, token = running().admin) => listAllPages<T>(cell().v1, path, token),
+  };
+  return withFields(withFields(methods, cell, ['database', 'workspaceId', 'ownerMemberId', 'demo', 'config', 'v1', 'v1b', 'worker']), running, ['admin']);
 }

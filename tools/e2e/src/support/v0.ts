@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { createApiV0App } from '@workcell/api-v0';
 import { createApiV1App } from '@workcell/api-v1';
 import type { AppConfig } from '@workcell/config';
-import { createDatabase, type Database, type DemoTokens, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { createDatabase, type Database, type DemoTokens, issueCredential, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
 import { type RunningApp, startApp, type TestEnvironment } from '@workcell/testing';
-import { type CellOptions, startCellServices } from './cell.js';
+import { type CellOptions, fixtureValue, otherWorkspace, startCellServices, withFields } from './cell.js';
 
 /** A v0 reply: status, parsed body (or the raw text when it is not JSON), the text and headers. */
 export interface LegacyReply<T = unknown> {
@@ -80,6 +80,12 @@ export interface V0Cell {
   readonly demo: DemoTokens;
   /** Another team of the same cell, with its own member. */
   otherTeam(name?: string): Promise<Team>;
+  /** A new workspace of the cell with no members (another team, for isolation tests): its id. */
+  otherWorkspace(name?: string): Promise<string>;
+  /** A fresh team token issued by this member (`null`: by nobody) of this workspace (by default the demo team's owner and team). */
+  teamToken(createdByMemberId?: string | null, workspaceId?: string): Promise<string>;
+  /** A v1 personal access token of the demo team's owner with these scopes. */
+  mint(scopes: readonly string[]): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -97,11 +103,12 @@ export async function startV0Cell(env: TestEnvironment, options: V0CellOptions =
   const v0 = await startApp((c) => createApiV0App(c, logger?.(c, 'api-v0')), config);
   const v1 = options.v1 ? await startApp((c) => createApiV1App(c, logger?.(c, 'api-v1')), config) : undefined;
   let minted = 0;
+  const teamToken = (workspaceId: string, createdByMemberId: string | null) =>
+    database.prisma.$transaction((tx) => issueTeamToken(tx, config, { workspaceId, name: `v0-${++minted}`, createdByMemberId }));
   const teamOf = (workspaceId: string, memberId: string): Team => ({
     workspaceId,
     memberId,
-    token: (options = {}) =>
-      database.prisma.$transaction((tx) => issueTeamToken(tx, config, { workspaceId, name: `v0-${++minted}`, createdByMemberId: options.withoutMember ? null : memberId })),
+    token: (options = {}) => teamToken(workspaceId, options.withoutMember ? null : memberId),
   });
   const ownerMemberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId: seeded.workspaceId } })).id;
   return {
@@ -117,11 +124,48 @@ export async function startV0Cell(env: TestEnvironment, options: V0CellOptions =
       const member = await database.prisma.workspaceMember.create({ data: { workspaceId: workspace.id, userId: user.id } });
       return teamOf(workspace.id, member.id);
     },
+    otherWorkspace: (name = 'Elsewhere') => otherWorkspace(database, config, name),
+    teamToken: (createdByMemberId = ownerMemberId, workspaceId = seeded.workspaceId) => teamToken(workspaceId, createdByMemberId),
+    mint: async (scopes) =>
+      (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId: seeded.workspaceId, kind: 'personal_access_token', name: `pat-${++minted}`, scopes, memberId: ownerMemberId })))
+        .token,
     async close() {
       for (const app of [v1, v0, worker, auth]) await app?.close();
       await database.close();
     },
   };
+}
+
+/**
+ * The V0Cell of a describe block, started and closed as useV1Cell does (support/cell.ts). Its fields are
+ * available inside tests and hooks; its methods may be taken at once (`const { teamToken } = cell`).
+ */
+export interface V0Fixture extends Omit<V0Cell, 'v1' | 'close'> {
+  /** The cell's api-v1 instance (only with `{ v1: true }`). */
+  readonly v1: RunningApp;
+  /** The demo team's workspace id. */
+  readonly workspaceId: string;
+  /** The demo team's owner (the member its team tokens are issued by). */
+  readonly ownerMemberId: string;
+}
+
+export function useV0Cell(env: TestEnvironment, options: V0CellOptions = {}): V0Fixture {
+  let started: V0Cell | undefined;
+  beforeAll(async () => {
+    started = await startV0Cell(env, options);
+  });
+  afterAll(() => started?.close());
+  const cell = () => fixtureValue('useV0Cell()', started);
+  const methods = {
+    otherTeam: (name?: string) => cell().otherTeam(name),
+    otherWorkspace: (name?: string) => cell().otherWorkspace(name),
+    teamToken: (createdByMemberId?: string | null, workspaceId?: string) => cell().teamToken(createdByMemberId, workspaceId),
+    mint: (scopes: readonly string[]) => cell().mint(scopes),
+  };
+  const fields = withFields(methods, cell, ['database', 'config', 'v0', 'team', 'demo']);
+  const team = () => ({ workspaceId: cell().team.workspaceId, ownerMemberId: cell().team.memberId });
+  const v1 = () => ({ v1: fixtureValue('useV0Cell().v1', cell().v1, 'only with { v1: true }') });
+  return withFields(withFields(fields, team, ['workspaceId', 'ownerMemberId']), v1, ['v1']);
 }
 
 /** The v0 collections with writes, a minimal create body (given one of the caller's contacts) and an update body. */
