@@ -7,6 +7,7 @@ import {
   type V0OperationRow,
   type V1OperationRow,
 } from '@workcell/registry';
+import { renderMigrationGuide } from './migration-guide.js';
 import { buildV0Document } from './openapi-v0.js';
 import { buildV1Document } from './openapi-v1.js';
 
@@ -17,6 +18,7 @@ export const OUTPUT_FILES = {
   v0OpenApi: 'libs/registry/generated/v0.openapi.json',
   operationTable: 'libs/registry/src/generated/operation-table.ts',
   sdkOperations: 'libs/sdk/src/generated/operations.ts',
+  migrationGuide: 'docs/v0-to-v1-migration.md',
 } as const;
 
 export interface RenderedFile {
@@ -114,5 +116,6 @@ export function renderAll(): RenderedFile[] {
     { path: OUTPUT_FILES.v0OpenApi, content: formatJson(buildV0Document(v0Operations)) },
     { path: OUTPUT_FILES.operationTable, content: renderOperationTable(digest, v1, v0) },
     { path: OUTPUT_FILES.sdkOperations, content: renderSdkOperations(digest, v1) },
+    { path: OUTPUT_FILES.migrationGuide, content: renderMigrationGuide(v0Operations) },
   ];
 }
