@@ -12,6 +12,12 @@ export { DOMAIN_READ_SCOPES, RESOURCE_DOMAINS, ResourceDomainSchema } from './v1
 export type { ResourceDomain } from './v1/search.js';
 // The webhook attributes the domain validates with (one source with the OpenAPI document).
 export { WEBHOOK_DISABLED_REASONS, WEBHOOK_FAILURE_REASONS, WEBHOOK_URL_RULE, WebhookDescription, WebhookEventTypes, WebhookUrl } from './v1/webhooks.js';
+// The request bodies the domain procedures take their fields from (one declaration for the OpenAPI document, the
+// edge and the domain's own validation).
+export { CallNoteCreate, CallNoteUpdate } from './v1/call-notes.js';
+export { ContactGroupCreate, ContactGroupUpdate } from './v1/contact-groups.js';
+export { ProductGroupCreate, ProductGroupUpdate } from './v1/product-groups.js';
+export { TagCreate, TagUpdate } from './v1/tags.js';
 export * from './generated/operation-table.js';
 
 import { v0Operations } from './v0/index.js';
