@@ -16,6 +16,7 @@ export { WEBHOOK_DISABLED_REASONS, WEBHOOK_FAILURE_REASONS, WEBHOOK_URL_RULE, We
 // edge and the domain's own validation).
 export { CallNoteCreate, CallNoteUpdate } from './v1/call-notes.js';
 export { ContactGroupCreate, ContactGroupUpdate } from './v1/contact-groups.js';
+export { ContactCreate, ContactUpdate, PostalAddress } from './v1/contacts.js';
 export { ListCreate, ListUpdate } from './v1/lists.js';
 export { ProductGroupCreate, ProductGroupUpdate } from './v1/product-groups.js';
 export { TagCreate, TagUpdate } from './v1/tags.js';
