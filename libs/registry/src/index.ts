@@ -19,6 +19,7 @@ export { ContactGroupCreate, ContactGroupUpdate } from './v1/contact-groups.js';
 export { ContactCreate, ContactUpdate, PostalAddress } from './v1/contacts.js';
 export { ListCreate, ListUpdate } from './v1/lists.js';
 export { ProductGroupCreate, ProductGroupUpdate } from './v1/product-groups.js';
+export { ProductCreate, ProductUpdate } from './v1/products.js';
 export { TagCreate, TagUpdate } from './v1/tags.js';
 export * from './generated/operation-table.js';
 

@@ -78,6 +78,15 @@ export const MoneyInput = z
     currency: CurrencyCode,
   })
   .meta({ id: 'MoneyInput', description: 'A monetary amount (request form).' });
+/** A price in request form: never negative (a negative price means nothing), stored exactly as numeric(21,6). */
+export const PriceInput = z
+  .strictObject({
+    amount: z
+      .string()
+      .regex(/^\d{1,15}(\.\d{1,6})?$/, 'a price is a non-negative decimal string with at most 15 integer and 6 fraction digits'),
+    currency: CurrencyCode,
+  })
+  .meta({ id: 'PriceInput', description: 'A price (request form): a non-negative amount.' });
 
 /** Strong revision of projects, tasks and project templates (mirrored in the quoted `ETag`). */
 export const Revision = z

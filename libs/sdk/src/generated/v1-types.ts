@@ -4597,6 +4597,12 @@ export interface components {
             /** @description ISO-3166-1 alpha-2. */
             country: string;
         };
+        /** @description A price (request form): a non-negative amount. */
+        PriceInput: {
+            amount: string;
+            /** @description ISO-4217 currency code. */
+            currency: string;
+        };
         /** @description A catalog product. */
         Product: {
             /** @description Opaque resource identifier. */
@@ -4630,9 +4636,9 @@ export interface components {
             description?: string | null;
             sku?: string | null;
             unit: string;
-            salesPrice?: components["schemas"]["MoneyInput"] | null;
+            salesPrice?: components["schemas"]["PriceInput"] | null;
             /** @description Needs products:finance:write. */
-            purchasePrice?: components["schemas"]["MoneyInput"] | null;
+            purchasePrice?: components["schemas"]["PriceInput"] | null;
             productGroupId?: string | null;
         };
         /** @description A hierarchical product group. */
@@ -4675,9 +4681,9 @@ export interface components {
             description?: string | null;
             sku?: string | null;
             unit?: string;
-            salesPrice?: components["schemas"]["MoneyInput"] | null;
+            salesPrice?: components["schemas"]["PriceInput"] | null;
             /** @description Needs products:finance:write. */
-            purchasePrice?: components["schemas"]["MoneyInput"] | null;
+            purchasePrice?: components["schemas"]["PriceInput"] | null;
             productGroupId?: string | null;
             /** @description The `version` from the last read. The write fails with 409 `version_conflict` when the stored version differs. */
             expectedVersion: string;
