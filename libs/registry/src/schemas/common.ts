@@ -87,6 +87,15 @@ export const PriceInput = z
     currency: CurrencyCode,
   })
   .meta({ id: 'PriceInput', description: 'A price (request form): a non-negative amount.' });
+/** A billing rate in request form: never negative, stored as numeric(14,4). */
+export const RateInput = z
+  .strictObject({
+    amount: z
+      .string()
+      .regex(/^\d{1,10}(\.\d{1,4})?$/, 'a rate is a non-negative decimal with at most 10 integer and 4 fraction digits'),
+    currency: CurrencyCode,
+  })
+  .meta({ id: 'RateInput', description: 'A billing rate (request form): a non-negative amount with at most 10 integer and 4 fraction digits.' });
 
 /** Strong revision of projects, tasks and project templates (mirrored in the quoted `ETag`). */
 export const Revision = z

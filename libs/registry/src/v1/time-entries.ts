@@ -4,7 +4,7 @@ import {
   casPatchOf,
   ExpectedVersion,
   Money,
-  MoneyInput,
+  RateInput,
   ResourceId,
   ShortText,
   Timestamp,
@@ -55,7 +55,7 @@ export const TimeEntryBilling = z
   .meta({ id: 'TimeEntryBilling', description: 'Billable state and billing rate of a time entry.' });
 
 export const TimeEntryBillingSet = z
-  .strictObject({ expectedVersion: ExpectedVersion, billable: z.boolean(), billingRate: MoneyInput.nullable() })
+  .strictObject({ expectedVersion: ExpectedVersion, billable: z.boolean(), billingRate: RateInput.nullable() })
   .meta({ id: 'TimeEntryBillingSet', description: 'Compare-and-set of billable state and billing rate.' });
 
 const timeEntryFilters = {

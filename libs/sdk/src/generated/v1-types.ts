@@ -4884,6 +4884,12 @@ export interface components {
             dueOn?: string | null;
             tagIds?: string[];
         };
+        /** @description A billing rate (request form): a non-negative amount with at most 10 integer and 4 fraction digits. */
+        RateInput: {
+            amount: string;
+            /** @description ISO-4217 currency code. */
+            currency: string;
+        };
         /** @description When a series creates task occurrences. */
         RecurrenceRule: {
             /**
@@ -5120,7 +5126,7 @@ export interface components {
                  * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
                  */
                 validFrom: string;
-                rate: components["schemas"]["MoneyInput"];
+                rate: components["schemas"]["RateInput"];
             }[];
         };
         /** @description A new service. */
@@ -5128,14 +5134,14 @@ export interface components {
             name: string;
             description?: string | null;
             billable?: boolean;
-            defaultRate?: components["schemas"]["MoneyInput"] | null;
+            defaultRate?: components["schemas"]["RateInput"] | null;
         };
         /** @description Compare-and-set of service attributes. */
         ServiceUpdate: {
             name?: string;
             description?: string | null;
             billable?: boolean;
-            defaultRate?: components["schemas"]["MoneyInput"] | null;
+            defaultRate?: components["schemas"]["RateInput"] | null;
             /** @description The `version` from the last read. The write fails with 409 `version_conflict` when the stored version differs. */
             expectedVersion: string;
         };
@@ -5432,7 +5438,7 @@ export interface components {
             /** @description The `version` from the last read. The write fails with 409 `version_conflict` when the stored version differs. */
             expectedVersion: string;
             billable: boolean;
-            billingRate: components["schemas"]["MoneyInput"] | null;
+            billingRate: components["schemas"]["RateInput"] | null;
         };
         /** @description Billing overlay; present only with time-entries:billing. */
         TimeEntryBillingState: {
