@@ -20,9 +20,10 @@ export { ContactCreate, ContactUpdate, PostalAddress } from './v1/contacts.js';
 export { ListCreate, ListUpdate } from './v1/lists.js';
 export { ProductGroupCreate, ProductGroupUpdate } from './v1/product-groups.js';
 export { ProductCreate, ProductUpdate } from './v1/products.js';
+export { ProjectStatementCreate, ProjectStatementUpdate } from './v1/project-statements.js';
 export { ServiceBillingRatesReplace, ServiceCreate, ServiceUpdate } from './v1/services.js';
 export { TagCreate, TagUpdate } from './v1/tags.js';
-export { TimeEntryBillingSet } from './v1/time-entries.js';
+export { MAX_DURATION_SECONDS, TimeEntryBillingSet, TimeEntryCreate, TimeEntryUpdate } from './v1/time-entries.js';
 export * from './generated/operation-table.js';
 
 import { v0Operations } from './v0/index.js';
