@@ -21,8 +21,12 @@ export { ListCreate, ListUpdate } from './v1/lists.js';
 export { ProductGroupCreate, ProductGroupUpdate } from './v1/product-groups.js';
 export { ProductCreate, ProductUpdate } from './v1/products.js';
 export { ProjectStatementCreate, ProjectStatementUpdate } from './v1/project-statements.js';
+export { ProjectTemplateCreate, ProjectTemplateInstantiation, ProjectTemplateUpdate, TaskBlueprint } from './v1/project-templates.js';
+export { ProjectCreate, ProjectUpdate } from './v1/projects.js';
 export { ServiceBillingRatesReplace, ServiceCreate, ServiceUpdate } from './v1/services.js';
 export { TagCreate, TagUpdate } from './v1/tags.js';
+export { TaskCreate, TaskMove, TaskTimerStart, TaskUpdate } from './v1/tasks.js';
+export { TaskPlannedWorkReplace } from './v1/planned-work.js';
 export { MAX_DURATION_SECONDS, TimeEntryBillingSet, TimeEntryCreate, TimeEntryUpdate } from './v1/time-entries.js';
 export * from './generated/operation-table.js';
 
