@@ -17,6 +17,7 @@ export { WEBHOOK_DISABLED_REASONS, WEBHOOK_FAILURE_REASONS, WEBHOOK_URL_RULE, We
 export { CallNoteCreate, CallNoteUpdate } from './v1/call-notes.js';
 export { ContactGroupCreate, ContactGroupUpdate } from './v1/contact-groups.js';
 export { ContactCreate, ContactUpdate, PostalAddress } from './v1/contacts.js';
+export { CredentialRotate, PersonalAccessTokenCreate, ScopeList } from './v1/credentials.js';
 export { GroupCreate, GroupMembersReplace, GroupUpdate } from './v1/groups.js';
 export { ListCreate, ListUpdate } from './v1/lists.js';
 export { MemberUpdate } from './v1/members.js';
@@ -25,7 +26,9 @@ export { ProductCreate, ProductUpdate } from './v1/products.js';
 export { ProjectStatementCreate, ProjectStatementUpdate } from './v1/project-statements.js';
 export { ProjectTemplateCreate, ProjectTemplateInstantiation, ProjectTemplateUpdate, TaskBlueprint } from './v1/project-templates.js';
 export { ProjectCreate, ProjectUpdate } from './v1/projects.js';
+export { ResourceGrantsReplace } from './v1/resource-grants.js';
 export { RoleCreate, RolePermissionsReplace, RoleUpdate } from './v1/roles.js';
+export { ServiceAccountCreate, ServiceAccountCredentialCreate, ServiceAccountUpdate } from './v1/service-accounts.js';
 export { ServiceBillingRatesReplace, ServiceCreate, ServiceUpdate } from './v1/services.js';
 export { TagCreate, TagUpdate } from './v1/tags.js';
 export { TaskCreate, TaskMove, TaskTimerStart, TaskUpdate } from './v1/tasks.js';
