@@ -10,8 +10,7 @@ export { V0_DEPRECATED_AT } from './v0/builders.js';
 export type { OperationSpec, ArchivableCrudSpec } from './v1/builders.js';
 export { DOMAIN_READ_SCOPES, RESOURCE_DOMAINS, ResourceDomainSchema } from './v1/search.js';
 export type { ResourceDomain } from './v1/search.js';
-// The webhook attributes the domain validates with (one source with the OpenAPI document).
-export { WEBHOOK_DISABLED_REASONS, WEBHOOK_FAILURE_REASONS, WEBHOOK_URL_RULE, WebhookDescription, WebhookEventTypes, WebhookUrl } from './v1/webhooks.js';
+export { WEBHOOK_DISABLED_REASONS, WEBHOOK_FAILURE_REASONS, WEBHOOK_URL_RULE } from './v1/webhooks.js';
 // The request bodies the domain procedures take their fields from (one declaration for the OpenAPI document, the
 // edge and the domain's own validation).
 export { CallNoteCreate, CallNoteUpdate } from './v1/call-notes.js';
@@ -33,6 +32,7 @@ export { ServiceBillingRatesReplace, ServiceCreate, ServiceUpdate } from './v1/s
 export { TagCreate, TagUpdate } from './v1/tags.js';
 export { TaskCreate, TaskMove, TaskTimerStart, TaskUpdate } from './v1/tasks.js';
 export { TaskPlannedWorkReplace } from './v1/planned-work.js';
+export { WebhookCreate, WebhookUpdate } from './v1/webhooks.js';
 export { MAX_DURATION_SECONDS, TimeEntryBillingSet, TimeEntryCreate, TimeEntryUpdate } from './v1/time-entries.js';
 export * from './generated/operation-table.js';
 
