@@ -24,7 +24,7 @@ export { ProductGroupCreate, ProductGroupUpdate } from './v1/product-groups.js';
 export { ProductCreate, ProductUpdate } from './v1/products.js';
 export { ProjectStatementCreate, ProjectStatementUpdate } from './v1/project-statements.js';
 export { ProjectTemplateCreate, ProjectTemplateInstantiation, ProjectTemplateUpdate, TaskBlueprint } from './v1/project-templates.js';
-export { ProjectCreate, ProjectUpdate } from './v1/projects.js';
+export { ProjectCreate, ProjectSharingReplace, ProjectUpdate } from './v1/projects.js';
 export { ResourceGrantsReplace } from './v1/resource-grants.js';
 export { RoleCreate, RolePermissionsReplace, RoleUpdate } from './v1/roles.js';
 export { ServiceAccountCreate, ServiceAccountCredentialCreate, ServiceAccountUpdate } from './v1/service-accounts.js';
@@ -33,6 +33,7 @@ export { TagCreate, TagUpdate } from './v1/tags.js';
 export { TaskCreate, TaskMove, TaskTimerStart, TaskUpdate } from './v1/tasks.js';
 export { TaskPlannedWorkReplace } from './v1/planned-work.js';
 export { WebhookCreate, WebhookUpdate } from './v1/webhooks.js';
+export { WorkspaceSettingsUpdate } from './v1/workspace-settings.js';
 export { MAX_DURATION_SECONDS, TimeEntryBillingSet, TimeEntryCreate, TimeEntryUpdate } from './v1/time-entries.js';
 export * from './generated/operation-table.js';
 

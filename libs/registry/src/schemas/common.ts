@@ -60,7 +60,21 @@ export const ShortText = z.string().max(2000);
 export const LongText = z.string().max(100_000);
 export const Color = z.string().regex(/^#[0-9a-fA-F]{6}$/);
 export const Email = z.email().max(320);
-export const TimeZone = z.string().min(1).max(64).describe('IANA time-zone name, e.g. Europe/Berlin.');
+/** A time-zone name the runtime's IANA database knows (what every date computation will use). */
+export function isKnownTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+export const TimeZone = z
+  .string()
+  .min(1)
+  .max(64)
+  .refine(isKnownTimeZone, 'an IANA time-zone name, e.g. Europe/Berlin')
+  .describe('IANA time-zone name, e.g. Europe/Berlin.');
 export const CurrencyCode = z.string().regex(/^[A-Z]{3}$/).describe('ISO-4217 currency code.');
 
 export const Money = z
