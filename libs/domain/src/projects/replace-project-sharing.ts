@@ -11,8 +11,7 @@ import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
 import { PRINCIPAL_TYPES, type ProjectSharingView, versionedSharing } from './sharing-view.js';
 
-/** The registry's ProjectSharingReplace; expectedVersion keeps this procedure's own 64-character bound (the registry allows 128). */
-export const replaceProjectSharingInput = z.object({ ...writeInput, id: z.string().max(64), ...ProjectSharingReplace.shape, expectedVersion: z.string().max(64) }).strict();
+export const replaceProjectSharingInput = z.object({ ...writeInput, id: z.string().max(64), ...ProjectSharingReplace.shape }).strict();
 
 const NAMES: Readonly<Record<SharingPrincipalType, string>> = { member: 'member', group: 'group', service_account: 'service account' };
 

@@ -8,8 +8,7 @@ import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
 import { versionedSettings, type WorkspaceSettingsView } from './settings-view.js';
 
-/** The registry's WorkspaceSettingsUpdate; expectedVersion keeps this procedure's own 64-character bound (the registry allows 128). */
-export const updateWorkspaceSettingsInput = z.object({ ...writeInput, ...WorkspaceSettingsUpdate.shape, expectedVersion: z.string().max(64) }).strict();
+export const updateWorkspaceSettingsInput = z.object({ ...writeInput, ...WorkspaceSettingsUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/workspace/settings` (workspace-settings:write, compare-and-set): the sent fields of the safe
