@@ -86,30 +86,23 @@ export const Money = z
     currency: CurrencyCode,
   })
   .meta({ id: 'Money', description: 'A monetary amount.' });
-export const MoneyInput = z
-  .strictObject({
-    amount: z.string().regex(/^-?\d{1,15}(\.\d{1,6})?$/),
-    currency: CurrencyCode,
-  })
-  .meta({ id: 'MoneyInput', description: 'A monetary amount (request form).' });
+/** A monetary amount in request form (a strict object) whose amount matches `amount`. */
+function moneyInput(amount: z.ZodString, id: string, description: string) {
+  return z.strictObject({ amount, currency: CurrencyCode }).meta({ id, description });
+}
+export const MoneyInput = moneyInput(z.string().regex(/^-?\d{1,15}(\.\d{1,6})?$/), 'MoneyInput', 'A monetary amount (request form).');
 /** A price in request form: never negative (a negative price means nothing), stored exactly as numeric(21,6). */
-export const PriceInput = z
-  .strictObject({
-    amount: z
-      .string()
-      .regex(/^\d{1,15}(\.\d{1,6})?$/, 'a price is a non-negative decimal string with at most 15 integer and 6 fraction digits'),
-    currency: CurrencyCode,
-  })
-  .meta({ id: 'PriceInput', description: 'A price (request form): a non-negative amount.' });
+export const PriceInput = moneyInput(
+  z.string().regex(/^\d{1,15}(\.\d{1,6})?$/, 'a price is a non-negative decimal string with at most 15 integer and 6 fraction digits'),
+  'PriceInput',
+  'A price (request form): a non-negative amount.',
+);
 /** A billing rate in request form: never negative, stored as numeric(14,4). */
-export const RateInput = z
-  .strictObject({
-    amount: z
-      .string()
-      .regex(/^\d{1,10}(\.\d{1,4})?$/, 'a rate is a non-negative decimal with at most 10 integer and 4 fraction digits'),
-    currency: CurrencyCode,
-  })
-  .meta({ id: 'RateInput', description: 'A billing rate (request form): a non-negative amount with at most 10 integer and 4 fraction digits.' });
+export const RateInput = moneyInput(
+  z.string().regex(/^\d{1,10}(\.\d{1,4})?$/, 'a rate is a non-negative decimal with at most 10 integer and 4 fraction digits'),
+  'RateInput',
+  'A billing rate (request form): a non-negative amount with at most 10 integer and 4 fraction digits.',
+);
 
 /** Strong revision of projects, tasks and project templates (mirrored in the quoted `ETag`). */
 export const Revision = z
