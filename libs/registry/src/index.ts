@@ -10,8 +10,31 @@ export { V0_DEPRECATED_AT } from './v0/builders.js';
 export type { OperationSpec, ArchivableCrudSpec } from './v1/builders.js';
 export { DOMAIN_READ_SCOPES, RESOURCE_DOMAINS, ResourceDomainSchema } from './v1/search.js';
 export type { ResourceDomain } from './v1/search.js';
-// The webhook attributes the domain validates with (one source with the OpenAPI document).
-export { WEBHOOK_DISABLED_REASONS, WEBHOOK_FAILURE_REASONS, WEBHOOK_URL_RULE, WebhookDescription, WebhookEventTypes, WebhookUrl } from './v1/webhooks.js';
+export { WEBHOOK_DISABLED_REASONS, WEBHOOK_FAILURE_REASONS, WEBHOOK_URL_RULE } from './v1/webhooks.js';
+// The request bodies the domain procedures take their fields from (one declaration for the OpenAPI document, the
+// edge and the domain's own validation).
+export { CallNoteCreate, CallNoteUpdate } from './v1/call-notes.js';
+export { ContactGroupCreate, ContactGroupUpdate } from './v1/contact-groups.js';
+export { ContactCreate, ContactUpdate, PostalAddress } from './v1/contacts.js';
+export { CredentialRotate, PersonalAccessTokenCreate, ScopeList } from './v1/credentials.js';
+export { GroupCreate, GroupMembersReplace, GroupUpdate } from './v1/groups.js';
+export { ListCreate, ListUpdate } from './v1/lists.js';
+export { MemberUpdate } from './v1/members.js';
+export { ProductGroupCreate, ProductGroupUpdate } from './v1/product-groups.js';
+export { ProductCreate, ProductUpdate } from './v1/products.js';
+export { ProjectStatementCreate, ProjectStatementUpdate } from './v1/project-statements.js';
+export { ProjectTemplateCreate, ProjectTemplateInstantiation, ProjectTemplateUpdate, TaskBlueprint } from './v1/project-templates.js';
+export { ProjectCreate, ProjectSharingReplace, ProjectUpdate } from './v1/projects.js';
+export { ResourceGrantsReplace } from './v1/resource-grants.js';
+export { RoleCreate, RolePermissionsReplace, RoleUpdate } from './v1/roles.js';
+export { ServiceAccountCreate, ServiceAccountCredentialCreate, ServiceAccountUpdate } from './v1/service-accounts.js';
+export { ServiceBillingRatesReplace, ServiceCreate, ServiceUpdate } from './v1/services.js';
+export { TagCreate, TagUpdate } from './v1/tags.js';
+export { TaskCreate, TaskMove, TaskTimerStart, TaskUpdate } from './v1/tasks.js';
+export { TaskPlannedWorkReplace } from './v1/planned-work.js';
+export { WebhookCreate, WebhookUpdate } from './v1/webhooks.js';
+export { WorkspaceSettingsUpdate } from './v1/workspace-settings.js';
+export { MAX_DURATION_SECONDS, TimeEntryBillingSet, TimeEntryCreate, TimeEntryUpdate } from './v1/time-entries.js';
 export * from './generated/operation-table.js';
 
 import { v0Operations } from './v0/index.js';

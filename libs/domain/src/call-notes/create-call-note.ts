@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { appendOutboxEvent, contactKindOf, insertCallNote, inTransaction } from '@workcell/db';
+import { CallNoteCreate } from '@workcell/registry';
 import { isUuid } from '../kernel/ids.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
@@ -8,12 +9,7 @@ import { validationError } from '../roles/permission-model.js';
 import { writeInput } from '../kernel/inputs.js';
 import { type CallNoteView, versionedCallNote } from './view.js';
 
-export const callNoteAttributes = {
-  content: z.string().min(1).max(20_000),
-  occurredAt: z.iso.datetime({ offset: true }).optional(),
-};
-
-export const createCallNoteInput = z.object({ ...writeInput, contactId: z.string().max(64), ...callNoteAttributes }).strict();
+export const createCallNoteInput = z.object({ ...writeInput, ...CallNoteCreate.shape }).strict();
 
 /**
  * `POST /v1/call-notes`: a plain-text note (stored and returned verbatim; markup is not interpreted) about

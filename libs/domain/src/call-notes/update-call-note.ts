@@ -1,17 +1,15 @@
 import { z } from 'zod';
 import { appendOutboxEvent, findCallNote, inTransaction, updateCallNoteAttributes } from '@workcell/db';
+import { CallNoteUpdate } from '@workcell/registry';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { callNoteAttributes } from './create-call-note.js';
 import { type CallNoteView, versionedCallNote } from './view.js';
 
-export const updateCallNoteInput = z
-  .object({ ...writeInput, id: z.string().max(64), content: callNoteAttributes.content.optional(), occurredAt: callNoteAttributes.occurredAt })
-  .strict();
+export const updateCallNoteInput = z.object({ ...writeInput, id: z.string().max(64), ...CallNoteUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/call-notes/{id}`: content and/or occurredAt (the contact and the author never change). The

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { appendOutboxEvent, insertContactGroup, inTransaction, lockContactGroupHierarchy } from '@workcell/db';
+import { ContactGroupCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { assertParent, contactGroupAttributes, type ContactGroupView, versionedContactGroup } from './view.js';
+import { assertParent, type ContactGroupView, versionedContactGroup } from './view.js';
 
-export const createContactGroupInput = z.object({ ...writeInput, ...contactGroupAttributes, name: z.string().trim().min(1).max(200) }).strict();
+export const createContactGroupInput = z.object({ ...writeInput, ...ContactGroupCreate.shape }).strict();
 
 /**
  * `POST /v1/contact-groups`: a new group, a root or under an unarchived group of the caller's workspace

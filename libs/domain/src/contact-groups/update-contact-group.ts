@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { appendOutboxEvent, contactGroupAncestors, findContactGroup, inTransaction, lockContactGroupHierarchy, updateContactGroupIfRevision } from '@workcell/db';
+import { ContactGroupUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
@@ -7,11 +8,9 @@ import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { assertParent, contactGroupAttributes, type ContactGroupView, versionedContactGroup } from './view.js';
+import { assertParent, type ContactGroupView, versionedContactGroup } from './view.js';
 
-export const updateContactGroupInput = z
-  .object({ ...writeInput, id: z.string().max(64), expectedVersion: z.string().min(1).max(128), ...contactGroupAttributes })
-  .strict();
+export const updateContactGroupInput = z.object({ ...writeInput, id: z.string().max(64), ...ContactGroupUpdate.shape }).strict();
 
 function cycle(): DomainError {
   return new DomainError('hierarchy_cycle', 'a contact group cannot be moved under itself or one of its own descendants', [

@@ -1,14 +1,13 @@
 import { existingContactGroupIds, findContactGroup, setContactGroupArchived, type Tx } from '@workcell/db';
 import { archivable } from '../kernel/archival.js';
 import { isUuid } from '../kernel/ids.js';
-import { treeGroupAttributes, treeGroupView, type TreeGroupView, versionedTreeGroup } from '../kernel/tree-group-view.js';
+import { treeGroupView, type TreeGroupView, versionedTreeGroup } from '../kernel/tree-group-view.js';
 import { validationError } from '../roles/permission-model.js';
 
 /** A contact group as the registry's ContactGroup (the shared group shape). */
 export type ContactGroupView = TreeGroupView;
 export const contactGroupView = treeGroupView;
 export const versionedContactGroup = versionedTreeGroup;
-export const contactGroupAttributes = treeGroupAttributes;
 
 /** A parent named in a body must be an unarchived group of the caller's workspace (400 /parentId otherwise). Returns it in lower case. */
 export async function assertParent(tx: Tx, workspaceId: string, parentId: string): Promise<string> {

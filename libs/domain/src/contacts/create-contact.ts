@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { appendOutboxEvent, insertContact, inTransaction } from '@workcell/db';
+import { ContactCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { addressOf, assertContactReferences, contactAttributes, type ContactView, versionedContact } from './view.js';
+import { addressOf, assertContactReferences, type ContactView, versionedContact } from './view.js';
 
-export const createContactInput = z
-  .object({ ...writeInput, ...contactAttributes, kind: z.enum(['person', 'organization']), name: z.string().trim().min(1).max(200) })
-  .strict();
+export const createContactInput = z.object({ ...writeInput, ...ContactCreate.shape }).strict();
 
 /**
  * `POST /v1/contacts`: a new contact (revision 1). Its contact groups and organization must be of the

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { appendOutboxEvent, countOrganizationPeople, findContact, inTransaction, updateContactIfRevision } from '@workcell/db';
+import { ContactUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
@@ -7,11 +8,9 @@ import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { addressOf, assertContactReferences, contactAttributes, type ContactView, versionedContact } from './view.js';
+import { addressOf, assertContactReferences, type ContactView, versionedContact } from './view.js';
 
-export const updateContactInput = z
-  .object({ ...writeInput, id: z.string().max(64), expectedVersion: z.string().min(1).max(128), ...contactAttributes })
-  .strict();
+export const updateContactInput = z.object({ ...writeInput, id: z.string().max(64), ...ContactUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/contacts/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale):

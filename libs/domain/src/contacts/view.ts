@@ -1,5 +1,6 @@
 import { type ContactAddress, type ContactKind, contactKindOf, type ContactRecord, existingContactGroupIds, findContact, setContactArchived, type Tx } from '@workcell/db';
-import { z } from 'zod';
+import type { PostalAddress } from '@workcell/registry';
+import type { z } from 'zod';
 import { archivable } from '../kernel/archival.js';
 import { versionOf } from '../kernel/cas.js';
 import type { FieldIssue } from '../kernel/errors.js';
@@ -42,28 +43,8 @@ export function versionedContact(row: ContactRecord): Versioned<ContactView> {
   return { resource: contactView(row), revision: row.revision };
 }
 
-const postalAddress = z.strictObject({
-  line1: z.string().max(200),
-  line2: z.string().max(200).nullable().optional(),
-  postalCode: z.string().max(20),
-  city: z.string().max(100),
-  region: z.string().max(100).nullable().optional(),
-  country: z.string().regex(/^[A-Z]{2}$/),
-});
-
-/** The writable attributes (the registry's ContactCreate), all optional here; create requires kind and name. */
-export const contactAttributes = {
-  kind: z.enum(['person', 'organization']).optional(),
-  name: z.string().trim().min(1).max(200).optional(),
-  email: z.email().max(320).nullable().optional(),
-  phone: z.string().max(50).nullable().optional(),
-  organizationId: z.string().max(64).nullable().optional(),
-  contactGroupIds: z.array(z.string().max(64)).max(100).optional(),
-  address: postalAddress.nullable().optional(),
-};
-
 /** The address without absent optional keys (stored as given, read back as stored). */
-export function addressOf(address: z.output<typeof postalAddress> | null | undefined): ContactAddress | null | undefined {
+export function addressOf(address: z.output<typeof PostalAddress> | null | undefined): ContactAddress | null | undefined {
   if (address === undefined || address === null) return address;
   return { line1: address.line1, line2: address.line2 ?? null, postalCode: address.postalCode, city: address.city, region: address.region ?? null, country: address.country };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { CREDENTIAL_KINDS, V1_SCOPES } from '@workcell/credentials';
+import { CREDENTIAL_KINDS } from '@workcell/credentials';
 import { type CredentialMetaRow, memberPermissionKeys } from '@workcell/db';
+import { ScopeList } from '@workcell/registry';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { DomainError } from '../kernel/errors.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
@@ -50,13 +51,8 @@ export const pageInput = {
   limit: z.number().int().min(1).max(200).default(50),
 };
 
-export const scopesInput = z
-  .array(z.enum(V1_SCOPES))
-  .min(1)
-  .max(V1_SCOPES.length)
-  .transform((scopes) => [...new Set(scopes)]);
-export const nameInput = z.string().trim().min(1).max(200);
-export const expiresAtInput = z.iso.datetime({ offset: true }).nullable().optional();
+/** The registry's scope list of a new credential, duplicates folded (a credential holds each scope once). */
+export const scopesInput = ScopeList.transform((scopes) => [...new Set(scopes)]);
 
 
 /** Ids are UUIDs; anything else names nothing (404), without asking the database. */

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { mintCredential } from '@workcell/db';
+import { PersonalAccessTokenCreate } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { assertMayGrant, type CredentialView, credentialView, expiresAtInput, expiryOf, nameInput, PERSONAL_CREDENTIALS, requirePermission, scopesInput, type WithSecret, writeInput } from './access.js';
+import { assertMayGrant, type CredentialView, credentialView, expiryOf, PERSONAL_CREDENTIALS, requirePermission, scopesInput, type WithSecret, writeInput } from './access.js';
 
-export const createCredentialInput = z.object({ ...writeInput, name: nameInput, scopes: scopesInput, expiresAt: expiresAtInput }).strict();
+export const createCredentialInput = z.object({ ...writeInput, ...PersonalAccessTokenCreate.shape, scopes: scopesInput }).strict();
 
 /**
  * `POST /v1/credentials`: a personal access token of the acting member. Needs the member permission

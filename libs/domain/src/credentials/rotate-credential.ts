@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { findOwnedCredential, rotateOwnedCredential } from '@workcell/db';
+import { CredentialRotate } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { assertMayGrant, type CredentialView, credentialView, expiresAtInput, expiryOf, isResourceId, notFound, PERSONAL_CREDENTIALS, requirePermission, type WithSecret, writeInput } from './access.js';
+import { assertMayGrant, type CredentialView, credentialView, expiryOf, isResourceId, notFound, PERSONAL_CREDENTIALS, requirePermission, type WithSecret, writeInput } from './access.js';
 
-export const rotateCredentialInput = z.object({ ...writeInput, id: z.string().max(64), expiresAt: expiresAtInput }).strict();
+export const rotateCredentialInput = z.object({ ...writeInput, id: z.string().max(64), ...CredentialRotate.shape }).strict();
 
 /**
  * `POST /v1/credentials/{id}/rotate`: replaces one of the acting member's active tokens with a successor (a

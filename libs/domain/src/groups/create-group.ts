@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { completeHeldKey, insertGroup, inTransaction, recordAudit } from '@workcell/db';
+import { GroupCreate } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { writeInput } from '../kernel/inputs.js';
 import { type GroupView, groupView } from './view.js';
 
-export const createGroupInput = z
-  .object({ ...writeInput, name: z.string().trim().min(1).max(200), description: z.string().max(100_000).nullable().optional() })
-  .strict();
+export const createGroupInput = z.object({ ...writeInput, ...GroupCreate.shape }).strict();
 
 /** `POST /v1/groups`: a new, empty group. Audited. */
 export const createGroup = defineProcedure('createGroup', createGroupInput, async (ctx, input): Promise<GroupView> => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { findGroup, inTransaction, lockExistingMemberIds, recordAudit, replaceGroupMemberLinks, updateGroupIfRevision } from '@workcell/db';
+import { GroupMembersReplace } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
@@ -9,9 +10,7 @@ import { assertAllFound, assertIdList } from '../roles/permission-model.js';
 import { writeInput } from '../kernel/inputs.js';
 import { type GroupView, groupView } from './view.js';
 
-export const replaceGroupMembersInput = z
-  .object({ ...writeInput, id: z.string().max(64), expectedVersion: z.string().min(1).max(128), memberIds: z.array(z.string().max(64)).max(5000) })
-  .strict();
+export const replaceGroupMembersInput = z.object({ ...writeInput, id: z.string().max(64), ...GroupMembersReplace.shape }).strict();
 
 /**
  * `PUT /v1/groups/{id}/members` (compare-and-set on the group's version, all or nothing): the group's whole

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { findGroup, inTransaction, recordAudit, updateGroupIfRevision } from '@workcell/db';
+import { GroupUpdate } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
@@ -8,15 +9,7 @@ import { defineProcedure } from '../kernel/procedure.js';
 import { writeInput } from '../kernel/inputs.js';
 import { type GroupView, groupView } from './view.js';
 
-export const updateGroupInput = z
-  .object({
-    ...writeInput,
-    id: z.string().max(64),
-    expectedVersion: z.string().min(1).max(128),
-    name: z.string().trim().min(1).max(200).optional(),
-    description: z.string().max(100_000).nullable().optional(),
-  })
-  .strict();
+export const updateGroupInput = z.object({ ...writeInput, id: z.string().max(64), ...GroupUpdate.shape }).strict();
 
 /** `PATCH /v1/groups/{id}` (compare-and-set): name and description. Audited. */
 export const updateGroup = defineProcedure('updateGroup', updateGroupInput, async (ctx, input): Promise<GroupView> => {

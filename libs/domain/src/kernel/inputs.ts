@@ -14,7 +14,13 @@ export const authInput = z.custom<V1AuthContext>(
   'an authenticated v1 context',
 );
 
-/** Input of every write: the caller and the request id, for the audit trail. */
+/**
+ * Input of every write: the caller and the request id, for the audit trail. Where the registry declares the
+ * request body, a write's input spreads that body's `shape` next to it (`{ ...writeInput, ...TagCreate.shape }`),
+ * so each field's rule is declared once, in the schema the OpenAPI document and the edge are made from. Only the
+ * fields are taken: a PATCH body's "send at least one attribute" stays at the edge (v0 PUTs reach the same
+ * procedures with whatever attributes they carry).
+ */
 export const writeInput = { auth: authInput, requestId: z.string().max(128).nullable() };
 
 /** Input of every list: the opaque cursor and the page size. */

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { TreeGroupRecord } from '@workcell/db';
 import { versionOf } from './cas.js';
 import type { Versioned } from './versioned.js';
@@ -29,9 +28,3 @@ export function treeGroupView(row: TreeGroupRecord): TreeGroupView {
 export function versionedTreeGroup(row: TreeGroupRecord): Versioned<TreeGroupView> {
   return { resource: treeGroupView(row), revision: row.revision };
 }
-
-/** The writable attributes of a group (all optional here; create requires the name). */
-export const treeGroupAttributes = {
-  name: z.string().trim().min(1).max(200).optional(),
-  parentId: z.string().max(64).nullable().optional(),
-};

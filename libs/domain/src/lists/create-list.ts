@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { appendOutboxEvent, insertList, inTransaction } from '@workcell/db';
+import { ListCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { listAttributes, listKindInput, type ListView, storedListKind, versionedList } from './view.js';
+import { type ListView, storedListKind, versionedList } from './view.js';
 
-export const createListInput = z.object({ ...writeInput, ...listAttributes, name: z.string().trim().min(1).max(200), kind: listKindInput }).strict();
+export const createListInput = z.object({ ...writeInput, ...ListCreate.shape }).strict();
 
 /** `POST /v1/lists`: a new list (revision 1). Writes `list.created` in the same transaction. */
 export const createList = defineProcedure('createList', createListInput, async (ctx, input): Promise<Versioned<ListView>> => {

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { appendOutboxEvent, findList, inTransaction, updateListAttributes } from '@workcell/db';
+import { ListUpdate } from '@workcell/registry';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { listAttributes, type ListView, versionedList } from './view.js';
+import { type ListView, versionedList } from './view.js';
 
-export const updateListInput = z.object({ ...writeInput, id: z.string().max(64), ...listAttributes }).strict();
+export const updateListInput = z.object({ ...writeInput, id: z.string().max(64), ...ListUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/lists/{id}`: name, position and/or color (the kind never changes). The registry declares no

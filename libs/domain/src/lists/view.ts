@@ -35,12 +35,5 @@ export function versionedList(row: ListRecord): Versioned<ListView> {
   return { resource: listView(row), revision: row.revision };
 }
 
-/** The mutable attributes (the registry's ListUpdate), all optional here; create also requires name and kind. */
-export const listAttributes = {
-  name: z.string().trim().min(1).max(200).optional(),
-  position: z.number().int().min(0).max(2_147_483_647).optional(),
-  color: z.string().regex(/^#[0-9a-fA-F]{6}$/).nullable().optional(),
-};
-
 /** How a list is archived and restored (kernel/archival.ts). */
 export const archivableList = archivable({ type: 'list', find: findList, setArchived: setListArchived, answer: versionedList });

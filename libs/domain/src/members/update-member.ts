@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { findMember, findRolePermissions, inPermissionTransaction, recordAudit, replaceMemberRoles, updateMemberIfRevision } from '@workcell/db';
+import { MemberUpdate } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
@@ -9,15 +10,7 @@ import { assertAdministrable, assertAllFound, assertIdList, assertMayGrant, coun
 import { writeInput } from '../kernel/inputs.js';
 import { type MemberView, memberView, STATUS_TO_STORED } from './view.js';
 
-export const updateMemberInput = z
-  .object({
-    ...writeInput,
-    id: z.string().max(64),
-    expectedVersion: z.string().min(1).max(128),
-    roleIds: z.array(z.string().max(64)).min(1).max(50).optional(),
-    status: z.enum(['active', 'deactivated']).optional(),
-  })
-  .strict();
+export const updateMemberInput = z.object({ ...writeInput, id: z.string().max(64), ...MemberUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/members/{id}` (compare-and-set): the member's role assignment (`roleIds`, replaced as a whole

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { activeMemberIds, appendOutboxEvent, inTransaction, listTaskPlannedWork, lockScheduleTask, type PlannedWorkWindow, replaceTaskPlannedWorkRows, type Tx } from '@workcell/db';
+import { TaskPlannedWorkReplace } from '@workcell/registry';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { requireGrant } from '../kernel/grants.js';
@@ -7,20 +8,9 @@ import { defineProcedure } from '../kernel/procedure.js';
 import { writeInput } from '../kernel/inputs.js';
 import { scheduleVersion, type TaskPlannedWorkView, taskPlannedWorkView } from './view.js';
 
-const windowInput = z
-  .object({
-    memberId: z.string().min(1).max(64),
-    startsAt: z.iso.datetime({ offset: true }),
-    endsAt: z.iso.datetime({ offset: true }),
-    plannedMinutes: z.number().int().min(1).max(100_000),
-  })
-  .strict();
+export const replaceTaskPlannedWorkInput = z.object({ ...writeInput, id: z.string().max(64), ...TaskPlannedWorkReplace.shape }).strict();
 
-export const replaceTaskPlannedWorkInput = z
-  .object({ ...writeInput, id: z.string().max(64), expectedVersion: z.string().min(1).max(128), windows: z.array(windowInput).max(1000) })
-  .strict();
-
-type WindowInput = z.infer<typeof windowInput>;
+type WindowInput = z.output<typeof TaskPlannedWorkReplace>['windows'][number];
 
 /**
  * Every rule a schedule must meet, all problems at once with a JSON pointer each: the end after the start,

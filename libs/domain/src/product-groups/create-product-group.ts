@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { appendOutboxEvent, insertProductGroup, inTransaction, lockProductGroupHierarchy } from '@workcell/db';
+import { ProductGroupCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { assertProductGroupReference, productGroupAttributes, type ProductGroupView, versionedProductGroup } from './view.js';
+import { assertProductGroupReference, type ProductGroupView, versionedProductGroup } from './view.js';
 
-export const createProductGroupInput = z.object({ ...writeInput, ...productGroupAttributes, name: z.string().trim().min(1).max(200) }).strict();
+export const createProductGroupInput = z.object({ ...writeInput, ...ProductGroupCreate.shape }).strict();
 
 /**
  * `POST /v1/product-groups`: a new group, a root or under an unarchived group of the caller's workspace

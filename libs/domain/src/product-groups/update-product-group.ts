@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { appendOutboxEvent, inTransaction, lockProductGroupHierarchy, productGroupAncestors, updateProductGroupIfRevision } from '@workcell/db';
+import { ProductGroupUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { requireGrant } from '../kernel/grants.js';
@@ -7,11 +8,9 @@ import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { validationError } from '../roles/permission-model.js';
 import { writeInput } from '../kernel/inputs.js';
-import { assertProductGroupReference, findProductGroupOr404, productGroupAttributes, productGroupIdOf, type ProductGroupView, versionedProductGroup } from './view.js';
+import { assertProductGroupReference, findProductGroupOr404, productGroupIdOf, type ProductGroupView, versionedProductGroup } from './view.js';
 
-export const updateProductGroupInput = z
-  .object({ ...writeInput, id: z.string().max(64), expectedVersion: z.string().min(1).max(128), ...productGroupAttributes })
-  .strict();
+export const updateProductGroupInput = z.object({ ...writeInput, id: z.string().max(64), ...ProductGroupUpdate.shape }).strict();
 
 function cycle(): DomainError {
   return new DomainError('hierarchy_cycle', 'a product group cannot be moved under itself or one of its own descendants', [

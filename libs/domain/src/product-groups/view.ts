@@ -4,14 +4,13 @@ import type { V1AuthContext } from '../kernel/auth-context.js';
 import { DomainError } from '../kernel/errors.js';
 import { grantedIds } from '../kernel/grants.js';
 import { isUuid } from '../kernel/ids.js';
-import { treeGroupAttributes, treeGroupView, type TreeGroupView, versionedTreeGroup } from '../kernel/tree-group-view.js';
+import { treeGroupView, type TreeGroupView, versionedTreeGroup } from '../kernel/tree-group-view.js';
 import { validationError } from '../roles/permission-model.js';
 
 /** A product group as the registry's ProductGroup (the shared group shape). */
 export type ProductGroupView = TreeGroupView;
 export const productGroupView = treeGroupView;
 export const versionedProductGroup = versionedTreeGroup;
-export const productGroupAttributes = treeGroupAttributes;
 
 export const productGroupNotFound = (): DomainError => new DomainError('not_found', 'product group not found');
 

@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { appendOutboxEvent, insertProduct, inTransaction } from '@workcell/db';
+import { ProductCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { assertFinanceWrite, productAttributes, productChanges, productEventView, type ProductView, versionedProduct } from './view.js';
+import { assertFinanceWrite, productChanges, productEventView, type ProductView, versionedProduct } from './view.js';
 
-export const createProductInput = z
-  .object({ ...writeInput, ...productAttributes, name: z.string().trim().min(1).max(200), unit: z.string().trim().min(1).max(50) })
-  .strict();
+export const createProductInput = z.object({ ...writeInput, ...ProductCreate.shape }).strict();
 
 /**
  * `POST /v1/products`: a new product (revision 1). purchasePrice needs products:finance:write (403 before

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { appendOutboxEvent, inTransaction, updateProductIfRevision } from '@workcell/db';
+import { ProductUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { validationError } from '../roles/permission-model.js';
 import { writeInput } from '../kernel/inputs.js';
-import { assertFinanceWrite, findProductOr404, productAttributes, productChanges, productEventView, productIdOf, type ProductView, versionedProduct } from './view.js';
+import { assertFinanceWrite, findProductOr404, productChanges, productEventView, productIdOf, type ProductView, versionedProduct } from './view.js';
 
-export const updateProductInput = z.object({ ...writeInput, id: z.string().max(64), expectedVersion: z.string().min(1).max(128), ...productAttributes }).strict();
+export const updateProductInput = z.object({ ...writeInput, id: z.string().max(64), ...ProductUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/products/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale): changes

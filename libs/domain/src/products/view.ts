@@ -1,5 +1,6 @@
 import { findProduct, type MoneyValue, type ProductChanges, type ProductRecord, setProductArchived, type Tx } from '@workcell/db';
-import { z } from 'zod';
+import type { ProductCreate } from '@workcell/registry';
+import type { z } from 'zod';
 import { archivable } from '../kernel/archival.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { versionOf } from '../kernel/cas.js';
@@ -63,23 +64,8 @@ export function versionedProduct(row: ProductRecord, auth: V1AuthContext): Versi
   return { resource: productView(row, holdsProductFinanceRead(auth)), revision: row.revision };
 }
 
-/** A price in request form: non-negative (a negative price means nothing here), stored exactly as numeric(21,6). */
-const money = z.strictObject({
-  amount: z.string().regex(/^\d{1,15}(\.\d{1,6})?$/, 'a price is a non-negative decimal string with at most 15 integer and 6 fraction digits'),
-  currency: z.string().regex(/^[A-Z]{3}$/, 'an ISO-4217 currency code (three capital letters)'),
-});
-
 /** The writable attributes (the registry's ProductCreate / ProductUpdate), all optional here. */
-export const productAttributes = {
-  name: z.string().trim().min(1).max(200).optional(),
-  description: z.string().max(100_000).nullable().optional(),
-  sku: z.string().max(100).nullable().optional(),
-  unit: z.string().trim().min(1).max(50).optional(),
-  salesPrice: money.nullable().optional(),
-  purchasePrice: money.nullable().optional(),
-  productGroupId: z.string().max(64).nullable().optional(),
-};
-export type ProductAttributes = { [K in keyof typeof productAttributes]?: z.output<(typeof productAttributes)[K]> };
+export type ProductAttributes = Partial<z.output<typeof ProductCreate>>;
 
 /** A write that supplies purchasePrice (even null) without products:finance:write: 403 naming the scope. */
 export function assertFinanceWrite(auth: V1AuthContext, input: ProductAttributes): void {

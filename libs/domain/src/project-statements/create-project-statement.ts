@@ -1,22 +1,13 @@
 import { z } from 'zod';
 import { appendOutboxEvent, insertProjectStatement, inTransaction } from '@workcell/db';
+import { ProjectStatementCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { assertFinanceWrite, type ProjectStatementView, resolveStatement, statementAttributes, statementEventView, versionedStatement } from './view.js';
+import { assertFinanceWrite, type ProjectStatementView, resolveStatement, statementEventView, versionedStatement } from './view.js';
 
-export const createProjectStatementInput = z
-  .object({
-    ...writeInput,
-    ...statementAttributes,
-    projectId: z.string().max(64),
-    kind: statementAttributes.kind.unwrap(),
-    occurredOn: statementAttributes.occurredOn.unwrap(),
-    quantity: statementAttributes.quantity.unwrap(),
-    unitPrice: statementAttributes.unitPrice.unwrap(),
-  })
-  .strict();
+export const createProjectStatementInput = z.object({ ...writeInput, ...ProjectStatementCreate.shape }).strict();
 
 /**
  * `POST /v1/project-statements`: a new statement of an unarchived project of the workspace (revision 1). A

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { appendOutboxEvent, findProjectStatement, inTransaction, updateProjectStatementIfRevision } from '@workcell/db';
+import { ProjectStatementUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { assertFinanceWrite, findVisibleStatement, namedAttributes, type ProjectStatementView, resolveStatement, statementAttributes, statementEventView, statementIdOf, versionedStatement } from './view.js';
+import { assertFinanceWrite, findVisibleStatement, namedAttributes, type ProjectStatementView, resolveStatement, statementEventView, statementIdOf, versionedStatement } from './view.js';
 
-export const updateProjectStatementInput = z.object({ ...writeInput, id: z.string().max(64), expectedVersion: z.string().min(1).max(128), ...statementAttributes }).strict();
+export const updateProjectStatementInput = z.object({ ...writeInput, id: z.string().max(64), ...ProjectStatementUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/project-statements/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale):

@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { findProjectStatement, projectExists, type ProjectStatementKindValue, type ProjectStatementRow, type ProjectStatementValues, serviceExists, statementProductExists, type Tx } from '@workcell/db';
+import { ProjectStatementCreate } from '@workcell/registry';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { versionOf } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
@@ -76,25 +77,12 @@ export function statementEventView(row: ProjectStatementRow): ProjectStatementVi
   return statementView(row, false);
 }
 
-const money = z.strictObject({ amount: z.string().regex(/^-?\d{1,15}(\.\d{1,6})?$/), currency: z.string().regex(/^[A-Z]{3}$/) });
-const id = z.string().max(64);
-
-/** The writable attributes (the registry's ProjectStatementCreate without projectId), all optional here. */
-export const statementAttributes = {
-  kind: z.enum(['expense', 'revenue', 'budget']).optional(),
-  occurredOn: z.iso.date().optional(),
-  description: z.string().max(2000).nullable().optional(),
-  quantity: z.string().regex(/^-?\d{1,12}(\.\d{1,4})?$/).optional(),
-  unitPrice: money.optional(),
-  purchasePrice: money.nullable().optional(),
-  productId: id.nullable().optional(),
-  serviceId: id.nullable().optional(),
-};
-export type StatementAttributes = { [K in keyof typeof statementAttributes]?: z.output<(typeof statementAttributes)[K]> };
+/** The writable attributes (the registry's ProjectStatementCreate; an update names any of them but the project). */
+export type StatementAttributes = Partial<z.output<typeof ProjectStatementCreate>>;
 
 /** The attributes the input names, for the `changed` list of events: never purchasePrice (not even its name). */
 export function namedAttributes(input: Record<string, unknown>): string[] {
-  return Object.keys(input).filter((k) => k in statementAttributes && k !== 'purchasePrice' && input[k] !== undefined);
+  return Object.keys(input).filter((k) => k in ProjectStatementCreate.shape && k !== 'purchasePrice' && input[k] !== undefined);
 }
 
 export const statementNotFound = (): DomainError => new DomainError('not_found', 'project statement not found');
@@ -127,7 +115,7 @@ export function assertFinanceWrite(auth: V1AuthContext, current: ProjectStatemen
  * project, `productId` and `serviceId` name unarchived rows of the caller's workspace (one 400 with a pointer per
  * bad reference otherwise).
  */
-export async function resolveStatement(tx: Tx, workspaceId: string, current: ProjectStatementRow | null, input: StatementAttributes & { projectId?: string }): Promise<ProjectStatementValues & { projectId: string }> {
+export async function resolveStatement(tx: Tx, workspaceId: string, current: ProjectStatementRow | null, input: StatementAttributes): Promise<ProjectStatementValues & { projectId: string }> {
   const issues: FieldIssue[] = [];
   const ref = async (value: string | null | undefined, pointer: string, what: string, exists: (id: string) => Promise<boolean>, fallback: string | null): Promise<string | null> => {
     if (value === undefined) return fallback;

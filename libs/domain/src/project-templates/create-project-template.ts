@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { appendOutboxEvent, inTransaction, insertProjectTemplate } from '@workcell/db';
+import { ProjectTemplateCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { blueprintRecords, projectTemplateAttributes, templateEventPayload, type ProjectTemplateView, versionedProjectTemplate } from './view.js';
+import { blueprintRecords, templateEventPayload, type ProjectTemplateView, versionedProjectTemplate } from './view.js';
 
-export const createProjectTemplateInput = z.object({ ...writeInput, ...projectTemplateAttributes, name: z.string().trim().min(1).max(200) }).strict();
+export const createProjectTemplateInput = z.object({ ...writeInput, ...ProjectTemplateCreate.shape }).strict();
 
 /** `POST /v1/project-templates`: a new template (revision 1). Writes `project_template.created` in the same transaction. */
 export const createProjectTemplate = defineProcedure('createProjectTemplate', createProjectTemplateInput, async (ctx, input): Promise<Versioned<ProjectTemplateView>> => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { appendOutboxEvent, findProject, findProjectTemplate, findTask, insertProject, insertSkeletonTasks, inTransaction, type SkeletonTask, type TaskBlueprintRecord } from '@workcell/db';
+import { ProjectTemplateInstantiation } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { LATEST_INSTANT_MS } from '../kernel/limits.js';
@@ -9,15 +10,7 @@ import { writeInput } from '../kernel/inputs.js';
 import { taskView } from '../tasks/view.js';
 import { templateId } from './view.js';
 
-export const instantiateProjectTemplateInput = z
-  .object({
-    ...writeInput,
-    id: z.string().max(64),
-    name: z.string().trim().min(1).max(200),
-    customerId: z.string().min(1).max(64).nullable().optional(),
-    startsOn: z.iso.date(),
-  })
-  .strict();
+export const instantiateProjectTemplateInput = z.object({ ...writeInput, id: z.string().max(64), ...ProjectTemplateInstantiation.shape }).strict();
 
 const DAY = 24 * 3600 * 1000;
 

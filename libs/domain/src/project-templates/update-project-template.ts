@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { updateProjectTemplateIfRevision } from '@workcell/db';
+import { ProjectTemplateUpdate } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
 import { expectedRevisionInput } from '../kernel/if-match.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { blueprintRecords, projectTemplateAttributes, type ProjectTemplateView, writeProjectTemplate } from './view.js';
+import { blueprintRecords, type ProjectTemplateView, writeProjectTemplate } from './view.js';
 
-export const updateProjectTemplateInput = z.object({ ...writeInput, id: z.string().max(64), expectedRevision: expectedRevisionInput, ...projectTemplateAttributes }).strict();
+export const updateProjectTemplateInput = z.object({ ...writeInput, id: z.string().max(64), expectedRevision: expectedRevisionInput, ...ProjectTemplateUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/project-templates/{id}` (If-Match): the sent attributes only; `taskBlueprints` replaces the whole

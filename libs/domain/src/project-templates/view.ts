@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { TaskBlueprint } from '@workcell/registry';
+import type { z } from 'zod';
 import { appendOutboxEvent, findProjectTemplate, type GuardedOutcome, inTransaction, type ProjectTemplateRecord, type TaskBlueprintRecord, type Tx } from '@workcell/db';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { isUuid } from '../kernel/ids.js';
@@ -40,29 +41,12 @@ export function versionedProjectTemplate(row: ProjectTemplateRecord): Versioned<
   return { resource: projectTemplateView(row), revision: row.revision };
 }
 
-/** The registry's TaskBlueprint. */
-export const taskBlueprint = z
-  .object({
-    title: z.string().trim().min(1).max(200),
-    description: z.string().max(100_000).nullable().optional(),
-    offsetDays: z.number().int().min(0).max(3650),
-    durationDays: z.number().int().min(0).max(3650).optional(),
-  })
-  .strict();
-
-type BlueprintInput = z.infer<typeof taskBlueprint>;
+type BlueprintInput = z.output<typeof TaskBlueprint>;
 
 /** Blueprints as stored: description always present (null when not sent), durationDays only when sent. */
 export function blueprintRecords(input: readonly BlueprintInput[]): TaskBlueprintRecord[] {
   return input.map((b) => ({ title: b.title, description: b.description ?? null, offsetDays: b.offsetDays, ...(b.durationDays === undefined ? {} : { durationDays: b.durationDays }) }));
 }
-
-/** The writable attributes (registry ProjectTemplateCreate / ProjectTemplateUpdate), all optional here. */
-export const projectTemplateAttributes = {
-  name: z.string().trim().min(1).max(200).optional(),
-  description: z.string().max(100_000).nullable().optional(),
-  taskBlueprints: z.array(taskBlueprint).max(500).optional(),
-};
 
 /** A template id of the caller's workspace (lower case), after the grant check; anything else is 404. */
 export function templateId(auth: V1AuthContext, rawId: string, access: 'read' | 'write'): string {

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { appendOutboxEvent, inTransaction, insertProject } from '@workcell/db';
+import { ProjectCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { writeInput } from '../kernel/inputs.js';
-import { assertProjectReferences, projectAttributes, projectChanges, type ProjectView, projectView } from './view.js';
+import { assertProjectReferences, projectChanges, type ProjectView, projectView } from './view.js';
 
-export const createProjectInput = z.object({ ...writeInput, ...projectAttributes }).strict();
+export const createProjectInput = z.object({ ...writeInput, ...ProjectCreate.shape }).strict();
 
 /** `POST /v1/projects`: a new active project (revision 1); writes `project.created` in the same transaction. */
 export const createProject = defineProcedure('createProject', createProjectInput, async (ctx, input): Promise<ProjectView> => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { appendOutboxEvent, existingSharingPrincipals, inTransaction, loadProjectSharing, recordAudit, replaceProjectSharingIfRevision, type SharingEntryRow, type SharingPrincipalType } from '@workcell/db';
+import { ProjectSharingReplace } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
@@ -8,11 +9,9 @@ import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { PRINCIPAL_TYPES, type ProjectSharingView, sharingEntryInput, versionedSharing } from './sharing-view.js';
+import { PRINCIPAL_TYPES, type ProjectSharingView, versionedSharing } from './sharing-view.js';
 
-export const replaceProjectSharingInput = z
-  .object({ ...writeInput, id: z.string().max(64), expectedVersion: z.string().max(64), entries: z.array(sharingEntryInput).max(500) })
-  .strict();
+export const replaceProjectSharingInput = z.object({ ...writeInput, id: z.string().max(64), ...ProjectSharingReplace.shape }).strict();
 
 const NAMES: Readonly<Record<SharingPrincipalType, string>> = { member: 'member', group: 'group', service_account: 'service account' };
 

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { ProjectSharingRecord, SharingPrincipalType } from '@workcell/db';
 import { versionOf } from '../kernel/cas.js';
 import type { Versioned } from '../kernel/versioned.js';
@@ -6,14 +5,6 @@ import type { Versioned } from '../kernel/versioned.js';
 /** Wire names of the principal types (the registry's ProjectAccessEntry) and their stored names. */
 export const PRINCIPAL_TYPES = { member: 'member', group: 'group', 'service-account': 'service_account' } as const satisfies Record<string, SharingPrincipalType>;
 const WIRE_TYPE = { member: 'member', group: 'group', service_account: 'service-account' } as const satisfies Record<SharingPrincipalType, keyof typeof PRINCIPAL_TYPES>;
-
-export const sharingEntryInput = z
-  .object({
-    principalType: z.enum(['member', 'group', 'service-account']),
-    principalId: z.string().max(64),
-    access: z.enum(['viewer', 'editor', 'manager']),
-  })
-  .strict();
 
 export interface ProjectSharingView {
   readonly projectId: string;

@@ -1,22 +1,15 @@
 import { z } from 'zod';
 import { appendOutboxEvent, findProject, inTransaction, updateProjectIfRevision } from '@workcell/db';
+import { ProjectUpdate } from '@workcell/registry';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { expectedRevisionInput, ifMatchFailure } from '../kernel/if-match.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import { writeInput } from '../kernel/inputs.js';
-import { assertProjectReferences, projectAttributes, projectChanges, type ProjectView, projectView } from './view.js';
+import { assertProjectReferences, projectChanges, type ProjectView, projectView } from './view.js';
 
-export const updateProjectInput = z
-  .object({
-    ...writeInput,
-    id: z.string().max(64),
-    expectedRevision: expectedRevisionInput,
-    ...projectAttributes,
-    name: projectAttributes.name.optional(),
-  })
-  .strict();
+export const updateProjectInput = z.object({ ...writeInput, id: z.string().max(64), expectedRevision: expectedRevisionInput, ...ProjectUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/projects/{id}` (If-Match): the sent attributes only. The revision check and the write are one

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { type Client, contactExists, type ProjectChanges, type ProjectRecord } from '@workcell/db';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
@@ -39,19 +38,7 @@ export function projectView(row: ProjectRecord): ProjectView {
   };
 }
 
-const id = z.string().min(1).max(64);
-const day = z.iso.date();
-
 /** The mutable attributes (registry ProjectCreate / ProjectUpdate); status, dates of lifecycle and revision are read-only. */
-export const projectAttributes = {
-  name: z.string().trim().min(1).max(200),
-  description: z.string().max(100_000).nullable().optional(),
-  customerId: id.nullable().optional(),
-  startsOn: day.nullable().optional(),
-  dueOn: day.nullable().optional(),
-  tagIds: z.array(id).max(100).optional(),
-};
-
 export type ProjectAttributes = { name?: string; description?: string | null | undefined; customerId?: string | null | undefined; startsOn?: string | null | undefined; dueOn?: string | null | undefined; tagIds?: readonly string[] | undefined };
 
 const toDate = (d: string | null) => (d === null ? null : new Date(`${d}T00:00:00.000Z`));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { completeHeldKey, inPermissionTransaction, insertRole, recordAudit, roleNameTaken } from '@workcell/db';
+import { RoleCreate } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -7,14 +8,7 @@ import { assertMayGrant, assertPermissionKeys } from './permission-model.js';
 import { writeInput } from '../kernel/inputs.js';
 import { type RoleView, roleView } from './view.js';
 
-export const createRoleInput = z
-  .object({
-    ...writeInput,
-    name: z.string().trim().min(1).max(200),
-    description: z.string().max(100_000).nullable().optional(),
-    permissions: z.array(z.string().max(100)).max(500),
-  })
-  .strict();
+export const createRoleInput = z.object({ ...writeInput, ...RoleCreate.shape }).strict();
 
 export function nameTaken(name: string): DomainError {
   return new DomainError('conflict', 'a role with this name already exists', [

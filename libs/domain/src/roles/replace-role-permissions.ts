@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { findRole, inPermissionTransaction, recordAudit, updateRoleIfRevision } from '@workcell/db';
+import { RolePermissionsReplace } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
@@ -10,9 +11,7 @@ import { writeInput } from '../kernel/inputs.js';
 import { builtInRole } from './update-role.js';
 import { type RoleView, roleView } from './view.js';
 
-export const replaceRolePermissionsInput = z
-  .object({ ...writeInput, id: z.string().max(64), expectedVersion: z.string().min(1).max(128), permissions: z.array(z.string().max(100)).max(500) })
-  .strict();
+export const replaceRolePermissionsInput = z.object({ ...writeInput, id: z.string().max(64), ...RolePermissionsReplace.shape }).strict();
 
 /**
  * `PUT /v1/roles/{id}/permissions` (compare-and-set, all or nothing): the role's whole permission set.

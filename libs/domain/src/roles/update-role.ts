@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { findRole, inPermissionTransaction, recordAudit, roleNameTaken, updateRoleIfRevision } from '@workcell/db';
+import { RoleUpdate } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
@@ -9,15 +10,7 @@ import { nameTaken } from './create-role.js';
 import { writeInput } from '../kernel/inputs.js';
 import { type RoleView, roleView } from './view.js';
 
-export const updateRoleInput = z
-  .object({
-    ...writeInput,
-    id: z.string().max(64),
-    expectedVersion: z.string().min(1).max(128),
-    name: z.string().trim().min(1).max(200).optional(),
-    description: z.string().max(100_000).nullable().optional(),
-  })
-  .strict();
+export const updateRoleInput = z.object({ ...writeInput, id: z.string().max(64), ...RoleUpdate.shape }).strict();
 
 export function builtInRole(): DomainError {
   return new DomainError('built_in_role', 'built-in roles cannot be changed or deleted; create a custom role instead');

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { findServiceAccount, mintCredential } from '@workcell/db';
+import { ServiceAccountCredentialCreate } from '@workcell/registry';
 import {
   assertMayGrant,
-  expiresAtInput,
   expiryOf,
   isResourceId,
   MANAGE_SERVICE_ACCOUNTS,
-  nameInput,
   notFound,
   requirePermission,
   scopesInput,
@@ -18,7 +17,7 @@ import {
 import { actorOf } from '../identity/actor.js';
 import { defineProcedure } from '../kernel/procedure.js';
 
-export const createServiceAccountCredentialInput = z.object({ ...writeInput, id: z.string().max(64), name: nameInput, scopes: scopesInput, expiresAt: expiresAtInput }).strict();
+export const createServiceAccountCredentialInput = z.object({ ...writeInput, id: z.string().max(64), ...ServiceAccountCredentialCreate.shape, scopes: scopesInput }).strict();
 
 /**
  * `POST /v1/service-accounts/{id}/credentials`: a credential of the account, for a member holding

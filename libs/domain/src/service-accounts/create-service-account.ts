@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { createServiceAccount as insertServiceAccount } from '@workcell/db';
-import { MANAGE_SERVICE_ACCOUNTS, nameInput, requirePermission, writeInput } from '../credentials/access.js';
+import { ServiceAccountCreate } from '@workcell/registry';
+import { MANAGE_SERVICE_ACCOUNTS, requirePermission, writeInput } from '../credentials/access.js';
 import { actorOf } from '../identity/actor.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { type ServiceAccountView, serviceAccountView } from './view.js';
 
-export const createServiceAccountInput = z.object({ ...writeInput, name: nameInput, description: z.string().max(100_000).nullable().optional() }).strict();
+export const createServiceAccountInput = z.object({ ...writeInput, ...ServiceAccountCreate.shape }).strict();
 
 /** `POST /v1/service-accounts`: owned by the acting member, who needs settings.api.serviceAccounts.manage. */
 export const createServiceAccount = defineProcedure('createServiceAccount', createServiceAccountInput, async (ctx, input): Promise<ServiceAccountView> => {

@@ -1,21 +1,13 @@
 import { z } from 'zod';
 import { type GrantRow, replaceResourceGrants } from '@workcell/db';
+import { ResourceGrantsReplace } from '@workcell/registry';
 import { isResourceId, MANAGE_SERVICE_ACCOUNTS, notFound, requirePermission, writeInput } from '../credentials/access.js';
 import { actorOf } from '../identity/actor.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { GRANT_DOMAIN_NAMES, GRANT_DOMAINS, grantsView, type ResourceGrantsView } from './resource-grant-types.js';
+import { GRANT_DOMAINS, grantsView, type ResourceGrantsView } from './resource-grant-types.js';
 
-export const replaceServiceAccountResourceGrantsInput = z
-  .object({
-    ...writeInput,
-    id: z.string().max(64),
-    expectedVersion: z.string().min(1).max(128),
-    grants: z
-      .array(z.object({ resourceType: z.enum(GRANT_DOMAIN_NAMES), resourceId: z.string().min(1).max(64).nullable(), access: z.enum(['read', 'write']) }).strict())
-      .max(1000),
-  })
-  .strict();
+export const replaceServiceAccountResourceGrantsInput = z.object({ ...writeInput, id: z.string().max(64), ...ResourceGrantsReplace.shape }).strict();
 
 /**
  * `PUT /v1/service-accounts/{id}/resource-grants` (compare-and-set): replaces the whole set atomically, all or

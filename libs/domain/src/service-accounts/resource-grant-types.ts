@@ -1,4 +1,5 @@
 import type { GrantResourceType, GrantRow } from '@workcell/db';
+import type { ResourceDomain } from '@workcell/registry';
 
 /**
  * The registry's resource domains (wire names) and the stored resource types a grant names. `users` is a
@@ -23,10 +24,9 @@ export const GRANT_DOMAINS = {
   files: 'file',
   comments: 'comment',
   users: null,
-} as const satisfies Record<string, GrantResourceType | null>;
+} as const satisfies Record<ResourceDomain, GrantResourceType | null>;
 
 export type GrantDomain = keyof typeof GRANT_DOMAINS;
-export const GRANT_DOMAIN_NAMES = Object.keys(GRANT_DOMAINS) as [GrantDomain, ...GrantDomain[]];
 
 const DOMAIN_OF = new Map<GrantResourceType, GrantDomain>(
   Object.entries(GRANT_DOMAINS).flatMap(([domain, type]) => (type === null ? [] : [[type, domain as GrantDomain] as const])),

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { findOwnedCredential, findServiceAccount, rotateOwnedCredential } from '@workcell/db';
+import { CredentialRotate } from '@workcell/registry';
 import {
   assertMayGrant,
-  expiresAtInput,
   expiryOf,
   isResourceId,
   MANAGE_SERVICE_ACCOUNTS,
@@ -17,7 +17,7 @@ import { actorOf } from '../identity/actor.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 
-export const rotateServiceAccountCredentialInput = z.object({ ...writeInput, id: z.string().max(64), credentialId: z.string().max(64), expiresAt: expiresAtInput }).strict();
+export const rotateServiceAccountCredentialInput = z.object({ ...writeInput, id: z.string().max(64), credentialId: z.string().max(64), ...CredentialRotate.shape }).strict();
 
 /**
  * `POST /v1/service-accounts/{id}/credentials/{credentialId}/rotate`: like rotateCredential, for a credential

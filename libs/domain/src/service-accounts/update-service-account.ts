@@ -1,19 +1,12 @@
 import { z } from 'zod';
 import { updateServiceAccount as writeServiceAccount } from '@workcell/db';
-import { isResourceId, MANAGE_SERVICE_ACCOUNTS, nameInput, notFound, requirePermission, writeInput } from '../credentials/access.js';
+import { ServiceAccountUpdate } from '@workcell/registry';
+import { isResourceId, MANAGE_SERVICE_ACCOUNTS, notFound, requirePermission, writeInput } from '../credentials/access.js';
 import { actorOf } from '../identity/actor.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { type ServiceAccountView, serviceAccountView } from './view.js';
 
-export const updateServiceAccountInput = z
-  .object({
-    ...writeInput,
-    id: z.string().max(64),
-    name: nameInput.optional(),
-    description: z.string().max(100_000).nullable().optional(),
-    status: z.enum(['active', 'disabled']).optional(),
-  })
-  .strict();
+export const updateServiceAccountInput = z.object({ ...writeInput, id: z.string().max(64), ...ServiceAccountUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/service-accounts/{id}`: name, description, status. Disabling stops every credential of the

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { appendOutboxEvent, insertService, inTransaction } from '@workcell/db';
+import { ServiceCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { serviceAttributes, type ServiceView, versionedService } from './view.js';
+import { type ServiceView, versionedService } from './view.js';
 
-export const createServiceInput = z.object({ ...writeInput, ...serviceAttributes, name: serviceAttributes.name.unwrap() }).strict();
+export const createServiceInput = z.object({ ...writeInput, ...ServiceCreate.shape }).strict();
 
 /** `POST /v1/services`: a new service (billable unless told otherwise, revision 1). Writes `service.created`. */
 export const createService = defineProcedure('createService', createServiceInput, async (ctx, input): Promise<Versioned<ServiceView>> => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { appendOutboxEvent, findService, inTransaction, listServiceBillingRates, lockExistingMemberIds, replaceServiceBillingRatesIfRevision } from '@workcell/db';
+import { ServiceBillingRatesReplace } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
@@ -7,13 +8,9 @@ import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { findServiceOr404, rateMoney, serviceIdOf, type ServiceBillingRatesView, versionedBillingRates } from './view.js';
+import { findServiceOr404, serviceIdOf, type ServiceBillingRatesView, versionedBillingRates } from './view.js';
 
-const rateInput = z.strictObject({ memberId: z.string().max(64).nullable(), validFrom: z.iso.date(), rate: rateMoney });
-
-export const replaceServiceBillingRatesInput = z
-  .object({ ...writeInput, id: z.string().max(64), expectedVersion: z.string().min(1).max(128), rates: z.array(rateInput).max(1000) })
-  .strict();
+export const replaceServiceBillingRatesInput = z.object({ ...writeInput, id: z.string().max(64), ...ServiceBillingRatesReplace.shape }).strict();
 
 /**
  * `PUT /v1/services/{id}/billing-rates`: replaces the whole rate set atomically, compare-and-set on the service's

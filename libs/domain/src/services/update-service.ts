@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { appendOutboxEvent, findService, inTransaction, updateServiceIfRevision } from '@workcell/db';
+import { ServiceCreate, ServiceUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { findServiceOr404, serviceAttributes, serviceIdOf, type ServiceView, versionedService } from './view.js';
+import { findServiceOr404, serviceIdOf, type ServiceView, versionedService } from './view.js';
 
-export const updateServiceInput = z.object({ ...writeInput, id: z.string().max(64), expectedVersion: z.string().min(1).max(128), ...serviceAttributes }).strict();
+export const updateServiceInput = z.object({ ...writeInput, id: z.string().max(64), ...ServiceUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/services/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale): the given
@@ -30,7 +31,7 @@ export const updateService = defineProcedure('updateService', updateServiceInput
     const outcome = await updateServiceIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), values);
     if (outcome !== 'updated') throw casFailure(outcome, 'service');
     const result = versionedService((await findService(tx, workspaceId, id))!);
-    const changed = Object.keys(serviceAttributes).filter((k) => input[k as keyof typeof serviceAttributes] !== undefined);
+    const changed = Object.keys(ServiceCreate.shape).filter((k) => input[k as keyof typeof ServiceCreate.shape] !== undefined);
     await appendOutboxEvent(tx, { workspaceId, aggregateType: 'service', aggregateId: id, eventType: 'service.updated', payload: { service: { ...result.resource }, changed, requestId }, occurredAt: now });
     return result;
   });

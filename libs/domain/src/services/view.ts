@@ -1,5 +1,4 @@
 import { findService, type ServiceBillingRateRow, type ServiceRow, setServiceArchived, type Tx } from '@workcell/db';
-import { z } from 'zod';
 import { archivable } from '../kernel/archival.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
@@ -61,20 +60,6 @@ export function versionedBillingRates(service: ServiceRow, rates: readonly Servi
     revision: service.revision,
   };
 }
-
-/** A rate as stored: numeric(14,4), not negative. */
-export const rateMoney = z.strictObject({
-  amount: z.string().regex(/^\d{1,10}(\.\d{1,4})?$/, 'a rate is a non-negative decimal with at most 10 integer and 4 fraction digits'),
-  currency: z.string().regex(/^[A-Z]{3}$/),
-});
-
-/** The writable attributes (the registry's ServiceCreate), all optional here; create requires the name. */
-export const serviceAttributes = {
-  name: z.string().trim().min(1).max(200).optional(),
-  description: z.string().max(100_000).nullable().optional(),
-  billable: z.boolean().optional(),
-  defaultRate: rateMoney.nullable().optional(),
-};
 
 export const serviceNotFound = (): DomainError => new DomainError('not_found', 'service not found');
 

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { appendOutboxEvent, insertTag, inTransaction } from '@workcell/db';
+import { TagCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { tagAttributes, type TagView, versionedTag } from './view.js';
+import { type TagView, versionedTag } from './view.js';
 
-export const createTagInput = z.object({ ...writeInput, ...tagAttributes, name: z.string().trim().min(1).max(200) }).strict();
+export const createTagInput = z.object({ ...writeInput, ...TagCreate.shape }).strict();
 
 /** `POST /v1/tags`: a new tag (revision 1). Writes `tag.created` in the same transaction. */
 export const createTag = defineProcedure('createTag', createTagInput, async (ctx, input): Promise<Versioned<TagView>> => {

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { appendOutboxEvent, findTag, inTransaction, updateTagAttributes } from '@workcell/db';
+import { TagUpdate } from '@workcell/registry';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { tagAttributes, type TagView, versionedTag } from './view.js';
+import { type TagView, versionedTag } from './view.js';
 
-export const updateTagInput = z.object({ ...writeInput, id: z.string().max(64), ...tagAttributes }).strict();
+export const updateTagInput = z.object({ ...writeInput, id: z.string().max(64), ...TagUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/tags/{id}`: name and/or color. The registry declares no precondition for this update: the

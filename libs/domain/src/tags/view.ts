@@ -1,5 +1,4 @@
 import { findTag, setTagArchived, type TagRecord } from '@workcell/db';
-import { z } from 'zod';
 import { archivable } from '../kernel/archival.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { archivableFields } from '../kernel/base-view.js';
@@ -25,12 +24,6 @@ export function tagView(row: TagRecord): TagView {
 export function versionedTag(row: TagRecord): Versioned<TagView> {
   return { resource: tagView(row), revision: row.revision };
 }
-
-/** The writable attributes (the registry's TagCreate), all optional here; create requires the name. */
-export const tagAttributes = {
-  name: z.string().trim().min(1).max(200).optional(),
-  color: z.string().regex(/^#[0-9a-fA-F]{6}$/).nullable().optional(),
-};
 
 /** How a tag is archived and restored (kernel/archival.ts). */
 export const archivableTag = archivable({ type: 'tag', find: findTag, setArchived: setTagArchived, answer: versionedTag });

@@ -1,22 +1,12 @@
 import { z } from 'zod';
+import { TaskMove } from '@workcell/registry';
 import { expectedRevisionInput } from '../kernel/if-match.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { writeInput } from '../kernel/inputs.js';
 import { type TaskView, writeTask } from './view.js';
 
-const id = z.string().min(1).max(64);
-
-export const moveTaskInput = z
-  .object({
-    ...writeInput,
-    id: z.string().max(64),
-    expectedRevision: expectedRevisionInput,
-    projectId: id.nullable(),
-    listId: id.nullable().optional(),
-    /** Accepted for the registry's TaskMove; tasks keep no manual order yet, so it changes nothing. */
-    position: z.number().int().min(0).optional(),
-  })
-  .strict();
+/** The registry's TaskMove; its `position` is accepted, but tasks keep no manual order yet, so it changes nothing. */
+export const moveTaskInput = z.object({ ...writeInput, id: z.string().max(64), expectedRevision: expectedRevisionInput, ...TaskMove.shape }).strict();
 
 /**
  * `POST /v1/tasks/{id}/move` (If-Match): the task's project (null: none) and, when sent, its list; both must be

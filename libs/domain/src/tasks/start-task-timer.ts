@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { appendOutboxEvent, findRunningTimer, findTask, inTransaction, insertRunningTimer } from '@workcell/db';
+import { TaskTimerStart } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { writeInput } from '../kernel/inputs.js';
@@ -7,7 +8,7 @@ import { requireMember } from '../credentials/access.js';
 import { holdsBilling, timeEntryEventView, type TimeEntryView, timeEntryView } from '../time-entries/view.js';
 import { taskIdOf, taskNotFound } from './view.js';
 
-export const startTaskTimerInput = z.object({ ...writeInput, id: z.string().max(64), note: z.string().max(2000).optional() }).strict();
+export const startTaskTimerInput = z.object({ ...writeInput, id: z.string().max(64), ...TaskTimerStart.shape }).strict();
 
 /**
  * `POST /v1/tasks/{id}/timer/start`: a running time entry (stopped_at null) of the acting member on the task.

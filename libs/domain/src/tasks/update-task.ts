@@ -1,13 +1,12 @@
 import { z } from 'zod';
+import { TaskUpdate } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
 import { expectedRevisionInput } from '../kernel/if-match.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { writeInput } from '../kernel/inputs.js';
-import { taskAttributes, type TaskView, writeTask } from './view.js';
+import { type TaskView, writeTask } from './view.js';
 
-export const updateTaskInput = z
-  .object({ ...writeInput, id: z.string().max(64), expectedRevision: expectedRevisionInput, ...taskAttributes, title: taskAttributes.title.optional() })
-  .strict();
+export const updateTaskInput = z.object({ ...writeInput, id: z.string().max(64), expectedRevision: expectedRevisionInput, ...TaskUpdate.shape }).strict();
 
 /** `PATCH /v1/tasks/{id}` (If-Match): the sent attributes of an unarchived task; writes `task.updated`. */
 export const updateTask = defineProcedure('updateTask', updateTaskInput, async (ctx, input): Promise<TaskView> => {

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   appendOutboxEvent,
   type Client,
@@ -13,6 +12,7 @@ import {
   type Tx,
   updateTaskIfRevision,
 } from '@workcell/db';
+import { TaskCreate } from '@workcell/registry';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { requireGrant } from '../kernel/grants.js';
 import { isUuid } from '../kernel/ids.js';
@@ -77,18 +77,8 @@ export function viewerOf(auth: V1AuthContext): string | null {
   return auth.principal.type === 'member' ? auth.principal.id : null;
 }
 
-const id = z.string().min(1).max(64);
-
-/** The mutable attributes of registry TaskCreate / TaskUpdate (project and list move with moveTask). */
-export const taskAttributes = {
-  title: z.string().trim().min(1).max(200),
-  description: z.string().max(100_000).nullable().optional(),
-  priority: z.enum(['low', 'normal', 'high', 'urgent']).optional(),
-  assigneeIds: z.array(id).max(50).optional(),
-  dueAt: z.iso.datetime({ offset: true }).nullable().optional(),
-  estimateMinutes: z.number().int().min(0).max(1_000_000).nullable().optional(),
-  tagIds: z.array(id).max(100).optional(),
-};
+/** The mutable attributes of registry TaskCreate / TaskUpdate (project and list move with moveTask), as the registry declares them. */
+export const taskAttributes = TaskCreate.omit({ projectId: true, listId: true }).shape;
 
 export interface TaskAttributes {
   title?: string | undefined;

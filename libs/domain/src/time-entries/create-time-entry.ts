@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { appendOutboxEvent, insertTimeEntry, inTransaction } from '@workcell/db';
+import { TimeEntryCreate } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { holdsBilling, resolveTimeEntry, timeEntryAttributes, timeEntryEventView, type TimeEntryView, versionedTimeEntry } from './view.js';
+import { holdsBilling, resolveTimeEntry, timeEntryEventView, type TimeEntryView, versionedTimeEntry } from './view.js';
 
-export const createTimeEntryInput = z.object({ ...writeInput, ...timeEntryAttributes, startedAt: z.iso.datetime({ offset: true }) }).strict();
+export const createTimeEntryInput = z.object({ ...writeInput, ...TimeEntryCreate.shape }).strict();
 
 /**
  * `POST /v1/time-entries`: a manual entry (with `endedAt` or `durationSeconds`) or a running timer (without

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { appendOutboxEvent, findTimeEntry, inTransaction, setTimeEntryBillingIfRevision } from '@workcell/db';
+import { TimeEntryBillingSet } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
@@ -8,17 +9,7 @@ import { writeInput } from '../kernel/inputs.js';
 import { type TimeEntryBillingResource, versionedBilling } from './billing.js';
 import { timeEntryIdOf } from './view.js';
 
-/** A rate as stored: numeric(14,4), not negative. */
-const rate = z.strictObject({
-  amount: z
-    .string()
-    .regex(/^\d{1,10}(\.\d{1,4})?$/, 'a rate is a non-negative decimal with at most 10 integer and 4 fraction digits'),
-  currency: z.string().regex(/^[A-Z]{3}$/),
-});
-
-export const setTimeEntryBillingInput = z
-  .object({ ...writeInput, id: z.string().max(64), expectedVersion: z.string().min(1).max(128), billable: z.boolean(), billingRate: rate.nullable() })
-  .strict();
+export const setTimeEntryBillingInput = z.object({ ...writeInput, id: z.string().max(64), ...TimeEntryBillingSet.shape }).strict();
 
 /**
  * `PUT /v1/time-entries/{id}/billing` (time-entries:billing; compare-and-set on the entry's version, 409

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { appendOutboxEvent, findTimeEntry, inTransaction, updateTimeEntryIfRevision } from '@workcell/db';
+import { TimeEntryCreate, TimeEntryUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { findTimeEntryOr404, holdsBilling, resolveTimeEntry, timeEntryAttributes, timeEntryIdOf, timeEntryEventView, type TimeEntryView, versionedTimeEntry } from './view.js';
+import { findTimeEntryOr404, holdsBilling, resolveTimeEntry, timeEntryIdOf, timeEntryEventView, type TimeEntryView, versionedTimeEntry } from './view.js';
 
-export const updateTimeEntryInput = z.object({ ...writeInput, id: z.string().max(64), expectedVersion: z.string().min(1).max(128), ...timeEntryAttributes }).strict();
+export const updateTimeEntryInput = z.object({ ...writeInput, id: z.string().max(64), ...TimeEntryUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/time-entries/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale): the
@@ -33,5 +34,5 @@ export const updateTimeEntry = defineProcedure('updateTimeEntry', updateTimeEntr
 });
 
 function timeEntryAttributesOf(input: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(input).filter(([k, v]) => k in timeEntryAttributes && v !== undefined));
+  return Object.fromEntries(Object.entries(input).filter(([k, v]) => k in TimeEntryCreate.shape && v !== undefined));
 }

@@ -1,5 +1,6 @@
 import { findTimeEntry, lockExistingMemberIds, projectExists, setTimeEntryArchived, taskProjectOf, type TimeEntryRow, type TimeEntryValues, type Tx } from '@workcell/db';
-import { z } from 'zod';
+import { MAX_DURATION_SECONDS, type TimeEntryCreate } from '@workcell/registry';
+import type { z } from 'zod';
 import { archivable } from '../kernel/archival.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { versionOf } from '../kernel/cas.js';
@@ -17,7 +18,6 @@ import { archivableFields } from '../kernel/base-view.js';
  */
 
 export const BILLING_SCOPE = 'time-entries:billing';
-export const MAX_DURATION_SECONDS = 31_536_000;
 
 export type Money = { readonly amount: string; readonly currency: string };
 export interface TimeEntryBillingView {
@@ -78,20 +78,8 @@ export function versionedTimeEntry(row: TimeEntryRow, withBilling: boolean, now:
   return { resource: timeEntryView(row, withBilling, now), revision: row.revision };
 }
 
-const timestamp = z.iso.datetime({ offset: true });
-const id = z.string().max(64);
-
 /** The writable attributes (the registry's TimeEntryCreate), all optional here; create requires startedAt. */
-export const timeEntryAttributes = {
-  taskId: id.nullable().optional(),
-  projectId: id.nullable().optional(),
-  userId: id.optional(),
-  startedAt: timestamp.optional(),
-  endedAt: timestamp.nullable().optional(),
-  durationSeconds: z.number().int().min(0).max(MAX_DURATION_SECONDS).optional(),
-  note: z.string().max(2000).nullable().optional(),
-};
-export type TimeEntryAttributes = { [K in keyof typeof timeEntryAttributes]?: z.output<(typeof timeEntryAttributes)[K]> };
+export type TimeEntryAttributes = Partial<z.output<typeof TimeEntryCreate>>;
 
 export const timeEntryNotFound = (): DomainError => new DomainError('not_found', 'time entry not found');
 

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { insertWebhook, inTransaction, recordAudit } from '@workcell/db';
+import { WebhookCreate } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { writeInput } from '../kernel/inputs.js';
 import { encryptSigningSecret, generateSigningSecret } from './secret.js';
-import { webhookAttributes, webhookDescription, webhookEventTypes, webhookUrl, type WebhookView, webhookView } from './view.js';
+import { webhookDescription, webhookEventTypes, webhookUrl, type WebhookView, webhookView } from './view.js';
 
-export const createWebhookInput = z.object({ ...writeInput, ...webhookAttributes }).strict();
+export const createWebhookInput = z.object({ ...writeInput, ...WebhookCreate.shape }).strict();
 
 /**
  * `POST /v1/webhooks`: a signed subscription owned by the calling credential. Returns the signing secret, once;

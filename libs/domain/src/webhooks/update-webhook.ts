@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { disableWebhooks, findWebhook, inTransaction, recordAudit, updateWebhookIfRevision, type WebhookChanges } from '@workcell/db';
+import { WebhookUpdate } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
@@ -8,19 +9,9 @@ import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
 import { isWebhookAdministrator, ownerOf } from './access.js';
-import { versionedWebhook, webhookAttributes, webhookDescription, webhookEventTypes, webhookNotFound, webhookStatusInput, webhookUrl, type WebhookView } from './view.js';
+import { versionedWebhook, webhookDescription, webhookEventTypes, webhookNotFound, webhookUrl, type WebhookView } from './view.js';
 
-export const updateWebhookInput = z
-  .object({
-    ...writeInput,
-    id: z.string().max(64),
-    expectedVersion: z.string().min(1).max(128),
-    url: webhookAttributes.url.optional(),
-    description: webhookAttributes.description,
-    eventTypes: webhookAttributes.eventTypes.optional(),
-    status: webhookStatusInput.optional(),
-  })
-  .strict();
+export const updateWebhookInput = z.object({ ...writeInput, id: z.string().max(64), ...WebhookUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/webhooks/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale). Only the

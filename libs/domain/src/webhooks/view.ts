@@ -1,7 +1,6 @@
-import { z } from 'zod';
 import type { AppConfig } from '@workcell/config';
 import type { WebhookDeliveryRecord, WebhookRecord } from '@workcell/db';
-import { WEBHOOK_DISABLED_REASONS, WEBHOOK_FAILURE_REASONS, WebhookDescription, WebhookEventTypes, WebhookUrl } from '@workcell/registry';
+import { WEBHOOK_DISABLED_REASONS, WEBHOOK_FAILURE_REASONS } from '@workcell/registry';
 import { EVENT_CATALOG } from '../events/catalog.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
@@ -17,7 +16,8 @@ import { baseFields } from '../kernel/base-view.js';
  * - A subscription belongs to the credential that created it (access.ts): only it reads, changes or removes the
  *   subscription and reads its deliveries; a workspace administrator sees metadata and may only disable.
  * - Webhooks are no resource-grant type: a service account needs only the scopes.
- * - The attribute schemas are the registry's (one source for the OpenAPI document and this validation).
+ * - The inputs are the registry's WebhookCreate and WebhookUpdate (one source for the OpenAPI document and this
+ *   validation); the procedures add what a schema cannot state (the target URL's host, the catalog's event types).
  */
 
 export const WILDCARD = '*';
@@ -41,12 +41,6 @@ export function webhookDescription(value: string | null | undefined): string | n
   if (value === undefined || value === null) return value;
   return value.trim() === '' ? null : value.trim();
 }
-
-export const webhookAttributes = {
-  url: WebhookUrl,
-  description: WebhookDescription.nullable().optional(),
-  eventTypes: WebhookEventTypes,
-};
 
 export type WebhookDisabledReasonView = (typeof WEBHOOK_DISABLED_REASONS)[number];
 export type WebhookFailureReason = (typeof WEBHOOK_FAILURE_REASONS)[number];
@@ -125,6 +119,3 @@ export function webhookDeliveryView(row: WebhookDeliveryRecord): WebhookDelivery
     lastAttemptAt: attempts > 0 ? row.updatedAt.toISOString() : null,
   };
 }
-
-/** The update body's status attribute. */
-export const webhookStatusInput = z.enum(['active', 'disabled']);

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { appendOutboxEvent, inTransaction, loadWorkspaceSettings, recordAudit, updateWorkspaceSettingsIfRevision } from '@workcell/db';
+import { WorkspaceSettingsUpdate } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { settingsAttributes, versionedSettings, type WorkspaceSettingsView } from './settings-view.js';
+import { versionedSettings, type WorkspaceSettingsView } from './settings-view.js';
 
-export const updateWorkspaceSettingsInput = z.object({ ...writeInput, expectedVersion: z.string().max(64), ...settingsAttributes }).strict();
+export const updateWorkspaceSettingsInput = z.object({ ...writeInput, ...WorkspaceSettingsUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/workspace/settings` (workspace-settings:write, compare-and-set): the sent fields of the safe
@@ -32,7 +33,7 @@ export const updateWorkspaceSettings = defineProcedure('updateWorkspaceSettings'
     const outcome = await updateWorkspaceSettingsIfRevision(tx, workspaceId, expectedRevision(input.expectedVersion), change);
     if (outcome !== 'updated') throw casFailure(outcome, 'workspace settings');
     const result = versionedSettings((await loadWorkspaceSettings(tx, workspaceId))!);
-    const changed = Object.keys(settingsAttributes).filter((key) => input[key as keyof typeof settingsAttributes] !== undefined);
+    const changed = Object.keys(WorkspaceSettingsUpdate.shape).filter((key) => key !== 'expectedVersion' && input[key as keyof typeof input] !== undefined);
     const previous = before ? versionedSettings(before).resource : null;
     await recordAudit(tx, {
       workspaceId,

@@ -60,7 +60,21 @@ export const ShortText = z.string().max(2000);
 export const LongText = z.string().max(100_000);
 export const Color = z.string().regex(/^#[0-9a-fA-F]{6}$/);
 export const Email = z.email().max(320);
-export const TimeZone = z.string().min(1).max(64).describe('IANA time-zone name, e.g. Europe/Berlin.');
+/** A time-zone name the runtime's IANA database knows (what every date computation will use). */
+export function isKnownTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+export const TimeZone = z
+  .string()
+  .min(1)
+  .max(64)
+  .refine(isKnownTimeZone, 'an IANA time-zone name, e.g. Europe/Berlin')
+  .describe('IANA time-zone name, e.g. Europe/Berlin.');
 export const CurrencyCode = z.string().regex(/^[A-Z]{3}$/).describe('ISO-4217 currency code.');
 
 export const Money = z
@@ -72,12 +86,23 @@ export const Money = z
     currency: CurrencyCode,
   })
   .meta({ id: 'Money', description: 'A monetary amount.' });
-export const MoneyInput = z
-  .strictObject({
-    amount: z.string().regex(/^-?\d{1,15}(\.\d{1,6})?$/),
-    currency: CurrencyCode,
-  })
-  .meta({ id: 'MoneyInput', description: 'A monetary amount (request form).' });
+/** A monetary amount in request form (a strict object) whose amount matches `amount`. */
+function moneyInput(amount: z.ZodString, id: string, description: string) {
+  return z.strictObject({ amount, currency: CurrencyCode }).meta({ id, description });
+}
+export const MoneyInput = moneyInput(z.string().regex(/^-?\d{1,15}(\.\d{1,6})?$/), 'MoneyInput', 'A monetary amount (request form).');
+/** A price in request form: never negative (a negative price means nothing), stored exactly as numeric(21,6). */
+export const PriceInput = moneyInput(
+  z.string().regex(/^\d{1,15}(\.\d{1,6})?$/, 'a price is a non-negative decimal string with at most 15 integer and 6 fraction digits'),
+  'PriceInput',
+  'A price (request form): a non-negative amount.',
+);
+/** A billing rate in request form: never negative, stored as numeric(14,4). */
+export const RateInput = moneyInput(
+  z.string().regex(/^\d{1,10}(\.\d{1,4})?$/, 'a rate is a non-negative decimal with at most 10 integer and 4 fraction digits'),
+  'RateInput',
+  'A billing rate (request form): a non-negative amount with at most 10 integer and 4 fraction digits.',
+);
 
 /** Strong revision of projects, tasks and project templates (mirrored in the quoted `ETag`). */
 export const Revision = z
@@ -210,8 +235,11 @@ export const TargetType = z.enum(['contacts', 'projects', 'tasks']).describe('Re
 const hasAttribute = (value: object, ignore: readonly string[] = []) =>
   Object.keys(value).some((key) => !ignore.includes(key));
 
-/** Build a PATCH body: strict partial of the create body, at least one attribute. */
-export function patchOf<T extends z.ZodObject>(create: T, id: string, description: string) {
+/**
+ * Build a PATCH body: strict partial of the create body, at least one attribute. Typed by the body's own shape,
+ * so the domain procedures that take their fields from it (`...TagUpdate.shape`) see each field.
+ */
+export function patchOf<S extends z.core.$ZodShape, C extends z.core.$ZodObjectConfig>(create: z.ZodObject<S, C>, id: string, description: string) {
   return create
     .partial()
     .refine((v) => hasAttribute(v), 'Send at least one attribute.')
@@ -219,7 +247,7 @@ export function patchOf<T extends z.ZodObject>(create: T, id: string, descriptio
 }
 
 /** Build a compare-and-set PATCH body: strict partial plus the required `expectedVersion`. */
-export function casPatchOf<T extends z.ZodObject>(create: T, id: string, description: string) {
+export function casPatchOf<S extends z.core.$ZodShape, C extends z.core.$ZodObjectConfig>(create: z.ZodObject<S, C>, id: string, description: string) {
   return create
     .partial()
     .extend({ expectedVersion: ExpectedVersion })

@@ -8,6 +8,8 @@ import { family } from './builders.js';
 const f = family('credentials');
 
 export const ScopeSchema = z.enum(V1_SCOPES);
+/** The scopes a new credential is for: at least one, and no longer than the list of scopes (duplicates are folded). */
+export const ScopeList = z.array(ScopeSchema).min(1).max(V1_SCOPES.length);
 
 const credentialFields = {
   id: ResourceId,
@@ -32,7 +34,7 @@ export const PersonalAccessTokenWithSecret = z
   .meta({ id: 'PersonalAccessTokenWithSecret', description: 'A personal access token with its reveal-once secret.' });
 
 export const PersonalAccessTokenCreate = z
-  .strictObject({ name: Name, scopes: z.array(ScopeSchema).min(1), expiresAt: Timestamp.nullable().optional() })
+  .strictObject({ name: Name, scopes: ScopeList, expiresAt: Timestamp.nullable().optional() })
   .meta({ id: 'PersonalAccessTokenCreate', description: 'A new personal access token of the acting member.' });
 
 export const CredentialRotate = z

@@ -18,7 +18,7 @@ export const List = z
 const listFields = z.strictObject({
   name: Name,
   kind: ListKind,
-  position: z.number().int().min(0).optional(),
+  position: z.number().int().min(0).max(2_147_483_647).optional(),
   color: Color.nullable().optional(),
 });
 export const ListCreate = listFields.meta({ id: 'ListCreate', description: 'A new list.' });

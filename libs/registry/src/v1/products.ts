@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { archivableFields, casPatchOf, LongText, Money, MoneyInput, Name, ResourceId, Version } from '../schemas/common.js';
+import { archivableFields, casPatchOf, LongText, Money, Name, PriceInput, ResourceId, Version } from '../schemas/common.js';
 import type { OperationDefinition } from '../types.js';
 import { archivableCrud } from './builders.js';
 
@@ -21,9 +21,9 @@ const productFields = z.strictObject({
   name: Name,
   description: LongText.nullable().optional(),
   sku: z.string().max(100).nullable().optional(),
-  unit: z.string().min(1).max(50),
-  salesPrice: MoneyInput.nullable().optional(),
-  purchasePrice: MoneyInput.nullable().optional().describe('Needs products:finance:write.'),
+  unit: z.string().trim().min(1).max(50),
+  salesPrice: PriceInput.nullable().optional(),
+  purchasePrice: PriceInput.nullable().optional().describe('Needs products:finance:write.'),
   productGroupId: ResourceId.nullable().optional(),
 });
 export const ProductCreate = productFields.meta({ id: 'ProductCreate', description: 'A new product.' });

@@ -3,7 +3,7 @@ import { baseFields, LongText, Name, patchOf, ResourceId, Timestamp } from '../s
 import type { OperationDefinition } from '../types.js';
 import { CredentialStatus } from './auth.js';
 import { family } from './builders.js';
-import { CredentialRotate, ScopeSchema } from './credentials.js';
+import { CredentialRotate, ScopeList, ScopeSchema } from './credentials.js';
 
 const f = family('service-accounts');
 
@@ -46,7 +46,7 @@ export const ServiceAccountCredentialWithSecret = z
   .object({ ...credentialFields, secret: z.string().describe('Shown exactly once; only a verifier is stored.') })
   .meta({ id: 'ServiceAccountCredentialWithSecret', description: 'A service-account credential with its reveal-once secret.' });
 export const ServiceAccountCredentialCreate = z
-  .strictObject({ name: Name, scopes: z.array(ScopeSchema).min(1), expiresAt: Timestamp.nullable().optional() })
+  .strictObject({ name: Name, scopes: ScopeList, expiresAt: Timestamp.nullable().optional() })
   .meta({ id: 'ServiceAccountCredentialCreate', description: 'A new service-account credential.' });
 
 const admin = 'Requires the member permission settings.api.serviceAccounts.manage.';

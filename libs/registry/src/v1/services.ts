@@ -6,8 +6,8 @@ import {
   ExpectedVersion,
   LongText,
   Money,
-  MoneyInput,
   Name,
+  RateInput,
   ResourceId,
   Version,
 } from '../schemas/common.js';
@@ -31,7 +31,7 @@ const serviceFields = z.strictObject({
   name: Name,
   description: LongText.nullable().optional(),
   billable: z.boolean().optional(),
-  defaultRate: MoneyInput.nullable().optional(),
+  defaultRate: RateInput.nullable().optional(),
 });
 export const ServiceCreate = serviceFields.meta({ id: 'ServiceCreate', description: 'A new service.' });
 export const ServiceUpdate = casPatchOf(serviceFields, 'ServiceUpdate', 'Compare-and-set of service attributes.');
@@ -49,7 +49,7 @@ export const ServiceBillingRates = z
 export const ServiceBillingRatesReplace = z
   .strictObject({
     expectedVersion: ExpectedVersion,
-    rates: z.array(z.strictObject({ ...rateFields, rate: MoneyInput })).max(1000),
+    rates: z.array(z.strictObject({ ...rateFields, rate: RateInput })).max(1000),
   })
   .meta({ id: 'ServiceBillingRatesReplace', description: 'Atomic replacement of the billing rates.' });
 

@@ -4,7 +4,7 @@ import {
   casPatchOf,
   ExpectedVersion,
   Money,
-  MoneyInput,
+  RateInput,
   ResourceId,
   ShortText,
   Timestamp,
@@ -34,13 +34,16 @@ export const TimeEntry = z
   })
   .meta({ id: 'TimeEntry', description: 'A time entry. `billing` is revealed only with time-entries:billing.' });
 
+/** The longest time entry: a year, in seconds (the domain checks every range against it too). */
+export const MAX_DURATION_SECONDS = 31_536_000;
+
 const timeEntryFields = z.strictObject({
   taskId: ResourceId.nullable().optional(),
   projectId: ResourceId.nullable().optional(),
   userId: ResourceId.optional().describe('Defaults to the acting user.'),
   startedAt: Timestamp,
   endedAt: Timestamp.nullable().optional(),
-  durationSeconds: z.number().int().min(0).max(31_536_000).optional(),
+  durationSeconds: z.number().int().min(0).max(MAX_DURATION_SECONDS).optional(),
   note: ShortText.nullable().optional(),
 });
 export const TimeEntryCreate = timeEntryFields.meta({ id: 'TimeEntryCreate', description: 'Attributes of a new time entry.' });
@@ -55,7 +58,7 @@ export const TimeEntryBilling = z
   .meta({ id: 'TimeEntryBilling', description: 'Billable state and billing rate of a time entry.' });
 
 export const TimeEntryBillingSet = z
-  .strictObject({ expectedVersion: ExpectedVersion, billable: z.boolean(), billingRate: MoneyInput.nullable() })
+  .strictObject({ expectedVersion: ExpectedVersion, billable: z.boolean(), billingRate: RateInput.nullable() })
   .meta({ id: 'TimeEntryBillingSet', description: 'Compare-and-set of billable state and billing rate.' });
 
 const timeEntryFilters = {

@@ -4597,6 +4597,12 @@ export interface components {
             /** @description ISO-3166-1 alpha-2. */
             country: string;
         };
+        /** @description A price (request form): a non-negative amount. */
+        PriceInput: {
+            amount: string;
+            /** @description ISO-4217 currency code. */
+            currency: string;
+        };
         /** @description A catalog product. */
         Product: {
             /** @description Opaque resource identifier. */
@@ -4630,9 +4636,9 @@ export interface components {
             description?: string | null;
             sku?: string | null;
             unit: string;
-            salesPrice?: components["schemas"]["MoneyInput"] | null;
+            salesPrice?: components["schemas"]["PriceInput"] | null;
             /** @description Needs products:finance:write. */
-            purchasePrice?: components["schemas"]["MoneyInput"] | null;
+            purchasePrice?: components["schemas"]["PriceInput"] | null;
             productGroupId?: string | null;
         };
         /** @description A hierarchical product group. */
@@ -4675,9 +4681,9 @@ export interface components {
             description?: string | null;
             sku?: string | null;
             unit?: string;
-            salesPrice?: components["schemas"]["MoneyInput"] | null;
+            salesPrice?: components["schemas"]["PriceInput"] | null;
             /** @description Needs products:finance:write. */
-            purchasePrice?: components["schemas"]["MoneyInput"] | null;
+            purchasePrice?: components["schemas"]["PriceInput"] | null;
             productGroupId?: string | null;
             /** @description The `version` from the last read. The write fails with 409 `version_conflict` when the stored version differs. */
             expectedVersion: string;
@@ -4877,6 +4883,12 @@ export interface components {
             startsOn?: string | null;
             dueOn?: string | null;
             tagIds?: string[];
+        };
+        /** @description A billing rate (request form): a non-negative amount with at most 10 integer and 4 fraction digits. */
+        RateInput: {
+            amount: string;
+            /** @description ISO-4217 currency code. */
+            currency: string;
         };
         /** @description When a series creates task occurrences. */
         RecurrenceRule: {
@@ -5114,7 +5126,7 @@ export interface components {
                  * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
                  */
                 validFrom: string;
-                rate: components["schemas"]["MoneyInput"];
+                rate: components["schemas"]["RateInput"];
             }[];
         };
         /** @description A new service. */
@@ -5122,14 +5134,14 @@ export interface components {
             name: string;
             description?: string | null;
             billable?: boolean;
-            defaultRate?: components["schemas"]["MoneyInput"] | null;
+            defaultRate?: components["schemas"]["RateInput"] | null;
         };
         /** @description Compare-and-set of service attributes. */
         ServiceUpdate: {
             name?: string;
             description?: string | null;
             billable?: boolean;
-            defaultRate?: components["schemas"]["MoneyInput"] | null;
+            defaultRate?: components["schemas"]["RateInput"] | null;
             /** @description The `version` from the last read. The write fails with 409 `version_conflict` when the stored version differs. */
             expectedVersion: string;
         };
@@ -5426,7 +5438,7 @@ export interface components {
             /** @description The `version` from the last read. The write fails with 409 `version_conflict` when the stored version differs. */
             expectedVersion: string;
             billable: boolean;
-            billingRate: components["schemas"]["MoneyInput"] | null;
+            billingRate: components["schemas"]["RateInput"] | null;
         };
         /** @description Billing overlay; present only with time-entries:billing. */
         TimeEntryBillingState: {
