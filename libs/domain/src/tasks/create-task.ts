@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { type Client, inTransaction, insertTask, newTask, outboxEvent } from '@workcell/db';
+import { TaskCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { writeInput } from '../kernel/inputs.js';
-import { assertTaskReferences, taskAttributes, taskChanges, type TaskView, taskView } from './view.js';
+import { assertTaskReferences, taskChanges, type TaskView, taskView } from './view.js';
 
-const id = z.string().min(1).max(64);
-
-export const createTaskInput = z.object({ ...writeInput, ...taskAttributes, projectId: id.nullable().optional(), listId: id.nullable().optional() }).strict();
+export const createTaskInput = z.object({ ...writeInput, ...TaskCreate.shape }).strict();
 
 /**
  * `POST /v1/tasks`: a new open task (revision 1) and its `task.created` event, written together by one statement,
