@@ -66,6 +66,7 @@ export {
 } from './contacts.js';
 export { type CallNoteRecord, findCallNote, insertCallNote, listCallNotesPage, setCallNoteArchived, updateCallNoteAttributes } from './call-notes.js';
 export { findTag, insertTag, listTagsPage, setTagArchived, type TagChanges, type TagRecord, updateTagAttributes } from './tags.js';
+export { findTargetState, type TargetKind } from './targets.js';
 export {
   applyProjectLifecycle,
   findLifecycleOperation,

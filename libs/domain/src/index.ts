@@ -111,6 +111,7 @@ export { getTag } from './tags/get-tag.js';
 export { updateTag } from './tags/update-tag.js';
 export { archiveTag } from './tags/archive-tag.js';
 export { restoreTag } from './tags/restore-tag.js';
+export { assertScopes } from './kernel/scopes.js';
 export { type LifecycleErrorView, type LifecycleOperationView } from './projects/lifecycle-view.js';
 export { completeProject } from './projects/complete-project.js';
 export { reopenProject } from './projects/reopen-project.js';
