@@ -67,6 +67,8 @@ export {
 export { type CallNoteRecord, findCallNote, insertCallNote, listCallNotesPage, setCallNoteArchived, updateCallNoteAttributes } from './call-notes.js';
 export { findTag, insertTag, listTagsPage, setTagArchived, type TagChanges, type TagRecord, updateTagAttributes } from './tags.js';
 export { findTargetState, type TargetKind } from './targets.js';
+export { type CommentAuthor, type CommentRecord, findComment, insertComment, listCommentsPage, markCommentDeleted, updateCommentBody } from './comments.js';
+export { listTargetEventsPage, type TargetEventQuery, type TargetEventRecord } from './activity.js';
 export {
   applyProjectLifecycle,
   findLifecycleOperation,
