@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import { appendOutboxEvent, findComment, inTransaction, markCommentDeleted } from '@workcell/db';
-import { requireGrant } from '../kernel/grants.js';
-import { isUuid } from '../kernel/ids.js';
+import { appendOutboxEvent, markCommentDeleted } from '@workcell/db';
 import { writeInput } from '../kernel/inputs.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { commentNotFound, commentView, deletedCommentView, requireAuthorOrModerator, requireCommentTarget } from './view.js';
+import { commentNotFound, commentView, deletedCommentView, requireAuthorOrModerator, writeComment } from './view.js';
 
 export const deleteCommentInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
 
@@ -16,18 +14,11 @@ export const deleteCommentInput = z.object({ ...writeInput, id: z.string().max(6
  */
 export const deleteComment = defineProcedure('deleteComment', deleteCommentInput, async (ctx, input): Promise<{ deleted: true }> => {
   const { auth, requestId } = input;
-  requireGrant(auth, 'comment', input.id, 'write', 'comment');
-  if (!isUuid(input.id)) throw commentNotFound();
-  const workspaceId = auth.workspaceId;
-  const id = input.id.toLowerCase();
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
-    const existing = await findComment(tx, workspaceId, id);
-    if (!existing) throw commentNotFound();
-    requireCommentTarget(auth, existing);
+  return writeComment(ctx, auth, input.id, async (tx, existing, now) => {
     await requireAuthorOrModerator(tx, auth, existing);
-    if (!(await markCommentDeleted(tx, workspaceId, id, now))) throw commentNotFound();
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'comment', aggregateId: id, eventType: 'comment.deleted', payload: { comment: deletedCommentView(commentView(existing)), requestId }, occurredAt: now });
+    const { workspaceId } = auth;
+    if (!(await markCommentDeleted(tx, workspaceId, existing.id, now))) throw commentNotFound();
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'comment', aggregateId: existing.id, eventType: 'comment.deleted', payload: { comment: deletedCommentView(commentView(existing)), requestId }, occurredAt: now });
     return { deleted: true as const };
   });
 });

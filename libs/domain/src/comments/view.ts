@@ -1,7 +1,10 @@
-import { type CommentRecord, memberPermissionKeys, type Tx } from '@workcell/db';
+import { type CommentRecord, findComment, inTransaction, memberPermissionKeys, type Tx } from '@workcell/db';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { baseFields } from '../kernel/base-view.js';
 import { DomainError } from '../kernel/errors.js';
+import { requireGrant } from '../kernel/grants.js';
+import { isUuid } from '../kernel/ids.js';
+import type { ProcedureContext } from '../kernel/procedure.js';
 import { requireTargetAccess, type TargetType, targetTypeOf } from '../kernel/targets.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { ADMINISTRATION_PERMISSIONS } from '../roles/permission-model.js';
@@ -55,6 +58,22 @@ export const commentNotFound = () => new DomainError('not_found', 'comment not f
 /** The comment's target rule (kernel/targets.ts): its type's read scope (403), and a target the caller may not read hides it (404). */
 export function requireCommentTarget(auth: V1AuthContext, row: CommentRecord): void {
   requireTargetAccess(auth, { type: targetTypeOf(row.targetType), id: row.targetId }, commentNotFound);
+}
+
+/**
+ * What an edit and a delete share: the caller's `comment` write grant, then in one transaction the live comment
+ * (404 when missing, deleted or another workspace's) and its target's rule. `work` gets the comment and the instant.
+ */
+export function writeComment<T>(ctx: ProcedureContext, auth: V1AuthContext, rawId: string, work: (tx: Tx, existing: CommentRecord, now: Date) => Promise<T>): Promise<T> {
+  requireGrant(auth, 'comment', rawId, 'write', 'comment');
+  if (!isUuid(rawId)) throw commentNotFound();
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const existing = await findComment(tx, auth.workspaceId, rawId.toLowerCase());
+    if (!existing) throw commentNotFound();
+    requireCommentTarget(auth, existing);
+    return work(tx, existing, now);
+  });
 }
 
 const isAuthor = (auth: V1AuthContext, row: CommentRecord) => row.author.type === auth.principal.type && row.author.id === auth.principal.id;
