@@ -111,7 +111,7 @@ describe('v1 comments', () => {
       assert.equal((await call('DELETE', `/v1/comments/${c.id}`, withTasks)).status, 204);
     });
 
-    it('each target type needs its own read scope; none of the three is the gate’s 403; comments:* stays required', async () => {
+    it('each target type needs its own read scope; holding none of the three is the gate’s 403; comments:* stays required', async () => {
       const onContact = await comment('contacts', targets.contactId);
       const onProject = await comment('projects', targets.projectId);
       const contactsOnly = await cell.mint([...COMMENT_SCOPES, 'contacts:read']);
