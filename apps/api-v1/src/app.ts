@@ -38,6 +38,8 @@ import { ServicesController } from './services/services.controller.js';
 import { ChangesController } from './changes/changes.controller.js';
 import { ChangeWaits } from './changes/change-waits.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
+import { CommentsController } from './comments/comments.controller.js';
+import { ActivityController } from './activity/activity.controller.js';
 
 export { ChangeWaits, MAX_CHANGE_WAITERS } from './changes/change-waits.js';
 
@@ -51,7 +53,7 @@ export class ApiV1Module {
       module: ApiV1Module,
       imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule, ApiAuthModule.forApi('v1'), DiscoveryModule],
       providers: [LifecycleJobs, ServedOperations, ChangeWaits],
-      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, ProjectSharingController, TasksController, TagsController, ListsController, TimeEntriesController, ProjectStatementsController, ServicesController, ProjectTemplatesController, PlannedWorkController, UsersController, ProductsController, ProductGroupsController, ChangesController, WebhooksController],
+      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, ProjectSharingController, TasksController, TagsController, ListsController, TimeEntriesController, ProjectStatementsController, ServicesController, ProjectTemplatesController, PlannedWorkController, UsersController, ProductsController, ProductGroupsController, ChangesController, WebhooksController, CommentsController, ActivityController],
     };
   }
 }

@@ -4,6 +4,7 @@ import passport from 'passport';
 import type { TRPCClient } from '@trpc/client';
 import type { AppConfig } from '@workcell/config';
 import {
+  assertScopes,
   DomainError,
   type IdentifiedCredential,
   type IdentifiedTeamToken,
@@ -165,12 +166,3 @@ export class OperationGuard implements CanActivate {
   }
 }
 
-/** Throws insufficient_scope naming what is missing; scopes are checked on every request, never cached. */
-export function assertScopes(held: readonly string[], allOf: readonly string[], anyOf: readonly string[]): void {
-  const have = new Set(held);
-  const missing = allOf.filter((s) => !have.has(s));
-  const anyOfMissing = anyOf.length > 0 && !anyOf.some((s) => have.has(s));
-  if (missing.length === 0 && !anyOfMissing) return;
-  const parts = [...(missing.length > 0 ? [missing.join(', ')] : []), ...(anyOfMissing ? [`one of ${anyOf.join(' | ')}`] : [])];
-  throw new DomainError('insufficient_scope', `the credential lacks the required scopes: ${parts.join('; ')}`, [], { missingScopes: missing, anyOfScopes: anyOfMissing ? anyOf : [] });
-}

@@ -33,7 +33,7 @@ export { countMembersHoldingAll, findMember, listMembersPage, lockExistingMember
 export { archiveRole, findRole, findRolePermissions, insertRole, listRolesPage, type RoleRecord, roleNameTaken, roleUsage, updateRoleIfRevision } from './roles.js';
 export { archiveGroup, findGroup, type GroupMemberRecord, type GroupRecord, insertGroup, listGroupMembersPage, listGroupsPage, replaceGroupMemberLinks, updateGroupIfRevision } from './groups.js';
 export { type CalendarEntry, type FeedTokenRecord, listCalendarEntries, loadFeedToken, touchFeedToken } from './calendar.js';
-export { appendOutboxEvent, type DomainEvent, outboxEvent, listenForOutboxEvents, OUTBOX_CHANNEL, type OutboxListener, type OutboxListenerOptions } from './outbox.js';
+export { actingAs, appendOutboxEvent, type DomainEvent, type EventActor, outboxEvent, listenForOutboxEvents, OUTBOX_CHANNEL, type OutboxListener, type OutboxListenerOptions } from './outbox.js';
 export { type OutboxWaiter, OutboxWaiters, type OutboxWaitersOptions, type WakeReason } from './outbox-waiters.js';
 export { contactExists, existingTagIds, findProject, insertProject, listProjectsPage, type ProjectChanges, type ProjectFilter, type ProjectRecord, updateProjectIfRevision } from './projects.js';
 export { findTask, type GuardedOutcome, insertTask, listExists, listTasksPage, newTask, projectExists, type TaskChanges, type TaskFilter, type TaskGuard, type TaskPriorityValue, type TaskRecord, type TaskStatusValue, updateTaskIfRevision } from './tasks.js';
@@ -66,6 +66,9 @@ export {
 } from './contacts.js';
 export { type CallNoteRecord, findCallNote, insertCallNote, listCallNotesPage, setCallNoteArchived, updateCallNoteAttributes } from './call-notes.js';
 export { findTag, insertTag, listTagsPage, setTagArchived, type TagChanges, type TagRecord, updateTagAttributes } from './tags.js';
+export { findTargetState, type TargetKind } from './targets.js';
+export { type CommentAuthor, type CommentRecord, findComment, insertComment, listCommentsPage, markCommentDeleted, updateCommentBody } from './comments.js';
+export { listTargetEventsPage, type TargetEventQuery, type TargetEventRecord } from './activity.js';
 export {
   applyProjectLifecycle,
   findLifecycleOperation,

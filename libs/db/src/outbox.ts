@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import type { AppConfig } from '@workcell/config';
 import type { Tx } from './transactions.js';
@@ -19,6 +20,29 @@ export interface DomainEvent {
    * commits. Not part of the event.
    */
   readonly result?: unknown;
+  /** Who made the change; by default the principal the current procedure acts as (actingAs), null for the platform. */
+  readonly actor?: EventActor | null;
+}
+
+/** The principal whose request made a change: recorded with its events (`actor_type`, `actor_id`). */
+export interface EventActor {
+  readonly type: 'member' | 'service_account';
+  readonly id: string;
+}
+
+const acting = new AsyncLocalStorage<{ readonly actor: EventActor | null }>();
+
+/**
+ * Runs `work` acting as `actor` (null: the platform itself): every event it appends records that actor, so the
+ * event log says who made each change (a target's activity is derived from it). The domain's `invoke` runs every
+ * procedure this way, with the principal of its auth context.
+ */
+export function actingAs<T>(actor: EventActor | null, work: () => T): T {
+  return acting.run({ actor }, work);
+}
+
+function actorOf(event: DomainEvent): EventActor | null {
+  return event.actor !== undefined ? event.actor : (acting.getStore()?.actor ?? null);
 }
 
 /** The channel an outbox append notifies on commit (payload: the workspace id); the worker's relay LISTENs on it. */
@@ -56,10 +80,12 @@ export function outboxEvent(event: DomainEvent): DomainEvent {
  * ${outboxAppend(event)}`, so no event can be written without waking the relay.
  */
 export function outboxAppend(event: DomainEvent): Prisma.Sql {
+  const actor = actorOf(event);
   return Prisma.sql`appended AS (
-      INSERT INTO outbox_events (workspace_id, sequence, aggregate_type, aggregate_id, event_type, payload, occurred_at)
+      INSERT INTO outbox_events (workspace_id, sequence, aggregate_type, aggregate_id, event_type, payload, occurred_at, actor_type, actor_id)
       VALUES (${event.workspaceId}::uuid, next_event_sequence(${event.workspaceId}::uuid), ${event.aggregateType}, ${event.aggregateId}::uuid,
-              ${event.eventType}, ${JSON.stringify(event.payload)}::jsonb, COALESCE(${event.occurredAt ?? null}::timestamptz, clock_timestamp()))
+              ${event.eventType}, ${JSON.stringify(event.payload)}::jsonb, COALESCE(${event.occurredAt ?? null}::timestamptz, clock_timestamp()),
+              ${actor?.type ?? null}, ${actor?.id ?? null}::uuid)
       RETURNING sequence)${keyCompletion(event.workspaceId, event.result)}
     SELECT appended.sequence FROM appended CROSS JOIN pg_notify(${OUTBOX_CHANNEL}, ${event.workspaceId})`;
 }

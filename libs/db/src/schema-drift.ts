@@ -38,6 +38,12 @@ export const SQL_ONLY_INDEXES: readonly { readonly table: string; readonly name:
     reason: 'partial (occurred_at) WHERE published_at IS NULL: the outbox relay scans only unpublished events',
   },
   {
+    table: 'outbox_events',
+    name: 'outbox_events_comment_target_idx',
+    reason:
+      "expressions (workspace_id, payload #>> '{comment,targetType}', payload #>> '{comment,targetId}', sequence) WHERE aggregate_type = 'comment': a target's comment events in sequence order for its activity",
+  },
+  {
     table: 'project_lifecycle_operations',
     name: 'project_lifecycle_operations_one_active_key',
     reason: "partial unique (workspace_id, project_id) WHERE status IN ('queued', 'running'): one active operation per project",

@@ -1,5 +1,5 @@
 export { DOMAIN_ERROR_CODES, DomainError, type DomainErrorCode, type FieldIssue, isDomainError } from './kernel/errors.js';
-export { defineProcedure, invoke, issuesOf, type Procedure, type ProcedureContext } from './kernel/procedure.js';
+export { defineProcedure, invoke, issuesOf, type Procedure, type ProcedureContext, runHandler } from './kernel/procedure.js';
 export type { AuthGrant, CredentialMetadata, Principal, V1AuthContext } from './kernel/auth-context.js';
 export {
   authenticateCredential,
@@ -111,6 +111,14 @@ export { getTag } from './tags/get-tag.js';
 export { updateTag } from './tags/update-tag.js';
 export { archiveTag } from './tags/archive-tag.js';
 export { restoreTag } from './tags/restore-tag.js';
+export { type CommentView } from './comments/view.js';
+export { listComments } from './comments/list-comments.js';
+export { createComment } from './comments/create-comment.js';
+export { getComment } from './comments/get-comment.js';
+export { updateComment } from './comments/update-comment.js';
+export { deleteComment } from './comments/delete-comment.js';
+export { type ActivityItemView, listActivity } from './activity/list-activity.js';
+export { assertScopes } from './kernel/scopes.js';
 export { type LifecycleErrorView, type LifecycleOperationView } from './projects/lifecycle-view.js';
 export { completeProject } from './projects/complete-project.js';
 export { reopenProject } from './projects/reopen-project.js';

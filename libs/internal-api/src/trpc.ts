@@ -18,6 +18,7 @@ import {
   revokeServiceAccountCredential,
   rotateCredential,
   rotateServiceAccountCredential,
+  runHandler,
 } from '@workcell/domain';
 import { DATA_EXCEPTION_DETAIL, isDataException } from '@workcell/http';
 import type { z } from 'zod';
@@ -101,7 +102,7 @@ export function createSystemRouter(info: ServiceInfo) {
 export function expose<I extends z.ZodType, O>(procedure: Procedure<I, O>, context: ProcedureContext) {
   return internalProcedure.input(procedure.input).mutation(async ({ input }) => {
     try {
-      return await procedure.handler(context, input as z.output<I>);
+      return await runHandler(procedure, context, input as z.output<I>);
     } catch (error) {
       if (isDomainError(error)) throw new TRPCError({ code: 'BAD_REQUEST', message: error.message, cause: error });
       // A value PostgreSQL refused is the caller's input error, the same verdict the API would give in-process:

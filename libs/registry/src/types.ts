@@ -74,8 +74,10 @@ export type RetryClass = 'safe' | 'idempotent' | 'guarded' | 'never';
  * static list; the handler MUST enforce them in addition to `scopes`:
  * - `requested-domains`: every resource domain named by the request (search
  *   `types`, export `resourceTypes`) needs its `<domain>:read` scope.
- * - `target-resource`: the target named by `targetType` needs its read scope
- *   (the static `anyOfScopes` is the necessary pre-check).
+ * - `target-resource`: the target named by `targetType` (or, for an operation
+ *   on a stored resource, that resource's target) needs its read scope (the
+ *   static `anyOfScopes` is the necessary pre-check); enforced by the domain
+ *   kernel's `kernel/targets.ts` (`requireTargetScope`, `resolveTarget`).
  * - `automation-flow`: writes also need the scopes implied by the flow's actions.
  * - `authorization-filtered`: results are filtered to resource types whose read
  *   scope the credential holds (no 403; items are omitted).

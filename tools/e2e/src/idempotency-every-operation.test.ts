@@ -92,6 +92,7 @@ describe('v1: every served idempotent operation completes its key with its chang
     createRole: async () => ({ path: '/v1/roles', body: { name: 'Keyed role', permissions: ['projects:read'] } }),
     createGroup: async () => ({ path: '/v1/groups', body: { name: 'Keyed group of members' } }),
     createServiceAccount: async () => ({ path: '/v1/service-accounts', body: { name: 'Keyed service account' } }),
+    createComment: async () => ({ path: '/v1/comments', body: { targetType: 'tasks', targetId: await task(), body: 'Keyed comment' } }),
   };
 
   const keyOf = (key: string) =>

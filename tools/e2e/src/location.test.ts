@@ -81,6 +81,7 @@ describe('v1: every Location names a route that answers GET', () => {
     createTimeEntry: async () => ({ path: '/v1/time-entries', body: { startedAt: new Date(Date.now() - 7_200_000).toISOString(), durationSeconds: 600 } }),
     startTaskTimer: async () => ({ path: `/v1/tasks/${await create('/v1/tasks', { title: `Timed ${++seq}` })}/timer/start`, body: {} }),
     createServiceAccount: async () => ({ path: '/v1/service-accounts', body: { name: `Robot ${++seq}` } }),
+    createComment: async () => ({ path: '/v1/comments', body: { targetType: 'projects', targetId: await project(), body: `Comment ${++seq}` } }),
     createWebhook: async () => ({ path: '/v1/webhooks', body: { url: 'https://example.test/hook', eventTypes: ['*'] } }),
     completeProject: lifecycle((id) => `/v1/projects/${id}/complete`),
     reopenProject: lifecycle(

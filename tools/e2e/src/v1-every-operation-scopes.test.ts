@@ -49,4 +49,41 @@ describe('v1: every served operation requires its scopes', () => {
       assert.notEqual((allowed.body as { errors?: { code: string }[] } | undefined)?.errors?.[0]?.code, 'insufficient_scope', op.operationId);
     }
   });
+
+  /**
+   * The registry's dynamic rule `target-resource` (5.3: comments and activity "also need the matching contact, project
+   * or task read scope"): the static any-of check cannot tell which, so for every served operation declaring it a
+   * credential holding every scope but the target type's read scope gets 403 `insufficient_scope` naming it.
+   */
+  it("answers 403 insufficient_scope naming the target type's read scope for every served 'target-resource' operation", async () => {
+    const admin = await cell.mint(V1_SCOPES);
+    const post = async (path: string, body: unknown) => {
+      const reply = await callApi<{ data: { id: string } }>(cell.v1, 'POST', path, admin, body);
+      assert.equal(reply.status, 201, JSON.stringify(reply.body));
+      return reply.body.data.id;
+    };
+    const task = await post('/v1/tasks', { title: 'A target' });
+    const comment = () => post('/v1/comments', { targetType: 'tasks', targetId: task, body: 'On a task' });
+    const requests: Record<string, () => Promise<{ method: string; path: string; body?: unknown }>> = {
+      listComments: async () => ({ method: 'GET', path: `/v1/comments?targetType=tasks&targetId=${task}` }),
+      createComment: async () => ({ method: 'POST', path: '/v1/comments', body: { targetType: 'tasks', targetId: task, body: 'Another' } }),
+      getComment: async () => ({ method: 'GET', path: `/v1/comments/${await comment()}` }),
+      updateComment: async () => ({ method: 'PATCH', path: `/v1/comments/${await comment()}`, body: { body: 'Edited' } }),
+      deleteComment: async () => ({ method: 'DELETE', path: `/v1/comments/${await comment()}` }),
+      listActivity: async () => ({ method: 'GET', path: `/v1/activity?targetType=tasks&targetId=${task}` }),
+    };
+    const served = new Set(routeCoverage(cell.v1.app as NestFastifyApplication).implemented);
+    const dynamic = v1Operations.filter((op) => op.dynamicScopes === 'target-resource' && served.has(op.operationId)).map((op) => op.operationId);
+    assert.deepEqual(Object.keys(requests).sort(), dynamic.sort(), 'a request for every served target-resource operation');
+    const withoutTasks = await cell.mint(V1_SCOPES.filter((s) => s !== 'tasks:read'));
+    for (const operationId of dynamic) {
+      const { method, path, body } = await requests[operationId]!();
+      const refused = await callApi(cell.v1, method, path, withoutTasks, body);
+      assert.equal(refused.status, 403, `${operationId}: ${JSON.stringify(refused.body)}`);
+      assert.equal(errorOf(refused).code, 'insufficient_scope', operationId);
+      assert.match(errorOf(refused).detail, /tasks:read/, operationId);
+      const allowed = await callApi(cell.v1, method, path, admin, body);
+      assert.ok(allowed.status >= 200 && allowed.status < 300, `${operationId}: ${allowed.status} ${JSON.stringify(allowed.body)}`);
+    }
+  });
 });

@@ -144,6 +144,19 @@ describe('event catalog', () => {
     assert.equal(mayReceive(['project-statements:read'], spec, { projectStatement: { kind: 'expense' } }), true);
     assert.equal(mayReceive(['project-statements:read'], eventSpec('project_statement.created')!, { projectStatement: { kind: 'budget' } }), false);
   });
+
+  it("lets only readers of a comment's target learn of the comment (contract 5.3)", () => {
+    for (const type of ['comment.created', 'comment.updated', 'comment.deleted']) {
+      const spec = eventSpec(type)!;
+      const onTask = { comment: { targetType: 'tasks', targetId: 'x' } };
+      assert.equal(mayReceive(['comments:read'], spec, onTask), false, type);
+      assert.equal(mayReceive(['comments:read', 'contacts:read', 'projects:read'], spec, onTask), false, type);
+      assert.equal(mayReceive(['comments:read', 'tasks:read'], spec, onTask), true, type);
+      assert.equal(mayReceive(['tasks:read'], spec, onTask), false, type);
+      assert.equal(mayReceive(['comments:read', 'contacts:read'], spec, { comment: { targetType: 'contacts' } }), true, type);
+      assert.equal(mayReceive(['comments:read', 'contacts:read', 'projects:read'], spec, {}), false, `${type}: a payload naming no target needs every target scope`);
+    }
+  });
 });
 
 /**
@@ -168,6 +181,7 @@ describe('every write path of a resource emits its resource’s events', () => {
     product_group: { model: 'productGroup', table: 'product_groups' },
     project_statement: { model: 'projectStatement', table: 'project_statements' },
     project_template: { model: 'projectTemplate', table: 'project_templates' },
+    comment: { model: 'comment', table: 'comments' },
   };
   // Deliberate exceptions, each with its reason; keep this list short.
   const EXEMPT: Record<string, string> = {};

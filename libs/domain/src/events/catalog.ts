@@ -1,3 +1,5 @@
+import { TARGETS, type TargetType } from '../kernel/targets.js';
+
 /**
  * The event catalog: every event type the domain writes to the outbox, what resource it is about, which change
  * it is, and which scopes a credential must hold to learn of it (through the change feed or a webhook). One
@@ -61,6 +63,7 @@ export const AGGREGATES = {
   project_template: { resourceType: 'project-templates', scope: 'project-templates:read' },
   workspace: { resourceType: 'workspace', scope: 'workspace:read' },
   webhook: { resourceType: 'webhooks', scope: 'webhooks:read' },
+  comment: { resourceType: 'comments', scope: 'comments:read' },
 } as const;
 export type AggregateType = keyof typeof AGGREGATES;
 
@@ -88,6 +91,17 @@ const statementFinance = (payload: unknown): readonly string[] => {
   const p = payload as { projectStatement?: { kind?: unknown }; kind?: unknown } | null;
   return (p?.projectStatement?.kind ?? p?.kind) === 'budget' ? ['project-statements:finance:read'] : [];
 };
+
+/**
+ * A comment's event also needs the read scope of its target's type (contract 5.3: comments "also need the matching
+ * contact, project or task read scope"); the payload names the target (`comment.targetType`, a wire name).
+ */
+const commentTarget = (payload: unknown): readonly string[] => {
+  const type = (payload as { comment?: { targetType?: unknown } } | null)?.comment?.targetType;
+  // A payload that named no known target (none does) would need every target read scope.
+  return typeof type === 'string' && Object.hasOwn(TARGETS, type) ? [TARGETS[type as TargetType].scopes.read] : Object.values(TARGETS).map((t) => t.scopes.read);
+};
+const comments = { payloadScopes: commentTarget, channels: ['changes', 'webhooks'] } as const;
 
 export const EVENT_CATALOG: readonly EventTypeSpec[] = [
   event('project.created', 'project', 'created', 'A project was created (also by instantiating a template).'),
@@ -132,6 +146,10 @@ export const EVENT_CATALOG: readonly EventTypeSpec[] = [
     'A signed webhook subscription was disabled: by an administrator, because its owning credential was revoked, expired or is no longer active, or because the receiver answered 410 Gone (payload: id, disabledReason, disabledAt).',
     { channels: ['changes', 'webhooks'] },
   ),
+  // Comments are v1 resources (no v0 webhook knows them); their events need the target's read scope as well.
+  event('comment.created', 'comment', 'created', 'A comment was written on a contact, project or task. Needs the target’s read scope as well.', comments),
+  event('comment.updated', 'comment', 'updated', 'A comment’s text was edited. Needs the target’s read scope as well.', comments),
+  event('comment.deleted', 'comment', 'deleted', 'A comment was deleted (payload: its id, target and author, never its text). Needs the target’s read scope as well.', comments),
   // v0 legacy webhooks are v0 resources: their own events reach no v1 channel.
   { type: 'legacy_webhook.created', resourceType: 'webhooks', action: 'created', readScopes: [], description: 'A legacy v0 webhook was registered.', channels: [] },
   { type: 'legacy_webhook.deleted', resourceType: 'webhooks', action: 'deleted', readScopes: [], description: 'A legacy v0 webhook was deleted.', channels: [] },

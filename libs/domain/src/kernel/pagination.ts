@@ -68,17 +68,19 @@ export function decodeCursor(config: AppConfig, scope: CursorScope, cursor: stri
 
 /**
  * Runs a keyset query for one page: `fetch(afterId, take)` must return rows of the scope with id > afterId
- * in ascending id order. One extra row is asked for to know whether a next page exists.
+ * in ascending id order. One extra row is asked for to know whether a next page exists. A list ordered by another
+ * unique key (the event log's sequence) names it with `keyOf`.
  */
 export async function paginate<T extends { readonly id: string }>(
   config: AppConfig,
   scope: CursorScope,
   request: PageRequest,
   fetch: (afterId: string | undefined, take: number) => Promise<readonly T[]>,
+  keyOf: (row: T) => string = (row) => row.id,
 ): Promise<Page<T>> {
   const afterId = decodeCursor(config, scope, request.cursor);
   const rows = await fetch(afterId, request.limit + 1);
   const items = rows.slice(0, request.limit);
   const last = items.at(-1);
-  return { items, nextCursor: rows.length > request.limit && last ? encodeCursor(config, scope, last.id) : null };
+  return { items, nextCursor: rows.length > request.limit && last !== undefined ? encodeCursor(config, scope, keyOf(last)) : null };
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { AppConfig } from '@workcell/config';
-import { type Database, heldIdempotencyKey } from '@workcell/db';
+import { actingAs, type Database, type EventActor, heldIdempotencyKey } from '@workcell/db';
+import type { V1AuthContext } from './auth-context.js';
 import { DomainError, type FieldIssue } from './errors.js';
 
 /** What every procedure runs with: the data layer, the cell's config and a clock (tests pin it). */
@@ -47,7 +48,23 @@ export async function invoke<I extends z.ZodType, O>(procedure: Procedure<I, O>,
   if (held?.mode === 'replay') return held.result as O;
   const parsed = procedure.input.safeParse(raw);
   if (!parsed.success) throw new DomainError('validation_failed', `invalid input for ${procedure.name}`, issuesOf(parsed.error));
-  const result = await procedure.handler(ctx, parsed.data);
+  const result = await runHandler(procedure, ctx, parsed.data);
   if (held) held.result = result;
   return result;
+}
+
+/**
+ * The principal a procedure's input acts for (its `auth`), recorded with every event the procedure appends; null
+ * without one (worker jobs: the platform itself) and for a v0 team token minted without a member, which acts as
+ * nobody (identity/v0-acting-context.ts).
+ */
+function actorOfInput(input: unknown): EventActor | null {
+  const auth = (input as { auth?: Partial<V1AuthContext> & { tokenMemberId?: string | null } } | null)?.auth;
+  if (auth?.principal === undefined || auth.tokenMemberId === null) return null;
+  return { type: auth.principal.type, id: auth.principal.id };
+}
+
+/** Runs a procedure's handler on validated input, acting as the input's principal (libs/db actingAs). */
+export function runHandler<I extends z.ZodType, O>(procedure: Procedure<I, O>, ctx: ProcedureContext, input: z.output<I>): Promise<O> {
+  return actingAs(actorOfInput(input), () => procedure.handler(ctx, input));
 }

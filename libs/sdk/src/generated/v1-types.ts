@@ -1836,7 +1836,7 @@ export interface paths {
         };
         /**
          * List the activity of a contact, project or task
-         * @description Needs activity:read and the read scope of `targetType` (contacts:read, projects:read or tasks:read).
+         * @description The history of one target, oldest first, derived from the event log (the events the change feed serves): the target’s own events and its comments’ events. Needs activity:read and the read scope of `targetType` (contacts:read, projects:read or tasks:read): without it 403 `insufficient_scope` naming that scope; a service account also needs a resource grant that lets it read the target. A target that does not exist in the workspace (or that the caller may not read) is 404. Entries are limited to the events this credential could learn of through the change feed (e.g. timer entries need time-entries:read, comment entries comments:read).
          *
          *     Scopes: `activity:read`, plus one of `contacts:read`, `projects:read`, `tasks:read`.
          */
@@ -1858,7 +1858,7 @@ export interface paths {
         };
         /**
          * List comments
-         * @description Also needs the read scope of the target (contacts:read, projects:read or tasks:read).
+         * @description The comments of one target, oldest first. Also needs the read scope of the target’s type (contacts:read, projects:read or tasks:read): without it 403 `insufficient_scope` naming that scope. A service account also needs a resource grant that lets it read the target. A target that does not exist in the workspace (or that the caller may not read) is 404.
          *
          *     Scopes: `comments:read`, plus one of `contacts:read`, `projects:read`, `tasks:read`.
          */
@@ -1866,7 +1866,7 @@ export interface paths {
         put?: never;
         /**
          * Create comment
-         * @description Also needs the read scope of the target (contacts:read, projects:read or tasks:read).
+         * @description A plain-text comment on a contact, project or task, written by the calling member or service account. Also needs the read scope of the target’s type (contacts:read, projects:read or tasks:read): without it 403 `insufficient_scope` naming that scope. A service account also needs a resource grant that lets it read the target. The target is a reference of the body: one that does not exist in the workspace, or is archived, is 400 with the pointer `/targetId`.
          *
          *     Scopes: `comments:write`, plus one of `contacts:read`, `projects:read`, `tasks:read`.
          */
@@ -1886,7 +1886,7 @@ export interface paths {
         };
         /**
          * Get comment
-         * @description Also needs the read scope of the target (contacts:read, projects:read or tasks:read).
+         * @description One comment. Also needs the read scope of the target’s type (contacts:read, projects:read or tasks:read): without it 403 `insufficient_scope` naming that scope. A service account also needs a resource grant that lets it read the target. Deleted comments and other workspaces’ comments are 404.
          *
          *     Scopes: `comments:read`, plus one of `contacts:read`, `projects:read`, `tasks:read`.
          */
@@ -1895,7 +1895,7 @@ export interface paths {
         post?: never;
         /**
          * Delete comment
-         * @description Also needs the read scope of the target (contacts:read, projects:read or tasks:read).
+         * @description Deletes the comment: it is 404 from then on and never listed again (its events stay in the target’s activity, without the text). Only its author may delete it, or a workspace administrator (a member holding roles:write and members:write), to moderate; anyone else: 403 `forbidden`. Also needs the read scope of the target’s type (contacts:read, projects:read or tasks:read): without it 403 `insufficient_scope` naming that scope. A service account also needs a resource grant that lets it read the target. No precondition.
          *
          *     Scopes: `comments:write`, plus one of `contacts:read`, `projects:read`, `tasks:read`.
          */
@@ -1904,7 +1904,7 @@ export interface paths {
         head?: never;
         /**
          * Update comment
-         * @description Also needs the read scope of the target (contacts:read, projects:read or tasks:read).
+         * @description Replaces the body and sets `editedAt`. Only the comment’s author may edit it (anyone else: 403 `forbidden`). Also needs the read scope of the target’s type (contacts:read, projects:read or tasks:read): without it 403 `insufficient_scope` naming that scope. A service account also needs a resource grant that lets it read the target. No precondition: the last writer wins.
          *
          *     Scopes: `comments:write`, plus one of `contacts:read`, `projects:read`, `tasks:read`.
          */
@@ -3499,11 +3499,16 @@ export interface components {
             targetType: "contacts" | "projects" | "tasks";
             /** @description Opaque resource identifier. */
             targetId: string;
-            /** @description e.g. created, updated, commented, status-changed */
+            /** @description What happened: the target event’s name without its resource prefix, with hyphens (created, updated, archived, restored, completed, reopened, moved, timer-started, …), or commented, comment-edited, comment-deleted for its comments. */
             kind: string;
-            /** @enum {string} */
+            /**
+             * @description Who made the change: the principal of the request; system for changes the platform made by itself (and for events recorded before actors were).
+             * @enum {string}
+             */
             actorType: "member" | "service-account" | "system";
+            /** @description The member or service account id; null for system. */
             actorId: string | null;
+            /** @description A short human-readable description; never quotes a comment’s text. */
             summary: string;
             /**
              * Format: date-time
@@ -3890,11 +3895,16 @@ export interface components {
             targetType: "contacts" | "projects" | "tasks";
             /** @description Opaque resource identifier. */
             targetId: string;
+            /** @description Plain text, stored and returned verbatim (markup is not interpreted). */
             body: string;
-            /** @enum {string} */
+            /**
+             * @description Who wrote it: the principal of the creating credential.
+             * @enum {string}
+             */
             authorType: "member" | "service-account";
             /** @description Opaque resource identifier. */
             authorId: string;
+            /** @description When the body was last edited; null if never. */
             editedAt: string | null;
         };
         /** @description A new comment. */
@@ -3906,10 +3916,12 @@ export interface components {
             targetType: "contacts" | "projects" | "tasks";
             /** @description Opaque resource identifier. */
             targetId: string;
+            /** @description Plain text, 1 to 10,000 characters (UTF-16 code units: a character outside the Basic Multilingual Plane counts as two), kept verbatim. */
             body: string;
         };
         /** @description New comment text. */
         CommentUpdate: {
+            /** @description Plain text, 1 to 10,000 characters (UTF-16 code units: a character outside the Basic Multilingual Plane counts as two), kept verbatim. */
             body: string;
         };
         /** @description A person or organization contact. */
@@ -10902,6 +10914,12 @@ export interface operations {
                 targetType: "contacts" | "projects" | "tasks";
                 /** @description Opaque resource identifier. */
                 targetId: string;
+                /** @description Opaque resource identifier. */
+                actorId?: string;
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                from?: string;
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                to?: string;
             };
             header?: never;
             path?: never;

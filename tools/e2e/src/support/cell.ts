@@ -27,6 +27,11 @@ export interface V1Cell {
   /** A personal access token of the owner with these scopes. */
   mint(scopes: readonly string[]): Promise<string>;
   /**
+   * A new active member of the workspace with one role holding these permission keys, and its personal access
+   * tokens (a token acts with the intersection of its scopes and those permissions).
+   */
+  member(permissions: readonly string[]): Promise<{ memberId: string; mint(scopes: readonly string[]): Promise<string> }>;
+  /**
    * A new active service account with one credential of these scopes and these resource grants (kernel/grants.ts):
    * `resourceId: null` grants every resource of the type. Returns the credential and the account id.
    */
@@ -72,6 +77,8 @@ export async function startV1Cell(env: TestEnvironment, options: CellOptions = {
   const v1 = await startApp((c) => createApiV1App(c, logger?.(c, 'api-v1')), config);
   const v1b = await startApp((c) => createApiV1App(c, logger?.(c, 'api-v1')), config);
   let minted = 0;
+  const mintFor = async (memberId: string, scopes: readonly string[]) =>
+    (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: `pat-${++minted}`, scopes, memberId }))).token;
   return {
     database,
     workspaceId,
@@ -81,9 +88,15 @@ export async function startV1Cell(env: TestEnvironment, options: CellOptions = {
     v1,
     v1b,
     worker,
-    mint: async (scopes) =>
-      (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: `pat-${++minted}`, scopes, memberId: ownerMemberId })))
-        .token,
+    mint: (scopes) => mintFor(ownerMemberId, scopes),
+    member: async (permissions) => {
+      const n = ++minted;
+      const user = await database.prisma.user.create({ data: { email: `member-${n}-${workspaceId}@cell.test`, name: `Member ${n}` } });
+      const memberId = (await database.prisma.workspaceMember.create({ data: { workspaceId, userId: user.id } })).id;
+      const role = await database.prisma.role.create({ data: { workspaceId, name: `Role of member ${n}`, permissions: [...permissions] } });
+      await database.prisma.memberRole.create({ data: { workspaceId, memberId, roleId: role.id } });
+      return { memberId, mint: (scopes) => mintFor(memberId, scopes) };
+    },
     serviceAccount: async (scopes, grants) =>
       database.prisma.$transaction(async (tx) => {
         const account = await tx.serviceAccount.create({ data: { workspaceId, name: `sa-${++minted}`, ownerMemberId } });

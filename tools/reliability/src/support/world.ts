@@ -102,6 +102,8 @@ export async function startWorld(env: TestEnvironment, settings: Record<string, 
   const resolve = (property: string): string | undefined => {
     const wanted = kebabOfIdProperty(property);
     if (/^(assignee|member|owner-member|user|actor|created-by)$/.test(wanted) || wanted.endsWith('member')) return ids.get('/v1/members')?.[0];
+    // A `targetId` beside a `targetType` (comments): a generated body takes the enum's first type, contacts.
+    if (wanted === 'target') return ids.get('/v1/contacts')?.[0];
     let best: string | undefined;
     for (const collection of ids.keys()) {
       if (collection.includes('{')) continue;

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { appendOutboxEvent, insertComment, inTransaction } from '@workcell/db';
+import { requireTypeGrant } from '../kernel/grants.js';
+import { writeInput } from '../kernel/inputs.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { requireTargetScope, resolveTarget, targetTypeInput } from '../kernel/targets.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { COMMENT_BODY_MAX, type CommentView, versionedComment } from './view.js';
+
+export const createCommentInput = z
+  .object({ ...writeInput, targetType: targetTypeInput, targetId: z.string().max(64), body: z.string().min(1).max(COMMENT_BODY_MAX) })
+  .strict();
+
+/**
+ * `POST /v1/comments`: a comment by the calling member or service account on a contact, project or task. Needs the
+ * target type's read scope (403) and, for a service account, a type-wide `comment` write grant (403) and a grant that
+ * lets it read the target. The target is a body reference: missing from the workspace (or unreadable) or archived
+ * is 400 `/targetId`. Writes `comment.created`, carrying the result for a held idempotency key, in the same
+ * transaction.
+ */
+export const createComment = defineProcedure('createComment', createCommentInput, async (ctx, input): Promise<Versioned<CommentView>> => {
+  const { auth, requestId } = input;
+  requireTargetScope(auth, input.targetType);
+  requireTypeGrant(auth, 'comment', 'write', 'comments');
+  const workspaceId = auth.workspaceId;
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const target = await resolveTarget(tx, auth, { type: input.targetType, id: input.targetId }, { reference: { pointer: '/targetId', live: true } });
+    const row = await insertComment(tx, workspaceId, { targetType: target.kind, targetId: target.id, author: auth.principal, body: input.body });
+    const result = versionedComment(row);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'comment', aggregateId: row.id, eventType: 'comment.created', payload: { comment: { ...result.resource }, requestId }, occurredAt: now, result });
+    return result;
+  });
+});
