@@ -163,6 +163,7 @@ export function useV1Cell(env: TestEnvironment, options: V1FixtureOptions = {}):
   const methods = {
     mint: (scopes: readonly string[]) => cell().mint(scopes),
     serviceAccount: (scopes: readonly string[], grants: readonly SaGrant[]) => cell().serviceAccount(scopes, grants),
+    member: (permissions: readonly string[]) => cell().member(permissions),
     outbox: (aggregateId: string, eventType?: string) => cell().outbox(aggregateId, eventType),
     otherWorkspace: (name?: string) => cell().otherWorkspace(name),
     call: <T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}, app = cell().v1) => callApi<T>(app, method, path, token, body, headers),
