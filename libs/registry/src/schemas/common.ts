@@ -210,8 +210,11 @@ export const TargetType = z.enum(['contacts', 'projects', 'tasks']).describe('Re
 const hasAttribute = (value: object, ignore: readonly string[] = []) =>
   Object.keys(value).some((key) => !ignore.includes(key));
 
-/** Build a PATCH body: strict partial of the create body, at least one attribute. */
-export function patchOf<T extends z.ZodObject>(create: T, id: string, description: string) {
+/**
+ * Build a PATCH body: strict partial of the create body, at least one attribute. Typed by the body's own shape,
+ * so the domain procedures that take their fields from it (`...TagUpdate.shape`) see each field.
+ */
+export function patchOf<S extends z.core.$ZodShape, C extends z.core.$ZodObjectConfig>(create: z.ZodObject<S, C>, id: string, description: string) {
   return create
     .partial()
     .refine((v) => hasAttribute(v), 'Send at least one attribute.')
@@ -219,7 +222,7 @@ export function patchOf<T extends z.ZodObject>(create: T, id: string, descriptio
 }
 
 /** Build a compare-and-set PATCH body: strict partial plus the required `expectedVersion`. */
-export function casPatchOf<T extends z.ZodObject>(create: T, id: string, description: string) {
+export function casPatchOf<S extends z.core.$ZodShape, C extends z.core.$ZodObjectConfig>(create: z.ZodObject<S, C>, id: string, description: string) {
   return create
     .partial()
     .extend({ expectedVersion: ExpectedVersion })
