@@ -36,7 +36,7 @@ export { type CalendarEntry, type FeedTokenRecord, listCalendarEntries, loadFeed
 export { actingAs, appendOutboxEvent, type DomainEvent, type EventActor, outboxEvent, listenForOutboxEvents, OUTBOX_CHANNEL, type OutboxListener, type OutboxListenerOptions } from './outbox.js';
 export { type OutboxWaiter, OutboxWaiters, type OutboxWaitersOptions, type WakeReason } from './outbox-waiters.js';
 export { contactExists, existingTagIds, findProject, insertProject, listProjectsPage, type ProjectChanges, type ProjectFilter, type ProjectRecord, updateProjectIfRevision } from './projects.js';
-export { findTask, type GuardedOutcome, insertTask, listExists, listTasksPage, newTask, projectExists, type TaskChanges, type TaskFilter, type TaskGuard, type TaskPriorityValue, type TaskRecord, type TaskStatusValue, updateTaskIfRevision } from './tasks.js';
+export { findTask, type GuardedOutcome, insertTask, listExists, listTasksPage, newTask, projectExists, type TaskChanges, taskExists, type TaskFilter, type TaskGuard, type TaskPriorityValue, type TaskRecord, type TaskStatusValue, updateTaskIfRevision } from './tasks.js';
 export { findRunningTimer, insertRunningTimer, stopRunningTimer } from './time-entries.js';
 export {
   contactGroupAncestors,
@@ -69,6 +69,19 @@ export { findTag, insertTag, listTagsPage, setTagArchived, type TagChanges, type
 export { findTargetState, type TargetKind } from './targets.js';
 export { type CommentAuthor, type CommentRecord, findComment, insertComment, listCommentsPage, markCommentDeleted, updateCommentBody } from './comments.js';
 export { listTargetEventsPage, type TargetEventQuery, type TargetEventRecord } from './activity.js';
+export {
+  type DocumentChanges,
+  type DocumentFilter,
+  type DocumentFormatValue,
+  type DocumentRecord,
+  type DocumentTarget,
+  type DocumentTargetTypeValue,
+  findDocument,
+  insertDocument,
+  listDocumentsPage,
+  setDocumentArchived,
+  updateDocumentIfRevision,
+} from './documents.js';
 export {
   applyProjectLifecycle,
   findLifecycleOperation,

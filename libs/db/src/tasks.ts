@@ -226,6 +226,12 @@ export async function projectExists(client: Client, workspaceId: string, id: str
   return rows.length === 1;
 }
 
+/** Whether the id (a UUID) names an unarchived task of the workspace. */
+export async function taskExists(client: Client, workspaceId: string, id: string): Promise<boolean> {
+  const rows = await readRows(client, Prisma.sql`SELECT 1 AS found FROM tasks WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid AND archived_at IS NULL`);
+  return rows.length === 1;
+}
+
 /** Whether the id (a UUID) names an unarchived list of the workspace. */
 export async function listExists(client: Client, workspaceId: string, id: string): Promise<boolean> {
   const rows = await readRows(client, Prisma.sql`SELECT 1 AS found FROM lists WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid AND archived_at IS NULL`);

@@ -7,7 +7,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { type AppConfig, loadConfigOrExit } from '@workcell/config';
 import { createLogger, type Logger, NestPinoLogger } from './logger.js';
 import { installRepresentationEtags } from './preconditions.js';
-import { type ApiGeneration, compareWithRegistry, type MountedRoute, registryRoutes, type RouteCoverage } from './operations.js';
+import { DEFAULT_BODY_LIMIT } from '@workcell/registry';
+import { type ApiGeneration, compareWithRegistry, type MountedRoute, registryBodyLimits, registryRoutes, type RouteCoverage } from './operations.js';
 import { ProtocolError, toProblem } from './problems.js';
 import { clientErrorHandler, type ErrorRenderer, ProblemFilter, sendProblem, v0Errors, v1Errors } from './protocols.js';
 import { installMethodNotAllowed } from './methods.js';
@@ -29,7 +30,7 @@ export function requestIdFor(header: string | string[] | undefined): string {
 
 export interface HttpApplicationOptions {
   readonly logger: Logger;
-  /** Largest accepted request body in bytes. */
+  /** Largest accepted request body in bytes (an API operation may declare its own, registry `bodyLimit`). */
   readonly bodyLimit?: number;
   /** For the API apps: the registry generation whose operations this app serves, and its error shape. */
   readonly api?: ApiGeneration;
@@ -105,7 +106,7 @@ export async function createHttpApplication(
 ): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     logger: false,
-    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     genReqId: (req: IncomingMessage) => requestIdFor(req.headers['x-request-id']),
     // Fastify answers idle keep-alive sockets on close, so shutdown waits only for requests in flight.
     forceCloseConnections: 'idle',
@@ -153,8 +154,13 @@ export async function createHttpApplication(
     );
   });
   const mounted: MountedRoute[] = [];
+  const bodyLimits = options.api ? registryBodyLimits(options.api) : new Map<string, number>();
   fastify.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) mounted.push({ method, url: route.url });
+    for (const method of [route.method].flat()) {
+      mounted.push({ method, url: route.url });
+      const bodyLimit = bodyLimits.get(`${method} ${route.url}`);
+      if (bodyLimit !== undefined) route.bodyLimit = bodyLimit;
+    }
   });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     logger: new NestPinoLogger(options.logger),

@@ -49,6 +49,15 @@ export function registryRoutes(generation: ApiGeneration): RegistryRoute[] {
   return operations.map((op) => ({ operationId: op.operationId, method: op.method, url: routePath(op.path) }));
 }
 
+/**
+ * The request body limits of the operations that declare their own (registry `bodyLimit`: the document writes, whose
+ * bounded content would not fit the server's), by `METHOD url`; every other route keeps the server's limit.
+ */
+export function registryBodyLimits(generation: ApiGeneration): ReadonlyMap<string, number> {
+  if (generation === 'v0') return new Map();
+  return new Map(v1Operations.flatMap((op) => (op.bodyLimit === null ? [] : [[`${op.method} ${routePath(op.path)}`, op.bodyLimit] as const])));
+}
+
 export interface MountedRoute {
   readonly method: string;
   readonly url: string;

@@ -4,6 +4,8 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   computeRegistryDigest,
+  DEFAULT_BODY_LIMIT,
+  DOCUMENT_MAX_CONTENT_CHARS,
   findV0Operation,
   findV1Operation,
   findV1OperationByRoute,
@@ -217,6 +219,17 @@ describe('v1 registry: derivation rules hold on the built data', () => {
       assert.deepEqual(op.scopes, []);
       assert.equal(op.path, '/v1/auth/context');
     }
+  });
+
+  it('only the document writes raise the body limit, enough for content at its bound in UTF-8, and declare 413', () => {
+    const raised = v1Operations.filter((op) => op.bodyLimit !== null);
+    assert.deepEqual(raised.map((op) => op.operationId).sort(), ['createDocument', 'updateDocument']);
+    for (const op of raised) {
+      assert.ok(op.request.body, op.operationId);
+      assert.ok(op.bodyLimit! >= 4 * DOCUMENT_MAX_CONTENT_CHARS && op.bodyLimit! > DEFAULT_BODY_LIMIT, op.operationId);
+      assert.ok(op.errors.includes(413), op.operationId);
+    }
+    assert.deepEqual(v1Operations.filter((op) => op.errors.includes(413)).map((op) => op.operationId).sort(), ['createDocument', 'updateDocument']);
   });
 
   it('every archiveX has restoreX at POST <archive path>/restore, with the same concurrency', () => {

@@ -85,7 +85,7 @@ export type RetryClass = 'safe' | 'idempotent' | 'guarded' | 'never';
 export type DynamicScopeRule = 'requested-domains' | 'target-resource' | 'automation-flow' | 'authorization-filtered';
 
 export type SuccessStatus = 200 | 201 | 202 | 204;
-export type V1ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 412 | 428 | 429 | 503;
+export type V1ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 412 | 413 | 428 | 429 | 503;
 
 export type ResponseHeaderName = 'ETag' | 'Cache-Control' | 'Location';
 
@@ -141,8 +141,13 @@ export interface OperationDefinition {
   readonly errors: readonly V1ErrorStatus[];
   readonly responseHeaders: readonly ResponseHeaderName[];
   readonly request: RequestSchemas;
+  /** Largest request body in bytes, where it is not the server's DEFAULT_BODY_LIMIT (a larger body answers 413). */
+  readonly bodyLimit: number | null;
   readonly response: ResponseSpec;
 }
+
+/** Largest request body (bytes) of every operation that does not declare its own `bodyLimit`. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 export type V0Availability = 'supported' | 'deprecated-alias' | 'unavailable';
 export type V0MigrationClass = 'equivalent' | 'adaptation-required' | 'retained-v0';

@@ -68,6 +68,7 @@ describe('v1: every Location names a route that answers GET', () => {
     createRole: async () => ({ path: '/v1/roles', body: { name: `Role ${++seq}`, permissions: ['projects:read'] } }),
     createProduct: async () => ({ path: '/v1/products', body: { name: `Product ${++seq}`, unit: 'piece' } }),
     createProductGroup: async () => ({ path: '/v1/product-groups', body: { name: `Products ${++seq}` } }),
+    createDocument: async () => ({ path: '/v1/documents', body: { title: `Document ${++seq}`, format: 'plain', content: 'Located.' } }),
     createService: async () => ({ path: '/v1/services', body: { name: `Service ${++seq}` } }),
     createProjectStatement: async () => ({
       path: '/v1/project-statements',

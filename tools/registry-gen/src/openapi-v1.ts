@@ -83,6 +83,10 @@ const ERROR_RESPONSES: Record<V1ErrorStatus, { name: string; description: string
   },
   410: { name: 'Gone', description: 'Private-file upload reservation expired (`upload_expired`); create a new upload intent.' },
   412: { name: 'PreconditionFailed', description: 'Strong revision stale (`precondition_failed`); re-read and decide.' },
+  413: {
+    name: 'PayloadTooLarge',
+    description: 'The request body is over the operation\'s limit, or a bounded field is over its bound (`payload_too_large`, with the field\'s pointer); nothing is written.',
+  },
   428: { name: 'PreconditionRequired', description: 'Required If-Match missing (`precondition_required`).' },
   429: {
     name: 'TooManyRequests',

@@ -61,6 +61,7 @@ export const AGGREGATES = {
   product_group: { resourceType: 'product-groups', scope: 'product-groups:read' },
   project_statement: { resourceType: 'project-statements', scope: 'project-statements:read' },
   project_template: { resourceType: 'project-templates', scope: 'project-templates:read' },
+  document: { resourceType: 'documents', scope: 'documents:read' },
   workspace: { resourceType: 'workspace', scope: 'workspace:read' },
   webhook: { resourceType: 'webhooks', scope: 'webhooks:read' },
   comment: { resourceType: 'comments', scope: 'comments:read' },
@@ -135,6 +136,7 @@ export const EVENT_CATALOG: readonly EventTypeSpec[] = [
   event('product_group.moved', 'product_group', 'updated', 'A product group moved in the hierarchy.'),
   ...lifecycle('project_statement', 'project statement', { payloadScopes: statementFinance }, ' Budget statements’ events need project-statements:finance:read as well.'),
   ...lifecycle('project_template', 'project template'),
+  ...lifecycle('document', 'document', {}, ' The payload carries the document without its content (fetch it).'),
   event('workspace.settings_updated', 'workspace', 'updated', 'The workspace settings changed.', { readScopes: ['workspace-settings:read'] }),
   // Subscription changes are audited, not outboxed, except this one: a subscription stopped by someone other
   // than its owner (revocation, expiry, an administrator, a receiver answering 410) must never be silently dead.

@@ -64,6 +64,8 @@ export interface OperationSpec {
   /** path parameter schemas other than the default ResourceId */
   readonly pathParams?: Readonly<Record<string, z.ZodType>>;
   readonly extraErrors?: readonly V1ErrorStatus[];
+  /** Largest request body in bytes, where the server's DEFAULT_BODY_LIMIT is too small for what the operation takes. */
+  readonly bodyLimit?: number;
 }
 
 export interface BodySpec extends OperationSpec {
@@ -174,6 +176,7 @@ export function defineOperation(
     errors: sortedErrors(errors),
     responseHeaders,
     request: { path: pathSchema, query: querySchema, headers: headerSchema, body: resolved.body },
+    bodyLimit: spec.bodyLimit ?? null,
     response: resolved.response,
   };
 }
@@ -265,7 +268,13 @@ export interface ArchivableCrudSpec {
   readonly writeOverlay?: readonly V1Scope[];
   /** dynamic scope rule of create and update */
   readonly writeDynamicScopes?: DynamicScopeRule;
+  /** further errors and the body limit of the operations that take the resource's attributes (create, update) */
+  readonly writes?: Pick<OperationSpec, 'extraErrors' | 'bodyLimit'>;
+  /** what the OpenAPI document says of each operation, beyond what the registry derives (scopes, concurrency) */
+  readonly descriptions?: Readonly<Partial<Record<ArchivableOperation, string>>>;
 }
+
+export type ArchivableOperation = 'list' | 'create' | 'get' | 'update' | 'archive' | 'restore';
 
 /**
  * The six standard operations of an archivable resource:
@@ -278,22 +287,29 @@ export function archivableCrud(name: V1Family, s: ArchivableCrudSpec): Operation
   const readOverlay = s.readOverlay ?? [];
   const writeOverlay = [...readOverlay, ...(s.writeOverlay ?? [])];
   const writeDynamic = s.writeDynamicScopes ? { dynamicScopes: s.writeDynamicScopes } : {};
+  const writes = s.writes ?? {};
+  const describe = (operation: ArchivableOperation) => (s.descriptions?.[operation] === undefined ? {} : { description: s.descriptions[operation] });
   return [
     f.list(`list${s.plural}`, s.path, {
+      ...describe('list'),
       scopes: s.read,
       overlayScopes: readOverlay,
       ...(s.filters ? { query: s.filters } : {}),
       item: s.resource,
     }),
     f.create(`create${s.singular}`, s.path, {
+      ...describe('create'),
+      ...writes,
       scopes: s.write,
       overlayScopes: writeOverlay,
       ...writeDynamic,
       body: s.create,
       data: s.resource,
     }),
-    f.get(`get${s.singular}`, item, { scopes: s.read, overlayScopes: readOverlay, data: s.resource }),
+    f.get(`get${s.singular}`, item, { ...describe('get'), scopes: s.read, overlayScopes: readOverlay, data: s.resource }),
     f.update(`update${s.singular}`, item, {
+      ...describe('update'),
+      ...writes,
       scopes: s.write,
       overlayScopes: writeOverlay,
       ...writeDynamic,
@@ -301,8 +317,9 @@ export function archivableCrud(name: V1Family, s: ArchivableCrudSpec): Operation
       body: s.update,
       data: s.resource,
     }),
-    f.archive(`archive${s.singular}`, item, { scopes: s.write }),
+    f.archive(`archive${s.singular}`, item, { ...describe('archive'), scopes: s.write }),
     f.restore(`restore${s.singular}`, `${item}/restore` as V1Path, {
+      ...describe('restore'),
       scopes: s.write,
       overlayScopes: readOverlay,
       data: s.resource,

@@ -1920,13 +1920,21 @@ export interface paths {
         };
         /**
          * List documents
-         * @description Scopes: `documents:read`.
+         * @description The workspace's unarchived documents, oldest first. A document stays listed under its target when the target is archived later. A service account sees only the documents its resource grants cover.
+         *
+         *     Scopes: `documents:read`.
          */
         get: operations["listDocuments"];
         put?: never;
         /**
          * Create document
-         * @description Scopes: `documents:write`.
+         * @description A new document (version 1); `sizeBytes` is its content's UTF-8 size. Content holds at most 1,000,000 characters; longer content answers 413 `payload_too_large` (pointer `/content`) and writes nothing. The request body may hold up to 4,065,536 bytes (other operations: 1 MiB), room for any content within the bound sent as UTF-8 JSON (characters outside ASCII unescaped, as RFC 8259 has them; `\u` escapes take 6 bytes a character and can exceed it); a larger body answers 413 `payload_too_large` too.
+         *
+         *     A target (`targetType` and `targetId`, both or neither) must be an unarchived contact, project or task of the workspace that the caller may read: one that does not exist, is archived, belongs to another workspace or is outside a service account's resource grants answers 400 `validation_failed` with the pointer `/targetId` (the same answer for each, so nothing is revealed). The target's own read scope is not needed: the document shows nothing of it but the id the caller sent. The target is fixed at creation; a target archived later keeps its documents, which stay readable, listed under it and changeable.
+         *
+         *     A service account needs a write grant on every document (`resourceId: null`) to create one.
+         *
+         *     Scopes: `documents:write`.
          */
         post: operations["createDocument"];
         delete?: never;
@@ -1944,21 +1952,27 @@ export interface paths {
         };
         /**
          * Get document
-         * @description Scopes: `documents:read`.
+         * @description One document of the workspace, archived or not. A service account needs a read grant on the document (type `document`) to read it and a write grant to change, archive or restore it; a document it may not read answers 404 like a missing one.
+         *
+         *     Scopes: `documents:read`.
          */
         get: operations["getDocument"];
         put?: never;
         post?: never;
         /**
          * Archive document
-         * @description Scopes: `documents:write`.
+         * @description Archives the document (never deletes it): it leaves the list and stays readable; archiving it again changes nothing. A service account needs a read grant on the document (type `document`) to read it and a write grant to change, archive or restore it; a document it may not read answers 404 like a missing one.
+         *
+         *     Scopes: `documents:write`.
          */
         delete: operations["archiveDocument"];
         options?: never;
         head?: never;
         /**
          * Update document
-         * @description Scopes: `documents:write`.
+         * @description Changes the title, format or content (not the target). Content holds at most 1,000,000 characters; longer content answers 413 `payload_too_large` (pointer `/content`) and writes nothing. The request body may hold up to 4,065,536 bytes (other operations: 1 MiB), room for any content within the bound sent as UTF-8 JSON (characters outside ASCII unescaped, as RFC 8259 has them; `\u` escapes take 6 bytes a character and can exceed it); a larger body answers 413 `payload_too_large` too. A service account needs a read grant on the document (type `document`) to read it and a write grant to change, archive or restore it; a document it may not read answers 404 like a missing one.
+         *
+         *     Scopes: `documents:write`.
          *
          *     Compare-and-set: send the last read `version` as `expectedVersion`; 409 `version_conflict` when stale.
          */
@@ -1976,7 +1990,9 @@ export interface paths {
         put?: never;
         /**
          * Restore document
-         * @description Scopes: `documents:write`.
+         * @description Restores an archived document; restoring one that is not archived changes nothing. A service account needs a read grant on the document (type `document`) to read it and a write grant to change, archive or restore it; a document it may not read answers 404 like a missing one.
+         *
+         *     Scopes: `documents:write`.
          */
         post: operations["restoreDocument"];
         delete?: never;
@@ -4114,6 +4130,7 @@ export interface components {
             /** @enum {string} */
             format: "markdown" | "plain";
             content: string;
+            /** @description The size of `content` in UTF-8, in bytes. */
             sizeBytes: number;
             targetType: ("contacts" | "projects" | "tasks") | null;
             targetId: string | null;
@@ -4125,8 +4142,11 @@ export interface components {
             title: string;
             /** @enum {string} */
             format: "markdown" | "plain";
+            /** @description Stored and returned verbatim (markup is not interpreted). At most 1,000,000 characters (Unicode code points); longer content answers 413 `payload_too_large` (pointer `/content`) and writes nothing. */
             content: string;
+            /** @description Attaches the document to a target; goes with `targetId`. */
             targetType?: ("contacts" | "projects" | "tasks") | null;
+            /** @description An unarchived contact, project or task of the workspace, of `targetType`. */
             targetId?: string | null;
         };
         /** @description Compare-and-set of document title, format and content. */
@@ -4134,6 +4154,7 @@ export interface components {
             title?: string;
             /** @enum {string} */
             format?: "markdown" | "plain";
+            /** @description Stored and returned verbatim (markup is not interpreted). At most 1,000,000 characters (Unicode code points); longer content answers 413 `payload_too_large` (pointer `/content`) and writes nothing. */
             content?: string;
             /** @description The `version` from the last read. The write fails with 409 `version_conflict` when the stored version differs. */
             expectedVersion: string;
@@ -5740,6 +5761,16 @@ export interface components {
         };
         /** @description Strong revision stale (`precondition_failed`); re-read and decide. */
         PreconditionFailed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDocument"];
+            };
+        };
+        /** @description The request body is over the operation's limit, or a bounded field is over its bound (`payload_too_large`, with the field's pointer); nothing is written. */
+        PayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
@@ -11218,6 +11249,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11325,6 +11357,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };

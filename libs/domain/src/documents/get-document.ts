@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { findDocument } from '@workcell/db';
+import { isUuid } from '../kernel/ids.js';
+import { requireGrant } from '../kernel/grants.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { authInput } from '../kernel/inputs.js';
+import { documentNotFound, type DocumentView, versionedDocument } from './view.js';
+
+export const getDocumentInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();
+
+/** `GET /v1/documents/{id}`: one document of the caller's workspace, archived or not, with its content. */
+export const getDocument = defineProcedure('getDocument', getDocumentInput, async (ctx, { auth, id }): Promise<Versioned<DocumentView>> => {
+  requireGrant(auth, 'document', id, 'read', 'document');
+  const row = isUuid(id) ? await findDocument(ctx.database, auth.workspaceId, id.toLowerCase()) : null;
+  if (!row) throw documentNotFound();
+  return versionedDocument(row);
+});

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { appendOutboxEvent, inTransaction, updateDocumentIfRevision } from '@workcell/db';
+import { DocumentUpdate } from '@workcell/registry';
+import { casFailure, expectedRevision } from '../kernel/cas.js';
+import { requireGrant } from '../kernel/grants.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { validationError } from '../roles/permission-model.js';
+import { writeInput } from '../kernel/inputs.js';
+import { assertContentWithinBound, documentChanges, documentEventView, documentIdOf, type DocumentView, findDocumentOr404, versionedDocument } from './view.js';
+
+export const updateDocumentInput = z.object({ ...writeInput, id: z.string().max(64), ...DocumentUpdate.shape }).strict();
+
+/**
+ * `PATCH /v1/documents/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale): changes the
+ * given title, format or content (the target is fixed at creation). Content over the bound is 413 before anything is
+ * read. Writes `document.updated` (the changed attribute names and the document without its content) in the same
+ * transaction.
+ */
+export const updateDocument = defineProcedure('updateDocument', updateDocumentInput, async (ctx, input): Promise<Versioned<DocumentView>> => {
+  const { auth, requestId } = input;
+  requireGrant(auth, 'document', input.id, 'write', 'document');
+  const workspaceId = auth.workspaceId;
+  const id = documentIdOf(input.id);
+  assertContentWithinBound(input);
+  const change = documentChanges(input);
+  if (Object.keys(change).length === 0) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const outcome = await updateDocumentIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), change);
+    if (outcome !== 'updated') throw casFailure(outcome, 'document');
+    const row = await findDocumentOr404(tx, workspaceId, id);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'document', aggregateId: id, eventType: 'document.updated', payload: { document: documentEventView(row), changed: Object.keys(change), requestId }, occurredAt: now });
+    return versionedDocument(row);
+  });
+});
