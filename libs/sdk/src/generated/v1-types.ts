@@ -5653,7 +5653,11 @@ export interface components {
         };
     };
     responses: {
-        /** @description Invalid request (`invalid_request`), invalid idempotency key (`invalid_idempotency_key`) or malformed precondition (`invalid_precondition`). */
+        /**
+         * @description The request is not valid; nothing was read or written. Codes: `validation_failed`.
+         *
+         *     - `validation_failed`: the path, query, headers or body do not match the operation's schemas (a query parameter it does not declare included), or hold text no operation accepts (NUL, another control character, a lone surrogate, undecodable percent-encoding); each error names its pointer or parameter.
+         */
         BadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5663,19 +5667,13 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDocument"];
             };
         };
-        /** @description Missing, invalid, expired or revoked credential (`unauthenticated`, `credential_expired`, `credential_revoked`). `WWW-Authenticate: Bearer realm="workcell-v1"`, with `error="invalid_token"` when a bearer token was presented (RFC 6750). */
-        Unauthorized: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorDocument"];
-            };
-        };
-        /** @description Scope, workspace or policy denial, e.g. `insufficient_scope`. */
-        Forbidden: {
+        /**
+         * @description The request is not valid; nothing was read or written. Codes: `validation_failed`, `invalid_idempotency_key`.
+         *
+         *     - `validation_failed`: the path, query, headers or body do not match the operation's schemas (a query parameter it does not declare included), or hold text no operation accepts (NUL, another control character, a lone surrogate, undecodable percent-encoding); each error names its pointer or parameter.
+         *     - `invalid_idempotency_key`: the Idempotency-Key header is not 8-255 characters of [A-Za-z0-9._:-].
+         */
+        BadRequestInvalidIdempotencyKey: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
@@ -5684,8 +5682,13 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDocument"];
             };
         };
-        /** @description Resource not visible in the credential's workspace (`not_found`). */
-        NotFound: {
+        /**
+         * @description The request is not valid; nothing was read or written. Codes: `validation_failed`, `invalid_json`.
+         *
+         *     - `validation_failed`: the path, query, headers or body do not match the operation's schemas (a query parameter it does not declare included), or hold text no operation accepts (NUL, another control character, a lone surrogate, undecodable percent-encoding); each error names its pointer or parameter.
+         *     - `invalid_json`: the body is not JSON in UTF-8, repeats a key within one object, holds a __proto__ or constructor.prototype key or nests deeper than 32 levels.
+         */
+        BadRequestInvalidJson: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
@@ -5694,7 +5697,58 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDocument"];
             };
         };
-        /** @description Resource-state conflict (`conflict`), stale compare-and-set validator (`version_conflict`) or idempotency key reused with a different payload (`idempotency_key_reused`). */
+        /**
+         * @description The request is not valid; nothing was read or written. Codes: `validation_failed`, `invalid_json`, `invalid_idempotency_key`.
+         *
+         *     - `validation_failed`: the path, query, headers or body do not match the operation's schemas (a query parameter it does not declare included), or hold text no operation accepts (NUL, another control character, a lone surrogate, undecodable percent-encoding); each error names its pointer or parameter.
+         *     - `invalid_json`: the body is not JSON in UTF-8, repeats a key within one object, holds a __proto__ or constructor.prototype key or nests deeper than 32 levels.
+         *     - `invalid_idempotency_key`: the Idempotency-Key header is not 8-255 characters of [A-Za-z0-9._:-].
+         */
+        BadRequestInvalidJsonInvalidIdempotencyKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDocument"];
+            };
+        };
+        /**
+         * @description The request is not valid; nothing was read or written. Codes: `validation_failed`, `invalid_json`, `invalid_precondition`.
+         *
+         *     - `validation_failed`: the path, query, headers or body do not match the operation's schemas (a query parameter it does not declare included), or hold text no operation accepts (NUL, another control character, a lone surrogate, undecodable percent-encoding); each error names its pointer or parameter.
+         *     - `invalid_json`: the body is not JSON in UTF-8, repeats a key within one object, holds a __proto__ or constructor.prototype key or nests deeper than 32 levels.
+         *     - `invalid_precondition`: If-Match is not exactly one strong ETag (weak, a list, * or malformed).
+         */
+        BadRequestInvalidJsonInvalidPrecondition: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDocument"];
+            };
+        };
+        /**
+         * @description The request is not valid; nothing was read or written. Codes: `validation_failed`, `invalid_precondition`.
+         *
+         *     - `validation_failed`: the path, query, headers or body do not match the operation's schemas (a query parameter it does not declare included), or hold text no operation accepts (NUL, another control character, a lone surrogate, undecodable percent-encoding); each error names its pointer or parameter.
+         *     - `invalid_precondition`: If-Match is not exactly one strong ETag (weak, a list, * or malformed).
+         */
+        BadRequestInvalidPrecondition: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDocument"];
+            };
+        };
+        /**
+         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`. Codes: `conflict`.
+         *
+         *     - `conflict`: the resource's state does not allow the change.
+         */
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5704,7 +5758,71 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDocument"];
             };
         };
-        /** @description Private-file upload reservation expired (`upload_expired`); create a new upload intent. */
+        /**
+         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`. Codes: `conflict`, `idempotency_key_reused`, `idempotency_request_in_progress`.
+         *
+         *     - `conflict`: the resource's state does not allow the change.
+         *     - `idempotency_key_reused`: the Idempotency-Key was used with a different payload.
+         *     - `idempotency_request_in_progress`: a request with this Idempotency-Key is still running; retry after Retry-After.
+         */
+        ConflictIdempotencyKeyReusedIdempotencyRequestInProgress: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDocument"];
+            };
+        };
+        /**
+         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`. Codes: `conflict`, `version_conflict`.
+         *
+         *     - `conflict`: the resource's state does not allow the change.
+         *     - `version_conflict`: expectedVersion is not the stored version.
+         */
+        ConflictVersionConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDocument"];
+            };
+        };
+        /**
+         * @description The body is too large. Codes: `payload_too_large`.
+         *
+         *     - `payload_too_large`: the body is larger than 1 MiB.
+         */
+        ContentTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDocument"];
+            };
+        };
+        /**
+         * @description Refused for this credential. An operation's own rules may also refuse with `forbidden` (a member permission or principal type it needs) or `insufficient_grant` (a service account's resource grants allow reading the resource but not changing it, or not creating one). Codes: `insufficient_scope`, `workspace_locked`.
+         *
+         *     - `insufficient_scope`: the credential lacks a required scope (or every one of the any-of scopes); the detail names what is missing.
+         *     - `workspace_locked`: the credential's workspace is locked.
+         */
+        Forbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDocument"];
+            };
+        };
+        /**
+         * @description Private-file upload reservation expired. Codes: `upload_expired`.
+         *
+         *     - `upload_expired`: the upload reservation expired; create a new upload intent.
+         */
         Gone: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5714,7 +5832,25 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDocument"];
             };
         };
-        /** @description Strong revision stale (`precondition_failed`); re-read and decide. */
+        /**
+         * @description Not visible in the credential's workspace. Codes: `not_found`.
+         *
+         *     - `not_found`: no such resource in the credential's workspace (or one a service account's resource grants do not let it read).
+         */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDocument"];
+            };
+        };
+        /**
+         * @description Strong revision stale. Codes: `precondition_failed`.
+         *
+         *     - `precondition_failed`: If-Match names a stale revision; read the resource again and decide.
+         */
         PreconditionFailed: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5724,7 +5860,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDocument"];
             };
         };
-        /** @description Required If-Match missing (`precondition_required`). */
+        /**
+         * @description A required precondition is missing. Codes: `precondition_required`.
+         *
+         *     - `precondition_required`: If-Match is missing.
+         */
         PreconditionRequired: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5734,7 +5874,26 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDocument"];
             };
         };
-        /** @description Rate limit exceeded (`rate_limit_exceeded`); honor Retry-After. */
+        /**
+         * @description Temporary availability failure; only safe operations are retried automatically. 502 and 504 are used alike. Codes: `service_unavailable`.
+         *
+         *     - `service_unavailable`: PostgreSQL, Redis or the auth service did not answer in time; retry after Retry-After.
+         */
+        ServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDocument"];
+            };
+        };
+        /**
+         * @description Rate limit exceeded; honor Retry-After. Codes: `rate_limit_exceeded`.
+         *
+         *     - `rate_limit_exceeded`: the credential's (or, without one, the client address's) budget for this operation class is spent; retry after Retry-After.
+         */
         TooManyRequests: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5748,8 +5907,29 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDocument"];
             };
         };
-        /** @description Temporary availability failure (`service_unavailable`); only safe operations are retried automatically. 502 and 504 are used alike. */
-        ServiceUnavailable: {
+        /**
+         * @description No valid credential. `WWW-Authenticate: Bearer realm="workcell-v1"`, with `error="invalid_token"` when a bearer token was presented (RFC 6750). Codes: `unauthenticated`, `credential_expired`, `credential_revoked`.
+         *
+         *     - `unauthenticated`: no bearer credential, or one that is unknown or malformed.
+         *     - `credential_expired`: the credential has expired.
+         *     - `credential_revoked`: the credential has been revoked.
+         */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDocument"];
+            };
+        };
+        /**
+         * @description The body is not JSON in UTF-8. Codes: `unsupported_media_type`.
+         *
+         *     - `unsupported_media_type`: the body is not application/json, or its charset is not UTF-8, or it has a Content-Encoding other than identity.
+         */
+        UnsupportedMediaType: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
@@ -5760,15 +5940,30 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Opaque resource identifier. */
+        /**
+         * @description Opaque resource identifier.
+         * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+         */
         Id: string;
-        /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+        /**
+         * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+         * @example Example cursor
+         */
         Cursor: string;
-        /** @description Page size, 1-200 in decimal digits only; default 50. */
+        /**
+         * @description Page size, 1-200 in decimal digits only; default 50.
+         * @example 50
+         */
         Limit: number;
-        /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+        /**
+         * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+         * @example "1"
+         */
         IfMatch: string;
-        /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+        /**
+         * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+         * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+         */
         IdempotencyKey: string;
     };
     requestBodies: never;
@@ -5815,11 +6010,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "apiVersion": "v1",
+                     *         "openapiUrl": "https://example.com/",
+                     *         "legacy": {
+                     *           "version": "0.4.5",
+                     *           "status": "frozen-legacy"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ApiVersion"];
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5848,6 +6056,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5872,6 +6081,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "credentialId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "kind": "personal-access-token",
+                     *         "status": "active",
+                     *         "scopes": [
+                     *           "Example scopes"
+                     *         ],
+                     *         "expiresAt": "2025-01-06T09:00:00Z",
+                     *         "region": "Example region",
+                     *         "cell": "Example cell"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AuthContext"];
                     };
@@ -5932,6 +6156,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "name": "Example name",
+                     *         "region": "Example region",
+                     *         "cell": "Example cell",
+                     *         "status": "active",
+                     *         "createdAt": "2025-01-06T09:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Workspace"];
                     };
@@ -5963,6 +6199,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "capabilities": [
+                     *           {
+                     *             "key": "Example key",
+                     *             "enabled": false
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WorkspaceCapabilities"];
                     };
@@ -5994,6 +6242,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "plan": "Example plan",
+                     *         "entitlements": [
+                     *           {
+                     *             "key": "Example key",
+                     *             "limit": 1,
+                     *             "used": 1
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WorkspaceEntitlements"];
                     };
@@ -6025,6 +6287,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "name": "Example name",
+                     *         "locale": "aa",
+                     *         "timeZone": "Europe/Berlin",
+                     *         "weekStart": "monday",
+                     *         "defaultCurrency": "AAA",
+                     *         "dateFormat": "YYYY-MM-DD",
+                     *         "version": "Example version",
+                     *         "updatedAt": "2025-01-06T09:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WorkspaceSettings"];
                     };
@@ -6046,6 +6322,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "locale": "aa",
+                 *       "timeZone": "Europe/Berlin",
+                 *       "weekStart": "monday",
+                 *       "defaultCurrency": "AAA",
+                 *       "dateFormat": "YYYY-MM-DD",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["WorkspaceSettingsUpdate"];
             };
         };
@@ -6060,15 +6347,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "name": "Example name",
+                     *         "locale": "aa",
+                     *         "timeZone": "Europe/Berlin",
+                     *         "weekStart": "monday",
+                     *         "defaultCurrency": "AAA",
+                     *         "dateFormat": "YYYY-MM-DD",
+                     *         "version": "Example version",
+                     *         "updatedAt": "2025-01-06T09:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WorkspaceSettings"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6076,14 +6379,27 @@ export interface operations {
     listProjects: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example active */
                 status?: "active" | "completed" | "archived";
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 customerId?: string;
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 updatedSince?: string;
             };
             header?: never;
@@ -6102,6 +6418,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "name": "Example name",
+                     *           "description": "Example description",
+                     *           "status": "active",
+                     *           "customerId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "startsOn": "2025-01-06",
+                     *           "dueOn": "2025-01-07",
+                     *           "tagIds": [
+                     *             "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *           ],
+                     *           "completedAt": "2025-01-06T12:00:00Z",
+                     *           "revision": "Example revision"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Project"][];
                         meta: components["schemas"]["ListMeta"];
@@ -6120,7 +6466,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6128,6 +6477,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "customerId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "startsOn": "2025-01-06",
+                 *       "dueOn": "2025-01-07",
+                 *       "tagIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProjectCreate"];
             };
         };
@@ -6144,15 +6505,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "status": "active",
+                     *         "customerId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "startsOn": "2025-01-06",
+                     *         "dueOn": "2025-01-07",
+                     *         "tagIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "completedAt": "2025-01-06T12:00:00Z",
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Project"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6162,7 +6546,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -6180,6 +6567,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "status": "active",
+                     *         "customerId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "startsOn": "2025-01-06",
+                     *         "dueOn": "2025-01-07",
+                     *         "tagIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "completedAt": "2025-01-06T12:00:00Z",
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Project"];
                     };
@@ -6197,11 +6605,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -6219,12 +6633,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "kind": "Example kind",
+                     *         "status": "pending",
+                     *         "resourceType": "Example resource type",
+                     *         "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "completedAt": "2025-01-06T11:00:00Z",
+                     *         "error": {
+                     *           "code": "Example code",
+                     *           "detail": "Example detail",
+                     *           "status": "111",
+                     *           "title": "Example title",
+                     *           "source": {
+                     *             "pointer": "Example pointer"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AsyncOperation"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -6239,17 +6676,35 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "customerId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "startsOn": "2025-01-06",
+                 *       "dueOn": "2025-01-07",
+                 *       "tagIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProjectUpdate"];
             };
         };
@@ -6265,17 +6720,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "status": "active",
+                     *         "customerId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "startsOn": "2025-01-06",
+                     *         "dueOn": "2025-01-07",
+                     *         "tagIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "completedAt": "2025-01-06T12:00:00Z",
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Project"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6285,11 +6763,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -6307,12 +6791,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "kind": "Example kind",
+                     *         "status": "pending",
+                     *         "resourceType": "Example resource type",
+                     *         "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "completedAt": "2025-01-06T11:00:00Z",
+                     *         "error": {
+                     *           "code": "Example code",
+                     *           "detail": "Example detail",
+                     *           "status": "111",
+                     *           "title": "Example title",
+                     *           "source": {
+                     *             "pointer": "Example pointer"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AsyncOperation"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -6327,11 +6834,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -6349,12 +6862,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "kind": "Example kind",
+                     *         "status": "pending",
+                     *         "resourceType": "Example resource type",
+                     *         "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "completedAt": "2025-01-06T11:00:00Z",
+                     *         "error": {
+                     *           "code": "Example code",
+                     *           "detail": "Example detail",
+                     *           "status": "111",
+                     *           "title": "Example title",
+                     *           "source": {
+                     *             "pointer": "Example pointer"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AsyncOperation"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -6369,11 +6905,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -6391,12 +6933,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "kind": "Example kind",
+                     *         "status": "pending",
+                     *         "resourceType": "Example resource type",
+                     *         "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "completedAt": "2025-01-06T11:00:00Z",
+                     *         "error": {
+                     *           "code": "Example code",
+                     *           "detail": "Example detail",
+                     *           "status": "111",
+                     *           "title": "Example title",
+                     *           "source": {
+                     *             "pointer": "Example pointer"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AsyncOperation"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -6410,14 +6975,23 @@ export interface operations {
     listProjectLifecycleOperations: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -6434,6 +7008,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "kind": "Example kind",
+                     *           "status": "pending",
+                     *           "resourceType": "Example resource type",
+                     *           "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "completedAt": "2025-01-06T11:00:00Z",
+                     *           "error": {
+                     *             "code": "Example code",
+                     *             "detail": "Example detail",
+                     *             "status": "111",
+                     *             "title": "Example title",
+                     *             "source": {
+                     *               "pointer": "Example pointer"
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AsyncOperation"][];
                         meta: components["schemas"]["ListMeta"];
@@ -6454,9 +7060,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 lifecycleOperationId: string;
             };
             cookie?: never;
@@ -6473,6 +7085,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "kind": "Example kind",
+                     *         "status": "pending",
+                     *         "resourceType": "Example resource type",
+                     *         "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "completedAt": "2025-01-06T11:00:00Z",
+                     *         "error": {
+                     *           "code": "Example code",
+                     *           "detail": "Example detail",
+                     *           "status": "111",
+                     *           "title": "Example title",
+                     *           "source": {
+                     *             "pointer": "Example pointer"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AsyncOperation"];
                     };
@@ -6491,7 +7126,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -6508,6 +7146,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "entries": [
+                     *           {
+                     *             "principalType": "member",
+                     *             "principalId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "access": "viewer"
+                     *           }
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectSharing"];
                     };
@@ -6526,13 +7179,28 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": "Example expected version",
+                 *       "entries": [
+                 *         {
+                 *           "principalType": "member",
+                 *           "principalId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *           "access": "viewer"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProjectSharingReplace"];
             };
         };
@@ -6547,16 +7215,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "entries": [
+                     *           {
+                     *             "principalType": "member",
+                     *             "principalId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "access": "viewer"
+                     *           }
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectSharing"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6564,9 +7249,15 @@ export interface operations {
     listProjectTemplates: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -6585,6 +7276,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "name": "Example name",
+                     *           "description": "Example description",
+                     *           "taskBlueprints": [
+                     *             {
+                     *               "title": "Example title",
+                     *               "description": "Example description",
+                     *               "offsetDays": 1,
+                     *               "durationDays": 1
+                     *             }
+                     *           ],
+                     *           "revision": "Example revision"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectTemplate"][];
                         meta: components["schemas"]["ListMeta"];
@@ -6603,7 +7324,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6611,6 +7335,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "taskBlueprints": [
+                 *         {
+                 *           "title": "Example title",
+                 *           "description": "Example description",
+                 *           "offsetDays": 1,
+                 *           "durationDays": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProjectTemplateCreate"];
             };
         };
@@ -6627,15 +7365,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "taskBlueprints": [
+                     *           {
+                     *             "title": "Example title",
+                     *             "description": "Example description",
+                     *             "offsetDays": 1,
+                     *             "durationDays": 1
+                     *           }
+                     *         ],
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectTemplate"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6645,7 +7406,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -6663,6 +7427,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "taskBlueprints": [
+                     *           {
+                     *             "title": "Example title",
+                     *             "description": "Example description",
+                     *             "offsetDays": 1,
+                     *             "durationDays": 1
+                     *           }
+                     *         ],
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectTemplate"];
                     };
@@ -6680,11 +7465,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -6702,7 +7493,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -6717,17 +7508,37 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "taskBlueprints": [
+                 *         {
+                 *           "title": "Example title",
+                 *           "description": "Example description",
+                 *           "offsetDays": 1,
+                 *           "durationDays": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProjectTemplateUpdate"];
             };
         };
@@ -6743,17 +7554,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "taskBlueprints": [
+                     *           {
+                     *             "title": "Example title",
+                     *             "description": "Example description",
+                     *             "offsetDays": 1,
+                     *             "durationDays": 1
+                     *           }
+                     *         ],
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectTemplate"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6763,11 +7597,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -6785,12 +7625,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "taskBlueprints": [
+                     *           {
+                     *             "title": "Example title",
+                     *             "description": "Example description",
+                     *             "offsetDays": 1,
+                     *             "durationDays": 1
+                     *           }
+                     *         ],
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectTemplate"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -6805,17 +7666,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "customerId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "startsOn": "2025-01-06"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProjectTemplateInstantiation"];
             };
         };
@@ -6832,16 +7706,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "status": "active",
+                     *         "customerId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "startsOn": "2025-01-06",
+                     *         "dueOn": "2025-01-07",
+                     *         "tagIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "completedAt": "2025-01-06T12:00:00Z",
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Project"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6849,18 +7746,37 @@ export interface operations {
     listTasks: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 projectId?: string;
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 listId?: string;
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 assigneeId?: string;
+                /** @example open */
                 status?: "open" | "completed";
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 updatedSince?: string;
             };
             header?: never;
@@ -6879,6 +7795,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "title": "Example title",
+                     *           "description": "Example description",
+                     *           "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "listId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *           "status": "open",
+                     *           "priority": "low",
+                     *           "assigneeIds": [
+                     *             "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63"
+                     *           ],
+                     *           "dueAt": "2025-01-06T12:00:00Z",
+                     *           "estimateMinutes": 1,
+                     *           "tagIds": [
+                     *             "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64"
+                     *           ],
+                     *           "completedAt": "2025-01-06T13:00:00Z",
+                     *           "timerStartedAt": "2025-01-06T14:00:00Z",
+                     *           "revision": "Example revision"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"][];
                         meta: components["schemas"]["ListMeta"];
@@ -6897,7 +7849,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6905,6 +7860,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Example title",
+                 *       "description": "Example description",
+                 *       "priority": "low",
+                 *       "assigneeIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *       ],
+                 *       "dueAt": "2025-01-06T09:00:00Z",
+                 *       "estimateMinutes": 1,
+                 *       "tagIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                 *       ],
+                 *       "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                 *       "listId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TaskCreate"];
             };
         };
@@ -6921,15 +7893,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "title": "Example title",
+                     *         "description": "Example description",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "listId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "status": "open",
+                     *         "priority": "low",
+                     *         "assigneeIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63"
+                     *         ],
+                     *         "dueAt": "2025-01-06T12:00:00Z",
+                     *         "estimateMinutes": 1,
+                     *         "tagIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64"
+                     *         ],
+                     *         "completedAt": "2025-01-06T13:00:00Z",
+                     *         "timerStartedAt": "2025-01-06T14:00:00Z",
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6939,7 +7940,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -6957,6 +7961,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "title": "Example title",
+                     *         "description": "Example description",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "listId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "status": "open",
+                     *         "priority": "low",
+                     *         "assigneeIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63"
+                     *         ],
+                     *         "dueAt": "2025-01-06T12:00:00Z",
+                     *         "estimateMinutes": 1,
+                     *         "tagIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64"
+                     *         ],
+                     *         "completedAt": "2025-01-06T13:00:00Z",
+                     *         "timerStartedAt": "2025-01-06T14:00:00Z",
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"];
                     };
@@ -6974,11 +8005,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -6996,7 +8033,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7011,17 +8048,38 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Example title",
+                 *       "description": "Example description",
+                 *       "priority": "low",
+                 *       "assigneeIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *       ],
+                 *       "dueAt": "2025-01-06T09:00:00Z",
+                 *       "estimateMinutes": 1,
+                 *       "tagIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["TaskUpdate"];
             };
         };
@@ -7037,17 +8095,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "title": "Example title",
+                     *         "description": "Example description",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "listId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "status": "open",
+                     *         "priority": "low",
+                     *         "assigneeIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63"
+                     *         ],
+                     *         "dueAt": "2025-01-06T12:00:00Z",
+                     *         "estimateMinutes": 1,
+                     *         "tagIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64"
+                     *         ],
+                     *         "completedAt": "2025-01-06T13:00:00Z",
+                     *         "timerStartedAt": "2025-01-06T14:00:00Z",
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7057,11 +8144,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7079,12 +8172,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "title": "Example title",
+                     *         "description": "Example description",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "listId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "status": "open",
+                     *         "priority": "low",
+                     *         "assigneeIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63"
+                     *         ],
+                     *         "dueAt": "2025-01-06T12:00:00Z",
+                     *         "estimateMinutes": 1,
+                     *         "tagIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64"
+                     *         ],
+                     *         "completedAt": "2025-01-06T13:00:00Z",
+                     *         "timerStartedAt": "2025-01-06T14:00:00Z",
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7099,11 +8219,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7121,12 +8247,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "title": "Example title",
+                     *         "description": "Example description",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "listId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "status": "open",
+                     *         "priority": "low",
+                     *         "assigneeIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63"
+                     *         ],
+                     *         "dueAt": "2025-01-06T12:00:00Z",
+                     *         "estimateMinutes": 1,
+                     *         "tagIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64"
+                     *         ],
+                     *         "completedAt": "2025-01-06T13:00:00Z",
+                     *         "timerStartedAt": "2025-01-06T14:00:00Z",
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7141,11 +8294,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7163,12 +8322,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "title": "Example title",
+                     *         "description": "Example description",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "listId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "status": "open",
+                     *         "priority": "low",
+                     *         "assigneeIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63"
+                     *         ],
+                     *         "dueAt": "2025-01-06T12:00:00Z",
+                     *         "estimateMinutes": 1,
+                     *         "tagIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64"
+                     *         ],
+                     *         "completedAt": "2025-01-06T13:00:00Z",
+                     *         "timerStartedAt": "2025-01-06T14:00:00Z",
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7183,17 +8369,30 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "listId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                 *       "position": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["TaskMove"];
             };
         };
@@ -7209,17 +8408,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "title": "Example title",
+                     *         "description": "Example description",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "listId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "status": "open",
+                     *         "priority": "low",
+                     *         "assigneeIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63"
+                     *         ],
+                     *         "dueAt": "2025-01-06T12:00:00Z",
+                     *         "estimateMinutes": 1,
+                     *         "tagIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64"
+                     *         ],
+                     *         "completedAt": "2025-01-06T13:00:00Z",
+                     *         "timerStartedAt": "2025-01-06T14:00:00Z",
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7229,17 +8457,28 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "note": "Example note"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TaskTimerStart"];
             };
         };
@@ -7255,16 +8494,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "userId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "startedAt": "2025-01-06T12:00:00Z",
+                     *         "endedAt": "2025-01-06T13:00:00Z",
+                     *         "durationSeconds": 1,
+                     *         "note": "Example note",
+                     *         "billing": {
+                     *           "billable": false,
+                     *           "billingRate": {
+                     *             "amount": "1",
+                     *             "currency": "AAA"
+                     *           }
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TimeEntry"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7273,11 +8539,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7294,16 +8566,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "userId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "startedAt": "2025-01-06T12:00:00Z",
+                     *         "endedAt": "2025-01-06T13:00:00Z",
+                     *         "durationSeconds": 1,
+                     *         "note": "Example note",
+                     *         "billing": {
+                     *           "billable": false,
+                     *           "billingRate": {
+                     *             "amount": "1",
+                     *             "currency": "AAA"
+                     *           }
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TimeEntry"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7311,12 +8608,22 @@ export interface operations {
     listTaskRecurrences: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 templateTaskId?: string;
+                /** @example active */
                 status?: "active" | "paused" | "ended";
             };
             header?: never;
@@ -7335,6 +8642,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "templateTaskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "rule": {
+                     *             "frequency": "daily",
+                     *             "interval": 1,
+                     *             "byWeekday": [
+                     *               "mo"
+                     *             ],
+                     *             "byMonthDay": [
+                     *               1
+                     *             ],
+                     *             "count": 1,
+                     *             "until": "2025-01-06"
+                     *           },
+                     *           "startsOn": "2025-01-07",
+                     *           "timeZone": "Europe/Berlin",
+                     *           "status": "active",
+                     *           "nextOccurrenceAt": "2025-01-06T12:00:00Z",
+                     *           "lastCheckedAt": "2025-01-06T13:00:00Z",
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TaskRecurrence"][];
                         meta: components["schemas"]["ListMeta"];
@@ -7353,7 +8698,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -7361,6 +8709,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rule": {
+                 *         "frequency": "daily",
+                 *         "interval": 1,
+                 *         "byWeekday": [
+                 *           "mo"
+                 *         ],
+                 *         "byMonthDay": [
+                 *           1
+                 *         ],
+                 *         "count": 1,
+                 *         "until": "2025-01-06"
+                 *       },
+                 *       "startsOn": "2025-01-07",
+                 *       "timeZone": "Europe/Berlin",
+                 *       "status": "active",
+                 *       "templateTaskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TaskRecurrenceCreate"];
             };
         };
@@ -7376,15 +8744,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "templateTaskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "rule": {
+                     *           "frequency": "daily",
+                     *           "interval": 1,
+                     *           "byWeekday": [
+                     *             "mo"
+                     *           ],
+                     *           "byMonthDay": [
+                     *             1
+                     *           ],
+                     *           "count": 1,
+                     *           "until": "2025-01-06"
+                     *         },
+                     *         "startsOn": "2025-01-07",
+                     *         "timeZone": "Europe/Berlin",
+                     *         "status": "active",
+                     *         "nextOccurrenceAt": "2025-01-06T12:00:00Z",
+                     *         "lastCheckedAt": "2025-01-06T13:00:00Z",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TaskRecurrence"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7394,7 +8793,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7411,6 +8813,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "templateTaskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "rule": {
+                     *           "frequency": "daily",
+                     *           "interval": 1,
+                     *           "byWeekday": [
+                     *             "mo"
+                     *           ],
+                     *           "byMonthDay": [
+                     *             1
+                     *           ],
+                     *           "count": 1,
+                     *           "until": "2025-01-06"
+                     *         },
+                     *         "startsOn": "2025-01-07",
+                     *         "timeZone": "Europe/Berlin",
+                     *         "status": "active",
+                     *         "nextOccurrenceAt": "2025-01-06T12:00:00Z",
+                     *         "lastCheckedAt": "2025-01-06T13:00:00Z",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TaskRecurrence"];
                     };
@@ -7429,7 +8860,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7461,13 +8895,36 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rule": {
+                 *         "frequency": "daily",
+                 *         "interval": 1,
+                 *         "byWeekday": [
+                 *           "mo"
+                 *         ],
+                 *         "byMonthDay": [
+                 *           1
+                 *         ],
+                 *         "count": 1,
+                 *         "until": "2025-01-06"
+                 *       },
+                 *       "startsOn": "2025-01-07",
+                 *       "timeZone": "Europe/Berlin",
+                 *       "status": "active",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TaskRecurrenceUpdate"];
             };
         };
@@ -7482,16 +8939,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "templateTaskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "rule": {
+                     *           "frequency": "daily",
+                     *           "interval": 1,
+                     *           "byWeekday": [
+                     *             "mo"
+                     *           ],
+                     *           "byMonthDay": [
+                     *             1
+                     *           ],
+                     *           "count": 1,
+                     *           "until": "2025-01-06"
+                     *         },
+                     *         "startsOn": "2025-01-07",
+                     *         "timeZone": "Europe/Berlin",
+                     *         "status": "active",
+                     *         "nextOccurrenceAt": "2025-01-06T12:00:00Z",
+                     *         "lastCheckedAt": "2025-01-06T13:00:00Z",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TaskRecurrence"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7499,14 +8987,23 @@ export interface operations {
     listTaskRecurrenceOccurrences: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7523,6 +9020,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "recurrenceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *           "scheduledFor": "2025-01-06T09:00:00Z",
+                     *           "source": "schedule",
+                     *           "status": "scheduled"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TaskOccurrence"][];
                         meta: components["schemas"]["ListMeta"];
@@ -7542,11 +9060,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7563,16 +9087,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "templateTaskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "rule": {
+                     *           "frequency": "daily",
+                     *           "interval": 1,
+                     *           "byWeekday": [
+                     *             "mo"
+                     *           ],
+                     *           "byMonthDay": [
+                     *             1
+                     *           ],
+                     *           "count": 1,
+                     *           "until": "2025-01-06"
+                     *         },
+                     *         "startsOn": "2025-01-07",
+                     *         "timeZone": "Europe/Berlin",
+                     *         "status": "active",
+                     *         "nextOccurrenceAt": "2025-01-06T12:00:00Z",
+                     *         "lastCheckedAt": "2025-01-06T13:00:00Z",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TaskRecurrence"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7581,17 +9134,42 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rule": {
+                 *         "frequency": "daily",
+                 *         "interval": 1,
+                 *         "byWeekday": [
+                 *           "mo"
+                 *         ],
+                 *         "byMonthDay": [
+                 *           1
+                 *         ],
+                 *         "count": 1,
+                 *         "until": "2025-01-06"
+                 *       },
+                 *       "startsOn": "2025-01-07",
+                 *       "timeZone": "Europe/Berlin",
+                 *       "count": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["TaskRecurrencePreviewRequest"];
             };
         };
@@ -7606,16 +9184,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "recurrenceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "occurrences": [
+                     *           "2025-01-06T09:00:00Z"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TaskRecurrencePreview"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7624,11 +9214,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7646,16 +9242,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "kind": "Example kind",
+                     *         "status": "pending",
+                     *         "resourceType": "Example resource type",
+                     *         "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "completedAt": "2025-01-06T11:00:00Z",
+                     *         "error": {
+                     *           "code": "Example code",
+                     *           "detail": "Example detail",
+                     *           "status": "111",
+                     *           "title": "Example title",
+                     *           "source": {
+                     *             "pointer": "Example pointer"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AsyncOperation"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7664,17 +9283,33 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "externalEventId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "eventType": "Example event type",
+                 *       "occurredAt": "2025-01-06T09:00:00Z",
+                 *       "attributes": {
+                 *         "Example key": "Example example key"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["TaskRecurrenceEvent"];
             };
         };
@@ -7690,16 +9325,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "kind": "Example kind",
+                     *         "status": "pending",
+                     *         "resourceType": "Example resource type",
+                     *         "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "completedAt": "2025-01-06T11:00:00Z",
+                     *         "error": {
+                     *           "code": "Example code",
+                     *           "detail": "Example detail",
+                     *           "status": "111",
+                     *           "title": "Example title",
+                     *           "source": {
+                     *             "pointer": "Example pointer"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AsyncOperation"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7707,19 +9367,40 @@ export interface operations {
     listTimeEntries: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 taskId?: string;
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 projectId?: string;
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 userId?: string;
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 startedFrom?: string;
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 startedTo?: string;
             };
             header?: never;
@@ -7738,6 +9419,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *           "userId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *           "startedAt": "2025-01-06T12:00:00Z",
+                     *           "endedAt": "2025-01-06T13:00:00Z",
+                     *           "durationSeconds": 1,
+                     *           "note": "Example note",
+                     *           "billing": {
+                     *             "billable": false,
+                     *             "billingRate": {
+                     *               "amount": "1",
+                     *               "currency": "AAA"
+                     *             }
+                     *           },
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TimeEntry"][];
                         meta: components["schemas"]["ListMeta"];
@@ -7756,7 +9471,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -7764,6 +9482,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                 *       "userId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                 *       "startedAt": "2025-01-06T09:00:00Z",
+                 *       "endedAt": "2025-01-06T10:00:00Z",
+                 *       "durationSeconds": 1,
+                 *       "note": "Example note"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TimeEntryCreate"];
             };
         };
@@ -7779,15 +9508,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "userId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "startedAt": "2025-01-06T12:00:00Z",
+                     *         "endedAt": "2025-01-06T13:00:00Z",
+                     *         "durationSeconds": 1,
+                     *         "note": "Example note",
+                     *         "billing": {
+                     *           "billable": false,
+                     *           "billingRate": {
+                     *             "amount": "1",
+                     *             "currency": "AAA"
+                     *           }
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TimeEntry"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7797,7 +9553,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7814,6 +9573,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "userId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "startedAt": "2025-01-06T12:00:00Z",
+                     *         "endedAt": "2025-01-06T13:00:00Z",
+                     *         "durationSeconds": 1,
+                     *         "note": "Example note",
+                     *         "billing": {
+                     *           "billable": false,
+                     *           "billingRate": {
+                     *             "amount": "1",
+                     *             "currency": "AAA"
+                     *           }
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TimeEntry"];
                     };
@@ -7832,7 +9616,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7864,13 +9651,28 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                 *       "userId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                 *       "startedAt": "2025-01-06T09:00:00Z",
+                 *       "endedAt": "2025-01-06T10:00:00Z",
+                 *       "durationSeconds": 1,
+                 *       "note": "Example note",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TimeEntryUpdate"];
             };
         };
@@ -7885,16 +9687,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "userId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "startedAt": "2025-01-06T12:00:00Z",
+                     *         "endedAt": "2025-01-06T13:00:00Z",
+                     *         "durationSeconds": 1,
+                     *         "note": "Example note",
+                     *         "billing": {
+                     *           "billable": false,
+                     *           "billingRate": {
+                     *             "amount": "1",
+                     *             "currency": "AAA"
+                     *           }
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TimeEntry"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7903,11 +9732,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7924,16 +9759,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "userId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "startedAt": "2025-01-06T12:00:00Z",
+                     *         "endedAt": "2025-01-06T13:00:00Z",
+                     *         "durationSeconds": 1,
+                     *         "note": "Example note",
+                     *         "billing": {
+                     *           "billable": false,
+                     *           "billingRate": {
+                     *             "amount": "1",
+                     *             "currency": "AAA"
+                     *           }
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TimeEntry"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7943,7 +9803,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7960,6 +9823,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "timeEntryId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "billable": false,
+                     *         "billingRate": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TimeEntryBilling"];
                     };
@@ -7978,13 +9854,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": "Example expected version",
+                 *       "billable": false,
+                 *       "billingRate": {
+                 *         "amount": "1",
+                 *         "currency": "AAA"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["TimeEntryBillingSet"];
             };
         };
@@ -7999,16 +9888,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "timeEntryId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "billable": false,
+                     *         "billingRate": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TimeEntryBilling"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8016,13 +9920,24 @@ export interface operations {
     listContacts: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example person */
                 kind?: "person" | "organization";
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 contactGroupId?: string;
+                /** @example Example q */
                 q?: string;
             };
             header?: never;
@@ -8041,6 +9956,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "kind": "person",
+                     *           "name": "Example name",
+                     *           "email": "ada.lovelace@example.com",
+                     *           "phone": "Example phone",
+                     *           "organizationId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "contactGroupIds": [
+                     *             "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *           ],
+                     *           "address": {
+                     *             "line1": "Example line1",
+                     *             "line2": "Example line2",
+                     *             "postalCode": "Example postal code",
+                     *             "city": "Example city",
+                     *             "region": "Example region",
+                     *             "country": "AA"
+                     *           },
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Contact"][];
                         meta: components["schemas"]["ListMeta"];
@@ -8059,7 +10010,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8067,6 +10021,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "person",
+                 *       "name": "Example name",
+                 *       "email": "ada.lovelace@example.com",
+                 *       "phone": "Example phone",
+                 *       "organizationId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "contactGroupIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                 *       ],
+                 *       "address": {
+                 *         "line1": "Example line1",
+                 *         "line2": "Example line2",
+                 *         "postalCode": "Example postal code",
+                 *         "city": "Example city",
+                 *         "region": "Example region",
+                 *         "country": "AA"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ContactCreate"];
             };
         };
@@ -8082,15 +10056,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "kind": "person",
+                     *         "name": "Example name",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "phone": "Example phone",
+                     *         "organizationId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "contactGroupIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "address": {
+                     *           "line1": "Example line1",
+                     *           "line2": "Example line2",
+                     *           "postalCode": "Example postal code",
+                     *           "city": "Example city",
+                     *           "region": "Example region",
+                     *           "country": "AA"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Contact"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8100,7 +10103,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8117,6 +10123,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "kind": "person",
+                     *         "name": "Example name",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "phone": "Example phone",
+                     *         "organizationId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "contactGroupIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "address": {
+                     *           "line1": "Example line1",
+                     *           "line2": "Example line2",
+                     *           "postalCode": "Example postal code",
+                     *           "city": "Example city",
+                     *           "region": "Example region",
+                     *           "country": "AA"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Contact"];
                     };
@@ -8135,7 +10168,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8167,13 +10203,37 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "person",
+                 *       "name": "Example name",
+                 *       "email": "ada.lovelace@example.com",
+                 *       "phone": "Example phone",
+                 *       "organizationId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "contactGroupIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                 *       ],
+                 *       "address": {
+                 *         "line1": "Example line1",
+                 *         "line2": "Example line2",
+                 *         "postalCode": "Example postal code",
+                 *         "city": "Example city",
+                 *         "region": "Example region",
+                 *         "country": "AA"
+                 *       },
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ContactUpdate"];
             };
         };
@@ -8188,16 +10248,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "kind": "person",
+                     *         "name": "Example name",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "phone": "Example phone",
+                     *         "organizationId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "contactGroupIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "address": {
+                     *           "line1": "Example line1",
+                     *           "line2": "Example line2",
+                     *           "postalCode": "Example postal code",
+                     *           "city": "Example city",
+                     *           "region": "Example region",
+                     *           "country": "AA"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Contact"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8206,11 +10295,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8227,16 +10322,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "kind": "person",
+                     *         "name": "Example name",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "phone": "Example phone",
+                     *         "organizationId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "contactGroupIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "address": {
+                     *           "line1": "Example line1",
+                     *           "line2": "Example line2",
+                     *           "postalCode": "Example postal code",
+                     *           "city": "Example city",
+                     *           "region": "Example region",
+                     *           "country": "AA"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Contact"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8244,11 +10366,20 @@ export interface operations {
     listCallNotes: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 contactId?: string;
             };
             header?: never;
@@ -8267,6 +10398,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "authorId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *           "content": "Example content",
+                     *           "occurredAt": "2025-01-06T12:00:00Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CallNote"][];
                         meta: components["schemas"]["ListMeta"];
@@ -8285,7 +10439,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8293,6 +10450,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "content": "Example content",
+                 *       "occurredAt": "2025-01-06T09:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CallNoteCreate"];
             };
         };
@@ -8308,15 +10472,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "authorId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "content": "Example content",
+                     *         "occurredAt": "2025-01-06T12:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CallNote"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8326,7 +10506,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8343,6 +10526,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "authorId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "content": "Example content",
+                     *         "occurredAt": "2025-01-06T12:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CallNote"];
                     };
@@ -8361,7 +10558,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8393,13 +10593,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "content": "Example content",
+                 *       "occurredAt": "2025-01-06T09:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CallNoteUpdate"];
             };
         };
@@ -8414,16 +10623,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "authorId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "content": "Example content",
+                     *         "occurredAt": "2025-01-06T12:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CallNote"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8432,11 +10657,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8453,16 +10684,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "authorId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "content": "Example content",
+                     *         "occurredAt": "2025-01-06T12:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CallNote"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8470,11 +10715,20 @@ export interface operations {
     listContactGroups: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 parentId?: string;
             };
             header?: never;
@@ -8493,6 +10747,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "name": "Example name",
+                     *           "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "ancestorIds": [
+                     *             "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *           ],
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContactGroup"][];
                         meta: components["schemas"]["ListMeta"];
@@ -8511,7 +10790,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8519,6 +10801,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ContactGroupCreate"];
             };
         };
@@ -8534,15 +10822,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "ancestorIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContactGroup"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8552,7 +10858,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8569,6 +10878,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "ancestorIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContactGroup"];
                     };
@@ -8587,7 +10912,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8619,13 +10947,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ContactGroupUpdate"];
             };
         };
@@ -8640,16 +10978,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "ancestorIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContactGroup"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8658,11 +11014,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8679,16 +11041,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "ancestorIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContactGroup"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8696,10 +11074,17 @@ export interface operations {
     listUsers: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example active */
                 status?: "active" | "inactive";
             };
             header?: never;
@@ -8718,6 +11103,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "name": "Example name",
+                     *           "status": "active"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["User"][];
                         meta: components["schemas"]["ListMeta"];
@@ -8737,7 +11142,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8754,6 +11162,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "name": "Example name",
+                     *         "status": "active"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["User"];
                     };
@@ -8770,10 +11189,17 @@ export interface operations {
     listLists: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example projects */
                 kind?: "projects" | "tasks";
             };
             header?: never;
@@ -8792,6 +11218,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "name": "Example name",
+                     *           "kind": "projects",
+                     *           "position": 1,
+                     *           "color": "Example color"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["List"][];
                         meta: components["schemas"]["ListMeta"];
@@ -8810,7 +11259,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8818,6 +11270,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "kind": "projects",
+                 *       "position": 1,
+                 *       "color": "#111111"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ListCreate"];
             };
         };
@@ -8833,15 +11293,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "kind": "projects",
+                     *         "position": 1,
+                     *         "color": "Example color"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["List"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8851,7 +11327,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8868,6 +11347,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "kind": "projects",
+                     *         "position": 1,
+                     *         "color": "Example color"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["List"];
                     };
@@ -8886,7 +11379,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8918,13 +11414,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "position": 1,
+                 *       "color": "#111111"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ListUpdate"];
             };
         };
@@ -8939,16 +11445,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "kind": "projects",
+                     *         "position": 1,
+                     *         "color": "Example color"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["List"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8957,11 +11479,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8978,16 +11506,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "kind": "projects",
+                     *         "position": 1,
+                     *         "color": "Example color"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["List"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8995,9 +11537,15 @@ export interface operations {
     listServices: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -9016,6 +11564,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "name": "Example name",
+                     *           "description": "Example description",
+                     *           "billable": false,
+                     *           "defaultRate": {
+                     *             "amount": "1",
+                     *             "currency": "AAA"
+                     *           },
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Service"][];
                         meta: components["schemas"]["ListMeta"];
@@ -9034,7 +11609,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -9042,6 +11620,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "billable": false,
+                 *       "defaultRate": {
+                 *         "amount": "1",
+                 *         "currency": "AAA"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ServiceCreate"];
             };
         };
@@ -9057,15 +11646,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "billable": false,
+                     *         "defaultRate": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Service"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9075,7 +11684,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9092,6 +11704,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "billable": false,
+                     *         "defaultRate": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Service"];
                     };
@@ -9110,7 +11740,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9142,13 +11775,28 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "billable": false,
+                 *       "defaultRate": {
+                 *         "amount": "1",
+                 *         "currency": "AAA"
+                 *       },
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ServiceUpdate"];
             };
         };
@@ -9163,16 +11811,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "billable": false,
+                     *         "defaultRate": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Service"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9181,11 +11849,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9202,16 +11876,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "billable": false,
+                     *         "defaultRate": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Service"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9221,7 +11913,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9238,6 +11933,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "serviceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "rates": [
+                     *           {
+                     *             "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "validFrom": "2025-01-06",
+                     *             "rate": {
+                     *               "amount": "1",
+                     *               "currency": "AAA"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ServiceBillingRates"];
                     };
@@ -9256,13 +11969,31 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": "Example expected version",
+                 *       "rates": [
+                 *         {
+                 *           "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *           "validFrom": "2025-01-06",
+                 *           "rate": {
+                 *             "amount": "1",
+                 *             "currency": "AAA"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ServiceBillingRatesReplace"];
             };
         };
@@ -9277,16 +12008,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "serviceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "rates": [
+                     *           {
+                     *             "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "validFrom": "2025-01-06",
+                     *             "rate": {
+                     *               "amount": "1",
+                     *               "currency": "AAA"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ServiceBillingRates"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9294,9 +12045,15 @@ export interface operations {
     listTags: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -9315,6 +12072,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "name": "Example name",
+                     *           "color": "Example color"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Tag"][];
                         meta: components["schemas"]["ListMeta"];
@@ -9333,7 +12111,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -9341,6 +12122,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "color": "#111111"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TagCreate"];
             };
         };
@@ -9356,15 +12143,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "color": "Example color"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Tag"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9374,7 +12175,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9391,6 +12195,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "color": "Example color"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Tag"];
                     };
@@ -9409,7 +12225,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9441,13 +12260,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "color": "#111111"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TagUpdate"];
             };
         };
@@ -9462,16 +12290,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "color": "Example color"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Tag"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9480,11 +12322,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9501,16 +12349,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "color": "Example color"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Tag"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9518,11 +12378,20 @@ export interface operations {
     listCustomFieldDefinitions: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Resource family of the target. */
+                /**
+                 * @description Resource family of the target.
+                 * @example contacts
+                 */
                 targetType?: "contacts" | "projects" | "tasks";
             };
             header?: never;
@@ -9541,6 +12410,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "key": "Example key",
+                     *           "label": "Example label",
+                     *           "fieldType": "text",
+                     *           "targetTypes": [
+                     *             "contacts"
+                     *           ],
+                     *           "required": false,
+                     *           "options": [
+                     *             {
+                     *               "key": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *               "label": "Example label",
+                     *               "archived": false
+                     *             }
+                     *           ],
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomFieldDefinition"][];
                         meta: components["schemas"]["ListMeta"];
@@ -9559,7 +12462,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -9567,6 +12473,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "label": "Example label",
+                 *       "targetTypes": [
+                 *         "contacts"
+                 *       ],
+                 *       "required": false,
+                 *       "options": [
+                 *         {
+                 *           "key": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *           "label": "Example label",
+                 *           "archived": false
+                 *         }
+                 *       ],
+                 *       "key": "a",
+                 *       "fieldType": "text"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CustomFieldDefinitionCreate"];
             };
         };
@@ -9582,15 +12506,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "key": "Example key",
+                     *         "label": "Example label",
+                     *         "fieldType": "text",
+                     *         "targetTypes": [
+                     *           "contacts"
+                     *         ],
+                     *         "required": false,
+                     *         "options": [
+                     *           {
+                     *             "key": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "label": "Example label",
+                     *             "archived": false
+                     *           }
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomFieldDefinition"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9600,7 +12551,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9617,6 +12571,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "key": "Example key",
+                     *         "label": "Example label",
+                     *         "fieldType": "text",
+                     *         "targetTypes": [
+                     *           "contacts"
+                     *         ],
+                     *         "required": false,
+                     *         "options": [
+                     *           {
+                     *             "key": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "label": "Example label",
+                     *             "archived": false
+                     *           }
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomFieldDefinition"];
                     };
@@ -9635,7 +12614,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9667,13 +12649,33 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "label": "Example label",
+                 *       "targetTypes": [
+                 *         "contacts"
+                 *       ],
+                 *       "required": false,
+                 *       "options": [
+                 *         {
+                 *           "key": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *           "label": "Example label",
+                 *           "archived": false
+                 *         }
+                 *       ],
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CustomFieldDefinitionUpdate"];
             };
         };
@@ -9688,16 +12690,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "key": "Example key",
+                     *         "label": "Example label",
+                     *         "fieldType": "text",
+                     *         "targetTypes": [
+                     *           "contacts"
+                     *         ],
+                     *         "required": false,
+                     *         "options": [
+                     *           {
+                     *             "key": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "label": "Example label",
+                     *             "archived": false
+                     *           }
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomFieldDefinition"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9706,11 +12735,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9727,16 +12762,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "key": "Example key",
+                     *         "label": "Example label",
+                     *         "fieldType": "text",
+                     *         "targetTypes": [
+                     *           "contacts"
+                     *         ],
+                     *         "required": false,
+                     *         "options": [
+                     *           {
+                     *             "key": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "label": "Example label",
+                     *             "archived": false
+                     *           }
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomFieldDefinition"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9746,7 +12806,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9763,6 +12826,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "values": {
+                     *           "Example key": "Example example key"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomFieldValues"];
                     };
@@ -9781,13 +12856,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": "Example expected version",
+                 *       "values": {
+                 *         "Example key": "Example example key"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CustomFieldValuesUpdate"];
             };
         };
@@ -9802,16 +12888,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "values": {
+                     *           "Example key": "Example example key"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomFieldValues"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9821,7 +12921,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9838,6 +12941,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "values": {
+                     *           "Example key": "Example example key"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomFieldValues"];
                     };
@@ -9856,13 +12971,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": "Example expected version",
+                 *       "values": {
+                 *         "Example key": "Example example key"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CustomFieldValuesUpdate"];
             };
         };
@@ -9877,16 +13003,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "values": {
+                     *           "Example key": "Example example key"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomFieldValues"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9896,7 +13036,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9913,6 +13056,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "values": {
+                     *           "Example key": "Example example key"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomFieldValues"];
                     };
@@ -9931,13 +13086,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": "Example expected version",
+                 *       "values": {
+                 *         "Example key": "Example example key"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CustomFieldValuesUpdate"];
             };
         };
@@ -9952,16 +13118,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "values": {
+                     *           "Example key": "Example example key"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomFieldValues"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9969,19 +13149,40 @@ export interface operations {
     listPlannedWork: {
         parameters: {
             query: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 from: string;
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 to: string;
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 memberId?: string;
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 projectId?: string;
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 taskId?: string;
             };
             header?: never;
@@ -10000,6 +13201,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *           "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *           "startsAt": "2025-01-06T09:00:00Z",
+                     *           "endsAt": "2025-01-06T10:00:00Z",
+                     *           "plannedMinutes": 1
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PlannedWork"][];
                         meta: components["schemas"]["ListMeta"];
@@ -10019,7 +13242,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -10036,6 +13262,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "windows": [
+                     *           {
+                     *             "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *             "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *             "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64",
+                     *             "startsAt": "2025-01-06T09:00:00Z",
+                     *             "endsAt": "2025-01-06T10:00:00Z",
+                     *             "plannedMinutes": 1
+                     *           }
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TaskPlannedWork"];
                     };
@@ -10054,13 +13299,29 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": "Example expected version",
+                 *       "windows": [
+                 *         {
+                 *           "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *           "startsAt": "2025-01-06T09:00:00Z",
+                 *           "endsAt": "2025-01-06T10:00:00Z",
+                 *           "plannedMinutes": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["TaskPlannedWorkReplace"];
             };
         };
@@ -10075,16 +13336,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "windows": [
+                     *           {
+                     *             "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *             "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *             "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64",
+                     *             "startsAt": "2025-01-06T09:00:00Z",
+                     *             "endsAt": "2025-01-06T10:00:00Z",
+                     *             "plannedMinutes": 1
+                     *           }
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TaskPlannedWork"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -10092,13 +13374,25 @@ export interface operations {
     listAppointments: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 from?: string;
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 to?: string;
             };
             header?: never;
@@ -10117,6 +13411,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "title": "Example title",
+                     *           "description": "Example description",
+                     *           "startsAt": "2025-01-06T11:00:00Z",
+                     *           "endsAt": "2025-01-06T12:00:00Z",
+                     *           "allDay": false,
+                     *           "location": "Example location",
+                     *           "attendeeMemberIds": [
+                     *             "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *           ],
+                     *           "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *           "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64",
+                     *           "visibility": "default",
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Appointment"][];
                         meta: components["schemas"]["ListMeta"];
@@ -10135,7 +13461,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -10143,6 +13472,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Example title",
+                 *       "description": "Example description",
+                 *       "startsAt": "2025-01-06T09:00:00Z",
+                 *       "endsAt": "2025-01-06T10:00:00Z",
+                 *       "allDay": false,
+                 *       "location": "Example location",
+                 *       "attendeeMemberIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *       ],
+                 *       "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                 *       "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                 *       "visibility": "default"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AppointmentCreate"];
             };
         };
@@ -10158,15 +13503,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "title": "Example title",
+                     *         "description": "Example description",
+                     *         "startsAt": "2025-01-06T11:00:00Z",
+                     *         "endsAt": "2025-01-06T12:00:00Z",
+                     *         "allDay": false,
+                     *         "location": "Example location",
+                     *         "attendeeMemberIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64",
+                     *         "visibility": "default",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Appointment"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -10176,7 +13546,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -10193,6 +13566,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "title": "Example title",
+                     *         "description": "Example description",
+                     *         "startsAt": "2025-01-06T11:00:00Z",
+                     *         "endsAt": "2025-01-06T12:00:00Z",
+                     *         "allDay": false,
+                     *         "location": "Example location",
+                     *         "attendeeMemberIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64",
+                     *         "visibility": "default",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Appointment"];
                     };
@@ -10211,7 +13607,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -10243,13 +13642,33 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Example title",
+                 *       "description": "Example description",
+                 *       "startsAt": "2025-01-06T09:00:00Z",
+                 *       "endsAt": "2025-01-06T10:00:00Z",
+                 *       "allDay": false,
+                 *       "location": "Example location",
+                 *       "attendeeMemberIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *       ],
+                 *       "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                 *       "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                 *       "visibility": "default",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AppointmentUpdate"];
             };
         };
@@ -10264,16 +13683,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "title": "Example title",
+                     *         "description": "Example description",
+                     *         "startsAt": "2025-01-06T11:00:00Z",
+                     *         "endsAt": "2025-01-06T12:00:00Z",
+                     *         "allDay": false,
+                     *         "location": "Example location",
+                     *         "attendeeMemberIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64",
+                     *         "visibility": "default",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Appointment"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -10281,18 +13725,33 @@ export interface operations {
     listMemberAppointments: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 from?: string;
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 to?: string;
             };
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -10309,6 +13768,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "title": "Example title",
+                     *           "description": "Example description",
+                     *           "startsAt": "2025-01-06T11:00:00Z",
+                     *           "endsAt": "2025-01-06T12:00:00Z",
+                     *           "allDay": false,
+                     *           "location": "Example location",
+                     *           "attendeeMemberIds": [
+                     *             "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *           ],
+                     *           "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *           "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64",
+                     *           "visibility": "default",
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Appointment"][];
                         meta: components["schemas"]["ListMeta"];
@@ -10328,17 +13819,39 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Example title",
+                 *       "description": "Example description",
+                 *       "startsAt": "2025-01-06T09:00:00Z",
+                 *       "endsAt": "2025-01-06T10:00:00Z",
+                 *       "allDay": false,
+                 *       "location": "Example location",
+                 *       "attendeeMemberIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *       ],
+                 *       "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                 *       "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                 *       "visibility": "default"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AppointmentCreate"];
             };
         };
@@ -10354,16 +13867,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "title": "Example title",
+                     *         "description": "Example description",
+                     *         "startsAt": "2025-01-06T11:00:00Z",
+                     *         "endsAt": "2025-01-06T12:00:00Z",
+                     *         "allDay": false,
+                     *         "location": "Example location",
+                     *         "attendeeMemberIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64",
+                     *         "visibility": "default",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Appointment"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -10373,9 +13911,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 appointmentId: string;
             };
             cookie?: never;
@@ -10407,15 +13951,38 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 appointmentId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Example title",
+                 *       "description": "Example description",
+                 *       "startsAt": "2025-01-06T09:00:00Z",
+                 *       "endsAt": "2025-01-06T10:00:00Z",
+                 *       "allDay": false,
+                 *       "location": "Example location",
+                 *       "attendeeMemberIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *       ],
+                 *       "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                 *       "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                 *       "visibility": "default",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AppointmentUpdate"];
             };
         };
@@ -10430,16 +13997,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "title": "Example title",
+                     *         "description": "Example description",
+                     *         "startsAt": "2025-01-06T11:00:00Z",
+                     *         "endsAt": "2025-01-06T12:00:00Z",
+                     *         "allDay": false,
+                     *         "location": "Example location",
+                     *         "attendeeMemberIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64",
+                     *         "visibility": "default",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Appointment"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -10447,14 +14039,27 @@ export interface operations {
     listAbsences: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
+                /**
+                 * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
+                 * @example 2025-01-06
+                 */
                 from?: string;
-                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
+                /**
+                 * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
+                 * @example 2025-01-06
+                 */
                 to?: string;
+                /** @example requested */
                 status?: "requested" | "approved" | "rejected" | "canceled";
             };
             header?: never;
@@ -10473,6 +14078,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "kind": "vacation",
+                     *           "startsOn": "2025-01-06",
+                     *           "endsOn": "2025-01-07",
+                     *           "halfDayStart": false,
+                     *           "halfDayEnd": false,
+                     *           "note": "Example note",
+                     *           "status": "requested",
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Absence"][];
                         meta: components["schemas"]["ListMeta"];
@@ -10491,7 +14123,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -10499,6 +14134,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "vacation",
+                 *       "startsOn": "2025-01-06",
+                 *       "endsOn": "2025-01-07",
+                 *       "halfDayStart": false,
+                 *       "halfDayEnd": false,
+                 *       "note": "Example note"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AbsenceCreate"];
             };
         };
@@ -10514,15 +14159,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "kind": "vacation",
+                     *         "startsOn": "2025-01-06",
+                     *         "endsOn": "2025-01-07",
+                     *         "halfDayStart": false,
+                     *         "halfDayEnd": false,
+                     *         "note": "Example note",
+                     *         "status": "requested",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Absence"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -10532,7 +14197,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -10549,6 +14217,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "kind": "vacation",
+                     *         "startsOn": "2025-01-06",
+                     *         "endsOn": "2025-01-07",
+                     *         "halfDayStart": false,
+                     *         "halfDayEnd": false,
+                     *         "note": "Example note",
+                     *         "status": "requested",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Absence"];
                     };
@@ -10567,7 +14253,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -10599,13 +14288,27 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "vacation",
+                 *       "startsOn": "2025-01-06",
+                 *       "endsOn": "2025-01-07",
+                 *       "halfDayStart": false,
+                 *       "halfDayEnd": false,
+                 *       "note": "Example note",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AbsenceUpdate"];
             };
         };
@@ -10620,16 +14323,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "kind": "vacation",
+                     *         "startsOn": "2025-01-06",
+                     *         "endsOn": "2025-01-07",
+                     *         "halfDayStart": false,
+                     *         "halfDayEnd": false,
+                     *         "note": "Example note",
+                     *         "status": "requested",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Absence"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -10637,19 +14360,35 @@ export interface operations {
     listMemberAbsences: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
+                /**
+                 * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
+                 * @example 2025-01-06
+                 */
                 from?: string;
-                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
+                /**
+                 * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
+                 * @example 2025-01-06
+                 */
                 to?: string;
+                /** @example requested */
                 status?: "requested" | "approved" | "rejected" | "canceled";
             };
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -10666,6 +14405,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "kind": "vacation",
+                     *           "startsOn": "2025-01-06",
+                     *           "endsOn": "2025-01-07",
+                     *           "halfDayStart": false,
+                     *           "halfDayEnd": false,
+                     *           "note": "Example note",
+                     *           "status": "requested",
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Absence"][];
                         meta: components["schemas"]["ListMeta"];
@@ -10685,17 +14451,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "vacation",
+                 *       "startsOn": "2025-01-06",
+                 *       "endsOn": "2025-01-07",
+                 *       "halfDayStart": false,
+                 *       "halfDayEnd": false,
+                 *       "note": "Example note",
+                 *       "status": "requested"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MemberAbsenceCreate"];
             };
         };
@@ -10711,16 +14494,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "kind": "vacation",
+                     *         "startsOn": "2025-01-06",
+                     *         "endsOn": "2025-01-07",
+                     *         "halfDayStart": false,
+                     *         "halfDayEnd": false,
+                     *         "note": "Example note",
+                     *         "status": "requested",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Absence"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -10730,9 +14533,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 absenceId: string;
             };
             cookie?: never;
@@ -10764,15 +14573,33 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 absenceId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "vacation",
+                 *       "startsOn": "2025-01-06",
+                 *       "endsOn": "2025-01-07",
+                 *       "halfDayStart": false,
+                 *       "halfDayEnd": false,
+                 *       "note": "Example note",
+                 *       "status": "requested",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MemberAbsenceUpdate"];
             };
         };
@@ -10787,16 +14614,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "kind": "vacation",
+                     *         "startsOn": "2025-01-06",
+                     *         "endsOn": "2025-01-07",
+                     *         "halfDayStart": false,
+                     *         "halfDayEnd": false,
+                     *         "note": "Example note",
+                     *         "status": "requested",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Absence"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -10804,10 +14651,17 @@ export interface operations {
     getAvailability: {
         parameters: {
             query: {
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 from: string;
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 to: string;
+                /** @example hour */
                 granularity?: "hour" | "day";
             };
             header?: never;
@@ -10826,6 +14680,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "from": "2025-01-06T09:00:00Z",
+                     *         "to": "2025-01-06T10:00:00Z",
+                     *         "timeZone": "Europe/Berlin",
+                     *         "windows": [
+                     *           {
+                     *             "startsAt": "2025-01-06T11:00:00Z",
+                     *             "endsAt": "2025-01-06T12:00:00Z",
+                     *             "availableMinutes": 1,
+                     *             "reasons": [
+                     *               "working-hours"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Availability"];
                     };
@@ -10841,15 +14715,25 @@ export interface operations {
     getMemberAvailability: {
         parameters: {
             query: {
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 from: string;
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 to: string;
+                /** @example hour */
                 granularity?: "hour" | "day";
             };
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -10866,6 +14750,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "from": "2025-01-06T09:00:00Z",
+                     *         "to": "2025-01-06T10:00:00Z",
+                     *         "timeZone": "Europe/Berlin",
+                     *         "windows": [
+                     *           {
+                     *             "startsAt": "2025-01-06T11:00:00Z",
+                     *             "endsAt": "2025-01-06T12:00:00Z",
+                     *             "availableMinutes": 1,
+                     *             "reasons": [
+                     *               "working-hours"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Availability"];
                     };
@@ -10882,13 +14786,25 @@ export interface operations {
     listActivity: {
         parameters: {
             query: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Resource family of the target. */
+                /**
+                 * @description Resource family of the target.
+                 * @example contacts
+                 */
                 targetType: "contacts" | "projects" | "tasks";
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 targetId: string;
             };
             header?: never;
@@ -10907,6 +14823,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "targetType": "contacts",
+                     *           "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "kind": "Example kind",
+                     *           "actorType": "member",
+                     *           "actorId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *           "summary": "Example summary",
+                     *           "occurredAt": "2025-01-06T09:00:00Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ActivityItem"][];
                         meta: components["schemas"]["ListMeta"];
@@ -10924,13 +14863,25 @@ export interface operations {
     listComments: {
         parameters: {
             query: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Resource family of the target. */
+                /**
+                 * @description Resource family of the target.
+                 * @example contacts
+                 */
                 targetType: "contacts" | "projects" | "tasks";
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 targetId: string;
             };
             header?: never;
@@ -10949,6 +14900,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "targetType": "contacts",
+                     *           "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "body": "Example body",
+                     *           "authorType": "member",
+                     *           "authorId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *           "editedAt": "2025-01-06T11:00:00Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Comment"][];
                         meta: components["schemas"]["ListMeta"];
@@ -10967,7 +14942,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -10975,6 +14953,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "targetType": "contacts",
+                 *       "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "body": "Example body"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CommentCreate"];
             };
         };
@@ -10990,15 +14975,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "body": "Example body",
+                     *         "authorType": "member",
+                     *         "authorId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "editedAt": "2025-01-06T11:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Comment"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11008,7 +15010,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11025,6 +15030,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "body": "Example body",
+                     *         "authorType": "member",
+                     *         "authorId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "editedAt": "2025-01-06T11:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Comment"];
                     };
@@ -11043,7 +15063,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11075,13 +15098,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "Example body"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CommentUpdate"];
             };
         };
@@ -11096,16 +15127,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "body": "Example body",
+                     *         "authorType": "member",
+                     *         "authorId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "editedAt": "2025-01-06T11:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Comment"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11113,13 +15161,25 @@ export interface operations {
     listDocuments: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Resource family of the target. */
+                /**
+                 * @description Resource family of the target.
+                 * @example contacts
+                 */
                 targetType?: "contacts" | "projects" | "tasks";
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 targetId?: string;
             };
             header?: never;
@@ -11138,6 +15198,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "title": "Example title",
+                     *           "format": "markdown",
+                     *           "content": "Example content",
+                     *           "sizeBytes": 1,
+                     *           "targetType": "contacts",
+                     *           "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Document"][];
                         meta: components["schemas"]["ListMeta"];
@@ -11156,7 +15242,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -11164,6 +15253,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Example title",
+                 *       "format": "markdown",
+                 *       "content": "Example content",
+                 *       "targetType": "contacts",
+                 *       "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *     }
+                 */
                 "application/json": components["schemas"]["DocumentCreate"];
             };
         };
@@ -11179,15 +15277,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "title": "Example title",
+                     *         "format": "markdown",
+                     *         "content": "Example content",
+                     *         "sizeBytes": 1,
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Document"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11197,7 +15314,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11214,6 +15334,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "title": "Example title",
+                     *         "format": "markdown",
+                     *         "content": "Example content",
+                     *         "sizeBytes": 1,
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Document"];
                     };
@@ -11232,7 +15369,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11264,13 +15404,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Example title",
+                 *       "format": "markdown",
+                 *       "content": "Example content",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["DocumentUpdate"];
             };
         };
@@ -11285,16 +15436,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "title": "Example title",
+                     *         "format": "markdown",
+                     *         "content": "Example content",
+                     *         "sizeBytes": 1,
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Document"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11303,11 +15473,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11324,16 +15500,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "title": "Example title",
+                     *         "format": "markdown",
+                     *         "content": "Example content",
+                     *         "sizeBytes": 1,
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Document"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11341,10 +15534,17 @@ export interface operations {
     listFiles: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example pending */
                 status?: "pending" | "available";
             };
             header?: never;
@@ -11363,6 +15563,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "name": "Example name",
+                     *           "contentType": "Example content type",
+                     *           "sizeBytes": 1,
+                     *           "checksumSha256": "Example checksum sha256",
+                     *           "status": "pending",
+                     *           "uploadedBy": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["File"][];
                         meta: components["schemas"]["ListMeta"];
@@ -11382,7 +15607,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11399,6 +15627,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "contentType": "Example content type",
+                     *         "sizeBytes": 1,
+                     *         "checksumSha256": "Example checksum sha256",
+                     *         "status": "pending",
+                     *         "uploadedBy": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["File"];
                     };
@@ -11417,7 +15661,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11449,13 +15696,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name"
+                 *     }
+                 */
                 "application/json": components["schemas"]["FileUpdate"];
             };
         };
@@ -11470,16 +15725,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "contentType": "Example content type",
+                     *         "sizeBytes": 1,
+                     *         "checksumSha256": "Example checksum sha256",
+                     *         "status": "pending",
+                     *         "uploadedBy": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["File"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11488,11 +15761,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11509,16 +15788,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "contentType": "Example content type",
+                     *         "sizeBytes": 1,
+                     *         "checksumSha256": "Example checksum sha256",
+                     *         "status": "pending",
+                     *         "uploadedBy": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["File"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11527,7 +15822,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -11535,6 +15833,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "contentType": "1/1",
+                 *       "sizeBytes": 1,
+                 *       "checksumSha256": "1111111111111111111111111111111111111111111111111111111111111111"
+                 *     }
+                 */
                 "application/json": components["schemas"]["FileUploadIntentCreate"];
             };
         };
@@ -11550,15 +15856,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "fileId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "uploadUrl": "https://example.com/",
+                     *         "method": "PUT",
+                     *         "requiredHeaders": {
+                     *           "Example key": "Example example key"
+                     *         },
+                     *         "status": "open",
+                     *         "expiresAt": "2025-01-06T09:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["FileUploadIntent"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11567,11 +15890,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11588,16 +15917,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "contentType": "Example content type",
+                     *         "sizeBytes": 1,
+                     *         "checksumSha256": "Example checksum sha256",
+                     *         "status": "pending",
+                     *         "uploadedBy": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["File"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11607,11 +15952,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11629,16 +15980,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "fileId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "url": "https://example.com/",
+                     *         "expiresAt": "2025-01-06T09:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["FileDownloadIntent"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11646,11 +16006,20 @@ export interface operations {
     listProducts: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 productGroupId?: string;
             };
             header?: never;
@@ -11669,6 +16038,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "name": "Example name",
+                     *           "description": "Example description",
+                     *           "sku": "Example sku",
+                     *           "unit": "Example unit",
+                     *           "salesPrice": {
+                     *             "amount": "1",
+                     *             "currency": "AAA"
+                     *           },
+                     *           "purchasePrice": {
+                     *             "amount": "1",
+                     *             "currency": "AAA"
+                     *           },
+                     *           "productGroupId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Product"][];
                         meta: components["schemas"]["ListMeta"];
@@ -11687,7 +16089,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -11695,6 +16100,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "sku": "Example sku",
+                 *       "unit": "Example unit",
+                 *       "salesPrice": {
+                 *         "amount": "1",
+                 *         "currency": "AAA"
+                 *       },
+                 *       "purchasePrice": {
+                 *         "amount": "1",
+                 *         "currency": "AAA"
+                 *       },
+                 *       "productGroupId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProductCreate"];
             };
         };
@@ -11710,15 +16132,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "sku": "Example sku",
+                     *         "unit": "Example unit",
+                     *         "salesPrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "purchasePrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "productGroupId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Product"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11728,7 +16176,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11745,6 +16196,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "sku": "Example sku",
+                     *         "unit": "Example unit",
+                     *         "salesPrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "purchasePrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "productGroupId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Product"];
                     };
@@ -11763,7 +16238,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11795,13 +16273,34 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "sku": "Example sku",
+                 *       "unit": "Example unit",
+                 *       "salesPrice": {
+                 *         "amount": "1",
+                 *         "currency": "AAA"
+                 *       },
+                 *       "purchasePrice": {
+                 *         "amount": "1",
+                 *         "currency": "AAA"
+                 *       },
+                 *       "productGroupId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProductUpdate"];
             };
         };
@@ -11816,16 +16315,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "sku": "Example sku",
+                     *         "unit": "Example unit",
+                     *         "salesPrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "purchasePrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "productGroupId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Product"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11834,11 +16359,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11855,16 +16386,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "sku": "Example sku",
+                     *         "unit": "Example unit",
+                     *         "salesPrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "purchasePrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "productGroupId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Product"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11872,11 +16427,20 @@ export interface operations {
     listProductGroups: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 parentId?: string;
             };
             header?: never;
@@ -11895,6 +16459,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "name": "Example name",
+                     *           "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "ancestorIds": [
+                     *             "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *           ],
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProductGroup"][];
                         meta: components["schemas"]["ListMeta"];
@@ -11913,7 +16502,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -11921,6 +16513,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProductGroupCreate"];
             };
         };
@@ -11936,15 +16534,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "ancestorIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProductGroup"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11954,7 +16570,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11971,6 +16590,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "ancestorIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProductGroup"];
                     };
@@ -11989,7 +16624,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12021,13 +16659,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProductGroupUpdate"];
             };
         };
@@ -12042,16 +16690,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "ancestorIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProductGroup"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12060,11 +16726,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12081,16 +16753,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "ancestorIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProductGroup"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12098,16 +16786,32 @@ export interface operations {
     listProjectStatements: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 projectId?: string;
+                /** @example expense */
                 kind?: "expense" | "revenue" | "budget";
-                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
+                /**
+                 * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
+                 * @example 2025-01-06
+                 */
                 from?: string;
-                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
+                /**
+                 * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
+                 * @example 2025-01-06
+                 */
                 to?: string;
             };
             header?: never;
@@ -12126,6 +16830,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "kind": "expense",
+                     *           "occurredOn": "2025-01-06",
+                     *           "description": "Example description",
+                     *           "quantity": "Example quantity",
+                     *           "unitPrice": {
+                     *             "amount": "1",
+                     *             "currency": "AAA"
+                     *           },
+                     *           "purchasePrice": {
+                     *             "amount": "1",
+                     *             "currency": "AAA"
+                     *           },
+                     *           "productId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *           "serviceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectStatement"][];
                         meta: components["schemas"]["ListMeta"];
@@ -12144,7 +16883,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -12152,6 +16894,25 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "kind": "expense",
+                 *       "occurredOn": "2025-01-06",
+                 *       "description": "Example description",
+                 *       "quantity": "1",
+                 *       "unitPrice": {
+                 *         "amount": "1",
+                 *         "currency": "AAA"
+                 *       },
+                 *       "purchasePrice": {
+                 *         "amount": "1",
+                 *         "currency": "AAA"
+                 *       },
+                 *       "productId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                 *       "serviceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProjectStatementCreate"];
             };
         };
@@ -12167,15 +16928,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "kind": "expense",
+                     *         "occurredOn": "2025-01-06",
+                     *         "description": "Example description",
+                     *         "quantity": "Example quantity",
+                     *         "unitPrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "purchasePrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "productId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "serviceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectStatement"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12185,7 +16974,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12202,6 +16994,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "kind": "expense",
+                     *         "occurredOn": "2025-01-06",
+                     *         "description": "Example description",
+                     *         "quantity": "Example quantity",
+                     *         "unitPrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "purchasePrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "productId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "serviceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectStatement"];
                     };
@@ -12220,7 +17038,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12252,13 +17073,35 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "expense",
+                 *       "occurredOn": "2025-01-06",
+                 *       "description": "Example description",
+                 *       "quantity": "1",
+                 *       "unitPrice": {
+                 *         "amount": "1",
+                 *         "currency": "AAA"
+                 *       },
+                 *       "purchasePrice": {
+                 *         "amount": "1",
+                 *         "currency": "AAA"
+                 *       },
+                 *       "productId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "serviceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProjectStatementUpdate"];
             };
         };
@@ -12273,16 +17116,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "kind": "expense",
+                     *         "occurredOn": "2025-01-06",
+                     *         "description": "Example description",
+                     *         "quantity": "Example quantity",
+                     *         "unitPrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "purchasePrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "productId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "serviceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectStatement"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12291,11 +17162,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12312,16 +17189,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "kind": "expense",
+                     *         "occurredOn": "2025-01-06",
+                     *         "description": "Example description",
+                     *         "quantity": "Example quantity",
+                     *         "unitPrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "purchasePrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "productId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "serviceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectStatement"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12329,12 +17232,22 @@ export interface operations {
     listMembers: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example active */
                 status?: "active" | "deactivated";
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 roleId?: string;
             };
             header?: never;
@@ -12353,6 +17266,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "userId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "displayName": "Example display name",
+                     *           "status": "active",
+                     *           "roleIds": [
+                     *             "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *           ],
+                     *           "groupIds": [
+                     *             "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63"
+                     *           ],
+                     *           "joinedAt": "2025-01-06T11:00:00Z",
+                     *           "email": "ada.lovelace@example.com",
+                     *           "phone": "Example phone",
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Member"][];
                         meta: components["schemas"]["ListMeta"];
@@ -12372,7 +17316,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12389,6 +17336,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "userId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "displayName": "Example display name",
+                     *         "status": "active",
+                     *         "roleIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "groupIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63"
+                     *         ],
+                     *         "joinedAt": "2025-01-06T11:00:00Z",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "phone": "Example phone",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Member"];
                     };
@@ -12407,7 +17376,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12439,13 +17411,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "roleIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *       ],
+                 *       "status": "active",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MemberUpdate"];
             };
         };
@@ -12460,16 +17444,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "userId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "displayName": "Example display name",
+                     *         "status": "active",
+                     *         "roleIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "groupIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63"
+                     *         ],
+                     *         "joinedAt": "2025-01-06T11:00:00Z",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "phone": "Example phone",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Member"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12477,10 +17485,17 @@ export interface operations {
     listInvitations: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example pending */
                 status?: "pending" | "accepted" | "revoked" | "expired";
             };
             header?: never;
@@ -12499,6 +17514,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "email": "ada.lovelace@example.com",
+                     *           "roleIds": [
+                     *             "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *           ],
+                     *           "status": "pending",
+                     *           "invitedBy": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *           "lastSentAt": "2025-01-06T11:00:00Z",
+                     *           "expiresAt": "2025-01-06T12:00:00Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Invitation"][];
                         meta: components["schemas"]["ListMeta"];
@@ -12517,7 +17558,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -12525,6 +17569,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada.lovelace@example.com",
+                 *       "roleIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *       ],
+                 *       "message": "Example message"
+                 *     }
+                 */
                 "application/json": components["schemas"]["InvitationCreate"];
             };
         };
@@ -12540,15 +17593,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "roleIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *         ],
+                     *         "status": "pending",
+                     *         "invitedBy": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "lastSentAt": "2025-01-06T11:00:00Z",
+                     *         "expiresAt": "2025-01-06T12:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Invitation"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12558,7 +17630,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12575,6 +17650,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "roleIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *         ],
+                     *         "status": "pending",
+                     *         "invitedBy": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "lastSentAt": "2025-01-06T11:00:00Z",
+                     *         "expiresAt": "2025-01-06T12:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Invitation"];
                     };
@@ -12593,7 +17685,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12624,11 +17719,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12645,16 +17746,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "roleIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *         ],
+                     *         "status": "pending",
+                     *         "invitedBy": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "lastSentAt": "2025-01-06T11:00:00Z",
+                     *         "expiresAt": "2025-01-06T12:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Invitation"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12662,9 +17780,15 @@ export interface operations {
     listRoles: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -12683,6 +17807,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "name": "Example name",
+                     *           "description": "Example description",
+                     *           "builtIn": false,
+                     *           "permissions": [
+                     *             "Example permissions"
+                     *           ],
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Role"][];
                         meta: components["schemas"]["ListMeta"];
@@ -12701,7 +17850,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -12709,6 +17861,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "permissions": [
+                 *         "a:a"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["RoleCreate"];
             };
         };
@@ -12724,15 +17885,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "builtIn": false,
+                     *         "permissions": [
+                     *           "Example permissions"
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Role"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12742,7 +17921,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12759,6 +17941,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "builtIn": false,
+                     *         "permissions": [
+                     *           "Example permissions"
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Role"];
                     };
@@ -12777,7 +17975,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12809,13 +18010,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RoleUpdate"];
             };
         };
@@ -12830,16 +18041,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "builtIn": false,
+                     *         "permissions": [
+                     *           "Example permissions"
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Role"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12849,13 +18078,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": "Example expected version",
+                 *       "permissions": [
+                 *         "a:a"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["RolePermissionsReplace"];
             };
         };
@@ -12870,16 +18110,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "builtIn": false,
+                     *         "permissions": [
+                     *           "Example permissions"
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Role"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12887,9 +18145,15 @@ export interface operations {
     listGroups: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -12908,6 +18172,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "name": "Example name",
+                     *           "description": "Example description",
+                     *           "memberCount": 1,
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Group"][];
                         meta: components["schemas"]["ListMeta"];
@@ -12926,7 +18212,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -12934,6 +18223,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description"
+                 *     }
+                 */
                 "application/json": components["schemas"]["GroupCreate"];
             };
         };
@@ -12949,15 +18244,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "memberCount": 1,
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Group"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12967,7 +18277,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12984,6 +18297,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "memberCount": 1,
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Group"];
                     };
@@ -13002,7 +18328,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -13034,13 +18363,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["GroupUpdate"];
             };
         };
@@ -13055,16 +18394,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "memberCount": 1,
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Group"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -13072,14 +18426,23 @@ export interface operations {
     listGroupMembers: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -13096,6 +18459,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "addedAt": "2025-01-06T09:00:00Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["GroupMember"][];
                         meta: components["schemas"]["ListMeta"];
@@ -13116,13 +18496,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": "Example expected version",
+                 *       "memberIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["GroupMembersReplace"];
             };
         };
@@ -13137,16 +18528,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "memberCount": 1,
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Group"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -13154,11 +18560,19 @@ export interface operations {
     searchResources: {
         parameters: {
             query: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example Example q */
                 q: string;
+                /** @example a */
                 types?: string;
             };
             header?: never;
@@ -13177,6 +18591,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "type": "projects",
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "title": "Example title",
+                     *           "snippet": "Example snippet",
+                     *           "score": 1,
+                     *           "updatedAt": "2025-01-06T09:00:00Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SearchResult"][];
                         meta: components["schemas"]["ListMeta"];
@@ -13194,10 +18629,17 @@ export interface operations {
     listExports: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example pending */
                 status?: "pending" | "running" | "succeeded" | "failed" | "expired";
             };
             header?: never;
@@ -13216,6 +18658,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "status": "pending",
+                     *           "resourceTypes": [
+                     *             "projects"
+                     *           ],
+                     *           "format": "csv",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "completedAt": "2025-01-06T10:00:00Z",
+                     *           "expiresAt": "2025-01-06T11:00:00Z",
+                     *           "sizeBytes": 1
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Export"][];
                         meta: components["schemas"]["ListMeta"];
@@ -13234,7 +18701,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -13242,6 +18712,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "resourceTypes": [
+                 *         "projects"
+                 *       ],
+                 *       "format": "csv",
+                 *       "updatedSince": "2025-01-06T09:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ExportCreate"];
             };
         };
@@ -13257,15 +18736,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "kind": "Example kind",
+                     *         "status": "pending",
+                     *         "resourceType": "Example resource type",
+                     *         "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "completedAt": "2025-01-06T11:00:00Z",
+                     *         "error": {
+                     *           "code": "Example code",
+                     *           "detail": "Example detail",
+                     *           "status": "111",
+                     *           "title": "Example title",
+                     *           "source": {
+                     *             "pointer": "Example pointer"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AsyncOperation"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -13275,7 +18779,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -13292,6 +18799,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "status": "pending",
+                     *         "resourceTypes": [
+                     *           "projects"
+                     *         ],
+                     *         "format": "csv",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "completedAt": "2025-01-06T10:00:00Z",
+                     *         "expiresAt": "2025-01-06T11:00:00Z",
+                     *         "sizeBytes": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Export"];
                     };
@@ -13310,7 +18833,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -13342,9 +18868,15 @@ export interface operations {
     listAutomationActions: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -13363,6 +18895,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "name": "Example name",
+                     *           "description": "Example description",
+                     *           "category": "Example category",
+                     *           "requiredScopes": [
+                     *             "Example required scopes"
+                     *           ],
+                     *           "inputSchema": {}
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AutomationAction"][];
                         meta: components["schemas"]["ListMeta"];
@@ -13380,10 +18935,17 @@ export interface operations {
     listAutomationDefinitions: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example draft */
                 status?: "draft" | "published";
             };
             header?: never;
@@ -13402,6 +18964,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "name": "Example name",
+                     *           "description": "Example description",
+                     *           "status": "draft",
+                     *           "trigger": {
+                     *             "eventType": "Example event type",
+                     *             "conditions": {
+                     *               "Example key": "Example example key"
+                     *             }
+                     *           },
+                     *           "steps": [
+                     *             {
+                     *               "actionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *               "input": {}
+                     *             }
+                     *           ],
+                     *           "publishedVersion": 1,
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AutomationDefinition"][];
                         meta: components["schemas"]["ListMeta"];
@@ -13420,7 +19018,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -13428,6 +19029,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "trigger": {
+                 *         "eventType": "Example event type",
+                 *         "conditions": {
+                 *           "Example key": "Example example key"
+                 *         }
+                 *       },
+                 *       "steps": [
+                 *         {
+                 *           "actionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *           "input": {}
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["AutomationDefinitionCreate"];
             };
         };
@@ -13443,15 +19062,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "status": "draft",
+                     *         "trigger": {
+                     *           "eventType": "Example event type",
+                     *           "conditions": {
+                     *             "Example key": "Example example key"
+                     *           }
+                     *         },
+                     *         "steps": [
+                     *           {
+                     *             "actionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "input": {}
+                     *           }
+                     *         ],
+                     *         "publishedVersion": 1,
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AutomationDefinition"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -13461,7 +19109,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -13478,6 +19129,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "status": "draft",
+                     *         "trigger": {
+                     *           "eventType": "Example event type",
+                     *           "conditions": {
+                     *             "Example key": "Example example key"
+                     *           }
+                     *         },
+                     *         "steps": [
+                     *           {
+                     *             "actionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "input": {}
+                     *           }
+                     *         ],
+                     *         "publishedVersion": 1,
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AutomationDefinition"];
                     };
@@ -13496,7 +19174,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -13528,13 +19209,35 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "trigger": {
+                 *         "eventType": "Example event type",
+                 *         "conditions": {
+                 *           "Example key": "Example example key"
+                 *         }
+                 *       },
+                 *       "steps": [
+                 *         {
+                 *           "actionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *           "input": {}
+                 *         }
+                 *       ],
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AutomationDefinitionUpdate"];
             };
         };
@@ -13549,16 +19252,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "status": "draft",
+                     *         "trigger": {
+                     *           "eventType": "Example event type",
+                     *           "conditions": {
+                     *             "Example key": "Example example key"
+                     *           }
+                     *         },
+                     *         "steps": [
+                     *           {
+                     *             "actionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "input": {}
+                     *           }
+                     *         ],
+                     *         "publishedVersion": 1,
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AutomationDefinition"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -13567,11 +19299,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -13588,16 +19326,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "status": "draft",
+                     *         "trigger": {
+                     *           "eventType": "Example event type",
+                     *           "conditions": {
+                     *             "Example key": "Example example key"
+                     *           }
+                     *         },
+                     *         "steps": [
+                     *           {
+                     *             "actionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "input": {}
+                     *           }
+                     *         ],
+                     *         "publishedVersion": 1,
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AutomationDefinition"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -13607,13 +19372,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": "Example expected version",
+                 *       "note": "Example note"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AutomationPublish"];
             };
         };
@@ -13629,16 +19403,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "definitionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "number": 1,
+                     *         "trigger": {
+                     *           "eventType": "Example event type",
+                     *           "conditions": {
+                     *             "Example key": "Example example key"
+                     *           }
+                     *         },
+                     *         "steps": [
+                     *           {
+                     *             "actionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "input": {}
+                     *           }
+                     *         ],
+                     *         "note": "Example note",
+                     *         "publishedAt": "2025-01-06T09:00:00Z",
+                     *         "publishedBy": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AutomationVersion"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -13646,14 +19445,23 @@ export interface operations {
     listAutomationDefinitionVersions: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -13670,6 +19478,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "definitionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "number": 1,
+                     *           "trigger": {
+                     *             "eventType": "Example event type",
+                     *             "conditions": {
+                     *               "Example key": "Example example key"
+                     *             }
+                     *           },
+                     *           "steps": [
+                     *             {
+                     *               "actionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *               "input": {}
+                     *             }
+                     *           ],
+                     *           "note": "Example note",
+                     *           "publishedAt": "2025-01-06T09:00:00Z",
+                     *           "publishedBy": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AutomationVersion"][];
                         meta: components["schemas"]["ListMeta"];
@@ -13690,8 +19530,12 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
+                /** @example 1 */
                 versionNumber: number;
             };
             cookie?: never;
@@ -13708,6 +19552,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "definitionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "number": 1,
+                     *         "trigger": {
+                     *           "eventType": "Example event type",
+                     *           "conditions": {
+                     *             "Example key": "Example example key"
+                     *           }
+                     *         },
+                     *         "steps": [
+                     *           {
+                     *             "actionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "input": {}
+                     *           }
+                     *         ],
+                     *         "note": "Example note",
+                     *         "publishedAt": "2025-01-06T09:00:00Z",
+                     *         "publishedBy": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AutomationVersion"];
                     };
@@ -13724,12 +19591,22 @@ export interface operations {
     listAutomationRuns: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 definitionId?: string;
+                /** @example running */
                 status?: "running" | "succeeded" | "failed" | "aborted";
             };
             header?: never;
@@ -13748,6 +19625,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "definitionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "versionNumber": 1,
+                     *           "status": "running",
+                     *           "startedAt": "2025-01-06T09:00:00Z",
+                     *           "endedAt": "2025-01-06T10:00:00Z",
+                     *           "error": "Example error"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AutomationRun"][];
                         meta: components["schemas"]["ListMeta"];
@@ -13767,7 +19666,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -13784,6 +19686,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "definitionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "versionNumber": 1,
+                     *         "status": "running",
+                     *         "startedAt": "2025-01-06T09:00:00Z",
+                     *         "endedAt": "2025-01-06T10:00:00Z",
+                     *         "error": "Example error"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AutomationRun"];
                     };
@@ -13801,11 +19716,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -13823,16 +19744,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "kind": "Example kind",
+                     *         "status": "pending",
+                     *         "resourceType": "Example resource type",
+                     *         "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "completedAt": "2025-01-06T11:00:00Z",
+                     *         "error": {
+                     *           "code": "Example code",
+                     *           "detail": "Example detail",
+                     *           "status": "111",
+                     *           "title": "Example title",
+                     *           "source": {
+                     *             "pointer": "Example pointer"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AsyncOperation"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -13840,9 +19784,15 @@ export interface operations {
     listIntegrations: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -13861,6 +19811,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "provider": "Example provider",
+                     *           "name": "Example name",
+                     *           "status": "active",
+                     *           "installedAt": "2025-01-06T09:00:00Z",
+                     *           "lastSyncAt": "2025-01-06T10:00:00Z",
+                     *           "lastError": "Example last error"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Integration"][];
                         meta: components["schemas"]["ListMeta"];
@@ -13880,7 +19852,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -13897,6 +19872,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "provider": "Example provider",
+                     *         "name": "Example name",
+                     *         "status": "active",
+                     *         "installedAt": "2025-01-06T09:00:00Z",
+                     *         "lastSyncAt": "2025-01-06T10:00:00Z",
+                     *         "lastError": "Example last error"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Integration"];
                     };
@@ -13913,10 +19901,17 @@ export interface operations {
     listCredentials: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example active */
                 status?: "active" | "expired" | "revoked";
             };
             header?: never;
@@ -13935,6 +19930,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "name": "Example name",
+                     *           "prefix": "Example prefix",
+                     *           "status": "active",
+                     *           "scopes": [
+                     *             "workspace:read"
+                     *           ],
+                     *           "expiresAt": "2025-01-06T09:00:00Z",
+                     *           "lastUsedAt": "2025-01-06T10:00:00Z",
+                     *           "createdAt": "2025-01-06T11:00:00Z",
+                     *           "revokedAt": "2025-01-06T12:00:00Z",
+                     *           "region": "Example region",
+                     *           "cell": "Example cell"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PersonalAccessToken"][];
                         meta: components["schemas"]["ListMeta"];
@@ -13958,6 +19981,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "scopes": [
+                 *         "workspace:read"
+                 *       ],
+                 *       "expiresAt": "2025-01-06T09:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PersonalAccessTokenCreate"];
             };
         };
@@ -13973,15 +20005,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "name": "Example name",
+                     *         "prefix": "Example prefix",
+                     *         "status": "active",
+                     *         "scopes": [
+                     *           "workspace:read"
+                     *         ],
+                     *         "expiresAt": "2025-01-06T09:00:00Z",
+                     *         "lastUsedAt": "2025-01-06T10:00:00Z",
+                     *         "createdAt": "2025-01-06T11:00:00Z",
+                     *         "revokedAt": "2025-01-06T12:00:00Z",
+                     *         "region": "Example region",
+                     *         "cell": "Example cell",
+                     *         "secret": "Example secret"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PersonalAccessTokenWithSecret"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -13991,13 +20045,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "expiresAt": "2025-01-06T09:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CredentialRotate"];
             };
         };
@@ -14013,16 +20075,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "name": "Example name",
+                     *         "prefix": "Example prefix",
+                     *         "status": "active",
+                     *         "scopes": [
+                     *           "workspace:read"
+                     *         ],
+                     *         "expiresAt": "2025-01-06T09:00:00Z",
+                     *         "lastUsedAt": "2025-01-06T10:00:00Z",
+                     *         "createdAt": "2025-01-06T11:00:00Z",
+                     *         "revokedAt": "2025-01-06T12:00:00Z",
+                     *         "region": "Example region",
+                     *         "cell": "Example cell",
+                     *         "secret": "Example secret"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PersonalAccessTokenWithSecret"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -14032,7 +20116,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -14062,9 +20149,15 @@ export interface operations {
     listServiceAccounts: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -14083,6 +20176,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "name": "Example name",
+                     *           "description": "Example description",
+                     *           "status": "active",
+                     *           "ownerMemberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ServiceAccount"][];
                         meta: components["schemas"]["ListMeta"];
@@ -14101,7 +20216,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -14109,6 +20227,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ServiceAccountCreate"];
             };
         };
@@ -14124,15 +20248,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "status": "active",
+                     *         "ownerMemberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ServiceAccount"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -14142,7 +20281,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -14159,6 +20301,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "status": "active",
+                     *         "ownerMemberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ServiceAccount"];
                     };
@@ -14177,7 +20332,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -14209,13 +20367,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "status": "active"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ServiceAccountUpdate"];
             };
         };
@@ -14230,16 +20398,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "status": "active",
+                     *         "ownerMemberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ServiceAccount"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -14247,14 +20430,23 @@ export interface operations {
     listServiceAccountCredentials: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -14271,6 +20463,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "serviceAccountId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "name": "Example name",
+                     *           "prefix": "Example prefix",
+                     *           "status": "active",
+                     *           "scopes": [
+                     *             "workspace:read"
+                     *           ],
+                     *           "expiresAt": "2025-01-06T09:00:00Z",
+                     *           "lastUsedAt": "2025-01-06T10:00:00Z",
+                     *           "createdAt": "2025-01-06T11:00:00Z",
+                     *           "revokedAt": "2025-01-06T12:00:00Z",
+                     *           "region": "Example region",
+                     *           "cell": "Example cell"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ServiceAccountCredential"][];
                         meta: components["schemas"]["ListMeta"];
@@ -14291,13 +20512,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "scopes": [
+                 *         "workspace:read"
+                 *       ],
+                 *       "expiresAt": "2025-01-06T09:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ServiceAccountCredentialCreate"];
             };
         };
@@ -14313,16 +20546,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "serviceAccountId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "name": "Example name",
+                     *         "prefix": "Example prefix",
+                     *         "status": "active",
+                     *         "scopes": [
+                     *           "workspace:read"
+                     *         ],
+                     *         "expiresAt": "2025-01-06T09:00:00Z",
+                     *         "lastUsedAt": "2025-01-06T10:00:00Z",
+                     *         "createdAt": "2025-01-06T11:00:00Z",
+                     *         "revokedAt": "2025-01-06T12:00:00Z",
+                     *         "region": "Example region",
+                     *         "cell": "Example cell",
+                     *         "secret": "Example secret"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ServiceAccountCredentialWithSecret"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -14332,15 +20588,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 credentialId: string;
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "expiresAt": "2025-01-06T09:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CredentialRotate"];
             };
         };
@@ -14356,16 +20623,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "serviceAccountId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "name": "Example name",
+                     *         "prefix": "Example prefix",
+                     *         "status": "active",
+                     *         "scopes": [
+                     *           "workspace:read"
+                     *         ],
+                     *         "expiresAt": "2025-01-06T09:00:00Z",
+                     *         "lastUsedAt": "2025-01-06T10:00:00Z",
+                     *         "createdAt": "2025-01-06T11:00:00Z",
+                     *         "revokedAt": "2025-01-06T12:00:00Z",
+                     *         "region": "Example region",
+                     *         "cell": "Example cell",
+                     *         "secret": "Example secret"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ServiceAccountCredentialWithSecret"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -14375,9 +20665,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 credentialId: string;
             };
             cookie?: never;
@@ -14409,7 +20705,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -14426,6 +20725,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "serviceAccountId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "grants": [
+                     *           {
+                     *             "resourceType": "projects",
+                     *             "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "access": "read"
+                     *           }
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ResourceGrants"];
                     };
@@ -14444,13 +20758,28 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": "Example expected version",
+                 *       "grants": [
+                 *         {
+                 *           "resourceType": "projects",
+                 *           "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *           "access": "read"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ResourceGrantsReplace"];
             };
         };
@@ -14465,16 +20794,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "serviceAccountId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "grants": [
+                     *           {
+                     *             "resourceType": "projects",
+                     *             "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "access": "read"
+                     *           }
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ResourceGrants"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -14482,12 +20828,22 @@ export interface operations {
     listChanges: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example a */
                 types?: string;
-                /** @description Long poll: when caught up, hold the request up to this many seconds (0-30, decimal digits only) for an event to be committed in the workspace; default 0 answers at once. A server may answer sooner (it is shutting down, or holds too many requests): resume from `meta.nextCursor` either way. */
+                /**
+                 * @description Long poll: when caught up, hold the request up to this many seconds (0-30, decimal digits only) for an event to be committed in the workspace; default 0 answers at once. A server may answer sooner (it is shutting down, or holds too many requests): resume from `meta.nextCursor` either way.
+                 * @example 1
+                 */
                 wait?: number;
             };
             header?: never;
@@ -14506,6 +20862,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "resourceType": "Example resource type",
+                     *           "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "action": "created",
+                     *           "occurredAt": "2025-01-06T09:00:00Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Change"][];
                         meta: components["schemas"]["ListMeta"];
@@ -14539,6 +20915,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "eventTypes": [
+                     *           {
+                     *             "name": "Example name",
+                     *             "description": "Example description",
+                     *             "resourceType": "Example resource type",
+                     *             "requiredScopes": [
+                     *               "Example required scopes"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "channels": [
+                     *           {
+                     *             "name": "Example name",
+                     *             "transport": "webhook",
+                     *             "description": "Example description"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["EventCatalog"];
                     };
@@ -14554,9 +20953,15 @@ export interface operations {
     listWebhooks: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -14575,6 +20980,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "url": "https://example.com/",
+                     *           "description": "Example description",
+                     *           "eventTypes": [
+                     *             "Example event types"
+                     *           ],
+                     *           "status": "active",
+                     *           "disabledReason": "owner",
+                     *           "disabledAt": "2025-01-06T11:00:00Z",
+                     *           "signatureVersion": "v2",
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Webhook"][];
                         meta: components["schemas"]["ListMeta"];
@@ -14598,6 +21031,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/",
+                 *       "description": "Example description",
+                 *       "eventTypes": [
+                 *         "Example event types"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookCreate"];
             };
         };
@@ -14614,15 +21056,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "url": "https://example.com/",
+                     *         "description": "Example description",
+                     *         "eventTypes": [
+                     *           "Example event types"
+                     *         ],
+                     *         "status": "active",
+                     *         "disabledReason": "owner",
+                     *         "disabledAt": "2025-01-06T11:00:00Z",
+                     *         "signatureVersion": "v2",
+                     *         "version": "Example version",
+                     *         "signingSecret": "Example signing secret"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookWithSecret"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -14632,7 +21096,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -14649,6 +21116,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "url": "https://example.com/",
+                     *         "description": "Example description",
+                     *         "eventTypes": [
+                     *           "Example event types"
+                     *         ],
+                     *         "status": "active",
+                     *         "disabledReason": "owner",
+                     *         "disabledAt": "2025-01-06T11:00:00Z",
+                     *         "signatureVersion": "v2",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Webhook"];
                     };
@@ -14667,7 +21153,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -14699,13 +21188,27 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/",
+                 *       "description": "Example description",
+                 *       "eventTypes": [
+                 *         "Example event types"
+                 *       ],
+                 *       "status": "active",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookUpdate"];
             };
         };
@@ -14720,16 +21223,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "url": "https://example.com/",
+                     *         "description": "Example description",
+                     *         "eventTypes": [
+                     *           "Example event types"
+                     *         ],
+                     *         "status": "active",
+                     *         "disabledReason": "owner",
+                     *         "disabledAt": "2025-01-06T11:00:00Z",
+                     *         "signatureVersion": "v2",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Webhook"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -14737,15 +21261,25 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example pending */
                 status?: "pending" | "succeeded" | "failed";
             };
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -14762,6 +21296,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "webhookId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "eventId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *           "eventType": "Example event type",
+                     *           "status": "pending",
+                     *           "attempts": 1,
+                     *           "responseStatus": 1,
+                     *           "failureReason": "timeout",
+                     *           "failureDetail": "Example failure detail",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "lastAttemptAt": "2025-01-06T10:00:00Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"][];
                         meta: components["schemas"]["ListMeta"];
@@ -14782,9 +21342,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 deliveryId: string;
             };
             cookie?: never;
@@ -14801,6 +21367,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "webhookId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "eventId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "eventType": "Example event type",
+                     *         "status": "pending",
+                     *         "attempts": 1,
+                     *         "responseStatus": 1,
+                     *         "failureReason": "timeout",
+                     *         "failureDetail": "Example failure detail",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "lastAttemptAt": "2025-01-06T10:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"];
                     };
@@ -14817,16 +21400,32 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example Example action */
                 action?: string;
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 actorId?: string;
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 from?: string;
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 to?: string;
             };
             header?: never;
@@ -14845,6 +21444,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "action": "Example action",
+                     *           "actorType": "member",
+                     *           "actorId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "credentialId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *           "targetType": "Example target type",
+                     *           "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *           "outcome": "success",
+                     *           "requestId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64",
+                     *           "occurredAt": "2025-01-06T09:00:00Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AuditEvent"][];
                         meta: components["schemas"]["ListMeta"];
