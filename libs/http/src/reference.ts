@@ -95,6 +95,8 @@ export async function installApiReference(fastify: FastifyInstance, generation: 
         agent: { disabled: true },
         mcp: { disabled: true },
         showDeveloperTools: 'never',
+        // A credential typed into "Test Request" lives only as long as the page (not in local storage).
+        persistAuth: false,
       },
     });
   });
