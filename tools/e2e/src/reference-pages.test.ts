@@ -4,13 +4,11 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createApiV0App } from '@workcell/api-v0';
-import { createApiV1App } from '@workcell/api-v1';
 import { routeCoverage } from '@workcell/http';
 import { openApiDocument, v1Operations } from '@workcell/registry';
-import { type RunningApp, startApp, useTestEnvironment } from '@workcell/testing';
+import { type RunningApp, useTestEnvironment } from '@workcell/testing';
+import { useApiApps } from './support/apps.js';
 
 /**
  * The API reference pages (issue 15): each API app serves a Scalar page of its generation's document, with its
@@ -63,20 +61,10 @@ const decoded = (raw: Raw) => {
 type Doc = { info: { description: string }; servers: { url: string; variables?: Record<string, { default: string }> }[]; paths: Record<string, Record<string, Record<string, unknown>>> };
 
 describe('API reference pages', () => {
-  let v1: RunningApp<NestFastifyApplication>;
-  let v0: RunningApp<NestFastifyApplication>;
-
-  beforeAll(async () => {
-    v1 = await startApp(createApiV1App, env.config);
-    v0 = await startApp(createApiV0App, env.config);
-  });
-  afterAll(async () => {
-    await v1?.close();
-    await v0?.close();
-  });
+  const apps = useApiApps(env);
 
   it('serves each page, its script and its document without a credential, compressed when the client accepts it', async () => {
-    for (const [app, page] of [[v1, '/v1/docs'], [v0, '/docs']] as const) {
+    for (const [app, page] of [[apps.v1, '/v1/docs'], [apps.v0, '/docs']] as const) {
       const bare = await get(`${app.url}${page}`);
       assert.equal(bare.status, 301, page);
       assert.equal(bare.headers['location'], `${page}/`);
@@ -103,7 +91,7 @@ describe('API reference pages', () => {
       }
     }
     // The registry's own documents: the same bytes as before, compressed too.
-    for (const [app, path, generation] of [[v1, '/v1/openapi.json', 'v1'], [v0, '/openapi.json', 'v0']] as const) {
+    for (const [app, path, generation] of [[apps.v1, '/v1/openapi.json', 'v1'], [apps.v0, '/openapi.json', 'v0']] as const) {
       const document = await get(`${app.url}${path}`, { 'accept-encoding': 'gzip, br;q=0' });
       assert.equal(document.headers['content-encoding'], 'gzip');
       assert.equal(decoded(document), openApiDocument(generation).text);
@@ -111,9 +99,9 @@ describe('API reference pages', () => {
   });
 
   it('shows what the running service serves: unimplemented operations marked with their 501, this service as the first server', async () => {
-    const coverage = routeCoverage(v1.app);
+    const coverage = routeCoverage(apps.v1.app);
     assert.ok(coverage.notImplemented.length > 0, 'the check needs an operation without a handler');
-    const doc = JSON.parse(decoded(await get(`${v1.url}/v1/docs/openapi.json`))) as Doc;
+    const doc = JSON.parse(decoded(await get(`${apps.v1.url}/v1/docs/openapi.json`))) as Doc;
     for (const op of v1Operations) {
       const operation = doc.paths[op.path]![op.method.toLowerCase()]!;
       const implemented = coverage.implemented.includes(op.operationId);
@@ -124,7 +112,7 @@ describe('API reference pages', () => {
     assert.match(doc.info.description, new RegExp(`serves ${coverage.implemented.length} of these 237 operations`));
     assert.deepEqual(doc.servers.map((s) => s.url), ['/', '{regional_base_url}']);
     assert.equal(doc.servers[1]?.variables?.['regional_base_url']?.default, env.config.baseUrls.v1);
-    const legacy = JSON.parse(decoded(await get(`${v0.url}/docs/openapi.json`))) as Doc;
+    const legacy = JSON.parse(decoded(await get(`${apps.v0.url}/docs/openapi.json`))) as Doc;
     assert.deepEqual(legacy.servers.map((s) => [s.url, Object.values(s.variables ?? {})[0]?.default]), [['/', undefined], ['{base_url}', env.config.baseUrls.v0], ['{base_url_alt}', env.config.baseUrls.v0Alt]]);
   });
 
@@ -133,7 +121,7 @@ describe('API reference pages', () => {
     for (const op of v1Operations.filter((o) => !o.authenticated)) {
       const declared = (doc.paths[op.path]![op.method.toLowerCase()]!['responses'] as Record<string, unknown>)['400'];
       assert.deepEqual(declared, { $ref: '#/components/responses/BadRequest' }, op.operationId);
-      const reply = await get(`${v1.url}${op.path}?undeclared=1`);
+      const reply = await get(`${apps.v1.url}${op.path}?undeclared=1`);
       assert.equal(reply.status, 400, op.operationId);
       assert.equal((JSON.parse(decoded(reply)) as { errors: { code: string }[] }).errors[0]?.code, 'validation_failed', op.operationId);
     }
@@ -168,13 +156,13 @@ describe('API reference pages', () => {
     inBrowser('v1: renders operations, marks an unimplemented one, and "Test Request" reaches the API', async () => {
       assert.ok(hasChromium, `${CHROMIUM} is missing in CI, where .ci/run installs it (or sets WORKCELL_CHROMIUM_UNAVAILABLE saying why it could not)`);
       const started = Date.now();
-      const page = await open(v1, '/v1/docs#tag/tasks/GET/v1/tasks/{id}');
+      const page = await open(apps.v1, '/v1/docs#tag/tasks/GET/v1/tasks/{id}');
       await page.getByRole('heading', { name: 'Get task', exact: true }).waitFor({ timeout: 60_000 });
       assert.ok(await page.getByText('tasks:read').first().isVisible());
 
-      const missingId = routeCoverage(v1.app).notImplemented[0]!;
+      const missingId = routeCoverage(apps.v1.app).notImplemented[0]!;
       const missing = v1Operations.find((op) => op.operationId === missingId)!;
-      await page.goto(`${v1.url}/v1/docs#tag/${missing.family}/${missing.method}${missing.path}`);
+      await page.goto(`${apps.v1.url}/v1/docs#tag/${missing.family}/${missing.method}${missing.path}`);
       await page.getByRole('heading', { name: missing.summary, exact: true }).waitFor({ timeout: 30_000 });
       await page.getByText('Not implemented yet: answers 501').first().waitFor({ timeout: 30_000 });
       assert.ok(await page.getByText('Not implemented', { exact: true }).first().isVisible(), 'the badge');
@@ -182,10 +170,10 @@ describe('API reference pages', () => {
       await page.screenshot({ path: notImplementedShot });
 
       // "Test Request" on getApiVersion, sent to this service (the document's first server).
-      await page.goto(`${v1.url}/v1/docs#tag/meta/GET/v1`);
+      await page.goto(`${apps.v1.url}/v1/docs#tag/meta/GET/v1`);
       await page.getByRole('heading', { name: 'Get the API version and discovery links', exact: true }).waitFor({ timeout: 30_000 });
       await page.getByRole('button', { name: 'Test Request' }).first().click();
-      const answered = page.waitForResponse((response) => response.url() === `${v1.url}/v1` && response.request().method() === 'GET', { timeout: 30_000 });
+      const answered = page.waitForResponse((response) => response.url() === `${apps.v1.url}/v1` && response.request().method() === 'GET', { timeout: 30_000 });
       await page.getByRole('button', { name: /^Send/ }).first().click();
       const response = await answered;
       assert.equal(response.status(), 200);
@@ -202,7 +190,7 @@ describe('API reference pages', () => {
 
     inBrowser('v0: renders the frozen operations with their examples', async () => {
       assert.ok(hasChromium, `${CHROMIUM} is missing in CI, where .ci/run installs it`);
-      const page = await open(v0, '/docs#tag/tasks/GET/tasks');
+      const page = await open(apps.v0, '/docs#tag/tasks/GET/tasks');
       await page.getByRole('heading', { name: 'GET /tasks (frozen v0)', exact: true }).waitFor({ timeout: 60_000 });
       assert.ok(await page.getByText('v1 replacement: listTasks').first().isVisible());
       const shot = join(shots, 'v0-reference.png');

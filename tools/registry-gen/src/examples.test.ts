@@ -44,6 +44,21 @@ function parameterExamples(doc: Document, op: Operation, what: string): Record<'
   return out;
 }
 
+type Request = { readonly path: z.ZodType | null; readonly query: z.ZodType | null; readonly headers?: z.ZodType | null; readonly body: z.ZodType | null };
+
+/** The operation's parameter and request body examples parse with its registry schemas (the body's must exist). */
+function parsesRequest(doc: Document, op: Operation, request: Request, what: string): void {
+  const params = parameterExamples(doc, op, what);
+  if (request.path) parses(request.path, params.path, `${what} path`);
+  if (request.query) parses(request.query, params.query, `${what} query`);
+  if (request.headers) parses(request.headers, params.header, `${what} headers`);
+  if (request.body) {
+    const example = op.requestBody?.content['application/json']?.example;
+    assert.ok(example !== undefined, `${what}: no request body example`);
+    parses(request.body, example, `${what} body`);
+  }
+}
+
 const json = (media: Json | undefined) => (media?.['content'] as Record<string, Json> | undefined)?.['application/json'];
 
 describe('v1.openapi.json examples', () => {
@@ -52,15 +67,7 @@ describe('v1.openapi.json examples', () => {
     for (const def of v1Operations) {
       const op = v1.paths[def.path]![def.method.toLowerCase()]!;
       const what = def.operationId;
-      const params = parameterExamples(v1, op, what);
-      if (def.request.path) parses(def.request.path, params.path, `${what} path`);
-      if (def.request.query) parses(def.request.query, params.query, `${what} query`);
-      if (def.request.headers) parses(def.request.headers, params.header, `${what} headers`);
-      if (def.request.body) {
-        const example = op.requestBody?.content['application/json']?.example;
-        assert.ok(example !== undefined, `${what}: no request body example`);
-        parses(def.request.body, example, `${what} body`);
-      }
+      parsesRequest(v1, op, def.request, what);
       const success = json(op.responses[String(def.success)]);
       if (def.response.kind === 'single' || def.response.kind === 'list') {
         assert.ok(success && 'example' in success, `${what}: no response example`);
@@ -114,10 +121,7 @@ describe('v0.openapi.json examples', () => {
     for (const def of v0Operations) {
       const op = v0.paths[def.path]![def.method.toLowerCase()]!;
       const what = def.operationId;
-      const params = parameterExamples(v0, op, what);
-      if (def.request.path) parses(def.request.path, params.path, `${what} path`);
-      if (def.request.query) parses(def.request.query, params.query, `${what} query`);
-      if (def.request.body) parses(def.request.body, op.requestBody?.content['application/json']?.example, `${what} body`);
+      parsesRequest(v0, op, def.request, what);
       for (const [status, reference] of Object.entries(op.responses)) {
         const media = json(deref(v0, reference, 'responses'));
         if (!media) continue;
