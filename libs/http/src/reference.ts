@@ -1,4 +1,3 @@
-import fastifyApiReference from '@scalar/fastify-api-reference';
 import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '@workcell/config';
 import { openApiDocument } from '@workcell/registry';
@@ -84,6 +83,9 @@ export async function installApiReference(fastify: FastifyInstance, generation: 
       void reply.header('cache-control', 'no-cache');
     });
     scope.get(`${page}/openapi.json`, async (_request, reply) => reply.type('application/json; charset=utf-8').send((served ??= document())));
+    // Imported here, by the API apps only: the module holds Scalar's 4 MB bundle (about 200 ms and 35 MB to load),
+    // which the auth service and the worker, importing this library too, have no use for.
+    const { default: fastifyApiReference } = await import('@scalar/fastify-api-reference');
     await scope.register(fastifyApiReference, {
       routePrefix: page as `/${string}`,
       configuration: {
