@@ -32,8 +32,9 @@ const seed = JSON.parse(step('seeding the demo workspace', process.execPath, ['t
 const services = [
   { name: 'auth', port: config.ports.auth },
   { name: 'worker', port: config.ports.worker },
-  { name: 'api-v0', port: config.ports.apiV0 },
-  { name: 'api-v1', port: config.ports.apiV1 },
+  // reference: the service's API reference page (docs/reference.md).
+  { name: 'api-v0', port: config.ports.apiV0, reference: '/docs' },
+  { name: 'api-v1', port: config.ports.apiV1, reference: '/v1/docs' },
 ];
 mkdirSync(logDir, { recursive: true });
 let stopping = false;
@@ -90,7 +91,7 @@ const lines = [
   '',
   `Workcell is ready (${((Date.now() - started) / 1000).toFixed(1)} s). Logs: ${logDir}/`,
   '',
-  ...services.map((s) => `  ${s.name.padEnd(7)} http://${host}:${s.port}   (/healthz, /readyz)`),
+  ...services.map((s) => `  ${s.name.padEnd(7)} http://${host}:${s.port}   (/healthz, /readyz${s.reference ? `; API reference ${s.reference}` : ''})`),
   '',
 ];
 if (tokens) {

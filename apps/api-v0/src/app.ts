@@ -2,10 +2,9 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '@workcell/config';
-import { CoreModule, createHttpApplication, createLogger, type Logger } from '@workcell/http';
+import { CoreModule, createHttpApplication, createLogger, type Logger, servedOpenApiDocument } from '@workcell/http';
 import { RegistryAgreementModule } from '@workcell/internal-api';
 import { ApiAuthModule } from '@workcell/auth-kit';
-import { openApiDocument } from '@workcell/registry';
 import { DiscoveryController } from './meta/discovery.controller.js';
 import { TeamsController } from './teams/teams.controller.js';
 import { CalendarController } from './calendar/calendar.controller.js';
@@ -70,9 +69,8 @@ export async function createApiV0App(config: AppConfig, logger: Logger = createL
     ...(prefixes.length === 0 ? {} : { rewriteUrl: (url: string) => stripV0Prefix(prefixes, url) }),
   });
   // The frozen v0 document; not a v0 operation itself (v0 has no such route), so it is an infrastructure route.
-  app.getHttpAdapter().getInstance().get('/openapi.json', async (_request, reply) => {
-    const document = openApiDocument('v0');
-    return reply.header('etag', document.etag).header('cache-control', 'public, max-age=300').type('application/json; charset=utf-8').send(document.text);
+  app.getHttpAdapter().getInstance().get('/openapi.json', async (request, reply) => {
+    return servedOpenApiDocument('v0').send(request, reply.header('cache-control', 'public, max-age=300'), 'application/json; charset=utf-8');
   });
   return app;
 }

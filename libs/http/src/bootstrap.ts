@@ -14,6 +14,7 @@ import { clientErrorHandler, type ErrorRenderer, ProblemFilter, sendProblem, v0E
 import { installMethodNotAllowed } from './methods.js';
 import { OPERATION_GATE, type OperationGate } from './operation-gate.js';
 import { installRateLimit, RateLimiter } from './rate-limit.js';
+import { installApiReference, notImplemented, referenceDocument, REFERENCE_PAGES } from './reference.js';
 import { applyServerLimits } from './server-limits.js';
 import { APP_CONFIG, DATABASE, REDIS } from './tokens.js';
 import { IdempotencyInterceptor, IdempotencyKeyInterceptor } from './idempotency.js';
@@ -38,8 +39,8 @@ export interface HttpApplicationOptions {
   readonly rewriteUrl?: (url: string) => string;
 }
 
-/** Routes every service has that are not API operations. */
-export const INFRASTRUCTURE_ROUTES = ['/healthz', '/readyz', '/trpc', '/openapi.json'];
+/** Routes every service has that are not API operations (the API apps add their reference pages). */
+export const INFRASTRUCTURE_ROUTES = ['/healthz', '/readyz', '/trpc', '/openapi.json', ...Object.values(REFERENCE_PAGES)];
 
 const coverageByApp = new WeakMap<object, RouteCoverage>();
 
@@ -212,7 +213,7 @@ async function mountApi(app: NestFastifyApplication, generation: ApiGeneration, 
       handler: async (request, reply) => {
         try {
           await gate.enter(operationId, request, reply);
-          throw new ProtocolError(501, 'not_implemented', `${operationId} is not implemented yet`);
+          throw notImplemented(operationId);
         } catch (error) {
           const problem = toProblem(error);
           if (problem.status >= 500 && problem.status !== 501) logger.error({ requestId: request.id, err: error instanceof Error ? { name: error.name, message: error.message } : String(error) }, 'request failed');
@@ -222,6 +223,8 @@ async function mountApi(app: NestFastifyApplication, generation: ApiGeneration, 
       },
     });
   }
+  const config = app.get<AppConfig>(APP_CONFIG);
+  await installApiReference(fastify, generation, () => referenceDocument(generation, coverage, config, renderer));
   coverageByApp.set(app, coverage);
 }
 

@@ -14,3 +14,5 @@ export { OPERATION_GATE, type OperationGate } from './operation-gate.js';
 export { allowedMethods, installMethodNotAllowed } from './methods.js';
 export { IDEMPOTENCY_RETENTION_MS, IdempotencyInterceptor, IdempotencyKeyInterceptor } from './idempotency.js';
 export { etagOf, expectedRevisionFrom } from './preconditions.js';
+export { type ContentCoding, negotiateCoding, Precompressed, precompressResponses } from './compression.js';
+export { REFERENCE_PAGES, referenceDocument, servedOpenApiDocument } from './reference.js';

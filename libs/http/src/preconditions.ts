@@ -25,7 +25,7 @@ export function expectedRevisionFrom(header: string | string[] | undefined): num
 }
 
 /** Whether an If-None-Match header names this ETag (`*` names any; weak comparison, RFC 9110 13.1.2). */
-function noneMatchHits(header: string | string[] | undefined, etag: string): boolean {
+export function noneMatchHits(header: string | string[] | undefined, etag: string): boolean {
   if (header === undefined) return false;
   const tags = (Array.isArray(header) ? header.join(',') : header).split(',').map((t) => t.trim().replace(/^W\//, ''));
   return tags.includes('*') || tags.includes(etag);

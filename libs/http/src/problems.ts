@@ -1,6 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { type DomainErrorCode, type FieldIssue, isDomainError } from '@workcell/domain';
 import { isDatabaseUnavailable } from '@workcell/db';
+import { titleFor } from '@workcell/registry';
 
 /**
  * One representation of "this request failed" at the edge, before either API generation renders it in
@@ -39,30 +40,8 @@ export const DOMAIN_STATUS: Readonly<Record<DomainErrorCode, number>> = {
   precondition_required: 428,
 };
 
-const TITLES: Readonly<Record<number, string>> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  408: 'Request Timeout',
-  409: 'Conflict',
-  410: 'Gone',
-  412: 'Precondition Failed',
-  413: 'Content Too Large',
-  414: 'URI Too Long',
-  415: 'Unsupported Media Type',
-  428: 'Precondition Required',
-  429: 'Too Many Requests',
-  431: 'Request Header Fields Too Large',
-  500: 'Internal Server Error',
-  501: 'Not Implemented',
-  503: 'Service Unavailable',
-};
-
-export function titleFor(status: number): string {
-  return TITLES[status] ?? (status >= 500 ? 'Server Error' : 'Request Error');
-}
+/** The error document's title of a status (one table with the generated documents' examples). */
+export { titleFor };
 
 /** An error raised at the edge itself (unknown route, not implemented, bad body) with its status and code. */
 export class ProtocolError extends Error {

@@ -3,6 +3,7 @@ export * from './scopes.js';
 export * from './schemas/common.js';
 export * from './schemas/legacy.js';
 export * from './rows.js';
+export { titleFor } from './http-status.js';
 export { v1Operations, getV1Operation, findV1Operation, findV1OperationByRoute } from './v1/index.js';
 export { v0Operations, findV0Operation } from './v0/index.js';
 export { defineOperation, family, archivableCrud } from './v1/builders.js';

@@ -85,7 +85,7 @@ export type RetryClass = 'safe' | 'idempotent' | 'guarded' | 'never';
 export type DynamicScopeRule = 'requested-domains' | 'target-resource' | 'automation-flow' | 'authorization-filtered';
 
 export type SuccessStatus = 200 | 201 | 202 | 204;
-export type V1ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 412 | 413 | 428 | 429 | 503;
+export type V1ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 412 | 413 | 415 | 428 | 429 | 503;
 
 export type ResponseHeaderName = 'ETag' | 'Cache-Control' | 'Location';
 

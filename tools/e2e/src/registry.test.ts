@@ -4,11 +4,11 @@ import { createApiV0App } from '@workcell/api-v0';
 import { createApiV1App } from '@workcell/api-v1';
 import { createAuthApp } from '@workcell/auth';
 import { createWorkerApp } from '@workcell/worker';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '@workcell/config';
 import { routeCoverage } from '@workcell/http';
 import { openApiDocument, REGISTRY_DIGEST, v1Operations } from '@workcell/registry';
 import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@workcell/testing';
+import { useApiApps } from './support/apps.js';
 
 const env = useTestEnvironment();
 
@@ -74,20 +74,11 @@ describe('registry agreement between cells (contract 5.2 rule 7)', () => {
 });
 
 describe('API routes come from the registry', () => {
-  let v1: RunningApp<NestFastifyApplication>;
-  let v0: RunningApp<NestFastifyApplication>;
-  beforeAll(async () => {
-    v1 = await startApp(createApiV1App, env.config);
-    v0 = await startApp(createApiV0App, env.config);
-  });
-  afterAll(async () => {
-    await v1.close();
-    await v0.close();
-  });
+  const apps = useApiApps(env);
 
   it('mounts every v1 and v0 operation, implemented or 501', () => {
-    const c1 = routeCoverage(v1.app);
-    const c0 = routeCoverage(v0.app);
+    const c1 = routeCoverage(apps.v1.app);
+    const c0 = routeCoverage(apps.v0.app);
     assert.equal(c1.implemented.length + c1.notImplemented.length, 237);
     assert.equal(c0.implemented.length + c0.notImplemented.length, 87);
     assert.ok(c1.implemented.includes('getApiVersion'));
@@ -96,10 +87,10 @@ describe('API routes come from the registry', () => {
 
   it('checks the credential of an unimplemented v1 operation first (401), in the v1 error document', async () => {
     // Issue 10: authentication comes before 501; http-contract.test.ts follows an authorized request to its 501.
-    const c1 = routeCoverage(v1.app);
+    const c1 = routeCoverage(apps.v1.app);
     const operation = v1Operations.find((op) => op.operationId === c1.notImplemented[0])!;
     const path = operation.path.replace(/\{\w+\}/g, '01a1fc94-97ea-7433-a1ba-8714884845a1');
-    const res = await fetch(`${v1.url}${path}`, { method: operation.method });
+    const res = await fetch(`${apps.v1.url}${path}`, { method: operation.method });
     assert.equal(res.status, 401);
     assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="workcell-v1"');
     const body = (await res.json()) as { errors: { code: string; status: string; title: string; detail: string }[]; meta: { requestId: string } };
@@ -109,43 +100,43 @@ describe('API routes come from the registry', () => {
   });
 
   it('serves every one of the 87 v0 operations (issue 5: none answers 501)', () => {
-    assert.deepEqual(routeCoverage(v0.app).notImplemented, []);
+    assert.deepEqual(routeCoverage(apps.v0.app).notImplemented, []);
   });
 
   it('answers unknown routes 404 in each generation’s shape', async () => {
-    const r1 = await fetch(`${v1.url}/v1/no-such-thing`);
+    const r1 = await fetch(`${apps.v1.url}/v1/no-such-thing`);
     assert.equal(r1.status, 404);
     const b1 = (await r1.json()) as { errors: { code: string }[]; meta: { requestId: string } };
     assert.equal(b1.errors[0]?.code, 'route_not_found');
     assert.equal(b1.meta.requestId, r1.headers.get('x-request-id'));
-    const r0 = await fetch(`${v0.url}/no-such-thing`);
+    const r0 = await fetch(`${apps.v0.url}/no-such-thing`);
     assert.equal(r0.status, 404);
     assert.equal(((await r0.json()) as { error: { code: string } }).error.code, 'not_found');
   });
 
   it('answers an oversized body 413 and malformed JSON 400 in the v1 error document', async () => {
-    const big = await fetch(`${v1.url}/v1/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x: 'a'.repeat(2 * 1024 * 1024) }) });
+    const big = await fetch(`${apps.v1.url}/v1/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x: 'a'.repeat(2 * 1024 * 1024) }) });
     assert.equal(big.status, 413);
     assert.equal(((await big.json()) as { errors: { code: string }[] }).errors[0]?.code, 'payload_too_large');
-    const bad = await fetch(`${v1.url}/v1/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{nope' });
+    const bad = await fetch(`${apps.v1.url}/v1/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{nope' });
     assert.equal(bad.status, 400);
     assert.equal(((await bad.json()) as { errors: { code: string }[] }).errors[0]?.code, 'invalid_json');
   });
 
   it('serves the v1 OpenAPI document publicly, and v0 its own', async () => {
-    const r1 = await fetch(`${v1.url}/v1/openapi.json`);
+    const r1 = await fetch(`${apps.v1.url}/v1/openapi.json`);
     assert.equal(r1.status, 200);
     assert.equal(await r1.text(), openApiDocument('v1').text);
-    const again = await fetch(`${v1.url}/v1/openapi.json`, { headers: { 'if-none-match': r1.headers.get('etag') ?? '' } });
+    const again = await fetch(`${apps.v1.url}/v1/openapi.json`, { headers: { 'if-none-match': r1.headers.get('etag') ?? '' } });
     assert.equal(again.status, 304);
-    const r0 = await fetch(`${v0.url}/openapi.json`);
+    const r0 = await fetch(`${apps.v0.url}/openapi.json`);
     assert.equal(((await r0.json()) as { info: { version: string } }).info.version, '0.4.5');
   });
 
   it('answers getApiVersion and the v0 discovery redirect', async () => {
-    const version = await fetch(`${v1.url}/v1`);
+    const version = await fetch(`${apps.v1.url}/v1`);
     assert.deepEqual(await version.json(), { data: { apiVersion: 'v1', openapiUrl: '/v1/openapi.json', legacy: { version: '0.4.5', status: 'frozen-legacy' } } });
-    const root = await fetch(`${v0.url}/`, { redirect: 'manual' });
+    const root = await fetch(`${apps.v0.url}/`, { redirect: 'manual' });
     assert.equal(root.status, 302);
     assert.equal(root.headers.get('location'), `${env.config.baseUrls.v1}/v1`);
   });

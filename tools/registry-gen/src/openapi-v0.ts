@@ -1,5 +1,6 @@
-import { LegacyError, LegacyResponse, V0_DEPRECATED_AT, type V0OperationDefinition } from '@workcell/registry';
+import { getV1Operation, LegacyError, LegacyResponse, V0_DEPRECATED_AT, type V0OperationDefinition, type V1OperationId } from '@workcell/registry';
 import type { z } from 'zod';
+import { exampleOf } from './examples.js';
 import { allComponents, reachableSchemas, toSchema, unwrapOptional, type JsonSchema } from './json-schema.js';
 
 const SECURITY_SCHEME = 'apiToken';
@@ -46,7 +47,9 @@ Every operation declares 200, 201, 204, 400, 401 and 429. 200, 201 and 400 use a
 ## Rate limits and retries
 100 requests per minute per API token and URL path: the authenticated token however the \`Bearer\` scheme is spelled, and the decoded path (\`/teams\` and \`/team%73\` are one path); requests without a valid token count against the client address and path. 429 carries \`Retry-After\` (seconds) when known. v0 creates are not idempotent: a retried create after a timeout may create a duplicate.`;
 
-function parametersOf(op: V0OperationDefinition): JsonSchema[] {
+type Components = Readonly<Record<string, JsonSchema>>;
+
+function parametersOf(op: V0OperationDefinition, components: Components): JsonSchema[] {
   const out: JsonSchema[] = [];
   const add = (location: 'path' | 'query', obj: z.ZodObject | null) => {
     if (!obj) return;
@@ -63,6 +66,7 @@ function parametersOf(op: V0OperationDefinition): JsonSchema[] {
         required: location === 'path' ? true : !optional,
         ...(typeof description === 'string' ? { description } : {}),
         schema: rest,
+        example: exampleOf(rest, components, name),
       });
     }
   };
@@ -71,8 +75,8 @@ function parametersOf(op: V0OperationDefinition): JsonSchema[] {
   return out;
 }
 
-function operationObject(op: V0OperationDefinition): JsonSchema {
-  const parameters = parametersOf(op);
+function operationObject(op: V0OperationDefinition, components: Components): JsonSchema {
+  const parameters = parametersOf(op, components);
   const notes = [
     op.v1OperationId ? `v1 replacement: \`${op.v1OperationId}\` (${op.migrationClass}).` : 'No v1 replacement; remains on v0.',
   ];
@@ -81,7 +85,8 @@ function operationObject(op: V0OperationDefinition): JsonSchema {
   let requestBody: JsonSchema | undefined;
   if (op.request.body) {
     const { schema } = unwrapOptional(op.request.body);
-    requestBody = { required: true, content: { 'application/json': { schema: toSchema(schema) } } };
+    const json = toSchema(schema);
+    requestBody = { required: true, content: { 'application/json': { schema: json, example: exampleOf(json, components) } } };
   }
   return {
     operationId: op.operationId,
@@ -110,14 +115,26 @@ function operationObject(op: V0OperationDefinition): JsonSchema {
   };
 }
 
+/** The refusal of the first unavailable operation, as apps/api-v0 (legacy/deprecation.ts) words it. */
+function unavailableMessage(ops: readonly V0OperationDefinition[]): string {
+  const op = ops.find((o) => o.availability === 'unavailable');
+  if (!op) return 'the frozen route is unavailable in v0';
+  const successor = op.v1OperationId ? getV1Operation(op.v1OperationId as V1OperationId) : null;
+  return `${op.method} ${op.path} is unavailable in v0${successor ? `; use v1 ${successor.operationId} (${successor.method} ${successor.path}) instead` : ''}`;
+}
+
 export function buildV0Document(ops: readonly V0OperationDefinition[]): JsonSchema {
+  const components = allComponents();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of ops) {
     const item = (paths[op.path] ??= {});
-    item[op.method.toLowerCase()] = operationObject(op);
+    item[op.method.toLowerCase()] = operationObject(op, components);
   }
-  const broad = { 'application/json': { schema: toSchema(LegacyResponse) } };
-  const error = { 'application/json': { schema: toSchema(LegacyError) } };
+  const pageParameter = (name: string, description: string, schema: JsonSchema) => ({ name, in: 'query', required: false, description, schema, example: exampleOf(schema, components, name) });
+  const broadSchema = toSchema(LegacyResponse);
+  const broad = { 'application/json': { schema: broadSchema, example: exampleOf(broadSchema, components) } };
+  /** The legacy error shape with the code the platform sends for this response (libs/http protocols.ts). */
+  const error = (code: string, message: string) => ({ 'application/json': { schema: toSchema(LegacyError), example: { error: { code, message } } } });
   const deprecationHeaders = {
     Deprecation: {
       description: `RFC 9745: when v0 was deprecated, as \`@<unix seconds>\` (\`@${V0_DEPRECATED_AT}\`).`,
@@ -135,13 +152,13 @@ export function buildV0Document(ops: readonly V0OperationDefinition[]): JsonSche
     LegacyUnavailable: {
       description: 'The frozen route is unavailable: refused after authentication with code `forbidden`, naming the v1 replacement; nothing is read or written.',
       headers: deprecationHeaders,
-      content: error,
+      content: error('forbidden', unavailableMessage(ops)),
     },
     LegacyCreated: { description: 'Resource created (broad legacy response shape).', content: broad },
     LegacyNoContent: { description: 'Success, no body.' },
     LegacyBadRequest: {
       description: 'Body, selector or parameters invalid. Broad legacy response shape; the service sends the legacy error shape.',
-      content: { 'application/json': { schema: { anyOf: [toSchema(LegacyError), toSchema(LegacyResponse)] } } },
+      content: { 'application/json': { schema: { anyOf: [toSchema(LegacyError), broadSchema] }, example: { error: { code: 'invalid_request', message: 'the request does not match the operation: limit must be at most 500' } } } },
     },
     LegacyUnauthorized: {
       description: 'Token missing, malformed or invalid (legacy error shape, no team data).',
@@ -151,17 +168,16 @@ export function buildV0Document(ops: readonly V0OperationDefinition[]): JsonSche
           schema: { type: 'string' },
         },
       },
-      content: error,
+      content: error('unauthorized', 'the API token is missing, malformed or invalid'),
     },
     LegacyTooManyRequests: {
       description: 'Rate limit exceeded (100 requests per minute per API token and URL path).',
       headers: {
         'Retry-After': { description: 'Minimum seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
       },
-      content: error,
+      content: error('rate_limited', 'too many requests; retry after the window resets'),
     },
   };
-  const components = allComponents();
   const reachable = reachableSchemas({ paths, responses }, components);
   const schemas = Object.fromEntries([...reachable].sort().map((id) => [id, components[id]]));
   const usedResources = [...new Set(ops.map((op) => op.resource))];
@@ -201,20 +217,8 @@ export function buildV0Document(ops: readonly V0OperationDefinition[]): JsonSche
         },
       },
       parameters: {
-        Page: {
-          name: 'page',
-          in: 'query',
-          required: false,
-          description: 'Page number, minimum 1, in decimal digits only.',
-          schema: { type: 'integer', minimum: 1 },
-        },
-        Limit: {
-          name: 'limit',
-          in: 'query',
-          required: false,
-          description: 'Page size, 1-500, in decimal digits only.',
-          schema: { type: 'integer', minimum: 1, maximum: 500 },
-        },
+        Page: pageParameter('page', 'Page number, minimum 1, in decimal digits only.', { type: 'integer', minimum: 1 }),
+        Limit: pageParameter('limit', 'Page size, 1-500, in decimal digits only.', { type: 'integer', minimum: 1, maximum: 500 }),
       },
       responses,
       schemas,

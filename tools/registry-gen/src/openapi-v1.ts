@@ -6,12 +6,15 @@ import {
   ListLinks,
   ListMeta,
   SENSITIVE_SCOPES,
+  titleFor,
   V1_FAMILIES,
   type OperationDefinition,
   type V1ErrorStatus,
   type V1Family,
 } from '@workcell/registry';
 import type { z } from 'zod';
+import { type SentCode, type SentStatus, sentErrors } from './error-codes.js';
+import { exampleOf, exampleUuid } from './examples.js';
 import { allComponents, componentId, reachableSchemas, toSchema, unwrapOptional, type JsonSchema } from './json-schema.js';
 
 const SECURITY_SCHEME = 'bearerCredential';
@@ -63,41 +66,95 @@ const FAMILY_DESCRIPTIONS: Record<V1Family, string> = {
   audit: 'Developer-platform audit events.',
 };
 
+/**
+ * Each error status's response: a component name, what the status means (the codes it carries come from
+ * error-codes.ts, per operation) and the headers it adds.
+ */
 const ERROR_RESPONSES: Record<V1ErrorStatus, { name: string; description: string; extraHeaders?: string[] }> = {
-  400: {
-    name: 'BadRequest',
-    description: 'Invalid request (`invalid_request`), invalid idempotency key (`invalid_idempotency_key`) or malformed precondition (`invalid_precondition`).',
-  },
+  400: { name: 'BadRequest', description: 'The request is not valid; nothing was read or written.' },
   401: {
     name: 'Unauthorized',
-    description:
-      'Missing, invalid, expired or revoked credential (`unauthenticated`, `credential_expired`, `credential_revoked`). `WWW-Authenticate: Bearer realm="workcell-v1"`, with `error="invalid_token"` when a bearer token was presented (RFC 6750).',
+    description: 'No valid credential. `WWW-Authenticate: Bearer realm="workcell-v1"`, with `error="invalid_token"` when a bearer token was presented (RFC 6750).',
     extraHeaders: ['WWW-Authenticate'],
   },
-  403: { name: 'Forbidden', description: 'Scope, workspace or policy denial, e.g. `insufficient_scope`.' },
-  404: { name: 'NotFound', description: "Resource not visible in the credential's workspace (`not_found`)." },
+  403: {
+    name: 'Forbidden',
+    description:
+      "Refused for this credential. An operation's own rules may also refuse with `forbidden` (a member permission or principal type it needs) or `insufficient_grant` (a service account's resource grants allow reading the resource but not changing it, or not creating one).",
+  },
+  404: { name: 'NotFound', description: "Not visible in the credential's workspace." },
   409: {
     name: 'Conflict',
     description:
-      'Resource-state conflict (`conflict`), stale compare-and-set validator (`version_conflict`) or idempotency key reused with a different payload (`idempotency_key_reused`).',
+      'The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`.',
   },
-  410: { name: 'Gone', description: 'Private-file upload reservation expired (`upload_expired`); create a new upload intent.' },
-  412: { name: 'PreconditionFailed', description: 'Strong revision stale (`precondition_failed`); re-read and decide.' },
-  413: {
-    name: 'PayloadTooLarge',
-    description: 'The request body is over the operation\'s limit, or a bounded field is over its bound (`payload_too_large`, with the field\'s pointer); nothing is written.',
-  },
-  428: { name: 'PreconditionRequired', description: 'Required If-Match missing (`precondition_required`).' },
+  410: { name: 'Gone', description: 'Private-file upload reservation expired.' },
+  412: { name: 'PreconditionFailed', description: 'Strong revision stale.' },
+  413: { name: 'ContentTooLarge', description: "The body is over the operation's limit, or a bounded field is over its bound (with the field's pointer); nothing is written." },
+  415: { name: 'UnsupportedMediaType', description: 'The body is not JSON in UTF-8.' },
+  428: { name: 'PreconditionRequired', description: 'A required precondition is missing.' },
   429: {
     name: 'TooManyRequests',
-    description: 'Rate limit exceeded (`rate_limit_exceeded`); honor Retry-After.',
+    description: 'Rate limit exceeded; honor Retry-After.',
     extraHeaders: ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
   },
   503: {
     name: 'ServiceUnavailable',
-    description: 'Temporary availability failure (`service_unavailable`); only safe operations are retried automatically. 502 and 504 are used alike.',
+    description: 'Temporary availability failure; only safe operations are retried automatically. 502 and 504 are used alike.',
+    extraHeaders: ['Retry-After'],
   },
 };
+
+/** The error document an operation answers with for one code (its `detail` says when; the request id is an example). */
+export function errorDocumentExample(status: V1ErrorStatus, sent: SentCode): unknown {
+  return { errors: [{ code: sent.code, detail: sent.when, status: String(status), title: titleFor(status) }], meta: { requestId: exampleUuid(0) } };
+}
+
+const pascal = (code: string) => code.replace(/(^|_)([a-z])/g, (_m, _s, c: string) => c.toUpperCase());
+
+/**
+ * The error responses of the v1 document: one component per status and set of codes (an operation refers to the
+ * one whose codes it sends), each listing its codes with when they are sent, and an example error document per code.
+ */
+class ErrorResponses {
+  private readonly byName = new Map<string, JsonSchema>();
+  /** Per status, the codes every operation declaring it sends: a component's name adds only the others. */
+  private readonly common = new Map<V1ErrorStatus, Set<string>>();
+
+  constructor(ops: readonly OperationDefinition[]) {
+    for (const sent of ops.flatMap(sentErrors)) {
+      const codes = new Set(sent.codes.map((c) => c.code));
+      const seen = this.common.get(sent.status);
+      this.common.set(sent.status, seen ? new Set([...seen].filter((c) => codes.has(c))) : codes);
+    }
+  }
+
+  ref(sent: SentStatus): { $ref: string } {
+    const spec = ERROR_RESPONSES[sent.status];
+    const common = this.common.get(sent.status);
+    const name = `${spec.name}${sent.codes.filter((c) => !common?.has(c.code)).map((c) => pascal(c.code)).join('')}`;
+    if (!this.byName.has(name)) {
+      const codes = sent.codes.map((c) => `\`${c.code}\``).join(', ');
+      this.byName.set(name, {
+        description: `${spec.description} Codes: ${codes}.\n\n${sent.codes.map((c) => `- \`${c.code}\`: ${c.when}.`).join('\n')}`,
+        headers: headerRefs(['X-Request-Id', ...(spec.extraHeaders ?? [])]),
+        content: {
+          'application/json': {
+            schema: toSchema(ErrorDocument),
+            examples: Object.fromEntries(sent.codes.map((c) => [c.code, { summary: c.code, value: errorDocumentExample(sent.status, c) }])),
+          },
+        },
+        'x-error-codes': sent.codes.map((c) => c.code),
+      });
+    }
+    return { $ref: `#/components/responses/${name}` };
+  }
+
+  /** The components, by name. */
+  all(): Record<string, JsonSchema> {
+    return Object.fromEntries([...this.byName].sort(([a], [b]) => a.localeCompare(b)));
+  }
+}
 
 const HEADERS: Record<string, JsonSchema> = {
   'X-Request-Id': {
@@ -119,6 +176,8 @@ const HEADERS: Record<string, JsonSchema> = {
   Location: { description: 'URL of the created resource or of the accepted asynchronous operation.', schema: { type: 'string' } },
   'Cache-Control': { description: 'Always `private, no-store`.', schema: { type: 'string', const: 'private, no-store' } },
 };
+
+type Components = Readonly<Record<string, JsonSchema>>;
 
 const SUCCESS_HEADERS = ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 const headerRefs = (names: readonly string[]) =>
@@ -183,7 +242,7 @@ const SHARED_PARAMETERS: Record<string, { key: string; param: JsonSchema }> = {
 
 const HEADER_DISPLAY: Record<string, string> = { 'if-match': 'If-Match', 'idempotency-key': 'Idempotency-Key' };
 
-function parametersOf(op: OperationDefinition): JsonSchema[] {
+function parametersOf(op: OperationDefinition, components: Components): JsonSchema[] {
   const out: JsonSchema[] = [];
   const add = (location: 'path' | 'query' | 'header', obj: z.ZodObject | null) => {
     if (!obj) return;
@@ -202,6 +261,7 @@ function parametersOf(op: OperationDefinition): JsonSchema[] {
         required: location === 'path' ? true : !optional,
         ...(typeof description === 'string' ? { description } : {}),
         schema: rest,
+        example: exampleOf(rest, components, name),
       });
     }
   };
@@ -211,7 +271,8 @@ function parametersOf(op: OperationDefinition): JsonSchema[] {
   return out;
 }
 
-function successResponse(op: OperationDefinition): JsonSchema {
+function successResponse(op: OperationDefinition, components: Components): JsonSchema {
+  const json = (schema: JsonSchema) => ({ 'application/json': { schema, example: exampleOf(schema, components) } });
   const headers = headerRefs([...SUCCESS_HEADERS, ...op.responseHeaders]);
   const r = op.response;
   switch (r.kind) {
@@ -233,29 +294,21 @@ function successResponse(op: OperationDefinition): JsonSchema {
       return {
         description: op.async ? 'Accepted; poll the asynchronous operation at Location.' : 'Resource envelope `{ data }`.',
         headers,
-        content: {
-          'application/json': {
-            schema: { type: 'object', required: ['data'], properties: { data: toSchema(r.schema) } },
-          },
-        },
+        content: json({ type: 'object', required: ['data'], properties: { data: toSchema(r.schema) } }),
       };
     case 'list':
       return {
         description: 'List envelope `{ data: [], meta, links }`.',
         headers,
-        content: {
-          'application/json': {
-            schema: {
-              type: 'object',
-              required: ['data', 'meta', 'links'],
-              properties: {
-                data: { type: 'array', items: toSchema(r.schema) },
-                meta: toSchema(ListMeta),
-                links: toSchema(ListLinks),
-              },
-            },
+        content: json({
+          type: 'object',
+          required: ['data', 'meta', 'links'],
+          properties: {
+            data: { type: 'array', items: toSchema(r.schema) },
+            meta: toSchema(ListMeta),
+            links: toSchema(ListLinks),
           },
-        },
+        }),
       };
   }
 }
@@ -267,14 +320,15 @@ function securityOf(op: OperationDefinition): JsonSchema[] {
   return op.anyOfScopes.map((s) => ({ [SECURITY_SCHEME]: [...op.scopes, s] }));
 }
 
-function operationObject(op: OperationDefinition): JsonSchema {
-  const parameters = parametersOf(op);
-  const responses: Record<string, unknown> = { [String(op.success)]: successResponse(op) };
-  for (const status of op.errors) responses[String(status)] = { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
+function operationObject(op: OperationDefinition, components: Components, errors: ErrorResponses): JsonSchema {
+  const parameters = parametersOf(op, components);
+  const responses: Record<string, unknown> = { [String(op.success)]: successResponse(op, components) };
+  for (const sent of sentErrors(op)) responses[String(sent.status)] = errors.ref(sent);
   let requestBody: JsonSchema | undefined;
   if (op.request.body) {
     const { schema, optional } = unwrapOptional(op.request.body);
-    requestBody = { required: !optional, content: { 'application/json': { schema: toSchema(schema) } } };
+    const json = toSchema(schema);
+    requestBody = { required: !optional, content: { 'application/json': { schema: json, example: exampleOf(json, components) } } };
   }
   const notes: string[] = [];
   if (op.description) notes.push(op.description);
@@ -335,7 +389,7 @@ Operations with \`x-idempotent: true\` accept an optional \`Idempotency-Key\` he
 Responses carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (Unix time in milliseconds); 429 adds \`Retry-After\` (seconds). Budgets are per authenticated credential and operation class (reads, writes), however the \`Authorization\` scheme is spelled; requests without a valid credential (none, refused, public or unknown routes) count against their client address, and an address out of budget is refused before its token is verified. \`X-Request-Id\` equals \`meta.requestId\` of the error document.
 
 ## Errors
-Errors use the error document \`{ "errors": [{ "code", "detail", "status", "title", "source": { "pointer" } }], "meta": { "requestId" } }\`. A dependency that is unreachable (PostgreSQL, Redis, the auth service) answers 503 \`service_unavailable\` with \`Retry-After\`, never a 500; no error carries internals. A path that is no operation answers 404 \`route_not_found\`; a path of this document with a method it does not list answers 405 \`method_not_allowed\` with \`Allow\` naming its methods (both before authentication: they restate this public document). Every operation, implemented or not, checks the credential (401) and its scopes (403) first; an operation not implemented yet then answers 501 \`not_implemented\`.
+Errors use the error document \`{ "errors": [{ "code", "detail", "status", "title", "source": { "pointer" } }], "meta": { "requestId" } }\`. Each operation's error responses name the codes it sends under each status (\`x-error-codes\`, each with when it is sent and an example error document); \`validation_failed\` (400) is sent by every operation whose request does not match its schemas, an undeclared query parameter included. A dependency that is unreachable (PostgreSQL, Redis, the auth service) answers 503 \`service_unavailable\` with \`Retry-After\`, never a 500; no error carries internals. A path that is no operation answers 404 \`route_not_found\`; a path of this document with a method it does not list answers 405 \`method_not_allowed\` with \`Allow\` naming its methods (both before authentication: they restate this public document). Every operation, implemented or not, checks the credential (401) and its scopes (403) first; an operation not implemented yet then answers 501 \`not_implemented\`.
 
 ## ETags and conditional reads
 Every single-resource response carries a strong \`ETag\`: the revision (\`"3"\`) for revisioned resources (the value \`If-Match\` compares), otherwise a digest of the exact representation. A GET whose \`If-None-Match\` names the current ETag answers 304 without a body.
@@ -410,24 +464,16 @@ const WEBHOOK_DELIVERY = {
 } as const;
 
 export function buildV1Document(ops: readonly OperationDefinition[], digest: string): JsonSchema {
+  const components = allComponents();
+  const errors = new ErrorResponses(ops);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of ops) {
     const item = (paths[op.path] ??= {});
-    item[op.method.toLowerCase()] = operationObject(op);
+    item[op.method.toLowerCase()] = operationObject(op, components, errors);
   }
-  const usedStatuses = new Set(ops.flatMap((op) => op.errors));
-  const responses: Record<string, unknown> = {};
-  for (const status of [...usedStatuses].sort((a, b) => a - b)) {
-    const spec = ERROR_RESPONSES[status];
-    responses[spec.name] = {
-      description: spec.description,
-      headers: headerRefs(['X-Request-Id', ...(spec.extraHeaders ?? [])]),
-      content: { 'application/json': { schema: toSchema(ErrorDocument) } },
-    };
-  }
+  const responses = errors.all();
   const usedFamilies = new Set(ops.map((op) => op.family));
-  const components = allComponents();
-  const parameters = Object.fromEntries(Object.values(SHARED_PARAMETERS).map((p) => [p.key, p.param]));
+  const parameters = Object.fromEntries(Object.values(SHARED_PARAMETERS).map((p) => [p.key, { ...p.param, example: exampleOf(p.param['schema'] as JsonSchema, components, p.param['name'] as string) }]));
   const reachable = reachableSchemas({ paths, responses }, components);
   const schemas = Object.fromEntries([...reachable].sort().map((id) => [id, components[id]]));
   const errorDocumentId = componentId(ErrorDocument);

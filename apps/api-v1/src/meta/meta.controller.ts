@@ -1,7 +1,6 @@
 import { Controller, Header, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Operation } from '@workcell/http';
-import { openApiDocument } from '@workcell/registry';
+import { Operation, servedOpenApiDocument } from '@workcell/http';
 
 /** The two operations a client may call before it has a credential. */
 @Controller()
@@ -14,9 +13,7 @@ export class MetaController {
   @Operation('getOpenApiDocument')
   @Header('Cache-Control', 'public, max-age=300')
   getOpenApiDocument(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const document = openApiDocument('v1');
-    reply.header('etag', document.etag);
-    if (request.headers['if-none-match'] === document.etag) return reply.status(304).send();
-    return reply.type('application/json; charset=utf-8').send(document.text);
+    // The registry's document byte for byte (br or gzip when accepted; 304 when If-None-Match names it).
+    return servedOpenApiDocument('v1').send(request, reply, 'application/json; charset=utf-8');
   }
 }

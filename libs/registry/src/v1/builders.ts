@@ -32,7 +32,8 @@ import type {
  * - retry      = GET -> safe | idempotent -> idempotent | guarded -> guarded | never
  * - sensitive  = a required or any-of scope is marked sensitive in 5.3
  * - errors     = 400 401 403 429 503 (+404 with a path id, +409 for writes,
- *                +412/428 for if-match); public: 429 503
+ *                +412/428 for if-match, +413/415 with a body); public: 400 429 503
+ *                (every operation validates its request: an undeclared query parameter is a 400)
  * - headers    = If-Match (required) for if-match, Idempotency-Key (optional) for idempotent
  */
 export interface OperationSpec {
@@ -140,7 +141,11 @@ export function defineOperation(
   if (idempotent) headerShape[IDEMPOTENCY_KEY_HEADER] = IdempotencyKey.optional();
   const headerSchema = Object.keys(headerShape).length > 0 ? z.object(headerShape) : null;
 
-  const errors = new Set<V1ErrorStatus>(authenticated ? [400, 401, 403, 429, 503] : [429, 503]);
+  const errors = new Set<V1ErrorStatus>(authenticated ? [400, 401, 403, 429, 503] : [400, 429, 503]);
+  if (resolved.body !== null) {
+    errors.add(413);
+    errors.add(415);
+  }
   if (authenticated && params.length > 0) errors.add(404);
   if (authenticated && method !== 'GET') errors.add(409);
   if (concurrency === 'if-match') {

@@ -5698,7 +5698,11 @@ export interface components {
         };
     };
     responses: {
-        /** @description Invalid request (`invalid_request`), invalid idempotency key (`invalid_idempotency_key`) or malformed precondition (`invalid_precondition`). */
+        /**
+         * @description The request is not valid; nothing was read or written. Codes: `validation_failed`.
+         *
+         *     - `validation_failed`: the path, query, headers or body do not match the operation's schemas (a query parameter it does not declare included), or hold text no operation accepts (NUL, another control character, a lone surrogate, undecodable percent-encoding); each error names its pointer or parameter.
+         */
         BadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5708,19 +5712,13 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDocument"];
             };
         };
-        /** @description Missing, invalid, expired or revoked credential (`unauthenticated`, `credential_expired`, `credential_revoked`). `WWW-Authenticate: Bearer realm="workcell-v1"`, with `error="invalid_token"` when a bearer token was presented (RFC 6750). */
-        Unauthorized: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorDocument"];
-            };
-        };
-        /** @description Scope, workspace or policy denial, e.g. `insufficient_scope`. */
-        Forbidden: {
+        /**
+         * @description The request is not valid; nothing was read or written. Codes: `validation_failed`, `invalid_idempotency_key`.
+         *
+         *     - `validation_failed`: the path, query, headers or body do not match the operation's schemas (a query parameter it does not declare included), or hold text no operation accepts (NUL, another control character, a lone surrogate, undecodable percent-encoding); each error names its pointer or parameter.
+         *     - `invalid_idempotency_key`: the Idempotency-Key header is not 8-255 characters of [A-Za-z0-9._:-].
+         */
+        BadRequestInvalidIdempotencyKey: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
@@ -5729,8 +5727,13 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDocument"];
             };
         };
-        /** @description Resource not visible in the credential's workspace (`not_found`). */
-        NotFound: {
+        /**
+         * @description The request is not valid; nothing was read or written. Codes: `validation_failed`, `invalid_json`.
+         *
+         *     - `validation_failed`: the path, query, headers or body do not match the operation's schemas (a query parameter it does not declare included), or hold text no operation accepts (NUL, another control character, a lone surrogate, undecodable percent-encoding); each error names its pointer or parameter.
+         *     - `invalid_json`: the body is not JSON in UTF-8, repeats a key within one object, holds a __proto__ or constructor.prototype key or nests deeper than 32 levels.
+         */
+        BadRequestInvalidJson: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
@@ -5739,7 +5742,58 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDocument"];
             };
         };
-        /** @description Resource-state conflict (`conflict`), stale compare-and-set validator (`version_conflict`) or idempotency key reused with a different payload (`idempotency_key_reused`). */
+        /**
+         * @description The request is not valid; nothing was read or written. Codes: `validation_failed`, `invalid_json`, `invalid_idempotency_key`.
+         *
+         *     - `validation_failed`: the path, query, headers or body do not match the operation's schemas (a query parameter it does not declare included), or hold text no operation accepts (NUL, another control character, a lone surrogate, undecodable percent-encoding); each error names its pointer or parameter.
+         *     - `invalid_json`: the body is not JSON in UTF-8, repeats a key within one object, holds a __proto__ or constructor.prototype key or nests deeper than 32 levels.
+         *     - `invalid_idempotency_key`: the Idempotency-Key header is not 8-255 characters of [A-Za-z0-9._:-].
+         */
+        BadRequestInvalidJsonInvalidIdempotencyKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDocument"];
+            };
+        };
+        /**
+         * @description The request is not valid; nothing was read or written. Codes: `validation_failed`, `invalid_json`, `invalid_precondition`.
+         *
+         *     - `validation_failed`: the path, query, headers or body do not match the operation's schemas (a query parameter it does not declare included), or hold text no operation accepts (NUL, another control character, a lone surrogate, undecodable percent-encoding); each error names its pointer or parameter.
+         *     - `invalid_json`: the body is not JSON in UTF-8, repeats a key within one object, holds a __proto__ or constructor.prototype key or nests deeper than 32 levels.
+         *     - `invalid_precondition`: If-Match is not exactly one strong ETag (weak, a list, * or malformed).
+         */
+        BadRequestInvalidJsonInvalidPrecondition: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDocument"];
+            };
+        };
+        /**
+         * @description The request is not valid; nothing was read or written. Codes: `validation_failed`, `invalid_precondition`.
+         *
+         *     - `validation_failed`: the path, query, headers or body do not match the operation's schemas (a query parameter it does not declare included), or hold text no operation accepts (NUL, another control character, a lone surrogate, undecodable percent-encoding); each error names its pointer or parameter.
+         *     - `invalid_precondition`: If-Match is not exactly one strong ETag (weak, a list, * or malformed).
+         */
+        BadRequestInvalidPrecondition: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDocument"];
+            };
+        };
+        /**
+         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`. Codes: `conflict`.
+         *
+         *     - `conflict`: the resource's state does not allow the change.
+         */
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5749,7 +5803,71 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDocument"];
             };
         };
-        /** @description Private-file upload reservation expired (`upload_expired`); create a new upload intent. */
+        /**
+         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`. Codes: `conflict`, `idempotency_key_reused`, `idempotency_request_in_progress`.
+         *
+         *     - `conflict`: the resource's state does not allow the change.
+         *     - `idempotency_key_reused`: the Idempotency-Key was used with a different payload.
+         *     - `idempotency_request_in_progress`: a request with this Idempotency-Key is still running; retry after Retry-After.
+         */
+        ConflictIdempotencyKeyReusedIdempotencyRequestInProgress: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDocument"];
+            };
+        };
+        /**
+         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`. Codes: `conflict`, `version_conflict`.
+         *
+         *     - `conflict`: the resource's state does not allow the change.
+         *     - `version_conflict`: expectedVersion is not the stored version.
+         */
+        ConflictVersionConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDocument"];
+            };
+        };
+        /**
+         * @description The body is over the operation's limit, or a bounded field is over its bound (with the field's pointer); nothing is written. Codes: `payload_too_large`.
+         *
+         *     - `payload_too_large`: the body is larger than 1 MiB.
+         */
+        ContentTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDocument"];
+            };
+        };
+        /**
+         * @description Refused for this credential. An operation's own rules may also refuse with `forbidden` (a member permission or principal type it needs) or `insufficient_grant` (a service account's resource grants allow reading the resource but not changing it, or not creating one). Codes: `insufficient_scope`, `workspace_locked`.
+         *
+         *     - `insufficient_scope`: the credential lacks a required scope (or every one of the any-of scopes); the detail names what is missing.
+         *     - `workspace_locked`: the credential's workspace is locked.
+         */
+        Forbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDocument"];
+            };
+        };
+        /**
+         * @description Private-file upload reservation expired. Codes: `upload_expired`.
+         *
+         *     - `upload_expired`: the upload reservation expired; create a new upload intent.
+         */
         Gone: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5759,7 +5877,25 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDocument"];
             };
         };
-        /** @description Strong revision stale (`precondition_failed`); re-read and decide. */
+        /**
+         * @description Not visible in the credential's workspace. Codes: `not_found`.
+         *
+         *     - `not_found`: no such resource in the credential's workspace (or one a service account's resource grants do not let it read).
+         */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDocument"];
+            };
+        };
+        /**
+         * @description Strong revision stale. Codes: `precondition_failed`.
+         *
+         *     - `precondition_failed`: If-Match names a stale revision; read the resource again and decide.
+         */
         PreconditionFailed: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5769,17 +5905,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDocument"];
             };
         };
-        /** @description The request body is over the operation's limit, or a bounded field is over its bound (`payload_too_large`, with the field's pointer); nothing is written. */
-        PayloadTooLarge: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorDocument"];
-            };
-        };
-        /** @description Required If-Match missing (`precondition_required`). */
+        /**
+         * @description A required precondition is missing. Codes: `precondition_required`.
+         *
+         *     - `precondition_required`: If-Match is missing.
+         */
         PreconditionRequired: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5789,7 +5919,26 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDocument"];
             };
         };
-        /** @description Rate limit exceeded (`rate_limit_exceeded`); honor Retry-After. */
+        /**
+         * @description Temporary availability failure; only safe operations are retried automatically. 502 and 504 are used alike. Codes: `service_unavailable`.
+         *
+         *     - `service_unavailable`: PostgreSQL, Redis or the auth service did not answer in time; retry after Retry-After.
+         */
+        ServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDocument"];
+            };
+        };
+        /**
+         * @description Rate limit exceeded; honor Retry-After. Codes: `rate_limit_exceeded`.
+         *
+         *     - `rate_limit_exceeded`: the credential's (or, without one, the client address's) budget for this operation class is spent; retry after Retry-After.
+         */
         TooManyRequests: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5803,8 +5952,29 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDocument"];
             };
         };
-        /** @description Temporary availability failure (`service_unavailable`); only safe operations are retried automatically. 502 and 504 are used alike. */
-        ServiceUnavailable: {
+        /**
+         * @description No valid credential. `WWW-Authenticate: Bearer realm="workcell-v1"`, with `error="invalid_token"` when a bearer token was presented (RFC 6750). Codes: `unauthenticated`, `credential_expired`, `credential_revoked`.
+         *
+         *     - `unauthenticated`: no bearer credential, or one that is unknown or malformed.
+         *     - `credential_expired`: the credential has expired.
+         *     - `credential_revoked`: the credential has been revoked.
+         */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDocument"];
+            };
+        };
+        /**
+         * @description The body is not JSON in UTF-8. Codes: `unsupported_media_type`.
+         *
+         *     - `unsupported_media_type`: the body is not application/json, or its charset is not UTF-8, or it has a Content-Encoding other than identity.
+         */
+        UnsupportedMediaType: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
@@ -5815,15 +5985,30 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Opaque resource identifier. */
+        /**
+         * @description Opaque resource identifier.
+         * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+         */
         Id: string;
-        /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+        /**
+         * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+         * @example Example cursor
+         */
         Cursor: string;
-        /** @description Page size, 1-200 in decimal digits only; default 50. */
+        /**
+         * @description Page size, 1-200 in decimal digits only; default 50.
+         * @example 50
+         */
         Limit: number;
-        /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+        /**
+         * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+         * @example "1"
+         */
         IfMatch: string;
-        /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+        /**
+         * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+         * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+         */
         IdempotencyKey: string;
     };
     requestBodies: never;
@@ -5870,11 +6055,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "apiVersion": "v1",
+                     *         "openapiUrl": "https://example.com/",
+                     *         "legacy": {
+                     *           "version": "0.4.5",
+                     *           "status": "frozen-legacy"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ApiVersion"];
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5903,6 +6101,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5927,6 +6126,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "credentialId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "kind": "personal-access-token",
+                     *         "status": "active",
+                     *         "scopes": [
+                     *           "Example scopes"
+                     *         ],
+                     *         "expiresAt": "2025-01-06T09:00:00Z",
+                     *         "region": "Example region",
+                     *         "cell": "Example cell"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AuthContext"];
                     };
@@ -5987,6 +6201,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "name": "Example name",
+                     *         "region": "Example region",
+                     *         "cell": "Example cell",
+                     *         "status": "active",
+                     *         "createdAt": "2025-01-06T09:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Workspace"];
                     };
@@ -6018,6 +6244,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "capabilities": [
+                     *           {
+                     *             "key": "Example key",
+                     *             "enabled": false
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WorkspaceCapabilities"];
                     };
@@ -6049,6 +6287,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "plan": "Example plan",
+                     *         "entitlements": [
+                     *           {
+                     *             "key": "Example key",
+                     *             "limit": 1,
+                     *             "used": 1
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WorkspaceEntitlements"];
                     };
@@ -6080,6 +6332,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "name": "Example name",
+                     *         "locale": "aa",
+                     *         "timeZone": "Europe/Berlin",
+                     *         "weekStart": "monday",
+                     *         "defaultCurrency": "AAA",
+                     *         "dateFormat": "YYYY-MM-DD",
+                     *         "version": "Example version",
+                     *         "updatedAt": "2025-01-06T09:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WorkspaceSettings"];
                     };
@@ -6101,6 +6367,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "locale": "aa",
+                 *       "timeZone": "Europe/Berlin",
+                 *       "weekStart": "monday",
+                 *       "defaultCurrency": "AAA",
+                 *       "dateFormat": "YYYY-MM-DD",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["WorkspaceSettingsUpdate"];
             };
         };
@@ -6115,15 +6392,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "name": "Example name",
+                     *         "locale": "aa",
+                     *         "timeZone": "Europe/Berlin",
+                     *         "weekStart": "monday",
+                     *         "defaultCurrency": "AAA",
+                     *         "dateFormat": "YYYY-MM-DD",
+                     *         "version": "Example version",
+                     *         "updatedAt": "2025-01-06T09:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WorkspaceSettings"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6131,14 +6424,27 @@ export interface operations {
     listProjects: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example active */
                 status?: "active" | "completed" | "archived";
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 customerId?: string;
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 updatedSince?: string;
             };
             header?: never;
@@ -6157,6 +6463,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "name": "Example name",
+                     *           "description": "Example description",
+                     *           "status": "active",
+                     *           "customerId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "startsOn": "2025-01-06",
+                     *           "dueOn": "2025-01-07",
+                     *           "tagIds": [
+                     *             "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *           ],
+                     *           "completedAt": "2025-01-06T12:00:00Z",
+                     *           "revision": "Example revision"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Project"][];
                         meta: components["schemas"]["ListMeta"];
@@ -6175,7 +6511,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6183,6 +6522,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "customerId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "startsOn": "2025-01-06",
+                 *       "dueOn": "2025-01-07",
+                 *       "tagIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProjectCreate"];
             };
         };
@@ -6199,15 +6550,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "status": "active",
+                     *         "customerId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "startsOn": "2025-01-06",
+                     *         "dueOn": "2025-01-07",
+                     *         "tagIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "completedAt": "2025-01-06T12:00:00Z",
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Project"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6217,7 +6591,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -6235,6 +6612,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "status": "active",
+                     *         "customerId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "startsOn": "2025-01-06",
+                     *         "dueOn": "2025-01-07",
+                     *         "tagIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "completedAt": "2025-01-06T12:00:00Z",
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Project"];
                     };
@@ -6252,11 +6650,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -6274,12 +6678,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "kind": "Example kind",
+                     *         "status": "pending",
+                     *         "resourceType": "Example resource type",
+                     *         "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "completedAt": "2025-01-06T11:00:00Z",
+                     *         "error": {
+                     *           "code": "Example code",
+                     *           "detail": "Example detail",
+                     *           "status": "111",
+                     *           "title": "Example title",
+                     *           "source": {
+                     *             "pointer": "Example pointer"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AsyncOperation"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -6294,17 +6721,35 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "customerId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "startsOn": "2025-01-06",
+                 *       "dueOn": "2025-01-07",
+                 *       "tagIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProjectUpdate"];
             };
         };
@@ -6320,17 +6765,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "status": "active",
+                     *         "customerId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "startsOn": "2025-01-06",
+                     *         "dueOn": "2025-01-07",
+                     *         "tagIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "completedAt": "2025-01-06T12:00:00Z",
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Project"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6340,11 +6808,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -6362,12 +6836,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "kind": "Example kind",
+                     *         "status": "pending",
+                     *         "resourceType": "Example resource type",
+                     *         "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "completedAt": "2025-01-06T11:00:00Z",
+                     *         "error": {
+                     *           "code": "Example code",
+                     *           "detail": "Example detail",
+                     *           "status": "111",
+                     *           "title": "Example title",
+                     *           "source": {
+                     *             "pointer": "Example pointer"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AsyncOperation"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -6382,11 +6879,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -6404,12 +6907,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "kind": "Example kind",
+                     *         "status": "pending",
+                     *         "resourceType": "Example resource type",
+                     *         "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "completedAt": "2025-01-06T11:00:00Z",
+                     *         "error": {
+                     *           "code": "Example code",
+                     *           "detail": "Example detail",
+                     *           "status": "111",
+                     *           "title": "Example title",
+                     *           "source": {
+                     *             "pointer": "Example pointer"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AsyncOperation"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -6424,11 +6950,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -6446,12 +6978,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "kind": "Example kind",
+                     *         "status": "pending",
+                     *         "resourceType": "Example resource type",
+                     *         "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "completedAt": "2025-01-06T11:00:00Z",
+                     *         "error": {
+                     *           "code": "Example code",
+                     *           "detail": "Example detail",
+                     *           "status": "111",
+                     *           "title": "Example title",
+                     *           "source": {
+                     *             "pointer": "Example pointer"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AsyncOperation"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -6465,14 +7020,23 @@ export interface operations {
     listProjectLifecycleOperations: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -6489,6 +7053,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "kind": "Example kind",
+                     *           "status": "pending",
+                     *           "resourceType": "Example resource type",
+                     *           "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "completedAt": "2025-01-06T11:00:00Z",
+                     *           "error": {
+                     *             "code": "Example code",
+                     *             "detail": "Example detail",
+                     *             "status": "111",
+                     *             "title": "Example title",
+                     *             "source": {
+                     *               "pointer": "Example pointer"
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AsyncOperation"][];
                         meta: components["schemas"]["ListMeta"];
@@ -6509,9 +7105,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 lifecycleOperationId: string;
             };
             cookie?: never;
@@ -6528,6 +7130,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "kind": "Example kind",
+                     *         "status": "pending",
+                     *         "resourceType": "Example resource type",
+                     *         "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "completedAt": "2025-01-06T11:00:00Z",
+                     *         "error": {
+                     *           "code": "Example code",
+                     *           "detail": "Example detail",
+                     *           "status": "111",
+                     *           "title": "Example title",
+                     *           "source": {
+                     *             "pointer": "Example pointer"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AsyncOperation"];
                     };
@@ -6546,7 +7171,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -6563,6 +7191,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "entries": [
+                     *           {
+                     *             "principalType": "member",
+                     *             "principalId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "access": "viewer"
+                     *           }
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectSharing"];
                     };
@@ -6581,13 +7224,28 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": "Example expected version",
+                 *       "entries": [
+                 *         {
+                 *           "principalType": "member",
+                 *           "principalId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *           "access": "viewer"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProjectSharingReplace"];
             };
         };
@@ -6602,16 +7260,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "entries": [
+                     *           {
+                     *             "principalType": "member",
+                     *             "principalId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "access": "viewer"
+                     *           }
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectSharing"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6619,9 +7294,15 @@ export interface operations {
     listProjectTemplates: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -6640,6 +7321,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "name": "Example name",
+                     *           "description": "Example description",
+                     *           "taskBlueprints": [
+                     *             {
+                     *               "title": "Example title",
+                     *               "description": "Example description",
+                     *               "offsetDays": 1,
+                     *               "durationDays": 1
+                     *             }
+                     *           ],
+                     *           "revision": "Example revision"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectTemplate"][];
                         meta: components["schemas"]["ListMeta"];
@@ -6658,7 +7369,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6666,6 +7380,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "taskBlueprints": [
+                 *         {
+                 *           "title": "Example title",
+                 *           "description": "Example description",
+                 *           "offsetDays": 1,
+                 *           "durationDays": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProjectTemplateCreate"];
             };
         };
@@ -6682,15 +7410,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "taskBlueprints": [
+                     *           {
+                     *             "title": "Example title",
+                     *             "description": "Example description",
+                     *             "offsetDays": 1,
+                     *             "durationDays": 1
+                     *           }
+                     *         ],
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectTemplate"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6700,7 +7451,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -6718,6 +7472,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "taskBlueprints": [
+                     *           {
+                     *             "title": "Example title",
+                     *             "description": "Example description",
+                     *             "offsetDays": 1,
+                     *             "durationDays": 1
+                     *           }
+                     *         ],
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectTemplate"];
                     };
@@ -6735,11 +7510,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -6757,7 +7538,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -6772,17 +7553,37 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "taskBlueprints": [
+                 *         {
+                 *           "title": "Example title",
+                 *           "description": "Example description",
+                 *           "offsetDays": 1,
+                 *           "durationDays": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProjectTemplateUpdate"];
             };
         };
@@ -6798,17 +7599,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "taskBlueprints": [
+                     *           {
+                     *             "title": "Example title",
+                     *             "description": "Example description",
+                     *             "offsetDays": 1,
+                     *             "durationDays": 1
+                     *           }
+                     *         ],
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectTemplate"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6818,11 +7642,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -6840,12 +7670,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "taskBlueprints": [
+                     *           {
+                     *             "title": "Example title",
+                     *             "description": "Example description",
+                     *             "offsetDays": 1,
+                     *             "durationDays": 1
+                     *           }
+                     *         ],
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectTemplate"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -6860,17 +7711,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "customerId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "startsOn": "2025-01-06"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProjectTemplateInstantiation"];
             };
         };
@@ -6887,16 +7751,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "status": "active",
+                     *         "customerId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "startsOn": "2025-01-06",
+                     *         "dueOn": "2025-01-07",
+                     *         "tagIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "completedAt": "2025-01-06T12:00:00Z",
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Project"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6904,18 +7791,37 @@ export interface operations {
     listTasks: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 projectId?: string;
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 listId?: string;
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 assigneeId?: string;
+                /** @example open */
                 status?: "open" | "completed";
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 updatedSince?: string;
             };
             header?: never;
@@ -6934,6 +7840,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "title": "Example title",
+                     *           "description": "Example description",
+                     *           "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "listId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *           "status": "open",
+                     *           "priority": "low",
+                     *           "assigneeIds": [
+                     *             "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63"
+                     *           ],
+                     *           "dueAt": "2025-01-06T12:00:00Z",
+                     *           "estimateMinutes": 1,
+                     *           "tagIds": [
+                     *             "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64"
+                     *           ],
+                     *           "completedAt": "2025-01-06T13:00:00Z",
+                     *           "timerStartedAt": "2025-01-06T14:00:00Z",
+                     *           "revision": "Example revision"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"][];
                         meta: components["schemas"]["ListMeta"];
@@ -6952,7 +7894,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6960,6 +7905,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Example title",
+                 *       "description": "Example description",
+                 *       "priority": "low",
+                 *       "assigneeIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *       ],
+                 *       "dueAt": "2025-01-06T09:00:00Z",
+                 *       "estimateMinutes": 1,
+                 *       "tagIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                 *       ],
+                 *       "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                 *       "listId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TaskCreate"];
             };
         };
@@ -6976,15 +7938,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "title": "Example title",
+                     *         "description": "Example description",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "listId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "status": "open",
+                     *         "priority": "low",
+                     *         "assigneeIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63"
+                     *         ],
+                     *         "dueAt": "2025-01-06T12:00:00Z",
+                     *         "estimateMinutes": 1,
+                     *         "tagIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64"
+                     *         ],
+                     *         "completedAt": "2025-01-06T13:00:00Z",
+                     *         "timerStartedAt": "2025-01-06T14:00:00Z",
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6994,7 +7985,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7012,6 +8006,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "title": "Example title",
+                     *         "description": "Example description",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "listId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "status": "open",
+                     *         "priority": "low",
+                     *         "assigneeIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63"
+                     *         ],
+                     *         "dueAt": "2025-01-06T12:00:00Z",
+                     *         "estimateMinutes": 1,
+                     *         "tagIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64"
+                     *         ],
+                     *         "completedAt": "2025-01-06T13:00:00Z",
+                     *         "timerStartedAt": "2025-01-06T14:00:00Z",
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"];
                     };
@@ -7029,11 +8050,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7051,7 +8078,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7066,17 +8093,38 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Example title",
+                 *       "description": "Example description",
+                 *       "priority": "low",
+                 *       "assigneeIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *       ],
+                 *       "dueAt": "2025-01-06T09:00:00Z",
+                 *       "estimateMinutes": 1,
+                 *       "tagIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["TaskUpdate"];
             };
         };
@@ -7092,17 +8140,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "title": "Example title",
+                     *         "description": "Example description",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "listId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "status": "open",
+                     *         "priority": "low",
+                     *         "assigneeIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63"
+                     *         ],
+                     *         "dueAt": "2025-01-06T12:00:00Z",
+                     *         "estimateMinutes": 1,
+                     *         "tagIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64"
+                     *         ],
+                     *         "completedAt": "2025-01-06T13:00:00Z",
+                     *         "timerStartedAt": "2025-01-06T14:00:00Z",
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7112,11 +8189,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7134,12 +8217,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "title": "Example title",
+                     *         "description": "Example description",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "listId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "status": "open",
+                     *         "priority": "low",
+                     *         "assigneeIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63"
+                     *         ],
+                     *         "dueAt": "2025-01-06T12:00:00Z",
+                     *         "estimateMinutes": 1,
+                     *         "tagIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64"
+                     *         ],
+                     *         "completedAt": "2025-01-06T13:00:00Z",
+                     *         "timerStartedAt": "2025-01-06T14:00:00Z",
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7154,11 +8264,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7176,12 +8292,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "title": "Example title",
+                     *         "description": "Example description",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "listId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "status": "open",
+                     *         "priority": "low",
+                     *         "assigneeIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63"
+                     *         ],
+                     *         "dueAt": "2025-01-06T12:00:00Z",
+                     *         "estimateMinutes": 1,
+                     *         "tagIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64"
+                     *         ],
+                     *         "completedAt": "2025-01-06T13:00:00Z",
+                     *         "timerStartedAt": "2025-01-06T14:00:00Z",
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7196,11 +8339,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7218,12 +8367,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "title": "Example title",
+                     *         "description": "Example description",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "listId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "status": "open",
+                     *         "priority": "low",
+                     *         "assigneeIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63"
+                     *         ],
+                     *         "dueAt": "2025-01-06T12:00:00Z",
+                     *         "estimateMinutes": 1,
+                     *         "tagIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64"
+                     *         ],
+                     *         "completedAt": "2025-01-06T13:00:00Z",
+                     *         "timerStartedAt": "2025-01-06T14:00:00Z",
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7238,17 +8414,30 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`. */
+                /**
+                 * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
+                 * @example "1"
+                 */
                 "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "listId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                 *       "position": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["TaskMove"];
             };
         };
@@ -7264,17 +8453,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "title": "Example title",
+                     *         "description": "Example description",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "listId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "status": "open",
+                     *         "priority": "low",
+                     *         "assigneeIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63"
+                     *         ],
+                     *         "dueAt": "2025-01-06T12:00:00Z",
+                     *         "estimateMinutes": 1,
+                     *         "tagIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64"
+                     *         ],
+                     *         "completedAt": "2025-01-06T13:00:00Z",
+                     *         "timerStartedAt": "2025-01-06T14:00:00Z",
+                     *         "revision": "Example revision"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidPrecondition"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7284,17 +8502,28 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "note": "Example note"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TaskTimerStart"];
             };
         };
@@ -7310,16 +8539,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "userId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "startedAt": "2025-01-06T12:00:00Z",
+                     *         "endedAt": "2025-01-06T13:00:00Z",
+                     *         "durationSeconds": 1,
+                     *         "note": "Example note",
+                     *         "billing": {
+                     *           "billable": false,
+                     *           "billingRate": {
+                     *             "amount": "1",
+                     *             "currency": "AAA"
+                     *           }
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TimeEntry"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7328,11 +8584,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7349,16 +8611,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "userId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "startedAt": "2025-01-06T12:00:00Z",
+                     *         "endedAt": "2025-01-06T13:00:00Z",
+                     *         "durationSeconds": 1,
+                     *         "note": "Example note",
+                     *         "billing": {
+                     *           "billable": false,
+                     *           "billingRate": {
+                     *             "amount": "1",
+                     *             "currency": "AAA"
+                     *           }
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TimeEntry"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7366,12 +8653,22 @@ export interface operations {
     listTaskRecurrences: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 templateTaskId?: string;
+                /** @example active */
                 status?: "active" | "paused" | "ended";
             };
             header?: never;
@@ -7390,6 +8687,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "templateTaskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "rule": {
+                     *             "frequency": "daily",
+                     *             "interval": 1,
+                     *             "byWeekday": [
+                     *               "mo"
+                     *             ],
+                     *             "byMonthDay": [
+                     *               1
+                     *             ],
+                     *             "count": 1,
+                     *             "until": "2025-01-06"
+                     *           },
+                     *           "startsOn": "2025-01-07",
+                     *           "timeZone": "Europe/Berlin",
+                     *           "status": "active",
+                     *           "nextOccurrenceAt": "2025-01-06T12:00:00Z",
+                     *           "lastCheckedAt": "2025-01-06T13:00:00Z",
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TaskRecurrence"][];
                         meta: components["schemas"]["ListMeta"];
@@ -7408,7 +8743,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -7416,6 +8754,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rule": {
+                 *         "frequency": "daily",
+                 *         "interval": 1,
+                 *         "byWeekday": [
+                 *           "mo"
+                 *         ],
+                 *         "byMonthDay": [
+                 *           1
+                 *         ],
+                 *         "count": 1,
+                 *         "until": "2025-01-06"
+                 *       },
+                 *       "startsOn": "2025-01-07",
+                 *       "timeZone": "Europe/Berlin",
+                 *       "status": "active",
+                 *       "templateTaskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TaskRecurrenceCreate"];
             };
         };
@@ -7431,15 +8789,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "templateTaskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "rule": {
+                     *           "frequency": "daily",
+                     *           "interval": 1,
+                     *           "byWeekday": [
+                     *             "mo"
+                     *           ],
+                     *           "byMonthDay": [
+                     *             1
+                     *           ],
+                     *           "count": 1,
+                     *           "until": "2025-01-06"
+                     *         },
+                     *         "startsOn": "2025-01-07",
+                     *         "timeZone": "Europe/Berlin",
+                     *         "status": "active",
+                     *         "nextOccurrenceAt": "2025-01-06T12:00:00Z",
+                     *         "lastCheckedAt": "2025-01-06T13:00:00Z",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TaskRecurrence"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7449,7 +8838,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7466,6 +8858,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "templateTaskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "rule": {
+                     *           "frequency": "daily",
+                     *           "interval": 1,
+                     *           "byWeekday": [
+                     *             "mo"
+                     *           ],
+                     *           "byMonthDay": [
+                     *             1
+                     *           ],
+                     *           "count": 1,
+                     *           "until": "2025-01-06"
+                     *         },
+                     *         "startsOn": "2025-01-07",
+                     *         "timeZone": "Europe/Berlin",
+                     *         "status": "active",
+                     *         "nextOccurrenceAt": "2025-01-06T12:00:00Z",
+                     *         "lastCheckedAt": "2025-01-06T13:00:00Z",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TaskRecurrence"];
                     };
@@ -7484,7 +8905,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7516,13 +8940,36 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rule": {
+                 *         "frequency": "daily",
+                 *         "interval": 1,
+                 *         "byWeekday": [
+                 *           "mo"
+                 *         ],
+                 *         "byMonthDay": [
+                 *           1
+                 *         ],
+                 *         "count": 1,
+                 *         "until": "2025-01-06"
+                 *       },
+                 *       "startsOn": "2025-01-07",
+                 *       "timeZone": "Europe/Berlin",
+                 *       "status": "active",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TaskRecurrenceUpdate"];
             };
         };
@@ -7537,16 +8984,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "templateTaskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "rule": {
+                     *           "frequency": "daily",
+                     *           "interval": 1,
+                     *           "byWeekday": [
+                     *             "mo"
+                     *           ],
+                     *           "byMonthDay": [
+                     *             1
+                     *           ],
+                     *           "count": 1,
+                     *           "until": "2025-01-06"
+                     *         },
+                     *         "startsOn": "2025-01-07",
+                     *         "timeZone": "Europe/Berlin",
+                     *         "status": "active",
+                     *         "nextOccurrenceAt": "2025-01-06T12:00:00Z",
+                     *         "lastCheckedAt": "2025-01-06T13:00:00Z",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TaskRecurrence"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7554,14 +9032,23 @@ export interface operations {
     listTaskRecurrenceOccurrences: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7578,6 +9065,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "recurrenceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *           "scheduledFor": "2025-01-06T09:00:00Z",
+                     *           "source": "schedule",
+                     *           "status": "scheduled"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TaskOccurrence"][];
                         meta: components["schemas"]["ListMeta"];
@@ -7597,11 +9105,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7618,16 +9132,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "templateTaskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "rule": {
+                     *           "frequency": "daily",
+                     *           "interval": 1,
+                     *           "byWeekday": [
+                     *             "mo"
+                     *           ],
+                     *           "byMonthDay": [
+                     *             1
+                     *           ],
+                     *           "count": 1,
+                     *           "until": "2025-01-06"
+                     *         },
+                     *         "startsOn": "2025-01-07",
+                     *         "timeZone": "Europe/Berlin",
+                     *         "status": "active",
+                     *         "nextOccurrenceAt": "2025-01-06T12:00:00Z",
+                     *         "lastCheckedAt": "2025-01-06T13:00:00Z",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TaskRecurrence"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7636,17 +9179,42 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rule": {
+                 *         "frequency": "daily",
+                 *         "interval": 1,
+                 *         "byWeekday": [
+                 *           "mo"
+                 *         ],
+                 *         "byMonthDay": [
+                 *           1
+                 *         ],
+                 *         "count": 1,
+                 *         "until": "2025-01-06"
+                 *       },
+                 *       "startsOn": "2025-01-07",
+                 *       "timeZone": "Europe/Berlin",
+                 *       "count": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["TaskRecurrencePreviewRequest"];
             };
         };
@@ -7661,16 +9229,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "recurrenceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "occurrences": [
+                     *           "2025-01-06T09:00:00Z"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TaskRecurrencePreview"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7679,11 +9259,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7701,16 +9287,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "kind": "Example kind",
+                     *         "status": "pending",
+                     *         "resourceType": "Example resource type",
+                     *         "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "completedAt": "2025-01-06T11:00:00Z",
+                     *         "error": {
+                     *           "code": "Example code",
+                     *           "detail": "Example detail",
+                     *           "status": "111",
+                     *           "title": "Example title",
+                     *           "source": {
+                     *             "pointer": "Example pointer"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AsyncOperation"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7719,17 +9328,33 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "externalEventId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "eventType": "Example event type",
+                 *       "occurredAt": "2025-01-06T09:00:00Z",
+                 *       "attributes": {
+                 *         "Example key": "Example example key"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["TaskRecurrenceEvent"];
             };
         };
@@ -7745,16 +9370,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "kind": "Example kind",
+                     *         "status": "pending",
+                     *         "resourceType": "Example resource type",
+                     *         "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "completedAt": "2025-01-06T11:00:00Z",
+                     *         "error": {
+                     *           "code": "Example code",
+                     *           "detail": "Example detail",
+                     *           "status": "111",
+                     *           "title": "Example title",
+                     *           "source": {
+                     *             "pointer": "Example pointer"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AsyncOperation"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7762,19 +9412,40 @@ export interface operations {
     listTimeEntries: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 taskId?: string;
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 projectId?: string;
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 userId?: string;
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 startedFrom?: string;
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 startedTo?: string;
             };
             header?: never;
@@ -7793,6 +9464,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *           "userId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *           "startedAt": "2025-01-06T12:00:00Z",
+                     *           "endedAt": "2025-01-06T13:00:00Z",
+                     *           "durationSeconds": 1,
+                     *           "note": "Example note",
+                     *           "billing": {
+                     *             "billable": false,
+                     *             "billingRate": {
+                     *               "amount": "1",
+                     *               "currency": "AAA"
+                     *             }
+                     *           },
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TimeEntry"][];
                         meta: components["schemas"]["ListMeta"];
@@ -7811,7 +9516,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -7819,6 +9527,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                 *       "userId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                 *       "startedAt": "2025-01-06T09:00:00Z",
+                 *       "endedAt": "2025-01-06T10:00:00Z",
+                 *       "durationSeconds": 1,
+                 *       "note": "Example note"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TimeEntryCreate"];
             };
         };
@@ -7834,15 +9553,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "userId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "startedAt": "2025-01-06T12:00:00Z",
+                     *         "endedAt": "2025-01-06T13:00:00Z",
+                     *         "durationSeconds": 1,
+                     *         "note": "Example note",
+                     *         "billing": {
+                     *           "billable": false,
+                     *           "billingRate": {
+                     *             "amount": "1",
+                     *             "currency": "AAA"
+                     *           }
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TimeEntry"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7852,7 +9598,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7869,6 +9618,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "userId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "startedAt": "2025-01-06T12:00:00Z",
+                     *         "endedAt": "2025-01-06T13:00:00Z",
+                     *         "durationSeconds": 1,
+                     *         "note": "Example note",
+                     *         "billing": {
+                     *           "billable": false,
+                     *           "billingRate": {
+                     *             "amount": "1",
+                     *             "currency": "AAA"
+                     *           }
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TimeEntry"];
                     };
@@ -7887,7 +9661,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7919,13 +9696,28 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                 *       "userId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                 *       "startedAt": "2025-01-06T09:00:00Z",
+                 *       "endedAt": "2025-01-06T10:00:00Z",
+                 *       "durationSeconds": 1,
+                 *       "note": "Example note",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TimeEntryUpdate"];
             };
         };
@@ -7940,16 +9732,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "userId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "startedAt": "2025-01-06T12:00:00Z",
+                     *         "endedAt": "2025-01-06T13:00:00Z",
+                     *         "durationSeconds": 1,
+                     *         "note": "Example note",
+                     *         "billing": {
+                     *           "billable": false,
+                     *           "billingRate": {
+                     *             "amount": "1",
+                     *             "currency": "AAA"
+                     *           }
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TimeEntry"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7958,11 +9777,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -7979,16 +9804,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "userId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "startedAt": "2025-01-06T12:00:00Z",
+                     *         "endedAt": "2025-01-06T13:00:00Z",
+                     *         "durationSeconds": 1,
+                     *         "note": "Example note",
+                     *         "billing": {
+                     *           "billable": false,
+                     *           "billingRate": {
+                     *             "amount": "1",
+                     *             "currency": "AAA"
+                     *           }
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TimeEntry"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7998,7 +9848,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8015,6 +9868,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "timeEntryId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "billable": false,
+                     *         "billingRate": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TimeEntryBilling"];
                     };
@@ -8033,13 +9899,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": "Example expected version",
+                 *       "billable": false,
+                 *       "billingRate": {
+                 *         "amount": "1",
+                 *         "currency": "AAA"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["TimeEntryBillingSet"];
             };
         };
@@ -8054,16 +9933,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "timeEntryId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "billable": false,
+                     *         "billingRate": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TimeEntryBilling"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8071,13 +9965,24 @@ export interface operations {
     listContacts: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example person */
                 kind?: "person" | "organization";
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 contactGroupId?: string;
+                /** @example Example q */
                 q?: string;
             };
             header?: never;
@@ -8096,6 +10001,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "kind": "person",
+                     *           "name": "Example name",
+                     *           "email": "ada.lovelace@example.com",
+                     *           "phone": "Example phone",
+                     *           "organizationId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "contactGroupIds": [
+                     *             "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *           ],
+                     *           "address": {
+                     *             "line1": "Example line1",
+                     *             "line2": "Example line2",
+                     *             "postalCode": "Example postal code",
+                     *             "city": "Example city",
+                     *             "region": "Example region",
+                     *             "country": "AA"
+                     *           },
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Contact"][];
                         meta: components["schemas"]["ListMeta"];
@@ -8114,7 +10055,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8122,6 +10066,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "person",
+                 *       "name": "Example name",
+                 *       "email": "ada.lovelace@example.com",
+                 *       "phone": "Example phone",
+                 *       "organizationId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "contactGroupIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                 *       ],
+                 *       "address": {
+                 *         "line1": "Example line1",
+                 *         "line2": "Example line2",
+                 *         "postalCode": "Example postal code",
+                 *         "city": "Example city",
+                 *         "region": "Example region",
+                 *         "country": "AA"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ContactCreate"];
             };
         };
@@ -8137,15 +10101,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "kind": "person",
+                     *         "name": "Example name",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "phone": "Example phone",
+                     *         "organizationId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "contactGroupIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "address": {
+                     *           "line1": "Example line1",
+                     *           "line2": "Example line2",
+                     *           "postalCode": "Example postal code",
+                     *           "city": "Example city",
+                     *           "region": "Example region",
+                     *           "country": "AA"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Contact"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8155,7 +10148,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8172,6 +10168,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "kind": "person",
+                     *         "name": "Example name",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "phone": "Example phone",
+                     *         "organizationId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "contactGroupIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "address": {
+                     *           "line1": "Example line1",
+                     *           "line2": "Example line2",
+                     *           "postalCode": "Example postal code",
+                     *           "city": "Example city",
+                     *           "region": "Example region",
+                     *           "country": "AA"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Contact"];
                     };
@@ -8190,7 +10213,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8222,13 +10248,37 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "person",
+                 *       "name": "Example name",
+                 *       "email": "ada.lovelace@example.com",
+                 *       "phone": "Example phone",
+                 *       "organizationId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "contactGroupIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                 *       ],
+                 *       "address": {
+                 *         "line1": "Example line1",
+                 *         "line2": "Example line2",
+                 *         "postalCode": "Example postal code",
+                 *         "city": "Example city",
+                 *         "region": "Example region",
+                 *         "country": "AA"
+                 *       },
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ContactUpdate"];
             };
         };
@@ -8243,16 +10293,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "kind": "person",
+                     *         "name": "Example name",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "phone": "Example phone",
+                     *         "organizationId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "contactGroupIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "address": {
+                     *           "line1": "Example line1",
+                     *           "line2": "Example line2",
+                     *           "postalCode": "Example postal code",
+                     *           "city": "Example city",
+                     *           "region": "Example region",
+                     *           "country": "AA"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Contact"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8261,11 +10340,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8282,16 +10367,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "kind": "person",
+                     *         "name": "Example name",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "phone": "Example phone",
+                     *         "organizationId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "contactGroupIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "address": {
+                     *           "line1": "Example line1",
+                     *           "line2": "Example line2",
+                     *           "postalCode": "Example postal code",
+                     *           "city": "Example city",
+                     *           "region": "Example region",
+                     *           "country": "AA"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Contact"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8299,11 +10411,20 @@ export interface operations {
     listCallNotes: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 contactId?: string;
             };
             header?: never;
@@ -8322,6 +10443,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "authorId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *           "content": "Example content",
+                     *           "occurredAt": "2025-01-06T12:00:00Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CallNote"][];
                         meta: components["schemas"]["ListMeta"];
@@ -8340,7 +10484,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8348,6 +10495,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "content": "Example content",
+                 *       "occurredAt": "2025-01-06T09:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CallNoteCreate"];
             };
         };
@@ -8363,15 +10517,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "authorId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "content": "Example content",
+                     *         "occurredAt": "2025-01-06T12:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CallNote"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8381,7 +10551,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8398,6 +10571,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "authorId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "content": "Example content",
+                     *         "occurredAt": "2025-01-06T12:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CallNote"];
                     };
@@ -8416,7 +10603,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8448,13 +10638,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "content": "Example content",
+                 *       "occurredAt": "2025-01-06T09:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CallNoteUpdate"];
             };
         };
@@ -8469,16 +10668,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "authorId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "content": "Example content",
+                     *         "occurredAt": "2025-01-06T12:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CallNote"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8487,11 +10702,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8508,16 +10729,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "authorId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "content": "Example content",
+                     *         "occurredAt": "2025-01-06T12:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CallNote"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8525,11 +10760,20 @@ export interface operations {
     listContactGroups: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 parentId?: string;
             };
             header?: never;
@@ -8548,6 +10792,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "name": "Example name",
+                     *           "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "ancestorIds": [
+                     *             "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *           ],
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContactGroup"][];
                         meta: components["schemas"]["ListMeta"];
@@ -8566,7 +10835,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8574,6 +10846,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ContactGroupCreate"];
             };
         };
@@ -8589,15 +10867,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "ancestorIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContactGroup"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8607,7 +10903,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8624,6 +10923,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "ancestorIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContactGroup"];
                     };
@@ -8642,7 +10957,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8674,13 +10992,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ContactGroupUpdate"];
             };
         };
@@ -8695,16 +11023,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "ancestorIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContactGroup"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8713,11 +11059,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8734,16 +11086,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "ancestorIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContactGroup"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8751,10 +11119,17 @@ export interface operations {
     listUsers: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example active */
                 status?: "active" | "inactive";
             };
             header?: never;
@@ -8773,6 +11148,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "name": "Example name",
+                     *           "status": "active"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["User"][];
                         meta: components["schemas"]["ListMeta"];
@@ -8792,7 +11187,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8809,6 +11207,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "name": "Example name",
+                     *         "status": "active"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["User"];
                     };
@@ -8825,10 +11234,17 @@ export interface operations {
     listLists: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example projects */
                 kind?: "projects" | "tasks";
             };
             header?: never;
@@ -8847,6 +11263,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "name": "Example name",
+                     *           "kind": "projects",
+                     *           "position": 1,
+                     *           "color": "Example color"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["List"][];
                         meta: components["schemas"]["ListMeta"];
@@ -8865,7 +11304,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8873,6 +11315,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "kind": "projects",
+                 *       "position": 1,
+                 *       "color": "#111111"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ListCreate"];
             };
         };
@@ -8888,15 +11338,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "kind": "projects",
+                     *         "position": 1,
+                     *         "color": "Example color"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["List"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8906,7 +11372,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8923,6 +11392,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "kind": "projects",
+                     *         "position": 1,
+                     *         "color": "Example color"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["List"];
                     };
@@ -8941,7 +11424,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -8973,13 +11459,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "position": 1,
+                 *       "color": "#111111"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ListUpdate"];
             };
         };
@@ -8994,16 +11490,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "kind": "projects",
+                     *         "position": 1,
+                     *         "color": "Example color"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["List"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9012,11 +11524,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9033,16 +11551,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "kind": "projects",
+                     *         "position": 1,
+                     *         "color": "Example color"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["List"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9050,9 +11582,15 @@ export interface operations {
     listServices: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -9071,6 +11609,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "name": "Example name",
+                     *           "description": "Example description",
+                     *           "billable": false,
+                     *           "defaultRate": {
+                     *             "amount": "1",
+                     *             "currency": "AAA"
+                     *           },
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Service"][];
                         meta: components["schemas"]["ListMeta"];
@@ -9089,7 +11654,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -9097,6 +11665,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "billable": false,
+                 *       "defaultRate": {
+                 *         "amount": "1",
+                 *         "currency": "AAA"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ServiceCreate"];
             };
         };
@@ -9112,15 +11691,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "billable": false,
+                     *         "defaultRate": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Service"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9130,7 +11729,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9147,6 +11749,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "billable": false,
+                     *         "defaultRate": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Service"];
                     };
@@ -9165,7 +11785,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9197,13 +11820,28 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "billable": false,
+                 *       "defaultRate": {
+                 *         "amount": "1",
+                 *         "currency": "AAA"
+                 *       },
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ServiceUpdate"];
             };
         };
@@ -9218,16 +11856,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "billable": false,
+                     *         "defaultRate": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Service"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9236,11 +11894,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9257,16 +11921,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "billable": false,
+                     *         "defaultRate": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Service"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9276,7 +11958,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9293,6 +11978,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "serviceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "rates": [
+                     *           {
+                     *             "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "validFrom": "2025-01-06",
+                     *             "rate": {
+                     *               "amount": "1",
+                     *               "currency": "AAA"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ServiceBillingRates"];
                     };
@@ -9311,13 +12014,31 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": "Example expected version",
+                 *       "rates": [
+                 *         {
+                 *           "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *           "validFrom": "2025-01-06",
+                 *           "rate": {
+                 *             "amount": "1",
+                 *             "currency": "AAA"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ServiceBillingRatesReplace"];
             };
         };
@@ -9332,16 +12053,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "serviceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "rates": [
+                     *           {
+                     *             "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "validFrom": "2025-01-06",
+                     *             "rate": {
+                     *               "amount": "1",
+                     *               "currency": "AAA"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ServiceBillingRates"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9349,9 +12090,15 @@ export interface operations {
     listTags: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -9370,6 +12117,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "name": "Example name",
+                     *           "color": "Example color"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Tag"][];
                         meta: components["schemas"]["ListMeta"];
@@ -9388,7 +12156,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -9396,6 +12167,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "color": "#111111"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TagCreate"];
             };
         };
@@ -9411,15 +12188,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "color": "Example color"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Tag"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9429,7 +12220,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9446,6 +12240,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "color": "Example color"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Tag"];
                     };
@@ -9464,7 +12270,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9496,13 +12305,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "color": "#111111"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TagUpdate"];
             };
         };
@@ -9517,16 +12335,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "color": "Example color"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Tag"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9535,11 +12367,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9556,16 +12394,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "color": "Example color"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Tag"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9573,11 +12423,20 @@ export interface operations {
     listCustomFieldDefinitions: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Resource family of the target. */
+                /**
+                 * @description Resource family of the target.
+                 * @example contacts
+                 */
                 targetType?: "contacts" | "projects" | "tasks";
             };
             header?: never;
@@ -9596,6 +12455,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "key": "Example key",
+                     *           "label": "Example label",
+                     *           "fieldType": "text",
+                     *           "targetTypes": [
+                     *             "contacts"
+                     *           ],
+                     *           "required": false,
+                     *           "options": [
+                     *             {
+                     *               "key": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *               "label": "Example label",
+                     *               "archived": false
+                     *             }
+                     *           ],
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomFieldDefinition"][];
                         meta: components["schemas"]["ListMeta"];
@@ -9614,7 +12507,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -9622,6 +12518,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "label": "Example label",
+                 *       "targetTypes": [
+                 *         "contacts"
+                 *       ],
+                 *       "required": false,
+                 *       "options": [
+                 *         {
+                 *           "key": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *           "label": "Example label",
+                 *           "archived": false
+                 *         }
+                 *       ],
+                 *       "key": "a",
+                 *       "fieldType": "text"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CustomFieldDefinitionCreate"];
             };
         };
@@ -9637,15 +12551,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "key": "Example key",
+                     *         "label": "Example label",
+                     *         "fieldType": "text",
+                     *         "targetTypes": [
+                     *           "contacts"
+                     *         ],
+                     *         "required": false,
+                     *         "options": [
+                     *           {
+                     *             "key": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "label": "Example label",
+                     *             "archived": false
+                     *           }
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomFieldDefinition"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9655,7 +12596,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9672,6 +12616,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "key": "Example key",
+                     *         "label": "Example label",
+                     *         "fieldType": "text",
+                     *         "targetTypes": [
+                     *           "contacts"
+                     *         ],
+                     *         "required": false,
+                     *         "options": [
+                     *           {
+                     *             "key": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "label": "Example label",
+                     *             "archived": false
+                     *           }
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomFieldDefinition"];
                     };
@@ -9690,7 +12659,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9722,13 +12694,33 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "label": "Example label",
+                 *       "targetTypes": [
+                 *         "contacts"
+                 *       ],
+                 *       "required": false,
+                 *       "options": [
+                 *         {
+                 *           "key": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *           "label": "Example label",
+                 *           "archived": false
+                 *         }
+                 *       ],
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CustomFieldDefinitionUpdate"];
             };
         };
@@ -9743,16 +12735,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "key": "Example key",
+                     *         "label": "Example label",
+                     *         "fieldType": "text",
+                     *         "targetTypes": [
+                     *           "contacts"
+                     *         ],
+                     *         "required": false,
+                     *         "options": [
+                     *           {
+                     *             "key": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "label": "Example label",
+                     *             "archived": false
+                     *           }
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomFieldDefinition"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9761,11 +12780,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9782,16 +12807,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "key": "Example key",
+                     *         "label": "Example label",
+                     *         "fieldType": "text",
+                     *         "targetTypes": [
+                     *           "contacts"
+                     *         ],
+                     *         "required": false,
+                     *         "options": [
+                     *           {
+                     *             "key": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "label": "Example label",
+                     *             "archived": false
+                     *           }
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomFieldDefinition"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9801,7 +12851,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9818,6 +12871,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "values": {
+                     *           "Example key": "Example example key"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomFieldValues"];
                     };
@@ -9836,13 +12901,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": "Example expected version",
+                 *       "values": {
+                 *         "Example key": "Example example key"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CustomFieldValuesUpdate"];
             };
         };
@@ -9857,16 +12933,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "values": {
+                     *           "Example key": "Example example key"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomFieldValues"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9876,7 +12966,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9893,6 +12986,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "values": {
+                     *           "Example key": "Example example key"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomFieldValues"];
                     };
@@ -9911,13 +13016,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": "Example expected version",
+                 *       "values": {
+                 *         "Example key": "Example example key"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CustomFieldValuesUpdate"];
             };
         };
@@ -9932,16 +13048,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "values": {
+                     *           "Example key": "Example example key"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomFieldValues"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9951,7 +13081,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -9968,6 +13101,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "values": {
+                     *           "Example key": "Example example key"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomFieldValues"];
                     };
@@ -9986,13 +13131,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": "Example expected version",
+                 *       "values": {
+                 *         "Example key": "Example example key"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CustomFieldValuesUpdate"];
             };
         };
@@ -10007,16 +13163,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "values": {
+                     *           "Example key": "Example example key"
+                     *         },
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomFieldValues"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -10024,19 +13194,40 @@ export interface operations {
     listPlannedWork: {
         parameters: {
             query: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 from: string;
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 to: string;
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 memberId?: string;
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 projectId?: string;
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 taskId?: string;
             };
             header?: never;
@@ -10055,6 +13246,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *           "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *           "startsAt": "2025-01-06T09:00:00Z",
+                     *           "endsAt": "2025-01-06T10:00:00Z",
+                     *           "plannedMinutes": 1
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PlannedWork"][];
                         meta: components["schemas"]["ListMeta"];
@@ -10074,7 +13287,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -10091,6 +13307,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "windows": [
+                     *           {
+                     *             "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *             "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *             "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64",
+                     *             "startsAt": "2025-01-06T09:00:00Z",
+                     *             "endsAt": "2025-01-06T10:00:00Z",
+                     *             "plannedMinutes": 1
+                     *           }
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TaskPlannedWork"];
                     };
@@ -10109,13 +13344,29 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": "Example expected version",
+                 *       "windows": [
+                 *         {
+                 *           "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *           "startsAt": "2025-01-06T09:00:00Z",
+                 *           "endsAt": "2025-01-06T10:00:00Z",
+                 *           "plannedMinutes": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["TaskPlannedWorkReplace"];
             };
         };
@@ -10130,16 +13381,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "windows": [
+                     *           {
+                     *             "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "taskId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *             "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *             "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64",
+                     *             "startsAt": "2025-01-06T09:00:00Z",
+                     *             "endsAt": "2025-01-06T10:00:00Z",
+                     *             "plannedMinutes": 1
+                     *           }
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["TaskPlannedWork"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -10147,13 +13419,25 @@ export interface operations {
     listAppointments: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 from?: string;
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 to?: string;
             };
             header?: never;
@@ -10172,6 +13456,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "title": "Example title",
+                     *           "description": "Example description",
+                     *           "startsAt": "2025-01-06T11:00:00Z",
+                     *           "endsAt": "2025-01-06T12:00:00Z",
+                     *           "allDay": false,
+                     *           "location": "Example location",
+                     *           "attendeeMemberIds": [
+                     *             "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *           ],
+                     *           "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *           "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64",
+                     *           "visibility": "default",
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Appointment"][];
                         meta: components["schemas"]["ListMeta"];
@@ -10190,7 +13506,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -10198,6 +13517,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Example title",
+                 *       "description": "Example description",
+                 *       "startsAt": "2025-01-06T09:00:00Z",
+                 *       "endsAt": "2025-01-06T10:00:00Z",
+                 *       "allDay": false,
+                 *       "location": "Example location",
+                 *       "attendeeMemberIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *       ],
+                 *       "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                 *       "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                 *       "visibility": "default"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AppointmentCreate"];
             };
         };
@@ -10213,15 +13548,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "title": "Example title",
+                     *         "description": "Example description",
+                     *         "startsAt": "2025-01-06T11:00:00Z",
+                     *         "endsAt": "2025-01-06T12:00:00Z",
+                     *         "allDay": false,
+                     *         "location": "Example location",
+                     *         "attendeeMemberIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64",
+                     *         "visibility": "default",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Appointment"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -10231,7 +13591,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -10248,6 +13611,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "title": "Example title",
+                     *         "description": "Example description",
+                     *         "startsAt": "2025-01-06T11:00:00Z",
+                     *         "endsAt": "2025-01-06T12:00:00Z",
+                     *         "allDay": false,
+                     *         "location": "Example location",
+                     *         "attendeeMemberIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64",
+                     *         "visibility": "default",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Appointment"];
                     };
@@ -10266,7 +13652,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -10298,13 +13687,33 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Example title",
+                 *       "description": "Example description",
+                 *       "startsAt": "2025-01-06T09:00:00Z",
+                 *       "endsAt": "2025-01-06T10:00:00Z",
+                 *       "allDay": false,
+                 *       "location": "Example location",
+                 *       "attendeeMemberIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *       ],
+                 *       "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                 *       "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                 *       "visibility": "default",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AppointmentUpdate"];
             };
         };
@@ -10319,16 +13728,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "title": "Example title",
+                     *         "description": "Example description",
+                     *         "startsAt": "2025-01-06T11:00:00Z",
+                     *         "endsAt": "2025-01-06T12:00:00Z",
+                     *         "allDay": false,
+                     *         "location": "Example location",
+                     *         "attendeeMemberIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64",
+                     *         "visibility": "default",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Appointment"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -10336,18 +13770,33 @@ export interface operations {
     listMemberAppointments: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 from?: string;
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 to?: string;
             };
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -10364,6 +13813,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "title": "Example title",
+                     *           "description": "Example description",
+                     *           "startsAt": "2025-01-06T11:00:00Z",
+                     *           "endsAt": "2025-01-06T12:00:00Z",
+                     *           "allDay": false,
+                     *           "location": "Example location",
+                     *           "attendeeMemberIds": [
+                     *             "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *           ],
+                     *           "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *           "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64",
+                     *           "visibility": "default",
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Appointment"][];
                         meta: components["schemas"]["ListMeta"];
@@ -10383,17 +13864,39 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Example title",
+                 *       "description": "Example description",
+                 *       "startsAt": "2025-01-06T09:00:00Z",
+                 *       "endsAt": "2025-01-06T10:00:00Z",
+                 *       "allDay": false,
+                 *       "location": "Example location",
+                 *       "attendeeMemberIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *       ],
+                 *       "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                 *       "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                 *       "visibility": "default"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AppointmentCreate"];
             };
         };
@@ -10409,16 +13912,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "title": "Example title",
+                     *         "description": "Example description",
+                     *         "startsAt": "2025-01-06T11:00:00Z",
+                     *         "endsAt": "2025-01-06T12:00:00Z",
+                     *         "allDay": false,
+                     *         "location": "Example location",
+                     *         "attendeeMemberIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64",
+                     *         "visibility": "default",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Appointment"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -10428,9 +13956,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 appointmentId: string;
             };
             cookie?: never;
@@ -10462,15 +13996,38 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 appointmentId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Example title",
+                 *       "description": "Example description",
+                 *       "startsAt": "2025-01-06T09:00:00Z",
+                 *       "endsAt": "2025-01-06T10:00:00Z",
+                 *       "allDay": false,
+                 *       "location": "Example location",
+                 *       "attendeeMemberIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *       ],
+                 *       "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                 *       "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                 *       "visibility": "default",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AppointmentUpdate"];
             };
         };
@@ -10485,16 +14042,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "title": "Example title",
+                     *         "description": "Example description",
+                     *         "startsAt": "2025-01-06T11:00:00Z",
+                     *         "endsAt": "2025-01-06T12:00:00Z",
+                     *         "allDay": false,
+                     *         "location": "Example location",
+                     *         "attendeeMemberIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "contactId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64",
+                     *         "visibility": "default",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Appointment"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -10502,14 +14084,27 @@ export interface operations {
     listAbsences: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
+                /**
+                 * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
+                 * @example 2025-01-06
+                 */
                 from?: string;
-                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
+                /**
+                 * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
+                 * @example 2025-01-06
+                 */
                 to?: string;
+                /** @example requested */
                 status?: "requested" | "approved" | "rejected" | "canceled";
             };
             header?: never;
@@ -10528,6 +14123,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "kind": "vacation",
+                     *           "startsOn": "2025-01-06",
+                     *           "endsOn": "2025-01-07",
+                     *           "halfDayStart": false,
+                     *           "halfDayEnd": false,
+                     *           "note": "Example note",
+                     *           "status": "requested",
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Absence"][];
                         meta: components["schemas"]["ListMeta"];
@@ -10546,7 +14168,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -10554,6 +14179,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "vacation",
+                 *       "startsOn": "2025-01-06",
+                 *       "endsOn": "2025-01-07",
+                 *       "halfDayStart": false,
+                 *       "halfDayEnd": false,
+                 *       "note": "Example note"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AbsenceCreate"];
             };
         };
@@ -10569,15 +14204,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "kind": "vacation",
+                     *         "startsOn": "2025-01-06",
+                     *         "endsOn": "2025-01-07",
+                     *         "halfDayStart": false,
+                     *         "halfDayEnd": false,
+                     *         "note": "Example note",
+                     *         "status": "requested",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Absence"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -10587,7 +14242,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -10604,6 +14262,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "kind": "vacation",
+                     *         "startsOn": "2025-01-06",
+                     *         "endsOn": "2025-01-07",
+                     *         "halfDayStart": false,
+                     *         "halfDayEnd": false,
+                     *         "note": "Example note",
+                     *         "status": "requested",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Absence"];
                     };
@@ -10622,7 +14298,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -10654,13 +14333,27 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "vacation",
+                 *       "startsOn": "2025-01-06",
+                 *       "endsOn": "2025-01-07",
+                 *       "halfDayStart": false,
+                 *       "halfDayEnd": false,
+                 *       "note": "Example note",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AbsenceUpdate"];
             };
         };
@@ -10675,16 +14368,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "kind": "vacation",
+                     *         "startsOn": "2025-01-06",
+                     *         "endsOn": "2025-01-07",
+                     *         "halfDayStart": false,
+                     *         "halfDayEnd": false,
+                     *         "note": "Example note",
+                     *         "status": "requested",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Absence"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -10692,19 +14405,35 @@ export interface operations {
     listMemberAbsences: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
+                /**
+                 * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
+                 * @example 2025-01-06
+                 */
                 from?: string;
-                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
+                /**
+                 * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
+                 * @example 2025-01-06
+                 */
                 to?: string;
+                /** @example requested */
                 status?: "requested" | "approved" | "rejected" | "canceled";
             };
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -10721,6 +14450,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "kind": "vacation",
+                     *           "startsOn": "2025-01-06",
+                     *           "endsOn": "2025-01-07",
+                     *           "halfDayStart": false,
+                     *           "halfDayEnd": false,
+                     *           "note": "Example note",
+                     *           "status": "requested",
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Absence"][];
                         meta: components["schemas"]["ListMeta"];
@@ -10740,17 +14496,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "vacation",
+                 *       "startsOn": "2025-01-06",
+                 *       "endsOn": "2025-01-07",
+                 *       "halfDayStart": false,
+                 *       "halfDayEnd": false,
+                 *       "note": "Example note",
+                 *       "status": "requested"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MemberAbsenceCreate"];
             };
         };
@@ -10766,16 +14539,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "kind": "vacation",
+                     *         "startsOn": "2025-01-06",
+                     *         "endsOn": "2025-01-07",
+                     *         "halfDayStart": false,
+                     *         "halfDayEnd": false,
+                     *         "note": "Example note",
+                     *         "status": "requested",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Absence"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -10785,9 +14578,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 absenceId: string;
             };
             cookie?: never;
@@ -10819,15 +14618,33 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 absenceId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "vacation",
+                 *       "startsOn": "2025-01-06",
+                 *       "endsOn": "2025-01-07",
+                 *       "halfDayStart": false,
+                 *       "halfDayEnd": false,
+                 *       "note": "Example note",
+                 *       "status": "requested",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MemberAbsenceUpdate"];
             };
         };
@@ -10842,16 +14659,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "kind": "vacation",
+                     *         "startsOn": "2025-01-06",
+                     *         "endsOn": "2025-01-07",
+                     *         "halfDayStart": false,
+                     *         "halfDayEnd": false,
+                     *         "note": "Example note",
+                     *         "status": "requested",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Absence"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -10859,10 +14696,17 @@ export interface operations {
     getAvailability: {
         parameters: {
             query: {
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 from: string;
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 to: string;
+                /** @example hour */
                 granularity?: "hour" | "day";
             };
             header?: never;
@@ -10881,6 +14725,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "from": "2025-01-06T09:00:00Z",
+                     *         "to": "2025-01-06T10:00:00Z",
+                     *         "timeZone": "Europe/Berlin",
+                     *         "windows": [
+                     *           {
+                     *             "startsAt": "2025-01-06T11:00:00Z",
+                     *             "endsAt": "2025-01-06T12:00:00Z",
+                     *             "availableMinutes": 1,
+                     *             "reasons": [
+                     *               "working-hours"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Availability"];
                     };
@@ -10896,15 +14760,25 @@ export interface operations {
     getMemberAvailability: {
         parameters: {
             query: {
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 from: string;
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 to: string;
+                /** @example hour */
                 granularity?: "hour" | "day";
             };
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -10921,6 +14795,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "from": "2025-01-06T09:00:00Z",
+                     *         "to": "2025-01-06T10:00:00Z",
+                     *         "timeZone": "Europe/Berlin",
+                     *         "windows": [
+                     *           {
+                     *             "startsAt": "2025-01-06T11:00:00Z",
+                     *             "endsAt": "2025-01-06T12:00:00Z",
+                     *             "availableMinutes": 1,
+                     *             "reasons": [
+                     *               "working-hours"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Availability"];
                     };
@@ -10937,19 +14831,40 @@ export interface operations {
     listActivity: {
         parameters: {
             query: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Resource family of the target. */
+                /**
+                 * @description Resource family of the target.
+                 * @example contacts
+                 */
                 targetType: "contacts" | "projects" | "tasks";
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 targetId: string;
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 actorId?: string;
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 from?: string;
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 to?: string;
             };
             header?: never;
@@ -10968,6 +14883,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "targetType": "contacts",
+                     *           "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "kind": "Example kind",
+                     *           "actorType": "member",
+                     *           "actorId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *           "summary": "Example summary",
+                     *           "occurredAt": "2025-01-06T09:00:00Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ActivityItem"][];
                         meta: components["schemas"]["ListMeta"];
@@ -10985,13 +14923,25 @@ export interface operations {
     listComments: {
         parameters: {
             query: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Resource family of the target. */
+                /**
+                 * @description Resource family of the target.
+                 * @example contacts
+                 */
                 targetType: "contacts" | "projects" | "tasks";
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 targetId: string;
             };
             header?: never;
@@ -11010,6 +14960,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "targetType": "contacts",
+                     *           "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "body": "Example body",
+                     *           "authorType": "member",
+                     *           "authorId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *           "editedAt": "2025-01-06T11:00:00Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Comment"][];
                         meta: components["schemas"]["ListMeta"];
@@ -11028,7 +15002,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -11036,6 +15013,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "targetType": "contacts",
+                 *       "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "body": "Example body"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CommentCreate"];
             };
         };
@@ -11051,15 +15035,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "body": "Example body",
+                     *         "authorType": "member",
+                     *         "authorId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "editedAt": "2025-01-06T11:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Comment"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11069,7 +15070,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11086,6 +15090,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "body": "Example body",
+                     *         "authorType": "member",
+                     *         "authorId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "editedAt": "2025-01-06T11:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Comment"];
                     };
@@ -11104,7 +15123,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11136,13 +15158,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "Example body"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CommentUpdate"];
             };
         };
@@ -11157,16 +15187,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "body": "Example body",
+                     *         "authorType": "member",
+                     *         "authorId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "editedAt": "2025-01-06T11:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Comment"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11174,13 +15221,25 @@ export interface operations {
     listDocuments: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Resource family of the target. */
+                /**
+                 * @description Resource family of the target.
+                 * @example contacts
+                 */
                 targetType?: "contacts" | "projects" | "tasks";
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 targetId?: string;
             };
             header?: never;
@@ -11199,6 +15258,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "title": "Example title",
+                     *           "format": "markdown",
+                     *           "content": "Example content",
+                     *           "sizeBytes": 1,
+                     *           "targetType": "contacts",
+                     *           "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Document"][];
                         meta: components["schemas"]["ListMeta"];
@@ -11217,7 +15302,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -11225,6 +15313,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Example title",
+                 *       "format": "markdown",
+                 *       "content": "Example content",
+                 *       "targetType": "contacts",
+                 *       "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *     }
+                 */
                 "application/json": components["schemas"]["DocumentCreate"];
             };
         };
@@ -11240,16 +15337,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "title": "Example title",
+                     *         "format": "markdown",
+                     *         "content": "Example content",
+                     *         "sizeBytes": 1,
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Document"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11259,7 +15374,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11276,6 +15394,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "title": "Example title",
+                     *         "format": "markdown",
+                     *         "content": "Example content",
+                     *         "sizeBytes": 1,
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Document"];
                     };
@@ -11294,7 +15429,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11326,13 +15464,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Example title",
+                 *       "format": "markdown",
+                 *       "content": "Example content",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["DocumentUpdate"];
             };
         };
@@ -11347,17 +15496,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "title": "Example title",
+                     *         "format": "markdown",
+                     *         "content": "Example content",
+                     *         "sizeBytes": 1,
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Document"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11366,11 +15533,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11387,16 +15560,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "title": "Example title",
+                     *         "format": "markdown",
+                     *         "content": "Example content",
+                     *         "sizeBytes": 1,
+                     *         "targetType": "contacts",
+                     *         "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Document"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11404,10 +15594,17 @@ export interface operations {
     listFiles: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example pending */
                 status?: "pending" | "available";
             };
             header?: never;
@@ -11426,6 +15623,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "name": "Example name",
+                     *           "contentType": "Example content type",
+                     *           "sizeBytes": 1,
+                     *           "checksumSha256": "Example checksum sha256",
+                     *           "status": "pending",
+                     *           "uploadedBy": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["File"][];
                         meta: components["schemas"]["ListMeta"];
@@ -11445,7 +15667,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11462,6 +15687,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "contentType": "Example content type",
+                     *         "sizeBytes": 1,
+                     *         "checksumSha256": "Example checksum sha256",
+                     *         "status": "pending",
+                     *         "uploadedBy": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["File"];
                     };
@@ -11480,7 +15721,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11512,13 +15756,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name"
+                 *     }
+                 */
                 "application/json": components["schemas"]["FileUpdate"];
             };
         };
@@ -11533,16 +15785,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "contentType": "Example content type",
+                     *         "sizeBytes": 1,
+                     *         "checksumSha256": "Example checksum sha256",
+                     *         "status": "pending",
+                     *         "uploadedBy": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["File"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11551,11 +15821,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11572,16 +15848,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "contentType": "Example content type",
+                     *         "sizeBytes": 1,
+                     *         "checksumSha256": "Example checksum sha256",
+                     *         "status": "pending",
+                     *         "uploadedBy": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["File"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11590,7 +15882,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -11598,6 +15893,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "contentType": "1/1",
+                 *       "sizeBytes": 1,
+                 *       "checksumSha256": "1111111111111111111111111111111111111111111111111111111111111111"
+                 *     }
+                 */
                 "application/json": components["schemas"]["FileUploadIntentCreate"];
             };
         };
@@ -11613,15 +15916,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "fileId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "uploadUrl": "https://example.com/",
+                     *         "method": "PUT",
+                     *         "requiredHeaders": {
+                     *           "Example key": "Example example key"
+                     *         },
+                     *         "status": "open",
+                     *         "expiresAt": "2025-01-06T09:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["FileUploadIntent"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11630,11 +15950,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11651,16 +15977,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "contentType": "Example content type",
+                     *         "sizeBytes": 1,
+                     *         "checksumSha256": "Example checksum sha256",
+                     *         "status": "pending",
+                     *         "uploadedBy": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["File"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11670,11 +16012,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11692,16 +16040,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "fileId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "url": "https://example.com/",
+                     *         "expiresAt": "2025-01-06T09:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["FileDownloadIntent"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11709,11 +16066,20 @@ export interface operations {
     listProducts: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 productGroupId?: string;
             };
             header?: never;
@@ -11732,6 +16098,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "name": "Example name",
+                     *           "description": "Example description",
+                     *           "sku": "Example sku",
+                     *           "unit": "Example unit",
+                     *           "salesPrice": {
+                     *             "amount": "1",
+                     *             "currency": "AAA"
+                     *           },
+                     *           "purchasePrice": {
+                     *             "amount": "1",
+                     *             "currency": "AAA"
+                     *           },
+                     *           "productGroupId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Product"][];
                         meta: components["schemas"]["ListMeta"];
@@ -11750,7 +16149,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -11758,6 +16160,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "sku": "Example sku",
+                 *       "unit": "Example unit",
+                 *       "salesPrice": {
+                 *         "amount": "1",
+                 *         "currency": "AAA"
+                 *       },
+                 *       "purchasePrice": {
+                 *         "amount": "1",
+                 *         "currency": "AAA"
+                 *       },
+                 *       "productGroupId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProductCreate"];
             };
         };
@@ -11773,15 +16192,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "sku": "Example sku",
+                     *         "unit": "Example unit",
+                     *         "salesPrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "purchasePrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "productGroupId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Product"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11791,7 +16236,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11808,6 +16256,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "sku": "Example sku",
+                     *         "unit": "Example unit",
+                     *         "salesPrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "purchasePrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "productGroupId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Product"];
                     };
@@ -11826,7 +16298,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11858,13 +16333,34 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "sku": "Example sku",
+                 *       "unit": "Example unit",
+                 *       "salesPrice": {
+                 *         "amount": "1",
+                 *         "currency": "AAA"
+                 *       },
+                 *       "purchasePrice": {
+                 *         "amount": "1",
+                 *         "currency": "AAA"
+                 *       },
+                 *       "productGroupId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProductUpdate"];
             };
         };
@@ -11879,16 +16375,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "sku": "Example sku",
+                     *         "unit": "Example unit",
+                     *         "salesPrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "purchasePrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "productGroupId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Product"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11897,11 +16419,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -11918,16 +16446,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "sku": "Example sku",
+                     *         "unit": "Example unit",
+                     *         "salesPrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "purchasePrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "productGroupId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Product"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -11935,11 +16487,20 @@ export interface operations {
     listProductGroups: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 parentId?: string;
             };
             header?: never;
@@ -11958,6 +16519,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "name": "Example name",
+                     *           "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "ancestorIds": [
+                     *             "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *           ],
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProductGroup"][];
                         meta: components["schemas"]["ListMeta"];
@@ -11976,7 +16562,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -11984,6 +16573,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProductGroupCreate"];
             };
         };
@@ -11999,15 +16594,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "ancestorIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProductGroup"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12017,7 +16630,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12034,6 +16650,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "ancestorIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProductGroup"];
                     };
@@ -12052,7 +16684,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12084,13 +16719,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProductGroupUpdate"];
             };
         };
@@ -12105,16 +16750,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "ancestorIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProductGroup"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12123,11 +16786,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12144,16 +16813,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "parentId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "ancestorIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProductGroup"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12161,16 +16846,32 @@ export interface operations {
     listProjectStatements: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 projectId?: string;
+                /** @example expense */
                 kind?: "expense" | "revenue" | "budget";
-                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
+                /**
+                 * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
+                 * @example 2025-01-06
+                 */
                 from?: string;
-                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
+                /**
+                 * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
+                 * @example 2025-01-06
+                 */
                 to?: string;
             };
             header?: never;
@@ -12189,6 +16890,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "kind": "expense",
+                     *           "occurredOn": "2025-01-06",
+                     *           "description": "Example description",
+                     *           "quantity": "Example quantity",
+                     *           "unitPrice": {
+                     *             "amount": "1",
+                     *             "currency": "AAA"
+                     *           },
+                     *           "purchasePrice": {
+                     *             "amount": "1",
+                     *             "currency": "AAA"
+                     *           },
+                     *           "productId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *           "serviceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectStatement"][];
                         meta: components["schemas"]["ListMeta"];
@@ -12207,7 +16943,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -12215,6 +16954,25 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "kind": "expense",
+                 *       "occurredOn": "2025-01-06",
+                 *       "description": "Example description",
+                 *       "quantity": "1",
+                 *       "unitPrice": {
+                 *         "amount": "1",
+                 *         "currency": "AAA"
+                 *       },
+                 *       "purchasePrice": {
+                 *         "amount": "1",
+                 *         "currency": "AAA"
+                 *       },
+                 *       "productId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                 *       "serviceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProjectStatementCreate"];
             };
         };
@@ -12230,15 +16988,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "kind": "expense",
+                     *         "occurredOn": "2025-01-06",
+                     *         "description": "Example description",
+                     *         "quantity": "Example quantity",
+                     *         "unitPrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "purchasePrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "productId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "serviceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectStatement"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12248,7 +17034,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12265,6 +17054,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "kind": "expense",
+                     *         "occurredOn": "2025-01-06",
+                     *         "description": "Example description",
+                     *         "quantity": "Example quantity",
+                     *         "unitPrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "purchasePrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "productId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "serviceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectStatement"];
                     };
@@ -12283,7 +17098,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12315,13 +17133,35 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "expense",
+                 *       "occurredOn": "2025-01-06",
+                 *       "description": "Example description",
+                 *       "quantity": "1",
+                 *       "unitPrice": {
+                 *         "amount": "1",
+                 *         "currency": "AAA"
+                 *       },
+                 *       "purchasePrice": {
+                 *         "amount": "1",
+                 *         "currency": "AAA"
+                 *       },
+                 *       "productId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *       "serviceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProjectStatementUpdate"];
             };
         };
@@ -12336,16 +17176,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "kind": "expense",
+                     *         "occurredOn": "2025-01-06",
+                     *         "description": "Example description",
+                     *         "quantity": "Example quantity",
+                     *         "unitPrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "purchasePrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "productId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "serviceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectStatement"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12354,11 +17222,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12375,16 +17249,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "projectId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "kind": "expense",
+                     *         "occurredOn": "2025-01-06",
+                     *         "description": "Example description",
+                     *         "quantity": "Example quantity",
+                     *         "unitPrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "purchasePrice": {
+                     *           "amount": "1",
+                     *           "currency": "AAA"
+                     *         },
+                     *         "productId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "serviceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ProjectStatement"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12392,12 +17292,22 @@ export interface operations {
     listMembers: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example active */
                 status?: "active" | "deactivated";
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 roleId?: string;
             };
             header?: never;
@@ -12416,6 +17326,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "userId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "displayName": "Example display name",
+                     *           "status": "active",
+                     *           "roleIds": [
+                     *             "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *           ],
+                     *           "groupIds": [
+                     *             "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63"
+                     *           ],
+                     *           "joinedAt": "2025-01-06T11:00:00Z",
+                     *           "email": "ada.lovelace@example.com",
+                     *           "phone": "Example phone",
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Member"][];
                         meta: components["schemas"]["ListMeta"];
@@ -12435,7 +17376,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12452,6 +17396,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "userId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "displayName": "Example display name",
+                     *         "status": "active",
+                     *         "roleIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "groupIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63"
+                     *         ],
+                     *         "joinedAt": "2025-01-06T11:00:00Z",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "phone": "Example phone",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Member"];
                     };
@@ -12470,7 +17436,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12502,13 +17471,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "roleIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *       ],
+                 *       "status": "active",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MemberUpdate"];
             };
         };
@@ -12523,16 +17504,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "userId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "displayName": "Example display name",
+                     *         "status": "active",
+                     *         "roleIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         ],
+                     *         "groupIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63"
+                     *         ],
+                     *         "joinedAt": "2025-01-06T11:00:00Z",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "phone": "Example phone",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Member"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12540,10 +17545,17 @@ export interface operations {
     listInvitations: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example pending */
                 status?: "pending" | "accepted" | "revoked" | "expired";
             };
             header?: never;
@@ -12562,6 +17574,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "email": "ada.lovelace@example.com",
+                     *           "roleIds": [
+                     *             "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *           ],
+                     *           "status": "pending",
+                     *           "invitedBy": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *           "lastSentAt": "2025-01-06T11:00:00Z",
+                     *           "expiresAt": "2025-01-06T12:00:00Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Invitation"][];
                         meta: components["schemas"]["ListMeta"];
@@ -12580,7 +17618,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -12588,6 +17629,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada.lovelace@example.com",
+                 *       "roleIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *       ],
+                 *       "message": "Example message"
+                 *     }
+                 */
                 "application/json": components["schemas"]["InvitationCreate"];
             };
         };
@@ -12603,15 +17653,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "roleIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *         ],
+                     *         "status": "pending",
+                     *         "invitedBy": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "lastSentAt": "2025-01-06T11:00:00Z",
+                     *         "expiresAt": "2025-01-06T12:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Invitation"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12621,7 +17690,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12638,6 +17710,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "roleIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *         ],
+                     *         "status": "pending",
+                     *         "invitedBy": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "lastSentAt": "2025-01-06T11:00:00Z",
+                     *         "expiresAt": "2025-01-06T12:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Invitation"];
                     };
@@ -12656,7 +17745,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12687,11 +17779,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12708,16 +17806,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "email": "ada.lovelace@example.com",
+                     *         "roleIds": [
+                     *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *         ],
+                     *         "status": "pending",
+                     *         "invitedBy": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "lastSentAt": "2025-01-06T11:00:00Z",
+                     *         "expiresAt": "2025-01-06T12:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Invitation"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12725,9 +17840,15 @@ export interface operations {
     listRoles: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -12746,6 +17867,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "name": "Example name",
+                     *           "description": "Example description",
+                     *           "builtIn": false,
+                     *           "permissions": [
+                     *             "Example permissions"
+                     *           ],
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Role"][];
                         meta: components["schemas"]["ListMeta"];
@@ -12764,7 +17910,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -12772,6 +17921,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "permissions": [
+                 *         "a:a"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["RoleCreate"];
             };
         };
@@ -12787,15 +17945,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "builtIn": false,
+                     *         "permissions": [
+                     *           "Example permissions"
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Role"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12805,7 +17981,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12822,6 +18001,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "builtIn": false,
+                     *         "permissions": [
+                     *           "Example permissions"
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Role"];
                     };
@@ -12840,7 +18035,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -12872,13 +18070,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RoleUpdate"];
             };
         };
@@ -12893,16 +18101,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "builtIn": false,
+                     *         "permissions": [
+                     *           "Example permissions"
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Role"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12912,13 +18138,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": "Example expected version",
+                 *       "permissions": [
+                 *         "a:a"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["RolePermissionsReplace"];
             };
         };
@@ -12933,16 +18170,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "builtIn": false,
+                     *         "permissions": [
+                     *           "Example permissions"
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Role"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12950,9 +18205,15 @@ export interface operations {
     listGroups: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -12971,6 +18232,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "name": "Example name",
+                     *           "description": "Example description",
+                     *           "memberCount": 1,
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Group"][];
                         meta: components["schemas"]["ListMeta"];
@@ -12989,7 +18272,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -12997,6 +18283,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description"
+                 *     }
+                 */
                 "application/json": components["schemas"]["GroupCreate"];
             };
         };
@@ -13012,15 +18304,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "memberCount": 1,
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Group"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -13030,7 +18337,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -13047,6 +18357,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "memberCount": 1,
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Group"];
                     };
@@ -13065,7 +18388,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -13097,13 +18423,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["GroupUpdate"];
             };
         };
@@ -13118,16 +18454,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "memberCount": 1,
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Group"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -13135,14 +18486,23 @@ export interface operations {
     listGroupMembers: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -13159,6 +18519,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "memberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "addedAt": "2025-01-06T09:00:00Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["GroupMember"][];
                         meta: components["schemas"]["ListMeta"];
@@ -13179,13 +18556,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": "Example expected version",
+                 *       "memberIds": [
+                 *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["GroupMembersReplace"];
             };
         };
@@ -13200,16 +18588,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "memberCount": 1,
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Group"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -13217,11 +18620,19 @@ export interface operations {
     searchResources: {
         parameters: {
             query: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example Example q */
                 q: string;
+                /** @example a */
                 types?: string;
             };
             header?: never;
@@ -13240,6 +18651,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "type": "projects",
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "title": "Example title",
+                     *           "snippet": "Example snippet",
+                     *           "score": 1,
+                     *           "updatedAt": "2025-01-06T09:00:00Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["SearchResult"][];
                         meta: components["schemas"]["ListMeta"];
@@ -13257,10 +18689,17 @@ export interface operations {
     listExports: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example pending */
                 status?: "pending" | "running" | "succeeded" | "failed" | "expired";
             };
             header?: never;
@@ -13279,6 +18718,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "status": "pending",
+                     *           "resourceTypes": [
+                     *             "projects"
+                     *           ],
+                     *           "format": "csv",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "completedAt": "2025-01-06T10:00:00Z",
+                     *           "expiresAt": "2025-01-06T11:00:00Z",
+                     *           "sizeBytes": 1
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Export"][];
                         meta: components["schemas"]["ListMeta"];
@@ -13297,7 +18761,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -13305,6 +18772,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "resourceTypes": [
+                 *         "projects"
+                 *       ],
+                 *       "format": "csv",
+                 *       "updatedSince": "2025-01-06T09:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ExportCreate"];
             };
         };
@@ -13320,15 +18796,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "kind": "Example kind",
+                     *         "status": "pending",
+                     *         "resourceType": "Example resource type",
+                     *         "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "completedAt": "2025-01-06T11:00:00Z",
+                     *         "error": {
+                     *           "code": "Example code",
+                     *           "detail": "Example detail",
+                     *           "status": "111",
+                     *           "title": "Example title",
+                     *           "source": {
+                     *             "pointer": "Example pointer"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AsyncOperation"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -13338,7 +18839,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -13355,6 +18859,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "status": "pending",
+                     *         "resourceTypes": [
+                     *           "projects"
+                     *         ],
+                     *         "format": "csv",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "completedAt": "2025-01-06T10:00:00Z",
+                     *         "expiresAt": "2025-01-06T11:00:00Z",
+                     *         "sizeBytes": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Export"];
                     };
@@ -13373,7 +18893,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -13405,9 +18928,15 @@ export interface operations {
     listAutomationActions: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -13426,6 +18955,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "name": "Example name",
+                     *           "description": "Example description",
+                     *           "category": "Example category",
+                     *           "requiredScopes": [
+                     *             "Example required scopes"
+                     *           ],
+                     *           "inputSchema": {}
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AutomationAction"][];
                         meta: components["schemas"]["ListMeta"];
@@ -13443,10 +18995,17 @@ export interface operations {
     listAutomationDefinitions: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example draft */
                 status?: "draft" | "published";
             };
             header?: never;
@@ -13465,6 +19024,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "archivedAt": "2025-01-06T11:00:00Z",
+                     *           "name": "Example name",
+                     *           "description": "Example description",
+                     *           "status": "draft",
+                     *           "trigger": {
+                     *             "eventType": "Example event type",
+                     *             "conditions": {
+                     *               "Example key": "Example example key"
+                     *             }
+                     *           },
+                     *           "steps": [
+                     *             {
+                     *               "actionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *               "input": {}
+                     *             }
+                     *           ],
+                     *           "publishedVersion": 1,
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AutomationDefinition"][];
                         meta: components["schemas"]["ListMeta"];
@@ -13483,7 +19078,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -13491,6 +19089,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "trigger": {
+                 *         "eventType": "Example event type",
+                 *         "conditions": {
+                 *           "Example key": "Example example key"
+                 *         }
+                 *       },
+                 *       "steps": [
+                 *         {
+                 *           "actionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *           "input": {}
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["AutomationDefinitionCreate"];
             };
         };
@@ -13506,15 +19122,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "status": "draft",
+                     *         "trigger": {
+                     *           "eventType": "Example event type",
+                     *           "conditions": {
+                     *             "Example key": "Example example key"
+                     *           }
+                     *         },
+                     *         "steps": [
+                     *           {
+                     *             "actionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "input": {}
+                     *           }
+                     *         ],
+                     *         "publishedVersion": 1,
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AutomationDefinition"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -13524,7 +19169,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -13541,6 +19189,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "status": "draft",
+                     *         "trigger": {
+                     *           "eventType": "Example event type",
+                     *           "conditions": {
+                     *             "Example key": "Example example key"
+                     *           }
+                     *         },
+                     *         "steps": [
+                     *           {
+                     *             "actionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "input": {}
+                     *           }
+                     *         ],
+                     *         "publishedVersion": 1,
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AutomationDefinition"];
                     };
@@ -13559,7 +19234,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -13591,13 +19269,35 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "trigger": {
+                 *         "eventType": "Example event type",
+                 *         "conditions": {
+                 *           "Example key": "Example example key"
+                 *         }
+                 *       },
+                 *       "steps": [
+                 *         {
+                 *           "actionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *           "input": {}
+                 *         }
+                 *       ],
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AutomationDefinitionUpdate"];
             };
         };
@@ -13612,16 +19312,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "status": "draft",
+                     *         "trigger": {
+                     *           "eventType": "Example event type",
+                     *           "conditions": {
+                     *             "Example key": "Example example key"
+                     *           }
+                     *         },
+                     *         "steps": [
+                     *           {
+                     *             "actionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "input": {}
+                     *           }
+                     *         ],
+                     *         "publishedVersion": 1,
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AutomationDefinition"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -13630,11 +19359,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -13651,16 +19386,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "archivedAt": "2025-01-06T11:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "status": "draft",
+                     *         "trigger": {
+                     *           "eventType": "Example event type",
+                     *           "conditions": {
+                     *             "Example key": "Example example key"
+                     *           }
+                     *         },
+                     *         "steps": [
+                     *           {
+                     *             "actionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "input": {}
+                     *           }
+                     *         ],
+                     *         "publishedVersion": 1,
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AutomationDefinition"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -13670,13 +19432,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": "Example expected version",
+                 *       "note": "Example note"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AutomationPublish"];
             };
         };
@@ -13692,16 +19463,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "definitionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "number": 1,
+                     *         "trigger": {
+                     *           "eventType": "Example event type",
+                     *           "conditions": {
+                     *             "Example key": "Example example key"
+                     *           }
+                     *         },
+                     *         "steps": [
+                     *           {
+                     *             "actionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "input": {}
+                     *           }
+                     *         ],
+                     *         "note": "Example note",
+                     *         "publishedAt": "2025-01-06T09:00:00Z",
+                     *         "publishedBy": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AutomationVersion"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -13709,14 +19505,23 @@ export interface operations {
     listAutomationDefinitionVersions: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -13733,6 +19538,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "definitionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "number": 1,
+                     *           "trigger": {
+                     *             "eventType": "Example event type",
+                     *             "conditions": {
+                     *               "Example key": "Example example key"
+                     *             }
+                     *           },
+                     *           "steps": [
+                     *             {
+                     *               "actionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *               "input": {}
+                     *             }
+                     *           ],
+                     *           "note": "Example note",
+                     *           "publishedAt": "2025-01-06T09:00:00Z",
+                     *           "publishedBy": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AutomationVersion"][];
                         meta: components["schemas"]["ListMeta"];
@@ -13753,8 +19590,12 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
+                /** @example 1 */
                 versionNumber: number;
             };
             cookie?: never;
@@ -13771,6 +19612,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "definitionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "number": 1,
+                     *         "trigger": {
+                     *           "eventType": "Example event type",
+                     *           "conditions": {
+                     *             "Example key": "Example example key"
+                     *           }
+                     *         },
+                     *         "steps": [
+                     *           {
+                     *             "actionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "input": {}
+                     *           }
+                     *         ],
+                     *         "note": "Example note",
+                     *         "publishedAt": "2025-01-06T09:00:00Z",
+                     *         "publishedBy": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AutomationVersion"];
                     };
@@ -13787,12 +19651,22 @@ export interface operations {
     listAutomationRuns: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 definitionId?: string;
+                /** @example running */
                 status?: "running" | "succeeded" | "failed" | "aborted";
             };
             header?: never;
@@ -13811,6 +19685,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "definitionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "versionNumber": 1,
+                     *           "status": "running",
+                     *           "startedAt": "2025-01-06T09:00:00Z",
+                     *           "endedAt": "2025-01-06T10:00:00Z",
+                     *           "error": "Example error"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AutomationRun"][];
                         meta: components["schemas"]["ListMeta"];
@@ -13830,7 +19726,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -13847,6 +19746,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "definitionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "versionNumber": 1,
+                     *         "status": "running",
+                     *         "startedAt": "2025-01-06T09:00:00Z",
+                     *         "endedAt": "2025-01-06T10:00:00Z",
+                     *         "error": "Example error"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AutomationRun"];
                     };
@@ -13864,11 +19776,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -13886,16 +19804,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "kind": "Example kind",
+                     *         "status": "pending",
+                     *         "resourceType": "Example resource type",
+                     *         "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "completedAt": "2025-01-06T11:00:00Z",
+                     *         "error": {
+                     *           "code": "Example code",
+                     *           "detail": "Example detail",
+                     *           "status": "111",
+                     *           "title": "Example title",
+                     *           "source": {
+                     *             "pointer": "Example pointer"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AsyncOperation"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -13903,9 +19844,15 @@ export interface operations {
     listIntegrations: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -13924,6 +19871,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "provider": "Example provider",
+                     *           "name": "Example name",
+                     *           "status": "active",
+                     *           "installedAt": "2025-01-06T09:00:00Z",
+                     *           "lastSyncAt": "2025-01-06T10:00:00Z",
+                     *           "lastError": "Example last error"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Integration"][];
                         meta: components["schemas"]["ListMeta"];
@@ -13943,7 +19912,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -13960,6 +19932,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "provider": "Example provider",
+                     *         "name": "Example name",
+                     *         "status": "active",
+                     *         "installedAt": "2025-01-06T09:00:00Z",
+                     *         "lastSyncAt": "2025-01-06T10:00:00Z",
+                     *         "lastError": "Example last error"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Integration"];
                     };
@@ -13976,10 +19961,17 @@ export interface operations {
     listCredentials: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example active */
                 status?: "active" | "expired" | "revoked";
             };
             header?: never;
@@ -13998,6 +19990,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "name": "Example name",
+                     *           "prefix": "Example prefix",
+                     *           "status": "active",
+                     *           "scopes": [
+                     *             "workspace:read"
+                     *           ],
+                     *           "expiresAt": "2025-01-06T09:00:00Z",
+                     *           "lastUsedAt": "2025-01-06T10:00:00Z",
+                     *           "createdAt": "2025-01-06T11:00:00Z",
+                     *           "revokedAt": "2025-01-06T12:00:00Z",
+                     *           "region": "Example region",
+                     *           "cell": "Example cell"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PersonalAccessToken"][];
                         meta: components["schemas"]["ListMeta"];
@@ -14021,6 +20041,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "scopes": [
+                 *         "workspace:read"
+                 *       ],
+                 *       "expiresAt": "2025-01-06T09:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PersonalAccessTokenCreate"];
             };
         };
@@ -14036,15 +20065,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "name": "Example name",
+                     *         "prefix": "Example prefix",
+                     *         "status": "active",
+                     *         "scopes": [
+                     *           "workspace:read"
+                     *         ],
+                     *         "expiresAt": "2025-01-06T09:00:00Z",
+                     *         "lastUsedAt": "2025-01-06T10:00:00Z",
+                     *         "createdAt": "2025-01-06T11:00:00Z",
+                     *         "revokedAt": "2025-01-06T12:00:00Z",
+                     *         "region": "Example region",
+                     *         "cell": "Example cell",
+                     *         "secret": "Example secret"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PersonalAccessTokenWithSecret"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -14054,13 +20105,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "expiresAt": "2025-01-06T09:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CredentialRotate"];
             };
         };
@@ -14076,16 +20135,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "name": "Example name",
+                     *         "prefix": "Example prefix",
+                     *         "status": "active",
+                     *         "scopes": [
+                     *           "workspace:read"
+                     *         ],
+                     *         "expiresAt": "2025-01-06T09:00:00Z",
+                     *         "lastUsedAt": "2025-01-06T10:00:00Z",
+                     *         "createdAt": "2025-01-06T11:00:00Z",
+                     *         "revokedAt": "2025-01-06T12:00:00Z",
+                     *         "region": "Example region",
+                     *         "cell": "Example cell",
+                     *         "secret": "Example secret"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PersonalAccessTokenWithSecret"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -14095,7 +20176,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -14125,9 +20209,15 @@ export interface operations {
     listServiceAccounts: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -14146,6 +20236,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "name": "Example name",
+                     *           "description": "Example description",
+                     *           "status": "active",
+                     *           "ownerMemberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ServiceAccount"][];
                         meta: components["schemas"]["ListMeta"];
@@ -14164,7 +20276,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`. */
+                /**
+                 * @description Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -14172,6 +20287,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ServiceAccountCreate"];
             };
         };
@@ -14187,15 +20308,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "status": "active",
+                     *         "ownerMemberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ServiceAccount"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJsonInvalidIdempotencyKey"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -14205,7 +20341,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -14222,6 +20361,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "status": "active",
+                     *         "ownerMemberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ServiceAccount"];
                     };
@@ -14240,7 +20392,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -14272,13 +20427,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "description": "Example description",
+                 *       "status": "active"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ServiceAccountUpdate"];
             };
         };
@@ -14293,16 +20458,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "status": "active",
+                     *         "ownerMemberId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ServiceAccount"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -14310,14 +20490,23 @@ export interface operations {
     listServiceAccountCredentials: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -14334,6 +20523,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "serviceAccountId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "name": "Example name",
+                     *           "prefix": "Example prefix",
+                     *           "status": "active",
+                     *           "scopes": [
+                     *             "workspace:read"
+                     *           ],
+                     *           "expiresAt": "2025-01-06T09:00:00Z",
+                     *           "lastUsedAt": "2025-01-06T10:00:00Z",
+                     *           "createdAt": "2025-01-06T11:00:00Z",
+                     *           "revokedAt": "2025-01-06T12:00:00Z",
+                     *           "region": "Example region",
+                     *           "cell": "Example cell"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ServiceAccountCredential"][];
                         meta: components["schemas"]["ListMeta"];
@@ -14354,13 +20572,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Example name",
+                 *       "scopes": [
+                 *         "workspace:read"
+                 *       ],
+                 *       "expiresAt": "2025-01-06T09:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ServiceAccountCredentialCreate"];
             };
         };
@@ -14376,16 +20606,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "serviceAccountId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "name": "Example name",
+                     *         "prefix": "Example prefix",
+                     *         "status": "active",
+                     *         "scopes": [
+                     *           "workspace:read"
+                     *         ],
+                     *         "expiresAt": "2025-01-06T09:00:00Z",
+                     *         "lastUsedAt": "2025-01-06T10:00:00Z",
+                     *         "createdAt": "2025-01-06T11:00:00Z",
+                     *         "revokedAt": "2025-01-06T12:00:00Z",
+                     *         "region": "Example region",
+                     *         "cell": "Example cell",
+                     *         "secret": "Example secret"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ServiceAccountCredentialWithSecret"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -14395,15 +20648,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 credentialId: string;
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "expiresAt": "2025-01-06T09:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CredentialRotate"];
             };
         };
@@ -14419,16 +20683,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "serviceAccountId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "name": "Example name",
+                     *         "prefix": "Example prefix",
+                     *         "status": "active",
+                     *         "scopes": [
+                     *           "workspace:read"
+                     *         ],
+                     *         "expiresAt": "2025-01-06T09:00:00Z",
+                     *         "lastUsedAt": "2025-01-06T10:00:00Z",
+                     *         "createdAt": "2025-01-06T11:00:00Z",
+                     *         "revokedAt": "2025-01-06T12:00:00Z",
+                     *         "region": "Example region",
+                     *         "cell": "Example cell",
+                     *         "secret": "Example secret"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ServiceAccountCredentialWithSecret"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -14438,9 +20725,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 credentialId: string;
             };
             cookie?: never;
@@ -14472,7 +20765,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -14489,6 +20785,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "serviceAccountId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "grants": [
+                     *           {
+                     *             "resourceType": "projects",
+                     *             "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "access": "read"
+                     *           }
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ResourceGrants"];
                     };
@@ -14507,13 +20818,28 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": "Example expected version",
+                 *       "grants": [
+                 *         {
+                 *           "resourceType": "projects",
+                 *           "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                 *           "access": "read"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ResourceGrantsReplace"];
             };
         };
@@ -14528,16 +20854,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "serviceAccountId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "grants": [
+                     *           {
+                     *             "resourceType": "projects",
+                     *             "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *             "access": "read"
+                     *           }
+                     *         ],
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ResourceGrants"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -14545,12 +20888,22 @@ export interface operations {
     listChanges: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example a */
                 types?: string;
-                /** @description Long poll: when caught up, hold the request up to this many seconds (0-30, decimal digits only) for an event to be committed in the workspace; default 0 answers at once. A server may answer sooner (it is shutting down, or holds too many requests): resume from `meta.nextCursor` either way. */
+                /**
+                 * @description Long poll: when caught up, hold the request up to this many seconds (0-30, decimal digits only) for an event to be committed in the workspace; default 0 answers at once. A server may answer sooner (it is shutting down, or holds too many requests): resume from `meta.nextCursor` either way.
+                 * @example 1
+                 */
                 wait?: number;
             };
             header?: never;
@@ -14569,6 +20922,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "resourceType": "Example resource type",
+                     *           "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "action": "created",
+                     *           "occurredAt": "2025-01-06T09:00:00Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Change"][];
                         meta: components["schemas"]["ListMeta"];
@@ -14602,6 +20975,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "eventTypes": [
+                     *           {
+                     *             "name": "Example name",
+                     *             "description": "Example description",
+                     *             "resourceType": "Example resource type",
+                     *             "requiredScopes": [
+                     *               "Example required scopes"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "channels": [
+                     *           {
+                     *             "name": "Example name",
+                     *             "transport": "webhook",
+                     *             "description": "Example description"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["EventCatalog"];
                     };
@@ -14617,9 +21013,15 @@ export interface operations {
     listWebhooks: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -14638,6 +21040,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "updatedAt": "2025-01-06T10:00:00Z",
+                     *           "url": "https://example.com/",
+                     *           "description": "Example description",
+                     *           "eventTypes": [
+                     *             "Example event types"
+                     *           ],
+                     *           "status": "active",
+                     *           "disabledReason": "owner",
+                     *           "disabledAt": "2025-01-06T11:00:00Z",
+                     *           "signatureVersion": "v2",
+                     *           "version": "Example version"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Webhook"][];
                         meta: components["schemas"]["ListMeta"];
@@ -14661,6 +21091,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/",
+                 *       "description": "Example description",
+                 *       "eventTypes": [
+                 *         "Example event types"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookCreate"];
             };
         };
@@ -14677,15 +21116,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "url": "https://example.com/",
+                     *         "description": "Example description",
+                     *         "eventTypes": [
+                     *           "Example event types"
+                     *         ],
+                     *         "status": "active",
+                     *         "disabledReason": "owner",
+                     *         "disabledAt": "2025-01-06T11:00:00Z",
+                     *         "signatureVersion": "v2",
+                     *         "version": "Example version",
+                     *         "signingSecret": "Example signing secret"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookWithSecret"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -14695,7 +21156,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -14712,6 +21176,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "url": "https://example.com/",
+                     *         "description": "Example description",
+                     *         "eventTypes": [
+                     *           "Example event types"
+                     *         ],
+                     *         "status": "active",
+                     *         "disabledReason": "owner",
+                     *         "disabledAt": "2025-01-06T11:00:00Z",
+                     *         "signatureVersion": "v2",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Webhook"];
                     };
@@ -14730,7 +21213,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -14762,13 +21248,27 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/",
+                 *       "description": "Example description",
+                 *       "eventTypes": [
+                 *         "Example event types"
+                 *       ],
+                 *       "status": "active",
+                 *       "expectedVersion": "Example expected version"
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookUpdate"];
             };
         };
@@ -14783,16 +21283,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "updatedAt": "2025-01-06T10:00:00Z",
+                     *         "url": "https://example.com/",
+                     *         "description": "Example description",
+                     *         "eventTypes": [
+                     *           "Example event types"
+                     *         ],
+                     *         "status": "active",
+                     *         "disabledReason": "owner",
+                     *         "disabledAt": "2025-01-06T11:00:00Z",
+                     *         "signatureVersion": "v2",
+                     *         "version": "Example version"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Webhook"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictVersionConflict"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -14800,15 +21321,25 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example pending */
                 status?: "pending" | "succeeded" | "failed";
             };
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
             };
             cookie?: never;
@@ -14825,6 +21356,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "webhookId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "eventId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *           "eventType": "Example event type",
+                     *           "status": "pending",
+                     *           "attempts": 1,
+                     *           "responseStatus": 1,
+                     *           "failureReason": "timeout",
+                     *           "failureDetail": "Example failure detail",
+                     *           "createdAt": "2025-01-06T09:00:00Z",
+                     *           "lastAttemptAt": "2025-01-06T10:00:00Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"][];
                         meta: components["schemas"]["ListMeta"];
@@ -14845,9 +21402,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 id: components["parameters"]["Id"];
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 deliveryId: string;
             };
             cookie?: never;
@@ -14864,6 +21427,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *         "webhookId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *         "eventId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "eventType": "Example event type",
+                     *         "status": "pending",
+                     *         "attempts": 1,
+                     *         "responseStatus": 1,
+                     *         "failureReason": "timeout",
+                     *         "failureDetail": "Example failure detail",
+                     *         "createdAt": "2025-01-06T09:00:00Z",
+                     *         "lastAttemptAt": "2025-01-06T10:00:00Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"];
                     };
@@ -14880,16 +21460,32 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
-                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
+                /**
+                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
+                 * @example Example cursor
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Page size, 1-200 in decimal digits only; default 50. */
+                /**
+                 * @description Page size, 1-200 in decimal digits only; default 50.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
+                /** @example Example action */
                 action?: string;
-                /** @description Opaque resource identifier. */
+                /**
+                 * @description Opaque resource identifier.
+                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
+                 */
                 actorId?: string;
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 from?: string;
-                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
+                /**
+                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+                 * @example 2025-01-06T09:00:00Z
+                 */
                 to?: string;
             };
             header?: never;
@@ -14908,6 +21504,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "action": "Example action",
+                     *           "actorType": "member",
+                     *           "actorId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
+                     *           "credentialId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *           "targetType": "Example target type",
+                     *           "targetId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a63",
+                     *           "outcome": "success",
+                     *           "requestId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a64",
+                     *           "occurredAt": "2025-01-06T09:00:00Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 1,
+                     *         "nextCursor": "Example next cursor"
+                     *       },
+                     *       "links": {
+                     *         "next": "Example next"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AuditEvent"][];
                         meta: components["schemas"]["ListMeta"];
