@@ -1,7 +1,22 @@
 import assert from 'node:assert/strict';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { generateToken } from '@workcell/credentials';
 import { WorkcellClient } from './client.js';
-import { WorkcellApiError, WorkcellClientError } from './errors.js';
+import {
+  WorkcellApiError,
+  WorkcellAuthenticationError,
+  WorkcellClientError,
+  WorkcellConflictError,
+  WorkcellConnectionError,
+  WorkcellError,
+  WorkcellNotFoundError,
+  WorkcellPermissionError,
+  WorkcellRateLimitError,
+  WorkcellServerError,
+  WorkcellTimeoutError,
+  WorkcellValidationError,
+} from './errors.js';
 import { parseRetryAfter, retryDelayMs } from './retry.js';
 
 type Sent = { url: string; method: string; headers: Record<string, string>; body: string | undefined };
@@ -117,6 +132,84 @@ describe('WorkcellClient', () => {
     for await (const item of api.paginate('listTags', { query: { limit: 2 } })) items.push(item);
     assert.deepEqual(items, [1, 2, 3]);
     assert.equal(sent[1]!.url, 'https://eu1.api.test/v1/tags?limit=2&cursor=c2');
+  });
+});
+
+/** A local HTTP server whose handler decides how (and whether) to answer; closed by the caller. */
+async function listening(handler: (response: ServerResponse) => void): Promise<{ server: Server; url: string }> {
+  const server = createServer((_, response) => handler(response));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+function closed(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+describe('WorkcellClient errors', () => {
+  it('raises the class of each code family, all of them WorkcellApiError and WorkcellError', async () => {
+    const families = [
+      [400, WorkcellValidationError],
+      [401, WorkcellAuthenticationError],
+      [403, WorkcellPermissionError],
+      [404, WorkcellNotFoundError],
+      [409, WorkcellConflictError],
+      [412, WorkcellConflictError],
+      [413, WorkcellValidationError],
+      [422, WorkcellValidationError],
+      [428, WorkcellConflictError],
+      [429, WorkcellRateLimitError],
+      [500, WorkcellServerError],
+      [503, WorkcellServerError],
+      [418, WorkcellApiError],
+    ] as const;
+    for (const [status, Family] of families) {
+      const { api } = client([{ status, body: problem(status, 'some_code') }], { retry: { maxAttempts: 1 } });
+      const error = await api.call('updateTag', { path: { id: 'a' }, body: { name: 'x' } }).catch((caught: unknown) => caught);
+      assert.ok(error instanceof Family, `${status} is a ${Family.name}`);
+      assert.ok(error instanceof WorkcellApiError && error instanceof WorkcellError);
+      assert.equal(error.name, Family.name);
+      assert.deepEqual([error.status, error.code], [status, 'some_code']);
+    }
+  });
+
+  it('wraps a refused connection in WorkcellConnectionError with the network error as its cause, after the retries', async () => {
+    const { server, url } = await listening(() => undefined);
+    await closed(server);
+    const waits: number[] = [];
+    const api = new WorkcellClient({ credential, baseUrl: url, sleep: async (ms) => void waits.push(ms), retry: { maxAttempts: 2 } });
+    const error = await api.call('listTags').catch((caught: unknown) => caught);
+    assert.ok(error instanceof WorkcellConnectionError && error instanceof WorkcellError, String(error));
+    assert.match(error.message, new RegExp(`could not reach ${url}/v1/tags: ECONNREFUSED`));
+    assert.ok(error.cause instanceof TypeError);
+    assert.equal(waits.length, 1, 'a safe read is retried once before the error');
+    const scriptedLoss = client(['network-error'], { retry: { maxAttempts: 1 } });
+    await assert.rejects(scriptedLoss.api.call('createTag', { body: { name: 'x' } }), (caught: unknown) => caught instanceof WorkcellConnectionError && caught.cause instanceof TypeError);
+  });
+
+  it('raises WorkcellTimeoutError when no answer (or no whole answer) comes within timeoutMs, per attempt', async () => {
+    const silent = await listening(() => undefined);
+    const stalled = await listening((response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"data":');
+    });
+    try {
+      const waits: number[] = [];
+      const api = new WorkcellClient({ credential, baseUrl: silent.url, timeoutMs: 50, sleep: async (ms) => void waits.push(ms), retry: { maxAttempts: 2 } });
+      const error = await api.call('listTags').catch((caught: unknown) => caught);
+      assert.ok(error instanceof WorkcellTimeoutError && error instanceof WorkcellError, String(error));
+      assert.equal(error.timeoutMs, 50);
+      assert.match(error.message, /within 50 ms/);
+      assert.equal(waits.length, 1, 'each attempt has its own timeout');
+      const perCall = new WorkcellClient({ credential, baseUrl: stalled.url });
+      await assert.rejects(perCall.call('listTags', { timeoutMs: 50 }), (caught: unknown) => caught instanceof WorkcellTimeoutError && caught.timeoutMs === 50);
+      const aborted = AbortSignal.abort();
+      await assert.rejects(api.call('listTags', { signal: aborted }), (caught: unknown) => (caught as Error).name === 'AbortError', "the caller's own abort passes as it came");
+    } finally {
+      await closed(silent.server);
+      await closed(stalled.server);
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { endpointFor } from './endpoint.js';
-import { type ApiErrorItem, WorkcellApiError, WorkcellClientError } from './errors.js';
+import { type ApiErrorItem, apiErrorFor, type WorkcellApiError, WorkcellClientError, WorkcellConnectionError, WorkcellTimeoutError } from './errors.js';
 import { type OperationId, OPERATIONS, type OperationSpec } from './generated/operations.js';
 import type { operations } from './generated/v1-types.js';
 import { DEFAULT_RETRY, parseRetryAfter, retryDelayMs, type RetryPolicy, shouldRetry } from './retry.js';
@@ -19,6 +19,8 @@ export interface ClientOptions {
   /** New Idempotency-Keys (default: random UUIDs). */
   readonly newIdempotencyKey?: () => string;
   readonly userAgent?: string;
+  /** Milliseconds each attempt may take, answer body included, before it fails with `WorkcellTimeoutError` (default: none). */
+  readonly timeoutMs?: number;
 }
 
 /** The generated types of one operation (from the v1 OpenAPI document). */
@@ -42,7 +44,10 @@ export interface CallOptions<O extends OperationId = OperationId> {
   readonly ifMatch?: string;
   /** For idempotent POSTs; generated when absent, and the same on every attempt. */
   readonly idempotencyKey?: string;
+  /** Aborts the call; the abort is rethrown as it came (never retried, never wrapped). */
   readonly signal?: AbortSignal;
+  /** This call's per-attempt timeout, instead of the client's `timeoutMs`. */
+  readonly timeoutMs?: number;
 }
 
 export interface RateLimit {
@@ -63,6 +68,12 @@ export interface ApiResponse<T> {
   readonly replayed: boolean;
   /** Attempts made, the first included. */
   readonly attempts: number;
+}
+
+/** What a network error says: undici's `fetch failed` hides the reason (ECONNREFUSED, ENOTFOUND, …) in its cause. */
+function describe(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error as Error).message ?? String(error);
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -116,27 +127,38 @@ export class WorkcellClient {
     if (operation.idempotent) headers['idempotency-key'] = options.idempotencyKey ?? this.newKey();
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
 
+    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
+
     for (let attempt = 1; ; attempt++) {
+      const timer = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+      const signal = timer && options.signal ? AbortSignal.any([options.signal, timer]) : (timer ?? options.signal);
+      // No answer, or none read to its end: a timeout or a lost connection (the caller's own abort passes as it came).
+      const noAnswer = (error: unknown) => {
+        if (options.signal?.aborted) return error;
+        if (timer?.aborted) return new WorkcellTimeoutError(timeoutMs!, url);
+        return new WorkcellConnectionError(`could not reach ${url}: ${describe(error)}`, { cause: error });
+      };
       let response: Response | null = null;
       try {
-        response = await this.fetchFn(url, { method: operation.method, headers, body, redirect: 'manual', ...(options.signal ? { signal: options.signal } : {}) });
+        response = await this.fetchFn(url, { method: operation.method, headers, body, redirect: 'manual', ...(signal ? { signal } : {}) });
       } catch (error) {
-        if ((error as { name?: string }).name === 'AbortError') throw error;
-        if (attempt >= this.policy.maxAttempts || !shouldRetry(operation, null)) throw error;
+        const failure = noAnswer(error);
+        if (!(failure instanceof WorkcellConnectionError || failure instanceof WorkcellTimeoutError)) throw failure;
+        if (attempt >= this.policy.maxAttempts || !shouldRetry(operation, null)) throw failure;
         await this.sleepFn(retryDelayMs(this.policy, attempt, null));
         continue;
       }
       if (response.status >= 300 && response.status < 400 && response.status !== 304) {
         throw new WorkcellClientError(`the API answered ${response.status} with a redirect; bearer requests are never redirected (contract 9.6): use the regional endpoint of the credential`);
       }
-      if (response.ok) return this.success<ResponseData<O>>(response, attempt);
+      if (response.ok) return this.success<ResponseData<O>>(response, attempt).catch((error: unknown) => Promise.reject(noAnswer(error)));
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
       if (attempt < this.policy.maxAttempts && shouldRetry(operation, response.status)) {
         await response.body?.cancel();
         await this.sleepFn(retryDelayMs(this.policy, attempt, retryAfter));
         continue;
       }
-      throw await this.failure(response, retryAfter);
+      throw await this.failure(response, retryAfter).catch((error: unknown) => Promise.reject(noAnswer(error)));
     }
   }
 
@@ -189,6 +211,6 @@ export class WorkcellClient {
       // Not an error document (a proxy in between): keep the status.
     }
     if (errors.length === 0) errors = [{ code: 'http_error', detail: text.slice(0, 200) || response.statusText, status: String(response.status), title: response.statusText }];
-    return new WorkcellApiError(response.status, errors, response.headers.get('x-request-id'), retryAfter);
+    return apiErrorFor(response.status, errors, response.headers.get('x-request-id'), retryAfter);
   }
 }

@@ -7,8 +7,14 @@ export interface ApiErrorItem {
   readonly source?: { readonly pointer?: string; readonly parameter?: string };
 }
 
+/** Every error the client throws extends this (a caller's own abort excepted, which is rethrown as it came). */
+export class WorkcellError extends Error {
+  override readonly name: string = 'WorkcellError';
+}
+
 /** A response the API answered with an error document: status, codes, request id and Retry-After. */
-export class WorkcellApiError extends Error {
+export class WorkcellApiError extends WorkcellError {
+  override readonly name: string = 'WorkcellApiError';
   readonly code: string;
 
   constructor(
@@ -19,15 +25,77 @@ export class WorkcellApiError extends Error {
     readonly retryAfter: number | null,
   ) {
     super(`${status} ${errors[0]?.code ?? 'error'}: ${errors[0]?.detail ?? 'the request failed'}${requestId ? ` (request ${requestId})` : ''}`);
-    this.name = 'WorkcellApiError';
     this.code = errors[0]?.code ?? 'unknown';
   }
 }
 
-/** The client refused to send a request (a missing precondition, a credential for another region, …). */
-export class WorkcellClientError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'WorkcellClientError';
+/** 401: the credential is missing, unknown, expired or revoked. */
+export class WorkcellAuthenticationError extends WorkcellApiError {
+  override readonly name: string = 'WorkcellAuthenticationError';
+}
+/** 403: the credential lacks a scope, permission or grant. */
+export class WorkcellPermissionError extends WorkcellApiError {
+  override readonly name: string = 'WorkcellPermissionError';
+}
+/** 404: no such resource in the credential's workspace. */
+export class WorkcellNotFoundError extends WorkcellApiError {
+  override readonly name: string = 'WorkcellNotFoundError';
+}
+/** 409, 412, 428: a conflict with the resource's state, a stale or missing If-Match. */
+export class WorkcellConflictError extends WorkcellApiError {
+  override readonly name: string = 'WorkcellConflictError';
+}
+/** 400, 413, 415, 422: the request itself is invalid. */
+export class WorkcellValidationError extends WorkcellApiError {
+  override readonly name: string = 'WorkcellValidationError';
+}
+/** 429: rate limited (`retryAfter` says how long to wait). */
+export class WorkcellRateLimitError extends WorkcellApiError {
+  override readonly name: string = 'WorkcellRateLimitError';
+}
+/** 5xx: the API failed or is unavailable. */
+export class WorkcellServerError extends WorkcellApiError {
+  override readonly name: string = 'WorkcellServerError';
+}
+
+const FAMILIES: Readonly<Record<number, typeof WorkcellApiError>> = {
+  400: WorkcellValidationError,
+  401: WorkcellAuthenticationError,
+  403: WorkcellPermissionError,
+  404: WorkcellNotFoundError,
+  409: WorkcellConflictError,
+  412: WorkcellConflictError,
+  413: WorkcellValidationError,
+  415: WorkcellValidationError,
+  422: WorkcellValidationError,
+  428: WorkcellConflictError,
+  429: WorkcellRateLimitError,
+};
+
+/** The error of an error answer: the class of its code family, else `WorkcellApiError`. */
+export function apiErrorFor(status: number, errors: readonly ApiErrorItem[], requestId: string | null, retryAfter: number | null): WorkcellApiError {
+  const Family = FAMILIES[status] ?? (status >= 500 ? WorkcellServerError : WorkcellApiError);
+  return new Family(status, errors, requestId, retryAfter);
+}
+
+/** No answer: the connection was refused, reset or never made (DNS); the network error is the `cause`. */
+export class WorkcellConnectionError extends WorkcellError {
+  override readonly name: string = 'WorkcellConnectionError';
+}
+
+/** No answer within the client's `timeoutMs` (each attempt has its own). */
+export class WorkcellTimeoutError extends WorkcellError {
+  override readonly name: string = 'WorkcellTimeoutError';
+
+  constructor(
+    readonly timeoutMs: number,
+    url: string,
+  ) {
+    super(`no answer from ${url} within ${timeoutMs} ms`);
   }
+}
+
+/** The client refused to send a request (a missing precondition, a credential for another region, …). */
+export class WorkcellClientError extends WorkcellError {
+  override readonly name: string = 'WorkcellClientError';
 }

@@ -1,6 +1,21 @@
 export { type ApiResponse, type CallOptions, type ClientOptions, type ListItem, type RateLimit, type RequestBody, type ResponseData, WorkcellClient } from './client.js';
 export type { components, operations } from './generated/v1-types.js';
 export { endpointFor } from './endpoint.js';
-export { type ApiErrorItem, WorkcellApiError, WorkcellClientError } from './errors.js';
+export {
+  type ApiErrorItem,
+  apiErrorFor,
+  WorkcellApiError,
+  WorkcellAuthenticationError,
+  WorkcellClientError,
+  WorkcellConflictError,
+  WorkcellConnectionError,
+  WorkcellError,
+  WorkcellNotFoundError,
+  WorkcellPermissionError,
+  WorkcellRateLimitError,
+  WorkcellServerError,
+  WorkcellTimeoutError,
+  WorkcellValidationError,
+} from './errors.js';
 export { type OperationId, OPERATIONS, type OperationSpec, REGISTRY_DIGEST } from './generated/operations.js';
 export { DEFAULT_RETRY, parseRetryAfter, retryDelayMs, type RetryPolicy, shouldRetry } from './retry.js';
