@@ -3,21 +3,11 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generateToken } from '@workcell/credentials';
 import { WorkcellClient } from './client.js';
-import {
-  WorkcellApiError,
-  WorkcellAuthenticationError,
-  WorkcellClientError,
-  WorkcellConflictError,
-  WorkcellConnectionError,
-  WorkcellError,
-  WorkcellNotFoundError,
-  WorkcellPermissionError,
-  WorkcellRateLimitError,
-  WorkcellServerError,
-  WorkcellTimeoutError,
-  WorkcellValidationError,
-} from './errors.js';
+import * as errors from './errors.js';
 import { parseRetryAfter, retryDelayMs } from './retry.js';
+
+const { WorkcellApiError, WorkcellClientError, WorkcellConnectionError, WorkcellError, WorkcellTimeoutError } = errors;
+type WorkcellApiError = errors.WorkcellApiError;
 
 type Sent = { url: string; method: string; headers: Record<string, string>; body: string | undefined };
 type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'network-error';
@@ -150,19 +140,19 @@ function closed(server: Server): Promise<void> {
 describe('WorkcellClient errors', () => {
   it('raises the class of each code family, all of them WorkcellApiError and WorkcellError', async () => {
     const families = [
-      [400, WorkcellValidationError],
-      [401, WorkcellAuthenticationError],
-      [403, WorkcellPermissionError],
-      [404, WorkcellNotFoundError],
-      [409, WorkcellConflictError],
-      [412, WorkcellConflictError],
-      [413, WorkcellValidationError],
-      [422, WorkcellValidationError],
-      [428, WorkcellConflictError],
-      [429, WorkcellRateLimitError],
-      [500, WorkcellServerError],
-      [503, WorkcellServerError],
-      [418, WorkcellApiError],
+      [400, errors.WorkcellValidationError],
+      [401, errors.WorkcellAuthenticationError],
+      [403, errors.WorkcellPermissionError],
+      [404, errors.WorkcellNotFoundError],
+      [409, errors.WorkcellConflictError],
+      [412, errors.WorkcellConflictError],
+      [413, errors.WorkcellValidationError],
+      [422, errors.WorkcellValidationError],
+      [428, errors.WorkcellConflictError],
+      [429, errors.WorkcellRateLimitError],
+      [500, errors.WorkcellServerError],
+      [503, errors.WorkcellServerError],
+      [418, errors.WorkcellApiError],
     ] as const;
     for (const [status, Family] of families) {
       const { api } = client([{ status, body: problem(status, 'some_code') }], { retry: { maxAttempts: 1 } });

@@ -9,12 +9,15 @@ export interface ApiErrorItem {
 
 /** Every error the client throws extends this (a caller's own abort excepted, which is rethrown as it came). */
 export class WorkcellError extends Error {
-  override readonly name: string = 'WorkcellError';
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    // Each subclass is named after itself (`WorkcellNotFoundError: 404 not_found: …`).
+    this.name = new.target.name;
+  }
 }
 
 /** A response the API answered with an error document: status, codes, request id and Retry-After. */
 export class WorkcellApiError extends WorkcellError {
-  override readonly name: string = 'WorkcellApiError';
   readonly code: string;
 
   constructor(
@@ -30,33 +33,19 @@ export class WorkcellApiError extends WorkcellError {
 }
 
 /** 401: the credential is missing, unknown, expired or revoked. */
-export class WorkcellAuthenticationError extends WorkcellApiError {
-  override readonly name: string = 'WorkcellAuthenticationError';
-}
+export class WorkcellAuthenticationError extends WorkcellApiError {}
 /** 403: the credential lacks a scope, permission or grant. */
-export class WorkcellPermissionError extends WorkcellApiError {
-  override readonly name: string = 'WorkcellPermissionError';
-}
+export class WorkcellPermissionError extends WorkcellApiError {}
 /** 404: no such resource in the credential's workspace. */
-export class WorkcellNotFoundError extends WorkcellApiError {
-  override readonly name: string = 'WorkcellNotFoundError';
-}
+export class WorkcellNotFoundError extends WorkcellApiError {}
 /** 409, 412, 428: a conflict with the resource's state, a stale or missing If-Match. */
-export class WorkcellConflictError extends WorkcellApiError {
-  override readonly name: string = 'WorkcellConflictError';
-}
+export class WorkcellConflictError extends WorkcellApiError {}
 /** 400, 413, 415, 422: the request itself is invalid. */
-export class WorkcellValidationError extends WorkcellApiError {
-  override readonly name: string = 'WorkcellValidationError';
-}
+export class WorkcellValidationError extends WorkcellApiError {}
 /** 429: rate limited (`retryAfter` says how long to wait). */
-export class WorkcellRateLimitError extends WorkcellApiError {
-  override readonly name: string = 'WorkcellRateLimitError';
-}
+export class WorkcellRateLimitError extends WorkcellApiError {}
 /** 5xx: the API failed or is unavailable. */
-export class WorkcellServerError extends WorkcellApiError {
-  override readonly name: string = 'WorkcellServerError';
-}
+export class WorkcellServerError extends WorkcellApiError {}
 
 const FAMILIES: Readonly<Record<number, typeof WorkcellApiError>> = {
   400: WorkcellValidationError,
@@ -79,13 +68,10 @@ export function apiErrorFor(status: number, errors: readonly ApiErrorItem[], req
 }
 
 /** No answer: the connection was refused, reset or never made (DNS); the network error is the `cause`. */
-export class WorkcellConnectionError extends WorkcellError {
-  override readonly name: string = 'WorkcellConnectionError';
-}
+export class WorkcellConnectionError extends WorkcellError {}
 
 /** No answer within the client's `timeoutMs` (each attempt has its own). */
 export class WorkcellTimeoutError extends WorkcellError {
-  override readonly name: string = 'WorkcellTimeoutError';
 
   constructor(
     readonly timeoutMs: number,
@@ -96,6 +82,4 @@ export class WorkcellTimeoutError extends WorkcellError {
 }
 
 /** The client refused to send a request (a missing precondition, a credential for another region, …). */
-export class WorkcellClientError extends WorkcellError {
-  override readonly name: string = 'WorkcellClientError';
-}
+export class WorkcellClientError extends WorkcellError {}
