@@ -3,7 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import type { AppConfig } from '@workcell/config';
 import type { V0AuthContext, V1AuthContext } from '@workcell/domain';
 import { APP_CONFIG, type ApiGeneration, OPERATION_GATE } from '@workcell/http';
-import { AUTH_CLIENT, type AuthClient, AUTHENTICATOR, createAuthClient, createAuthenticator, OperationGuard, RegistryOperationGate } from './authentication.js';
+import { AUTH_CLIENT, type AuthClient, AUTHENTICATOR, createAuthClient, createAuthenticator, CredentialRecheck, OperationGuard, RegistryOperationGate } from './authentication.js';
 
 /** Authentication and authorization for an API app: every route is guarded by its registry operation. */
 @Module({})
@@ -22,8 +22,9 @@ export class ApiAuthModule {
         // The same gate guards every handler and every operation the app does not implement yet (501).
         { provide: OPERATION_GATE, useClass: RegistryOperationGate },
         { provide: APP_GUARD, useClass: OperationGuard },
+        CredentialRecheck,
       ],
-      exports: [AUTH_CLIENT, OPERATION_GATE],
+      exports: [AUTH_CLIENT, OPERATION_GATE, CredentialRecheck],
     };
   }
 }

@@ -146,6 +146,31 @@ export class RegistryOperationGate implements OperationGate {
 }
 
 /**
+ * Verifies a held request's v1 credential again, straight against the database (no kept verification, no rate
+ * admission), and checks the operation's scopes on the result. A long poll (`GET /v1/changes?wait=`) calls it before
+ * each read after a wait, so a revocation, expiry, lock or narrowing during the wait is effective on that answer:
+ * 401/403 like a new request, never events the credential may no longer read.
+ */
+@Injectable()
+export class CredentialRecheck {
+  constructor(
+    @Inject(AUTHENTICATOR) private readonly authenticator: passport.Authenticator,
+    @Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext,
+  ) {}
+
+  async v1(operationId: string, request: GateRequest): Promise<V1AuthContext> {
+    const token = await bearerToken(this.authenticator, 'v1-bearer', request.raw);
+    const identified = token === null ? null : await v1Credentials.identify(this.ctx, token);
+    if (!identified) throw v1Credentials.unauthenticated();
+    const result = await v1Credentials.verify(this.ctx, identified);
+    if (!result.ok) throw result.error;
+    const operation = findV1Operation(operationId);
+    if (operation) assertScopes(result.context.effectiveScopes, operation.scopes, operation.anyOfScopes);
+    return result.context;
+  }
+}
+
+/**
  * The API apps' global guard: runs the operation gate of the operation a handler declares. A handler without
  * an operation is refused: nothing is reachable unless the registry declares it.
  */

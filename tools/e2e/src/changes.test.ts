@@ -426,6 +426,21 @@ describe('v1 change feed and event catalog', () => {
       await released();
     });
 
+    it('a credential revoked while its request waits gets 401 on the read after the wait, not the events', async () => {
+      const token = await cell.mint(['changes:read', 'tags:read', 'tags:write']);
+      const { credentialId } = (await cell.call<{ data: { credentialId: string } }>('GET', '/v1/auth/context', token)).body.data;
+      const start = await head();
+      const waiting = feedPage(token, { cursor: start, wait: '10' });
+      await held(1);
+      assert.equal((await cell.call('DELETE', `/v1/credentials/${credentialId}`, cell.admin)).status, 204);
+      await createTag();
+      assertProblem(await waiting, 401, 'credential_revoked');
+      await released();
+      // The same wait with a credential left alone answers the event.
+      const kept = feedPage(cell.admin, { cursor: start, wait: '10' });
+      assert.equal((await kept).status, 200);
+    });
+
     it('answers a backlog at once, like without wait, links.next and all', async () => {
       const start = await head();
       const [a, b] = [await createTag(), await createTag()];

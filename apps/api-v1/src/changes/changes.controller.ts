@@ -1,6 +1,6 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
+import { CredentialRecheck, V1Auth } from '@workcell/auth-kit';
 import { getEventCatalog, invoke, listChangesWaiting, type ProcedureContext, type V1AuthContext } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
 import { ChangeWaits } from './change-waits.js';
@@ -11,13 +11,15 @@ export class ChangesController {
   constructor(
     @Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext,
     @Inject(ChangeWaits) private readonly waits: ChangeWaits,
+    @Inject(CredentialRecheck) private readonly recheck: CredentialRecheck,
   ) {}
 
   /**
    * `meta.nextCursor` is always a resumable position (persist it; resuming yields exactly the later events);
    * `links.next` is null once the feed is caught up, so following it ends like any other list. With `wait`, a
    * caught-up request is held until a commit in the workspace or the deadline (domain awaitChanges); the client
-   * closing its connection ends the wait and frees the waiter.
+   * closing its connection ends the wait and frees the waiter. Each read after a wait verifies the credential again
+   * (CredentialRecheck), so a revocation during the wait answers 401 instead of events.
    */
   @Operation('listChanges')
   async listChanges(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
@@ -28,7 +30,7 @@ export class ChangesController {
     if (wait) reply.raw.once('close', abort);
     try {
       const waiter = wait ? this.waits.take(auth.workspaceId, wait, gone.signal) : null;
-      const page = await listChangesWaiting(this.ctx, { auth, ...query }, waiter);
+      const page = await listChangesWaiting(this.ctx, { auth, ...query }, waiter, () => this.recheck.v1('listChanges', request));
       const body = list(page.items, page, request);
       return page.more ? body : { ...body, links: { next: null } };
     } finally {

@@ -1,5 +1,6 @@
 import { DependencyBudget, withDependencyBudget } from '@workcell/config';
 import type { OutboxWaiter } from '@workcell/db';
+import type { V1AuthContext } from '../kernel/auth-context.js';
 import { invoke, type ProcedureContext } from '../kernel/procedure.js';
 import { type ChangesPage, listChanges } from './list-changes.js';
 
@@ -32,7 +33,20 @@ export async function awaitChanges(read: (cursor?: string) => Promise<ChangesPag
   }
 }
 
-/** awaitChanges over listChanges: `input` is listChanges' raw input (validated by the first read). */
-export function listChangesWaiting(ctx: ProcedureContext, input: Readonly<Record<string, unknown>>, waiter: OutboxWaiter | null): Promise<ChangesPage> {
-  return awaitChanges((cursor) => invoke(listChanges, ctx, cursor === undefined ? input : { ...input, cursor }), waiter, ctx.config.dependencyTimeoutMs);
+/**
+ * awaitChanges over listChanges: `input` is listChanges' raw input (validated by the first read). Each read after a
+ * wait first asks `recheck` for the caller's authorization as it is now (the credential verified again: revoked,
+ * expired or narrowed during the wait is refused or applied on that read), since a wait can outlast a revocation.
+ */
+export function listChangesWaiting(
+  ctx: ProcedureContext,
+  input: Readonly<Record<string, unknown>>,
+  waiter: OutboxWaiter | null,
+  recheck: () => Promise<V1AuthContext>,
+): Promise<ChangesPage> {
+  return awaitChanges(
+    async (cursor) => (cursor === undefined ? invoke(listChanges, ctx, input) : invoke(listChanges, ctx, { ...input, auth: await recheck(), cursor })),
+    waiter,
+    ctx.config.dependencyTimeoutMs,
+  );
 }
