@@ -1,3 +1,4 @@
+import { setArchivedAt } from './revisioned-rows.js';
 import { pageIds } from './keyset.js';
 import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
@@ -191,10 +192,6 @@ export async function updateContactIfRevision(
 }
 
 /** Sets or clears `archived_at`; false when the contact is missing or already in that state. */
-export async function setContactArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
-  const { count } = await tx.contact.updateMany({
-    where: { workspaceId, id, archivedAt: archivedAt === null ? { not: null } : null },
-    data: { archivedAt, revision: { increment: 1 } },
-  });
-  return count === 1;
+export function setContactArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  return setArchivedAt(tx.contact, workspaceId, id, archivedAt);
 }

@@ -1,3 +1,4 @@
+import { setArchivedAt, updateIfRevision } from './revisioned-rows.js';
 import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
 import type { Prisma } from './generated/prisma/client.js';
 import type { DocumentFormat, DocumentTargetType } from './generated/prisma/enums.js';
@@ -88,17 +89,11 @@ export async function insertDocument(tx: Tx, workspaceId: string, values: Requir
 }
 
 /** Compare-and-set of a document's attributes: one `UPDATE … WHERE revision = $expected`. */
-export async function updateDocumentIfRevision(tx: Tx, workspaceId: string, id: string, expectedRevision: number, change: DocumentChanges): Promise<CasOutcome> {
-  const { count } = await tx.document.updateMany({ where: { workspaceId, id, revision: expectedRevision }, data: { ...change, revision: { increment: 1 } } });
-  if (count === 1) return 'updated';
-  return (await tx.document.count({ where: { workspaceId, id } })) > 0 ? 'version_conflict' : 'not_found';
+export function updateDocumentIfRevision(tx: Tx, workspaceId: string, id: string, expectedRevision: number, change: DocumentChanges): Promise<CasOutcome> {
+  return updateIfRevision(tx.document, workspaceId, id, expectedRevision, change);
 }
 
 /** Sets or clears `archived_at`; false when the document is missing or already in that state. */
-export async function setDocumentArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
-  const { count } = await tx.document.updateMany({
-    where: { workspaceId, id, archivedAt: archivedAt === null ? { not: null } : null },
-    data: { archivedAt, revision: { increment: 1 } },
-  });
-  return count === 1;
+export function setDocumentArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  return setArchivedAt(tx.document, workspaceId, id, archivedAt);
 }

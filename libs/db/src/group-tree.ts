@@ -1,3 +1,4 @@
+import { setArchivedAt, updateIfRevision } from './revisioned-rows.js';
 import { Prisma } from './generated/prisma/client.js';
 import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
 import { pageIds } from './keyset.js';
@@ -114,21 +115,11 @@ export function groupTree(family: { readonly table: 'contact_groups' | 'product_
       const row = await of(tx).create({ data: { workspaceId, name: input.name, parentId: input.parentId }, select });
       return (await withAncestors(tx, workspaceId, [row]))[0]!;
     },
-    async updateIfRevision(tx, workspaceId, id, expectedRevision, change) {
-      const { count } = await of(tx).updateMany({
-        where: { workspaceId, id, revision: expectedRevision },
-        data: {
-          ...(change.name === undefined ? {} : { name: change.name }),
-          ...(change.parentId === undefined ? {} : { parentId: change.parentId }),
-          revision: { increment: 1 },
-        },
-      });
-      if (count === 1) return 'updated';
-      return (await of(tx).count({ where: { workspaceId, id } })) > 0 ? 'version_conflict' : 'not_found';
-    },
-    async setArchived(tx, workspaceId, id, archivedAt) {
-      const { count } = await of(tx).updateMany({ where: { workspaceId, id, archivedAt: archivedAt === null ? { not: null } : null }, data: { archivedAt, revision: { increment: 1 } } });
-      return count === 1;
-    },
+    updateIfRevision: (tx, workspaceId, id, expectedRevision, change) =>
+      updateIfRevision(of(tx), workspaceId, id, expectedRevision, {
+        ...(change.name === undefined ? {} : { name: change.name }),
+        ...(change.parentId === undefined ? {} : { parentId: change.parentId }),
+      }),
+    setArchived: (tx, workspaceId, id, archivedAt) => setArchivedAt(of(tx), workspaceId, id, archivedAt),
   };
 }

@@ -1,3 +1,4 @@
+import { setArchivedAt } from './revisioned-rows.js';
 import { type Client, clientOf, type Tx } from './transactions.js';
 import type { Prisma } from './generated/prisma/client.js';
 import { pageIds } from './keyset.js';
@@ -80,10 +81,6 @@ export async function updateListAttributes(tx: Tx, workspaceId: string, id: stri
 }
 
 /** Sets or clears `archived_at`; false when the list is missing or already in that state. */
-export async function setListArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
-  const { count } = await tx.list.updateMany({
-    where: { workspaceId, id, archivedAt: archivedAt === null ? { not: null } : null },
-    data: { archivedAt, revision: { increment: 1 } },
-  });
-  return count === 1;
+export function setListArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  return setArchivedAt(tx.list, workspaceId, id, archivedAt);
 }

@@ -1,3 +1,4 @@
+import { setArchivedAt, updateIfRevision } from './revisioned-rows.js';
 import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
 import { pageIds } from './keyset.js';
@@ -118,17 +119,11 @@ export async function insertProduct(tx: Tx, workspaceId: string, values: Product
 }
 
 /** Compare-and-set of a product's attributes: one `UPDATE … WHERE revision = $expected`. */
-export async function updateProductIfRevision(tx: Tx, workspaceId: string, id: string, expectedRevision: number, change: ProductChanges): Promise<CasOutcome> {
-  const { count } = await tx.product.updateMany({ where: { workspaceId, id, revision: expectedRevision }, data: { ...data(change), revision: { increment: 1 } } });
-  if (count === 1) return 'updated';
-  return (await tx.product.count({ where: { workspaceId, id } })) > 0 ? 'version_conflict' : 'not_found';
+export function updateProductIfRevision(tx: Tx, workspaceId: string, id: string, expectedRevision: number, change: ProductChanges): Promise<CasOutcome> {
+  return updateIfRevision(tx.product, workspaceId, id, expectedRevision, data(change));
 }
 
 /** Sets or clears `archived_at`; false when the product is missing or already in that state. */
-export async function setProductArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
-  const { count } = await tx.product.updateMany({
-    where: { workspaceId, id, archivedAt: archivedAt === null ? { not: null } : null },
-    data: { archivedAt, revision: { increment: 1 } },
-  });
-  return count === 1;
+export function setProductArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  return setArchivedAt(tx.product, workspaceId, id, archivedAt);
 }

@@ -1,3 +1,4 @@
+import { setArchivedAt, updateIfRevision } from './revisioned-rows.js';
 import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
 import type { ProjectStatementKind } from './generated/prisma/enums.js';
@@ -133,19 +134,13 @@ export async function insertProjectStatement(tx: Tx, workspaceId: string, projec
 }
 
 /** Compare-and-set of the statement's attributes: one `UPDATE … WHERE revision = $expected`. */
-export async function updateProjectStatementIfRevision(tx: Tx, workspaceId: string, id: string, expectedRevision: number, v: ProjectStatementValues): Promise<CasOutcome> {
-  const { count } = await tx.projectStatement.updateMany({ where: { workspaceId, id, revision: expectedRevision }, data: { ...data(v), revision: { increment: 1 } } });
-  if (count === 1) return 'updated';
-  return (await tx.projectStatement.count({ where: { workspaceId, id } })) > 0 ? 'version_conflict' : 'not_found';
+export function updateProjectStatementIfRevision(tx: Tx, workspaceId: string, id: string, expectedRevision: number, v: ProjectStatementValues): Promise<CasOutcome> {
+  return updateIfRevision(tx.projectStatement, workspaceId, id, expectedRevision, data(v));
 }
 
 /** Sets or clears `archived_at`; false when the statement is missing or already in that state. */
-export async function setProjectStatementArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
-  const { count } = await tx.projectStatement.updateMany({
-    where: { workspaceId, id, archivedAt: archivedAt === null ? { not: null } : null },
-    data: { archivedAt, revision: { increment: 1 } },
-  });
-  return count === 1;
+export function setProjectStatementArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  return setArchivedAt(tx.projectStatement, workspaceId, id, archivedAt);
 }
 
 /** Whether the id (a UUID) names an unarchived product of the workspace (a statement's `productId`). */

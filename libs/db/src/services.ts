@@ -1,3 +1,4 @@
+import { setArchivedAt } from './revisioned-rows.js';
 import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
 import { pageIds } from './keyset.js';
@@ -99,12 +100,8 @@ export async function updateServiceIfRevision(tx: Tx, workspaceId: string, id: s
 }
 
 /** Sets or clears `archived_at`; false when the service is missing or already in that state. */
-export async function setServiceArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
-  const { count } = await tx.service.updateMany({
-    where: { workspaceId, id, archivedAt: archivedAt === null ? { not: null } : null },
-    data: { archivedAt, revision: { increment: 1 } },
-  });
-  return count === 1;
+export function setServiceArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  return setArchivedAt(tx.service, workspaceId, id, archivedAt);
 }
 
 export interface ServiceBillingRateRow {

@@ -1,3 +1,4 @@
+import { setArchivedAt } from './revisioned-rows.js';
 import { type Client, clientOf, type Tx } from './transactions.js';
 import type { Prisma } from './generated/prisma/client.js';
 import { pageIds } from './keyset.js';
@@ -67,10 +68,6 @@ export async function updateTagAttributes(tx: Tx, workspaceId: string, id: strin
 }
 
 /** Sets or clears `archived_at`; false when the tag is missing or already in that state. */
-export async function setTagArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
-  const { count } = await tx.tag.updateMany({
-    where: { workspaceId, id, archivedAt: archivedAt === null ? { not: null } : null },
-    data: { archivedAt, revision: { increment: 1 } },
-  });
-  return count === 1;
+export function setTagArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  return setArchivedAt(tx.tag, workspaceId, id, archivedAt);
 }

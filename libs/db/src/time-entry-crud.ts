@@ -1,3 +1,4 @@
+import { setArchivedAt } from './revisioned-rows.js';
 import { pageIds } from './keyset.js';
 import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
@@ -152,10 +153,6 @@ export async function setTimeEntryBillingIfRevision(
 }
 
 /** Sets or clears `archived_at`; false when the entry is missing or already in that state. */
-export async function setTimeEntryArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
-  const { count } = await tx.timeEntry.updateMany({
-    where: { workspaceId, id, archivedAt: archivedAt === null ? { not: null } : null },
-    data: { archivedAt, revision: { increment: 1 } },
-  });
-  return count === 1;
+export function setTimeEntryArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  return setArchivedAt(tx.timeEntry, workspaceId, id, archivedAt);
 }
