@@ -433,12 +433,13 @@ describe('v1 change feed and event catalog', () => {
       const waiting = feedPage(token, { cursor: start, wait: '10' });
       await held(1);
       assert.equal((await cell.call('DELETE', `/v1/credentials/${credentialId}`, cell.admin)).status, 204);
-      await createTag();
+      const tag = await createTag();
       assertProblem(await waiting, 401, 'credential_revoked');
       await released();
-      // The same wait with a credential left alone answers the event.
-      const kept = feedPage(cell.admin, { cursor: start, wait: '10' });
-      assert.equal((await kept).status, 200);
+      // The same read with a credential left alone answers the event the revoked one was refused.
+      const kept = await feedPage(cell.admin, { cursor: start, wait: '10' });
+      assert.equal(kept.status, 200, JSON.stringify(kept.body));
+      assert.deepEqual(kept.body.data.map((c) => [c.resourceId, c.action]), [[tag, 'created']]);
     });
 
     it('answers a backlog at once, like without wait, links.next and all', async () => {
