@@ -35,10 +35,15 @@ export type RequestBody<O extends OperationId> = NonNullable<Spec<O>['requestBod
 /** One item of a list operation. */
 export type ListItem<O extends OperationId> = ResponseData<O> extends readonly (infer I)[] ? I : never;
 
-export interface CallOptions<O extends OperationId = OperationId> {
-  /** Path parameters by name, e.g. `{ id }`. */
-  readonly path?: Readonly<Record<string, string>>;
-  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
+/** The parameters of one kind (`path`, `query`) an operation declares; `never` when it declares none. */
+type ParametersOf<O extends OperationId, K extends 'path' | 'query'> = Spec<O> extends { parameters: infer P } ? (K extends keyof P ? NonNullable<P[K]> : never) : never;
+/** An operation's path parameters by name, e.g. `{ id: string }`. */
+export type PathParams<O extends OperationId> = ParametersOf<O, 'path'>;
+/** An operation's query parameters, e.g. `{ cursor?: string; limit?: number }` for a list. */
+export type QueryParams<O extends OperationId> = ParametersOf<O, 'query'>;
+
+/** What every call takes besides its parameters. */
+interface CommonCallOptions<O extends OperationId> {
   readonly body?: RequestBody<O>;
   /** The resource's ETag, for the If-Match operations (required there). */
   readonly ifMatch?: string;
@@ -48,6 +53,27 @@ export interface CallOptions<O extends OperationId = OperationId> {
   readonly signal?: AbortSignal;
   /** This call's per-attempt timeout, instead of the client's `timeoutMs`. */
   readonly timeoutMs?: number;
+}
+
+/**
+ * The options of one operation, its path and query parameters typed from the OpenAPI document: a parameter it
+ * does not declare, a misspelt one or a missing path parameter does not compile.
+ */
+export type CallOptions<O extends OperationId> = CommonCallOptions<O> &
+  ([PathParams<O>] extends [never] ? { readonly path?: undefined } : { readonly path: Readonly<PathParams<O>> }) &
+  ([QueryParams<O>] extends [never] ? { readonly query?: undefined } : { readonly query?: Readonly<QueryParams<O>> });
+
+/** `call`'s options argument: required exactly when the operation has path parameters. */
+export type CallArgs<O extends OperationId> = [PathParams<O>] extends [never] ? [options?: CallOptions<O>] : [options: CallOptions<O>];
+
+/**
+ * The options of `request`, the untyped form for callers that know the operation only at run time (the CLI):
+ * parameters by name as strings, checked by the API instead of the compiler.
+ */
+export interface RequestOptions extends Omit<CommonCallOptions<OperationId>, 'body'> {
+  readonly path?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
+  readonly body?: unknown;
 }
 
 export interface RateLimit {
@@ -113,8 +139,14 @@ export class WorkcellClient {
     return this.baseUrl;
   }
 
-  async call<O extends OperationId>(operationId: O, options: CallOptions<O> = {}): Promise<ApiResponse<ResponseData<O>>> {
-    const operation: OperationSpec = OPERATIONS[operationId];
+  /** One operation by name, its parameters and body typed (`client.call('getTask', { path: { id } })`). */
+  call<O extends OperationId>(operationId: O, ...[options]: CallArgs<O>): Promise<ApiResponse<ResponseData<O>>> {
+    return this.request(operationId, (options ?? {}) as RequestOptions) as Promise<ApiResponse<ResponseData<O>>>;
+  }
+
+  /** `call` for an operation named at run time: the same requests, retries and errors, without the compile-time types. */
+  async request(operationId: string, options: RequestOptions = {}): Promise<ApiResponse<unknown>> {
+    const operation: OperationSpec | undefined = (OPERATIONS as Record<string, OperationSpec>)[operationId];
     if (!operation) throw new WorkcellClientError(`unknown operation ${String(operationId)}`);
     if (operation.concurrency === 'if-match' && options.ifMatch === undefined) {
       throw new WorkcellClientError(`${operationId} requires ifMatch: read the resource and pass its ETag (contract 4.4)`);
@@ -151,7 +183,7 @@ export class WorkcellClient {
       if (response.status >= 300 && response.status < 400 && response.status !== 304) {
         throw new WorkcellClientError(`the API answered ${response.status} with a redirect; bearer requests are never redirected (contract 9.6): use the regional endpoint of the credential`);
       }
-      if (response.ok) return this.success<ResponseData<O>>(response, attempt).catch((error: unknown) => Promise.reject(noAnswer(error)));
+      if (response.ok) return this.success<unknown>(response, attempt).catch((error: unknown) => Promise.reject(noAnswer(error)));
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
       if (attempt < this.policy.maxAttempts && shouldRetry(operation, response.status)) {
         await response.body?.cancel();
@@ -163,11 +195,16 @@ export class WorkcellClient {
   }
 
   /** Every item of a list operation, page by page (each page is one `call`, with its retries). */
-  async *paginate<O extends OperationId>(operationId: O, options: CallOptions<O> = {}): AsyncGenerator<ListItem<O>, void, undefined> {
+  paginate<O extends OperationId>(operationId: O, ...[options]: CallArgs<O>): AsyncGenerator<ListItem<O>, void, undefined> {
+    return this.paginateRequest(operationId, (options ?? {}) as RequestOptions) as AsyncGenerator<ListItem<O>, void, undefined>;
+  }
+
+  /** `paginate` for an operation named at run time. */
+  async *paginateRequest(operationId: string, options: RequestOptions = {}): AsyncGenerator<unknown, void, undefined> {
     let cursor: string | undefined;
     for (;;) {
-      const page = await this.call(operationId, { ...options, query: { ...options.query, ...(cursor === undefined ? {} : { cursor }) } });
-      const items = page.data as unknown as readonly ListItem<O>[];
+      const page = await this.request(operationId, { ...options, query: { ...options.query, ...(cursor === undefined ? {} : { cursor }) } });
+      const items = page.data as readonly unknown[];
       for (const item of items) yield item;
       const next = page.meta?.nextCursor ?? null;
       if (next === null || items.length === 0) return;
@@ -175,7 +212,7 @@ export class WorkcellClient {
     }
   }
 
-  private urlOf(operation: OperationSpec, options: CallOptions<OperationId>): string {
+  private urlOf(operation: OperationSpec, options: RequestOptions): string {
     const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = options.path?.[name];
       if (value === undefined) throw new WorkcellClientError(`path parameter ${name} is required for ${operation.method} ${operation.path}`);

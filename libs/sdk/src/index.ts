@@ -1,4 +1,4 @@
-export { type ApiResponse, type CallOptions, type ClientOptions, type ListItem, type RateLimit, type RequestBody, type ResponseData, WorkcellClient } from './client.js';
+export { type ApiResponse, type CallArgs, type CallOptions, type ClientOptions, type ListItem, type PathParams, type QueryParams, type RateLimit, type RequestBody, type RequestOptions, type ResponseData, WorkcellClient } from './client.js';
 export type { components, operations } from './generated/v1-types.js';
 export { endpointFor } from './endpoint.js';
 export {
@@ -19,3 +19,4 @@ export {
 } from './errors.js';
 export { type OperationId, OPERATIONS, type OperationSpec, REGISTRY_DIGEST } from './generated/operations.js';
 export { DEFAULT_RETRY, parseRetryAfter, retryDelayMs, type RetryPolicy, shouldRetry } from './retry.js';
+export { verifyWebhook, type WebhookEvent, WorkcellWebhookVerificationError } from './webhooks.js';

@@ -21,3 +21,34 @@ describe('generated request and response types', () => {
     assert.deepEqual([item.name, body.name, typeof wrong], ['n', 'n', 'object']);
   });
 });
+
+describe('typed path and query parameters', () => {
+  const api = new WorkcellClient({ credential: generateToken('personal_access_token', 'eu1', 'c1'), baseUrl: 'https://api.test', fetch: (async () => new Response('{"data":[]}', { status: 200 })) as unknown as typeof fetch });
+  const quiet = (call: Promise<unknown>) => void call.catch(() => undefined);
+
+  it('refuse at compile time what the operation does not declare (checked by the compiler)', () => {
+    quiet(api.call('getTag', { path: { id: 'x' } }));
+    quiet(api.call('listTags', { query: { limit: 5, cursor: 'c' } }));
+    // @ts-expect-error a misspelt path parameter
+    quiet(api.call('getTag', { path: { idd: 'x' } }));
+    // @ts-expect-error the path parameter is missing
+    quiet(api.call('getTag', {}));
+    // @ts-expect-error the options (and with them the path) are missing
+    quiet(api.call('getTag'));
+    // @ts-expect-error a misspelt query parameter
+    quiet(api.call('listTags', { query: { limt: 5 } }));
+    // @ts-expect-error a query parameter of the wrong type
+    quiet(api.call('listTags', { query: { limit: 'many' } }));
+    // @ts-expect-error getWorkspace takes no path parameters
+    quiet(api.call('getWorkspace', { path: { id: 'x' } }));
+    // @ts-expect-error paginate types its parameters too
+    quiet((async () => { for await (const _ of api.paginate('listTags', { query: { limt: 5 } })) break; })());
+    assert.ok(true);
+  });
+
+  it('leave run-time operation names to request(), which the API checks instead', async () => {
+    const reply = await api.request('listTags', { query: { limit: '5' } });
+    assert.deepEqual(reply.data, []);
+    await assert.rejects(api.request('noSuchOperation'), /unknown operation noSuchOperation/);
+  });
+});

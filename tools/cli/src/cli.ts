@@ -151,11 +151,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         } catch {
           throw new CliError('--body must be JSON', EXIT.usage);
         }
-        const reply = await clientFor(io, resolveLogin(io, profile)).call(operationOf(operation), {
+        const reply = await clientFor(io, resolveLogin(io, profile)).request(operationOf(operation), {
           path: pairs(values.path, '--path'),
           query: pairs(values.query, '--query'),
           // The operation is chosen at run time: the API validates the body against the registry.
-          ...(body === undefined ? {} : { body: body as never }),
+          ...(body === undefined ? {} : { body }),
           ...(values['if-match'] === undefined ? {} : { ifMatch: values['if-match'] }),
         });
         io.out(JSON.stringify(reply.data === undefined ? null : reply.data, null, 2));
@@ -164,7 +164,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       }
       case 'list': {
         const client = clientFor(io, resolveLogin(io, profile));
-        for await (const item of client.paginate(operationOf(operation), { path: pairs(values.path, '--path'), query: pairs(values.query, '--query') })) io.out(JSON.stringify(item));
+        for await (const item of client.paginateRequest(operationOf(operation), { path: pairs(values.path, '--path'), query: pairs(values.query, '--query') })) io.out(JSON.stringify(item));
         return EXIT.ok;
       }
       default:

@@ -87,7 +87,7 @@ describe('the packed @workcell/sdk, installed outside the repository', () => {
     assert.equal(installed.status, 0, installed.stderr);
     const manifest = JSON.parse(await readFile(join(app, 'node_modules/@workcell/sdk/package.json'), 'utf8')) as Record<string, unknown>;
     assert.equal(manifest['version'], '0.1.0');
-    assert.equal(manifest['dependencies'], undefined, 'no runtime dependencies');
+    assert.deepEqual(manifest['dependencies'], { standardwebhooks: '^1.1.1' }, 'one runtime dependency: the Standard Webhooks library verifyWebhook builds on');
     assert.deepEqual(await readdir(join(app, 'node_modules/@workcell')), ['sdk'], 'no other @workcell package came with it');
 
     await writeFile(join(app, 'example.mjs'), exampleOf(await readFile(join(app, 'node_modules/@workcell/sdk/README.md'), 'utf8')));
@@ -97,6 +97,9 @@ describe('the packed @workcell/sdk, installed outside the repository', () => {
     assert.match(lines[0]!, /^credential personal-access-token in [a-z0-9-]+\/[a-z0-9-]+$/);
     assert.match(lines[1]!, /^created tag example \d+$/);
     assert.equal(lines[2], 'listed it 1 time(s)');
+
+    const webhookHelper = await run(process.execPath, ['--input-type=module', '-e', "import { verifyWebhook } from '@workcell/sdk'; try { verifyWebhook('whsec_AAAA', '{}', {}); } catch (error) { console.log(error.name); }"], app);
+    assert.equal(webhookHelper.stdout.trim(), 'WorkcellWebhookVerificationError', webhookHelper.stderr);
 
     const nobody = await closedPort();
     const refused = await run(process.execPath, ['example.mjs'], app, { WORKCELL_TOKEN: cell.admin, WORKCELL_URL: `http://127.0.0.1:${nobody}` });

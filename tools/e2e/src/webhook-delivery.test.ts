@@ -12,6 +12,7 @@ import { configFrom } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
 import { appendOutboxEvent } from '@workcell/db';
 import { deliverWebhook, type DeliverySink, invoke, postJson, relayOutbox } from '@workcell/domain';
+import { verifyWebhook, WorkcellWebhookVerificationError } from '@workcell/sdk';
 import { useTestEnvironment, waitFor } from '@workcell/testing';
 import { useV1Cell } from './support/cell.js';
 import { assertProblem, assertShape, callApi } from './support/v1.js';
@@ -111,20 +112,22 @@ describe('webhook delivery', () => {
     assert.match(got.headers['webhook-signature']!, /^v1,/);
     assert.match(got.headers['webhook-timestamp']!, /^\d+$/);
     assert.equal(got.headers['content-type'], 'application/json');
-    const verified = new Webhook(hook.signingSecret).verify(got.body, got.headers) as { type: string; timestamp: string; data: Record<string, unknown> };
+    // Verified the way integrators do, with the official client's helper (issue 15).
+    const verified = verifyWebhook(hook.signingSecret, got.body, got.headers);
+    assert.equal(verified.id, event.id);
     assert.equal(verified.type, 'tag.created');
     assert.equal(verified.timestamp, event.occurredAt.toISOString());
     // The change-feed sequence, for ordering and deduplication (issue 10): header and body.
     assert.equal(got.headers['webhook-sequence'], event.sequence.toString());
-    assert.equal((verified as { sequence?: string }).sequence, event.sequence.toString());
+    assert.equal(verified.sequence, event.sequence.toString());
     assert.equal(verified.data.resourceType, 'tags');
     assert.equal(verified.data.resourceId, tagId);
     assert.equal(verified.data.action, 'created');
     assert.equal((verified.data.payload as { tag: { id: string } }).tag.id, tagId);
     assert.equal((verified.data.payload as { requestId?: string }).requestId, undefined, 'internal request ids are not sent');
     const otherSecret = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
-    assert.throws(() => new Webhook(otherSecret).verify(got.body, got.headers), 'another secret does not verify');
-    assert.throws(() => new Webhook(hook.signingSecret).verify(got.body.replace('tag.created', 'tag.archived'), got.headers), 'a changed body does not verify');
+    assert.throws(() => verifyWebhook(otherSecret, got.body, got.headers), WorkcellWebhookVerificationError, 'another secret does not verify');
+    assert.throws(() => verifyWebhook(hook.signingSecret, got.body.replace('tag.created', 'tag.archived'), got.headers), WorkcellWebhookVerificationError, 'a changed body does not verify');
 
     const row = await waitFor('the delivery to succeed', async () => (await deliveriesOf(hook.id)).find((d) => d.status === 'succeeded'));
     assert.equal(row.attempt, 1);
