@@ -88,6 +88,8 @@ export interface ApiResponse<T> {
   readonly data: T;
   readonly meta: { readonly limit?: number; readonly nextCursor?: string | null } | null;
   readonly etag: string | null;
+  /** The `Location` header: a created resource, or the operation to poll after a 202. */
+  readonly location: string | null;
   readonly requestId: string | null;
   readonly rateLimit: RateLimit | null;
   /** The API replayed the stored response of an earlier request with the same Idempotency-Key. */
@@ -232,6 +234,7 @@ export class WorkcellClient {
       data: envelope.data as T,
       meta: envelope.meta ?? null,
       etag: response.headers.get('etag'),
+      location: response.headers.get('location'),
       requestId: response.headers.get('x-request-id'),
       rateLimit: rateLimitOf(response.headers),
       replayed: response.headers.get('idempotency-replayed') === 'true',

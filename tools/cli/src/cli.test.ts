@@ -1,18 +1,22 @@
 import assert from 'node:assert/strict';
 import { generateToken } from '@workcell/credentials';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type CliIo, runCli } from './cli.js';
-import { memoryCredentialStore } from './store.js';
+import { fileCredentialStore, memoryCredentialStore } from './store.js';
 
 type Sent = { url: string; method: string; headers: Record<string, string>; body?: string };
+type Answer = { status: number; body?: unknown; headers?: Record<string, string> };
 
 /** An API that answers every request from `answer` and records it. */
-function fakeApi(answer: (sent: Sent) => { status: number; body?: unknown }) {
+function fakeApi(answer: (sent: Sent) => Answer) {
   const sent: Sent[] = [];
   const fetchFn = (async (url: string, init: RequestInit) => {
     const request = { url, method: init.method ?? 'GET', headers: init.headers as Record<string, string>, ...(init.body ? { body: init.body as string } : {}) };
     sent.push(request);
-    const { status, body } = answer(request);
-    return new Response(body === undefined ? null : JSON.stringify(body), { status });
+    const { status, body, headers } = answer(request);
+    return new Response(body === undefined ? null : JSON.stringify(body), { status, ...(headers ? { headers } : {}) });
   }) as unknown as typeof fetch;
   return { sent, fetchFn };
 }
@@ -21,21 +25,38 @@ const pat = generateToken('personal_access_token', 'eu1', 'c1');
 const serviceAccount = generateToken('service_account', 'eu1', 'c1');
 const context = { status: 200, body: { data: { credentialId: 'cred-1', scopes: ['tags:read'] } } };
 
-function io(options: { env?: Record<string, string>; interactive?: boolean; typed?: string; answer?: (s: Sent) => { status: number; body?: unknown } } = {}) {
+interface IoOptions {
+  env?: Record<string, string>;
+  interactive?: boolean;
+  tty?: boolean;
+  typed?: string;
+  answer?: (s: Sent) => Answer;
+  /** The OS store fails like a machine without a Secret Service. */
+  noKeyring?: boolean;
+  stdin?: string;
+}
+
+function io(options: IoOptions = {}) {
   const api = fakeApi(options.answer ?? (() => context));
   const out: string[] = [];
   const err: string[] = [];
-  const store = memoryCredentialStore();
+  const store = memoryCredentialStore(options.noKeyring ? { unavailable: "Couldn't access platform storage: AccessDenied" } : {});
+  const insecureStore = memoryCredentialStore();
   const value: CliIo = {
     env: options.env ?? {},
     interactive: options.interactive ?? true,
+    tty: options.tty ?? false,
     promptSecret: async () => options.typed ?? pat,
     out: (l) => void out.push(l),
     err: (l) => void err.push(l),
+    readInput: async (source) => (source === '-' ? (options.stdin ?? '') : readFile(source.file, 'utf8')),
     store,
+    insecureStore,
+    version: '9.9.9',
     fetch: api.fetchFn,
+    sleep: async () => undefined,
   };
-  return { io: value, out, err, store, sent: api.sent };
+  return { io: value, out, err, store, insecureStore, sent: api.sent };
 }
 
 describe('workcell CLI', () => {
@@ -44,7 +65,7 @@ describe('workcell CLI', () => {
     assert.equal(await runCli(['login', '--base-url', 'https://{region}.api.test'], t.io), 0);
     assert.deepEqual(t.store.entries.get('default'), { credential: pat, baseUrl: 'https://{region}.api.test' });
     assert.equal(t.sent[0]!.url, 'https://eu1.api.test/v1/auth/context');
-    assert.ok(!t.out.join('\n').includes(pat), 'the token is never printed');
+    assert.ok(![...t.out, ...t.err].join('\n').includes(pat), 'the token is never printed');
     assert.equal(await runCli(['whoami'], t.io), 0);
     assert.match(t.out.at(-1)!, /cred-1/);
   });
@@ -70,7 +91,7 @@ describe('workcell CLI', () => {
 
   it('unattended use requires a service-account credential from the environment', async () => {
     const stored = io({ interactive: false });
-    stored.store.set('default', { credential: pat, baseUrl: 'https://api.test' });
+    stored.store.entries.set('default', { credential: pat, baseUrl: 'https://api.test' });
     assert.equal(await runCli(['whoami'], stored.io), 1);
     assert.match(stored.err.join('\n'), /unattended use needs a service-account credential/);
     const withPat = io({ env: { CI: '1', WORKCELL_TOKEN: pat, WORKCELL_BASE_URL: 'https://api.test' } });
@@ -84,20 +105,20 @@ describe('workcell CLI', () => {
 
   it('refuses revoke-on-logout while WORKCELL_TOKEN is set; otherwise revokes exactly the stored token and forgets it', async () => {
     const refused = io({ env: { WORKCELL_TOKEN: serviceAccount, WORKCELL_BASE_URL: 'https://api.test' } });
-    refused.store.set('default', { credential: pat, baseUrl: 'https://api.test' });
+    refused.store.entries.set('default', { credential: pat, baseUrl: 'https://api.test' });
     assert.equal(await runCli(['logout', '--revoke'], refused.io), 2);
     assert.match(refused.err.join('\n'), /refusing to revoke on logout while WORKCELL_TOKEN is set/);
     assert.equal(refused.sent.length, 0);
     assert.ok(refused.store.entries.has('default'), 'nothing forgotten either');
 
     const t = io({ answer: () => ({ status: 204 }) });
-    t.store.set('default', { credential: pat, baseUrl: 'https://api.test' });
+    t.store.entries.set('default', { credential: pat, baseUrl: 'https://api.test' });
     assert.equal(await runCli(['logout', '--revoke'], t.io), 0);
     assert.deepEqual(t.sent.map((s) => [s.method, s.url, s.headers['authorization']]), [['DELETE', 'https://api.test/v1/auth/context', `Bearer ${pat}`]]);
     assert.equal(t.store.entries.size, 0);
 
     const plain = io();
-    plain.store.set('work', { credential: pat, baseUrl: 'https://api.test' });
+    plain.store.entries.set('work', { credential: pat, baseUrl: 'https://api.test' });
     assert.equal(await runCli(['logout', '--profile', 'work'], plain.io), 0);
     assert.equal(plain.sent.length, 0, 'a plain logout only forgets');
     assert.equal(plain.store.entries.size, 0);
@@ -106,7 +127,7 @@ describe('workcell CLI', () => {
   it('calls any registry operation by name with path, query, body and If-Match, and lists every page', async () => {
     const env = { WORKCELL_TOKEN: pat, WORKCELL_BASE_URL: 'https://api.test' };
     const t = io({ env, answer: (s) => (s.url.includes('cursor=') ? { status: 200, body: { data: [{ id: 3 }], meta: { nextCursor: null } } } : { status: 200, body: { data: [{ id: 1 }, { id: 2 }], meta: { nextCursor: 'c' } } }) });
-    assert.equal(await runCli(['list', 'listTags', '--query', 'limit=2'], t.io), 0);
+    assert.equal(await runCli(['list', 'listTags', '--query', 'limit=2', '--all'], t.io), 0);
     assert.deepEqual(t.out, ['{"id":1}', '{"id":2}', '{"id":3}']);
     const u = io({ env, answer: () => ({ status: 200, body: { data: { id: 't' } } }) });
     assert.equal(await runCli(['call', 'updateTask', '--path', 'id=t1', '--body', '{"title":"x"}', '--if-match', '"4"'], u.io), 0);
@@ -122,5 +143,141 @@ describe('workcell CLI', () => {
     const t = io({ env, answer: () => ({ status: 403, body: { errors: [{ code: 'insufficient_scope', detail: 'needs tags:write', status: '403', title: 'Forbidden' }] } }) });
     assert.equal(await runCli(['call', 'createTag', '--body', '{"name":"x"}'], t.io), 1);
     assert.match(t.err.join('\n'), /insufficient_scope/);
+  });
+
+  it('without a usable OS store: says how to go on (--insecure-storage or WORKCELL_TOKEN), never a trace; --insecure-storage then works', async () => {
+    const t = io({ noKeyring: true });
+    assert.equal(await runCli(['login', '--base-url', 'https://api.test'], t.io), 1);
+    const said = t.err.join('\n');
+    assert.match(said, /the token is valid but cannot be stored: memory is unavailable \(Couldn't access platform storage: AccessDenied\)/);
+    assert.match(said, /workcell login --insecure-storage/);
+    assert.match(said, /WORKCELL_TOKEN and WORKCELL_BASE_URL/);
+    assert.doesNotMatch(said, /backtrace|\s{4}at /i);
+    assert.equal(t.insecureStore.entries.size, 0);
+
+    assert.equal(await runCli(['login', '--base-url', 'https://api.test', '--insecure-storage'], t.io), 0);
+    assert.deepEqual(t.insecureStore.entries.get('default'), { credential: pat, baseUrl: 'https://api.test' });
+    assert.equal(await runCli(['whoami'], t.io), 0, 'the file login is used where the OS store is unavailable');
+    assert.equal(t.sent.at(-1)!.headers['authorization'], `Bearer ${pat}`);
+    assert.equal(await runCli(['logout'], t.io), 0);
+    assert.equal(t.insecureStore.entries.size, 0);
+  });
+
+  it('the --insecure-storage file is readable only by its owner and keeps other profiles', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'workcell-cli-'));
+    try {
+      const path = join(dir, 'config', 'workcell', 'credentials.json');
+      const store = fileCredentialStore(path);
+      assert.equal(await store.get('default'), null);
+      await store.set('default', { credential: pat, baseUrl: 'https://a.test' });
+      await store.set('work', { credential: serviceAccount, baseUrl: 'https://b.test' });
+      assert.equal((await stat(path)).mode & 0o777, 0o600);
+      assert.equal((await stat(join(dir, 'config', 'workcell'))).mode & 0o777, 0o700);
+      assert.equal(await store.delete('default'), true);
+      assert.equal(await store.delete('default'), false);
+      assert.deepEqual(await fileCredentialStore(path).get('work'), { credential: serviceAccount, baseUrl: 'https://b.test' });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a logged-in person piping the output (stdout not a terminal) gets JSON, not a refusal', async () => {
+    const t = io({ tty: false, answer: () => ({ status: 200, body: { data: [{ id: 'a', name: 'x' }], meta: { nextCursor: null } } }) });
+    t.store.entries.set('default', { credential: pat, baseUrl: 'https://api.test' });
+    assert.equal(await runCli(['list', 'listTags'], t.io), 0, t.err.join('\n'));
+    assert.deepEqual(t.out.map((l) => JSON.parse(l) as unknown), [{ id: 'a', name: 'x' }]);
+  });
+
+  it('shows tables at a terminal with the next page on stderr; --json forces JSON there', async () => {
+    const page = { status: 200, body: { data: [{ id: 'a1', name: 'first', color: null, createdAt: 't', nested: { x: 1 } }, { id: 'a2', name: 'second', color: 'red', createdAt: 't' }], meta: { nextCursor: 'CUR2' } } };
+    const t = io({ tty: true, answer: () => page });
+    t.store.entries.set('default', { credential: pat, baseUrl: 'https://api.test' });
+    assert.equal(await runCli(['list', 'listTags', '--limit', '2'], t.io), 0);
+    assert.deepEqual(t.out.map((l) => l.split(/\s+/)), [['ID', 'NAME', 'COLOR'], ['a1', 'first'], ['a2', 'second', 'red']]);
+    assert.equal(t.err.at(-1), 'next page: workcell list listTags --limit 2 --cursor CUR2   (or --all)');
+    assert.match(t.sent[0]!.url, /limit=2/);
+    assert.equal(await runCli(['list', 'listTags', '--cursor', 'CUR2'], t.io), 0);
+    assert.match(t.sent[1]!.url, /cursor=CUR2/);
+    const j = io({ tty: true, answer: () => page });
+    j.store.entries.set('default', { credential: pat, baseUrl: 'https://api.test' });
+    assert.equal(await runCli(['list', 'listTags', '--json'], j.io), 0);
+    assert.equal((JSON.parse(j.out[0]!) as { id: string }).id, 'a1');
+    const one = io({ tty: true, answer: () => ({ status: 200, body: { data: { id: 'w1', name: 'Acme' } } }) });
+    one.store.entries.set('default', { credential: pat, baseUrl: 'https://api.test' });
+    assert.equal(await runCli(['call', 'getWorkspace'], one.io), 0);
+    assert.deepEqual(one.out, ['id    w1', 'name  Acme']);
+  });
+
+  it('finds operations, explains commands and operations, and says its version', async () => {
+    const t = io({ tty: true });
+    assert.equal(await runCli(['operations', 'archive', 'tag'], t.io), 0);
+    assert.ok(t.out.some((l) => /^archiveTag\s+DELETE\s+\/v1\/tags\/\{id\}/.test(l)), t.out.join('\n'));
+    const j = io();
+    assert.equal(await runCli(['operations', '--family', 'tags'], j.io), 0);
+    assert.ok(j.out.map((l) => JSON.parse(l) as { operationId: string; family: string }).every((o) => o.family === 'tags'));
+    assert.equal(await runCli(['operations', 'zzzz-nothing'], io().io), 1);
+
+    const help = io();
+    assert.equal(await runCli(['call', 'createTag', '--help'], help.io), 0);
+    assert.match(help.out.join('\n'), /POST \/v1\/tags/);
+    assert.match(help.out.join('\n'), /Idempotency-Key/);
+    const ifMatch = io();
+    assert.equal(await runCli(['help', 'updateTask'], ifMatch.io), 0);
+    assert.match(ifMatch.out.join('\n'), /--path id=<id>[\s\S]*--if-match/);
+    const command = io();
+    assert.equal(await runCli(['login', '--help'], command.io), 0);
+    assert.match(command.out.join('\n'), /--insecure-storage/);
+    assert.equal(await runCli(['help', 'nonsense'], io().io), 2);
+    const version = io();
+    assert.equal(await runCli(['--version'], version.io), 0);
+    assert.match(version.out[0]!, /^workcell 9\.9\.9 \(registry [0-9a-f]{12}\)$/);
+    const near = io();
+    assert.equal(await runCli(['call', 'getTagz'], near.io), 2);
+    assert.match(near.err.join('\n'), /did you mean .*getTag/);
+  });
+
+  it('--wait follows a 202 to its end with progress on stderr; a failed operation exits 1', async () => {
+    const env = { WORKCELL_TOKEN: pat, WORKCELL_BASE_URL: 'https://api.test' };
+    const operation = (status: string, error: unknown = null) => ({ status: 200, body: { data: { id: 'op1', kind: 'project.archive', status, resourceType: 'projects', resourceId: 'p1', error } } });
+    const script = (final: Answer) => {
+      let polls = 0;
+      return (s: Sent): Answer => {
+        if (s.method === 'DELETE') return { status: 202, body: { data: { id: 'op1', kind: 'project.archive', status: 'pending' } }, headers: { location: '/v1/projects/p1/lifecycle-operations/op1' } };
+        polls++;
+        return polls < 3 ? operation(polls === 1 ? 'pending' : 'running') : final;
+      };
+    };
+    const t = io({ env, answer: script(operation('succeeded')) });
+    assert.equal(await runCli(['call', 'archiveProject', '--path', 'id=p1', '--if-match', '"3"', '--wait'], t.io), 0, t.err.join('\n'));
+    assert.deepEqual(t.sent.map((s) => `${s.method} ${new URL(s.url).pathname}`), ['DELETE /v1/projects/p1', ...Array(3).fill('GET /v1/projects/p1/lifecycle-operations/op1')]);
+    assert.deepEqual(t.err.filter((l) => l.startsWith('project.archive')).map((l) => l.split(' ')[1]), ['pending', 'running', 'succeeded']);
+    assert.equal((JSON.parse(t.out.join('\n')) as { status: string }).status, 'succeeded');
+
+    const failed = io({ env, answer: script(operation('failed', { code: 'enqueue_failed', detail: 'the queue refused it' })) });
+    assert.equal(await runCli(['call', 'archiveProject', '--path', 'id=p1', '--if-match', '"3"', '--wait'], failed.io), 1);
+    assert.match(failed.err.at(-1)!, /project\.archive failed: enqueue_failed the queue refused it/);
+
+    const noWait = io({ env, answer: script(operation('succeeded')) });
+    assert.equal(await runCli(['call', 'archiveProject', '--path', 'id=p1', '--if-match', '"3"'], noWait.io), 0);
+    assert.equal(noWait.sent.length, 1);
+    assert.match(noWait.err.join('\n'), /accepted: .*--wait/);
+  });
+
+  it('reads the body from stdin (-) or a file (@path), and shows the field an API error names', async () => {
+    const env = { WORKCELL_TOKEN: pat, WORKCELL_BASE_URL: 'https://api.test' };
+    const t = io({ env, stdin: '{"name":"from stdin"}', answer: () => ({ status: 201, body: { data: { id: 'x' } } }) });
+    assert.equal(await runCli(['call', 'createTag', '--body', '-'], t.io), 0);
+    assert.equal(t.sent[0]!.body, '{"name":"from stdin"}');
+    const dir = await mkdtemp(join(tmpdir(), 'workcell-cli-'));
+    try {
+      await writeFile(join(dir, 'tag.json'), '{"name":"from a file"}');
+      assert.equal(await runCli(['call', 'createTag', '--body', `@${join(dir, 'tag.json')}`], t.io), 0);
+      assert.equal(t.sent[1]!.body, '{"name":"from a file"}');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    const bad = io({ env, answer: () => ({ status: 400, body: { errors: [{ code: 'validation_failed', detail: 'Too long', status: '400', title: 'Bad Request', source: { pointer: '/name' } }] } }) });
+    assert.equal(await runCli(['call', 'createTag', '--body', '{"name":"x"}'], bad.io), 1);
+    assert.deepEqual(bad.err, ['workcell: 400 validation_failed: Too long', '  /name: Too long']);
   });
 });

@@ -1,30 +1,34 @@
 import { parseArgs } from 'node:util';
-import { type OperationId, OPERATIONS, WorkcellApiError, WorkcellClient, WorkcellClientError } from '@workcell/sdk';
-import type { CredentialStore } from './store.js';
+import { REGISTRY_DIGEST, WorkcellApiError, WorkcellClient, WorkcellClientError, WorkcellError } from '@workcell/sdk';
+import { COMMANDS, type CommandName, commandHelp, USAGE } from './help.js';
+import { findOperation, type NamedOperation, operationHelp, searchOperations, similarOperations } from './operations.js';
+import { record, table } from './output.js';
+import { type AsyncOperationView, waitForOperation, WaitTimeout } from './progress.js';
+import { type CredentialStore, CredentialStoreUnavailable, type StoredLogin } from './store.js';
 
 /** What the CLI reads and writes; main.ts binds it to the process, tests to buffers. */
 export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** Whether a person is at the terminal (stdin and stdout are TTYs). */
+  /** A person can answer a prompt: stdin is a terminal (stdout may be a pipe: `workcell list … | jq`). */
   readonly interactive: boolean;
+  /** stdout is a terminal: results as tables; otherwise (a pipe, a file) as JSON, like `--json`. */
+  readonly tty: boolean;
   /** Asks for a secret without echoing it. */
   promptSecret(question: string): Promise<string>;
   out(line: string): void;
   err(line: string): void;
+  /** Rewrites the current status line of a terminal (progress); absent where stderr is not one. */
+  readonly status?: (line: string) => void;
+  /** `--body -`: the whole of stdin; `--body @file`: a file. */
+  readInput(source: '-' | { file: string }): Promise<string>;
+  /** The OS credential store, and the file `--insecure-storage` uses where there is none. */
   readonly store: CredentialStore;
+  readonly insecureStore: CredentialStore;
+  readonly version: string;
   readonly fetch?: typeof fetch;
+  /** How `--wait` pauses between polls (tests pass a fast one). */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
-
-export const USAGE = `usage: workcell <command> [options]
-
-  login  [--profile P] [--base-url URL]   store a personal access token in the OS credential store (interactive)
-  logout [--profile P] [--revoke]         forget the stored token; --revoke also revokes it at the API
-  whoami [--profile P]                    the credential's own metadata (GET /v1/auth/context)
-  call <operationId> [--path k=v]... [--query k=v]... [--body JSON] [--if-match ETAG]
-  list <operationId> [--path k=v]... [--query k=v]...   every item, one JSON line each
-
-Credentials: WORKCELL_TOKEN (with WORKCELL_BASE_URL) wins over the stored login. Unattended use (no terminal, or CI
-set) requires a service-account credential in WORKCELL_TOKEN. The CLI never opens a browser.`;
 
 const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 const DEFAULT_PROFILE = 'default';
@@ -50,12 +54,25 @@ function pairs(values: readonly string[] | undefined, flag: string): Record<stri
 
 const unattended = (io: CliIo) => !io.interactive || Boolean(io.env['CI']);
 
+/** Where the stored login is, reading the OS store first and the insecure file second. */
+async function storedLogin(io: CliIo, profile: string): Promise<{ login: StoredLogin | null; osProblem: string | null }> {
+  let osProblem: string | null = null;
+  try {
+    const login = await io.store.get(profile);
+    if (login) return { login, osProblem };
+  } catch (error) {
+    if (!(error instanceof CredentialStoreUnavailable)) throw error;
+    osProblem = error.message;
+  }
+  return { login: await io.insecureStore.get(profile), osProblem };
+}
+
 /**
  * The credential a command acts with: WORKCELL_TOKEN first (a script's or CI's), else the profile's stored login.
  * Contract 5.2 rule 8: unattended use requires a service account, so without a person at the terminal only a
  * service-account credential (or a legacy v1 key of an existing integration) from the environment is accepted.
  */
-function resolveLogin(io: CliIo, profile: string): { credential: string; baseUrl: string } {
+async function resolveLogin(io: CliIo, profile: string): Promise<StoredLogin> {
   const fromEnv = io.env['WORKCELL_TOKEN'];
   if (unattended(io)) {
     if (!fromEnv) throw new CliError('unattended use needs a service-account credential in WORKCELL_TOKEN (and WORKCELL_BASE_URL); stored logins are for people at a terminal');
@@ -66,125 +83,268 @@ function resolveLogin(io: CliIo, profile: string): { credential: string; baseUrl
     if (!baseUrl) throw new CliError('WORKCELL_BASE_URL is required with WORKCELL_TOKEN');
     return { credential: fromEnv, baseUrl };
   }
-  const stored = io.store.get(profile);
-  if (!stored) throw new CliError(`not logged in (profile ${profile}): run \`workcell login\``);
-  return stored;
+  const { login, osProblem } = await storedLogin(io, profile);
+  if (!login) throw new CliError(`not logged in (profile ${profile}): run \`workcell login\`${osProblem ? ` (the OS credential store is unavailable: ${osProblem}; see \`workcell help login\`)` : ''}`);
+  return login;
 }
 
-function clientFor(io: CliIo, login: { credential: string; baseUrl: string }): WorkcellClient {
-  return new WorkcellClient({ credential: login.credential, baseUrl: login.baseUrl, ...(io.fetch ? { fetch: io.fetch } : {}), userAgent: 'workcell-cli' });
+function clientFor(io: CliIo, login: StoredLogin): WorkcellClient {
+  return new WorkcellClient({ credential: login.credential, baseUrl: login.baseUrl, ...(io.fetch ? { fetch: io.fetch } : {}), userAgent: `workcell-cli/${io.version}` });
 }
 
-function operationOf(name: string | undefined): OperationId {
-  if (!name || !(name in OPERATIONS)) throw new CliError(`unknown operation ${JSON.stringify(name ?? '')}; operations are the registry's names, e.g. listTasks`, EXIT.usage);
-  return name as OperationId;
+function operationOf(name: string | undefined, command: string): NamedOperation {
+  const operation = findOperation(name);
+  if (!operation) {
+    const near = name ? similarOperations(name) : [];
+    const hint = near.length ? `; did you mean ${near.join(', ')}?` : '; find one with `workcell operations <words>`';
+    throw new CliError(`${command} needs an operation name${name ? `, and ${JSON.stringify(name)} is none` : ''}${hint}`, EXIT.usage);
+  }
+  return operation;
 }
 
-async function login(io: CliIo, profile: string, baseUrl: string | undefined): Promise<void> {
+async function login(io: CliIo, profile: string, baseUrl: string | undefined, insecure: boolean): Promise<void> {
   if (unattended(io)) throw new CliError('login is interactive: run it at a terminal; unattended or CI use requires a service-account credential in WORKCELL_TOKEN');
   const url = baseUrl ?? io.env['WORKCELL_BASE_URL'];
   if (!url) throw new CliError('--base-url (or WORKCELL_BASE_URL) is required, e.g. https://{region}.api.example.com', EXIT.usage);
-  io.out('Create a personal access token in Workcell (Settings → API → Personal access tokens) and paste it here.');
+  io.err('Create a personal access token in Workcell (Settings → API → Personal access tokens) and paste it here.');
   const credential = (await io.promptSecret('Personal access token: ')).trim();
   if (!credential.startsWith('svc_pat_v2_')) throw new CliError('login stores personal access tokens (svc_pat_v2_…); service accounts belong in WORKCELL_TOKEN');
   const context = (await clientFor(io, { credential, baseUrl: url }).call('getAuthContext')).data as { credentialId: string; scopes: string[] };
-  io.store.set(profile, { credential, baseUrl: url });
-  io.out(`Logged in (profile ${profile}): credential ${context.credentialId}, ${context.scopes.length} scopes, stored in the OS credential store.`);
+  const store = insecure ? io.insecureStore : io.store;
+  try {
+    await store.set(profile, { credential, baseUrl: url });
+  } catch (error) {
+    if (!(error instanceof CredentialStoreUnavailable)) throw error;
+    throw new CliError(
+      `the token is valid but cannot be stored: ${store.description} is unavailable (${error.message}).\n` +
+        `  Either run \`workcell login --insecure-storage\` to keep it in ${io.insecureStore.description},\n` +
+        '  or set WORKCELL_TOKEN and WORKCELL_BASE_URL in the environment instead of logging in.',
+    );
+  }
+  io.err(`Logged in (profile ${profile}): credential ${context.credentialId}, ${context.scopes.length} scopes, stored in ${store.description}.`);
 }
 
 async function logout(io: CliIo, profile: string, revoke: boolean): Promise<void> {
   // Contract 5.2 rule 8: with a token in the environment, "revoke on logout" could revoke a credential the user
   // did not mean (the environment's, or one a script relies on): refuse rather than guess.
   if (revoke && io.env['WORKCELL_TOKEN']) throw new CliError('refusing to revoke on logout while WORKCELL_TOKEN is set; unset it first', EXIT.usage);
-  const stored = io.store.get(profile);
+  const { login: stored } = await storedLogin(io, profile);
   if (!stored) {
-    io.out(`not logged in (profile ${profile})`);
+    io.err(`not logged in (profile ${profile})`);
     return;
   }
   if (revoke) {
     await clientFor(io, stored).call('revokeAuthContext');
-    io.out('The token was revoked.');
+    io.err('The token was revoked.');
   }
-  io.store.delete(profile);
-  io.out(`Logged out (profile ${profile}).`);
+  await io.store.delete(profile).catch((error: unknown) => {
+    if (!(error instanceof CredentialStoreUnavailable)) throw error;
+  });
+  await io.insecureStore.delete(profile);
+  io.err(`Logged out (profile ${profile}).`);
 }
+
+/** Shows one result: JSON for scripts (`--json`, a pipe), a table or a field list for people. */
+function show(io: CliIo, data: unknown, json: boolean): void {
+  if (json) {
+    io.out(JSON.stringify(data === undefined ? null : data, null, 2));
+    return;
+  }
+  if (data === undefined) return;
+  const lines = Array.isArray(data) ? table(data as Record<string, unknown>[], undefined, io.env['COLUMNS'] ? Number(io.env['COLUMNS']) : 120) : record(data);
+  for (const line of lines) io.out(line);
+}
+
+async function bodyOf(io: CliIo, value: string | undefined): Promise<unknown> {
+  if (value === undefined) return undefined;
+  const text = value === '-' ? await io.readInput('-') : value.startsWith('@') ? await io.readInput({ file: value.slice(1) }) : value;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new CliError(`--body must be JSON (inline, @file or - for stdin)`, EXIT.usage);
+  }
+}
+
+function seconds(value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new CliError('--timeout takes a number of seconds', EXIT.usage);
+  return parsed;
+}
+
+const OPTIONS = {
+  profile: { type: 'string', default: DEFAULT_PROFILE },
+  'base-url': { type: 'string' },
+  'insecure-storage': { type: 'boolean', default: false },
+  revoke: { type: 'boolean', default: false },
+  path: { type: 'string', multiple: true },
+  query: { type: 'string', multiple: true },
+  body: { type: 'string' },
+  'if-match': { type: 'string' },
+  'idempotency-key': { type: 'string' },
+  wait: { type: 'boolean', default: false },
+  timeout: { type: 'string' },
+  family: { type: 'string' },
+  limit: { type: 'string' },
+  cursor: { type: 'string' },
+  all: { type: 'boolean', default: false },
+  json: { type: 'boolean', default: false },
+  version: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
 
 /** Runs one command; the exit code is 0 on success, 1 on a failed request, 2 on a usage error. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   try {
-    const { values, positionals } = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      options: {
-        profile: { type: 'string', default: DEFAULT_PROFILE },
-        'base-url': { type: 'string' },
-        revoke: { type: 'boolean', default: false },
-        path: { type: 'string', multiple: true },
-        query: { type: 'string', multiple: true },
-        body: { type: 'string' },
-        'if-match': { type: 'string' },
-        help: { type: 'boolean', default: false },
-      },
-    });
-    const [command, operation] = positionals;
-    if (values.help || !command) {
+    const { values, positionals } = parseArgs({ args: [...argv], allowPositionals: true, options: OPTIONS });
+    const [command, ...rest] = positionals;
+    const json = values.json || !io.tty;
+    if (values.version) {
+      io.out(`workcell ${io.version} (registry ${REGISTRY_DIGEST.slice(0, 12)})`);
+      return EXIT.ok;
+    }
+    if (!command) {
       io.out(USAGE);
-      return command || values.help ? EXIT.ok : EXIT.usage;
+      return values.help ? EXIT.ok : EXIT.usage;
+    }
+    if (command === 'help' || values.help) {
+      const topic = command === 'help' ? rest[0] : command;
+      const lines = helpFor(topic, command === 'help' ? undefined : rest[0]);
+      if (!lines) throw new CliError(`no help for ${JSON.stringify(topic)}: it is neither a command nor an operation\n${USAGE}`, EXIT.usage);
+      for (const line of lines) io.out(line);
+      return EXIT.ok;
     }
     const profile = values.profile ?? DEFAULT_PROFILE;
-    switch (command) {
+    switch (command as CommandName) {
       case 'login':
-        await login(io, profile, values['base-url']);
+        await login(io, profile, values['base-url'], values['insecure-storage'] ?? false);
         return EXIT.ok;
       case 'logout':
         await logout(io, profile, values.revoke ?? false);
         return EXIT.ok;
       case 'whoami': {
-        const reply = await clientFor(io, resolveLogin(io, profile)).call('getAuthContext');
-        io.out(JSON.stringify(reply.data, null, 2));
+        const reply = await clientFor(io, await resolveLogin(io, profile)).call('getAuthContext');
+        show(io, reply.data, json);
         return EXIT.ok;
       }
-      case 'call': {
-        let body: unknown;
-        try {
-          body = values.body === undefined ? undefined : JSON.parse(values.body);
-        } catch {
-          throw new CliError('--body must be JSON', EXIT.usage);
-        }
-        const reply = await clientFor(io, resolveLogin(io, profile)).request(operationOf(operation), {
-          path: pairs(values.path, '--path'),
-          query: pairs(values.query, '--query'),
-          // The operation is chosen at run time: the API validates the body against the registry.
-          ...(body === undefined ? {} : { body }),
-          ...(values['if-match'] === undefined ? {} : { ifMatch: values['if-match'] }),
-        });
-        io.out(JSON.stringify(reply.data === undefined ? null : reply.data, null, 2));
-        if (reply.etag) io.err(`ETag: ${reply.etag}`);
-        return EXIT.ok;
+      case 'operations': {
+        const found = searchOperations(rest, values.family).map(({ operationId, method, path, family, summary }) => ({ operationId, method, path, family, summary }));
+        if (json) for (const operation of found) io.out(JSON.stringify(operation));
+        else for (const line of table(found, ['operationId', 'method', 'path', 'summary'], Number(io.env['COLUMNS'] ?? 160))) io.out(line);
+        if (!json) io.err(`${found.length} operation(s); \`workcell help <operationId>\` shows how to call one`);
+        return found.length > 0 ? EXIT.ok : EXIT.failed;
       }
-      case 'list': {
-        const client = clientFor(io, resolveLogin(io, profile));
-        for await (const item of client.paginateRequest(operationOf(operation), { path: pairs(values.path, '--path'), query: pairs(values.query, '--query') })) io.out(JSON.stringify(item));
-        return EXIT.ok;
-      }
+      case 'call':
+        return await call(io, operationOf(rest[0], 'call'), profile, values, json);
+      case 'list':
+        return await list(io, operationOf(rest[0], 'list'), profile, values, json);
       default:
         throw new CliError(`unknown command ${JSON.stringify(command)}\n${USAGE}`, EXIT.usage);
     }
   } catch (error) {
-    if (error instanceof CliError) {
-      io.err(`workcell: ${error.message}`);
-      return error.exitCode;
+    return failure(io, error);
+  }
+}
+
+type Values = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof OPTIONS }>>['values'];
+
+function helpFor(topic: string | undefined, operationName: string | undefined): string[] | null {
+  if (topic === undefined) return [USAGE];
+  // `workcell call createTag --help` is the operation's help; `workcell help createTag` too.
+  if ((topic === 'call' || topic === 'list') && operationName) {
+    const operation = findOperation(operationName);
+    return operation ? operationHelp(operation) : null;
+  }
+  if (topic in COMMANDS) return commandHelp(topic as CommandName);
+  const operation = findOperation(topic);
+  return operation ? operationHelp(operation) : null;
+}
+
+async function call(io: CliIo, operation: NamedOperation, profile: string, values: Values, json: boolean): Promise<number> {
+  const client = clientFor(io, await resolveLogin(io, profile));
+  const body = await bodyOf(io, values.body);
+  const reply = await client.request(operation.operationId, {
+    path: pairs(values.path, '--path'),
+    query: pairs(values.query, '--query'),
+    // The operation is chosen at run time: the API validates the body against the registry.
+    ...(body === undefined ? {} : { body }),
+    ...(values['if-match'] === undefined ? {} : { ifMatch: values['if-match'] }),
+    ...(values['idempotency-key'] === undefined ? {} : { idempotencyKey: values['idempotency-key'] }),
+  });
+  if (reply.etag) io.err(`ETag: ${reply.etag}`);
+  if (reply.status === 202 && reply.location) {
+    if (!values.wait) {
+      show(io, reply.data, json);
+      io.err(`accepted: it runs in the background; add --wait to follow it to its end (${reply.location})`);
+      return EXIT.ok;
     }
-    if (error instanceof WorkcellApiError) {
-      io.err(`workcell: ${error.message}`);
-      for (const item of error.errors.slice(1)) io.err(`  ${item.code}: ${item.detail}`);
-      return EXIT.failed;
-    }
-    if (error instanceof WorkcellClientError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-      io.err(`workcell: ${(error as Error).message}`);
-      return EXIT.usage;
-    }
-    io.err(`workcell: ${(error as Error).message}`);
+    const live = io.status !== undefined && !json;
+    const final = await waitForOperation(client, reply.location, {
+      timeoutMs: seconds(values.timeout, 600) * 1000,
+      intervalMs: 500,
+      live,
+      report: (line, rewrite) => (rewrite && io.status ? io.status(line) : io.err(line)),
+      ...(io.sleep ? { sleep: io.sleep } : {}),
+    });
+    if (live) io.err(''); // ends the status line, which stays on screen
+    show(io, final, json);
+    return finished(io, final);
+  }
+  show(io, reply.data, json);
+  const next = reply.meta?.nextCursor;
+  if (next) io.err(`next page: --query cursor=${next}`);
+  return EXIT.ok;
+}
+
+function finished(io: CliIo, operation: AsyncOperationView): number {
+  if (operation.status === 'succeeded') return EXIT.ok;
+  io.err(`workcell: ${operation.kind} ${operation.status}${operation.error ? `: ${operation.error.code ?? ''} ${operation.error.detail ?? ''}`.trimEnd() : ''}`);
+  return EXIT.failed;
+}
+
+async function list(io: CliIo, operation: NamedOperation, profile: string, values: Values, json: boolean): Promise<number> {
+  if (operation.method !== 'GET') throw new CliError(`${operation.operationId} is not a read; use \`workcell call ${operation.operationId}\``, EXIT.usage);
+  const client = clientFor(io, await resolveLogin(io, profile));
+  const query = { ...pairs(values.query, '--query'), ...(values.limit ? { limit: values.limit } : {}), ...(values.cursor ? { cursor: values.cursor } : {}) };
+  const path = pairs(values.path, '--path');
+  const items: unknown[] = [];
+  const emit = (item: unknown) => (json ? io.out(JSON.stringify(item)) : items.push(item));
+  let next: string | null = null;
+  if (values.all) {
+    for await (const item of client.paginateRequest(operation.operationId, { path, query })) emit(item);
+  } else {
+    const page = await client.request(operation.operationId, { path, query });
+    if (!Array.isArray(page.data)) throw new CliError(`${operation.operationId} answers one resource, not a list; use \`workcell call ${operation.operationId}\``, EXIT.usage);
+    for (const item of page.data) emit(item);
+    next = page.meta?.nextCursor ?? null;
+  }
+  if (!json) show(io, items, false);
+  // The cursor goes to stderr, so `--json | jq` sees items only and a person sees how to go on.
+  if (next) io.err(`next page: workcell list ${operation.operationId}${[...(values.path ?? []).map((p) => ` --path ${p}`), ...(values.query ?? []).filter((q) => !q.startsWith('cursor=')).map((q) => ` --query ${q}`)].join('')}${values.limit ? ` --limit ${values.limit}` : ''} --cursor ${next}   (or --all)`);
+  return EXIT.ok;
+}
+
+/** Errors as sentences: the API's code and detail with the field it names, never a stack trace. */
+function failure(io: CliIo, error: unknown): number {
+  if (error instanceof CliError) {
+    io.err(`workcell: ${error.message}`);
+    return error.exitCode;
+  }
+  if (error instanceof WorkcellApiError) {
+    io.err(`workcell: ${error.message}`);
+    for (const item of error.errors) if (item.source?.pointer !== undefined || item.source?.parameter !== undefined) io.err(`  ${item.source.pointer ?? item.source.parameter}: ${item.detail}`);
+    for (const item of error.errors.slice(1)) if (item.source === undefined) io.err(`  ${item.code}: ${item.detail}`);
+    if (error.retryAfter !== null) io.err(`  retry after ${error.retryAfter} s`);
     return EXIT.failed;
   }
+  if (error instanceof WorkcellClientError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    io.err(`workcell: ${(error as Error).message}`);
+    return EXIT.usage;
+  }
+  if (error instanceof CredentialStoreUnavailable || error instanceof WaitTimeout || error instanceof WorkcellError) {
+    io.err(`workcell: ${error.message}`);
+    return EXIT.failed;
+  }
+  io.err(`workcell: ${(error as Error)?.message?.split('\n')[0] ?? String(error)}`);
+  return EXIT.failed;
 }

@@ -27,3 +27,18 @@ describe('the OS credential store (Secret Service through GNOME keyring)', () =>
     }
   });
 });
+
+describe('the OS credential store where there is none', () => {
+  it('fails with one sentence (CredentialStoreUnavailable), never the keyring\'s backtrace', () => {
+    const store = fileURLToPath(new URL('./store.js', import.meta.url));
+    const script = `import { osCredentialStore, CredentialStoreUnavailable } from ${JSON.stringify(store)};
+      try { await osCredentialStore().set('probe', { credential: 'x', baseUrl: 'y' }); console.log(JSON.stringify({ stored: true })); }
+      catch (error) { console.log(JSON.stringify({ unavailable: error instanceof CredentialStoreUnavailable, message: error.message })); }`;
+    // No session bus: the Secret Service cannot be reached, as on a server or in a container.
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: '/usr/bin:/bin', HOME: tmpdir() }, encoding: 'utf8', timeout: 30_000 });
+    assert.equal(run.status, 0, run.stderr);
+    const result = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { unavailable?: boolean; message?: string; stored?: boolean };
+    assert.equal(result.unavailable, true, run.stdout);
+    assert.doesNotMatch(result.message!, /\n|backtrace/i);
+  });
+});

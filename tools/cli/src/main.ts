@@ -1,29 +1,7 @@
 #!/usr/bin/env node
-import { createInterface } from 'node:readline';
-import { runCli } from './cli.js';
-import { osCredentialStore } from './store.js';
+// A token pasted while the CLI is still starting would be echoed by the terminal, which echoes in its normal
+// (cooked) mode until readline takes over: for `login`, echo goes off before anything else is even loaded.
+if (process.argv[2] === 'login' && process.stdin.isTTY) process.stdin.setRawMode(true);
 
-/** Reads a line from the terminal without echoing it (the token never appears on screen or in scrollback). */
-function promptSecret(question: string): Promise<string> {
-  return new Promise((resolve) => {
-    process.stdout.write(question);
-    const rl = createInterface({ input: process.stdin, terminal: true });
-    (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = () => undefined;
-    rl.question('', (answer) => {
-      rl.close();
-      process.stdout.write('\n');
-      resolve(answer);
-    });
-  });
-}
-
-// A command-line client's configuration is its environment (WORKCELL_TOKEN, WORKCELL_BASE_URL, CI).
-process.exitCode = await runCli(process.argv.slice(2), {
-  // eslint-disable-next-line no-restricted-properties
-  env: process.env,
-  interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY),
-  promptSecret,
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-  store: osCredentialStore(),
-});
+const { runInProcess } = await import('./process-io.js');
+process.exitCode = await runInProcess(process.argv.slice(2));

@@ -36,7 +36,7 @@ describe('the workcell CLI against a running cell', () => {
     assert.equal(created.status, 0, created.stderr);
     const tag = JSON.parse(created.stdout) as { id: string; name: string };
     assert.equal(tag.name, 'from the cli');
-    const listed = await run(['list', 'listTags', '--query', 'limit=1'], { CI: 'true', WORKCELL_TOKEN: token });
+    const listed = await run(['list', 'listTags', '--query', 'limit=1', '--all'], { CI: 'true', WORKCELL_TOKEN: token });
     assert.equal(listed.status, 0, listed.stderr);
     assert.ok(listed.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id).includes(tag.id));
     const whoami = await run(['whoami'], { CI: 'true', WORKCELL_TOKEN: token });

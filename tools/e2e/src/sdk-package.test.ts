@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { useTestEnvironment } from '@workcell/testing';
 import { useV1Cell } from './support/cell.js';
+import { BIN, closedPort, pack, ROOT, run } from './support/packed.js';
 
 /**
  * The SDK as someone outside the repository gets it (issue 15): `npm pack` of the built libs/sdk, linted by
@@ -15,34 +13,7 @@ import { useV1Cell } from './support/cell.js';
  */
 
 const env = useTestEnvironment();
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const SDK = join(ROOT, 'libs/sdk');
-const BIN = join(ROOT, 'node_modules/.bin');
-
-/** The environment of a child npm: this run's own npm_* variables (workspace, lifecycle, package) left out. */
-const KEPT_NPM = new Set(['npm_config_cache', 'npm_config_userconfig', 'npm_config_registry']);
-const childEnv = (extra: Record<string, string> = {}) => ({
-  // eslint-disable-next-line no-restricted-properties -- npm needs the machine's own setup (HOME, PATH, its cache), not a service's configuration
-  ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('npm_') || KEPT_NPM.has(key))),
-  ...extra,
-});
-
-/** Runs a command asynchronously (the cell answering the example lives in this process). */
-const run = (file: string, args: readonly string[], cwd: string, extra: Record<string, string> = {}) =>
-  new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(file, args, { cwd, env: childEnv(extra), encoding: 'utf8', timeout: 90_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
-      resolve({ status: error ? Number((error as { code?: unknown }).code ?? 1) || 1 : 0, stdout, stderr }),
-    );
-  });
-
-/** A local port nothing listens on (one just released). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The README's example: its first ```js block. */
 function exampleOf(readme: string): string {
@@ -58,17 +29,9 @@ describe('the packed @workcell/sdk, installed outside the repository', () => {
 
   beforeAll(async () => {
     temp = await mkdtemp(join(tmpdir(), 'workcell-sdk-'));
-    const packed = await run('npm', ['pack', '--json', '--pack-destination', temp], SDK);
-    assert.equal(packed.status, 0, packed.stderr);
-    const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
-    tarball = join(temp, info!.filename);
-    const files = info!.files.map((file) => file.path);
-    assert.ok(files.includes('dist/index.js') && files.includes('dist/index.d.ts') && files.includes('README.md'), files.join(', '));
-    assert.deepEqual(
-      files.filter((path) => path.startsWith('src/') || path.includes('.test.') || path.endsWith('.map')),
-      [],
-      'built JavaScript and types only',
-    );
+    const packed = await pack(SDK, temp);
+    tarball = packed.tarball;
+    assert.ok(['dist/index.js', 'dist/index.d.ts', 'README.md'].every((file) => packed.files.includes(file)), packed.files.join(', '));
   }, 120_000);
   afterAll(() => temp && rm(temp, { recursive: true, force: true }));
 

@@ -1,0 +1,90 @@
+/** The commands and their help: `workcell help <command>`, `workcell <command> --help`. */
+export const COMMANDS = {
+  login: {
+    usage: 'workcell login [--base-url URL] [--profile P] [--insecure-storage]',
+    summary: 'store a personal access token (interactive)',
+    details: [
+      'Asks for a personal access token (hidden input; a paste is never echoed), verifies it with',
+      "GET /v1/auth/context and stores it, with the base address, in the operating system's credential store",
+      '(Secret Service / GNOME keyring, Keychain, Credential Manager) under the profile. Never opens a browser.',
+      '',
+      '  --base-url URL        the API address, or a template such as https://{region}.api.example.com that the',
+      "                        token's region fills in (default: WORKCELL_BASE_URL)",
+      '  --insecure-storage    where no OS credential store is usable (a server, a container): keep the token in',
+      '                        $XDG_CONFIG_HOME/workcell/credentials.json (~/.config/…), clear text readable only by',
+      '                        you. Or skip login and set WORKCELL_TOKEN and WORKCELL_BASE_URL.',
+      '',
+      'Unattended use (no terminal, or CI set) never logs in: it requires a service-account credential in',
+      'WORKCELL_TOKEN.',
+    ],
+  },
+  logout: {
+    usage: 'workcell logout [--profile P] [--revoke]',
+    summary: 'forget the stored token (--revoke also revokes it)',
+    details: ['  --revoke    revoke exactly the stored token at the API first (refused while WORKCELL_TOKEN is set)'],
+  },
+  whoami: {
+    usage: 'workcell whoami [--profile P] [--json]',
+    summary: 'the credential in use: kind, scopes, region, expiry',
+    details: [],
+  },
+  operations: {
+    usage: 'workcell operations [words…] [--family F] [--json]',
+    summary: 'find operations by name, path or summary',
+    details: ['Every v1 operation the client knows (the registry it was built from), e.g. `workcell operations task archive`.'],
+  },
+  call: {
+    usage: 'workcell call <operationId> [--path k=v]… [--query k=v]… [--body JSON|@file|-] [--if-match ETAG] [--wait]',
+    summary: 'call one operation by name',
+    details: [
+      'Prints the result (a table or field list at a terminal, JSON otherwise or with --json); the ETag and the',
+      'next-page cursor go to stderr. `workcell call <operationId> --help` shows what an operation needs.',
+      '',
+      '  --path k=v             a path parameter (repeat for each)',
+      '  --query k=v            a query parameter (repeat for each)',
+      '  --body JSON            the request body: inline JSON, @file, or - to read stdin',
+      "  --if-match ETAG        the resource's ETag, for operations that require it",
+      '  --idempotency-key K    the Idempotency-Key of an idempotent POST (default: a new one)',
+      '  --wait                 for operations accepted asynchronously (202): follow the operation to its end,',
+      '                         showing its progress on stderr; exit 1 if it fails',
+      '  --timeout SECONDS      how long --wait waits (default 600)',
+    ],
+  },
+  list: {
+    usage: 'workcell list <operationId> [--path k=v]… [--query k=v]… [--limit N] [--cursor C] [--all]',
+    summary: 'list a collection, page by page',
+    details: [
+      'One page (a table at a terminal; one JSON object per line otherwise or with --json), and on stderr the',
+      'command that shows the next page.',
+      '',
+      '  --limit N     page size',
+      '  --cursor C    the page after the one that printed this cursor',
+      '  --all         every page',
+    ],
+  },
+  help: {
+    usage: 'workcell help [command|operationId]',
+    summary: 'help for a command or an operation',
+    details: [],
+  },
+} as const satisfies Record<string, { usage: string; summary: string; details: readonly string[] }>;
+
+export type CommandName = keyof typeof COMMANDS;
+
+export const USAGE = [
+  'usage: workcell <command> [options]',
+  '',
+  'Commands:',
+  ...Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(11)} ${command.summary}`),
+  '',
+  'Options for every command: --profile P (a stored login other than "default"), --json, --help, --version.',
+  '',
+  'Credentials: WORKCELL_TOKEN (with WORKCELL_BASE_URL) wins over the stored login. Unattended use (no terminal, or',
+  'CI set) requires a service-account credential in WORKCELL_TOKEN. The CLI never opens a browser.',
+  '`workcell help <command>` says more.',
+].join('\n');
+
+export function commandHelp(name: CommandName): string[] {
+  const command = COMMANDS[name];
+  return [`usage: ${command.usage}`, '', `${command.summary[0]!.toUpperCase()}${command.summary.slice(1)}.`, ...(command.details.length ? ['', ...command.details] : [])];
+}

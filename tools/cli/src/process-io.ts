@@ -1,0 +1,60 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
+import { runCli } from './cli.js';
+import { fileCredentialStore, insecureStorePath, osCredentialStore } from './store.js';
+
+/**
+ * Reads a line from the terminal through readline with its output muted: nothing typed or pasted is shown, and
+ * the prompt goes to stderr so stdout stays the command's data.
+ */
+function promptSecret(question: string): Promise<string> {
+  process.stderr.write(question);
+  const muted = new Writable({ write: (_chunk, _encoding, done) => done() });
+  const rl = createInterface({ input: process.stdin, output: muted, terminal: true });
+  return new Promise((resolve, reject) => {
+    rl.on('SIGINT', () => {
+      rl.close();
+      process.stderr.write('\n');
+      reject(new Error('login cancelled'));
+    });
+    rl.question('', (answer) => {
+      rl.close();
+      process.stderr.write('\n');
+      resolve(answer);
+    });
+  });
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+
+/** runCli bound to this process: its terminal, its environment, the OS credential store. */
+export async function runInProcess(argv: readonly string[]): Promise<number> {
+  // A command-line client's configuration is its environment (WORKCELL_TOKEN, WORKCELL_BASE_URL, CI).
+  // eslint-disable-next-line no-restricted-properties
+  const env = process.env;
+  try {
+    return await runCli(argv, {
+      env: { ...env, ...(process.stdout.columns ? { COLUMNS: String(process.stdout.columns) } : {}) },
+      interactive: Boolean(process.stdin.isTTY),
+      tty: Boolean(process.stdout.isTTY),
+      promptSecret,
+      out: (line) => process.stdout.write(`${line}\n`),
+      err: (line) => process.stderr.write(`${line}\n`),
+      ...(process.stderr.isTTY ? { status: (line: string) => process.stderr.write(`\r\x1b[2K${line}`) } : {}),
+      readInput: (source) => (source === '-' ? readStdin() : readFile(source.file, 'utf8')),
+      store: osCredentialStore(),
+      insecureStore: fileCredentialStore(insecureStorePath(env)),
+      version,
+    });
+  } finally {
+    if (process.stdin.isTTY && process.stdin.isRaw) process.stdin.setRawMode(false);
+  }
+}

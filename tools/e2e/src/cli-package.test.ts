@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { V1_SCOPES } from '@workcell/credentials';
+import { useTestEnvironment } from '@workcell/testing';
+import { useV1Cell } from './support/cell.js';
+import { pack, ROOT, run } from './support/packed.js';
+import { Terminal, TMUX_AVAILABLE } from './support/terminal.js';
+import { callApi } from './support/v1.js';
+
+/**
+ * The `workcell` command as someone outside the repository gets it (issue 15): the SDK and CLI tarballs installed
+ * into an empty folder, the `workcell` bin run from there, at a real terminal (tmux) and from scripts, against a
+ * running cell.
+ */
+
+const env = useTestEnvironment();
+if (!TMUX_AVAILABLE) console.warn('the CLI terminal checks are skipped: tmux is not installed (Debian: tmux)');
+
+describe('the packed workcell CLI, installed outside the repository', () => {
+  const cell = useV1Cell(env);
+  let temp: string;
+  let app: string;
+  let workcell: string;
+
+  beforeAll(async () => {
+    temp = await mkdtemp(join(tmpdir(), 'workcell-cli-'));
+    const sdk = await pack(join(ROOT, 'libs/sdk'), temp);
+    const cli = await pack(join(ROOT, 'tools/cli'), temp);
+    assert.ok(cli.files.includes('dist/main.js') && cli.files.includes('README.md'), cli.files.join(', '));
+    app = join(temp, 'app');
+    await mkdir(app);
+    const installed = await run('npm', ['install', sdk.tarball, cli.tarball, '--no-audit', '--no-fund', '--prefer-offline'], app);
+    assert.equal(installed.status, 0, installed.stderr);
+    workcell = join(app, 'node_modules/.bin/workcell');
+  }, 180_000);
+  afterAll(() => temp && rm(temp, { recursive: true, force: true }));
+
+  it('puts `workcell` on the PATH of the folder (npx), with its version, help per command and discovery', async () => {
+    assert.deepEqual((await readdir(join(app, 'node_modules/@workcell'))).sort(), ['cli', 'sdk']);
+    const version = await run('npx', ['--no-install', 'workcell', '--version'], app);
+    assert.equal(version.status, 0, version.stderr);
+    assert.match(version.stdout.trim(), /^workcell 0\.1\.0 \(registry [0-9a-f]{12}\)$/);
+    const help = await run(workcell, ['help', 'list'], app);
+    assert.match(help.stdout, /^usage: workcell list <operationId>/);
+    const found = await run(workcell, ['operations', 'lifecycle', '--json'], app);
+    assert.ok(found.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { operationId: string }).operationId).includes('getProjectLifecycleOperation'));
+    const unknown = await run(workcell, ['frobnicate'], app);
+    assert.equal(unknown.status, 2);
+    assert.doesNotMatch(unknown.stderr, /\n\s+at /, 'no stack trace');
+  }, 60_000);
+
+  it('--wait follows an asynchronous operation to its end, with its progress on stderr and the result as JSON', async () => {
+    const { token } = await cell.serviceAccount(V1_SCOPES, [{ resourceType: 'project', resourceId: null, access: 'write' }]);
+    const created = await callApi<{ data: { id: string } }>(cell.v1, 'POST', '/v1/projects', cell.admin, { name: 'archived from the CLI' });
+    const etag = created.headers.get('etag')!;
+    const scripted = { CI: 'true', WORKCELL_TOKEN: token, WORKCELL_BASE_URL: cell.v1.url };
+    const waited = await run(workcell, ['call', 'archiveProject', '--path', `id=${created.body.data.id}`, '--if-match', etag, '--wait'], app, scripted);
+    assert.equal(waited.status, 0, waited.stderr);
+    assert.equal((JSON.parse(waited.stdout) as { status: string }).status, 'succeeded');
+    const progress = waited.stderr.split('\n').filter((line) => line.startsWith('project.archive '));
+    assert.equal(progress.at(-1)?.split(' ')[1], 'succeeded', waited.stderr);
+    assert.equal((await callApi<{ data: { status: string } }>(cell.v1, 'GET', `/v1/projects/${created.body.data.id}`, cell.admin)).body.data.status, 'archived');
+  }, 60_000);
+
+  (TMUX_AVAILABLE ? it : it.skip)('at a terminal: hides the pasted token, explains a missing OS store, then stores with --insecure-storage; tables for people, JSON through a pipe', async () => {
+    const pat = await cell.mint(V1_SCOPES);
+    for (const name of ['terminal one', 'terminal two']) assert.equal((await callApi(cell.v1, 'POST', '/v1/tags', cell.admin, { name })).status, 201);
+    const home = join(temp, 'home');
+    await mkdir(home);
+    // No session bus, as on a server: the OS credential store is unavailable.
+    const terminal = await Terminal.open(app, { PATH: `${dirname(workcell)}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: home, XDG_CONFIG_HOME: join(home, '.config') });
+    try {
+      await terminal.type(`workcell login --base-url ${cell.v1.url}`);
+      await terminal.waitForEchoOff(); // the CLI took the terminal; the prompt may not be drawn yet
+      await terminal.type(pat);
+      let screen = await terminal.waitFor(/the token is valid but cannot be stored/);
+      assert.match(screen, /workcell login --insecure-storage/);
+      assert.match(screen, /WORKCELL_TOKEN and WORKCELL_BASE_URL/);
+      assert.doesNotMatch(screen, /backtrace|\n\s+at /i);
+
+      await terminal.type(`workcell login --base-url ${cell.v1.url} --insecure-storage`);
+      await terminal.waitForEchoOff();
+      await terminal.type(pat);
+      screen = await terminal.waitFor(/Logged in \(profile default\)/);
+      assert.ok(!screen.includes(pat), `the token never appears on the terminal:\n${screen}`);
+      const file = join(home, '.config/workcell/credentials.json');
+      assert.equal((await stat(file)).mode & 0o777, 0o600);
+      assert.equal((JSON.parse(await readFile(file, 'utf8')) as Record<string, { credential: string }>)['default']?.credential, pat);
+
+      await terminal.type('workcell whoami');
+      screen = await terminal.waitFor(/^kind\s+personal-access-token$/m);
+      const out = join(temp, 'tags.jsonl');
+      await terminal.type(`workcell list listTags --limit 1 | cat > ${out}; echo "piped: $?"`);
+      screen = await terminal.waitFor(/piped: 0/);
+      const lines = (await readFile(out, 'utf8')).trim().split('\n');
+      assert.equal(lines.length, 1);
+      assert.ok((JSON.parse(lines[0]!) as { id?: string }).id, 'a logged-in person piping the output gets JSON');
+      assert.match(screen, /next page: workcell list listTags --limit 1 --cursor \S+/);
+    } finally {
+      await terminal.close();
+    }
+  }, 90_000);
+});
