@@ -4,6 +4,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { type AppConfig, currentDependencyBudget, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
 import { changingAuthorization, createRedis, type Redis } from '@workcell/redis';
 import { type Prisma, PrismaClient } from './generated/prisma/client.js';
+import { managePool } from './pool.js';
 
 export { PrismaClient };
 export type { Prisma } from './generated/prisma/client.js';
@@ -215,7 +216,7 @@ export function poolStatements(pool: pg.Pool, options: { transactionTimeoutMs: n
 const TRANSACTION_TIMEOUT_MS = 15_000;
 
 export function createDatabase(config: AppConfig, options: { poolSize?: number } = {}): Database {
-  const pool = new BudgetedPool({
+  const managed = managePool(new BudgetedPool({
     connectionString: config.database.url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: config.dependencyTimeoutMs,
@@ -227,9 +228,10 @@ export function createDatabase(config: AppConfig, options: { poolSize?: number }
     // A session its client abandoned mid-transaction (discarded above, or cut off by a partition the server
     // never noticed) is ended by the server, so its locks cannot outlive the fault.
     idle_in_transaction_session_timeout: 2 * TRANSACTION_TIMEOUT_MS,
-  });
-  // An idle client whose server went away emits 'error' on the pool; without a listener that kills the process.
-  pool.on('error', () => undefined);
+  }));
+  // managePool: an idle client whose server went away emits 'error' on the pool, which is listened to; and close()
+  // returns only once every connection has ended, so a database dropped right after finds no session of ours.
+  const { pool } = managed;
   // Every interactive transaction (inTransaction, and any direct $transaction) waits at most the dependency
   // timeout to start; Prisma's own timeout errors count as unavailable (unavailable.ts).
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: config.dependencyTimeoutMs, timeout: TRANSACTION_TIMEOUT_MS } });
@@ -261,7 +263,7 @@ export function createDatabase(config: AppConfig, options: { poolSize?: number }
       if (closed) return;
       closed = true;
       await prisma.$disconnect();
-      await pool.end();
+      await managed.end();
       redis?.disconnect();
     },
   };

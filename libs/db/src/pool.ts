@@ -17,7 +17,11 @@ export interface ManagedPool {
 }
 
 export function createManagedPool(options: pg.PoolConfig): ManagedPool {
-  const pool = new pg.Pool(options);
+  return managePool(new pg.Pool(options));
+}
+
+/** Makes any pg pool (a subclass too) a ManagedPool: the listener, and an `end()` that waits for every connection. */
+export function managePool<P extends pg.Pool>(pool: P): ManagedPool & { readonly pool: P } {
   pool.on('error', () => undefined);
   const open = new Set<pg.PoolClient>();
   pool.on('connect', (client) => {

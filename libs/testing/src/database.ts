@@ -131,8 +131,30 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     name,
     url: serverUrl(name),
-    drop: () => withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${quote(name)} WITH (FORCE)`)).then(() => undefined),
+    drop: () => dropDatabase(name),
   };
+}
+
+/** PostgreSQL's "database is being accessed by other users": a session arrived while FORCE was terminating the others. */
+const OBJECT_IN_USE = '55006';
+
+/**
+ * Drops a test database, ending its sessions (FORCE). A connection that a closing pool or a reconnecting client
+ * opens in the instant between FORCE's termination and the drop makes the drop fail with 55006; that session is
+ * ended by the next attempt, so a few attempts always finish (a database that stays busy still fails, loudly).
+ */
+export async function dropDatabase(name: string, attempts = 5): Promise<void> {
+  await withAdmin(async (admin) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await admin.query(`DROP DATABASE IF EXISTS ${quote(name)} WITH (FORCE)`);
+        return;
+      } catch (error) {
+        if ((error as { code?: string }).code !== OBJECT_IN_USE || attempt >= attempts) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      }
+    }
+  });
 }
 
 /** Registers before/after hooks giving the current test file its own database. */
