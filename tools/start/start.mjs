@@ -27,7 +27,12 @@ step('building', `${root}node_modules/.bin/nx`, ['run-many', '-t', 'build', '--o
 const { loadConfigOrExit } = await import('@workcell/config');
 const config = loadConfigOrExit();
 step('applying migrations', process.execPath, ['tools/db/dist/migrate.js']);
-const seed = JSON.parse(step('seeding the demo workspace', process.execPath, ['tools/db/dist/seed.js', '--json', '--refresh-demo-tokens'], { capture: true }));
+// `npm start -- --keep-demo-tokens` (or WORKCELL_KEEP_DEMO_TOKENS=true): reuse the demo tokens of the last start
+// while they still work, so a `workcell login` made with them survives a restart (they are saved, clear text,
+// in .workcell/demo-tokens.json, mode 0600); by default each start mints new ones and revokes the old.
+const keepDemoTokens = process.argv.includes('--keep-demo-tokens') || process.env.WORKCELL_KEEP_DEMO_TOKENS === 'true';
+const seedArgs = keepDemoTokens ? ['--keep-demo-tokens', `${root}.workcell/demo-tokens.json`] : ['--refresh-demo-tokens'];
+const seed = JSON.parse(step('seeding the demo workspace', process.execPath, ['tools/db/dist/seed.js', '--json', ...seedArgs], { capture: true }));
 
 const services = [
   { name: 'auth', port: config.ports.auth },
@@ -96,7 +101,11 @@ const lines = [
 ];
 if (tokens) {
   lines.push(
-    `Demo workspace ${tokens.workspaceId}. These tokens are shown once; \`npm start\` mints new ones (revoking these) each time.`,
+    seed.kept
+      ? `Demo workspace ${tokens.workspaceId}. The tokens of the last start, kept (--keep-demo-tokens; saved in .workcell/demo-tokens.json):`
+      : keepDemoTokens
+        ? `Demo workspace ${tokens.workspaceId}. New tokens, kept across restarts from now on (--keep-demo-tokens; saved in .workcell/demo-tokens.json):`
+        : `Demo workspace ${tokens.workspaceId}. These tokens are shown once; \`npm start\` mints new ones (revoking these) each time (\`npm start -- --keep-demo-tokens\` keeps them).`,
     `  v0 team token             ${tokens.v0TeamToken}`,
     `  v1 personal access token  ${tokens.personalAccessToken}`,
     `  v1 service-account token  ${tokens.serviceAccountCredential}`,

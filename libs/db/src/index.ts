@@ -10,7 +10,8 @@ export {
   purgeExpiredIdempotencyRecords,
   releaseIdempotencyKey,
 } from './idempotency.js';
-export { DEMO_OWNER_EMAIL, DEMO_WORKSPACE_NAME, type DemoTokens, refreshDemoTokens, seedDemoWorkspaceIfEmpty } from './seed.js';
+export { DEMO_OWNER_EMAIL, DEMO_WORKSPACE_NAME, type DemoTokens, demoTokensStillActive, refreshDemoTokens, seedDemoWorkspaceIfEmpty } from './seed.js';
+export { createWorkspace, type CreatedWorkspace, type FoundedWorkspace, foundWorkspace, OWNER_ROLE_NAME, type WorkspaceFounding } from './workspace-provisioning.js';
 export { type CredentialRecord, findTokenLookup, loadCredential, loadTeamToken, type TeamTokenRecord, type TokenLookup, touchCredential, touchTeamToken } from './identity.js';
 export { type AuditActor, type AuditEntry, type AuditEventRecord, type AuditFilter, listAuditEvents, recordAudit, recordAuthenticationRefusal } from './audit.js';
 export { type CredentialInput, issueCredential, issueFeedToken, issueTeamToken, revokeCredential } from './credentials.js';

@@ -1,8 +1,9 @@
 import type { AppConfig } from '@workcell/config';
-import { PERMISSION_KEYS, type V1Scope, V1_SCOPES } from '@workcell/credentials';
+import { type V1Scope, V1_SCOPES, verifierFor } from '@workcell/credentials';
 import { issueCredential, issueFeedToken, issueTeamToken } from './credentials.js';
 import type { Tx } from './transactions.js';
 import { type Database, inAuthorizationTransaction } from './database.js';
+import { foundWorkspace } from './workspace-provisioning.js';
 
 /**
  * The demo workspace that `npm start` creates on an empty database: an owner, a v0 team token, a v1
@@ -72,12 +73,8 @@ export async function seedDemoWorkspaceIfEmpty(database: Database, config: AppCo
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(7763736565)`;
     if ((await tx.workspace.count()) > 0) return null;
 
-    const workspace = await tx.workspace.create({ data: { name: DEMO_WORKSPACE_NAME, region: config.region, cell: config.cell } });
-    const workspaceId = workspace.id;
-    const user = await tx.user.upsert({ where: { email: DEMO_OWNER_EMAIL }, update: {}, create: { email: DEMO_OWNER_EMAIL, name: 'Demo Owner' } });
-    const owner = await tx.workspaceMember.create({ data: { workspaceId, userId: user.id } });
-    const role = await tx.role.create({ data: { workspaceId, name: 'Owner', description: 'Every permission of the workspace', permissions: [...PERMISSION_KEYS], isSystem: true } });
-    await tx.memberRole.create({ data: { workspaceId, memberId: owner.id, roleId: role.id } });
+    const { workspaceId, administratorMemberId } = await foundWorkspace(tx, config, { name: DEMO_WORKSPACE_NAME, administrator: { email: DEMO_OWNER_EMAIL, name: 'Demo Owner' } });
+    const owner = { id: administratorMemberId };
     const serviceAccount = await tx.serviceAccount.create({ data: { workspaceId, name: 'Demo integration', ownerMemberId: owner.id } });
     await grantDemoAccess(tx, workspaceId, serviceAccount.id);
 
@@ -139,4 +136,21 @@ export async function refreshDemoTokens(database: Database, config: AppConfig): 
     });
     return issueDemoTokens(tx, config, workspaceId, owner.id, serviceAccount.id);
   });
+}
+
+/**
+ * Whether demo tokens printed earlier (kept by `npm start -- --keep-demo-tokens`) all still work in this database:
+ * each is found by its verifier in the demo workspace and is neither revoked nor expired. A token from another
+ * database, another credential secret or an earlier refresh is not.
+ */
+export async function demoTokensStillActive(database: Database, config: AppConfig, tokens: DemoTokens): Promise<boolean> {
+  const lookup = (secret: string) => database.prisma.credentialLookup.findUnique({ where: { verifier: verifierFor(config.credentialSecret, secret) } });
+  const [team, personal, service, feed] = await Promise.all([lookup(tokens.v0TeamToken), lookup(tokens.personalAccessToken), lookup(tokens.serviceAccountCredential), lookup(`feed:${tokens.calendarFeedToken}`)]);
+  if (!team || !personal || !service || !feed) return false;
+  if ([team, personal, service, feed].some((row) => row.workspaceId !== tokens.workspaceId)) return false;
+  const now = new Date();
+  const credentials = await database.prisma.credential.count({ where: { id: { in: [personal.tokenId, service.tokenId] }, status: 'active', OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] } });
+  const teamActive = await database.prisma.teamToken.count({ where: { id: team.tokenId, revokedAt: null } });
+  const feedActive = await database.prisma.calendarFeedToken.count({ where: { id: feed.tokenId, revokedAt: null } });
+  return credentials === 2 && teamActive === 1 && feedActive === 1;
 }
