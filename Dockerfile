@@ -5,7 +5,11 @@
 # images share every other layer. The migration runs from the worker image:
 #   docker run --rm -e DATABASE_URL=... workcell-worker node tools/db/dist/migrate.js
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node.js 24 (Active LTS; Node 20 reached its end of life in April 2026), Debian bookworm slim, pinned by digest so
+# builds are reproducible: change it by updating the digest (Renovate/Dependabot do), never by a floating tag.
+# The digest is node:24-bookworm-slim's multi-platform index as recorded by other projects pinning it (24.18.0);
+# it was not pulled here, as this machine has no Docker engine.
+ARG NODE_IMAGE=node:24-bookworm-slim@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b1270fd37b7e9a7285cf83b6951452d
 # No default on purpose (the check= directive above silences BuildKit's warning about `FROM app-`).
 ARG APP
 

@@ -246,6 +246,11 @@ describe('the checks catch broken files', () => {
       ['other Dockerfile', (s) => (at(s, 'worker', 'build').dockerfile = 'worker.Dockerfile'), /worker: build.dockerfile/],
       ['unknown variable', (s) => (at(s, 'auth', 'environment').REDIS_PREFX = 'wc'), /REDIS_PREFX/],
       ['missing service', (s) => delete s.redis, /service redis is missing/],
+      [
+        'a documented variable that does not pass through',
+        (s) => [...APP_NAMES, 'migrate'].forEach((app) => delete at(s, app, 'environment').WEBHOOK_RETRY_BASE_MS),
+        /passes no value for WEBHOOK_RETRY_BASE_MS/,
+      ],
     ];
     for (const [label, breakIt, expected] of cases) {
       const document = structuredClone(composeDocument());
@@ -262,7 +267,9 @@ describe('the checks catch broken files', () => {
       ['shell-form CMD', 'CMD ["node", "apps/auth/dist/main.js"]', 'CMD node apps/${APP}/dist/main.js', /app-auth: CMD/],
       ['wrong port', 'EXPOSE 3001', 'EXPOSE 3000', /app-api-v1: must EXPOSE 3001/],
       ['no prune', 'npm prune --omit=dev', 'true', /pruned/],
-      ['other base image', 'ARG NODE_IMAGE=node:20-bookworm-slim', 'ARG NODE_IMAGE=node:22-alpine', /node:20 bookworm-slim/],
+      ['alpine base image', 'ARG NODE_IMAGE=node:24-bookworm-slim@', 'ARG NODE_IMAGE=node:24-alpine@', /supported Node.js LTS/],
+      ['end-of-life Node.js', 'ARG NODE_IMAGE=node:24-bookworm-slim@', 'ARG NODE_IMAGE=node:20-bookworm-slim@', /supported Node.js LTS/],
+      ['a floating tag', '@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b1270fd37b7e9a7285cf83b6951452d', '', /pinned by digest/],
     ];
     for (const [label, search, replacement, expected] of cases) {
       const problems = dockerfileProblems(replaceOnce(dockerfileText, search, replacement));

@@ -278,6 +278,10 @@ export function composeProblems(document: unknown, expectations: ComposeExpectat
     problem('the four services and migrate must share one environment (the x-environment anchor)');
   }
   const shared = firstEnvironment ?? {};
+  // Every variable libs/config reads reaches the services, so an operator can set any documented one through
+  // compose (`KEY: ${KEY:-}`: an empty value counts as unset, so libs/config's default applies).
+  const missing = expectations.knownVariables.filter((key) => !(key in shared));
+  if (missing.length > 0) problem(`environment: passes no value for ${missing.join(', ')} (every libs/config variable must pass through)`);
   const expectedValues: Record<string, string> = {
     HOST: '0.0.0.0',
     AUTH_INTERNAL_URL: `http://auth:${APPS.auth.port}`,
@@ -471,6 +475,13 @@ export function acceptedApps(script: string): string[] {
 }
 
 /** Problems with the Dockerfile (empty when it builds what compose and the platform expect). */
+/**
+ * The services' base image: a Node.js LTS line still supported (22 maintenance until April 2027, 24 active; Node
+ * 20 reached its end of life in April 2026), Debian bookworm slim, pinned by digest so a build is reproducible
+ * and changes only through a reviewed update of the digest.
+ */
+export const SUPPORTED_NODE_IMAGE = /^node:(22|24)(\.\d+){0,2}-bookworm-slim@sha256:[0-9a-f]{64}$/;
+
 export function dockerfileProblems(text: string): string[] {
   const problems: string[] = [];
   const problem = (message: string) => problems.push(message);
@@ -482,8 +493,8 @@ export function dockerfileProblems(text: string): string[] {
     const isStage = file.stages.some((s) => s.name?.toLowerCase() === stage.base.toLowerCase());
     if (isStage || stage.base.startsWith('app-')) continue;
     const image = stage.base.replace(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g, (_, name: string) => globals[name] ?? '');
-    if (!/^node:20([.-]|$)/.test(image) || !image.includes('bookworm-slim')) {
-      problem(`stage ${stage.name ?? '(unnamed)'}: base image must be node:20 bookworm-slim (got ${image || stage.base})`);
+    if (!SUPPORTED_NODE_IMAGE.test(image)) {
+      problem(`stage ${stage.name ?? '(unnamed)'}: base image must be a supported Node.js LTS (22 or 24) bookworm-slim pinned by digest, node:<major>-bookworm-slim@sha256:<digest> (got ${image || stage.base})`);
     }
   }
 
