@@ -9,6 +9,9 @@ import type { Versioned } from '../kernel/versioned.js';
 import { validationError } from '../roles/permission-model.js';
 import { assertRequiredHeld, customFieldValueChange, customFieldValuesView, type CustomFieldValuesView } from './values.js';
 
+/** The event of a values write, on the target's aggregate (events/catalog.ts). */
+const VALUES_UPDATED = { project: 'project.custom_field_values_updated', task: 'task.custom_field_values_updated', contact: 'contact.custom_field_values_updated' } as const;
+
 export const updateCustomFieldValuesInput = z.object({ ...writeInput, targetType: targetTypeInput, id: z.string().max(64), ...CustomFieldValuesUpdate.shape }).strict();
 
 /**
@@ -39,7 +42,7 @@ export const updateCustomFieldValues = defineProcedure('updateCustomFieldValues'
       workspaceId,
       aggregateType: target.kind,
       aggregateId: target.id,
-      eventType: `${target.kind}.custom_field_values_updated`,
+      eventType: `${VALUES_UPDATED[target.kind]}`,
       payload: { targetType: target.type, targetId: target.id, changed: keys, values, version: result.resource.version, requestId },
       occurredAt: now,
     });
