@@ -231,6 +231,15 @@ describe('v1 custom fields', () => {
       assert.equal(taskAfter.revision, taskBefore.revision, 'the task itself is unchanged');
     });
 
+    it('an archived target keeps its values readable and writable (as the target itself stays readable)', async () => {
+      const c = await contact();
+      const d = await define({ fieldType: 'text', targetTypes: ['contacts'] });
+      const set = await written('contacts', c, { [d.key]: 'before' }, '1');
+      assert.equal((await call('DELETE', `/v1/contacts/${c}`, admin)).status, 204);
+      assert.deepEqual((await valuesOf('contacts', c)).values, { [d.key]: 'before' });
+      assert.deepEqual((await written('contacts', c, { [d.key]: 'after' }, set.version)).values, { [d.key]: 'after' });
+    });
+
     it('values writes are compare-and-set: a stale version is 409 version_conflict, exactly one of concurrent writers wins, first writes included', async () => {
       const t = await task();
       const d = await define({ fieldType: 'number' });
