@@ -230,3 +230,22 @@ export {
   withRelayLock,
 } from './webhook-delivery.js';
 export { legacyPlannedWorkAt, type LegacyPagedList, type LegacyPlannedWorkFilter, legacyRowAt } from './legacy-pages.js';
+export {
+  type CustomFieldDefinitionChanges,
+  type CustomFieldDefinitionRecord,
+  customFieldDefinitionsByIds,
+  customFieldKindsInUse,
+  type CustomFieldOptionRecord,
+  customFieldOptionsInUse,
+  type CustomFieldTypeValue,
+  type CustomFieldValueSetRecord,
+  findCustomFieldDefinition,
+  findCustomFieldValueSet,
+  insertCustomFieldDefinition,
+  listCustomFieldDefinitionsPage,
+  lockCustomFieldDefinition,
+  lockCustomFieldDefinitionsForValues,
+  setCustomFieldDefinitionArchived,
+  updateCustomFieldDefinitionIfRevision,
+  writeCustomFieldValueSet,
+} from './custom-fields.js';

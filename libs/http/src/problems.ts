@@ -35,6 +35,7 @@ export const DOMAIN_STATUS: Readonly<Record<DomainErrorCode, number>> = {
   hierarchy_cycle: 409,
   timer_already_running: 409,
   timer_not_running: 409,
+  custom_field_values_in_use: 409,
   precondition_failed: 412,
   payload_too_large: 413,
   precondition_required: 428,

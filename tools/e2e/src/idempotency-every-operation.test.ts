@@ -89,6 +89,8 @@ describe('v1: every served idempotent operation completes its key with its chang
     restoreProductGroup: async () => archived('/v1/product-groups', { name: 'Archived product group' }),
     createDocument: async () => ({ path: '/v1/documents', body: { title: 'Keyed document', format: 'markdown', content: '# Keyed', targetType: 'projects', targetId: await project() } }),
     restoreDocument: async () => archived('/v1/documents', { title: 'Archived document', format: 'plain', content: 'Archived.' }),
+    createCustomFieldDefinition: async () => ({ path: '/v1/custom-field-definitions', body: { key: 'keyed_field', label: 'Keyed field', fieldType: 'select', targetTypes: ['tasks'], options: [{ key: 'a', label: 'A' }] } }),
+    restoreCustomFieldDefinition: async () => archived('/v1/custom-field-definitions', { key: 'archived_field', label: 'Archived field', fieldType: 'text', targetTypes: ['contacts'] }),
     createProjectStatement: async () => ({ path: '/v1/project-statements', body: { projectId: await project(), kind: 'expense', occurredOn: '2026-11-02', quantity: '2', unitPrice: money } }),
     restoreProjectStatement: async () => archived('/v1/project-statements', { projectId: await project(), kind: 'revenue', occurredOn: '2026-11-03', quantity: '1', unitPrice: money }),
     createRole: async () => ({ path: '/v1/roles', body: { name: 'Keyed role', permissions: ['projects:read'] } }),

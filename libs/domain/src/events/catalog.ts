@@ -65,6 +65,7 @@ export const AGGREGATES = {
   workspace: { resourceType: 'workspace', scope: 'workspace:read' },
   webhook: { resourceType: 'webhooks', scope: 'webhooks:read' },
   comment: { resourceType: 'comments', scope: 'comments:read' },
+  custom_field_definition: { resourceType: 'custom-field-definitions', scope: 'custom-field-definitions:read' },
 } as const;
 export type AggregateType = keyof typeof AGGREGATES;
 
@@ -137,6 +138,15 @@ export const EVENT_CATALOG: readonly EventTypeSpec[] = [
   ...lifecycle('project_statement', 'project statement', { payloadScopes: statementFinance }, ' Budget statements’ events need project-statements:finance:read as well.'),
   ...lifecycle('project_template', 'project template'),
   ...lifecycle('document', 'document', {}, ' The payload carries the document without its content (fetch it).'),
+  // Custom fields are v1 resources (no v0 webhook knows them). A values write is an event of its target (its activity,
+  // the target's grants in the change feed) that also needs custom-field-values:read, as reading the values does.
+  ...lifecycle('custom_field_definition', 'custom-field definition', { channels: ['changes', 'webhooks'] }),
+  ...(['project', 'task', 'contact'] as const).map((target) =>
+    event(`${target}.custom_field_values_updated`, target, 'updated', `A ${target}’s custom-field values changed (payload: the changed keys, their new values, null for cleared, and the values’ version).`, {
+      readScopes: [AGGREGATES[target].scope, 'custom-field-values:read'],
+      channels: ['changes', 'webhooks'],
+    }),
+  ),
   event('workspace.settings_updated', 'workspace', 'updated', 'The workspace settings changed.', { readScopes: ['workspace-settings:read'] }),
   // Subscription changes are audited, not outboxed, except this one: a subscription stopped by someone other
   // than its owner (revocation, expiry, an administrator, a receiver answering 410) must never be silently dead.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, type DomainEvent, type GrantResourceType, inTransaction, type Tx } from '@workcell/db';
+import { appendOutboxEvent, type DomainEvent, type GrantResourceType, inTransaction, isGrantResourceType, type Tx } from '@workcell/db';
 import type { V1AuthContext } from './auth-context.js';
 import { DomainError } from './errors.js';
 import { requireGrant } from './grants.js';
@@ -12,15 +12,19 @@ import type { Versioned } from './versioned.js';
  * Archive and restore of a resource without a precondition (`DELETE /v1/<resources>/{id}` and
  * `POST /v1/<resources>/{id}/restore`), one shape for every such family, each operation still one file that
  * declares its procedure over this:
- * - a write grant on the resource (kernel/grants.ts); a non-UUID or unknown id answers 404 `<noun> not found`;
+ * - a write grant on the resource (kernel/grants.ts), unless its type is workspace configuration that resource grants
+ *   do not bound (UngrantedType); a non-UUID or unknown id answers 404 `<noun> not found`;
  * - archive sets `archived_at` (never deletes) and answers `{ archived: true }`; restore clears it and answers the
  *   resource with its revision. Either is a no-op on a resource already in that state;
  * - a change writes `<type>.archived` (`{ <type>Id, archivedAt, requestId }`) or `<type>.restored`
  *   (`{ <type>: resource, requestId }`) in the transaction that makes it, and only then.
  */
+/** Archivable workspace configuration that scopes alone bound (no resource-grant type): custom-field definitions. */
+export type UngrantedType = 'custom_field_definition';
+
 export interface Archivable<Row, View> {
   /** The resource type: its grant type, the events' aggregate type and their name prefix; messages name it with spaces (`contact group`). */
-  readonly type: GrantResourceType;
+  readonly type: GrantResourceType | UngrantedType;
   readonly find: (tx: Tx, workspaceId: string, id: string) => Promise<Row | null>;
   /** Sets or clears `archived_at`; true when that changed the row. */
   readonly setArchived: (tx: Tx, workspaceId: string, id: string, at: Date | null) => Promise<boolean>;
@@ -58,7 +62,7 @@ function onExisting<Row, T>(
   { auth, id: rawId }: { auth: V1AuthContext; id: string },
   work: (tx: Tx, id: string, now: Date) => Promise<T>,
 ): Promise<T> {
-  requireGrant(auth, resource.type, rawId, 'write', nounOf(resource));
+  if (isGrantResourceType(resource.type)) requireGrant(auth, resource.type, rawId, 'write', nounOf(resource));
   if (!isUuid(rawId)) throw new DomainError('not_found', `${nounOf(resource)} not found`);
   const id = rawId.toLowerCase();
   const now = ctx.now();

@@ -1378,13 +1378,17 @@ export interface paths {
         };
         /**
          * List custom field definitions
-         * @description Scopes: `custom-field-definitions:read`.
+         * @description The workspace's unarchived custom-field definitions, oldest first. Definitions are workspace configuration: custom-field-definitions scopes alone bound them (a service account needs no resource grant).
+         *
+         *     Scopes: `custom-field-definitions:read`.
          */
         get: operations["listCustomFieldDefinitions"];
         put?: never;
         /**
          * Create custom field definition
-         * @description Scopes: `custom-field-definitions:write`.
+         * @description A new custom-field definition (version 1). A key the workspace already has (archived definitions included) answers 409 `conflict` (pointer `/key`); options on a field that is not a select or multi-select, a select without options, repeated option keys or target types answer 400 with a pointer. Values: `text`: a string of 1 to 2,000 characters; `number`: a finite JSON number; `date`: a calendar date `YYYY-MM-DD`; `boolean`: true or false; `select`: the key of one unarchived option; `multi-select`: a non-empty array of distinct keys of unarchived options; `member`: the id of an active member of the workspace. Definitions are workspace configuration: custom-field-definitions scopes alone bound them (a service account needs no resource grant).
+         *
+         *     Scopes: `custom-field-definitions:write`.
          */
         post: operations["createCustomFieldDefinition"];
         delete?: never;
@@ -1402,21 +1406,27 @@ export interface paths {
         };
         /**
          * Get custom field definition
-         * @description Scopes: `custom-field-definitions:read`.
+         * @description One definition of the workspace, archived or not. Definitions are workspace configuration: custom-field-definitions scopes alone bound them (a service account needs no resource grant).
+         *
+         *     Scopes: `custom-field-definitions:read`.
          */
         get: operations["getCustomFieldDefinition"];
         put?: never;
         post?: never;
         /**
          * Archive custom field definition
-         * @description Scopes: `custom-field-definitions:write`.
+         * @description Archives the definition (never deletes it): it leaves the list; stored values stay and are still read (under its key), but a values write naming it answers 400 with the pointer `/values/<key>`, and it is no longer required. Archiving it again changes nothing. Definitions are workspace configuration: custom-field-definitions scopes alone bound them (a service account needs no resource grant).
+         *
+         *     Scopes: `custom-field-definitions:write`.
          */
         delete: operations["archiveCustomFieldDefinition"];
         options?: never;
         head?: never;
         /**
          * Update custom field definition
-         * @description Scopes: `custom-field-definitions:write`.
+         * @description Changes the label, target types, `required` or options. A change never silently invalidates stored values: `key` and `fieldType` cannot change; removing an option that a stored value holds, or dropping a target type whose resources hold values of the field, answers 409 `custom_field_values_in_use` and changes nothing (archive the option instead: `archived: true` keeps stored values readable and refuses new writes of it); `required` applies to later writes only. Definitions are workspace configuration: custom-field-definitions scopes alone bound them (a service account needs no resource grant).
+         *
+         *     Scopes: `custom-field-definitions:write`.
          *
          *     Compare-and-set: send the last read `version` as `expectedVersion`; 409 `version_conflict` when stale.
          */
@@ -1434,7 +1444,9 @@ export interface paths {
         put?: never;
         /**
          * Restore custom field definition
-         * @description Scopes: `custom-field-definitions:write`.
+         * @description Restores an archived definition: its stored values are writable again. Restoring one that is not archived changes nothing. Definitions are workspace configuration: custom-field-definitions scopes alone bound them (a service account needs no resource grant).
+         *
+         *     Scopes: `custom-field-definitions:write`.
          */
         post: operations["restoreCustomFieldDefinition"];
         delete?: never;
@@ -1452,7 +1464,9 @@ export interface paths {
         };
         /**
          * Get project custom field values
-         * @description Scopes: `custom-field-values:read` + `projects:read`.
+         * @description The custom-field values of a project of the workspace (archived or not), keyed by definition key, with their own version. A service account needs a read grant on the project (type `project`) to read its values and a write grant to change them; a project it may not read answers 404 like a missing one.
+         *
+         *     Scopes: `custom-field-values:read` + `projects:read`.
          */
         get: operations["getProjectCustomFieldValues"];
         put?: never;
@@ -1462,7 +1476,13 @@ export interface paths {
         head?: never;
         /**
          * Compare-and-set custom-field values of a project
-         * @description Scopes: `custom-field-values:write` + `projects:write`.
+         * @description Sets the named values of a project (null clears one; others stay) when `expectedVersion` is the values' version (409 `version_conflict` otherwise), and answers them all with the new version. Writes `project.custom_field_values_updated` (the changed keys and their new values) on the project: it shows in the project's activity and the change feed (with custom-field-values:read).
+         *
+         *     Each value is checked against its definition, and any violation answers 400 `validation_failed` with the pointer `/values/<key>` and writes nothing: a key no definition has, an archived definition, a definition whose `targetTypes` exclude projects, a value of the wrong form (`text` 1 to 2,000 characters, a finite `number`, a `date` as `YYYY-MM-DD`, a `boolean`, an unarchived option key of a `select`, distinct unarchived option keys of a `multi-select`, the id of an active member for `member`), or a required definition left without a value.
+         *
+         *     A service account needs a read grant on the project (type `project`) to read its values and a write grant to change them; a project it may not read answers 404 like a missing one.
+         *
+         *     Scopes: `custom-field-values:write` + `projects:write`.
          *
          *     Compare-and-set: send the last read `version` as `expectedVersion`; 409 `version_conflict` when stale.
          */
@@ -1478,7 +1498,9 @@ export interface paths {
         };
         /**
          * Get task custom field values
-         * @description Scopes: `custom-field-values:read` + `tasks:read`.
+         * @description The custom-field values of a task of the workspace (archived or not), keyed by definition key, with their own version. A service account needs a read grant on the task (type `task`) to read its values and a write grant to change them; a task it may not read answers 404 like a missing one.
+         *
+         *     Scopes: `custom-field-values:read` + `tasks:read`.
          */
         get: operations["getTaskCustomFieldValues"];
         put?: never;
@@ -1488,7 +1510,13 @@ export interface paths {
         head?: never;
         /**
          * Compare-and-set custom-field values of a task
-         * @description Scopes: `custom-field-values:write` + `tasks:write`.
+         * @description Sets the named values of a task (null clears one; others stay) when `expectedVersion` is the values' version (409 `version_conflict` otherwise), and answers them all with the new version. Writes `task.custom_field_values_updated` (the changed keys and their new values) on the task: it shows in the task's activity and the change feed (with custom-field-values:read).
+         *
+         *     Each value is checked against its definition, and any violation answers 400 `validation_failed` with the pointer `/values/<key>` and writes nothing: a key no definition has, an archived definition, a definition whose `targetTypes` exclude tasks, a value of the wrong form (`text` 1 to 2,000 characters, a finite `number`, a `date` as `YYYY-MM-DD`, a `boolean`, an unarchived option key of a `select`, distinct unarchived option keys of a `multi-select`, the id of an active member for `member`), or a required definition left without a value.
+         *
+         *     A service account needs a read grant on the task (type `task`) to read its values and a write grant to change them; a task it may not read answers 404 like a missing one.
+         *
+         *     Scopes: `custom-field-values:write` + `tasks:write`.
          *
          *     Compare-and-set: send the last read `version` as `expectedVersion`; 409 `version_conflict` when stale.
          */
@@ -1504,7 +1532,9 @@ export interface paths {
         };
         /**
          * Get contact custom field values
-         * @description Scopes: `custom-field-values:read` + `contacts:read`.
+         * @description The custom-field values of a contact of the workspace (archived or not), keyed by definition key, with their own version. A service account needs a read grant on the contact (type `contact`) to read its values and a write grant to change them; a contact it may not read answers 404 like a missing one.
+         *
+         *     Scopes: `custom-field-values:read` + `contacts:read`.
          */
         get: operations["getContactCustomFieldValues"];
         put?: never;
@@ -1514,7 +1544,13 @@ export interface paths {
         head?: never;
         /**
          * Compare-and-set custom-field values of a contact
-         * @description Scopes: `custom-field-values:write` + `contacts:write`.
+         * @description Sets the named values of a contact (null clears one; others stay) when `expectedVersion` is the values' version (409 `version_conflict` otherwise), and answers them all with the new version. Writes `contact.custom_field_values_updated` (the changed keys and their new values) on the contact: it shows in the contact's activity and the change feed (with custom-field-values:read).
+         *
+         *     Each value is checked against its definition, and any violation answers 400 `validation_failed` with the pointer `/values/<key>` and writes nothing: a key no definition has, an archived definition, a definition whose `targetTypes` exclude contacts, a value of the wrong form (`text` 1 to 2,000 characters, a finite `number`, a `date` as `YYYY-MM-DD`, a `boolean`, an unarchived option key of a `select`, distinct unarchived option keys of a `multi-select`, the id of an active member for `member`), or a required definition left without a value.
+         *
+         *     A service account needs a read grant on the contact (type `contact`) to read its values and a write grant to change them; a contact it may not read answers 404 like a missing one.
+         *
+         *     Scopes: `custom-field-values:write` + `contacts:write`.
          *
          *     Compare-and-set: send the last read `version` as `expectedVersion`; 409 `version_conflict` when stale.
          */
@@ -4047,13 +4083,19 @@ export interface components {
             updatedAt: string;
             /** @description Set while the resource is archived; archive never deletes. */
             archivedAt: string | null;
-            /** @description Stable key used in custom-field values. */
+            /** @description Stable key used in custom-field values; unique in the workspace (archived definitions included) and immutable. */
             key: string;
             label: string;
-            /** @enum {string} */
-            fieldType: "text" | "number" | "date" | "boolean" | "select" | "multi-select";
+            /**
+             * @description What a value is (immutable): `text`: a string of 1 to 2,000 characters; `number`: a finite JSON number; `date`: a calendar date `YYYY-MM-DD`; `boolean`: true or false; `select`: the key of one unarchived option; `multi-select`: a non-empty array of distinct keys of unarchived options; `member`: the id of an active member of the workspace.
+             * @enum {string}
+             */
+            fieldType: "text" | "number" | "date" | "boolean" | "select" | "multi-select" | "member";
+            /** @description The resource types whose values may hold this field. */
             targetTypes: ("contacts" | "projects" | "tasks")[];
+            /** @description Every values write must leave the target with a value for it (writes after it was set; stored sets are not re-checked). */
             required: boolean;
+            /** @description The options of a select or multi-select field (empty for other types). */
             options: components["schemas"]["CustomFieldOption"][];
             /** @description Opaque compare-and-set validator of this resource. */
             version: string;
@@ -4061,29 +4103,34 @@ export interface components {
         /** @description A new custom field; key and fieldType are immutable. */
         CustomFieldDefinitionCreate: {
             label: string;
+            /** @description Distinct resource types (a repeated one is 400). */
             targetTypes: ("contacts" | "projects" | "tasks")[];
             required?: boolean;
+            /** @description Only for select and multi-select fields, which need at least one; option keys are distinct. On update the list replaces the stored one. */
             options?: components["schemas"]["CustomFieldOption"][];
             key: string;
             /** @enum {string} */
-            fieldType: "text" | "number" | "date" | "boolean" | "select" | "multi-select";
+            fieldType: "text" | "number" | "date" | "boolean" | "select" | "multi-select" | "member";
         };
         /** @description Compare-and-set of the custom-field configuration (validated against stored values). */
         CustomFieldDefinitionUpdate: {
             label?: string;
+            /** @description Distinct resource types (a repeated one is 400). */
             targetTypes?: ("contacts" | "projects" | "tasks")[];
             required?: boolean;
+            /** @description Only for select and multi-select fields, which need at least one; option keys are distinct. On update the list replaces the stored one. */
             options?: components["schemas"]["CustomFieldOption"][];
             /** @description The `version` from the last read. The write fails with 409 `version_conflict` when the stored version differs. */
             expectedVersion: string;
         };
-        /** @description One option of a select field. */
+        /** @description One option of a select or multi-select field; its key is what values hold. */
         CustomFieldOption: {
             key: string;
             label: string;
+            /** @description An archived option stays readable in stored values but is refused in new writes. */
             archived?: boolean;
         };
-        /** @description A value; the definition decides which form is valid. */
+        /** @description A value; the definition decides which form is valid (see CustomFieldDefinition.fieldType). */
         CustomFieldValue: string | number | boolean | string[] | null;
         /** @description Custom-field values of one resource. */
         CustomFieldValues: {
@@ -4094,18 +4141,18 @@ export interface components {
             targetType: "contacts" | "projects" | "tasks";
             /** @description Opaque resource identifier. */
             targetId: string;
-            /** @description Keyed by definition key. */
+            /** @description Keyed by definition key: every value the target holds, archived definitions' included (a cleared value is absent, never null). */
             values: {
                 [key: string]: components["schemas"]["CustomFieldValue"];
             };
-            /** @description Opaque compare-and-set validator of this resource. */
+            /** @description The version of this target's values (their own, not the target's); "1" for a target never written. */
             version: string;
         };
         /** @description Compare-and-set of custom-field values. */
         CustomFieldValuesUpdate: {
             /** @description The `version` from the last read. The write fails with 409 `version_conflict` when the stored version differs. */
             expectedVersion: string;
-            /** @description Keys to set; null clears a value. Other keys stay unchanged. */
+            /** @description Keys to set (at least one); null clears a value. Other keys stay unchanged. */
             values: {
                 [key: string]: components["schemas"]["CustomFieldValue"];
             };
@@ -5790,7 +5837,7 @@ export interface components {
             };
         };
         /**
-         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`. Codes: `conflict`.
+         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`. Codes: `conflict`.
          *
          *     - `conflict`: the resource's state does not allow the change.
          */
@@ -5804,7 +5851,7 @@ export interface components {
             };
         };
         /**
-         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`. Codes: `conflict`, `idempotency_key_reused`, `idempotency_request_in_progress`.
+         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`. Codes: `conflict`, `idempotency_key_reused`, `idempotency_request_in_progress`.
          *
          *     - `conflict`: the resource's state does not allow the change.
          *     - `idempotency_key_reused`: the Idempotency-Key was used with a different payload.
@@ -5820,7 +5867,7 @@ export interface components {
             };
         };
         /**
-         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`. Codes: `conflict`, `version_conflict`.
+         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`. Codes: `conflict`, `version_conflict`.
          *
          *     - `conflict`: the resource's state does not allow the change.
          *     - `version_conflict`: expectedVersion is not the stored version.

@@ -19,7 +19,7 @@ import type { World } from '../support/world.js';
 const WRITERS = 8;
 
 const stringFieldsOf = (op: OperationDefinition, marker: string): Record<string, string> =>
-  Object.fromEntries(fieldsOf(op.request.body).filter((f) => f.kind === 'string' && !/(url|email|color|currency|code|timezone|locale)$/i.test(f.name)).slice(0, 2).map((f) => [f.name, `${f.name} ${marker}`]));
+  Object.fromEntries(fieldsOf(op.request.body).filter((f) => f.kind === 'string' && f.free && !/(url|email|color|currency|code|timezone|locale)$/i.test(f.name)).slice(0, 2).map((f) => [f.name, `${f.name} ${marker}`]));
 
 export async function races(world: World): Promise<Ledger> {
   const ledger = new Ledger('races');
@@ -56,20 +56,21 @@ export async function races(world: World): Promise<Ledger> {
   // Idempotent creates.
   for (const op of v1Operations.filter((o) => o.idempotent && o.method === 'POST' && !o.path.includes('{') && o.request.body && world.served.has(o.operationId))) {
     // A body the service accepts: the one a plain request proves, with a fresh marker in its text fields.
-    let body: Record<string, unknown> | undefined;
+    let accepted: boolean | undefined;
     for (const full of [false, true]) {
       const candidate = { ...(sampleFor(op.request.body, world.resolve, full) as Record<string, unknown>), ...stringFieldsOf(op, `probe-${randomUUID().slice(0, 8)}`) };
       const probe = await v1({ method: 'POST', path: op.path, headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(candidate) });
       if (probe.status >= 200 && probe.status < 300) {
-        body = candidate;
+        accepted = full;
         break;
       }
     }
-    if (!body) {
+    if (accepted === undefined) {
       ledger.bump('idempotent creates without a known valid body');
       continue;
     }
-    body = { ...body, ...stringFieldsOf(op, `idem-${randomUUID().slice(0, 8)}`) };
+    // A fresh sample of the accepted kind: values unique per workspace (a custom-field key) are new in it, too.
+    const body = { ...(sampleFor(op.request.body, world.resolve, accepted) as Record<string, unknown>), ...stringFieldsOf(op, `idem-${randomUUID().slice(0, 8)}`) };
     const key = `reliability-${randomUUID()}`;
     const probe: Probe = { method: 'POST', path: op.path, headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify(body) };
     const answers: Answer[] = await Promise.all(Array.from({ length: WRITERS }, () => v1(probe)));

@@ -90,7 +90,9 @@ function sampleString(node: JsonSchema, name: string, ids: IdResolver): string {
   // Event-type filters take `*` (every event type) besides catalogued names.
   if (/eventType/.test(name)) return '*';
   const named = `Sample ${name || 'text'} ${Math.random().toString(36).slice(2, 6)}`;
-  for (const candidate of [named, ...STRING_CANDIDATES]) if (fits(candidate)) return candidate;
+  // A key-like pattern (`^[a-z][a-z0-9_]{0,63}$`: custom-field keys, unique per workspace) gets a fresh value too.
+  const keyLike = `sample_${Math.random().toString(36).slice(2, 8)}`;
+  for (const candidate of [named, keyLike, ...STRING_CANDIDATES]) if (fits(candidate)) return candidate;
   return 'x'.repeat(Math.max(min, 1));
 }
 
@@ -162,13 +164,20 @@ export function sampleFor(schema: z.ZodType | null, ids: IdResolver, full = true
   return root ? sampleValue(root, root, ids, '', full) : undefined;
 }
 
-/** The top-level properties of an object schema with their kinds. */
-export function fieldsOf(schema: z.ZodType | null): { name: string; kind: FieldKind; required: boolean }[] {
+/**
+ * The top-level properties of an object schema with their kinds; `free`: a string that takes any text (no enum,
+ * pattern or format), where a marker can go without making the request invalid.
+ */
+export function fieldsOf(schema: z.ZodType | null): { name: string; kind: FieldKind; required: boolean; free: boolean }[] {
   if (!schema) return [];
   const root = jsonSchemaOf(schema);
   if (!root) return [];
   const node = deref(alternatives(deref(root, root))[0] ?? {}, root);
   const properties = (node['properties'] ?? {}) as Record<string, JsonSchema>;
   const required = new Set((node['required'] ?? []) as string[]);
-  return Object.entries(properties).map(([name, child]) => ({ name, kind: fieldKind(child, root, name), required: required.has(name) }));
+  const free = (child: JsonSchema): boolean => {
+    const n = deref(alternatives(deref(child, root))[0] ?? {}, root);
+    return n['type'] === 'string' && !('enum' in n) && !('const' in n) && !('pattern' in n) && !('format' in n);
+  };
+  return Object.entries(properties).map(([name, child]) => ({ name, kind: fieldKind(child, root, name), required: required.has(name), free: free(child) }));
 }
