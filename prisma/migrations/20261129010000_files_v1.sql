@@ -20,7 +20,6 @@ ALTER TABLE file_upload_reservations
   -- Set while one upload holds (or has stored) the bytes: the capability URL takes one upload at a time.
   ADD COLUMN upload_claimed_at timestamptz(3);
 CREATE UNIQUE INDEX file_upload_reservations_workspace_id_token_hash_key ON file_upload_reservations (workspace_id, token_hash);
-CREATE INDEX file_upload_reservations_pending_expires_at_idx ON file_upload_reservations (expires_at) WHERE status = 'pending';
 
 -- A short-lived download capability of one file (the local driver's download URL; the S3 driver presigns instead).
 CREATE TABLE file_download_intents (
@@ -40,7 +39,6 @@ CREATE INDEX file_download_intents_expires_at_idx ON file_download_intents (expi
 
 -- migrate:down
 DROP TABLE file_download_intents;
-DROP INDEX file_upload_reservations_pending_expires_at_idx;
 DROP INDEX file_upload_reservations_workspace_id_token_hash_key;
 ALTER TABLE file_upload_reservations DROP COLUMN upload_claimed_at, DROP COLUMN token_hash;
 DROP INDEX files_expired_uncleared_idx;

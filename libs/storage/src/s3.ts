@@ -56,6 +56,11 @@ export class S3FileStorage implements FileStorage {
   async remove(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: key }));
   }
+
+  /** A single PUT leaves nothing behind when interrupted (a bucket lifecycle rule covers multipart uploads). */
+  async removeAbandoned(): Promise<number> {
+    return 0;
+  }
 }
 
 /** `attachment` with the name as RFC 6266/5987 say: an ASCII fallback and the UTF-8 name. */

@@ -21,4 +21,9 @@ export interface FileStorage {
   read(key: string): Promise<{ body: Readable; sizeBytes: number; contentType: string | null } | null>;
   /** Removes the object; removing a missing one is no error. */
   remove(key: string): Promise<void>;
+  /**
+   * Removes what interrupted writes left behind and nothing has touched since `before` (the local driver's
+   * temporary files); the number removed. S3 keeps no such state for single PUTs (0).
+   */
+  removeAbandoned(before: Date): Promise<number>;
 }
