@@ -196,7 +196,7 @@ export { restoreFile } from './files/restore-file.js';
 export { createFileUploadIntent } from './files/create-file-upload-intent.js';
 export { completeFileUpload } from './files/complete-file-upload.js';
 export { createFileDownloadIntent } from './files/create-file-download-intent.js';
-export { downloadIntentView, type StoredDownloadIntent, type StoredUploadIntent, uploadIntentView } from './files/intents.js';
+export { downloadIntentView, type DownloadIntentView, type StoredDownloadIntent, type StoredUploadIntent, uploadIntentView, type UploadIntentView } from './files/intents.js';
 export { FILE_TRANSFER_PREFIX, transferPath } from './files/capabilities.js';
 export { type IncomingUpload, openDownload, type OutgoingDownload, receiveUpload } from './files/transfers.js';
 export { type FileSweep, sweepFiles } from './files/sweep-files.js';

@@ -1,4 +1,5 @@
 import { Transform, type Readable } from 'node:stream';
+import { contentDisposition } from '@workcell/storage';
 import { claimUpload, findDownloadGrant, type FileRecord, releaseUploadClaim } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
@@ -77,9 +78,12 @@ function assertDeclaredHeaders(file: FileRecord, upload: IncomingUpload): void {
 }
 
 export interface OutgoingDownload {
-  readonly file: FileRecord;
   readonly body: Readable;
-  readonly sizeBytes: number;
+  /**
+   * The response headers: its type, length and download name, never stored by a cache, and never run by a browser
+   * on the API's origin (an attachment, no sniffing, a sandboxing policy): the bytes are anyone's upload.
+   */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 /**
@@ -94,5 +98,15 @@ export async function openDownload(ctx: ProcedureContext, workspaceId: string, t
   if (grant.file.status !== 'available' || grant.file.archivedAt !== null) throw fileNotAvailable();
   const object = await storageOf(ctx).read(grant.file.storageKey);
   if (!object) throw fileNotAvailable();
-  return { file: grant.file, body: object.body, sizeBytes: object.sizeBytes };
+  return {
+    body: object.body,
+    headers: {
+      'content-type': grant.file.contentType,
+      'content-length': String(object.sizeBytes),
+      'content-disposition': contentDisposition(grant.file.name),
+      'cache-control': 'private, no-store',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'; sandbox",
+    },
+  };
 }
