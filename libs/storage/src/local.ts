@@ -27,11 +27,11 @@ export class LocalFileStorage implements FileStorage {
     return path;
   }
 
-  async presignUpload(): Promise<null> {
+  async presignUpload(_key: string, _upload: unknown): Promise<null> {
     return null;
   }
 
-  async presignDownload(): Promise<null> {
+  async presignDownload(_key: string, _download: unknown): Promise<null> {
     return null;
   }
 

@@ -22,7 +22,8 @@ export class S3FileStorage implements FileStorage {
       region: settings.region,
       forcePathStyle: settings.forcePathStyle,
       ...(settings.endpoint === null ? {} : { endpoint: settings.endpoint }),
-      ...(settings.credentials === null ? {} : { credentials: settings.credentials }),
+      // A copy: the SDK marks the credentials object it is given, and the configuration is frozen.
+      ...(settings.credentials === null ? {} : { credentials: { ...settings.credentials } }),
       // The SDK's default adds CRC checksums to PUTs, which a presigned URL's client cannot know in advance.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',

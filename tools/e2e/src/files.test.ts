@@ -306,7 +306,6 @@ describe('v1 files', () => {
       const [a, b] = await Promise.all([sweepFiles(ctxA), sweepFiles(ctxB)]);
       // The cell's own worker may sweep meanwhile too: together, never more than once per reservation.
       assert.ok(a.expired + b.expired <= lapsed, `${a.expired} + ${b.expired} > ${lapsed}`);
-      assert.ok(a.expired + b.expired >= 1);
     } finally {
       await second.close();
     }
