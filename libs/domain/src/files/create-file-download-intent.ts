@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findFile, insertDownloadIntent, inTransaction, newDownloadIntentId } from '@workcell/db';
+import { completeHeldKey, findFile, insertDownloadIntent, inTransaction, newDownloadIntentId } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import { requireGrant } from '../kernel/grants.js';
 import { writeInput } from '../kernel/inputs.js';
@@ -31,6 +31,9 @@ export const createFileDownloadIntent = defineProcedure('createFileDownloadInten
     if (file.status !== 'available' || file.archivedAt !== null) throw fileNotAvailable();
     const id = await newDownloadIntentId(tx);
     await insertDownloadIntent(tx, workspaceId, { id, fileId, tokenHash: tokenHash(capabilityToken(ctx.config, 'download', workspaceId, id)), expiresAt });
-    return { id, fileId, workspaceId, storageKey: file.storageKey, contentType: file.contentType, fileName: file.name, expiresAt: expiresAt.toISOString() };
+    const result: StoredDownloadIntent = { id, fileId, workspaceId, storageKey: file.storageKey, contentType: file.contentType, fileName: file.name, expiresAt: expiresAt.toISOString() };
+    // No event: completes a held idempotency key with the intent in this transaction (a replay answers the same URL).
+    await completeHeldKey(tx, workspaceId, result);
+    return result;
   });
 });
