@@ -132,6 +132,14 @@ describe('v1 files', () => {
     const wrongLength = await problemOf(await put(intent.uploadUrl, Buffer.from('typed!')));
     assertProblem(wrongLength, 400, 'validation_failed');
     assert.equal(errorOf(wrongLength).source?.parameter, 'Content-Length');
+    // A chunked body (no Content-Length) cannot be held to the declared size before it is read: refused alike.
+    const chunked = await fetch(local(intent.uploadUrl), {
+      method: 'PUT',
+      body: new ReadableStream({ start: (c) => (c.enqueue(new Uint8Array(bytes)), c.close()) }),
+      headers: { 'content-type': 'text/plain' },
+      duplex: 'half',
+    } as RequestInit);
+    assert.equal(errorOf(await problemOf(chunked)).source?.parameter, 'Content-Length');
     assert.equal(await stored(intent.fileId), null);
     assert.equal((await put(intent.uploadUrl, bytes)).status, 204);
     assert.equal((await complete(intent.id)).status, 200);
