@@ -59,6 +59,8 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0
 WORKDIR /app
 COPY --from=build /app ./
+# The local file storage directory (the compose file-data volume is mounted here and takes its owner).
+RUN mkdir -p /var/lib/workcell/files && chown node:node /var/lib/workcell/files
 USER node
 # Liveness only (/healthz); compose checks readiness (/readyz). slim images have no curl: use node's fetch.
 # The port follows the app's own variable (e.g. API_V0_PORT) when it is overridden.

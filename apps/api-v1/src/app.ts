@@ -2,7 +2,8 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '@workcell/config';
-import { CoreModule, createHttpApplication, createLogger, type Logger } from '@workcell/http';
+import type { ProcedureContext } from '@workcell/domain';
+import { CoreModule, createHttpApplication, createLogger, type Logger, PROCEDURE_CONTEXT } from '@workcell/http';
 import { RegistryAgreementModule } from '@workcell/internal-api';
 import { ApiAuthModule } from '@workcell/auth-kit';
 import { MetaController } from './meta/meta.controller.js';
@@ -34,6 +35,8 @@ import { ProductsController } from './products/products.controller.js';
 import { DocumentsController } from './documents/documents.controller.js';
 import { CustomFieldDefinitionsController } from './custom-fields/custom-field-definitions.controller.js';
 import { CustomFieldValuesController } from './custom-fields/custom-field-values.controller.js';
+import { FilesController } from './files/files.controller.js';
+import { installFileTransfers } from './files/file-transfers.js';
 import { ProductGroupsController } from './product-groups/product-groups.controller.js';
 
 import { ProjectStatementsController } from './project-statements/project-statements.controller.js';
@@ -56,11 +59,13 @@ export class ApiV1Module {
       module: ApiV1Module,
       imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule, ApiAuthModule.forApi('v1'), DiscoveryModule],
       providers: [LifecycleJobs, ServedOperations, ChangeWaits],
-      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, ProjectSharingController, TasksController, TagsController, ListsController, TimeEntriesController, ProjectStatementsController, ServicesController, ProjectTemplatesController, PlannedWorkController, UsersController, ProductsController, ProductGroupsController, DocumentsController, CustomFieldDefinitionsController, CustomFieldValuesController, ChangesController, WebhooksController, CommentsController, ActivityController],
+      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, ProjectSharingController, TasksController, TagsController, ListsController, TimeEntriesController, ProjectStatementsController, ServicesController, ProjectTemplatesController, PlannedWorkController, UsersController, ProductsController, ProductGroupsController, DocumentsController, CustomFieldDefinitionsController, CustomFieldValuesController, FilesController, ChangesController, WebhooksController, CommentsController, ActivityController],
     };
   }
 }
 
-export function createApiV1App(config: AppConfig, logger: Logger = createLogger(config, SERVICE)): Promise<NestFastifyApplication> {
-  return createHttpApplication(ApiV1Module.register(config, logger), { logger, api: 'v1' });
+export async function createApiV1App(config: AppConfig, logger: Logger = createLogger(config, SERVICE)): Promise<NestFastifyApplication> {
+  const app = await createHttpApplication(ApiV1Module.register(config, logger), { logger, api: 'v1' });
+  await installFileTransfers(app.getHttpAdapter().getInstance(), app.get<ProcedureContext>(PROCEDURE_CONTEXT), logger);
+  return app;
 }

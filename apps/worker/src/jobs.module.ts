@@ -15,6 +15,7 @@ import {
   RelayTrigger,
   reviveStaleDeliveries,
   runProjectLifecycleOperation,
+  sweepFiles,
 } from '@workcell/domain';
 import { APP_CONFIG, DATABASE, LOGGER, type Logger, Readiness } from '@workcell/http';
 import { type JobHandlers, JobQueues, JobWorkers, PermanentJobFailure } from '@workcell/jobs';
@@ -64,6 +65,9 @@ export function jobHandlers(ctx: ProcedureContext, sink: DeliverySink, relay: Re
     // row is never left pending behind a job that gave up.
     'webhooks.deliver': async (data, run) => invoke(deliverWebhook, ctx, { ...data, attempts: config.webhooks.attempts, lastRun: run.attempt >= run.attempts }),
     'webhooks.deliver-legacy': async (data, run) => invoke(deliverLegacyWebhook, ctx, { ...data, ...run }),
+    // ---- files ----
+    'files.sweep': async () => sweepFiles(ctx),
+    // ---- end of files ----
   };
 }
 

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 
 /**
@@ -81,6 +83,23 @@ export const environmentSchema = z
     WEBHOOK_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
     // A PEM file of extra CA certificates receivers may present (a test receiver's self-signed one). Never in production.
     WEBHOOK_EXTRA_CA_FILE: z.string().min(1).optional(),
+    // ---- files (docs/files.md): where file bytes live and how long transfer capabilities last ----
+    // `local`: a directory (a compose volume); `s3`: an S3-compatible bucket reached with presigned URLs.
+    FILE_STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+    FILE_STORAGE_DIR: z.string().min(1).default(join(tmpdir(), 'workcell-files')),
+    FILE_S3_ENDPOINT: z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http:// or https:// URL').optional(),
+    FILE_S3_REGION: z.string().min(1).default('us-east-1'),
+    FILE_S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name').optional(),
+    FILE_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    FILE_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    // Path-style addressing (`endpoint/bucket/key`), which most S3-compatible servers need.
+    FILE_S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true'),
+    // Upload and download capabilities: 15 and 5 minutes by default.
+    FILE_UPLOAD_INTENT_TTL_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(900),
+    FILE_DOWNLOAD_INTENT_TTL_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(300),
+    // How often the worker expires reservations and removes orphaned bytes.
+    FILE_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+    // ---- end of files ----
   })
   .superRefine((env, ctx) => {
     // A shared development default is fine on a laptop; in production it would let anyone forge verifiers.
@@ -91,6 +110,11 @@ export const environmentSchema = z
     if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
       ctx.addIssue({ code: 'custom', path: ['HTTP_HEADERS_TIMEOUT_MS'], message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS' });
     }
+    // ---- files ----
+    if (env.FILE_STORAGE_DRIVER === 's3' && env.FILE_S3_BUCKET === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['FILE_S3_BUCKET'], message: 'is required when FILE_STORAGE_DRIVER=s3' });
+    }
+    // ---- end of files ----
     if (env.WORKCELL_ENV === 'production' && env.WEBHOOK_EXTRA_CA_FILE !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_EXTRA_CA_FILE'], message: 'must not be set when WORKCELL_ENV=production' });
     }
@@ -133,6 +157,27 @@ export interface AppConfig {
     readonly relayPollMs: number;
     readonly deliveryConcurrency: number;
   };
+  /** Files (docs/files.md): the storage driver and its settings, the capabilities' lifetimes, the worker's sweep interval. */
+  readonly files: FilesConfig;
+}
+
+export interface FileStorageS3Config {
+  readonly endpoint: string | null;
+  readonly region: string;
+  readonly bucket: string;
+  /** null: the SDK's default credential chain. */
+  readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string } | null;
+  readonly forcePathStyle: boolean;
+}
+
+export interface FilesConfig {
+  readonly driver: 'local' | 's3';
+  /** The local driver's directory. */
+  readonly dir: string;
+  readonly s3: FileStorageS3Config | null;
+  readonly uploadTtlMs: number;
+  readonly downloadTtlMs: number;
+  readonly sweepIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -185,6 +230,23 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       extraCaFile: e.WEBHOOK_EXTRA_CA_FILE ?? null,
       relayPollMs: e.WEBHOOK_RELAY_POLL_MS,
       deliveryConcurrency: e.WEBHOOK_DELIVERY_CONCURRENCY,
+    }),
+    files: Object.freeze({
+      driver: e.FILE_STORAGE_DRIVER,
+      dir: e.FILE_STORAGE_DIR,
+      s3:
+        e.FILE_S3_BUCKET === undefined
+          ? null
+          : Object.freeze({
+              endpoint: e.FILE_S3_ENDPOINT ?? null,
+              region: e.FILE_S3_REGION,
+              bucket: e.FILE_S3_BUCKET,
+              credentials: e.FILE_S3_ACCESS_KEY_ID !== undefined && e.FILE_S3_SECRET_ACCESS_KEY !== undefined ? Object.freeze({ accessKeyId: e.FILE_S3_ACCESS_KEY_ID, secretAccessKey: e.FILE_S3_SECRET_ACCESS_KEY }) : null,
+              forcePathStyle: e.FILE_S3_FORCE_PATH_STYLE === 'true',
+            }),
+      uploadTtlMs: e.FILE_UPLOAD_INTENT_TTL_SECONDS * 1000,
+      downloadTtlMs: e.FILE_DOWNLOAD_INTENT_TTL_SECONDS * 1000,
+      sweepIntervalMs: e.FILE_SWEEP_INTERVAL_MS,
     }),
   });
 }

@@ -33,6 +33,11 @@ export const SQL_ONLY_INDEXES: readonly { readonly table: string; readonly name:
     reason: 'partial unique (workspace_id, member_id) WHERE stopped_at IS NULL: at most one running timer per member',
   },
   {
+    table: 'files',
+    name: 'files_expired_uncleared_idx',
+    reason: "partial (updated_at) WHERE status = 'expired' AND storage_cleared_at IS NULL: the worker's sweep finds the bytes left to remove",
+  },
+  {
     table: 'outbox_events',
     name: 'outbox_events_unpublished_idx',
     reason: 'partial (occurred_at) WHERE published_at IS NULL: the outbox relay scans only unpublished events',

@@ -19,6 +19,7 @@ import { applyServerLimits } from './server-limits.js';
 import { APP_CONFIG, DATABASE, REDIS } from './tokens.js';
 import { IdempotencyInterceptor, IdempotencyKeyInterceptor } from './idempotency.js';
 import type { Database } from '@workcell/db';
+import { FILE_TRANSFER_PREFIX } from '@workcell/domain';
 import { jsonStructureProblem, RequestValidationInterceptor } from './validation.js';
 import type { Redis } from '@workcell/redis';
 
@@ -39,8 +40,11 @@ export interface HttpApplicationOptions {
   readonly rewriteUrl?: (url: string) => string;
 }
 
-/** Routes every service has that are not API operations (the API apps add their reference pages). */
-export const INFRASTRUCTURE_ROUTES = ['/healthz', '/readyz', '/trpc', '/openapi.json', ...Object.values(REFERENCE_PAGES)];
+/**
+ * Routes every service has that are not API operations (the API apps add their reference pages, api-v1 the local
+ * file storage's capability URLs, docs/files.md).
+ */
+export const INFRASTRUCTURE_ROUTES = ['/healthz', '/readyz', '/trpc', '/openapi.json', ...Object.values(REFERENCE_PAGES), FILE_TRANSFER_PREFIX];
 
 const coverageByApp = new WeakMap<object, RouteCoverage>();
 

@@ -77,6 +77,20 @@ export const jobCatalog = {
     jobId: (d) => `webhooks.deliver-legacy.${d.legacyWebhookId}.${d.eventId}`,
     attempts: 8,
   }),
+  // ---- files (docs/files.md) ----
+  /**
+   * The file sweep: marks lapsed upload reservations expired (their pending files too, `file.expired`), removes the
+   * bytes of expired files and abandoned temporary uploads, and purges old download capabilities. Every
+   * FILE_SWEEP_INTERVAL_MS (1 min); overlapping runs on several workers split the work (FOR UPDATE SKIP LOCKED).
+   */
+  'files.sweep': define({
+    queue: 'maintenance',
+    data: z.object({}).strict(),
+    jobId: (_d, at) => `files.sweep.${at.getTime()}`,
+    attempts: 1,
+    everyMs: (config) => config.files.sweepIntervalMs,
+  }),
+  // ---- end of files ----
 } as const;
 
 export type JobName = keyof typeof jobCatalog;

@@ -50,6 +50,19 @@ describe('v1: every served idempotent operation completes its key with its chang
   const contact = () => created('/v1/contacts', { kind: 'person', name: `Contact ${randomUUID()}` });
   const template = () => created('/v1/project-templates', { name: `Template ${randomUUID()}` });
   const money = { amount: '10.00', currency: 'EUR' };
+  /** A file upload of the 3 bytes `abc`; an intent whose bytes were PUT to its upload URL; an available file. */
+  const fileUpload = () => ({ name: `file-${randomUUID()}.txt`, contentType: 'text/plain', sizeBytes: 3, checksumSha256: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad' });
+  const uploadedIntent = async () => {
+    const intent = (await post('/v1/file-upload-intents', fileUpload())).body.data as unknown as { id: string; fileId: string; uploadUrl: string };
+    const put = await fetch(`${cell.v1.url}${new URL(intent.uploadUrl).pathname}`, { method: 'PUT', body: 'abc', headers: { 'content-type': 'text/plain' } });
+    assert.equal(put.status, 204);
+    return intent;
+  };
+  const availableFile = async () => {
+    const intent = await uploadedIntent();
+    assert.equal((await post(`/v1/file-upload-intents/${intent.id}/complete`)).status, 200);
+    return intent.fileId;
+  };
   let timedTask: string | undefined;
 
   /** A request each served idempotent operation answers with success, built on what it needs. */
@@ -91,6 +104,14 @@ describe('v1: every served idempotent operation completes its key with its chang
     restoreDocument: async () => archived('/v1/documents', { title: 'Archived document', format: 'plain', content: 'Archived.' }),
     createCustomFieldDefinition: async () => ({ path: '/v1/custom-field-definitions', body: { key: 'keyed_field', label: 'Keyed field', fieldType: 'select', targetTypes: ['tasks'], options: [{ key: 'a', label: 'A' }] } }),
     restoreCustomFieldDefinition: async () => archived('/v1/custom-field-definitions', { key: 'archived_field', label: 'Archived field', fieldType: 'text', targetTypes: ['contacts'] }),
+    createFileUploadIntent: async () => ({ path: '/v1/file-upload-intents', body: fileUpload() }),
+    completeFileUpload: async () => ({ path: `/v1/file-upload-intents/${(await uploadedIntent()).id}/complete` }),
+    createFileDownloadIntent: async () => ({ path: `/v1/files/${await availableFile()}/download-intents` }),
+    restoreFile: async () => {
+      const { fileId } = await uploadedIntent();
+      assert.equal((await callApi(cell.v1, 'DELETE', `/v1/files/${fileId}`, token)).status, 204);
+      return { path: `/v1/files/${fileId}/restore` };
+    },
     createProjectStatement: async () => ({ path: '/v1/project-statements', body: { projectId: await project(), kind: 'expense', occurredOn: '2026-11-02', quantity: '2', unitPrice: money } }),
     restoreProjectStatement: async () => archived('/v1/project-statements', { projectId: await project(), kind: 'revenue', occurredOn: '2026-11-03', quantity: '1', unitPrice: money }),
     createRole: async () => ({ path: '/v1/roles', body: { name: 'Keyed role', permissions: ['projects:read'] } }),

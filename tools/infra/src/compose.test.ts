@@ -236,6 +236,7 @@ describe('the checks catch broken files', () => {
       }, services);
     const cases: [string, (services: Mapping) => void, RegExp][] = [
       ['literal secret', (s) => (at(s, 'api-v1', 'environment').CREDENTIAL_SECRET = 'x'.repeat(40)), /CREDENTIAL_SECRET/],
+      ['a secret with a default', (s) => (at(s, 'worker', 'environment').FILE_S3_SECRET_ACCESS_KEY = '${FILE_S3_SECRET_ACCESS_KEY:-changeme}'), /FILE_S3_SECRET_ACCESS_KEY must be exactly/],
       ['literal DB password', (s) => (at(s, 'worker', 'environment').DATABASE_URL = 'postgresql://u:hunter2@postgres/db'), /literal password/],
       ['short grace period', (s) => (at(s, 'auth').stop_grace_period = '10s'), /auth: stop_grace_period/],
       ['migrate restarts', (s) => (at(s, 'migrate').restart = 'on-failure'), /migrate: restart/],

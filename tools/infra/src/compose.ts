@@ -242,8 +242,10 @@ export function composeProblems(document: unknown, expectations: ComposeExpectat
     const environment = isRecord(definition) ? listOrDict(definition.environment) : undefined;
     for (const [key, value] of Object.entries(environment ?? {})) {
       const text = value === null || value === undefined ? '' : String(value);
-      if (SECRET_KEY.test(key) && !/^\$\{[A-Za-z_][A-Za-z0-9_]*:?\?[^}]*\}$/.test(text)) {
-        problem(`${name}: ${key} must be exactly \${VARIABLE:?message} (taken from the operator, no default)`);
+      // A secret comes from the operator: required (`${VAR:?message}`), or optional with nothing in its place
+      // (`${VAR:-}`, e.g. an S3 key pair the SDK can also find elsewhere); never a literal or a default value.
+      if (SECRET_KEY.test(key) && !/^\$\{([A-Za-z_][A-Za-z0-9_]*):?\?[^}]*\}$/.test(text) && !new RegExp(`^\\$\\{${key}:-\\}$`).test(text)) {
+        problem(`${name}: ${key} must be exactly \${VARIABLE:?message} or \${${key}:-} (taken from the operator, no default)`);
       }
       if (URL_WITH_LITERAL_PASSWORD.test(text)) problem(`${name}: ${key} embeds a literal password`);
     }

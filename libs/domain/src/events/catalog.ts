@@ -62,6 +62,7 @@ export const AGGREGATES = {
   project_statement: { resourceType: 'project-statements', scope: 'project-statements:read' },
   project_template: { resourceType: 'project-templates', scope: 'project-templates:read' },
   document: { resourceType: 'documents', scope: 'documents:read' },
+  file: { resourceType: 'files', scope: 'files:read' },
   workspace: { resourceType: 'workspace', scope: 'workspace:read' },
   webhook: { resourceType: 'webhooks', scope: 'webhooks:read' },
   comment: { resourceType: 'comments', scope: 'comments:read' },
@@ -147,6 +148,9 @@ export const EVENT_CATALOG: readonly EventTypeSpec[] = [
       channels: ['changes', 'webhooks'],
     }),
   ),
+  ...lifecycle('file', 'file', {}, ' A file is created `pending` by its upload intent; the payload carries its metadata, never its bytes.'),
+  event('file.uploaded', 'file', 'updated', 'A file’s upload was completed and verified: it is available.'),
+  event('file.expired', 'file', 'updated', 'A file’s upload reservation lapsed before completion: it is expired and its bytes are removed.'),
   event('workspace.settings_updated', 'workspace', 'updated', 'The workspace settings changed.', { readScopes: ['workspace-settings:read'] }),
   // Subscription changes are audited, not outboxed, except this one: a subscription stopped by someone other
   // than its owner (revocation, expiry, an administrator, a receiver answering 410) must never be silently dead.

@@ -35,6 +35,18 @@ export const DOMAIN_ERROR_CODES = [
   'custom_field_values_in_use',
   /** A bounded field over its bound, such as a document's content (413, like a body over the server's limit). */
   'payload_too_large',
+  /** An upload reservation (or a download capability) past its expiry: create a new intent (410, contract 7.3). */
+  'upload_expired',
+  'download_expired',
+  /** completeFileUpload before any bytes were stored (409). */
+  'upload_not_received',
+  /** completeFileUpload of bytes whose size, type or SHA-256 differ from the intent's (409, with pointers). */
+  'upload_mismatch',
+  /** A second upload to an upload URL that holds bytes already, or one after its completion (409). */
+  'upload_already_received',
+  'upload_completed',
+  /** A download of a file that is not available or is archived (409). */
+  'file_not_available',
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 

@@ -2046,7 +2046,9 @@ export interface paths {
         };
         /**
          * List files
-         * @description Scopes: `files:read`.
+         * @description The unarchived files of the workspace, oldest first, optionally of one status. A service account sees only the files its resource grants cover.
+         *
+         *     Scopes: `files:read`.
          */
         get: operations["listFiles"];
         put?: never;
@@ -2066,21 +2068,27 @@ export interface paths {
         };
         /**
          * Get file
-         * @description Scopes: `files:read`.
+         * @description Metadata of one file, archived or not (never its bytes: create a download intent).
+         *
+         *     Scopes: `files:read`.
          */
         get: operations["getFile"];
         put?: never;
         post?: never;
         /**
          * Archive file
-         * @description Scopes: `files:write`.
+         * @description Archives the file (never deletes it or its bytes); an archived file is left out of lists and cannot be downloaded until restored. Writes `file.archived`.
+         *
+         *     Scopes: `files:write`.
          */
         delete: operations["archiveFile"];
         options?: never;
         head?: never;
         /**
          * Update file
-         * @description Scopes: `files:write`.
+         * @description Renames the file (the bytes, size, type and checksum never change). No precondition: the last writer wins. Writes `file.updated`.
+         *
+         *     Scopes: `files:write`.
          */
         patch: operations["updateFile"];
         trace?: never;
@@ -2096,7 +2104,9 @@ export interface paths {
         put?: never;
         /**
          * Restore file
-         * @description Scopes: `files:write`.
+         * @description Clears `archivedAt`; no change when not archived. Writes `file.restored`.
+         *
+         *     Scopes: `files:write`.
          */
         post: operations["restoreFile"];
         delete?: never;
@@ -2116,7 +2126,9 @@ export interface paths {
         put?: never;
         /**
          * Reserve a short-lived private upload
-         * @description Scopes: `files:write`.
+         * @description Creates a `pending` file and reserves one upload of exactly `sizeBytes` bytes of `contentType` until `expiresAt` (15 minutes by default, FILE_UPLOAD_INTENT_TTL_SECONDS). PUT the bytes to `uploadUrl` with `requiredHeaders` (no bearer credential: the URL is the capability), then call completeFileUpload. With the local storage driver the URL takes one upload at a time: a second PUT while one is stored answers 409 `upload_already_received`, one after completion 409 `upload_completed`, one after `expiresAt` 410 `upload_intent_expired` (create a new intent). With the S3 driver it is a presigned PUT that signs the size and type. The location names the file. Writes `file.created`.
+         *
+         *     Scopes: `files:write`.
          */
         post: operations["createFileUploadIntent"];
         delete?: never;
@@ -2136,7 +2148,7 @@ export interface paths {
         put?: never;
         /**
          * Complete an upload and make the file available
-         * @description Verifies size and checksum. An expired reservation yields 410; create a new upload intent.
+         * @description Reads the stored bytes and checks their size, content type and SHA-256 against the intent before the file becomes `available` (writes `file.uploaded`); completing a completed intent answers the file again. No bytes stored yet: 409 `upload_not_received`. Bytes that differ: 409 `upload_mismatch` with a pointer to each declared field they contradict (`/sizeBytes`, `/contentType`, `/checksumSha256`); the bytes are removed and the upload URL takes a new upload until it expires. An expired reservation yields 410 `upload_intent_expired`; create a new upload intent.
          *
          *     Scopes: `files:write`.
          */
@@ -2158,7 +2170,9 @@ export interface paths {
         put?: never;
         /**
          * Create a short-lived private download URL
-         * @description Scopes: `files:read`.
+         * @description A URL that downloads the file without a bearer credential until `expiresAt` (5 minutes by default, FILE_DOWNLOAD_INTENT_TTL_SECONDS), as often as needed until then; after it a new intent is needed. Only an `available`, unarchived file can be downloaded: 409 `file_not_available` otherwise (a pending or expired file, or an archived one: restore it first).
+         *
+         *     Scopes: `files:read`.
          */
         post: operations["createFileDownloadIntent"];
         delete?: never;
@@ -4294,10 +4308,13 @@ export interface components {
             contentType: string;
             sizeBytes: number;
             checksumSha256: string;
-            /** @enum {string} */
-            status: "pending" | "available";
-            /** @description Opaque resource identifier. */
-            uploadedBy: string;
+            /**
+             * @description `pending` until its upload is completed and verified, then `available`; `expired` when its upload reservation lapsed first (it never becomes available: create a new upload intent).
+             * @enum {string}
+             */
+            status: "pending" | "available" | "expired";
+            /** @description The member or service account whose credential created the upload intent. */
+            uploadedBy: string | null;
         };
         /** @description A short-lived private download URL. */
         FileDownloadIntent: {
@@ -5837,7 +5854,7 @@ export interface components {
             };
         };
         /**
-         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`. Codes: `conflict`.
+         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`, and for files `upload_not_received`, `upload_mismatch` and `file_not_available` (docs/files.md). Codes: `conflict`.
          *
          *     - `conflict`: the resource's state does not allow the change.
          */
@@ -5851,7 +5868,7 @@ export interface components {
             };
         };
         /**
-         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`. Codes: `conflict`, `idempotency_key_reused`, `idempotency_request_in_progress`.
+         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`, and for files `upload_not_received`, `upload_mismatch` and `file_not_available` (docs/files.md). Codes: `conflict`, `idempotency_key_reused`, `idempotency_request_in_progress`.
          *
          *     - `conflict`: the resource's state does not allow the change.
          *     - `idempotency_key_reused`: the Idempotency-Key was used with a different payload.
@@ -5867,7 +5884,7 @@ export interface components {
             };
         };
         /**
-         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`. Codes: `conflict`, `version_conflict`.
+         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`, and for files `upload_not_received`, `upload_mismatch` and `file_not_available` (docs/files.md). Codes: `conflict`, `version_conflict`.
          *
          *     - `conflict`: the resource's state does not allow the change.
          *     - `version_conflict`: expectedVersion is not the stored version.
@@ -15651,8 +15668,11 @@ export interface operations {
                  * @example 50
                  */
                 limit?: components["parameters"]["Limit"];
-                /** @example pending */
-                status?: "pending" | "available";
+                /**
+                 * @description `pending` until its upload is completed and verified, then `available`; `expired` when its upload reservation lapsed first (it never becomes available: create a new upload intent).
+                 * @example pending
+                 */
+                status?: "pending" | "available" | "expired";
             };
             header?: never;
             path?: never;
@@ -16083,7 +16103,6 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {

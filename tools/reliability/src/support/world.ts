@@ -139,6 +139,11 @@ export async function startWorld(env: TestEnvironment, settings: Record<string, 
         const id = (reply.json as { data?: { id?: string } } | undefined)?.data?.id;
         if (reply.status >= 200 && reply.status < 300 && id) {
           add(op.path, id);
+          // A create that makes another resource too names it (an upload intent's `fileId`): A has that one as well.
+          for (const [property, value] of Object.entries((reply.json as { data: Record<string, unknown> }).data)) {
+            const collection = `/v1/${kebabOfIdProperty(property)}s`;
+            if (/[a-z]Id$/.test(property) && !ids.has(collection) && creates.every((c) => c.path !== collection) && v1Operations.some((o) => o.path === collection && o.method === 'GET')) add(collection, value);
+          }
           pending.delete(op);
           break;
         }

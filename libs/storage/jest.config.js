@@ -1,0 +1,1 @@
+export default { displayName: '@workcell/storage', preset: '../../jest.preset.js' };
