@@ -81,6 +81,20 @@ export const environmentSchema = z
     WEBHOOK_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
     // A PEM file of extra CA certificates receivers may present (a test receiver's self-signed one). Never in production.
     WEBHOOK_EXTRA_CA_FILE: z.string().min(1).optional(),
+    // ─── Mail (invitations; docs/invitations.md "E-mail") ───
+    // `outbox` writes each message as an RFC 5322 .eml file into MAIL_OUTBOX_DIR (development and tests; a developer
+    // opens them); `smtp` sends through MAIL_SMTP_URL. MAIL_FROM is the sender; INVITATION_ACCEPT_URL the page the
+    // invitation's link opens (the auth service's GET /invitations/accept unless a front end serves it).
+    MAIL_DRIVER: z.enum(['outbox', 'smtp']).default('outbox'),
+    MAIL_OUTBOX_DIR: z.string().min(1).default('.workcell/mail-outbox'),
+    MAIL_SMTP_URL: z
+      .string()
+      .url()
+      .refine((u) => /^smtps?:\/\//.test(u), 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    MAIL_FROM: z.string().min(3).max(320).default('Workcell <no-reply@workcell.invalid>'),
+    INVITATION_ACCEPT_URL: httpUrl('http://127.0.0.1:3002/invitations/accept').refine(noQueryOrFragment, 'must not have a query or fragment'),
+    // ─── end mail ───
   })
   .superRefine((env, ctx) => {
     // A shared development default is fine on a laptop; in production it would let anyone forge verifiers.
@@ -93,6 +107,10 @@ export const environmentSchema = z
     }
     if (env.WORKCELL_ENV === 'production' && env.WEBHOOK_EXTRA_CA_FILE !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_EXTRA_CA_FILE'], message: 'must not be set when WORKCELL_ENV=production' });
+    }
+    // Mail: the SMTP driver needs its server.
+    if (env.MAIL_DRIVER === 'smtp' && env.MAIL_SMTP_URL === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['MAIL_SMTP_URL'], message: 'is required when MAIL_DRIVER=smtp' });
     }
   });
 
@@ -132,6 +150,17 @@ export interface AppConfig {
     readonly extraCaFile: string | null;
     readonly relayPollMs: number;
     readonly deliveryConcurrency: number;
+  };
+  /**
+   * Outgoing mail (invitations): the driver (`outbox`: .eml files in `outboxDir`; `smtp`: `smtpUrl`), the sender, and
+   * the address the invitation's acceptance link points to.
+   */
+  readonly mail: {
+    readonly driver: 'outbox' | 'smtp';
+    readonly outboxDir: string;
+    readonly smtpUrl: string | null;
+    readonly from: string;
+    readonly invitationAcceptUrl: string;
   };
 }
 
@@ -185,6 +214,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       extraCaFile: e.WEBHOOK_EXTRA_CA_FILE ?? null,
       relayPollMs: e.WEBHOOK_RELAY_POLL_MS,
       deliveryConcurrency: e.WEBHOOK_DELIVERY_CONCURRENCY,
+    }),
+    mail: Object.freeze({
+      driver: e.MAIL_DRIVER,
+      outboxDir: e.MAIL_OUTBOX_DIR,
+      smtpUrl: e.MAIL_SMTP_URL ?? null,
+      from: e.MAIL_FROM,
+      invitationAcceptUrl: e.INVITATION_ACCEPT_URL,
     }),
   });
 }
