@@ -32,6 +32,7 @@ import { UsersController } from './users/users.controller.js';
 
 import { ProductsController } from './products/products.controller.js';
 import { DocumentsController } from './documents/documents.controller.js';
+import { InvitationsController } from './invitations/invitations.controller.js';
 import { ProductGroupsController } from './product-groups/product-groups.controller.js';
 
 import { ProjectStatementsController } from './project-statements/project-statements.controller.js';
@@ -54,7 +55,7 @@ export class ApiV1Module {
       module: ApiV1Module,
       imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule, ApiAuthModule.forApi('v1'), DiscoveryModule],
       providers: [LifecycleJobs, ServedOperations, ChangeWaits],
-      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, ProjectSharingController, TasksController, TagsController, ListsController, TimeEntriesController, ProjectStatementsController, ServicesController, ProjectTemplatesController, PlannedWorkController, UsersController, ProductsController, ProductGroupsController, DocumentsController, ChangesController, WebhooksController, CommentsController, ActivityController],
+      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, ProjectSharingController, TasksController, TagsController, ListsController, TimeEntriesController, ProjectStatementsController, ServicesController, ProjectTemplatesController, PlannedWorkController, UsersController, ProductsController, ProductGroupsController, DocumentsController, InvitationsController, ChangesController, WebhooksController, CommentsController, ActivityController],
     };
   }
 }

@@ -11,6 +11,7 @@ export { V0_DEPRECATED_AT } from './v0/builders.js';
 export type { OperationSpec, ArchivableCrudSpec } from './v1/builders.js';
 // The document attributes and bounds the domain validates with (one source with the OpenAPI document).
 export { DOCUMENT_MAX_BODY_BYTES, DOCUMENT_MAX_CONTENT_CHARS, DocumentCreate, DocumentUpdate } from './v1/documents.js';
+export { InvitationCreate } from './v1/invitations.js';
 export { DOMAIN_READ_SCOPES, RESOURCE_DOMAINS, ResourceDomainSchema } from './v1/search.js';
 export type { ResourceDomain } from './v1/search.js';
 export { WEBHOOK_DISABLED_REASONS, WEBHOOK_FAILURE_REASONS, WEBHOOK_URL_RULE } from './v1/webhooks.js';

@@ -183,6 +183,7 @@ describe('every write path of a resource emits its resource’s events', () => {
     project_template: { model: 'projectTemplate', table: 'project_templates' },
     comment: { model: 'comment', table: 'comments' },
     document: { model: 'document', table: 'documents' },
+    invitation: { model: 'invitation', table: 'invitations' },
   };
   // Deliberate exceptions, each with its reason; keep this list short.
   const EXEMPT: Record<string, string> = {};

@@ -65,6 +65,7 @@ export const AGGREGATES = {
   workspace: { resourceType: 'workspace', scope: 'workspace:read' },
   webhook: { resourceType: 'webhooks', scope: 'webhooks:read' },
   comment: { resourceType: 'comments', scope: 'comments:read' },
+  invitation: { resourceType: 'invitations', scope: 'invitations:read' },
 } as const;
 export type AggregateType = keyof typeof AGGREGATES;
 
@@ -137,6 +138,11 @@ export const EVENT_CATALOG: readonly EventTypeSpec[] = [
   ...lifecycle('project_statement', 'project statement', { payloadScopes: statementFinance }, ' Budget statements’ events need project-statements:finance:read as well.'),
   ...lifecycle('project_template', 'project template'),
   ...lifecycle('document', 'document', {}, ' The payload carries the document without its content (fetch it).'),
+  // Invitation events never carry the address (personal data, members:pii:read): fetch the invitation for it.
+  event('invitation.created', 'invitation', 'created', 'An invitation was created; the worker e-mails it. The payload carries the invitation without its address.'),
+  event('invitation.resent', 'invitation', 'updated', 'An invitation’s e-mail was sent again (lastSentAt moved).'),
+  event('invitation.revoked', 'invitation', 'updated', 'A pending invitation was revoked.'),
+  event('invitation.accepted', 'invitation', 'updated', 'An invitation was accepted: its invitee is now the member memberId (payload: invitation, memberId).'),
   event('workspace.settings_updated', 'workspace', 'updated', 'The workspace settings changed.', { readScopes: ['workspace-settings:read'] }),
   // Subscription changes are audited, not outboxed, except this one: a subscription stopped by someone other
   // than its owner (revocation, expiry, an administrator, a receiver answering 410) must never be silently dead.
