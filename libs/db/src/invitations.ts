@@ -121,19 +121,21 @@ export interface NewInvitation {
 }
 
 export async function insertInvitation(tx: Tx, workspaceId: string, input: NewInvitation): Promise<InvitationRecord> {
-  const row = await tx.invitation.create({
+  const { id } = await tx.invitation.create({
     data: {
       workspaceId,
       email: input.email,
       message: input.message,
       expiresAt: input.expiresAt,
       lastSentAt: input.now,
+      createdAt: input.now,
+      updatedAt: input.now,
       ...('memberId' in input.invitedBy ? { invitedByMemberId: input.invitedBy.memberId } : { invitedByServiceAccountId: input.invitedBy.serviceAccountId }),
-      roles: { createMany: { data: input.roleIds.map((roleId) => ({ workspaceId, roleId })) } },
     },
-    select: invitationSelect,
+    select: { id: true },
   });
-  return toRecord(row);
+  await tx.invitationRole.createMany({ data: input.roleIds.map((roleId) => ({ workspaceId, invitationId: id, roleId })) });
+  return (await findInvitation(tx, workspaceId, id))!;
 }
 
 export type InvitationChange = { readonly outcome: 'updated'; readonly row: InvitationRecord } | { readonly outcome: 'not_found' | 'not_pending' | 'too_soon'; readonly row: InvitationRecord | null };
