@@ -69,6 +69,7 @@ describe('v1: every Location names a route that answers GET', () => {
     createProduct: async () => ({ path: '/v1/products', body: { name: `Product ${++seq}`, unit: 'piece' } }),
     createProductGroup: async () => ({ path: '/v1/product-groups', body: { name: `Products ${++seq}` } }),
     createDocument: async () => ({ path: '/v1/documents', body: { title: `Document ${++seq}`, format: 'plain', content: 'Located.' } }),
+    createInvitation: async () => ({ path: '/v1/invitations', body: { email: `located-${++seq}@example.com`, roleIds: [await create('/v1/roles', { name: `Offered ${++seq}`, permissions: ['tasks:read'] })] } }),
     createService: async () => ({ path: '/v1/services', body: { name: `Service ${++seq}` } }),
     createProjectStatement: async () => ({
       path: '/v1/project-statements',

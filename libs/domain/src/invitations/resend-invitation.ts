@@ -12,7 +12,8 @@ export const resendInvitationInput = z.object({ ...writeInput, id: z.string().ma
  * keep working until the invitation ends) and moves `lastSentAt` to now. The expiry is not extended. Only a pending
  * invitation (409 `invitation_not_pending` otherwise), at most once per RESEND_INTERVAL_MS: sooner is 409
  * `resend_too_soon` with `Retry-After` (the seconds until it is allowed). Decided in one UPDATE, so two resends at
- * once send one e-mail. Writes `invitation.resent`, from which the worker sends the e-mail.
+ * once send one e-mail. Writes `invitation.resent` (completing a held idempotency key), from which the worker sends
+ * the e-mail.
  */
 export const resendInvitation = defineProcedure('resendInvitation', resendInvitationInput, async (ctx, input): Promise<InvitationView> => {
   const { auth, requestId } = input;
@@ -28,7 +29,8 @@ export const resendInvitation = defineProcedure('resendInvitation', resendInvita
       const retryAfterSeconds = Math.max(1, Math.ceil((row.lastSentAt.getTime() + RESEND_INTERVAL_MS - now.getTime()) / 1000));
       throw new DomainError('resend_too_soon', `the invitation was sent less than ${RESEND_INTERVAL_MS / 1000} seconds ago; retry after ${retryAfterSeconds} s`, [], { retryAfterSeconds });
     }
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'invitation', aggregateId: id, eventType: 'invitation.resent', payload: { invitation: invitationEventView(row, now), requestId }, occurredAt: now });
-    return invitationView(row, now, seesPersonalData(auth));
+    const result = invitationView(row, now, seesPersonalData(auth));
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'invitation', aggregateId: id, eventType: 'invitation.resent', payload: { invitation: invitationEventView(row, now), requestId }, occurredAt: now, result });
+    return result;
   });
 });
