@@ -96,9 +96,12 @@ export async function listInvitationsPage(
   return rows.map(toRecord);
 }
 
-/** Whether the address (lower case) belongs to a member of the workspace (active or deactivated; removed ones do not count). */
+/**
+ * Whether the address (lower case) has a membership in the workspace: active, deactivated, or removed (removal is
+ * final: the row stays, and re-admitting it would bring the removed member's old credentials back to life).
+ */
 export async function isMemberEmail(tx: Tx, workspaceId: string, email: string): Promise<boolean> {
-  return (await tx.workspaceMember.count({ where: { workspaceId, removedAt: null, user: { email } } })) > 0;
+  return (await tx.workspaceMember.count({ where: { workspaceId, user: { email } } })) > 0;
 }
 
 /**
@@ -208,36 +211,20 @@ export async function lockInvitationByToken(tx: Tx, workspaceId: string, tokenHa
 
 /**
  * Accepting: makes the invitee a member holding exactly the invitation's roles and marks the invitation accepted,
- * inside the caller's permission transaction. The user is found by address or created with `name`; a membership the
- * workspace removed earlier is re-admitted (same id, so its history stays its own). Returns the member id, or
- * `already_member` when the user is a (not removed) member already.
+ * inside the caller's permission transaction. The user is found by address or created with `name`. Returns the member
+ * id, or `already_member` when the user has a membership in the workspace already (removed ones included).
  */
-export async function admitInvitee(
-  tx: Tx,
-  invitation: InvitationRecord,
-  name: string,
-  now: Date,
-): Promise<{ outcome: 'admitted'; memberId: string; userCreated: boolean; readmitted: boolean } | { outcome: 'already_member' }> {
+export async function admitInvitee(tx: Tx, invitation: InvitationRecord, name: string, now: Date): Promise<{ outcome: 'admitted'; memberId: string; userCreated: boolean } | { outcome: 'already_member' }> {
   const { workspaceId } = invitation;
   assertChangingAuthorization(workspaceId);
   const existing = await tx.user.findUnique({ where: { email: invitation.email }, select: { id: true } });
   const user = existing ?? (await tx.user.create({ data: { email: invitation.email, name }, select: { id: true } }));
-  const membership = await tx.workspaceMember.findUnique({ where: { workspaceId_userId: { workspaceId, userId: user.id } }, select: { id: true, removedAt: true } });
-  if (membership && membership.removedAt === null) return { outcome: 'already_member' };
-  let memberId: string;
-  if (membership) {
-    await tx.workspaceMember.update({
-      where: { workspaceId_id: { workspaceId, id: membership.id } },
-      data: { status: 'active', removedAt: null, disabledAt: null, joinedAt: now, revision: { increment: 1 } },
-    });
-    memberId = membership.id;
-  } else {
-    memberId = (await tx.workspaceMember.create({ data: { workspaceId, userId: user.id, joinedAt: now }, select: { id: true } })).id;
-  }
-  await tx.memberRole.createMany({ data: invitation.roleIds.map((roleId) => ({ workspaceId, memberId, roleId })), skipDuplicates: true });
+  if (existing && (await tx.workspaceMember.count({ where: { workspaceId, userId: existing.id } })) > 0) return { outcome: 'already_member' };
+  const memberId = (await tx.workspaceMember.create({ data: { workspaceId, userId: user.id, joinedAt: now }, select: { id: true } })).id;
+  await tx.memberRole.createMany({ data: invitation.roleIds.map((roleId) => ({ workspaceId, memberId, roleId })) });
   await tx.invitation.update({
     where: { workspaceId_id: { workspaceId, id: invitation.id } },
     data: { status: 'accepted', acceptedAt: now, acceptedMemberId: memberId, revision: { increment: 1 } },
   });
-  return { outcome: 'admitted', memberId, userCreated: existing === null, readmitted: membership !== null };
+  return { outcome: 'admitted', memberId, userCreated: existing === null };
 }

@@ -156,8 +156,13 @@ describe('v1 invitations', () => {
       assert.equal(await cell.database.prisma.invitation.count(), before);
     });
 
-    it('an address of a member is 409 already_member; one with a pending invitation is 409 invitation_pending (any case)', async () => {
+    it('an address of a member (removed ones included) is 409 already_member; one with a pending invitation is 409 invitation_pending (any case)', async () => {
       assertProblem(await call('POST', '/v1/invitations', cell.admin, { email: DEMO_OWNER_EMAIL.toUpperCase(), roleIds: [roleId] }), 409, 'already_member', '/email');
+      // A removed member too: removal is final (re-admitting would revive its old credentials).
+      const removed = await cell.member(['tasks:read']);
+      assert.equal((await call('DELETE', `/v1/members/${removed.memberId}`, cell.admin)).status, 204);
+      const removedEmail = (await cell.database.prisma.workspaceMember.findFirstOrThrow({ where: { id: removed.memberId }, select: { user: { select: { email: true } } } })).user.email;
+      assertProblem(await call('POST', '/v1/invitations', cell.admin, { email: removedEmail, roleIds: [roleId] }), 409, 'already_member', '/email');
       const first = await invite();
       assertProblem(await call('POST', '/v1/invitations', cell.admin, { email: first.email!.toUpperCase(), roleIds: [otherRoleId] }), 409, 'invitation_pending', '/email');
       assert.equal(await cell.database.prisma.invitation.count({ where: { workspaceId: cell.workspaceId, email: first.email! } }), 1);

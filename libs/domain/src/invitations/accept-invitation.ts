@@ -27,8 +27,8 @@ const unknownToken = (): DomainError => new DomainError('not_found', 'no invitat
 /**
  * Accepts an invitation with the token of one of its e-mails: in one permission transaction (the invitation's row
  * locked) the invitee's user is found by address or created (named `displayName`, else the address's local part), it
- * becomes an active member holding the invitation's roles (a membership the workspace removed earlier is re-admitted,
- * keeping its id), the invitation becomes `accepted` and `invitation.accepted` is written. A token that names nothing
+ * becomes an active member holding the invitation's roles, the invitation becomes `accepted` and
+ * `invitation.accepted` is written. A token that names nothing
  * is 404 `not_found`; one whose invitation is accepted (a used link), revoked or expired is 409
  * `invitation_not_pending`; an address that became a member meanwhile is 409 `already_member`.
  */

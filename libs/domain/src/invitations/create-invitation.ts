@@ -12,8 +12,8 @@ export const createInvitationInput = z.object({ ...writeInput, ...InvitationCrea
 /**
  * `POST /v1/invitations`: invites an e-mail address (stored lower-case) to join with `roleIds`, for
  * INVITATION_LIFETIME_MS. Every role must be a role of the workspace (400 with a pointer per bad id) whose permissions
- * the caller holds (403, as for updateMember: nobody invites into more than it has). An address of a member of the
- * workspace (active or deactivated) is 409 `already_member`; one with a pending, unexpired invitation is 409
+ * the caller holds (403, as for updateMember: nobody invites into more than it has). An address with a membership in
+ * the workspace (active, deactivated or removed: removal is final) is 409 `already_member`; one with a pending, unexpired invitation is 409
  * `invitation_pending` (resend that one instead). Runs under the workspace's permission lock, so deleteRole's
  * role_in_use check and a concurrent create for the same address see it. `invitation.created` (without the address)
  * is written in the same transaction, which completes a held idempotency key; the worker sends the e-mail from it.
@@ -31,7 +31,7 @@ export const createInvitation = defineProcedure('createInvitation', createInvita
     assertAllFound(roleIds, roles, '/roleIds', 'role');
     await assertMayGrant(tx, auth, roleIds.flatMap((roleId, i) => (roles.get(roleId) ?? []).map((key) => ({ key, pointer: `/roleIds/${i}` }))));
     if (await isMemberEmail(tx, workspaceId, email)) {
-      throw new DomainError('already_member', 'this address belongs to a member of the workspace', [{ pointer: '/email', message: 'already a member of this workspace' }]);
+      throw new DomainError('already_member', 'this address belongs to a member of the workspace (or to one removed from it: removal is final)', [{ pointer: '/email', message: 'has a membership in this workspace' }]);
     }
     const pending = await pendingInvitationFor(tx, workspaceId, email, now);
     if (pending !== null) {
