@@ -56,7 +56,10 @@ export class OutboxMailer implements Mailer {
     await rename(`${file}.tmp`, file);
   }
 
-  async close(): Promise<void> {}
+  /** Nothing to release: every send opens and closes its own file. */
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
 }
 
 /** The SMTP driver (nodemailer over MAIL_SMTP_URL, one pooled connection set per process). */
