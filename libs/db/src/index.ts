@@ -239,6 +239,7 @@ export {
   insertInvitation,
   insertInvitationMessage,
   invitationMessageSent,
+  invitationTokenKnown,
   isMemberEmail,
   listInvitationsPage,
   lockInvitationByToken,

@@ -198,6 +198,11 @@ export async function insertInvitationMessage(tx: Tx, workspaceId: string, messa
   await tx.invitationMessage.create({ data: { workspaceId, id: message.id, invitationId: message.invitationId, tokenHash: new Uint8Array(message.tokenHash), sentAt: message.sentAt } });
 }
 
+/** Whether some message of the workspace carried the token of this hash (a plain read, before any lock is taken). */
+export async function invitationTokenKnown(client: Client, workspaceId: string, tokenHash: Buffer): Promise<boolean> {
+  return (await clientOf(client).invitationMessage.count({ where: { workspaceId, tokenHash: new Uint8Array(tokenHash) } })) > 0;
+}
+
 /** The invitation one of whose messages carried the token of this hash, its row locked (FOR UPDATE). */
 export async function lockInvitationByToken(tx: Tx, workspaceId: string, tokenHash: Buffer): Promise<InvitationRecord | null> {
   const found = await tx.$queryRaw<{ id: string }[]>`

@@ -69,7 +69,7 @@ export class InvitationAcceptanceController {
   @Post('accept')
   async accept(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     try {
-      const accepted = await acceptInvitation(this.ctx, request.body);
+      const accepted = await acceptInvitation(this.ctx, request.body, request.id);
       void reply.status(201).header('cache-control', 'no-store').header('location', `/v1/members/${accepted.memberId}`).send({ data: accepted });
     } catch (error) {
       const problem = toProblem(error);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { admitInvitee, appendOutboxEvent, effectiveStatus, inPermissionTransaction, lockInvitationByToken } from '@workcell/db';
+import { admitInvitee, appendOutboxEvent, effectiveStatus, inPermissionTransaction, invitationTokenKnown, lockInvitationByToken } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
@@ -32,7 +32,7 @@ const unknownToken = (): DomainError => new DomainError('not_found', 'no invitat
  * is 404 `not_found`; one whose invitation is accepted (a used link), revoked or expired is 409
  * `invitation_not_pending`; an address that became a member meanwhile is 409 `already_member`.
  */
-export async function acceptInvitation(ctx: ProcedureContext, input: unknown): Promise<AcceptedInvitation> {
+export async function acceptInvitation(ctx: ProcedureContext, input: unknown, requestId: string | null = null): Promise<AcceptedInvitation> {
   const parsed = AcceptInvitation.safeParse(input);
   if (!parsed.success) {
     throw validationError(
@@ -44,8 +44,13 @@ export async function acceptInvitation(ctx: ProcedureContext, input: unknown): P
   const workspaceId = token.slice(0, token.indexOf('.'));
   if (!isUuid(workspaceId)) throw unknownToken();
   const now = ctx.now();
-  return inPermissionTransaction(ctx.database, workspaceId.toLowerCase(), async (tx) => {
-    const invitation = await lockInvitationByToken(tx, workspaceId.toLowerCase(), tokenHash(token));
+  const tenant = workspaceId.toLowerCase();
+  const hash = tokenHash(token);
+  // Anyone may call this: a token that names nothing is refused by a plain read, before the permission lock and the
+  // authorization change (which every API instance notices) of a real acceptance.
+  if (!(await invitationTokenKnown(ctx.database, tenant, hash))) throw unknownToken();
+  return inPermissionTransaction(ctx.database, tenant, async (tx) => {
+    const invitation = await lockInvitationByToken(tx, tenant, hash);
     if (!invitation) throw unknownToken();
     const status = effectiveStatus(invitation, now);
     if (status !== 'pending') throw notPending(status);
@@ -57,7 +62,7 @@ export async function acceptInvitation(ctx: ProcedureContext, input: unknown): P
       aggregateType: 'invitation',
       aggregateId: invitation.id,
       eventType: 'invitation.accepted',
-      payload: { invitation: invitationEventView(accepted, now), memberId: admitted.memberId, requestId: null },
+      payload: { invitation: invitationEventView(accepted, now), memberId: admitted.memberId, requestId },
       occurredAt: now,
     });
     return { workspaceId: invitation.workspaceId, invitationId: invitation.id, memberId: admitted.memberId, roleIds: invitation.roleIds };
