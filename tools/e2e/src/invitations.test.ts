@@ -314,6 +314,8 @@ describe('v1 invitations', () => {
       assert.equal(after.status, 'accepted');
       const [event] = await cell.outbox(created.id, 'invitation.accepted');
       assert.equal((event?.payload as { memberId?: string }).memberId, memberId);
+      const audit = await cell.database.prisma.auditEvent.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, action: 'member.joined', targetId: memberId } });
+      assert.deepEqual(audit.metadata, { invitationId: created.id, rolesAdded: [roleId, otherRoleId].sort(), userCreated: true });
 
       // Single use: the same link again, and a new invitation for the address, are refused.
       const again = await accept({ token, displayName: 'Ada Lovelace' });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { admitInvitee, appendOutboxEvent, effectiveStatus, inPermissionTransaction, invitationTokenKnown, lockInvitationByToken } from '@workcell/db';
+import { admitInvitee, appendOutboxEvent, effectiveStatus, inPermissionTransaction, invitationTokenKnown, lockInvitationByToken, recordAudit } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
@@ -27,8 +27,8 @@ const unknownToken = (): DomainError => new DomainError('not_found', 'no invitat
 /**
  * Accepts an invitation with the token of one of its e-mails: in one permission transaction (the invitation's row
  * locked) the invitee's user is found by address or created (named `displayName`, else the address's local part), it
- * becomes an active member holding the invitation's roles, the invitation becomes `accepted` and
- * `invitation.accepted` is written. A token that names nothing
+ * becomes an active member holding the invitation's roles, the invitation becomes `accepted`, `invitation.accepted`
+ * is written and the join audited (`member.joined`). A token that names nothing
  * is 404 `not_found`; one whose invitation is accepted (a used link), revoked or expired is 409
  * `invitation_not_pending`; an address that became a member meanwhile is 409 `already_member`.
  */
@@ -63,6 +63,16 @@ export async function acceptInvitation(ctx: ProcedureContext, input: unknown, re
       aggregateId: invitation.id,
       eventType: 'invitation.accepted',
       payload: { invitation: invitationEventView(accepted, now), memberId: admitted.memberId, requestId },
+      occurredAt: now,
+    });
+    // Audited like every membership change (libs/domain/PERMISSIONS.md); the actor is the new member, by the invitation's token.
+    await recordAudit(tx, {
+      workspaceId: invitation.workspaceId,
+      actor: { credentialId: null, principalType: 'member', principalId: admitted.memberId, requestId },
+      action: 'member.joined',
+      targetType: 'member',
+      targetId: admitted.memberId,
+      metadata: { invitationId: invitation.id, rolesAdded: [...invitation.roleIds], userCreated: admitted.userCreated },
       occurredAt: now,
     });
     return { workspaceId: invitation.workspaceId, invitationId: invitation.id, memberId: admitted.memberId, roleIds: invitation.roleIds };
