@@ -5,16 +5,18 @@ import type { Database } from '@workcell/db';
 import { CoreModule, createHttpApplication, createLogger, DATABASE, type Logger } from '@workcell/http';
 import { createAuthRouter, mountInternalApi } from '@workcell/internal-api';
 import { REGISTRY_DIGEST } from '@workcell/registry';
+import { InvitationAcceptanceController } from './invitations/acceptance.controller.js';
 
 export const SERVICE = 'auth';
 
-/** Root module of the auth service, which owns credentials. */
+/** Root module of the auth service, which owns credentials and serves invitation acceptance (docs/invitations.md). */
 @Module({})
 export class AuthModule {
   static register(config: AppConfig, logger: Logger): DynamicModule {
     return {
       module: AuthModule,
       imports: [CoreModule.forRoot({ config, service: SERVICE, logger })],
+      controllers: [InvitationAcceptanceController],
     };
   }
 }

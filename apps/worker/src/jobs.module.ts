@@ -16,7 +16,9 @@ import {
   reviveStaleDeliveries,
   runProjectLifecycleOperation,
   sweepFiles,
+  sendInvitationMail,
 } from '@workcell/domain';
+import { createMailer, type Mailer } from '@workcell/mail';
 import { APP_CONFIG, DATABASE, LOGGER, type Logger, Readiness } from '@workcell/http';
 import { type JobHandlers, JobQueues, JobWorkers, PermanentJobFailure } from '@workcell/jobs';
 
@@ -40,11 +42,12 @@ function deliverySink(config: AppConfig, queues: JobQueues, firstAttempts: First
     },
     enqueue,
     deliverLegacy: async (d) => void (await queues.enqueue('webhooks.deliver-legacy', d, new Date(), retry)),
+    mailInvitation: async (d) => void (await queues.enqueue('invitations.mail', d)),
   };
 }
 
 /** Every job of the catalog mapped to the code that does it; the compiler rejects a missing one. */
-export function jobHandlers(ctx: ProcedureContext, sink: DeliverySink, relay: RelayTrigger): JobHandlers {
+export function jobHandlers(ctx: ProcedureContext, sink: DeliverySink, relay: RelayTrigger, mailer: Mailer): JobHandlers {
   const { database, config } = ctx;
   return {
     'idempotency.purge-expired': async () => ({ purged: await purgeExpiredIdempotencyRecords(database, new Date()) }),
@@ -68,6 +71,8 @@ export function jobHandlers(ctx: ProcedureContext, sink: DeliverySink, relay: Re
     // ---- files ----
     'files.sweep': async () => sweepFiles(ctx),
     // ---- end of files ----
+    // ─── invitations ─── A failed send throws and is retried per the catalog; nothing was recorded for it.
+    'invitations.mail': async (data) => ({ outcome: await sendInvitationMail(ctx, mailer, data) }),
   };
 }
 
@@ -85,6 +90,8 @@ export class QueueRuntime implements OnApplicationBootstrap, OnApplicationShutdo
   /** The in-process first attempts of new signed deliveries. */
   readonly firstAttempts: FirstAttempts;
   readonly sink: DeliverySink;
+  /** Outgoing mail (MAIL_DRIVER): the invitations' e-mails. */
+  readonly mailer: Mailer;
   private listener: OutboxListener | undefined;
 
   constructor(
@@ -101,7 +108,8 @@ export class QueueRuntime implements OnApplicationBootstrap, OnApplicationShutdo
     this.sink = deliverySink(config, this.queues, this.firstAttempts);
     // One relay run at a time in this process, woken by commits (the listener below) and by the poll.
     this.relay = new RelayTrigger(() => relayOutbox(ctx, this.sink));
-    this.workers = new JobWorkers(config, jobHandlers(ctx, this.sink, this.relay), (job, error) =>
+    this.mailer = createMailer(config);
+    this.workers = new JobWorkers(config, jobHandlers(ctx, this.sink, this.relay, this.mailer), (job, error) =>
       logger.error({ jobId: job?.id, job: job?.name, attempt: job?.attemptsMade, err: error.message }, 'job failed'),
     );
     readiness.add({
@@ -131,6 +139,7 @@ export class QueueRuntime implements OnApplicationBootstrap, OnApplicationShutdo
     await this.firstAttempts.close();
     await this.workers.close();
     await this.queues.close();
+    await this.mailer.close();
   }
 }
 

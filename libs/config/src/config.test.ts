@@ -63,6 +63,23 @@ describe('loadConfig', () => {
     );
   });
 
+  // ─── mail (invitations) ───
+  it('mail: writes .eml files under .workcell/mail-outbox by default; smtp needs its server', () => {
+    const c = loadConfig({});
+    assert.deepEqual({ ...c.mail }, {
+      driver: 'outbox',
+      outboxDir: '.workcell/mail-outbox',
+      smtpUrl: null,
+      from: 'Workcell <no-reply@workcell.invalid>',
+      invitationAcceptUrl: 'http://127.0.0.1:3002/invitations/accept',
+    });
+    assert.throws(() => loadConfig({ MAIL_DRIVER: 'smtp' }), /MAIL_SMTP_URL is required when MAIL_DRIVER=smtp/);
+    assert.throws(() => loadConfig({ MAIL_DRIVER: 'smtp', MAIL_SMTP_URL: 'http://mail' }), /MAIL_SMTP_URL must be an smtp/);
+    assert.equal(loadConfig({ MAIL_DRIVER: 'smtp', MAIL_SMTP_URL: 'smtp://mail:25' }).mail.smtpUrl, 'smtp://mail:25');
+    assert.throws(() => loadConfig({ INVITATION_ACCEPT_URL: 'https://app.example.com/accept?x=1' }), /INVITATION_ACCEPT_URL must not have a query/);
+  });
+  // ─── end mail ───
+
   it('requires CREDENTIAL_SECRET in production', () => {
     assert.throws(() => loadConfig({ WORKCELL_ENV: 'production' }), /CREDENTIAL_SECRET is required/);
     assert.equal(loadConfig({ WORKCELL_ENV: 'production', CREDENTIAL_SECRET: 's'.repeat(32) }).env, 'production');

@@ -100,6 +100,20 @@ export const environmentSchema = z
     // How often the worker expires reservations and removes orphaned bytes.
     FILE_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
     // ---- end of files ----
+    // ─── Mail (invitations; docs/invitations.md "E-mail") ───
+    // `outbox` writes each message as an RFC 5322 .eml file into MAIL_OUTBOX_DIR (development and tests; a developer
+    // opens them); `smtp` sends through MAIL_SMTP_URL. MAIL_FROM is the sender; INVITATION_ACCEPT_URL the page the
+    // invitation's link opens (the auth service's GET /invitations/accept unless a front end serves it).
+    MAIL_DRIVER: z.enum(['outbox', 'smtp']).default('outbox'),
+    MAIL_OUTBOX_DIR: z.string().min(1).default('.workcell/mail-outbox'),
+    MAIL_SMTP_URL: z
+      .string()
+      .url()
+      .refine((u) => /^smtps?:\/\//.test(u), 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    MAIL_FROM: z.string().min(3).max(320).default('Workcell <no-reply@workcell.invalid>'),
+    INVITATION_ACCEPT_URL: httpUrl('http://127.0.0.1:3002/invitations/accept').refine(noQueryOrFragment, 'must not have a query or fragment'),
+    // ─── end mail ───
   })
   .superRefine((env, ctx) => {
     // A shared development default is fine on a laptop; in production it would let anyone forge verifiers.
@@ -117,6 +131,10 @@ export const environmentSchema = z
     // ---- end of files ----
     if (env.WORKCELL_ENV === 'production' && env.WEBHOOK_EXTRA_CA_FILE !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_EXTRA_CA_FILE'], message: 'must not be set when WORKCELL_ENV=production' });
+    }
+    // Mail: the SMTP driver needs its server.
+    if (env.MAIL_DRIVER === 'smtp' && env.MAIL_SMTP_URL === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['MAIL_SMTP_URL'], message: 'is required when MAIL_DRIVER=smtp' });
     }
   });
 
@@ -156,6 +174,17 @@ export interface AppConfig {
     readonly extraCaFile: string | null;
     readonly relayPollMs: number;
     readonly deliveryConcurrency: number;
+  };
+  /**
+   * Outgoing mail (invitations): the driver (`outbox`: .eml files in `outboxDir`; `smtp`: `smtpUrl`), the sender, and
+   * the address the invitation's acceptance link points to.
+   */
+  readonly mail: {
+    readonly driver: 'outbox' | 'smtp';
+    readonly outboxDir: string;
+    readonly smtpUrl: string | null;
+    readonly from: string;
+    readonly invitationAcceptUrl: string;
   };
   /** Files (docs/files.md): the storage driver and its settings, the capabilities' lifetimes, the worker's sweep interval. */
   readonly files: FilesConfig;
@@ -247,6 +276,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       uploadTtlMs: e.FILE_UPLOAD_INTENT_TTL_SECONDS * 1000,
       downloadTtlMs: e.FILE_DOWNLOAD_INTENT_TTL_SECONDS * 1000,
       sweepIntervalMs: e.FILE_SWEEP_INTERVAL_MS,
+    }),
+    mail: Object.freeze({
+      driver: e.MAIL_DRIVER,
+      outboxDir: e.MAIL_OUTBOX_DIR,
+      smtpUrl: e.MAIL_SMTP_URL ?? null,
+      from: e.MAIL_FROM,
+      invitationAcceptUrl: e.INVITATION_ACCEPT_URL,
     }),
   });
 }

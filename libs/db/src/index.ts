@@ -29,7 +29,7 @@ export {
 } from './credential-admin.js';
 export { archiveServiceAccount, createServiceAccount, findServiceAccount, listServiceAccountPage, type ServiceAccountChanges, type ServiceAccountRow, updateServiceAccount } from './service-accounts.js';
 export { type GrantAccess, type GrantResourceType, type GrantRow, listServiceAccountGrants, loadResourceGrants, replaceResourceGrants, type ReplaceGrantsResult } from './resource-grants.js';
-export { type CasOutcome, type Client, inPermissionTransaction, inTransaction, type SqlClient, type Tx } from './transactions.js';
+export { type CasOutcome, type Client, inPermissionTransaction, inTransaction, lockPermissions, type SqlClient, type Tx } from './transactions.js';
 export { countMembersHoldingAll, findMember, listMembersPage, lockExistingMemberIds, markMemberRemoved, type MemberFilter, memberPermissionKeys, type MemberRecord, replaceMemberRoles, updateMemberIfRevision } from './members.js';
 export { archiveRole, findRole, findRolePermissions, insertRole, listRolesPage, type RoleRecord, roleNameTaken, roleUsage, updateRoleIfRevision } from './roles.js';
 export { archiveGroup, findGroup, type GroupMemberRecord, type GroupRecord, insertGroup, listGroupMembersPage, listGroupsPage, replaceGroupMemberLinks, updateGroupIfRevision } from './groups.js';
@@ -277,3 +277,23 @@ export {
   updateCustomFieldDefinitionIfRevision,
   writeCustomFieldValueSet,
 } from './custom-fields.js';
+export {
+  admitInvitee,
+  effectiveStatus,
+  findInvitation,
+  type InvitationChange,
+  type InvitationRecord,
+  type InvitationStatusValue,
+  insertInvitation,
+  insertInvitationMessage,
+  invitationMessageSent,
+  invitationTokenKnown,
+  isMemberEmail,
+  listInvitationsPage,
+  lockInvitationByToken,
+  lockInvitationForMail,
+  markInvitationResent,
+  markInvitationRevoked,
+  type NewInvitation,
+  pendingInvitationFor,
+} from './invitations.js';

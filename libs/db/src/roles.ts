@@ -90,7 +90,7 @@ export async function archiveRole(tx: Tx, workspaceId: string, id: string, now: 
 /** What still refers to a role: members holding it and pending invitations that would grant it. */
 export async function roleUsage(tx: Tx, workspaceId: string, id: string, now: Date): Promise<{ members: number; pendingInvitations: number }> {
   const members = await tx.memberRole.count({ where: { workspaceId, roleId: id } });
-  const pendingInvitations = await tx.invitation.count({ where: { workspaceId, roleId: id, status: 'pending', expiresAt: { gt: now } } });
+  const pendingInvitations = await tx.invitation.count({ where: { workspaceId, status: 'pending', expiresAt: { gt: now }, roles: { some: { roleId: id } } } });
   return { members, pendingInvitations };
 }
 

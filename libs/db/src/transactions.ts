@@ -51,8 +51,16 @@ export function inTransaction<T>(database: Database, work: (tx: Tx) => Promise<T
 export function inPermissionTransaction<T>(database: Database, workspaceId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
   return database.changeAuthorization(workspaceId, () =>
     database.prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`workcell:permissions:${workspaceId}`}::text, 0))`;
+      await lockPermissions(tx, workspaceId);
       return work(tx);
     }),
   );
+}
+
+/**
+ * The workspace's permission lock alone, for a transaction that must not interleave with permission changes but
+ * changes no authorization itself (creating an invitation, which deleteRole's role_in_use check must see).
+ */
+export async function lockPermissions(tx: Tx, workspaceId: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`workcell:permissions:${workspaceId}`}::text, 0))`;
 }

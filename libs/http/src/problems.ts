@@ -43,6 +43,10 @@ export const DOMAIN_STATUS: Readonly<Record<DomainErrorCode, number>> = {
   file_not_available: 409,
   upload_expired: 410,
   download_expired: 410,
+  already_member: 409,
+  invitation_pending: 409,
+  invitation_not_pending: 409,
+  resend_too_soon: 409,
   precondition_failed: 412,
   payload_too_large: 413,
   precondition_required: 428,
@@ -122,7 +126,10 @@ export function toProblem(error: unknown): Problem {
   }
   if (isDomainError(error)) {
     const status = DOMAIN_STATUS[error.code];
-    return { status, code: error.code, title: titleFor(status), detail: error.message, issues: error.issues, headers: {} };
+    // A refusal that ends by itself (resend_too_soon) says when, as a 429 or 503 would.
+    const retryAfter = error.meta['retryAfterSeconds'];
+    const headers: Record<string, string> = typeof retryAfter === 'number' ? { 'retry-after': String(retryAfter) } : {};
+    return { status, code: error.code, title: titleFor(status), detail: error.message, issues: error.issues, headers };
   }
   const fastifyCode = (error as { code?: unknown }).code;
   if (typeof fastifyCode === 'string' && FASTIFY_ERRORS[fastifyCode]) {

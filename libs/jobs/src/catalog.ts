@@ -91,6 +91,19 @@ export const jobCatalog = {
     everyMs: (config) => config.files.sweepIntervalMs,
   }),
   // ---- end of files ----
+  // ─── invitations ───
+  /**
+   * The e-mail of one invitation event (invitation.created, invitation.resent), enqueued by the relay before it marks
+   * the event published. The job id is the event id: one e-mail per event however often it is enqueued
+   * (sendInvitationMail also records each message it sent under that id).
+   */
+  'invitations.mail': define({
+    queue: 'deliveries',
+    data: z.object({ workspaceId: z.uuid(), invitationId: z.uuid(), eventId: z.uuid() }).strict(),
+    jobId: (d) => `invitations.mail.${d.eventId}`,
+    attempts: 8,
+  }),
+  // ─── end invitations ───
 } as const;
 
 export type JobName = keyof typeof jobCatalog;

@@ -14,6 +14,7 @@ export { DOCUMENT_MAX_BODY_BYTES, DOCUMENT_MAX_CONTENT_CHARS, DocumentCreate, Do
 export { CUSTOM_FIELD_TEXT_MAX_CHARS, CustomFieldDefinitionCreate, CustomFieldDefinitionUpdate, CustomFieldOption, CustomFieldType } from './v1/custom-field-definitions.js';
 export { CustomFieldValuesUpdate } from './v1/custom-field-values.js';
 export { FILE_MAX_BYTES, FILE_STATUSES, FileUpdate, FileUploadIntentCreate } from './v1/files.js';
+export { InvitationCreate } from './v1/invitations.js';
 export { DOMAIN_READ_SCOPES, RESOURCE_DOMAINS, ResourceDomainSchema } from './v1/search.js';
 export type { ResourceDomain } from './v1/search.js';
 export { WEBHOOK_DISABLED_REASONS, WEBHOOK_FAILURE_REASONS, WEBHOOK_URL_RULE } from './v1/webhooks.js';

@@ -1,3 +1,6 @@
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { type AppConfig, configFrom, loadConfig } from '@workcell/config';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -64,13 +67,16 @@ export function useTestEnvironment(overrides: Record<string, string | undefined>
   let db: TestDatabase | undefined;
   let config: AppConfig | undefined;
   const redisPrefix = createRedisPrefix();
+  // The mail outbox driver's directory (config.mail.outboxDir): one per test file, like the database.
+  const mailOutboxDir = join(tmpdir(), `workcell-mail-${redisPrefix.replace(/[^A-Za-z0-9_-]/g, '-')}`);
   beforeAll(async () => {
     db = await createTestDatabase();
-    config = testConfig({ DATABASE_URL: db.url, REDIS_PREFIX: redisPrefix, ...overrides });
+    config = testConfig({ DATABASE_URL: db.url, REDIS_PREFIX: redisPrefix, MAIL_OUTBOX_DIR: mailOutboxDir, ...overrides });
   });
   afterAll(async () => {
     await db?.drop();
     await dropRedisPrefix(redisPrefix);
+    await rm(mailOutboxDir, { recursive: true, force: true });
   });
   const ready = <T>(value: T | undefined): T => {
     if (value === undefined) throw new Error('useTestEnvironment(): available only inside tests and hooks');

@@ -49,6 +49,7 @@ describe('v1: every served idempotent operation completes its key with its chang
   const project = () => created('/v1/projects', { name: `Project ${randomUUID()}` });
   const contact = () => created('/v1/contacts', { kind: 'person', name: `Contact ${randomUUID()}` });
   const template = () => created('/v1/project-templates', { name: `Template ${randomUUID()}` });
+  const role = () => created('/v1/roles', { name: `Role ${randomUUID()}`, permissions: ['tasks:read'] });
   const money = { amount: '10.00', currency: 'EUR' };
   /** A file upload of the 3 bytes `abc`; an intent whose bytes were PUT to its upload URL; an available file. */
   const fileUpload = () => ({ name: `file-${randomUUID()}.txt`, contentType: 'text/plain', sizeBytes: 3, checksumSha256: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad' });
@@ -118,6 +119,13 @@ describe('v1: every served idempotent operation completes its key with its chang
     createGroup: async () => ({ path: '/v1/groups', body: { name: 'Keyed group of members' } }),
     createServiceAccount: async () => ({ path: '/v1/service-accounts', body: { name: 'Keyed service account' } }),
     createComment: async () => ({ path: '/v1/comments', body: { targetType: 'tasks', targetId: await task(), body: 'Keyed comment' } }),
+    createInvitation: async () => ({ path: '/v1/invitations', body: { email: `keyed-${randomUUID()}@example.com`, roleIds: [await role()] } }),
+    resendInvitation: async () => {
+      const id = await created('/v1/invitations', { email: `resent-${randomUUID()}@example.com`, roleIds: [await role()] });
+      // Past the one-resend-a-minute bound (what a minute of waiting would do).
+      await cell.database.prisma.invitation.updateMany({ where: { workspaceId: cell.workspaceId, id }, data: { lastSentAt: new Date(Date.now() - 120_000) } });
+      return { path: `/v1/invitations/${id}/resend` };
+    },
   };
 
   const keyOf = (key: string) =>

@@ -71,6 +71,7 @@ describe('v1: every Location names a route that answers GET', () => {
     createDocument: async () => ({ path: '/v1/documents', body: { title: `Document ${++seq}`, format: 'plain', content: 'Located.' } }),
     createCustomFieldDefinition: async () => ({ path: '/v1/custom-field-definitions', body: { key: `located_${++seq}`, label: 'Located', fieldType: 'text', targetTypes: ['tasks'] } }),
     createFileUploadIntent: async () => ({ path: '/v1/file-upload-intents', body: { name: `file-${++seq}.txt`, contentType: 'text/plain', sizeBytes: 3, checksumSha256: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad' } }),
+    createInvitation: async () => ({ path: '/v1/invitations', body: { email: `located-${++seq}@example.com`, roleIds: [await create('/v1/roles', { name: `Offered ${++seq}`, permissions: ['tasks:read'] })] } }),
     createService: async () => ({ path: '/v1/services', body: { name: `Service ${++seq}` } }),
     createProjectStatement: async () => ({
       path: '/v1/project-statements',

@@ -21,6 +21,7 @@ import type { V1AuthContext } from '../kernel/auth-context.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
 import type { QueuedDelivery } from './first-attempts.js';
 import { WILDCARD } from '../webhooks/view.js';
+import { INVITATION_MAIL_EVENTS } from '../invitations/send-invitation-mail.js';
 
 /** Where the relay hands deliveries to; the worker backs it (apps/worker jobs.module.ts). */
 export interface DeliverySink {
@@ -36,6 +37,12 @@ export interface DeliverySink {
    * a deterministic id) is its only record; an attempt in-process would leave nothing to revive it after a crash.
    */
   deliverLegacy(delivery: { workspaceId: string; legacyWebhookId: string; eventId: string }): Promise<void>;
+  /**
+   * The e-mail an invitation event asks for (INVITATION_MAIL_EVENTS), always a BullMQ job enqueued before the relay's
+   * commit under the event's id, like a legacy delivery: an event is never marked published without its mail job,
+   * and a rolled-back run enqueues the same id again (no second job; sendInvitationMail records what it sent).
+   */
+  mailInvitation(mail: { workspaceId: string; invitationId: string; eventId: string }): Promise<void>;
 }
 
 const BATCH = 200;
@@ -106,7 +113,9 @@ export async function relayOutbox(ctx: ProcedureContext, sink: DeliverySink): Pr
     });
     const rows: NewDelivery[] = [];
     const legacyJobs: { workspaceId: string; legacyWebhookId: string; eventId: string }[] = [];
+    const mailJobs: { workspaceId: string; invitationId: string; eventId: string }[] = [];
     for (const event of events) {
+      if (INVITATION_MAIL_EVENTS.has(event.eventType)) mailJobs.push({ workspaceId: event.workspaceId, invitationId: event.aggregateId, eventId: event.id });
       const spec = eventSpec(event.eventType);
       if (!spec) continue;
       if (spec.channels.includes('webhooks')) {
@@ -127,6 +136,7 @@ export async function relayOutbox(ctx: ProcedureContext, sink: DeliverySink): Pr
       }
     }
     await Promise.all(legacyJobs.map((job) => sink.deliverLegacy(job)));
+    await Promise.all(mailJobs.map((job) => sink.mailInvitation(job)));
     const inserted = await insertPendingDeliveries(tx, rows);
     await markEventsPublished(tx, events, now);
     return { events: events.length, inserted, refused };

@@ -67,6 +67,7 @@ export const AGGREGATES = {
   webhook: { resourceType: 'webhooks', scope: 'webhooks:read' },
   comment: { resourceType: 'comments', scope: 'comments:read' },
   custom_field_definition: { resourceType: 'custom-field-definitions', scope: 'custom-field-definitions:read' },
+  invitation: { resourceType: 'invitations', scope: 'invitations:read' },
 } as const;
 export type AggregateType = keyof typeof AGGREGATES;
 
@@ -151,6 +152,11 @@ export const EVENT_CATALOG: readonly EventTypeSpec[] = [
   ...lifecycle('file', 'file', {}, ' A file is created `pending` by its upload intent; the payload carries its metadata, never its bytes.'),
   event('file.uploaded', 'file', 'updated', 'A file’s upload was completed and verified: it is available.'),
   event('file.expired', 'file', 'updated', 'A file’s upload reservation lapsed before completion: it is expired and its bytes are removed.'),
+  // Invitation events never carry the address (personal data, members:pii:read): fetch the invitation for it.
+  event('invitation.created', 'invitation', 'created', 'An invitation was created; the worker e-mails it. The payload carries the invitation without its address.'),
+  event('invitation.resent', 'invitation', 'updated', 'An invitation’s e-mail was sent again (lastSentAt moved).'),
+  event('invitation.revoked', 'invitation', 'updated', 'A pending invitation was revoked.'),
+  event('invitation.accepted', 'invitation', 'updated', 'An invitation was accepted: its invitee is now the member memberId (payload: invitation, memberId).'),
   event('workspace.settings_updated', 'workspace', 'updated', 'The workspace settings changed.', { readScopes: ['workspace-settings:read'] }),
   // Subscription changes are audited, not outboxed, except this one: a subscription stopped by someone other
   // than its owner (revocation, expiry, an administrator, a receiver answering 410) must never be silently dead.

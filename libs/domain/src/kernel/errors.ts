@@ -47,6 +47,14 @@ export const DOMAIN_ERROR_CODES = [
   'upload_completed',
   /** A download of a file that is not available or is archived (409). */
   'file_not_available',
+  /** An invitation's address belongs to a member of the workspace already (409). */
+  'already_member',
+  /** The address has a pending invitation already (409): resend or revoke that one. */
+  'invitation_pending',
+  /** Resending, revoking or accepting an invitation that is accepted, revoked or expired (409; meta.status says which). */
+  'invitation_not_pending',
+  /** Resending an invitation sooner than a minute after its last e-mail (409, with Retry-After from meta.retryAfterSeconds). */
+  'resend_too_soon',
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 

@@ -2488,7 +2488,9 @@ export interface paths {
         };
         /**
          * List invitations
-         * @description Scopes: `invitations:read`.
+         * @description The workspace’s invitations, oldest first; `status` filters by the status at the request’s instant. Addresses only with members:pii:read.
+         *
+         *     Scopes: `invitations:read`.
          *
          *     Overlay scopes (widen, never grant): `members:pii:read`.
          */
@@ -2496,7 +2498,9 @@ export interface paths {
         put?: never;
         /**
          * Create invitation
-         * @description Scopes: `invitations:write`.
+         * @description Invites an address for seven days and e-mails it (asynchronously, from the `invitation.created` event). Every role must be an unarchived role of the workspace (400 with a pointer per bad entry) whose permissions the caller holds (403 `insufficient_scope`). 409 `already_member`: the address belongs to a member (active or deactivated); 409 `invitation_pending`: it has a pending invitation (resend or revoke that one).
+         *
+         *     Scopes: `invitations:write`.
          *
          *     Overlay scopes (widen, never grant): `members:pii:read`.
          */
@@ -2516,7 +2520,9 @@ export interface paths {
         };
         /**
          * Get invitation
-         * @description Scopes: `invitations:read`.
+         * @description One invitation; its address only with members:pii:read.
+         *
+         *     Scopes: `invitations:read`.
          *
          *     Overlay scopes (widen, never grant): `members:pii:read`.
          */
@@ -2525,7 +2531,9 @@ export interface paths {
         post?: never;
         /**
          * Revoke invitation
-         * @description Scopes: `invitations:write`.
+         * @description Revokes a pending invitation (kept, status `revoked`): its links stop working. Revoking a revoked invitation again is 204 with nothing changed; an accepted or expired one is 409 `invitation_not_pending`.
+         *
+         *     Scopes: `invitations:write`.
          */
         delete: operations["revokeInvitation"];
         options?: never;
@@ -2544,7 +2552,9 @@ export interface paths {
         put?: never;
         /**
          * Resend invitation
-         * @description Scopes: `invitations:write`.
+         * @description E-mails a pending invitation again with a new link (earlier links keep working) and moves `lastSentAt`; the expiry stays. At most once a minute: sooner is 409 `resend_too_soon` with `Retry-After` (seconds). Not pending: 409 `invitation_not_pending`.
+         *
+         *     Scopes: `invitations:write`.
          *
          *     Overlay scopes (widen, never grant): `members:pii:read`.
          */
@@ -4424,7 +4434,7 @@ export interface components {
             lastSyncAt: string | null;
             lastError: string | null;
         };
-        /** @description A workspace invitation. */
+        /** @description A workspace invitation: an e-mail address offered roles for seven days. The worker e-mails the invitee a single-use acceptance link (the auth service’s `/invitations/accept`, outside this API: the invitee has no credential yet); accepting makes the invitee an active member holding `roleIds`. */
         Invitation: {
             /** @description Opaque resource identifier. */
             id: string;
@@ -4438,21 +4448,25 @@ export interface components {
              * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
-            /** @description Personal data; present only with members:pii:read. */
+            /** @description Personal data; present only with members:pii:read. Stored lower-case. */
             email?: string;
+            /** @description The roles the invitee holds once the invitation is accepted. */
             roleIds: string[];
-            /** @enum {string} */
+            /**
+             * @description `pending` until accepted or revoked; a pending invitation reads as `expired` from `expiresAt` on (decided at the request, never stale).
+             * @enum {string}
+             */
             status: "pending" | "accepted" | "revoked" | "expired";
-            /** @description Opaque resource identifier. */
+            /** @description The member or service account whose credential created it. */
             invitedBy: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+             * @description When its e-mail was last asked for (creation, then each resend).
              */
             lastSentAt: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+             * @description Seven days after creation; a resend does not extend it.
              */
             expiresAt: string;
         };
@@ -5854,7 +5868,7 @@ export interface components {
             };
         };
         /**
-         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`, and for files `upload_not_received`, `upload_mismatch` and `file_not_available` (docs/files.md). Codes: `conflict`.
+         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`, `already_member`, `invitation_pending`, `invitation_not_pending`, `resend_too_soon` (with `Retry-After`), and for files `upload_not_received`, `upload_mismatch` and `file_not_available` (docs/files.md). Codes: `conflict`.
          *
          *     - `conflict`: the resource's state does not allow the change.
          */
@@ -5868,7 +5882,7 @@ export interface components {
             };
         };
         /**
-         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`, and for files `upload_not_received`, `upload_mismatch` and `file_not_available` (docs/files.md). Codes: `conflict`, `idempotency_key_reused`, `idempotency_request_in_progress`.
+         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`, `already_member`, `invitation_pending`, `invitation_not_pending`, `resend_too_soon` (with `Retry-After`), and for files `upload_not_received`, `upload_mismatch` and `file_not_available` (docs/files.md). Codes: `conflict`, `idempotency_key_reused`, `idempotency_request_in_progress`.
          *
          *     - `conflict`: the resource's state does not allow the change.
          *     - `idempotency_key_reused`: the Idempotency-Key was used with a different payload.
@@ -5884,7 +5898,7 @@ export interface components {
             };
         };
         /**
-         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`, and for files `upload_not_received`, `upload_mismatch` and `file_not_available` (docs/files.md). Codes: `conflict`, `version_conflict`.
+         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`, `already_member`, `invitation_pending`, `invitation_not_pending`, `resend_too_soon` (with `Retry-After`), and for files `upload_not_received`, `upload_mismatch` and `file_not_available` (docs/files.md). Codes: `conflict`, `version_conflict`.
          *
          *     - `conflict`: the resource's state does not allow the change.
          *     - `version_conflict`: expectedVersion is not the stored version.

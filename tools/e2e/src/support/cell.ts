@@ -22,6 +22,8 @@ export interface V1Cell {
   readonly config: AppConfig;
   readonly v1: RunningApp;
   readonly v1b: RunningApp;
+  /** The cell's auth service (it also serves invitation acceptance, `/invitations/accept`). */
+  readonly auth: RunningApp;
   /** The cell's worker (`worker.app.get(QueueRuntime)` reaches its queues and in-process deliveries). */
   readonly worker: Awaited<ReturnType<typeof startCellServices>>['worker'];
   /** A personal access token of the owner with these scopes. */
@@ -87,6 +89,7 @@ export async function startV1Cell(env: TestEnvironment, options: CellOptions = {
     config,
     v1,
     v1b,
+    auth,
     worker,
     mint: (scopes) => mintFor(ownerMemberId, scopes),
     member: async (permissions) => {
@@ -169,5 +172,5 @@ export function useV1Cell(env: TestEnvironment, options: V1FixtureOptions = {}):
     call: <T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}, app = cell().v1) => callApi<T>(app, method, path, token, body, headers),
     listAll: <T>(path: string, token = running().admin) => listAllPages<T>(cell().v1, path, token),
   };
-  return withFields(withFields(methods, cell, ['database', 'workspaceId', 'ownerMemberId', 'demo', 'config', 'v1', 'v1b', 'worker']), running, ['admin']);
+  return withFields(withFields(methods, cell, ['database', 'workspaceId', 'ownerMemberId', 'demo', 'config', 'v1', 'v1b', 'auth', 'worker']), running, ['admin']);
 }

@@ -21,6 +21,10 @@ const WRITERS = 8;
 const stringFieldsOf = (op: OperationDefinition, marker: string): Record<string, string> =>
   Object.fromEntries(fieldsOf(op.request.body).filter((f) => f.kind === 'string' && f.free && !/(url|email|color|currency|code|timezone|locale)$/i.test(f.name)).slice(0, 2).map((f) => [f.name, `${f.name} ${marker}`]));
 
+/** E-mail fields, fresh per marker: a resource may be unique per address (one pending invitation per address). */
+const addressFieldsOf = (op: OperationDefinition, marker: string): Record<string, string> =>
+  Object.fromEntries(fieldsOf(op.request.body).filter((f) => f.kind === 'string' && /email$/i.test(f.name)).map((f) => [f.name, `${marker}@example.test`]));
+
 export async function races(world: World): Promise<Ledger> {
   const ledger = new Ledger('races');
   const { cell, a } = world;
@@ -58,7 +62,8 @@ export async function races(world: World): Promise<Ledger> {
     // A body the service accepts: the one a plain request proves, with a fresh marker in its text fields.
     let accepted: boolean | undefined;
     for (const full of [false, true]) {
-      const candidate = { ...(sampleFor(op.request.body, world.resolve, full) as Record<string, unknown>), ...stringFieldsOf(op, `probe-${randomUUID().slice(0, 8)}`) };
+      const fresh = `probe-${randomUUID().slice(0, 8)}`;
+      const candidate = { ...(sampleFor(op.request.body, world.resolve, full) as Record<string, unknown>), ...stringFieldsOf(op, fresh), ...addressFieldsOf(op, fresh) };
       const probe = await v1({ method: 'POST', path: op.path, headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(candidate) });
       if (probe.status >= 200 && probe.status < 300) {
         accepted = full;
@@ -69,8 +74,8 @@ export async function races(world: World): Promise<Ledger> {
       ledger.bump('idempotent creates without a known valid body');
       continue;
     }
-    // A fresh sample of the accepted kind: values unique per workspace (a custom-field key) are new in it, too.
-    const body = { ...(sampleFor(op.request.body, world.resolve, accepted) as Record<string, unknown>), ...stringFieldsOf(op, `idem-${randomUUID().slice(0, 8)}`) };
+    const fresh = `idem-${randomUUID().slice(0, 8)}`;
+    const body = { ...(sampleFor(op.request.body, world.resolve, accepted) as Record<string, unknown>), ...stringFieldsOf(op, fresh), ...addressFieldsOf(op, fresh) };
     const key = `reliability-${randomUUID()}`;
     const probe: Probe = { method: 'POST', path: op.path, headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify(body) };
     const answers: Answer[] = await Promise.all(Array.from({ length: WRITERS }, () => v1(probe)));

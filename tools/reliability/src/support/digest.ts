@@ -8,14 +8,15 @@ import type { Database } from '@workcell/db';
  * Left out, because they change without (or regardless of) the request under test:
  * - `audit_events`: refused authentications are audited by design (docs/authentication.md "Refused authentications");
  * - `idempotency_records`: a refused request frees its key;
- * - the worker's own bookkeeping: `webhook_deliveries`, `event_sequence_counters`, `automation_runs`, `exports`;
+ * - the worker's own bookkeeping: `webhook_deliveries`, `event_sequence_counters`, `automation_runs`, `exports`,
+ *   `invitation_messages` (the e-mails the worker sends for invitations created or resent earlier);
  * - columns touched by reads or the background: `last_used_at` (every authentication, and with it that row's
  *   `updated_at`), `published_at` (relay),
  *   and a webhook subscription's `status`/`revision`/`updated_at`/`disabled*` (the delivery engine disables
  *   failing subscriptions on its own).
  * Outbox rows of webhook subscriptions are left out for the same reason.
  */
-const SKIPPED_TABLES = new Set(['audit_events', 'idempotency_records', 'webhook_deliveries', 'event_sequence_counters', 'automation_runs', 'exports']);
+const SKIPPED_TABLES = new Set(['audit_events', 'idempotency_records', 'webhook_deliveries', 'event_sequence_counters', 'automation_runs', 'exports', 'invitation_messages']);
 const VOLATILE_COLUMNS = ['last_used_at', 'published_at'];
 const BACKGROUND_COLUMNS: Record<string, readonly string[]> = { webhook_subscriptions: ['status', 'revision', 'updated_at'] };
 

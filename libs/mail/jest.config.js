@@ -1,0 +1,1 @@
+export default { displayName: '@workcell/mail', preset: '../../jest.preset.js' };

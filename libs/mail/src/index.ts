@@ -1,0 +1,1 @@
+export { createMailer, type Mailer, type MailMessage, OutboxMailer, SmtpMailer } from './mail.js';
