@@ -24,10 +24,11 @@ const AUTHORIZATION_WRITES = [
 const GUARDS = ['assertChangingAuthorization(', 'inAuthorizationTransaction(', 'inPermissionTransaction(', 'changeAuthorization('];
 /**
  * Writes that change no authorization: a credential's or token's last use; a workspace's name (workspace-settings);
- * the demo workspace's first seeding, before any of its credentials exist (refreshDemoTokens, which grants again
- * to a running workspace, is an authorization change).
+ * the demo workspace's first seeding and the founding of any new workspace (foundWorkspace, its first administrator's
+ * membership and role), before any of its credentials exist (refreshDemoTokens, which grants again to a running
+ * workspace, is an authorization change).
  */
-const EXEMPT = new Set(['touchCredential', 'touchTeamToken', 'updateWorkspaceSettingsIfRevision', 'seedDemoWorkspaceIfEmpty', 'grantDemoAccess']);
+const EXEMPT = new Set(['touchCredential', 'touchTeamToken', 'updateWorkspaceSettingsIfRevision', 'seedDemoWorkspaceIfEmpty', 'grantDemoAccess', 'foundWorkspace']);
 
 function functionsOf(text: string): { name: string; body: string }[] {
   const starts = [...text.matchAll(/^(?:export )?(?:async )?function (\w+)/gm)];
