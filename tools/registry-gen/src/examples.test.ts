@@ -83,7 +83,12 @@ describe('v1.openapi.json examples', () => {
       const op = v1.paths[def.path]![def.method.toLowerCase()]!;
       const sent = sentErrors(def);
       const declared = Object.keys(op.responses).filter((status) => status !== String(def.success));
-      assert.deepEqual(declared, sent.map((s) => String(s.status)), def.operationId);
+      // Every operation also declares the 500 a defect would answer (never expected: bad input is a 4xx).
+      assert.deepEqual(declared, [...sent.map((s) => s.status), 500].sort((a, b) => a - b).map(String), def.operationId);
+      const internal = deref(v1, op.responses['500']!, 'responses');
+      assert.deepEqual(internal['x-error-codes'], ['internal_error'], def.operationId);
+      const internalExample = (json(internal)?.['examples'] as Record<string, { value: unknown }>)['internal_error']!.value;
+      parses(ErrorDocument, internalExample, `${def.operationId} 500`);
       for (const { status, codes } of sent) {
         const response = deref(v1, op.responses[String(status)]!, 'responses');
         assert.deepEqual(response['x-error-codes'], codes.map((c) => c.code), `${def.operationId} ${status}`);

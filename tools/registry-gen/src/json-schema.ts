@@ -4,6 +4,15 @@ export type JsonSchema = Record<string, unknown>;
 
 const FORMATS_WITHOUT_PATTERN = new Set(['date-time', 'date', 'email', 'uri']);
 
+const INT32 = { min: -2_147_483_648, max: 2_147_483_647 };
+
+/** OpenAPI's integer format for an integer schema: int32 when its bounds fit, else int64 (zod's safe-integer default). */
+function integerFormat(schema: JsonSchema): 'int32' | 'int64' {
+  const min = typeof schema['minimum'] === 'number' ? schema['minimum'] : Number.MIN_SAFE_INTEGER;
+  const max = typeof schema['maximum'] === 'number' ? schema['maximum'] : Number.MAX_SAFE_INTEGER;
+  return min >= INT32.min && max <= INT32.max ? 'int32' : 'int64';
+}
+
 const baseOptions = {
   target: 'draft-2020-12',
   io: 'input',
@@ -12,6 +21,7 @@ const baseOptions = {
     // zod emits a long regex next to well-known formats; the format says it all.
     const format = ctx.jsonSchema['format'];
     if (typeof format === 'string' && FORMATS_WITHOUT_PATTERN.has(format)) delete ctx.jsonSchema['pattern'];
+    if (ctx.jsonSchema['type'] === 'integer' && format === undefined) ctx.jsonSchema['format'] = integerFormat(ctx.jsonSchema);
   },
 } as const;
 

@@ -173,7 +173,7 @@ export function buildV0Document(ops: readonly V0OperationDefinition[]): JsonSche
     LegacyTooManyRequests: {
       description: 'Rate limit exceeded (100 requests per minute per API token and URL path).',
       headers: {
-        'Retry-After': { description: 'Minimum seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+        'Retry-After': { description: 'Minimum seconds to wait before retrying.', schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 86_400 } },
       },
       content: error('rate_limited', 'too many requests; retry after the window resets'),
     },
@@ -195,12 +195,14 @@ export function buildV0Document(ops: readonly V0OperationDefinition[]): JsonSche
     servers: [
       {
         url: '{base_url}',
-        description: 'Primary base address.',
+        description: 'Production: the primary base address.',
+        'x-internal': false,
         variables: { base_url: { default: 'https://api.workcell.invalid', description: 'The {base_url} of the deployment.' } },
       },
       {
         url: '{base_url_alt}',
-        description: 'Alternate base address.',
+        description: 'Production: the alternate base address.',
+        'x-internal': false,
         variables: {
           base_url_alt: { default: 'https://legacy.workcell.invalid', description: 'The {base_url_alt} of the deployment.' },
         },
@@ -217,8 +219,8 @@ export function buildV0Document(ops: readonly V0OperationDefinition[]): JsonSche
         },
       },
       parameters: {
-        Page: pageParameter('page', 'Page number, minimum 1, in decimal digits only.', { type: 'integer', minimum: 1 }),
-        Limit: pageParameter('limit', 'Page size, 1-500, in decimal digits only.', { type: 'integer', minimum: 1, maximum: 500 }),
+        Page: pageParameter('page', 'Page number, minimum 1, in decimal digits only.', { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+        Limit: pageParameter('limit', 'Page size, 1-500, in decimal digits only.', { type: 'integer', format: 'int32', minimum: 1, maximum: 500 }),
       },
       responses,
       schemas,

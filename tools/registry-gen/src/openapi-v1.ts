@@ -105,6 +105,22 @@ const ERROR_RESPONSES: Record<V1ErrorStatus, { name: string; description: string
   },
 };
 
+const INTERNAL_ERROR = 'InternalServerError';
+
+/**
+ * The 500 every operation can answer: a defect, never an expected outcome (bad input is a 4xx, a failing dependency
+ * 503). Declared so clients and contract tests know its shape: the error document, with no internals.
+ */
+function internalErrorResponse(): JsonSchema {
+  const example = { errors: [{ code: 'internal_error', detail: 'the request could not be completed', status: '500', title: titleFor(500) }], meta: { requestId: exampleUuid(0) } };
+  return {
+    description: 'An unexpected failure (a defect): the error document with code `internal_error` and no internals; report its request id. Not retried automatically except for safe operations.',
+    headers: headerRefs(['X-Request-Id']),
+    content: { 'application/json': { schema: toSchema(ErrorDocument), examples: { internal_error: { summary: 'internal_error', value: example } } } },
+    'x-error-codes': ['internal_error'],
+  };
+}
+
 /** The error document an operation answers with for one code (its `detail` says when; the request id is an example). */
 export function errorDocumentExample(status: V1ErrorStatus, sent: SentCode): unknown {
   return { errors: [{ code: sent.code, detail: sent.when, status: String(status), title: titleFor(status) }], meta: { requestId: exampleUuid(0) } };
@@ -137,7 +153,8 @@ class ErrorResponses {
       const codes = sent.codes.map((c) => `\`${c.code}\``).join(', ');
       this.byName.set(name, {
         description: `${spec.description} Codes: ${codes}.\n\n${sent.codes.map((c) => `- \`${c.code}\`: ${c.when}.`).join('\n')}`,
-        headers: headerRefs(['X-Request-Id', ...(spec.extraHeaders ?? [])]),
+        // Every answer but a 503 passes the rate limiter first (libs/http rate-limit.ts), so it carries the window's headers.
+        headers: headerRefs([...new Set(['X-Request-Id', ...(sent.status < 500 ? RATE_LIMIT_HEADERS : []), ...(spec.extraHeaders ?? [])])]),
         content: {
           'application/json': {
             schema: toSchema(ErrorDocument),
@@ -159,15 +176,15 @@ class ErrorResponses {
 const HEADERS: Record<string, JsonSchema> = {
   'X-Request-Id': {
     description: 'Correlation id; equals `meta.requestId` of error documents.',
-    schema: { type: 'string' },
+    schema: { type: 'string', maxLength: 128 },
   },
-  'X-RateLimit-Limit': { description: 'Maximum requests in the current window.', schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { description: 'Requests still available in the window.', schema: { type: 'integer' } },
+  'X-RateLimit-Limit': { description: 'Maximum requests in the current window.', schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 2_147_483_647 } },
+  'X-RateLimit-Remaining': { description: 'Requests still available in the window.', schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 2_147_483_647 } },
   'X-RateLimit-Reset': {
     description: 'Window reset as Unix time in milliseconds.',
-    schema: { type: 'integer', format: 'int64' },
+    schema: { type: 'integer', format: 'int64', minimum: 0, maximum: 253_402_300_799_999 },
   },
-  'Retry-After': { description: 'Minimum seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+  'Retry-After': { description: 'Minimum seconds to wait before retrying.', schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 86_400 } },
   'WWW-Authenticate': {
     description: 'RFC 6750 challenge: `Bearer realm="workcell-v1"`, plus `error="invalid_token"` when the presented token is unknown, malformed, expired or revoked.',
     schema: { type: 'string' },
@@ -179,7 +196,8 @@ const HEADERS: Record<string, JsonSchema> = {
 
 type Components = Readonly<Record<string, JsonSchema>>;
 
-const SUCCESS_HEADERS = ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+const SUCCESS_HEADERS = ['X-Request-Id', ...RATE_LIMIT_HEADERS];
 const headerRefs = (names: readonly string[]) =>
   Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
 
@@ -212,7 +230,7 @@ const SHARED_PARAMETERS: Record<string, { key: string; param: JsonSchema }> = {
       in: 'query',
       required: false,
       description: `Page size, 1-${CURSOR_PAGE_MAX_LIMIT} in decimal digits only; default ${CURSOR_PAGE_DEFAULT_LIMIT}.`,
-      schema: { type: 'integer', minimum: 1, maximum: CURSOR_PAGE_MAX_LIMIT, default: CURSOR_PAGE_DEFAULT_LIMIT },
+      schema: { type: 'integer', format: 'int32', minimum: 1, maximum: CURSOR_PAGE_MAX_LIMIT, default: CURSOR_PAGE_DEFAULT_LIMIT },
     },
   },
   'header:if-match': {
@@ -223,7 +241,7 @@ const SHARED_PARAMETERS: Record<string, { key: string; param: JsonSchema }> = {
       required: true,
       description:
         'Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.',
-      schema: { type: 'string', pattern: '^"[^"\\s]{1,128}"$' },
+      schema: { type: 'string', maxLength: 130, pattern: '^"[^"\\s]{1,128}"$' },
     },
   },
   'header:idempotency-key': {
@@ -235,7 +253,7 @@ const SHARED_PARAMETERS: Record<string, { key: string; param: JsonSchema }> = {
       description:
         'Optional client-chosen key, 8-255 characters `[A-Za-z0-9._:-]` (UUID recommended), scoped to credential and operation and kept 24 hours. ' +
         'A replay with the same payload returns the stored response; a different payload gets 409 `idempotency_key_reused`; an invalid key gets 400 `invalid_idempotency_key`.',
-      schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{7,254}$' },
+      schema: { type: 'string', maxLength: 255, pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{7,254}$' },
     },
   },
 };
@@ -324,6 +342,7 @@ function operationObject(op: OperationDefinition, components: Components, errors
   const parameters = parametersOf(op, components);
   const responses: Record<string, unknown> = { [String(op.success)]: successResponse(op, components) };
   for (const sent of sentErrors(op)) responses[String(sent.status)] = errors.ref(sent);
+  responses['500'] = { $ref: `#/components/responses/${INTERNAL_ERROR}` };
   let requestBody: JsonSchema | undefined;
   if (op.request.body) {
     const { schema, optional } = unwrapOptional(op.request.body);
@@ -471,7 +490,7 @@ export function buildV1Document(ops: readonly OperationDefinition[], digest: str
     const item = (paths[op.path] ??= {});
     item[op.method.toLowerCase()] = operationObject(op, components, errors);
   }
-  const responses = errors.all();
+  const responses = { ...errors.all(), [INTERNAL_ERROR]: internalErrorResponse() };
   const usedFamilies = new Set(ops.map((op) => op.family));
   const parameters = Object.fromEntries(Object.values(SHARED_PARAMETERS).map((p) => [p.key, { ...p.param, example: exampleOf(p.param['schema'] as JsonSchema, components, p.param['name'] as string) }]));
   const reachable = reachableSchemas({ paths, responses }, components);
@@ -492,7 +511,8 @@ export function buildV1Document(ops: readonly OperationDefinition[], digest: str
     servers: [
       {
         url: '{regional_base_url}',
-        description: 'Regional endpoint derived from the credential (no cross-region redirects).',
+        description: 'Production: the regional endpoint derived from the credential (no cross-region redirects).',
+        'x-internal': false,
         variables: {
           regional_base_url: { default: 'https://eu1.api.workcell.invalid', description: 'Regional v1 base URL of the credential.' },
         },

@@ -36,10 +36,12 @@ export function isSupportedInstant(ms: number): boolean {
 
 export const Timestamp = z.iso
   .datetime({ offset: true })
+  .max(64)
   .refine((value) => isSupportedInstant(Date.parse(value)), 'must lie between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z (UTC)')
   .describe('RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.');
 export const DateOnly = z.iso
   .date()
+  .max(10)
   .refine((value) => !value.startsWith('0000'), 'must lie between 0001-01-01 and 9999-12-31')
   .describe('ISO-8601 calendar date, 0001-01-01 to 9999-12-31.');
 
@@ -58,7 +60,7 @@ export function decimalInteger(min: number, max: number) {
 export const Name = z.string().trim().min(1).max(200);
 export const ShortText = z.string().max(2000);
 export const LongText = z.string().max(100_000);
-export const Color = z.string().regex(/^#[0-9a-fA-F]{6}$/);
+export const Color = z.string().max(7).regex(/^#[0-9a-fA-F]{6}$/);
 export const Email = z.email().max(320);
 /** A time-zone name the runtime's IANA database knows (what every date computation will use). */
 export function isKnownTimeZone(name: string): boolean {
@@ -75,7 +77,7 @@ export const TimeZone = z
   .max(64)
   .refine(isKnownTimeZone, 'an IANA time-zone name, e.g. Europe/Berlin')
   .describe('IANA time-zone name, e.g. Europe/Berlin.');
-export const CurrencyCode = z.string().regex(/^[A-Z]{3}$/).describe('ISO-4217 currency code.');
+export const CurrencyCode = z.string().max(3).regex(/^[A-Z]{3}$/).describe('ISO-4217 currency code.');
 
 export const Money = z
   .object({
@@ -90,16 +92,16 @@ export const Money = z
 function moneyInput(amount: z.ZodString, id: string, description: string) {
   return z.strictObject({ amount, currency: CurrencyCode }).meta({ id, description });
 }
-export const MoneyInput = moneyInput(z.string().regex(/^-?\d{1,15}(\.\d{1,6})?$/), 'MoneyInput', 'A monetary amount (request form).');
+export const MoneyInput = moneyInput(z.string().max(23).regex(/^-?\d{1,15}(\.\d{1,6})?$/), 'MoneyInput', 'A monetary amount (request form).');
 /** A price in request form: never negative (a negative price means nothing), stored exactly as numeric(21,6). */
 export const PriceInput = moneyInput(
-  z.string().regex(/^\d{1,15}(\.\d{1,6})?$/, 'a price is a non-negative decimal string with at most 15 integer and 6 fraction digits'),
+  z.string().max(22).regex(/^\d{1,15}(\.\d{1,6})?$/, 'a price is a non-negative decimal string with at most 15 integer and 6 fraction digits'),
   'PriceInput',
   'A price (request form): a non-negative amount.',
 );
 /** A billing rate in request form: never negative, stored as numeric(14,4). */
 export const RateInput = moneyInput(
-  z.string().regex(/^\d{1,10}(\.\d{1,4})?$/, 'a rate is a non-negative decimal with at most 10 integer and 4 fraction digits'),
+  z.string().max(15).regex(/^\d{1,10}(\.\d{1,4})?$/, 'a rate is a non-negative decimal with at most 10 integer and 4 fraction digits'),
   'RateInput',
   'A billing rate (request form): a non-negative amount with at most 10 integer and 4 fraction digits.',
 );
@@ -202,11 +204,13 @@ export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
 export const IfMatch = z
   .string()
+  .max(130)
   .regex(/^"[^"\s]{1,128}"$/)
   .describe('Strong revision (quoted ETag of the last read). Weak validators and `*` are rejected with 400 invalid_precondition.');
 
 export const IdempotencyKey = z
   .string()
+  .max(255)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{7,254}$/)
   .describe(
     '8-255 characters [A-Za-z0-9._:-] (a UUID is recommended). Scoped to the credential and operation, kept 24 hours. ' +

@@ -30,12 +30,12 @@ export const AutomationAction = z
 export const AutomationTrigger = z
   .strictObject({
     eventType: z.string().min(1).max(100),
-    conditions: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+    conditions: z.record(z.string().max(100), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
   })
   .meta({ id: 'AutomationTrigger', description: 'Event that starts a run.' });
 
 export const AutomationStep = z
-  .strictObject({ actionId: z.string().min(1).max(100), input: z.record(z.string(), z.unknown()) })
+  .strictObject({ actionId: z.string().min(1).max(100), input: z.record(z.string().max(100), z.unknown()) })
   .meta({ id: 'AutomationStep', description: 'One step of a flow.' });
 
 export const AutomationDefinition = z

@@ -32,7 +32,7 @@ export const changeOperations = [
     scopes: ['changes:read'],
     dynamicScopes: 'authorization-filtered',
     query: {
-      types: z.string().regex(/^[a-z-]+(,[a-z-]+)*$/).optional().describe('Comma-separated resource types.'),
+      types: z.string().max(1000).regex(/^[a-z-]+(,[a-z-]+)*$/).optional().describe('Comma-separated resource types.'),
       wait: decimalInteger(0, CHANGES_MAX_WAIT_SECONDS)
         .describe(
           `Long poll: when caught up, hold the request up to this many seconds (0-${CHANGES_MAX_WAIT_SECONDS}, decimal digits only) ` +

@@ -24,7 +24,7 @@ export const CustomFieldValues = z
 export const CustomFieldValuesUpdate = z
   .strictObject({
     expectedVersion: ExpectedVersion,
-    values: z.record(z.string(), CustomFieldValue).describe('Keys to set (at least one); null clears a value. Other keys stay unchanged.'),
+    values: z.record(z.string().max(64), CustomFieldValue).describe('Keys to set (at least one); null clears a value. Other keys stay unchanged.'),
   })
   .meta({ id: 'CustomFieldValuesUpdate', description: 'Compare-and-set of custom-field values.' });
 

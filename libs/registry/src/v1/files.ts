@@ -7,7 +7,7 @@ const f = family('files');
 
 export const FILE_MAX_BYTES = 5 * 1024 * 1024 * 1024;
 
-const Sha256 = z.string().regex(/^[0-9a-f]{64}$/).describe('Lower-case hex SHA-256 of the content.');
+const Sha256 = z.string().max(64).regex(/^[0-9a-f]{64}$/).describe('Lower-case hex SHA-256 of the content.');
 const ContentType = z.string().regex(/^[\w.+-]+\/[\w.+-]+$/).max(255);
 
 export const FILE_STATUSES = ['pending', 'available', 'expired'] as const;

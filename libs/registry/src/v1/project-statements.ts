@@ -4,7 +4,7 @@ import type { OperationDefinition } from '../types.js';
 import { archivableCrud } from './builders.js';
 
 export const StatementKind = z.enum(['expense', 'revenue', 'budget']);
-const Quantity = z.string().regex(/^-?\d{1,12}(\.\d{1,4})?$/);
+const Quantity = z.string().max(18).regex(/^-?\d{1,12}(\.\d{1,4})?$/);
 
 export const ProjectStatement = z
   .object({

@@ -56,6 +56,7 @@ export const searchOperations = [
       q: z.string().min(1).max(200),
       types: z
         .string()
+        .max(1000)
         .regex(/^[a-z-]+(,[a-z-]+)*$/)
         .optional()
         .describe(`Comma-separated domains: ${RESOURCE_DOMAINS.join(', ')}.`),

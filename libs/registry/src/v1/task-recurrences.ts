@@ -78,7 +78,7 @@ export const TaskRecurrenceEvent = z
     externalEventId: z.string().min(1).max(200).describe('Caller-side id; duplicates are ignored.'),
     eventType: z.string().min(1).max(100),
     occurredAt: Timestamp,
-    attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+    attributes: z.record(z.string().max(100), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
   })
   .meta({ id: 'TaskRecurrenceEvent', description: 'An external event that can trigger an occurrence.' });
 

@@ -8,7 +8,7 @@ const f = family('workspace-settings');
 /** The six-field safe settings projection (5.3). */
 const settingsFields = z.strictObject({
   name: Name,
-  locale: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/),
+  locale: z.string().max(5).regex(/^[a-z]{2}(-[A-Z]{2})?$/),
   timeZone: TimeZone,
   weekStart: z.enum(['monday', 'sunday']),
   defaultCurrency: CurrencyCode,
