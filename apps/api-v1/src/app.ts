@@ -34,6 +34,7 @@ import { ProductsController } from './products/products.controller.js';
 import { DocumentsController } from './documents/documents.controller.js';
 import { CustomFieldDefinitionsController } from './custom-fields/custom-field-definitions.controller.js';
 import { CustomFieldValuesController } from './custom-fields/custom-field-values.controller.js';
+import { TaskRecurrencesController } from './task-recurrences/task-recurrences.controller.js';
 import { ProductGroupsController } from './product-groups/product-groups.controller.js';
 
 import { ProjectStatementsController } from './project-statements/project-statements.controller.js';
@@ -56,7 +57,7 @@ export class ApiV1Module {
       module: ApiV1Module,
       imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule, ApiAuthModule.forApi('v1'), DiscoveryModule],
       providers: [LifecycleJobs, ServedOperations, ChangeWaits],
-      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, ProjectSharingController, TasksController, TagsController, ListsController, TimeEntriesController, ProjectStatementsController, ServicesController, ProjectTemplatesController, PlannedWorkController, UsersController, ProductsController, ProductGroupsController, DocumentsController, CustomFieldDefinitionsController, CustomFieldValuesController, ChangesController, WebhooksController, CommentsController, ActivityController],
+      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, ProjectSharingController, TasksController, TagsController, ListsController, TimeEntriesController, ProjectStatementsController, ServicesController, ProjectTemplatesController, PlannedWorkController, UsersController, ProductsController, ProductGroupsController, DocumentsController, CustomFieldDefinitionsController, CustomFieldValuesController, TaskRecurrencesController, ChangesController, WebhooksController, CommentsController, ActivityController],
     };
   }
 }

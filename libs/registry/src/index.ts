@@ -13,6 +13,7 @@ export type { OperationSpec, ArchivableCrudSpec } from './v1/builders.js';
 export { DOCUMENT_MAX_BODY_BYTES, DOCUMENT_MAX_CONTENT_CHARS, DocumentCreate, DocumentUpdate } from './v1/documents.js';
 export { CUSTOM_FIELD_TEXT_MAX_CHARS, CustomFieldDefinitionCreate, CustomFieldDefinitionUpdate, CustomFieldOption, CustomFieldType } from './v1/custom-field-definitions.js';
 export { CustomFieldValuesUpdate } from './v1/custom-field-values.js';
+export { RecurrenceRule, TaskRecurrenceCreate, TaskRecurrenceEvent, TaskRecurrencePreviewRequest, TaskRecurrenceUpdate } from './v1/task-recurrences.js';
 export { DOMAIN_READ_SCOPES, RESOURCE_DOMAINS, ResourceDomainSchema } from './v1/search.js';
 export type { ResourceDomain } from './v1/search.js';
 export { WEBHOOK_DISABLED_REASONS, WEBHOOK_FAILURE_REASONS, WEBHOOK_URL_RULE } from './v1/webhooks.js';

@@ -184,6 +184,7 @@ describe('every write path of a resource emits its resource’s events', () => {
     comment: { model: 'comment', table: 'comments' },
     document: { model: 'document', table: 'documents' },
     custom_field_definition: { model: 'customFieldDefinition', table: 'custom_field_definitions' },
+    task_recurrence: { model: 'taskRecurrence', table: 'task_recurrences' },
   };
   // Deliberate exceptions, each with its reason; keep this list short.
   const EXEMPT: Record<string, string> = {};

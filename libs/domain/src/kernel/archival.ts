@@ -19,8 +19,8 @@ import type { Versioned } from './versioned.js';
  * - a change writes `<type>.archived` (`{ <type>Id, archivedAt, requestId }`) or `<type>.restored`
  *   (`{ <type>: resource, requestId }`) in the transaction that makes it, and only then.
  */
-/** Archivable workspace configuration that scopes alone bound (no resource-grant type): custom-field definitions. */
-export type UngrantedType = 'custom_field_definition';
+/** Archivable resources that scopes alone bound here (no resource-grant type of their own): custom-field definitions, task recurrences. */
+export type UngrantedType = 'custom_field_definition' | 'task_recurrence';
 
 export interface Archivable<Row, View> {
   /** The resource type: its grant type, the events' aggregate type and their name prefix; messages name it with spaces (`contact group`). */

@@ -15,14 +15,29 @@ const f = family('task-recurrences');
 
 export const RecurrenceRule = z
   .strictObject({
-    frequency: z.enum(['daily', 'weekly', 'monthly', 'yearly', 'external']).describe('`external`: occurrences are created by submitted external events.'),
-    interval: z.number().int().min(1).max(366).optional(),
-    byWeekday: z.array(z.enum(['mo', 'tu', 'we', 'th', 'fr', 'sa', 'su'])).max(7).optional(),
-    byMonthDay: z.array(z.number().int().min(-31).max(31)).max(31).optional(),
-    count: z.number().int().min(1).max(10_000).optional(),
-    until: DateOnly.optional(),
+    frequency: z
+      .enum(['daily', 'weekly', 'monthly', 'yearly', 'external'])
+      .describe('RRULE FREQ (DAILY, WEEKLY, MONTHLY, YEARLY). `external`: no schedule; occurrences are created by submitted external events (submitTaskRecurrenceEvent) and no other rule part is accepted.'),
+    interval: z.number().int().min(1).max(366).optional().describe('RRULE INTERVAL (default 1).'),
+    byWeekday: z.array(z.enum(['mo', 'tu', 'we', 'th', 'fr', 'sa', 'su'])).max(7).optional().describe('RRULE BYDAY without ordinals (each weekday at most once).'),
+    byMonthDay: z
+      .array(z.number().int().min(-31).max(31))
+      .max(31)
+      .optional()
+      .describe('RRULE BYMONTHDAY (not 0; -1 is the last day of the month). Per RFC 5545 a day a month does not have is skipped: 31 produces nothing in April, June, September, November or February.'),
+    bySetPosition: z
+      .array(z.number().int().min(-366).max(366))
+      .max(10)
+      .optional()
+      .describe('RRULE BYSETPOS (not 0): keeps the n-th of each period\'s candidates, e.g. byWeekday mo..fr with bySetPosition [-1] is the last weekday of the month. Needs byWeekday or byMonthDay.'),
+    count: z.number().int().min(1).max(10_000).optional().describe('RRULE COUNT; not with `until`.'),
+    until: DateOnly.optional().describe('Last local day (inclusive) in the series\' time zone; not with `count`.'),
   })
-  .meta({ id: 'RecurrenceRule', description: 'When a series creates task occurrences.' });
+  .meta({
+    id: 'RecurrenceRule',
+    description:
+      'When a series creates task occurrences: the RFC 5545 RRULE subset FREQ, INTERVAL, BYDAY (no ordinals), BYMONTHDAY, BYSETPOS, COUNT and UNTIL, expanded from local midnight of `startsOn` in the series\' IANA time zone (rrule-temporal), so every occurrence is local midnight of its day, across daylight-saving changes. Anything else is 400 `validation_failed` with a pointer to the offending member.',
+  });
 
 export const TaskRecurrence = z
   .object({

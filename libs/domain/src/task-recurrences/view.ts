@@ -1,0 +1,126 @@
+import { type Client, findTaskRecurrence, setTaskRecurrenceArchived, type TaskOccurrenceRecord, type TaskRecurrenceRecord, type Tx } from '@workcell/db';
+import { archivable } from '../kernel/archival.js';
+import type { V1AuthContext } from '../kernel/auth-context.js';
+import { archivableFields } from '../kernel/base-view.js';
+import { versionOf } from '../kernel/cas.js';
+import { DomainError } from '../kernel/errors.js';
+import { grantedIds } from '../kernel/grants.js';
+import { isUuid } from '../kernel/ids.js';
+import type { Versioned } from '../kernel/versioned.js';
+import type { Rule, Schedule } from './rule.js';
+
+/**
+ * Task recurrences (issue 14): a series belongs to a template task and creates occurrence tasks, copies of the
+ * template (title, description, priority, project, list, assignee, estimate, tags) due at the occurrence's instant.
+ * A series is readable and writable by a service account only while it may read (write) its template task under
+ * its resource grants; otherwise the series is not found (404), so nothing about it is revealed.
+ */
+
+export type TaskRecurrenceView = {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly archivedAt: string | null;
+  readonly templateTaskId: string;
+  readonly rule: Rule;
+  readonly startsOn: string;
+  readonly timeZone: string;
+  readonly status: 'active' | 'paused' | 'ended';
+  readonly nextOccurrenceAt: string | null;
+  readonly lastCheckedAt: string | null;
+  readonly version: string;
+};
+
+export type TaskOccurrenceView = {
+  readonly id: string;
+  readonly recurrenceId: string;
+  readonly taskId: string | null;
+  readonly scheduledFor: string;
+  readonly source: 'schedule' | 'external-event' | 'recheck';
+  readonly status: 'scheduled' | 'created' | 'skipped' | 'failed';
+};
+
+/** A stored date (midnight UTC) as its ISO calendar date. */
+const dateOnly = (date: Date): string => date.toISOString().slice(0, 10);
+
+export function scheduleOf(row: TaskRecurrenceRecord): Schedule {
+  return { rule: row.rule as Rule, startsOn: dateOnly(row.startsOn), timeZone: row.timezone };
+}
+
+export function taskRecurrenceView(row: TaskRecurrenceRecord): TaskRecurrenceView {
+  return {
+    ...archivableFields(row),
+    templateTaskId: row.taskId,
+    rule: row.rule as Rule,
+    startsOn: dateOnly(row.startsOn),
+    timeZone: row.timezone,
+    status: row.state,
+    nextOccurrenceAt: row.nextOccurrenceAt?.toISOString() ?? null,
+    lastCheckedAt: row.lastCheckedAt?.toISOString() ?? null,
+    version: versionOf(row.revision),
+  };
+}
+
+export function versionedTaskRecurrence(row: TaskRecurrenceRecord): Versioned<TaskRecurrenceView> {
+  return { resource: taskRecurrenceView(row), revision: row.revision };
+}
+
+export function taskOccurrenceView(row: TaskOccurrenceRecord): TaskOccurrenceView {
+  return { id: row.id, recurrenceId: row.recurrenceId, taskId: row.taskId, scheduledFor: row.scheduledFor.toISOString(), source: row.source, status: row.status };
+}
+
+export const taskRecurrenceNotFound = (): DomainError => new DomainError('not_found', 'task recurrence not found');
+
+/** The stored id of a path id (lower case); a non-UUID names nothing (404). */
+export function taskRecurrenceIdOf(raw: string): string {
+  if (!isUuid(raw)) throw taskRecurrenceNotFound();
+  return raw.toLowerCase();
+}
+
+/** Whether a service account's task grants cover the series' template task (a member's always do). */
+export function coversTemplate(auth: V1AuthContext, row: Pick<TaskRecurrenceRecord, 'taskId'>): boolean {
+  const granted = grantedIds(auth, 'task');
+  return granted === null || granted.includes(row.taskId);
+}
+
+/** The series of the caller's workspace whose template task the caller may see, else 404. */
+export async function findTaskRecurrenceOr404(tx: Client, auth: V1AuthContext, id: string): Promise<TaskRecurrenceRecord> {
+  const row = await findTaskRecurrence(tx, auth.workspaceId, id);
+  if (!row || !coversTemplate(auth, row)) throw taskRecurrenceNotFound();
+  return row;
+}
+
+/** 409 unless the series takes changes: archived series are read-only until restored. */
+export function assertLive(row: TaskRecurrenceRecord): void {
+  if (row.archivedAt !== null) throw new DomainError('conflict', 'the task recurrence is archived; restore it first');
+}
+
+/** The series as `task_recurrence.*` events carry it. */
+export const taskRecurrenceEventView = (row: TaskRecurrenceRecord): TaskRecurrenceView => taskRecurrenceView(row);
+
+/** How a series is archived and restored (kernel/archival.ts); an archived series materialises nothing. */
+export const archivableTaskRecurrence = archivable({
+  type: 'task_recurrence',
+  find: (tx, workspaceId, id) => findTaskRecurrence(tx, workspaceId, id),
+  setArchived: setTaskRecurrenceArchived,
+  answer: versionedTaskRecurrence,
+  eventView: taskRecurrenceEventView,
+});
+
+/** The AsyncOperation a recheck or an event submission answers (202): the work is done in the request, so it has succeeded. */
+export type RecurrenceOperationView = {
+  readonly id: string;
+  readonly kind: 'task-recurrence.recheck' | 'task-recurrence.event';
+  readonly status: 'succeeded';
+  readonly resourceType: 'task-recurrences';
+  readonly resourceId: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly completedAt: string;
+  readonly error: null;
+};
+
+export function recurrenceOperation(id: string, kind: RecurrenceOperationView['kind'], recurrenceId: string, at: Date): RecurrenceOperationView {
+  const when = at.toISOString();
+  return { id, kind, status: 'succeeded', resourceType: 'task-recurrences', resourceId: recurrenceId, createdAt: when, updatedAt: when, completedAt: when, error: null };
+}
