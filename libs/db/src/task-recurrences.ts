@@ -119,13 +119,13 @@ export async function advanceTaskRecurrence(tx: Tx, workspaceId: string, id: str
 
 /**
  * Up to `take` series due by `dueBy` (active, unarchived, cursor at or before it), oldest cursor first. SKIP LOCKED:
- * a series another worker is materialising is left to it.
+ * a series another worker is materialising is left to it; `exceptIds` are left out (this run's failures).
  */
-export async function dueTaskRecurrences(tx: Tx, dueBy: Date, take: number): Promise<{ workspaceId: string; id: string }[]> {
+export async function dueTaskRecurrences(tx: Tx, dueBy: Date, take: number, exceptIds: readonly string[] = []): Promise<{ workspaceId: string; id: string }[]> {
   return readRows(
     tx,
     Prisma.sql`SELECT workspace_id::text AS "workspaceId", id::text AS id FROM task_recurrences
-      WHERE state = 'active' AND archived_at IS NULL AND next_occurrence_at <= ${dueBy}::timestamptz
+      WHERE state = 'active' AND archived_at IS NULL AND next_occurrence_at <= ${dueBy}::timestamptz AND NOT (id = ANY(${[...exceptIds]}::uuid[]))
       ORDER BY next_occurrence_at LIMIT ${take} FOR UPDATE SKIP LOCKED`,
   );
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { appendOutboxEvent, findTask, inTransaction, insertTaskRecurrence } from '@workcell/db';
 import { TaskRecurrenceCreate } from '@workcell/registry';
-import { grantedIds } from '../kernel/grants.js';
+import { grantedIds, requireTypeGrant } from '../kernel/grants.js';
 import { isUuid } from '../kernel/ids.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
@@ -21,6 +21,7 @@ export const createTaskRecurrenceInput = z.object({ ...writeInput, ...TaskRecurr
  */
 export const createTaskRecurrence = defineProcedure('createTaskRecurrence', createTaskRecurrenceInput, async (ctx, input): Promise<Versioned<TaskRecurrenceView>> => {
   const { auth, requestId } = input;
+  requireTypeGrant(auth, 'task', 'write', 'tasks');
   const schedule = { rule: input.rule, startsOn: input.startsOn, timeZone: input.timeZone };
   assertSchedule(schedule);
   const workspaceId = auth.workspaceId;

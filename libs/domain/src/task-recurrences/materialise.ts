@@ -121,21 +121,31 @@ export const materialiseDueTaskRecurrencesInput = z.object({ limit: z.number().i
 /**
  * The worker's recurring job (`task-recurrences.materialise`): every active, unarchived series whose cursor is due
  * gets its due occurrences, one transaction per series (locked with SKIP LOCKED, so concurrent workers share the
- * work instead of waiting on each other). Up to `limit` series per run; the next run takes the rest.
+ * work instead of waiting on each other). Up to `limit` series per run; the next run takes the rest. A series whose
+ * transaction fails is rolled back whole and left for the next run, without holding up the others (`failed`).
  */
 export const materialiseDueTaskRecurrences = defineProcedure('materialiseDueTaskRecurrences', materialiseDueTaskRecurrencesInput, async (ctx, { limit }) => {
+  const failed: string[] = [];
   let series = 0;
   let occurrences = 0;
-  for (; series < limit; series++) {
+  while (series + failed.length < limit) {
     const now = ctx.now();
-    const done = await inTransaction(ctx.database, async (tx) => {
-      const [due] = await dueTaskRecurrences(tx, now, 1);
-      if (due === undefined) return null;
-      const row = await lockTaskRecurrence(tx, due.workspaceId, due.id);
-      return row === null ? [] : materialiseFromCursor(tx, row, now, now, 'schedule', null);
-    });
-    if (done === null) break;
-    occurrences += done.length;
+    const picked: { id: string | null } = { id: null };
+    try {
+      const made = await inTransaction(ctx.database, async (tx) => {
+        const [due] = await dueTaskRecurrences(tx, now, 1, failed);
+        if (due === undefined) return null;
+        picked.id = due.id;
+        const row = await lockTaskRecurrence(tx, due.workspaceId, due.id);
+        return row === null ? [] : materialiseFromCursor(tx, row, now, now, 'schedule', null);
+      });
+      if (made === null) break;
+      series++;
+      occurrences += made.length;
+    } catch (error) {
+      if (picked.id === null) throw error;
+      failed.push(picked.id);
+    }
   }
-  return { series, occurrences };
+  return { series, occurrences, failed };
 });

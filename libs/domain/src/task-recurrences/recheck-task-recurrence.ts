@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { advanceTaskRecurrence, appendOutboxEvent, inTransaction, listTaskOccurrencesPage, lockTaskRecurrence } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
+import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { writeInput } from '../kernel/inputs.js';
 import { appendOccurrencesCreated, materialise, MAX_OCCURRENCES_PER_RUN } from './materialise.js';
@@ -23,6 +24,7 @@ const RECHECK_LOOKBACK = 10_000;
  */
 export const recheckTaskRecurrence = defineProcedure('recheckTaskRecurrence', recheckTaskRecurrenceInput, async (ctx, input): Promise<RecurrenceOperationView> => {
   const { auth, requestId } = input;
+  requireTypeGrant(auth, 'task', 'write', 'tasks');
   const id = taskRecurrenceIdOf(input.id);
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {

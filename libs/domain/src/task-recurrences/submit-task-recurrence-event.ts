@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { appendOutboxEvent, findTaskOccurrenceIdByEvent, inTransaction, lockTaskRecurrence } from '@workcell/db';
 import { TaskRecurrenceEvent } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
+import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { writeInput } from '../kernel/inputs.js';
 import { appendOccurrencesCreated, materialise } from './materialise.js';
@@ -19,6 +20,7 @@ export const submitTaskRecurrenceEventInput = z.object({ ...writeInput, id: z.st
  */
 export const submitTaskRecurrenceEvent = defineProcedure('submitTaskRecurrenceEvent', submitTaskRecurrenceEventInput, async (ctx, input): Promise<RecurrenceOperationView> => {
   const { auth, requestId } = input;
+  requireTypeGrant(auth, 'task', 'write', 'tasks');
   const id = taskRecurrenceIdOf(input.id);
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { appendOutboxEvent, inTransaction, type TaskRecurrenceChanges, updateTaskRecurrenceIfRevision } from '@workcell/db';
 import { TaskRecurrenceUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
+import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
@@ -21,6 +22,7 @@ export const updateTaskRecurrenceInput = z.object({ ...writeInput, id: z.string(
  */
 export const updateTaskRecurrence = defineProcedure('updateTaskRecurrence', updateTaskRecurrenceInput, async (ctx, input): Promise<Versioned<TaskRecurrenceView>> => {
   const { auth, requestId } = input;
+  requireTypeGrant(auth, 'task', 'write', 'tasks');
   const workspaceId = auth.workspaceId;
   const id = taskRecurrenceIdOf(input.id);
   const given = { rule: input.rule, startsOn: input.startsOn, timeZone: input.timeZone, status: input.status };

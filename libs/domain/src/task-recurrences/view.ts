@@ -12,8 +12,9 @@ import type { Rule, Schedule } from './rule.js';
 /**
  * Task recurrences (issue 14): a series belongs to a template task and creates occurrence tasks, copies of the
  * template (title, description, priority, project, list, assignee, estimate, tags) due at the occurrence's instant.
- * A series is readable and writable by a service account only while it may read (write) its template task under
- * its resource grants; otherwise the series is not found (404), so nothing about it is revealed.
+ * Resource grants: a service account sees a series only while its grants cover the template task (otherwise 404, so
+ * nothing about it is revealed); creating, changing, rechecking a series or submitting an event to it makes tasks, so
+ * it needs a type-wide task write grant, as creating a task does (403 insufficient_grant).
  */
 
 export type TaskRecurrenceView = {

@@ -102,34 +102,57 @@ const manage = ['task-recurrences:write', 'tasks:read', 'tasks:write'] as const;
 
 export const taskRecurrenceOperations = [
   f.list('listTaskRecurrences', '/v1/task-recurrences', {
+    description: 'The workspace\'s unarchived series, oldest first, optionally of one template task and/or in one status. A service account sees the series of the tasks its resource grants cover.',
     scopes: read,
     query: { templateTaskId: ResourceId.optional(), status: z.enum(['active', 'paused', 'ended']).optional() },
     item: TaskRecurrence,
   }),
-  f.get('getTaskRecurrence', '/v1/task-recurrences/{id}', { scopes: read, data: TaskRecurrence }),
-  f.list('listTaskRecurrenceOccurrences', '/v1/task-recurrences/{id}/occurrences', { scopes: read, item: TaskOccurrence }),
-  f.create('createTaskRecurrence', '/v1/task-recurrences', { scopes: manage, body: TaskRecurrenceCreate, data: TaskRecurrence }),
+  f.get('getTaskRecurrence', '/v1/task-recurrences/{id}', {
+    description: 'One series, archived or not. `nextOccurrenceAt` is the first instant not yet materialised (null for an ended or external series); `lastCheckedAt` the last materialisation run or recheck.',
+    scopes: read,
+    data: TaskRecurrence,
+  }),
+  f.list('listTaskRecurrenceOccurrences', '/v1/task-recurrences/{id}/occurrences', {
+    description: 'The occurrences a series has made, in the order they were made: `created` with the task made for it, or `skipped` (no task) when the template task was archived at the time.',
+    scopes: read,
+    item: TaskOccurrence,
+  }),
+  f.create('createTaskRecurrence', '/v1/task-recurrences', {
+    description:
+      'A new series of an unarchived task of the workspace (400 /templateTaskId otherwise). Every occurrence is a copy of the template (title, description, priority, project, list, assignee, estimate, tags), open and due at the occurrence: local midnight of its day in `timeZone`. The worker materialises due occurrences every minute, exactly once each, from `startsOn` on (a start in the past is caught up, at most 100 occurrences per series per run). A rule with no instant at all makes an `ended` series.',
+    scopes: manage,
+    body: TaskRecurrenceCreate,
+    data: TaskRecurrence,
+  }),
   f.update('updateTaskRecurrence', '/v1/task-recurrences/{id}', {
+    description:
+      'Compare-and-set of the rule, first day, time zone or status (`active`, `paused`; `ended` is the schedule\'s to set). A changed schedule continues after the last occurrence made; resuming a paused series skips what fell due while it was paused. An archived series is 409 until restored.',
     scopes: manage,
     concurrency: 'cas',
     body: TaskRecurrenceUpdate,
     data: TaskRecurrence,
   }),
-  f.archive('archiveTaskRecurrence', '/v1/task-recurrences/{id}', { scopes: manage }),
-  f.restore('restoreTaskRecurrence', '/v1/task-recurrences/{id}/restore', { scopes: manage, data: TaskRecurrence }),
+  f.archive('archiveTaskRecurrence', '/v1/task-recurrences/{id}', { description: 'Archives the series (no physical deletion): it materialises nothing more; the tasks it made stay.', scopes: manage }),
+  f.restore('restoreTaskRecurrence', '/v1/task-recurrences/{id}/restore', { description: 'Restores an archived series; the worker continues from its cursor.', scopes: manage, data: TaskRecurrence }),
   f.action('POST', 'previewTaskRecurrence', '/v1/task-recurrences/{id}/preview', {
     summary: 'Preview the next occurrences of a series',
+    description:
+      'The next `count` (default 10, at most 100) instants of the stored schedule, or of a draft (rule, startsOn and timeZone in the body replace the stored ones), from now or from the first day if later; an external series has none. Nothing is written.',
     scopes: manage,
     body: TaskRecurrencePreviewRequest,
     data: TaskRecurrencePreview,
   }),
   f.action('POST', 'recheckTaskRecurrence', '/v1/task-recurrences/{id}/recheck', {
     summary: 'Re-evaluate a series and create missing occurrences',
+    description:
+      'Re-evaluates the series now: every instant of its schedule from its first day up to now without an occurrence gets one (source `recheck`, at most 100 per request), then the cursor moves past now. Done within the request: the 202 operation has succeeded and `Location` names the series\' occurrences. A paused or archived series is 409.',
     scopes: manage,
     async: true,
   }),
   f.action('POST', 'submitTaskRecurrenceEvent', '/v1/task-recurrences/{id}/events', {
     summary: 'Submit an external event to a series',
+    description:
+      'For a series with frequency `external`: the event creates one occurrence task due at `occurredAt` (source `external-event`). `externalEventId` is the caller\'s key: the same id again creates nothing and answers the same operation (its id is the occurrence\'s). `eventType` and `attributes` are passed on in the task_recurrence.event_received event. Done within the request: the 202 operation has succeeded and `Location` names the series\' occurrences. A scheduled, paused, ended or archived series is 409.',
     scopes: ['task-recurrences:run', 'tasks:write'],
     async: true,
     body: TaskRecurrenceEvent,
