@@ -85,6 +85,9 @@ describe('v1 task recurrences', () => {
   };
   /** The scheduled instants of a series' occurrences, sorted. */
   const instants = async (id: string) => (await occurrences(id)).map((o) => o.scheduledFor).sort();
+  /** Makes a series' past instants due, as if it had been created before them (the worker does not backfill). */
+  const dueSince = (id: string, instant: string) =>
+    cell.database.prisma.taskRecurrence.update({ where: { workspaceId_id: { workspaceId: cell.workspaceId, id } }, data: { state: 'active', nextOccurrenceAt: new Date(instant) } });
   const tasksMadeBy = (recurrenceId: string) => cell.database.prisma.taskOccurrence.count({ where: { workspaceId: cell.workspaceId, recurrenceId, taskId: { not: null } } });
 
   beforeAll(async () => {
@@ -123,6 +126,18 @@ describe('v1 task recurrences', () => {
       assert.deepEqual(await listAllPages<Recurrence>(cell.v1, `/v1/task-recurrences?templateTaskId=${randomUUID()}`, admin), []);
       assert.ok((await listAllPages<Recurrence>(cell.v1, '/v1/task-recurrences?status=active&limit=2', admin)).some((x) => x.id === r.id));
       assert.ok(!(await listAllPages<Recurrence>(cell.v1, '/v1/task-recurrences?status=paused', admin)).some((x) => x.id === r.id));
+    });
+
+    it('a start in the past makes nothing before the series’ creation: the cursor is the first instant from now on', async () => {
+      const r = await create({ rule: { frequency: 'daily' }, startsOn: '2026-01-01', timeZone: 'Pacific/Auckland' });
+      const next = Date.parse(r.nextOccurrenceAt!);
+      assert.ok(next >= Date.now() - 60_000 && next <= Date.now() + 86_400_000, r.nextOccurrenceAt!);
+      const localDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'Pacific/Auckland' }).format(new Date(next));
+      assert.equal(r.nextOccurrenceAt, localMidnight(localDay, 'Pacific/Auckland'));
+      assert.equal(r.status, 'active');
+      assert.deepEqual(await occurrences(r.id), []);
+      const past = await create({ rule: { frequency: 'daily', count: 3 }, startsOn: '2026-01-01' });
+      assert.deepEqual([past.status, past.nextOccurrenceAt], ['ended', null]);
     });
 
     it('a rule with no instant is an ended series; an external one has no cursor', async () => {
@@ -233,7 +248,7 @@ describe('v1 task recurrences', () => {
     });
 
     it('a paused or archived series is 409 and makes nothing', async () => {
-      const r = await create({ rule: { frequency: 'daily', count: 2 }, startsOn: '2026-06-01', status: 'paused' });
+      const r = await create({ rule: { frequency: 'daily', count: 2 }, startsOn: '2030-06-01', status: 'paused' });
       assert.equal(r.status, 'paused');
       assertProblem(await call('POST', `/v1/task-recurrences/${r.id}/recheck`, admin), 409, 'conflict');
       assert.equal((await call('DELETE', `/v1/task-recurrences/${r.id}`, admin)).status, 204);
@@ -324,6 +339,7 @@ describe('v1 task recurrences', () => {
 
     it('two workers materialising at once (and a recheck racing them) create every occurrence once', async () => {
       const series = await Promise.all([0, 1, 2].map(() => create({ rule: { frequency: 'daily', count: 20 }, startsOn: '2026-02-01', timeZone: 'Europe/Berlin' })));
+      for (const x of series) await dueSince(x.id, localMidnight('2026-02-01', 'Europe/Berlin'));
       const workers = [createDatabase(cell.config, { poolSize: 2 }), createDatabase(cell.config, { poolSize: 2 })];
       try {
         await Promise.all([...workers.map((db) => invoke(materialiseDueTaskRecurrences, procedureContext(db), {})), ...series.map((s) => recheck(s.id))]);
@@ -353,6 +369,7 @@ describe('v1 task recurrences', () => {
         END $$ LANGUAGE plpgsql`);
       await cell.database.prisma.$executeRawUnsafe('CREATE TRIGGER crash_third_occurrence BEFORE INSERT ON tasks FOR EACH ROW EXECUTE FUNCTION crash_third_occurrence()');
       const s = await create({ templateTaskId, rule: { frequency: 'daily', count: 6 }, startsOn: '2026-04-01' });
+      await dueSince(s.id, '2026-04-01T00:00:00Z');
       const dying = createDatabase(cell.config, { poolSize: 1 });
       try {
         const run = await invoke(materialiseDueTaskRecurrences, procedureContext(dying), {});
@@ -435,6 +452,9 @@ describe('v1 task recurrences', () => {
       assert.deepEqual((await listAllPages<Recurrence>(cell.v1, '/v1/task-recurrences?limit=200', reader.token)).map((x) => x.id), [a.id]);
       assertProblem(await call('PATCH', `/v1/task-recurrences/${a.id}`, reader.token, { expectedVersion: a.version, status: 'paused' }), 403, 'insufficient_grant');
       assertProblem(await call('POST', `/v1/task-recurrences/${a.id}/events`, reader.token, { externalEventId: 'g', eventType: 'x', occurredAt: '2026-11-02T10:30:00Z' }), 403, 'insufficient_grant');
+      assertProblem(await call('DELETE', `/v1/task-recurrences/${a.id}`, reader.token), 403, 'insufficient_grant');
+      assertProblem(await call('POST', `/v1/task-recurrences/${a.id}/restore`, reader.token), 403, 'insufficient_grant');
+      assert.equal((await get(a.id)).archivedAt, null);
       const writer = await cell.serviceAccount(scopes, [{ resourceType: 'task', resourceId: null, access: 'write' }]);
       assert.equal((await call('PATCH', `/v1/task-recurrences/${b.id}`, writer.token, { expectedVersion: b.version, status: 'paused' })).status, 200);
     });

@@ -17,8 +17,8 @@ const RECHECK_LOOKBACK = 10_000;
 /**
  * `POST /v1/task-recurrences/{id}/recheck` (202): re-evaluates the series now. Every instant of its schedule from
  * its first day up to now that has no occurrence gets one (source `recheck`, at most 100 per request, oldest
- * first; one an edit or a pause skipped included), then the cursor moves to the first instant after now (or the
- * first one still missing) and `lastCheckedAt` to now. Done within the request, so the answer's operation has
+ * first, the rest on the next recheck; one before the series' creation, or skipped by an edit or a pause, included),
+ * then the cursor moves to the first instant after now and `lastCheckedAt` to now. Done within the request, so the answer's operation has
  * succeeded; `Location` names the series' occurrences. A paused series is 409 (resume it first), an archived one 409.
  * Writes `task_recurrence.rechecked` (and `task_recurrence.occurrences_created` when it made any).
  */
@@ -43,7 +43,8 @@ export const recheckTaskRecurrence = defineProcedure('recheckTaskRecurrence', re
     const missing = instantsBetween(schedule, null, now, RECHECK_LOOKBACK).filter((instant) => !existing.has(instant.getTime()));
     const batch = missing.slice(0, MAX_OCCURRENCES_PER_RUN);
     const made = await materialise(tx, series, batch, 'recheck', now, requestId);
-    const next = missing.length > batch.length ? missing[batch.length]! : nextInstant(schedule, now);
+    // The worker never makes instants from before now: what this request left missing waits for the next recheck.
+    const next = nextInstant(schedule, now);
     const state = next === null && schedule.rule.frequency !== 'external' ? 'ended' : series.state;
     await advanceTaskRecurrence(tx, auth.workspaceId, id, { nextOccurrenceAt: schedule.rule.frequency === 'external' ? null : next, lastOccurrenceAt: batch.at(-1) ?? null, state, checkedAt: now });
     await appendOccurrencesCreated(tx, series, made, now, requestId);

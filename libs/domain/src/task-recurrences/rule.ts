@@ -86,6 +86,14 @@ export function nextInstant(schedule: Schedule, after: Date | null, inclusive = 
   return asDate(rule.next(after, inclusive) as Temporal.ZonedDateTime | null);
 }
 
+/**
+ * Where a series' cursor starts: its first instant from `now` on and after the last occurrence made. A series makes
+ * occurrences from its creation (or resumption, or rescheduling) on; instants before that are made by a recheck only.
+ */
+export function cursorFrom(schedule: Schedule, lastMade: Date | null, now: Date): Date | null {
+  return lastMade !== null && lastMade >= now ? nextInstant(schedule, lastMade) : nextInstant(schedule, now, true);
+}
+
 /** Up to `limit` instants from `from` (inclusive) to `to` (inclusive), in order. */
 export function instantsBetween(schedule: Schedule, from: Date | null, to: Date, limit: number): Date[] {
   const out: Date[] = [];

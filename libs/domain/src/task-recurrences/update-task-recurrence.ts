@@ -7,16 +7,16 @@ import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
 import { validationError } from '../roles/permission-model.js';
-import { assertSchedule, nextInstant, type Schedule } from './rule.js';
+import { assertSchedule, cursorFrom, type Schedule } from './rule.js';
 import { assertLive, findTaskRecurrenceOr404, scheduleOf, taskRecurrenceEventView, taskRecurrenceIdOf, type TaskRecurrenceView, versionedTaskRecurrence } from './view.js';
 
 export const updateTaskRecurrenceInput = z.object({ ...writeInput, id: z.string().max(64), ...TaskRecurrenceUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/task-recurrences/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale): changes
- * the rule, first day, time zone or status (active, paused; `ended` is the schedule's to set). A changed schedule
- * moves the cursor to its first instant after the last occurrence made (occurrences already made stay); resuming a
- * paused series skips what fell due while it was paused (its cursor moves to the first instant from now). A series
+ * the rule, first day, time zone or status (active, paused; `ended` is the schedule's to set). A changed schedule,
+ * and resuming a paused series, move the cursor to the first instant from now on and after the last occurrence made
+ * (occurrences already made stay; what fell due while paused is made by a recheck only). A series
  * whose schedule has no instant left is `ended`; a new rule with instants left makes an ended series active again.
  * An archived series is 409 until restored. Writes `task_recurrence.updated` in the same transaction.
  */
@@ -42,8 +42,7 @@ export const updateTaskRecurrence = defineProcedure('updateTaskRecurrence', upda
     if (input.timeZone !== undefined) change.timezone = input.timeZone;
     let next = current.nextOccurrenceAt;
     if (rescheduled || resumed) {
-      const after = resumed && (current.lastOccurrenceAt === null || current.lastOccurrenceAt < now) ? now : current.lastOccurrenceAt;
-      next = after === null ? nextInstant(schedule, null) : nextInstant(schedule, after, after === now);
+      next = cursorFrom(schedule, current.lastOccurrenceAt, now);
       change.nextOccurrenceAt = next;
     }
     const wanted = input.status ?? (current.state === 'ended' ? 'active' : current.state);

@@ -4,7 +4,7 @@ import type { V1AuthContext } from '../kernel/auth-context.js';
 import { archivableFields } from '../kernel/base-view.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
-import { grantedIds } from '../kernel/grants.js';
+import { grantedIds, requireTypeGrant } from '../kernel/grants.js';
 import { isUuid } from '../kernel/ids.js';
 import type { Versioned } from '../kernel/versioned.js';
 import type { Rule, Schedule } from './rule.js';
@@ -13,8 +13,9 @@ import type { Rule, Schedule } from './rule.js';
  * Task recurrences (issue 14): a series belongs to a template task and creates occurrence tasks, copies of the
  * template (title, description, priority, project, list, assignee, estimate, tags) due at the occurrence's instant.
  * Resource grants: a service account sees a series only while its grants cover the template task (otherwise 404, so
- * nothing about it is revealed); creating, changing, rechecking a series or submitting an event to it makes tasks, so
- * it needs a type-wide task write grant, as creating a task does (403 insufficient_grant).
+ * nothing about it is revealed); creating, changing, archiving, restoring, rechecking a series or submitting an event
+ * to it makes (or stops making) tasks, so it needs a type-wide task write grant, as creating a task does (403
+ * insufficient_grant).
  */
 
 export type TaskRecurrenceView = {
@@ -106,6 +107,8 @@ export const archivableTaskRecurrence = archivable({
   setArchived: setTaskRecurrenceArchived,
   answer: versionedTaskRecurrence,
   eventView: taskRecurrenceEventView,
+  // Restoring a series makes it materialise tasks again: like its other writes it needs a type-wide task write grant.
+  authorize: (auth) => requireTypeGrant(auth, 'task', 'write', 'tasks'),
 });
 
 /** The AsyncOperation a recheck or an event submission answers (202): the work is done in the request, so it has succeeded. */

@@ -119,14 +119,14 @@ export const taskRecurrenceOperations = [
   }),
   f.create('createTaskRecurrence', '/v1/task-recurrences', {
     description:
-      'A new series of an unarchived task of the workspace (400 /templateTaskId otherwise). Every occurrence is a copy of the template (title, description, priority, project, list, assignee, estimate, tags), open and due at the occurrence: local midnight of its day in `timeZone`. The worker materialises due occurrences every minute, exactly once each, from `startsOn` on (a start in the past is caught up, at most 100 occurrences per series per run). A rule with no instant at all makes an `ended` series.',
+      'A new series of an unarchived task of the workspace (400 /templateTaskId otherwise). Every occurrence is a copy of the template (title, description, priority, project, list, assignee, estimate, tags), open and due at the occurrence: local midnight of its day in `timeZone`. The worker materialises due occurrences every minute, exactly once each, from the series\' creation on: instants of a start in the past are made by a recheck only. A rule with no instant left makes an `ended` series.',
     scopes: manage,
     body: TaskRecurrenceCreate,
     data: TaskRecurrence,
   }),
   f.update('updateTaskRecurrence', '/v1/task-recurrences/{id}', {
     description:
-      'Compare-and-set of the rule, first day, time zone or status (`active`, `paused`; `ended` is the schedule\'s to set). A changed schedule continues after the last occurrence made; resuming a paused series skips what fell due while it was paused. An archived series is 409 until restored.',
+      'Compare-and-set of the rule, first day, time zone or status (`active`, `paused`; `ended` is the schedule\'s to set). A changed schedule, and resuming a paused series, continue from now on after the last occurrence made (what fell due while paused is made by a recheck only). An archived series is 409 until restored.',
     scopes: manage,
     concurrency: 'cas',
     body: TaskRecurrenceUpdate,
@@ -145,7 +145,7 @@ export const taskRecurrenceOperations = [
   f.action('POST', 'recheckTaskRecurrence', '/v1/task-recurrences/{id}/recheck', {
     summary: 'Re-evaluate a series and create missing occurrences',
     description:
-      'Re-evaluates the series now: every instant of its schedule from its first day up to now without an occurrence gets one (source `recheck`, at most 100 per request), then the cursor moves past now. Done within the request: the 202 operation has succeeded and `Location` names the series\' occurrences. A paused or archived series is 409.',
+      'Re-evaluates the series now: every instant of its schedule from its first day up to now without an occurrence gets one (source `recheck`, at most 100 per request, oldest first; recheck again for the rest), then the cursor moves past now. Done within the request: the 202 operation has succeeded and `Location` names the series\' occurrences. A paused or archived series is 409.',
     scopes: manage,
     async: true,
   }),
