@@ -616,13 +616,17 @@ export interface paths {
         };
         /**
          * List task recurrences
-         * @description Scopes: `task-recurrences:read` + `tasks:read`.
+         * @description The workspace's unarchived series, oldest first, optionally of one template task and/or in one status. A service account sees the series of the tasks its resource grants cover.
+         *
+         *     Scopes: `task-recurrences:read` + `tasks:read`.
          */
         get: operations["listTaskRecurrences"];
         put?: never;
         /**
          * Create task recurrence
-         * @description Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
+         * @description A new series of an unarchived task of the workspace (400 /templateTaskId otherwise). Every occurrence is a copy of the template (title, description, priority, project, list, assignee, estimate, tags), open and due at the occurrence: local midnight of its day in `timeZone`. The worker materialises due occurrences every minute, exactly once each, from the series' creation on: instants of a start in the past are made by a recheck only. A rule with no instant left makes an `ended` series.
+         *
+         *     Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
          */
         post: operations["createTaskRecurrence"];
         delete?: never;
@@ -640,21 +644,27 @@ export interface paths {
         };
         /**
          * Get task recurrence
-         * @description Scopes: `task-recurrences:read` + `tasks:read`.
+         * @description One series, archived or not. `nextOccurrenceAt` is the first instant not yet materialised (null for an ended or external series); `lastCheckedAt` the last materialisation run or recheck.
+         *
+         *     Scopes: `task-recurrences:read` + `tasks:read`.
          */
         get: operations["getTaskRecurrence"];
         put?: never;
         post?: never;
         /**
          * Archive task recurrence
-         * @description Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
+         * @description Archives the series (no physical deletion): it materialises nothing more; the tasks it made stay.
+         *
+         *     Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
          */
         delete: operations["archiveTaskRecurrence"];
         options?: never;
         head?: never;
         /**
          * Update task recurrence
-         * @description Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
+         * @description Compare-and-set of the rule, first day, time zone or status (`active`, `paused`; `ended` is the schedule's to set). A changed schedule, and resuming a paused series, continue from now on after the last occurrence made (what fell due while paused is made by a recheck only). An archived series is 409 until restored.
+         *
+         *     Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
          *
          *     Compare-and-set: send the last read `version` as `expectedVersion`; 409 `version_conflict` when stale.
          */
@@ -670,7 +680,9 @@ export interface paths {
         };
         /**
          * List task recurrence occurrences
-         * @description Scopes: `task-recurrences:read` + `tasks:read`.
+         * @description The occurrences a series has made, in the order they were made: `created` with the task made for it, or `skipped` (no task) when the template task was archived at the time.
+         *
+         *     Scopes: `task-recurrences:read` + `tasks:read`.
          */
         get: operations["listTaskRecurrenceOccurrences"];
         put?: never;
@@ -692,7 +704,9 @@ export interface paths {
         put?: never;
         /**
          * Restore task recurrence
-         * @description Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
+         * @description Restores an archived series; the worker continues from its cursor.
+         *
+         *     Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
          */
         post: operations["restoreTaskRecurrence"];
         delete?: never;
@@ -712,7 +726,9 @@ export interface paths {
         put?: never;
         /**
          * Preview the next occurrences of a series
-         * @description Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
+         * @description The next `count` (default 10, at most 100) instants of the stored schedule, or of a draft (rule, startsOn and timeZone in the body replace the stored ones), from now or from the first day if later; an external series has none. Nothing is written.
+         *
+         *     Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
          */
         post: operations["previewTaskRecurrence"];
         delete?: never;
@@ -732,7 +748,9 @@ export interface paths {
         put?: never;
         /**
          * Re-evaluate a series and create missing occurrences
-         * @description Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
+         * @description Re-evaluates the series now: every instant of its schedule from its first day up to now without an occurrence gets one (source `recheck`, at most 100 per request, oldest first; recheck again for the rest), then the cursor moves past now. Done within the request: the 202 operation has succeeded and `Location` names the series' occurrences. A paused or archived series is 409.
+         *
+         *     Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
          */
         post: operations["recheckTaskRecurrence"];
         delete?: never;
@@ -752,7 +770,9 @@ export interface paths {
         put?: never;
         /**
          * Submit an external event to a series
-         * @description Scopes: `task-recurrences:run` + `tasks:write`.
+         * @description For a series with frequency `external`: the event creates one occurrence task due at `occurredAt` (source `external-event`). `externalEventId` is the caller's key: the same id again creates nothing and answers the same operation (its id is the occurrence's). `eventType` and `attributes` are passed on in the task_recurrence.event_received event. Done within the request: the 202 operation has succeeded and `Location` names the series' occurrences. A scheduled, paused, ended or archived series is 409.
+         *
+         *     Scopes: `task-recurrences:run` + `tasks:write`.
          */
         post: operations["submitTaskRecurrenceEvent"];
         delete?: never;
@@ -4970,20 +4990,26 @@ export interface components {
             /** @description ISO-4217 currency code. */
             currency: string;
         };
-        /** @description When a series creates task occurrences. */
+        /** @description When a series creates task occurrences: the RFC 5545 RRULE subset FREQ, INTERVAL, BYDAY (no ordinals), BYMONTHDAY, BYSETPOS, COUNT and UNTIL, expanded from local midnight of `startsOn` in the series' IANA time zone (rrule-temporal), so every occurrence is local midnight of its day, across daylight-saving changes. Anything else is 400 `validation_failed` with a pointer to the offending member. */
         RecurrenceRule: {
             /**
-             * @description `external`: occurrences are created by submitted external events.
+             * @description RRULE FREQ (DAILY, WEEKLY, MONTHLY, YEARLY). `external`: no schedule; occurrences are created by submitted external events (submitTaskRecurrenceEvent) and no other rule part is accepted.
              * @enum {string}
              */
             frequency: "daily" | "weekly" | "monthly" | "yearly" | "external";
+            /** @description RRULE INTERVAL (default 1). */
             interval?: number;
+            /** @description RRULE BYDAY without ordinals (each weekday at most once). */
             byWeekday?: ("mo" | "tu" | "we" | "th" | "fr" | "sa" | "su")[];
+            /** @description RRULE BYMONTHDAY (not 0; -1 is the last day of the month). Per RFC 5545 a day a month does not have is skipped: 31 produces nothing in April, June, September, November or February. */
             byMonthDay?: number[];
+            /** @description RRULE BYSETPOS (not 0): keeps the n-th of each period's candidates, e.g. byWeekday mo..fr with bySetPosition [-1] is the last weekday of the month. Needs byWeekday or byMonthDay. */
+            bySetPosition?: number[];
+            /** @description RRULE COUNT; not with `until`. */
             count?: number;
             /**
              * Format: date
-             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
+             * @description Last local day (inclusive) in the series' time zone; not with `count`.
              */
             until?: string;
         };
@@ -8752,6 +8778,9 @@ export interface operations {
                      *             "byMonthDay": [
                      *               1
                      *             ],
+                     *             "bySetPosition": [
+                     *               1
+                     *             ],
                      *             "count": 1,
                      *             "until": "2025-01-06"
                      *           },
@@ -8812,6 +8841,9 @@ export interface operations {
                  *         "byMonthDay": [
                  *           1
                  *         ],
+                 *         "bySetPosition": [
+                 *           1
+                 *         ],
                  *         "count": 1,
                  *         "until": "2025-01-06"
                  *       },
@@ -8851,6 +8883,9 @@ export interface operations {
                      *             "mo"
                      *           ],
                      *           "byMonthDay": [
+                     *             1
+                     *           ],
+                     *           "bySetPosition": [
                      *             1
                      *           ],
                      *           "count": 1,
@@ -8920,6 +8955,9 @@ export interface operations {
                      *             "mo"
                      *           ],
                      *           "byMonthDay": [
+                     *             1
+                     *           ],
+                     *           "bySetPosition": [
                      *             1
                      *           ],
                      *           "count": 1,
@@ -9008,6 +9046,9 @@ export interface operations {
                  *         "byMonthDay": [
                  *           1
                  *         ],
+                 *         "bySetPosition": [
+                 *           1
+                 *         ],
                  *         "count": 1,
                  *         "until": "2025-01-06"
                  *       },
@@ -9046,6 +9087,9 @@ export interface operations {
                      *             "mo"
                      *           ],
                      *           "byMonthDay": [
+                     *             1
+                     *           ],
+                     *           "bySetPosition": [
                      *             1
                      *           ],
                      *           "count": 1,
@@ -9196,6 +9240,9 @@ export interface operations {
                      *           "byMonthDay": [
                      *             1
                      *           ],
+                     *           "bySetPosition": [
+                     *             1
+                     *           ],
                      *           "count": 1,
                      *           "until": "2025-01-06"
                      *         },
@@ -9252,6 +9299,9 @@ export interface operations {
                  *           "mo"
                  *         ],
                  *         "byMonthDay": [
+                 *           1
+                 *         ],
+                 *         "bySetPosition": [
                  *           1
                  *         ],
                  *         "count": 1,
