@@ -53,10 +53,17 @@ export async function findTaskRecurrence(client: Client, workspaceId: string, id
   return clientOf(client).taskRecurrence.findFirst({ where: { workspaceId, id }, select });
 }
 
-/** The series row locked for the rest of the transaction (materialisation and event submission serialise on it). */
-export async function lockTaskRecurrence(tx: Tx, workspaceId: string, id: string): Promise<TaskRecurrenceRecord | null> {
-  const rows = await readRows<{ id: string }>(tx, Prisma.sql`SELECT id::text AS id FROM task_recurrences WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid FOR UPDATE`);
-  return rows.length === 1 ? findTaskRecurrence(tx, workspaceId, id) : null;
+/**
+ * The series row locked for the rest of the transaction. `update` waits for the lock (the worker, which found the
+ * row with SKIP LOCKED already); `update-or-busy` does not wait: a row another transaction holds is answered `busy`, so
+ * concurrent requests never queue on it holding pooled connections (`busy`, with the row as last committed); `share` lets holders of `share` in together
+ * while it keeps the row from changing (event submissions). Null when the series does not exist.
+ */
+export async function lockTaskRecurrence(tx: Tx, workspaceId: string, id: string, mode: 'update' | 'update-or-busy' | 'share' = 'update'): Promise<{ row: TaskRecurrenceRecord; busy: boolean } | null> {
+  const lock = mode === 'share' ? Prisma.sql`FOR SHARE` : mode === 'update' ? Prisma.sql`FOR UPDATE` : Prisma.sql`FOR UPDATE SKIP LOCKED`;
+  const locked = await readRows<{ id: string }>(tx, Prisma.sql`SELECT id::text AS id FROM task_recurrences WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid ${lock}`);
+  const row = await findTaskRecurrence(tx, workspaceId, id);
+  return row === null ? null : { row, busy: locked.length === 0 };
 }
 
 export interface TaskRecurrenceFilter {

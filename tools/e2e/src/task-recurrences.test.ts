@@ -247,6 +247,28 @@ describe('v1 task recurrences', () => {
       assert.equal((await cell.outbox(r.id, 'task_recurrence.rechecked')).length, 3);
     });
 
+    it('a recheck of a series another transaction holds answers 409 at once instead of waiting', async () => {
+      const r = await create({ rule: { frequency: 'daily', count: 2 }, startsOn: '2026-06-01' });
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const taken = new Promise<void>((resolve) => (locked = resolve));
+      const holder = cell.database.prisma.$transaction(async (tx) => {
+        await tx.$queryRawUnsafe(`SELECT 1 FROM task_recurrences WHERE id = '${r.id}' FOR UPDATE`);
+        locked();
+        await held;
+      });
+      await taken;
+      try {
+        assertProblem(await call('POST', `/v1/task-recurrences/${r.id}/recheck`, admin), 409, 'conflict');
+      } finally {
+        release();
+        await holder;
+      }
+      await recheck(r.id);
+      assert.equal(await tasksMadeBy(r.id), 2);
+    });
+
     it('a paused or archived series is 409 and makes nothing', async () => {
       const r = await create({ rule: { frequency: 'daily', count: 2 }, startsOn: '2030-06-01', status: 'paused' });
       assert.equal(r.status, 'paused');
@@ -342,7 +364,10 @@ describe('v1 task recurrences', () => {
       for (const x of series) await dueSince(x.id, localMidnight('2026-02-01', 'Europe/Berlin'));
       const workers = [createDatabase(cell.config, { poolSize: 2 }), createDatabase(cell.config, { poolSize: 2 })];
       try {
-        await Promise.all([...workers.map((db) => invoke(materialiseDueTaskRecurrences, procedureContext(db), {})), ...series.map((s) => recheck(s.id))]);
+        // A recheck finding the series held by a worker is refused (409, retry) rather than queued on the lock.
+        const racing = series.map((s) => call('POST', `/v1/task-recurrences/${s.id}/recheck`, admin));
+        await Promise.all(workers.map((db) => invoke(materialiseDueTaskRecurrences, procedureContext(db), {})));
+        for (const reply of await Promise.all(racing)) assert.ok([202, 409].includes(reply.status), JSON.stringify(reply.body));
         await Promise.all(workers.map((db) => invoke(materialiseDueTaskRecurrences, procedureContext(db), {})));
       } finally {
         for (const db of workers) await db.close();

@@ -136,8 +136,8 @@ export const materialiseDueTaskRecurrences = defineProcedure('materialiseDueTask
         const [due] = await dueTaskRecurrences(tx, now, 1, failed);
         if (due === undefined) return null;
         picked.id = due.id;
-        const row = await lockTaskRecurrence(tx, due.workspaceId, due.id);
-        return row === null ? [] : materialiseFromCursor(tx, row, now, now, 'schedule', null);
+        const locked = await lockTaskRecurrence(tx, due.workspaceId, due.id);
+        return locked === null ? [] : materialiseFromCursor(tx, locked.row, now, now, 'schedule', null);
       });
       if (made === null) break;
       series++;

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { advanceTaskRecurrence, appendOutboxEvent, inTransaction, listTaskOccurrencesPage, lockTaskRecurrence } from '@workcell/db';
+import { advanceTaskRecurrence, appendOutboxEvent, listTaskOccurrencesPage } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
-import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { writeInput } from '../kernel/inputs.js';
 import { appendOccurrencesCreated, materialise, MAX_OCCURRENCES_PER_RUN } from './materialise.js';
 import { instantsBetween, nextInstant } from './rule.js';
-import { assertLive, coversTemplate, recurrenceOperation, type RecurrenceOperationView, scheduleOf, taskRecurrenceIdOf, taskRecurrenceNotFound } from './view.js';
+import { onLockedSeries, recurrenceOperation, type RecurrenceOperationView, scheduleOf } from './view.js';
 
 export const recheckTaskRecurrenceInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
 
@@ -24,13 +23,8 @@ const RECHECK_LOOKBACK = 10_000;
  */
 export const recheckTaskRecurrence = defineProcedure('recheckTaskRecurrence', recheckTaskRecurrenceInput, async (ctx, input): Promise<RecurrenceOperationView> => {
   const { auth, requestId } = input;
-  requireTypeGrant(auth, 'task', 'write', 'tasks');
-  const id = taskRecurrenceIdOf(input.id);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
-    const series = await lockTaskRecurrence(tx, auth.workspaceId, id);
-    if (series === null || !coversTemplate(auth, series)) throw taskRecurrenceNotFound();
-    assertLive(series);
+  return onLockedSeries(ctx, auth, input.id, 'exclusive', async (tx, series, now) => {
+    const id = series.id;
     if (series.state === 'paused') throw new DomainError('conflict', 'the task recurrence is paused; resume it (status active) first');
     const schedule = scheduleOf(series);
     const existing = new Set<number>();

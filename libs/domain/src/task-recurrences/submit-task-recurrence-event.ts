@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { appendOutboxEvent, findTaskOccurrenceIdByEvent, inTransaction, lockTaskRecurrence } from '@workcell/db';
+import { appendOutboxEvent, findTaskOccurrenceIdByEvent } from '@workcell/db';
 import { TaskRecurrenceEvent } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
-import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { writeInput } from '../kernel/inputs.js';
 import { appendOccurrencesCreated, materialise } from './materialise.js';
-import { assertLive, coversTemplate, recurrenceOperation, type RecurrenceOperationView, scheduleOf, taskRecurrenceIdOf, taskRecurrenceNotFound } from './view.js';
+import { onLockedSeries, recurrenceOperation, type RecurrenceOperationView, scheduleOf } from './view.js';
 
 export const submitTaskRecurrenceEventInput = z.object({ ...writeInput, id: z.string().max(64), ...TaskRecurrenceEvent.shape }).strict();
 
@@ -20,13 +19,8 @@ export const submitTaskRecurrenceEventInput = z.object({ ...writeInput, id: z.st
  */
 export const submitTaskRecurrenceEvent = defineProcedure('submitTaskRecurrenceEvent', submitTaskRecurrenceEventInput, async (ctx, input): Promise<RecurrenceOperationView> => {
   const { auth, requestId } = input;
-  requireTypeGrant(auth, 'task', 'write', 'tasks');
-  const id = taskRecurrenceIdOf(input.id);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
-    const series = await lockTaskRecurrence(tx, auth.workspaceId, id);
-    if (series === null || !coversTemplate(auth, series)) throw taskRecurrenceNotFound();
-    assertLive(series);
+  return onLockedSeries(ctx, auth, input.id, 'shared', async (tx, series, now) => {
+    const id = series.id;
     if (scheduleOf(series).rule.frequency !== 'external') throw new DomainError('conflict', 'only a series with frequency external takes events');
     if (series.state !== 'active') throw new DomainError('conflict', `the task recurrence is ${series.state}; it takes no events`);
     const made = await materialise(tx, series, [new Date(input.occurredAt)], 'external-event', now, requestId, input.externalEventId);

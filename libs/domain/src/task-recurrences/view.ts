@@ -1,4 +1,5 @@
-import { type Client, findTaskRecurrence, setTaskRecurrenceArchived, type TaskOccurrenceRecord, type TaskRecurrenceRecord, type Tx } from '@workcell/db';
+import { type Client, findTaskRecurrence, inTransaction, lockTaskRecurrence, setTaskRecurrenceArchived, type TaskOccurrenceRecord, type TaskRecurrenceRecord, type Tx } from '@workcell/db';
+import type { ProcedureContext } from '../kernel/procedure.js';
 import { archivable } from '../kernel/archival.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { archivableFields } from '../kernel/base-view.js';
@@ -95,6 +96,26 @@ export async function findTaskRecurrenceOr404(tx: Client, auth: V1AuthContext, i
 /** 409 unless the series takes changes: archived series are read-only until restored. */
 export function assertLive(row: TaskRecurrenceRecord): void {
   if (row.archivedAt !== null) throw new DomainError('conflict', 'the task recurrence is archived; restore it first');
+}
+
+/**
+ * What recheck and event submission share: the task write grant, then one transaction holding a lock of a live
+ * series the caller may see (404 otherwise, 409 when archived), in which `work` runs at the request's instant. A
+ * recheck takes the row exclusively without waiting: while the worker or another recheck holds it, 409 conflict
+ * (retry), so racing requests never queue holding connections. Events share the lock with each other.
+ */
+export function onLockedSeries<T>(ctx: ProcedureContext, auth: V1AuthContext, rawId: string, lock: 'exclusive' | 'shared', work: (tx: Tx, series: TaskRecurrenceRecord, now: Date) => Promise<T>): Promise<T> {
+  requireTypeGrant(auth, 'task', 'write', 'tasks');
+  const id = taskRecurrenceIdOf(rawId);
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const locked = await lockTaskRecurrence(tx, auth.workspaceId, id, lock === 'shared' ? 'share' : 'update-or-busy');
+    if (locked === null || !coversTemplate(auth, locked.row)) throw taskRecurrenceNotFound();
+    if (locked.busy) throw new DomainError('conflict', 'the task recurrence is being materialised by another request or the worker; retry');
+    const series = locked.row;
+    assertLive(series);
+    return work(tx, series, now);
+  });
 }
 
 /** The series as `task_recurrence.*` events carry it. */

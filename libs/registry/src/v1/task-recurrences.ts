@@ -145,7 +145,7 @@ export const taskRecurrenceOperations = [
   f.action('POST', 'recheckTaskRecurrence', '/v1/task-recurrences/{id}/recheck', {
     summary: 'Re-evaluate a series and create missing occurrences',
     description:
-      'Re-evaluates the series now: every instant of its schedule from its first day up to now without an occurrence gets one (source `recheck`, at most 100 per request, oldest first; recheck again for the rest), then the cursor moves past now. Done within the request: the 202 operation has succeeded and `Location` names the series\' occurrences. A paused or archived series is 409.',
+      'Re-evaluates the series now: every instant of its schedule from its first day up to now without an occurrence gets one (source `recheck`, at most 100 per request, oldest first; recheck again for the rest), then the cursor moves past now. Done within the request: the 202 operation has succeeded and `Location` names the series\' occurrences. A paused or archived series is 409, and so is one the worker or another recheck is materialising at that moment (retry).',
     scopes: manage,
     async: true,
   }),
