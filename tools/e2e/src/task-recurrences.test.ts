@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { V1_SCOPES } from '@workcell/credentials';
 import { createDatabase, type Database } from '@workcell/db';
 import { invoke, materialiseDueTaskRecurrences, type ProcedureContext } from '@workcell/domain';
+import { JobQueues } from '@workcell/jobs';
 import { useTestEnvironment } from '@workcell/testing';
 import { useV1Cell } from './support/cell.js';
 import { assertProblem, assertShape, callApi, listAllPages, type Reply } from './support/v1.js';
@@ -418,6 +419,27 @@ describe('v1 task recurrences', () => {
       assert.deepEqual(await instants(s.id), ['01', '02', '03', '04', '05', '06'].map((d) => `2026-04-${d}T00:00:00.000Z`));
       assert.equal(await cell.database.prisma.task.count({ where: { workspaceId: cell.workspaceId, title, id: { not: templateTaskId } } }), 6);
       assert.deepEqual([(await get(s.id)).status], ['ended']);
+    });
+
+    it('the running worker’s job task-recurrences.materialise makes what fell due and moves the cursor', async () => {
+      const s = await create({ rule: { frequency: 'weekly', byWeekday: ['mo', 'th'], count: 5 }, startsOn: '2026-09-01', timeZone: 'America/Sao_Paulo' });
+      await dueSince(s.id, localMidnight('2026-09-03', 'America/Sao_Paulo'));
+      const queues = new JobQueues(cell.config);
+      try {
+        await queues.enqueue('task-recurrences.materialise', {});
+        const deadline = Date.now() + 30_000;
+        while ((await tasksMadeBy(s.id)) < 5) {
+          assert.ok(Date.now() < deadline, 'the worker never materialised the series');
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      } finally {
+        await queues.close();
+      }
+      assert.deepEqual(await instants(s.id), ['2026-09-03', '2026-09-07', '2026-09-10', '2026-09-14', '2026-09-17'].map((d) => localMidnight(d, 'America/Sao_Paulo')));
+      assert.ok((await occurrences(s.id)).every((o) => o.source === 'schedule' && o.status === 'created'));
+      const after = await get(s.id);
+      assert.deepEqual([after.status, after.nextOccurrenceAt, after.version], ['ended', null, s.version]);
+      assert.equal((await cell.outbox(s.id, 'task_recurrence.occurrences_created')).length >= 1, true);
     });
 
     it('an archived template makes skipped occurrences without a task', async () => {
