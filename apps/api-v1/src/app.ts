@@ -38,6 +38,7 @@ import { CustomFieldValuesController } from './custom-fields/custom-field-values
 import { FilesController } from './files/files.controller.js';
 import { installFileTransfers } from './files/file-transfers.js';
 import { InvitationsController } from './invitations/invitations.controller.js';
+import { TaskRecurrencesController } from './task-recurrences/task-recurrences.controller.js';
 import { ProductGroupsController } from './product-groups/product-groups.controller.js';
 
 import { ProjectStatementsController } from './project-statements/project-statements.controller.js';
@@ -60,7 +61,7 @@ export class ApiV1Module {
       module: ApiV1Module,
       imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule, ApiAuthModule.forApi('v1'), DiscoveryModule],
       providers: [LifecycleJobs, ServedOperations, ChangeWaits],
-      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, ProjectSharingController, TasksController, TagsController, ListsController, TimeEntriesController, ProjectStatementsController, ServicesController, ProjectTemplatesController, PlannedWorkController, UsersController, ProductsController, ProductGroupsController, DocumentsController, InvitationsController, CustomFieldDefinitionsController, CustomFieldValuesController, FilesController, ChangesController, WebhooksController, CommentsController, ActivityController],
+      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, ProjectSharingController, TasksController, TagsController, ListsController, TimeEntriesController, ProjectStatementsController, ServicesController, ProjectTemplatesController, PlannedWorkController, UsersController, ProductsController, ProductGroupsController, DocumentsController, InvitationsController, CustomFieldDefinitionsController, CustomFieldValuesController, FilesController, TaskRecurrencesController, ChangesController, WebhooksController, CommentsController, ActivityController],
     };
   }
 }

@@ -14,6 +14,7 @@ import {
   relayOutbox,
   RelayTrigger,
   reviveStaleDeliveries,
+  materialiseDueTaskRecurrences,
   runProjectLifecycleOperation,
   sweepFiles,
   sendInvitationMail,
@@ -66,6 +67,7 @@ export function jobHandlers(ctx: ProcedureContext, sink: DeliverySink, relay: Re
     // A failed attempt throws (DeliveryRetry) after recording itself, so BullMQ retries with the job's backoff. The
     // attempt's number comes from the row; the job's last run ends the delivery whatever that number is, so a
     // row is never left pending behind a job that gave up.
+    'task-recurrences.materialise': async () => invoke(materialiseDueTaskRecurrences, ctx, {}),
     'webhooks.deliver': async (data, run) => invoke(deliverWebhook, ctx, { ...data, attempts: config.webhooks.attempts, lastRun: run.attempt >= run.attempts }),
     'webhooks.deliver-legacy': async (data, run) => invoke(deliverLegacyWebhook, ctx, { ...data, ...run }),
     // ---- files ----

@@ -58,6 +58,16 @@ export const SQL_ONLY_INDEXES: readonly { readonly table: string; readonly name:
     name: 'invitations_one_pending_per_email_key',
     reason: "partial unique (workspace_id, email) WHERE status = 'pending': one pending invitation per address",
   },
+  {
+    table: 'task_occurrences',
+    name: 'task_occurrences_schedule_key',
+    reason: 'partial unique (workspace_id, recurrence_id, scheduled_for) WHERE external_event_id IS NULL: one occurrence per scheduled instant of a series',
+  },
+  {
+    table: 'task_occurrences',
+    name: 'task_occurrences_external_event_key',
+    reason: 'partial unique (workspace_id, recurrence_id, external_event_id) WHERE external_event_id IS NOT NULL: one occurrence per external event',
+  },
 ];
 
 const TENANT_COLUMN = 'workspace_id';

@@ -6,7 +6,7 @@ import type { AppConfig } from '@workcell/config';
  * deterministic id. Equal ids collapse into one job in BullMQ, so enqueueing the same logical work twice
  * (a retried request, two API instances, a restarted scheduler) never runs it twice.
  */
-export const QUEUE_NAMES = ['maintenance', 'projects', 'webhooks', 'deliveries'] as const;
+export const QUEUE_NAMES = ['maintenance', 'projects', 'webhooks', 'deliveries', 'recurrences'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 export interface JobDefinition<S extends z.ZodType = z.ZodType> {
@@ -42,6 +42,18 @@ export const jobCatalog = {
     data: z.object({ workspaceId: z.uuid(), operationId: z.uuid() }).strict(),
     jobId: (d) => d.operationId,
     attempts: 3,
+  }),
+  /**
+   * Materialises due task-recurrence occurrences as tasks (materialiseDueTaskRecurrences): every minute, and
+   * overlapping runs are harmless (each series is one transaction under its row lock, SKIP LOCKED, and every
+   * occurrence has a unique key), so a restarted worker or a second one never creates a duplicate.
+   */
+  'task-recurrences.materialise': define({
+    queue: 'recurrences',
+    data: z.object({}).strict(),
+    jobId: (_d, at) => `task-recurrences.materialise.${at.getTime()}`,
+    attempts: 3,
+    everyMs: 60_000,
   }),
   /**
    * The webhook relay's safety-net poll (outbox publisher): fans unpublished outbox events out to deliveries and

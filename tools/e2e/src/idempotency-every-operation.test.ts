@@ -22,6 +22,9 @@ interface Call {
   readonly body?: unknown;
 }
 
+/** Idempotent operations that write nothing: no change to commit the key with, so it completes after the request. */
+const WRITES_NOTHING = new Set(['previewTaskRecurrence']);
+
 describe('v1: every served idempotent operation completes its key with its change', () => {
   let cell: V1Cell;
   let token: string;
@@ -50,6 +53,7 @@ describe('v1: every served idempotent operation completes its key with its chang
   const contact = () => created('/v1/contacts', { kind: 'person', name: `Contact ${randomUUID()}` });
   const template = () => created('/v1/project-templates', { name: `Template ${randomUUID()}` });
   const role = () => created('/v1/roles', { name: `Role ${randomUUID()}`, permissions: ['tasks:read'] });
+  const recurrence = async (rule: object, startsOn = '2030-01-01') => created('/v1/task-recurrences', { templateTaskId: await task(), rule, startsOn, timeZone: 'UTC' });
   const money = { amount: '10.00', currency: 'EUR' };
   /** A file upload of the 3 bytes `abc`; an intent whose bytes were PUT to its upload URL; an available file. */
   const fileUpload = () => ({ name: `file-${randomUUID()}.txt`, contentType: 'text/plain', sizeBytes: 3, checksumSha256: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad' });
@@ -126,6 +130,11 @@ describe('v1: every served idempotent operation completes its key with its chang
       await cell.database.prisma.invitation.updateMany({ where: { workspaceId: cell.workspaceId, id }, data: { lastSentAt: new Date(Date.now() - 120_000) } });
       return { path: `/v1/invitations/${id}/resend` };
     },
+    createTaskRecurrence: async () => ({ path: '/v1/task-recurrences', body: { templateTaskId: await task(), rule: { frequency: 'daily' }, startsOn: '2030-01-01', timeZone: 'Europe/Berlin' } }),
+    restoreTaskRecurrence: async () => archived('/v1/task-recurrences', { templateTaskId: await task(), rule: { frequency: 'weekly' }, startsOn: '2030-01-01', timeZone: 'UTC' }),
+    previewTaskRecurrence: async () => ({ path: `/v1/task-recurrences/${await recurrence({ frequency: 'daily' })}/preview`, body: { count: 3 } }),
+    recheckTaskRecurrence: async () => ({ path: `/v1/task-recurrences/${await recurrence({ frequency: 'daily', count: 3 }, '2026-01-01')}/recheck` }),
+    submitTaskRecurrenceEvent: async () => ({ path: `/v1/task-recurrences/${await recurrence({ frequency: 'external' })}/events`, body: { externalEventId: randomUUID(), eventType: 'keyed', occurredAt: '2026-11-02T09:00:00Z' } }),
   };
 
   const keyOf = (key: string) =>
@@ -144,11 +153,11 @@ describe('v1: every served idempotent operation completes its key with its chang
     const { path, body } = await requests[operationId]!();
     const key = randomUUID();
     const first = await post(path, body, { 'idempotency-key': key });
-    assert.ok(first.status === 200 || first.status === 201, `${operationId}: ${first.status} ${JSON.stringify(first.body)}`);
+    assert.ok([200, 201, 202].includes(first.status), `${operationId}: ${first.status} ${JSON.stringify(first.body)}`);
     assert.equal(first.headers.get('idempotency-replayed'), 'false');
     const stored = await keyOf(key);
     assert.equal(stored.state, 'completed');
-    assert.equal(stored.completedBy, 'mutation', `${operationId}: its key must commit with its change`);
+    assert.equal(stored.completedBy, WRITES_NOTHING.has(operationId) ? 'request' : 'mutation', `${operationId}: its key must commit with its change`);
     const [events, audits] = [await outboxSize(), await auditSize()];
     const retry = await post(path, body, { 'idempotency-key': key }, cell.v1b);
     assert.equal(retry.status, first.status);

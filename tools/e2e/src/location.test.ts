@@ -56,6 +56,8 @@ describe('v1: every Location names a route that answers GET', () => {
     assert.fail(`project ${id} never became ${expected}`);
   };
 
+  const recurrence = async (rule: object, startsOn = '2030-01-01') =>
+    create('/v1/task-recurrences', { templateTaskId: await create('/v1/tasks', { title: `Template ${++seq}` }), rule, startsOn, timeZone: 'UTC' });
   const REQUESTS: Record<string, () => Promise<Request>> = {
     createTag: async () => ({ path: '/v1/tags', body: { name: `Tag ${++seq}` } }),
     createList: async () => ({ path: '/v1/lists', body: { name: `List ${++seq}`, kind: 'tasks' } }),
@@ -87,6 +89,12 @@ describe('v1: every Location names a route that answers GET', () => {
     createServiceAccount: async () => ({ path: '/v1/service-accounts', body: { name: `Robot ${++seq}` } }),
     createComment: async () => ({ path: '/v1/comments', body: { targetType: 'projects', targetId: await project(), body: `Comment ${++seq}` } }),
     createWebhook: async () => ({ path: '/v1/webhooks', body: { url: 'https://example.test/hook', eventTypes: ['*'] } }),
+    createTaskRecurrence: async () => ({ path: '/v1/task-recurrences', body: { templateTaskId: await create('/v1/tasks', { title: `Recurring ${++seq}` }), rule: { frequency: 'daily' }, startsOn: '2030-01-01', timeZone: 'UTC' } }),
+    recheckTaskRecurrence: async () => ({ path: `/v1/task-recurrences/${await recurrence({ frequency: 'daily', count: 2 }, '2026-01-01')}/recheck` }),
+    submitTaskRecurrenceEvent: async () => ({
+      path: `/v1/task-recurrences/${await recurrence({ frequency: 'external' })}/events`,
+      body: { externalEventId: `located-${++seq}`, eventType: 'located', occurredAt: '2026-11-02T09:00:00Z' },
+    }),
     completeProject: lifecycle((id) => `/v1/projects/${id}/complete`),
     reopenProject: lifecycle(
       (id) => `/v1/projects/${id}/reopen`,

@@ -68,6 +68,7 @@ export const AGGREGATES = {
   comment: { resourceType: 'comments', scope: 'comments:read' },
   custom_field_definition: { resourceType: 'custom-field-definitions', scope: 'custom-field-definitions:read' },
   invitation: { resourceType: 'invitations', scope: 'invitations:read' },
+  task_recurrence: { resourceType: 'task-recurrences', scope: 'task-recurrences:read' },
 } as const;
 export type AggregateType = keyof typeof AGGREGATES;
 
@@ -143,6 +144,11 @@ export const EVENT_CATALOG: readonly EventTypeSpec[] = [
   // Custom fields are v1 resources (no v0 webhook knows them). A values write is an event of its target (its activity,
   // the target's grants in the change feed) that also needs custom-field-values:read, as reading the values does.
   ...lifecycle('custom_field_definition', 'custom-field definition', { channels: ['changes', 'webhooks'] }),
+  // A series' events need tasks:read as well (contract 5.3: reading recurrence state also needs tasks:read).
+  ...lifecycle('task_recurrence', 'task recurrence', { readScopes: ['task-recurrences:read', 'tasks:read'] }),
+  event('task_recurrence.occurrences_created', 'task_recurrence', 'updated', 'A series made occurrences (payload: the occurrences with their task ids); each task has its own task.created.', { readScopes: ['task-recurrences:read', 'tasks:read'] }),
+  event('task_recurrence.rechecked', 'task_recurrence', 'updated', 'A series was re-evaluated on request (payload: how many occurrences it made).', { readScopes: ['task-recurrences:read', 'tasks:read'] }),
+  event('task_recurrence.event_received', 'task_recurrence', 'updated', 'An external event was submitted to an event-driven series (payload: its id, type, time and attributes, and whether it was a duplicate).', { readScopes: ['task-recurrences:read', 'tasks:read'] }),
   ...(['project', 'task', 'contact'] as const).map((target) =>
     event(`${target}.custom_field_values_updated`, target, 'updated', `A ${target}’s custom-field values changed (payload: the changed keys, their new values, null for cleared, and the values’ version).`, {
       readScopes: [AGGREGATES[target].scope, 'custom-field-values:read'],

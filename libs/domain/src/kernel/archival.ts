@@ -19,8 +19,8 @@ import type { Versioned } from './versioned.js';
  * - a change writes `<type>.archived` (`{ <type>Id, archivedAt, requestId }`) or `<type>.restored`
  *   (`{ <type>: resource, requestId }`) in the transaction that makes it, and only then.
  */
-/** Archivable workspace configuration that scopes alone bound (no resource-grant type): custom-field definitions. */
-export type UngrantedType = 'custom_field_definition';
+/** Archivable resources that scopes alone bound here (no resource-grant type of their own): custom-field definitions, task recurrences. */
+export type UngrantedType = 'custom_field_definition' | 'task_recurrence';
 
 export interface Archivable<Row, View> {
   /** The resource type: its grant type, the events' aggregate type and their name prefix; messages name it with spaces (`contact group`). */
@@ -32,6 +32,8 @@ export interface Archivable<Row, View> {
   readonly answer: (row: Row, auth: V1AuthContext, now: Date) => Versioned<View>;
   /** The resource as its `.restored` event carries it, when that differs from the answer (no caller overlay). */
   readonly eventView?: (row: Row, now: Date) => object;
+  /** A further check of the caller before anything is read (an ungranted type bounded by another type's grant). */
+  readonly authorize?: (auth: V1AuthContext) => void;
 }
 
 /** A family's Archivable, its row and view types inferred from its functions. */
@@ -63,6 +65,7 @@ function onExisting<Row, T>(
   work: (tx: Tx, id: string, now: Date) => Promise<T>,
 ): Promise<T> {
   if (isGrantResourceType(resource.type)) requireGrant(auth, resource.type, rawId, 'write', nounOf(resource));
+  resource.authorize?.(auth);
   if (!isUuid(rawId)) throw new DomainError('not_found', `${nounOf(resource)} not found`);
   const id = rawId.toLowerCase();
   const now = ctx.now();

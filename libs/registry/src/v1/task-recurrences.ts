@@ -15,14 +15,29 @@ const f = family('task-recurrences');
 
 export const RecurrenceRule = z
   .strictObject({
-    frequency: z.enum(['daily', 'weekly', 'monthly', 'yearly', 'external']).describe('`external`: occurrences are created by submitted external events.'),
-    interval: z.number().int().min(1).max(366).optional(),
-    byWeekday: z.array(z.enum(['mo', 'tu', 'we', 'th', 'fr', 'sa', 'su'])).max(7).optional(),
-    byMonthDay: z.array(z.number().int().min(-31).max(31)).max(31).optional(),
-    count: z.number().int().min(1).max(10_000).optional(),
-    until: DateOnly.optional(),
+    frequency: z
+      .enum(['daily', 'weekly', 'monthly', 'yearly', 'external'])
+      .describe('RRULE FREQ (DAILY, WEEKLY, MONTHLY, YEARLY). `external`: no schedule; occurrences are created by submitted external events (submitTaskRecurrenceEvent) and no other rule part is accepted.'),
+    interval: z.number().int().min(1).max(366).optional().describe('RRULE INTERVAL (default 1).'),
+    byWeekday: z.array(z.enum(['mo', 'tu', 'we', 'th', 'fr', 'sa', 'su'])).max(7).optional().describe('RRULE BYDAY without ordinals (each weekday at most once).'),
+    byMonthDay: z
+      .array(z.number().int().min(-31).max(31))
+      .max(31)
+      .optional()
+      .describe('RRULE BYMONTHDAY (not 0; -1 is the last day of the month). Per RFC 5545 a day a month does not have is skipped: 31 produces nothing in April, June, September, November or February.'),
+    bySetPosition: z
+      .array(z.number().int().min(-366).max(366))
+      .max(10)
+      .optional()
+      .describe('RRULE BYSETPOS (not 0): keeps the n-th of each period\'s candidates, e.g. byWeekday mo..fr with bySetPosition [-1] is the last weekday of the month. Needs byWeekday or byMonthDay.'),
+    count: z.number().int().min(1).max(10_000).optional().describe('RRULE COUNT; not with `until`.'),
+    until: DateOnly.optional().describe('Last local day (inclusive) in the series\' time zone; not with `count`.'),
   })
-  .meta({ id: 'RecurrenceRule', description: 'When a series creates task occurrences.' });
+  .meta({
+    id: 'RecurrenceRule',
+    description:
+      'When a series creates task occurrences: the RFC 5545 RRULE subset FREQ, INTERVAL, BYDAY (no ordinals), BYMONTHDAY, BYSETPOS, COUNT and UNTIL, expanded from local midnight of `startsOn` in the series\' IANA time zone (rrule-temporal), so every occurrence is local midnight of its day, across daylight-saving changes. Anything else is 400 `validation_failed` with a pointer to the offending member.',
+  });
 
 export const TaskRecurrence = z
   .object({
@@ -87,34 +102,57 @@ const manage = ['task-recurrences:write', 'tasks:read', 'tasks:write'] as const;
 
 export const taskRecurrenceOperations = [
   f.list('listTaskRecurrences', '/v1/task-recurrences', {
+    description: 'The workspace\'s unarchived series, oldest first, optionally of one template task and/or in one status. A service account sees the series of the tasks its resource grants cover.',
     scopes: read,
     query: { templateTaskId: ResourceId.optional(), status: z.enum(['active', 'paused', 'ended']).optional() },
     item: TaskRecurrence,
   }),
-  f.get('getTaskRecurrence', '/v1/task-recurrences/{id}', { scopes: read, data: TaskRecurrence }),
-  f.list('listTaskRecurrenceOccurrences', '/v1/task-recurrences/{id}/occurrences', { scopes: read, item: TaskOccurrence }),
-  f.create('createTaskRecurrence', '/v1/task-recurrences', { scopes: manage, body: TaskRecurrenceCreate, data: TaskRecurrence }),
+  f.get('getTaskRecurrence', '/v1/task-recurrences/{id}', {
+    description: 'One series, archived or not. `nextOccurrenceAt` is the first instant not yet materialised (null for an ended or external series); `lastCheckedAt` the last materialisation run or recheck.',
+    scopes: read,
+    data: TaskRecurrence,
+  }),
+  f.list('listTaskRecurrenceOccurrences', '/v1/task-recurrences/{id}/occurrences', {
+    description: 'The occurrences a series has made, in the order they were made: `created` with the task made for it, or `skipped` (no task) when the template task was archived at the time.',
+    scopes: read,
+    item: TaskOccurrence,
+  }),
+  f.create('createTaskRecurrence', '/v1/task-recurrences', {
+    description:
+      'A new series of an unarchived task of the workspace (400 /templateTaskId otherwise). Every occurrence is a copy of the template (title, description, priority, project, list, assignee, estimate, tags), open and due at the occurrence: local midnight of its day in `timeZone`. The worker materialises due occurrences every minute, exactly once each, from the series\' creation on: instants of a start in the past are made by a recheck only. A rule with no instant left makes an `ended` series.',
+    scopes: manage,
+    body: TaskRecurrenceCreate,
+    data: TaskRecurrence,
+  }),
   f.update('updateTaskRecurrence', '/v1/task-recurrences/{id}', {
+    description:
+      'Compare-and-set of the rule, first day, time zone or status (`active`, `paused`; `ended` is the schedule\'s to set). A changed schedule, and resuming a paused series, continue from now on after the last occurrence made (what fell due while paused is made by a recheck only). An archived series is 409 until restored.',
     scopes: manage,
     concurrency: 'cas',
     body: TaskRecurrenceUpdate,
     data: TaskRecurrence,
   }),
-  f.archive('archiveTaskRecurrence', '/v1/task-recurrences/{id}', { scopes: manage }),
-  f.restore('restoreTaskRecurrence', '/v1/task-recurrences/{id}/restore', { scopes: manage, data: TaskRecurrence }),
+  f.archive('archiveTaskRecurrence', '/v1/task-recurrences/{id}', { description: 'Archives the series (no physical deletion): it materialises nothing more; the tasks it made stay.', scopes: manage }),
+  f.restore('restoreTaskRecurrence', '/v1/task-recurrences/{id}/restore', { description: 'Restores an archived series; the worker continues from its cursor.', scopes: manage, data: TaskRecurrence }),
   f.action('POST', 'previewTaskRecurrence', '/v1/task-recurrences/{id}/preview', {
     summary: 'Preview the next occurrences of a series',
+    description:
+      'The next `count` (default 10, at most 100) instants of the stored schedule, or of a draft (rule, startsOn and timeZone in the body replace the stored ones), from now or from the first day if later; an external series has none. Nothing is written.',
     scopes: manage,
     body: TaskRecurrencePreviewRequest,
     data: TaskRecurrencePreview,
   }),
   f.action('POST', 'recheckTaskRecurrence', '/v1/task-recurrences/{id}/recheck', {
     summary: 'Re-evaluate a series and create missing occurrences',
+    description:
+      'Re-evaluates the series now: every instant of its schedule from its first day up to now without an occurrence gets one (source `recheck`, at most 100 per request, oldest first; recheck again for the rest), then the cursor moves past now. Done within the request: the 202 operation has succeeded and `Location` names the series\' occurrences. A paused or archived series is 409, and so is one the worker or another recheck is materialising at that moment (retry).',
     scopes: manage,
     async: true,
   }),
   f.action('POST', 'submitTaskRecurrenceEvent', '/v1/task-recurrences/{id}/events', {
     summary: 'Submit an external event to a series',
+    description:
+      'For a series with frequency `external`: the event creates one occurrence task due at `occurredAt` (source `external-event`). `externalEventId` is the caller\'s key: the same id again creates nothing and answers the same operation (its id is the occurrence\'s). `eventType` and `attributes` are passed on in the task_recurrence.event_received event. Done within the request: the 202 operation has succeeded and `Location` names the series\' occurrences. A scheduled, paused, ended or archived series is 409.',
     scopes: ['task-recurrences:run', 'tasks:write'],
     async: true,
     body: TaskRecurrenceEvent,

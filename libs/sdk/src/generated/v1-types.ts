@@ -616,13 +616,17 @@ export interface paths {
         };
         /**
          * List task recurrences
-         * @description Scopes: `task-recurrences:read` + `tasks:read`.
+         * @description The workspace's unarchived series, oldest first, optionally of one template task and/or in one status. A service account sees the series of the tasks its resource grants cover.
+         *
+         *     Scopes: `task-recurrences:read` + `tasks:read`.
          */
         get: operations["listTaskRecurrences"];
         put?: never;
         /**
          * Create task recurrence
-         * @description Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
+         * @description A new series of an unarchived task of the workspace (400 /templateTaskId otherwise). Every occurrence is a copy of the template (title, description, priority, project, list, assignee, estimate, tags), open and due at the occurrence: local midnight of its day in `timeZone`. The worker materialises due occurrences every minute, exactly once each, from the series' creation on: instants of a start in the past are made by a recheck only. A rule with no instant left makes an `ended` series.
+         *
+         *     Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
          */
         post: operations["createTaskRecurrence"];
         delete?: never;
@@ -640,21 +644,27 @@ export interface paths {
         };
         /**
          * Get task recurrence
-         * @description Scopes: `task-recurrences:read` + `tasks:read`.
+         * @description One series, archived or not. `nextOccurrenceAt` is the first instant not yet materialised (null for an ended or external series); `lastCheckedAt` the last materialisation run or recheck.
+         *
+         *     Scopes: `task-recurrences:read` + `tasks:read`.
          */
         get: operations["getTaskRecurrence"];
         put?: never;
         post?: never;
         /**
          * Archive task recurrence
-         * @description Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
+         * @description Archives the series (no physical deletion): it materialises nothing more; the tasks it made stay.
+         *
+         *     Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
          */
         delete: operations["archiveTaskRecurrence"];
         options?: never;
         head?: never;
         /**
          * Update task recurrence
-         * @description Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
+         * @description Compare-and-set of the rule, first day, time zone or status (`active`, `paused`; `ended` is the schedule's to set). A changed schedule, and resuming a paused series, continue from now on after the last occurrence made (what fell due while paused is made by a recheck only). An archived series is 409 until restored.
+         *
+         *     Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
          *
          *     Compare-and-set: send the last read `version` as `expectedVersion`; 409 `version_conflict` when stale.
          */
@@ -670,7 +680,9 @@ export interface paths {
         };
         /**
          * List task recurrence occurrences
-         * @description Scopes: `task-recurrences:read` + `tasks:read`.
+         * @description The occurrences a series has made, in the order they were made: `created` with the task made for it, or `skipped` (no task) when the template task was archived at the time.
+         *
+         *     Scopes: `task-recurrences:read` + `tasks:read`.
          */
         get: operations["listTaskRecurrenceOccurrences"];
         put?: never;
@@ -692,7 +704,9 @@ export interface paths {
         put?: never;
         /**
          * Restore task recurrence
-         * @description Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
+         * @description Restores an archived series; the worker continues from its cursor.
+         *
+         *     Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
          */
         post: operations["restoreTaskRecurrence"];
         delete?: never;
@@ -712,7 +726,9 @@ export interface paths {
         put?: never;
         /**
          * Preview the next occurrences of a series
-         * @description Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
+         * @description The next `count` (default 10, at most 100) instants of the stored schedule, or of a draft (rule, startsOn and timeZone in the body replace the stored ones), from now or from the first day if later; an external series has none. Nothing is written.
+         *
+         *     Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
          */
         post: operations["previewTaskRecurrence"];
         delete?: never;
@@ -732,7 +748,9 @@ export interface paths {
         put?: never;
         /**
          * Re-evaluate a series and create missing occurrences
-         * @description Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
+         * @description Re-evaluates the series now: every instant of its schedule from its first day up to now without an occurrence gets one (source `recheck`, at most 100 per request, oldest first; recheck again for the rest), then the cursor moves past now. Done within the request: the 202 operation has succeeded and `Location` names the series' occurrences. A paused or archived series is 409, and so is one the worker or another recheck is materialising at that moment (retry).
+         *
+         *     Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
          */
         post: operations["recheckTaskRecurrence"];
         delete?: never;
@@ -752,7 +770,9 @@ export interface paths {
         put?: never;
         /**
          * Submit an external event to a series
-         * @description Scopes: `task-recurrences:run` + `tasks:write`.
+         * @description For a series with frequency `external`: the event creates one occurrence task due at `occurredAt` (source `external-event`). `externalEventId` is the caller's key: the same id again creates nothing and answers the same operation (its id is the occurrence's). `eventType` and `attributes` are passed on in the task_recurrence.event_received event. Done within the request: the 202 operation has succeeded and `Location` names the series' occurrences. A scheduled, paused, ended or archived series is 409.
+         *
+         *     Scopes: `task-recurrences:run` + `tasks:write`.
          */
         post: operations["submitTaskRecurrenceEvent"];
         delete?: never;
@@ -2046,9 +2066,7 @@ export interface paths {
         };
         /**
          * List files
-         * @description The unarchived files of the workspace, oldest first, optionally of one status. A service account sees only the files its resource grants cover.
-         *
-         *     Scopes: `files:read`.
+         * @description Scopes: `files:read`.
          */
         get: operations["listFiles"];
         put?: never;
@@ -2068,27 +2086,21 @@ export interface paths {
         };
         /**
          * Get file
-         * @description Metadata of one file, archived or not (never its bytes: create a download intent).
-         *
-         *     Scopes: `files:read`.
+         * @description Scopes: `files:read`.
          */
         get: operations["getFile"];
         put?: never;
         post?: never;
         /**
          * Archive file
-         * @description Archives the file (never deletes it or its bytes); an archived file is left out of lists and cannot be downloaded until restored. Writes `file.archived`.
-         *
-         *     Scopes: `files:write`.
+         * @description Scopes: `files:write`.
          */
         delete: operations["archiveFile"];
         options?: never;
         head?: never;
         /**
          * Update file
-         * @description Renames the file (the bytes, size, type and checksum never change). No precondition: the last writer wins. Writes `file.updated`.
-         *
-         *     Scopes: `files:write`.
+         * @description Scopes: `files:write`.
          */
         patch: operations["updateFile"];
         trace?: never;
@@ -2104,9 +2116,7 @@ export interface paths {
         put?: never;
         /**
          * Restore file
-         * @description Clears `archivedAt`; no change when not archived. Writes `file.restored`.
-         *
-         *     Scopes: `files:write`.
+         * @description Scopes: `files:write`.
          */
         post: operations["restoreFile"];
         delete?: never;
@@ -2126,9 +2136,7 @@ export interface paths {
         put?: never;
         /**
          * Reserve a short-lived private upload
-         * @description Creates a `pending` file and reserves one upload of exactly `sizeBytes` bytes of `contentType` until `expiresAt` (15 minutes by default, FILE_UPLOAD_INTENT_TTL_SECONDS). PUT the bytes to `uploadUrl` with `requiredHeaders` (no bearer credential: the URL is the capability), then call completeFileUpload. With the local storage driver the URL takes one upload at a time: a second PUT while one is stored answers 409 `upload_already_received`, one after completion 409 `upload_completed`, one after `expiresAt` 410 `upload_intent_expired` (create a new intent). With the S3 driver it is a presigned PUT that signs the size and type. The location names the file. Writes `file.created`.
-         *
-         *     Scopes: `files:write`.
+         * @description Scopes: `files:write`.
          */
         post: operations["createFileUploadIntent"];
         delete?: never;
@@ -2148,7 +2156,7 @@ export interface paths {
         put?: never;
         /**
          * Complete an upload and make the file available
-         * @description Reads the stored bytes and checks their size, content type and SHA-256 against the intent before the file becomes `available` (writes `file.uploaded`); completing a completed intent answers the file again. No bytes stored yet: 409 `upload_not_received`. Bytes that differ: 409 `upload_mismatch` with a pointer to each declared field they contradict (`/sizeBytes`, `/contentType`, `/checksumSha256`); the bytes are removed and the upload URL takes a new upload until it expires. An expired reservation yields 410 `upload_intent_expired`; create a new upload intent.
+         * @description Verifies size and checksum. An expired reservation yields 410; create a new upload intent.
          *
          *     Scopes: `files:write`.
          */
@@ -2170,9 +2178,7 @@ export interface paths {
         put?: never;
         /**
          * Create a short-lived private download URL
-         * @description A URL that downloads the file without a bearer credential until `expiresAt` (5 minutes by default, FILE_DOWNLOAD_INTENT_TTL_SECONDS), as often as needed until then; after it a new intent is needed. Only an `available`, unarchived file can be downloaded: 409 `file_not_available` otherwise (a pending or expired file, or an archived one: restore it first).
-         *
-         *     Scopes: `files:read`.
+         * @description Scopes: `files:read`.
          */
         post: operations["createFileDownloadIntent"];
         delete?: never;
@@ -2488,9 +2494,7 @@ export interface paths {
         };
         /**
          * List invitations
-         * @description The workspace’s invitations, oldest first; `status` filters by the status at the request’s instant. Addresses only with members:pii:read.
-         *
-         *     Scopes: `invitations:read`.
+         * @description Scopes: `invitations:read`.
          *
          *     Overlay scopes (widen, never grant): `members:pii:read`.
          */
@@ -2498,9 +2502,7 @@ export interface paths {
         put?: never;
         /**
          * Create invitation
-         * @description Invites an address for seven days and e-mails it (asynchronously, from the `invitation.created` event). Every role must be an unarchived role of the workspace (400 with a pointer per bad entry) whose permissions the caller holds (403 `insufficient_scope`). 409 `already_member`: the address belongs to a member (active or deactivated); 409 `invitation_pending`: it has a pending invitation (resend or revoke that one).
-         *
-         *     Scopes: `invitations:write`.
+         * @description Scopes: `invitations:write`.
          *
          *     Overlay scopes (widen, never grant): `members:pii:read`.
          */
@@ -2520,9 +2522,7 @@ export interface paths {
         };
         /**
          * Get invitation
-         * @description One invitation; its address only with members:pii:read.
-         *
-         *     Scopes: `invitations:read`.
+         * @description Scopes: `invitations:read`.
          *
          *     Overlay scopes (widen, never grant): `members:pii:read`.
          */
@@ -2531,9 +2531,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke invitation
-         * @description Revokes a pending invitation (kept, status `revoked`): its links stop working. Revoking a revoked invitation again is 204 with nothing changed; an accepted or expired one is 409 `invitation_not_pending`.
-         *
-         *     Scopes: `invitations:write`.
+         * @description Scopes: `invitations:write`.
          */
         delete: operations["revokeInvitation"];
         options?: never;
@@ -2552,9 +2550,7 @@ export interface paths {
         put?: never;
         /**
          * Resend invitation
-         * @description E-mails a pending invitation again with a new link (earlier links keep working) and moves `lastSentAt`; the expiry stays. At most once a minute: sooner is 409 `resend_too_soon` with `Retry-After` (seconds). Not pending: 409 `invitation_not_pending`.
-         *
-         *     Scopes: `invitations:write`.
+         * @description Scopes: `invitations:write`.
          *
          *     Overlay scopes (widen, never grant): `members:pii:read`.
          */
@@ -3813,7 +3809,6 @@ export interface components {
             id: string;
             /** @description Opaque resource identifier. */
             definitionId: string;
-            /** Format: int64 */
             versionNumber: number;
             /** @enum {string} */
             status: "running" | "succeeded" | "failed" | "aborted";
@@ -3843,7 +3838,6 @@ export interface components {
         AutomationVersion: {
             /** @description Opaque resource identifier. */
             definitionId: string;
-            /** Format: int64 */
             number: number;
             trigger: components["schemas"]["AutomationTrigger"];
             steps: components["schemas"]["AutomationStep"][];
@@ -3883,7 +3877,6 @@ export interface components {
                  * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
                  */
                 endsAt: string;
-                /** Format: int64 */
                 availableMinutes: number;
                 reasons: ("working-hours" | "appointment" | "absence" | "planned-work")[];
             }[];
@@ -4204,10 +4197,7 @@ export interface components {
             /** @enum {string} */
             format: "markdown" | "plain";
             content: string;
-            /**
-             * Format: int64
-             * @description The size of `content` in UTF-8, in bytes.
-             */
+            /** @description The size of `content` in UTF-8, in bytes. */
             sizeBytes: number;
             targetType: ("contacts" | "projects" | "tasks") | null;
             targetId: string | null;
@@ -4322,16 +4312,12 @@ export interface components {
             archivedAt: string | null;
             name: string;
             contentType: string;
-            /** Format: int64 */
             sizeBytes: number;
             checksumSha256: string;
-            /**
-             * @description `pending` until its upload is completed and verified, then `available`; `expired` when its upload reservation lapsed first (it never becomes available: create a new upload intent).
-             * @enum {string}
-             */
-            status: "pending" | "available" | "expired";
-            /** @description The member or service account whose credential created the upload intent. */
-            uploadedBy: string | null;
+            /** @enum {string} */
+            status: "pending" | "available";
+            /** @description Opaque resource identifier. */
+            uploadedBy: string;
         };
         /** @description A short-lived private download URL. */
         FileDownloadIntent: {
@@ -4373,7 +4359,6 @@ export interface components {
         FileUploadIntentCreate: {
             name: string;
             contentType: string;
-            /** Format: int64 */
             sizeBytes: number;
             /** @description Lower-case hex SHA-256 of the content. */
             checksumSha256: string;
@@ -4394,7 +4379,6 @@ export interface components {
             updatedAt: string;
             name: string;
             description: string | null;
-            /** Format: int64 */
             memberCount: number;
             /** @description Opaque compare-and-set validator of this resource. */
             version: string;
@@ -4443,7 +4427,7 @@ export interface components {
             lastSyncAt: string | null;
             lastError: string | null;
         };
-        /** @description A workspace invitation: an e-mail address offered roles for seven days. The worker e-mails the invitee a single-use acceptance link (the auth service’s `/invitations/accept`, outside this API: the invitee has no credential yet); accepting makes the invitee an active member holding `roleIds`. */
+        /** @description A workspace invitation. */
         Invitation: {
             /** @description Opaque resource identifier. */
             id: string;
@@ -4457,25 +4441,21 @@ export interface components {
              * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             updatedAt: string;
-            /** @description Personal data; present only with members:pii:read. Stored lower-case. */
+            /** @description Personal data; present only with members:pii:read. */
             email?: string;
-            /** @description The roles the invitee holds once the invitation is accepted. */
             roleIds: string[];
-            /**
-             * @description `pending` until accepted or revoked; a pending invitation reads as `expired` from `expiresAt` on (decided at the request, never stale).
-             * @enum {string}
-             */
+            /** @enum {string} */
             status: "pending" | "accepted" | "revoked" | "expired";
-            /** @description The member or service account whose credential created it. */
+            /** @description Opaque resource identifier. */
             invitedBy: string;
             /**
              * Format: date-time
-             * @description When its e-mail was last asked for (creation, then each resend).
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             lastSentAt: string;
             /**
              * Format: date-time
-             * @description Seven days after creation; a resend does not extend it.
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             expiresAt: string;
         };
@@ -4508,7 +4488,6 @@ export interface components {
              * @enum {string}
              */
             kind: "projects" | "tasks";
-            /** Format: int64 */
             position: number;
             color: string | null;
         };
@@ -4517,7 +4496,6 @@ export interface components {
             name: string;
             /** @enum {string} */
             kind: "projects" | "tasks";
-            /** Format: int32 */
             position?: number;
             color?: string | null;
         };
@@ -4528,7 +4506,6 @@ export interface components {
         };
         /** @description Cursor pagination state of a list response. */
         ListMeta: {
-            /** Format: int32 */
             limit: number;
             /** @description Persist it; null on the last page. */
             nextCursor: string | null;
@@ -4536,7 +4513,6 @@ export interface components {
         /** @description Mutable list attributes. */
         ListUpdate: {
             name?: string;
-            /** Format: int32 */
             position?: number;
             color?: string | null;
         };
@@ -4709,7 +4685,6 @@ export interface components {
              * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             endsAt: string;
-            /** Format: int32 */
             plannedMinutes: number;
         };
         /** @description A postal address. */
@@ -5015,22 +4990,26 @@ export interface components {
             /** @description ISO-4217 currency code. */
             currency: string;
         };
-        /** @description When a series creates task occurrences. */
+        /** @description When a series creates task occurrences: the RFC 5545 RRULE subset FREQ, INTERVAL, BYDAY (no ordinals), BYMONTHDAY, BYSETPOS, COUNT and UNTIL, expanded from local midnight of `startsOn` in the series' IANA time zone (rrule-temporal), so every occurrence is local midnight of its day, across daylight-saving changes. Anything else is 400 `validation_failed` with a pointer to the offending member. */
         RecurrenceRule: {
             /**
-             * @description `external`: occurrences are created by submitted external events.
+             * @description RRULE FREQ (DAILY, WEEKLY, MONTHLY, YEARLY). `external`: no schedule; occurrences are created by submitted external events (submitTaskRecurrenceEvent) and no other rule part is accepted.
              * @enum {string}
              */
             frequency: "daily" | "weekly" | "monthly" | "yearly" | "external";
-            /** Format: int32 */
+            /** @description RRULE INTERVAL (default 1). */
             interval?: number;
+            /** @description RRULE BYDAY without ordinals (each weekday at most once). */
             byWeekday?: ("mo" | "tu" | "we" | "th" | "fr" | "sa" | "su")[];
+            /** @description RRULE BYMONTHDAY (not 0; -1 is the last day of the month). Per RFC 5545 a day a month does not have is skipped: 31 produces nothing in April, June, September, November or February. */
             byMonthDay?: number[];
-            /** Format: int32 */
+            /** @description RRULE BYSETPOS (not 0): keeps the n-th of each period's candidates, e.g. byWeekday mo..fr with bySetPosition [-1] is the last weekday of the month. Needs byWeekday or byMonthDay. */
+            bySetPosition?: number[];
+            /** @description RRULE COUNT; not with `until`. */
             count?: number;
             /**
              * Format: date
-             * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
+             * @description Last local day (inclusive) in the series' time zone; not with `count`.
              */
             until?: string;
         };
@@ -5339,12 +5318,8 @@ export interface components {
         TaskBlueprint: {
             title: string;
             description?: string | null;
-            /**
-             * Format: int32
-             * @description Start offset from the project start.
-             */
+            /** @description Start offset from the project start. */
             offsetDays: number;
-            /** Format: int32 */
             durationDays?: number;
         };
         /** @description Attributes of a new task. */
@@ -5364,7 +5339,6 @@ export interface components {
         TaskMove: {
             projectId: string | null;
             listId?: string | null;
-            /** Format: int64 */
             position?: number;
         };
         /** @description One occurrence of a series. */
@@ -5409,7 +5383,6 @@ export interface components {
                  * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
                  */
                 endsAt: string;
-                /** Format: int32 */
                 plannedMinutes: number;
             }[];
         };
@@ -5492,7 +5465,6 @@ export interface components {
             startsOn?: string;
             /** @description IANA time-zone name, e.g. Europe/Berlin. */
             timeZone?: string;
-            /** Format: int32 */
             count?: number;
         };
         /** @description Compare-and-set of series attributes. */
@@ -5552,7 +5524,6 @@ export interface components {
             startedAt: string;
             /** @description null while the timer runs. */
             endedAt: string | null;
-            /** Format: int64 */
             durationSeconds: number;
             note: string | null;
             billing?: components["schemas"]["TimeEntryBillingState"];
@@ -5592,7 +5563,6 @@ export interface components {
              */
             startedAt: string;
             endedAt?: string | null;
-            /** Format: int32 */
             durationSeconds?: number;
             note?: string | null;
         };
@@ -5608,7 +5578,6 @@ export interface components {
              */
             startedAt?: string;
             endedAt?: string | null;
-            /** Format: int32 */
             durationSeconds?: number;
             note?: string | null;
             /** @description The `version` from the last read. The write fails with 409 `version_conflict` when the stored version differs. */
@@ -5679,7 +5648,6 @@ export interface components {
             eventType: string;
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
-            /** Format: int64 */
             attempts: number;
             responseStatus: number | null;
             /** @description Why the latest attempt failed: `timeout`, `connection_refused`, `connection_reset`, `dns`, `tls` (the certificate was not accepted), `http_status` (see responseStatus), `refused` (the receiver address is not allowed), `network`, or, without any attempt, `subscription_removed` / `subscription_disabled`. Null when it succeeded or was not attempted yet. */
@@ -5811,9 +5779,6 @@ export interface components {
         BadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -5829,9 +5794,6 @@ export interface components {
         BadRequestInvalidIdempotencyKey: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -5847,9 +5809,6 @@ export interface components {
         BadRequestInvalidJson: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -5866,9 +5825,6 @@ export interface components {
         BadRequestInvalidJsonInvalidIdempotencyKey: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -5885,9 +5841,6 @@ export interface components {
         BadRequestInvalidJsonInvalidPrecondition: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -5903,9 +5856,6 @@ export interface components {
         BadRequestInvalidPrecondition: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -5913,16 +5863,13 @@ export interface components {
             };
         };
         /**
-         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`, `already_member`, `invitation_pending`, `invitation_not_pending`, `resend_too_soon` (with `Retry-After`), and for files `upload_not_received`, `upload_mismatch` and `file_not_available` (docs/files.md). Codes: `conflict`.
+         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`. Codes: `conflict`.
          *
          *     - `conflict`: the resource's state does not allow the change.
          */
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -5930,7 +5877,7 @@ export interface components {
             };
         };
         /**
-         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`, `already_member`, `invitation_pending`, `invitation_not_pending`, `resend_too_soon` (with `Retry-After`), and for files `upload_not_received`, `upload_mismatch` and `file_not_available` (docs/files.md). Codes: `conflict`, `idempotency_key_reused`, `idempotency_request_in_progress`.
+         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`. Codes: `conflict`, `idempotency_key_reused`, `idempotency_request_in_progress`.
          *
          *     - `conflict`: the resource's state does not allow the change.
          *     - `idempotency_key_reused`: the Idempotency-Key was used with a different payload.
@@ -5939,9 +5886,6 @@ export interface components {
         ConflictIdempotencyKeyReusedIdempotencyRequestInProgress: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -5949,7 +5893,7 @@ export interface components {
             };
         };
         /**
-         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`, `already_member`, `invitation_pending`, `invitation_not_pending`, `resend_too_soon` (with `Retry-After`), and for files `upload_not_received`, `upload_mismatch` and `file_not_available` (docs/files.md). Codes: `conflict`, `version_conflict`.
+         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`. Codes: `conflict`, `version_conflict`.
          *
          *     - `conflict`: the resource's state does not allow the change.
          *     - `version_conflict`: expectedVersion is not the stored version.
@@ -5957,9 +5901,6 @@ export interface components {
         ConflictVersionConflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -5974,9 +5915,6 @@ export interface components {
         ContentTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -5992,9 +5930,6 @@ export interface components {
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -6009,9 +5944,6 @@ export interface components {
         Gone: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -6026,9 +5958,6 @@ export interface components {
         NotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -6043,9 +5972,6 @@ export interface components {
         PreconditionFailed: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -6060,9 +5986,6 @@ export interface components {
         PreconditionRequired: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -6092,10 +6015,10 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
             content: {
@@ -6112,9 +6035,6 @@ export interface components {
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
@@ -6128,19 +6048,6 @@ export interface components {
          *     - `unsupported_media_type`: the body is not application/json, or its charset is not UTF-8, or it has a Content-Encoding other than identity.
          */
         UnsupportedMediaType: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorDocument"];
-            };
-        };
-        /** @description An unexpected failure (a defect): the error document with code `internal_error` and no internals; report its request id. Not retried automatically except for safe operations. */
-        InternalServerError: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
@@ -6240,7 +6147,6 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6270,7 +6176,6 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6318,7 +6223,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6348,7 +6252,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6392,7 +6295,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6436,7 +6338,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6482,7 +6383,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6528,7 +6428,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6592,7 +6491,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6679,7 +6577,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6759,7 +6656,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6820,7 +6716,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6892,7 +6787,6 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6980,7 +6874,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7052,7 +6945,6 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7124,7 +7016,6 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7196,7 +7087,6 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7280,7 +7170,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7347,7 +7236,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7401,7 +7289,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7474,7 +7361,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7549,7 +7435,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7631,7 +7516,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7692,7 +7576,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7736,7 +7619,6 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7826,7 +7708,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7896,7 +7777,6 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7978,7 +7858,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8081,7 +7960,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8172,7 +8050,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8239,7 +8116,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8283,7 +8159,6 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8380,7 +8255,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8456,7 +8330,6 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8532,7 +8405,6 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8608,7 +8480,6 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8697,7 +8568,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8780,7 +8650,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8851,7 +8720,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8910,6 +8778,9 @@ export interface operations {
                      *             "byMonthDay": [
                      *               1
                      *             ],
+                     *             "bySetPosition": [
+                     *               1
+                     *             ],
                      *             "count": 1,
                      *             "until": "2025-01-06"
                      *           },
@@ -8941,7 +8812,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8969,6 +8839,9 @@ export interface operations {
                  *           "mo"
                  *         ],
                  *         "byMonthDay": [
+                 *           1
+                 *         ],
+                 *         "bySetPosition": [
                  *           1
                  *         ],
                  *         "count": 1,
@@ -9012,6 +8885,9 @@ export interface operations {
                      *           "byMonthDay": [
                      *             1
                      *           ],
+                     *           "bySetPosition": [
+                     *             1
+                     *           ],
                      *           "count": 1,
                      *           "until": "2025-01-06"
                      *         },
@@ -9036,7 +8912,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -9082,6 +8957,9 @@ export interface operations {
                      *           "byMonthDay": [
                      *             1
                      *           ],
+                     *           "bySetPosition": [
+                     *             1
+                     *           ],
                      *           "count": 1,
                      *           "until": "2025-01-06"
                      *         },
@@ -9104,7 +8982,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -9140,7 +9017,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -9168,6 +9044,9 @@ export interface operations {
                  *           "mo"
                  *         ],
                  *         "byMonthDay": [
+                 *           1
+                 *         ],
+                 *         "bySetPosition": [
                  *           1
                  *         ],
                  *         "count": 1,
@@ -9210,6 +9089,9 @@ export interface operations {
                      *           "byMonthDay": [
                      *             1
                      *           ],
+                     *           "bySetPosition": [
+                     *             1
+                     *           ],
                      *           "count": 1,
                      *           "until": "2025-01-06"
                      *         },
@@ -9235,7 +9117,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -9308,7 +9189,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -9360,6 +9240,9 @@ export interface operations {
                      *           "byMonthDay": [
                      *             1
                      *           ],
+                     *           "bySetPosition": [
+                     *             1
+                     *           ],
                      *           "count": 1,
                      *           "until": "2025-01-06"
                      *         },
@@ -9383,7 +9266,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -9417,6 +9299,9 @@ export interface operations {
                  *           "mo"
                  *         ],
                  *         "byMonthDay": [
+                 *           1
+                 *         ],
+                 *         "bySetPosition": [
                  *           1
                  *         ],
                  *         "count": 1,
@@ -9464,7 +9349,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -9534,7 +9418,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -9620,7 +9503,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -9724,7 +9606,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -9806,7 +9687,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -9870,7 +9750,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -9906,7 +9785,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -9989,7 +9867,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -10060,7 +9937,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -10112,7 +9988,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -10181,7 +10056,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -10271,7 +10145,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -10364,7 +10237,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -10430,7 +10302,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -10466,7 +10337,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -10560,7 +10430,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -10633,7 +10502,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -10706,7 +10574,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -10773,7 +10640,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -10826,7 +10692,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -10862,7 +10727,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -10928,7 +10792,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -10988,7 +10851,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -11063,7 +10925,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -11131,7 +10992,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -11186,7 +11046,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -11222,7 +11081,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -11291,7 +11149,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -11353,7 +11210,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -11420,7 +11276,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -11470,7 +11325,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -11540,7 +11394,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -11608,7 +11461,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -11661,7 +11513,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -11697,7 +11548,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -11764,7 +11614,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -11824,7 +11673,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -11896,7 +11744,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -11971,7 +11818,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -12028,7 +11874,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -12064,7 +11909,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -12140,7 +11984,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -12204,7 +12047,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -12261,7 +12103,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -12340,7 +12181,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -12406,7 +12246,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -12470,7 +12309,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -12521,7 +12359,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -12557,7 +12394,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -12621,7 +12457,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -12679,7 +12514,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -12763,7 +12597,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -12852,7 +12685,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -12916,7 +12748,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -12952,7 +12783,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -13040,7 +12870,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -13111,7 +12940,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -13162,7 +12990,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -13228,7 +13055,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -13279,7 +13105,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -13345,7 +13170,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -13396,7 +13220,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -13462,7 +13285,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -13554,7 +13376,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -13612,7 +13433,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -13690,7 +13510,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -13777,7 +13596,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -13862,7 +13680,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -13924,7 +13741,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -13960,7 +13776,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -14046,7 +13861,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -14140,7 +13954,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -14232,7 +14045,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -14273,7 +14085,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -14364,7 +14175,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -14448,7 +14258,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -14522,7 +14331,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -14579,7 +14387,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -14615,7 +14422,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -14690,7 +14496,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -14781,7 +14586,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -14863,7 +14667,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -14904,7 +14707,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -14985,7 +14787,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -15050,7 +14851,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -15122,7 +14922,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -15215,7 +15014,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -15294,7 +15092,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -15362,7 +15159,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -15416,7 +15212,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -15452,7 +15247,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -15518,7 +15312,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -15599,7 +15392,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -15671,7 +15463,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -15727,7 +15518,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -15763,7 +15553,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -15834,7 +15623,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -15897,7 +15685,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -15914,11 +15701,8 @@ export interface operations {
                  * @example 50
                  */
                 limit?: components["parameters"]["Limit"];
-                /**
-                 * @description `pending` until its upload is completed and verified, then `available`; `expired` when its upload reservation lapsed first (it never becomes available: create a new upload intent).
-                 * @example pending
-                 */
-                status?: "pending" | "available" | "expired";
+                /** @example pending */
+                status?: "pending" | "available";
             };
             header?: never;
             path?: never;
@@ -15972,7 +15756,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -16027,7 +15810,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -16063,7 +15845,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -16130,7 +15911,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -16192,7 +15972,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -16261,7 +16040,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -16324,7 +16102,6 @@ export interface operations {
             409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -16356,6 +16133,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16379,7 +16157,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -16462,7 +16239,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -16549,7 +16325,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -16612,7 +16387,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -16648,7 +16422,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -16736,7 +16509,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -16806,7 +16578,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -16881,7 +16652,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -16949,7 +16719,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -17004,7 +16773,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -17040,7 +16808,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -17109,7 +16876,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -17171,7 +16937,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -17268,7 +17033,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -17359,7 +17123,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -17424,7 +17187,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -17460,7 +17222,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -17551,7 +17312,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -17623,7 +17383,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -17706,7 +17465,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -17767,7 +17525,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -17803,7 +17560,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -17880,7 +17636,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -17953,7 +17708,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -18025,7 +17779,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -18081,7 +17834,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -18117,7 +17869,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -18180,7 +17931,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -18250,7 +18000,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -18321,7 +18070,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -18376,7 +18124,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -18412,7 +18159,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -18481,7 +18227,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -18551,7 +18296,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -18618,7 +18362,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -18683,7 +18426,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -18735,7 +18477,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -18771,7 +18512,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -18837,7 +18577,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -18906,7 +18645,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -18973,7 +18711,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -19043,7 +18780,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -19115,7 +18851,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -19193,7 +18928,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -19248,7 +18982,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -19286,7 +19019,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -19354,7 +19086,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -19437,7 +19168,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -19528,7 +19258,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -19594,7 +19323,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -19630,7 +19358,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -19722,7 +19449,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -19795,7 +19521,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -19871,7 +19596,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -19955,7 +19679,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -20019,7 +19742,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -20093,7 +19815,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -20145,7 +19866,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -20215,7 +19935,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConflictIdempotencyKeyReusedIdempotencyRequestInProgress"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -20282,7 +20001,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -20334,7 +20052,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -20409,7 +20126,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -20478,7 +20194,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -20550,7 +20265,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -20586,7 +20300,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -20653,7 +20366,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -20718,7 +20430,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -20770,7 +20481,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -20806,7 +20516,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -20872,7 +20581,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -20953,7 +20661,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -21030,7 +20737,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -21108,7 +20814,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -21149,7 +20854,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -21203,7 +20907,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -21276,7 +20979,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -21348,7 +21050,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -21403,7 +21104,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -21476,7 +21176,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -21546,7 +21245,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -21604,7 +21302,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -21640,7 +21337,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -21716,7 +21412,6 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -21796,7 +21491,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -21857,7 +21551,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -21944,7 +21637,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

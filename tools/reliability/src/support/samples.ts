@@ -89,6 +89,8 @@ function sampleString(node: JsonSchema, name: string, ids: IdResolver): string {
   const fits = (s: string) => s.length >= min && s.length <= max && (!pattern || pattern.test(s));
   // Event-type filters take `*` (every event type) besides catalogued names.
   if (/eventType/.test(name)) return '*';
+  // An IANA time-zone name (task recurrences, settings): the schema refines it, which JSON Schema cannot say.
+  if (/timeZone$/i.test(name)) return 'Europe/Berlin';
   const named = `Sample ${name || 'text'} ${Math.random().toString(36).slice(2, 6)}`;
   // A key-like pattern (`^[a-z][a-z0-9_]{0,63}$`: custom-field keys, unique per workspace) gets a fresh value too.
   const keyLike = `sample_${Math.random().toString(36).slice(2, 8)}`;

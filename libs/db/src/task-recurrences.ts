@@ -1,0 +1,199 @@
+import { Prisma } from './generated/prisma/client.js';
+import type { RecurrenceState } from './generated/prisma/enums.js';
+import { pageIds } from './keyset.js';
+import { setArchivedAt, updateIfRevision } from './revisioned-rows.js';
+import { type CasOutcome, type Client, clientOf, readRows, type Tx } from './transactions.js';
+
+/**
+ * Task recurrences (issue 14) and their occurrences. Every query is scoped by the workspace id. A series' rule is
+ * stored as the registry's structured RecurrenceRule (jsonb); `nextOccurrenceAt` is its cursor. Occurrences are
+ * inserted with ON CONFLICT DO NOTHING against their unique keys (one per scheduled instant, one per external event
+ * id), so a materialisation that runs twice, or in two workers at once, inserts each occurrence once.
+ */
+
+export type RecurrenceStateValue = RecurrenceState;
+export type OccurrenceSource = 'schedule' | 'external-event' | 'recheck';
+export type OccurrenceStatus = 'scheduled' | 'created' | 'skipped' | 'failed';
+
+export interface TaskRecurrenceRecord {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly taskId: string;
+  readonly rule: unknown;
+  readonly startsOn: Date;
+  readonly timezone: string;
+  readonly state: RecurrenceStateValue;
+  readonly nextOccurrenceAt: Date | null;
+  readonly lastOccurrenceAt: Date | null;
+  readonly lastCheckedAt: Date | null;
+  readonly revision: number;
+  readonly archivedAt: Date | null;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+const select = {
+  id: true,
+  workspaceId: true,
+  taskId: true,
+  rule: true,
+  startsOn: true,
+  timezone: true,
+  state: true,
+  nextOccurrenceAt: true,
+  lastOccurrenceAt: true,
+  lastCheckedAt: true,
+  revision: true,
+  archivedAt: true,
+  createdAt: true,
+  updatedAt: true,
+} as const satisfies Prisma.TaskRecurrenceSelect;
+
+export async function findTaskRecurrence(client: Client, workspaceId: string, id: string): Promise<TaskRecurrenceRecord | null> {
+  return clientOf(client).taskRecurrence.findFirst({ where: { workspaceId, id }, select });
+}
+
+/**
+ * The series row locked for the rest of the transaction. `update` waits for the lock (the worker, which found the
+ * row with SKIP LOCKED already); `update-or-busy` does not wait: a row another transaction holds is answered `busy`, so
+ * concurrent requests never queue on it holding pooled connections (`busy`, with the row as last committed); `share` lets holders of `share` in together
+ * while it keeps the row from changing (event submissions). Null when the series does not exist.
+ */
+export async function lockTaskRecurrence(tx: Tx, workspaceId: string, id: string, mode: 'update' | 'update-or-busy' | 'share' = 'update'): Promise<{ row: TaskRecurrenceRecord; busy: boolean } | null> {
+  const lock = mode === 'share' ? Prisma.sql`FOR SHARE` : mode === 'update' ? Prisma.sql`FOR UPDATE` : Prisma.sql`FOR UPDATE SKIP LOCKED`;
+  const locked = await readRows<{ id: string }>(tx, Prisma.sql`SELECT id::text AS id FROM task_recurrences WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid ${lock}`);
+  const row = await findTaskRecurrence(tx, workspaceId, id);
+  return row === null ? null : { row, busy: locked.length === 0 };
+}
+
+export interface TaskRecurrenceFilter {
+  readonly taskId?: string | undefined;
+  readonly state?: RecurrenceStateValue | undefined;
+  /** A service account's granted task ids (null or absent: all): only series of those template tasks. */
+  readonly onlyTaskIds?: readonly string[] | null;
+}
+
+/** One keyset page of the workspace's unarchived series in id order. */
+export async function listTaskRecurrencesPage(client: Client, workspaceId: string, filter: TaskRecurrenceFilter, afterId: string | undefined, take: number): Promise<TaskRecurrenceRecord[]> {
+  const onlyTasks = filter.onlyTaskIds === undefined || filter.onlyTaskIds === null ? {} : { taskId: { in: [...filter.onlyTaskIds] } };
+  return clientOf(client).taskRecurrence.findMany({
+    where: {
+      workspaceId,
+      archivedAt: null,
+      ...(filter.taskId === undefined ? {} : { taskId: filter.taskId }),
+      ...(filter.state === undefined ? {} : { state: filter.state }),
+      ...onlyTasks,
+      ...pageIds(afterId),
+    },
+    orderBy: { id: 'asc' },
+    take,
+    select,
+  });
+}
+
+/** Attributes as written; `undefined` leaves a stored value alone (updates). */
+export interface TaskRecurrenceChanges {
+  readonly rule?: object;
+  readonly startsOn?: Date;
+  readonly timezone?: string;
+  readonly state?: RecurrenceStateValue;
+  readonly nextOccurrenceAt?: Date | null;
+}
+
+export async function insertTaskRecurrence(tx: Tx, workspaceId: string, taskId: string, values: Required<TaskRecurrenceChanges>): Promise<TaskRecurrenceRecord> {
+  return tx.taskRecurrence.create({ data: { ...values, rule: values.rule as Prisma.InputJsonObject, workspaceId, taskId }, select });
+}
+
+/** Compare-and-set of a series' attributes: one `UPDATE … WHERE revision = $expected`. */
+export async function updateTaskRecurrenceIfRevision(tx: Tx, workspaceId: string, id: string, expectedRevision: number, change: TaskRecurrenceChanges): Promise<CasOutcome> {
+  return updateIfRevision(tx.taskRecurrence, workspaceId, id, expectedRevision, change);
+}
+
+export async function setTaskRecurrenceArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  return setArchivedAt(tx.taskRecurrence, workspaceId, id, archivedAt);
+}
+
+/**
+ * Moves a series' cursor after a materialisation (no new revision: the worker's bookkeeping is not an edit of the
+ * series, so it never makes a client's compare-and-set stale). `lastOccurrenceAt` only moves forward.
+ */
+export async function advanceTaskRecurrence(tx: Tx, workspaceId: string, id: string, cursor: { nextOccurrenceAt: Date | null; lastOccurrenceAt: Date | null; state: RecurrenceStateValue; checkedAt: Date }): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE task_recurrences SET next_occurrence_at = ${cursor.nextOccurrenceAt}::timestamptz, state = ${cursor.state}::recurrence_state, last_checked_at = ${cursor.checkedAt}::timestamptz,
+      last_occurrence_at = GREATEST(last_occurrence_at, ${cursor.lastOccurrenceAt}::timestamptz)
+    WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid`;
+}
+
+/**
+ * Up to `take` series due by `dueBy` (active, unarchived, cursor at or before it), oldest cursor first. SKIP LOCKED:
+ * a series another worker is materialising is left to it; `exceptIds` are left out (this run's failures).
+ */
+export async function dueTaskRecurrences(tx: Tx, dueBy: Date, take: number, exceptIds: readonly string[] = []): Promise<{ workspaceId: string; id: string }[]> {
+  return readRows(
+    tx,
+    Prisma.sql`SELECT workspace_id::text AS "workspaceId", id::text AS id FROM task_recurrences
+      WHERE state = 'active' AND archived_at IS NULL AND next_occurrence_at <= ${dueBy}::timestamptz AND NOT (id = ANY(${[...exceptIds]}::uuid[]))
+      ORDER BY next_occurrence_at LIMIT ${take} FOR UPDATE SKIP LOCKED`,
+  );
+}
+
+export interface TaskOccurrenceRecord {
+  readonly id: string;
+  readonly recurrenceId: string;
+  readonly taskId: string | null;
+  readonly scheduledFor: Date;
+  readonly source: OccurrenceSource;
+  readonly status: OccurrenceStatus;
+  readonly externalEventId: string | null;
+  readonly createdAt: Date;
+}
+
+export interface NewTaskOccurrence {
+  readonly recurrenceId: string;
+  readonly scheduledFor: Date;
+  readonly source: OccurrenceSource;
+  readonly status: OccurrenceStatus;
+  readonly externalEventId: string | null;
+}
+
+/**
+ * Inserts an occurrence unless its key (the scheduled instant, or the external event id) already has one: the
+ * exactly-once step. Returns the new row, or null when it existed; the caller then makes its task and links it
+ * (setTaskOccurrenceTask) in the same transaction.
+ */
+export async function insertTaskOccurrenceOnce(tx: Tx, workspaceId: string, occurrence: NewTaskOccurrence): Promise<TaskOccurrenceRecord | null> {
+  const conflict =
+    occurrence.externalEventId === null
+      ? Prisma.sql`ON CONFLICT (workspace_id, recurrence_id, scheduled_for) WHERE external_event_id IS NULL DO NOTHING`
+      : Prisma.sql`ON CONFLICT (workspace_id, recurrence_id, external_event_id) WHERE external_event_id IS NOT NULL DO NOTHING`;
+  const rows = await readRows<TaskOccurrenceRecord>(
+    tx,
+    Prisma.sql`INSERT INTO task_occurrences (workspace_id, recurrence_id, scheduled_for, source, status, external_event_id)
+      VALUES (${workspaceId}::uuid, ${occurrence.recurrenceId}::uuid, ${occurrence.scheduledFor}::timestamptz, ${occurrence.source}, ${occurrence.status}, ${occurrence.externalEventId})
+      ${conflict}
+      RETURNING id::text AS id, recurrence_id::text AS "recurrenceId", task_id::text AS "taskId", scheduled_for AS "scheduledFor", source, status, external_event_id AS "externalEventId", created_at AS "createdAt"`,
+  );
+  return rows[0] ?? null;
+}
+
+/** Links an occurrence inserted by insertTaskOccurrenceOnce to the task made for it (same transaction). */
+export async function setTaskOccurrenceTask(tx: Tx, workspaceId: string, id: string, taskId: string): Promise<void> {
+  await tx.taskOccurrence.updateMany({ where: { workspaceId, id }, data: { taskId, status: 'created' } });
+}
+
+/** One keyset page of a series' occurrences in id order (creation order: ids are UUIDv7). */
+export async function listTaskOccurrencesPage(client: Client, workspaceId: string, recurrenceId: string, afterId: string | undefined, take: number): Promise<TaskOccurrenceRecord[]> {
+  const rows = await clientOf(client).taskOccurrence.findMany({
+    where: { workspaceId, recurrenceId, ...pageIds(afterId) },
+    orderBy: { id: 'asc' },
+    take,
+    select: { id: true, recurrenceId: true, taskId: true, scheduledFor: true, source: true, status: true, externalEventId: true, createdAt: true },
+  });
+  return rows as TaskOccurrenceRecord[];
+}
+
+/** The id of the occurrence an external event id made (null when none). */
+export async function findTaskOccurrenceIdByEvent(client: Client, workspaceId: string, recurrenceId: string, externalEventId: string): Promise<string | null> {
+  const row = await clientOf(client).taskOccurrence.findFirst({ where: { workspaceId, recurrenceId, externalEventId }, select: { id: true } });
+  return row?.id ?? null;
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { appendOutboxEvent, findTask, inTransaction, insertTaskRecurrence } from '@workcell/db';
+import { TaskRecurrenceCreate } from '@workcell/registry';
+import { grantedIds, requireTypeGrant } from '../kernel/grants.js';
+import { isUuid } from '../kernel/ids.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { writeInput } from '../kernel/inputs.js';
+import { validationError } from '../roles/permission-model.js';
+import { assertSchedule, cursorFrom } from './rule.js';
+import { taskRecurrenceEventView, type TaskRecurrenceView, versionedTaskRecurrence } from './view.js';
+
+export const createTaskRecurrenceInput = z.object({ ...writeInput, ...TaskRecurrenceCreate.shape }).strict();
+
+/**
+ * `POST /v1/task-recurrences`: a new series (revision 1) of an unarchived task of the workspace the caller may write
+ * (400 /templateTaskId alike for missing, archived, foreign and ungranted). Its cursor is the rule's first instant
+ * from now on: instants of a start in the past are not made by the worker (a recheck makes them); a rule with no
+ * instant left makes an `ended` series. Writes `task_recurrence.created` in the same transaction, which also
+ * completes a held idempotency key.
+ */
+export const createTaskRecurrence = defineProcedure('createTaskRecurrence', createTaskRecurrenceInput, async (ctx, input): Promise<Versioned<TaskRecurrenceView>> => {
+  const { auth, requestId } = input;
+  requireTypeGrant(auth, 'task', 'write', 'tasks');
+  const schedule = { rule: input.rule, startsOn: input.startsOn, timeZone: input.timeZone };
+  assertSchedule(schedule);
+  const workspaceId = auth.workspaceId;
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const taskId = input.templateTaskId.toLowerCase();
+    const granted = grantedIds(auth, 'task');
+    const template = isUuid(taskId) && (granted === null || granted.includes(taskId)) ? await findTask(tx, workspaceId, taskId) : null;
+    if (template === null || template.archivedAt !== null) throw validationError('the template task is not valid', [{ pointer: '/templateTaskId', message: `no unarchived task ${JSON.stringify(input.templateTaskId)} in this workspace` }]);
+    const next = cursorFrom(schedule, null, now);
+    const external = input.rule.frequency === 'external';
+    const state = !external && next === null ? 'ended' : (input.status ?? 'active');
+    const row = await insertTaskRecurrence(tx, workspaceId, taskId, { rule: input.rule, startsOn: new Date(`${input.startsOn}T00:00:00Z`), timezone: input.timeZone, state, nextOccurrenceAt: next });
+    const result = versionedTaskRecurrence(row);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'task_recurrence', aggregateId: row.id, eventType: 'task_recurrence.created', payload: { taskRecurrence: taskRecurrenceEventView(row), requestId }, occurredAt: now, result });
+    return result;
+  });
+});

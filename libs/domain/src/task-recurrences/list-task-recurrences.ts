@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { listTaskRecurrencesPage } from '@workcell/db';
+import { isUuid } from '../kernel/ids.js';
+import { grantedIds } from '../kernel/grants.js';
+import { paginate } from '../kernel/pagination.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { authInput, pageInput } from '../kernel/inputs.js';
+import { taskRecurrenceView, type TaskRecurrenceView } from './view.js';
+
+export const listTaskRecurrencesInput = z
+  .object({ auth: authInput, ...pageInput, templateTaskId: z.string().max(64).optional(), status: z.enum(['active', 'paused', 'ended']).optional() })
+  .strict();
+
+/**
+ * `GET /v1/task-recurrences`: the workspace's unarchived series, oldest first, optionally of one template task
+ * and/or in one status. A service account sees only the series of the tasks its resource grants cover.
+ */
+export const listTaskRecurrences = defineProcedure(
+  'listTaskRecurrences',
+  listTaskRecurrencesInput,
+  async (ctx, { auth, cursor, limit, templateTaskId, status }): Promise<{ items: TaskRecurrenceView[]; limit: number; nextCursor: string | null }> => {
+    const taskId = templateTaskId?.toLowerCase();
+    const scope = { workspaceId: auth.workspaceId, list: 'listTaskRecurrences', filter: { templateTaskId: taskId ?? null, status: status ?? null } };
+    const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) =>
+      taskId !== undefined && !isUuid(taskId) ? [] : listTaskRecurrencesPage(ctx.database, auth.workspaceId, { taskId, state: status, onlyTaskIds: grantedIds(auth, 'task') }, afterId, take),
+    );
+    return { items: page.items.map(taskRecurrenceView), limit, nextCursor: page.nextCursor };
+  },
+);

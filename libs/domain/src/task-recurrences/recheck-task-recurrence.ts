@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { advanceTaskRecurrence, appendOutboxEvent, listTaskOccurrencesPage } from '@workcell/db';
+import { DomainError } from '../kernel/errors.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { writeInput } from '../kernel/inputs.js';
+import { appendOccurrencesCreated, materialise, MAX_OCCURRENCES_PER_RUN } from './materialise.js';
+import { instantsBetween, nextInstant } from './rule.js';
+import { onLockedSeries, recurrenceOperation, type RecurrenceOperationView, scheduleOf } from './view.js';
+
+export const recheckTaskRecurrenceInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
+
+/** How far back a recheck looks for missing occurrences: the schedule's instants up to now, at most this many. */
+const RECHECK_LOOKBACK = 10_000;
+
+/**
+ * `POST /v1/task-recurrences/{id}/recheck` (202): re-evaluates the series now. Every instant of its schedule from
+ * its first day up to now that has no occurrence gets one (source `recheck`, at most 100 per request, oldest
+ * first, the rest on the next recheck; one before the series' creation, or skipped by an edit or a pause, included),
+ * then the cursor moves to the first instant after now and `lastCheckedAt` to now. Done within the request, so the answer's operation has
+ * succeeded; `Location` names the series' occurrences. A paused series is 409 (resume it first), an archived one 409.
+ * Writes `task_recurrence.rechecked` (and `task_recurrence.occurrences_created` when it made any).
+ */
+export const recheckTaskRecurrence = defineProcedure('recheckTaskRecurrence', recheckTaskRecurrenceInput, async (ctx, input): Promise<RecurrenceOperationView> => {
+  const { auth, requestId } = input;
+  return onLockedSeries(ctx, auth, input.id, 'exclusive', async (tx, series, now) => {
+    const id = series.id;
+    if (series.state === 'paused') throw new DomainError('conflict', 'the task recurrence is paused; resume it (status active) first');
+    const schedule = scheduleOf(series);
+    const existing = new Set<number>();
+    for (let after: string | undefined; ; ) {
+      const page = await listTaskOccurrencesPage(tx, auth.workspaceId, id, after, 1000);
+      for (const o of page) existing.add(o.scheduledFor.getTime());
+      if (page.length < 1000) break;
+      after = page.at(-1)!.id;
+    }
+    const missing = instantsBetween(schedule, null, now, RECHECK_LOOKBACK).filter((instant) => !existing.has(instant.getTime()));
+    const batch = missing.slice(0, MAX_OCCURRENCES_PER_RUN);
+    const made = await materialise(tx, series, batch, 'recheck', now, requestId);
+    // The worker never makes instants from before now: what this request left missing waits for the next recheck.
+    const next = nextInstant(schedule, now);
+    const state = next === null && schedule.rule.frequency !== 'external' ? 'ended' : series.state;
+    await advanceTaskRecurrence(tx, auth.workspaceId, id, { nextOccurrenceAt: schedule.rule.frequency === 'external' ? null : next, lastOccurrenceAt: batch.at(-1) ?? null, state, checkedAt: now });
+    await appendOccurrencesCreated(tx, series, made, now, requestId);
+    const result = recurrenceOperation(randomUUID(), 'task-recurrence.recheck', id, now);
+    await appendOutboxEvent(tx, { workspaceId: auth.workspaceId, aggregateType: 'task_recurrence', aggregateId: id, eventType: 'task_recurrence.rechecked', payload: { taskRecurrenceId: id, created: made.length, requestId }, occurredAt: now, result });
+    return result;
+  });
+});

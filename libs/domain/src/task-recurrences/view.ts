@@ -1,0 +1,151 @@
+import { type Client, findTaskRecurrence, inTransaction, lockTaskRecurrence, setTaskRecurrenceArchived, type TaskOccurrenceRecord, type TaskRecurrenceRecord, type Tx } from '@workcell/db';
+import type { ProcedureContext } from '../kernel/procedure.js';
+import { archivable } from '../kernel/archival.js';
+import type { V1AuthContext } from '../kernel/auth-context.js';
+import { archivableFields } from '../kernel/base-view.js';
+import { versionOf } from '../kernel/cas.js';
+import { DomainError } from '../kernel/errors.js';
+import { grantedIds, requireTypeGrant } from '../kernel/grants.js';
+import { isUuid } from '../kernel/ids.js';
+import type { Versioned } from '../kernel/versioned.js';
+import type { Rule, Schedule } from './rule.js';
+
+/**
+ * Task recurrences (issue 14): a series belongs to a template task and creates occurrence tasks, copies of the
+ * template (title, description, priority, project, list, assignee, estimate, tags) due at the occurrence's instant.
+ * Resource grants: a service account sees a series only while its grants cover the template task (otherwise 404, so
+ * nothing about it is revealed); creating, changing, archiving, restoring, rechecking a series or submitting an event
+ * to it makes (or stops making) tasks, so it needs a type-wide task write grant, as creating a task does (403
+ * insufficient_grant).
+ */
+
+export type TaskRecurrenceView = {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly archivedAt: string | null;
+  readonly templateTaskId: string;
+  readonly rule: Rule;
+  readonly startsOn: string;
+  readonly timeZone: string;
+  readonly status: 'active' | 'paused' | 'ended';
+  readonly nextOccurrenceAt: string | null;
+  readonly lastCheckedAt: string | null;
+  readonly version: string;
+};
+
+export type TaskOccurrenceView = {
+  readonly id: string;
+  readonly recurrenceId: string;
+  readonly taskId: string | null;
+  readonly scheduledFor: string;
+  readonly source: 'schedule' | 'external-event' | 'recheck';
+  readonly status: 'scheduled' | 'created' | 'skipped' | 'failed';
+};
+
+/** A stored date (midnight UTC) as its ISO calendar date. */
+const dateOnly = (date: Date): string => date.toISOString().slice(0, 10);
+
+export function scheduleOf(row: TaskRecurrenceRecord): Schedule {
+  return { rule: row.rule as Rule, startsOn: dateOnly(row.startsOn), timeZone: row.timezone };
+}
+
+export function taskRecurrenceView(row: TaskRecurrenceRecord): TaskRecurrenceView {
+  return {
+    ...archivableFields(row),
+    templateTaskId: row.taskId,
+    rule: row.rule as Rule,
+    startsOn: dateOnly(row.startsOn),
+    timeZone: row.timezone,
+    status: row.state,
+    nextOccurrenceAt: row.nextOccurrenceAt?.toISOString() ?? null,
+    lastCheckedAt: row.lastCheckedAt?.toISOString() ?? null,
+    version: versionOf(row.revision),
+  };
+}
+
+export function versionedTaskRecurrence(row: TaskRecurrenceRecord): Versioned<TaskRecurrenceView> {
+  return { resource: taskRecurrenceView(row), revision: row.revision };
+}
+
+export function taskOccurrenceView(row: TaskOccurrenceRecord): TaskOccurrenceView {
+  return { id: row.id, recurrenceId: row.recurrenceId, taskId: row.taskId, scheduledFor: row.scheduledFor.toISOString(), source: row.source, status: row.status };
+}
+
+export const taskRecurrenceNotFound = (): DomainError => new DomainError('not_found', 'task recurrence not found');
+
+/** The stored id of a path id (lower case); a non-UUID names nothing (404). */
+export function taskRecurrenceIdOf(raw: string): string {
+  if (!isUuid(raw)) throw taskRecurrenceNotFound();
+  return raw.toLowerCase();
+}
+
+/** Whether a service account's task grants cover the series' template task (a member's always do). */
+export function coversTemplate(auth: V1AuthContext, row: Pick<TaskRecurrenceRecord, 'taskId'>): boolean {
+  const granted = grantedIds(auth, 'task');
+  return granted === null || granted.includes(row.taskId);
+}
+
+/** The series of the caller's workspace whose template task the caller may see, else 404. */
+export async function findTaskRecurrenceOr404(tx: Client, auth: V1AuthContext, id: string): Promise<TaskRecurrenceRecord> {
+  const row = await findTaskRecurrence(tx, auth.workspaceId, id);
+  if (!row || !coversTemplate(auth, row)) throw taskRecurrenceNotFound();
+  return row;
+}
+
+/** 409 unless the series takes changes: archived series are read-only until restored. */
+export function assertLive(row: TaskRecurrenceRecord): void {
+  if (row.archivedAt !== null) throw new DomainError('conflict', 'the task recurrence is archived; restore it first');
+}
+
+/**
+ * What recheck and event submission share: the task write grant, then one transaction holding a lock of a live
+ * series the caller may see (404 otherwise, 409 when archived), in which `work` runs at the request's instant. A
+ * recheck takes the row exclusively without waiting: while the worker or another recheck holds it, 409 conflict
+ * (retry), so racing requests never queue holding connections. Events share the lock with each other.
+ */
+export function onLockedSeries<T>(ctx: ProcedureContext, auth: V1AuthContext, rawId: string, lock: 'exclusive' | 'shared', work: (tx: Tx, series: TaskRecurrenceRecord, now: Date) => Promise<T>): Promise<T> {
+  requireTypeGrant(auth, 'task', 'write', 'tasks');
+  const id = taskRecurrenceIdOf(rawId);
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const locked = await lockTaskRecurrence(tx, auth.workspaceId, id, lock === 'shared' ? 'share' : 'update-or-busy');
+    if (locked === null || !coversTemplate(auth, locked.row)) throw taskRecurrenceNotFound();
+    if (locked.busy) throw new DomainError('conflict', 'the task recurrence is being materialised by another request or the worker; retry');
+    const series = locked.row;
+    assertLive(series);
+    return work(tx, series, now);
+  });
+}
+
+/** The series as `task_recurrence.*` events carry it. */
+export const taskRecurrenceEventView = (row: TaskRecurrenceRecord): TaskRecurrenceView => taskRecurrenceView(row);
+
+/** How a series is archived and restored (kernel/archival.ts); an archived series materialises nothing. */
+export const archivableTaskRecurrence = archivable({
+  type: 'task_recurrence',
+  find: (tx, workspaceId, id) => findTaskRecurrence(tx, workspaceId, id),
+  setArchived: setTaskRecurrenceArchived,
+  answer: versionedTaskRecurrence,
+  eventView: taskRecurrenceEventView,
+  // Restoring a series makes it materialise tasks again: like its other writes it needs a type-wide task write grant.
+  authorize: (auth) => requireTypeGrant(auth, 'task', 'write', 'tasks'),
+});
+
+/** The AsyncOperation a recheck or an event submission answers (202): the work is done in the request, so it has succeeded. */
+export type RecurrenceOperationView = {
+  readonly id: string;
+  readonly kind: 'task-recurrence.recheck' | 'task-recurrence.event';
+  readonly status: 'succeeded';
+  readonly resourceType: 'task-recurrences';
+  readonly resourceId: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly completedAt: string;
+  readonly error: null;
+};
+
+export function recurrenceOperation(id: string, kind: RecurrenceOperationView['kind'], recurrenceId: string, at: Date): RecurrenceOperationView {
+  const when = at.toISOString();
+  return { id, kind, status: 'succeeded', resourceType: 'task-recurrences', resourceId: recurrenceId, createdAt: when, updatedAt: when, completedAt: when, error: null };
+}
