@@ -53,7 +53,6 @@ export class AbsencesController {
   @Operation('createMemberAbsence')
   async createMemberAbsence(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const created = await invoke(createAbsence, this.ctx, { ...(input.body as object), memberId: input.path.id, auth, requestId: request.id });
-    reply.header('location', `/v1/members/${created.resource.memberId}/absences/${created.resource.id}`);
     return versioned(reply, created);
   }
 

@@ -53,7 +53,6 @@ export class AppointmentsController {
   @Operation('createMemberAppointment')
   async createMemberAppointment(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const created = await invoke(createAppointment, this.ctx, { ...(input.body as object), memberId: input.path.id, auth, requestId: request.id });
-    reply.header('location', `/v1/members/${created.resource.memberId}/appointments/${created.resource.id}`);
     return versioned(reply, created);
   }
 

@@ -73,7 +73,8 @@ export const absenceOperations = [
     item: Absence,
   }),
   f.create('createMemberAbsence', '/v1/members/{id}/absences', {
-    description: delegated,
+    description: `${delegated} No Location: another member's absence has no GET of its own; it is listed by GET /v1/members/{id}/absences.`,
+    noLocation: true,
     scopes: ['absences:admin:write'],
     body: MemberAbsenceCreate,
     data: Absence,

@@ -75,7 +75,8 @@ export const appointmentOperations = [
     item: Appointment,
   }),
   f.create('createMemberAppointment', '/v1/members/{id}/appointments', {
-    description: delegated,
+    description: `${delegated} No Location: another member's appointment has no GET of its own; it is listed by GET /v1/members/{id}/appointments.`,
+    noLocation: true,
     scopes: ['appointments:delegated:write'],
     body: AppointmentCreate,
     data: Appointment,
