@@ -74,12 +74,13 @@ function requireAvailabilityGrants(auth: V1AuthContext): void {
  */
 export const getAvailability = defineProcedure('getAvailability', getAvailabilityInput, async (ctx, input): Promise<AvailabilityView> => {
   const { auth, memberId, granularity } = input;
+  // Whose availability first: another workspace's member is 404 whatever the window.
+  const subject = await resolveSubject(ctx.database, auth, memberId);
+  requireAvailabilityGrants(auth);
   const from = Date.parse(input.from);
   const to = Date.parse(input.to);
   if (to <= from) throw validationError('the window is empty', [{ pointer: '', parameter: 'to', message: 'must be after from' }]);
   if (to - from > AVAILABILITY_MAX_DAYS * 24 * HOUR) throw validationError('the window is too long', [{ pointer: '', parameter: 'to', message: `at most ${AVAILABILITY_MAX_DAYS} days after from` }]);
-  const subject = await resolveSubject(ctx.database, auth, memberId);
-  requireAvailabilityGrants(auth);
   const zone = input.timeZone ?? (await loadWorkspaceSettings(ctx.database, auth.workspaceId))?.timezone ?? 'UTC';
 
   // The local days the window touches, each with its bounds and working hours.
