@@ -123,6 +123,11 @@ describe('v1: every served idempotent operation completes its key with its chang
     createGroup: async () => ({ path: '/v1/groups', body: { name: 'Keyed group of members' } }),
     createServiceAccount: async () => ({ path: '/v1/service-accounts', body: { name: 'Keyed service account' } }),
     createComment: async () => ({ path: '/v1/comments', body: { targetType: 'tasks', targetId: await task(), body: 'Keyed comment' } }),
+    // The owner's own calendar and absences (distinct dates: absences of one member may not overlap).
+    createAppointment: async () => ({ path: '/v1/appointments', body: { title: 'Keyed appointment', startsAt: '2026-12-01T10:00:00Z', endsAt: '2026-12-01T11:00:00Z' } }),
+    createMemberAppointment: async () => ({ path: `/v1/members/${cell.ownerMemberId}/appointments`, body: { title: 'Keyed delegated appointment', startsAt: '2026-12-01T10:00:00Z', endsAt: '2026-12-01T11:00:00Z', visibility: 'private' } }),
+    createAbsence: async () => ({ path: '/v1/absences', body: { kind: 'vacation', startsOn: '2027-01-04', endsOn: '2027-01-09' } }),
+    createMemberAbsence: async () => ({ path: `/v1/members/${cell.ownerMemberId}/absences`, body: { kind: 'sick', startsOn: '2027-02-01', endsOn: '2027-02-02', status: 'approved' } }),
     createInvitation: async () => ({ path: '/v1/invitations', body: { email: `keyed-${randomUUID()}@example.com`, roleIds: [await role()] } }),
     resendInvitation: async () => {
       const id = await created('/v1/invitations', { email: `resent-${randomUUID()}@example.com`, roleIds: [await role()] });

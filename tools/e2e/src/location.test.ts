@@ -74,6 +74,8 @@ describe('v1: every Location names a route that answers GET', () => {
     createCustomFieldDefinition: async () => ({ path: '/v1/custom-field-definitions', body: { key: `located_${++seq}`, label: 'Located', fieldType: 'text', targetTypes: ['tasks'] } }),
     createFileUploadIntent: async () => ({ path: '/v1/file-upload-intents', body: { name: `file-${++seq}.txt`, contentType: 'text/plain', sizeBytes: 3, checksumSha256: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad' } }),
     createInvitation: async () => ({ path: '/v1/invitations', body: { email: `located-${++seq}@example.com`, roleIds: [await create('/v1/roles', { name: `Offered ${++seq}`, permissions: ['tasks:read'] })] } }),
+    createAppointment: async () => ({ path: '/v1/appointments', body: { title: `Located ${++seq}`, startsAt: '2026-12-01T10:00:00Z', endsAt: '2026-12-01T11:00:00Z' } }),
+    createAbsence: async () => ({ path: '/v1/absences', body: { kind: 'vacation', startsOn: `2030-01-${String(++seq % 28 + 1).padStart(2, '0')}`, endsOn: '2030-02-01' } }),
     createService: async () => ({ path: '/v1/services', body: { name: `Service ${++seq}` } }),
     createProjectStatement: async () => ({
       path: '/v1/project-statements',

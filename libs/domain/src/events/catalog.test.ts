@@ -187,6 +187,8 @@ describe('every write path of a resource emits its resource’s events', () => {
     file: { model: 'file', table: 'files' },
     invitation: { model: 'invitation', table: 'invitations' },
     task_recurrence: { model: 'taskRecurrence', table: 'task_recurrences' },
+    appointment: { model: 'appointment', table: 'appointments' },
+    absence: { model: 'absence', table: 'absences' },
   };
   // Deliberate exceptions, each with its reason; keep this list short.
   const EXEMPT: Record<string, string> = {};

@@ -69,6 +69,9 @@ export const AGGREGATES = {
   custom_field_definition: { resourceType: 'custom-field-definitions', scope: 'custom-field-definitions:read' },
   invitation: { resourceType: 'invitations', scope: 'invitations:read' },
   task_recurrence: { resourceType: 'task-recurrences', scope: 'task-recurrences:read' },
+  // Scheduling events cover every member's calendar: reading them is reading other members' data (the delegated scopes).
+  appointment: { resourceType: 'appointments', scope: 'appointments:delegated:read' },
+  absence: { resourceType: 'absences', scope: 'absences:delegated:read' },
 } as const;
 export type AggregateType = keyof typeof AGGREGATES;
 
@@ -158,6 +161,12 @@ export const EVENT_CATALOG: readonly EventTypeSpec[] = [
   ...lifecycle('file', 'file', {}, ' A file is created `pending` by its upload intent; the payload carries its metadata, never its bytes.'),
   event('file.uploaded', 'file', 'updated', 'A file’s upload was completed and verified: it is available.'),
   event('file.expired', 'file', 'updated', 'A file’s upload reservation lapsed before completion: it is expired and its bytes are removed.'),
+  // Scheduling (docs/scheduling.md): v1 resources; a private appointment's events carry it redacted.
+  ...(['appointment', 'absence'] as const).flatMap((aggregate) => [
+    event(`${aggregate}.created`, aggregate, 'created', `An ${aggregate} was created.`, { channels: ['changes', 'webhooks'] }),
+    event(`${aggregate}.updated`, aggregate, 'updated', `An ${aggregate} changed (payload: it and the changed attribute names).`, { channels: ['changes', 'webhooks'] }),
+    event(`${aggregate}.deleted`, aggregate, 'deleted', `An ${aggregate} was deleted (payload: its id and member).`, { channels: ['changes', 'webhooks'] }),
+  ]),
   // Invitation events never carry the address (personal data, members:pii:read): fetch the invitation for it.
   event('invitation.created', 'invitation', 'created', 'An invitation was created; the worker e-mails it. The payload carries the invitation without its address.'),
   event('invitation.resent', 'invitation', 'updated', 'An invitation’s e-mail was sent again (lastSentAt moved).'),

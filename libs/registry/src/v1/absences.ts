@@ -21,7 +21,11 @@ export const Absence = z
     status: AbsenceStatus,
     version: Version,
   })
-  .meta({ id: 'Absence', description: 'An absence of a member.' });
+  .meta({
+    id: 'Absence',
+    description:
+      'An absence of a member over the dates [startsOn, endsOn): endsOn is exclusive (the first day back) and after startsOn. halfDayStart: the first day is absent from midday only; halfDayEnd: the last day (the day before endsOn) until midday only. A requested or approved absence may not overlap another of the same member (409 `conflict`, pointer /startsOn); rejected and canceled ones do not count. Only approved absences reduce availability.',
+  });
 
 const absenceFields = z.strictObject({
   kind: AbsenceKind,
@@ -41,36 +45,46 @@ export const MemberAbsenceCreate = adminFields.meta({
 });
 export const MemberAbsenceUpdate = casPatchOf(adminFields, 'MemberAbsenceUpdate', "Compare-and-set of another member's absence.");
 
+const own =
+  "The acting member's own absences (the member behind a personal access token); a service account acts for no member and gets 403 `forbidden` (it uses the /v1/members/{id}/absences routes). A member's own absence starts `requested`; the member may change or delete it only while it is requested (409 `conflict` once decided).";
+const delegated =
+  "Another member's absences. Besides the scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `absence` (type-wide `write` to create). An administrator sets any status (a create defaults to `approved`) and changes absences in any status.";
+
 const window = { from: DateOnly.optional(), to: DateOnly.optional(), status: AbsenceStatus.optional() };
 
 export const absenceOperations = [
   // acting-user boundary
-  f.list('listAbsences', '/v1/absences', { scopes: ['absences:read'], query: window, item: Absence }),
-  f.create('createAbsence', '/v1/absences', { scopes: ['absences:write'], body: AbsenceCreate, data: Absence }),
-  f.get('getAbsence', '/v1/absences/{id}', { scopes: ['absences:read'], data: Absence }),
+  f.list('listAbsences', '/v1/absences', { description: `${own} Lists those overlapping the dates [from, to) in creation order.`, scopes: ['absences:read'], query: window, item: Absence }),
+  f.create('createAbsence', '/v1/absences', { description: own, scopes: ['absences:write'], body: AbsenceCreate, data: Absence }),
+  f.get('getAbsence', '/v1/absences/{id}', { description: own, scopes: ['absences:read'], data: Absence }),
   f.update('updateAbsence', '/v1/absences/{id}', {
+    description: own,
     scopes: ['absences:write'],
     concurrency: 'cas',
     body: AbsenceUpdate,
     data: Absence,
   }),
-  f.remove('deleteAbsence', '/v1/absences/{id}', { scopes: ['absences:write'] }),
+  f.remove('deleteAbsence', '/v1/absences/{id}', { description: `${own} Deleting archives: the absence is 404 afterwards.`, scopes: ['absences:write'] }),
   // another member
   f.list('listMemberAbsences', '/v1/members/{id}/absences', {
+    description: delegated,
     scopes: ['absences:delegated:read'],
     query: window,
     item: Absence,
   }),
   f.create('createMemberAbsence', '/v1/members/{id}/absences', {
+    description: `${delegated} No Location: another member's absence has no GET of its own; it is listed by GET /v1/members/{id}/absences.`,
+    noLocation: true,
     scopes: ['absences:admin:write'],
     body: MemberAbsenceCreate,
     data: Absence,
   }),
   f.update('updateMemberAbsence', '/v1/members/{id}/absences/{absenceId}', {
+    description: delegated,
     scopes: ['absences:admin:write'],
     concurrency: 'cas',
     body: MemberAbsenceUpdate,
     data: Absence,
   }),
-  f.remove('deleteMemberAbsence', '/v1/members/{id}/absences/{absenceId}', { scopes: ['absences:admin:write'] }),
+  f.remove('deleteMemberAbsence', '/v1/members/{id}/absences/{absenceId}', { description: delegated, scopes: ['absences:admin:write'] }),
 ] satisfies readonly OperationDefinition[];

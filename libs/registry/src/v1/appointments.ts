@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseFields, casPatchOf, LongText, Name, ResourceId, Timestamp, Version } from '../schemas/common.js';
+import { baseFields, casPatchOf, LongText, Name, ResourceId, Timestamp, TimeZone, Version } from '../schemas/common.js';
 import type { OperationDefinition } from '../types.js';
 import { family } from './builders.js';
 
@@ -14,6 +14,7 @@ export const Appointment = z
     startsAt: Timestamp,
     endsAt: Timestamp,
     allDay: z.boolean(),
+    timeZone: TimeZone.describe('The IANA zone the appointment was made in; an all-day appointment starts and ends at its local midnights.'),
     location: z.string().nullable(),
     attendeeMemberIds: z.array(ResourceId),
     contactId: ResourceId.nullable(),
@@ -21,7 +22,11 @@ export const Appointment = z
     visibility: z.enum(['default', 'private']),
     version: Version,
   })
-  .meta({ id: 'Appointment', description: 'An appointment in a member calendar.' });
+  .meta({
+    id: 'Appointment',
+    description:
+      'An appointment in a member calendar: the instants [startsAt, endsAt) (end after start), kept with the IANA zone it was made in (default UTC). An all-day appointment starts and ends at local midnights of that zone (end exclusive: a one-day appointment ends at the next midnight). Appointments may overlap. A private appointment shows another member only that the time is taken: title "Private", no description, location, attendees, contact or project.',
+  });
 
 const appointmentFields = z.strictObject({
   title: Name,
@@ -29,6 +34,7 @@ const appointmentFields = z.strictObject({
   startsAt: Timestamp,
   endsAt: Timestamp,
   allDay: z.boolean().optional(),
+  timeZone: TimeZone.optional(),
   location: z.string().max(500).nullable().optional(),
   attendeeMemberIds: z.array(ResourceId).max(200).optional(),
   contactId: ResourceId.nullable().optional(),
@@ -39,24 +45,28 @@ export const AppointmentCreate = appointmentFields.meta({ id: 'AppointmentCreate
 export const AppointmentUpdate = casPatchOf(appointmentFields, 'AppointmentUpdate', 'Compare-and-set of appointment attributes.');
 
 const window = { from: Timestamp.optional(), to: Timestamp.optional() };
-const delegated = 'Acts on another member; sharing and product-permission checks apply.';
+const own = 'The acting member\'s own calendar (the member behind a personal access token); a service account acts for no member and gets 403 `forbidden` (it uses the /v1/members/{id}/appointments routes).';
+const delegated =
+  'Acts on another member\'s calendar. Besides the delegated scope (which a personal token holds only when the member\'s roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `appointment` (type-wide `write` to create). Another member\'s private appointments are listed redacted and cannot be changed (403 `forbidden`).';
 
 export const appointmentOperations = [
   // acting-user boundary
-  f.list('listAppointments', '/v1/appointments', { scopes: ['appointments:read'], query: window, item: Appointment }),
+  f.list('listAppointments', '/v1/appointments', { description: `${own} Lists the appointments overlapping [from, to) in creation order.`, scopes: ['appointments:read'], query: window, item: Appointment }),
   f.create('createAppointment', '/v1/appointments', {
+    description: own,
     scopes: ['appointments:write'],
     body: AppointmentCreate,
     data: Appointment,
   }),
-  f.get('getAppointment', '/v1/appointments/{id}', { scopes: ['appointments:read'], data: Appointment }),
+  f.get('getAppointment', '/v1/appointments/{id}', { description: own, scopes: ['appointments:read'], data: Appointment }),
   f.update('updateAppointment', '/v1/appointments/{id}', {
+    description: own,
     scopes: ['appointments:write'],
     concurrency: 'cas',
     body: AppointmentUpdate,
     data: Appointment,
   }),
-  f.remove('deleteAppointment', '/v1/appointments/{id}', { scopes: ['appointments:write'] }),
+  f.remove('deleteAppointment', '/v1/appointments/{id}', { description: `${own} Deleting archives: the appointment is 404 afterwards.`, scopes: ['appointments:write'] }),
   // delegated: another member's calendar
   f.list('listMemberAppointments', '/v1/members/{id}/appointments', {
     description: delegated,
@@ -65,7 +75,8 @@ export const appointmentOperations = [
     item: Appointment,
   }),
   f.create('createMemberAppointment', '/v1/members/{id}/appointments', {
-    description: delegated,
+    description: `${delegated} No Location: another member's appointment has no GET of its own; it is listed by GET /v1/members/{id}/appointments.`,
+    noLocation: true,
     scopes: ['appointments:delegated:write'],
     body: AppointmentCreate,
     data: Appointment,

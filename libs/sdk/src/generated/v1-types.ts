@@ -1634,13 +1634,17 @@ export interface paths {
         };
         /**
          * List appointments
-         * @description Scopes: `appointments:read`.
+         * @description The acting member's own calendar (the member behind a personal access token); a service account acts for no member and gets 403 `forbidden` (it uses the /v1/members/{id}/appointments routes). Lists the appointments overlapping [from, to) in creation order.
+         *
+         *     Scopes: `appointments:read`.
          */
         get: operations["listAppointments"];
         put?: never;
         /**
          * Create appointment
-         * @description Scopes: `appointments:write`.
+         * @description The acting member's own calendar (the member behind a personal access token); a service account acts for no member and gets 403 `forbidden` (it uses the /v1/members/{id}/appointments routes).
+         *
+         *     Scopes: `appointments:write`.
          */
         post: operations["createAppointment"];
         delete?: never;
@@ -1658,21 +1662,27 @@ export interface paths {
         };
         /**
          * Get appointment
-         * @description Scopes: `appointments:read`.
+         * @description The acting member's own calendar (the member behind a personal access token); a service account acts for no member and gets 403 `forbidden` (it uses the /v1/members/{id}/appointments routes).
+         *
+         *     Scopes: `appointments:read`.
          */
         get: operations["getAppointment"];
         put?: never;
         post?: never;
         /**
          * Delete appointment
-         * @description Scopes: `appointments:write`.
+         * @description The acting member's own calendar (the member behind a personal access token); a service account acts for no member and gets 403 `forbidden` (it uses the /v1/members/{id}/appointments routes). Deleting archives: the appointment is 404 afterwards.
+         *
+         *     Scopes: `appointments:write`.
          */
         delete: operations["deleteAppointment"];
         options?: never;
         head?: never;
         /**
          * Update appointment
-         * @description Scopes: `appointments:write`.
+         * @description The acting member's own calendar (the member behind a personal access token); a service account acts for no member and gets 403 `forbidden` (it uses the /v1/members/{id}/appointments routes).
+         *
+         *     Scopes: `appointments:write`.
          *
          *     Compare-and-set: send the last read `version` as `expectedVersion`; 409 `version_conflict` when stale.
          */
@@ -1688,7 +1698,7 @@ export interface paths {
         };
         /**
          * List member appointments
-         * @description Acts on another member; sharing and product-permission checks apply.
+         * @description Acts on another member's calendar. Besides the delegated scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `appointment` (type-wide `write` to create). Another member's private appointments are listed redacted and cannot be changed (403 `forbidden`).
          *
          *     Scopes: `appointments:delegated:read`.
          */
@@ -1696,7 +1706,7 @@ export interface paths {
         put?: never;
         /**
          * Create member appointment
-         * @description Acts on another member; sharing and product-permission checks apply.
+         * @description Acts on another member's calendar. Besides the delegated scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `appointment` (type-wide `write` to create). Another member's private appointments are listed redacted and cannot be changed (403 `forbidden`). No Location: another member's appointment has no GET of its own; it is listed by GET /v1/members/{id}/appointments.
          *
          *     Scopes: `appointments:delegated:write`.
          */
@@ -1719,7 +1729,7 @@ export interface paths {
         post?: never;
         /**
          * Delete member appointment
-         * @description Acts on another member; sharing and product-permission checks apply.
+         * @description Acts on another member's calendar. Besides the delegated scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `appointment` (type-wide `write` to create). Another member's private appointments are listed redacted and cannot be changed (403 `forbidden`).
          *
          *     Scopes: `appointments:delegated:write`.
          */
@@ -1728,7 +1738,7 @@ export interface paths {
         head?: never;
         /**
          * Update member appointment
-         * @description Acts on another member; sharing and product-permission checks apply.
+         * @description Acts on another member's calendar. Besides the delegated scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `appointment` (type-wide `write` to create). Another member's private appointments are listed redacted and cannot be changed (403 `forbidden`).
          *
          *     Scopes: `appointments:delegated:write`.
          *
@@ -1746,13 +1756,17 @@ export interface paths {
         };
         /**
          * List absences
-         * @description Scopes: `absences:read`.
+         * @description The acting member's own absences (the member behind a personal access token); a service account acts for no member and gets 403 `forbidden` (it uses the /v1/members/{id}/absences routes). A member's own absence starts `requested`; the member may change or delete it only while it is requested (409 `conflict` once decided). Lists those overlapping the dates [from, to) in creation order.
+         *
+         *     Scopes: `absences:read`.
          */
         get: operations["listAbsences"];
         put?: never;
         /**
          * Create absence
-         * @description Scopes: `absences:write`.
+         * @description The acting member's own absences (the member behind a personal access token); a service account acts for no member and gets 403 `forbidden` (it uses the /v1/members/{id}/absences routes). A member's own absence starts `requested`; the member may change or delete it only while it is requested (409 `conflict` once decided).
+         *
+         *     Scopes: `absences:write`.
          */
         post: operations["createAbsence"];
         delete?: never;
@@ -1770,21 +1784,27 @@ export interface paths {
         };
         /**
          * Get absence
-         * @description Scopes: `absences:read`.
+         * @description The acting member's own absences (the member behind a personal access token); a service account acts for no member and gets 403 `forbidden` (it uses the /v1/members/{id}/absences routes). A member's own absence starts `requested`; the member may change or delete it only while it is requested (409 `conflict` once decided).
+         *
+         *     Scopes: `absences:read`.
          */
         get: operations["getAbsence"];
         put?: never;
         post?: never;
         /**
          * Delete absence
-         * @description Scopes: `absences:write`.
+         * @description The acting member's own absences (the member behind a personal access token); a service account acts for no member and gets 403 `forbidden` (it uses the /v1/members/{id}/absences routes). A member's own absence starts `requested`; the member may change or delete it only while it is requested (409 `conflict` once decided). Deleting archives: the absence is 404 afterwards.
+         *
+         *     Scopes: `absences:write`.
          */
         delete: operations["deleteAbsence"];
         options?: never;
         head?: never;
         /**
          * Update absence
-         * @description Scopes: `absences:write`.
+         * @description The acting member's own absences (the member behind a personal access token); a service account acts for no member and gets 403 `forbidden` (it uses the /v1/members/{id}/absences routes). A member's own absence starts `requested`; the member may change or delete it only while it is requested (409 `conflict` once decided).
+         *
+         *     Scopes: `absences:write`.
          *
          *     Compare-and-set: send the last read `version` as `expectedVersion`; 409 `version_conflict` when stale.
          */
@@ -1800,13 +1820,17 @@ export interface paths {
         };
         /**
          * List member absences
-         * @description Scopes: `absences:delegated:read`.
+         * @description Another member's absences. Besides the scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `absence` (type-wide `write` to create). An administrator sets any status (a create defaults to `approved`) and changes absences in any status.
+         *
+         *     Scopes: `absences:delegated:read`.
          */
         get: operations["listMemberAbsences"];
         put?: never;
         /**
          * Create member absence
-         * @description Scopes: `absences:admin:write`.
+         * @description Another member's absences. Besides the scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `absence` (type-wide `write` to create). An administrator sets any status (a create defaults to `approved`) and changes absences in any status. No Location: another member's absence has no GET of its own; it is listed by GET /v1/members/{id}/absences.
+         *
+         *     Scopes: `absences:admin:write`.
          */
         post: operations["createMemberAbsence"];
         delete?: never;
@@ -1827,14 +1851,18 @@ export interface paths {
         post?: never;
         /**
          * Delete member absence
-         * @description Scopes: `absences:admin:write`.
+         * @description Another member's absences. Besides the scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `absence` (type-wide `write` to create). An administrator sets any status (a create defaults to `approved`) and changes absences in any status.
+         *
+         *     Scopes: `absences:admin:write`.
          */
         delete: operations["deleteMemberAbsence"];
         options?: never;
         head?: never;
         /**
          * Update member absence
-         * @description Scopes: `absences:admin:write`.
+         * @description Another member's absences. Besides the scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `absence` (type-wide `write` to create). An administrator sets any status (a create defaults to `approved`) and changes absences in any status.
+         *
+         *     Scopes: `absences:admin:write`.
          *
          *     Compare-and-set: send the last read `version` as `expectedVersion`; 409 `version_conflict` when stale.
          */
@@ -1850,7 +1878,9 @@ export interface paths {
         };
         /**
          * Get the acting member's availability
-         * @description Scopes: `availability:read`.
+         * @description Computed at request time, never stored: working time (Monday to Friday, 09:00-17:00 in the requested zone, default the workspace time zone) minus approved absences (half days end or start at 13:00) minus appointments the member owns or attends and planned work. [from, to) is at most 62 days (400 otherwise); each window is one hour or one local day (default day) with its available minutes and the reasons minutes were unavailable. A service account acts for no member: 403 `forbidden` (it uses /v1/members/{id}/availability).
+         *
+         *     Scopes: `availability:read`.
          */
         get: operations["getAvailability"];
         put?: never;
@@ -1870,7 +1900,7 @@ export interface paths {
         };
         /**
          * Get another member's availability
-         * @description Sharing and product-permission checks apply.
+         * @description Computed at request time, never stored: working time (Monday to Friday, 09:00-17:00 in the requested zone, default the workspace time zone) minus approved absences (half days end or start at 13:00) minus appointments the member owns or attends and planned work. [from, to) is at most 62 days (400 otherwise); each window is one hour or one local day (default day) with its available minutes and the reasons minutes were unavailable. The member must be active (else 404); a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs type-wide read grants on `appointment` and `absence`.
          *
          *     Scopes: `availability:delegated:read`.
          */
@@ -3486,7 +3516,7 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description An absence of a member. */
+        /** @description An absence of a member over the dates [startsOn, endsOn): endsOn is exclusive (the first day back) and after startsOn. halfDayStart: the first day is absent from midday only; halfDayEnd: the last day (the day before endsOn) until midday only. A requested or approved absence may not overlap another of the same member (409 `conflict`, pointer /startsOn); rejected and canceled ones do not count. Only approved absences reduce availability. */
         Absence: {
             /** @description Opaque resource identifier. */
             id: string;
@@ -3601,7 +3631,7 @@ export interface components {
                 status: "frozen-legacy";
             };
         };
-        /** @description An appointment in a member calendar. */
+        /** @description An appointment in a member calendar: the instants [startsAt, endsAt) (end after start), kept with the IANA zone it was made in (default UTC). An all-day appointment starts and ends at local midnights of that zone (end exclusive: a one-day appointment ends at the next midnight). Appointments may overlap. A private appointment shows another member only that the time is taken: title "Private", no description, location, attendees, contact or project. */
         Appointment: {
             /** @description Opaque resource identifier. */
             id: string;
@@ -3630,6 +3660,8 @@ export interface components {
              */
             endsAt: string;
             allDay: boolean;
+            /** @description The IANA zone the appointment was made in; an all-day appointment starts and ends at its local midnights. */
+            timeZone: string;
             location: string | null;
             attendeeMemberIds: string[];
             contactId: string | null;
@@ -3654,6 +3686,8 @@ export interface components {
              */
             endsAt: string;
             allDay?: boolean;
+            /** @description IANA time-zone name, e.g. Europe/Berlin. */
+            timeZone?: string;
             location?: string | null;
             attendeeMemberIds?: string[];
             contactId?: string | null;
@@ -3676,6 +3710,8 @@ export interface components {
              */
             endsAt?: string;
             allDay?: boolean;
+            /** @description IANA time-zone name, e.g. Europe/Berlin. */
+            timeZone?: string;
             location?: string | null;
             attendeeMemberIds?: string[];
             contactId?: string | null;
@@ -13566,6 +13602,7 @@ export interface operations {
                      *           "startsAt": "2025-01-06T11:00:00Z",
                      *           "endsAt": "2025-01-06T12:00:00Z",
                      *           "allDay": false,
+                     *           "timeZone": "Europe/Berlin",
                      *           "location": "Example location",
                      *           "attendeeMemberIds": [
                      *             "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
@@ -13621,6 +13658,7 @@ export interface operations {
                  *       "startsAt": "2025-01-06T09:00:00Z",
                  *       "endsAt": "2025-01-06T10:00:00Z",
                  *       "allDay": false,
+                 *       "timeZone": "Europe/Berlin",
                  *       "location": "Example location",
                  *       "attendeeMemberIds": [
                  *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
@@ -13657,6 +13695,7 @@ export interface operations {
                      *         "startsAt": "2025-01-06T11:00:00Z",
                      *         "endsAt": "2025-01-06T12:00:00Z",
                      *         "allDay": false,
+                     *         "timeZone": "Europe/Berlin",
                      *         "location": "Example location",
                      *         "attendeeMemberIds": [
                      *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
@@ -13720,6 +13759,7 @@ export interface operations {
                      *         "startsAt": "2025-01-06T11:00:00Z",
                      *         "endsAt": "2025-01-06T12:00:00Z",
                      *         "allDay": false,
+                     *         "timeZone": "Europe/Berlin",
                      *         "location": "Example location",
                      *         "attendeeMemberIds": [
                      *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
@@ -13801,6 +13841,7 @@ export interface operations {
                  *       "startsAt": "2025-01-06T09:00:00Z",
                  *       "endsAt": "2025-01-06T10:00:00Z",
                  *       "allDay": false,
+                 *       "timeZone": "Europe/Berlin",
                  *       "location": "Example location",
                  *       "attendeeMemberIds": [
                  *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
@@ -13837,6 +13878,7 @@ export interface operations {
                      *         "startsAt": "2025-01-06T11:00:00Z",
                      *         "endsAt": "2025-01-06T12:00:00Z",
                      *         "allDay": false,
+                     *         "timeZone": "Europe/Berlin",
                      *         "location": "Example location",
                      *         "attendeeMemberIds": [
                      *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
@@ -13923,6 +13965,7 @@ export interface operations {
                      *           "startsAt": "2025-01-06T11:00:00Z",
                      *           "endsAt": "2025-01-06T12:00:00Z",
                      *           "allDay": false,
+                     *           "timeZone": "Europe/Berlin",
                      *           "location": "Example location",
                      *           "attendeeMemberIds": [
                      *             "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
@@ -13985,6 +14028,7 @@ export interface operations {
                  *       "startsAt": "2025-01-06T09:00:00Z",
                  *       "endsAt": "2025-01-06T10:00:00Z",
                  *       "allDay": false,
+                 *       "timeZone": "Europe/Berlin",
                  *       "location": "Example location",
                  *       "attendeeMemberIds": [
                  *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
@@ -14005,7 +14049,6 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14021,6 +14064,7 @@ export interface operations {
                      *         "startsAt": "2025-01-06T11:00:00Z",
                      *         "endsAt": "2025-01-06T12:00:00Z",
                      *         "allDay": false,
+                     *         "timeZone": "Europe/Berlin",
                      *         "location": "Example location",
                      *         "attendeeMemberIds": [
                      *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
@@ -14115,6 +14159,7 @@ export interface operations {
                  *       "startsAt": "2025-01-06T09:00:00Z",
                  *       "endsAt": "2025-01-06T10:00:00Z",
                  *       "allDay": false,
+                 *       "timeZone": "Europe/Berlin",
                  *       "location": "Example location",
                  *       "attendeeMemberIds": [
                  *         "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60"
@@ -14151,6 +14196,7 @@ export interface operations {
                      *         "startsAt": "2025-01-06T11:00:00Z",
                      *         "endsAt": "2025-01-06T12:00:00Z",
                      *         "allDay": false,
+                     *         "timeZone": "Europe/Berlin",
                      *         "location": "Example location",
                      *         "attendeeMemberIds": [
                      *           "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62"
@@ -14632,7 +14678,6 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14805,6 +14850,11 @@ export interface operations {
                 to: string;
                 /** @example hour */
                 granularity?: "hour" | "day";
+                /**
+                 * @description IANA time-zone name, e.g. Europe/Berlin.
+                 * @example Europe/Berlin
+                 */
+                timeZone?: string;
             };
             header?: never;
             path?: never;
@@ -14869,6 +14919,11 @@ export interface operations {
                 to: string;
                 /** @example hour */
                 granularity?: "hour" | "day";
+                /**
+                 * @description IANA time-zone name, e.g. Europe/Berlin.
+                 * @example Europe/Berlin
+                 */
+                timeZone?: string;
             };
             header?: never;
             path: {

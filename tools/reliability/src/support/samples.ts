@@ -79,8 +79,10 @@ function sampleString(node: JsonSchema, name: string, ids: IdResolver): string {
   if (Array.isArray(node['enum'])) return String(node['enum'][0]);
   if (typeof node['const'] === 'string') return node['const'];
   if (format === 'uuid' || /(^id$|Id$)/.test(name)) return ids(name) ?? '00000000-0000-4000-8000-000000000000';
-  if (format === 'date') return '2026-03-02';
-  if (format === 'date-time') return '2026-03-02T09:00:00Z';
+  // The end of a range (`endsAt`, `endsOn`) lies after its start, which the services check across the two fields.
+  const end = /^ends(At|On)$/.test(name);
+  if (format === 'date') return end ? '2026-03-03' : '2026-03-02';
+  if (format === 'date-time') return end ? '2026-03-02T10:00:00Z' : '2026-03-02T09:00:00Z';
   if (format === 'email') return `sample-${Math.random().toString(36).slice(2, 8)}@example.test`;
   if (format === 'uri' || format === 'url' || /url$/i.test(name)) return 'https://example.test/hook';
   const min = typeof node['minLength'] === 'number' ? node['minLength'] : 0;

@@ -151,6 +151,14 @@ export async function startWorld(env: TestEnvironment, settings: Record<string, 
     }
   }
 
+  // Another member's calendar (the delegated /v1/members/{id}/… creates, which the passes above skip): one of each
+  // for the spare member, so the nested routes (`…/appointments/{appointmentId}`) reach a real resource.
+  for (const op of v1Operations.filter((o) => o.method === 'POST' && /^\/v1\/members\/\{id\}\/[a-z-]+$/.test(o.path) && o.success === 201 && o.request.body && served.has(o.operationId))) {
+    const body = sampleFor(op.request.body, resolve, false);
+    const reply = await send(v1.url, { method: 'POST', path: op.path.replace('{id}', spare.id), headers: { authorization: `Bearer ${a.pat}`, 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
+    if (reply.status !== 201) pending.add(op);
+  }
+
   const nested = new Map<string, string[]>();
   const pathFor = async (op: OperationDefinition): Promise<string> => {
     let path = op.path as string;

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { appendOutboxEvent, archiveAbsence, inTransaction } from '@workcell/db';
+import { requireGrant } from '../kernel/grants.js';
+import { writeInput } from '../kernel/inputs.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { absenceNotFound, assertOwnChangeable, findAbsenceOr404 } from './absence-view.js';
+import { resolveSubject } from './subject.js';
+
+export const deleteAbsenceInput = z.object({ ...writeInput, memberId: z.string().max(64).optional(), id: z.string().max(64) }).strict();
+
+/**
+ * `DELETE /v1/absences/{id}` (the member's own, while requested) and `DELETE /v1/members/{id}/absences/{absenceId}`
+ * (an administrator, any status): archives the absence (404 afterwards) and writes `absence.deleted`.
+ */
+export const deleteAbsence = defineProcedure('deleteAbsence', deleteAbsenceInput, async (ctx, input): Promise<void> => {
+  const { auth, requestId, memberId, id } = input;
+  const workspaceId = auth.workspaceId;
+  const subject = await resolveSubject(ctx.database, auth, memberId);
+  requireGrant(auth, 'absence', id, 'write', 'absence');
+  const now = ctx.now();
+  await inTransaction(ctx.database, async (tx) => {
+    const current = await findAbsenceOr404(tx, workspaceId, subject, id);
+    assertOwnChangeable(memberId !== undefined, current);
+    if (!(await archiveAbsence(tx, workspaceId, subject.memberId, current.id, now))) throw absenceNotFound();
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'absence', aggregateId: current.id, eventType: 'absence.deleted', payload: { absenceId: current.id, memberId: subject.memberId, requestId }, occurredAt: now });
+  });
+});

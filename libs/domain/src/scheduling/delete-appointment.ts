@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { appendOutboxEvent, archiveAppointment, inTransaction } from '@workcell/db';
+import { requireGrant } from '../kernel/grants.js';
+import { writeInput } from '../kernel/inputs.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { appointmentNotFound, assertChangeable, findAppointmentOr404 } from './appointment-view.js';
+import { resolveSubject } from './subject.js';
+
+export const deleteAppointmentInput = z.object({ ...writeInput, memberId: z.string().max(64).optional(), id: z.string().max(64) }).strict();
+
+/**
+ * `DELETE /v1/appointments/{id}` and `DELETE /v1/members/{id}/appointments/{appointmentId}`: archives the
+ * appointment (404 afterwards, a second delete included) and writes `appointment.deleted`.
+ */
+export const deleteAppointment = defineProcedure('deleteAppointment', deleteAppointmentInput, async (ctx, input): Promise<void> => {
+  const { auth, requestId, memberId, id } = input;
+  const workspaceId = auth.workspaceId;
+  const subject = await resolveSubject(ctx.database, auth, memberId);
+  requireGrant(auth, 'appointment', id, 'write', 'appointment');
+  const now = ctx.now();
+  await inTransaction(ctx.database, async (tx) => {
+    const current = await findAppointmentOr404(tx, workspaceId, subject, id);
+    assertChangeable(subject, current);
+    if (!(await archiveAppointment(tx, workspaceId, subject.memberId, current.id, now))) throw appointmentNotFound();
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'appointment', aggregateId: current.id, eventType: 'appointment.deleted', payload: { appointmentId: current.id, memberId: subject.memberId, requestId }, occurredAt: now });
+  });
+});

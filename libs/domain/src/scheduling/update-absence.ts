@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { appendOutboxEvent, inTransaction, updateAbsenceIfRevision } from '@workcell/db';
+import { MemberAbsenceUpdate } from '@workcell/registry';
+import { casFailure, expectedRevision } from '../kernel/cas.js';
+import { requireGrant } from '../kernel/grants.js';
+import { writeInput } from '../kernel/inputs.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { validationError } from '../roles/permission-model.js';
+import { absenceValues, type AbsenceView, absenceView, assertOwnChangeable, findAbsenceOr404, versionedAbsence } from './absence-view.js';
+import { resolveSubject } from './subject.js';
+
+export const updateAbsenceInput = z.object({ ...writeInput, memberId: z.string().max(64).optional(), id: z.string().max(64), ...MemberAbsenceUpdate.shape }).strict();
+
+/**
+ * `PATCH /v1/absences/{id}` (the member's own, while requested) and `PATCH /v1/members/{id}/absences/{absenceId}`
+ * (an administrator: any attribute and status, e.g. approving). Compare-and-set on `expectedVersion`; the result may
+ * not overlap another requested or approved absence (409 `conflict`). Writes `absence.updated`.
+ */
+export const updateAbsence = defineProcedure('updateAbsence', updateAbsenceInput, async (ctx, input): Promise<Versioned<AbsenceView>> => {
+  const { auth, requestId, memberId, id, expectedVersion, ...fields } = input;
+  const workspaceId = auth.workspaceId;
+  const changed = Object.keys(fields).filter((key) => fields[key as keyof typeof fields] !== undefined);
+  if (changed.length === 0) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
+  const subject = await resolveSubject(ctx.database, auth, memberId);
+  requireGrant(auth, 'absence', id, 'write', 'absence');
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const current = await findAbsenceOr404(tx, workspaceId, subject, id);
+    assertOwnChangeable(memberId !== undefined, current);
+    const values = await absenceValues(tx, workspaceId, subject, current, fields, current.status);
+    const outcome = await updateAbsenceIfRevision(tx, workspaceId, subject.memberId, current.id, expectedRevision(expectedVersion), values);
+    if (outcome !== 'updated') throw casFailure(outcome, 'absence');
+    const row = await findAbsenceOr404(tx, workspaceId, subject, current.id);
+    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'absence', aggregateId: row.id, eventType: 'absence.updated', payload: { absence: absenceView(row), changed, requestId }, occurredAt: now });
+    return versionedAbsence(row);
+  });
+});
