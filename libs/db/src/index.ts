@@ -297,3 +297,5 @@ export {
   type NewInvitation,
   pendingInvitationFor,
 } from './invitations.js';
+export { type DomainFilter, SEARCHABLE, type SearchAfter, type SearchDomain, type SearchHitRecord, searchPage } from './search.js';
+export { findIntegration, type IntegrationRecord, listIntegrationsPage } from './integrations.js';

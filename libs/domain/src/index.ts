@@ -262,3 +262,7 @@ export { RelayTrigger } from './delivery/relay-trigger.js';
 export { deliverLegacyWebhook, deliverWebhook, DeliveryRetry, legacyBody, queuedDeliveryOptions, retryDelayMs, signedBody } from './delivery/deliver.js';
 export { FirstAttempts, type QueuedDelivery } from './delivery/first-attempts.js';
 export { isNonPublicAddress, postJson } from './delivery/http.js';
+export { searchResources, type SearchResultView } from './search/search-resources.js';
+export { integrationView, type IntegrationView } from './integrations/view.js';
+export { listIntegrations } from './integrations/list-integrations.js';
+export { getIntegration } from './integrations/get-integration.js';
