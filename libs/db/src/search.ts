@@ -82,6 +82,8 @@ export interface DomainFilter {
   readonly domain: SearchDomain;
   readonly onlyIds: readonly string[] | null;
   /** Comments only: the target types the caller may read, each with its granted ids (null: all). */
+  /** Project statements only: leave budget statements out (finance data, contract 5.3). */
+  readonly withoutBudget?: boolean;
   readonly commentTargets?: readonly { readonly targetType: 'contact' | 'project' | 'task'; readonly onlyIds: readonly string[] | null }[];
 }
 
@@ -115,6 +117,7 @@ function domainSelect(filter: DomainFilter): Prisma.Sql {
   }
   const where = [Prisma.sql`r.workspace_id = ws.id`, Prisma.sql`r.archived_at IS NULL`, matches];
   if (filter.onlyIds !== null) where.push(Prisma.sql`r.id = ANY(${ids(filter.onlyIds)})`);
+  if (filter.withoutBudget === true) where.push(Prisma.sql`r.kind <> 'budget'`);
   if (filter.commentTargets !== undefined) {
     const readable = filter.commentTargets.map((t) =>
       t.onlyIds === null

@@ -129,6 +129,18 @@ describe('v1 search', () => {
     }
   });
 
+  it('budget statements exist only with the finance overlay, as in listProjectStatements', async () => {
+    const projectId = await created('/v1/projects', { name: 'Statement holder' });
+    const statement = (kind: 'expense' | 'budget') =>
+      database.prisma.projectStatement.create({ data: { workspaceId, projectId, kind, occurredOn: new Date('2026-03-02'), amount: '10', currency: 'EUR', description: `dingoledger ${kind}` } });
+    const expense = (await statement('expense')).id;
+    const budget = (await statement('budget')).id;
+    const plain = await cell.mint(['search:read', 'project-statements:read']);
+    assert.deepEqual((await search('q=dingoledger&types=project-statements', plain)).map((h) => h.id), [expense]);
+    const finance = await cell.mint(['search:read', 'project-statements:read', 'project-statements:finance:read']);
+    assert.deepEqual((await search('q=dingoledger&types=project-statements', finance)).map((h) => h.id).sort(), [expense, budget].sort());
+  });
+
   it('pages through equal and unequal scores without a gap or a repeat; a cursor is bound to its query', async () => {
     const ids = new Set<string>();
     for (let i = 0; i < 7; i++) ids.add(await created('/v1/tasks', { title: `Ocelotquest ${++seq}`, ...(i % 2 === 0 ? { description: 'ocelotquest ocelotquest' } : {}) }));

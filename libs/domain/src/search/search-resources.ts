@@ -8,6 +8,7 @@ import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { assertScopes } from '../kernel/scopes.js';
 import { authInput, pageInput } from '../kernel/inputs.js';
+import { holdsFinanceRead } from '../project-statements/view.js';
 
 export const searchResourcesInput = z.object({ auth: authInput, ...pageInput, q: z.string().min(1).max(200), types: z.string().max(1024).optional() }).strict();
 
@@ -72,6 +73,8 @@ function requestedDomains(auth: V1AuthContext, types: string | undefined): Resou
 function domainFilter(auth: V1AuthContext, domain: ResourceDomain): DomainFilter {
   const grantType = GRANT_TYPE[domain];
   const onlyIds = grantType === null ? null : grantedIds(auth, grantType);
+  // Without the finance overlay budget statements do not exist for the caller, exactly as in listProjectStatements.
+  if (domain === 'project-statements') return { domain, onlyIds, withoutBudget: !holdsFinanceRead(auth) };
   if (domain !== 'comments') return { domain: domain as SearchDomain, onlyIds };
   const commentTargets = COMMENT_TARGETS.filter((t) => auth.effectiveScopes.includes(DOMAIN_READ_SCOPES[t.domain])).map((t) => ({
     targetType: t.targetType,
@@ -91,8 +94,8 @@ function afterOf(key: string | undefined): SearchAfter | undefined {
 
 /**
  * `GET /v1/search`: full-text hits over the requested domains, best first (ts_rank, then type and id), never a row
- * the caller could not read through the domain's own list. Results carry a title and a short snippet of plain
- * text, never a finance field, so no finance overlay scope is involved.
+ * the caller could not read through the domain's own list (budget statements only with the finance overlay).
+ * Results carry a title and a short snippet of plain text, never a finance field (price, cost, amount).
  */
 export const searchResources = defineProcedure(
   'searchResources',
