@@ -33,6 +33,8 @@ import { UsersController } from './users/users.controller.js';
 
 import { ProductsController } from './products/products.controller.js';
 import { DocumentsController } from './documents/documents.controller.js';
+import { ExportJobs } from './exports/export-jobs.js';
+import { ExportsController } from './exports/exports.controller.js';
 import { IntegrationsController } from './integrations/integrations.controller.js';
 import { SearchController } from './search/search.controller.js';
 import { CustomFieldDefinitionsController } from './custom-fields/custom-field-definitions.controller.js';
@@ -61,8 +63,8 @@ export class ApiV1Module {
     return {
       module: ApiV1Module,
       imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule, ApiAuthModule.forApi('v1'), DiscoveryModule],
-      providers: [LifecycleJobs, ServedOperations, ChangeWaits],
-      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, ProjectSharingController, TasksController, TagsController, ListsController, TimeEntriesController, ProjectStatementsController, ServicesController, ProjectTemplatesController, PlannedWorkController, UsersController, ProductsController, ProductGroupsController, DocumentsController, InvitationsController, CustomFieldDefinitionsController, CustomFieldValuesController, FilesController, ChangesController, WebhooksController, CommentsController, ActivityController, SearchController, IntegrationsController],
+      providers: [LifecycleJobs, ExportJobs, ServedOperations, ChangeWaits],
+      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, ProjectSharingController, TasksController, TagsController, ListsController, TimeEntriesController, ProjectStatementsController, ServicesController, ProjectTemplatesController, PlannedWorkController, UsersController, ProductsController, ProductGroupsController, DocumentsController, InvitationsController, CustomFieldDefinitionsController, CustomFieldValuesController, FilesController, ChangesController, WebhooksController, CommentsController, ActivityController, SearchController, IntegrationsController, ExportsController],
     };
   }
 }

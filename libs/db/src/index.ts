@@ -299,3 +299,18 @@ export {
 } from './invitations.js';
 export { type DomainFilter, SEARCHABLE, type SearchAfter, type SearchDomain, type SearchHitRecord, searchPage } from './search.js';
 export { findIntegration, type IntegrationRecord, listIntegrationsPage } from './integrations.js';
+export {
+  expireExports,
+  type ExportFormatValue,
+  type ExportOutcome,
+  type ExportRecord,
+  type ExportStatusValue,
+  findExport,
+  findExportForJob,
+  finishExport,
+  insertExport,
+  listExportsPage,
+  type NewExport,
+  setExportProgress,
+  startExport,
+} from './exports.js';

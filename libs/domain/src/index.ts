@@ -266,3 +266,10 @@ export { searchResources, type SearchResultView } from './search/search-resource
 export { integrationView, type IntegrationView } from './integrations/view.js';
 export { listIntegrations } from './integrations/list-integrations.js';
 export { getIntegration } from './integrations/get-integration.js';
+export { exportOperationView, type ExportOperationView, exportView, type ExportView } from './exports/view.js';
+export { listExports } from './exports/list-exports.js';
+export { createExport } from './exports/create-export.js';
+export { getExport } from './exports/get-export.js';
+export { downloadExport, type ExportDownload } from './exports/download-export.js';
+export { failUnqueuedExport, renderExport, runExport } from './exports/run-export.js';
+export { purgeExpiredExports } from './exports/purge-exports.js';

@@ -11,6 +11,7 @@ export { V0_DEPRECATED_AT } from './v0/builders.js';
 export type { OperationSpec, ArchivableCrudSpec } from './v1/builders.js';
 // The document attributes and bounds the domain validates with (one source with the OpenAPI document).
 export { DOCUMENT_MAX_BODY_BYTES, DOCUMENT_MAX_CONTENT_CHARS, DocumentCreate, DocumentUpdate } from './v1/documents.js';
+export { EXPORT_MAX_ROWS, EXPORT_RESULT_TTL_SECONDS, ExportCreate } from './v1/exports.js';
 export { CUSTOM_FIELD_TEXT_MAX_CHARS, CustomFieldDefinitionCreate, CustomFieldDefinitionUpdate, CustomFieldOption, CustomFieldType } from './v1/custom-field-definitions.js';
 export { CustomFieldValuesUpdate } from './v1/custom-field-values.js';
 export { FILE_MAX_BYTES, FILE_STATUSES, FileUpdate, FileUploadIntentCreate } from './v1/files.js';

@@ -186,6 +186,7 @@ describe('every write path of a resource emits its resource’s events', () => {
     custom_field_definition: { model: 'customFieldDefinition', table: 'custom_field_definitions' },
     file: { model: 'file', table: 'files' },
     invitation: { model: 'invitation', table: 'invitations' },
+    export: { model: 'export', table: 'exports' },
   };
   // Deliberate exceptions, each with its reason; keep this list short.
   const EXEMPT: Record<string, string> = {};
