@@ -87,6 +87,7 @@ describe('v1: every Location names a route that answers GET', () => {
     createServiceAccount: async () => ({ path: '/v1/service-accounts', body: { name: `Robot ${++seq}` } }),
     createComment: async () => ({ path: '/v1/comments', body: { targetType: 'projects', targetId: await project(), body: `Comment ${++seq}` } }),
     createWebhook: async () => ({ path: '/v1/webhooks', body: { url: 'https://example.test/hook', eventTypes: ['*'] } }),
+    createExport: async () => ({ path: '/v1/exports', body: { resourceTypes: ['tags'], format: 'csv' } }),
     completeProject: lifecycle((id) => `/v1/projects/${id}/complete`),
     reopenProject: lifecycle(
       (id) => `/v1/projects/${id}/reopen`,
