@@ -2754,13 +2754,15 @@ export interface paths {
         };
         /**
          * List exports
-         * @description Scopes: `exports:read`.
+         * @description The exports the calling credential created (an export holds what its creator could read: no other credential sees it), newest first.
+         *
+         *     Scopes: `exports:read`.
          */
         get: operations["listExports"];
         put?: never;
         /**
          * Create export
-         * @description Accepted asynchronously. Needs the read scope of every requested resource type.
+         * @description Accepted asynchronously (202, `Location` of the export): the worker writes every row of the requested resource types the caller can read now, with the caller’s scopes, finance overlays and resource grants as of this request, as the resource type’s list shows them (archived rows excluded). CSV (RFC 4180, a `type` column then the union of the types’ fields, nested values as JSON) or JSON Lines (one `{"type", "data"}` object a line). At most 10,000 rows. Needs the read scope of every requested resource type (403 insufficient_scope naming the missing ones).
          *
          *     Scopes: `exports:write`.
          */
@@ -2780,7 +2782,9 @@ export interface paths {
         };
         /**
          * Get export
-         * @description Scopes: `exports:read`.
+         * @description One export of the calling credential, with its progress.
+         *
+         *     Scopes: `exports:read`.
          */
         get: operations["getExport"];
         put?: never;
@@ -2800,7 +2804,7 @@ export interface paths {
         };
         /**
          * Download the result of an export
-         * @description Header-capability download: authorized only by the bearer credential in the Authorization header (never a URL token). 409 while the export is not `succeeded`.
+         * @description Header-capability download: authorized only by the bearer credential in the Authorization header (never a URL token). Only the credential that created the export may download it, and it must still hold the read scope of every exported resource type. 409 `export_not_ready` while the export is not `succeeded`; 410 `export_expired` once its result expired (3600 s after it succeeded; the bytes are then removed). The body is the CSV or JSON Lines file (Content-Disposition names it).
          *
          *     Scopes: `exports:read`.
          */
@@ -4275,9 +4279,17 @@ export interface components {
             id: string;
             /** @enum {string} */
             status: "pending" | "running" | "succeeded" | "failed" | "expired";
-            resourceTypes: ("projects" | "tasks" | "time-entries" | "contacts" | "call-notes" | "contact-groups" | "lists" | "services" | "tags" | "project-templates" | "products" | "product-groups" | "project-statements" | "documents" | "files" | "comments" | "users")[];
+            resourceTypes: ("projects" | "tasks" | "time-entries" | "contacts" | "call-notes" | "contact-groups" | "lists" | "services" | "tags" | "project-templates" | "products" | "product-groups" | "project-statements" | "documents" | "files" | "users")[];
             /** @enum {string} */
             format: "csv" | "jsonl";
+            /** @description Only resources updated at or after this instant; null: all. */
+            updatedSince: string | null;
+            /** @description Rows written so far. */
+            rowsDone: number;
+            /** @description Rows in the result, once the job has read them all; null before. */
+            rowsTotal: number | null;
+            /** @description Why a `failed` export failed: `too_many_rows` (more than 10,000; narrow it with updatedSince or fewer resource types), `enqueue_failed` (request it again), `internal_error`. */
+            failureReason: ("too_many_rows" | "enqueue_failed" | "internal_error") | null;
             /**
              * Format: date-time
              * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
@@ -4289,7 +4301,7 @@ export interface components {
         };
         /** @description What to export; every resource type needs its read scope. */
         ExportCreate: {
-            resourceTypes: ("projects" | "tasks" | "time-entries" | "contacts" | "call-notes" | "contact-groups" | "lists" | "services" | "tags" | "project-templates" | "products" | "product-groups" | "project-statements" | "documents" | "files" | "comments" | "users")[];
+            resourceTypes: ("projects" | "tasks" | "time-entries" | "contacts" | "call-notes" | "contact-groups" | "lists" | "services" | "tags" | "project-templates" | "products" | "product-groups" | "project-statements" | "documents" | "files" | "users")[];
             /** @enum {string} */
             format: "csv" | "jsonl";
             /**
@@ -18808,9 +18820,13 @@ export interface operations {
                      *             "projects"
                      *           ],
                      *           "format": "csv",
-                     *           "createdAt": "2025-01-06T09:00:00Z",
-                     *           "completedAt": "2025-01-06T10:00:00Z",
-                     *           "expiresAt": "2025-01-06T11:00:00Z",
+                     *           "updatedSince": "2025-01-06T09:00:00Z",
+                     *           "rowsDone": 1,
+                     *           "rowsTotal": 1,
+                     *           "failureReason": "too_many_rows",
+                     *           "createdAt": "2025-01-06T10:00:00Z",
+                     *           "completedAt": "2025-01-06T11:00:00Z",
+                     *           "expiresAt": "2025-01-06T12:00:00Z",
                      *           "sizeBytes": 1
                      *         }
                      *       ],
@@ -18948,9 +18964,13 @@ export interface operations {
                      *           "projects"
                      *         ],
                      *         "format": "csv",
-                     *         "createdAt": "2025-01-06T09:00:00Z",
-                     *         "completedAt": "2025-01-06T10:00:00Z",
-                     *         "expiresAt": "2025-01-06T11:00:00Z",
+                     *         "updatedSince": "2025-01-06T09:00:00Z",
+                     *         "rowsDone": 1,
+                     *         "rowsTotal": 1,
+                     *         "failureReason": "too_many_rows",
+                     *         "createdAt": "2025-01-06T10:00:00Z",
+                     *         "completedAt": "2025-01-06T11:00:00Z",
+                     *         "expiresAt": "2025-01-06T12:00:00Z",
                      *         "sizeBytes": 1
                      *       }
                      *     }
@@ -19001,6 +19021,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
