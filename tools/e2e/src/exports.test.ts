@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { V1_SCOPES } from '@workcell/credentials';
 import { type Database, issueCredential } from '@workcell/db';
 import { EXPORT_MAX_ROWS } from '@workcell/registry';
+import { fileStorage } from '@workcell/storage';
 import { useTestEnvironment, waitFor } from '@workcell/testing';
 import { QueueRuntime } from '@workcell/worker';
 import { startV1Cell, type V1Cell } from './support/cell.js';
@@ -192,7 +193,6 @@ describe('v1 exports', () => {
     await waitFor('the purge to expire the export', async () => (await getExport(e.id, token)).status === 'expired');
     const row = await database.prisma.export.findFirstOrThrow({ where: { workspaceId, id: e.id } });
     assert.equal(row.storageKey, null);
-    const { fileStorage } = await import('@workcell/storage');
     assert.equal(await fileStorage(cell.config.files).read(stored), null, 'the bytes are removed');
     assertProblem(await call('GET', `/v1/exports/${e.id}/download`, token), 410, 'export_expired');
     assert.deepEqual((await cell.outbox(e.id)).map((ev) => ev.eventType), ['export.created', 'export.succeeded', 'export.expired']);
