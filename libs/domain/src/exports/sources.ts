@@ -24,23 +24,29 @@ import type { Procedure } from '../kernel/procedure.js';
  */
 type ListProcedure = Procedure<never, { items: readonly unknown[]; nextCursor: string | null }>;
 
+/**
+ * The list procedures differ in their filters; an export passes only `auth`, `limit` and `cursor`, which all take.
+ * A procedure is named after its operation, whose registry entry gives the item's fields.
+ */
+const source = (list: { readonly name: string }) => ({ list: list as unknown as ListProcedure, operationId: list.name });
+
 export const EXPORT_SOURCES: Readonly<Record<Exclude<ResourceDomain, 'comments'>, { list: ListProcedure; operationId: string }>> = {
-  projects: { list: listProjects as unknown as ListProcedure, operationId: 'listProjects' },
-  tasks: { list: listTasks as unknown as ListProcedure, operationId: 'listTasks' },
-  'time-entries': { list: listTimeEntries as unknown as ListProcedure, operationId: 'listTimeEntries' },
-  contacts: { list: listContacts as unknown as ListProcedure, operationId: 'listContacts' },
-  'call-notes': { list: listCallNotes as unknown as ListProcedure, operationId: 'listCallNotes' },
-  'contact-groups': { list: listContactGroups as unknown as ListProcedure, operationId: 'listContactGroups' },
-  lists: { list: listLists as unknown as ListProcedure, operationId: 'listLists' },
-  services: { list: listServices as unknown as ListProcedure, operationId: 'listServices' },
-  tags: { list: listTags as unknown as ListProcedure, operationId: 'listTags' },
-  'project-templates': { list: listProjectTemplates as unknown as ListProcedure, operationId: 'listProjectTemplates' },
-  products: { list: listProducts as unknown as ListProcedure, operationId: 'listProducts' },
-  'product-groups': { list: listProductGroups as unknown as ListProcedure, operationId: 'listProductGroups' },
-  'project-statements': { list: listProjectStatements as unknown as ListProcedure, operationId: 'listProjectStatements' },
-  documents: { list: listDocuments as unknown as ListProcedure, operationId: 'listDocuments' },
-  files: { list: listFiles as unknown as ListProcedure, operationId: 'listFiles' },
-  users: { list: listUsers as unknown as ListProcedure, operationId: 'listUsers' },
+  projects: source(listProjects),
+  tasks: source(listTasks),
+  'time-entries': source(listTimeEntries),
+  contacts: source(listContacts),
+  'call-notes': source(listCallNotes),
+  'contact-groups': source(listContactGroups),
+  lists: source(listLists),
+  services: source(listServices),
+  tags: source(listTags),
+  'project-templates': source(listProjectTemplates),
+  products: source(listProducts),
+  'product-groups': source(listProductGroups),
+  'project-statements': source(listProjectStatements),
+  documents: source(listDocuments),
+  files: source(listFiles),
+  users: source(listUsers),
 };
 
 /** The fields of a resource type's list item, in the registry's order: the CSV columns. */

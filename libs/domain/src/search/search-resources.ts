@@ -9,6 +9,7 @@ import { defineProcedure } from '../kernel/procedure.js';
 import { assertScopes } from '../kernel/scopes.js';
 import { authInput, pageInput } from '../kernel/inputs.js';
 import { holdsFinanceRead } from '../project-statements/view.js';
+import { GRANT_DOMAINS } from '../service-accounts/resource-grant-types.js';
 
 export const searchResourcesInput = z.object({ auth: authInput, ...pageInput, q: z.string().min(1).max(200), types: z.string().max(1024).optional() }).strict();
 
@@ -21,26 +22,6 @@ export interface SearchResultView {
   readonly updatedAt: string;
 }
 
-/** The resource-grant type of each domain (users have none: a service account reads users by scope alone). */
-const GRANT_TYPE: Readonly<Record<ResourceDomain, GrantResourceType | null>> = {
-  projects: 'project',
-  tasks: 'task',
-  'time-entries': 'time_entry',
-  contacts: 'contact',
-  'call-notes': 'call_note',
-  'contact-groups': 'contact_group',
-  lists: 'list',
-  services: 'service',
-  tags: 'tag',
-  'project-templates': 'project_template',
-  products: 'product',
-  'product-groups': 'product_group',
-  'project-statements': 'project_statement',
-  documents: 'document',
-  files: 'file',
-  comments: 'comment',
-  users: null,
-};
 
 /** A comment is readable only with its target's read scope and grant (the comments family's target rule). */
 const COMMENT_TARGETS = [
@@ -71,14 +52,14 @@ function requestedDomains(auth: V1AuthContext, types: string | undefined): Resou
 
 /** Each domain filtered as its own list is: unarchived rows only, a service account's resource grants applied. */
 function domainFilter(auth: V1AuthContext, domain: ResourceDomain): DomainFilter {
-  const grantType = GRANT_TYPE[domain];
+  const grantType = GRANT_DOMAINS[domain];
   const onlyIds = grantType === null ? null : grantedIds(auth, grantType);
   // Without the finance overlay budget statements do not exist for the caller, exactly as in listProjectStatements.
   if (domain === 'project-statements') return { domain, onlyIds, withoutBudget: !holdsFinanceRead(auth) };
   if (domain !== 'comments') return { domain: domain as SearchDomain, onlyIds };
   const commentTargets = COMMENT_TARGETS.filter((t) => auth.effectiveScopes.includes(DOMAIN_READ_SCOPES[t.domain])).map((t) => ({
     targetType: t.targetType,
-    onlyIds: grantedIds(auth, GRANT_TYPE[t.domain] as GrantResourceType),
+    onlyIds: grantedIds(auth, GRANT_DOMAINS[t.domain] as GrantResourceType),
   }));
   return { domain, onlyIds, commentTargets };
 }
