@@ -1,6 +1,5 @@
 import type { Prisma as PrismaTypes } from './generated/prisma/client.js';
 import type { Database } from './database.js';
-import { appendOutboxEvent, type DomainEvent } from './outbox.js';
 import { type Client, clientOf, type Tx } from './transactions.js';
 
 /**
@@ -97,28 +96,23 @@ export interface ExportOutcome {
 }
 
 /**
- * Ends a queued or running export with its outcome and appends `event` (built from the ended row) in the same
- * transaction; null when it had ended already (the event is not written).
+ * Ends a queued or running export with its outcome (in the caller's transaction, which appends its event); null when
+ * it had ended already.
  */
-export async function finishExport(database: Database, workspaceId: string, id: string, outcome: ExportOutcome, now: Date, event: (row: ExportRecord) => DomainEvent): Promise<ExportRecord | null> {
-  return database.prisma.$transaction(async (tx) => {
-    const { count } = await tx.export.updateMany({
-      where: { workspaceId, id, status: { in: ['queued', 'running'] } },
-      data: { ...outcome, sizeBytes: outcome.sizeBytes === null ? null : BigInt(outcome.sizeBytes), finishedAt: now, updatedAt: now },
-    });
-    if (count === 0) return null;
-    const row = record(await tx.export.findFirstOrThrow({ where: { workspaceId, id } }));
-    await appendOutboxEvent(tx, event(row));
-    return row;
+export async function finishExport(tx: Tx, workspaceId: string, id: string, outcome: ExportOutcome, now: Date): Promise<ExportRecord | null> {
+  const { count } = await tx.export.updateMany({
+    where: { workspaceId, id, status: { in: ['queued', 'running'] } },
+    data: { ...outcome, sizeBytes: outcome.sizeBytes === null ? null : BigInt(outcome.sizeBytes), finishedAt: now, updatedAt: now },
   });
+  return count === 0 ? null : record(await tx.export.findFirstOrThrow({ where: { workspaceId, id } }));
 }
 
 /**
  * Expires up to `limit` succeeded exports whose result lapsed before `now`: removes each one's bytes (`remove`), then
- * marks it expired without a storage key and appends its event, one transaction per batch; rows another worker holds
+ * marks it expired without a storage key and calls `expired` with the row (to append its event), one transaction per batch; rows another worker holds
  * are skipped (FOR UPDATE SKIP LOCKED). The number expired.
  */
-export async function expireExports(database: Database, now: Date, limit: number, remove: (storageKey: string) => Promise<void>, event: (row: ExportRecord) => DomainEvent): Promise<number> {
+export async function expireExports(database: Database, now: Date, limit: number, remove: (storageKey: string) => Promise<void>, expired: (tx: Tx, row: ExportRecord) => Promise<void>): Promise<number> {
   return database.prisma.$transaction(
     async (tx) => {
       const due = await tx.$queryRaw<{ workspace_id: string; id: string; storage_key: string | null }[]>`
@@ -128,7 +122,7 @@ export async function expireExports(database: Database, now: Date, limit: number
       for (const due1 of due) {
         if (due1.storage_key !== null) await remove(due1.storage_key);
         await tx.export.updateMany({ where: { workspaceId: due1.workspace_id, id: due1.id }, data: { status: 'expired', storageKey: null, updatedAt: now } });
-        await appendOutboxEvent(tx, event(record(await tx.export.findFirstOrThrow({ where: { workspaceId: due1.workspace_id, id: due1.id } }))));
+        await expired(tx, record(await tx.export.findFirstOrThrow({ where: { workspaceId: due1.workspace_id, id: due1.id } })));
       }
       return due.length;
     },

@@ -1,4 +1,4 @@
-import { expireExports } from '@workcell/db';
+import { appendOutboxEvent, expireExports } from '@workcell/db';
 import type { ProcedureContext } from '../kernel/procedure.js';
 import { storageOf } from '../files/intents.js';
 import { exportEventView } from './view.js';
@@ -13,13 +13,9 @@ export async function purgeExpiredExports(ctx: ProcedureContext): Promise<{ expi
   const storage = storageOf(ctx);
   let expired = 0;
   for (;;) {
-    const batch = await expireExports(ctx.database, ctx.now(), BATCH, (key) => storage.remove(key), (row) => ({
-      workspaceId: row.workspaceId,
-      aggregateType: 'export',
-      aggregateId: row.id,
-      eventType: 'export.expired',
-      payload: exportEventView(row),
-    }));
+    const batch = await expireExports(ctx.database, ctx.now(), BATCH, (key) => storage.remove(key), async (tx, row) =>
+      void (await appendOutboxEvent(tx, { workspaceId: row.workspaceId, aggregateType: 'export', aggregateId: row.id, eventType: 'export.expired', payload: exportEventView(row) })),
+    );
     expired += batch;
     if (batch < BATCH) return { expired };
   }

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
-import { type ExportOutcome, type ExportRecord, findExportForJob, finishExport, setExportProgress, startExport } from '@workcell/db';
+import { appendOutboxEvent, type ExportOutcome, type ExportRecord, findExportForJob, finishExport, inTransaction, setExportProgress, startExport } from '@workcell/db';
 import { EXPORT_MAX_ROWS, EXPORT_RESULT_TTL_SECONDS } from '@workcell/registry';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { invoke, type ProcedureContext } from '../kernel/procedure.js';
@@ -51,13 +51,16 @@ export function renderExport(format: 'csv' | 'jsonl', types: readonly Domain[], 
   return Buffer.from(stringify(records, { header: true, columns, record_delimiter: 'windows' }), 'utf8');
 }
 
-const finished = (workspaceId: string) => (row: ExportRecord) => ({
-  workspaceId,
-  aggregateType: 'export',
-  aggregateId: row.id,
-  eventType: row.status === 'succeeded' ? 'export.succeeded' : 'export.failed',
-  payload: exportEventView(row),
-});
+const ENDED = { succeeded: 'succeeded', failed: 'failed' } as const;
+
+/** Ends the export and appends `export.succeeded` or `export.failed` in one transaction (nothing if it had ended). */
+async function end(ctx: ProcedureContext, workspaceId: string, exportId: string, outcome: ExportOutcome): Promise<ExportRecord | null> {
+  return inTransaction(ctx.database, async (tx) => {
+    const row = await finishExport(tx, workspaceId, exportId, outcome, ctx.now());
+    if (row) await appendOutboxEvent(tx, { workspaceId, aggregateType: 'export', aggregateId: row.id, eventType: `export.${ENDED[outcome.status]}`, payload: exportEventView(row) });
+    return row;
+  });
+}
 
 /**
  * The worker's job for one export: queued -> running, read, render, store, succeeded (with `expiresAt`), or failed
@@ -81,11 +84,11 @@ export const runExport = defineProcedure('runExport', runExportInput.extend({ at
     if (!(error instanceof TooManyRows) && attempt < attempts) throw error;
     outcome = { status: 'failed', rowsDone: 0, rowsTotal: null, failureReason: error instanceof TooManyRows ? 'too_many_rows' : 'internal_error', storageKey: null, sizeBytes: null, expiresAt: null };
   }
-  const ended = await finishExport(ctx.database, workspaceId, exportId, outcome, ctx.now(), finished(workspaceId));
+  const ended = await end(ctx, workspaceId, exportId, outcome);
   return { outcome: ended?.status ?? 'skipped' };
 });
 
 /** Marks a queued export failed at once when its job could not be enqueued (never left queued with nothing to run it). */
 export async function failUnqueuedExport(ctx: ProcedureContext, workspaceId: string, exportId: string): Promise<void> {
-  await finishExport(ctx.database, workspaceId, exportId, { status: 'failed', rowsDone: 0, rowsTotal: null, failureReason: 'enqueue_failed', storageKey: null, sizeBytes: null, expiresAt: null }, ctx.now(), finished(workspaceId));
+  await end(ctx, workspaceId, exportId, { status: 'failed', rowsDone: 0, rowsTotal: null, failureReason: 'enqueue_failed', storageKey: null, sizeBytes: null, expiresAt: null });
 }
