@@ -36,6 +36,10 @@ import { DocumentsController } from './documents/documents.controller.js';
 import { AbsencesController } from './scheduling/absences.controller.js';
 import { AppointmentsController } from './scheduling/appointments.controller.js';
 import { AvailabilityController } from './scheduling/availability.controller.js';
+import { ExportJobs } from './exports/export-jobs.js';
+import { ExportsController } from './exports/exports.controller.js';
+import { IntegrationsController } from './integrations/integrations.controller.js';
+import { SearchController } from './search/search.controller.js';
 import { CustomFieldDefinitionsController } from './custom-fields/custom-field-definitions.controller.js';
 import { CustomFieldValuesController } from './custom-fields/custom-field-values.controller.js';
 import { FilesController } from './files/files.controller.js';
@@ -63,8 +67,8 @@ export class ApiV1Module {
     return {
       module: ApiV1Module,
       imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule, ApiAuthModule.forApi('v1'), DiscoveryModule],
-      providers: [LifecycleJobs, ServedOperations, ChangeWaits],
-      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, ProjectSharingController, TasksController, TagsController, ListsController, TimeEntriesController, ProjectStatementsController, ServicesController, ProjectTemplatesController, PlannedWorkController, UsersController, ProductsController, ProductGroupsController, DocumentsController, InvitationsController, CustomFieldDefinitionsController, CustomFieldValuesController, FilesController, TaskRecurrencesController, AppointmentsController, AbsencesController, AvailabilityController, ChangesController, WebhooksController, CommentsController, ActivityController],
+      providers: [LifecycleJobs, ExportJobs, ServedOperations, ChangeWaits],
+      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, ProjectSharingController, TasksController, TagsController, ListsController, TimeEntriesController, ProjectStatementsController, ServicesController, ProjectTemplatesController, PlannedWorkController, UsersController, ProductsController, ProductGroupsController, DocumentsController, InvitationsController, CustomFieldDefinitionsController, CustomFieldValuesController, FilesController, TaskRecurrencesController, AppointmentsController, AbsencesController, AvailabilityController, SearchController, IntegrationsController, ExportsController, ChangesController, WebhooksController, CommentsController, ActivityController],
     };
   }
 }

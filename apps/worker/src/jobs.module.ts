@@ -17,6 +17,8 @@ import {
   materialiseDueTaskRecurrences,
   runProjectLifecycleOperation,
   sweepFiles,
+  purgeExpiredExports,
+  runExport,
   sendInvitationMail,
 } from '@workcell/domain';
 import { createMailer, type Mailer } from '@workcell/mail';
@@ -75,6 +77,9 @@ export function jobHandlers(ctx: ProcedureContext, sink: DeliverySink, relay: Re
     // ---- end of files ----
     // ─── invitations ─── A failed send throws and is retried per the catalog; nothing was recorded for it.
     'invitations.mail': async (data) => ({ outcome: await sendInvitationMail(ctx, mailer, data) }),
+    // ─── exports ─── A transient failure is rethrown (and retried) until the last attempt, which marks the export failed.
+    'exports.run': async (data, run) => invoke(runExport, ctx, { ...data, ...run }),
+    'exports.purge': async () => purgeExpiredExports(ctx),
   };
 }
 

@@ -322,6 +322,7 @@ export {
   type NewInvitation,
   pendingInvitationFor,
 } from './invitations.js';
+export {
   advanceTaskRecurrence,
   dueTaskRecurrences,
   findTaskOccurrenceIdByEvent,
@@ -343,3 +344,20 @@ export {
   type TaskRecurrenceRecord,
   updateTaskRecurrenceIfRevision,
 } from './task-recurrences.js';
+export { type DomainFilter, SEARCHABLE, type SearchAfter, type SearchDomain, type SearchHitRecord, searchPage } from './search.js';
+export { findIntegration, type IntegrationRecord, listIntegrationsPage } from './integrations.js';
+export {
+  expireExports,
+  type ExportFormatValue,
+  type ExportOutcome,
+  type ExportRecord,
+  type ExportStatusValue,
+  findExport,
+  findExportForJob,
+  finishExport,
+  insertExport,
+  listExportsPage,
+  type NewExport,
+  setExportProgress,
+  startExport,
+} from './exports.js';

@@ -26,6 +26,9 @@ export const REFERENCE_TABLES: readonly { readonly table: string; readonly reaso
  * Indexes that exist only in SQL because Prisma cannot declare them (partial indexes). Any other index the
  * schema does not declare is reported as drift, and an allow-listed index that is missing is reported too.
  */
+/** The federated search's expression GIN indexes (libs/db/src/search.ts; Prisma cannot declare an expression index). */
+const SEARCH_INDEX = "gin (to_tsvector('simple', …)): the federated search's full-text index";
+
 export const SQL_ONLY_INDEXES: readonly { readonly table: string; readonly name: string; readonly reason: string }[] = [
   {
     table: 'time_entries',
@@ -68,6 +71,23 @@ export const SQL_ONLY_INDEXES: readonly { readonly table: string; readonly name:
     name: 'task_occurrences_external_event_key',
     reason: 'partial unique (workspace_id, recurrence_id, external_event_id) WHERE external_event_id IS NOT NULL: one occurrence per external event',
   },
+  { table: 'projects', name: 'projects_search_idx', reason: SEARCH_INDEX },
+  { table: 'tasks', name: 'tasks_search_idx', reason: SEARCH_INDEX },
+  { table: 'time_entries', name: 'time_entries_search_idx', reason: SEARCH_INDEX },
+  { table: 'contacts', name: 'contacts_search_idx', reason: SEARCH_INDEX },
+  { table: 'call_notes', name: 'call_notes_search_idx', reason: SEARCH_INDEX },
+  { table: 'contact_groups', name: 'contact_groups_search_idx', reason: SEARCH_INDEX },
+  { table: 'lists', name: 'lists_search_idx', reason: SEARCH_INDEX },
+  { table: 'services', name: 'services_search_idx', reason: SEARCH_INDEX },
+  { table: 'tags', name: 'tags_search_idx', reason: SEARCH_INDEX },
+  { table: 'project_templates', name: 'project_templates_search_idx', reason: SEARCH_INDEX },
+  { table: 'products', name: 'products_search_idx', reason: SEARCH_INDEX },
+  { table: 'product_groups', name: 'product_groups_search_idx', reason: SEARCH_INDEX },
+  { table: 'project_statements', name: 'project_statements_search_idx', reason: SEARCH_INDEX },
+  { table: 'documents', name: 'documents_search_idx', reason: SEARCH_INDEX },
+  { table: 'files', name: 'files_search_idx', reason: SEARCH_INDEX },
+  { table: 'comments', name: 'comments_search_idx', reason: SEARCH_INDEX },
+  { table: 'users', name: 'users_search_idx', reason: SEARCH_INDEX },
 ];
 
 const TENANT_COLUMN = 'workspace_id';

@@ -287,3 +287,14 @@ export { previewTaskRecurrence } from './task-recurrences/preview-task-recurrenc
 export { recheckTaskRecurrence } from './task-recurrences/recheck-task-recurrence.js';
 export { submitTaskRecurrenceEvent } from './task-recurrences/submit-task-recurrence-event.js';
 export { materialiseDueTaskRecurrences } from './task-recurrences/materialise.js';
+export { searchResources, type SearchResultView } from './search/search-resources.js';
+export { integrationView, type IntegrationView } from './integrations/view.js';
+export { listIntegrations } from './integrations/list-integrations.js';
+export { getIntegration } from './integrations/get-integration.js';
+export { exportOperationView, type ExportOperationView, exportView, type ExportView } from './exports/view.js';
+export { listExports } from './exports/list-exports.js';
+export { createExport } from './exports/create-export.js';
+export { getExport } from './exports/get-export.js';
+export { downloadExport, type ExportDownload } from './exports/download-export.js';
+export { failUnqueuedExport, renderExport, runExport } from './exports/run-export.js';
+export { purgeExpiredExports } from './exports/purge-exports.js';

@@ -43,6 +43,8 @@ export const DOMAIN_STATUS: Readonly<Record<DomainErrorCode, number>> = {
   file_not_available: 409,
   upload_expired: 410,
   download_expired: 410,
+  export_not_ready: 409,
+  export_expired: 410,
   already_member: 409,
   invitation_pending: 409,
   invitation_not_pending: 409,

@@ -116,6 +116,23 @@ export const jobCatalog = {
     attempts: 8,
   }),
   // ─── end invitations ───
+  // ─── exports (docs/exports-and-search.md) ───
+  /** Runs one export (its row holds what to read and with whose authorization). The job id is the export id: run once. */
+  'exports.run': define({
+    queue: 'maintenance',
+    data: z.object({ workspaceId: z.uuid(), exportId: z.uuid() }).strict(),
+    jobId: (d) => `exports.run.${d.exportId}`,
+    attempts: 3,
+  }),
+  /** Expires succeeded exports past their expiresAt and removes their bytes; every minute (overlapping runs split the work). */
+  'exports.purge': define({
+    queue: 'maintenance',
+    data: z.object({}).strict(),
+    jobId: (_d, at) => `exports.purge.${at.getTime()}`,
+    attempts: 1,
+    everyMs: 60_000,
+  }),
+  // ─── end exports ───
 } as const;
 
 export type JobName = keyof typeof jobCatalog;

@@ -31,7 +31,7 @@ import { renderDocument, type Row, textTable } from './report.js';
  *   npm run bench -- --profile DIR    a V8 CPU profile of each service, written when it stops
  */
 
-const ROW_IDS = ['keyset', 'v1-get', 'v0-get', 'v1-list', 'v0-deep-page', 'v1-create', 'webhooks', 'changes', 'rss'] as const;
+const ROW_IDS = ['keyset', 'v1-get', 'v0-get', 'v1-list', 'search', 'v0-deep-page', 'v1-create', 'webhooks', 'changes', 'rss'] as const;
 type RowId = (typeof ROW_IDS)[number];
 
 const { values } = parseArgs({
@@ -364,7 +364,7 @@ try {
     const workspaceId = demo.workspaceId;
     const ownerMemberId = (await opened.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId } })).id;
     const { v1Token, v0Tokens } = await opened.prisma.$transaction(async (tx) => {
-      const minted = await issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: 'bench tasks', scopes: ['tasks:read', 'tasks:write'], memberId: ownerMemberId });
+      const minted = await issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: 'bench tasks', scopes: ['tasks:read', 'tasks:write', 'search:read'], memberId: ownerMemberId });
       const team: string[] = [];
       for (let i = 0; i < V0_TEAM_TOKENS; i++) team.push(await issueTeamToken(tx, config, { workspaceId, name: `bench ${i + 1}`, createdByMemberId: ownerMemberId }));
       return { v1Token: minted.token, v0Tokens: team };
@@ -416,6 +416,18 @@ try {
       const name = 'v1 GET /v1/tasks?limit=100 vs baseline page read';
       try {
         const result = await pair('v1 listTasks', { origin: baselineOrigin, method: 'GET', path: '/tasks?limit=100', tokens: [] }, { origin: v1, method: 'GET', path: '/v1/tasks?limit=100', tokens: [v1Token] });
+        rows.push(...throughputRows(name, result, 0.3));
+      } catch (error) {
+        rows.push(errorRow(name, '≥ 0.3×', error));
+      }
+    }
+
+    if (wanted('search')) {
+      // A selective query (one seeded task's number) over every seeded task: the GIN index finds the match, ts_rank
+      // orders it, the keyset cursor pages; against the baseline's plain page read.
+      const name = `v1 GET /v1/search?q=<one task's number>&types=tasks vs baseline page read (${MODE.deepRows.toLocaleString('en')} tasks)`;
+      try {
+        const result = await pair('v1 searchResources', { origin: baselineOrigin, method: 'GET', path: '/tasks?limit=100', tokens: [] }, { origin: v1, method: 'GET', path: `/v1/search?q=${Math.floor(MODE.deepRows / 2)}&types=tasks`, tokens: [v1Token] });
         rows.push(...throughputRows(name, result, 0.3));
       } catch (error) {
         rows.push(errorRow(name, '≥ 0.3×', error));

@@ -97,6 +97,7 @@ describe('v1: every Location names a route that answers GET', () => {
       path: `/v1/task-recurrences/${await recurrence({ frequency: 'external' })}/events`,
       body: { externalEventId: `located-${++seq}`, eventType: 'located', occurredAt: '2026-11-02T09:00:00Z' },
     }),
+    createExport: async () => ({ path: '/v1/exports', body: { resourceTypes: ['tags'], format: 'csv' } }),
     completeProject: lifecycle((id) => `/v1/projects/${id}/complete`),
     reopenProject: lifecycle(
       (id) => `/v1/projects/${id}/reopen`,

@@ -189,6 +189,7 @@ describe('every write path of a resource emits its resource’s events', () => {
     task_recurrence: { model: 'taskRecurrence', table: 'task_recurrences' },
     appointment: { model: 'appointment', table: 'appointments' },
     absence: { model: 'absence', table: 'absences' },
+    export: { model: 'export', table: 'exports' },
   };
   // Deliberate exceptions, each with its reason; keep this list short.
   const EXEMPT: Record<string, string> = {};

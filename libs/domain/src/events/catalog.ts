@@ -72,6 +72,7 @@ export const AGGREGATES = {
   // Scheduling events cover every member's calendar: reading them is reading other members' data (the delegated scopes).
   appointment: { resourceType: 'appointments', scope: 'appointments:delegated:read' },
   absence: { resourceType: 'absences', scope: 'absences:delegated:read' },
+  export: { resourceType: 'exports', scope: 'exports:read' },
 } as const;
 export type AggregateType = keyof typeof AGGREGATES;
 
@@ -172,6 +173,11 @@ export const EVENT_CATALOG: readonly EventTypeSpec[] = [
   event('invitation.resent', 'invitation', 'updated', 'An invitation’s e-mail was sent again (lastSentAt moved).'),
   event('invitation.revoked', 'invitation', 'updated', 'A pending invitation was revoked.'),
   event('invitation.accepted', 'invitation', 'updated', 'An invitation was accepted: its invitee is now the member memberId (payload: invitation, memberId).'),
+  // Exports are v1 resources; their events carry the export's state, never its rows or its creator's authorization.
+  event('export.created', 'export', 'created', 'An export was requested; the worker runs it.', { channels: ['changes', 'webhooks'] }),
+  event('export.succeeded', 'export', 'updated', 'An export’s result is ready for its creator to download until expiresAt.', { channels: ['changes', 'webhooks'] }),
+  event('export.failed', 'export', 'updated', 'An export failed (payload: the export with its failureReason).', { channels: ['changes', 'webhooks'] }),
+  event('export.expired', 'export', 'updated', 'An export’s result expired and its bytes were removed.', { channels: ['changes', 'webhooks'] }),
   event('workspace.settings_updated', 'workspace', 'updated', 'The workspace settings changed.', { readScopes: ['workspace-settings:read'] }),
   // Subscription changes are audited, not outboxed, except this one: a subscription stopped by someone other
   // than its owner (revocation, expiry, an administrator, a receiver answering 410) must never be silently dead.

@@ -38,6 +38,8 @@ export const DOMAIN_ERROR_CODES = [
   /** An upload reservation (or a download capability) past its expiry: create a new intent (410, contract 7.3). */
   'upload_expired',
   'download_expired',
+  'export_not_ready',
+  'export_expired',
   /** completeFileUpload before any bytes were stored (409). */
   'upload_not_received',
   /** completeFileUpload of bytes whose size, type or SHA-256 differ from the intent's (409, with pointers). */

@@ -1,0 +1,46 @@
+import type { Readable } from 'node:stream';
+import { z } from 'zod';
+import { findExport } from '@workcell/db';
+import { DOMAIN_READ_SCOPES, type ResourceDomain } from '@workcell/registry';
+import { DomainError } from '../kernel/errors.js';
+import { isUuid } from '../kernel/ids.js';
+import { authInput } from '../kernel/inputs.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { assertScopes } from '../kernel/scopes.js';
+import { storageOf } from '../files/intents.js';
+import { exportNotFound, exportStorageKey } from './view.js';
+
+export const downloadExportInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();
+
+export interface ExportDownload {
+  readonly body: Readable;
+  readonly headers: Record<string, string>;
+}
+
+const MEDIA_TYPES = { csv: 'text/csv; charset=utf-8', jsonl: 'application/x-ndjson; charset=utf-8' } as const;
+
+/**
+ * `GET /v1/exports/{id}/download`: the result's bytes, to the credential that created the export only (its
+ * Authorization header is the capability), while it still holds every exported type's read scope. 409
+ * `export_not_ready` before it succeeded; 410 `export_expired` from `expiresAt` on, whether or not the purge has
+ * removed the bytes yet.
+ */
+export const downloadExport = defineProcedure('downloadExport', downloadExportInput, async (ctx, { auth, id }): Promise<ExportDownload> => {
+  const row = isUuid(id) ? await findExport(ctx.database, auth.workspaceId, auth.credential.id, id.toLowerCase()) : null;
+  if (!row) throw exportNotFound();
+  assertScopes(auth.effectiveScopes, row.resourceTypes.map((t) => DOMAIN_READ_SCOPES[t as ResourceDomain]));
+  const expired = row.status === 'expired' || (row.status === 'succeeded' && row.expiresAt !== null && row.expiresAt.getTime() <= ctx.now().getTime());
+  if (expired) throw new DomainError('export_expired', 'this export’s result expired and was removed; create a new export');
+  if (row.status !== 'succeeded') throw new DomainError('export_not_ready', `this export is ${row.status === 'queued' ? 'pending' : row.status}; only a succeeded export can be downloaded`);
+  const stored = await storageOf(ctx).read(exportStorageKey(row));
+  if (!stored) throw new DomainError('export_expired', 'this export’s result is no longer stored; create a new export');
+  return {
+    body: stored.body,
+    headers: {
+      'content-type': MEDIA_TYPES[row.format],
+      'content-length': String(stored.sizeBytes),
+      'content-disposition': `attachment; filename="export-${row.id}.${row.format}"`,
+      'cache-control': 'private, no-store',
+    },
+  };
+});

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { type DomainFilter, type GrantResourceType, type SearchAfter, type SearchDomain, searchPage } from '@workcell/db';
+import { DOMAIN_READ_SCOPES, RESOURCE_DOMAINS, type ResourceDomain } from '@workcell/registry';
+import type { V1AuthContext } from '../kernel/auth-context.js';
+import { DomainError } from '../kernel/errors.js';
+import { grantedIds } from '../kernel/grants.js';
+import { paginate } from '../kernel/pagination.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import { assertScopes } from '../kernel/scopes.js';
+import { authInput, pageInput } from '../kernel/inputs.js';
+import { holdsFinanceRead } from '../project-statements/view.js';
+import { GRANT_DOMAINS } from '../service-accounts/resource-grant-types.js';
+
+export const searchResourcesInput = z.object({ auth: authInput, ...pageInput, q: z.string().min(1).max(200), types: z.string().max(1024).optional() }).strict();
+
+export interface SearchResultView {
+  readonly type: ResourceDomain;
+  readonly id: string;
+  readonly title: string;
+  readonly snippet: string | null;
+  readonly score: number;
+  readonly updatedAt: string;
+}
+
+
+/** A comment is readable only with its target's read scope and grant (the comments family's target rule). */
+const COMMENT_TARGETS = [
+  { targetType: 'contact', domain: 'contacts' },
+  { targetType: 'project', domain: 'projects' },
+  { targetType: 'task', domain: 'tasks' },
+] as const;
+
+const isDomain = (name: string): name is ResourceDomain => (RESOURCE_DOMAINS as readonly string[]).includes(name);
+
+/**
+ * The domains to search: those named in `types` (each needs its read scope: 403 naming every missing one), or
+ * without `types` every domain whose read scope the credential holds (none held: an empty result, not an error).
+ */
+function requestedDomains(auth: V1AuthContext, types: string | undefined): ResourceDomain[] {
+  if (types === undefined) return RESOURCE_DOMAINS.filter((d) => auth.effectiveScopes.includes(DOMAIN_READ_SCOPES[d]));
+  const names = [...new Set(types.split(','))];
+  const unknown = names.filter((n) => !isDomain(n));
+  if (unknown.length > 0) {
+    throw new DomainError('validation_failed', `unknown resource domain: ${unknown.join(', ')}`, [
+      { pointer: '', parameter: 'types', message: `unknown resource domain ${unknown.map((n) => JSON.stringify(n)).join(', ')}; one of ${RESOURCE_DOMAINS.join(', ')}` },
+    ]);
+  }
+  const domains = names as ResourceDomain[];
+  assertScopes(auth.effectiveScopes, domains.map((d) => DOMAIN_READ_SCOPES[d]));
+  return domains;
+}
+
+/** Each domain filtered as its own list is: unarchived rows only, a service account's resource grants applied. */
+function domainFilter(auth: V1AuthContext, domain: ResourceDomain): DomainFilter {
+  const grantType = GRANT_DOMAINS[domain];
+  const onlyIds = grantType === null ? null : grantedIds(auth, grantType);
+  // Without the finance overlay budget statements do not exist for the caller, exactly as in listProjectStatements.
+  if (domain === 'project-statements') return { domain, onlyIds, withoutBudget: !holdsFinanceRead(auth) };
+  if (domain !== 'comments') return { domain: domain as SearchDomain, onlyIds };
+  const commentTargets = COMMENT_TARGETS.filter((t) => auth.effectiveScopes.includes(DOMAIN_READ_SCOPES[t.domain])).map((t) => ({
+    targetType: t.targetType,
+    onlyIds: grantedIds(auth, GRANT_DOMAINS[t.domain] as GrantResourceType),
+  }));
+  return { domain, onlyIds, commentTargets };
+}
+
+const keyOf = (hit: { score: number; type: string; id: string }) => JSON.stringify([hit.score, hit.type, hit.id]);
+
+function afterOf(key: string | undefined): SearchAfter | undefined {
+  if (key === undefined) return undefined;
+  // The key is our own, inside a signed cursor (kernel/pagination.ts): it parses.
+  const [score, type, id] = JSON.parse(key) as [number, string, string];
+  return { score, type, id };
+}
+
+/**
+ * `GET /v1/search`: full-text hits over the requested domains, best first (ts_rank, then type and id), never a row
+ * the caller could not read through the domain's own list (budget statements only with the finance overlay).
+ * Results carry a title and a short snippet of plain text, never a finance field (price, cost, amount).
+ */
+export const searchResources = defineProcedure(
+  'searchResources',
+  searchResourcesInput,
+  async (ctx, { auth, cursor, limit, q, types }): Promise<{ items: SearchResultView[]; limit: number; nextCursor: string | null }> => {
+    const domains = requestedDomains(auth, types);
+    const filters = domains.map((d) => domainFilter(auth, d));
+    const scope = { workspaceId: auth.workspaceId, list: 'searchResources', filter: { q, domains: [...domains].sort() } };
+    const page = await paginate(
+      ctx.config,
+      scope,
+      { cursor, limit },
+      async (after, take) => (await searchPage(ctx.database, auth.workspaceId, q, filters, afterOf(after), take)).map((hit) => ({ ...hit, key: keyOf(hit) })),
+      (hit) => hit.key,
+    );
+    return {
+      items: page.items.map((hit) => ({ type: hit.type, id: hit.id, title: hit.title, snippet: hit.snippet, score: hit.score, updatedAt: hit.updatedAt.toISOString() })),
+      limit,
+      nextCursor: page.nextCursor,
+    };
+  },
+);
