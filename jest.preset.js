@@ -19,4 +19,7 @@ export default {
   moduleFileExtensions: ['js', 'mjs', 'cjs', 'json'],
   transform: {},
   setupFiles: [fileURLToPath(new URL('./jest.setup.js', import.meta.url))],
+  // Infrastructure modes of the harness (WORKCELL_TEST_REDIS=cluster, WORKCELL_TEST_PG=pgbouncer; docs/scale-out.md).
+  globalSetup: fileURLToPath(new URL('./jest.global-setup.js', import.meta.url)),
+  globalTeardown: fileURLToPath(new URL('./jest.global-teardown.js', import.meta.url)),
 };

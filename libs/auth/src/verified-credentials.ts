@@ -112,7 +112,7 @@ export class VerifiedCredentials<Identified extends { readonly workspaceId: stri
     const verifiedAt = Date.now();
     const result = await this.kind.verify(this.ctx, identified);
     if (!result.ok) {
-      await this.limiter.countRefused(request, reply, subject, admission);
+      await this.limiter.countRefused(request, reply, admission);
       throw result.error;
     }
     // Kept only when no change was in progress as the epoch was read: this verification may predate its commit.

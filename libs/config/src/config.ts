@@ -48,6 +48,13 @@ export const environmentSchema = z
       .string()
       .regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1-64 characters of letters, digits, ":", "_" or "-"')
       .default('wc'),
+    // Redis Cluster mode: the cluster's seed nodes as `host:port,host:port,...` (the client discovers the rest).
+    // Credentials and TLS still come from REDIS_URL, whose host is then unused. Unset: the one Redis at REDIS_URL.
+    REDIS_CLUSTER_NODES: z
+      .string()
+      .max(2000)
+      .regex(/^[A-Za-z0-9.:[\]-]+:\d{1,5}(,[A-Za-z0-9.:[\]-]+:\d{1,5})*$/, 'must be a comma-separated list of host:port')
+      .optional(),
     HOST: z.string().min(1).default('127.0.0.1'),
     API_V0_PORT: port(3000),
     API_V1_PORT: port(3001),
@@ -145,7 +152,8 @@ export interface AppConfig {
   readonly host: string;
   /** `listenUrl`: the session connection the worker LISTENs on (DATABASE_LISTEN_URL, else `url`). */
   readonly database: { readonly url: string; readonly listenUrl: string };
-  readonly redis: { readonly url: string; readonly prefix: string };
+  /** `clusterNodes`: Redis Cluster seed nodes (REDIS_CLUSTER_NODES); empty for the single Redis at `url`. */
+  readonly redis: { readonly url: string; readonly prefix: string; readonly clusterNodes: readonly { readonly host: string; readonly port: number }[] };
   readonly ports: { readonly apiV0: number; readonly apiV1: number; readonly auth: number; readonly worker: number };
   readonly region: string;
   readonly cell: string;
@@ -235,7 +243,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     env: e.WORKCELL_ENV,
     host: e.HOST,
     database: Object.freeze({ url: e.DATABASE_URL, listenUrl: e.DATABASE_LISTEN_URL ?? e.DATABASE_URL }),
-    redis: Object.freeze({ url: e.REDIS_URL, prefix: e.REDIS_PREFIX }),
+    redis: Object.freeze({ url: e.REDIS_URL, prefix: e.REDIS_PREFIX, clusterNodes: Object.freeze(clusterNodesOf(e.REDIS_CLUSTER_NODES)) }),
     ports: Object.freeze({ apiV0: e.API_V0_PORT, apiV1: e.API_V1_PORT, auth: e.AUTH_PORT, worker: e.WORKER_PORT }),
     region: e.REGION,
     cell: e.CELL,
@@ -298,6 +306,14 @@ export function loadConfigOrExit(source: Record<string, string | undefined> = pr
     }
     throw error;
   }
+}
+
+function clusterNodesOf(list: string | undefined): { host: string; port: number }[] {
+  if (list === undefined) return [];
+  return list.split(',').map((node) => {
+    const at = node.lastIndexOf(':');
+    return Object.freeze({ host: node.slice(0, at).replace(/^\[(.*)\]$/, '$1'), port: Number(node.slice(at + 1)) });
+  });
 }
 
 /** Builds a config for tests and tools from defaults plus overrides, without looking at process.env. */

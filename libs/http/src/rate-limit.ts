@@ -78,22 +78,47 @@ return { allowed, count, resetAt, now }
 `;
 
 /**
- * The one Redis round trip of a request whose credential the instance has verified before: gives back the slot an
- * address took while the credential was unknown (ARGV[4], if any), refuses when the address is out of budget
- * (checked, not taken: the address's budget bounds unverified tokens only), otherwise admits the request in the
- * credential's window (KEYS[1]), and answers the workspace's authorization epoch and whether a change is pending
- * (libs/redis authorization-epochs.ts) with the decision.
+ * The address half of a known credential's admission (KEYS[1]: the address's window; ARGV[4]: the slot it took while
+ * the credential was unknown, or ''): gives that slot back and counts the address's window, checked, not taken (the
+ * address's budget bounds unverified tokens only). Sets `addressCount`.
  */
-const ADMIT_KNOWN = `${WINDOW}
-local epoch = tonumber(redis.call('GET', KEYS[3]) or '0')
-local pending = redis.call('EXISTS', KEYS[4])
-if ARGV[4] ~= '' then redis.call('ZREM', KEYS[2], ARGV[4]) end
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
-local addressCount = redis.call('ZCARD', KEYS[2])
-if addressCount >= limit then return { 0, addressCount, oldestEnd(KEYS[2]), now, epoch, pending } end
-local allowed, count, resetAt = admit(KEYS[1], ARGV[3])
+const CHECK_ADDRESS = `
+if ARGV[4] ~= '' then redis.call('ZREM', KEYS[1], ARGV[4]) end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local addressCount = redis.call('ZCARD', KEYS[1])
+`;
+
+/**
+ * The credential half (KEYS[n], KEYS[n+1], KEYS[n+2]: the credential's window and the workspace's epoch keys, which
+ * share the workspace's hash tag): admits the request in the credential's window and answers the decision with the
+ * workspace's authorization epoch and whether a change is pending (libs/redis authorization-epochs.ts).
+ */
+const admitCredential = (n: number) => `
+local epoch = tonumber(redis.call('GET', KEYS[${n + 1}]) or '0')
+local pending = redis.call('EXISTS', KEYS[${n + 2}])
+local allowed, count, resetAt = admit(KEYS[${n}], ARGV[3])
 return { allowed, count, resetAt, now, epoch, pending }
 `;
+
+/**
+ * The one Redis round trip of a request whose credential the instance has verified before (KEYS: the address's
+ * window, then the credential half's keys; ARGV: window, limit, the admission's member, the address's slot or ''):
+ * refuses when the address is out of budget, otherwise admits the credential (both halves above).
+ */
+const ADMIT_KNOWN = `${WINDOW}${CHECK_ADDRESS}
+if addressCount >= limit then return { 0, addressCount, oldestEnd(KEYS[1]), now, 0, 0 } end
+${admitCredential(2)}`;
+
+/**
+ * Redis Cluster: the address's window and the workspace's keys hash to different slots, which one script may not
+ * touch, so the halves run as two scripts, the address first (its refusal answers without admitting). Between
+ * them the address's count may move; its budget is only checked here, so that changes no one's admission.
+ */
+const ADMIT_KNOWN_ADDRESS = `${WINDOW}${CHECK_ADDRESS}
+if addressCount >= limit then return { 0, addressCount, oldestEnd(KEYS[1]), now } end
+return { 1, addressCount, 0, now }
+`;
+const ADMIT_KNOWN_CREDENTIAL = `${WINDOW}${admitCredential(1)}`;
 
 /** A credential's admission (RateLimitDecision) with the authorization state of its workspace, read in the same round trip. */
 export interface KnownAdmission extends RateLimitDecision {
@@ -101,6 +126,8 @@ export interface KnownAdmission extends RateLimitDecision {
   readonly epoch: number;
   /** An authorization change of the workspace is in progress: verify from the database and cache nothing. */
   readonly changing: boolean;
+  /** The credential's budget (its window's key), for countRefused. */
+  readonly budget: string;
 }
 
 const isNumbers = (value: unknown, length: number): value is number[] => Array.isArray(value) && value.length === length && value.every((n) => typeof n === 'number');
@@ -166,8 +193,9 @@ export class RateLimiter {
     return this.config.v1RateLimits[request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write'];
   }
 
-  private key(request: FastifyRequest, subject: string): string {
-    return `${this.generation}:${subject}:${this.route(request)}`;
+  /** `workspaceId`: a credential's budget carries its workspace's hash tag, the one its epoch keys carry. */
+  private key(request: FastifyRequest, subject: string, workspaceId?: string): string {
+    return `${this.generation}:${workspaceId === undefined ? '' : `{${workspaceId}}:`}${subject}:${this.route(request)}`;
   }
 
   private addressKey(request: FastifyRequest): string {
@@ -229,17 +257,24 @@ export class RateLimiter {
     const slot = randomUUID();
     const keys = authorizationEpochKeys(workspaceId);
     const limit = this.limit(request);
+    const budget = this.key(request, subject, workspaceId);
+    const address = `rl:${this.addressKey(request)}`;
+    const args = [WINDOW_MS, limit, slot, addressSlot ?? ''];
     let result: unknown;
     try {
-      result = await whenReady(this.redis, this.config.dependencyTimeoutMs, () =>
-        runScript(this.redis, ADMIT_KNOWN, [`rl:${this.key(request, subject)}`, `rl:${this.addressKey(request)}`, keys.epoch, keys.pending], [WINDOW_MS, limit, slot, addressSlot ?? '']),
-      );
+      result = await whenReady(this.redis, this.config.dependencyTimeoutMs, async () => {
+        if (!this.redis.isCluster) return runScript(this.redis, ADMIT_KNOWN, [address, `rl:${budget}`, keys.epoch, keys.pending], args);
+        const checked = await runScript(this.redis, ADMIT_KNOWN_ADDRESS, [address], args);
+        if (!isNumbers(checked, 4)) return checked;
+        if (checked[0] === 0) return [...checked, 0, 0];
+        return runScript(this.redis, ADMIT_KNOWN_CREDENTIAL, [`rl:${budget}`, keys.epoch, keys.pending], args);
+      });
     } catch {
       throw unavailable();
     }
     if (!isNumbers(result, 6)) throw unavailable();
     const [allowed, count, resetAt, now, epoch, pending] = result as [number, number, number, number, number, number];
-    const admission = { slot, limit, remaining: Math.max(0, limit - count), resetAt, allowed: allowed === 1, retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)), epoch, changing: pending === 1 };
+    const admission = { slot, limit, remaining: Math.max(0, limit - count), resetAt, allowed: allowed === 1, retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)), epoch, changing: pending === 1, budget };
     this.apply(reply, admission);
     return admission;
   }
@@ -248,8 +283,8 @@ export class RateLimiter {
    * A credential admitted by admitKnown turned out to be refused (revoked, expired, locked …): its slot goes back
    * and the request is counted against the address instead, like any refused token, so guessing stays bounded.
    */
-  async countRefused(request: FastifyRequest, reply: FastifyReply, subject: string, admission: KnownAdmission): Promise<void> {
-    await refund(this.redis, this.key(request, subject), admission.slot, this.config.dependencyTimeoutMs).catch(() => undefined);
+  async countRefused(request: FastifyRequest, reply: FastifyReply, admission: KnownAdmission): Promise<void> {
+    await refund(this.redis, admission.budget, admission.slot, this.config.dependencyTimeoutMs).catch(() => undefined);
     const decision = await this.take(this.addressKey(request), this.limit(request)).catch(() => admission);
     if (this.generation === 'v1') {
       reply.header('x-ratelimit-limit', String(decision.limit));

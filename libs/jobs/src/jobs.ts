@@ -6,10 +6,22 @@ import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker } from 'b
  */
 export class PermanentJobFailure extends UnrecoverableError {}
 import { type AppConfig, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
-import { redisOptions } from '@workcell/redis';
+import { createCluster, isClusterMode, redisOptions } from '@workcell/redis';
+import type { Cluster } from 'ioredis';
 import { type JobData, type JobDefinition, jobCatalog, type JobHandlers, type JobName, type JobRun, QUEUE_NAMES, type QueueName } from './catalog.js';
 
-function connection(config: AppConfig) {
+/**
+ * What a Queue or Worker connects with. One server: options, BullMQ makes (and closes) its own connections. Redis
+ * Cluster: BullMQ takes a Cluster client (it cannot build one from options), which its owner closes after the
+ * Queue or Worker (`clients`); BullMQ's blocking commands need maxRetriesPerRequest null.
+ */
+function connection(config: AppConfig, clients: Cluster[]) {
+  if (isClusterMode(config)) {
+    const cluster = createCluster(config, { connectTimeout: redisOptions(config).connectTimeout, maxRetriesPerRequest: null });
+    cluster.on('error', () => undefined);
+    clients.push(cluster);
+    return cluster;
+  }
   const url = new URL(config.redis.url);
   return {
     host: url.hostname,
@@ -22,9 +34,18 @@ function connection(config: AppConfig) {
   };
 }
 
-/** BullMQ keeps its own key prefix (it does not support ioredis keyPrefix): `${REDIS_PREFIX}:bull`. */
+/**
+ * BullMQ keeps its own key prefix (it does not support ioredis keyPrefix): `${REDIS_PREFIX}:bull`. In Redis
+ * Cluster mode its scripts touch many keys of a queue at once, so every BullMQ key carries the hash tag `{bull}`
+ * and lands on one slot, as BullMQ requires (docs/scale-out.md); one server keeps the untagged prefix, so jobs
+ * queued before an upgrade are not left behind under a renamed prefix.
+ */
 export function bullPrefix(config: AppConfig): string {
-  return `${config.redis.prefix}:bull`;
+  return isClusterMode(config) ? `${config.redis.prefix}:{bull}` : `${config.redis.prefix}:bull`;
+}
+
+async function quitAll(clients: Cluster[]): Promise<void> {
+  await Promise.all(clients.splice(0).map((c) => c.quit().catch(() => c.disconnect())));
 }
 
 const DEFAULT_OPTIONS: JobsOptions = {
@@ -37,13 +58,14 @@ const DEFAULT_OPTIONS: JobsOptions = {
 /** Producer side: validated, deterministic enqueueing into the catalog's queues. */
 export class JobQueues {
   private readonly queues = new Map<QueueName, Queue>();
+  private readonly clients: Cluster[] = [];
 
   constructor(private readonly config: AppConfig) {}
 
   queue(name: QueueName): Queue {
     let queue = this.queues.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection: connection(this.config), prefix: bullPrefix(this.config) });
+      queue = new Queue(name, { connection: connection(this.config, this.clients), prefix: bullPrefix(this.config) });
       queue.on('error', () => undefined);
       this.queues.set(name, queue);
     }
@@ -101,6 +123,7 @@ export class JobQueues {
   async close(): Promise<void> {
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     this.queues.clear();
+    await quitAll(this.clients);
   }
 }
 
@@ -115,6 +138,7 @@ function concurrencyOf(config: AppConfig, queue: QueueName): number {
 /** Consumer side: one BullMQ worker per queue, dispatching each job to its typed handler. */
 export class JobWorkers {
   private readonly workers: Worker[] = [];
+  private readonly clients: Cluster[] = [];
 
   constructor(
     private readonly config: AppConfig,
@@ -134,7 +158,7 @@ export class JobWorkers {
           const attempts = job.opts.attempts ?? definition.attempts;
           return (this.handlers[name] as (d: unknown, run: JobRun) => Promise<unknown>)(data, { attempt: job.attemptsMade + 1, attempts });
         },
-        { connection: connection(this.config), prefix: bullPrefix(this.config), concurrency: concurrencyOf(this.config, queue), autorun: true },
+        { connection: connection(this.config, this.clients), prefix: bullPrefix(this.config), concurrency: concurrencyOf(this.config, queue), autorun: true },
       );
       worker.on('failed', (job, error) => this.onFailed(job, error));
       worker.on('error', () => undefined);
@@ -150,5 +174,6 @@ export class JobWorkers {
   async close(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.close()));
     this.workers.length = 0;
+    await quitAll(this.clients);
   }
 }

@@ -1,6 +1,5 @@
-import type { Redis } from 'ioredis';
 import { DependencyTimeoutError } from '@workcell/config';
-import { runScript, whenReady } from './commands.js';
+import { type Redis, runScript, whenReady } from './commands.js';
 
 /**
  * The authorization epoch of a workspace: a counter in Redis that every change to who may do what in the

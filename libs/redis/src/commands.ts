@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis as SingleRedis } from 'ioredis';
+
+/**
+ * The application's Redis: one server (REDIS_URL) or a Redis Cluster (REDIS_CLUSTER_NODES). Both answer the same
+ * commands; in a cluster every script's and MULTI's keys must share one hash slot, so keys touched together carry
+ * one hash tag (`{…}`, docs/scale-out.md). The key prefix never contains braces (REDIS_PREFIX forbids them), so
+ * the tag after it is the one that counts.
+ */
+export type Redis = SingleRedis | Cluster;
 import { DependencyTimeoutError, startDependencyCall } from '@workcell/config';
 
 /**

@@ -1,6 +1,6 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, type ClusterOptions, Redis as SingleRedis, type RedisOptions } from 'ioredis';
 import type { AppConfig } from '@workcell/config';
-import { whenReady } from './commands.js';
+import { type Redis, whenReady } from './commands.js';
 
 /**
  * Redis connections. Commands fail fast while Redis is unreachable (no offline queue, one attempt), so a
@@ -26,8 +26,38 @@ export function keyPrefix(config: AppConfig): string {
   return `${config.redis.prefix}:`;
 }
 
+/** True when the config selects Redis Cluster mode. */
+export function isClusterMode(config: AppConfig): boolean {
+  return config.redis.clusterNodes.length > 0;
+}
+
+/**
+ * A Redis Cluster client for the configured seed nodes, with `nodeOptions` for each node's connection and the
+ * credentials and TLS of REDIS_URL. Offline queueing and lazy connecting are the caller's choice, as for one server.
+ */
+export function createCluster(config: AppConfig, nodeOptions: RedisOptions, clusterOptions: ClusterOptions = {}): Cluster {
+  const url = new URL(config.redis.url);
+  const { enableOfflineQueue, lazyConnect, retryStrategy, keyPrefix: prefix, ...perNode } = nodeOptions;
+  return new Cluster([...config.redis.clusterNodes], {
+    ...clusterOptions,
+    ...(prefix === undefined ? {} : { keyPrefix: prefix }),
+    ...(enableOfflineQueue === undefined ? {} : { enableOfflineQueue }),
+    ...(lazyConnect === undefined ? {} : { lazyConnect }),
+    clusterRetryStrategy: retryStrategy ? (attempt) => retryStrategy(attempt) : undefined,
+    // Each node's connection; a node that answers MOVED/ASK is found through the slot map, not retried blindly.
+    redisOptions: {
+      ...perNode,
+      username: url.username || undefined,
+      password: url.password ? decodeURIComponent(url.password) : undefined,
+      tls: url.protocol === 'rediss:' ? {} : undefined,
+    },
+    slotsRefreshTimeout: config.dependencyTimeoutMs,
+  });
+}
+
 export function createRedis(config: AppConfig, connectionName: string): Redis {
-  const redis = new Redis(config.redis.url, { ...redisOptions(config), keyPrefix: keyPrefix(config), connectionName });
+  const options: RedisOptions = { ...redisOptions(config), keyPrefix: keyPrefix(config), connectionName };
+  const redis: Redis = isClusterMode(config) ? createCluster(config, options) : new SingleRedis(config.redis.url, options);
   // Connection errors are reported through failed commands and readiness; an unhandled 'error' event would crash.
   redis.on('error', () => undefined);
   redis.connect().catch(() => undefined);
@@ -40,7 +70,5 @@ export async function pingRedis(redis: Redis, timeoutMs: number): Promise<void> 
   if (answer !== 'PONG') throw new Error(`Redis answered ${answer}`);
 }
 
-export type { Redis };
-
 export { authorizationEpochKeys, changingAuthorization, PENDING_TTL_MS } from './authorization-epochs.js';
-export { runScript, whenReady } from './commands.js';
+export { type Redis, runScript, whenReady } from './commands.js';

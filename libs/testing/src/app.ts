@@ -24,6 +24,10 @@ export function testConfig(overrides: Record<string, string | undefined> = {}): 
   return configFrom({
     DATABASE_URL: base.database.url,
     REDIS_URL: base.redis.url,
+    // The harness's Redis Cluster mode (WORKCELL_TEST_REDIS=cluster, harness.ts) reaches every app this way, except
+    // one given a REDIS_URL of its own: a fault test's TcpProxy stands in front of one server, never a cluster
+    // (whose nodes hand clients their own addresses), so that app talks to the one Redis behind the proxy.
+    REDIS_CLUSTER_NODES: overrides['REDIS_URL'] === undefined ? base.redis.clusterNodes.map((n) => `${n.host}:${n.port}`).join(',') || undefined : undefined,
     LOG_LEVEL: 'silent',
     API_V0_PORT: '0',
     API_V1_PORT: '0',
