@@ -2,7 +2,7 @@
 // `node tools/start/test-mode.mjs redis-cluster|pgbouncer [--list]`: runs, from the dist npm test built, the test
 // files a harness infrastructure mode concerns (docs/scale-out.md), each project's with its own jest, under
 // WORKCELL_TEST_REDIS=cluster or WORKCELL_TEST_PG=pgbouncer. The files are chosen by a rule, not by hand: a file
-// that starts services through the harness (useTestEnvironment / useTestDatabase) and whose source names a
+// that starts services through the harness (useTestEnvironment: its configs follow the mode) and whose source names a
 // component that depends on what the mode changes.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -49,7 +49,7 @@ for (const group of ['libs', 'apps', 'tools']) {
     if (!existsSync(join(dir, 'jest.config.js')) || !existsSync(join(dir, 'src'))) continue;
     for (const source of testSources(join(dir, 'src'))) {
       const text = readFileSync(source, 'utf8');
-      if (!/useTestEnvironment|useTestDatabase/.test(text) || !mode.names.test(text)) continue;
+      if (!text.includes('useTestEnvironment') || !mode.names.test(text)) continue;
       const compiled = join('dist', relative(join(dir, 'src'), source)).replace(/\.ts$/, '.js');
       if (!byProject.has(dir)) byProject.set(dir, []);
       byProject.get(dir).push(compiled);

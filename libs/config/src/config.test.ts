@@ -43,6 +43,9 @@ describe('loadConfig', () => {
     ['REGION', 'EU 1', /lowercase/],
     ['CREDENTIAL_SECRET', 'short', /at least 32/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL/],
+    ['REDIS_CLUSTER_NODES', 'redis://a:7000', /host:port/],
+    ['REDIS_CLUSTER_NODES', 'a:7000,,b:7001', /host:port/],
+    ['DATABASE_DIRECT_URL', 'mysql://localhost/db', /postgres/],
     ['HTTP_REQUEST_TIMEOUT_MS', '0', /HTTP_REQUEST_TIMEOUT_MS/],
     ['HTTP_MAX_CONNECTIONS_PER_CLIENT', '-1', /HTTP_MAX_CONNECTIONS_PER_CLIENT/],
   ] as const) {
@@ -53,6 +56,21 @@ describe('loadConfig', () => {
       );
     });
   }
+
+  it('scale-out (docs/scale-out.md): one Redis unless REDIS_CLUSTER_NODES lists seed nodes', () => {
+    assert.deepEqual(loadConfig({}).redis.clusterNodes, []);
+    const nodes = loadConfig({ REDIS_CLUSTER_NODES: 'cache-1:7000,10.0.0.2:7001,[::1]:7002' }).redis.clusterNodes;
+    assert.deepEqual(nodes.map((n) => ({ ...n })), [{ host: 'cache-1', port: 7000 }, { host: '10.0.0.2', port: 7001 }, { host: '::1', port: 7002 }]);
+  });
+
+  it('scale-out: migrations and LISTEN use DATABASE_DIRECT_URL (else DATABASE_URL); DATABASE_LISTEN_URL overrides LISTEN alone', () => {
+    const pooled = 'postgres://u@pgbouncer:6432/x';
+    const direct = 'postgres://u@db:5432/x';
+    assert.deepEqual({ ...loadConfig({ DATABASE_URL: direct }).database }, { url: direct, directUrl: direct, listenUrl: direct });
+    assert.deepEqual({ ...loadConfig({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: direct }).database }, { url: pooled, directUrl: direct, listenUrl: direct });
+    const listen = 'postgres://u@proxy:5433/x';
+    assert.deepEqual({ ...loadConfig({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: direct, DATABASE_LISTEN_URL: listen }).database }, { url: pooled, directUrl: direct, listenUrl: listen });
+  });
 
   it('bounds what a client may hold open by default, and refuses a header bound above the request bound', () => {
     assert.deepEqual(loadConfig({}).http, { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, idleTimeoutMs: 72_000, maxConnectionsPerClient: 256 });

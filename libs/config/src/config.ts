@@ -32,8 +32,16 @@ export const environmentSchema = z
       .url()
       .refine((u) => /^postgres(ql)?:\/\//.test(u), 'must be a postgres:// or postgresql:// URL')
       .default('postgresql://postgres@127.0.0.1:5432/workcell'),
-    // A direct (session) connection for the worker's LISTEN: set it when DATABASE_URL goes through a transaction
-    // pooler, which cannot hold a LISTEN. Defaults to DATABASE_URL.
+    // A direct (session) connection to the same database, for what needs a session of its own: migrations and
+    // LISTEN. Set it when DATABASE_URL goes through a transaction pooler (PgBouncer; docs/scale-out.md), which
+    // hands each transaction any server connection. Defaults to DATABASE_URL.
+    DATABASE_DIRECT_URL: z
+      .string()
+      .url()
+      .refine((u) => /^postgres(ql)?:\/\//.test(u), 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+    // The session connection of the worker's and api-v1's LISTEN alone (tests put a proxy in front of it).
+    // Defaults to DATABASE_DIRECT_URL.
     DATABASE_LISTEN_URL: z
       .string()
       .url()
@@ -150,8 +158,12 @@ export type Environment = z.input<typeof environmentSchema>;
 export interface AppConfig {
   readonly env: 'development' | 'test' | 'production';
   readonly host: string;
-  /** `listenUrl`: the session connection the worker LISTENs on (DATABASE_LISTEN_URL, else `url`). */
-  readonly database: { readonly url: string; readonly listenUrl: string };
+  /**
+   * `url`: every statement and transaction (may be a transaction pooler); `directUrl`: a session of its own for
+   * migrations (DATABASE_DIRECT_URL, else `url`); `listenUrl`: the session the worker and api-v1 LISTEN on
+   * (DATABASE_LISTEN_URL, else `directUrl`).
+   */
+  readonly database: { readonly url: string; readonly directUrl: string; readonly listenUrl: string };
   /** `clusterNodes`: Redis Cluster seed nodes (REDIS_CLUSTER_NODES); empty for the single Redis at `url`. */
   readonly redis: { readonly url: string; readonly prefix: string; readonly clusterNodes: readonly { readonly host: string; readonly port: number }[] };
   readonly ports: { readonly apiV0: number; readonly apiV1: number; readonly auth: number; readonly worker: number };
@@ -242,7 +254,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   return Object.freeze({
     env: e.WORKCELL_ENV,
     host: e.HOST,
-    database: Object.freeze({ url: e.DATABASE_URL, listenUrl: e.DATABASE_LISTEN_URL ?? e.DATABASE_URL }),
+    database: Object.freeze({
+      url: e.DATABASE_URL,
+      directUrl: e.DATABASE_DIRECT_URL ?? e.DATABASE_URL,
+      listenUrl: e.DATABASE_LISTEN_URL ?? e.DATABASE_DIRECT_URL ?? e.DATABASE_URL,
+    }),
     redis: Object.freeze({ url: e.REDIS_URL, prefix: e.REDIS_PREFIX, clusterNodes: Object.freeze(clusterNodesOf(e.REDIS_CLUSTER_NODES)) }),
     ports: Object.freeze({ apiV0: e.API_V0_PORT, apiV1: e.API_V1_PORT, auth: e.AUTH_PORT, worker: e.WORKER_PORT }),
     region: e.REGION,

@@ -114,7 +114,7 @@ type Discardable = { connection?: { stream?: { destroy(): void } } };
 
 /**
  * A dedicated connection LISTENing on OUTBOX_CHANNEL. LISTEN belongs to a session, so it is a direct `pg`
- * client on DATABASE_LISTEN_URL (default DATABASE_URL), never a pooled connection and never through a
+ * client on DATABASE_LISTEN_URL (default DATABASE_DIRECT_URL, else DATABASE_URL), never a pooled connection and never through a
  * transaction pooler (which would hand the session to others and lose the LISTEN). On any failure (error, end,
  * a heartbeat unanswered within DEPENDENCY_TIMEOUT_MS) the session is dropped and re-established with doubling
  * backoff (0.1 s … 10 s). A missed notification only delays: the relay's poll is the safety net.

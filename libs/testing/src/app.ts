@@ -16,13 +16,33 @@ export interface ListeningApp {
 export type AppFactory<A extends ListeningApp = ListeningApp> = (config: AppConfig) => Promise<A>;
 
 /**
+ * The harness's PgBouncer mode (WORKCELL_TEST_PG=pgbouncer, harness.ts) makes DATABASE_URL the pooler and
+ * DATABASE_DIRECT_URL the server. A database `url` names on either is then reached through the pooler, with its
+ * direct twin for sessions (LISTEN, migrations); a URL elsewhere (a fault test's proxy) is used as given. Without
+ * the mode both are the one URL.
+ */
+function databaseUrls(base: AppConfig, url: string): { DATABASE_URL: string; DATABASE_DIRECT_URL?: string } {
+  const pooler = new URL(base.database.url);
+  const server = new URL(base.database.directUrl);
+  if (pooler.host === server.host) return { DATABASE_URL: url };
+  const on = (at: URL) => {
+    const moved = new URL(url);
+    moved.host = at.host;
+    return moved.toString();
+  };
+  const host = new URL(url).host;
+  if (host === server.host || host === pooler.host) return { DATABASE_URL: on(pooler), DATABASE_DIRECT_URL: on(server) };
+  return { DATABASE_URL: url };
+}
+
+/**
  * A config for tests: the machine's PostgreSQL and Redis (or DATABASE_URL/REDIS_URL if set), random ports,
  * silent logs, plus the overrides given.
  */
 export function testConfig(overrides: Record<string, string | undefined> = {}): AppConfig {
   const base = loadConfig();
+  const database = databaseUrls(base, overrides['DATABASE_URL'] ?? base.database.url);
   return configFrom({
-    DATABASE_URL: base.database.url,
     REDIS_URL: base.redis.url,
     // The harness's Redis Cluster mode (WORKCELL_TEST_REDIS=cluster, harness.ts) reaches every app this way, except
     // one given a REDIS_URL of its own: a fault test's TcpProxy stands in front of one server, never a cluster
@@ -38,6 +58,8 @@ export function testConfig(overrides: Record<string, string | undefined> = {}): 
     V1_RATE_LIMIT_READ_PER_MINUTE: '1000000',
     V1_RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
     ...overrides,
+    ...database,
+    ...(overrides['DATABASE_DIRECT_URL'] === undefined ? {} : { DATABASE_DIRECT_URL: overrides['DATABASE_DIRECT_URL'] }),
   });
 }
 

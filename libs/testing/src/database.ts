@@ -12,8 +12,9 @@ import { migrate, migrationsDigest } from '@workcell/migrations';
 /** Serialises template builds and clean-ups across concurrent test processes ("wctp"). */
 export const TEMPLATE_LOCK = 0x77_63_74_70;
 
+/** `database` on the PostgreSQL server itself (DATABASE_DIRECT_URL's: creating, cloning and dropping need sessions). */
 function serverUrl(database: string): string {
-  const url = new URL(loadConfig().database.url);
+  const url = new URL(loadConfig().database.directUrl);
   url.pathname = `/${database}`;
   return url.toString();
 }

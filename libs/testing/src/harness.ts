@@ -1,17 +1,21 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
+import { loadConfig } from '@workcell/config';
 
 const run = promisify(execFile);
 
 /**
  * The test harness's infrastructure modes (docs/scale-out.md): a jest run started with WORKCELL_TEST_REDIS=cluster
- * gets a local three-master Redis Cluster, and every test's config reaches it through REDIS_CLUSTER_NODES. Started
- * once per jest run by its global setup (jest.global-setup.js), on free loopback ports under a temp directory (other
- * checkouts test at the same time), and stopped by its global teardown.
+ * gets a local three-master Redis Cluster, and every test's config reaches it through REDIS_CLUSTER_NODES; one
+ * started with WORKCELL_TEST_PG=pgbouncer gets a PgBouncer in transaction pooling mode in front of the PostgreSQL
+ * server, as DATABASE_URL, the server itself staying DATABASE_DIRECT_URL (testConfig routes each test's database
+ * through it). Started once per jest run by its global setup (jest.global-setup.js), on free loopback ports under
+ * a temp directory (other checkouts test at the same time), and stopped by its global teardown.
  */
 export interface HarnessService {
   /** Environment variables that point the tests at the service. */
@@ -97,6 +101,70 @@ export async function startRedisCluster(masters = 3): Promise<HarnessService> {
   }
 }
 
+/** Server connections PgBouncer keeps per database and user: few, so the tests prove many clients share them. */
+export const PGBOUNCER_POOL_SIZE = 5;
+
+/**
+ * Starts Debian's pgbouncer (transaction pooling) in front of the PostgreSQL server of DATABASE_DIRECT_URL, for
+ * every database on it (`* =`), its admin console open to that URL's user. PgBouncer refuses to run as root, so
+ * as root it runs as `runAs` (a user that exists: Debian's postgres); its files are readable by that user.
+ */
+export async function startPgBouncer(runAs = 'postgres'): Promise<HarnessService & { readonly port: number }> {
+  const direct = new URL(loadConfig().database.directUrl);
+  const user = decodeURIComponent(direct.username || 'postgres');
+  const password = decodeURIComponent(direct.password);
+  const dir = await mkdtemp(join(tmpdir(), 'workcell-pgbouncer-'));
+  await chmod(dir, 0o755);
+  const port = await freePort();
+  const quoted = (text: string) => `"${text.replace(/"/g, '""')}"`;
+  await writeFile(join(dir, 'userlist.txt'), `${quoted(user)} ${quoted(password)}\n`, { mode: 0o644 });
+  const ini = [
+    '[databases]',
+    `* = host=${direct.hostname.replace(/^\[(.*)\]$/, '$1')} port=${direct.port || 5432}`,
+    '[pgbouncer]',
+    'listen_addr = 127.0.0.1',
+    `listen_port = ${port}`,
+    'unix_socket_dir =',
+    'auth_type = trust',
+    `auth_file = ${join(dir, 'userlist.txt')}`,
+    `admin_users = ${user}`,
+    'pool_mode = transaction',
+    `default_pool_size = ${PGBOUNCER_POOL_SIZE}`,
+    'max_client_conn = 2000',
+    // libs/db asks each session for idle_in_transaction_session_timeout, a parameter PgBouncer cannot pass on per
+    // client; its own idle_transaction_timeout ends such a client instead (docs/scale-out.md).
+    'ignore_startup_parameters = idle_in_transaction_session_timeout',
+    'idle_transaction_timeout = 30',
+  ].join('\n');
+  await writeFile(join(dir, 'pgbouncer.ini'), `${ini}\n`, { mode: 0o644 });
+  const args = process.getuid?.() === 0 ? ['-u', runAs, join(dir, 'pgbouncer.ini')] : [join(dir, 'pgbouncer.ini')];
+  const child = spawn('pgbouncer', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let output = '';
+  child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-4000)));
+  const pooled = new URL(direct);
+  pooled.hostname = '127.0.0.1';
+  pooled.port = String(port);
+  try {
+    await until('pgbouncer answering', async () => {
+      if (child.exitCode !== null) throw new Error(`pgbouncer exited: ${output}`);
+      const probe = new URL(pooled);
+      probe.pathname = '/postgres';
+      const client = new pg.Client({ connectionString: probe.toString() });
+      await client.connect();
+      try {
+        await client.query('SELECT 1');
+      } finally {
+        await client.end();
+      }
+      return true;
+    });
+  } catch (error) {
+    await stopAll([child], dir);
+    throw new Error(`${(error as Error).message}; pgbouncer said: ${output}`);
+  }
+  return { port, env: { DATABASE_URL: pooled.toString(), DATABASE_DIRECT_URL: direct.toString() }, stop: () => stopAll([child], dir) };
+}
+
 /** The modes named by WORKCELL_TEST_REDIS (and WORKCELL_TEST_PG), started for one jest run. */
 export async function startHarnessModes(env: Readonly<Record<string, string | undefined>>): Promise<HarnessService[]> {
   const started: HarnessService[] = [];
@@ -104,6 +172,9 @@ export async function startHarnessModes(env: Readonly<Record<string, string | un
     const redis = env['WORKCELL_TEST_REDIS'];
     if (redis === 'cluster') started.push(await startRedisCluster());
     else if (redis !== undefined && redis !== '' && redis !== 'single') throw new Error(`WORKCELL_TEST_REDIS=${redis}: expected cluster or single`);
+    const postgres = env['WORKCELL_TEST_PG'];
+    if (postgres === 'pgbouncer') started.push(await startPgBouncer());
+    else if (postgres !== undefined && postgres !== '' && postgres !== 'direct') throw new Error(`WORKCELL_TEST_PG=${postgres}: expected pgbouncer or direct`);
   } catch (error) {
     await Promise.all(started.map((s) => s.stop()));
     throw error;

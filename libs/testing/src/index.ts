@@ -5,4 +5,4 @@ export { projectSourceDirs, sourceFiles } from './sources.js';
 export { TcpProxy } from './tcp-proxy.js';
 export { exitCodeOf, type ServiceProcess, spawnService } from './process.js';
 export { waitFor } from './wait.js';
-export { type HarnessService, startHarnessModes, startRedisCluster } from './harness.js';
+export { type HarnessService, PGBOUNCER_POOL_SIZE, startHarnessModes, startPgBouncer, startRedisCluster } from './harness.js';
