@@ -135,7 +135,11 @@ describe('docker-compose.yml', () => {
     });
     assert.deepEqual(config.internalUrls, { auth: 'http://auth:3002', worker: 'http://worker:3003' });
     assert.equal(config.credentialSecret, operatorVariables.CREDENTIAL_SECRET);
-    assert.equal(config.database.url, `postgresql://workcell:${operatorVariables.POSTGRES_PASSWORD}@postgres:5432/workcell`);
+    // Through PgBouncer; migrations and LISTEN direct (docs/scale-out.md).
+    assert.equal(config.database.url, `postgresql://workcell:${operatorVariables.POSTGRES_PASSWORD}@pgbouncer:6432/workcell`);
+    assert.equal(config.database.directUrl, `postgresql://workcell:${operatorVariables.POSTGRES_PASSWORD}@postgres:5432/workcell`);
+    assert.equal(config.database.listenUrl, config.database.directUrl);
+    assert.deepEqual(config.redis.clusterNodes, []);
     assert.equal(config.redis.url, 'redis://redis:6379');
     const services = composeDocument().services as Record<string, { stop_grace_period?: string }>;
     for (const app of APP_NAMES) assert.ok(durationMs(services[app]?.stop_grace_period) > config.shutdownTimeoutMs, app);

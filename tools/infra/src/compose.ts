@@ -29,6 +29,7 @@ export const APP_NAMES = Object.keys(APPS) as AppName[];
 const API_APPS: readonly AppName[] = ['api-v0', 'api-v1'];
 const BASE_DEPENDENCIES = {
   postgres: 'service_healthy',
+  pgbouncer: 'service_healthy',
   redis: 'service_healthy',
   migrate: 'service_completed_successfully',
 } as const;
@@ -233,7 +234,7 @@ export function composeProblems(document: unknown, expectations: ComposeExpectat
   const volumes = isRecord(document.volumes) ? document.volumes : {};
   const service = (name: string): Json => (isRecord(services[name]) ? services[name] : {});
 
-  for (const name of [...APP_NAMES, 'migrate', 'postgres', 'redis']) {
+  for (const name of [...APP_NAMES, 'migrate', 'postgres', 'pgbouncer', 'redis']) {
     if (!isRecord(services[name])) problem(`service ${name} is missing`);
   }
 
