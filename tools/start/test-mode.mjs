@@ -1,29 +1,31 @@
 #!/usr/bin/env node
-// `node tools/start/test-mode.mjs redis-cluster|pgbouncer [--list]`: runs, from the dist npm test built, the test
-// files a harness infrastructure mode concerns (docs/scale-out.md), each project's with its own jest, under
-// WORKCELL_TEST_REDIS=cluster or WORKCELL_TEST_PG=pgbouncer. The files are chosen by a rule, not by hand: a file
-// that starts services through the harness (useTestEnvironment: its configs follow the mode) and whose source names a
-// component that depends on what the mode changes.
+// `node tools/start/test-mode.mjs redis-cluster|pgbouncer|scale-out [--list]`: runs, from the dist npm test built,
+// the test files a harness infrastructure mode concerns (docs/scale-out.md), each project's with its own jest,
+// under WORKCELL_TEST_REDIS=cluster, WORKCELL_TEST_PG=pgbouncer, or both (scale-out, what CI runs). The files are
+// chosen by a rule, not by hand: a file that starts services through the harness (useTestEnvironment: its configs
+// follow the mode) and whose source names a component that depends on what the mode changes, or that drives every
+// registry operation (each request passes the Redis rate limit and runs its statements through the pooler).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
+// The registry-driven suites: they iterate the registry's operations.
+const EVERY_OPERATION = /\bv[01]Operations\b/;
+// Redis: its clients (@workcell/redis, BullMQ through @workcell/jobs and the worker), the rate limits and the
+// authorization epochs read with them, readiness.
+const REDIS = /@workcell\/redis|@workcell\/jobs|createWorkerApp|x-ratelimit|RateLimit|readyz|changingAuthorization|VerifiedCredentials/;
+// PostgreSQL sessions: LISTEN/NOTIFY (the relay, the change feed's wait), advisory locks, migrations, and the
+// worker that holds them.
+const SESSIONS = /LISTEN|DATABASE_LISTEN_URL|DATABASE_DIRECT_URL|advisory|withRelayLock|createWorkerApp|migrate\(|wait=/;
+
+const either = (...patterns) => ({ test: (text) => patterns.some((p) => p.test(text)) });
 const MODES = {
-  // Redis: its clients (@workcell/redis, BullMQ through @workcell/jobs and the worker), the rate limits and the
-  // authorization epochs read with them, readiness.
-  'redis-cluster': {
-    env: { WORKCELL_TEST_REDIS: 'cluster' },
-    names: /@workcell\/redis|@workcell\/jobs|createWorkerApp|x-ratelimit|RateLimit|readyz|changingAuthorization|VerifiedCredentials/,
-  },
-  // PostgreSQL sessions: LISTEN/NOTIFY (the relay, the change feed's wait), advisory locks, migrations, and the
-  // worker that holds them.
-  pgbouncer: {
-    env: { WORKCELL_TEST_PG: 'pgbouncer' },
-    names: /LISTEN|DATABASE_LISTEN_URL|DATABASE_DIRECT_URL|advisory|withRelayLock|createWorkerApp|migrate\(|wait=/,
-  },
+  'redis-cluster': { env: { WORKCELL_TEST_REDIS: 'cluster' }, names: either(REDIS, EVERY_OPERATION) },
+  pgbouncer: { env: { WORKCELL_TEST_PG: 'pgbouncer' }, names: either(SESSIONS, EVERY_OPERATION) },
+  'scale-out': { env: { WORKCELL_TEST_REDIS: 'cluster', WORKCELL_TEST_PG: 'pgbouncer' }, names: either(REDIS, SESSIONS, EVERY_OPERATION) },
 };
 
 const [modeName, flag] = process.argv.slice(2);
