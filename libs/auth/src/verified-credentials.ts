@@ -54,7 +54,7 @@ function deepFreeze<T>(value: T): T {
  *   the workspace moves the epoch, so a kept verification is used only while the epoch is unchanged: revocation,
  *   expiry, a lock, a disabled member or service account, narrowed permissions and replaced grants all apply to the
  *   very next request on every instance.
- * - A request with a kept verification costs one Redis round trip, which is also its rate-limit admission
+ * - A request with a kept verification costs one Redis round trip (two in a Redis Cluster), which is also its rate-limit admission
  *   (RateLimiter.admitKnown), and no database statement; a request without one is admitted by its address first,
  *   identified (one statement), admitted as its credential (reading the epoch), then verified.
  * - Refusals are never kept: a refused or unknown token is verified again every time, within its address's budget.

@@ -120,7 +120,7 @@ return { 1, addressCount, 0, now }
 `;
 const ADMIT_KNOWN_CREDENTIAL = `${WINDOW}${admitCredential(1)}`;
 
-/** A credential's admission (RateLimitDecision) with the authorization state of its workspace, read in the same round trip. */
+/** A credential's admission (RateLimitDecision) with the authorization state of its workspace, read in the same script. */
 export interface KnownAdmission extends RateLimitDecision {
   /** The workspace's authorization epoch when the request was admitted. */
   readonly epoch: number;
@@ -249,7 +249,8 @@ export class RateLimiter {
   }
 
   /**
-   * Admits a request of an identified credential (`subject`: its kind and stable id) in one Redis round trip: the
+   * Admits a request of an identified credential (`subject`: its kind and stable id) in one Redis round trip (two in
+   * a Redis Cluster: ADMIT_KNOWN_ADDRESS): the
    * address must still have budget, the credential's budget is taken (429 when spent), a slot the address took while
    * the credential was unknown (`addressSlot`) is given back, and the workspace's authorization epoch is read.
    */

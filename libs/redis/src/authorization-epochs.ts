@@ -5,7 +5,7 @@ import { type Redis, runScript, whenReady } from './commands.js';
  * The authorization epoch of a workspace: a counter in Redis that every change to who may do what in the
  * workspace (credentials, team tokens, members, roles, grants, service accounts, the lock) moves forward, so an
  * API instance may keep verified credentials in memory and still see every change on the very next request: the
- * request reads the epoch in the same Redis round trip as its rate-limit check, and a cached credential verified
+ * request reads the epoch in the same Redis script as its rate-limit check, and a cached credential verified
  * under another epoch is verified again.
  *
  * A change moves the epoch twice: before its transaction (and marks the workspace as changing) and after the

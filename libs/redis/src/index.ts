@@ -43,7 +43,8 @@ export function createCluster(config: AppConfig, nodeOptions: RedisOptions, clus
     ...(prefix === undefined ? {} : { keyPrefix: prefix }),
     ...(enableOfflineQueue === undefined ? {} : { enableOfflineQueue }),
     ...(lazyConnect === undefined ? {} : { lazyConnect }),
-    clusterRetryStrategy: retryStrategy ? (attempt) => retryStrategy(attempt) : undefined,
+    // Given only when set: an explicit undefined would replace ioredis's default and stop the reconnecting.
+    ...(retryStrategy ? { clusterRetryStrategy: (attempt: number) => retryStrategy(attempt) } : {}),
     // Each node's connection; a node that answers MOVED/ASK is found through the slot map, not retried blindly.
     redisOptions: {
       ...perNode,

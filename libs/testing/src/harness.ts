@@ -53,6 +53,14 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20
   }
 }
 
+/** Started services are also killed when this process exits without its teardown (an interrupted jest run). */
+function killOnExit(child: ChildProcess): ChildProcess {
+  const kill = () => child.kill('SIGKILL');
+  process.once('exit', kill);
+  child.once('exit', () => process.removeListener('exit', kill));
+  return child;
+}
+
 async function stopAll(children: readonly ChildProcess[], dir: string): Promise<void> {
   await Promise.all(
     children.map(
@@ -83,7 +91,7 @@ export async function startRedisCluster(masters = 3): Promise<HarnessService> {
         '--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`,
         '--cluster-node-timeout', '5000', '--save', '', '--appendonly', 'no', '--dir', dir, '--logfile', join(dir, `${port}.log`),
       ], { stdio: 'ignore' });
-      children.push(child);
+      children.push(killOnExit(child));
       await until(`redis-server on port ${port} answering`, async () => (await cli(port, 'ping')).stdout.trim() === 'PONG');
     }
     await cli(ports[0]!, '--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes');
@@ -138,7 +146,7 @@ export async function startPgBouncer(runAs = 'postgres'): Promise<HarnessService
   ].join('\n');
   await writeFile(join(dir, 'pgbouncer.ini'), `${ini}\n`, { mode: 0o644 });
   const args = process.getuid?.() === 0 ? ['-u', runAs, join(dir, 'pgbouncer.ini')] : [join(dir, 'pgbouncer.ini')];
-  const child = spawn('pgbouncer', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = killOnExit(spawn('pgbouncer', args, { stdio: ['ignore', 'ignore', 'pipe'] }));
   let output = '';
   child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-4000)));
   const pooled = new URL(direct);
