@@ -361,3 +361,4 @@ export {
   setExportProgress,
   startExport,
 } from './exports.js';
+export { type RecordedStatement } from './statement-log.js';
