@@ -6,3 +6,4 @@ export { TcpProxy } from './tcp-proxy.js';
 export { exitCodeOf, type ServiceProcess, spawnProcess, spawnService } from './process.js';
 export { freePort, type RedisServer, startRedisServer } from './redis-server.js';
 export { waitFor } from './wait.js';
+export { harnessMode, type HarnessMode } from './harness.js';

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { parseToken, V1_SCOPES, withChecksum } from '@workcell/credentials';
 import { WorkcellClient } from '@workcell/sdk';
 import { Redis } from 'ioredis';
 import { type RedisServer, startRedisServer, useTestEnvironment } from '@workcell/testing';
 import { startV1Cell, type V1Cell } from './support/cell.js';
+import { type FrontDoor, startFrontDoor } from './support/front-door.js';
 import { assertProblem, callApi } from './support/v1.js';
 
 /**
@@ -29,37 +28,24 @@ const envB = useTestEnvironment(CELL_B);
 const CLI = createRequire(import.meta.url).resolve('@workcell/cli/dist/main.js');
 
 /** The stand-in for regional DNS: `/<region>/<cell>/<path>` of one port goes to that cell's API. */
-async function frontDoor(cells: Record<string, string>): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    const [, region, cell, ...rest] = (req.url ?? '/').split('/');
+function regionalDns(cells: Record<string, string>): Promise<FrontDoor> {
+  return startFrontDoor((url) => {
+    const [, region, cell, ...rest] = url.split('/');
     const target = cells[`${region}/${cell}`];
-    if (!target) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('no such cell');
-      return;
-    }
-    const upstream = new URL(`/${rest.join('/')}`, target);
-    const forwarded = http.request(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    forwarded.on('error', () => res.writeHead(502).end());
-    req.pipe(forwarded);
+    return target ? { target, path: `/${rest.join('/')}` } : undefined;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 describe('two cells side by side', () => {
   let a: V1Cell;
   let b: V1Cell;
-  let door: Awaited<ReturnType<typeof frontDoor>>;
+  let door: FrontDoor;
   let template: string;
 
   beforeAll(async () => {
     a = await startV1Cell(envA);
     b = await startV1Cell(envB, { settings: CELL_B });
-    door = await frontDoor({ 'eu1/c1': a.v1.url, 'us1/c2': b.v1.url });
+    door = await regionalDns({ 'eu1/c1': a.v1.url, 'us1/c2': b.v1.url });
     template = `${door.url}/{region}/{cell}`;
   });
   afterAll(async () => {
