@@ -313,3 +313,4 @@ export { getAutomationDefinitionVersion } from './automations/get-automation-def
 export { listAutomationRuns } from './automations/list-automation-runs.js';
 export { getAutomationRun } from './automations/get-automation-run.js';
 export { abortAutomationRun, type AutomationAbortOperationView } from './automations/abort-automation-run.js';
+export { type AutomationScheduler, reviveStaleAutomationRuns, runAutomation } from './automations/run-automation.js';
