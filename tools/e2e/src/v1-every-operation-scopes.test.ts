@@ -86,4 +86,37 @@ describe('v1: every served operation requires its scopes', () => {
       assert.ok(allowed.status >= 200 && allowed.status < 300, `${operationId}: ${allowed.status} ${JSON.stringify(allowed.body)}`);
     }
   });
+
+  /**
+   * The registry's dynamic rule `automation-flow` (5.3: automation writes "also need the scopes implied by the
+   * flow"): for every served operation declaring it, a credential holding every scope but the flow's action scope
+   * (tasks:write for a tasks.create step) gets 403 `insufficient_scope` naming it, and nothing is written.
+   */
+  it("answers 403 insufficient_scope naming the flow's scopes for every served 'automation-flow' operation", async () => {
+    const admin = await cell.mint(V1_SCOPES);
+    const flow = { name: 'Flow', trigger: { eventType: 'task.created', conditions: { 'task.title': 'never' } }, steps: [{ actionId: 'tasks.create', input: { title: 'Made' } }] };
+    const definition = async () => {
+      const reply = await callApi<{ data: { id: string } }>(cell.v1, 'POST', '/v1/automation-definitions', admin, flow);
+      assert.equal(reply.status, 201, JSON.stringify(reply.body));
+      return reply.body.data.id;
+    };
+    const requests: Record<string, () => Promise<{ method: string; path: string; body?: unknown }>> = {
+      createAutomationDefinition: async () => ({ method: 'POST', path: '/v1/automation-definitions', body: flow }),
+      updateAutomationDefinition: async () => ({ method: 'PATCH', path: `/v1/automation-definitions/${await definition()}`, body: { expectedVersion: '1', name: 'Renamed' } }),
+      publishAutomationDefinition: async () => ({ method: 'POST', path: `/v1/automation-definitions/${await definition()}/publish`, body: { expectedVersion: '1' } }),
+    };
+    const served = new Set(routeCoverage(cell.v1.app as NestFastifyApplication).implemented);
+    const dynamic = v1Operations.filter((op) => op.dynamicScopes === 'automation-flow' && served.has(op.operationId)).map((op) => op.operationId);
+    assert.deepEqual(Object.keys(requests).sort(), dynamic.sort(), 'a request for every served automation-flow operation');
+    const withoutTaskWrites = await cell.mint(V1_SCOPES.filter((s) => s !== 'tasks:write'));
+    for (const operationId of dynamic) {
+      const { method, path, body } = await requests[operationId]!();
+      const refused = await callApi(cell.v1, method, path, withoutTaskWrites, body);
+      assert.equal(refused.status, 403, `${operationId}: ${JSON.stringify(refused.body)}`);
+      assert.equal(errorOf(refused).code, 'insufficient_scope', operationId);
+      assert.match(errorOf(refused).detail, /tasks:write/, operationId);
+      const allowed = await callApi(cell.v1, method, path, admin, body);
+      assert.ok(allowed.status >= 200 && allowed.status < 300, `${operationId}: ${allowed.status} ${JSON.stringify(allowed.body)}`);
+    }
+  });
 });
