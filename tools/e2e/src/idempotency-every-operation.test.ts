@@ -158,7 +158,6 @@ describe('v1: every served idempotent operation completes its key with its chang
     submitTaskRecurrenceEvent: async () => ({ path: `/v1/task-recurrences/${await recurrence({ frequency: 'external' })}/events`, body: { externalEventId: randomUUID(), eventType: 'keyed', occurredAt: '2026-11-02T09:00:00Z' } }),
     createAutomationDefinition: async () => ({ path: '/v1/automation-definitions', body: automationFlow() }),
     restoreAutomationDefinition: async () => archived('/v1/automation-definitions', automationFlow()),
-    publishAutomationDefinition: async () => ({ path: `/v1/automation-definitions/${await created('/v1/automation-definitions', automationFlow())}/publish`, body: { expectedVersion: '1' } }),
     abortAutomationRun: async () => ({ path: `/v1/automation-runs/${await runningAutomation()}/abort` }),
   };
 
