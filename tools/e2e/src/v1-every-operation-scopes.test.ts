@@ -25,6 +25,28 @@ describe('v1: every served operation requires its scopes', () => {
   });
   afterAll(() => cell?.close());
 
+  type Requests = Record<string, () => Promise<{ method: string; path: string; body?: unknown }>>;
+
+  /**
+   * For every served operation of a dynamic scope rule (each must have a request): a credential holding every scope
+   * but `withheld` gets 403 insufficient_scope naming it, and the same request with every scope passes.
+   */
+  const refusesWithout = async (rule: string, withheld: string, requests: Requests, admin: string) => {
+    const served = new Set(routeCoverage(cell.v1.app as NestFastifyApplication).implemented);
+    const dynamic = v1Operations.filter((op) => op.dynamicScopes === rule && served.has(op.operationId)).map((op) => op.operationId);
+    assert.deepEqual(Object.keys(requests).sort(), dynamic.sort(), `a request for every served ${rule} operation`);
+    const without = await cell.mint(V1_SCOPES.filter((s) => s !== withheld));
+    for (const operationId of dynamic) {
+      const { method, path, body } = await requests[operationId]!();
+      const refused = await callApi(cell.v1, method, path, without, body);
+      assert.equal(refused.status, 403, `${operationId}: ${JSON.stringify(refused.body)}`);
+      assert.equal(errorOf(refused).code, 'insufficient_scope', operationId);
+      assert.ok(errorOf(refused).detail.includes(withheld), operationId);
+      const allowed = await callApi(cell.v1, method, path, admin, body);
+      assert.ok(allowed.status >= 200 && allowed.status < 300, `${operationId}: ${allowed.status} ${JSON.stringify(allowed.body)}`);
+    }
+  };
+
   it('answers 403 insufficient_scope naming the scope to a credential without it', async () => {
     const served = new Set(routeCoverage(cell.v1.app as NestFastifyApplication).implemented);
     const guarded = v1Operations.filter((op) => served.has(op.operationId) && op.authenticated && (op.scopes.length > 0 || op.anyOfScopes.length > 0));
@@ -64,7 +86,7 @@ describe('v1: every served operation requires its scopes', () => {
     };
     const task = await post('/v1/tasks', { title: 'A target' });
     const comment = () => post('/v1/comments', { targetType: 'tasks', targetId: task, body: 'On a task' });
-    const requests: Record<string, () => Promise<{ method: string; path: string; body?: unknown }>> = {
+    const requests: Requests = {
       listComments: async () => ({ method: 'GET', path: `/v1/comments?targetType=tasks&targetId=${task}` }),
       createComment: async () => ({ method: 'POST', path: '/v1/comments', body: { targetType: 'tasks', targetId: task, body: 'Another' } }),
       getComment: async () => ({ method: 'GET', path: `/v1/comments/${await comment()}` }),
@@ -72,19 +94,7 @@ describe('v1: every served operation requires its scopes', () => {
       deleteComment: async () => ({ method: 'DELETE', path: `/v1/comments/${await comment()}` }),
       listActivity: async () => ({ method: 'GET', path: `/v1/activity?targetType=tasks&targetId=${task}` }),
     };
-    const served = new Set(routeCoverage(cell.v1.app as NestFastifyApplication).implemented);
-    const dynamic = v1Operations.filter((op) => op.dynamicScopes === 'target-resource' && served.has(op.operationId)).map((op) => op.operationId);
-    assert.deepEqual(Object.keys(requests).sort(), dynamic.sort(), 'a request for every served target-resource operation');
-    const withoutTasks = await cell.mint(V1_SCOPES.filter((s) => s !== 'tasks:read'));
-    for (const operationId of dynamic) {
-      const { method, path, body } = await requests[operationId]!();
-      const refused = await callApi(cell.v1, method, path, withoutTasks, body);
-      assert.equal(refused.status, 403, `${operationId}: ${JSON.stringify(refused.body)}`);
-      assert.equal(errorOf(refused).code, 'insufficient_scope', operationId);
-      assert.match(errorOf(refused).detail, /tasks:read/, operationId);
-      const allowed = await callApi(cell.v1, method, path, admin, body);
-      assert.ok(allowed.status >= 200 && allowed.status < 300, `${operationId}: ${allowed.status} ${JSON.stringify(allowed.body)}`);
-    }
+    await refusesWithout('target-resource', 'tasks:read', requests, admin);
   });
 
   /**
@@ -100,23 +110,11 @@ describe('v1: every served operation requires its scopes', () => {
       assert.equal(reply.status, 201, JSON.stringify(reply.body));
       return reply.body.data.id;
     };
-    const requests: Record<string, () => Promise<{ method: string; path: string; body?: unknown }>> = {
+    const requests: Requests = {
       createAutomationDefinition: async () => ({ method: 'POST', path: '/v1/automation-definitions', body: flow }),
       updateAutomationDefinition: async () => ({ method: 'PATCH', path: `/v1/automation-definitions/${await definition()}`, body: { expectedVersion: '1', name: 'Renamed' } }),
       publishAutomationDefinition: async () => ({ method: 'POST', path: `/v1/automation-definitions/${await definition()}/publish`, body: { expectedVersion: '1' } }),
     };
-    const served = new Set(routeCoverage(cell.v1.app as NestFastifyApplication).implemented);
-    const dynamic = v1Operations.filter((op) => op.dynamicScopes === 'automation-flow' && served.has(op.operationId)).map((op) => op.operationId);
-    assert.deepEqual(Object.keys(requests).sort(), dynamic.sort(), 'a request for every served automation-flow operation');
-    const withoutTaskWrites = await cell.mint(V1_SCOPES.filter((s) => s !== 'tasks:write'));
-    for (const operationId of dynamic) {
-      const { method, path, body } = await requests[operationId]!();
-      const refused = await callApi(cell.v1, method, path, withoutTaskWrites, body);
-      assert.equal(refused.status, 403, `${operationId}: ${JSON.stringify(refused.body)}`);
-      assert.equal(errorOf(refused).code, 'insufficient_scope', operationId);
-      assert.match(errorOf(refused).detail, /tasks:write/, operationId);
-      const allowed = await callApi(cell.v1, method, path, admin, body);
-      assert.ok(allowed.status >= 200 && allowed.status < 300, `${operationId}: ${allowed.status} ${JSON.stringify(allowed.body)}`);
-    }
+    await refusesWithout('automation-flow', 'tasks:write', requests, admin);
   });
 });
