@@ -42,6 +42,8 @@ export interface AutomationScheduler {
 
 type Failure = { readonly code: string; readonly message: string };
 
+const ENDED = { succeeded: 'succeeded', failed: 'failed' } as const;
+
 /** Ends a running run and writes its event (nothing when it had ended already: aborted meanwhile, or a duplicate). */
 async function end(ctx: ProcedureContext, run: AutomationRunRecord, status: 'succeeded' | 'failed', error: Failure | null): Promise<void> {
   const now = ctx.now();
@@ -49,7 +51,7 @@ async function end(ctx: ProcedureContext, run: AutomationRunRecord, status: 'suc
     inTransaction(ctx.database, async (tx) => {
       const ended = await endAutomationRun(tx, run.workspaceId, run.id, { status, error }, now);
       if (!ended) return;
-      await appendOutboxEvent(tx, { workspaceId: run.workspaceId, aggregateType: 'automation_run', aggregateId: run.id, eventType: `automation_run.${status}`, payload: { automationRun: automationRunEventView(ended) }, occurredAt: now });
+      await appendOutboxEvent(tx, { workspaceId: run.workspaceId, aggregateType: 'automation_run', aggregateId: run.id, eventType: `automation_run.${ENDED[status]}`, payload: { automationRun: automationRunEventView(ended) }, occurredAt: now });
     }),
   );
 }
