@@ -79,6 +79,9 @@ describe('v1 automations', () => {
       for (const a of reply.body.data) assertShape('listAutomationActions', a);
       assert.deepEqual(reply.body.data.find((a) => a.id === 'tasks.create')!.requiredScopes, ['tasks:write']);
       assert.equal(reply.body.data.find((a) => a.id === 'flow.delay')!.inputSchema['type'], 'object');
+      // Paged like every list.
+      const paged = await listAllPages<{ id: string }>(cell.v1, '/v1/automation-actions?limit=3', cell.admin);
+      assert.deepEqual(paged.map((a) => a.id), reply.body.data.map((a) => a.id));
     });
   });
 
