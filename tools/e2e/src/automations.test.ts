@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createDatabase, type Database } from '@workcell/db';
-import { type AutomationScheduler, type ProcedureContext, runAutomation } from '@workcell/domain';
+import { type AutomationScheduler, type ProcedureContext, reviveStaleAutomationRuns, runAutomation } from '@workcell/domain';
 import { useTestEnvironment } from '@workcell/testing';
 import { useV1Cell } from './support/cell.js';
 import { assertProblem, assertShape, callApi, listAllPages, type Reply } from './support/v1.js';
@@ -230,6 +230,43 @@ describe('v1 automations', () => {
       const succeeded = await listAllPages<Run>(cell.v1, `/v1/automation-runs?definitionId=${d.id}&status=succeeded`, cell.admin);
       assert.equal(succeeded.length, 1);
       assert.equal((await listAllPages<Run>(cell.v1, `/v1/automation-runs?definitionId=${d.id}&status=failed`, cell.admin)).length, 0);
+    });
+
+    it('tasks.update changes the triggering task; a delay is resumed by the worker’s delayed job, each step once', async () => {
+      const title = `delayed ${randomUUID()}`;
+      const d = await define(
+        onTask(title, [
+          { actionId: 'tasks.update', input: { taskId: '{{event.data.task.id}}', priority: 'urgent' } },
+          { actionId: 'flow.delay', input: { seconds: 1 } },
+          { actionId: 'tasks.create', input: { title: `${title} after` } },
+        ]),
+      );
+      await publish(d);
+      const trigger = await task(title);
+      const [run] = await eventually('a succeeded run', () => runsOf(d.id), (runs) => runs.length === 1 && runs[0]!.status === 'succeeded');
+      assert.deepEqual([run!.stepsCompleted, run!.resumeAt], [3, null]);
+      const updated = await call<{ data: { priority: string } }>('GET', `/v1/tasks/${trigger}`, cell.admin);
+      assert.equal(updated.body.data.priority, 'urgent');
+      assert.equal(await tasksTitled(`${title} after`), 1);
+    });
+
+    it('revives a running run whose job was lost (untouched for a minute, not waiting)', async () => {
+      const d = await define(onTask('lost job', [{ actionId: 'flow.delay', input: { seconds: 3600 } }]));
+      await publish(d);
+      await task('lost job');
+      const [run] = await eventually('a waiting run', () => runsOf(d.id), (runs) => runs.length === 1 && runs[0]!.stepsCompleted === 1);
+      const resumed: { runId: string; step: number }[] = [];
+      const scheduler: AutomationScheduler = { resume: async (job) => void resumed.push({ runId: job.runId, step: job.step }) };
+      const ctx = { database: cell.database, config: cell.config, now: () => new Date() };
+      // Waiting out its delay: not revived.
+      await cell.database.prisma.automationRun.updateMany({ where: { id: run!.id }, data: { updatedAt: new Date(Date.now() - 120_000) } });
+      await reviveStaleAutomationRuns(ctx, scheduler);
+      assert.ok(!resumed.some((r) => r.runId === run!.id));
+      // Its resume time long past and nothing happened since: its continuation is enqueued again (same job id).
+      await cell.database.prisma.automationRun.updateMany({ where: { id: run!.id }, data: { updatedAt: new Date(Date.now() - 120_000), resumeAt: new Date(Date.now() - 90_000) } });
+      await reviveStaleAutomationRuns(ctx, scheduler);
+      assert.deepEqual(resumed.filter((r) => r.runId === run!.id), [{ runId: run!.id, step: 1 }]);
+      assert.equal((await call('POST', `/v1/automation-runs/${run!.id}/abort`, cell.admin)).status, 202);
     });
 
     it('an archived definition triggers nothing', async () => {
