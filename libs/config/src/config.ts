@@ -39,6 +39,10 @@ export const environmentSchema = z
       .url()
       .refine((u) => /^postgres(ql)?:\/\//.test(u), 'must be a postgres:// or postgresql:// URL')
       .optional(),
+    // A diagnostic: a directory where each process appends every distinct SQL statement text it sends (JSON lines).
+    // The test suite records the e2e run this way for the statement check (tools/statement-check,
+    // docs/scale-out.md). Unset (the default) records nothing.
+    DATABASE_STATEMENT_LOG: z.string().min(1).optional(),
     REDIS_URL: z
       .string()
       .url()
@@ -144,7 +148,8 @@ export interface AppConfig {
   readonly env: 'development' | 'test' | 'production';
   readonly host: string;
   /** `listenUrl`: the session connection the worker LISTENs on (DATABASE_LISTEN_URL, else `url`). */
-  readonly database: { readonly url: string; readonly listenUrl: string };
+  /** `statementLog`: DATABASE_STATEMENT_LOG, the directory every distinct statement is recorded into, if any. */
+  readonly database: { readonly url: string; readonly listenUrl: string; readonly statementLog: string | undefined };
   readonly redis: { readonly url: string; readonly prefix: string };
   readonly ports: { readonly apiV0: number; readonly apiV1: number; readonly auth: number; readonly worker: number };
   readonly region: string;
@@ -234,7 +239,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   return Object.freeze({
     env: e.WORKCELL_ENV,
     host: e.HOST,
-    database: Object.freeze({ url: e.DATABASE_URL, listenUrl: e.DATABASE_LISTEN_URL ?? e.DATABASE_URL }),
+    database: Object.freeze({ url: e.DATABASE_URL, listenUrl: e.DATABASE_LISTEN_URL ?? e.DATABASE_URL, statementLog: e.DATABASE_STATEMENT_LOG }),
     redis: Object.freeze({ url: e.REDIS_URL, prefix: e.REDIS_PREFIX }),
     ports: Object.freeze({ apiV0: e.API_V0_PORT, apiV1: e.API_V1_PORT, auth: e.AUTH_PORT, worker: e.WORKER_PORT }),
     region: e.REGION,

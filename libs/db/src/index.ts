@@ -386,3 +386,4 @@ export {
   triggerableAutomationsOf,
   updateAutomationDefinitionIfRevision,
 } from './automations.js';
+export { type RecordedStatement } from './statement-log.js';

@@ -16,7 +16,7 @@ export interface ListeningApp {
 export type AppFactory<A extends ListeningApp = ListeningApp> = (config: AppConfig) => Promise<A>;
 
 /**
- * A config for tests: the machine's PostgreSQL and Redis (or DATABASE_URL/REDIS_URL if set), random ports,
+ * A config for tests: the machine's PostgreSQL and Redis (or DATABASE_URL/REDIS_URL if set; DATABASE_STATEMENT_LOG too), random ports,
  * silent logs, plus the overrides given.
  */
 export function testConfig(overrides: Record<string, string | undefined> = {}): AppConfig {
@@ -24,6 +24,8 @@ export function testConfig(overrides: Record<string, string | undefined> = {}): 
   return configFrom({
     DATABASE_URL: base.database.url,
     REDIS_URL: base.redis.url,
+    // The statement check's recording (tools/statement-check) reaches every service a test boots.
+    DATABASE_STATEMENT_LOG: base.database.statementLog,
     LOG_LEVEL: 'silent',
     API_V0_PORT: '0',
     API_V1_PORT: '0',
