@@ -22,7 +22,7 @@ const PARALLEL_PURGE = "None needed: Citus runs a DELETE over several shards on 
 
 export const ALLOWED_STATEMENTS: readonly AllowedStatement[] = [
   {
-    fingerprint: '2f4e62379de071f2',
+    fingerprint: 'cbf1329cf7a911d1',
     source: 'libs/db/src/webhook-delivery.ts lockUnpublishedEvents',
     why: "The webhook relay claims the oldest unpublished outbox events of every workspace (FOR UPDATE SKIP LOCKED under the relay lock).",
     rework: PER_WORKSPACE_CLAIM,
@@ -56,6 +56,18 @@ export const ALLOWED_STATEMENTS: readonly AllowedStatement[] = [
     source: 'libs/db/src/webhook-delivery.ts stalePendingDeliveries',
     why: "The relay's repair finds deliveries of any workspace left pending past their time (no lock).",
     rework: "None needed: a read over every shard without a lock is a plain multi-shard SELECT (its ORDER BY \u2026 LIMIT is merged on the coordinator).",
+  },
+  {
+    fingerprint: '673036bedc660bde',
+    source: 'libs/db/src/automations.ts triggerableAutomationsOf',
+    why: "The relay reads the published, unarchived automation definitions (with their version's trigger) of the workspaces in its batch (`workspace_id = ANY($1)`).",
+    rework: "None needed: pruned like activeWebhooksOf (the join is on workspace_id, co-located); one element with the per-workspace claim.",
+  },
+  {
+    fingerprint: 'a93149c488891c4d',
+    source: 'libs/db/src/automations.ts staleAutomationRuns',
+    why: "The automations revival finds running runs of any workspace untouched past their time, whose job may have been lost (no lock).",
+    rework: "None needed: a read over every shard without a lock is a plain multi-shard SELECT (its ORDER BY … LIMIT is merged on the coordinator).",
   },
   {
     fingerprint: '13272b0974af72d0',
