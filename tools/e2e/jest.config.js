@@ -1,1 +1,1 @@
-export default { displayName: '@workcell/e2e', preset: '../../jest.preset.js' };
+export default { displayName: '@workcell/e2e', preset: '../../jest.preset.js', globalSetup: '<rootDir>/jest.global-setup.js' };

@@ -46,6 +46,7 @@ import { FilesController } from './files/files.controller.js';
 import { installFileTransfers } from './files/file-transfers.js';
 import { InvitationsController } from './invitations/invitations.controller.js';
 import { TaskRecurrencesController } from './task-recurrences/task-recurrences.controller.js';
+import { AutomationsController } from './automations/automations.controller.js';
 import { ProductGroupsController } from './product-groups/product-groups.controller.js';
 
 import { ProjectStatementsController } from './project-statements/project-statements.controller.js';
@@ -68,7 +69,7 @@ export class ApiV1Module {
       module: ApiV1Module,
       imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule, ApiAuthModule.forApi('v1'), DiscoveryModule],
       providers: [LifecycleJobs, ExportJobs, ServedOperations, ChangeWaits],
-      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, ProjectSharingController, TasksController, TagsController, ListsController, TimeEntriesController, ProjectStatementsController, ServicesController, ProjectTemplatesController, PlannedWorkController, UsersController, ProductsController, ProductGroupsController, DocumentsController, InvitationsController, CustomFieldDefinitionsController, CustomFieldValuesController, FilesController, TaskRecurrencesController, AppointmentsController, AbsencesController, AvailabilityController, SearchController, IntegrationsController, ExportsController, ChangesController, WebhooksController, CommentsController, ActivityController],
+      controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, ProjectSharingController, TasksController, TagsController, ListsController, TimeEntriesController, ProjectStatementsController, ServicesController, ProjectTemplatesController, PlannedWorkController, UsersController, ProductsController, ProductGroupsController, DocumentsController, InvitationsController, CustomFieldDefinitionsController, CustomFieldValuesController, FilesController, TaskRecurrencesController, AppointmentsController, AbsencesController, AvailabilityController, SearchController, IntegrationsController, ExportsController, ChangesController, WebhooksController, CommentsController, ActivityController, AutomationsController],
     };
   }
 }

@@ -20,6 +20,9 @@ import {
   purgeExpiredExports,
   runExport,
   sendInvitationMail,
+  type AutomationScheduler,
+  runAutomation,
+  reviveStaleAutomationRuns,
 } from '@workcell/domain';
 import { createMailer, type Mailer } from '@workcell/mail';
 import { APP_CONFIG, DATABASE, LOGGER, type Logger, Readiness } from '@workcell/http';
@@ -46,11 +49,19 @@ function deliverySink(config: AppConfig, queues: JobQueues, firstAttempts: First
     enqueue,
     deliverLegacy: async (d) => void (await queues.enqueue('webhooks.deliver-legacy', d, new Date(), retry)),
     mailInvitation: async (d) => void (await queues.enqueue('invitations.mail', d)),
+    startAutomationRun: async (r) => void (await queues.enqueue('automations.run', { ...r, step: 0 })),
+  };
+}
+
+/** Where a run's continuations go: its job for a step, delayed (a flow.delay), with the catalog's attempts. */
+function automationScheduler(queues: JobQueues): AutomationScheduler {
+  return {
+    resume: async (job, delayMs) => void (await queues.enqueue('automations.run', job, new Date(), { attempts: 3, backoffMs: 1_000, delayMs })),
   };
 }
 
 /** Every job of the catalog mapped to the code that does it; the compiler rejects a missing one. */
-export function jobHandlers(ctx: ProcedureContext, sink: DeliverySink, relay: RelayTrigger, mailer: Mailer): JobHandlers {
+export function jobHandlers(ctx: ProcedureContext, sink: DeliverySink, relay: RelayTrigger, mailer: Mailer, automations: AutomationScheduler): JobHandlers {
   const { database, config } = ctx;
   return {
     'idempotency.purge-expired': async () => ({ purged: await purgeExpiredIdempotencyRecords(database, new Date()) }),
@@ -80,6 +91,9 @@ export function jobHandlers(ctx: ProcedureContext, sink: DeliverySink, relay: Re
     // ─── exports ─── A transient failure is rethrown (and retried) until the last attempt, which marks the export failed.
     'exports.run': async (data, run) => invoke(runExport, ctx, { ...data, ...run }),
     'exports.purge': async () => purgeExpiredExports(ctx),
+    // ─── automations ─── A transient failure is rethrown (and retried) until the last attempt, which ends the run failed.
+    'automations.run': async (data, run) => runAutomation(ctx, automations, data, run),
+    'automations.revive': async () => ({ revived: await reviveStaleAutomationRuns(ctx, automations) }),
   };
 }
 
@@ -116,7 +130,7 @@ export class QueueRuntime implements OnApplicationBootstrap, OnApplicationShutdo
     // One relay run at a time in this process, woken by commits (the listener below) and by the poll.
     this.relay = new RelayTrigger(() => relayOutbox(ctx, this.sink));
     this.mailer = createMailer(config);
-    this.workers = new JobWorkers(config, jobHandlers(ctx, this.sink, this.relay, this.mailer), (job, error) =>
+    this.workers = new JobWorkers(config, jobHandlers(ctx, this.sink, this.relay, this.mailer, automationScheduler(this.queues)), (job, error) =>
       logger.error({ jobId: job?.id, job: job?.name, attempt: job?.attemptsMade, err: error.message }, 'job failed'),
     );
     readiness.add({

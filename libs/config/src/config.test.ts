@@ -66,10 +66,14 @@ describe('loadConfig', () => {
   it('scale-out: migrations and LISTEN use DATABASE_DIRECT_URL (else DATABASE_URL); DATABASE_LISTEN_URL overrides LISTEN alone', () => {
     const pooled = 'postgres://u@pgbouncer:6432/x';
     const direct = 'postgres://u@db:5432/x';
-    assert.deepEqual({ ...loadConfig({ DATABASE_URL: direct }).database }, { url: direct, directUrl: direct, listenUrl: direct });
-    assert.deepEqual({ ...loadConfig({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: direct }).database }, { url: pooled, directUrl: direct, listenUrl: direct });
+    const urls = (source: Record<string, string>) => {
+      const { url, directUrl, listenUrl } = loadConfig(source).database;
+      return { url, directUrl, listenUrl };
+    };
+    assert.deepEqual(urls({ DATABASE_URL: direct }), { url: direct, directUrl: direct, listenUrl: direct });
+    assert.deepEqual(urls({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: direct }), { url: pooled, directUrl: direct, listenUrl: direct });
     const listen = 'postgres://u@proxy:5433/x';
-    assert.deepEqual({ ...loadConfig({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: direct, DATABASE_LISTEN_URL: listen }).database }, { url: pooled, directUrl: direct, listenUrl: listen });
+    assert.deepEqual(urls({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: direct, DATABASE_LISTEN_URL: listen }), { url: pooled, directUrl: direct, listenUrl: listen });
   });
 
   it('bounds what a client may hold open by default, and refuses a header bound above the request bound', () => {

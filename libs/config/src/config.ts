@@ -47,6 +47,10 @@ export const environmentSchema = z
       .url()
       .refine((u) => /^postgres(ql)?:\/\//.test(u), 'must be a postgres:// or postgresql:// URL')
       .optional(),
+    // A diagnostic: a directory where each process appends every distinct SQL statement text it sends (JSON lines).
+    // The test suite records the e2e run this way for the statement check (tools/statement-check,
+    // docs/scale-out.md). Unset (the default) records nothing.
+    DATABASE_STATEMENT_LOG: z.string().min(1).optional(),
     REDIS_URL: z
       .string()
       .url()
@@ -161,9 +165,10 @@ export interface AppConfig {
   /**
    * `url`: every statement and transaction (may be a transaction pooler); `directUrl`: a session of its own for
    * migrations (DATABASE_DIRECT_URL, else `url`); `listenUrl`: the session the worker and api-v1 LISTEN on
-   * (DATABASE_LISTEN_URL, else `directUrl`).
+   * (DATABASE_LISTEN_URL, else `directUrl`); `statementLog`: DATABASE_STATEMENT_LOG, the directory every distinct
+   * statement is recorded into, if any.
    */
-  readonly database: { readonly url: string; readonly directUrl: string; readonly listenUrl: string };
+  readonly database: { readonly url: string; readonly directUrl: string; readonly listenUrl: string; readonly statementLog: string | undefined };
   /** `clusterNodes`: Redis Cluster seed nodes (REDIS_CLUSTER_NODES); empty for the single Redis at `url`. */
   readonly redis: { readonly url: string; readonly prefix: string; readonly clusterNodes: readonly { readonly host: string; readonly port: number }[] };
   readonly ports: { readonly apiV0: number; readonly apiV1: number; readonly auth: number; readonly worker: number };
@@ -258,6 +263,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       url: e.DATABASE_URL,
       directUrl: e.DATABASE_DIRECT_URL ?? e.DATABASE_URL,
       listenUrl: e.DATABASE_LISTEN_URL ?? e.DATABASE_DIRECT_URL ?? e.DATABASE_URL,
+      statementLog: e.DATABASE_STATEMENT_LOG,
     }),
     redis: Object.freeze({ url: e.REDIS_URL, prefix: e.REDIS_PREFIX, clusterNodes: Object.freeze(clusterNodesOf(e.REDIS_CLUSTER_NODES)) }),
     ports: Object.freeze({ apiV0: e.API_V0_PORT, apiV1: e.API_V1_PORT, auth: e.AUTH_PORT, worker: e.WORKER_PORT }),

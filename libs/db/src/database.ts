@@ -5,6 +5,7 @@ import { type AppConfig, currentDependencyBudget, DependencyTimeoutError, startD
 import { changingAuthorization, createRedis, type Redis } from '@workcell/redis';
 import { type Prisma, PrismaClient } from './generated/prisma/client.js';
 import { managePool } from './pool.js';
+import { StatementLog, statementOf } from './statement-log.js';
 
 export { PrismaClient };
 export type { Prisma } from './generated/prisma/client.js';
@@ -86,8 +87,12 @@ const baseQuery = pg.Client.prototype.query as (this: pg.Client, ...args: unknow
  * dead peer is detected by TCP keepalive.
  */
 class BudgetedClient extends pg.Client {
-  constructor(config?: pg.ClientConfig) {
+  /** DATABASE_STATEMENT_LOG's recorder, handed down from the pool's options (createDatabase). */
+  readonly statementLog: StatementLog | undefined;
+
+  constructor(config?: pg.ClientConfig & { statementLog?: StatementLog }) {
     super(config);
+    this.statementLog = config?.statementLog;
     // A discarded client reports its error through the failed statements; an 'error' event nobody awaits
     // (emitted again when the socket ends) must not crash the process.
     this.on('error', () => undefined);
@@ -99,6 +104,10 @@ class BudgetedClient extends pg.Client {
 }
 
 function budgetedQuery(this: BudgetedClient, ...args: unknown[]): unknown {
+  if (this.statementLog) {
+    const statement = statementOf(args);
+    if (statement) this.statementLog.record(statement.text, statement.values);
+  }
   const budget = currentDependencyBudget();
   const first = args[0] as { submit?: unknown } | undefined;
   if (!budget || (first !== null && typeof first === 'object' && typeof first.submit === 'function')) return baseQuery.apply(this, args);
@@ -215,9 +224,16 @@ export function poolStatements(pool: pg.Pool, options: { transactionTimeoutMs: n
 /** Longest an interactive transaction (Prisma's or Database.transaction) may live (a backstop for jobs; a request's statements are bounded by its budget). */
 const TRANSACTION_TIMEOUT_MS = 15_000;
 
-export function createDatabase(config: AppConfig, options: { poolSize?: number } = {}): Database {
+/**
+ * `service`: the service this pool serves (api-v1, worker, …): PostgreSQL sees it as the sessions' application_name
+ * (pg_stat_activity, the server's log), and only a service's statements are recorded into DATABASE_STATEMENT_LOG
+ * (tests' and tools' own statements are not what the platform sends).
+ */
+export function createDatabase(config: AppConfig, options: { poolSize?: number; service?: string } = {}): Database {
+  const statementLog = options.service && config.database.statementLog ? StatementLog.in(config.database.statementLog) : undefined;
   const managed = managePool(new BudgetedPool({
     connectionString: config.database.url,
+    ...(options.service ? { application_name: `workcell-${options.service}` } : {}),
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: config.dependencyTimeoutMs,
     idleTimeoutMillis: 30_000,
@@ -228,7 +244,9 @@ export function createDatabase(config: AppConfig, options: { poolSize?: number }
     // A session its client abandoned mid-transaction (discarded above, or cut off by a partition the server
     // never noticed) is ended by the server, so its locks cannot outlive the fault.
     idle_in_transaction_session_timeout: 2 * TRANSACTION_TIMEOUT_MS,
-  }));
+    // pg hands the pool's options to each client it makes (BudgetedClient's constructor).
+    ...(statementLog ? { statementLog } : {}),
+  } as pg.PoolConfig));
   // managePool: an idle client whose server went away emits 'error' on the pool, which is listened to; and close()
   // returns only once every connection has ended, so a database dropped right after finds no session of ours.
   const { pool } = managed;

@@ -14,11 +14,16 @@ export interface TokenLookup {
   readonly tokenId: string;
 }
 
+/**
+ * One statement per lookup, by its verifier alone: Prisma would batch concurrent findUnique calls into one
+ * `verifier IN (…)` statement, which a table distributed by verifier answers from several shards
+ * (docs/scale-out.md); this way every lookup is routed to one.
+ */
 export async function findTokenLookup(database: Database, verifier: Uint8Array<ArrayBuffer>): Promise<TokenLookup | null> {
-  return database.prisma.credentialLookup.findUnique({
-    where: { verifier },
-    select: { tokenType: true, workspaceId: true, tokenId: true },
-  });
+  const { rows } = await database.statement<TokenLookup>(Prisma.sql`
+    SELECT token_type::text AS "tokenType", workspace_id::text AS "workspaceId", token_id::text AS "tokenId"
+    FROM credential_lookups WHERE verifier = ${Buffer.from(verifier)}`);
+  return rows[0] ?? null;
 }
 
 export interface TeamTokenRecord {

@@ -29,12 +29,12 @@ export {
 } from './credential-admin.js';
 export { archiveServiceAccount, createServiceAccount, findServiceAccount, listServiceAccountPage, type ServiceAccountChanges, type ServiceAccountRow, updateServiceAccount } from './service-accounts.js';
 export { type GrantAccess, type GrantResourceType, type GrantRow, listServiceAccountGrants, loadResourceGrants, replaceResourceGrants, type ReplaceGrantsResult } from './resource-grants.js';
-export { type CasOutcome, type Client, inPermissionTransaction, inTransaction, lockPermissions, type SqlClient, type Tx } from './transactions.js';
+export { type CasOutcome, type Client, inPermissionTransaction, inTransaction, lockPermissions, type SqlClient, type Tx, withinTransaction } from './transactions.js';
 export { countMembersHoldingAll, findMember, listMembersPage, lockExistingMemberIds, markMemberRemoved, type MemberFilter, memberPermissionKeys, type MemberRecord, replaceMemberRoles, updateMemberIfRevision } from './members.js';
 export { archiveRole, findRole, findRolePermissions, insertRole, listRolesPage, type RoleRecord, roleNameTaken, roleUsage, updateRoleIfRevision } from './roles.js';
 export { archiveGroup, findGroup, type GroupMemberRecord, type GroupRecord, insertGroup, listGroupMembersPage, listGroupsPage, replaceGroupMemberLinks, updateGroupIfRevision } from './groups.js';
 export { type CalendarEntry, type FeedTokenRecord, listCalendarEntries, loadFeedToken, touchFeedToken } from './calendar.js';
-export { actingAs, appendOutboxEvent, type DomainEvent, type EventActor, outboxEvent, listenForOutboxEvents, OUTBOX_CHANNEL, type OutboxListener, type OutboxListenerOptions } from './outbox.js';
+export { actingAs, appendOutboxEvent, causedBy, type DomainEvent, type EventActor, type EventCause, outboxEvent, listenForOutboxEvents, OUTBOX_CHANNEL, type OutboxListener, type OutboxListenerOptions } from './outbox.js';
 export { type OutboxWaiter, OutboxWaiters, type OutboxWaitersOptions, type WakeReason } from './outbox-waiters.js';
 export { contactExists, existingTagIds, findProject, insertProject, listProjectsPage, type ProjectChanges, type ProjectFilter, type ProjectRecord, updateProjectIfRevision } from './projects.js';
 export { findTask, type GuardedOutcome, insertTask, listExists, listTasksPage, newTask, projectExists, type TaskChanges, taskExists, type TaskFilter, type TaskGuard, type TaskPriorityValue, type TaskRecord, type TaskStatusValue, updateTaskIfRevision } from './tasks.js';
@@ -361,3 +361,29 @@ export {
   setExportProgress,
   startExport,
 } from './exports.js';
+export {
+  advanceAutomationRun,
+  type AutomationDefinitionRecord,
+  type AutomationDraft,
+  type AutomationRunRecord,
+  type AutomationRunStatusValue,
+  type AutomationVersionRecord,
+  endAutomationRun,
+  findAutomationDefinition,
+  findAutomationRun,
+  findAutomationVersion,
+  insertAutomationDefinition,
+  insertAutomationRunsOnce,
+  listAutomationDefinitionsPage,
+  listAutomationRunsPage,
+  listAutomationVersionsPage,
+  lockAutomationRun,
+  type NewAutomationRun,
+  publishAutomationDefinition,
+  setAutomationDefinitionArchived,
+  staleAutomationRuns,
+  type TriggerableAutomation,
+  triggerableAutomationsOf,
+  updateAutomationDefinitionIfRevision,
+} from './automations.js';
+export { type RecordedStatement } from './statement-log.js';

@@ -41,6 +41,25 @@ export function actingAs<T>(actor: EventActor | null, work: () => T): T {
   return acting.run({ actor }, work);
 }
 
+/** The automation run whose step is writing (docs/automations.md: loops): recorded with every event it appends. */
+export interface EventCause {
+  readonly definitionId: string;
+  readonly runId: string;
+  /** The run's depth in a chain of automations (1: triggered by a change no automation made). */
+  readonly depth: number;
+}
+
+const causing = new AsyncLocalStorage<EventCause>();
+
+/**
+ * Runs `work` as a step of an automation run: every event it appends records the definition, the run and the
+ * chain's depth, so the relay never lets those events trigger the same definition again and stops a chain across
+ * definitions at its bound. A store of its own, so the procedures' actingAs inside `work` keeps it.
+ */
+export function causedBy<T>(cause: EventCause, work: () => T): T {
+  return causing.run(cause, work);
+}
+
 function actorOf(event: DomainEvent): EventActor | null {
   return event.actor !== undefined ? event.actor : (acting.getStore()?.actor ?? null);
 }
@@ -81,11 +100,12 @@ export function outboxEvent(event: DomainEvent): DomainEvent {
  */
 export function outboxAppend(event: DomainEvent): Prisma.Sql {
   const actor = actorOf(event);
+  const cause = causing.getStore();
   return Prisma.sql`appended AS (
-      INSERT INTO outbox_events (workspace_id, sequence, aggregate_type, aggregate_id, event_type, payload, occurred_at, actor_type, actor_id)
+      INSERT INTO outbox_events (workspace_id, sequence, aggregate_type, aggregate_id, event_type, payload, occurred_at, actor_type, actor_id, caused_by_definition_id, caused_by_run_id, automation_depth)
       VALUES (${event.workspaceId}::uuid, next_event_sequence(${event.workspaceId}::uuid), ${event.aggregateType}, ${event.aggregateId}::uuid,
               ${event.eventType}, ${JSON.stringify(event.payload)}::jsonb, COALESCE(${event.occurredAt ?? null}::timestamptz, clock_timestamp()),
-              ${actor?.type ?? null}, ${actor?.id ?? null}::uuid)
+              ${actor?.type ?? null}, ${actor?.id ?? null}::uuid, ${cause?.definitionId ?? null}::uuid, ${cause?.runId ?? null}::uuid, ${cause?.depth ?? 0}::int)
       RETURNING sequence)${keyCompletion(event.workspaceId, event.result)}
     SELECT appended.sequence FROM appended CROSS JOIN pg_notify(${OUTBOX_CHANNEL}, ${event.workspaceId})`;
 }

@@ -64,3 +64,30 @@ export function inPermissionTransaction<T>(database: Database, workspaceId: stri
 export async function lockPermissions(tx: Tx, workspaceId: string): Promise<void> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`workcell:permissions:${workspaceId}`}::text, 0))`;
 }
+
+/** Whether a statement answers rows (a query, or a write with RETURNING or ending in a SELECT after WITH). */
+const answersRows = (sql: string): boolean => /^\s*(SELECT|WITH|VALUES)\b/i.test(sql) || /\bRETURNING\b/i.test(sql);
+
+/**
+ * The database as seen from inside `tx`: every statement, Prisma call and nested transaction of a procedure
+ * invoked with it runs in `tx` (a nested inTransaction joins it), so a procedure written for the pool can commit or
+ * roll back together with its caller's own writes (an automation step and the compare-and-set of the run's cursor).
+ */
+export function withinTransaction(database: Database, tx: Tx): Database {
+  const prisma = new Proxy(tx, {
+    get: (target, key) => (key === '$transaction' ? (work: (t: Tx) => Promise<unknown>) => work(target) : Reflect.get(target, key)),
+  }) as unknown as Database['prisma'];
+  const statement = async <T>(query: Prisma.Sql): Promise<{ rows: T[]; count: number }> => {
+    if (!answersRows(query.sql)) return { rows: [], count: await tx.$executeRaw(query) };
+    const rows = await tx.$queryRaw<T[]>(query);
+    return { rows, count: rows.length };
+  };
+  return {
+    prisma,
+    statement,
+    transaction: (work) => work({ statement }),
+    ping: (timeoutMs) => database.ping(timeoutMs),
+    changeAuthorization: () => Promise.reject(new Error('an authorization change cannot join another transaction')),
+    close: () => Promise.resolve(),
+  };
+}

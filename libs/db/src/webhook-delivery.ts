@@ -18,6 +18,9 @@ export interface UnpublishedEvent {
   readonly eventType: string;
   readonly payload: unknown;
   readonly occurredAt: Date;
+  /** The automation definition whose run wrote the event (null otherwise) and the chain's depth (0: no automation). */
+  readonly causedByDefinitionId?: string | null;
+  readonly automationDepth?: number;
 }
 
 /**
@@ -35,10 +38,11 @@ export async function withRelayLock<T>(database: Database, work: (tx: Statements
 
 /** The oldest unpublished events, in per-workspace sequence order, locked until the transaction ends. */
 export async function lockUnpublishedEvents(tx: SqlClient, take: number): Promise<UnpublishedEvent[]> {
-  const rows = await readRows<{ workspace_id: string; id: string; sequence: string; aggregate_type: string; aggregate_id: string; event_type: string; payload: unknown; occurred_at: Date }>(
+  const rows = await readRows<{ workspace_id: string; id: string; sequence: string; aggregate_type: string; aggregate_id: string; event_type: string; payload: unknown; occurred_at: Date; caused_by_definition_id: string | null; automation_depth: number }>(
     tx,
     // ORDER BY names the columns, not their text aliases of the same names (text would order 10 before 9).
-    Prisma.sql`SELECT o.workspace_id::text AS workspace_id, o.id::text AS id, o.sequence::text AS sequence, aggregate_type, aggregate_id::text AS aggregate_id, event_type, payload, occurred_at
+    Prisma.sql`SELECT o.workspace_id::text AS workspace_id, o.id::text AS id, o.sequence::text AS sequence, aggregate_type, aggregate_id::text AS aggregate_id, event_type, payload, occurred_at,
+        caused_by_definition_id::text AS caused_by_definition_id, automation_depth
       FROM outbox_events o WHERE published_at IS NULL
       ORDER BY o.workspace_id, o.sequence LIMIT ${take} FOR UPDATE SKIP LOCKED`,
   );
@@ -51,6 +55,8 @@ export async function lockUnpublishedEvents(tx: SqlClient, take: number): Promis
     eventType: r.event_type,
     payload: r.payload,
     occurredAt: r.occurred_at,
+    causedByDefinitionId: r.caused_by_definition_id,
+    automationDepth: r.automation_depth,
   }));
 }
 

@@ -34,7 +34,7 @@ export class CoreModule implements OnApplicationShutdown {
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: LOGGER, useValue: logger },
-        { provide: DATABASE, useFactory: () => createDatabase(config) },
+        { provide: DATABASE, useFactory: () => createDatabase(config, { service }) },
         { provide: REDIS, useFactory: () => createRedis(config, service) },
         {
           provide: PROCEDURE_CONTEXT,

@@ -48,6 +48,7 @@ export const DOMAIN_STATUS: Readonly<Record<DomainErrorCode, number>> = {
   already_member: 409,
   invitation_pending: 409,
   invitation_not_pending: 409,
+  automation_run_not_running: 409,
   resend_too_soon: 409,
   precondition_failed: 412,
   payload_too_large: 413,

@@ -6,7 +6,7 @@ import type { AppConfig } from '@workcell/config';
  * deterministic id. Equal ids collapse into one job in BullMQ, so enqueueing the same logical work twice
  * (a retried request, two API instances, a restarted scheduler) never runs it twice.
  */
-export const QUEUE_NAMES = ['maintenance', 'projects', 'webhooks', 'deliveries', 'recurrences'] as const;
+export const QUEUE_NAMES = ['maintenance', 'projects', 'webhooks', 'deliveries', 'recurrences', 'automations'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 export interface JobDefinition<S extends z.ZodType = z.ZodType> {
@@ -133,6 +133,28 @@ export const jobCatalog = {
     everyMs: 60_000,
   }),
   // ─── end exports ───
+  // ─── automations (docs/automations.md) ───
+  /**
+   * Runs an automation run from `step` (its first job: step 0, enqueued by the relay after the commit that inserted
+   * the run; a flow.delay's continuation: the step after it, delayed). The id is the run and step, so a job is
+   * enqueued once per run and step however often it is asked for; each step is applied once whatever runs it (the
+   * step's compare-and-set). Three attempts with backoff; the last failure ends the run failed.
+   */
+  'automations.run': define({
+    queue: 'automations',
+    data: z.object({ workspaceId: z.uuid(), runId: z.uuid(), step: z.number().int().min(0).max(1000) }).strict(),
+    jobId: (d) => `automations.run.${d.runId}.${d.step}`,
+    attempts: 3,
+  }),
+  /** Re-enqueues running runs whose job was lost (reviveStaleAutomationRuns); every minute, overlapping runs harmless. */
+  'automations.revive': define({
+    queue: 'automations',
+    data: z.object({}).strict(),
+    jobId: (_d, at) => `automations.revive.${at.getTime()}`,
+    attempts: 1,
+    everyMs: 60_000,
+  }),
+  // ─── end automations ───
 } as const;
 
 export type JobName = keyof typeof jobCatalog;

@@ -19,6 +19,7 @@ export { CustomFieldValuesUpdate } from './v1/custom-field-values.js';
 export { FILE_MAX_BYTES, FILE_STATUSES, FileUpdate, FileUploadIntentCreate } from './v1/files.js';
 export { InvitationCreate } from './v1/invitations.js';
 export { RecurrenceRule, TaskRecurrenceCreate, TaskRecurrenceEvent, TaskRecurrencePreviewRequest, TaskRecurrenceUpdate } from './v1/task-recurrences.js';
+export { AutomationDefinitionCreate, AutomationDefinitionUpdate, AutomationPublish } from './v1/automations.js';
 export { DOMAIN_READ_SCOPES, RESOURCE_DOMAINS, ResourceDomainSchema } from './v1/search.js';
 export type { ResourceDomain } from './v1/search.js';
 export { WEBHOOK_DISABLED_REASONS, WEBHOOK_FAILURE_REASONS, WEBHOOK_URL_RULE } from './v1/webhooks.js';

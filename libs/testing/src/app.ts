@@ -36,7 +36,7 @@ function databaseUrls(base: AppConfig, url: string): { DATABASE_URL: string; DAT
 }
 
 /**
- * A config for tests: the machine's PostgreSQL and Redis (or DATABASE_URL/REDIS_URL if set), random ports,
+ * A config for tests: the machine's PostgreSQL and Redis (or DATABASE_URL/REDIS_URL if set; DATABASE_STATEMENT_LOG too), random ports,
  * silent logs, plus the overrides given.
  */
 export function testConfig(overrides: Record<string, string | undefined> = {}): AppConfig {
@@ -48,6 +48,8 @@ export function testConfig(overrides: Record<string, string | undefined> = {}): 
     // one given a REDIS_URL of its own: a fault test's TcpProxy stands in front of one server, never a cluster
     // (whose nodes hand clients their own addresses), so that app talks to the one Redis behind the proxy.
     REDIS_CLUSTER_NODES: overrides['REDIS_URL'] === undefined ? base.redis.clusterNodes.map((n) => `${n.host}:${n.port}`).join(',') || undefined : undefined,
+    // The statement check's recording (tools/statement-check) reaches every service a test boots.
+    DATABASE_STATEMENT_LOG: base.database.statementLog,
     LOG_LEVEL: 'silent',
     API_V0_PORT: '0',
     API_V1_PORT: '0',

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { loadConfig } from '@workcell/config';
+import { freePort } from './redis-server.js';
+import { waitFor } from './wait.js';
 
 const run = promisify(execFile);
 
@@ -23,35 +25,25 @@ export interface HarnessService {
   stop(): Promise<void>;
 }
 
-/** A free loopback port, and (`plus`) the port that far above it free too (a cluster node's bus port). */
-async function freePort(plus?: number): Promise<number> {
+/** A free loopback port whose cluster bus port (10000 above it) is free too. */
+async function freeNodePort(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const port = await listenOnce(0);
-    if (plus === undefined) return port;
-    if (port + plus <= 65_535 && (await listenOnce(port + plus).then(() => true, () => false))) return port;
+    const port = await freePort();
+    if (port + 10_000 <= 65_535 && (await bindable(port + 10_000))) return port;
   }
-  throw new Error('no free loopback port pair found');
+  throw new Error('no free loopback port with a free bus port found');
 }
 
-function listenOnce(port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Waits until `check` holds; a failing check (a refused connection) counts as not yet. */
+const until = (what: string, check: () => Promise<boolean>) => waitFor(what, () => check().catch(() => false));
 
 /** Started services are also killed when this process exits without its teardown (an interrupted jest run). */
 function killOnExit(child: ChildProcess): ChildProcess {
@@ -84,7 +76,7 @@ export async function startRedisCluster(masters = 3): Promise<HarnessService> {
   try {
     const ports: number[] = [];
     for (let i = 0; i < masters; i++) {
-      const port = await freePort(10_000);
+      const port = await freeNodePort();
       ports.push(port);
       // prettier-ignore
       const child = spawn('redis-server', [
@@ -188,4 +180,22 @@ export async function startHarnessModes(env: Readonly<Record<string, string | un
     throw error;
   }
   return started;
+}
+
+/**
+ * How the test harness runs the platform, chosen by the harness's own environment variables (docs/testing.md,
+ * "Harness modes"); they configure the tests, not a service, so they are read here rather than in libs/config.
+ * (WORKCELL_TEST_REDIS and WORKCELL_TEST_PG, above, are read once by jest's global setup.)
+ * - WORKCELL_TEST_INSTANCES=2: every cell the e2e fixtures start runs two instances of each service (issue 16:
+ *   nothing in one instance's memory may contradict another's).
+ */
+export interface HarnessMode {
+  readonly instances: 1 | 2;
+}
+
+export function harnessMode(): HarnessMode {
+  // eslint-disable-next-line no-restricted-properties -- the harness's own switches, not a service's configuration
+  const { WORKCELL_TEST_INSTANCES: instances } = process.env;
+  if (instances !== undefined && instances !== '1' && instances !== '2') throw new Error(`WORKCELL_TEST_INSTANCES must be 1 or 2, not ${instances}`);
+  return { instances: instances === '2' ? 2 : 1 };
 }

@@ -13,7 +13,12 @@ export interface ServiceProcess {
 
 /** Runs a compiled service entry point as a real process with exactly the environment given. */
 export function spawnService(entry: string, env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawnProcess(process.execPath, [entry], env);
+}
+
+/** Runs any program as a child process, with the environment given or else this process's own. */
+export function spawnProcess(command: string, args: readonly string[], env?: Record<string, string>): ServiceProcess {
+  const child = spawn(command, args, { ...(env ? { env } : {}), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const listeners = new Set<() => void>();
   const collect = (chunk: Buffer) => {

@@ -55,6 +55,21 @@ describe('v1: every served idempotent operation completes its key with its chang
   const role = () => created('/v1/roles', { name: `Role ${randomUUID()}`, permissions: ['tasks:read'] });
   const recurrence = async (rule: object, startsOn = '2030-01-01') => created('/v1/task-recurrences', { templateTaskId: await task(), rule, startsOn, timeZone: 'UTC' });
   const money = { amount: '10.00', currency: 'EUR' };
+  /** An automation flow waiting an hour on task.created of tasks titled `title` (by default one no task has). */
+  const automationFlow = (title = `never ${randomUUID()}`) => ({ name: 'Keyed automation', trigger: { eventType: 'task.created', conditions: { 'task.title': title } }, steps: [{ actionId: 'flow.delay', input: { seconds: 3600 } }] });
+  /** A running automation run (waiting out its delay): a published definition triggered by a task. */
+  const runningAutomation = async () => {
+    const title = `waiting ${randomUUID()}`;
+    const id = await created('/v1/automation-definitions', automationFlow(title));
+    assert.equal((await post(`/v1/automation-definitions/${id}/publish`, { expectedVersion: '1' })).status, 201);
+    await created('/v1/tasks', { title });
+    for (let i = 0; i < 200; i++) {
+      const run = await cell.database.prisma.automationRun.findFirst({ where: { workspaceId: cell.workspaceId, definitionId: id, stepsCompleted: 1 } });
+      if (run) return run.id;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return assert.fail('the automation never started');
+  };
   /** A file upload of the 3 bytes `abc`; an intent whose bytes were PUT to its upload URL; an available file. */
   const fileUpload = () => ({ name: `file-${randomUUID()}.txt`, contentType: 'text/plain', sizeBytes: 3, checksumSha256: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad' });
   const uploadedIntent = async () => {
@@ -141,6 +156,9 @@ describe('v1: every served idempotent operation completes its key with its chang
     previewTaskRecurrence: async () => ({ path: `/v1/task-recurrences/${await recurrence({ frequency: 'daily' })}/preview`, body: { count: 3 } }),
     recheckTaskRecurrence: async () => ({ path: `/v1/task-recurrences/${await recurrence({ frequency: 'daily', count: 3 }, '2026-01-01')}/recheck` }),
     submitTaskRecurrenceEvent: async () => ({ path: `/v1/task-recurrences/${await recurrence({ frequency: 'external' })}/events`, body: { externalEventId: randomUUID(), eventType: 'keyed', occurredAt: '2026-11-02T09:00:00Z' } }),
+    createAutomationDefinition: async () => ({ path: '/v1/automation-definitions', body: automationFlow() }),
+    restoreAutomationDefinition: async () => archived('/v1/automation-definitions', automationFlow()),
+    abortAutomationRun: async () => ({ path: `/v1/automation-runs/${await runningAutomation()}/abort` }),
   };
 
   const keyOf = (key: string) =>

@@ -58,6 +58,21 @@ describe('v1: every Location names a route that answers GET', () => {
 
   const recurrence = async (rule: object, startsOn = '2030-01-01') =>
     create('/v1/task-recurrences', { templateTaskId: await create('/v1/tasks', { title: `Template ${++seq}` }), rule, startsOn, timeZone: 'UTC' });
+  /** An automation flow waiting an hour on task.created of tasks titled `title`. */
+  const automationFlow = (title: string) => ({ name: `Located ${++seq}`, trigger: { eventType: 'task.created', conditions: { 'task.title': title } }, steps: [{ actionId: 'flow.delay', input: { seconds: 3600 } }] });
+  /** A running automation run (waiting out its delay). */
+  const runningAutomation = async () => {
+    const title = `Waiting ${++seq}`;
+    const id = await create('/v1/automation-definitions', automationFlow(title));
+    assert.equal((await callApi(cell.v1, 'POST', `/v1/automation-definitions/${id}/publish`, token, { expectedVersion: '1' })).status, 201);
+    await create('/v1/tasks', { title });
+    for (let i = 0; i < 200; i++) {
+      const run = await cell.database.prisma.automationRun.findFirst({ where: { workspaceId: cell.workspaceId, definitionId: id, stepsCompleted: 1 } });
+      if (run) return run.id;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return assert.fail('the automation never started');
+  };
   const REQUESTS: Record<string, () => Promise<Request>> = {
     createTag: async () => ({ path: '/v1/tags', body: { name: `Tag ${++seq}` } }),
     createList: async () => ({ path: '/v1/lists', body: { name: `List ${++seq}`, kind: 'tasks' } }),
@@ -98,6 +113,9 @@ describe('v1: every Location names a route that answers GET', () => {
       body: { externalEventId: `located-${++seq}`, eventType: 'located', occurredAt: '2026-11-02T09:00:00Z' },
     }),
     createExport: async () => ({ path: '/v1/exports', body: { resourceTypes: ['tags'], format: 'csv' } }),
+    createAutomationDefinition: async () => ({ path: '/v1/automation-definitions', body: automationFlow(`Never ${++seq}`) }),
+    publishAutomationDefinition: async () => ({ path: `/v1/automation-definitions/${await create('/v1/automation-definitions', automationFlow(`Never ${++seq}`))}/publish`, body: { expectedVersion: '1' } }),
+    abortAutomationRun: async () => ({ path: `/v1/automation-runs/${await runningAutomation()}/abort` }),
     completeProject: lifecycle((id) => `/v1/projects/${id}/complete`),
     reopenProject: lifecycle(
       (id) => `/v1/projects/${id}/reopen`,

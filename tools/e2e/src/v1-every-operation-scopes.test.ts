@@ -25,6 +25,28 @@ describe('v1: every served operation requires its scopes', () => {
   });
   afterAll(() => cell?.close());
 
+  type Requests = Record<string, () => Promise<{ method: string; path: string; body?: unknown }>>;
+
+  /**
+   * For every served operation of a dynamic scope rule (each must have a request): a credential holding every scope
+   * but `withheld` gets 403 insufficient_scope naming it, and the same request with every scope passes.
+   */
+  const refusesWithout = async (rule: string, withheld: string, requests: Requests, admin: string) => {
+    const served = new Set(routeCoverage(cell.v1.app as NestFastifyApplication).implemented);
+    const dynamic = v1Operations.filter((op) => op.dynamicScopes === rule && served.has(op.operationId)).map((op) => op.operationId);
+    assert.deepEqual(Object.keys(requests).sort(), dynamic.sort(), `a request for every served ${rule} operation`);
+    const without = await cell.mint(V1_SCOPES.filter((s) => s !== withheld));
+    for (const operationId of dynamic) {
+      const { method, path, body } = await requests[operationId]!();
+      const refused = await callApi(cell.v1, method, path, without, body);
+      assert.equal(refused.status, 403, `${operationId}: ${JSON.stringify(refused.body)}`);
+      assert.equal(errorOf(refused).code, 'insufficient_scope', operationId);
+      assert.ok(errorOf(refused).detail.includes(withheld), operationId);
+      const allowed = await callApi(cell.v1, method, path, admin, body);
+      assert.ok(allowed.status >= 200 && allowed.status < 300, `${operationId}: ${allowed.status} ${JSON.stringify(allowed.body)}`);
+    }
+  };
+
   it('answers 403 insufficient_scope naming the scope to a credential without it', async () => {
     const served = new Set(routeCoverage(cell.v1.app as NestFastifyApplication).implemented);
     const guarded = v1Operations.filter((op) => served.has(op.operationId) && op.authenticated && (op.scopes.length > 0 || op.anyOfScopes.length > 0));
@@ -64,7 +86,7 @@ describe('v1: every served operation requires its scopes', () => {
     };
     const task = await post('/v1/tasks', { title: 'A target' });
     const comment = () => post('/v1/comments', { targetType: 'tasks', targetId: task, body: 'On a task' });
-    const requests: Record<string, () => Promise<{ method: string; path: string; body?: unknown }>> = {
+    const requests: Requests = {
       listComments: async () => ({ method: 'GET', path: `/v1/comments?targetType=tasks&targetId=${task}` }),
       createComment: async () => ({ method: 'POST', path: '/v1/comments', body: { targetType: 'tasks', targetId: task, body: 'Another' } }),
       getComment: async () => ({ method: 'GET', path: `/v1/comments/${await comment()}` }),
@@ -72,18 +94,27 @@ describe('v1: every served operation requires its scopes', () => {
       deleteComment: async () => ({ method: 'DELETE', path: `/v1/comments/${await comment()}` }),
       listActivity: async () => ({ method: 'GET', path: `/v1/activity?targetType=tasks&targetId=${task}` }),
     };
-    const served = new Set(routeCoverage(cell.v1.app as NestFastifyApplication).implemented);
-    const dynamic = v1Operations.filter((op) => op.dynamicScopes === 'target-resource' && served.has(op.operationId)).map((op) => op.operationId);
-    assert.deepEqual(Object.keys(requests).sort(), dynamic.sort(), 'a request for every served target-resource operation');
-    const withoutTasks = await cell.mint(V1_SCOPES.filter((s) => s !== 'tasks:read'));
-    for (const operationId of dynamic) {
-      const { method, path, body } = await requests[operationId]!();
-      const refused = await callApi(cell.v1, method, path, withoutTasks, body);
-      assert.equal(refused.status, 403, `${operationId}: ${JSON.stringify(refused.body)}`);
-      assert.equal(errorOf(refused).code, 'insufficient_scope', operationId);
-      assert.match(errorOf(refused).detail, /tasks:read/, operationId);
-      const allowed = await callApi(cell.v1, method, path, admin, body);
-      assert.ok(allowed.status >= 200 && allowed.status < 300, `${operationId}: ${allowed.status} ${JSON.stringify(allowed.body)}`);
-    }
+    await refusesWithout('target-resource', 'tasks:read', requests, admin);
+  });
+
+  /**
+   * The registry's dynamic rule `automation-flow` (5.3: automation writes "also need the scopes implied by the
+   * flow"): for every served operation declaring it, a credential holding every scope but the flow's action scope
+   * (tasks:write for a tasks.create step) gets 403 `insufficient_scope` naming it, and nothing is written.
+   */
+  it("answers 403 insufficient_scope naming the flow's scopes for every served 'automation-flow' operation", async () => {
+    const admin = await cell.mint(V1_SCOPES);
+    const flow = { name: 'Flow', trigger: { eventType: 'task.created', conditions: { 'task.title': 'never' } }, steps: [{ actionId: 'tasks.create', input: { title: 'Made' } }] };
+    const definition = async () => {
+      const reply = await callApi<{ data: { id: string } }>(cell.v1, 'POST', '/v1/automation-definitions', admin, flow);
+      assert.equal(reply.status, 201, JSON.stringify(reply.body));
+      return reply.body.data.id;
+    };
+    const requests: Requests = {
+      createAutomationDefinition: async () => ({ method: 'POST', path: '/v1/automation-definitions', body: flow }),
+      updateAutomationDefinition: async () => ({ method: 'PATCH', path: `/v1/automation-definitions/${await definition()}`, body: { expectedVersion: '1', name: 'Renamed' } }),
+      publishAutomationDefinition: async () => ({ method: 'POST', path: `/v1/automation-definitions/${await definition()}/publish`, body: { expectedVersion: '1' } }),
+    };
+    await refusesWithout('automation-flow', 'tasks:write', requests, admin);
   });
 });

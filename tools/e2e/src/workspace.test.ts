@@ -104,6 +104,7 @@ describe('v1 workspace settings, capabilities, entitlements and project sharing'
       assert.deepEqual([...byKey.keys()].sort(), [...new Set(v1Operations.map((o) => o.family))].sort());
       assert.equal(byKey.get('tags'), true);
       assert.equal(byKey.get('workspace'), true);
+      assert.equal(byKey.get('automations'), true);
       // Families whose operations still answer 501 are not offered as capabilities.
       const unserved = (await call('GET', '/v1/changes', admin)).status === 501;
       assert.equal(byKey.get('changes'), !unserved);

@@ -86,7 +86,7 @@ const ERROR_RESPONSES: Record<V1ErrorStatus, { name: string; description: string
   409: {
     name: 'Conflict',
     description:
-      'The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`, `already_member`, `invitation_pending`, `invitation_not_pending`, `resend_too_soon` (with `Retry-After`), and for files `upload_not_received`, `upload_mismatch` and `file_not_available` (docs/files.md).',
+      'The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`, `already_member`, `invitation_pending`, `invitation_not_pending`, `resend_too_soon` (with `Retry-After`), `automation_run_not_running`, and for files `upload_not_received`, `upload_mismatch` and `file_not_available` (docs/files.md).',
   },
   410: { name: 'Gone', description: 'Private-file upload reservation expired.' },
   412: { name: 'PreconditionFailed', description: 'Strong revision stale.' },

@@ -4,12 +4,14 @@ import {
   type Database,
   disableWebhooks,
   insertPendingDeliveries,
+  insertAutomationRunsOnce,
   inTransaction,
   loadCredential,
   lockUnpublishedEvents,
   markEventsPublished,
   type NewDelivery,
   stalePendingDeliveries,
+  triggerableAutomationsOf,
   type WebhookDisabledReason,
   withRelayLock,
 } from '@workcell/db';
@@ -22,6 +24,7 @@ import type { ProcedureContext } from '../kernel/procedure.js';
 import type { QueuedDelivery } from './first-attempts.js';
 import { WILDCARD } from '../webhooks/view.js';
 import { INVITATION_MAIL_EVENTS } from '../invitations/send-invitation-mail.js';
+import { automationRunsFor } from '../automations/trigger.js';
 
 /** Where the relay hands deliveries to; the worker backs it (apps/worker jobs.module.ts). */
 export interface DeliverySink {
@@ -43,6 +46,11 @@ export interface DeliverySink {
    * and a rolled-back run enqueues the same id again (no second job; sendInvitationMail records what it sent).
    */
   mailInvitation(mail: { workspaceId: string; invitationId: string; eventId: string }): Promise<void>;
+  /**
+   * A new automation run's first job, after the relay's commit (a job enqueued before it could run before its row
+   * exists); a run whose job was lost between the two is revived by reviveStaleAutomationRuns.
+   */
+  startAutomationRun(run: { workspaceId: string; runId: string }): Promise<void>;
 }
 
 const BATCH = 200;
@@ -97,12 +105,14 @@ export interface RelayRun {
  * A subscription whose owner credential has expired (or whose principal is no longer active) gets nothing and is
  * disabled after commit, each in its own short transaction (`disableWebhooks`: idempotent, audited, with an
  * event), so it never stays `active` while receiving nothing; a crash in between is caught by the next event.
+ * - automations: every published, unarchived definition whose trigger matches gets one run row per event
+ *   (automationRunsFor: never its own writes, and a chain bounded in depth), whose job is enqueued after commit.
  */
 export async function relayOutbox(ctx: ProcedureContext, sink: DeliverySink): Promise<RelayRun> {
   const now = ctx.now();
   const created = await withRelayLock(ctx.database, async (tx) => {
     const events = await lockUnpublishedEvents(tx, BATCH);
-    if (events.length === 0) return { events: 0, inserted: [], refused: [] };
+    if (events.length === 0) return { events: 0, inserted: [], refused: [], runs: [] };
     const workspaceIds = [...new Set(events.map((e) => e.workspaceId))];
     const subscriptions = await activeWebhooksOf(tx, workspaceIds);
     const legacy = await activeLegacyWebhooksOf(tx, workspaceIds);
@@ -138,10 +148,13 @@ export async function relayOutbox(ctx: ProcedureContext, sink: DeliverySink): Pr
     await Promise.all(legacyJobs.map((job) => sink.deliverLegacy(job)));
     await Promise.all(mailJobs.map((job) => sink.mailInvitation(job)));
     const inserted = await insertPendingDeliveries(tx, rows);
+    // Automation runs (docs/automations.md): one per (definition, event), inserted with the event's publication.
+    const runs = await insertAutomationRunsOnce(tx, automationRunsFor(events, await triggerableAutomationsOf(tx, workspaceIds)), now);
     await markEventsPublished(tx, events, now);
-    return { events: events.length, inserted, refused };
+    return { events: events.length, inserted, refused, runs };
   });
   await Promise.all((created?.inserted ?? []).map((d) => sink.deliver({ workspaceId: d.workspaceId, deliveryId: d.id })));
+  await Promise.all((created?.runs ?? []).map((r) => sink.startAutomationRun({ workspaceId: r.workspaceId, runId: r.id })));
   // Outside the relay's transaction: disabling writes an outbox event, whose sequence lock the relay must not hold.
   for (const s of created?.refused ?? []) {
     await inTransaction(ctx.database, (tx) => disableWebhooks(tx, { workspaceId: s.workspaceId, selection: { ids: [s.id] }, reason: s.reason, actor: SYSTEM_ACTOR, now }));

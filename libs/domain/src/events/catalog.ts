@@ -73,6 +73,8 @@ export const AGGREGATES = {
   appointment: { resourceType: 'appointments', scope: 'appointments:delegated:read' },
   absence: { resourceType: 'absences', scope: 'absences:delegated:read' },
   export: { resourceType: 'exports', scope: 'exports:read' },
+  automation_definition: { resourceType: 'automation-definitions', scope: 'automations:read' },
+  automation_run: { resourceType: 'automation-runs', scope: 'automations:read' },
 } as const;
 export type AggregateType = keyof typeof AGGREGATES;
 
@@ -178,6 +180,12 @@ export const EVENT_CATALOG: readonly EventTypeSpec[] = [
   event('export.succeeded', 'export', 'updated', 'An export’s result is ready for its creator to download until expiresAt.', { channels: ['changes', 'webhooks'] }),
   event('export.failed', 'export', 'updated', 'An export failed (payload: the export with its failureReason).', { channels: ['changes', 'webhooks'] }),
   event('export.expired', 'export', 'updated', 'An export’s result expired and its bytes were removed.', { channels: ['changes', 'webhooks'] }),
+  // Automations (docs/automations.md): v1 resources; a run's events let a client follow runs without polling.
+  ...lifecycle('automation_definition', 'automation definition', { channels: ['changes', 'webhooks'] }),
+  event('automation_definition.published', 'automation_definition', 'updated', 'A definition’s draft was published as a new immutable version (payload: the definition and the version number); its runs use it from then on.', { channels: ['changes', 'webhooks'] }),
+  event('automation_run.succeeded', 'automation_run', 'updated', 'An automation run applied all its steps.', { channels: ['changes', 'webhooks'] }),
+  event('automation_run.failed', 'automation_run', 'updated', 'An automation run failed (payload: the run with its error; loop_bound when the chain of automations reached its bound).', { channels: ['changes', 'webhooks'] }),
+  event('automation_run.aborted', 'automation_run', 'updated', 'An automation run was aborted (automations:run).', { channels: ['changes', 'webhooks'] }),
   event('workspace.settings_updated', 'workspace', 'updated', 'The workspace settings changed.', { readScopes: ['workspace-settings:read'] }),
   // Subscription changes are audited, not outboxed, except this one: a subscription stopped by someone other
   // than its owner (revocation, expiry, an administrator, a receiver answering 410) must never be silently dead.

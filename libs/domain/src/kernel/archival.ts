@@ -19,8 +19,8 @@ import type { Versioned } from './versioned.js';
  * - a change writes `<type>.archived` (`{ <type>Id, archivedAt, requestId }`) or `<type>.restored`
  *   (`{ <type>: resource, requestId }`) in the transaction that makes it, and only then.
  */
-/** Archivable resources that scopes alone bound here (no resource-grant type of their own): custom-field definitions, task recurrences. */
-export type UngrantedType = 'custom_field_definition' | 'task_recurrence';
+/** Archivable resources that scopes alone bound here (no resource-grant type of their own): custom-field definitions, task recurrences, automation definitions. */
+export type UngrantedType = 'custom_field_definition' | 'task_recurrence' | 'automation_definition';
 
 export interface Archivable<Row, View> {
   /** The resource type: its grant type, the events' aggregate type and their name prefix; messages name it with spaces (`contact group`). */

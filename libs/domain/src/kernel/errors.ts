@@ -57,6 +57,8 @@ export const DOMAIN_ERROR_CODES = [
   'invitation_not_pending',
   /** Resending an invitation sooner than a minute after its last e-mail (409, with Retry-After from meta.retryAfterSeconds). */
   'resend_too_soon',
+  /** Aborting an automation run that has ended (succeeded, failed or aborted) (409). */
+  'automation_run_not_running',
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 

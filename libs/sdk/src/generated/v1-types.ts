@@ -2876,7 +2876,9 @@ export interface paths {
         };
         /**
          * List automation actions
-         * @description Scopes: `automations:read`.
+         * @description The static catalog of actions a flow may use (tasks.create, tasks.update, comments.create, flow.delay), with the scopes each implies and its input schema. One page.
+         *
+         *     Scopes: `automations:read`.
          */
         get: operations["listAutomationActions"];
         put?: never;
@@ -2896,13 +2898,17 @@ export interface paths {
         };
         /**
          * List automation definitions
-         * @description Scopes: `automations:read`.
+         * @description The workspace's unarchived definitions, oldest first; `status` published: those with a published version.
+         *
+         *     Scopes: `automations:read`.
          */
         get: operations["listAutomationDefinitions"];
         put?: never;
         /**
          * Create automation definition
-         * @description Scopes: `automations:write`.
+         * @description A new draft (never published, so it triggers nothing). The trigger's event type must be in the event catalog and the steps' actions and inputs valid (400 validation_failed with pointers). Needs automations:write plus the scopes the flow implies: every action's requiredScopes and the event type's read scopes (403 insufficient_scope naming the missing ones).
+         *
+         *     Scopes: `automations:write`.
          */
         post: operations["createAutomationDefinition"];
         delete?: never;
@@ -2927,14 +2933,18 @@ export interface paths {
         post?: never;
         /**
          * Archive automation definition
-         * @description Scopes: `automations:write`.
+         * @description Archives the definition: it triggers nothing from then on (runs already started go on; abort them). Versions and runs stay readable.
+         *
+         *     Scopes: `automations:write`.
          */
         delete: operations["archiveAutomationDefinition"];
         options?: never;
         head?: never;
         /**
          * Update automation definition
-         * @description Scopes: `automations:write`.
+         * @description Compare-and-set of the draft (expectedVersion; 409 version_conflict when stale). Published versions are untouched: a change runs only once published. Same validation and flow-implied scopes as create; an archived definition is 409 conflict until restored.
+         *
+         *     Scopes: `automations:write`.
          *
          *     Compare-and-set: send the last read `version` as `expectedVersion`; 409 `version_conflict` when stale.
          */
@@ -2952,7 +2962,9 @@ export interface paths {
         put?: never;
         /**
          * Restore automation definition
-         * @description Scopes: `automations:write`.
+         * @description Restores an archived definition: its published version triggers again.
+         *
+         *     Scopes: `automations:write`.
          */
         post: operations["restoreAutomationDefinition"];
         delete?: never;
@@ -2972,7 +2984,9 @@ export interface paths {
         put?: never;
         /**
          * Publish the draft as a new version
-         * @description Scopes: `automations:write`.
+         * @description Compare-and-set on the definition's version (body expectedVersion; 409 version_conflict when stale, so of two concurrent publishes at one version one makes the version and the other is refused): inserts the immutable version previous + 1 with the draft's trigger and steps, in the statement that bumps the definition's version and publishedVersion. The publishing credential becomes the owner, whose authority every run acts with; it needs automations:write and every scope the flow implies (403 insufficient_scope). An archived definition is 409 conflict.
+         *
+         *     Scopes: `automations:write`.
          *
          *     Compare-and-set: send the last read `version` as `expectedVersion`; 409 `version_conflict` when stale.
          */
@@ -2992,7 +3006,9 @@ export interface paths {
         };
         /**
          * List automation definition versions
-         * @description Scopes: `automations:read`.
+         * @description The definition's published versions in publication order (archived definitions too).
+         *
+         *     Scopes: `automations:read`.
          */
         get: operations["listAutomationDefinitionVersions"];
         put?: never;
@@ -3012,7 +3028,9 @@ export interface paths {
         };
         /**
          * Get automation definition version
-         * @description Scopes: `automations:read`.
+         * @description One published version by its number.
+         *
+         *     Scopes: `automations:read`.
          */
         get: operations["getAutomationDefinitionVersion"];
         put?: never;
@@ -3032,7 +3050,9 @@ export interface paths {
         };
         /**
          * List automation runs
-         * @description Scopes: `automations:read`.
+         * @description The workspace's runs in start order, optionally of one definition and/or in one status. A trigger refused by the loop bound shows as a failed run with error loop_bound.
+         *
+         *     Scopes: `automations:read`.
          */
         get: operations["listAutomationRuns"];
         put?: never;
@@ -3052,7 +3072,9 @@ export interface paths {
         };
         /**
          * Get automation run
-         * @description Scopes: `automations:read`.
+         * @description One run: status, steps applied, the triggering event and the error.
+         *
+         *     Scopes: `automations:read`.
          */
         get: operations["getAutomationRun"];
         put?: never;
@@ -3074,7 +3096,9 @@ export interface paths {
         put?: never;
         /**
          * Abort a running automation
-         * @description Scopes: `automations:run`.
+         * @description Marks a running run aborted (compare-and-set on its status, under the run's row lock that each step's transaction also takes, so no step commits after the abort). The abort is done in the request: 202 with an operation that has already succeeded and a Location naming the run. A run that has ended is 409 automation_run_not_running.
+         *
+         *     Scopes: `automations:run`.
          */
         post: operations["abortAutomationRun"];
         delete?: never;
@@ -3805,21 +3829,21 @@ export interface components {
             region: string;
             cell: string;
         };
-        /** @description Metadata of an automation action. */
+        /** @description An action the engine offers. Each calls the same domain procedure as the API, with the authority of the definition's owner at run time, in the transaction that advances the run; its requiredScopes are the scopes a flow using it implies. */
         AutomationAction: {
-            /** @description Action key, e.g. tasks.create */
+            /** @description Action key, e.g. tasks.create; a step names it as actionId. */
             id: string;
             name: string;
             description: string;
             category: string;
             /** @description Scopes a flow using this action needs on write. */
             requiredScopes: string[];
-            /** @description JSON Schema of the action input. */
+            /** @description JSON Schema of the action input (any string value may instead be a template `{{event.<dot path>}}`). */
             inputSchema: {
                 [key: string]: unknown;
             };
         };
-        /** @description An automation definition (draft plus published versions). */
+        /** @description An automation definition: its draft (trigger and steps, changed by compare-and-set) and the number of its latest immutable published version. Only a published, unarchived definition is triggered. */
         AutomationDefinition: {
             /** @description Opaque resource identifier. */
             id: string;
@@ -3841,7 +3865,10 @@ export interface components {
             status: "draft" | "published";
             trigger: components["schemas"]["AutomationTrigger"];
             steps: components["schemas"]["AutomationStep"][];
+            /** @description The version runs use (the latest published); null while never published. */
             publishedVersion: number | null;
+            /** @description The credential that published last: runs act with its authority as it is when they run. */
+            ownerCredentialId: string | null;
             /** @description Opaque compare-and-set validator of this resource. */
             version: string;
         };
@@ -3861,13 +3888,13 @@ export interface components {
             /** @description The `version` from the last read. The write fails with 409 `version_conflict` when the stored version differs. */
             expectedVersion: string;
         };
-        /** @description Publish the current draft if it is still at expectedVersion. */
+        /** @description Publish the current draft if the definition is still at expectedVersion (its `version`). */
         AutomationPublish: {
             /** @description The `version` from the last read. The write fails with 409 `version_conflict` when the stored version differs. */
             expectedVersion: string;
             note?: string;
         };
-        /** @description One run of an automation. */
+        /** @description One run of a published version for one triggering event: running, then succeeded, failed or aborted. */
         AutomationRun: {
             /** @description Opaque resource identifier. */
             id: string;
@@ -3875,31 +3902,51 @@ export interface components {
             definitionId: string;
             /** Format: int64 */
             versionNumber: number;
+            /** @description The triggering event (its id in the change feed and webhook deliveries). */
+            eventId: string;
+            eventType: string;
             /** @enum {string} */
             status: "running" | "succeeded" | "failed" | "aborted";
+            /**
+             * Format: int64
+             * @description Steps applied so far; each is applied exactly once.
+             */
+            stepsCompleted: number;
+            /**
+             * Format: int64
+             * @description How many automations deep the run is: 1 when a change no automation made triggered it.
+             */
+            depth: number;
+            /** @description While a flow.delay step waits: when the run resumes. */
+            resumeAt: string | null;
             /**
              * Format: date-time
              * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             startedAt: string;
             endedAt: string | null;
-            error: string | null;
+            /** @description Why the run failed: owner_unauthorized, an action's domain error code (e.g. not_found, validation_failed), internal_error after the last retry, or loop_bound. */
+            error: {
+                code: string;
+                message: string;
+            } | null;
         };
-        /** @description One step of a flow. */
+        /** @description One step of a flow: an action of GET /v1/automation-actions and its input, checked against the action's inputSchema on create, update and publish (400 validation_failed, pointers /steps/{i}/input/...). A string value `{{event.<dot path>}}` is replaced at run time by that value of the triggering event (`event.id`, `event.type`, `event.data.<payload path>`). */
         AutomationStep: {
             actionId: string;
             input: {
                 [key: string]: unknown;
             };
         };
-        /** @description Event that starts a run. */
+        /** @description The event that starts a run: an event type of the event catalog (GET /v1/event-catalog) that the owner may receive, and conditions on its payload. */
         AutomationTrigger: {
             eventType: string;
+            /** @description Equality on dot paths of the event payload (e.g. `task.priority`: `high`); every condition must hold. */
             conditions?: {
                 [key: string]: string | number | boolean | null;
             };
         };
-        /** @description An immutable published version. */
+        /** @description An immutable published version (never updated: no write path, and the database refuses an update). */
         AutomationVersion: {
             /** @description Opaque resource identifier. */
             definitionId: string;
@@ -3913,7 +3960,7 @@ export interface components {
              * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             publishedAt: string;
-            /** @description Opaque resource identifier. */
+            /** @description The credential that published it (the definition's owner from then on). */
             publishedBy: string;
         };
         /** @description Derived availability (working hours minus appointments, absences and planned work). */
@@ -5994,7 +6041,7 @@ export interface components {
             };
         };
         /**
-         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`, `already_member`, `invitation_pending`, `invitation_not_pending`, `resend_too_soon` (with `Retry-After`), and for files `upload_not_received`, `upload_mismatch` and `file_not_available` (docs/files.md). Codes: `conflict`.
+         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`, `already_member`, `invitation_pending`, `invitation_not_pending`, `resend_too_soon` (with `Retry-After`), `automation_run_not_running`, and for files `upload_not_received`, `upload_mismatch` and `file_not_available` (docs/files.md). Codes: `conflict`.
          *
          *     - `conflict`: the resource's state does not allow the change.
          */
@@ -6011,7 +6058,7 @@ export interface components {
             };
         };
         /**
-         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`, `already_member`, `invitation_pending`, `invitation_not_pending`, `resend_too_soon` (with `Retry-After`), and for files `upload_not_received`, `upload_mismatch` and `file_not_available` (docs/files.md). Codes: `conflict`, `idempotency_key_reused`, `idempotency_request_in_progress`.
+         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`, `already_member`, `invitation_pending`, `invitation_not_pending`, `resend_too_soon` (with `Retry-After`), `automation_run_not_running`, and for files `upload_not_received`, `upload_mismatch` and `file_not_available` (docs/files.md). Codes: `conflict`, `idempotency_key_reused`, `idempotency_request_in_progress`.
          *
          *     - `conflict`: the resource's state does not allow the change.
          *     - `idempotency_key_reused`: the Idempotency-Key was used with a different payload.
@@ -6030,7 +6077,7 @@ export interface components {
             };
         };
         /**
-         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`, `already_member`, `invitation_pending`, `invitation_not_pending`, `resend_too_soon` (with `Retry-After`), and for files `upload_not_received`, `upload_mismatch` and `file_not_available` (docs/files.md). Codes: `conflict`, `version_conflict`.
+         * @description The change conflicts with the current state. Some operations name their conflict with a code of their own: `last_administrator`, `built_in_role`, `role_in_use`, `hierarchy_cycle`, `timer_already_running`, `timer_not_running`, `custom_field_values_in_use`, `already_member`, `invitation_pending`, `invitation_not_pending`, `resend_too_soon` (with `Retry-After`), `automation_run_not_running`, and for files `upload_not_received`, `upload_mismatch` and `file_not_available` (docs/files.md). Codes: `conflict`, `version_conflict`.
          *
          *     - `conflict`: the resource's state does not allow the change.
          *     - `version_conflict`: expectedVersion is not the stored version.
@@ -19547,6 +19594,7 @@ export interface operations {
                      *             }
                      *           ],
                      *           "publishedVersion": 1,
+                     *           "ownerCredentialId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
                      *           "version": "Example version"
                      *         }
                      *       ],
@@ -19645,6 +19693,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "publishedVersion": 1,
+                     *         "ownerCredentialId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
                      *         "version": "Example version"
                      *       }
                      *     }
@@ -19713,6 +19762,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "publishedVersion": 1,
+                     *         "ownerCredentialId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
                      *         "version": "Example version"
                      *       }
                      *     }
@@ -19838,6 +19888,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "publishedVersion": 1,
+                     *         "ownerCredentialId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
                      *         "version": "Example version"
                      *       }
                      *     }
@@ -19913,6 +19964,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "publishedVersion": 1,
+                     *         "ownerCredentialId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
                      *         "version": "Example version"
                      *       }
                      *     }
@@ -20200,10 +20252,18 @@ export interface operations {
                      *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
                      *           "definitionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
                      *           "versionNumber": 1,
+                     *           "eventId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *           "eventType": "Example event type",
                      *           "status": "running",
-                     *           "startedAt": "2025-01-06T09:00:00Z",
-                     *           "endedAt": "2025-01-06T10:00:00Z",
-                     *           "error": "Example error"
+                     *           "stepsCompleted": 1,
+                     *           "depth": 1,
+                     *           "resumeAt": "2025-01-06T09:00:00Z",
+                     *           "startedAt": "2025-01-06T10:00:00Z",
+                     *           "endedAt": "2025-01-06T11:00:00Z",
+                     *           "error": {
+                     *             "code": "Example code",
+                     *             "message": "Example message"
+                     *           }
                      *         }
                      *       ],
                      *       "meta": {
@@ -20261,10 +20321,18 @@ export interface operations {
                      *         "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
                      *         "definitionId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
                      *         "versionNumber": 1,
+                     *         "eventId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a62",
+                     *         "eventType": "Example event type",
                      *         "status": "running",
-                     *         "startedAt": "2025-01-06T09:00:00Z",
-                     *         "endedAt": "2025-01-06T10:00:00Z",
-                     *         "error": "Example error"
+                     *         "stepsCompleted": 1,
+                     *         "depth": 1,
+                     *         "resumeAt": "2025-01-06T09:00:00Z",
+                     *         "startedAt": "2025-01-06T10:00:00Z",
+                     *         "endedAt": "2025-01-06T11:00:00Z",
+                     *         "error": {
+                     *           "code": "Example code",
+                     *           "message": "Example message"
+                     *         }
                      *       }
                      *     }
                      */

@@ -1,6 +1,8 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApiV0App } from '@workcell/api-v0';
-import { createApiV1App } from '@workcell/api-v1';
+import { ApiV1Module, createApiV1App, SERVICE } from '@workcell/api-v1';
+import type { AppConfig } from '@workcell/config';
+import { createHttpApplication, createLogger } from '@workcell/http';
 import { type RunningApp, startApp, type TestEnvironment } from '@workcell/testing';
 import { fixtureValue } from './cell.js';
 
@@ -31,4 +33,14 @@ export function useApiApps(env: TestEnvironment): ApiApps {
       return fixtureValue('useApiApps()', apps).v0;
     },
   };
+}
+
+/**
+ * api-v1 with its gate and none of its controllers: every registry operation is an operation without a handler,
+ * answering 401/403 from its gate and then 501 `not_implemented`. Every one of the 237 has a handler in the real
+ * app now, so this is where that path (and the reference page's marking of it) is still exercised.
+ */
+export function createBareApiV1App(config: AppConfig): Promise<NestFastifyApplication> {
+  const logger = createLogger(config, SERVICE);
+  return createHttpApplication({ ...ApiV1Module.register(config, logger), controllers: [] }, { logger, api: 'v1' });
 }

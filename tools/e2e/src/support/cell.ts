@@ -6,7 +6,7 @@ import { createWorkerApp } from '@workcell/worker';
 import type { AppConfig } from '@workcell/config';
 import { createDatabase, type Database, type DemoTokens, type GrantResourceType, issueCredential, seedDemoWorkspaceIfEmpty } from '@workcell/db';
 import type { Logger } from '@workcell/http';
-import { type RunningApp, startApp, testConfig, type TestEnvironment } from '@workcell/testing';
+import { harnessMode, type RunningApp, startApp, testConfig, type TestEnvironment } from '@workcell/testing';
 import { callApi, listAllPages, type Reply } from './v1.js';
 
 /**
@@ -59,13 +59,30 @@ export interface CellOptions {
   readonly settings?: Readonly<Record<string, string>>;
 }
 
-/** The auth service and the worker of a cell, and the configuration its API instances run with. */
+/**
+ * The auth service and the worker of a cell, and the configuration its API instances run with. With
+ * WORKCELL_TEST_INSTANCES=2 (harnessMode) a second auth service and a second worker run too, and `secondConfig`
+ * points a second API instance at them; `close` ends those extra instances.
+ */
 export async function startCellServices(env: TestEnvironment, options: CellOptions = {}) {
   const { logger } = options;
-  const auth = await startApp((c) => createAuthApp(c, logger?.(c, 'auth')), env.config);
-  const worker = await startApp((c) => createWorkerApp(c, logger?.(c, 'worker')), env.config);
-  const config = testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: auth.url, WORKER_INTERNAL_URL: worker.url, ...options.settings });
-  return { auth, worker, config };
+  const startAuth = () => startApp((c) => createAuthApp(c, logger?.(c, 'auth')), env.config);
+  const startWorker = () => startApp((c) => createWorkerApp(c, logger?.(c, 'worker')), env.config);
+  const auth = await startAuth();
+  const worker = await startWorker();
+  const apiConfig = (a: RunningApp, w: RunningApp) =>
+    testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: a.url, WORKER_INTERNAL_URL: w.url, ...options.settings });
+  const config = apiConfig(auth, worker);
+  const second = harnessMode().instances === 2 ? { auth: await startAuth(), worker: await startWorker() } : undefined;
+  return {
+    auth,
+    worker,
+    config,
+    secondConfig: second ? apiConfig(second.auth, second.worker) : config,
+    async close() {
+      for (const app of [second?.worker, second?.auth, worker, auth]) await app?.close();
+    },
+  };
 }
 
 export async function startV1Cell(env: TestEnvironment, options: CellOptions = {}): Promise<V1Cell> {
@@ -74,10 +91,12 @@ export async function startV1Cell(env: TestEnvironment, options: CellOptions = {
   assert.ok(seeded, 'the test database already had a workspace');
   const workspaceId = seeded.workspaceId;
   const ownerMemberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId } })).id;
-  const { auth, worker, config } = await startCellServices(env, options);
+  const services = await startCellServices(env, options);
+  const { auth, worker, config } = services;
   const { logger } = options;
   const v1 = await startApp((c) => createApiV1App(c, logger?.(c, 'api-v1')), config);
-  const v1b = await startApp((c) => createApiV1App(c, logger?.(c, 'api-v1')), config);
+  // In the two-instance mode, the second API instance uses the second auth service and worker.
+  const v1b = await startApp((c) => createApiV1App(c, logger?.(c, 'api-v1')), services.secondConfig);
   let minted = 0;
   const mintFor = async (memberId: string, scopes: readonly string[]) =>
     (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: `pat-${++minted}`, scopes, memberId }))).token;
@@ -113,7 +132,8 @@ export async function startV1Cell(env: TestEnvironment, options: CellOptions = {
       database.prisma.outboxEvent.findMany({ where: { workspaceId, aggregateId, ...(eventType ? { eventType } : {}) }, orderBy: { sequence: 'asc' } }),
     otherWorkspace: (name = 'Elsewhere') => otherWorkspace(database, config, name),
     async close() {
-      for (const app of [v1b, v1, worker, auth]) await app.close();
+      for (const app of [v1b, v1]) await app.close();
+      await services.close();
       await database.close();
     },
   };

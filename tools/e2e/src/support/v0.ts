@@ -4,8 +4,9 @@ import { createApiV0App } from '@workcell/api-v0';
 import { createApiV1App } from '@workcell/api-v1';
 import type { AppConfig } from '@workcell/config';
 import { createDatabase, type Database, type DemoTokens, issueCredential, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
-import { type RunningApp, startApp, type TestEnvironment } from '@workcell/testing';
+import { harnessMode, type RunningApp, startApp, type TestEnvironment } from '@workcell/testing';
 import { type CellOptions, fixtureValue, otherWorkspace, startCellServices, withFields } from './cell.js';
+import { startBalancer } from './front-door.js';
 
 /** A v0 reply: status, parsed body (or the raw text when it is not JSON), the text and headers. */
 export interface LegacyReply<T = unknown> {
@@ -98,9 +99,16 @@ export async function startV0Cell(env: TestEnvironment, options: V0CellOptions =
   const database = createDatabase(env.config, { poolSize: 4 });
   const seeded = await seedDemoWorkspaceIfEmpty(database, env.config);
   assert.ok(seeded, 'the test database already had a workspace');
-  const { auth, worker, config } = await startCellServices(env, options);
+  const services = await startCellServices(env, options);
+  const { config } = services;
   const { logger } = options;
-  const v0 = await startApp((c) => createApiV0App(c, logger?.(c, 'api-v0')), config);
+  const v0a = await startApp((c) => createApiV0App(c, logger?.(c, 'api-v0')), config);
+  // In the two-instance mode (harnessMode), requests alternate between two api-v0 instances behind a balancer.
+  const v0b = harnessMode().instances === 2 ? await startApp((c) => createApiV0App(c, logger?.(c, 'api-v0')), services.secondConfig) : undefined;
+  const balancer = v0b ? await startBalancer([v0a.url, v0b.url]) : undefined;
+  const v0: RunningApp = balancer
+    ? { app: v0a.app, url: balancer.url, port: Number(new URL(balancer.url).port), close: async () => (await balancer.close(), await v0b?.close(), await v0a.close()) }
+    : v0a;
   const v1 = options.v1 ? await startApp((c) => createApiV1App(c, logger?.(c, 'api-v1')), config) : undefined;
   let minted = 0;
   const teamToken = (workspaceId: string, createdByMemberId: string | null) =>
@@ -130,7 +138,8 @@ export async function startV0Cell(env: TestEnvironment, options: V0CellOptions =
       (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId: seeded.workspaceId, kind: 'personal_access_token', name: `pat-${++minted}`, scopes, memberId: ownerMemberId })))
         .token,
     async close() {
-      for (const app of [v1, v0, worker, auth]) await app?.close();
+      for (const app of [v1, v0]) await app?.close();
+      await services.close();
       await database.close();
     },
   };

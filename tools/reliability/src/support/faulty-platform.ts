@@ -66,7 +66,8 @@ export async function startFaultyPlatform(env: TestEnvironment, settings: Record
     teamToken: () => teamTokens[turn++ % teamTokens.length]!,
     probe,
     async close() {
-      for (const app of [v0, v1, services.worker, services.auth]) await app.close();
+      for (const app of [v0, v1]) await app.close();
+      await services.close();
       for (const proxy of [postgres, redis, auth]) await proxy.close();
       await database.close();
     },

@@ -149,6 +149,9 @@ export function sampleValue(node: JsonSchema, root: JsonSchema, ids: IdResolver,
     }
     default: {
       const properties = (resolved['properties'] ?? {}) as Record<string, JsonSchema>;
+      // An automation's trigger and steps name catalogued event types and actions (checked by the service, not the schema).
+      if ('eventType' in properties && 'conditions' in properties) return { eventType: 'task.created', ...(full ? { conditions: { 'task.title': 'Sample trigger' } } : {}) };
+      if ('actionId' in properties && 'input' in properties) return { actionId: 'flow.delay', input: { seconds: 60 } };
       const required = new Set((resolved['required'] ?? []) as string[]);
       const out: Record<string, unknown> = {};
       for (const [key, child] of Object.entries(properties)) {

@@ -51,6 +51,7 @@ export interface World {
 }
 
 const RANDOM_ID = () => randomUUID();
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function equip(cell: V0Cell, team: Team, label: string, withRole: boolean, tokens: number): Promise<Tenant> {
   const { workspaceId, memberId } = team;
@@ -126,7 +127,8 @@ export async function startWorld(env: TestEnvironment, settings: Record<string, 
   add('/v1/members', spare.id);
   for (const op of v1Operations.filter((o) => o.method === 'GET' && o.response.kind === 'list' && !o.path.includes('{') && served.has(o.operationId) && !OWN_IDENTITIES.has(o.path))) {
     const reply = await get(op.path);
-    for (const item of ((reply.json as { data?: { id?: string }[] } | undefined)?.data ?? [])) add(op.path, item.id);
+    // Only UUIDs are A's resources: a static catalog's keys (`/v1/automation-actions`: `tasks.create`) belong to no workspace.
+    for (const item of ((reply.json as { data?: { id?: string }[] } | undefined)?.data ?? [])) if (typeof item.id === 'string' && UUID.test(item.id)) add(op.path, item.id);
   }
   // Then one of everything A can create: a few passes, since some bodies need ids of other resources.
   const creates = v1Operations.filter((o) => o.method === 'POST' && !o.path.includes('{') && (o.success === 201 || o.success === 202) && o.request.body && served.has(o.operationId));
@@ -173,11 +175,13 @@ export async function startWorld(env: TestEnvironment, settings: Record<string, 
         if (!nested.has(collection)) {
           const reply = await get(collection);
           const data = (reply.json as { data?: Record<string, unknown>[] } | undefined)?.data;
-          nested.set(collection, Array.isArray(data) ? data.map((d) => String(d['id'] ?? d['versionNumber'] ?? d['version'] ?? '')).filter(Boolean) : []);
+          nested.set(collection, Array.isArray(data) ? data.map((d) => String(d['id'] ?? d['versionNumber'] ?? d['version'] ?? d['number'] ?? '')).filter(Boolean) : []);
         }
         found = nested.get(collection)?.[0];
       }
-      path = `${path.slice(0, match.index)}${found ?? RANDOM_ID()}${path.slice(match.index + match[0].length)}`;
+      // A numbered nested resource (`{versionNumber}`) of which A has none: a number, so the lookup answers, not the edge.
+      const missing = /Number$/.test(match[1]!) ? '1' : RANDOM_ID();
+      path = `${path.slice(0, match.index)}${found ?? missing}${path.slice(match.index + match[0].length)}`;
     }
   };
   const collectionOfV0 = (op: V0OperationDefinition): string | undefined => {

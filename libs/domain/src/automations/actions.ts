@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { findTask } from '@workcell/db';
+import { TaskCreate, TaskUpdate } from '@workcell/registry';
+import type { V1AuthContext } from '../kernel/auth-context.js';
+import { invoke, type ProcedureContext } from '../kernel/procedure.js';
+import { createComment } from '../comments/create-comment.js';
+import { COMMENT_BODY_MAX } from '../comments/view.js';
+import { createTask } from '../tasks/create-task.js';
+import { updateTask } from '../tasks/update-task.js';
+import { taskIdOf, taskNotFound } from '../tasks/view.js';
+
+/** The longest a flow.delay step waits (7 days). */
+export const MAX_DELAY_SECONDS = 7 * 24 * 3600;
+
+/** What a step's action returns: nothing more to do, or a wait before the next step (flow.delay). */
+export type StepOutcome = { readonly delaySeconds: number } | null;
+
+export interface AutomationActionSpec {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly category: string;
+  /** Scopes a flow using the action implies (its create, update and publish need them). */
+  readonly requiredScopes: readonly string[];
+  readonly input: z.ZodType;
+  /**
+   * Applies the step with the owner's authority. `ctx.database` is the step's transaction (withinTransaction), so
+   * the effect commits together with the run's cursor, or not at all.
+   */
+  readonly run: (ctx: ProcedureContext, auth: V1AuthContext, input: Record<string, unknown>) => Promise<StepOutcome>;
+}
+
+const TaskUpdateInput = z.strictObject({ taskId: z.uuid(), ...TaskUpdate.shape }).refine((v) => Object.keys(v).length > 1, 'Send at least one attribute besides taskId.');
+const CommentInput = z.strictObject({ targetType: z.enum(['contacts', 'projects', 'tasks']), targetId: z.uuid(), body: z.string().min(1).max(COMMENT_BODY_MAX) });
+const DelayInput = z.strictObject({ seconds: z.number().int().min(1).max(MAX_DELAY_SECONDS) });
+
+/**
+ * The action catalog (GET /v1/automation-actions): each action calls the same domain procedure as the API, with the
+ * definition owner's authority as it is at run time, so an automation can do nothing its owner could not.
+ */
+export const AUTOMATION_ACTIONS: readonly AutomationActionSpec[] = [
+  {
+    id: 'tasks.create',
+    name: 'Create a task',
+    description: 'Creates a task (as POST /v1/tasks).',
+    category: 'tasks',
+    requiredScopes: ['tasks:write'],
+    input: TaskCreate,
+    run: async (ctx, auth, input) => {
+      await invoke(createTask, ctx, { ...input, auth, requestId: null });
+      return null;
+    },
+  },
+  {
+    id: 'tasks.update',
+    name: 'Update a task',
+    description: 'Changes attributes of a task (as PATCH /v1/tasks/{id}, at the revision the step reads in its own transaction).',
+    category: 'tasks',
+    requiredScopes: ['tasks:write'],
+    input: TaskUpdateInput,
+    run: async (ctx, auth, input) => {
+      const { taskId, ...attributes } = input as { taskId: string };
+      const task = await findTask(ctx.database, auth.workspaceId, taskIdOf(taskId));
+      if (task === null) throw taskNotFound();
+      await invoke(updateTask, ctx, { ...attributes, id: taskId, expectedRevision: task.revision, auth, requestId: null });
+      return null;
+    },
+  },
+  {
+    id: 'comments.create',
+    name: 'Comment',
+    description: 'Writes a comment on a contact, project or task (as POST /v1/comments; the target type\'s read scope is checked at run time).',
+    category: 'comments',
+    requiredScopes: ['comments:write'],
+    input: CommentInput,
+    run: async (ctx, auth, input) => {
+      await invoke(createComment, ctx, { ...input, auth, requestId: null });
+      return null;
+    },
+  },
+  {
+    id: 'flow.delay',
+    name: 'Wait',
+    description: `Waits \`seconds\` (1 to ${MAX_DELAY_SECONDS}, 7 days) before the next step: the run is resumed by a delayed job, no worker sleeps.`,
+    category: 'flow',
+    requiredScopes: [],
+    input: DelayInput,
+    run: async (_ctx, _auth, input) => ({ delaySeconds: (input as { seconds: number }).seconds }),
+  },
+];
+
+const BY_ID = new Map(AUTOMATION_ACTIONS.map((a) => [a.id, a]));
+
+export function automationAction(id: string): AutomationActionSpec | undefined {
+  return BY_ID.get(id);
+}
+
+export type AutomationActionView = {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly category: string;
+  readonly requiredScopes: readonly string[];
+  readonly inputSchema: Record<string, unknown>;
+};
+
+/** The catalog as GET /v1/automation-actions lists it (input schemas generated from the zod schemas). */
+export const AUTOMATION_ACTION_VIEWS: readonly AutomationActionView[] = AUTOMATION_ACTIONS.map((a) => ({
+  id: a.id,
+  name: a.name,
+  description: a.description,
+  category: a.category,
+  requiredScopes: a.requiredScopes,
+  inputSchema: z.toJSONSchema(a.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
+}));

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { appendOutboxEvent, insertAutomationDefinition, inTransaction } from '@workcell/db';
+import { AutomationDefinitionCreate } from '@workcell/registry';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { writeInput } from '../kernel/inputs.js';
+import { assertFlowScopes, automationDefinitionEventView, type AutomationDefinitionView, type AutomationStep, type AutomationTrigger, versionedAutomationDefinition } from './view.js';
+
+export const createAutomationDefinitionInput = z.object({ ...writeInput, ...AutomationDefinitionCreate.shape }).strict();
+
+/**
+ * `POST /v1/automation-definitions`: a new draft (revision 1, never published: it triggers nothing yet). The flow
+ * is validated (400 with pointers) and the caller needs every scope it implies (403 insufficient_scope). Writes
+ * `automation_definition.created` in the same transaction, which also completes a held idempotency key.
+ */
+export const createAutomationDefinition = defineProcedure('createAutomationDefinition', createAutomationDefinitionInput, async (ctx, input): Promise<Versioned<AutomationDefinitionView>> => {
+  const { auth, requestId } = input;
+  const trigger = input.trigger as AutomationTrigger;
+  const steps = input.steps as AutomationStep[];
+  assertFlowScopes(auth, trigger, steps);
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const row = await insertAutomationDefinition(tx, auth.workspaceId, { name: input.name, description: input.description ?? null, trigger, steps });
+    const result = versionedAutomationDefinition(row);
+    await appendOutboxEvent(tx, { workspaceId: auth.workspaceId, aggregateType: 'automation_definition', aggregateId: row.id, eventType: 'automation_definition.created', payload: { automationDefinition: automationDefinitionEventView(row), requestId }, occurredAt: now, result });
+    return result;
+  });
+});

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { appendOutboxEvent, inTransaction, updateAutomationDefinitionIfRevision } from '@workcell/db';
+import { AutomationDefinitionUpdate } from '@workcell/registry';
+import { casFailure, expectedRevision } from '../kernel/cas.js';
+import { defineProcedure } from '../kernel/procedure.js';
+import type { Versioned } from '../kernel/versioned.js';
+import { writeInput } from '../kernel/inputs.js';
+import { validationError } from '../roles/permission-model.js';
+import {
+  assertFlowScopes,
+  assertLive,
+  automationDefinitionEventView,
+  automationDefinitionNotFound,
+  type AutomationDefinitionView,
+  automationIdOf,
+  type AutomationStep,
+  type AutomationTrigger,
+  findAutomationDefinitionOr404,
+  versionedAutomationDefinition,
+} from './view.js';
+
+export const updateAutomationDefinitionInput = z.object({ ...writeInput, id: z.string().max(64), ...AutomationDefinitionUpdate.shape }).strict();
+
+/**
+ * `PATCH /v1/automation-definitions/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale):
+ * the draft's name, description, trigger or steps. The resulting flow is validated and its implied scopes
+ * required as on create. Published versions stay as they are: the change runs once published. An archived
+ * definition is 409 until restored. Writes `automation_definition.updated` in the same transaction.
+ */
+export const updateAutomationDefinition = defineProcedure('updateAutomationDefinition', updateAutomationDefinitionInput, async (ctx, input): Promise<Versioned<AutomationDefinitionView>> => {
+  const { auth, requestId } = input;
+  const id = automationIdOf(input.id, automationDefinitionNotFound);
+  const given = { name: input.name, description: input.description, trigger: input.trigger, steps: input.steps };
+  const changed = Object.keys(given).filter((k) => given[k as keyof typeof given] !== undefined);
+  if (changed.length === 0) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
+  const now = ctx.now();
+  return inTransaction(ctx.database, async (tx) => {
+    const current = await findAutomationDefinitionOr404(tx, auth, id);
+    assertLive(current);
+    const trigger = (input.trigger ?? current.trigger) as AutomationTrigger;
+    const steps = (input.steps ?? current.steps) as AutomationStep[];
+    assertFlowScopes(auth, trigger, steps);
+    const outcome = await updateAutomationDefinitionIfRevision(tx, auth.workspaceId, id, expectedRevision(input.expectedVersion), {
+      ...(input.name === undefined ? {} : { name: input.name }),
+      ...(input.description === undefined ? {} : { description: input.description }),
+      ...(input.trigger === undefined ? {} : { trigger }),
+      ...(input.steps === undefined ? {} : { steps }),
+    });
+    if (outcome !== 'updated') throw casFailure(outcome, 'automation definition');
+    const row = await findAutomationDefinitionOr404(tx, auth, id);
+    await appendOutboxEvent(tx, { workspaceId: auth.workspaceId, aggregateType: 'automation_definition', aggregateId: id, eventType: 'automation_definition.updated', payload: { automationDefinition: automationDefinitionEventView(row), changed, requestId }, occurredAt: now });
+    return versionedAutomationDefinition(row);
+  });
+});

@@ -1,0 +1,1 @@
+export default { displayName: '@workcell/statement-check', preset: '../../jest.preset.js' };

@@ -1,0 +1,108 @@
+/**
+ * Statements the e2e suite sends that are not routed to one workspace, each on purpose: the worker's sweeps across
+ * workspaces. Citus runs them as multi-shard statements, except that it refuses `FOR UPDATE` across shards, so
+ * each names the rework a distributed deployment needs (docs/scale-out.md lists them). An entry is keyed by the
+ * statement's fingerprint (libpg-query: the same statement whatever its literals and layout).
+ */
+export interface AllowedStatement {
+  readonly fingerprint: string;
+  /** Where it is sent from. */
+  readonly source: string;
+  /** What it does, and why it spans workspaces. */
+  readonly why: string;
+  /** What a Citus deployment does instead. */
+  readonly rework: string;
+}
+
+/** Shared by the claims that lock rows of every workspace. */
+const PER_WORKSPACE_CLAIM =
+  "Citus refuses FOR UPDATE in a statement over several shards. The claim becomes two steps: a multi-shard read without a lock finds the workspaces with due rows (SELECT DISTINCT workspace_id \u2026 LIMIT n), then the claim runs per workspace with `workspace_id = $1` added: a router statement that keeps FOR UPDATE SKIP LOCKED, so several workers still split the work.";
+/** Shared by the purges. */
+const PARALLEL_PURGE = "None needed: Citus runs a DELETE over several shards on every shard in parallel, in one distributed transaction. At scale, a purge per shard (run_command_on_shards) keeps each transaction small.";
+
+export const ALLOWED_STATEMENTS: readonly AllowedStatement[] = [
+  {
+    fingerprint: 'cbf1329cf7a911d1',
+    source: 'libs/db/src/webhook-delivery.ts lockUnpublishedEvents',
+    why: "The webhook relay claims the oldest unpublished outbox events of every workspace (FOR UPDATE SKIP LOCKED under the relay lock).",
+    rework: PER_WORKSPACE_CLAIM,
+  },
+  {
+    fingerprint: 'b6f8631f26cd468b',
+    source: 'libs/db/src/webhook-delivery.ts markEventsPublished',
+    why: "The relay marks the batch it fanned out published, for events of several workspaces at once (UPDATE \u2026 FROM unnest of the pairs).",
+    rework: "One UPDATE per workspace of the batch (`workspace_id = $1 AND id = ANY($2)`), router statements in the relay's transaction; with the per-workspace claim above a batch is one workspace anyway.",
+  },
+  {
+    fingerprint: '3208e675848cb682',
+    source: 'libs/db/src/webhook-delivery.ts activeWebhooksOf',
+    why: "The relay reads the active subscriptions of the workspaces in its batch (`workspace_id = ANY($1)`).",
+    rework: "None needed: Citus prunes `= ANY(array)` on the distribution column to the shards of the listed workspaces; with the per-workspace claim the array has one element.",
+  },
+  {
+    fingerprint: '1cc5fa34b41bf3cd',
+    source: 'libs/db/src/webhook-delivery.ts activeLegacyWebhooksOf',
+    why: "The relay reads the legacy v0 webhooks of the workspaces in its batch (`workspace_id = ANY($1)`).",
+    rework: "None needed: pruned like activeWebhooksOf; one element with the per-workspace claim.",
+  },
+  {
+    fingerprint: 'cc7083739d18fc83',
+    source: 'libs/db/src/webhook-delivery.ts insertPendingDeliveries',
+    why: "The relay inserts one delivery row per (event, subscription) of its batch from arrays (INSERT \u2026 SELECT FROM unnest).",
+    rework: "None needed: Citus runs INSERT \u2026 SELECT from a function through the coordinator and routes each row by its workspace_id; per workspace with the per-workspace claim.",
+  },
+  {
+    fingerprint: '4c799f6b5fa80016',
+    source: 'libs/db/src/webhook-delivery.ts stalePendingDeliveries',
+    why: "The relay's repair finds deliveries of any workspace left pending past their time (no lock).",
+    rework: "None needed: a read over every shard without a lock is a plain multi-shard SELECT (its ORDER BY \u2026 LIMIT is merged on the coordinator).",
+  },
+  {
+    fingerprint: '673036bedc660bde',
+    source: 'libs/db/src/automations.ts triggerableAutomationsOf',
+    why: "The relay reads the published, unarchived automation definitions (with their version's trigger) of the workspaces in its batch (`workspace_id = ANY($1)`).",
+    rework: "None needed: pruned like activeWebhooksOf (the join is on workspace_id, co-located); one element with the per-workspace claim.",
+  },
+  {
+    fingerprint: 'a93149c488891c4d',
+    source: 'libs/db/src/automations.ts staleAutomationRuns',
+    why: "The automations revival finds running runs of any workspace untouched past their time, whose job may have been lost (no lock).",
+    rework: "None needed: a read over every shard without a lock is a plain multi-shard SELECT (its ORDER BY … LIMIT is merged on the coordinator).",
+  },
+  {
+    fingerprint: '13272b0974af72d0',
+    source: 'libs/db/src/task-recurrences.ts dueTaskRecurrences',
+    why: "The recurrence worker claims due series of every workspace (FOR UPDATE SKIP LOCKED).",
+    rework: PER_WORKSPACE_CLAIM,
+  },
+  {
+    fingerprint: '4b2daea39e9775df',
+    source: 'libs/db/src/files.ts lockLapsedReservations',
+    why: "The file sweep claims lapsed upload reservations of every workspace (FOR UPDATE SKIP LOCKED).",
+    rework: PER_WORKSPACE_CLAIM,
+  },
+  {
+    fingerprint: '5ccc52bd8f99b8e9',
+    source: 'libs/db/src/files.ts clearExpiredFileBytes',
+    why: "The file sweep claims expired files whose bytes are still stored, in every workspace (FOR UPDATE SKIP LOCKED).",
+    rework: PER_WORKSPACE_CLAIM,
+  },
+  {
+    fingerprint: 'eb1d0603ae9c4c1b',
+    source: 'libs/db/src/files.ts purgeExpiredDownloadIntents',
+    why: "The file sweep deletes expired download capabilities of every workspace.",
+    rework: PARALLEL_PURGE,
+  },
+  {
+    fingerprint: 'ea2e73089f9b86c6',
+    source: 'libs/db/src/exports.ts expireExports',
+    why: "The export purge claims expired export results of every workspace (FOR UPDATE SKIP LOCKED).",
+    rework: PER_WORKSPACE_CLAIM,
+  },
+  {
+    fingerprint: '1ef68657d1287245',
+    source: 'libs/db/src/idempotency.ts purgeExpiredIdempotencyRecords',
+    why: "The idempotency purge deletes records past their retention in every workspace.",
+    rework: PARALLEL_PURGE,
+  },
+];
