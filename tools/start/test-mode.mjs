@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `node tools/start/test-mode.mjs redis-cluster|pgbouncer|scale-out [--list]`: runs, from the dist npm test built,
 // the test files a harness infrastructure mode concerns (docs/scale-out.md), each project's with its own jest,
-// under WORKCELL_TEST_REDIS=cluster, WORKCELL_TEST_PG=pgbouncer, or both (scale-out, what CI runs). The files are
+// under WORKCELL_TEST_REDIS=cluster, WORKCELL_TEST_PG=pgbouncer, or both with WORKCELL_TEST_INSTANCES=2 (scale-out,
+// what CI runs, over the whole e2e suite). The files are
 // chosen by a rule, not by hand: a file that starts services through the harness (useTestEnvironment: its configs
 // follow the mode) and whose source names a component that depends on what the mode changes, or that drives every
 // registry operation (each request passes the Redis rate limit and runs its statements through the pooler).
@@ -25,7 +26,13 @@ const either = (...patterns) => ({ test: (text) => patterns.some((p) => p.test(t
 const MODES = {
   'redis-cluster': { env: { WORKCELL_TEST_REDIS: 'cluster' }, names: either(REDIS, EVERY_OPERATION) },
   pgbouncer: { env: { WORKCELL_TEST_PG: 'pgbouncer' }, names: either(SESSIONS, EVERY_OPERATION) },
-  'scale-out': { env: { WORKCELL_TEST_REDIS: 'cluster', WORKCELL_TEST_PG: 'pgbouncer' }, names: either(REDIS, SESSIONS, EVERY_OPERATION) },
+  // What CI runs: both infrastructure modes with two instances of every service, over the whole e2e suite (every
+  // file that boots the platform) and the other projects' files the rule picks.
+  'scale-out': {
+    env: { WORKCELL_TEST_REDIS: 'cluster', WORKCELL_TEST_PG: 'pgbouncer', WORKCELL_TEST_INSTANCES: '2' },
+    names: either(REDIS, SESSIONS, EVERY_OPERATION),
+    whole: new Set(['tools/e2e']),
+  },
 };
 
 const [modeName, flag] = process.argv.slice(2);
@@ -51,7 +58,8 @@ for (const group of ['libs', 'apps', 'tools']) {
     if (!existsSync(join(dir, 'jest.config.js')) || !existsSync(join(dir, 'src'))) continue;
     for (const source of testSources(join(dir, 'src'))) {
       const text = readFileSync(source, 'utf8');
-      if (!text.includes('useTestEnvironment') || !mode.names.test(text)) continue;
+      const whole = mode.whole?.has(relative(root, dir)) ?? false;
+      if (!text.includes('useTestEnvironment') || !(whole || mode.names.test(text))) continue;
       const compiled = join('dist', relative(join(dir, 'src'), source)).replace(/\.ts$/, '.js');
       if (!byProject.has(dir)) byProject.set(dir, []);
       byProject.get(dir).push(compiled);
