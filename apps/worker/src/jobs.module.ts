@@ -143,6 +143,7 @@ export class QueueRuntime implements OnApplicationBootstrap, OnApplicationShutdo
 
   async onApplicationBootstrap() {
     this.workers.start();
+    this.queues.reportDepth();
     const wake = () => void this.relay.wake().catch((error: Error) => this.logger.error({ err: error.message }, 'webhook relay run failed'));
     this.listener = listenForOutboxEvents(this.config, {
       onEvent: wake,

@@ -133,6 +133,25 @@ export const environmentSchema = z
     MAIL_FROM: z.string().min(3).max(320).default('Workcell <no-reply@workcell.invalid>'),
     INVITATION_ACCEPT_URL: httpUrl('http://127.0.0.1:3002/invitations/accept').refine(noQueryOrFragment, 'must not have a query or fragment'),
     // ─── end mail ───
+    // ─── Observability (docs/observability.md) ───
+    // /metrics on every service's port (Prometheus text). With METRICS_TOKEN set a scrape must present it as a bearer
+    // token; without, /metrics is open to whoever reaches the port, which must then not be reachable from outside.
+    METRICS_ENABLED: z.enum(['true', 'false']).default('true'),
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(256).optional(),
+    // OpenTelemetry traces over OTLP/HTTP (JSON) to `${OTEL_EXPORTER_OTLP_ENDPOINT}/v1/traces`; tracing is off when unset.
+    OTEL_EXPORTER_OTLP_ENDPOINT: z
+      .string()
+      .url()
+      .refine((u) => /^https?:\/\//.test(u), 'must be an http:// or https:// URL')
+      .transform((u) => u.replace(/\/+$/, ''))
+      .optional(),
+    // The resource's service.name; defaults to the service (api-v0, api-v1, auth, worker).
+    OTEL_SERVICE_NAME: z.string().min(1).max(128).optional(),
+    // Share of new traces sampled (parent-based: a request arriving with a sampled traceparent is always recorded).
+    OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(1),
+    // Longest a finished span waits in the batch before it is exported.
+    OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(10).max(60_000).default(5_000),
+    // ─── end observability ───
   })
   .superRefine((env, ctx) => {
     // A shared development default is fine on a laptop; in production it would let anyone forge verifiers.
@@ -213,6 +232,20 @@ export interface AppConfig {
   };
   /** Files (docs/files.md): the storage driver and its settings, the capabilities' lifetimes, the worker's sweep interval. */
   readonly files: FilesConfig;
+  /** Metrics and traces (docs/observability.md). */
+  readonly telemetry: TelemetryConfig;
+}
+
+export interface TelemetryConfig {
+  readonly metricsEnabled: boolean;
+  /** The bearer token a scrape of /metrics must present; null: /metrics is open on the service's port. */
+  readonly metricsToken: string | null;
+  /** OTLP/HTTP base address; null: tracing is off. */
+  readonly otlpEndpoint: string | null;
+  /** null: the service's own name. */
+  readonly serviceName: string | null;
+  readonly sampleRatio: number;
+  readonly exportDelayMs: number;
 }
 
 export interface FileStorageS3Config {
@@ -313,6 +346,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       smtpUrl: e.MAIL_SMTP_URL ?? null,
       from: e.MAIL_FROM,
       invitationAcceptUrl: e.INVITATION_ACCEPT_URL,
+    }),
+    telemetry: Object.freeze({
+      metricsEnabled: e.METRICS_ENABLED === 'true',
+      metricsToken: e.METRICS_TOKEN ?? null,
+      otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT ?? null,
+      serviceName: e.OTEL_SERVICE_NAME ?? null,
+      sampleRatio: e.OTEL_TRACES_SAMPLER_ARG,
+      exportDelayMs: e.OTEL_BSP_SCHEDULE_DELAY,
     }),
   });
 }

@@ -6,6 +6,7 @@ import { changingAuthorization, createRedis, type Redis } from '@workcell/redis'
 import { type Prisma, PrismaClient } from './generated/prisma/client.js';
 import { managePool } from './pool.js';
 import { StatementLog, statementOf } from './statement-log.js';
+import { dbQueryDuration, endSpan, observePool, SpanKind, startChildSpan } from '@workcell/telemetry';
 
 export { PrismaClient };
 export type { Prisma } from './generated/prisma/client.js';
@@ -139,7 +140,45 @@ function budgetedQuery(this: BudgetedClient, ...args: unknown[]): unknown {
   result.then(settled, settled);
   return result;
 }
-BudgetedClient.prototype.query = budgetedQuery as typeof pg.Client.prototype.query;
+
+const queryOk = dbQueryDuration.labels('ok');
+const queryError = dbQueryDuration.labels('error');
+
+/** The statement's SQL verb (SELECT, INSERT, …, BEGIN), the span's name: never its text or values. */
+function verbOf(query: unknown): string {
+  const text = typeof query === 'string' ? query : (query as { text?: unknown } | null)?.text;
+  if (typeof text !== 'string') return 'query';
+  return (/^\s*([A-Za-z]+)/.exec(text)?.[1] ?? 'query').toUpperCase();
+}
+
+/**
+ * Every statement of every client is timed (db_query_duration_seconds) and, inside a traced request or job, is a
+ * client span of it; then it runs budgeted as above.
+ */
+function observedQuery(this: BudgetedClient, ...args: unknown[]): unknown {
+  const first = args[0] as { submit?: unknown } | undefined;
+  if (first !== null && typeof first === 'object' && typeof first.submit === 'function') return budgetedQuery.apply(this, args);
+  const started = performance.now();
+  const span = startChildSpan('db.query', SpanKind.CLIENT, { 'db.system.name': 'postgresql' });
+  span?.updateName(`db ${verbOf(first)}`);
+  const finish = (error: unknown) => {
+    (error ? queryError : queryOk).observe((performance.now() - started) / 1000);
+    endSpan(span, error ?? undefined);
+  };
+  const callbackAt = typeof args[2] === 'function' ? 2 : typeof args[1] === 'function' ? 1 : -1;
+  if (callbackAt >= 0) {
+    const callback = args[callbackAt] as Callback;
+    args[callbackAt] = (error: Error | undefined, result?: unknown) => {
+      finish(error);
+      callback(error, result);
+    };
+    return budgetedQuery.apply(this, args);
+  }
+  const result = budgetedQuery.apply(this, args) as Promise<unknown>;
+  result.then(() => finish(undefined), finish);
+  return result;
+}
+BudgetedClient.prototype.query = observedQuery as typeof pg.Client.prototype.query;
 
 type ConnectCallback = (error: Error | undefined, client?: pg.PoolClient, release?: (error?: Error | boolean) => void) => void;
 const baseConnect = pg.Pool.prototype.connect as (this: pg.Pool, callback?: ConnectCallback) => Promise<pg.PoolClient> | undefined;
@@ -250,6 +289,7 @@ export function createDatabase(config: AppConfig, options: { poolSize?: number; 
   // managePool: an idle client whose server went away emits 'error' on the pool, which is listened to; and close()
   // returns only once every connection has ended, so a database dropped right after finds no session of ours.
   const { pool } = managed;
+  const unobserve = observePool(pool);
   // Every interactive transaction (inTransaction, and any direct $transaction) waits at most the dependency
   // timeout to start; Prisma's own timeout errors count as unavailable (unavailable.ts).
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: config.dependencyTimeoutMs, timeout: TRANSACTION_TIMEOUT_MS } });
@@ -280,6 +320,7 @@ export function createDatabase(config: AppConfig, options: { poolSize?: number; 
     async close() {
       if (closed) return;
       closed = true;
+      unobserve();
       await prisma.$disconnect();
       await managed.end();
       redis?.disconnect();

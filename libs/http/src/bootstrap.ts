@@ -16,7 +16,9 @@ import { OPERATION_GATE, type OperationGate } from './operation-gate.js';
 import { installRateLimit, RateLimiter } from './rate-limit.js';
 import { installApiReference, notImplemented, referenceDocument, REFERENCE_PAGES } from './reference.js';
 import { applyServerLimits } from './server-limits.js';
-import { APP_CONFIG, DATABASE, REDIS } from './tokens.js';
+import { APP_CONFIG, DATABASE, REDIS, SERVICE_NAME } from './tokens.js';
+import { installObservability, METRICS_PATH, requestTraceIds } from './observability.js';
+import { startTracing, stopTracing } from '@workcell/telemetry';
 import { IdempotencyInterceptor, IdempotencyKeyInterceptor } from './idempotency.js';
 import type { Database } from '@workcell/db';
 import { FILE_TRANSFER_PREFIX } from '@workcell/domain';
@@ -44,7 +46,7 @@ export interface HttpApplicationOptions {
  * Routes every service has that are not API operations (the API apps add their reference pages, api-v1 the local
  * file storage's capability URLs, docs/files.md).
  */
-export const INFRASTRUCTURE_ROUTES = ['/healthz', '/readyz', '/trpc', '/openapi.json', ...Object.values(REFERENCE_PAGES), FILE_TRANSFER_PREFIX];
+export const INFRASTRUCTURE_ROUTES = ['/healthz', '/readyz', METRICS_PATH, '/trpc', '/openapi.json', ...Object.values(REFERENCE_PAGES), FILE_TRANSFER_PREFIX];
 
 const coverageByApp = new WeakMap<object, RouteCoverage>();
 
@@ -150,6 +152,7 @@ export async function createHttpApplication(
     options.logger.info(
       {
         requestId: request.id,
+        ...requestTraceIds(request),
         method: request.method,
         route: request.routeOptions.url ?? null,
         status: reply.statusCode,
@@ -174,7 +177,14 @@ export async function createHttpApplication(
     // installBodyParsers().
     bodyParser: false,
   });
-  applyServerLimits(fastify, app.get<AppConfig>(APP_CONFIG));
+  const config = app.get<AppConfig>(APP_CONFIG);
+  applyServerLimits(fastify, config);
+  // Before Nest mounts its routes (app.init): every route, /metrics itself included, is measured and traced.
+  const service = app.get<string>(SERVICE_NAME);
+  if (config.telemetry.otlpEndpoint !== null) {
+    startTracing({ endpoint: config.telemetry.otlpEndpoint, serviceName: config.telemetry.serviceName ?? service, sampleRatio: config.telemetry.sampleRatio, exportDelayMs: config.telemetry.exportDelayMs });
+  }
+  installObservability(fastify, { service, config, ...(options.api ? { api: options.api } : {}) });
   if (options.api) await mountApi(app, options.api, mounted, options.logger);
   return app;
 }
@@ -257,6 +267,7 @@ export async function runService(
     force.unref();
     app
       .close()
+      .then(() => stopTracing())
       .then(() => {
         logger.info(`${service} stopped`);
         logger.flush();

@@ -5,7 +5,7 @@ import { createRedis, pingRedis, type Redis } from '@workcell/redis';
 import { HealthController, Readiness } from './health.controller.js';
 import type { Logger } from './logger.js';
 import type { ProcedureContext } from '@workcell/domain';
-import { APP_CONFIG, DATABASE, LOGGER, PROCEDURE_CONTEXT, REDIS } from './tokens.js';
+import { APP_CONFIG, DATABASE, LOGGER, PROCEDURE_CONTEXT, REDIS, SERVICE_NAME } from './tokens.js';
 
 export interface CoreModuleOptions {
   readonly config: AppConfig;
@@ -34,6 +34,7 @@ export class CoreModule implements OnApplicationShutdown {
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: LOGGER, useValue: logger },
+        { provide: SERVICE_NAME, useValue: service },
         { provide: DATABASE, useFactory: () => createDatabase(config, { service }) },
         { provide: REDIS, useFactory: () => createRedis(config, service) },
         {
@@ -51,7 +52,7 @@ export class CoreModule implements OnApplicationShutdown {
             ]),
         },
       ],
-      exports: [APP_CONFIG, LOGGER, DATABASE, REDIS, PROCEDURE_CONTEXT, Readiness],
+      exports: [APP_CONFIG, SERVICE_NAME, LOGGER, DATABASE, REDIS, PROCEDURE_CONTEXT, Readiness],
     };
   }
 

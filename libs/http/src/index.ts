@@ -2,7 +2,7 @@ export { createHttpApplication, type HttpApplicationOptions, requestIdFor, runSe
 export { CoreModule, type CoreModuleOptions } from './core.module.js';
 export { checkReadiness, HealthController, Readiness, type ReadinessReport } from './health.controller.js';
 export { createLogger, type Logger, NestPinoLogger, REDACTED_PATHS } from './logger.js';
-export { APP_CONFIG, DATABASE, INFRASTRUCTURE_METADATA, LOGGER, PROCEDURE_CONTEXT, type ReadinessProbe, REDIS } from './tokens.js';
+export { APP_CONFIG, DATABASE, INFRASTRUCTURE_METADATA, LOGGER, PROCEDURE_CONTEXT, type ReadinessProbe, REDIS, SERVICE_NAME } from './tokens.js';
 export { INFRASTRUCTURE_ROUTES, routeCoverage } from './bootstrap.js';
 export { type ApiGeneration, compareWithRegistry, LegacyOperation, Operation, OPERATION_METADATA, registryRoutes, type RouteCoverage, routePath } from './operations.js';
 export { DATA_EXCEPTION_DETAIL, DOMAIN_STATUS, isDataException, type Problem, ProtocolError, titleFor, toProblem } from './problems.js';
@@ -16,3 +16,4 @@ export { IDEMPOTENCY_RETENTION_MS, IdempotencyInterceptor, IdempotencyKeyInterce
 export { etagOf, expectedRevisionFrom } from './preconditions.js';
 export { type ContentCoding, negotiateCoding, Precompressed, precompressResponses } from './compression.js';
 export { REFERENCE_PAGES, referenceDocument, servedOpenApiDocument } from './reference.js';
+export { installObservability, METRICS_PATH, recordErrorCode, UNMATCHED } from './observability.js';

@@ -4,6 +4,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common'
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from './logger.js';
 import { type Problem, titleFor, toProblem } from './problems.js';
+import { recordErrorCode } from './observability.js';
 
 /** How an API generation renders a failed request. */
 export interface ErrorRenderer {
@@ -91,6 +92,7 @@ export function bearerChallenge(request: FastifyRequest, realm: string): string 
 /** Every error response of an API app goes through here: the one place its status, headers and shape are set. */
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, original: Problem, renderer: ErrorRenderer): void {
   const problem = renderer.adapt ? renderer.adapt(original) : original;
+  recordErrorCode(request, problem.code);
   for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value);
   if (problem.status === 401) reply.header('www-authenticate', bearerChallenge(request, renderer.realm));
   void reply.status(problem.status).type('application/json; charset=utf-8').send(renderer.render(problem, request.id));

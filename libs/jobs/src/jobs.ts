@@ -8,6 +8,7 @@ export class PermanentJobFailure extends UnrecoverableError {}
 import { type AppConfig, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
 import { createCluster, isClusterMode, redisOptions } from '@workcell/redis';
 import type { Cluster } from 'ioredis';
+import { contextFromTraceparent, currentTraceparent, inSpan, jobDuration, jobOutcomes, observeQueueDepth, SpanKind } from '@workcell/telemetry';
 import { type JobData, type JobDefinition, jobCatalog, type JobHandlers, type JobName, type JobRun, QUEUE_NAMES, type QueueName } from './catalog.js';
 
 /**
@@ -55,10 +56,17 @@ const DEFAULT_OPTIONS: JobsOptions = {
   backoff: { type: 'exponential', delay: 1_000 },
 };
 
+/**
+ * The job data key carrying the enqueuing trace's W3C traceparent (present only when tracing is on and the job was
+ * enqueued inside a trace), so the job's run continues that trace. Taken off before the catalog's schema reads the data.
+ */
+export const TRACEPARENT_KEY = '__traceparent';
+
 /** Producer side: validated, deterministic enqueueing into the catalog's queues. */
 export class JobQueues {
   private readonly queues = new Map<QueueName, Queue>();
   private readonly clients: Cluster[] = [];
+  private unobserveDepth: (() => void) | undefined;
 
   constructor(private readonly config: AppConfig) {}
 
@@ -98,7 +106,9 @@ export class JobQueues {
     });
     try {
       const delay = retry?.delayMs ? { delay: retry.delayMs } : {};
-      await Promise.race([this.queue(definition.queue).add(name, parsed, { ...DEFAULT_OPTIONS, jobId, attempts, backoff, ...delay }), timeout]);
+      const traceparent = currentTraceparent();
+      const stored = traceparent === null ? parsed : { ...parsed, [TRACEPARENT_KEY]: traceparent };
+      await Promise.race([this.queue(definition.queue).add(name, stored, { ...DEFAULT_OPTIONS, jobId, attempts, backoff, ...delay }), timeout]);
     } finally {
       call.end();
       clearTimeout(timer);
@@ -120,7 +130,14 @@ export class JobQueues {
     }
   }
 
+  /** Reports every queue's job counts in the queue_jobs gauge on each scrape of /metrics (the worker's), until close(). */
+  reportDepth(): void {
+    this.unobserveDepth ??= observeQueueDepth(() => Promise.all(QUEUE_NAMES.map(async (queue) => ({ queue, counts: await this.queue(queue).getJobCounts() }))));
+  }
+
   async close(): Promise<void> {
+    this.unobserveDepth?.();
+    this.unobserveDepth = undefined;
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     this.queues.clear();
     await quitAll(this.clients);
@@ -154,9 +171,22 @@ export class JobWorkers {
           const name = job.name as JobName;
           const definition = jobCatalog[name];
           if (!definition) throw new Error(`no handler for job ${job.name}`);
-          const data = definition.data.parse(job.data);
+          const { [TRACEPARENT_KEY]: traceparent, ...raw } = (job.data ?? {}) as Record<string, unknown>;
           const attempts = job.opts.attempts ?? definition.attempts;
-          return (this.handlers[name] as (d: unknown, run: JobRun) => Promise<unknown>)(data, { attempt: job.attemptsMade + 1, attempts });
+          const started = performance.now();
+          let outcome = 'failed';
+          try {
+            // A consumer span of the trace that enqueued the job (a new trace for scheduled jobs).
+            const result = await inSpan(`job ${name}`, SpanKind.CONSUMER, { 'messaging.system': 'bullmq', 'messaging.destination.name': queue, 'workcell.job.attempt': job.attemptsMade + 1 }, () => {
+              const data = definition.data.parse(raw);
+              return (this.handlers[name] as (d: unknown, run: JobRun) => Promise<unknown>)(data, { attempt: job.attemptsMade + 1, attempts });
+            }, contextFromTraceparent(traceparent as string | undefined));
+            outcome = 'completed';
+            return result;
+          } finally {
+            jobOutcomes.labels(queue, name, outcome).inc();
+            jobDuration.labels(queue, name).observe((performance.now() - started) / 1000);
+          }
         },
         { connection: connection(this.config, this.clients), prefix: bullPrefix(this.config), concurrency: concurrencyOf(this.config, queue), autorun: true },
       );

@@ -6,6 +6,21 @@ import { SYSTEM_ACTOR } from '../identity/actor.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { decryptSigningSecret } from '../webhooks/secret.js';
 import { type AttemptFailure, postJson, type PostOutcome } from './http.js';
+import type { AppConfig } from '@workcell/config';
+import { endSpan, SpanKind, startChildSpan, webhookDeliveryDuration, webhookDeliveryFailures } from '@workcell/telemetry';
+
+/**
+ * One attempt's POST, measured (webhook_delivery_duration_seconds, webhook_delivery_failures_total by failure class)
+ * and, inside a traced job or first attempt, a client span of it.
+ */
+async function deliveryPost(config: AppConfig, generation: 'v0' | 'v1', target: string, body: string, headers: Record<string, string>): Promise<PostOutcome> {
+  const span = startChildSpan('webhook.deliver', SpanKind.CLIENT, { 'workcell.webhook.generation': generation });
+  const outcome = await postJson(config, target, body, headers);
+  webhookDeliveryDuration.labels(generation, outcome.failure === null ? 'succeeded' : 'failed').observe(outcome.timeMs / 1000);
+  if (outcome.failure !== null) webhookDeliveryFailures.labels(generation, outcome.failure).inc();
+  endSpan(span, outcome.failure === null ? undefined : new Error(outcome.failure), { 'http.response.status_code': outcome.statusCode ?? 0 });
+  return outcome;
+}
 
 /** Which attempt of its job a handler runs (1-based) and how many are allowed (the job catalog's JobRun). */
 const runInput = { attempt: z.number().int().min(1), attempts: z.number().int().min(1) };
@@ -134,7 +149,7 @@ export const deliverWebhook = defineProcedure('deliverWebhook', deliverWebhookIn
     'webhook-signature': signature,
     'webhook-sequence': event.sequence.toString(),
   };
-  const outcome = await postJson(ctx.config, target.url, body, headers);
+  const outcome = await deliveryPost(ctx.config, 'v1', target.url, body, headers);
   const error = describe(outcome);
   if (error === null) return end('succeeded', outcome, null);
   if (outcome.refused || outcome.statusCode === GONE || attempt >= attempts || lastRun) return end('failed', outcome, error);
@@ -163,7 +178,7 @@ export const deliverLegacyWebhook = defineProcedure('deliverLegacyWebhook', deli
   const webhook = await findLegacyWebhook(ctx.database, workspaceId, legacyWebhookId);
   const event = await findOutboxEvent(ctx.database, workspaceId, eventId);
   if (!webhook || webhook.archivedAt !== null || !event) return { status: 'skipped' };
-  const outcome = await postJson(ctx.config, webhook.url, legacyBody(event), {});
+  const outcome = await deliveryPost(ctx.config, 'v0', webhook.url, legacyBody(event), {});
   const error = describe(outcome);
   if (error === null) return { status: 'succeeded', statusCode: outcome.statusCode };
   if (outcome.refused || attempt >= attempts) return { status: 'failed', statusCode: outcome.statusCode };

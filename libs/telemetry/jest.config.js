@@ -1,0 +1,1 @@
+export default { displayName: '@workcell/telemetry', preset: '../../jest.preset.js' };
