@@ -4,6 +4,7 @@ import type { AppConfig } from '@workcell/config';
 import type { Tx } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
 import { keyCompletion } from './idempotency.js';
+import { currentTraceparent } from '@workcell/telemetry';
 
 export interface DomainEvent {
   readonly workspaceId: string;
@@ -102,10 +103,10 @@ export function outboxAppend(event: DomainEvent): Prisma.Sql {
   const actor = actorOf(event);
   const cause = causing.getStore();
   return Prisma.sql`appended AS (
-      INSERT INTO outbox_events (workspace_id, sequence, aggregate_type, aggregate_id, event_type, payload, occurred_at, actor_type, actor_id, caused_by_definition_id, caused_by_run_id, automation_depth)
+      INSERT INTO outbox_events (workspace_id, sequence, aggregate_type, aggregate_id, event_type, payload, occurred_at, actor_type, actor_id, caused_by_definition_id, caused_by_run_id, automation_depth, trace_context)
       VALUES (${event.workspaceId}::uuid, next_event_sequence(${event.workspaceId}::uuid), ${event.aggregateType}, ${event.aggregateId}::uuid,
               ${event.eventType}, ${JSON.stringify(event.payload)}::jsonb, COALESCE(${event.occurredAt ?? null}::timestamptz, clock_timestamp()),
-              ${actor?.type ?? null}, ${actor?.id ?? null}::uuid, ${cause?.definitionId ?? null}::uuid, ${cause?.runId ?? null}::uuid, ${cause?.depth ?? 0}::int)
+              ${actor?.type ?? null}, ${actor?.id ?? null}::uuid, ${cause?.definitionId ?? null}::uuid, ${cause?.runId ?? null}::uuid, ${cause?.depth ?? 0}::int, ${currentTraceparent()}::text)
       RETURNING sequence)${keyCompletion(event.workspaceId, event.result)}
     SELECT appended.sequence FROM appended CROSS JOIN pg_notify(${OUTBOX_CHANNEL}, ${event.workspaceId})`;
 }

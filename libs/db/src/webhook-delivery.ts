@@ -21,6 +21,8 @@ export interface UnpublishedEvent {
   /** The automation definition whose run wrote the event (null otherwise) and the chain's depth (0: no automation). */
   readonly causedByDefinitionId?: string | null;
   readonly automationDepth?: number;
+  /** The traceparent of the request or job that appended it (outbox_events.trace_context), where read. */
+  readonly traceContext?: string | null;
 }
 
 /**
@@ -38,11 +40,11 @@ export async function withRelayLock<T>(database: Database, work: (tx: Statements
 
 /** The oldest unpublished events, in per-workspace sequence order, locked until the transaction ends. */
 export async function lockUnpublishedEvents(tx: SqlClient, take: number): Promise<UnpublishedEvent[]> {
-  const rows = await readRows<{ workspace_id: string; id: string; sequence: string; aggregate_type: string; aggregate_id: string; event_type: string; payload: unknown; occurred_at: Date; caused_by_definition_id: string | null; automation_depth: number }>(
+  const rows = await readRows<{ workspace_id: string; id: string; sequence: string; aggregate_type: string; aggregate_id: string; event_type: string; payload: unknown; occurred_at: Date; caused_by_definition_id: string | null; automation_depth: number; trace_context: string | null }>(
     tx,
     // ORDER BY names the columns, not their text aliases of the same names (text would order 10 before 9).
     Prisma.sql`SELECT o.workspace_id::text AS workspace_id, o.id::text AS id, o.sequence::text AS sequence, aggregate_type, aggregate_id::text AS aggregate_id, event_type, payload, occurred_at,
-        caused_by_definition_id::text AS caused_by_definition_id, automation_depth
+        caused_by_definition_id::text AS caused_by_definition_id, automation_depth, trace_context
       FROM outbox_events o WHERE published_at IS NULL
       ORDER BY o.workspace_id, o.sequence LIMIT ${take} FOR UPDATE SKIP LOCKED`,
   );
@@ -57,6 +59,7 @@ export async function lockUnpublishedEvents(tx: SqlClient, take: number): Promis
     occurredAt: r.occurred_at,
     causedByDefinitionId: r.caused_by_definition_id,
     automationDepth: r.automation_depth,
+    traceContext: r.trace_context,
   }));
 }
 
@@ -106,16 +109,16 @@ export interface NewDelivery {
 }
 
 /** Pending delivery rows (`attempt` 1 is the one about to be made, ids the database's uuidv7()); returns their ids. */
-export async function insertPendingDeliveries(tx: SqlClient, rows: readonly NewDelivery[]): Promise<{ workspaceId: string; id: string }[]> {
+export async function insertPendingDeliveries(tx: SqlClient, rows: readonly NewDelivery[]): Promise<{ workspaceId: string; id: string; eventId: string }[]> {
   if (rows.length === 0) return [];
-  return readRows<{ workspaceId: string; id: string }>(
+  return readRows<{ workspaceId: string; id: string; eventId: string }>(
     tx,
     Prisma.sql`INSERT INTO webhook_deliveries (workspace_id, subscription_id, owner_credential_id, event_id, event_type, attempt, status)
       SELECT workspace_id, subscription_id, owner_credential_id, event_id, event_type, 1, 'pending'::webhook_delivery_status
         FROM unnest(${rows.map((r) => r.workspaceId)}::uuid[], ${rows.map((r) => r.subscriptionId)}::uuid[], ${rows.map((r) => r.ownerCredentialId)}::uuid[],
                     ${rows.map((r) => r.eventId)}::uuid[], ${rows.map((r) => r.eventType)}::text[])
              AS d(workspace_id, subscription_id, owner_credential_id, event_id, event_type)
-      RETURNING workspace_id::text AS "workspaceId", id::text AS id`,
+      RETURNING workspace_id::text AS "workspaceId", id::text AS id, event_id::text AS "eventId"`,
   );
 }
 

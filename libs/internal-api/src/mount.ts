@@ -3,6 +3,7 @@ import type { AnyRouter } from '@trpc/server';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import { createTRPCClient, httpLink, type TRPCClient } from '@trpc/client';
 import { type AppConfig, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
+import { injectTraceHeaders } from '@workcell/telemetry';
 import { INTERNAL_HEADER, INTERNAL_PATH, type InternalContext, internalToken, isInternalCaller } from './trpc.js';
 
 /** Serves a router on the application's Fastify instance under /trpc. Call before listen(). */
@@ -38,7 +39,8 @@ export function createInternalClient<R extends AnyRouter>(baseUrl: string, confi
   // No data transformer is configured on either side; the cast only tells the generic link so.
   const options = {
     url: `${baseUrl}${INTERNAL_PATH}`,
-    headers: () => ({ [INTERNAL_HEADER]: token }),
+    // The calling request's trace continues in the other service (W3C traceparent).
+    headers: () => injectTraceHeaders({ [INTERNAL_HEADER]: token }),
     fetch: (input: Parameters<typeof fetch>[0], init?: RequestInit) => boundedFetch(config, input, init),
   } as unknown as Parameters<typeof httpLink<R>>[0];
   return createTRPCClient<R>({ links: [httpLink<R>(options)] });

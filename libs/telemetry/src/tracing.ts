@@ -127,3 +127,9 @@ export function startChildSpan(name: string, kind: SpanKind, attributes: Attribu
   if (!trace.getSpan(parent)) return undefined;
   return trace.getTracer(TRACER).startSpan(name, { kind, attributes }, parent);
 }
+
+/** Runs `work` in the trace a stored traceparent names (an outbox event's), so what it starts belongs to that trace. */
+export function withTraceparent<T>(traceparent: string | null | undefined, work: () => T): T {
+  if (!provider || !traceparent) return work();
+  return context.with(contextFromTraceparent(traceparent), work);
+}

@@ -15,6 +15,7 @@ import {
   type WebhookDisabledReason,
   withRelayLock,
 } from '@workcell/db';
+import { withTraceparent } from '@workcell/telemetry';
 import { eventSpec } from '../events/catalog.js';
 import { mayReceiveEvent } from '../events/receivable.js';
 import { SYSTEM_ACTOR } from '../identity/actor.js';
@@ -145,15 +146,17 @@ export async function relayOutbox(ctx: ProcedureContext, sink: DeliverySink): Pr
         }
       }
     }
-    await Promise.all(legacyJobs.map((job) => sink.deliverLegacy(job)));
-    await Promise.all(mailJobs.map((job) => sink.mailInvitation(job)));
+    // Each job, and each delivery below, continues the trace of the request that appended its event (outbox trace_context).
+    const traceOf = new Map(events.map((e) => [e.id, e.traceContext]));
+    await Promise.all(legacyJobs.map((job) => withTraceparent(traceOf.get(job.eventId), () => sink.deliverLegacy(job))));
+    await Promise.all(mailJobs.map((job) => withTraceparent(traceOf.get(job.eventId), () => sink.mailInvitation(job))));
     const inserted = await insertPendingDeliveries(tx, rows);
     // Automation runs (docs/automations.md): one per (definition, event), inserted with the event's publication.
     const runs = await insertAutomationRunsOnce(tx, automationRunsFor(events, await triggerableAutomationsOf(tx, workspaceIds)), now);
     await markEventsPublished(tx, events, now);
-    return { events: events.length, inserted, refused, runs };
+    return { events: events.length, inserted: inserted.map((d) => ({ ...d, traceContext: traceOf.get(d.eventId) })), refused, runs };
   });
-  await Promise.all((created?.inserted ?? []).map((d) => sink.deliver({ workspaceId: d.workspaceId, deliveryId: d.id })));
+  await Promise.all((created?.inserted ?? []).map((d) => withTraceparent(d.traceContext, () => sink.deliver({ workspaceId: d.workspaceId, deliveryId: d.id }))));
   await Promise.all((created?.runs ?? []).map((r) => sink.startAutomationRun({ workspaceId: r.workspaceId, runId: r.id })));
   // Outside the relay's transaction: disabling writes an outbox event, whose sequence lock the relay must not hold.
   for (const s of created?.refused ?? []) {
