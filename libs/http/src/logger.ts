@@ -1,6 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import { type DestinationStream, type Logger, pino } from 'pino';
 import type { AppConfig } from '@workcell/config';
+import { activeTraceIds } from '@workcell/telemetry';
 
 export type { Logger };
 
@@ -42,6 +43,9 @@ export function createLogger(config: AppConfig, service: string, destination?: D
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       formatters: { level: (label) => ({ level: label }) },
+      // Lines written inside a traced request or job carry its trace_id and span_id (nothing when tracing is off).
+      // (A new object each time: pino merges the line's own fields into what mixin returns.)
+      mixin: () => activeTraceIds() ?? {},
     },
     destination ?? logDestination(),
   );

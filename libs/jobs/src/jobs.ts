@@ -176,11 +176,12 @@ export class JobWorkers {
           const started = performance.now();
           let outcome = 'failed';
           try {
-            // A consumer span of the trace that enqueued the job (a new trace for scheduled jobs).
-            const result = await inSpan(`job ${name}`, SpanKind.CONSUMER, { 'messaging.system': 'bullmq', 'messaging.destination.name': queue, 'workcell.job.attempt': job.attemptsMade + 1 }, () => {
-              const data = definition.data.parse(raw);
-              return (this.handlers[name] as (d: unknown, run: JobRun) => Promise<unknown>)(data, { attempt: job.attemptsMade + 1, attempts });
-            }, contextFromTraceparent(traceparent as string | undefined));
+            const run = () => (this.handlers[name] as (d: unknown, run: JobRun) => Promise<unknown>)(definition.data.parse(raw), { attempt: job.attemptsMade + 1, attempts });
+            // A consumer span of the trace that enqueued the job; a job enqueued outside any trace starts its own, but a
+            // periodic one (the relay's poll every second) is not traced: it would be a trace per run, all alike.
+            const traced = typeof traceparent === 'string' || definition.everyMs === undefined;
+            const attributes = { 'messaging.system': 'bullmq', 'messaging.destination.name': queue, 'workcell.job.attempt': job.attemptsMade + 1 };
+            const result = traced ? await inSpan(`job ${name}`, SpanKind.CONSUMER, attributes, run, contextFromTraceparent(traceparent as string | undefined)) : await run();
             outcome = 'completed';
             return result;
           } finally {

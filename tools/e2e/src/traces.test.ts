@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { captureLogger } from '@workcell/http/testing';
 import { stopTracing } from '@workcell/telemetry';
 import { useTestEnvironment, waitFor } from '@workcell/testing';
 import { useV1Cell } from './support/cell.js';
@@ -53,7 +54,16 @@ const attribute = (span: OtlpSpan, key: string) => {
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
 describe('traces', () => {
-  const cell = useV1Cell(env);
+  // api-v1's log lines, to find the trace ids on them.
+  const logs: ReturnType<typeof captureLogger>[] = [];
+  const cell = useV1Cell(env, {
+    logger: (config, service) => {
+      if (service !== 'api-v1') return undefined;
+      const capture = captureLogger(config, service);
+      logs.push(capture);
+      return capture.logger;
+    },
+  });
 
   afterAll(async () => {
     // Tracing is per process: turn it off so later test files in this worker do not export.
@@ -78,6 +88,9 @@ describe('traces', () => {
     assert.equal(server.kind, 2); // SERVER
     assert.equal(attribute(server, 'workcell.service'), 'api-v1');
     assert.equal(Number(attribute(server, 'http.response.status_code')), 201);
+    // The request's log line names the trace and its server span.
+    const line = await waitFor('the request log line', () => logs.flatMap((l) => l.lines()).find((l) => l['msg'] === 'request' && l['trace_id'] === traceId));
+    assert.equal(line['span_id'], server.spanId);
     // The INSERT of the tag (and its outbox event) is a child span of the server span.
     const statements = inTrace().filter((s) => s.name.startsWith('db ') && s.parentSpanId === server.spanId);
     assert.ok(statements.some((s) => s.name === 'db INSERT' || s.name === 'db WITH'), JSON.stringify(statements.map((s) => s.name)));
