@@ -182,7 +182,7 @@ export async function createHttpApplication(
   // Before Nest mounts its routes (app.init): every route, /metrics itself included, is measured and traced.
   const service = app.get<string>(SERVICE_NAME);
   if (config.telemetry.otlpEndpoint !== null) {
-    startTracing({ endpoint: config.telemetry.otlpEndpoint, serviceName: config.telemetry.serviceName ?? service, sampleRatio: config.telemetry.sampleRatio, exportDelayMs: config.telemetry.exportDelayMs });
+    await startTracing({ endpoint: config.telemetry.otlpEndpoint, serviceName: config.telemetry.serviceName ?? service, sampleRatio: config.telemetry.sampleRatio, exportDelayMs: config.telemetry.exportDelayMs });
   }
   installObservability(fastify, { service, config, ...(options.api ? { api: options.api } : {}) });
   if (options.api) await mountApi(app, options.api, mounted, options.logger);

@@ -1,9 +1,5 @@
 import { type Attributes, context, type Context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider } from '@opentelemetry/sdk-trace';
+import type { TracerProvider } from '@opentelemetry/sdk-trace';
 
 export { SpanKind };
 export type { Context, Span };
@@ -19,27 +15,40 @@ export interface TracingSettings {
 }
 
 let provider: TracerProvider | undefined;
+let starting: Promise<void> | undefined;
 
 /**
  * Turns tracing on for this process (the first service to start it names the resource; later calls are no-ops).
  * Until then every span helper below is a no-op that costs a null check: the OpenTelemetry API's default tracer
- * and context manager do nothing.
+ * and context manager do nothing, and the SDK and exporter are not even loaded.
  */
-export function startTracing(settings: TracingSettings): void {
-  if (provider) return;
-  provider = new TracerProvider({
-    resource: resourceFromAttributes({ 'service.name': settings.serviceName }),
-    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(settings.sampleRatio) }),
-    spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: `${settings.endpoint}/v1/traces` }), scheduledDelayMillis: settings.exportDelayMs })],
-  });
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  trace.setGlobalTracerProvider(provider);
+export function startTracing(settings: TracingSettings): Promise<void> {
+  starting ??= (async () => {
+    const [{ AsyncLocalStorageContextManager }, { W3CTraceContextPropagator }, { OTLPTraceExporter }, { resourceFromAttributes }, sdk] = await Promise.all([
+      import('@opentelemetry/context-async-hooks'),
+      import('@opentelemetry/core'),
+      import('@opentelemetry/exporter-trace-otlp-http'),
+      import('@opentelemetry/resources'),
+      import('@opentelemetry/sdk-trace'),
+    ]);
+    const started = new sdk.TracerProvider({
+      resource: resourceFromAttributes({ 'service.name': settings.serviceName }),
+      sampler: new sdk.ParentBasedSampler({ root: new sdk.TraceIdRatioBasedSampler(settings.sampleRatio) }),
+      spanProcessors: [new sdk.BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: `${settings.endpoint}/v1/traces` }), scheduledDelayMillis: settings.exportDelayMs })],
+    });
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    trace.setGlobalTracerProvider(started);
+    provider = started;
+  })();
+  return starting;
 }
 
 /** Exports what is pending and turns tracing off (a service's shutdown; tests). */
 export async function stopTracing(): Promise<void> {
+  await starting;
   const current = provider;
+  starting = undefined;
   if (!current) return;
   provider = undefined;
   await current.shutdown().catch(() => undefined);
