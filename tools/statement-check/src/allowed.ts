@@ -46,7 +46,7 @@ export const ALLOWED_STATEMENTS: readonly AllowedStatement[] = [
     rework: "None needed: pruned like activeWebhooksOf; one element with the per-workspace claim.",
   },
   {
-    fingerprint: 'cc7083739d18fc83',
+    fingerprint: '05216835e5fc18bf',
     source: 'libs/db/src/webhook-delivery.ts insertPendingDeliveries',
     why: "The relay inserts one delivery row per (event, subscription) of its batch from arrays (INSERT \u2026 SELECT FROM unnest).",
     rework: "None needed: Citus runs INSERT \u2026 SELECT from a function through the coordinator and routes each row by its workspace_id; per workspace with the per-workspace claim.",
