@@ -184,7 +184,12 @@ export async function createHttpApplication(
   if (config.telemetry.otlpEndpoint !== null) {
     await startTracing({ endpoint: config.telemetry.otlpEndpoint, serviceName: config.telemetry.serviceName ?? service, sampleRatio: config.telemetry.sampleRatio, exportDelayMs: config.telemetry.exportDelayMs });
   }
-  installObservability(fastify, { service, config, ...(options.api ? { api: options.api } : {}) });
+  installObservability(fastify, {
+    service,
+    config,
+    ...(options.api ? { api: options.api } : {}),
+    refuse: (request, reply) => sendProblem(reply, request, toProblem(new ProtocolError(401, 'unauthenticated', 'a scrape of /metrics must present METRICS_TOKEN as a bearer token')), RENDERERS[options.api ?? 'v1']),
+  });
   if (options.api) await mountApi(app, options.api, mounted, options.logger);
   return app;
 }

@@ -54,7 +54,16 @@ function statusClass(status: number): string {
  * route template (the infrastructure routes, the internal API), never by the raw URL. Label children are cached
  * so a request's bookkeeping is a map lookup; with tracing off no span or context is created at all.
  */
-export function installObservability(fastify: FastifyInstance, options: { service: string; config: AppConfig; api?: ApiGeneration }): void {
+export function installObservability(
+  fastify: FastifyInstance,
+  options: {
+    service: string;
+    config: AppConfig;
+    api?: ApiGeneration;
+    /** Answers a scrape without the METRICS_TOKEN bearer token: 401 in the service's error document. */
+    refuse: (request: FastifyRequest, reply: FastifyReply) => void;
+  },
+): void {
   const { service, config } = options;
   const operations = new Map<string, string>();
   for (const route of options.api ? registryRoutes(options.api) : []) {
@@ -117,7 +126,8 @@ export function installObservability(fastify: FastifyInstance, options: { servic
       if (token !== null) {
         const presented = Buffer.from(String(request.headers.authorization ?? ''));
         if (presented.length !== token.length || !timingSafeEqual(presented, token)) {
-          return reply.status(401).header('www-authenticate', 'Bearer realm="metrics"').header('cache-control', 'no-store').send({ error: 'unauthorized', detail: 'a scrape of /metrics presents METRICS_TOKEN as a bearer token' });
+          options.refuse(request, reply);
+          return reply;
         }
       }
       const { contentType, body } = await metricsExposition();

@@ -118,6 +118,7 @@ describe('metrics', () => {
       const bare = await fetch(`${auth.url}/metrics`);
       assert.equal(bare.status, 401);
       assert.match(bare.headers.get('www-authenticate') ?? '', /^Bearer/);
+      assert.equal(errorOf({ status: bare.status, body: await bare.json(), headers: bare.headers }).code, 'unauthenticated');
       assert.equal((await fetch(`${auth.url}/metrics`, { headers: { authorization: 'Bearer metrics-token-wrong-value' } })).status, 401);
       assert.equal((await fetch(`${auth.url}/metrics`, { headers: { authorization: `Bearer ${cell.admin}` } })).status, 401);
       const samples = await scrape(auth.url, { authorization: `Bearer ${token}` });
