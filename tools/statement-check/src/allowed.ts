@@ -22,7 +22,7 @@ const PARALLEL_PURGE = "None needed: Citus runs a DELETE over several shards on 
 
 export const ALLOWED_STATEMENTS: readonly AllowedStatement[] = [
   {
-    fingerprint: 'cbf1329cf7a911d1',
+    fingerprint: 'a976ecb074c26b60',
     source: 'libs/db/src/webhook-delivery.ts lockUnpublishedEvents',
     why: "The webhook relay claims the oldest unpublished outbox events of every workspace (FOR UPDATE SKIP LOCKED under the relay lock).",
     rework: PER_WORKSPACE_CLAIM,
