@@ -1,6 +1,7 @@
 import type { Prisma } from './generated/prisma/client.js';
 import type { AbsenceKind, AbsenceStatus } from './generated/prisma/enums.js';
 import { pageIds } from './keyset.js';
+import { setArchivedAt, updateIfRevision } from './revisioned-rows.js';
 import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
 
 /**
@@ -103,17 +104,13 @@ export async function insertAppointment(tx: Tx, workspaceId: string, memberId: s
 }
 
 /** Compare-and-set of a member's live appointment: `UPDATE … WHERE revision = $expected`; a miss is told apart by a count. */
-export async function updateAppointmentIfRevision(tx: Tx, workspaceId: string, memberId: string, id: string, expectedRevision: number, values: AppointmentValues): Promise<CasOutcome> {
-  const where = { workspaceId, memberId, id, archivedAt: null };
-  const { count } = await tx.appointment.updateMany({ where: { ...where, revision: expectedRevision }, data: { ...values, revision: { increment: 1 } } });
-  if (count === 1) return 'updated';
-  return (await tx.appointment.count({ where })) > 0 ? 'version_conflict' : 'not_found';
+export function updateAppointmentIfRevision(tx: Tx, workspaceId: string, memberId: string, id: string, expectedRevision: number, values: AppointmentValues): Promise<CasOutcome> {
+  return updateIfRevision(tx.appointment, workspaceId, id, expectedRevision, values, { memberId, archivedAt: null });
 }
 
 /** Archives a member's live appointment; false when there is none. */
-export async function archiveAppointment(tx: Tx, workspaceId: string, memberId: string, id: string, now: Date): Promise<boolean> {
-  const { count } = await tx.appointment.updateMany({ where: { workspaceId, memberId, id, archivedAt: null }, data: { archivedAt: now, revision: { increment: 1 } } });
-  return count === 1;
+export function archiveAppointment(tx: Tx, workspaceId: string, memberId: string, id: string, now: Date): Promise<boolean> {
+  return setArchivedAt(tx.appointment, workspaceId, id, now, { memberId });
 }
 
 export interface AbsenceRecord {
@@ -219,16 +216,12 @@ export async function insertAbsence(tx: Tx, workspaceId: string, memberId: strin
 }
 
 /** Compare-and-set of a member's live absence. */
-export async function updateAbsenceIfRevision(tx: Tx, workspaceId: string, memberId: string, id: string, expectedRevision: number, values: AbsenceValues): Promise<CasOutcome> {
-  const where = { workspaceId, memberId, id, archivedAt: null };
-  const { count } = await tx.absence.updateMany({ where: { ...where, revision: expectedRevision }, data: { ...values, revision: { increment: 1 } } });
-  if (count === 1) return 'updated';
-  return (await tx.absence.count({ where })) > 0 ? 'version_conflict' : 'not_found';
+export function updateAbsenceIfRevision(tx: Tx, workspaceId: string, memberId: string, id: string, expectedRevision: number, values: AbsenceValues): Promise<CasOutcome> {
+  return updateIfRevision(tx.absence, workspaceId, id, expectedRevision, values, { memberId, archivedAt: null });
 }
 
-export async function archiveAbsence(tx: Tx, workspaceId: string, memberId: string, id: string, now: Date): Promise<boolean> {
-  const { count } = await tx.absence.updateMany({ where: { workspaceId, memberId, id, archivedAt: null }, data: { archivedAt: now, revision: { increment: 1 } } });
-  return count === 1;
+export function archiveAbsence(tx: Tx, workspaceId: string, memberId: string, id: string, now: Date): Promise<boolean> {
+  return setArchivedAt(tx.absence, workspaceId, id, now, { memberId });
 }
 
 /** Whether two members share an unarchived group (the relationship delegated calendar access asks for). */
