@@ -105,7 +105,9 @@ describe('webhook first attempt in the worker, BullMQ for retries', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    cell = await startV1Cell(env);
+    // The subject is one worker's in-process pool (one slot here): a second worker, as the two-instance harness mode
+    // would start, would take the relay run and the slot in its own process.
+    cell = await startV1Cell(env, { instances: 1 });
     ({ database, workspaceId } = cell);
     admin = await cell.mint(V1_SCOPES);
     runtime = cell.worker.app.get(QueueRuntime);

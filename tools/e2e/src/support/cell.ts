@@ -57,6 +57,11 @@ export interface CellOptions {
   readonly logger?: (config: AppConfig, service: 'auth' | 'worker' | 'api-v0' | 'api-v1') => Logger | undefined;
   /** Further settings (environment names, as for testConfig) of the API instances' configuration. */
   readonly settings?: Readonly<Record<string, string>>;
+  /**
+   * Instances of each service, by default the harness mode's (WORKCELL_TEST_INSTANCES). A file whose subject is one
+   * process's own state (a worker's in-process delivery pool) pins 1: a second worker would take part of its work.
+   */
+  readonly instances?: 1 | 2;
 }
 
 /**
@@ -73,7 +78,7 @@ export async function startCellServices(env: TestEnvironment, options: CellOptio
   const apiConfig = (a: RunningApp, w: RunningApp) =>
     testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: a.url, WORKER_INTERNAL_URL: w.url, ...options.settings });
   const config = apiConfig(auth, worker);
-  const second = harnessMode().instances === 2 ? { auth: await startAuth(), worker: await startWorker() } : undefined;
+  const second = (options.instances ?? harnessMode().instances) === 2 ? { auth: await startAuth(), worker: await startWorker() } : undefined;
   return {
     auth,
     worker,

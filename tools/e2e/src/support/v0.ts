@@ -104,7 +104,7 @@ export async function startV0Cell(env: TestEnvironment, options: V0CellOptions =
   const { logger } = options;
   const v0a = await startApp((c) => createApiV0App(c, logger?.(c, 'api-v0')), config);
   // In the two-instance mode (harnessMode), requests alternate between two api-v0 instances behind a balancer.
-  const v0b = harnessMode().instances === 2 ? await startApp((c) => createApiV0App(c, logger?.(c, 'api-v0')), services.secondConfig) : undefined;
+  const v0b = (options.instances ?? harnessMode().instances) === 2 ? await startApp((c) => createApiV0App(c, logger?.(c, 'api-v0')), services.secondConfig) : undefined;
   const balancer = v0b ? await startBalancer([v0a.url, v0b.url]) : undefined;
   const v0: RunningApp = balancer
     ? { app: v0a.app, url: balancer.url, port: Number(new URL(balancer.url).port), close: async () => (await balancer.close(), await v0b?.close(), await v0a.close()) }
