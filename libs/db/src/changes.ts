@@ -2,6 +2,7 @@ import { ResourceType } from './generated/prisma/enums.js';
 import type { GrantResourceType } from './resource-grants.js';
 import { Prisma } from './generated/prisma/client.js';
 import { readRows, type SqlClient } from './transactions.js';
+import { eventReadableSql, type Viewer } from './visibility.js';
 
 /**
  * The v1 change feed reads the transactional outbox (outbox_events) in per-workspace `sequence` order.
@@ -42,10 +43,11 @@ export async function committedEventHead(client: SqlClient, workspaceId: string)
 }
 
 /**
- * The workspace's events with after < sequence <= upTo of these types, in sequence order, at most `take`. The
- * window bound keeps the (workspace_id, sequence) index range scan short however sparse the matching types are.
+ * The workspace's events with after < sequence <= upTo of these types whose aggregate the viewer may read now
+ * (visibility.ts, in the statement), in sequence order, at most `take`. The window bound keeps the
+ * (workspace_id, sequence) index range scan short however sparse the matching types are.
  */
-export async function listOutboxWindow(client: SqlClient, workspaceId: string, window: { after: bigint; upTo: bigint; eventTypes: readonly string[]; take: number }): Promise<ChangeRecord[]> {
+export async function listOutboxWindow(client: SqlClient, workspaceId: string, window: { after: bigint; upTo: bigint; eventTypes: readonly string[]; take: number; viewer: Viewer }): Promise<ChangeRecord[]> {
   if (window.eventTypes.length === 0 || window.upTo <= window.after) return [];
   const rows = await readRows<WindowRow>(
     client,
@@ -53,7 +55,7 @@ export async function listOutboxWindow(client: SqlClient, workspaceId: string, w
     Prisma.sql`SELECT o.sequence::text AS sequence, aggregate_type, aggregate_id::text AS aggregate_id, event_type, payload, occurred_at
       FROM outbox_events o
      WHERE o.workspace_id = ${workspaceId}::uuid AND o.sequence > ${window.after.toString()}::bigint AND o.sequence <= ${window.upTo.toString()}::bigint
-       AND o.event_type = ANY(${[...window.eventTypes]}::text[])
+       AND o.event_type = ANY(${[...window.eventTypes]}::text[]) AND ${eventReadableSql(window.viewer)}
      ORDER BY o.sequence LIMIT ${window.take}`,
   );
   return rows.map(changeRecord);
@@ -66,7 +68,7 @@ export async function listOutboxWindow(client: SqlClient, workspaceId: string, w
 export async function headAndFirstWindow(
   client: SqlClient,
   workspaceId: string,
-  window: { after: bigint; span: bigint; eventTypes: readonly string[]; take: number },
+  window: { after: bigint; span: bigint; eventTypes: readonly string[]; take: number; viewer: Viewer },
 ): Promise<{ head: bigint; rows: ChangeRecord[] }> {
   if (window.eventTypes.length === 0) return { head: await committedEventHead(client, workspaceId), rows: [] };
   const rows = await readRows<{ head: string } & { [K in keyof WindowRow]: WindowRow[K] | null }>(
@@ -79,7 +81,7 @@ export async function headAndFirstWindow(
           FROM outbox_events o
          WHERE o.workspace_id = ${workspaceId}::uuid AND o.sequence > ${window.after.toString()}::bigint
            AND o.sequence <= LEAST(${window.after.toString()}::bigint + ${window.span.toString()}::bigint, h.last)
-           AND o.event_type = ANY(${[...window.eventTypes]}::text[])
+           AND o.event_type = ANY(${[...window.eventTypes]}::text[]) AND ${eventReadableSql(window.viewer)}
          ORDER BY o.sequence LIMIT ${window.take}) w ON true
      ORDER BY w.sequence`,
   );

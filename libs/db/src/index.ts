@@ -387,3 +387,17 @@ export {
   updateAutomationDefinitionIfRevision,
 } from './automations.js';
 export { type RecordedStatement } from './statement-log.js';
+export {
+  eventReadableSql,
+  isRuledResourceType,
+  type ProjectAccess,
+  projectAccess,
+  resourceProjectAccess,
+  projectReadableSql,
+  readableEventIds,
+  RESOURCE_RULES,
+  type ResourceRule,
+  resourceReadableSql,
+  type RuledResourceType,
+  type Viewer,
+} from './visibility.js';

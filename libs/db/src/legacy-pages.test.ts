@@ -4,6 +4,7 @@ import { createDatabase, type Database } from './database.js';
 import { legacyRowAt } from './legacy-pages.js';
 import { measureQueryCost, type QueryCost } from './query-cost.js';
 import { listTasksPage } from './tasks.js';
+import { TEAM_WIDE_VIEWER } from './visibility-testing.js';
 
 /**
  * Issue 11: v0 page 200 of 500 in 100,000 tasks costs about what page 1 costs. A v0 page is the row before it
@@ -66,7 +67,7 @@ describe('v0 pages by number: cost', () => {
     const ids: string[] = [];
     while (ids.length < LIMIT) {
       const take = Math.min(V1_PAGE, LIMIT - ids.length);
-      const rows = await listTasksPage(client, workspaceId, {}, after, take + 1);
+      const rows = await listTasksPage(client, workspaceId, {}, after, take + 1, TEAM_WIDE_VIEWER);
       ids.push(...rows.slice(0, take).map((row) => row.id));
       if (rows.length <= take) break;
       after = ids.at(-1);

@@ -1,6 +1,6 @@
 import { Prisma } from './generated/prisma/client.js';
-import { pageIds } from './keyset.js';
-import { type Client, clientOf, readRows, type Tx } from './transactions.js';
+import { type Client, clientOf, readRows, type SqlClient, type Tx } from './transactions.js';
+import { resourceReadableSql, type Viewer } from './visibility.js';
 import type { GuardedOutcome } from './tasks.js';
 
 /**
@@ -27,29 +27,6 @@ export interface ProjectRecord {
   readonly tagIds: readonly string[];
 }
 
-const projectSelect = {
-  id: true,
-  workspaceId: true,
-  name: true,
-  description: true,
-  status: true,
-  contactId: true,
-  startDate: true,
-  dueDate: true,
-  completedAt: true,
-  revision: true,
-  archivedAt: true,
-  createdAt: true,
-  updatedAt: true,
-  projectTags: { select: { tagId: true }, orderBy: { tagId: 'asc' } },
-} as const;
-
-type ProjectRow = Omit<ProjectRecord, 'tagIds'> & { projectTags: { tagId: string }[] };
-
-function record({ projectTags, ...row }: ProjectRow): ProjectRecord {
-  return { ...row, tagIds: projectTags.map((t) => t.tagId) };
-}
-
 /** Attributes a project write may set (undefined: unchanged). */
 export interface ProjectChanges {
   readonly name?: string;
@@ -60,34 +37,37 @@ export interface ProjectChanges {
 }
 
 export interface ProjectFilter {
-  /** Only these ids (a service account's resource grants); absent or null: every row. */
-  readonly onlyIds?: readonly string[] | null;
   readonly status?: 'active' | 'completed' | 'archived';
   readonly contactId?: string;
   readonly updatedSince?: Date;
 }
 
-export async function findProject(client: Client, workspaceId: string, id: string): Promise<ProjectRecord | null> {
-  const row = await clientOf(client).project.findFirst({ where: { workspaceId, id }, select: projectSelect });
-  return row ? record(row) : null;
+/** A project row `p` as a ProjectRecord: dates as UTC midnight (as Prisma decodes a date), tag ids in id order. */
+const RECORD_COLUMNS = Prisma.sql`
+  p.id::text AS id, p.workspace_id::text AS "workspaceId", p.name, p.description, p.status::text AS status, p.contact_id::text AS "contactId",
+  (p.start_date::timestamp AT TIME ZONE 'UTC') AS "startDate", (p.due_date::timestamp AT TIME ZONE 'UTC') AS "dueDate", p.completed_at AS "completedAt",
+  p.revision, p.archived_at AS "archivedAt", p.created_at AS "createdAt", p.updated_at AS "updatedAt",
+  ARRAY(SELECT pt.tag_id::text FROM project_tags pt WHERE pt.workspace_id = p.workspace_id AND pt.project_id = p.id ORDER BY pt.tag_id) AS "tagIds"`;
+
+/**
+ * One project (archived ones too); with a viewer, only one it may see (visibility.ts: grants and sharing, in the
+ * statement). Without one: the platform's own reads (after a write the caller was allowed to make).
+ */
+export async function findProject(client: SqlClient, workspaceId: string, id: string, viewer: Viewer | null = null): Promise<ProjectRecord | null> {
+  const visible = viewer === null ? Prisma.sql`true` : resourceReadableSql('project', Prisma.sql`p.workspace_id`, Prisma.sql`p.id`, viewer);
+  const rows = await readRows<ProjectRecord>(client, Prisma.sql`SELECT ${RECORD_COLUMNS} FROM projects p WHERE p.workspace_id = ${workspaceId}::uuid AND p.id = ${id}::uuid AND ${visible}`);
+  return rows[0] ?? null;
 }
 
-/** One keyset page in id order. Archived projects only with `status: 'archived'`, otherwise never. */
-export async function listProjectsPage(client: Client, workspaceId: string, filter: ProjectFilter, afterId: string | undefined, take: number): Promise<ProjectRecord[]> {
-  const rows = await clientOf(client).project.findMany({
-    where: {
-      workspaceId,
-      ...(filter.status === 'archived' ? { archivedAt: { not: null } } : { archivedAt: null }),
-      ...(filter.status === 'active' || filter.status === 'completed' ? { status: filter.status } : {}),
-      ...(filter.contactId === undefined ? {} : { contactId: filter.contactId }),
-      ...(filter.updatedSince === undefined ? {} : { updatedAt: { gte: filter.updatedSince } }),
-      ...pageIds(afterId, filter.onlyIds),
-    },
-    orderBy: { id: 'asc' },
-    take,
-    select: projectSelect,
-  });
-  return rows.map(record);
+/** One keyset page in id order of the projects the viewer may see. Archived projects only with `status: 'archived'`, otherwise never. */
+export async function listProjectsPage(client: SqlClient, workspaceId: string, filter: ProjectFilter, afterId: string | undefined, take: number, viewer: Viewer): Promise<ProjectRecord[]> {
+  const where = [Prisma.sql`p.workspace_id = ${workspaceId}::uuid`, filter.status === 'archived' ? Prisma.sql`p.archived_at IS NOT NULL` : Prisma.sql`p.archived_at IS NULL`];
+  if (filter.status === 'active' || filter.status === 'completed') where.push(Prisma.sql`p.status = ${filter.status}::project_status`);
+  if (filter.contactId !== undefined) where.push(Prisma.sql`p.contact_id = ${filter.contactId}::uuid`);
+  if (filter.updatedSince !== undefined) where.push(Prisma.sql`p.updated_at >= ${filter.updatedSince}::timestamptz`);
+  if (afterId !== undefined) where.push(Prisma.sql`p.id > ${afterId}::uuid`);
+  where.push(resourceReadableSql('project', Prisma.sql`p.workspace_id`, Prisma.sql`p.id`, viewer));
+  return readRows<ProjectRecord>(client, Prisma.sql`SELECT ${RECORD_COLUMNS} FROM projects p WHERE ${Prisma.join(where, ' AND ')} ORDER BY p.id LIMIT ${take}`);
 }
 
 export async function insertProject(tx: Tx, workspaceId: string, input: ProjectChanges & { name: string; tagIds: readonly string[] }, now: Date): Promise<ProjectRecord> {

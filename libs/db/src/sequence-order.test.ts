@@ -7,6 +7,7 @@ import { createDatabase, type Database } from './database.js';
 import { appendOutboxEvent } from './outbox.js';
 import { seedDemoWorkspaceIfEmpty } from './seed.js';
 import { lockUnpublishedEvents } from './webhook-delivery.js';
+import { TEAM_WIDE_VIEWER } from './visibility-testing.js';
 
 /**
  * The relay and the change feed read outbox events in sequence order through raw statements that select the
@@ -44,7 +45,7 @@ describe('outbox readers keep sequence order', () => {
   it('the change feed reads a window in sequence order', async () => {
     const head = await committedEventHead(database, workspaceId);
     assert.equal(head, sequences.at(-1));
-    const window = await listOutboxWindow(database, workspaceId, { after: sequences[0]! - 1n, upTo: head, eventTypes: ['tag.created'], take: 12 });
+    const window = await listOutboxWindow(database, workspaceId, { after: sequences[0]! - 1n, upTo: head, eventTypes: ['tag.created'], take: 12, viewer: TEAM_WIDE_VIEWER });
     assert.deepEqual(
       window.map((e) => e.sequence),
       sequences,
@@ -53,15 +54,15 @@ describe('outbox readers keep sequence order', () => {
 
   it('the feed\'s first read takes the head and its first window in one statement, in sequence order and bounded by both', async () => {
     const after = sequences[0]! - 1n;
-    const all = await headAndFirstWindow(database, workspaceId, { after, span: 2000n, eventTypes: ['tag.created'], take: 12 });
+    const all = await headAndFirstWindow(database, workspaceId, { after, span: 2000n, eventTypes: ['tag.created'], take: 12, viewer: TEAM_WIDE_VIEWER });
     assert.deepEqual([all.head, all.rows.map((e) => e.sequence)], [sequences.at(-1), sequences]);
-    const spanned = await headAndFirstWindow(database, workspaceId, { after, span: 5n, eventTypes: ['tag.created'], take: 12 });
+    const spanned = await headAndFirstWindow(database, workspaceId, { after, span: 5n, eventTypes: ['tag.created'], take: 12, viewer: TEAM_WIDE_VIEWER });
     assert.deepEqual(spanned.rows.map((e) => e.sequence), sequences.slice(0, 5), 'the span bounds the window');
-    const taken = await headAndFirstWindow(database, workspaceId, { after, span: 2000n, eventTypes: ['tag.created'], take: 3 });
+    const taken = await headAndFirstWindow(database, workspaceId, { after, span: 2000n, eventTypes: ['tag.created'], take: 3, viewer: TEAM_WIDE_VIEWER });
     assert.deepEqual(taken.rows.map((e) => e.sequence), sequences.slice(0, 3), 'take bounds it');
-    const none = await headAndFirstWindow(database, workspaceId, { after: all.head, span: 2000n, eventTypes: ['tag.created'], take: 12 });
+    const none = await headAndFirstWindow(database, workspaceId, { after: all.head, span: 2000n, eventTypes: ['tag.created'], take: 12, viewer: TEAM_WIDE_VIEWER });
     assert.deepEqual([none.head, none.rows], [all.head, []], 'caught up: the head, no rows');
-    const elsewhere = await headAndFirstWindow(database, '00000000-0000-0000-0000-000000000000', { after: 0n, span: 2000n, eventTypes: ['tag.created'], take: 12 });
+    const elsewhere = await headAndFirstWindow(database, '00000000-0000-0000-0000-000000000000', { after: 0n, span: 2000n, eventTypes: ['tag.created'], take: 12, viewer: TEAM_WIDE_VIEWER });
     assert.deepEqual([elsewhere.head, elsewhere.rows], [0n, []], 'a workspace without events: head 0');
   });
 });

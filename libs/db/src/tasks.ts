@@ -1,6 +1,7 @@
 import { Prisma } from './generated/prisma/client.js';
 import { type DomainEvent, outboxAppend } from './outbox.js';
 import { uuidv7 } from './uuidv7.js';
+import { resourceReadableSql, type Viewer } from './visibility.js';
 import { type CasOutcome, type Client, executeStatement, readRows, type Tx } from './transactions.js';
 
 /**
@@ -50,8 +51,6 @@ export interface TaskChanges {
 }
 
 export interface TaskFilter {
-  /** Only these ids (a service account's resource grants); absent or null: every row. */
-  readonly onlyIds?: readonly string[] | null;
   readonly projectId?: string;
   readonly listId?: string;
   readonly assigneeMemberId?: string;
@@ -85,21 +84,21 @@ function selectTasks(viewerMemberId: string | null, where: Prisma.Sql, tail: Pri
     ${tail}`;
 }
 
-/** One task (archived ones too) as `viewerMemberId` sees it (null: no viewer's timer). */
-export async function findTask(client: Client, workspaceId: string, id: string, viewerMemberId: string | null = null): Promise<TaskRecord | null> {
-  const rows = await readRows<TaskRecord>(client, selectTasks(viewerMemberId, Prisma.sql`t.workspace_id = ${workspaceId}::uuid AND t.id = ${id}::uuid`));
+/** Whether the viewer may see task row `t` (visibility.ts: grants and its project's sharing, by the row's own project). */
+const taskReadable = (viewer: Viewer) => resourceReadableSql('task', Prisma.sql`t.workspace_id`, Prisma.sql`t.id`, viewer, { project: Prisma.sql`t.project_id` });
+
+/**
+ * One task (archived ones too) as `viewer` sees it: only one it may see, with its member's running timer. Without
+ * a viewer: the platform's own read (after a write the caller was allowed to make), showing no timer.
+ */
+export async function findTask(client: Client, workspaceId: string, id: string, viewer: Viewer | null = null): Promise<TaskRecord | null> {
+  const where = Prisma.sql`t.workspace_id = ${workspaceId}::uuid AND t.id = ${id}::uuid AND ${viewer === null ? Prisma.sql`true` : taskReadable(viewer)}`;
+  const rows = await readRows<TaskRecord>(client, selectTasks(viewer?.memberId ?? null, where));
   return rows[0] ?? null;
 }
 
-/** One keyset page of unarchived tasks in id order, as `viewerMemberId` sees them: one statement, tags included. */
-export async function listTasksPage(
-  client: Client,
-  workspaceId: string,
-  filter: TaskFilter,
-  afterId: string | undefined,
-  take: number,
-  viewerMemberId: string | null = null,
-): Promise<TaskRecord[]> {
+/** One keyset page of the unarchived tasks `viewer` may see, in id order: one statement, tags and its timer included. */
+export async function listTasksPage(client: Client, workspaceId: string, filter: TaskFilter, afterId: string | undefined, take: number, viewer: Viewer): Promise<TaskRecord[]> {
   const where = [Prisma.sql`t.workspace_id = ${workspaceId}::uuid`, Prisma.sql`t.archived_at IS NULL`];
   if (filter.projectId !== undefined) where.push(Prisma.sql`t.project_id = ${filter.projectId}::uuid`);
   if (filter.listId !== undefined) where.push(Prisma.sql`t.list_id = ${filter.listId}::uuid`);
@@ -107,8 +106,8 @@ export async function listTasksPage(
   if (filter.status !== undefined) where.push(filter.status === 'completed' ? Prisma.sql`t.status = 'completed'` : Prisma.sql`t.status <> 'completed'`);
   if (filter.updatedSince !== undefined) where.push(Prisma.sql`t.updated_at >= ${filter.updatedSince}::timestamptz`);
   if (afterId !== undefined) where.push(Prisma.sql`t.id > ${afterId}::uuid`);
-  if (filter.onlyIds !== undefined && filter.onlyIds !== null) where.push(Prisma.sql`t.id = ANY(${[...filter.onlyIds]}::uuid[])`);
-  return readRows<TaskRecord>(client, selectTasks(viewerMemberId, Prisma.join(where, ' AND '), Prisma.sql`ORDER BY t.id LIMIT ${take}`));
+  where.push(taskReadable(viewer));
+  return readRows<TaskRecord>(client, selectTasks(viewer.memberId, Prisma.join(where, ' AND '), Prisma.sql`ORDER BY t.id LIMIT ${take}`));
 }
 
 /** The columns of the attributes a write sets (undefined: left out, so a column default applies on insert). */

@@ -6,3 +6,4 @@
 export { measureQueryCost, type QueryCost } from './query-cost.js';
 export { findSchemaDrift, IGNORED_TABLES, REFERENCE_TABLES, SQL_ONLY_INDEXES } from './schema-drift.js';
 export { insertSyntheticTags, syntheticTagIdAt } from './synthetic.js';
+export { TEAM_WIDE_VIEWER } from './visibility-testing.js';

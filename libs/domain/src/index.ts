@@ -258,7 +258,7 @@ export { IDEMPOTENCY_RETENTION_HOURS, V0_MAX_PAGE_SIZE, V0_REQUESTS_PER_MINUTE, 
 export { type TreeGroupView } from './kernel/tree-group-view.js';
 export { AGGREGATES, type AggregateType, type ChangeAction, EVENT_CATALOG, type EventChannel, eventSpec, type EventTypeSpec, mayReceive } from './events/catalog.js';
 export { aggregateOfResourceType, EVENT_CHANNELS, type EventChannelSpec } from './events/catalog.js';
-export { mayReceiveEvent, receivableIds, receivableSpecs } from './events/receivable.js';
+export { mayReceiveEvent, receivableSpecs } from './events/receivable.js';
 export { type EventCatalogView, getEventCatalog } from './events/get-event-catalog.js';
 export { type ChangesPage, listChanges } from './changes/list-changes.js';
 export { awaitChanges, listChangesWaiting } from './changes/await-changes.js';

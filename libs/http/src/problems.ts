@@ -26,6 +26,7 @@ export const DOMAIN_STATUS: Readonly<Record<DomainErrorCode, number>> = {
   insufficient_scope: 403,
   forbidden: 403,
   insufficient_grant: 403,
+  insufficient_project_access: 403,
   not_found: 404,
   conflict: 409,
   version_conflict: 409,

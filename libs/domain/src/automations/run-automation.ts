@@ -99,7 +99,7 @@ export async function runAutomation(
     const owner = await ownerAuthority(ctx, workspaceId, definition.ownerCredentialId);
     if (!('workspaceId' in owner)) return await fail(ctx, run, owner);
     const spec = eventSpec(event.eventType);
-    if (!spec || !mayReceiveEvent(owner, spec, event)) return await fail(ctx, run, { code: 'owner_unauthorized', message: 'the definition\'s owner may no longer receive the triggering event' });
+    if (!spec || !(await mayReceiveEvent(ctx.database, owner, spec, event))) return await fail(ctx, run, { code: 'owner_unauthorized', message: 'the definition\'s owner may no longer receive the triggering event' });
     for (let i = cursor; i < steps.length; i++) {
       const result = await applyStep(ctx, scheduler, run, owner, event, steps, i, job.step);
       if (result !== 'applied') return { outcome: result };

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { headAndFirstWindow, listOutboxWindow } from '@workcell/db';
 import { AGGREGATES } from '../events/catalog.js';
-import { mayReceiveEvent, receivableSpecs } from '../events/receivable.js';
+import { mayReceive } from '../events/catalog.js';
+import { receivableSpecs } from '../events/receivable.js';
+import { viewerOf } from '../kernel/visibility.js';
 import { DomainError } from '../kernel/errors.js';
 import { decodeCursor, encodeCursor } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -58,7 +60,8 @@ export const listChanges = defineProcedure('listChanges', listChangesInput, asyn
   const eventTypes = [...specs.keys()];
   // The head with the first window, in one statement: every event up to the head is committed, so the cursor may
   // move up to it and no further.
-  const first = await headAndFirstWindow(ctx.database, workspaceId, { after, span: WINDOW, eventTypes, take: limit });
+  const viewer = viewerOf(auth);
+  const first = await headAndFirstWindow(ctx.database, workspaceId, { after, span: WINDOW, eventTypes, take: limit, viewer });
   const head = first.head;
   let position = after;
   const items: ChangeView[] = [];
@@ -66,10 +69,11 @@ export const listChanges = defineProcedure('listChanges', listChangesInput, asyn
   for (let window = 0; window < MAX_WINDOWS && position < head && items.length < limit; window++) {
     const upTo = position + WINDOW < head ? position + WINDOW : head;
     const take = limit - items.length;
-    const rows = window === 0 ? first.rows : await listOutboxWindow(ctx.database, workspaceId, { after: position, upTo, eventTypes, take });
+    const rows = window === 0 ? first.rows : await listOutboxWindow(ctx.database, workspaceId, { after: position, upTo, eventTypes, take, viewer });
     for (const row of rows) {
       const spec = specs.get(row.eventType)!;
-      if (mayReceiveEvent(auth, spec, row)) items.push(changeView(spec, row));
+      // The resource's rule was applied by the statement; the payload's (finance overlays) is the event's own.
+      if (mayReceive(auth.effectiveScopes, spec, row.payload)) items.push(changeView(spec, row));
     }
     position = rows.length === take ? rows.at(-1)!.sequence : upTo;
   }

@@ -9,15 +9,17 @@ import {
   loadCredential,
   lockUnpublishedEvents,
   markEventsPublished,
+  readableEventIds,
   type NewDelivery,
   stalePendingDeliveries,
+  type SqlClient,
   triggerableAutomationsOf,
   type WebhookDisabledReason,
   withRelayLock,
 } from '@workcell/db';
 import { withTraceparent } from '@workcell/telemetry';
-import { eventSpec } from '../events/catalog.js';
-import { mayReceiveEvent } from '../events/receivable.js';
+import { eventSpec, mayReceive } from '../events/catalog.js';
+import { viewerOf } from '../kernel/visibility.js';
 import { SYSTEM_ACTOR } from '../identity/actor.js';
 import { authorityOf } from '../identity/authenticate-credential.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
@@ -84,6 +86,23 @@ async function ownersOf(database: Database, owners: readonly { workspaceId: stri
   return authorities;
 }
 
+/**
+ * The deliveries whose event's aggregate the subscription's owner may read now (the resource's visibility rule,
+ * libs/db visibility.ts, as its GET applies it): one statement per owner with candidates in this batch.
+ */
+async function readableByOwner(tx: SqlClient, candidates: readonly NewDelivery[], owners: ReadonlyMap<string, Owner>): Promise<NewDelivery[]> {
+  const byOwner = new Map<string, NewDelivery[]>();
+  for (const c of candidates) byOwner.set(c.ownerCredentialId, [...(byOwner.get(c.ownerCredentialId) ?? []), c]);
+  const readable = new Set<string>();
+  for (const [ownerCredentialId, list] of byOwner) {
+    const owner = owners.get(ownerCredentialId);
+    if (!owner?.ok) continue;
+    const ids = await readableEventIds(tx, owner.context.workspaceId, [...new Set(list.map((c) => c.eventId))], viewerOf(owner.context));
+    for (const id of ids) readable.add(`${ownerCredentialId}:${id}`);
+  }
+  return candidates.filter((c) => readable.has(`${c.ownerCredentialId}:${c.eventId}`));
+}
+
 /** What one relay run did; `busy` when another run held the relay lock, `full` when more events may be waiting. */
 export interface RelayRun {
   readonly events: number;
@@ -97,7 +116,8 @@ export interface RelayRun {
  * them published, all in one transaction under the relay lock (so concurrent runs never fan an event out twice,
  * and a crash before commit leaves the events unpublished for the next run).
  * - signed v2: every active subscription whose event types match, whose owner credential is usable and whose
- *   owner may receive this very event now (`mayReceive`, finance overlays included) gets a pending delivery row;
+ *   owner may receive this very event now (its type's scopes and payload rules, `mayReceive`, and its resource's
+ *   visibility rule: grants, project sharing, ownership; `readableByOwner`) gets a pending delivery row;
  * - legacy v0: every unarchived legacy webhook whose `events` are empty or name the type gets a delivery job,
  *   enqueued before commit under a deterministic id (a rolled-back run re-enqueues the same ids: no duplicate).
  * The rows are handed to the sink after commit: their first attempts run in the worker's process while it has
@@ -122,7 +142,7 @@ export async function relayOutbox(ctx: ProcedureContext, sink: DeliverySink): Pr
       const owner = owners.get(s.ownerCredentialId);
       return owner && !owner.ok && owner.disable !== null ? [{ workspaceId: s.workspaceId, id: s.id, reason: owner.disable }] : [];
     });
-    const rows: NewDelivery[] = [];
+    const candidates: NewDelivery[] = [];
     const legacyJobs: { workspaceId: string; legacyWebhookId: string; eventId: string }[] = [];
     const mailJobs: { workspaceId: string; invitationId: string; eventId: string }[] = [];
     for (const event of events) {
@@ -133,10 +153,10 @@ export async function relayOutbox(ctx: ProcedureContext, sink: DeliverySink): Pr
         for (const s of subscriptions) {
           if (s.workspaceId !== event.workspaceId) continue;
           if (!s.eventTypes.includes(WILDCARD) && !s.eventTypes.includes(event.eventType)) continue;
-          // The owner's scopes, payload rules (finance) and, for a service account, its resource grants.
+          // The owner's scopes and payload rules (finance) here; the resource's visibility rule below, per owner.
           const owner = owners.get(s.ownerCredentialId);
-          if (!owner?.ok || !mayReceiveEvent(owner.context, spec, event)) continue;
-          rows.push({ workspaceId: event.workspaceId, subscriptionId: s.id, ownerCredentialId: s.ownerCredentialId, eventId: event.id, eventType: event.eventType });
+          if (!owner?.ok || !mayReceive(owner.context.effectiveScopes, spec, event.payload)) continue;
+          candidates.push({ workspaceId: event.workspaceId, subscriptionId: s.id, ownerCredentialId: s.ownerCredentialId, eventId: event.id, eventType: event.eventType });
         }
       }
       if (spec.channels.includes('legacy-webhooks')) {
@@ -150,6 +170,7 @@ export async function relayOutbox(ctx: ProcedureContext, sink: DeliverySink): Pr
     const traceOf = new Map(events.map((e) => [e.id, e.traceContext]));
     await Promise.all(legacyJobs.map((job) => withTraceparent(traceOf.get(job.eventId), () => sink.deliverLegacy(job))));
     await Promise.all(mailJobs.map((job) => withTraceparent(traceOf.get(job.eventId), () => sink.mailInvitation(job))));
+    const rows = await readableByOwner(tx, candidates, owners);
     const inserted = await insertPendingDeliveries(tx, rows);
     // Automation runs (docs/automations.md): one per (definition, event), inserted with the event's publication.
     const runs = await insertAutomationRunsOnce(tx, automationRunsFor(events, await triggerableAutomationsOf(tx, workspaceIds)), now);

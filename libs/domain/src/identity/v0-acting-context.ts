@@ -13,7 +13,8 @@ const NO_MEMBER = '00000000-0000-0000-0000-000000000000';
  * - The principal is the member who minted the team token (`team_tokens.created_by_member_id`): timers run
  *   and call notes are authored as that member. A token without one answers 403 `forbidden` for those
  *   actions only (`requireTokenMember`).
- * - Scopes are not consulted by the procedures (the v0 token model is team-scoped, contract 5.1).
+ * - Scopes are not consulted by the procedures (the v0 token model is team-scoped, contract 5.1), and project
+ *   sharing does not narrow it (`teamWide`): v0 sees every project of its team, as it always has.
  */
 export function v0ActingContext(ctx: ProcedureContext, auth: V0AuthContext): V1AuthContext & { readonly tokenMemberId: string | null } {
   // The minting member comes with the verified token: no statement of its own.
@@ -34,6 +35,7 @@ export function v0ActingContext(ctx: ProcedureContext, auth: V0AuthContext): V1A
       createdAt: new Date(0).toISOString(),
       lastUsedAt: null,
     },
+    teamWide: true,
     tokenMemberId: memberId,
   };
 }

@@ -25,6 +25,8 @@ export interface V1AuthContext {
   readonly effectiveScopes: readonly string[];
   /** Service-account principals only: their resource grants as of this request (kernel/grants.ts). */
   readonly grants?: readonly AuthGrant[];
+  /** A v0 team token: team-wide, so project sharing does not narrow it (contract 5.1; kernel/visibility.ts). */
+  readonly teamWide?: true;
 }
 
 export type GrantAccessLevel = 'read' | 'write';

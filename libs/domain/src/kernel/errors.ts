@@ -31,6 +31,8 @@ export const DOMAIN_ERROR_CODES = [
   'timer_not_running',
   /** A service account whose resource grants let it read the resource but not change it, or not create one (403). */
   'insufficient_grant',
+  /** A project's access-control entries give the caller less than the change needs: viewer, not editor or manager (403). */
+  'insufficient_project_access',
   /** A custom-field definition change that stored values would not survive: an option they hold removed, a target type holding them dropped (409). */
   'custom_field_values_in_use',
   /** A bounded field over its bound, such as a document's content (413, like a body over the server's limit). */

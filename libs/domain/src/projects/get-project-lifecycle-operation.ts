@@ -4,6 +4,7 @@ import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
+import { requireProjectAccess } from '../kernel/visibility.js';
 import { authInput } from '../kernel/inputs.js';
 import { type LifecycleOperationView, lifecycleOperationView } from './lifecycle-view.js';
 
@@ -14,5 +15,6 @@ export const getProjectLifecycleOperation = defineProcedure('getProjectLifecycle
   requireGrant(auth, 'project', id, 'read', 'project');
   const row = isUuid(id) && isUuid(operationId) ? await findLifecycleOperation(ctx.database, auth.workspaceId, id.toLowerCase(), operationId.toLowerCase()) : null;
   if (!row) throw new DomainError('not_found', 'lifecycle operation not found');
+  await requireProjectAccess(ctx.database, auth, row.projectId, 'read', 'lifecycle operation');
   return lifecycleOperationView(row);
 });

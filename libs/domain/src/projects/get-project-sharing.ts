@@ -3,6 +3,7 @@ import { loadProjectSharing } from '@workcell/db';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { requireGrant } from '../kernel/grants.js';
+import { requireProjectAccess } from '../kernel/visibility.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { authInput } from '../kernel/inputs.js';
@@ -16,5 +17,6 @@ export const getProjectSharing = defineProcedure('getProjectSharing', getProject
   const projectId = isUuid(id) ? id.toLowerCase() : null;
   const record = projectId === null ? null : await loadProjectSharing(ctx.database, auth.workspaceId, projectId);
   if (!record || projectId === null) throw new DomainError('not_found', 'project not found');
+  await requireProjectAccess(ctx.database, auth, projectId, 'read', 'project');
   return versionedSharing(projectId, record);
 });

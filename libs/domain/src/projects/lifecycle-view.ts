@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { appendOutboxEvent, hasActiveLifecycleOperation, inTransaction, insertLifecycleOperation, type LifecycleKind, type LifecycleOperationRecord, lockProjectLifecycleState } from '@workcell/db';
 import { requireGrant } from '../kernel/grants.js';
+import { requireProjectAccess } from '../kernel/visibility.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { expectedRevisionInput } from '../kernel/if-match.js';
@@ -74,6 +75,7 @@ export async function requestProjectLifecycle(ctx: ProcedureContext, kind: Lifec
   return inTransaction(ctx.database, async (tx) => {
     const project = await lockProjectLifecycleState(tx, workspaceId, projectId);
     if (!project) throw new DomainError('not_found', 'project not found');
+    await requireProjectAccess(tx, auth, projectId, 'write', 'project');
     if (project.revision !== expectedRevision) throw new DomainError('precondition_failed', 'the project has changed since its ETag was read; read it again and decide');
     const rule = ALLOWED[kind];
     if (!rule.from({ status: project.status, archived: project.archivedAt !== null })) throw new DomainError('conflict', `the project ${rule.state}`);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { findProject, listLifecycleOperationsPage } from '@workcell/db';
 import { requireGrant } from '../kernel/grants.js';
+import { viewerOf } from '../kernel/visibility.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { paginate } from '../kernel/pagination.js';
@@ -17,7 +18,7 @@ export const listProjectLifecycleOperations = defineProcedure(
   async (ctx, { auth, id, cursor, limit }): Promise<{ items: LifecycleOperationView[]; limit: number; nextCursor: string | null }> => {
     requireGrant(auth, 'project', id, 'read', 'project');
     const projectId = isUuid(id) ? id.toLowerCase() : null;
-    if (projectId === null || !(await findProject(ctx.database, auth.workspaceId, projectId))) throw new DomainError('not_found', 'project not found');
+    if (projectId === null || !(await findProject(ctx.database, auth.workspaceId, projectId, viewerOf(auth)))) throw new DomainError('not_found', 'project not found');
     const page = await paginate(ctx.config, { workspaceId: auth.workspaceId, list: 'listProjectLifecycleOperations', filter: { projectId } }, { cursor, limit }, (afterId, take) =>
       listLifecycleOperationsPage(ctx.database, auth.workspaceId, projectId, afterId, take),
     );

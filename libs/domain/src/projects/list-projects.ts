@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listProjectsPage } from '@workcell/db';
-import { grantedIds } from '../kernel/grants.js';
+import { viewerOf } from '../kernel/visibility.js';
 import { isUuid } from '../kernel/ids.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -27,9 +27,8 @@ export const listProjects = defineProcedure('listProjects', listProjectsInput, a
   };
   // A customer id that is no UUID names no project: an empty page, without asking the database.
   if (customerId !== undefined && !isUuid(customerId)) return { items: [], limit, nextCursor: null };
-  const onlyIds = grantedIds(auth, 'project');
   const page = await paginate(ctx.config, { workspaceId: auth.workspaceId, list: 'listProjects', filter: { status, customerId, updatedSince } }, { cursor, limit }, (afterId, take) =>
-    listProjectsPage(ctx.database, auth.workspaceId, { ...filter, onlyIds }, afterId, take),
+    listProjectsPage(ctx.database, auth.workspaceId, filter, afterId, take, viewerOf(auth)),
   );
   return { items: page.items.map(projectView), limit, nextCursor: page.nextCursor };
 });

@@ -6,6 +6,7 @@ import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { requireGrant } from '../kernel/grants.js';
+import { requireProjectAccess } from '../kernel/visibility.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
@@ -35,6 +36,9 @@ export const replaceProjectSharing = defineProcedure('replaceProjectSharing', re
   return inTransaction(ctx.database, async (tx) => {
     const previous = await loadProjectSharing(tx, workspaceId, projectId);
     if (!previous) throw new DomainError('not_found', 'project not found');
+    // Only a manager of the project, or an administrator, changes its entries (an open project's first ones: an
+    // administrator), so nobody outside the list can put themselves on it.
+    await requireProjectAccess(tx, auth, projectId, 'manage', 'project');
     const issues: FieldIssue[] = [];
     const seen = new Set<string>();
     const byType = new Map<SharingPrincipalType, string[]>();

@@ -6,6 +6,7 @@ import { DomainError } from '../kernel/errors.js';
 import { expectedRevisionInput, ifMatchFailure } from '../kernel/if-match.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
+import { requireProjectAccess } from '../kernel/visibility.js';
 import { writeInput } from '../kernel/inputs.js';
 import { assertProjectReferences, projectChanges, type ProjectView, projectView } from './view.js';
 
@@ -25,6 +26,7 @@ export const updateProject = defineProcedure('updateProject', updateProjectInput
   if (Object.keys(changes).length === 0) throw new DomainError('validation_failed', 'send at least one attribute', [{ pointer: '', message: 'Send at least one attribute.' }]);
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
+    await requireProjectAccess(tx, auth, id, 'write', 'project');
     await assertProjectReferences(tx, workspaceId, attributes);
     const outcome = await updateProjectIfRevision(tx, workspaceId, id, expectedRevision, changes, now);
     if (outcome !== 'updated') throw ifMatchFailure(outcome, 'project', 'is archived; restore it before changing it');

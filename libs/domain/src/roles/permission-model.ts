@@ -3,6 +3,7 @@ import { countMembersHoldingAll, memberPermissionKeys, type Tx } from '@workcell
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
+import { ADMINISTRATION_PERMISSIONS } from '../kernel/visibility.js';
 
 /**
  * The permission model of members, roles and groups: what the member, role and group procedures share.
@@ -20,8 +21,7 @@ import { isUuid } from '../kernel/ids.js';
  *   holds none). Otherwise 403 `insufficient_scope`, pointing at the offending entry.
  */
 
-/** Holding both lets a member give every other permission back to anyone: the workspace stays administrable. */
-export const ADMINISTRATION_PERMISSIONS = ['roles:write', 'members:write'] as const;
+export { ADMINISTRATION_PERMISSIONS } from '../kernel/visibility.js';
 
 export const PII_SCOPE = 'members:pii:read';
 

@@ -4,6 +4,7 @@ import { TaskCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { writeInput } from '../kernel/inputs.js';
+import { requireProjectAccess } from '../kernel/visibility.js';
 import { assertTaskReferences, taskChanges, type TaskView, taskView } from './view.js';
 
 export const createTaskInput = z.object({ ...writeInput, ...TaskCreate.shape }).strict();
@@ -25,6 +26,8 @@ export const createTask = defineProcedure('createTask', createTaskInput, async (
   const view = taskView(task);
   const event = outboxEvent({ workspaceId, aggregateType: 'task', aggregateId: task.id, eventType: 'task.created', payload: { task: { ...view }, requestId }, occurredAt: now, result: view });
   const write = async (client: Client) => {
+    // Creating a task in a shared project is changing that project: editor or manager (kernel/visibility.ts).
+    await requireProjectAccess(client, auth, attributes.projectId ?? null, 'write', 'project', '/projectId');
     await assertTaskReferences(client, workspaceId, attributes);
     await insertTask(client, task, event);
     return view;

@@ -3,7 +3,8 @@ import { findTask } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import { authInput } from '../kernel/inputs.js';
-import { taskIdOf, taskNotFound, type TaskView, taskView, viewerOf } from './view.js';
+import { viewerOf } from '../kernel/visibility.js';
+import { taskIdOf, taskNotFound, type TaskView, taskView } from './view.js';
 
 export const getTaskInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();
 

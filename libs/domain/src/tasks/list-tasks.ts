@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { listTasksPage } from '@workcell/db';
-import { grantedIds } from '../kernel/grants.js';
 import { isUuid } from '../kernel/ids.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { authInput, pageInput } from '../kernel/inputs.js';
-import { type TaskView, taskView, viewerOf } from './view.js';
+import { viewerOf } from '../kernel/visibility.js';
+import { type TaskView, taskView } from './view.js';
 
 const id = z.string().min(1).max(64);
 
@@ -33,9 +33,8 @@ export const listTasks = defineProcedure('listTasks', listTasksInput, async (ctx
     ...(status === undefined ? {} : { status }),
     ...(updatedSince === undefined ? {} : { updatedSince: new Date(updatedSince) }),
   };
-  const onlyIds = grantedIds(auth, 'task');
   const page = await paginate(ctx.config, { workspaceId: auth.workspaceId, list: 'listTasks', filter: { projectId, listId, assigneeId, status, updatedSince } }, { cursor, limit }, (afterId, take) =>
-    listTasksPage(ctx.database, auth.workspaceId, { ...filter, onlyIds }, afterId, take, viewerOf(auth)),
+    listTasksPage(ctx.database, auth.workspaceId, filter, afterId, take, viewerOf(auth)),
   );
   return { items: page.items.map(taskView), limit, nextCursor: page.nextCursor };
 });

@@ -7,6 +7,7 @@ import { writeInput } from '../kernel/inputs.js';
 import { requireMember } from '../credentials/access.js';
 import { holdsBilling, timeEntryEventView, type TimeEntryView, timeEntryView } from '../time-entries/view.js';
 import { taskIdOf, taskNotFound } from './view.js';
+import { requireProjectAccess, viewerOf } from '../kernel/visibility.js';
 
 export const startTaskTimerInput = z.object({ ...writeInput, id: z.string().max(64), ...TaskTimerStart.shape }).strict();
 
@@ -29,8 +30,10 @@ export const startTaskTimer = defineProcedure('startTaskTimer', startTaskTimerIn
   const taskId = taskIdOf(input.id);
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
-    const task = await findTask(tx, workspaceId, taskId);
+    const task = await findTask(tx, workspaceId, taskId, viewerOf(auth));
     if (!task) throw taskNotFound();
+    // The timer is a time entry in the task's project: adding one changes that project (editor or manager).
+    await requireProjectAccess(tx, auth, task.projectId, 'write', 'task');
     if (task.archivedAt !== null) throw new DomainError('conflict', 'the task is archived; restore it before tracking time on it');
     const entry = await insertRunningTimer(tx, { workspaceId, memberId, taskId, projectId: task.projectId, description: input.note ?? null }, now);
     if (!entry) {

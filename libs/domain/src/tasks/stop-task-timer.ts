@@ -6,6 +6,7 @@ import { writeInput } from '../kernel/inputs.js';
 import { requireMember } from '../credentials/access.js';
 import { holdsBilling, timeEntryEventView, type TimeEntryView, timeEntryView } from '../time-entries/view.js';
 import { taskIdOf, taskNotFound } from './view.js';
+import { viewerOf } from '../kernel/visibility.js';
 
 export const stopTaskTimerInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
 
@@ -22,7 +23,7 @@ export const stopTaskTimer = defineProcedure('stopTaskTimer', stopTaskTimerInput
   const taskId = taskIdOf(input.id);
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
-    if (!(await findTask(tx, workspaceId, taskId))) throw taskNotFound();
+    if (!(await findTask(tx, workspaceId, taskId, viewerOf(auth)))) throw taskNotFound();
     const entry = await stopRunningTimer(tx, workspaceId, memberId, taskId, now);
     if (!entry) throw new DomainError('timer_not_running', 'no timer of yours is running on this task');
     await appendOutboxEvent(tx, {

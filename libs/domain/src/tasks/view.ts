@@ -15,6 +15,7 @@ import {
 import { TaskCreate } from '@workcell/registry';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { requireGrant } from '../kernel/grants.js';
+import { requireProjectAccess, requireResourceAccess, viewerOf } from '../kernel/visibility.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { ifMatchFailure } from '../kernel/if-match.js';
@@ -70,11 +71,6 @@ export function taskView(row: TaskRecord): TaskView {
     timerStartedAt: row.timerStartedAt?.toISOString() ?? null,
     revision: String(row.revision),
   };
-}
-
-/** Whose running timer a task read shows: the acting member's (a service account has none). */
-export function viewerOf(auth: V1AuthContext): string | null {
-  return auth.principal.type === 'member' ? auth.principal.id : null;
 }
 
 /** The mutable attributes of registry TaskCreate / TaskUpdate (project and list move with moveTask), as the registry declares them. */
@@ -168,6 +164,9 @@ export async function writeTask(
   const id = taskIdOf(write.id);
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
+    // Sharing: the task's project now and, for a move, the project it goes to (kernel/visibility.ts).
+    await requireResourceAccess(tx, auth, 'task', id, 'write', 'task');
+    if (write.attributes.projectId != null) await requireProjectAccess(tx, auth, write.attributes.projectId, 'write', 'project', '/projectId');
     await assertTaskReferences(tx, workspaceId, write.attributes);
     const changes = { ...taskChanges(write.attributes), ...write.extra };
     const outcome = await updateTaskIfRevision(tx, workspaceId, id, write.expectedRevision, write.guard, changes, now);
