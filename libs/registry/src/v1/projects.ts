@@ -51,11 +51,19 @@ export const ProjectAccessEntry = z
     principalId: ResourceId,
     access: z.enum(['viewer', 'editor', 'manager']),
   })
-  .meta({ id: 'ProjectAccessEntry', description: 'One access-control entry of a project.' });
+  .meta({
+    id: 'ProjectAccessEntry',
+    description:
+      'One access-control entry of a project: a member, the members of a group, or a service account, with `viewer` (reads the project and what belongs to it), `editor` (also changes them) or `manager` (also replaces the entries).',
+  });
 
 export const ProjectSharing = z
   .object({ projectId: ResourceId, entries: z.array(ProjectAccessEntry), version: Version })
-  .meta({ id: 'ProjectSharing', description: 'The complete access-control list of a project.' });
+  .meta({
+    id: 'ProjectSharing',
+    description:
+      'The complete access-control list of a project. Without entries the project is open to the workspace (scopes and grants decide); with entries only the principals they name and workspace administrators see it and what belongs to it (tasks, time entries, planned work, statements, task recurrences, comments, activity, documents, custom-field values), on every path: gets, lists, search, exports, the change feed and webhooks.',
+  });
 
 export const ProjectSharingReplace = z
   .strictObject({ expectedVersion: ExpectedVersion, entries: z.array(ProjectAccessEntry).max(500) })
@@ -111,6 +119,8 @@ export const projectOperations = [
   f.get('getProjectSharing', '/v1/projects/{id}/sharing', { scopes: ['projects:sharing'], data: ProjectSharing }),
   f.replace('replaceProjectSharing', '/v1/projects/{id}/sharing', {
     summary: 'Atomically replace the project access-control entries',
+    description:
+      'Replaces the whole list (compare-and-set on its version). Only a `manager` of the project or a workspace administrator (roles:write and members:write) may; the first entries of an open project are an administrator’s to set, so nobody adds themselves. Anyone else who sees the project gets 403 `insufficient_project_access`; a caller the project is hidden from gets 404.',
     scopes: ['projects:sharing'],
     concurrency: 'cas',
     body: ProjectSharingReplace,

@@ -325,7 +325,9 @@ export interface paths {
         get: operations["getProjectSharing"];
         /**
          * Atomically replace the project access-control entries
-         * @description Scopes: `projects:sharing`.
+         * @description Replaces the whole list (compare-and-set on its version). Only a `manager` of the project or a workspace administrator (roles:write and members:write) may; the first entries of an open project are an administrator’s to set, so nobody adds themselves. Anyone else who sees the project gets 403 `insufficient_project_access`; a caller the project is hidden from gets 404.
+         *
+         *     Scopes: `projects:sharing`.
          *
          *     Compare-and-set: send the last read `version` as `expectedVersion`; 409 `version_conflict` when stale.
          */
@@ -4960,7 +4962,7 @@ export interface components {
             /** @description Strong revision; the same value is returned quoted in the ETag header and sent back in If-Match. */
             revision: string;
         };
-        /** @description One access-control entry of a project. */
+        /** @description One access-control entry of a project: a member, the members of a group, or a service account, with `viewer` (reads the project and what belongs to it), `editor` (also changes them) or `manager` (also replaces the entries). */
         ProjectAccessEntry: {
             /** @enum {string} */
             principalType: "member" | "group" | "service-account";
@@ -4978,7 +4980,7 @@ export interface components {
             dueOn?: string | null;
             tagIds?: string[];
         };
-        /** @description The complete access-control list of a project. */
+        /** @description The complete access-control list of a project. Without entries the project is open to the workspace (scopes and grants decide); with entries only the principals they name and workspace administrators see it and what belongs to it (tasks, time entries, planned work, statements, task recurrences, comments, activity, documents, custom-field values), on every path: gets, lists, search, exports, the change feed and webhooks. */
         ProjectSharing: {
             /** @description Opaque resource identifier. */
             projectId: string;
@@ -6112,7 +6114,7 @@ export interface components {
             };
         };
         /**
-         * @description Refused for this credential. An operation's own rules may also refuse with `forbidden` (a member permission or principal type it needs) or `insufficient_grant` (a service account's resource grants allow reading the resource but not changing it, or not creating one). Codes: `insufficient_scope`, `workspace_locked`.
+         * @description Refused for this credential. An operation's own rules may also refuse with `forbidden` (a member permission or principal type it needs), `insufficient_grant` (a service account's resource grants allow reading the resource but not changing it, or not creating one) or `insufficient_project_access` (a shared project's entry gives the caller `viewer` access where `editor` or `manager` is needed). Codes: `insufficient_scope`, `workspace_locked`.
          *
          *     - `insufficient_scope`: the credential lacks a required scope (or every one of the any-of scopes); the detail names what is missing.
          *     - `workspace_locked`: the credential's workspace is locked.
