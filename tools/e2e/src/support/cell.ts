@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { createApiV1App } from '@workcell/api-v1';
 import { createAuthApp } from '@workcell/auth';
 import { V1_SCOPES } from '@workcell/credentials';
@@ -116,23 +117,8 @@ export async function startV1Cell(env: TestEnvironment, options: CellOptions = {
     auth,
     worker,
     mint: (scopes) => mintFor(ownerMemberId, scopes),
-    member: async (permissions) => {
-      const n = ++minted;
-      const user = await database.prisma.user.create({ data: { email: `member-${n}-${workspaceId}@cell.test`, name: `Member ${n}` } });
-      const memberId = (await database.prisma.workspaceMember.create({ data: { workspaceId, userId: user.id } })).id;
-      const role = await database.prisma.role.create({ data: { workspaceId, name: `Role of member ${n}`, permissions: [...permissions] } });
-      await database.prisma.memberRole.create({ data: { workspaceId, memberId, roleId: role.id } });
-      return { memberId, mint: (scopes) => mintFor(memberId, scopes) };
-    },
-    serviceAccount: async (scopes, grants) =>
-      database.prisma.$transaction(async (tx) => {
-        const account = await tx.serviceAccount.create({ data: { workspaceId, name: `sa-${++minted}`, ownerMemberId } });
-        if (grants.length > 0) {
-          await tx.resourceGrant.createMany({ data: grants.map((g) => ({ workspaceId, serviceAccountId: account.id, resourceType: g.resourceType, resourceId: g.resourceId, access: g.access })) });
-        }
-        const { token } = await issueCredential(tx, config, { workspaceId, kind: 'service_account', name: `sa-cred-${minted}`, scopes, serviceAccountId: account.id });
-        return { token, serviceAccountId: account.id };
-      }),
+    member: (permissions) => addMember(database, config, workspaceId, permissions),
+    serviceAccount: (scopes, grants) => addServiceAccount(database, config, { workspaceId, ownerMemberId }, scopes, grants),
     outbox: (aggregateId, eventType) =>
       database.prisma.outboxEvent.findMany({ where: { workspaceId, aggregateId, ...(eventType ? { eventType } : {}) }, orderBy: { sequence: 'asc' } }),
     otherWorkspace: (name = 'Elsewhere') => otherWorkspace(database, config, name),
@@ -142,6 +128,33 @@ export async function startV1Cell(env: TestEnvironment, options: CellOptions = {
       await database.close();
     },
   };
+}
+
+let added = 0;
+
+/** A new active member of the workspace with one role holding these permission keys, and a way to mint its tokens. */
+export async function addMember(database: Database, config: AppConfig, workspaceId: string, permissions: readonly string[]) {
+  const n = ++added;
+  const user = await database.prisma.user.create({ data: { email: `member-${n}-${randomUUID()}@cell.test`, name: `Member ${n}` } });
+  const memberId = (await database.prisma.workspaceMember.create({ data: { workspaceId, userId: user.id } })).id;
+  const role = await database.prisma.role.create({ data: { workspaceId, name: `Role of member ${n} ${memberId}`, permissions: [...permissions] } });
+  await database.prisma.memberRole.create({ data: { workspaceId, memberId, roleId: role.id } });
+  const mint = async (scopes: readonly string[]) =>
+    (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: `pat-of-${memberId}-${++added}`, scopes, memberId }))).token;
+  return { memberId, email: user.email, mint };
+}
+
+/** A new active service account (owned by `ownerMemberId`) with one credential of these scopes and these resource grants. */
+export async function addServiceAccount(database: Database, config: AppConfig, owner: { workspaceId: string; ownerMemberId: string }, scopes: readonly string[], grants: readonly SaGrant[]) {
+  const { workspaceId, ownerMemberId } = owner;
+  return database.prisma.$transaction(async (tx) => {
+    const account = await tx.serviceAccount.create({ data: { workspaceId, name: `sa-${++added}-${randomUUID().slice(0, 8)}`, ownerMemberId } });
+    if (grants.length > 0) {
+      await tx.resourceGrant.createMany({ data: grants.map((g) => ({ workspaceId, serviceAccountId: account.id, resourceType: g.resourceType, resourceId: g.resourceId, access: g.access })) });
+    }
+    const { token } = await issueCredential(tx, config, { workspaceId, kind: 'service_account', name: `sa-cred-${added}`, scopes, serviceAccountId: account.id });
+    return { token, serviceAccountId: account.id };
+  });
 }
 
 /** A new workspace of the cell with no members: its id. */
