@@ -125,6 +125,30 @@ describe('rate limits shared through Redis (contract 8)', () => {
     assert.equal((await fetch(`${api.url}/lists`, { headers: { authorization: `Bearer ${token}` } })).status, 200);
   });
 
+  it('v0: /tasks/{id} is one budget however the id is spelled (case, percent-encoding)', async () => {
+    const api = await startApp(createApiV0App, cell());
+    apps.push(api);
+    const token = await freshTeamToken();
+    const headers = { authorization: `Bearer ${token}` };
+    const created = await fetch(`${api.url}/tasks`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'One budget' }) });
+    assert.equal(created.status, 201);
+    const id = ((await created.json()) as { _id: string })._id;
+    const upper = id.toUpperCase();
+    assert.notEqual(upper, id, 'the id has letters to change the case of');
+    const untilBoundary = 60_000 - (Date.now() % 60_000);
+    if (untilBoundary < 15_000) await new Promise((r) => setTimeout(r, untilBoundary + 50));
+    const statuses: number[] = [];
+    for (let i = 0; i < 100; i++) statuses.push((await fetch(`${api.url}/tasks/${upper}`, { headers })).status);
+    assert.deepEqual([...new Set(statuses)], [200], 'the upper-case id names the task');
+    const mixed = [...id].map((c, i) => (i % 2 ? c.toUpperCase() : c)).join('');
+    const encoded = `%${upper.charCodeAt(0).toString(16).toUpperCase()}${upper.slice(1)}`;
+    for (const spelling of [id, mixed, encoded, upper]) {
+      assert.equal((await fetch(`${api.url}/tasks/${spelling}`, { headers })).status, 429, `/tasks/${spelling} shares the one budget`);
+    }
+    // A path of its own: the task's timer start.
+    assert.notEqual((await fetch(`${api.url}/tasks/${upper}/startTracking`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{}' })).status, 429);
+  });
+
   it('v1: one budget per credential and class, however the scheme is spelled; refused tokens by address', async () => {
     const api = await startApp(createApiV1App, cell({ V1_RATE_LIMIT_READ_PER_MINUTE: '6' }));
     apps.push(api);
