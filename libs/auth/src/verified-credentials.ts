@@ -54,10 +54,15 @@ function deepFreeze<T>(value: T): T {
  *   the workspace moves the epoch, so a kept verification is used only while the epoch is unchanged: revocation,
  *   expiry, a lock, a disabled member or service account, narrowed permissions and replaced grants all apply to the
  *   very next request on every instance.
- * - A request with a kept verification costs one Redis round trip (two in a Redis Cluster), which is also its rate-limit admission
- *   (RateLimiter.admitKnown), and no database statement; a request without one is admitted by its address first,
- *   identified (one statement), admitted as its credential (reading the epoch), then verified.
- * - Refusals are never kept: a refused or unknown token is verified again every time, within its address's budget.
+ * - A request with a kept verification costs one Redis round trip, which is also its rate-limit admission
+ *   (RateLimiter.admitKnown), and no database statement; a request without one is identified (one statement),
+ *   admitted as its credential (reading the epoch), then verified.
+ * - A valid credential is limited by its own budget only: nothing is charged to its client address, and the
+ *   address's budget is not consulted, so callers refused at the same address cannot lock it out.
+ * - Refusals are never kept: a refused or unknown token is verified again every time and refused within its
+ *   address's budget (429 once that is spent). Its lookup comes first (only it tells a valid credential from a
+ *   guess), so an address out of budget still costs one indexed statement per well-formed token; malformed ones
+ *   and wrong checksums cost none.
  */
 export class VerifiedCredentials<Identified extends { readonly workspaceId: string }, Context> {
   private readonly entries = new Map<string, Entry<Identified, Context>>();
@@ -71,10 +76,7 @@ export class VerifiedCredentials<Identified extends { readonly workspaceId: stri
 
   /** The verified context of the request's token (null: none or malformed), within the rate limits; throws the refusal. */
   async authenticate(request: FastifyRequest, reply: FastifyReply, token: string | null): Promise<Context> {
-    if (token === null) {
-      const unknown = await this.limiter.admitUnknown(request, reply);
-      return this.limiter.refuse(reply, unknown.decision, this.kind.unauthenticated());
-    }
+    if (token === null) return this.limiter.refuse(request, reply, this.kind.unauthenticated());
     const key = Buffer.from(verifierFor(this.ctx.config.credentialSecret, token)).toString('base64url');
     const entry = this.entries.get(key);
     if (entry) {
@@ -83,18 +85,17 @@ export class VerifiedCredentials<Identified extends { readonly workspaceId: stri
       this.entries.delete(key);
       return this.verify(request, reply, key, entry.identified, entry.subject, admission);
     }
-    const unknown = await this.limiter.admitUnknown(request, reply);
     let identified: Identified | null;
     try {
       identified = await this.kind.identify(this.ctx, token);
     } catch (error) {
-      // Not a verdict on the token (a dependency failed): the address's slot goes back.
-      if (!isDomainError(error)) await this.limiter.giveBack(request, unknown.slot);
+      // A dependency failure is no verdict on the token and counts against nobody.
+      if (isDomainError(error)) return this.limiter.refuse(request, reply, error);
       throw error;
     }
-    if (!identified) return this.limiter.refuse(reply, unknown.decision, this.kind.unauthenticated());
+    if (!identified) return this.limiter.refuse(request, reply, this.kind.unauthenticated());
     const subject = this.kind.subject(identified);
-    const admission = await this.limiter.admitKnown(request, reply, subject, identified.workspaceId, unknown.slot);
+    const admission = await this.limiter.admitKnown(request, reply, subject, identified.workspaceId);
     return this.verify(request, reply, key, identified, subject, admission);
   }
 
@@ -111,10 +112,7 @@ export class VerifiedCredentials<Identified extends { readonly workspaceId: stri
   private async verify(request: FastifyRequest, reply: FastifyReply, key: string, identified: Identified, subject: string, admission: KnownAdmission): Promise<Context> {
     const verifiedAt = Date.now();
     const result = await this.kind.verify(this.ctx, identified);
-    if (!result.ok) {
-      await this.limiter.countRefused(request, reply, admission);
-      throw result.error;
-    }
+    if (!result.ok) return this.limiter.refuseIdentified(request, reply, admission, result.error);
     // Kept only when no change was in progress as the epoch was read: this verification may predate its commit.
     if (!admission.changing) {
       if (this.entries.size >= this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);

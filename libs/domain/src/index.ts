@@ -39,7 +39,7 @@ export { GRANT_DOMAINS, type ResourceGrantsView, type ResourceGrantView } from '
 export { getServiceAccountResourceGrants } from './service-accounts/get-resource-grants.js';
 export { replaceServiceAccountResourceGrants } from './service-accounts/replace-resource-grants.js';
 export { casFailure, expectedRevision, versionOf } from './kernel/cas.js';
-export { isUuid } from './kernel/ids.js';
+export { canonicalId, isUuid } from './kernel/ids.js';
 export { ADMINISTRATION_PERMISSIONS, PII_SCOPE } from './roles/permission-model.js';
 export { type MemberView } from './members/view.js';
 export { listMembers } from './members/list-members.js';

@@ -14,6 +14,7 @@ import { clientErrorHandler, type ErrorRenderer, ProblemFilter, sendProblem, v0E
 import { installMethodNotAllowed } from './methods.js';
 import { OPERATION_GATE, type OperationGate } from './operation-gate.js';
 import { installRateLimit, RateLimiter } from './rate-limit.js';
+import { installCanonicalResourceIds } from './resource-ids.js';
 import { installApiReference, notImplemented, referenceDocument, REFERENCE_PAGES } from './reference.js';
 import { applyServerLimits } from './server-limits.js';
 import { APP_CONFIG, DATABASE, REDIS, SERVICE_NAME } from './tokens.js';
@@ -216,8 +217,10 @@ async function mountApi(app: NestFastifyApplication, generation: ApiGeneration, 
   }
   const fastify = app.getHttpAdapter().getInstance();
   const isInfrastructure = (url: string) => INFRASTRUCTURE_ROUTES.some((prefix) => url === prefix || url.startsWith(`${prefix}/`));
-  // Hooks run in this order: the address-keyed rate limit (authenticated operations are limited by their gate,
-  // once the credential is known), then 405 for a known path with another method.
+  // Hooks run in this order: resource ids in their canonical spelling (everything after reads only that), the
+  // address-keyed rate limit (authenticated operations are limited by their gate, once the credential is known),
+  // then 405 for a known path with another method.
+  installCanonicalResourceIds(fastify, generation);
   installRateLimit(fastify, new RateLimiter(generation, app.get<AppConfig>(APP_CONFIG), app.get<Redis>(REDIS)), generation, isInfrastructure);
   installMethodNotAllowed(fastify, generation);
   if (generation === 'v1') installRepresentationEtags(fastify);

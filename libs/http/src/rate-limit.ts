@@ -19,13 +19,15 @@ import { ProtocolError } from './problems.js';
  *   X-RateLimit-Remaining and X-RateLimit-Reset (Unix time in ms).
  *
  * Budgets are keyed by what a request *means*, never by how it is spelled: the caller is the credential the
- * auth service authenticated (its id, so `Bearer`, `bearer` and `BEARER` are one caller), and the v0 path is
- * the route the router matched with its decoded parameters (`/teams`, `/team%73` and `/%74eams` are one path).
- * A request without a usable credential (no token, a refused token, a public or unknown route) is counted
- * against its client address instead, on the same route, so guessing tokens is bounded like using them: a
- * request whose credential is not known yet first takes a slot of its address's budget, gives it back once its
- * credential is identified, and the slot is counted again when the credential is refused; an address out of
- * budget gets 429 before its token is even looked at, a known credential's included (admitKnown).
+ * token was identified as (its id, so `Bearer`, `bearer` and `BEARER` are one caller), and the v0 path is the route
+ * the router matched with its decoded parameters, resource ids in their canonical spelling (`/teams`, `/team%73`
+ * and `/%74eams` are one path, and so are `/tasks/ABC…` and `/tasks/abc…`: installCanonicalResourceIds).
+ *
+ * Two kinds of budget that never touch each other: an identified credential's own (admitKnown), and its client
+ * address's for everything that is not one (no token, an unknown or refused token, a public or unknown route), on
+ * the same route. A valid credential is limited by its own budget only, so callers refused at its address (behind
+ * one NAT, say) cannot lock it out; a refused request spends only its address's budget, so guessing tokens is
+ * bounded (429 once the address is out of budget, before the refusal's own 401).
  */
 
 const WINDOW_MS = 60_000;
@@ -45,7 +47,7 @@ export interface RateLimitDecision {
  * The sliding window, as Lua both scripts share. `admit` drops admissions older than the window, admits this request
  * if fewer than `limit` remain, and answers whether it was admitted, the count and when the oldest admission leaves
  * the window (then a slot frees up). Refused requests are not recorded: hammering while limited does not extend the
- * wait. `oldestEnd` is that last time for a window it only reads.
+ * wait.
  */
 const WINDOW = `
 local t = redis.call('TIME')
@@ -78,47 +80,17 @@ return { allowed, count, resetAt, now }
 `;
 
 /**
- * The address half of a known credential's admission (KEYS[1]: the address's window; ARGV[4]: the slot it took while
- * the credential was unknown, or ''): gives that slot back and counts the address's window, checked, not taken (the
- * address's budget bounds unverified tokens only). Sets `addressCount`.
- */
-const CHECK_ADDRESS = `
-if ARGV[4] ~= '' then redis.call('ZREM', KEYS[1], ARGV[4]) end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-local addressCount = redis.call('ZCARD', KEYS[1])
-`;
-
-/**
- * The credential half (KEYS[n], KEYS[n+1], KEYS[n+2]: the credential's window and the workspace's epoch keys, which
- * share the workspace's hash tag): admits the request in the credential's window and answers the decision with the
+ * The one Redis round trip of an identified credential's request (KEYS: the credential's window, then the workspace's
+ * epoch keys, which share the workspace's hash tag, so one script serves a Redis Cluster too; ARGV: window, limit,
+ * the admission's member): admits the request in the credential's window and answers the decision with the
  * workspace's authorization epoch and whether a change is pending (libs/redis authorization-epochs.ts).
  */
-const admitCredential = (n: number) => `
-local epoch = tonumber(redis.call('GET', KEYS[${n + 1}]) or '0')
-local pending = redis.call('EXISTS', KEYS[${n + 2}])
-local allowed, count, resetAt = admit(KEYS[${n}], ARGV[3])
+const ADMIT_KNOWN = `${WINDOW}
+local epoch = tonumber(redis.call('GET', KEYS[2]) or '0')
+local pending = redis.call('EXISTS', KEYS[3])
+local allowed, count, resetAt = admit(KEYS[1], ARGV[3])
 return { allowed, count, resetAt, now, epoch, pending }
 `;
-
-/**
- * The one Redis round trip of a request whose credential the instance has verified before (KEYS: the address's
- * window, then the credential half's keys; ARGV: window, limit, the admission's member, the address's slot or ''):
- * refuses when the address is out of budget, otherwise admits the credential (both halves above).
- */
-const ADMIT_KNOWN = `${WINDOW}${CHECK_ADDRESS}
-if addressCount >= limit then return { 0, addressCount, oldestEnd(KEYS[1]), now, 0, 0 } end
-${admitCredential(2)}`;
-
-/**
- * Redis Cluster: the address's window and the workspace's keys hash to different slots, which one script may not
- * touch, so the halves run as two scripts, the address first (its refusal answers without admitting). Between
- * them the address's count may move; its budget is only checked here, so that changes no one's admission.
- */
-const ADMIT_KNOWN_ADDRESS = `${WINDOW}${CHECK_ADDRESS}
-if addressCount >= limit then return { 0, addressCount, oldestEnd(KEYS[1]), now } end
-return { 1, addressCount, 0, now }
-`;
-const ADMIT_KNOWN_CREDENTIAL = `${WINDOW}${admitCredential(1)}`;
 
 /** A credential's admission (RateLimitDecision) with the authorization state of its workspace, read in the same script. */
 export interface KnownAdmission extends RateLimitDecision {
@@ -126,7 +98,7 @@ export interface KnownAdmission extends RateLimitDecision {
   readonly epoch: number;
   /** An authorization change of the workspace is in progress: verify from the database and cache nothing. */
   readonly changing: boolean;
-  /** The credential's budget (its window's key), for countRefused. */
+  /** The credential's budget (its window's key), for refuseIdentified. */
   readonly budget: string;
 }
 
@@ -166,8 +138,8 @@ export function decodedPath(url: string): string[] {
 
 /**
  * The one rate limiter of an API app. The onRequest hook (installRateLimit) counts what needs no credential by
- * client address; the operation gate's VerifiedCredentials (libs/auth) calls `admitUnknown`/`admitKnown` around
- * authentication for every authenticated operation.
+ * client address; the operation gate's VerifiedCredentials (libs/auth) calls `admitKnown` for an identified
+ * credential and `refuse`/`refuseIdentified` for a request it refuses, for every authenticated operation.
  */
 export class RateLimiter {
   constructor(
@@ -178,7 +150,8 @@ export class RateLimiter {
 
   /**
    * The route part of a budget's key. v0: the canonical decoded path (the matched route template with its
-   * decoded parameters, or the decoded path when nothing matched); v1: the operation class.
+   * decoded parameters, resource ids already canonical, or the decoded path when nothing matched); v1: the
+   * operation class.
    */
   private route(request: FastifyRequest): string {
     if (this.generation === 'v1') return request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
@@ -227,49 +200,29 @@ export class RateLimiter {
   }
 
   /**
-   * Takes a slot of the address's budget for a request whose credential is not known yet (none, malformed, or not
-   * verified by this instance before): refused at once when the address is out of budget, before any token is
-   * looked at. `decide` settles what the slot becomes (admitKnown gives it back once the credential is identified).
+   * Refuses a request of an authenticated operation that no credential was identified for (no token, a malformed or
+   * unknown one): it takes a slot of its address's budget and is answered `error`, or 429 once the address is out
+   * of budget. (A token that is identified is served within its own budget instead, from any address: that a valid
+   * credential is never locked out by others' refusals is worth more than hiding a right guess of a 256-bit secret.)
    */
-  async admitUnknown(request: FastifyRequest, reply: FastifyReply): Promise<{ readonly slot: string; readonly decision: RateLimitDecision }> {
-    const decision = await this.take(this.addressKey(request), this.limit(request));
-    if (!decision.allowed) this.apply(reply, decision);
-    return { slot: decision.slot, decision };
-  }
-
-  /** Gives back a slot admitUnknown took, for a request that ended without a verdict on its token. */
-  async giveBack(request: FastifyRequest, slot: string): Promise<void> {
-    await refund(this.redis, this.addressKey(request), slot, this.config.dependencyTimeoutMs).catch(() => undefined);
-  }
-
-  /** Answers a refused request with the headers of the admission it was counted in (v1), then throws `error`. */
-  refuse(reply: FastifyReply, decision: RateLimitDecision, error: unknown): never {
-    this.apply(reply, decision);
+  async refuse(request: FastifyRequest, reply: FastifyReply, error: unknown): Promise<never> {
+    this.apply(reply, await this.take(this.addressKey(request), this.limit(request)));
     throw error;
   }
 
   /**
-   * Admits a request of an identified credential (`subject`: its kind and stable id) in one Redis round trip (two in
-   * a Redis Cluster: ADMIT_KNOWN_ADDRESS): the
-   * address must still have budget, the credential's budget is taken (429 when spent), a slot the address took while
-   * the credential was unknown (`addressSlot`) is given back, and the workspace's authorization epoch is read.
+   * Admits a request of an identified credential (`subject`: its kind and stable id) in one Redis round trip: the
+   * credential's own budget is taken (429 when spent), whatever its address's budget holds, and the workspace's
+   * authorization epoch is read.
    */
-  async admitKnown(request: FastifyRequest, reply: FastifyReply, subject: string, workspaceId: string, addressSlot?: string): Promise<KnownAdmission> {
+  async admitKnown(request: FastifyRequest, reply: FastifyReply, subject: string, workspaceId: string): Promise<KnownAdmission> {
     const slot = randomUUID();
     const keys = authorizationEpochKeys(workspaceId);
     const limit = this.limit(request);
     const budget = this.key(request, subject, workspaceId);
-    const address = `rl:${this.addressKey(request)}`;
-    const args = [WINDOW_MS, limit, slot, addressSlot ?? ''];
     let result: unknown;
     try {
-      result = await whenReady(this.redis, this.config.dependencyTimeoutMs, async () => {
-        if (!this.redis.isCluster) return runScript(this.redis, ADMIT_KNOWN, [address, `rl:${budget}`, keys.epoch, keys.pending], args);
-        const checked = await runScript(this.redis, ADMIT_KNOWN_ADDRESS, [address], args);
-        if (!isNumbers(checked, 4)) return checked;
-        if (checked[0] === 0) return [...checked, 0, 0];
-        return runScript(this.redis, ADMIT_KNOWN_CREDENTIAL, [`rl:${budget}`, keys.epoch, keys.pending], args);
-      });
+      result = await whenReady(this.redis, this.config.dependencyTimeoutMs, () => runScript(this.redis, ADMIT_KNOWN, [`rl:${budget}`, keys.epoch, keys.pending], [WINDOW_MS, limit, slot]));
     } catch {
       throw unavailable();
     }
@@ -282,16 +235,12 @@ export class RateLimiter {
 
   /**
    * A credential admitted by admitKnown turned out to be refused (revoked, expired, locked …): its slot goes back
-   * and the request is counted against the address instead, like any refused token, so guessing stays bounded.
+   * (a refusal never spends a credential's budget) and the request is refused like any refused token, within its
+   * address's budget.
    */
-  async countRefused(request: FastifyRequest, reply: FastifyReply, admission: KnownAdmission): Promise<void> {
+  async refuseIdentified(request: FastifyRequest, reply: FastifyReply, admission: KnownAdmission, error: unknown): Promise<never> {
     await refund(this.redis, admission.budget, admission.slot, this.config.dependencyTimeoutMs).catch(() => undefined);
-    const decision = await this.take(this.addressKey(request), this.limit(request)).catch(() => admission);
-    if (this.generation === 'v1') {
-      reply.header('x-ratelimit-limit', String(decision.limit));
-      reply.header('x-ratelimit-remaining', String(decision.remaining));
-      reply.header('x-ratelimit-reset', String(decision.resetAt));
-    }
+    return this.refuse(request, reply, error);
   }
 }
 
@@ -302,7 +251,7 @@ function unavailable(): ProtocolError {
 /**
  * Installs the address-keyed part of the limit as an onRequest hook: requests on public operations and on
  * routes that are no operation (404, 405) are counted here; authenticated operations are counted by the
- * operation gate (admitUnknown/admitKnown), once their credential is known.
+ * operation gate (admitKnown, or refuse), once it knows whether a credential is identified.
  */
 export function installRateLimit(
   fastify: { addHook(name: 'onRequest', hook: (request: FastifyRequest, reply: FastifyReply) => Promise<void>): unknown },

@@ -1,13 +1,26 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import { createApiV0App } from '@workcell/api-v0';
 import { createApiV1App } from '@workcell/api-v1';
 import { createAuthApp } from '@workcell/auth';
 import { createWorkerApp } from '@workcell/worker';
-import { createDatabase, type Database, type DemoTokens, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { createDatabase, type Database, type DemoTokens, issueCredential, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
 import { type RunningApp, startApp, TcpProxy, testConfig, useTestEnvironment } from '@workcell/testing';
 
 const env = useTestEnvironment();
+
+/** The status of a request sent from another loopback address (`localAddress`): a client address of its own. */
+function statusFrom(localAddress: string, url: string, method: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers, localAddress }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 describe('rate limits shared through Redis (contract 8)', () => {
   let database: Database;
@@ -105,7 +118,7 @@ describe('rate limits shared through Redis (contract 8)', () => {
     }
   });
 
-  it('v0: refused tokens are limited by client address and path, so guessing is bounded', async () => {
+  it('v0: refused tokens are limited by client address and path, and never block a valid token from that address', async () => {
     const api = await startApp(createApiV0App, cell());
     apps.push(api);
     const token = await freshTeamToken();
@@ -118,14 +131,41 @@ describe('rate limits shared through Redis (contract 8)', () => {
     const limited = await guess();
     assert.equal(limited.status, 429);
     assert.ok(Number(limited.headers.get('retry-after')) >= 1);
-    // Out of budget, this address is refused before any token is verified, even a valid one: a guess that
-    // happens to be right is not told apart.
-    assert.equal((await fetch(`${api.url}/tags`, { headers: { authorization: `Bearer ${token}` } })).status, 429);
+    // A valid token from the same address and path is limited by its own budget only: first seen by this instance
+    // (looked up), then kept (one Redis round trip).
+    for (let i = 0; i < 2; i++) assert.equal((await fetch(`${api.url}/tags`, { headers: { authorization: `Bearer ${token}` } })).status, 200, `valid token, request ${i + 1}`);
+    // Without a token, or with a wrong one, the address is still out of budget.
+    assert.equal((await guess()).status, 429);
+    assert.equal((await fetch(`${api.url}/tags`)).status, 429);
     // Another path is another budget.
-    assert.equal((await fetch(`${api.url}/lists`, { headers: { authorization: `Bearer ${token}` } })).status, 200);
+    assert.equal((await fetch(`${api.url}/lists`, { headers: { authorization: 'Bearer wc_v0_x' } })).status, 401);
   });
 
-  it('v1: one budget per credential and class, however the scheme is spelled; refused tokens by address', async () => {
+  it('v0: /tasks/{id} is one budget however the id is spelled (case, percent-encoding)', async () => {
+    const api = await startApp(createApiV0App, cell());
+    apps.push(api);
+    const token = await freshTeamToken();
+    const headers = { authorization: `Bearer ${token}` };
+    const created = await fetch(`${api.url}/tasks`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'One budget' }) });
+    assert.equal(created.status, 201);
+    const id = ((await created.json()) as { _id: string })._id;
+    const upper = id.toUpperCase();
+    assert.notEqual(upper, id, 'the id has letters to change the case of');
+    const untilBoundary = 60_000 - (Date.now() % 60_000);
+    if (untilBoundary < 15_000) await new Promise((r) => setTimeout(r, untilBoundary + 50));
+    const statuses: number[] = [];
+    for (let i = 0; i < 100; i++) statuses.push((await fetch(`${api.url}/tasks/${upper}`, { headers })).status);
+    assert.deepEqual([...new Set(statuses)], [200], 'the upper-case id names the task');
+    const mixed = [...id].map((c, i) => (i % 2 ? c.toUpperCase() : c)).join('');
+    const encoded = `%${upper.charCodeAt(0).toString(16).toUpperCase()}${upper.slice(1)}`;
+    for (const spelling of [id, mixed, encoded, upper]) {
+      assert.equal((await fetch(`${api.url}/tasks/${spelling}`, { headers })).status, 429, `/tasks/${spelling} shares the one budget`);
+    }
+    // A path of its own: the task's timer start.
+    assert.notEqual((await fetch(`${api.url}/tasks/${upper}/startTracking`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{}' })).status, 429);
+  });
+
+  it('v1: one budget per credential and class, however the scheme is spelled; refused tokens by address, never blocking a valid credential', async () => {
     const api = await startApp(createApiV1App, cell({ V1_RATE_LIMIT_READ_PER_MINUTE: '6' }));
     apps.push(api);
     const untilBoundary = 60_000 - (Date.now() % 60_000);
@@ -136,14 +176,41 @@ describe('rate limits shared through Redis (contract 8)', () => {
     for (let i = 0; i < 6; i++) statuses.push((await read(schemes[i % 3]!, tokens.personalAccessToken, i % 2 ? '/v1/workspace' : '/v1/auth/context')).status);
     assert.deepEqual([...new Set(statuses)], [200]);
     for (const scheme of schemes) assert.equal((await read(scheme, tokens.personalAccessToken)).status, 429, scheme);
-    // Six refused guesses from this address, then 429 before verification (the other credential's budget is untouched).
+    // Six refused guesses from this address, then 429 (the other credential's budget is untouched).
     for (let i = 0; i < 6; i++) {
       const refused = await read('Bearer', `svc_pat_v2_${randomUUID().replaceAll('-', '')}`);
       assert.equal(refused.status, 401);
       assert.equal(refused.headers.get('x-ratelimit-remaining'), String(5 - i));
     }
     assert.equal((await read('Bearer', `svc_pat_v2_${randomUUID().replaceAll('-', '')}`)).status, 429);
-    assert.equal((await read('Bearer', tokens.serviceAccountCredential)).status, 429, 'the address is out of budget before any token is verified');
+    // A valid credential from that address is limited by its own budget only, first looked up, then kept.
+    for (let i = 0; i < 2; i++) {
+      const valid = await read('Bearer', tokens.serviceAccountCredential);
+      assert.equal(valid.status, 200, `valid credential, request ${i + 1}`);
+      assert.notEqual(valid.headers.get('x-ratelimit-remaining'), '0', 'its own budget, not the address\'s');
+    }
+    assert.equal((await read('Bearer', `svc_pat_v2_${randomUUID().replaceAll('-', '')}`)).status, 429, 'the address is still out of budget');
+    assert.equal((await fetch(`${api.url}/v1/workspace`)).status, 429, 'without a token too');
+  });
+
+  it("v1: a refused identified credential spends its address's budget, never a valid credential's", async () => {
+    const api = await startApp(createApiV1App, cell({ V1_RATE_LIMIT_READ_PER_MINUTE: '4' }));
+    apps.push(api);
+    const memberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId: tokens.workspaceId } })).id;
+    const issue = async () =>
+      (await database.prisma.$transaction((tx) => issueCredential(tx, env.config, { workspaceId: tokens.workspaceId, kind: 'personal_access_token', name: `rl-${randomUUID()}`, scopes: ['workspace:read'], memberId }))).token;
+    const [revoked, valid] = [await issue(), await issue()];
+    // From a loopback address of its own: the other tests spent 127.0.0.1's read budget.
+    const read = (token: string) => statusFrom('127.0.0.2', `${api.url}/v1/workspace`, 'GET', { authorization: `Bearer ${token}` });
+    const untilBoundary = 60_000 - (Date.now() % 60_000);
+    if (untilBoundary < 5_000) await new Promise((r) => setTimeout(r, untilBoundary + 50));
+    // The instance verifies the credential and keeps it; it revokes itself (a write: another class).
+    assert.equal(await statusFrom('127.0.0.2', `${api.url}/v1/auth/context`, 'DELETE', { authorization: `Bearer ${revoked}` }), 204);
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push(await read(revoked));
+    assert.deepEqual(statuses, [401, 401, 401, 401, 429], "four refusals a minute from this address, then 429");
+    for (let i = 0; i < 2; i++) assert.equal(await read(valid), 200, `a valid credential from that address, request ${i + 1}`);
+    assert.equal(await read(revoked), 429);
   });
 
   it('answers 503 service_unavailable while Redis is unreachable, and recovers by itself', async () => {
