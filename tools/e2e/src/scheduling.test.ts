@@ -257,6 +257,17 @@ describe('v1 scheduling', () => {
       const reader = await fx.serviceAccount(DELEGATED, [{ resourceType: 'appointment', resourceId: theirs.id, access: 'read' }]);
       assert.deepEqual((await list<Appointment>(`/v1/members/${other.memberId}/appointments`, reader.token)).map((x) => x.id), [theirs.id]);
       assertProblem(await fx.call('DELETE', `/v1/members/${other.memberId}/appointments/${theirs.id}`, reader.token), 403, 'insufficient_grant');
+      // Through another member's path the appointment is not there, whatever the grant says of it.
+      const elsewhere = await newMember();
+      for (const sa of [reader, writer]) {
+        assertProblem(await fx.call('PATCH', `/v1/members/${elsewhere.memberId}/appointments/${theirs.id}`, sa.token, { expectedVersion: '1', title: 'x' }), 404, 'not_found');
+        assertProblem(await fx.call('DELETE', `/v1/members/${elsewhere.memberId}/appointments/${theirs.id}`, sa.token), 404, 'not_found');
+      }
+      const away = await createAbsence(other.token, { startsOn: '2026-12-21', endsOn: '2026-12-22' });
+      const absenceReader = await fx.serviceAccount(DELEGATED, [{ resourceType: 'absence', resourceId: away.id, access: 'read' }]);
+      assertProblem(await fx.call('PATCH', `/v1/members/${other.memberId}/absences/${away.id}`, absenceReader.token, { expectedVersion: '1', note: 'x' }), 403, 'insufficient_grant');
+      assertProblem(await fx.call('PATCH', `/v1/members/${elsewhere.memberId}/absences/${away.id}`, absenceReader.token, { expectedVersion: '1', note: 'x' }), 404, 'not_found');
+      assertProblem(await fx.call('DELETE', `/v1/members/${elsewhere.memberId}/absences/${away.id}`, absenceReader.token), 404, 'not_found');
     });
   });
 
