@@ -3,14 +3,13 @@ import { type DomainFilter, type GrantResourceType, type SearchAfter, type Searc
 import { DOMAIN_READ_SCOPES, RESOURCE_DOMAINS, type ResourceDomain } from '@workcell/registry';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { DomainError } from '../kernel/errors.js';
-import { grantedIds } from '../kernel/grants.js';
+import { GRANT_DOMAINS, grantedIds } from '../kernel/grants.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { assertScopes } from '../kernel/scopes.js';
 import { authInput, pageInput } from '../kernel/inputs.js';
 import { holdsFinanceRead } from '../project-statements/view.js';
 import { seesPersonalData } from '../roles/permission-model.js';
-import { GRANT_DOMAINS } from '../service-accounts/resource-grant-types.js';
 
 export const searchResourcesInput = z.object({ auth: authInput, ...pageInput, q: z.string().min(1).max(200), types: z.string().max(1024).optional() }).strict();
 
