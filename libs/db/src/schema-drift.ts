@@ -88,6 +88,7 @@ export const SQL_ONLY_INDEXES: readonly { readonly table: string; readonly name:
   { table: 'files', name: 'files_search_idx', reason: SEARCH_INDEX },
   { table: 'comments', name: 'comments_search_idx', reason: SEARCH_INDEX },
   { table: 'users', name: 'users_search_idx', reason: SEARCH_INDEX },
+  { table: 'users', name: 'users_name_search_idx', reason: `${SEARCH_INDEX} (the name alone, for callers without members:pii:read)` },
 ];
 
 const TENANT_COLUMN = 'workspace_id';

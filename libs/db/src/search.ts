@@ -6,7 +6,8 @@ import { readRows, type SqlClient } from './transactions.js';
  * (migration 20261130020000_exports_search_v1, `to_tsvector('simple', …)` over the text columns a person would search),
  * `websearch_to_tsquery` for the query (quoted phrases, `or`, `-word`; never a syntax error), `ts_rank` for the
  * order with (type, id) as the stable tie-breaker of the keyset. The 'simple' configuration neither stems nor drops
- * stop words: names, e-mail addresses and words in any language match as typed.
+ * stop words: names, e-mail addresses and words in any language match as typed. A field the caller may not read is
+ * not in the document searched (a user's address without members:pii:read).
  *
  * The document expressions below are the index expressions verbatim; PostgreSQL uses an expression index only when
  * the query repeats its expression, so the two are written once, here, and the migration copies them.
@@ -35,6 +36,8 @@ interface Searchable {
   readonly table: string;
   /** tsvector expression over `r` (the index expression). */
   readonly document: string;
+  /** Users only: the document with the personal data too (the e-mail address), for a caller who may read it. */
+  readonly personalDocument?: string;
   readonly title: string;
   readonly snippet: string;
 }
@@ -73,8 +76,9 @@ export const SEARCHABLE: Readonly<Record<SearchDomain, Searchable>> = {
   documents: plain('documents', 'r.title', 'r.content'),
   files: plain('files', 'r.name', null),
   comments: { table: 'comments', document: vector(`r.body`), title: 'left(r.body, 80)', snippet: 'left(r.body, 200)' },
-  // Users are global rows (one person, many workspaces) reached through the workspace's memberships.
-  users: { table: 'users', document: vector(`r.name || ' ' || r.email`), title: 'r.name', snippet: 'NULL' },
+  // Users are global rows (one person, many workspaces) reached through the workspace's memberships. The name is
+  // what users:read shows; the address is personal data, matched only for a caller who may read it (DomainFilter).
+  users: { table: 'users', document: vector(`r.name`), personalDocument: vector(`r.name || ' ' || r.email`), title: 'r.name', snippet: 'NULL' },
 };
 
 /** Who may see what in one domain: null `onlyIds` is every row (no resource grant bound). */
@@ -85,6 +89,11 @@ export interface DomainFilter {
   /** Project statements only: leave budget statements out (finance data, contract 5.3). */
   readonly withoutBudget?: boolean;
   readonly commentTargets?: readonly { readonly targetType: 'contact' | 'project' | 'task'; readonly onlyIds: readonly string[] | null }[];
+  /**
+   * Users only: the caller may read personal data, so the e-mail address is matched too. Without it the address is
+   * neither matched nor ranked on: a hit (or its absence, or its score) would reveal what the caller cannot read.
+   */
+  readonly personalData?: boolean;
 }
 
 export interface SearchHitRecord {
@@ -107,9 +116,10 @@ const ids = (list: readonly string[]) => Prisma.sql`${[...list]}::uuid[]`;
 
 function domainSelect(filter: DomainFilter): Prisma.Sql {
   const s = SEARCHABLE[filter.domain];
+  const document = filter.personalData === true && s.personalDocument !== undefined ? s.personalDocument : s.document;
   const type = Prisma.sql`${filter.domain}::text`;
-  const columns = Prisma.raw(`${s.title} AS title, ${s.snippet} AS snippet, ts_rank(${s.document}, q.query)::float8 AS score`);
-  const matches = Prisma.raw(`${s.document} @@ q.query`);
+  const columns = Prisma.raw(`${s.title} AS title, ${s.snippet} AS snippet, ts_rank(${document}, q.query)::float8 AS score`);
+  const matches = Prisma.raw(`${document} @@ q.query`);
   if (filter.domain === 'users') {
     return Prisma.sql`SELECT ${type} AS type, m.id, ${columns}, greatest(m.updated_at, r.updated_at) AS "updatedAt"
       FROM q, ws, workspace_members m JOIN users r ON r.id = m.user_id

@@ -35,7 +35,7 @@ export { listServiceAccountCredentials } from './service-accounts/list-service-a
 export { createServiceAccountCredential } from './service-accounts/create-service-account-credential.js';
 export { rotateServiceAccountCredential } from './service-accounts/rotate-service-account-credential.js';
 export { revokeServiceAccountCredential } from './service-accounts/revoke-service-account-credential.js';
-export { GRANT_DOMAINS, type ResourceGrantsView, type ResourceGrantView } from './service-accounts/resource-grant-types.js';
+export { type ResourceGrantsView, type ResourceGrantView } from './service-accounts/resource-grant-types.js';
 export { getServiceAccountResourceGrants } from './service-accounts/get-resource-grants.js';
 export { replaceServiceAccountResourceGrants } from './service-accounts/replace-resource-grants.js';
 export { casFailure, expectedRevision, versionOf } from './kernel/cas.js';
@@ -153,7 +153,7 @@ export { restoreTimeEntry } from './time-entries/restore-time-entry.js';
 export { getTimeEntryBilling } from './time-entries/get-time-entry-billing.js';
 export { setTimeEntryBilling } from './time-entries/set-time-entry-billing.js';
 export { type TimeEntryBillingResource } from './time-entries/billing.js';
-export { grantedIds, requireGrant, requireTypeGrant } from './kernel/grants.js';
+export { GRANT_DOMAINS, grantedIds, requireGrant, requireTypeGrant } from './kernel/grants.js';
 export { type UserView } from './users/view.js';
 export { listUsers } from './users/list-users.js';
 export { getUser } from './users/get-user.js';

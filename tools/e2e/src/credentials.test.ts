@@ -5,7 +5,7 @@ import { PERMISSION_KEYS, V1_SCOPES } from '@workcell/credentials';
 import { type Database, type DemoTokens, issueCredential } from '@workcell/db';
 import { GRANT_DOMAINS } from '@workcell/domain';
 import { createLogger } from '@workcell/http';
-import { RESOURCE_DOMAINS } from '@workcell/registry';
+import { GRANT_RESOURCE_TYPES } from '@workcell/registry';
 import { type RunningApp, useTestEnvironment } from '@workcell/testing';
 import { startV1Cell, type V1Cell } from './support/cell.js';
 import type { ErrorItem } from './support/v1.js';
@@ -473,8 +473,8 @@ describe('credential administration (contract 5.2, 5.3)', () => {
       accountId = data<ServiceAccount>(await call('POST', '/v1/service-accounts', owner, { name: 'grants holder' })).id;
     });
 
-    it('knows every resource domain the registry lets a grant name', () => {
-      assert.deepEqual(Object.keys(GRANT_DOMAINS).sort(), [...RESOURCE_DOMAINS].sort());
+    it('knows every resource type the registry lets a grant name', () => {
+      assert.deepEqual(Object.keys(GRANT_DOMAINS).sort(), [...GRANT_RESOURCE_TYPES].sort());
     });
 
     it('starts empty and replaces the whole set atomically with compare-and-set', async () => {

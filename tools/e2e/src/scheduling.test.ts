@@ -257,6 +257,89 @@ describe('v1 scheduling', () => {
       const reader = await fx.serviceAccount(DELEGATED, [{ resourceType: 'appointment', resourceId: theirs.id, access: 'read' }]);
       assert.deepEqual((await list<Appointment>(`/v1/members/${other.memberId}/appointments`, reader.token)).map((x) => x.id), [theirs.id]);
       assertProblem(await fx.call('DELETE', `/v1/members/${other.memberId}/appointments/${theirs.id}`, reader.token), 403, 'insufficient_grant');
+      // Through another member's path the appointment is not there, whatever the grant says of it.
+      const elsewhere = await newMember();
+      for (const sa of [reader, writer]) {
+        assertProblem(await fx.call('PATCH', `/v1/members/${elsewhere.memberId}/appointments/${theirs.id}`, sa.token, { expectedVersion: '1', title: 'x' }), 404, 'not_found');
+        assertProblem(await fx.call('DELETE', `/v1/members/${elsewhere.memberId}/appointments/${theirs.id}`, sa.token), 404, 'not_found');
+      }
+      const away = await createAbsence(other.token, { startsOn: '2026-12-21', endsOn: '2026-12-22' });
+      const absenceReader = await fx.serviceAccount(DELEGATED, [{ resourceType: 'absence', resourceId: away.id, access: 'read' }]);
+      assertProblem(await fx.call('PATCH', `/v1/members/${other.memberId}/absences/${away.id}`, absenceReader.token, { expectedVersion: '1', note: 'x' }), 403, 'insufficient_grant');
+      assertProblem(await fx.call('PATCH', `/v1/members/${elsewhere.memberId}/absences/${away.id}`, absenceReader.token, { expectedVersion: '1', note: 'x' }), 404, 'not_found');
+      assertProblem(await fx.call('DELETE', `/v1/members/${elsewhere.memberId}/absences/${away.id}`, absenceReader.token), 404, 'not_found');
+    });
+  });
+
+  describe('service accounts through the grants API', () => {
+    type Grant = { resourceType: string; resourceId: string | null; access: 'read' | 'write' };
+    const grantsOf = async (accountId: string) => (await fx.call<{ data: { version: string; grants: Grant[] } }>('GET', `/v1/service-accounts/${accountId}/resource-grants`, fx.admin)).body.data;
+    const replaceGrants = async (accountId: string, grants: Grant[]) => {
+      const reply = await fx.call<{ data: { grants: Grant[] } }>('PUT', `/v1/service-accounts/${accountId}/resource-grants`, fx.admin, { expectedVersion: (await grantsOf(accountId)).version, grants });
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+      return reply.body.data.grants;
+    };
+    const week = 'from=2026-12-07T00:00:00Z&to=2026-12-14T00:00:00Z';
+    const detailOf = (reply: Parameters<typeof errorOf>[0]) => errorOf(reply).detail;
+
+    it('an account made and granted through the API reads and writes members’ calendars on the delegated routes; the 403 names the grant to add', async () => {
+      const other = await newMember();
+      const account = await fx.call<{ data: { id: string } }>('POST', '/v1/service-accounts', fx.admin, { name: `calendar sync ${++seq}` });
+      assert.equal(account.status, 201, JSON.stringify(account.body));
+      const accountId = account.body.data.id;
+      const credential = await fx.call<{ data: { secret: string } }>('POST', `/v1/service-accounts/${accountId}/credentials`, fx.admin, { name: 'calendar sync', scopes: DELEGATED });
+      assert.equal(credential.status, 201, JSON.stringify(credential.body));
+      const token = credential.body.data.secret;
+      const base = `/v1/members/${other.memberId}`;
+
+      // No grant: each refusal names, as the grants API takes it, the grant that would allow the request.
+      const refusedCreate = await fx.call('POST', `${base}/appointments`, token, appointment());
+      assertProblem(refusedCreate, 403, 'insufficient_grant');
+      assert.match(detailOf(refusedCreate), /\{"resourceType":"appointments","resourceId":null,"access":"write"\}/);
+      assert.match(detailOf(refusedCreate), /PUT \/v1\/service-accounts\/\{id\}\/resource-grants/);
+      const refusedAvailability = await fx.call('GET', `${base}/availability?${week}`, token);
+      assertProblem(refusedAvailability, 403, 'insufficient_grant');
+      assert.match(detailOf(refusedAvailability), /\{"resourceType":"appointments","resourceId":null,"access":"read"\} and \{"resourceType":"absences","resourceId":null,"access":"read"\}/);
+      assertProblem(await fx.call('POST', `${base}/absences`, token, { kind: 'vacation', startsOn: '2026-12-07', endsOn: '2026-12-08' }), 403, 'insufficient_grant');
+
+      // The grants API takes the types the 403 names (it refused them with 400 before issue 24).
+      const granted: Grant[] = [
+        { resourceType: 'absences', resourceId: null, access: 'read' },
+        { resourceType: 'appointments', resourceId: null, access: 'write' },
+      ];
+      assert.deepEqual(await replaceGrants(accountId, granted), granted);
+      const created = await createAppointment(token, {}, `${base}/appointments`);
+      assert.equal(created.memberId, other.memberId);
+      const updated = await fx.call<{ data: Appointment }>('PATCH', `${base}/appointments/${created.id}`, token, { expectedVersion: created.version, title: 'Moved by the sync' });
+      assert.equal(updated.status, 200, JSON.stringify(updated.body));
+      assert.deepEqual((await list<Appointment>(`${base}/appointments`, token)).map((a) => a.id), [created.id]);
+      const absence = await createAbsence(fx.admin, { startsOn: '2026-12-08', endsOn: '2026-12-09' }, `${base}/absences`);
+      assert.deepEqual((await list<Absence>(`${base}/absences`, token)).map((a) => a.id), [absence.id]);
+      assert.equal((await fx.call('GET', `${base}/availability?${week}`, token)).status, 200);
+      // Absences are read-only for it: creating one names the write grant.
+      const readOnly = await fx.call('POST', `${base}/absences`, token, { kind: 'vacation', startsOn: '2026-12-10', endsOn: '2026-12-11' });
+      assertProblem(readOnly, 403, 'insufficient_grant');
+      assert.match(detailOf(readOnly), /\{"resourceType":"absences","resourceId":null,"access":"write"\}/);
+
+      // A grant on one appointment of another member: that member's calendar shows it (read-only), this one's nothing.
+      const third = await newMember();
+      const theirs = await createAppointment(third.token);
+      assert.deepEqual(await replaceGrants(accountId, [{ resourceType: 'appointments', resourceId: theirs.id, access: 'read' }]), [{ resourceType: 'appointments', resourceId: theirs.id, access: 'read' }]);
+      assert.deepEqual(await list(`${base}/appointments`, token), []);
+      assertProblem(await fx.call('PATCH', `${base}/appointments/${created.id}`, token, { expectedVersion: '2', title: 'x' }), 404, 'not_found');
+      assertProblem(await fx.call('PATCH', `${base}/appointments/${theirs.id}`, token, { expectedVersion: '1', title: 'x' }), 404, 'not_found');
+      assert.deepEqual((await list<Appointment>(`/v1/members/${third.memberId}/appointments`, token)).map((a) => a.id), [theirs.id]);
+      const notWritable = await fx.call('DELETE', `/v1/members/${third.memberId}/appointments/${theirs.id}`, token);
+      assertProblem(notWritable, 403, 'insufficient_grant');
+      assert.match(detailOf(notWritable), new RegExp(`\\{"resourceType":"appointments","resourceId":"${theirs.id}","access":"write"\\}`));
+
+      // A grant must name an existing resource of its type: a task id is no appointment.
+      const task = await fx.call<{ data: { id: string } }>('POST', '/v1/tasks', fx.admin, { title: `Not an appointment ${++seq}` });
+      const wrongType = await fx.call('PUT', `/v1/service-accounts/${accountId}/resource-grants`, fx.admin, {
+        expectedVersion: (await grantsOf(accountId)).version,
+        grants: [{ resourceType: 'absences', resourceId: task.body.data.id, access: 'read' }],
+      });
+      assertProblem(wrongType, 400, 'validation_failed', '/grants/0/resourceId');
     });
   });
 

@@ -155,6 +155,24 @@ describe('v1 search', () => {
     assertProblem(await call('GET', `/v1/search?q=ocelotquest&types=tasks&cursor=${encodeURIComponent(cursor)}`, admin), 400, 'validation_failed');
   });
 
+  it('matches a member’s e-mail address only for a caller who may read it (members:pii:read); the name for every users:read caller', async () => {
+    const address = 'ibis.secret@hidden-domain.example';
+    const user = await database.prisma.user.create({ data: { email: address, name: 'Ibisname Person' } });
+    const member = (await database.prisma.workspaceMember.create({ data: { workspaceId, userId: user.id } })).id;
+    const withoutPii = await cell.mint(['search:read', 'users:read']);
+    const withPii = await cell.mint(['search:read', 'users:read', 'members:pii:read']);
+    const found = async (q: string, token: string, types = '&types=users') => (await search(`q=${encodeURIComponent(q)}${types}`, token)).map((h) => h.id);
+    assert.deepEqual(await found(address, withPii), [member]);
+    // Without the overlay the address is neither returned elsewhere nor matched here (issue 24: no e-mail oracle).
+    assert.deepEqual(await found(address, withoutPii), []);
+    assert.deepEqual(await found(address, withoutPii, ''), [], 'nor among the default domains');
+    assert.deepEqual(await found('hidden-domain.example', withoutPii), [], 'a fragment of it neither');
+    // Excluding the address must not tell either: without the overlay it is not in the searched text at all.
+    assert.deepEqual(await found(`ibisname -"${address}"`, withoutPii), [member]);
+    assert.deepEqual(await found(`ibisname -"${address}"`, withPii), []);
+    for (const token of [withoutPii, withPii]) assert.deepEqual(await found('ibisname', token), [member], 'the name is matched for both');
+  });
+
   it('searches every domain of the registry', async () => {
     const word = 'capybaraword';
     const member = await database.prisma.user.create({ data: { email: `${word}@example.test`, name: 'Capybaraword Person' } });

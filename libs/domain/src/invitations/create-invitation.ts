@@ -4,8 +4,8 @@ import { InvitationCreate } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { writeInput } from '../kernel/inputs.js';
-import { assertAllFound, assertIdList, assertMayGrant } from '../roles/permission-model.js';
-import { INVITATION_LIFETIME_MS, invitationEventView, invitationView, type InvitationView, seesPersonalData } from './view.js';
+import { assertAllFound, assertIdList, assertMayGrant, seesPersonalData } from '../roles/permission-model.js';
+import { INVITATION_LIFETIME_MS, invitationEventView, invitationView, type InvitationView } from './view.js';
 
 export const createInvitationInput = z.object({ ...writeInput, ...InvitationCreate.shape }).strict();
 

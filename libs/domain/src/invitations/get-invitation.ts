@@ -3,7 +3,8 @@ import { findInvitation } from '@workcell/db';
 import { isUuid } from '../kernel/ids.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { authInput } from '../kernel/inputs.js';
-import { invitationNotFound, invitationView, type InvitationView, seesPersonalData } from './view.js';
+import { invitationNotFound, invitationView, type InvitationView } from './view.js';
+import { seesPersonalData } from '../roles/permission-model.js';
 
 export const getInvitationInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();
 

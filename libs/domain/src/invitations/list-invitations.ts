@@ -3,7 +3,8 @@ import { listInvitationsPage } from '@workcell/db';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { authInput, pageInput } from '../kernel/inputs.js';
-import { invitationView, type InvitationView, seesPersonalData } from './view.js';
+import { invitationView, type InvitationView } from './view.js';
+import { seesPersonalData } from '../roles/permission-model.js';
 
 export const listInvitationsInput = z.object({ auth: authInput, status: z.enum(['pending', 'accepted', 'revoked', 'expired']).optional(), ...pageInput }).strict();
 

@@ -3,7 +3,8 @@ import { appendOutboxEvent, effectiveStatus, inTransaction, markInvitationResent
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { writeInput } from '../kernel/inputs.js';
-import { invitationEventView, invitationIdOf, invitationNotFound, invitationView, type InvitationView, notPending, RESEND_INTERVAL_MS, seesPersonalData } from './view.js';
+import { invitationEventView, invitationIdOf, invitationNotFound, invitationView, type InvitationView, notPending, RESEND_INTERVAL_MS } from './view.js';
+import { seesPersonalData } from '../roles/permission-model.js';
 
 export const resendInvitationInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
 

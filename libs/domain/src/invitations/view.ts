@@ -1,9 +1,7 @@
 import { effectiveStatus, type InvitationRecord, type InvitationStatusValue } from '@workcell/db';
-import type { V1AuthContext } from '../kernel/auth-context.js';
 import { baseFields } from '../kernel/base-view.js';
 import { DomainError } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
-import { PII_SCOPE } from '../roles/permission-model.js';
 
 /**
  * Invitations (docs/invitations.md). An invitation offers roles to an e-mail address for INVITATION_LIFETIME_MS;
@@ -29,9 +27,6 @@ export interface InvitationView {
   readonly lastSentAt: string;
   readonly expiresAt: string;
 }
-
-/** Whether the caller may see personal data (the members:pii:read overlay, as for members). */
-export const seesPersonalData = (auth: V1AuthContext): boolean => auth.effectiveScopes.includes(PII_SCOPE);
 
 export function invitationView(row: InvitationRecord, now: Date, personalData: boolean): InvitationView {
   return {

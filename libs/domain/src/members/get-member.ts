@@ -3,7 +3,7 @@ import { findMember } from '@workcell/db';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { PII_SCOPE } from '../roles/permission-model.js';
+import { seesPersonalData } from '../roles/permission-model.js';
 import { authInput } from '../kernel/inputs.js';
 import { type MemberView, memberView } from './view.js';
 
@@ -13,5 +13,5 @@ export const getMemberInput = z.object({ auth: authInput, id: z.string().max(64)
 export const getMember = defineProcedure('getMember', getMemberInput, async (ctx, { auth, id }): Promise<MemberView> => {
   const row = isUuid(id) ? await findMember(ctx.database, auth.workspaceId, id.toLowerCase()) : null;
   if (!row) throw new DomainError('not_found', 'member not found');
-  return memberView(row, auth.effectiveScopes.includes(PII_SCOPE));
+  return memberView(row, seesPersonalData(auth));
 });

@@ -3,7 +3,7 @@ import { listMembersPage } from '@workcell/db';
 import { isUuid } from '../kernel/ids.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { PII_SCOPE } from '../roles/permission-model.js';
+import { seesPersonalData } from '../roles/permission-model.js';
 import { authInput, pageInput } from '../kernel/inputs.js';
 import { type MemberView, memberView, STATUS_TO_STORED } from './view.js';
 
@@ -16,7 +16,7 @@ export const listMembers = defineProcedure(
   'listMembers',
   listMembersInput,
   async (ctx, { auth, status, roleId, cursor, limit }): Promise<{ items: MemberView[]; limit: number; nextCursor: string | null }> => {
-    const personalData = auth.effectiveScopes.includes(PII_SCOPE);
+    const personalData = seesPersonalData(auth);
     const scope = { workspaceId: auth.workspaceId, list: 'listMembers', filter: { status: status ?? null, roleId: roleId?.toLowerCase() ?? null } };
     const filter = { status: status === undefined ? undefined : STATUS_TO_STORED[status], roleId: roleId?.toLowerCase() };
     const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) =>

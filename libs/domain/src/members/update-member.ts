@@ -6,7 +6,7 @@ import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { assertAdministrable, assertAllFound, assertIdList, assertMayGrant, countAdministrators, PII_SCOPE } from '../roles/permission-model.js';
+import { assertAdministrable, assertAllFound, assertIdList, assertMayGrant, countAdministrators, seesPersonalData } from '../roles/permission-model.js';
 import { writeInput } from '../kernel/inputs.js';
 import { type MemberView, memberView, STATUS_TO_STORED } from './view.js';
 
@@ -76,6 +76,6 @@ export const updateMember = defineProcedure('updateMember', updateMemberInput, a
     }
     const updated = await findMember(tx, workspaceId, id);
     if (!updated) throw new DomainError('not_found', 'member not found');
-    return memberView(updated, auth.effectiveScopes.includes(PII_SCOPE));
+    return memberView(updated, seesPersonalData(auth));
   });
 });

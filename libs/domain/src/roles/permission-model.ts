@@ -25,6 +25,13 @@ export { ADMINISTRATION_PERMISSIONS } from '../kernel/visibility.js';
 
 export const PII_SCOPE = 'members:pii:read';
 
+/**
+ * The one personal-data rule (a member's and an invitation's address, a member's name and phone): whether the caller
+ * may read it. What a caller cannot read is neither returned nor matched (search, filters), so every view and every
+ * query over those fields asks this.
+ */
+export const seesPersonalData = (auth: V1AuthContext): boolean => auth.effectiveScopes.includes(PII_SCOPE);
+
 const KNOWN_KEYS: ReadonlySet<string> = new Set(PERMISSION_KEYS);
 const SETTINGS_KEYS: ReadonlySet<string> = new Set(SETTINGS_PERMISSIONS);
 

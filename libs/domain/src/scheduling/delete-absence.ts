@@ -16,10 +16,11 @@ export const deleteAbsence = defineProcedure('deleteAbsence', deleteAbsenceInput
   const { auth, requestId, memberId, id } = input;
   const workspaceId = auth.workspaceId;
   const subject = await resolveSubject(ctx.database, auth, memberId);
-  requireGrant(auth, 'absence', id, 'write', 'absence');
   const now = ctx.now();
   await inTransaction(ctx.database, async (tx) => {
     const current = await findAbsenceOr404(tx, workspaceId, subject, id);
+    // After the lookup: another member's absence is 404 on this calendar whatever a grant says of it.
+    requireGrant(auth, 'absence', current.id, 'write', 'absence');
     assertOwnChangeable(memberId !== undefined, current);
     if (!(await archiveAbsence(tx, workspaceId, subject.memberId, current.id, now))) throw absenceNotFound();
     await appendOutboxEvent(tx, { workspaceId, aggregateType: 'absence', aggregateId: current.id, eventType: 'absence.deleted', payload: { absenceId: current.id, memberId: subject.memberId, requestId }, occurredAt: now });

@@ -16,10 +16,11 @@ export const deleteAppointment = defineProcedure('deleteAppointment', deleteAppo
   const { auth, requestId, memberId, id } = input;
   const workspaceId = auth.workspaceId;
   const subject = await resolveSubject(ctx.database, auth, memberId);
-  requireGrant(auth, 'appointment', id, 'write', 'appointment');
   const now = ctx.now();
   await inTransaction(ctx.database, async (tx) => {
     const current = await findAppointmentOr404(tx, workspaceId, subject, id);
+    // After the lookup: another member's appointment is 404 on this calendar whatever a grant says of it.
+    requireGrant(auth, 'appointment', current.id, 'write', 'appointment');
     assertChangeable(subject, current);
     if (!(await archiveAppointment(tx, workspaceId, subject.memberId, current.id, now))) throw appointmentNotFound();
     await appendOutboxEvent(tx, { workspaceId, aggregateType: 'appointment', aggregateId: current.id, eventType: 'appointment.deleted', payload: { appointmentId: current.id, memberId: subject.memberId, requestId }, occurredAt: now });

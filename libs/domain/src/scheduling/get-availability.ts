@@ -59,10 +59,9 @@ function covered(intervals: readonly Interval[]): number {
   return total;
 }
 
-/** A service account reads availability only with type-wide read grants on what it is made of. */
+/** A service account reads availability only with type-wide read grants on what it is made of (the 403 names both). */
 function requireAvailabilityGrants(auth: V1AuthContext): void {
-  requireTypeGrant(auth, 'appointment', 'read', 'appointments');
-  requireTypeGrant(auth, 'absence', 'read', 'absences');
+  requireTypeGrant(auth, ['appointment', 'absence'], 'read', 'appointments and absences (availability is made of both)');
 }
 
 /**

@@ -24,7 +24,7 @@ export const MEMBER_ADMINISTRATION = 'members:write';
 export async function resolveSubject(client: Client, auth: V1AuthContext, memberId: string | undefined): Promise<Subject> {
   if (memberId === undefined) {
     if (auth.principal.type !== 'member') {
-      throw new DomainError('forbidden', 'a service account acts for no member: use the /v1/members/{id}/… routes with the delegated scopes and resource grants');
+      throw new DomainError('forbidden', 'a service account acts for no member: use the /v1/members/{id}/… routes with the delegated scopes and resource grants on appointments or absences');
     }
     return { memberId: auth.principal.id, delegated: false };
   }

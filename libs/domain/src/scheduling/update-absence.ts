@@ -23,10 +23,11 @@ export const updateAbsence = defineProcedure('updateAbsence', updateAbsenceInput
   const changed = Object.keys(fields).filter((key) => fields[key as keyof typeof fields] !== undefined);
   if (changed.length === 0) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
   const subject = await resolveSubject(ctx.database, auth, memberId);
-  requireGrant(auth, 'absence', id, 'write', 'absence');
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
     const current = await findAbsenceOr404(tx, workspaceId, subject, id);
+    // After the lookup: another member's absence is 404 on this calendar whatever a grant says of it.
+    requireGrant(auth, 'absence', current.id, 'write', 'absence');
     assertOwnChangeable(memberId !== undefined, current);
     const values = await absenceValues(tx, workspaceId, subject, current, fields, current.status);
     const outcome = await updateAbsenceIfRevision(tx, workspaceId, subject.memberId, current.id, expectedRevision(expectedVersion), values);

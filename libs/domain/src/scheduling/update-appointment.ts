@@ -23,10 +23,11 @@ export const updateAppointment = defineProcedure('updateAppointment', updateAppo
   const changed = Object.keys(fields).filter((key) => fields[key as keyof typeof fields] !== undefined);
   if (changed.length === 0) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
   const subject = await resolveSubject(ctx.database, auth, memberId);
-  requireGrant(auth, 'appointment', id, 'write', 'appointment');
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
     const current = await findAppointmentOr404(tx, workspaceId, subject, id);
+    // After the lookup: another member's appointment is 404 on this calendar whatever a grant says of it.
+    requireGrant(auth, 'appointment', current.id, 'write', 'appointment');
     assertChangeable(subject, current);
     const values = await appointmentValues(tx, workspaceId, current, fields);
     const outcome = await updateAppointmentIfRevision(tx, workspaceId, subject.memberId, current.id, expectedRevision(expectedVersion), values);

@@ -3,13 +3,13 @@ import { type DomainFilter, type GrantResourceType, type SearchAfter, type Searc
 import { DOMAIN_READ_SCOPES, RESOURCE_DOMAINS, type ResourceDomain } from '@workcell/registry';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { DomainError } from '../kernel/errors.js';
-import { grantedIds } from '../kernel/grants.js';
+import { GRANT_DOMAINS, grantedIds } from '../kernel/grants.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { assertScopes } from '../kernel/scopes.js';
 import { authInput, pageInput } from '../kernel/inputs.js';
 import { holdsFinanceRead } from '../project-statements/view.js';
-import { GRANT_DOMAINS } from '../service-accounts/resource-grant-types.js';
+import { seesPersonalData } from '../roles/permission-model.js';
 
 export const searchResourcesInput = z.object({ auth: authInput, ...pageInput, q: z.string().min(1).max(200), types: z.string().max(1024).optional() }).strict();
 
@@ -50,12 +50,17 @@ function requestedDomains(auth: V1AuthContext, types: string | undefined): Resou
   return domains;
 }
 
-/** Each domain filtered as its own list is: unarchived rows only, a service account's resource grants applied. */
+/**
+ * Each domain filtered as its own list is: unarchived rows only, a service account's resource grants applied, and
+ * only the fields the caller may read are matched.
+ */
 function domainFilter(auth: V1AuthContext, domain: ResourceDomain): DomainFilter {
   const grantType = GRANT_DOMAINS[domain];
   const onlyIds = grantType === null ? null : grantedIds(auth, grantType);
   // Without the finance overlay budget statements do not exist for the caller, exactly as in listProjectStatements.
   if (domain === 'project-statements') return { domain, onlyIds, withoutBudget: !holdsFinanceRead(auth) };
+  // A member's address is matched only for a caller who may read it (the members view's rule), never an oracle for it.
+  if (domain === 'users') return { domain, onlyIds, personalData: seesPersonalData(auth) };
   if (domain !== 'comments') return { domain: domain as SearchDomain, onlyIds };
   const commentTargets = COMMENT_TARGETS.filter((t) => auth.effectiveScopes.includes(DOMAIN_READ_SCOPES[t.domain])).map((t) => ({
     targetType: t.targetType,

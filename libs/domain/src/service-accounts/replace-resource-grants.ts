@@ -5,7 +5,8 @@ import { isResourceId, MANAGE_SERVICE_ACCOUNTS, notFound, requirePermission, wri
 import { actorOf } from '../identity/actor.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { GRANT_DOMAINS, grantsView, type ResourceGrantsView } from './resource-grant-types.js';
+import { GRANT_DOMAINS } from '../kernel/grants.js';
+import { grantsView, type ResourceGrantsView } from './resource-grant-types.js';
 
 export const replaceServiceAccountResourceGrantsInput = z.object({ ...writeInput, id: z.string().max(64), ...ResourceGrantsReplace.shape }).strict();
 

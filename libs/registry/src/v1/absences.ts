@@ -48,7 +48,7 @@ export const MemberAbsenceUpdate = casPatchOf(adminFields, 'MemberAbsenceUpdate'
 const own =
   "The acting member's own absences (the member behind a personal access token); a service account acts for no member and gets 403 `forbidden` (it uses the /v1/members/{id}/absences routes). A member's own absence starts `requested`; the member may change or delete it only while it is requested (409 `conflict` once decided).";
 const delegated =
-  "Another member's absences. Besides the scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `absence` (type-wide `write` to create). An administrator sets any status (a create defaults to `approved`) and changes absences in any status.";
+  "Another member's absences. Besides the scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `absences` (PUT /v1/service-accounts/{id}/resource-grants): a grant on the absence to read or change it (`write`), `resourceId: null` with `write` to create (else 403 `insufficient_grant` naming the grant). An administrator sets any status (a create defaults to `approved`) and changes absences in any status.";
 
 const window = { from: DateOnly.optional(), to: DateOnly.optional(), status: AbsenceStatus.optional() };
 

@@ -41,7 +41,7 @@ export const availabilityOperations = [
   }),
   f.get('getMemberAvailability', '/v1/members/{id}/availability', {
     summary: "Get another member's availability",
-    description: `${derived} The member must be active (else 404); a member caller must share an unarchived group with it or hold \`members:write\` (else 403 \`forbidden\`); a service account needs type-wide read grants on \`appointment\` and \`absence\`.`,
+    description: `${derived} The member must be active (else 404); a member caller must share an unarchived group with it or hold \`members:write\` (else 403 \`forbidden\`); a service account needs read grants with \`resourceId: null\` on \`appointments\` and \`absences\` (PUT /v1/service-accounts/{id}/resource-grants; else 403 \`insufficient_grant\` naming the missing ones).`,
     scopes: ['availability:delegated:read'],
     query: range,
     data: Availability,

@@ -1700,7 +1700,7 @@ export interface paths {
         };
         /**
          * List member appointments
-         * @description Acts on another member's calendar. Besides the delegated scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `appointment` (type-wide `write` to create). Another member's private appointments are listed redacted and cannot be changed (403 `forbidden`).
+         * @description Acts on another member's calendar. Besides the delegated scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `appointments` (PUT /v1/service-accounts/{id}/resource-grants): a grant on the appointment to read or change it (`write`), `resourceId: null` with `write` to create (else 403 `insufficient_grant` naming the grant). Another member's private appointments are listed redacted and cannot be changed (403 `forbidden`).
          *
          *     Scopes: `appointments:delegated:read`.
          */
@@ -1708,7 +1708,7 @@ export interface paths {
         put?: never;
         /**
          * Create member appointment
-         * @description Acts on another member's calendar. Besides the delegated scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `appointment` (type-wide `write` to create). Another member's private appointments are listed redacted and cannot be changed (403 `forbidden`). No Location: another member's appointment has no GET of its own; it is listed by GET /v1/members/{id}/appointments.
+         * @description Acts on another member's calendar. Besides the delegated scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `appointments` (PUT /v1/service-accounts/{id}/resource-grants): a grant on the appointment to read or change it (`write`), `resourceId: null` with `write` to create (else 403 `insufficient_grant` naming the grant). Another member's private appointments are listed redacted and cannot be changed (403 `forbidden`). No Location: another member's appointment has no GET of its own; it is listed by GET /v1/members/{id}/appointments.
          *
          *     Scopes: `appointments:delegated:write`.
          */
@@ -1731,7 +1731,7 @@ export interface paths {
         post?: never;
         /**
          * Delete member appointment
-         * @description Acts on another member's calendar. Besides the delegated scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `appointment` (type-wide `write` to create). Another member's private appointments are listed redacted and cannot be changed (403 `forbidden`).
+         * @description Acts on another member's calendar. Besides the delegated scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `appointments` (PUT /v1/service-accounts/{id}/resource-grants): a grant on the appointment to read or change it (`write`), `resourceId: null` with `write` to create (else 403 `insufficient_grant` naming the grant). Another member's private appointments are listed redacted and cannot be changed (403 `forbidden`).
          *
          *     Scopes: `appointments:delegated:write`.
          */
@@ -1740,7 +1740,7 @@ export interface paths {
         head?: never;
         /**
          * Update member appointment
-         * @description Acts on another member's calendar. Besides the delegated scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `appointment` (type-wide `write` to create). Another member's private appointments are listed redacted and cannot be changed (403 `forbidden`).
+         * @description Acts on another member's calendar. Besides the delegated scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `appointments` (PUT /v1/service-accounts/{id}/resource-grants): a grant on the appointment to read or change it (`write`), `resourceId: null` with `write` to create (else 403 `insufficient_grant` naming the grant). Another member's private appointments are listed redacted and cannot be changed (403 `forbidden`).
          *
          *     Scopes: `appointments:delegated:write`.
          *
@@ -1822,7 +1822,7 @@ export interface paths {
         };
         /**
          * List member absences
-         * @description Another member's absences. Besides the scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `absence` (type-wide `write` to create). An administrator sets any status (a create defaults to `approved`) and changes absences in any status.
+         * @description Another member's absences. Besides the scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `absences` (PUT /v1/service-accounts/{id}/resource-grants): a grant on the absence to read or change it (`write`), `resourceId: null` with `write` to create (else 403 `insufficient_grant` naming the grant). An administrator sets any status (a create defaults to `approved`) and changes absences in any status.
          *
          *     Scopes: `absences:delegated:read`.
          */
@@ -1830,7 +1830,7 @@ export interface paths {
         put?: never;
         /**
          * Create member absence
-         * @description Another member's absences. Besides the scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `absence` (type-wide `write` to create). An administrator sets any status (a create defaults to `approved`) and changes absences in any status. No Location: another member's absence has no GET of its own; it is listed by GET /v1/members/{id}/absences.
+         * @description Another member's absences. Besides the scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `absences` (PUT /v1/service-accounts/{id}/resource-grants): a grant on the absence to read or change it (`write`), `resourceId: null` with `write` to create (else 403 `insufficient_grant` naming the grant). An administrator sets any status (a create defaults to `approved`) and changes absences in any status. No Location: another member's absence has no GET of its own; it is listed by GET /v1/members/{id}/absences.
          *
          *     Scopes: `absences:admin:write`.
          */
@@ -1853,7 +1853,7 @@ export interface paths {
         post?: never;
         /**
          * Delete member absence
-         * @description Another member's absences. Besides the scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `absence` (type-wide `write` to create). An administrator sets any status (a create defaults to `approved`) and changes absences in any status.
+         * @description Another member's absences. Besides the scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `absences` (PUT /v1/service-accounts/{id}/resource-grants): a grant on the absence to read or change it (`write`), `resourceId: null` with `write` to create (else 403 `insufficient_grant` naming the grant). An administrator sets any status (a create defaults to `approved`) and changes absences in any status.
          *
          *     Scopes: `absences:admin:write`.
          */
@@ -1862,7 +1862,7 @@ export interface paths {
         head?: never;
         /**
          * Update member absence
-         * @description Another member's absences. Besides the scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `absence` (type-wide `write` to create). An administrator sets any status (a create defaults to `approved`) and changes absences in any status.
+         * @description Another member's absences. Besides the scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `absences` (PUT /v1/service-accounts/{id}/resource-grants): a grant on the absence to read or change it (`write`), `resourceId: null` with `write` to create (else 403 `insufficient_grant` naming the grant). An administrator sets any status (a create defaults to `approved`) and changes absences in any status.
          *
          *     Scopes: `absences:admin:write`.
          *
@@ -1902,7 +1902,7 @@ export interface paths {
         };
         /**
          * Get another member's availability
-         * @description Computed at request time, never stored: working time (Monday to Friday, 09:00-17:00 in the requested zone, default the workspace time zone) minus approved absences (half days end or start at 13:00) minus appointments the member owns or attends and planned work. [from, to) is at most 62 days (400 otherwise); each window is one hour or one local day (default day) with its available minutes and the reasons minutes were unavailable. The member must be active (else 404); a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs type-wide read grants on `appointment` and `absence`.
+         * @description Computed at request time, never stored: working time (Monday to Friday, 09:00-17:00 in the requested zone, default the workspace time zone) minus approved absences (half days end or start at 13:00) minus appointments the member owns or attends and planned work. [from, to) is at most 62 days (400 otherwise); each window is one hour or one local day (default day) with its available minutes and the reasons minutes were unavailable. The member must be active (else 404); a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs read grants with `resourceId: null` on `appointments` and `absences` (PUT /v1/service-accounts/{id}/resource-grants; else 403 `insufficient_grant` naming the missing ones).
          *
          *     Scopes: `availability:delegated:read`.
          */
@@ -2784,7 +2784,7 @@ export interface paths {
         };
         /**
          * Federated search across resource domains
-         * @description Needs search:read plus the read scope of every requested domain in `types` (403 insufficient_scope otherwise). Without `types`, only the domains whose read scope the credential holds are searched.
+         * @description Needs search:read plus the read scope of every requested domain in `types` (403 insufficient_scope otherwise). Without `types`, only the domains whose read scope the credential holds are searched. Only what the caller may read is matched: a user's e-mail address only with members:pii:read (otherwise its name alone).
          *
          *     Scopes: `search:read`.
          */
@@ -5166,8 +5166,11 @@ export interface components {
         };
         /** @description One bounded grant of a service account. */
         ResourceGrant: {
-            /** @enum {string} */
-            resourceType: "projects" | "tasks" | "time-entries" | "contacts" | "call-notes" | "contact-groups" | "lists" | "services" | "tags" | "project-templates" | "products" | "product-groups" | "project-statements" | "documents" | "files" | "comments" | "users";
+            /**
+             * @description A resource domain, or `appointments` / `absences`: what a service account may read or change on the delegated calendar routes (/v1/members/{id}/…); creating there needs `resourceId: null` with `write`, availability `read` on both with `resourceId: null`. `users` cannot be granted (400).
+             * @enum {string}
+             */
+            resourceType: "projects" | "tasks" | "time-entries" | "contacts" | "call-notes" | "contact-groups" | "lists" | "services" | "tags" | "project-templates" | "products" | "product-groups" | "project-statements" | "documents" | "files" | "comments" | "users" | "appointments" | "absences";
             /** @description null grants every resource of the type. */
             resourceId: string | null;
             /** @enum {string} */
