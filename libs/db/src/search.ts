@@ -1,5 +1,6 @@
 import { Prisma } from './generated/prisma/client.js';
 import { readRows, type SqlClient } from './transactions.js';
+import { resourceReadableSql, type RuledResourceType, type Viewer } from './visibility.js';
 
 /**
  * Federated full-text search (issue 14) in PostgreSQL itself: one expression GIN index per searchable table
@@ -81,10 +82,11 @@ export const SEARCHABLE: Readonly<Record<SearchDomain, Searchable>> = {
   users: { table: 'users', document: vector(`r.name`), personalDocument: vector(`r.name || ' ' || r.email`), title: 'r.name', snippet: 'NULL' },
 };
 
-/** Who may see what in one domain: null `onlyIds` is every row (no resource grant bound). */
+/** Who may see what in one domain: the caller's Viewer and the domain's visibility rule (visibility.ts; users: none). */
 export interface DomainFilter {
   readonly domain: SearchDomain;
-  readonly onlyIds: readonly string[] | null;
+  readonly viewer: Viewer;
+  readonly rule: RuledResourceType | null;
   /** Comments only: the target types the caller may read, each with its granted ids (null: all). */
   /** Project statements only: leave budget statements out (finance data, contract 5.3). */
   readonly withoutBudget?: boolean;
@@ -126,7 +128,8 @@ function domainSelect(filter: DomainFilter): Prisma.Sql {
       WHERE m.workspace_id = ws.id AND m.removed_at IS NULL AND ${matches}`;
   }
   const where = [Prisma.sql`r.workspace_id = ws.id`, Prisma.sql`r.archived_at IS NULL`, matches];
-  if (filter.onlyIds !== null) where.push(Prisma.sql`r.id = ANY(${ids(filter.onlyIds)})`);
+  // The domain's rule (grants, project sharing) in the statement, as its own list applies it.
+  if (filter.rule !== null) where.push(resourceReadableSql(filter.rule, Prisma.sql`r.workspace_id`, Prisma.sql`r.id`, filter.viewer));
   if (filter.withoutBudget === true) where.push(Prisma.sql`r.kind <> 'budget'`);
   if (filter.commentTargets !== undefined) {
     const readable = filter.commentTargets.map((t) =>

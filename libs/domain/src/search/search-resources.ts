@@ -5,6 +5,7 @@ import type { V1AuthContext } from '../kernel/auth-context.js';
 import { DomainError } from '../kernel/errors.js';
 import { GRANT_DOMAINS, grantedIds } from '../kernel/grants.js';
 import { paginate } from '../kernel/pagination.js';
+import { viewerOf } from '../kernel/visibility.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { assertScopes } from '../kernel/scopes.js';
 import { authInput, pageInput } from '../kernel/inputs.js';
@@ -55,18 +56,18 @@ function requestedDomains(auth: V1AuthContext, types: string | undefined): Resou
  * only the fields the caller may read are matched.
  */
 function domainFilter(auth: V1AuthContext, domain: ResourceDomain): DomainFilter {
-  const grantType = GRANT_DOMAINS[domain];
-  const onlyIds = grantType === null ? null : grantedIds(auth, grantType);
+  // The domain's visibility rule (grants, project sharing) is applied by the search statement itself.
+  const only = { viewer: viewerOf(auth), rule: GRANT_DOMAINS[domain] };
   // Without the finance overlay budget statements do not exist for the caller, exactly as in listProjectStatements.
-  if (domain === 'project-statements') return { domain, onlyIds, withoutBudget: !holdsFinanceRead(auth) };
+  if (domain === 'project-statements') return { domain, ...only, withoutBudget: !holdsFinanceRead(auth) };
   // A member's address is matched only for a caller who may read it (the members view's rule), never an oracle for it.
-  if (domain === 'users') return { domain, onlyIds, personalData: seesPersonalData(auth) };
-  if (domain !== 'comments') return { domain: domain as SearchDomain, onlyIds };
+  if (domain === 'users') return { domain, ...only, personalData: seesPersonalData(auth) };
+  if (domain !== 'comments') return { domain: domain as SearchDomain, ...only };
   const commentTargets = COMMENT_TARGETS.filter((t) => auth.effectiveScopes.includes(DOMAIN_READ_SCOPES[t.domain])).map((t) => ({
     targetType: t.targetType,
     onlyIds: grantedIds(auth, GRANT_DOMAINS[t.domain] as GrantResourceType),
   }));
-  return { domain, onlyIds, commentTargets };
+  return { domain, ...only, commentTargets };
 }
 
 const keyOf = (hit: { score: number; type: string; id: string }) => JSON.stringify([hit.score, hit.type, hit.id]);
