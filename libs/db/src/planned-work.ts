@@ -1,5 +1,6 @@
-import { type Client, clientOf, type Tx } from './transactions.js';
-import { pageIds } from './keyset.js';
+import { Prisma } from './generated/prisma/client.js';
+import { type Client, clientOf, readRows, type SqlClient, type Tx } from './transactions.js';
+import { resourceReadableSql, type Viewer } from './visibility.js';
 
 /**
  * Planned work (v0: scheduled work): a member's windows on a task. A task's windows form one schedule that
@@ -47,9 +48,17 @@ export async function lockScheduleTask(tx: Tx, workspaceId: string, taskId: stri
   return row ? { id: row.id, projectId: row.project_id, archived: row.archived_at !== null } : null;
 }
 
-/** The task (archived or not) without a lock, for reads; null when missing. */
-export async function findScheduleTask(client: Client, workspaceId: string, taskId: string): Promise<ScheduleTask | null> {
-  const row = await clientOf(client).task.findFirst({ where: { workspaceId, id: taskId }, select: { id: true, projectId: true, archivedAt: true } });
+/** Whether the viewer may see task row `t` (visibility.ts: task grants and its project's sharing): planned work is part of its task. */
+const taskReadable = (viewer: Viewer) => resourceReadableSql('task', Prisma.sql`t.workspace_id`, Prisma.sql`t.id`, viewer, { project: Prisma.sql`t.project_id` });
+
+/** The task (archived or not) without a lock, for reads; null when missing or, with a viewer, not one it may see. */
+export async function findScheduleTask(client: SqlClient, workspaceId: string, taskId: string, viewer: Viewer | null = null): Promise<ScheduleTask | null> {
+  const visible = viewer === null ? Prisma.sql`true` : taskReadable(viewer);
+  const rows = await readRows<{ id: string; projectId: string | null; archivedAt: Date | null }>(
+    client,
+    Prisma.sql`SELECT t.id::text AS id, t.project_id::text AS "projectId", t.archived_at AS "archivedAt" FROM tasks t WHERE t.workspace_id = ${workspaceId}::uuid AND t.id = ${taskId}::uuid AND ${visible}`,
+  );
+  const row = rows[0];
   return row ? { id: row.id, projectId: row.projectId, archived: row.archivedAt !== null } : null;
 }
 
@@ -88,26 +97,26 @@ export interface PlannedWorkFilter {
   readonly memberId?: string;
   readonly taskId?: string;
   readonly projectId?: string;
-  /** A service account's granted task ids (null: every task). */
-  readonly taskIds: readonly string[] | null;
 }
 
-/** One keyset page (id order) of windows overlapping the range, on unarchived tasks. */
-export async function listPlannedWorkPage(client: Client, workspaceId: string, filter: PlannedWorkFilter, afterId: string | undefined, take: number): Promise<PlannedWorkRecord[]> {
-  const rows = await clientOf(client).plannedWork.findMany({
-    where: {
-      workspaceId,
-      windowEnd: { gt: filter.from },
-      windowStart: { lt: filter.to },
-      ...(filter.memberId === undefined ? {} : { memberId: filter.memberId }),
-      ...(filter.taskIds === null ? {} : { taskId: { in: [...filter.taskIds] } }),
-      ...(filter.taskId === undefined ? {} : { AND: [{ taskId: filter.taskId }] }),
-      task: { archivedAt: null, ...(filter.projectId === undefined ? {} : { projectId: filter.projectId }) },
-      ...pageIds(afterId),
-    },
-    orderBy: { id: 'asc' },
-    take,
-    select,
-  });
-  return rows.map(record);
+/** One keyset page (id order) of windows overlapping the range, on unarchived tasks the viewer may see. */
+export async function listPlannedWorkPage(client: SqlClient, workspaceId: string, filter: PlannedWorkFilter, afterId: string | undefined, take: number, viewer: Viewer): Promise<PlannedWorkRecord[]> {
+  const where = [
+    Prisma.sql`w.workspace_id = ${workspaceId}::uuid`,
+    Prisma.sql`w.window_end > ${filter.from}::timestamptz`,
+    Prisma.sql`w.window_start < ${filter.to}::timestamptz`,
+    Prisma.sql`t.archived_at IS NULL`,
+  ];
+  if (filter.memberId !== undefined) where.push(Prisma.sql`w.member_id = ${filter.memberId}::uuid`);
+  if (filter.taskId !== undefined) where.push(Prisma.sql`w.task_id = ${filter.taskId}::uuid`);
+  if (filter.projectId !== undefined) where.push(Prisma.sql`t.project_id = ${filter.projectId}::uuid`);
+  if (afterId !== undefined) where.push(Prisma.sql`w.id > ${afterId}::uuid`);
+  where.push(taskReadable(viewer));
+  return readRows<PlannedWorkRecord>(
+    client,
+    Prisma.sql`SELECT w.id::text AS id, w.task_id::text AS "taskId", t.project_id::text AS "projectId", w.member_id::text AS "memberId",
+        w.window_start AS "windowStart", w.window_end AS "windowEnd", w.minutes
+      FROM planned_work w JOIN tasks t ON t.workspace_id = w.workspace_id AND t.id = w.task_id
+      WHERE ${Prisma.join(where, ' AND ')} ORDER BY w.id LIMIT ${take}`,
+  );
 }

@@ -1,8 +1,8 @@
 import { setArchivedAt, updateIfRevision } from './revisioned-rows.js';
-import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
+import { type CasOutcome, type Client, clientOf, readRows, type SqlClient, type Tx } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
 import type { ProjectStatementKind } from './generated/prisma/enums.js';
-import { pageIds } from './keyset.js';
+import { resourceReadableSql, type Viewer } from './visibility.js';
 
 /**
  * Project statements (v0: journal entries). `budget` rows and `purchase_price` are finance data: the domain
@@ -57,18 +57,39 @@ const select = {
 
 type Row = Prisma.ProjectStatementGetPayload<{ select: typeof select }>;
 
-const decimal = (value: Prisma.Decimal | null): string | null => (value === null ? null : value.toFixed());
+/** A statement row `s` as a ProjectStatementRow: numerics as text (normalised as Prisma's Decimal prints them: `record`), the date as UTC midnight. */
+const RECORD_COLUMNS = Prisma.sql`
+  s.id::text AS id, s.workspace_id::text AS "workspaceId", s.project_id::text AS "projectId", s.kind::text AS kind, s.description,
+  (s.occurred_on::timestamp AT TIME ZONE 'UTC') AS "occurredOn", s.quantity::text AS quantity, s.amount::text AS amount, s.purchase_price::text AS "purchasePrice",
+  s.currency::text AS currency, s.purchase_currency::text AS "purchaseCurrency", s.product_id::text AS "productId", s.service_id::text AS "serviceId",
+  s.revision, s.archived_at AS "archivedAt", s.created_at AS "createdAt", s.updated_at AS "updatedAt"`;
 
-function record(row: Row): ProjectStatementRow {
-  return { ...row, quantity: decimal(row.quantity), amount: row.amount.toFixed(), purchasePrice: decimal(row.purchasePrice) };
+const decimal = (value: Prisma.Decimal | string | null): string | null => (value === null ? null : new Prisma.Decimal(value).toFixed());
+
+function record(row: Row | ProjectStatementRow): ProjectStatementRow {
+  return { ...row, quantity: decimal(row.quantity), amount: decimal(row.amount)!, purchasePrice: decimal(row.purchasePrice) };
 }
 
-const visibleKinds = (withBudget: boolean) => (withBudget ? {} : { kind: { not: 'budget' as const } });
+/** The kinds the caller may see: budget statements only `withBudget`. */
+const visibleKind = (withBudget: boolean) => (withBudget ? Prisma.sql`true` : Prisma.sql`s.kind <> 'budget'`);
 
-/** One statement of the workspace, archived or not; a budget statement only `withBudget`. */
-export async function findProjectStatement(client: Client, workspaceId: string, id: string, withBudget: boolean): Promise<ProjectStatementRow | null> {
-  const row = await clientOf(client).projectStatement.findFirst({ where: { workspaceId, id, ...visibleKinds(withBudget) }, select });
-  return row ? record(row) : null;
+/** A calendar date (UTC midnight) as its ISO date: a parameter no driver shifts by its time zone. */
+const isoDate = (date: Date): string => date.toISOString().slice(0, 10);
+
+/** Whether the viewer may see statement row `s` (visibility.ts: grants, and its project's sharing by its own column). */
+const statementReadable = (viewer: Viewer) => resourceReadableSql('project_statement', Prisma.sql`s.workspace_id`, Prisma.sql`s.id`, viewer, { project: Prisma.sql`s.project_id` });
+
+/**
+ * One statement of the workspace, archived or not; a budget statement only `withBudget`; with a viewer, only one it
+ * may see (visibility.ts, in the statement). Without one: the platform's own read.
+ */
+export async function findProjectStatement(client: SqlClient, workspaceId: string, id: string, withBudget: boolean, viewer: Viewer | null = null): Promise<ProjectStatementRow | null> {
+  const visible = viewer === null ? Prisma.sql`true` : statementReadable(viewer);
+  const rows = await readRows<ProjectStatementRow>(
+    client,
+    Prisma.sql`SELECT ${RECORD_COLUMNS} FROM project_statements s WHERE s.workspace_id = ${workspaceId}::uuid AND s.id = ${id}::uuid AND ${visibleKind(withBudget)} AND ${visible}`,
+  );
+  return rows[0] ? record(rows[0]) : null;
 }
 
 export interface ProjectStatementFilter {
@@ -78,26 +99,18 @@ export interface ProjectStatementFilter {
   readonly from?: Date | undefined;
   readonly to?: Date | undefined;
   readonly withBudget: boolean;
-  readonly onlyIds?: readonly string[] | null;
 }
 
-/** One keyset page of the workspace's unarchived statements in id order. */
-export async function listProjectStatementsPage(client: Client, workspaceId: string, filter: ProjectStatementFilter, afterId: string | undefined, take: number): Promise<ProjectStatementRow[]> {
-  const rows = await clientOf(client).projectStatement.findMany({
-    where: {
-      workspaceId,
-      archivedAt: null,
-      AND: [visibleKinds(filter.withBudget), filter.kind === undefined ? {} : { kind: filter.kind }],
-      ...(filter.projectId === undefined ? {} : { projectId: filter.projectId }),
-      ...(filter.from === undefined && filter.to === undefined
-        ? {}
-        : { occurredOn: { ...(filter.from === undefined ? {} : { gte: filter.from }), ...(filter.to === undefined ? {} : { lte: filter.to }) } }),
-      ...pageIds(afterId, filter.onlyIds),
-    },
-    orderBy: { id: 'asc' },
-    take,
-    select,
-  });
+/** One keyset page of the workspace's unarchived statements the viewer may see, in id order. */
+export async function listProjectStatementsPage(client: SqlClient, workspaceId: string, filter: ProjectStatementFilter, afterId: string | undefined, take: number, viewer: Viewer): Promise<ProjectStatementRow[]> {
+  const where = [Prisma.sql`s.workspace_id = ${workspaceId}::uuid`, Prisma.sql`s.archived_at IS NULL`, visibleKind(filter.withBudget)];
+  if (filter.kind !== undefined) where.push(Prisma.sql`s.kind = ${filter.kind}::project_statement_kind`);
+  if (filter.projectId !== undefined) where.push(Prisma.sql`s.project_id = ${filter.projectId}::uuid`);
+  if (filter.from !== undefined) where.push(Prisma.sql`s.occurred_on >= ${isoDate(filter.from)}::date`);
+  if (filter.to !== undefined) where.push(Prisma.sql`s.occurred_on <= ${isoDate(filter.to)}::date`);
+  if (afterId !== undefined) where.push(Prisma.sql`s.id > ${afterId}::uuid`);
+  where.push(statementReadable(viewer));
+  const rows = await readRows<ProjectStatementRow>(client, Prisma.sql`SELECT ${RECORD_COLUMNS} FROM project_statements s WHERE ${Prisma.join(where, ' AND ')} ORDER BY s.id LIMIT ${take}`);
   return rows.map(record);
 }
 

@@ -2,7 +2,8 @@ import { Prisma } from './generated/prisma/client.js';
 import type { RecurrenceState } from './generated/prisma/enums.js';
 import { pageIds } from './keyset.js';
 import { setArchivedAt, updateIfRevision } from './revisioned-rows.js';
-import { type CasOutcome, type Client, clientOf, readRows, type Tx } from './transactions.js';
+import { type CasOutcome, type Client, clientOf, readRows, type SqlClient, type Tx } from './transactions.js';
+import { resourceReadableSql, type Viewer } from './visibility.js';
 
 /**
  * Task recurrences (issue 14) and their occurrences. Every query is scoped by the workspace id. A series' rule is
@@ -49,46 +50,62 @@ const select = {
   updatedAt: true,
 } as const satisfies Prisma.TaskRecurrenceSelect;
 
-export async function findTaskRecurrence(client: Client, workspaceId: string, id: string): Promise<TaskRecurrenceRecord | null> {
-  return clientOf(client).taskRecurrence.findFirst({ where: { workspaceId, id }, select });
+/** A series row `r` as a TaskRecurrenceRecord (the first day as UTC midnight, as Prisma decodes a date). */
+const RECORD_COLUMNS = Prisma.sql`
+  r.id::text AS id, r.workspace_id::text AS "workspaceId", r.task_id::text AS "taskId", r.rule, (r.starts_on::timestamp AT TIME ZONE 'UTC') AS "startsOn", r.timezone,
+  r.state::text AS state, r.next_occurrence_at AS "nextOccurrenceAt", r.last_occurrence_at AS "lastOccurrenceAt", r.last_checked_at AS "lastCheckedAt",
+  r.revision, r.archived_at AS "archivedAt", r.created_at AS "createdAt", r.updated_at AS "updatedAt"`;
+
+/**
+ * Whether the viewer may see series row `r` (visibility.ts): it follows its template task, in task grants and in
+ * the sharing of the task's project.
+ */
+const recurrenceReadable = (viewer: Viewer) =>
+  resourceReadableSql('task_recurrence', Prisma.sql`r.workspace_id`, Prisma.sql`r.id`, viewer, {
+    project: Prisma.sql`(SELECT t.project_id FROM tasks t WHERE t.workspace_id = r.workspace_id AND t.id = r.task_id)`,
+  });
+
+/** One series (archived ones too); with a viewer, only one it may see. Without one: the platform's own read (the worker's, or after a permitted write). */
+export async function findTaskRecurrence(client: SqlClient, workspaceId: string, id: string, viewer: Viewer | null = null): Promise<TaskRecurrenceRecord | null> {
+  const visible = viewer === null ? Prisma.sql`true` : recurrenceReadable(viewer);
+  const rows = await readRows<TaskRecurrenceRecord>(client, Prisma.sql`SELECT ${RECORD_COLUMNS} FROM task_recurrences r WHERE r.workspace_id = ${workspaceId}::uuid AND r.id = ${id}::uuid AND ${visible}`);
+  return rows[0] ?? null;
 }
 
 /**
  * The series row locked for the rest of the transaction. `update` waits for the lock (the worker, which found the
  * row with SKIP LOCKED already); `update-or-busy` does not wait: a row another transaction holds is answered `busy`, so
  * concurrent requests never queue on it holding pooled connections (`busy`, with the row as last committed); `share` lets holders of `share` in together
- * while it keeps the row from changing (event submissions). Null when the series does not exist.
+ * while it keeps the row from changing (event submissions). Null when the series does not exist or, with a viewer,
+ * is not one it may see (then nothing is locked).
  */
-export async function lockTaskRecurrence(tx: Tx, workspaceId: string, id: string, mode: 'update' | 'update-or-busy' | 'share' = 'update'): Promise<{ row: TaskRecurrenceRecord; busy: boolean } | null> {
-  const lock = mode === 'share' ? Prisma.sql`FOR SHARE` : mode === 'update' ? Prisma.sql`FOR UPDATE` : Prisma.sql`FOR UPDATE SKIP LOCKED`;
-  const locked = await readRows<{ id: string }>(tx, Prisma.sql`SELECT id::text AS id FROM task_recurrences WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid ${lock}`);
-  const row = await findTaskRecurrence(tx, workspaceId, id);
+export async function lockTaskRecurrence(
+  tx: Tx,
+  workspaceId: string,
+  id: string,
+  mode: 'update' | 'update-or-busy' | 'share' = 'update',
+  viewer: Viewer | null = null,
+): Promise<{ row: TaskRecurrenceRecord; busy: boolean } | null> {
+  const lock = mode === 'share' ? Prisma.sql`FOR SHARE OF r` : mode === 'update' ? Prisma.sql`FOR UPDATE OF r` : Prisma.sql`FOR UPDATE OF r SKIP LOCKED`;
+  const visible = viewer === null ? Prisma.sql`true` : recurrenceReadable(viewer);
+  const locked = await readRows<{ id: string }>(tx, Prisma.sql`SELECT r.id::text AS id FROM task_recurrences r WHERE r.workspace_id = ${workspaceId}::uuid AND r.id = ${id}::uuid AND ${visible} ${lock}`);
+  const row = await findTaskRecurrence(tx, workspaceId, id, viewer);
   return row === null ? null : { row, busy: locked.length === 0 };
 }
 
 export interface TaskRecurrenceFilter {
   readonly taskId?: string | undefined;
   readonly state?: RecurrenceStateValue | undefined;
-  /** A service account's granted task ids (null or absent: all): only series of those template tasks. */
-  readonly onlyTaskIds?: readonly string[] | null;
 }
 
-/** One keyset page of the workspace's unarchived series in id order. */
-export async function listTaskRecurrencesPage(client: Client, workspaceId: string, filter: TaskRecurrenceFilter, afterId: string | undefined, take: number): Promise<TaskRecurrenceRecord[]> {
-  const onlyTasks = filter.onlyTaskIds === undefined || filter.onlyTaskIds === null ? {} : { taskId: { in: [...filter.onlyTaskIds] } };
-  return clientOf(client).taskRecurrence.findMany({
-    where: {
-      workspaceId,
-      archivedAt: null,
-      ...(filter.taskId === undefined ? {} : { taskId: filter.taskId }),
-      ...(filter.state === undefined ? {} : { state: filter.state }),
-      ...onlyTasks,
-      ...pageIds(afterId),
-    },
-    orderBy: { id: 'asc' },
-    take,
-    select,
-  });
+/** One keyset page of the workspace's unarchived series the viewer may see, in id order. */
+export async function listTaskRecurrencesPage(client: SqlClient, workspaceId: string, filter: TaskRecurrenceFilter, afterId: string | undefined, take: number, viewer: Viewer): Promise<TaskRecurrenceRecord[]> {
+  const where = [Prisma.sql`r.workspace_id = ${workspaceId}::uuid`, Prisma.sql`r.archived_at IS NULL`];
+  if (filter.taskId !== undefined) where.push(Prisma.sql`r.task_id = ${filter.taskId}::uuid`);
+  if (filter.state !== undefined) where.push(Prisma.sql`r.state = ${filter.state}::recurrence_state`);
+  if (afterId !== undefined) where.push(Prisma.sql`r.id > ${afterId}::uuid`);
+  where.push(recurrenceReadable(viewer));
+  return readRows<TaskRecurrenceRecord>(client, Prisma.sql`SELECT ${RECORD_COLUMNS} FROM task_recurrences r WHERE ${Prisma.join(where, ' AND ')} ORDER BY r.id LIMIT ${take}`);
 }
 
 /** Attributes as written; `undefined` leaves a stored value alone (updates). */

@@ -1,7 +1,7 @@
 import { setArchivedAt } from './revisioned-rows.js';
-import { pageIds } from './keyset.js';
-import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
+import { type CasOutcome, readRows, type SqlClient, type Tx } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
+import { projectReadableSql, resourceReadableSql, type Viewer } from './visibility.js';
 
 /**
  * v1 time entries (issue 6): manual entries and running timers (`stopped_at IS NULL`, at most one per member
@@ -29,40 +29,33 @@ export interface TimeEntryRow {
   readonly updatedAt: Date;
 }
 
-const select = {
-  id: true,
-  workspaceId: true,
-  memberId: true,
-  projectId: true,
-  taskId: true,
-  description: true,
-  startedAt: true,
-  stoppedAt: true,
-  durationSeconds: true,
-  billable: true,
-  billingRate: true,
-  billingCurrency: true,
-  revision: true,
-  archivedAt: true,
-  createdAt: true,
-  updatedAt: true,
-} as const satisfies Prisma.TimeEntrySelect;
+/** A time entry row `e` as a TimeEntryRow (billing_rate as text, normalised as Prisma's Decimal prints it: see `record`). */
+const RECORD_COLUMNS = Prisma.sql`
+  e.id::text AS id, e.workspace_id::text AS "workspaceId", e.member_id::text AS "memberId", e.project_id::text AS "projectId", e.task_id::text AS "taskId",
+  e.description, e.started_at AS "startedAt", e.stopped_at AS "stoppedAt", e.duration_seconds AS "durationSeconds", e.billable,
+  e.billing_rate::text AS "billingRate", e.billing_currency::text AS "billingCurrency", e.revision, e.archived_at AS "archivedAt", e.created_at AS "createdAt", e.updated_at AS "updatedAt"`;
 
-type Row = Prisma.TimeEntryGetPayload<{ select: typeof select }>;
-
-function record(row: Row): TimeEntryRow {
-  return { ...row, billingRate: row.billingRate === null ? null : row.billingRate.toString() };
+function record(row: TimeEntryRow): TimeEntryRow {
+  return { ...row, billingRate: row.billingRate === null ? null : new Prisma.Decimal(row.billingRate).toString() };
 }
 
-/** One time entry of the workspace, archived or not. */
-export async function findTimeEntry(client: Client, workspaceId: string, id: string): Promise<TimeEntryRow | null> {
-  const row = await clientOf(client).timeEntry.findFirst({ where: { workspaceId, id }, select });
-  return row ? record(row) : null;
+/** Whether the viewer may see time entry row `e` (visibility.ts: grants, and the sharing of its project or else its task's). */
+const entryReadable = (viewer: Viewer) =>
+  resourceReadableSql('time_entry', Prisma.sql`e.workspace_id`, Prisma.sql`e.id`, viewer, {
+    project: Prisma.sql`COALESCE(e.project_id, (SELECT t.project_id FROM tasks t WHERE t.workspace_id = e.workspace_id AND t.id = e.task_id))`,
+  });
+
+/**
+ * One time entry of the workspace, archived or not; with a viewer, only one it may see (visibility.ts, in the
+ * statement). Without one: the platform's own read (after a write the caller was allowed to make).
+ */
+export async function findTimeEntry(client: SqlClient, workspaceId: string, id: string, viewer: Viewer | null = null): Promise<TimeEntryRow | null> {
+  const visible = viewer === null ? Prisma.sql`true` : entryReadable(viewer);
+  const rows = await readRows<TimeEntryRow>(client, Prisma.sql`SELECT ${RECORD_COLUMNS} FROM time_entries e WHERE e.workspace_id = ${workspaceId}::uuid AND e.id = ${id}::uuid AND ${visible}`);
+  return rows[0] ? record(rows[0]) : null;
 }
 
 export interface TimeEntryFilter {
-  /** Only these ids (a service account's resource grants); absent or null: every row. */
-  readonly onlyIds?: readonly string[] | null;
   readonly taskId?: string | undefined;
   readonly projectId?: string | undefined;
   readonly memberId?: string | undefined;
@@ -70,31 +63,31 @@ export interface TimeEntryFilter {
   readonly startedTo?: Date | undefined;
 }
 
-/** One keyset page of the workspace's unarchived time entries in id order. */
-export async function listTimeEntriesPage(client: Client, workspaceId: string, filter: TimeEntryFilter, afterId: string | undefined, take: number): Promise<TimeEntryRow[]> {
-  const rows = await clientOf(client).timeEntry.findMany({
-    where: {
-      workspaceId,
-      archivedAt: null,
-      ...(filter.taskId === undefined ? {} : { taskId: filter.taskId }),
-      ...(filter.projectId === undefined ? {} : { projectId: filter.projectId }),
-      ...(filter.memberId === undefined ? {} : { memberId: filter.memberId }),
-      ...(filter.startedFrom === undefined && filter.startedTo === undefined
-        ? {}
-        : { startedAt: { ...(filter.startedFrom === undefined ? {} : { gte: filter.startedFrom }), ...(filter.startedTo === undefined ? {} : { lt: filter.startedTo }) } }),
-      ...pageIds(afterId, filter.onlyIds),
-    },
-    orderBy: { id: 'asc' },
-    take,
-    select,
-  });
+/** One keyset page of the workspace's unarchived time entries the viewer may see, in id order. */
+export async function listTimeEntriesPage(client: SqlClient, workspaceId: string, filter: TimeEntryFilter, afterId: string | undefined, take: number, viewer: Viewer): Promise<TimeEntryRow[]> {
+  const where = [Prisma.sql`e.workspace_id = ${workspaceId}::uuid`, Prisma.sql`e.archived_at IS NULL`];
+  if (filter.taskId !== undefined) where.push(Prisma.sql`e.task_id = ${filter.taskId}::uuid`);
+  if (filter.projectId !== undefined) where.push(Prisma.sql`e.project_id = ${filter.projectId}::uuid`);
+  if (filter.memberId !== undefined) where.push(Prisma.sql`e.member_id = ${filter.memberId}::uuid`);
+  if (filter.startedFrom !== undefined) where.push(Prisma.sql`e.started_at >= ${filter.startedFrom}::timestamptz`);
+  if (filter.startedTo !== undefined) where.push(Prisma.sql`e.started_at < ${filter.startedTo}::timestamptz`);
+  if (afterId !== undefined) where.push(Prisma.sql`e.id > ${afterId}::uuid`);
+  where.push(entryReadable(viewer));
+  const rows = await readRows<TimeEntryRow>(client, Prisma.sql`SELECT ${RECORD_COLUMNS} FROM time_entries e WHERE ${Prisma.join(where, ' AND ')} ORDER BY e.id LIMIT ${take}`);
   return rows.map(record);
 }
 
-/** The project of an unarchived task of the workspace: undefined when there is no such task. */
-export async function taskProjectOf(client: Client, workspaceId: string, taskId: string): Promise<{ projectId: string | null } | undefined> {
-  const row = await clientOf(client).task.findFirst({ where: { workspaceId, id: taskId, archivedAt: null }, select: { projectId: true } });
-  return row ?? undefined;
+/**
+ * The project of an unarchived task of the workspace: undefined when there is no such task, or (with a viewer) when
+ * its project's sharing hides it from the viewer (visibility.ts; sharing only: a reference is not bounded by task grants).
+ */
+export async function taskProjectOf(client: SqlClient, workspaceId: string, taskId: string, viewer: Viewer | null = null): Promise<{ projectId: string | null } | undefined> {
+  const visible = viewer === null ? Prisma.sql`true` : projectReadableSql(Prisma.sql`t.workspace_id`, Prisma.sql`t.project_id`, viewer);
+  const rows = await readRows<{ projectId: string | null }>(
+    client,
+    Prisma.sql`SELECT t.project_id::text AS "projectId" FROM tasks t WHERE t.workspace_id = ${workspaceId}::uuid AND t.id = ${taskId}::uuid AND t.archived_at IS NULL AND ${visible}`,
+  );
+  return rows[0];
 }
 
 export interface TimeEntryValues {

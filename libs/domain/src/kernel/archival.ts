@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { appendOutboxEvent, type DomainEvent, type GrantResourceType, inTransaction, isGrantResourceType, type Tx } from '@workcell/db';
+import { appendOutboxEvent, type DomainEvent, type GrantResourceType, inTransaction, isGrantResourceType, isRuledResourceType, type Tx } from '@workcell/db';
 import type { V1AuthContext } from './auth-context.js';
 import { DomainError } from './errors.js';
 import { requireGrant } from './grants.js';
 import { isUuid } from './ids.js';
 import { writeInput } from './inputs.js';
+import { requireResourceAccess } from './visibility.js';
 import { defineProcedure, type Procedure, type ProcedureContext } from './procedure.js';
 import type { Versioned } from './versioned.js';
 
@@ -13,7 +14,8 @@ import type { Versioned } from './versioned.js';
  * `POST /v1/<resources>/{id}/restore`), one shape for every such family, each operation still one file that
  * declares its procedure over this:
  * - a write grant on the resource (kernel/grants.ts), unless its type is workspace configuration that resource grants
- *   do not bound (UngrantedType); a non-UUID or unknown id answers 404 `<noun> not found`;
+ *   do not bound (UngrantedType); a non-UUID or unknown id answers 404 `<noun> not found`; for a resource that
+ *   `followsProject`, write access to its project (kernel/visibility.ts);
  * - archive sets `archived_at` (never deletes) and answers `{ archived: true }`; restore clears it and answers the
  *   resource with its revision. Either is a no-op on a resource already in that state;
  * - a change writes `<type>.archived` (`{ <type>Id, archivedAt, requestId }`) or `<type>.restored`
@@ -34,6 +36,12 @@ export interface Archivable<Row, View> {
   readonly eventView?: (row: Row, now: Date) => object;
   /** A further check of the caller before anything is read (an ungranted type bounded by another type's grant). */
   readonly authorize?: (auth: V1AuthContext) => void;
+  /**
+   * The resource belongs to a project (its type's rule in libs/db visibility.ts names one): archiving or restoring it
+   * changes that project, so the caller needs editor or manager access (kernel/visibility.ts): 404 when its sharing
+   * hides the resource, 403 `insufficient_project_access` with viewer access.
+   */
+  readonly followsProject?: boolean;
 }
 
 /** A family's Archivable, its row and view types inferred from its functions. */
@@ -70,6 +78,7 @@ function onExisting<Row, T>(
   const id = rawId.toLowerCase();
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
+    if (resource.followsProject && isRuledResourceType(resource.type)) await requireResourceAccess(tx, auth, resource.type, id, 'write', nounOf(resource));
     await existing(resource, tx, auth.workspaceId, id);
     return work(tx, id, now);
   });

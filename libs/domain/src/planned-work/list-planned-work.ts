@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { listPlannedWorkPage } from '@workcell/db';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
-import { grantedIds } from '../kernel/grants.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { authInput, pageInput } from '../kernel/inputs.js';
+import { viewerOf } from '../kernel/visibility.js';
 import { type PlannedWorkView, plannedWorkView } from './view.js';
 
 /** The longest window a list may ask for (registry: "`from` and `to` … span at most 366 days"). */
@@ -29,8 +29,9 @@ const badRange = (message: string) => new DomainError('validation_failed', messa
 
 /**
  * `GET /v1/planned-work`: windows that overlap [from, to) (bounded: at most 366 days), optionally of one
- * member, task or project, on unarchived tasks, in id (creation) order with cursor pages. A service account
- * sees only the windows of the tasks it holds a grant on (planned work is part of its task). An id filter
+ * member, task or project, on unarchived tasks, in id (creation) order with cursor pages. Planned work is part of
+ * its task: only the windows of tasks the caller may see (a service account's task grants, project sharing; in the
+ * statement). An id filter
  * that is no UUID names nothing: an empty page.
  */
 export const listPlannedWork = defineProcedure('listPlannedWork', listPlannedWorkInput, async (ctx, input): Promise<{ items: PlannedWorkView[]; limit: number; nextCursor: string | null }> => {
@@ -46,9 +47,8 @@ export const listPlannedWork = defineProcedure('listPlannedWork', listPlannedWor
     ...(memberId === undefined ? {} : { memberId: memberId.toLowerCase() }),
     ...(projectId === undefined ? {} : { projectId: projectId.toLowerCase() }),
     ...(taskId === undefined ? {} : { taskId: taskId.toLowerCase() }),
-    taskIds: grantedIds(auth, 'task'),
   };
   const scope = { workspaceId: auth.workspaceId, list: 'listPlannedWork', filter: { from: from.toISOString(), to: to.toISOString(), memberId: filter.memberId, projectId: filter.projectId, taskId: filter.taskId } };
-  const page = await paginate(ctx.config, scope, { cursor, limit }, (afterId, take) => listPlannedWorkPage(ctx.database, auth.workspaceId, filter, afterId, take));
+  const page = await paginate(ctx.config, scope, { cursor, limit }, (afterId, take) => listPlannedWorkPage(ctx.database, auth.workspaceId, filter, afterId, take, viewerOf(auth)));
   return { items: page.items.map(plannedWorkView), limit, nextCursor: page.nextCursor };
 });

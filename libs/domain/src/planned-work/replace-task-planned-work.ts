@@ -6,6 +6,7 @@ import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { writeInput } from '../kernel/inputs.js';
+import { requireProjectAccess } from '../kernel/visibility.js';
 import { scheduleVersion, type TaskPlannedWorkView, taskPlannedWorkView } from './view.js';
 
 export const replaceTaskPlannedWorkInput = z.object({ ...writeInput, id: z.string().max(64), ...TaskPlannedWorkReplace.shape }).strict();
@@ -39,7 +40,8 @@ async function scheduleIssues(tx: Tx, workspaceId: string, windows: readonly Win
  * compares `expectedVersion` with the version of the schedule as committed (409 version_conflict), then
  * deletes the old windows and inserts the new ones and writes `planned_work.replaced`; any failure writes
  * nothing. The lock makes concurrent replacements with one version run in turn: exactly one wins. An
- * archived task's schedule is read-only (409). A service account needs write on the task.
+ * archived task's schedule is read-only (409). A service account needs write on the task; a task in a shared
+ * project needs editor or manager access there (404 when its sharing hides it, 403 with viewer access).
  */
 export const replaceTaskPlannedWork = defineProcedure('replaceTaskPlannedWork', replaceTaskPlannedWorkInput, async (ctx, input): Promise<TaskPlannedWorkView> => {
   const { auth, requestId } = input;
@@ -51,6 +53,8 @@ export const replaceTaskPlannedWork = defineProcedure('replaceTaskPlannedWork', 
   return inTransaction(ctx.database, async (tx) => {
     const task = await lockScheduleTask(tx, workspaceId, id);
     if (!task) throw new DomainError('not_found', 'task not found');
+    // Sharing: the schedule is part of the task, so replacing it changes the task's project (editor or manager).
+    await requireProjectAccess(tx, auth, task.projectId, 'write', 'task');
     const { issues, rows } = await scheduleIssues(tx, workspaceId, input.windows);
     if (issues.length > 0) throw new DomainError('validation_failed', 'the schedule is not valid; nothing was changed', issues);
     if (task.archived) throw new DomainError('conflict', 'the task is archived; restore it before changing its planned work');

@@ -3,7 +3,7 @@ import { appendOutboxEvent, inTransaction, setProjectStatementArchived } from '@
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import { writeInput } from '../kernel/inputs.js';
-import { assertFinanceWrite, findVisibleStatement, statementIdOf } from './view.js';
+import { assertFinanceWrite, findWritableStatement, statementIdOf } from './view.js';
 
 export const archiveProjectStatementInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
 
@@ -18,7 +18,7 @@ export const archiveProjectStatement = defineProcedure('archiveProjectStatement'
   const id = statementIdOf(rawId);
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
-    const statement = await findVisibleStatement(tx, auth, id);
+    const statement = await findWritableStatement(tx, auth, id);
     assertFinanceWrite(auth, statement, {});
     if (await setProjectStatementArchived(tx, workspaceId, id, now)) {
       // The kind travels with the event: a budget statement's events reach only finance readers (events/catalog.ts).

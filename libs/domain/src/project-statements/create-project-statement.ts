@@ -5,12 +5,14 @@ import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
+import { requireProjectAccess } from '../kernel/visibility.js';
 import { assertFinanceWrite, type ProjectStatementView, resolveStatement, statementEventView, versionedStatement } from './view.js';
 
 export const createProjectStatementInput = z.object({ ...writeInput, ...ProjectStatementCreate.shape }).strict();
 
 /**
- * `POST /v1/project-statements`: a new statement of an unarchived project of the workspace (revision 1). A
+ * `POST /v1/project-statements`: a new statement of an unarchived project of the workspace the caller may change
+ * (project sharing: editor or manager) (revision 1). A
  * budget statement or a purchasePrice needs project-statements:finance:write (403 before anything is written).
  * Writes `project_statement.created` (without purchasePrice) in the same transaction.
  */
@@ -22,6 +24,8 @@ export const createProjectStatement = defineProcedure('createProjectStatement', 
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
     const { projectId, ...values } = await resolveStatement(tx, workspaceId, null, input);
+    // Sharing: a statement of a shared project changes it (editor or manager); one the caller may not see is 400 like a missing one.
+    await requireProjectAccess(tx, auth, projectId, 'write', 'project', '/projectId');
     const row = await insertProjectStatement(tx, workspaceId, projectId, values);
     const result = versionedStatement(row, auth);
     await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project_statement', aggregateId: row.id, eventType: 'project_statement.created', payload: { projectStatement: { ...statementEventView(row) }, requestId }, occurredAt: now, result });

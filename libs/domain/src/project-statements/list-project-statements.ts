@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { listProjectStatementsPage } from '@workcell/db';
-import { grantedIds } from '../kernel/grants.js';
 import { isUuid } from '../kernel/ids.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { authInput, pageInput } from '../kernel/inputs.js';
+import { viewerOf } from '../kernel/visibility.js';
 import { holdsFinanceRead, type ProjectStatementView, statementView } from './view.js';
 
 export const listProjectStatementsInput = z
@@ -19,7 +19,8 @@ export const listProjectStatementsInput = z
   .strict();
 
 /**
- * `GET /v1/project-statements`: the workspace's unarchived statements, oldest first, optionally of one project
+ * `GET /v1/project-statements`: the workspace's unarchived statements the caller may see (grants and project sharing,
+ * in the statement), oldest first, optionally of one project
  * or kind, occurring in [from, to] (inclusive dates). Budget statements only with the finance read overlay
  * (without it `kind=budget` lists nothing); `purchasePrice` likewise.
  */
@@ -30,7 +31,6 @@ export const listProjectStatements = defineProcedure(
     const withFinance = holdsFinanceRead(auth);
     const project = projectId?.toLowerCase();
     const scope = { workspaceId: auth.workspaceId, list: 'listProjectStatements', filter: { projectId: project ?? null, kind: kind ?? null, from: from ?? null, to: to ?? null, withFinance } };
-    const onlyIds = grantedIds(auth, 'project_statement');
     const impossible = (projectId !== undefined && !isUuid(projectId)) || (kind === 'budget' && !withFinance);
     const filter = {
       projectId: project,
@@ -38,10 +38,9 @@ export const listProjectStatements = defineProcedure(
       from: from === undefined ? undefined : new Date(`${from}T00:00:00Z`),
       to: to === undefined ? undefined : new Date(`${to}T00:00:00Z`),
       withBudget: withFinance,
-      onlyIds,
     };
     const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) =>
-      impossible ? [] : listProjectStatementsPage(ctx.database, auth.workspaceId, filter, afterId, take),
+      impossible ? [] : listProjectStatementsPage(ctx.database, auth.workspaceId, filter, afterId, take, viewerOf(auth)),
     );
     return { items: page.items.map((row) => statementView(row, withFinance)), limit, nextCursor: page.nextCursor };
   },

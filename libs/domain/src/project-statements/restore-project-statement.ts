@@ -4,7 +4,7 @@ import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { assertFinanceWrite, findVisibleStatement, type ProjectStatementView, statementEventView, statementIdOf, versionedStatement } from './view.js';
+import { assertFinanceWrite, findWritableStatement, type ProjectStatementView, statementEventView, statementIdOf, versionedStatement } from './view.js';
 
 export const restoreProjectStatementInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
 
@@ -19,7 +19,7 @@ export const restoreProjectStatement = defineProcedure('restoreProjectStatement'
   const id = statementIdOf(rawId);
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
-    assertFinanceWrite(auth, await findVisibleStatement(tx, auth, id), {});
+    assertFinanceWrite(auth, await findWritableStatement(tx, auth, id), {});
     const restored = await setProjectStatementArchived(tx, workspaceId, id, null);
     const row = (await findProjectStatement(tx, workspaceId, id, true))!;
     const result = versionedStatement(row, auth);

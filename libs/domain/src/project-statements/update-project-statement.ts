@@ -6,7 +6,7 @@ import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { assertFinanceWrite, findVisibleStatement, namedAttributes, type ProjectStatementView, resolveStatement, statementEventView, statementIdOf, versionedStatement } from './view.js';
+import { assertFinanceWrite, findWritableStatement, namedAttributes, type ProjectStatementView, resolveStatement, statementEventView, statementIdOf, versionedStatement } from './view.js';
 
 export const updateProjectStatementInput = z.object({ ...writeInput, id: z.string().max(64), ...ProjectStatementUpdate.shape }).strict();
 
@@ -23,7 +23,7 @@ export const updateProjectStatement = defineProcedure('updateProjectStatement', 
   const id = statementIdOf(input.id);
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
-    const current = await findVisibleStatement(tx, auth, id);
+    const current = await findWritableStatement(tx, auth, id);
     assertFinanceWrite(auth, current, input);
     const { projectId: _unchanged, ...values } = await resolveStatement(tx, workspaceId, current, input);
     const outcome = await updateProjectStatementIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), values);

@@ -7,6 +7,7 @@ import { isUuid } from '../kernel/ids.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { archivableFields } from '../kernel/base-view.js';
+import { requireProjectAccess } from '../kernel/visibility.js';
 
 /**
  * Project statements (v0: journal entries) and their finance overlay (contract 5.3). The decisions:
@@ -92,10 +93,15 @@ export function statementIdOf(raw: string): string {
   return raw.toLowerCase();
 }
 
-/** The statement as the caller may see it (a budget one only with the finance read overlay), else 404. */
-export async function findVisibleStatement(tx: Tx, auth: V1AuthContext, id: string): Promise<ProjectStatementRow> {
+/**
+ * The statement a write changes, as the caller may see it (a budget one only with the finance read overlay), else
+ * 404; changing it changes its project, so the caller needs editor or manager access there (kernel/visibility.ts:
+ * 404 when the project's sharing hides it, 403 insufficient_project_access with viewer access).
+ */
+export async function findWritableStatement(tx: Tx, auth: V1AuthContext, id: string): Promise<ProjectStatementRow> {
   const row = await findProjectStatement(tx, auth.workspaceId, id, holdsFinanceRead(auth));
   if (!row) throw statementNotFound();
+  await requireProjectAccess(tx, auth, row.projectId, 'write', 'project statement');
   return row;
 }
 

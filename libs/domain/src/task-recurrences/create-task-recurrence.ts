@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { appendOutboxEvent, findTask, inTransaction, insertTaskRecurrence } from '@workcell/db';
 import { TaskRecurrenceCreate } from '@workcell/registry';
-import { grantedIds, requireTypeGrant } from '../kernel/grants.js';
+import { requireTypeGrant } from '../kernel/grants.js';
+import { requireProjectAccess, viewerOf } from '../kernel/visibility.js';
 import { isUuid } from '../kernel/ids.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
@@ -14,7 +15,8 @@ export const createTaskRecurrenceInput = z.object({ ...writeInput, ...TaskRecurr
 
 /**
  * `POST /v1/task-recurrences`: a new series (revision 1) of an unarchived task of the workspace the caller may write
- * (400 /templateTaskId alike for missing, archived, foreign and ungranted). Its cursor is the rule's first instant
+ * (400 /templateTaskId alike for missing, archived, foreign, ungranted and hidden by its project's sharing; 403
+ * insufficient_project_access with only viewer access to that project). Its cursor is the rule's first instant
  * from now on: instants of a start in the past are not made by the worker (a recheck makes them); a rule with no
  * instant left makes an `ended` series. Writes `task_recurrence.created` in the same transaction, which also
  * completes a held idempotency key.
@@ -28,9 +30,10 @@ export const createTaskRecurrence = defineProcedure('createTaskRecurrence', crea
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
     const taskId = input.templateTaskId.toLowerCase();
-    const granted = grantedIds(auth, 'task');
-    const template = isUuid(taskId) && (granted === null || granted.includes(taskId)) ? await findTask(tx, workspaceId, taskId) : null;
+    // The template as the caller may see it (task grants, project sharing); a series makes tasks in its project: editor or manager there.
+    const template = isUuid(taskId) ? await findTask(tx, workspaceId, taskId, viewerOf(auth)) : null;
     if (template === null || template.archivedAt !== null) throw validationError('the template task is not valid', [{ pointer: '/templateTaskId', message: `no unarchived task ${JSON.stringify(input.templateTaskId)} in this workspace` }]);
+    await requireProjectAccess(tx, auth, template.projectId, 'write', 'task', '/templateTaskId');
     const next = cursorFrom(schedule, null, now);
     const external = input.rule.frequency === 'external';
     const state = !external && next === null ? 'ended' : (input.status ?? 'active');

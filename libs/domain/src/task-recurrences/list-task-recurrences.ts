@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { listTaskRecurrencesPage } from '@workcell/db';
 import { isUuid } from '../kernel/ids.js';
-import { grantedIds } from '../kernel/grants.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { authInput, pageInput } from '../kernel/inputs.js';
+import { viewerOf } from '../kernel/visibility.js';
 import { taskRecurrenceView, type TaskRecurrenceView } from './view.js';
 
 export const listTaskRecurrencesInput = z
@@ -13,7 +13,8 @@ export const listTaskRecurrencesInput = z
 
 /**
  * `GET /v1/task-recurrences`: the workspace's unarchived series, oldest first, optionally of one template task
- * and/or in one status. A service account sees only the series of the tasks its resource grants cover.
+ * and/or in one status, that the caller may see: a series follows its template task (a service account's task grants,
+ * the sharing of the task's project; in the statement).
  */
 export const listTaskRecurrences = defineProcedure(
   'listTaskRecurrences',
@@ -22,7 +23,7 @@ export const listTaskRecurrences = defineProcedure(
     const taskId = templateTaskId?.toLowerCase();
     const scope = { workspaceId: auth.workspaceId, list: 'listTaskRecurrences', filter: { templateTaskId: taskId ?? null, status: status ?? null } };
     const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) =>
-      taskId !== undefined && !isUuid(taskId) ? [] : listTaskRecurrencesPage(ctx.database, auth.workspaceId, { taskId, state: status, onlyTaskIds: grantedIds(auth, 'task') }, afterId, take),
+      taskId !== undefined && !isUuid(taskId) ? [] : listTaskRecurrencesPage(ctx.database, auth.workspaceId, { taskId, state: status }, afterId, take, viewerOf(auth)),
     );
     return { items: page.items.map(taskRecurrenceView), limit, nextCursor: page.nextCursor };
   },

@@ -8,7 +8,7 @@ import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
 import { validationError } from '../roles/permission-model.js';
 import { assertSchedule, cursorFrom, type Schedule } from './rule.js';
-import { assertLive, findTaskRecurrenceOr404, scheduleOf, taskRecurrenceEventView, taskRecurrenceIdOf, type TaskRecurrenceView, versionedTaskRecurrence } from './view.js';
+import { assertLive, findTaskRecurrenceOr404, findWritableTaskRecurrence, scheduleOf, taskRecurrenceEventView, taskRecurrenceIdOf, type TaskRecurrenceView, versionedTaskRecurrence } from './view.js';
 
 export const updateTaskRecurrenceInput = z.object({ ...writeInput, id: z.string().max(64), ...TaskRecurrenceUpdate.shape }).strict();
 
@@ -29,7 +29,7 @@ export const updateTaskRecurrence = defineProcedure('updateTaskRecurrence', upda
   if (Object.values(given).every((v) => v === undefined)) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
-    const current = await findTaskRecurrenceOr404(tx, auth, id);
+    const current = await findWritableTaskRecurrence(tx, auth, id);
     assertLive(current);
     const stored = scheduleOf(current);
     const schedule: Schedule = { rule: input.rule ?? stored.rule, startsOn: input.startsOn ?? stored.startsOn, timeZone: input.timeZone ?? stored.timeZone };

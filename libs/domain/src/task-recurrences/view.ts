@@ -1,11 +1,12 @@
-import { type Client, findTaskRecurrence, inTransaction, lockTaskRecurrence, setTaskRecurrenceArchived, type TaskOccurrenceRecord, type TaskRecurrenceRecord, type Tx } from '@workcell/db';
+import { findTaskRecurrence, inTransaction, lockTaskRecurrence, setTaskRecurrenceArchived, type SqlClient, type TaskOccurrenceRecord, type TaskRecurrenceRecord, type Tx } from '@workcell/db';
 import type { ProcedureContext } from '../kernel/procedure.js';
 import { archivable } from '../kernel/archival.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { archivableFields } from '../kernel/base-view.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
-import { grantedIds, requireTypeGrant } from '../kernel/grants.js';
+import { requireTypeGrant } from '../kernel/grants.js';
+import { requireResourceAccess, viewerOf } from '../kernel/visibility.js';
 import { isUuid } from '../kernel/ids.js';
 import type { Versioned } from '../kernel/versioned.js';
 import type { Rule, Schedule } from './rule.js';
@@ -16,7 +17,8 @@ import type { Rule, Schedule } from './rule.js';
  * Resource grants: a service account sees a series only while its grants cover the template task (otherwise 404, so
  * nothing about it is revealed); creating, changing, archiving, restoring, rechecking a series or submitting an event
  * to it makes (or stops making) tasks, so it needs a type-wide task write grant, as creating a task does (403
- * insufficient_grant).
+ * insufficient_grant). Project sharing (kernel/visibility.ts): a series follows its template task's project, read
+ * and write (those writes need editor or manager access there).
  */
 
 export type TaskRecurrenceView = {
@@ -80,16 +82,20 @@ export function taskRecurrenceIdOf(raw: string): string {
   return raw.toLowerCase();
 }
 
-/** Whether a service account's task grants cover the series' template task (a member's always do). */
-export function coversTemplate(auth: V1AuthContext, row: Pick<TaskRecurrenceRecord, 'taskId'>): boolean {
-  const granted = grantedIds(auth, 'task');
-  return granted === null || granted.includes(row.taskId);
+/** The series of the caller's workspace whose template task the caller may see (task grants, project sharing: in the statement), else 404. */
+export async function findTaskRecurrenceOr404(tx: SqlClient, auth: V1AuthContext, id: string): Promise<TaskRecurrenceRecord> {
+  const row = await findTaskRecurrence(tx, auth.workspaceId, id, viewerOf(auth));
+  if (!row) throw taskRecurrenceNotFound();
+  return row;
 }
 
-/** The series of the caller's workspace whose template task the caller may see, else 404. */
-export async function findTaskRecurrenceOr404(tx: Client, auth: V1AuthContext, id: string): Promise<TaskRecurrenceRecord> {
-  const row = await findTaskRecurrence(tx, auth.workspaceId, id);
-  if (!row || !coversTemplate(auth, row)) throw taskRecurrenceNotFound();
+/**
+ * A write's series: one the caller may see (else 404) whose template task's project it may change (sharing: editor
+ * or manager, else 403 insufficient_project_access), since a series makes tasks in that project.
+ */
+export async function findWritableTaskRecurrence(tx: Tx, auth: V1AuthContext, id: string): Promise<TaskRecurrenceRecord> {
+  const row = await findTaskRecurrenceOr404(tx, auth, id);
+  await requireResourceAccess(tx, auth, 'task_recurrence', id, 'write', 'task recurrence');
   return row;
 }
 
@@ -100,7 +106,8 @@ export function assertLive(row: TaskRecurrenceRecord): void {
 
 /**
  * What recheck and event submission share: the task write grant, then one transaction holding a lock of a live
- * series the caller may see (404 otherwise, 409 when archived), in which `work` runs at the request's instant. A
+ * series the caller may see (404 otherwise, 409 when archived) and whose template task's project it may change
+ * (sharing: 403 insufficient_project_access with viewer access), in which `work` runs at the request's instant. A
  * recheck takes the row exclusively without waiting: while the worker or another recheck holds it, 409 conflict
  * (retry), so racing requests never queue holding connections. Events share the lock with each other.
  */
@@ -109,8 +116,9 @@ export function onLockedSeries<T>(ctx: ProcedureContext, auth: V1AuthContext, ra
   const id = taskRecurrenceIdOf(rawId);
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
-    const locked = await lockTaskRecurrence(tx, auth.workspaceId, id, lock === 'shared' ? 'share' : 'update-or-busy');
-    if (locked === null || !coversTemplate(auth, locked.row)) throw taskRecurrenceNotFound();
+    const locked = await lockTaskRecurrence(tx, auth.workspaceId, id, lock === 'shared' ? 'share' : 'update-or-busy', viewerOf(auth));
+    if (locked === null) throw taskRecurrenceNotFound();
+    await requireResourceAccess(tx, auth, 'task_recurrence', id, 'write', 'task recurrence');
     if (locked.busy) throw new DomainError('conflict', 'the task recurrence is being materialised by another request or the worker; retry');
     const series = locked.row;
     assertLive(series);
@@ -130,6 +138,8 @@ export const archivableTaskRecurrence = archivable({
   eventView: taskRecurrenceEventView,
   // Restoring a series makes it materialise tasks again: like its other writes it needs a type-wide task write grant.
   authorize: (auth) => requireTypeGrant(auth, 'task', 'write', 'tasks'),
+  // It follows its template task's project: archiving or restoring it needs editor or manager access there.
+  followsProject: true,
 });
 
 /** The AsyncOperation a recheck or an event submission answers (202): the work is done in the request, so it has succeeded. */

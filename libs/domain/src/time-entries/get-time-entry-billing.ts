@@ -5,6 +5,7 @@ import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { authInput } from '../kernel/inputs.js';
+import { viewerOf } from '../kernel/visibility.js';
 import { type TimeEntryBillingResource, versionedBilling } from './billing.js';
 import { timeEntryNotFound } from './view.js';
 
@@ -13,7 +14,7 @@ export const getTimeEntryBillingInput = z.object({ auth: authInput, id: z.string
 /** `GET /v1/time-entries/{id}/billing` (time-entries:billing): billable state and rate of one entry. */
 export const getTimeEntryBilling = defineProcedure('getTimeEntryBilling', getTimeEntryBillingInput, async (ctx, { auth, id }): Promise<Versioned<TimeEntryBillingResource>> => {
   requireGrant(auth, 'time_entry', id, 'read', 'time entry');
-  const row = isUuid(id) ? await findTimeEntry(ctx.database, auth.workspaceId, id.toLowerCase()) : null;
+  const row = isUuid(id) ? await findTimeEntry(ctx.database, auth.workspaceId, id.toLowerCase(), viewerOf(auth)) : null;
   if (!row) throw timeEntryNotFound();
   return versionedBilling(row);
 });

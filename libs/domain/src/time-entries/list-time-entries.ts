@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { listTimeEntriesPage } from '@workcell/db';
-import { grantedIds } from '../kernel/grants.js';
 import { isUuid } from '../kernel/ids.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { authInput, pageInput } from '../kernel/inputs.js';
+import { viewerOf } from '../kernel/visibility.js';
 import { holdsBilling, type TimeEntryView, timeEntryView } from './view.js';
 
 const timestamp = z.iso.datetime({ offset: true });
@@ -23,8 +23,8 @@ export const listTimeEntriesInput = z
 
 /**
  * `GET /v1/time-entries`: the workspace's unarchived time entries, oldest first, optionally of one task,
- * project or member, started in [startedFrom, startedTo). Ids that are no UUIDs match nothing. `billing`
- * appears only with time-entries:billing.
+ * project or member, started in [startedFrom, startedTo), that the caller may see (grants and project sharing, in
+ * the statement). Ids that are no UUIDs match nothing. `billing` appears only with time-entries:billing.
  */
 export const listTimeEntries = defineProcedure(
   'listTimeEntries',
@@ -43,9 +43,8 @@ export const listTimeEntries = defineProcedure(
       filter: { taskId: filter.taskId ?? null, projectId: filter.projectId ?? null, userId: filter.memberId ?? null, startedFrom: startedFrom ?? null, startedTo: startedTo ?? null },
     };
     const impossible = [taskId, projectId, userId].some((v) => v !== undefined && !isUuid(v));
-    const onlyIds = grantedIds(auth, 'time_entry');
     const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) =>
-      impossible ? [] : listTimeEntriesPage(ctx.database, auth.workspaceId, { ...filter, onlyIds }, afterId, take),
+      impossible ? [] : listTimeEntriesPage(ctx.database, auth.workspaceId, filter, afterId, take, viewerOf(auth)),
     );
     const now = ctx.now();
     const withBilling = holdsBilling(auth);

@@ -6,6 +6,7 @@ import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
+import { requireResourceAccess } from '../kernel/visibility.js';
 import { type TimeEntryBillingResource, versionedBilling } from './billing.js';
 import { timeEntryIdOf } from './view.js';
 
@@ -22,6 +23,8 @@ export const setTimeEntryBilling = defineProcedure('setTimeEntryBilling', setTim
   const id = timeEntryIdOf(input.id);
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
+    // Sharing: changing an entry changes its project (its own, else its task's): editor or manager.
+    await requireResourceAccess(tx, auth, 'time_entry', id, 'write', 'time entry');
     const outcome = await setTimeEntryBillingIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), { billable: input.billable, rate: input.billingRate });
     if (outcome !== 'updated') throw casFailure(outcome, 'time entry');
     const result = versionedBilling((await findTimeEntry(tx, workspaceId, id))!);

@@ -6,6 +6,7 @@ import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
+import { requireResourceAccess } from '../kernel/visibility.js';
 import { findTimeEntryOr404, holdsBilling, resolveTimeEntry, timeEntryIdOf, timeEntryEventView, type TimeEntryView, versionedTimeEntry } from './view.js';
 
 export const updateTimeEntryInput = z.object({ ...writeInput, id: z.string().max(64), ...TimeEntryUpdate.shape }).strict();
@@ -22,6 +23,8 @@ export const updateTimeEntry = defineProcedure('updateTimeEntry', updateTimeEntr
   const id = timeEntryIdOf(input.id);
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
+    // Sharing: the entry's project now (its own, else its task's) must be one the caller may change; resolveTimeEntry checks the one it moves to.
+    await requireResourceAccess(tx, auth, 'time_entry', id, 'write', 'time entry');
     const current = await findTimeEntryOr404(tx, workspaceId, id);
     const values = await resolveTimeEntry(tx, auth, current, input, now);
     const outcome = await updateTimeEntryIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), values);

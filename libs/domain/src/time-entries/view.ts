@@ -9,6 +9,7 @@ import { isUuid } from '../kernel/ids.js';
 import { LATEST_INSTANT_MS } from '../kernel/limits.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { archivableFields } from '../kernel/base-view.js';
+import { requireProjectAccess, requireResourceAccess, viewerOf } from '../kernel/visibility.js';
 
 /**
  * Time entries (issue 6). An entry without `endedAt` is a running timer (at most one per member); a manual
@@ -96,8 +97,9 @@ export async function findTimeEntryOr404(tx: Tx, workspaceId: string, id: string
 
 /**
  * The entry's stored values after applying `input` to `current` (null on create), validated: references name
- * unarchived rows of the caller's workspace (the project defaults to the task's and must match it), the user
- * is an active member (default: the acting member), and the range is consistent. 400 with pointers otherwise.
+ * unarchived rows of the caller's workspace it may see (the project defaults to the task's and must match it), the user
+ * is an active member (default: the acting member), and the range is consistent. 400 with pointers otherwise. The
+ * project the entry is put into must be one the caller may change (requireTargetProjectWrite).
  */
 export async function resolveTimeEntry(tx: Tx, auth: V1AuthContext, current: TimeEntryRow | null, input: TimeEntryAttributes, now: Date): Promise<TimeEntryValues> {
   const workspaceId = auth.workspaceId;
@@ -116,8 +118,11 @@ export async function resolveTimeEntry(tx: Tx, auth: V1AuthContext, current: Tim
 
   const taskId = input.taskId === undefined ? (current?.taskId ?? null) : lower(input.taskId)!;
   let projectId = input.projectId === undefined ? (current?.projectId ?? null) : lower(input.projectId)!;
+  // The named task's project (undefined: not looked up). A task in a project whose sharing hides it is no task for the caller.
+  let taskProject: string | null | undefined;
   if (input.taskId != null) {
-    const task = isUuid(input.taskId) ? await taskProjectOf(tx, workspaceId, taskId!) : undefined;
+    const task = isUuid(input.taskId) ? await taskProjectOf(tx, workspaceId, taskId!, viewerOf(auth)) : undefined;
+    taskProject = task?.projectId;
     if (task === undefined) issues.push({ pointer: '/taskId', message: 'no such task in this workspace' });
     else if (input.projectId === undefined) projectId = task.projectId;
     else if (input.projectId !== null && task.projectId !== null && task.projectId !== projectId) {
@@ -155,6 +160,7 @@ export async function resolveTimeEntry(tx: Tx, auth: V1AuthContext, current: Tim
     }
   }
   if (issues.length > 0) throw new DomainError('validation_failed', 'the time entry is not valid', issues);
+  if (input.projectId !== undefined || input.taskId !== undefined) await requireTargetProjectWrite(tx, auth, projectId, taskId, taskProject);
   return {
     memberId: memberId!,
     projectId,
@@ -166,11 +172,24 @@ export async function resolveTimeEntry(tx: Tx, auth: V1AuthContext, current: Tim
   };
 }
 
-/** How a time entry is archived and restored (kernel/archival.ts). */
+/**
+ * Sharing (kernel/visibility.ts): an entry belongs to its own project, else to its task's; putting one into a project
+ * (create, or an update naming `projectId` or `taskId`) changes that project, so the caller needs editor or manager
+ * access there. A project the caller may not see is 400 at its pointer, like a missing one; viewer access is 403.
+ */
+async function requireTargetProjectWrite(tx: Tx, auth: V1AuthContext, projectId: string | null, taskId: string | null, taskProject: string | null | undefined): Promise<void> {
+  if (projectId !== null) return requireProjectAccess(tx, auth, projectId, 'write', 'project', '/projectId');
+  if (taskProject !== undefined) return requireProjectAccess(tx, auth, taskProject, 'write', 'task', '/taskId');
+  // No project of its own and its task unchanged: it now follows that task's project.
+  if (taskId !== null) return requireResourceAccess(tx, auth, 'task', taskId, 'write', 'task');
+}
+
+/** How a time entry is archived and restored (kernel/archival.ts); both change its project, so they follow its sharing. */
 export const archivableTimeEntry = archivable({
   type: 'time_entry',
   find: findTimeEntry,
   setArchived: setTimeEntryArchived,
   answer: (row, auth, now) => versionedTimeEntry(row, holdsBilling(auth), now),
   eventView: timeEntryEventView,
+  followsProject: true,
 });
