@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, type DomainEvent, type GrantResourceType, inTransaction, isGrantResourceType, type Tx } from '@workcell/db';
+import { appendOutboxEvent, type DomainEvent, type GrantResourceType, inTransaction, isGrantResourceType, isRuledResourceType, type Tx } from '@workcell/db';
 import type { V1AuthContext } from './auth-context.js';
 import { DomainError } from './errors.js';
 import { requireGrant } from './grants.js';
@@ -7,6 +7,7 @@ import { isUuid } from './ids.js';
 import { writeInput } from './inputs.js';
 import { defineProcedure, type Procedure, type ProcedureContext } from './procedure.js';
 import type { Versioned } from './versioned.js';
+import { requireResourceAccess } from './visibility.js';
 
 /**
  * Archive and restore of a resource without a precondition (`DELETE /v1/<resources>/{id}` and
@@ -14,6 +15,8 @@ import type { Versioned } from './versioned.js';
  * declares its procedure over this:
  * - a write grant on the resource (kernel/grants.ts), unless its type is workspace configuration that resource grants
  *   do not bound (UngrantedType); a non-UUID or unknown id answers 404 `<noun> not found`;
+ * - for a resource that follows a project (`followsProject`), write access to it under its sharing
+ *   (kernel/visibility.ts): one the caller may not see is 404 like a missing one, a viewer's write 403;
  * - archive sets `archived_at` (never deletes) and answers `{ archived: true }`; restore clears it and answers the
  *   resource with its revision. Either is a no-op on a resource already in that state;
  * - a change writes `<type>.archived` (`{ <type>Id, archivedAt, requestId }`) or `<type>.restored`
@@ -34,6 +37,12 @@ export interface Archivable<Row, View> {
   readonly eventView?: (row: Row, now: Date) => object;
   /** A further check of the caller before anything is read (an ungranted type bounded by another type's grant). */
   readonly authorize?: (auth: V1AuthContext) => void;
+  /**
+   * The resource belongs to a project (its type's rule, libs/db visibility.ts): archive and restore need write access
+   * to it under its sharing (kernel/visibility.ts): 404 when the caller may not see it, 403
+   * `insufficient_project_access` for a viewer.
+   */
+  readonly followsProject?: boolean;
 }
 
 /** A family's Archivable, its row and view types inferred from its functions. */
@@ -71,6 +80,7 @@ function onExisting<Row, T>(
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
     await existing(resource, tx, auth.workspaceId, id);
+    if (resource.followsProject && isRuledResourceType(resource.type)) await requireResourceAccess(tx, auth, resource.type, id, 'write', nounOf(resource));
     return work(tx, id, now);
   });
 }
