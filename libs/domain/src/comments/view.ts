@@ -18,9 +18,9 @@ import { ADMINISTRATION_PERMISSIONS } from '../roles/permission-model.js';
  *   account a grant that lets it read the target (kernel/targets.ts) as well as its `comment` grants.
  * - Sharing (issue 24, kernel/visibility.ts): a comment follows its target's project (a task's project; a contact's
  *   comments belong to none). A comment on a project the caller may not see is 404 like a missing one, and so is
- *   that target in a list or a new comment (400 /targetId). Commenting contributes to the project, as Plane and
- *   OpenProject treat it: creating, editing and deleting a comment on a project with access-control entries needs
- *   `editor` or `manager` access (a `viewer` reads them; 403 `insufficient_project_access`), the author included.
+ *   that target in a list or a new comment (400 /targetId). Commenting contributes to the project: creating,
+ *   editing and deleting a comment on a project with access-control entries need `editor` or `manager` access (a
+ *   `viewer` reads them; 403 `insufficient_project_access`), the author included.
  * - Only the author edits a comment. Only the author deletes it, or a workspace administrator (a member holding
  *   roles:write and members:write, the permissions that administer the workspace) to moderate; anyone else gets
  *   403 `forbidden`. Neither write takes a precondition (the registry's concurrency for both is `none`): the last
