@@ -1,12 +1,13 @@
-import { type Client, clientOf, type Tx } from './transactions.js';
-import type { Prisma } from './generated/prisma/client.js';
-import { pageIds } from './keyset.js';
+import { Prisma } from './generated/prisma/client.js';
 import type { TargetKind } from './targets.js';
+import { readRows, type SqlClient, type Tx } from './transactions.js';
+import { resourceReadableSql, targetProjectSql, type Viewer } from './visibility.js';
 
 /**
  * Comments on a contact, project or task, written by a member or a service account (exactly one: CHECK in SQL).
  * Deleting sets `archived_at` (nothing archivable is physically deleted) and a deleted comment is gone for every
- * read here: found by no lookup, listed by no page. Every query is scoped by the workspace id.
+ * read here: found by no lookup, listed by no page. Every query is scoped by the workspace id; reads for a caller
+ * filter by its visibility rule (visibility.ts: a comment follows its target's project) in the statement.
  */
 
 export interface CommentAuthor {
@@ -41,6 +42,11 @@ const select = {
   updatedAt: true,
 } as const satisfies Prisma.CommentSelect;
 
+/** The same columns of a comment row `c`, for the statements that filter by the visibility rule. */
+const COLUMNS = Prisma.sql`c.id::text AS id, c.workspace_id::text AS "workspaceId", c.target_type::text AS "targetType", c.target_id::text AS "targetId",
+  c.author_member_id::text AS "authorMemberId", c.author_service_account_id::text AS "authorServiceAccountId", c.body, c.revision,
+  c.edited_at AS "editedAt", c.created_at AS "createdAt", c.updated_at AS "updatedAt"`;
+
 type Row = Omit<CommentRecord, 'author'> & { authorMemberId: string | null; authorServiceAccountId: string | null };
 
 function record(row: Row): CommentRecord {
@@ -50,26 +56,38 @@ function record(row: Row): CommentRecord {
 
 const live = { archivedAt: null } as const;
 
-/** One comment of the workspace; null when it is missing or deleted. */
-export async function findComment(client: Client, workspaceId: string, id: string): Promise<CommentRecord | null> {
-  const row = await clientOf(client).comment.findFirst({ where: { workspaceId, id, ...live }, select });
+/** Whether the viewer may see comment row `c` (visibility.ts: its grants and its target's project's sharing). */
+const commentReadable = (viewer: Viewer) => resourceReadableSql('comment', Prisma.sql`c.workspace_id`, Prisma.sql`c.id`, viewer, { project: targetProjectSql('c') });
+
+/**
+ * One live comment of the workspace; null when it is missing or deleted, or (with a viewer) one it may not see.
+ * Without a viewer: the platform's own read (after a write the caller was allowed to make).
+ */
+export async function findComment(client: SqlClient, workspaceId: string, id: string, viewer: Viewer | null = null): Promise<CommentRecord | null> {
+  const visible = viewer === null ? Prisma.sql`true` : commentReadable(viewer);
+  const [row] = await readRows<Row>(client, Prisma.sql`SELECT ${COLUMNS} FROM comments c WHERE c.workspace_id = ${workspaceId}::uuid AND c.id = ${id}::uuid AND c.archived_at IS NULL AND ${visible}`);
   return row ? record(row) : null;
 }
 
-/** One keyset page of one target's comments in id order (creation order), on (workspace_id, target_type, target_id, id). */
+/**
+ * One keyset page of the live comments of one target that `viewer` may see, in id order (creation order), on
+ * (workspace_id, target_type, target_id, id).
+ */
 export async function listCommentsPage(
-  client: Client,
+  client: SqlClient,
   workspaceId: string,
-  target: { readonly kind: TargetKind; readonly id: string; readonly onlyIds?: readonly string[] | null },
+  target: { readonly kind: TargetKind; readonly id: string },
   afterId: string | undefined,
   take: number,
+  viewer: Viewer,
 ): Promise<CommentRecord[]> {
-  const rows = await clientOf(client).comment.findMany({
-    where: { workspaceId, targetType: target.kind, targetId: target.id, ...live, ...pageIds(afterId, target.onlyIds) },
-    orderBy: { id: 'asc' },
-    take,
-    select,
-  });
+  const rows = await readRows<Row>(
+    client,
+    Prisma.sql`SELECT ${COLUMNS} FROM comments c
+      WHERE c.workspace_id = ${workspaceId}::uuid AND c.target_type = ${target.kind}::comment_target_type AND c.target_id = ${target.id}::uuid AND c.archived_at IS NULL
+        ${afterId === undefined ? Prisma.empty : Prisma.sql`AND c.id > ${afterId}::uuid`} AND ${commentReadable(viewer)}
+      ORDER BY c.id LIMIT ${take}`,
+  );
   return rows.map(record);
 }
 

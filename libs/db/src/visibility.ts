@@ -45,12 +45,18 @@ const column =
   (w, id) =>
     Prisma.sql`(SELECT x.${Prisma.raw(col)} FROM ${Prisma.raw(table)} x WHERE x.workspace_id = ${w} AND x.id = ${id})`;
 const taskProject = column('tasks', 'project_id');
-/** A comment's or document's target: a project, a task's project, or none (a contact). */
+/**
+ * The project of a comment's or document's target, of its row `alias` (target_type, target_id): a project, a task's
+ * project, or none (a contact). A statement over those tables passes it as `columns.project` (resourceReadableSql).
+ */
+export function targetProjectSql(alias: string): Prisma.Sql {
+  const x = Prisma.raw(alias);
+  return Prisma.sql`CASE ${x}.target_type::text WHEN 'project' THEN ${x}.target_id WHEN 'task' THEN (SELECT t.project_id FROM tasks t WHERE t.workspace_id = ${x}.workspace_id AND t.id = ${x}.target_id) END`;
+}
 const targetProject =
   (table: string): Expr =>
   (w, id) =>
-    Prisma.sql`(SELECT CASE x.target_type::text WHEN 'project' THEN x.target_id WHEN 'task' THEN (SELECT t.project_id FROM tasks t WHERE t.workspace_id = x.workspace_id AND t.id = x.target_id) END
-       FROM ${Prisma.raw(table)} x WHERE x.workspace_id = ${w} AND x.id = ${id})`;
+    Prisma.sql`(SELECT ${targetProjectSql('x')} FROM ${Prisma.raw(table)} x WHERE x.workspace_id = ${w} AND x.id = ${id})`;
 const granted = (type: GrantResourceType, id: Expr = self) => ({ grant: { type, id } });
 
 /** Every outbox aggregate type's rule (the resources v1 shows). */

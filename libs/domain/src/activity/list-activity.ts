@@ -17,8 +17,9 @@ import { resolveTarget, type Target, type TargetType, targetTypeInput } from '..
  * - The actor is what the event recorded: the principal whose request appended it (`invoke` acts as it, libs/db
  *   `actingAs`). Events without one were made by the platform itself (worker jobs, e.g. a project lifecycle
  *   transition) or recorded before actors were: `system`, actorId null. Nothing is guessed from other tables.
- * - The target's rule (kernel/targets.ts): its type's read scope (403), a service account's grant on it and its
- *   existence in the workspace (404). Comment entries follow the target (they show no comment's text or id).
+ * - The target's rule (kernel/targets.ts): its type's read scope (403), a service account's grant on it, its
+ *   existence in the workspace and its project's sharing (404: a project, or a task in a project, the caller may
+ *   not see has no activity for it). Comment entries follow the target (they show no comment's text or id).
  * - Filters: `actorId`, `from` (inclusive) and `to` (exclusive) on `occurredAt`; the cursor is bound to them.
  */
 

@@ -14,8 +14,9 @@ export const createCommentInput = z
 /**
  * `POST /v1/comments`: a comment by the calling member or service account on a contact, project or task. Needs the
  * target type's read scope (403) and, for a service account, a type-wide `comment` write grant (403) and a grant that
- * lets it read the target. The target is a body reference: missing from the workspace (or unreadable) or archived
- * is 400 `/targetId`. Writes `comment.created`, carrying the result for a held idempotency key, in the same
+ * lets it read the target. The target is a body reference: missing from the workspace (or unreadable, its project
+ * hidden by sharing included) or archived is 400 `/targetId`; on a project with access-control entries commenting
+ * needs `editor` or `manager` access (403 `insufficient_project_access` for a viewer; comments/view.ts). Writes `comment.created`, carrying the result for a held idempotency key, in the same
  * transaction.
  */
 export const createComment = defineProcedure('createComment', createCommentInput, async (ctx, input): Promise<Versioned<CommentView>> => {
@@ -25,7 +26,7 @@ export const createComment = defineProcedure('createComment', createCommentInput
   const workspaceId = auth.workspaceId;
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
-    const target = await resolveTarget(tx, auth, { type: input.targetType, id: input.targetId }, { reference: { pointer: '/targetId', live: true } });
+    const target = await resolveTarget(tx, auth, { type: input.targetType, id: input.targetId }, { project: 'write', reference: { pointer: '/targetId', live: true } });
     const row = await insertComment(tx, workspaceId, { targetType: target.kind, targetId: target.id, author: auth.principal, body: input.body });
     const result = versionedComment(row);
     await appendOutboxEvent(tx, { workspaceId, aggregateType: 'comment', aggregateId: row.id, eventType: 'comment.created', payload: { comment: { ...result.resource }, requestId }, occurredAt: now, result });

@@ -7,6 +7,7 @@ import { isUuid } from '../kernel/ids.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
 import { requireTargetAccess, type TargetType, targetTypeOf } from '../kernel/targets.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { requireResourceAccess, viewerOf } from '../kernel/visibility.js';
 import { ADMINISTRATION_PERMISSIONS } from '../roles/permission-model.js';
 
 /**
@@ -15,6 +16,11 @@ import { ADMINISTRATION_PERMISSIONS } from '../roles/permission-model.js';
  * - The author is the principal of the creating credential (a member or a service account), never a body field.
  * - Every operation needs the read scope of the comment's target type besides comments:read/write, and a service
  *   account a grant that lets it read the target (kernel/targets.ts) as well as its `comment` grants.
+ * - Sharing (issue 24, kernel/visibility.ts): a comment follows its target's project (a task's project; a contact's
+ *   comments belong to none). A comment on a project the caller may not see is 404 like a missing one, and so is
+ *   that target in a list or a new comment (400 /targetId). Commenting contributes to the project: creating,
+ *   editing and deleting a comment on a project with access-control entries need `editor` or `manager` access (a
+ *   `viewer` reads them; 403 `insufficient_project_access`), the author included.
  * - Only the author edits a comment. Only the author deletes it, or a workspace administrator (a member holding
  *   roles:write and members:write, the permissions that administer the workspace) to moderate; anyone else gets
  *   403 `forbidden`. Neither write takes a precondition (the registry's concurrency for both is `none`): the last
@@ -62,16 +68,19 @@ export function requireCommentTarget(auth: V1AuthContext, row: CommentRecord): v
 
 /**
  * What an edit and a delete share: the caller's `comment` write grant, then in one transaction the live comment
- * (404 when missing, deleted or another workspace's) and its target's rule. `work` gets the comment and the instant.
+ * the caller may see (404 when missing, deleted, another workspace's or in a project hidden from it), its target's
+ * rule, and write access to its project (403 `insufficient_project_access` for a viewer). `work` gets the comment
+ * and the instant.
  */
 export function writeComment<T>(ctx: ProcedureContext, auth: V1AuthContext, rawId: string, work: (tx: Tx, existing: CommentRecord, now: Date) => Promise<T>): Promise<T> {
   requireGrant(auth, 'comment', rawId, 'write', 'comment');
   if (!isUuid(rawId)) throw commentNotFound();
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
-    const existing = await findComment(tx, auth.workspaceId, rawId.toLowerCase());
+    const existing = await findComment(tx, auth.workspaceId, rawId.toLowerCase(), viewerOf(auth));
     if (!existing) throw commentNotFound();
     requireCommentTarget(auth, existing);
+    await requireResourceAccess(tx, auth, 'comment', existing.id, 'write', 'comment');
     return work(tx, existing, now);
   });
 }

@@ -10,7 +10,8 @@ export const getCustomFieldValuesInput = z.object({ auth: authInput, targetType:
 
 /**
  * `GET /v1/{projects|tasks|contacts}/{id}/custom-field-values` (getProjectCustomFieldValues, …): the values of a
- * target of the caller's workspace, archived or not, that a service account's grants let it read (404 otherwise),
+ * target of the caller's workspace, archived or not, that a service account's grants and its project's sharing let
+ * the caller read (404 otherwise, kernel/targets.ts),
  * keyed by definition key (archived definitions' included), with their own version ("1" when never written).
  */
 export const getCustomFieldValues = defineProcedure('getCustomFieldValues', getCustomFieldValuesInput, async (ctx, { auth, targetType, id }): Promise<Versioned<CustomFieldValuesView>> => {

@@ -17,7 +17,8 @@ export const updateCustomFieldValuesInput = z.object({ ...writeInput, targetType
 /**
  * `PATCH /v1/{projects|tasks|contacts}/{id}/custom-field-values` (updateProjectCustomFieldValues, …): compare-and-set
  * of a target's values on `expectedVersion` (409 version_conflict when stale). The target must be in the caller's
- * workspace and writable under a service account's grants (404 / 403 `insufficient_grant`); every value must fit
+ * workspace and writable under a service account's grants (404 / 403 `insufficient_grant`) and under its project's
+ * sharing (hidden: 404; a viewer: 403 `insufficient_project_access`; kernel/targets.ts); every value must fit
  * its definition, and every unarchived required definition must hold a value afterwards (400 `/values/<key>`).
  * Writes `<target>.custom_field_values_updated` (changed keys, their new values, the version) on the target's
  * aggregate in the same transaction, so it shows in the target's activity and the change feed.

@@ -5,14 +5,15 @@ import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { authInput } from '../kernel/inputs.js';
+import { viewerOf } from '../kernel/visibility.js';
 import { documentNotFound, type DocumentView, versionedDocument } from './view.js';
 
 export const getDocumentInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();
 
-/** `GET /v1/documents/{id}`: one document of the caller's workspace, archived or not, with its content. */
+/** `GET /v1/documents/{id}`: one document of the caller's workspace that it may see (grants, sharing), archived or not, with its content. */
 export const getDocument = defineProcedure('getDocument', getDocumentInput, async (ctx, { auth, id }): Promise<Versioned<DocumentView>> => {
   requireGrant(auth, 'document', id, 'read', 'document');
-  const row = isUuid(id) ? await findDocument(ctx.database, auth.workspaceId, id.toLowerCase()) : null;
+  const row = isUuid(id) ? await findDocument(ctx.database, auth.workspaceId, id.toLowerCase(), viewerOf(auth)) : null;
   if (!row) throw documentNotFound();
   return versionedDocument(row);
 });

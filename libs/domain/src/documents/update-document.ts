@@ -7,6 +7,7 @@ import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { validationError } from '../roles/permission-model.js';
 import { writeInput } from '../kernel/inputs.js';
+import { requireResourceAccess } from '../kernel/visibility.js';
 import { assertContentWithinBound, documentChanges, documentEventView, documentIdOf, type DocumentView, findDocumentOr404, versionedDocument } from './view.js';
 
 export const updateDocumentInput = z.object({ ...writeInput, id: z.string().max(64), ...DocumentUpdate.shape }).strict();
@@ -14,8 +15,9 @@ export const updateDocumentInput = z.object({ ...writeInput, id: z.string().max(
 /**
  * `PATCH /v1/documents/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale): changes the
  * given title, format or content (the target is fixed at creation). Content over the bound is 413 before anything is
- * read. Writes `document.updated` (the changed attribute names and the document without its content) in the same
- * transaction.
+ * read. A document on a project hidden from the caller is 404; on a shared one a viewer is 403
+ * `insufficient_project_access` (documents/view.ts). Writes `document.updated` (the changed attribute names and the
+ * document without its content) in the same transaction.
  */
 export const updateDocument = defineProcedure('updateDocument', updateDocumentInput, async (ctx, input): Promise<Versioned<DocumentView>> => {
   const { auth, requestId } = input;
@@ -27,6 +29,7 @@ export const updateDocument = defineProcedure('updateDocument', updateDocumentIn
   if (Object.keys(change).length === 0) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
+    await requireResourceAccess(tx, auth, 'document', id, 'write', 'document');
     const outcome = await updateDocumentIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), change);
     if (outcome !== 'updated') throw casFailure(outcome, 'document');
     const row = await findDocumentOr404(tx, workspaceId, id);

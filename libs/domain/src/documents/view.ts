@@ -1,16 +1,4 @@
-import {
-  type Client,
-  contactExists,
-  type DocumentFormatValue,
-  type DocumentRecord,
-  type DocumentTarget,
-  type DocumentTargetTypeValue,
-  findDocument,
-  projectExists,
-  setDocumentArchived,
-  taskExists,
-  type Tx,
-} from '@workcell/db';
+import { type DocumentFormatValue, type DocumentRecord, type DocumentTarget, type DocumentTargetTypeValue, findDocument, setDocumentArchived, type Tx } from '@workcell/db';
 import { DOCUMENT_MAX_CONTENT_CHARS, type DocumentCreate, type TargetType } from '@workcell/registry';
 import type { z } from 'zod';
 import { archivable } from '../kernel/archival.js';
@@ -18,8 +6,8 @@ import type { V1AuthContext } from '../kernel/auth-context.js';
 import { archivableFields } from '../kernel/base-view.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
-import { grantedIds } from '../kernel/grants.js';
 import { isUuid } from '../kernel/ids.js';
+import { findVisibleTarget } from '../kernel/targets.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { validationError } from '../roles/permission-model.js';
 
@@ -29,6 +17,12 @@ import { validationError } from '../roles/permission-model.js';
  * 413 `payload_too_large` (too large, not malformed: the answer a body over the server's limit gets too). Outbox events
  * carry the document without its content (up to a million characters in every event and webhook delivery): readers
  * fetch it.
+ *
+ * Sharing (issue 24, kernel/visibility.ts): a document follows its target's project (a task's project; a contact's
+ * or an unattached document belongs to none). One on a project the caller may not see is 404 like a missing one and
+ * never listed (the rule is in the statements, libs/db documents.ts); creating one on a project with access-control
+ * entries, changing, archiving and restoring one there need `editor` or `manager` access (403
+ * `insufficient_project_access` for a viewer).
  */
 
 type TargetTypeName = z.output<typeof TargetType>;
@@ -48,11 +42,11 @@ export interface DocumentView {
   readonly version: string;
 }
 
-/** The targets a document may have: the registry's wire name, the stored type (also the grant type) and its existence check. */
-const TARGETS: Readonly<Record<TargetTypeName, { type: DocumentTargetTypeValue; exists: (client: Client, workspaceId: string, id: string) => Promise<boolean> }>> = {
-  contacts: { type: 'contact', exists: contactExists },
-  projects: { type: 'project', exists: projectExists },
-  tasks: { type: 'task', exists: taskExists },
+/** The targets a document may have: the registry's wire name and the stored type (also the grant type). */
+const TARGETS: Readonly<Record<TargetTypeName, { type: DocumentTargetTypeValue }>> = {
+  contacts: { type: 'contact' },
+  projects: { type: 'project' },
+  tasks: { type: 'task' },
 };
 const WIRE_TYPE = Object.fromEntries(Object.entries(TARGETS).map(([wire, { type }]) => [type, wire])) as Record<DocumentTargetTypeValue, TargetTypeName>;
 
@@ -111,10 +105,12 @@ export function documentChanges(input: DocumentAttributes): { title?: string; fo
 
 /**
  * The target of a new document: `targetType` and `targetId` go together (400 at the one missing), and name an
- * unarchived contact, project or task of the caller's workspace that the caller may read under a service account's
- * resource grants; otherwise 400 /targetId, the same answer for a missing, archived, foreign or ungranted target, so
- * nothing about them is revealed. The target family's read scope is not needed (the document shows nothing of the
- * target but the id the caller sent), as a product's productGroupId needs no product-groups:read.
+ * unarchived contact, project or task of the caller's workspace that the caller may see (a service account's
+ * resource grants, its project's sharing: kernel/targets.ts `findVisibleTarget`); otherwise 400 /targetId, the same
+ * answer for a missing, archived, foreign, ungranted or hidden target, so nothing about them is revealed. Attaching
+ * a document writes into the target's project: a viewer of a shared one is 403 `insufficient_project_access`. The
+ * target family's read scope is not needed (the document shows nothing of the target but the id the caller sent), as
+ * a product's productGroupId needs no product-groups:read.
  */
 export async function documentTarget(tx: Tx, auth: V1AuthContext, input: DocumentAttributes): Promise<DocumentTarget | null> {
   const { targetType, targetId } = input;
@@ -123,12 +119,10 @@ export async function documentTarget(tx: Tx, auth: V1AuthContext, input: Documen
     const [missing, given] = targetType == null ? ['targetType', 'targetId'] : ['targetId', 'targetType'];
     throw validationError('targetType and targetId go together', [{ pointer: `/${missing}`, message: `${missing} is required with ${given}` }]);
   }
-  const { type, exists } = TARGETS[targetType];
-  const id = targetId.toLowerCase();
-  const granted = grantedIds(auth, type);
-  const readable = isUuid(targetId) && (granted === null || granted.includes(id)) && (await exists(tx, auth.workspaceId, id));
-  if (!readable) throw validationError('the target is not valid', [{ pointer: '/targetId', message: `no ${type} ${JSON.stringify(targetId)} in this workspace` }]);
-  return { type, id };
+  const { type } = TARGETS[targetType];
+  const state = await findVisibleTarget(tx, auth, type, targetId, 'write');
+  if (state === null || state.archived) throw validationError('the target is not valid', [{ pointer: '/targetId', message: `no ${type} ${JSON.stringify(targetId)} in this workspace` }]);
+  return { type, id: targetId.toLowerCase() };
 }
 
 export const documentNotFound = (): DomainError => new DomainError('not_found', 'document not found');
@@ -146,4 +140,4 @@ export async function findDocumentOr404(tx: Tx, workspaceId: string, id: string)
 }
 
 /** How a document is archived and restored (kernel/archival.ts). */
-export const archivableDocument = archivable({ type: 'document', find: findDocument, setArchived: setDocumentArchived, answer: versionedDocument, eventView: documentEventView });
+export const archivableDocument = archivable({ type: 'document', find: findDocument, setArchived: setDocumentArchived, answer: versionedDocument, eventView: documentEventView, followsProject: true });

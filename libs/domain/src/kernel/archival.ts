@@ -5,17 +5,18 @@ import { DomainError } from './errors.js';
 import { requireGrant } from './grants.js';
 import { isUuid } from './ids.js';
 import { writeInput } from './inputs.js';
-import { requireResourceAccess } from './visibility.js';
 import { defineProcedure, type Procedure, type ProcedureContext } from './procedure.js';
 import type { Versioned } from './versioned.js';
+import { requireResourceAccess } from './visibility.js';
 
 /**
  * Archive and restore of a resource without a precondition (`DELETE /v1/<resources>/{id}` and
  * `POST /v1/<resources>/{id}/restore`), one shape for every such family, each operation still one file that
  * declares its procedure over this:
  * - a write grant on the resource (kernel/grants.ts), unless its type is workspace configuration that resource grants
- *   do not bound (UngrantedType); a non-UUID or unknown id answers 404 `<noun> not found`; for a resource that
- *   `followsProject`, write access to its project (kernel/visibility.ts);
+ *   do not bound (UngrantedType); a non-UUID or unknown id answers 404 `<noun> not found`;
+ * - for a resource that follows a project (`followsProject`), write access to it under its sharing
+ *   (kernel/visibility.ts): one the caller may not see is 404 like a missing one, a viewer's write 403;
  * - archive sets `archived_at` (never deletes) and answers `{ archived: true }`; restore clears it and answers the
  *   resource with its revision. Either is a no-op on a resource already in that state;
  * - a change writes `<type>.archived` (`{ <type>Id, archivedAt, requestId }`) or `<type>.restored`
@@ -37,9 +38,9 @@ export interface Archivable<Row, View> {
   /** A further check of the caller before anything is read (an ungranted type bounded by another type's grant). */
   readonly authorize?: (auth: V1AuthContext) => void;
   /**
-   * The resource belongs to a project (its type's rule in libs/db visibility.ts names one): archiving or restoring it
-   * changes that project, so the caller needs editor or manager access (kernel/visibility.ts): 404 when its sharing
-   * hides the resource, 403 `insufficient_project_access` with viewer access.
+   * The resource belongs to a project (its type's rule, libs/db visibility.ts): archive and restore need write access
+   * to it under its sharing (kernel/visibility.ts): 404 when the caller may not see it, 403
+   * `insufficient_project_access` for a viewer.
    */
   readonly followsProject?: boolean;
 }
@@ -78,8 +79,8 @@ function onExisting<Row, T>(
   const id = rawId.toLowerCase();
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
-    if (resource.followsProject && isRuledResourceType(resource.type)) await requireResourceAccess(tx, auth, resource.type, id, 'write', nounOf(resource));
     await existing(resource, tx, auth.workspaceId, id);
+    if (resource.followsProject && isRuledResourceType(resource.type)) await requireResourceAccess(tx, auth, resource.type, id, 'write', nounOf(resource));
     return work(tx, id, now);
   });
 }
