@@ -71,16 +71,28 @@ export async function visibility(world: World): Promise<Ledger> {
   ]);
   for (const [collection, ids] of world.ids) if (getOf.has(collection)) for (const id of ids) (known.get(collection) ?? known.set(collection, new Set()).get(collection)!).add(id);
   const inside = (property: string) => (/^project(Id)?$/i.test(property) ? shared : /^(task|templateTask)Id$/.test(property) ? sharedTask : world.resolve(property));
+  const properties = (op: (typeof v1Operations)[number]) => Object.keys(((op.request.body as { shape?: object } | null)?.shape ?? {}) as object);
   for (const op of v1Operations.filter((o) => o.method === 'POST' && /^\/v1\/[a-z-]+$/.test(o.path) && o.request.body && world.served.has(o.operationId))) {
-    const sample = sampleFor(op.request.body, inside, true);
-    if (sample === null || typeof sample !== 'object' || Array.isArray(sample)) continue;
-    const body: Record<string, unknown> = { ...(sample as Record<string, unknown>) };
-    if ('targetType' in body) Object.assign(body, { targetType: 'tasks', targetId: sharedTask });
-    for (const key of ['name', 'title']) if (typeof body[key] === 'string') body[key] = `${marker} ${op.operationId}`;
-    const made = await call(a.pat, 'POST', op.path, body);
-    const id = dataOf<{ id?: string }>(made)?.id;
-    if (made.status < 300 && id) (known.get(op.path) ?? known.set(op.path, new Set()).get(op.path)!).add(id);
-    else ledger.bump(`creates inside the shared project refused (${op.operationId} ${made.status})`);
+    let made: Answer | undefined;
+    // Every attribute first, then only the required ones; either way pointed at the shared project and its task.
+    for (const full of [true, false]) {
+      const sample = sampleFor(op.request.body, inside, full);
+      if (sample === null || typeof sample !== 'object' || Array.isArray(sample)) continue;
+      const body: Record<string, unknown> = { ...(sample as Record<string, unknown>) };
+      const names = properties(op);
+      if (names.includes('projectId') && op.path !== '/v1/projects') body['projectId'] = shared;
+      for (const key of ['taskId', 'templateTaskId']) if (names.includes(key)) body[key] = sharedTask;
+      if (names.includes('taskId') && names.includes('projectId')) delete body['projectId'];
+      if ('targetType' in body) Object.assign(body, { targetType: 'tasks', targetId: sharedTask });
+      // A time range of its own (a generated one may overlap the world's entry of the same member: 409).
+      if (names.includes('startedAt') && names.includes('endedAt')) Object.assign(body, { startedAt: '2021-03-04T05:06:00.000Z', endedAt: '2021-03-04T05:16:00.000Z', durationSeconds: undefined, userId: undefined });
+      for (const key of ['name', 'title']) if (typeof body[key] === 'string') body[key] = `${marker} ${op.operationId}`;
+      made = await call(a.pat, 'POST', op.path, body);
+      if (made.status < 300) break;
+    }
+    const id = made === undefined ? undefined : dataOf<{ id?: string }>(made)?.id;
+    if (made && made.status < 300 && id) (known.get(op.path) ?? known.set(op.path, new Set()).get(op.path)!).add(id);
+    else ledger.bump(`creates inside the shared project refused (${op.operationId} ${made?.status ?? 'no body'})`);
   }
 
   // --- the principals ---------------------------------------------------------------------------------------------
