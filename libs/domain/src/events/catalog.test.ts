@@ -4,6 +4,9 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { V1_SCOPES } from '@workcell/credentials';
 import { projectSourceDirs, sourceFiles } from '@workcell/testing';
+import { isRuledResourceType, RESOURCE_RULES } from '@workcell/db';
+import { RESOURCE_DOMAINS } from '@workcell/registry';
+import { GRANT_DOMAINS } from '../kernel/grants.js';
 import { AGGREGATES, EVENT_CATALOG, EVENT_CHANNELS, eventSpec, mayReceive } from './catalog.js';
 
 /**
@@ -238,5 +241,18 @@ describe('every write path of a resource emits its resource’s events', () => {
       }
     }
     assert.deepEqual(missing, [], 'domain write paths that write a resource without appending its event (aggregateType) to the outbox');
+  });
+});
+
+describe('every resource the catalog names declares its visibility rule (libs/db visibility.ts, docs/sharing.md)', () => {
+  it('each outbox aggregate type has a rule, so no event can reach a credential by default', () => {
+    const missing = Object.keys(AGGREGATES).filter((aggregate) => !isRuledResourceType(aggregate));
+    assert.deepEqual(missing, [], `aggregate types without a rule in RESOURCE_RULES: ${missing.join(', ')}`);
+    assert.deepEqual(Object.keys(RESOURCE_RULES).sort(), Object.keys(AGGREGATES).sort(), 'a rule for a type no event names is dead');
+  });
+
+  it('each search and export domain is filtered by a rule, except users (workspace members, their personal data by members:pii:read)', () => {
+    const missing = RESOURCE_DOMAINS.filter((domain) => domain !== 'users' && !isRuledResourceType(String(GRANT_DOMAINS[domain])));
+    assert.deepEqual(missing, []);
   });
 });
