@@ -18,7 +18,9 @@ const src = join(here, '..', 'src');
 /** Writes that change what an existing credential may do (creating a new credential, token, role or account does not). */
 const AUTHORIZATION_WRITES = [
   /\.(credential|teamToken|workspaceMember|role|serviceAccount|workspace|credentialLookup)\.(update|updateMany|delete|deleteMany|upsert)\(/,
-  /\.(memberRole|resourceGrant)\.(create|createMany|update|updateMany|delete|deleteMany|upsert)\(/,
+  /\.(memberRole|resourceGrant|groupMember|projectAccessEntry)\.(create|createMany|update|updateMany|delete|deleteMany|upsert)\(/,
+  // A group's archival drops what its access-control entries gave its members (visibility.ts).
+  /\.group\.updateMany\(\{ where: \{ workspaceId, id, archivedAt: null \}/,
   /\b(UPDATE|DELETE FROM|INSERT INTO)\s+"?(credentials|team_tokens|workspace_members|roles|member_roles|resource_grants|service_accounts|workspaces|credential_lookups)\b/i,
 ];
 const GUARDS = ['assertChangingAuthorization(', 'inAuthorizationTransaction(', 'inPermissionTransaction(', 'changeAuthorization('];

@@ -1,3 +1,4 @@
+import { assertChangingAuthorization } from './database.js';
 import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
 
 /**
@@ -91,6 +92,8 @@ export async function updateGroupIfRevision(
 
 /** Archives a group (never deletes it); false when it is missing or already archived. */
 export async function archiveGroup(tx: Tx, workspaceId: string, id: string, now: Date): Promise<boolean> {
+  // Its members lose what its project access-control entries gave them (visibility.ts): an authorization change.
+  assertChangingAuthorization(workspaceId);
   const { count } = await tx.group.updateMany({ where: { workspaceId, id, archivedAt: null }, data: { archivedAt: now, revision: { increment: 1 } } });
   return count === 1;
 }
@@ -113,6 +116,8 @@ export async function listGroupMembersPage(client: Client, workspaceId: string, 
 
 /** Makes the group hold exactly `memberIds` (ids of unremoved members); members who stay keep their addedAt. */
 export async function replaceGroupMemberLinks(tx: Tx, workspaceId: string, groupId: string, memberIds: readonly string[]): Promise<{ added: string[]; removed: string[] }> {
+  // Who is in a group decides which shared projects they see (visibility.ts): an authorization change.
+  assertChangingAuthorization(workspaceId);
   const current = (await tx.groupMember.findMany({ where: { workspaceId, groupId }, select: { memberId: true } })).map((r) => r.memberId);
   const wanted = new Set(memberIds);
   const have = new Set(current);

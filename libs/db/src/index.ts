@@ -389,6 +389,7 @@ export {
 export { type RecordedStatement } from './statement-log.js';
 export {
   eventReadableSql,
+  hiddenProjectIds,
   isRuledResourceType,
   type ProjectAccess,
   projectAccess,

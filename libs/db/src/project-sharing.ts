@@ -1,3 +1,4 @@
+import { assertChangingAuthorization } from './database.js';
 import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
 
 /**
@@ -54,6 +55,8 @@ export async function existingSharingPrincipals(tx: Tx, workspaceId: string, typ
 
 /** Replaces the whole entry set if the sharing version is still `expectedRevision`; all or nothing (caller's transaction). */
 export async function replaceProjectSharingIfRevision(tx: Tx, workspaceId: string, projectId: string, expectedRevision: number, entries: readonly SharingEntryRow[]): Promise<CasOutcome> {
+  // Who sees the project changes: verified credentials carry the projects hidden from them (visibility.ts).
+  assertChangingAuthorization(workspaceId);
   const { count } = await tx.project.updateMany({ where: { workspaceId, id: projectId, sharingRevision: expectedRevision }, data: { sharingRevision: { increment: 1 } } });
   if (count !== 1) return (await tx.project.count({ where: { workspaceId, id: projectId } })) === 0 ? 'not_found' : 'version_conflict';
   await tx.projectAccessEntry.deleteMany({ where: { workspaceId, projectId } });

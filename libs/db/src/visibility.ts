@@ -22,6 +22,13 @@ export interface Viewer {
   readonly memberId: string | null;
   readonly serviceAccountId: string | null;
   readonly credentialId: string;
+  /**
+   * The shared projects hidden from the viewer, computed with `hiddenProjectIds` when its credential was verified
+   * (kept while the workspace's authorization epoch stands: sharing and group changes move it): statements then
+   * compare a project column with this list instead of planning the entries' subquery on every request. Null: not
+   * known (a context built without it), and statements apply the rule on the entries themselves.
+   */
+  readonly hiddenProjects: readonly string[] | null;
   /** A service account's grants by type: null for every resource of the type, else the ids; a type absent: none. Null: not bounded by grants. */
   readonly grants: ReadonlyMap<GrantResourceType, readonly string[] | null> | null;
 }
@@ -117,7 +124,8 @@ function principalMatch(workspace: Prisma.Sql, viewer: Viewer): Prisma.Sql {
  * no entries (bool_or over none is null) or an entry naming the viewer. One index range of the project's entries.
  */
 export function projectReadableSql(workspace: Prisma.Sql, project: Prisma.Sql, viewer: Viewer): Prisma.Sql {
-  if (viewer.unrestricted) return Prisma.sql`true`;
+  if (viewer.unrestricted || viewer.hiddenProjects?.length === 0) return Prisma.sql`true`;
+  if (viewer.hiddenProjects) return Prisma.sql`(${project} IS NULL OR ${project} <> ALL(${[...viewer.hiddenProjects]}::uuid[]))`;
   return Prisma.sql`COALESCE((SELECT bool_or(${principalMatch(workspace, viewer)}) FROM project_access_entries a WHERE a.workspace_id = ${workspace} AND a.project_id = ${project}), true)`;
 }
 
@@ -138,7 +146,7 @@ export function resourceReadableSql(type: RuledResourceType, workspace: Prisma.S
   if (rule.grant) parts.push(grantSql(viewer, rule.grant.type, rule.grant.type === type ? id : rule.grant.id(workspace, id)));
   if (rule.owner) parts.push(Prisma.sql`${rule.owner(workspace, id)} = ${viewer.credentialId}::uuid`);
   // A statement over the resource's own table passes its project column instead of the rule's lookup by id.
-  if (rule.project && !viewer.unrestricted) parts.push(projectReadableSql(workspace, columns.project ?? rule.project(workspace, id), viewer));
+  if (rule.project && !viewer.unrestricted && viewer.hiddenProjects?.length !== 0) parts.push(projectReadableSql(workspace, columns.project ?? rule.project(workspace, id), viewer));
   return parts.length === 0 ? Prisma.sql`true` : Prisma.sql`(${Prisma.join(parts, ' AND ')})`;
 }
 
@@ -183,6 +191,21 @@ export async function resourceProjectAccess(client: SqlClient, type: RuledResour
   const rule: ResourceRule = RESOURCE_RULES[type];
   if (!rule.project) return null;
   return accessTo(client, workspaceId, rule.project(Prisma.sql`${workspaceId}::uuid`, Prisma.sql`${id}::uuid`), viewer);
+}
+
+/**
+ * The projects with access-control entries none of which names the principal (directly, or through a live group it
+ * belongs to): the projects sharing hides from it. One statement over the workspace's entries, made when a
+ * credential is verified (identity/authenticate-credential.ts in the domain).
+ */
+export async function hiddenProjectIds(client: SqlClient, workspaceId: string, principal: { readonly memberId: string | null; readonly serviceAccountId: string | null }): Promise<string[]> {
+  const w = Prisma.sql`${workspaceId}::uuid`;
+  const viewer: Viewer = { unrestricted: false, hiddenProjects: null, credentialId: '', grants: null, ...principal };
+  const rows = await readRows<{ id: string }>(
+    client,
+    Prisma.sql`SELECT a.project_id::text AS id FROM project_access_entries a WHERE a.workspace_id = ${w} GROUP BY a.project_id HAVING NOT bool_or(${principalMatch(w, viewer)}) ORDER BY a.project_id`,
+  );
+  return rows.map((r) => r.id);
 }
 
 /** Which of these outbox events (ids) the viewer may read now: one statement (webhook fan-out, per owner). */

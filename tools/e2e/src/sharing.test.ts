@@ -24,6 +24,7 @@ const { call } = cell;
 
 describe('project sharing, enforced on every path', () => {
   let projectId: string;
+  let groupId: string;
   let taskId: string;
   let openTaskId: string;
   const tokens: Record<'outsider' | 'viewer' | 'editor' | 'manager' | 'grouped', string> = { outsider: '', viewer: '', editor: '', manager: '', grouped: '' };
@@ -44,6 +45,7 @@ describe('project sharing, enforced on every path', () => {
       tokens[who] = await member.mint(MEMBER_SCOPES);
     }
     const group = await cell.database.prisma.group.create({ data: { workspaceId: cell.workspaceId, name: 'Sharing readers' } });
+    groupId = group.id;
     await cell.database.prisma.groupMember.create({ data: { workspaceId: cell.workspaceId, groupId: group.id, memberId: ids.grouped } });
     projectId = (await call<Data<Item>>('POST', '/v1/projects', cell.admin, { name: 'Restricted' })).body.data.id;
     taskId = (await call<Data<Item>>('POST', '/v1/tasks', cell.admin, { title: 'Inside', projectId })).body.data.id;
@@ -109,6 +111,16 @@ describe('project sharing, enforced on every path', () => {
     assert.equal((await call('GET', `/v1/projects/${projectId}`, tokens.outsider)).status, 200, 'the new entry applies on the very next request');
     assert.equal((await share(tokens.manager, before.entries as object[])).status, 200);
     assertProblem(await call('GET', `/v1/projects/${projectId}`, tokens.outsider), 404, 'not_found');
+  });
+
+  it('leaving a listed group hides the project on the very next request, on every API instance (it is an authorization change)', async () => {
+    for (const app of [cell.v1, cell.v1b]) assert.equal((await call('GET', `/v1/projects/${projectId}`, tokens.grouped, undefined, {}, app)).status, 200);
+    const version = (await call<Data<{ version: string }>>('GET', `/v1/groups/${groupId}`, cell.admin)).body.data.version;
+    assert.equal((await call('PUT', `/v1/groups/${groupId}/members`, cell.admin, { expectedVersion: version, memberIds: [] })).status, 200);
+    for (const app of [cell.v1, cell.v1b]) assertProblem(await call('GET', `/v1/projects/${projectId}`, tokens.grouped, undefined, {}, app), 404, 'not_found');
+    const again = (await call<Data<{ version: string }>>('GET', `/v1/groups/${groupId}`, cell.admin)).body.data.version;
+    assert.equal((await call('PUT', `/v1/groups/${groupId}/members`, cell.admin, { expectedVersion: again, memberIds: [ids.grouped] })).status, 200);
+    assert.equal((await call('GET', `/v1/tasks/${taskId}`, tokens.grouped, undefined, {}, cell.v1b)).status, 200);
   });
 
   it('the first entries of an open project are an administrator’s to set, so nobody lists themselves', async () => {

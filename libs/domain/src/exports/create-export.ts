@@ -19,7 +19,7 @@ export const createExport = defineProcedure('createExport', createExportInput, a
   const types = [...new Set(resourceTypes)];
   assertScopes(auth.effectiveScopes, types.map((t) => DOMAIN_READ_SCOPES[t as ResourceDomain]));
   const now = ctx.now();
-  const authSnapshot = { workspaceId: auth.workspaceId, credential: auth.credential, principal: auth.principal, effectiveScopes: auth.effectiveScopes, grants: auth.grants ?? null };
+  const authSnapshot = { workspaceId: auth.workspaceId, credential: auth.credential, principal: auth.principal, effectiveScopes: auth.effectiveScopes, grants: auth.grants ?? null, hiddenProjectIds: auth.hiddenProjectIds ?? null };
   return inTransaction(ctx.database, async (tx) => {
     const row = await insertExport(
       tx,

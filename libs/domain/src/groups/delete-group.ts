@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { archiveGroup, inTransaction, recordAudit } from '@workcell/db';
+import { archiveGroup, inAuthorizationTransaction, recordAudit } from '@workcell/db';
 import { actorOf } from '../identity/actor.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
@@ -18,7 +18,7 @@ export const deleteGroup = defineProcedure('deleteGroup', deleteGroupInput, asyn
   if (!isUuid(input.id)) throw new DomainError('not_found', 'group not found');
   const id = input.id.toLowerCase();
   const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  return inAuthorizationTransaction(ctx.database, workspaceId, async (tx) => {
     if (!(await archiveGroup(tx, workspaceId, id, now))) throw new DomainError('not_found', 'group not found');
     await recordAudit(tx, { workspaceId, actor: actorOf(auth, input.requestId), action: 'group.archived', targetType: 'group', targetId: id, occurredAt: now });
     return { archived: true as const };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findGroup, inTransaction, lockExistingMemberIds, recordAudit, replaceGroupMemberLinks, updateGroupIfRevision } from '@workcell/db';
+import { findGroup, inAuthorizationTransaction, lockExistingMemberIds, recordAudit, replaceGroupMemberLinks, updateGroupIfRevision } from '@workcell/db';
 import { GroupMembersReplace } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
@@ -26,7 +26,7 @@ export const replaceGroupMembers = defineProcedure('replaceGroupMembers', replac
   assertIdList(input.memberIds, '/memberIds', 'member');
   const memberIds = input.memberIds.map((m) => m.toLowerCase());
   const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  return inAuthorizationTransaction(ctx.database, workspaceId, async (tx) => {
     // The compare-and-set comes first: it row-locks the group, so concurrent replacements queue behind it.
     const outcome = await updateGroupIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), {});
     if (outcome !== 'updated') throw casFailure(outcome, 'group');

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { parseToken, verifierFor, verifiersEqual } from '@workcell/credentials';
-import { type CredentialRecord, type Database, findTokenLookup, listServiceAccountGrants, loadCredential, recordAuthenticationRefusal, touchCredential } from '@workcell/db';
+import { type CredentialRecord, type Database, findTokenLookup, hiddenProjectIds, listServiceAccountGrants, loadCredential, recordAuthenticationRefusal, touchCredential } from '@workcell/db';
 import type { AuthGrant, Principal, V1AuthContext } from '../kernel/auth-context.js';
 import { defineProcedure, type ProcedureContext } from '../kernel/procedure.js';
+import { isAdministrator } from '../kernel/visibility.js';
 
 export const authenticateCredentialInput = z.object({ token: z.string().max(4096) }).strict();
 
@@ -42,6 +43,12 @@ export async function authorityOf(database: Database, credential: CredentialReco
   } else {
     return refuse('unauthenticated', UNKNOWN, 'no_principal');
   }
+  // The shared projects hidden from the principal, kept with the verification (sharing and group changes move the
+  // workspace's authorization epoch): statements compare with the list instead of re-deriving it (kernel/visibility.ts).
+  const administrator = isAdministrator({ principal, effectiveScopes });
+  const hiddenProjects = administrator
+    ? undefined
+    : await hiddenProjectIds(database, credential.workspaceId, { memberId: principal.type === 'member' ? principal.id : null, serviceAccountId: principal.type === 'service_account' ? principal.id : null });
   return {
     ok: true,
     context: {
@@ -49,6 +56,7 @@ export async function authorityOf(database: Database, credential: CredentialReco
       principal,
       effectiveScopes,
       ...(grants === undefined ? {} : { grants }),
+      ...(hiddenProjects === undefined ? {} : { hiddenProjectIds: hiddenProjects }),
       credential: {
         id: credential.id,
         kind: credential.kind,

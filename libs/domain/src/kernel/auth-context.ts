@@ -25,6 +25,11 @@ export interface V1AuthContext {
   readonly effectiveScopes: readonly string[];
   /** Service-account principals only: their resource grants as of this request (kernel/grants.ts). */
   readonly grants?: readonly AuthGrant[];
+  /**
+   * The shared projects hidden from the principal (libs/db visibility.ts `hiddenProjectIds`), read when the credential
+   * was verified; absent for administrators (who see every project) and for contexts built without it.
+   */
+  readonly hiddenProjectIds?: readonly string[];
   /** A v0 team token: team-wide, so project sharing does not narrow it (contract 5.1; kernel/visibility.ts). */
   readonly teamWide?: true;
 }

@@ -19,7 +19,7 @@ export const ADMINISTRATION_PERMISSIONS = ['roles:write', 'members:write'] as co
 
 const viewers = new WeakMap<V1AuthContext, Viewer>();
 
-export function isAdministrator(auth: V1AuthContext): boolean {
+export function isAdministrator(auth: Pick<V1AuthContext, 'principal' | 'effectiveScopes'>): boolean {
   return auth.principal.type === 'member' && ADMINISTRATION_PERMISSIONS.every((p) => auth.effectiveScopes.includes(p));
 }
 
@@ -36,8 +36,10 @@ export function viewerOf(auth: V1AuthContext): Viewer {
       else grants.set(g.resourceType, [...(held ?? []), g.resourceId.toLowerCase()]);
     }
   }
+  const unrestricted = auth.teamWide === true || isAdministrator(auth);
   viewer = {
-    unrestricted: auth.teamWide === true || isAdministrator(auth),
+    unrestricted,
+    hiddenProjects: unrestricted ? [] : (auth.hiddenProjectIds ?? null),
     memberId: auth.principal.type === 'member' ? auth.principal.id : null,
     serviceAccountId: auth.principal.type === 'service_account' ? auth.principal.id : null,
     credentialId: auth.credential.id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, existingSharingPrincipals, inTransaction, loadProjectSharing, recordAudit, replaceProjectSharingIfRevision, type SharingEntryRow, type SharingPrincipalType } from '@workcell/db';
+import { appendOutboxEvent, existingSharingPrincipals, inAuthorizationTransaction, loadProjectSharing, recordAudit, replaceProjectSharingIfRevision, type SharingEntryRow, type SharingPrincipalType } from '@workcell/db';
 import { ProjectSharingReplace } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
@@ -33,7 +33,8 @@ export const replaceProjectSharing = defineProcedure('replaceProjectSharing', re
   const workspaceId = auth.workspaceId;
   const entries: SharingEntryRow[] = input.entries.map((e) => ({ principalType: PRINCIPAL_TYPES[e.principalType], principalId: e.principalId.toLowerCase(), access: e.access }));
   const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  // Moves the workspace's authorization epoch: verified credentials carry the projects hidden from them.
+  return inAuthorizationTransaction(ctx.database, workspaceId, async (tx) => {
     const previous = await loadProjectSharing(tx, workspaceId, projectId);
     if (!previous) throw new DomainError('not_found', 'project not found');
     // Only a manager of the project, or an administrator, changes its entries (an open project's first ones: an
