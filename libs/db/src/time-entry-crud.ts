@@ -1,7 +1,7 @@
 import { setArchivedAt } from './revisioned-rows.js';
 import { type CasOutcome, readRows, type SqlClient, type Tx } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
-import { projectReadableSql, resourceReadableSql, type Viewer } from './visibility.js';
+import { projectReadableSql, resourceReadableSql, timeEntryProjectSql, type Viewer } from './visibility.js';
 
 /**
  * v1 time entries (issue 6): manual entries and running timers (`stopped_at IS NULL`, at most one per member
@@ -42,7 +42,7 @@ function record(row: TimeEntryRow): TimeEntryRow {
 /** Whether the viewer may see time entry row `e` (visibility.ts: grants, and the sharing of its project or else its task's). */
 const entryReadable = (viewer: Viewer) =>
   resourceReadableSql('time_entry', Prisma.sql`e.workspace_id`, Prisma.sql`e.id`, viewer, {
-    project: Prisma.sql`COALESCE(e.project_id, (SELECT t.project_id FROM tasks t WHERE t.workspace_id = e.workspace_id AND t.id = e.task_id))`,
+    project: timeEntryProjectSql('e'),
   });
 
 /**

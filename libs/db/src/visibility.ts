@@ -64,6 +64,11 @@ const targetProject =
   (table: string): Expr =>
   (w, id) =>
     Prisma.sql`(SELECT ${targetProjectSql('x')} FROM ${Prisma.raw(table)} x WHERE x.workspace_id = ${w} AND x.id = ${id})`;
+/** The project of a time entry row `alias`: its own, else its task's. A statement over time_entries passes it as `columns.project`. */
+export function timeEntryProjectSql(alias: string): Prisma.Sql {
+  const x = Prisma.raw(alias);
+  return Prisma.sql`COALESCE(${x}.project_id, (SELECT t.project_id FROM tasks t WHERE t.workspace_id = ${x}.workspace_id AND t.id = ${x}.task_id))`;
+}
 const granted = (type: GrantResourceType, id: Expr = self) => ({ grant: { type, id } });
 
 /** Every outbox aggregate type's rule (the resources v1 shows). */
@@ -71,8 +76,7 @@ export const RESOURCE_RULES = {
   project: { project: self, ...granted('project') },
   task: { project: taskProject, ...granted('task') },
   time_entry: {
-    project: (w, id) =>
-      Prisma.sql`(SELECT COALESCE(x.project_id, (SELECT t.project_id FROM tasks t WHERE t.workspace_id = x.workspace_id AND t.id = x.task_id)) FROM time_entries x WHERE x.workspace_id = ${w} AND x.id = ${id})`,
+    project: (w, id) => Prisma.sql`(SELECT ${timeEntryProjectSql('x')} FROM time_entries x WHERE x.workspace_id = ${w} AND x.id = ${id})`,
     ...granted('time_entry'),
   },
   project_statement: { project: column('project_statements', 'project_id'), ...granted('project_statement') },
