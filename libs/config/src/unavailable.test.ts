@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { DependencyTimeoutError } from '@workcell/config';
-import { isDatabaseUnavailable } from './unavailable.js';
+import { DependencyTimeoutError } from './dependency-budget.js';
+import { isDependencyUnavailable } from './unavailable.js';
 
-describe('isDatabaseUnavailable', () => {
+describe('isDependencyUnavailable', () => {
   it('recognises lost and unreachable connections, also wrapped', () => {
     const cases: unknown[] = [
       Object.assign(new Error("Can't reach database server at 127.0.0.1:5432"), { code: 'P1001' }),
@@ -23,8 +23,25 @@ describe('isDatabaseUnavailable', () => {
       // A raw query's failure keeps the adapter's error in meta, not in cause.
       Object.assign(new Error('Raw query failed. Code: `N/A`. Message: `Server has closed the connection.`'), { code: 'P2010', meta: { driverAdapterError: { name: 'DriverAdapterError', cause: { kind: 'ConnectionClosed' } } } }),
       Object.assign(new Error('Raw query failed.'), { code: 'P2010', meta: { driverAdapterError: { cause: { kind: 'ConnectionClosed' } } } }),
+      // Up but refusing work: too many connections (pg's, the adapter's and Prisma's forms), out of resources,
+      // not accepting connections yet. libs/http problems.test.ts meets the real ones from an impostor server.
+      { code: '53300', severity: 'FATAL', message: 'sorry, too many clients already' },
+      { code: '53100', message: 'could not extend file: No space left on device' },
+      { code: '57P03', message: 'the database system is not yet accepting connections' },
+      Object.assign(new Error('Too many database connections opened: sorry, too many clients already'), { code: 'P2037', meta: { driverAdapterError: { cause: { kind: 'TooManyConnections', originalCode: '53300' } } } }),
+      Object.assign(new Error('Database error. Code: `53200`.'), { code: 'P2039', meta: { driverAdapterError: { cause: { kind: 'postgres', originalCode: '53200', code: '53200' } } } }),
+      // Redis: a server loading its dataset, a replica without its master, a cluster down or resharding, a
+      // connection that closed or is not open.
+      Object.assign(new Error('LOADING Redis is loading the dataset in memory'), { name: 'ReplyError' }),
+      Object.assign(new Error("MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'."), { name: 'ReplyError' }),
+      Object.assign(new Error('CLUSTERDOWN The cluster is down'), { name: 'ReplyError' }),
+      Object.assign(new Error('TRYAGAIN Multiple keys request during rehashing of slot'), { name: 'ReplyError' }),
+      new Error('Too many Cluster redirections. Last error: ReplyError: CLUSTERDOWN Hash slot not served'),
+      new Error('Connection is closed.'),
+      new Error("Stream isn't writeable and enableOfflineQueue options is false"),
+      Object.assign(new Error('Reached the max retries per request limit (which is 1). Refer to "maxRetriesPerRequest" option for details.'), { name: 'MaxRetriesPerRequestError' }),
     ];
-    for (const error of cases) assert.equal(isDatabaseUnavailable(error), true, JSON.stringify(error, Object.getOwnPropertyNames(error as object)));
+    for (const error of cases) assert.equal(isDependencyUnavailable(error), true, JSON.stringify(error, Object.getOwnPropertyNames(error as object)));
   });
 
   it('leaves statements PostgreSQL refused, and anything else, to be errors', () => {
@@ -32,7 +49,17 @@ describe('isDatabaseUnavailable', () => {
       // Misusing a finished transaction is a bug, not an outage.
       Object.assign(new Error('Transaction API error: Transaction already closed: A query cannot be executed on a committed transaction.'), { code: 'P2028' }),
       Object.assign(new Error('Unique constraint failed'), { code: 'P2002' }),
-      Object.assign(new Error('Raw query failed.'), { code: 'P2010', meta: { driverAdapterError: { cause: { kind: 'postgres', code: '22P02' } } } }), { code: '23505', message: 'duplicate key value' }, new Error('boom'), null, 'text', undefined];
-    for (const error of cases) assert.equal(isDatabaseUnavailable(error), false, String(error));
+      Object.assign(new Error('Raw query failed.'), { code: 'P2010', meta: { driverAdapterError: { cause: { kind: 'postgres', code: '22P02' } } } }),
+      { code: '23505', message: 'duplicate key value' },
+      // Refusals for what was asked: a query canceled by its statement timeout, a wrong Redis command or script.
+      { code: '57014', message: 'canceling statement due to statement timeout' },
+      Object.assign(new Error('ERR unknown command'), { name: 'ReplyError' }),
+      Object.assign(new Error('WRONGTYPE Operation against a key holding the wrong kind of value'), { name: 'ReplyError' }),
+      new Error('boom'),
+      null,
+      'text',
+      undefined,
+    ];
+    for (const error of cases) assert.equal(isDependencyUnavailable(error), false, String(error));
   });
 });
