@@ -134,6 +134,9 @@ export async function createHttpApplication(
       sendProblem(reply, request, toProblem(problem), RENDERERS[options.api ?? 'v1']);
     },
     clientErrorHandler: clientErrorHandler(RENDERERS[options.api ?? 'v1']),
+    // Node would answer an HTTP/1.1 request without Host itself, with an empty 400; the onRequest hook below
+    // refuses it in the generation's error shape with the request id instead.
+    http: { requireHostHeader: false },
     ...(options.rewriteUrl ? { rewriteUrl: (req: IncomingMessage) => options.rewriteUrl!(req.url ?? '/') } : {}),
   });
   const fastify = adapter.getInstance();
@@ -144,6 +147,12 @@ export async function createHttpApplication(
   });
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // RFC 9112 3.2: an HTTP/1.1 request without Host is a 400 (HTTP/1.0 has no such rule).
+    if (request.headers.host === undefined && request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor >= 1) {
+      reply.header('connection', 'close');
+      sendProblem(reply, request, toProblem(new ProtocolError(400, 'invalid_request', 'the request has no Host header, which HTTP/1.1 requires')), RENDERERS[options.api ?? 'v1']);
+      return reply;
+    }
   });
   // A request that finishes during shutdown closes its connection, so a keep-alive client cannot hold it open.
   fastify.addHook('onSend', async (_request, reply) => {
