@@ -16,7 +16,7 @@ import {
   verifyIdentifiedCredential,
   verifyIdentifiedTeamToken,
 } from '@workcell/domain';
-import { type ApiGeneration, APP_CONFIG, INFRASTRUCTURE_METADATA, OPERATION_GATE, OPERATION_METADATA, type OperationGate, PROCEDURE_CONTEXT, ProtocolError, RateLimiter, REDIS } from '@workcell/http';
+import { type ApiGeneration, APP_CONFIG, dependencyUnavailable, INFRASTRUCTURE_METADATA, OPERATION_GATE, OPERATION_METADATA, type OperationGate, PROCEDURE_CONTEXT, ProtocolError, RateLimiter, REDIS } from '@workcell/http';
 import { type AuthRouter, createInternalClient, rethrowDomainError } from '@workcell/internal-api';
 import { findV1Operation, v0Operations } from '@workcell/registry';
 import { AuthorizationHeaderStrategy } from './bearer.strategy.js';
@@ -44,7 +44,7 @@ export function internalFailure(error: unknown): never {
   } catch (rethrown) {
     if (rethrown instanceof DomainError) throw rethrown;
   }
-  throw new ProtocolError(503, 'service_unavailable', 'a dependency is temporarily unavailable; retry shortly', [], { 'retry-after': '1' });
+  throw dependencyUnavailable();
 }
 
 export const AUTHENTICATOR = Symbol('AUTHENTICATOR');

@@ -71,8 +71,8 @@ export function startDependencyCall(fallbackMs: number): DependencyCall {
 
 /**
  * A dependency did not answer within the time it had: a temporary failure (503 with Retry-After), never a
- * verdict. `code` is the errno name Node uses for a timed-out socket, so every classifier of network errors
- * (isDatabaseUnavailable in libs/db among them) recognises it.
+ * verdict. `code` is the errno name Node uses for a timed-out socket, so anything that classifies network errors
+ * (isDependencyUnavailable, unavailable.ts, among them) recognises it.
  */
 export class DependencyTimeoutError extends Error {
   readonly code = 'ETIMEDOUT';

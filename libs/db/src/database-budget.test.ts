@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { DependencyBudget, withDependencyBudget } from '@workcell/config';
+import { DependencyBudget, isDependencyUnavailable, withDependencyBudget } from '@workcell/config';
 import { createTestDatabase, TcpProxy, type TestDatabase, testConfig } from '@workcell/testing';
 import { createDatabase, type Database } from './database.js';
 import { inTransaction } from './transactions.js';
-import { isDatabaseUnavailable } from './unavailable.js';
 
 /**
  * (Prisma's promises are lazy: they run when awaited, so each is awaited inside the budget it is meant to use.)
@@ -51,7 +50,7 @@ describe('PostgreSQL within a request\'s dependency budget', () => {
       for (let i = 0; i < 3; i++) await database.prisma.$queryRaw`SELECT pg_sleep(0.3)::text`;
     };
     const { ms, error } = await timed(() => withDependencyBudget(new DependencyBudget(BUDGET_MS), sleeps));
-    assert.ok(isDatabaseUnavailable(error), `expected an unavailable error, got ${String(error)}`);
+    assert.ok(isDependencyUnavailable(error), `expected an unavailable error, got ${String(error)}`);
     assert.ok(ms >= BUDGET_MS - 50 && ms <= BUDGET_MS + MARGIN_MS, `failed after ${Math.round(ms)} ms`);
     // Outside a request (a job, a tool) the same statements are not cut short.
     assert.equal((await timed(sleeps)).error, undefined);
@@ -79,7 +78,7 @@ describe('PostgreSQL within a request\'s dependency budget', () => {
         }),
       ),
     );
-    assert.ok(isDatabaseUnavailable(error), `expected an unavailable error, got ${String(error)}`);
+    assert.ok(isDependencyUnavailable(error), `expected an unavailable error, got ${String(error)}`);
     // Every client of the pool (two) answers its own statements again: none is left mid-statement or inside the
     // cut-off transaction (whose insert would otherwise become visible to, or block, the next user).
     for (let i = 0; i < 4; i++) {
@@ -101,7 +100,7 @@ describe('PostgreSQL within a request\'s dependency budget', () => {
         () => database.ping(),
       ]) {
         const { ms, error } = await timed(() => withDependencyBudget(new DependencyBudget(BUDGET_MS), async () => await work()));
-        assert.ok(isDatabaseUnavailable(error), `expected an unavailable error, got ${String(error)}`);
+        assert.ok(isDependencyUnavailable(error), `expected an unavailable error, got ${String(error)}`);
         assert.ok(ms <= BUDGET_MS + MARGIN_MS, `failed after ${Math.round(ms)} ms`);
       }
     } finally {

@@ -291,7 +291,7 @@ export function createDatabase(config: AppConfig, options: { poolSize?: number; 
   const { pool } = managed;
   const unobserve = observePool(pool);
   // Every interactive transaction (inTransaction, and any direct $transaction) waits at most the dependency
-  // timeout to start; Prisma's own timeout errors count as unavailable (unavailable.ts).
+  // timeout to start; Prisma's own timeout errors count as unavailable (libs/config unavailable.ts).
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: config.dependencyTimeoutMs, timeout: TRANSACTION_TIMEOUT_MS } });
   // Loads the query engine now rather than inside the first request's dependency budget; a database that is
   // down at start is found by the first query instead (the client connects lazily).

@@ -240,7 +240,6 @@ export {
 export { existingSharingPrincipals, loadProjectSharing, type ProjectSharingRecord, replaceProjectSharingIfRevision, type SharingAccess, type SharingEntryRow, type SharingPrincipalType } from './project-sharing.js';
 export { loadWorkspaceSettings, type WorkspaceSettingsChanges, type WorkspaceSettingsRecord, updateWorkspaceSettingsIfRevision } from './workspace-settings.js';
 export { type TreeGroupFilter, type TreeGroupRecord } from './group-tree.js';
-export { isDatabaseUnavailable } from './unavailable.js';
 export { type ChangeRecord, committedEventHead, headAndFirstWindow, isGrantResourceType, listOutboxWindow } from './changes.js';
 export {
   archiveWebhook,

@@ -60,13 +60,16 @@ export function routeCoverage(app: NestFastifyApplication): RouteCoverage {
 
 const RENDERERS: Record<ApiGeneration, ErrorRenderer> = { v0: v0Errors, v1: v1Errors };
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+/** ignoreBOM: a leading byte order mark is kept in the text (and refused), never silently dropped. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * The only request bodies any service reads are JSON (`application/json`, parameters such as charset allowed):
  * every other media type, a form-encoded body included, answers 415, and so does any `Content-Encoding` but
  * `identity` (compressed bodies are not decoded) and any charset but UTF-8. A JSON body must be valid UTF-8
- * (decoded fatally: a stray byte is a 400, never a silent U+FFFD) and is parsed by Fastify's secure parser,
+ * (decoded fatally: a stray byte is a 400, never a silent U+FFFD) and must not start with a byte order mark
+ * (RFC 8259 8.1: a JSON text carries none; a 400 like any other body bytes that are not JSON text, while 415 is
+ * for what the headers declare) and is parsed by Fastify's secure parser,
  * which refuses `__proto__` and `constructor.prototype` keys; repeated keys and deep nesting are refused too
  * (jsonStructureProblem).
  */
@@ -89,6 +92,10 @@ function installBodyParsers(fastify: FastifyInstance): void {
       text = UTF8.decode(body as Buffer);
     } catch {
       done(new ProtocolError(400, 'invalid_json', 'the request body is not valid UTF-8'), undefined);
+      return;
+    }
+    if (text.startsWith('\uFEFF')) {
+      done(new ProtocolError(400, 'invalid_json', 'the request body starts with a byte order mark (U+FEFF); JSON text must not (RFC 8259 8.1)'), undefined);
       return;
     }
     parseJson(request, text, (error: Error | null, value?: unknown) => {
@@ -134,6 +141,9 @@ export async function createHttpApplication(
       sendProblem(reply, request, toProblem(problem), RENDERERS[options.api ?? 'v1']);
     },
     clientErrorHandler: clientErrorHandler(RENDERERS[options.api ?? 'v1']),
+    // Node would answer an HTTP/1.1 request without Host itself, with an empty 400; the onRequest hook below
+    // refuses it in the generation's error shape with the request id instead.
+    http: { requireHostHeader: false },
     ...(options.rewriteUrl ? { rewriteUrl: (req: IncomingMessage) => options.rewriteUrl!(req.url ?? '/') } : {}),
   });
   const fastify = adapter.getInstance();
@@ -144,6 +154,12 @@ export async function createHttpApplication(
   });
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // RFC 9112 3.2: an HTTP/1.1 request without Host is a 400 (HTTP/1.0 has no such rule).
+    if (request.headers.host === undefined && request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor >= 1) {
+      reply.header('connection', 'close');
+      sendProblem(reply, request, toProblem(new ProtocolError(400, 'invalid_request', 'the request has no Host header, which HTTP/1.1 requires')), RENDERERS[options.api ?? 'v1']);
+      return reply;
+    }
   });
   // A request that finishes during shutdown closes its connection, so a keep-alive client cannot hold it open.
   fastify.addHook('onSend', async (_request, reply) => {

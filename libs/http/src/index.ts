@@ -5,7 +5,7 @@ export { createLogger, type Logger, NestPinoLogger, REDACTED_PATHS } from './log
 export { APP_CONFIG, DATABASE, INFRASTRUCTURE_METADATA, LOGGER, PROCEDURE_CONTEXT, type ReadinessProbe, REDIS, SERVICE_NAME } from './tokens.js';
 export { INFRASTRUCTURE_ROUTES, routeCoverage } from './bootstrap.js';
 export { type ApiGeneration, compareWithRegistry, LegacyOperation, Operation, OPERATION_METADATA, registryRoutes, type RouteCoverage, routePath } from './operations.js';
-export { DATA_EXCEPTION_DETAIL, DOMAIN_STATUS, isDataException, type Problem, ProtocolError, titleFor, toProblem } from './problems.js';
+export { DATA_EXCEPTION_DETAIL, dependencyUnavailable, DOMAIN_STATUS, isDataException, type Problem, ProtocolError, titleFor, toProblem, UNAVAILABLE_DETAIL } from './problems.js';
 export { bearerChallenge, type ErrorRenderer, ProblemFilter, sendProblem, v0Errors, v1Errors } from './protocols.js';
 export { hostileInputIssues, Input, type OperationInput, RequestValidationInterceptor } from './validation.js';
 export { list, revisioned, single, versioned } from './envelope.js';

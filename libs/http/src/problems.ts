@@ -1,6 +1,6 @@
 import { HttpException } from '@nestjs/common';
+import { isDependencyUnavailable } from '@workcell/config';
 import { type DomainErrorCode, type FieldIssue, isDomainError } from '@workcell/domain';
-import { isDatabaseUnavailable } from '@workcell/db';
 import { titleFor } from '@workcell/registry';
 
 /**
@@ -73,6 +73,14 @@ export class ProtocolError extends Error {
   }
 }
 
+/** What a 503 says: never which dependency or why (its error may name hosts, codes or internals). */
+export const UNAVAILABLE_DETAIL = 'a dependency is temporarily unavailable; retry shortly';
+
+/** The answer to a dependency that is unavailable (isDependencyUnavailable, or a caller's own finding): 503, retry in a second. */
+export function dependencyUnavailable(): ProtocolError {
+  return new ProtocolError(503, 'service_unavailable', UNAVAILABLE_DETAIL, [], { 'retry-after': '1' });
+}
+
 /** Fastify's own request errors (body parsing, size limits, content types), by their error codes. */
 const FASTIFY_ERRORS: Readonly<Record<string, { status: number; code: string }>> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large' },
@@ -118,10 +126,8 @@ export function isDataException(error: unknown): boolean {
 export const DATA_EXCEPTION_DETAIL = 'a value of the request is outside what can be stored (text with NUL, a date or number out of range, or text too long)';
 
 /** Turns anything thrown while handling a request into a Problem; unknown errors become a bare 500. */
-export function toProblem(error: unknown): Problem {
-  if (isDatabaseUnavailable(error)) {
-    return { status: 503, code: 'service_unavailable', title: titleFor(503), detail: 'a dependency is temporarily unavailable; retry shortly', issues: [], headers: { 'retry-after': '1' } };
-  }
+export function toProblem(thrown: unknown): Problem {
+  const error = isDependencyUnavailable(thrown) ? dependencyUnavailable() : thrown;
   if (isDataException(error)) {
     return { status: 400, code: 'validation_failed', title: titleFor(400), detail: DATA_EXCEPTION_DETAIL, issues: [], headers: {} };
   }

@@ -5,7 +5,7 @@ import { V0_REQUESTS_PER_MINUTE } from '@workcell/domain';
 import { findV0Operation, findV1OperationByRoute, type HttpMethod, type V0Method } from '@workcell/registry';
 import { authorizationEpochKeys, type Redis, runScript, whenReady } from '@workcell/redis';
 import type { ApiGeneration } from './operations.js';
-import { ProtocolError } from './problems.js';
+import { dependencyUnavailable, ProtocolError } from './problems.js';
 
 /**
  * Rate limits shared by every instance of an API through Redis: a sliding one-minute window per caller (and
@@ -179,7 +179,7 @@ export class RateLimiter {
     try {
       return await consume(this.redis, key, limit, this.config.dependencyTimeoutMs);
     } catch {
-      throw unavailable();
+      throw dependencyUnavailable();
     }
   }
 
@@ -224,9 +224,9 @@ export class RateLimiter {
     try {
       result = await whenReady(this.redis, this.config.dependencyTimeoutMs, () => runScript(this.redis, ADMIT_KNOWN, [`rl:${budget}`, keys.epoch, keys.pending], [WINDOW_MS, limit, slot]));
     } catch {
-      throw unavailable();
+      throw dependencyUnavailable();
     }
-    if (!isNumbers(result, 6)) throw unavailable();
+    if (!isNumbers(result, 6)) throw dependencyUnavailable();
     const [allowed, count, resetAt, now, epoch, pending] = result as [number, number, number, number, number, number];
     const admission = { slot, limit, remaining: Math.max(0, limit - count), resetAt, allowed: allowed === 1, retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)), epoch, changing: pending === 1, budget };
     this.apply(reply, admission);
@@ -242,10 +242,6 @@ export class RateLimiter {
     await refund(this.redis, admission.budget, admission.slot, this.config.dependencyTimeoutMs).catch(() => undefined);
     return this.refuse(request, reply, error);
   }
-}
-
-function unavailable(): ProtocolError {
-  return new ProtocolError(503, 'service_unavailable', 'a dependency is temporarily unavailable; retry shortly', [], { 'retry-after': '1' });
 }
 
 /**

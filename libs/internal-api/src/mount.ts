@@ -15,6 +15,8 @@ export async function mountInternalApi(app: NestFastifyApplication, router: AnyR
       createContext: ({ req }: { req: { headers: Record<string, string | string[] | undefined> } }): InternalContext => ({
         internal: isInternalCaller(config, req.headers[INTERNAL_HEADER]),
       }),
+      // A 503 (a dependency of this service unavailable: expose, trpc.ts) says when to retry, as the APIs' do.
+      responseMeta: ({ errors }: { errors: readonly { code: string }[] }) => (errors.some((e) => e.code === 'SERVICE_UNAVAILABLE') ? { headers: { 'retry-after': '1' } } : {}),
     },
   });
 }

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { initTRPC, TRPCError } from '@trpc/server';
-import type { AppConfig } from '@workcell/config';
+import { type AppConfig, isDependencyUnavailable } from '@workcell/config';
 import {
   authenticateCredential,
   authenticateTeamToken,
@@ -20,7 +20,7 @@ import {
   rotateServiceAccountCredential,
   runHandler,
 } from '@workcell/domain';
-import { DATA_EXCEPTION_DETAIL, isDataException } from '@workcell/http';
+import { DATA_EXCEPTION_DETAIL, isDataException, UNAVAILABLE_DETAIL } from '@workcell/http';
 import type { z } from 'zod';
 
 /**
@@ -110,6 +110,8 @@ export function expose<I extends z.ZodType, O>(procedure: Procedure<I, O>, conte
       if (isDataException(error)) {
         throw new TRPCError({ code: 'BAD_REQUEST', message: DATA_EXCEPTION_DETAIL, cause: new DomainError('validation_failed', DATA_EXCEPTION_DETAIL) });
       }
+      // A dependency of this service that is unavailable is said so (503 with Retry-After, mount.ts), not as a 500.
+      if (isDependencyUnavailable(error)) throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: UNAVAILABLE_DETAIL, cause: error });
       throw error;
     }
   });

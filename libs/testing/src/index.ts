@@ -3,6 +3,7 @@ export { createRedisPrefix, dropRedisPrefix } from './redis.js';
 export { type AppFactory, type ListeningApp, type RunningApp, startApp, testConfig, type TestEnvironment, useTestEnvironment } from './app.js';
 export { projectSourceDirs, sourceFiles } from './sources.js';
 export { TcpProxy } from './tcp-proxy.js';
+export { type Impostor, postgresRefusing, redisReplying, startImpostor } from './impostors.js';
 export { exitCodeOf, type ServiceProcess, spawnProcess, spawnService } from './process.js';
 export { freePort, type RedisServer, startRedisServer } from './redis-server.js';
 export { waitFor } from './wait.js';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { TcpProxy } from './tcp-proxy.js';
+import type { Impostor } from './impostors.js';
 
 /** An echo server behind the proxy: what a client sends comes back, unless the proxy faults. */
 function echoServer(): Promise<net.Server> {
@@ -88,6 +89,25 @@ describe('TcpProxy', () => {
     await Promise.all([oldClosed, freshClosed]);
     const after = await connect(proxy.port);
     assert.equal(await roundTrip(after, 'd'), 'd');
+    after.destroy();
+  });
+
+  it('impersonate: open connections are reset and new ones meet the impostor; restore resets those and forwards again', async () => {
+    const old = await connect(proxy.port);
+    old.on('error', () => undefined);
+    const oldClosed = new Promise((resolve) => old.once('close', resolve));
+    const shouting: Impostor = (socket) => socket.on('data', (chunk: Buffer) => socket.write(chunk.toString('utf8').toUpperCase()));
+    await proxy.impersonate(shouting);
+    assert.equal(proxy.state, 'impersonated');
+    await oldClosed;
+    const fresh = await connect(proxy.port);
+    fresh.on('error', () => undefined);
+    assert.equal(await roundTrip(fresh, 'e', 300), 'E');
+    const freshClosed = new Promise((resolve) => fresh.once('close', resolve));
+    await proxy.restore();
+    await freshClosed;
+    const after = await connect(proxy.port);
+    assert.equal(await roundTrip(after, 'f'), 'f');
     after.destroy();
   });
 });

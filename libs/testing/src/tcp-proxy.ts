@@ -1,16 +1,21 @@
 import net from 'node:net';
+import type { Impostor } from './impostors.js';
 
 /**
  * A loopback TCP proxy a test can fault and restore, standing in for a dependency (PostgreSQL, Redis, the auth
- * service) failing without touching the machine's shared servers. Two faults, the two a network produces:
+ * service) failing without touching the machine's shared servers. Two faults, the two a network produces, and a
+ * third the dependency itself produces:
  *
  * - `cut()`: the dependency is gone. The listener closes (new connections are refused, as with a stopped
  *   server) and every open connection is destroyed (its peer sees a reset/close at once).
  * - `blackhole()`: a partition. Nothing is refused or closed; every byte in either direction is silently
  *   dropped and new connections are accepted but never reach the target, so a client learns of the fault only
  *   from its own timeouts.
+ * - `impersonate(impostor)`: the dependency is up but refuses the work (PostgreSQL at max_connections, Redis
+ *   loading its dataset; impostors.ts). Every open connection is destroyed, as by the restart that brought it to
+ *   that state, and every new one is answered by the impostor instead of the target.
  *
- * `restore()` ends either fault. Connections that were black-holed lost bytes and cannot resume, so they are
+ * `restore()` ends any fault. Connections that were black-holed lost bytes and cannot resume, so they are
  * destroyed then (as a partition outlasting TCP's retransmissions does); new connections forward again.
  */
 export class TcpProxy {
@@ -20,6 +25,7 @@ export class TcpProxy {
   private readonly stale = new Set<net.Socket>();
   private boundPort = 0;
   private dropping = false;
+  private impostor: Impostor | undefined;
 
   private constructor(
     private readonly targetHost: string,
@@ -38,8 +44,9 @@ export class TcpProxy {
   }
 
   /** The current fault, for a test's messages. */
-  get state(): 'forwarding' | 'cut' | 'blackholed' {
+  get state(): 'forwarding' | 'cut' | 'blackholed' | 'impersonated' {
     if (!this.server) return 'cut';
+    if (this.impostor) return 'impersonated';
     return this.dropping ? 'blackholed' : 'forwarding';
   }
 
@@ -77,6 +84,17 @@ export class TcpProxy {
 
   private listen(port: number): Promise<void> {
     const server = net.createServer((client) => {
+      if (this.impostor) {
+        // Answered here, never forwarded; reset on restore like a black-holed connection.
+        this.sockets.add(client);
+        this.stale.add(client);
+        client.on('close', () => {
+          this.sockets.delete(client);
+          this.stale.delete(client);
+        });
+        this.impostor(client);
+        return;
+      }
       // While black-holed a connection is accepted but never forwarded: the partition swallows it.
       const upstream = this.dropping ? undefined : net.connect(this.targetPort, this.targetHost);
       this.track(client, () => upstream);
@@ -97,6 +115,7 @@ export class TcpProxy {
     const server = this.server;
     this.server = undefined;
     this.dropping = false;
+    this.impostor = undefined;
     for (const s of this.sockets) s.destroy();
     this.sockets.clear();
     this.stale.clear();
@@ -110,9 +129,18 @@ export class TcpProxy {
     for (const s of this.sockets) this.stale.add(s);
   }
 
-  /** Ends a cut or a black hole: new connections forward again; connections that lost bytes are reset. */
+  /** The dependency answers, but with a refusal: open connections are reset and new ones meet `impostor`. */
+  async impersonate(impostor: Impostor): Promise<void> {
+    if (!this.server) await this.listen(this.boundPort);
+    this.dropping = false;
+    this.impostor = impostor;
+    for (const s of this.sockets) s.destroy();
+  }
+
+  /** Ends any fault: new connections forward again; connections that lost bytes or met an impostor are reset. */
   async restore(): Promise<void> {
     this.dropping = false;
+    this.impostor = undefined;
     for (const s of this.stale) s.destroy();
     this.stale.clear();
     if (!this.server) await this.listen(this.boundPort);

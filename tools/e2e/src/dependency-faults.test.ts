@@ -5,11 +5,12 @@ import { createApiV1App } from '@workcell/api-v1';
 import { createAuthApp } from '@workcell/auth';
 import { createWorkerApp } from '@workcell/worker';
 import { createDatabase, type Database, type DemoTokens, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
-import { type RunningApp, startApp, TcpProxy, testConfig, useTestEnvironment } from '@workcell/testing';
+import { type Impostor, postgresRefusing, redisReplying, type RunningApp, startApp, TcpProxy, testConfig, useTestEnvironment } from '@workcell/testing';
 
 /**
  * Issue 10, dependency faults: PostgreSQL, Redis and the auth service, each cut (refused/reset) and black-holed
- * (every byte dropped, nothing closed: a partition), under a steady load of reads and writes on both APIs and the
+ * (every byte dropped, nothing closed: a partition), and (issue 25) PostgreSQL refusing every session with 53300
+ * and Redis answering -LOADING (up, but refusing the work: an impostor behind the proxy), under a steady load of reads and writes on both APIs and the
  * readiness probes. Every answer, for requests in flight when the fault starts and for new ones, is a 2xx or a
  * 503 `service_unavailable` with Retry-After in the generation's error shape (never a 500, never a hang), within
  * DEPENDENCY_TIMEOUT_MS plus a margin; every service recovers by itself after the fault; every write answered
@@ -34,7 +35,7 @@ interface Outcome {
   readonly body: unknown;
 }
 
-describe('dependency faults: PostgreSQL, Redis and the auth service cut and black-holed', () => {
+describe('dependency faults: PostgreSQL, Redis and the auth service cut, black-holed and refusing the work', () => {
   let database: Database;
   let demo: DemoTokens;
   let workspaceId: string;
@@ -168,19 +169,26 @@ describe('dependency faults: PostgreSQL, Redis and the auth service cut and blac
     }
   }
 
-  const faults: readonly { dependency: string; proxy: () => TcpProxy; probes: (ops: ReturnType<typeof operations>) => (() => Promise<Outcome>)[] }[] = [
+  const faults: readonly {
+    dependency: string;
+    proxy: () => TcpProxy;
+    probes: (ops: ReturnType<typeof operations>) => (() => Promise<Outcome>)[];
+    /** The dependency up but refusing the work, a third fault besides the cut and the black hole. */
+    refusing?: { readonly name: string; readonly impostor: Impostor };
+  }[] = [
     // Every operation needs PostgreSQL (the auth service's verification too), and every service's readiness.
-    { dependency: 'PostgreSQL', proxy: () => pg, probes: (ops) => ops },
+    { dependency: 'PostgreSQL', proxy: () => pg, probes: (ops) => ops, refusing: { name: 'refusing every session with 53300 (too many clients)', impostor: postgresRefusing() } },
     // Every API request passes the Redis-backed rate limit; both readiness probes check Redis.
-    { dependency: 'Redis', proxy: () => redis, probes: (ops) => ops },
+    { dependency: 'Redis', proxy: () => redis, probes: (ops) => ops, refusing: { name: 'answering -LOADING to every command', impostor: redisReplying() } },
     // Credentials are verified in each API instance (issue 11); credential management still asks the auth
     // service, and the API's readiness checks it (the worker's does not).
     { dependency: 'the auth service', proxy: () => authProxy, probes: (ops) => [ops[4]!, createCredential] },
   ];
 
   for (const fault of faults) {
-    for (const kind of ['cut', 'blackhole'] as const) {
-      it(`${fault.dependency} ${kind === 'cut' ? 'cut (refused and reset)' : 'black-holed (bytes dropped)'}: in flight and new requests answer 503 within the bound, then recover by themselves`, async () => {
+    for (const kind of ['cut', 'blackhole', ...(fault.refusing ? (['refusing'] as const) : [])] as const) {
+      const named = { cut: 'cut (refused and reset)', blackhole: 'black-holed (bytes dropped)', refusing: fault.refusing?.name };
+      it(`${fault.dependency} ${named[kind]}: in flight and new requests answer 503 within the bound, then recover by themselves`, async () => {
         const proxy = fault.proxy();
         // v0 limits each token to 100 requests per minute and path: the load and the probes get their own.
         const v0Token = () => database.prisma.$transaction((tx) => issueTeamToken(tx, env.config, { workspaceId, name: `fault-${++seq}`, createdByMemberId: memberId }));
@@ -194,7 +202,8 @@ describe('dependency faults: PostgreSQL, Redis and the auth service cut and blac
         await sleep(15);
         const faultAt = performance.now();
         if (kind === 'cut') await proxy.cut();
-        else await proxy.blackhole();
+        else if (kind === 'blackhole') await proxy.blackhole();
+        else await proxy.impersonate(fault.refusing!.impostor);
         let during: Outcome[];
         try {
           await sleep(TIMEOUT_MS + 300);

@@ -360,6 +360,21 @@ describe('hostile input: never a 5xx, always the error document, nothing written
     assert.equal(await snapshot(), before);
   });
 
+  it('a byte-order mark before a JSON body is 400 invalid_json (RFC 8259 8.1: JSON text carries none), in both generations, without a write', async () => {
+    const before = await snapshot();
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const v1Reply = await send(v1, 'POST', '/v1/tags', pat, Buffer.concat([bom, Buffer.from('{"name":"bom"}')]));
+    assert.equal(v1Refusal(v1Reply, {}, 400, 'invalid_json'), null);
+    assert.match((v1Reply.body as { errors: { detail: string }[] }).errors[0]?.detail ?? '', /byte order mark/);
+    assert.equal(v1Refusal(await send(v1, 'PATCH', `/v1/tags/${randomUUID()}`, pat, Buffer.concat([bom, Buffer.from('{"name":"bom"}')])), {}, 400, 'invalid_json'), null);
+    assert.equal(v0Refusal(await send(cell.v0, 'POST', '/tasks', v0Token(), Buffer.concat([bom, Buffer.from('{"title":"bom"}')]))), null);
+    assert.equal(await snapshot(), before);
+    // U+FEFF anywhere else is text like any other character (a zero-width no-break space inside a name is kept).
+    const inside = await send(v1, 'POST', '/v1/tags', pat, Buffer.from('{"name":"bom\ufeffinside"}'));
+    assert.equal(inside.status, 201, inside.text);
+    assert.equal((inside.body as { data: { name: string } }).data.name, 'bom\ufeffinside');
+  });
+
   it('only identity-encoded JSON bodies are read: other media types and Content-Encoding answer 415', async () => {
     const before = await snapshot();
     const cases: Array<[string, Record<string, string>]> = [

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { V1_SCOPES } from '@workcell/credentials';
 import { routeCoverage } from '@workcell/http';
@@ -23,6 +24,19 @@ const env = useTestEnvironment();
 const BAD_V1_TOKEN = `svc_pat_v2_${'A'.repeat(40)}`;
 const BAD_V0_TOKEN = `wc_v0_${'A'.repeat(40)}`;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** Sends `request` as raw bytes and reads the whole answer (the server closes): status, headers (lower-cased names), body. */
+async function rawExchange(url: string, request: string): Promise<{ status: number; headers: Map<string, string>; body: string }> {
+  const socket = net.connect(Number(new URL(url).port), '127.0.0.1');
+  socket.write(request);
+  const chunks: Buffer[] = [];
+  for await (const chunk of socket) chunks.push(chunk as Buffer);
+  const raw = Buffer.concat(chunks).toString('utf8');
+  const [head = '', ...rest] = raw.split('\r\n\r\n');
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const headers = new Map(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()] as [string, string]));
+  return { status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') };
+}
 
 /** A concrete path for a registry template (every parameter a fresh UUID; the calendar token too). */
 const concrete = (template: string) => template.replace(/\{\w+\}/g, () => randomUUID());
@@ -137,6 +151,31 @@ describe('HTTP contract rules over every operation', () => {
     // An unknown path stays 404.
     assertProblem(await callApi(cell.v1, 'GET', '/v1/nowhere', cell.demo.personalAccessToken), 404, 'route_not_found');
     assertLegacyError(await callV0(v0, 'GET', '/nowhere', cell.demo.v0TeamToken), 404, 'not_found');
+  });
+
+  it('v1 and v0: an HTTP/1.1 request without Host answers 400 in the error document with X-Request-Id; HTTP/1.0 needs none', async () => {
+    for (const [generation, url, path, token] of [
+      ['v1', cell.v1.url, '/v1/tags', cell.demo.personalAccessToken],
+      ['v0', v0.url, '/tasks', cell.demo.v0TeamToken],
+    ] as const) {
+      for (const request of [`GET ${path} HTTP/1.1\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`, `POST ${path} HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`]) {
+        const reply = await rawExchange(url, request);
+        const what = `${generation} ${request.split('\r\n')[0]}: ${reply.status} ${reply.body}`;
+        assert.equal(reply.status, 400, what);
+        const requestId = reply.headers.get('x-request-id');
+        assert.match(requestId ?? '', /^[0-9a-f-]{36}$/, what);
+        assert.match(reply.headers.get('content-type') ?? '', /^application\/json/, what);
+        if (generation === 'v1') {
+          assertProblem({ status: reply.status, body: JSON.parse(reply.body), headers: new Headers() }, 400, 'invalid_request');
+          assert.equal((JSON.parse(reply.body) as { meta: { requestId: string } }).meta.requestId, requestId, what);
+        } else {
+          assert.deepEqual(JSON.parse(reply.body), { error: { code: 'invalid_request', message: 'the request has no Host header, which HTTP/1.1 requires' } }, what);
+        }
+      }
+      // HTTP/1.0 has no Host requirement: the request is served (here, with its token, the collection).
+      const served = await rawExchange(url, `GET ${path} HTTP/1.0\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+      assert.equal(served.status, 200, `${generation} HTTP/1.0 without Host: ${served.status} ${served.body}`);
+    }
   });
 
   it('v1: Idempotency-Key is scoped by credential and operation; a malformed key is invalid_idempotency_key', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { TcpProxy } from '@workcell/testing';
+import { type Impostor, postgresRefusing, redisReplying, type TcpProxy } from '@workcell/testing';
 import type { FaultyPlatform } from '../support/faulty-platform.js';
 import { type Answer, type Probe, send } from '../support/http.js';
 import { judge } from '../support/judge.js';
@@ -7,7 +7,8 @@ import { Ledger } from '../support/ledger.js';
 
 /**
  * Check 4: PostgreSQL, Redis and the auth service, each cut (connections refused and reset) and black-holed
- * (every byte dropped, nothing refused) while a mixed load of v1 and v0 reads and creates runs. Every answer
+ * (every byte dropped, nothing refused), and PostgreSQL refusing every session with 53300 (too many clients) and
+ * Redis answering -LOADING to every command (up, but refusing the work: an impostor behind the proxy), while a mixed load of v1 and v0 reads and creates runs. Every answer
  * must be a 2xx/4xx or 503 `service_unavailable` with Retry-After, within DEPENDENCY_TIMEOUT_MS plus a margin,
  * never another 5xx or a hang, and never a 401 (valid credentials are not refused because the auth service is
  * away); after restore the service must answer again by itself; and every create acknowledged with a 2xx —
@@ -57,8 +58,9 @@ export async function faults(platform: FaultyPlatform): Promise<Ledger> {
   ];
   const url = (generation: 'v0' | 'v1') => (generation === 'v1' ? platform.v1.url : platform.v0.url);
 
-  const scenarios: [string, TcpProxy, 'cut' | 'blackhole'][] = [];
+  const scenarios: [string, TcpProxy, 'cut' | 'blackhole' | Impostor][] = [];
   for (const [name, proxy] of Object.entries(platform.proxies)) for (const mode of ['cut', 'blackhole'] as const) scenarios.push([`${name} ${mode}`, proxy, mode]);
+  scenarios.push(['postgres refused with 53300', platform.proxies.postgres, postgresRefusing()], ['redis LOADING', platform.proxies.redis, redisReplying()]);
 
   for (const [scenario, proxy, mode] of scenarios) {
     let phase: 'before' | 'fault' | 'after' = 'before';
@@ -93,7 +95,7 @@ export async function faults(platform: FaultyPlatform): Promise<Ledger> {
     const inFlight = Array.from({ length: LANES }, (_v, i) => oneRequest(i % 2 === 0 ? 2 : 4) /* v1 and v0 creates */);
     await sleep(5);
     phase = 'fault';
-    await (mode === 'cut' ? proxy.cut() : proxy.blackhole());
+    await (mode === 'cut' ? proxy.cut() : mode === 'blackhole' ? proxy.blackhole() : proxy.impersonate(mode));
     await sleep(faultMs);
     await proxy.restore();
     phase = 'after';
@@ -125,7 +127,7 @@ export async function faults(platform: FaultyPlatform): Promise<Ledger> {
     const answer = await send(url(write.generation), { method: 'GET', path: write.path, headers });
     if (answer.status !== 200) ledger.find('acknowledged-write-lost', `${write.scenario}: ${write.generation} create`, { method: 'GET', path: write.path }, answer, 'a create answered 2xx does not exist afterwards', write.scenario);
   }
-  ledger.bump('faults (3 dependencies × cut, black hole)', scenarios.length);
+  ledger.bump('faults (3 dependencies × cut, black hole; PostgreSQL 53300, Redis LOADING)', scenarios.length);
   ledger.bump('ms slowest recovery', slowestRecovery);
   ledger.bump('acknowledged creates verified', acknowledged.length);
   return ledger;
