@@ -1408,7 +1408,7 @@ export interface paths {
         put?: never;
         /**
          * Create custom field definition
-         * @description A new custom-field definition (version 1). A key the workspace already has (archived definitions included) answers 409 `conflict` (pointer `/key`); options on a field that is not a select or multi-select, a select without options, repeated option keys or target types answer 400 with a pointer. Values: `text`: a string of 1 to 2,000 characters; `number`: a finite JSON number; `date`: a calendar date `YYYY-MM-DD`; `boolean`: true or false; `select`: the key of one unarchived option; `multi-select`: a non-empty array of distinct keys of unarchived options; `member`: the id of an active member of the workspace. Definitions are workspace configuration: custom-field-definitions scopes alone bound them (a service account needs no resource grant).
+         * @description A new custom-field definition (version 1). A key the workspace already has (archived definitions included) answers 409 `conflict` (pointer `/key`); options on a field that is not a select or multi-select, a select without options, repeated option keys or target types answer 400 with a pointer. Values: `text`: a string of 1 to 2,000 characters; `number`: a finite JSON number; `date`: a calendar date `YYYY-MM-DD` from 0001-01-01 to 9999-12-31; `boolean`: true or false; `select`: the key of one unarchived option; `multi-select`: a non-empty array of distinct keys of unarchived options; `member`: the id of an active member of the workspace. Definitions are workspace configuration: custom-field-definitions scopes alone bound them (a service account needs no resource grant).
          *
          *     Scopes: `custom-field-definitions:write`.
          */
@@ -4223,7 +4223,7 @@ export interface components {
             key: string;
             label: string;
             /**
-             * @description What a value is (immutable): `text`: a string of 1 to 2,000 characters; `number`: a finite JSON number; `date`: a calendar date `YYYY-MM-DD`; `boolean`: true or false; `select`: the key of one unarchived option; `multi-select`: a non-empty array of distinct keys of unarchived options; `member`: the id of an active member of the workspace.
+             * @description What a value is (immutable): `text`: a string of 1 to 2,000 characters; `number`: a finite JSON number; `date`: a calendar date `YYYY-MM-DD` from 0001-01-01 to 9999-12-31; `boolean`: true or false; `select`: the key of one unarchived option; `multi-select`: a non-empty array of distinct keys of unarchived options; `member`: the id of an active member of the workspace.
              * @enum {string}
              */
             fieldType: "text" | "number" | "date" | "boolean" | "select" | "multi-select" | "member";
