@@ -2908,7 +2908,7 @@ export interface paths {
         put?: never;
         /**
          * Create automation definition
-         * @description A new draft (never published, so it triggers nothing). The trigger's event type must be in the event catalog and the steps' actions and inputs valid (400 validation_failed with pointers). Needs automations:write plus the scopes the flow implies: every action's requiredScopes and the event type's read scopes (403 insufficient_scope naming the missing ones).
+         * @description A new draft (never published, so it triggers nothing). The trigger's event type must be in the event catalog and the steps' actions and inputs valid, the ids they name this workspace's, templates aside (400 validation_failed with pointers). Needs automations:write plus the scopes the flow implies: every action's requiredScopes and the event type's read scopes (403 insufficient_scope naming the missing ones).
          *
          *     Scopes: `automations:write`.
          */
@@ -2986,7 +2986,7 @@ export interface paths {
         put?: never;
         /**
          * Publish the draft as a new version
-         * @description Compare-and-set on the definition's version (body expectedVersion; 409 version_conflict when stale, so of two concurrent publishes at one version one makes the version and the other is refused): inserts the immutable version previous + 1 with the draft's trigger and steps, in the statement that bumps the definition's version and publishedVersion. The publishing credential becomes the owner, whose authority every run acts with; it needs automations:write and every scope the flow implies (403 insufficient_scope). An archived definition is 409 conflict.
+         * @description Compare-and-set on the definition's version (body expectedVersion; 409 version_conflict when stale, so of two concurrent publishes at one version one makes the version and the other is refused): inserts the immutable version previous + 1 with the draft's trigger and steps, in the statement that bumps the definition's version and publishedVersion. The publishing credential becomes the owner, whose authority every run acts with; it needs automations:write and every scope the flow implies (403 insufficient_scope). The draft is validated as on create, the ids its steps name included (400 validation_failed with pointers /steps/{i}/input/...). An archived definition is 409 conflict.
          *
          *     Scopes: `automations:write`.
          *
@@ -3933,7 +3933,7 @@ export interface components {
                 message: string;
             } | null;
         };
-        /** @description One step of a flow: an action of GET /v1/automation-actions and its input, checked against the action's inputSchema on create, update and publish (400 validation_failed, pointers /steps/{i}/input/...). A string value `{{event.<dot path>}}` is replaced at run time by that value of the triggering event (`event.id`, `event.type`, `event.data.<payload path>`). */
+        /** @description One step of a flow: an action of GET /v1/automation-actions and its input, checked against the action's inputSchema on create, update and publish (400 validation_failed, pointers /steps/{i}/input/...), and so are the ids it names (a task, project, list, tag, member or comment target that is not one of this workspace's the caller may see is 400 at its pointer). A string value `{{event.<dot path>}}` is replaced at run time by that value of the triggering event (`event.id`, `event.type`, `event.data.<payload path>`). */
         AutomationStep: {
             actionId: string;
             input: {
