@@ -29,6 +29,7 @@ type Definition = {
 };
 type Version = { definitionId: string; number: number; publishedBy: string; note: string | null; steps: unknown[] };
 type Run = { id: string; definitionId: string; status: string; stepsCompleted: number; eventId: string; depth: number; resumeAt: string | null; error: { code: string; message: string } | null };
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 type Operation = { id: string; kind: string; status: string; resourceType: string; resourceId: string };
 
 const AUTOMATE = ['automations:read', 'automations:write', 'tasks:read', 'tasks:write', 'comments:read', 'comments:write'];
@@ -155,6 +156,42 @@ describe('v1 automations', () => {
       const restored = await call<{ data: Definition }>('POST', `/v1/automation-definitions/${d.id}/restore`, cell.admin);
       assert.equal(restored.status, 200);
       assert.equal(restored.body.data.archivedAt, null);
+    });
+
+    it('ids in step inputs must name something of this workspace on create, update and publish; templates are not ids (issue 25)', async () => {
+      const otherWorkspace = await cell.otherWorkspace();
+      const foreignTask = (await cell.database.prisma.task.create({ data: { workspaceId: otherWorkspace, title: 'Foreign' } })).id;
+      const foreignProject = (await cell.database.prisma.project.create({ data: { workspaceId: otherWorkspace, name: 'Foreign' } })).id;
+      const ownTask = await task('own');
+      const fine = { actionId: 'tasks.create', input: { title: 'fine' } };
+      const cases: [{ actionId: string; input: Record<string, unknown> }, string][] = [
+        [{ actionId: 'tasks.update', input: { taskId: foreignTask, priority: 'high' } }, '/taskId'],
+        [{ actionId: 'tasks.update', input: { taskId: randomUUID(), priority: 'high' } }, '/taskId'],
+        [{ actionId: 'tasks.create', input: { title: 'x', projectId: foreignProject } }, '/projectId'],
+        [{ actionId: 'tasks.create', input: { title: 'x', projectId: randomUUID() } }, '/projectId'],
+        [{ actionId: 'tasks.create', input: { title: 'x', tagIds: ['{{event.data.task.id}}', randomUUID()] } }, '/tagIds/1'],
+        [{ actionId: 'comments.create', input: { targetType: 'tasks', targetId: foreignTask, body: 'x' } }, '/targetId'],
+        [{ actionId: 'comments.create', input: { targetType: 'projects', targetId: randomUUID(), body: 'x' } }, '/targetId'],
+      ];
+      const draft = await define(onTask('references', [fine]));
+      for (const [step, pointer] of cases) {
+        const body = onTask('references', [fine, step]);
+        assertProblem(await call('POST', '/v1/automation-definitions', cell.admin, body), 400, 'validation_failed', `/steps/1/input${pointer}`);
+        assertProblem(await call('PATCH', `/v1/automation-definitions/${draft.id}`, cell.admin, { expectedVersion: draft.version, steps: body.steps }), 400, 'validation_failed', `/steps/1/input${pointer}`);
+        // A draft stored before this check (written behind the API's back) is refused when published.
+        const stored = await cell.database.prisma.automationDefinition.create({ data: { workspaceId: cell.workspaceId, name: 'Stored', trigger: body.trigger, steps: body.steps as Json[] } });
+        assertProblem(await call('POST', `/v1/automation-definitions/${stored.id}/publish`, cell.admin, { expectedVersion: '1' }), 400, 'validation_failed', `/steps/1/input${pointer}`);
+        assert.equal(await cell.database.prisma.automationVersion.count({ where: { workspaceId: cell.workspaceId, definitionId: stored.id } }), 0);
+      }
+      // This workspace's ids and templates (checked when the run resolves them) pass.
+      const ok = await define(
+        onTask('references', [
+          { actionId: 'tasks.update', input: { taskId: ownTask, priority: 'high' } },
+          { actionId: 'tasks.update', input: { taskId: '{{event.data.task.id}}', tagIds: ['{{event.data.task.id}}'] } },
+          { actionId: 'comments.create', input: { targetType: 'tasks', targetId: ownTask, body: 'x' } },
+        ]),
+      );
+      await publish(ok);
     });
 
     it('keeps tenants apart: another workspace’s definition, versions and runs are 404', async () => {

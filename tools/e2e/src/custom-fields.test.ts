@@ -303,6 +303,17 @@ describe('v1 custom fields', () => {
       assert.equal(accepted.values[d.boolean.key], false);
     });
 
+    it('a date value lies in 0001-01-01..9999-12-31, the bound of every date of the API (issue 25)', async () => {
+      const t = await task();
+      const d = await define({ fieldType: 'date' });
+      for (const value of ['0000-01-01', '0000-12-31', '10000-01-01', '+010000-01-01']) assertProblem(await write('tasks', t, { [d.key]: value }, '1'), 400, 'validation_failed', `/values/${d.key}`);
+      assert.equal(await database.prisma.customFieldValueSet.count({ where: { workspaceId, targetId: t } }), 0, 'nothing written');
+      assert.equal((await written('tasks', t, { [d.key]: '0001-01-01' }, '1')).values[d.key], '0001-01-01');
+      assert.equal((await valuesOf('tasks', t)).values[d.key], '0001-01-01');
+      assert.equal((await written('tasks', t, { [d.key]: '9999-12-31' }, '2')).values[d.key], '9999-12-31');
+      assert.equal((await valuesOf('tasks', t)).values[d.key], '9999-12-31');
+    });
+
     it('a member value names an active member: a removed one is refused, stored ones stay readable', async () => {
       const t = await task();
       const d = await define({ fieldType: 'member' });

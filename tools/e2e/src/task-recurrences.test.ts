@@ -232,6 +232,119 @@ describe('v1 task recurrences', () => {
     });
   });
 
+  describe('rules the expander cannot finish, and the 0001–9999 bound (issue 25)', () => {
+    /** Every instant a reply carries lies in 0001–9999 (JavaScript writes later years as `+010000-…`). */
+    const inSupportedYears = (instants: readonly string[]) => assert.ok(instants.every((i) => /^\d{4}-/.test(i) && i >= '0001-01-01'), JSON.stringify(instants));
+
+    it('a rule that can never make an instant is 400 at its pointer on create, update and preview, and nothing changes', async () => {
+      const r = await create({ rule: { frequency: 'daily' } });
+      const cases: [Rule, string, string][] = [
+        // A week of one Monday has no second day; a month's "1st" no second one; a day no second anything.
+        [{ frequency: 'weekly', byWeekday: ['mo'], bySetPosition: [2] }, '2030-01-01', '/rule/bySetPosition/0'],
+        [{ frequency: 'monthly', byMonthDay: [1], bySetPosition: [2] }, '2030-01-01', '/rule/bySetPosition/0'],
+        [{ frequency: 'monthly', byMonthDay: [1, 15], bySetPosition: [1, -3] }, '2030-01-01', '/rule/bySetPosition/1'],
+        [{ frequency: 'daily', byWeekday: ['mo', 'tu'], bySetPosition: [2] }, '2030-01-01', '/rule/bySetPosition/0'],
+        // Every twelfth month from February is a February, which has no 30th: the expander finds nothing (its iteration cap).
+        [{ frequency: 'monthly', interval: 12, byMonthDay: [30], bySetPosition: [1] }, '2030-02-01', '/rule'],
+        [{ frequency: 'monthly', interval: 12, byMonthDay: [30] }, '2030-02-01', '/rule'],
+      ];
+      for (const [rule, startsOn, pointer] of cases) {
+        const body = { rule, startsOn, timeZone: 'UTC' };
+        assertProblem(await call('POST', '/v1/task-recurrences', admin, { ...body, templateTaskId: r.templateTaskId }), 400, 'validation_failed', pointer);
+        assertProblem(await call('PATCH', `/v1/task-recurrences/${r.id}`, admin, { ...body, expectedVersion: r.version }), 400, 'validation_failed', pointer);
+        assertProblem(await call('POST', `/v1/task-recurrences/${r.id}/preview`, admin, body), 400, 'validation_failed', pointer);
+      }
+      assert.deepEqual(await get(r.id), r);
+      assert.deepEqual(await cell.database.prisma.taskRecurrence.count({ where: { workspaceId: cell.workspaceId, taskId: r.templateTaskId } }), 1);
+      // The month's 30th as its first candidate is a rule like any other: February has none, the other months do.
+      const thirtieth = await create({ rule: { frequency: 'monthly', byMonthDay: [30], bySetPosition: [1] }, startsOn: '2030-02-01' });
+      assert.deepEqual(await preview(thirtieth.id, { count: 3 }), ['2030-03-30', '2030-04-30', '2030-05-30'].map((d) => `${d}T00:00:00.000Z`));
+      const updated = await call<{ data: Recurrence }>('PATCH', `/v1/task-recurrences/${r.id}`, admin, { expectedVersion: r.version, rule: { frequency: 'monthly', byMonthDay: [30], bySetPosition: [1] }, startsOn: '2030-02-01' });
+      assert.equal(updated.status, 200, JSON.stringify(updated.body));
+      assert.equal(updated.body.data.nextOccurrenceAt, '2030-03-30T00:00:00.000Z');
+    });
+
+    it('a series reaching 9999-12-31 ends there: create, update and preview answer no instant past it', async () => {
+      // until 9999-12-31 in Pago Pago (UTC-11) ends after 9999-12-31T23:59:59Z: the RRULE's UNTIL is capped at the bound.
+      const pago = await create({ rule: { frequency: 'daily', until: '9999-12-31' }, startsOn: '9999-12-29', timeZone: 'Pacific/Pago_Pago' });
+      assert.deepEqual([pago.status, pago.nextOccurrenceAt], ['active', '9999-12-29T11:00:00.000Z']);
+      assert.deepEqual(await preview(pago.id), ['9999-12-29T11:00:00.000Z', '9999-12-30T11:00:00.000Z', '9999-12-31T11:00:00.000Z']);
+      const last = await create({ rule: { frequency: 'daily' }, startsOn: '9999-12-31' });
+      assert.deepEqual([last.status, last.nextOccurrenceAt], ['active', '9999-12-31T00:00:00.000Z']);
+      assert.deepEqual(await preview(last.id), ['9999-12-31T00:00:00.000Z']);
+      // A first instant past the bound: the series has none (ended), as one whose until has passed.
+      const beyond = await create({ rule: { frequency: 'monthly', byMonthDay: [31], interval: 2 }, startsOn: '9999-11-01' });
+      assert.deepEqual([beyond.status, beyond.nextOccurrenceAt], ['ended', null]);
+      assert.deepEqual(await preview(beyond.id), []);
+      for (const timeZone of ['UTC', 'Pacific/Pago_Pago', 'Pacific/Kiritimati', 'America/New_York']) {
+        for (const rule of [{ frequency: 'daily' }, { frequency: 'weekly', byWeekday: ['mo', 'fr'] }, { frequency: 'monthly', byMonthDay: [-1] }, { frequency: 'yearly' }, { frequency: 'daily', until: '9999-12-31' }]) {
+          const body = { rule, startsOn: '9999-12-31', timeZone };
+          const instants = await preview(last.id, { ...body, count: 100 });
+          inSupportedYears(instants);
+          // The bound is the UTC instant's: Kiritimati's (UTC+14) local midnight of 10000-01-01 is 9999-12-31T10:00Z.
+          assert.ok(instants.length <= (timeZone === 'Pacific/Kiritimati' ? 2 : 1), JSON.stringify(instants));
+          const made = await create(body);
+          inSupportedYears([made.nextOccurrenceAt ?? '9999-12-31']);
+          const updated = await call<{ data: Recurrence }>('PATCH', `/v1/task-recurrences/${pago.id}`, admin, { ...body, expectedVersion: (await get(pago.id)).version });
+          assert.equal(updated.status, 200, JSON.stringify(updated.body));
+          inSupportedYears([updated.body.data.nextOccurrenceAt ?? '9999-12-31']);
+        }
+      }
+    });
+
+    it('a start before 0001-01-01T00:00Z (local midnight east of UTC) begins at the first instant inside the bound', async () => {
+      // Tokyo's local mean time in year 1 is UTC+09:18:59: its midnight of 0001-01-01 is in year 0.
+      const r = await create({ rule: { frequency: 'daily', count: 3 }, startsOn: '0001-01-01', timeZone: 'Asia/Tokyo' });
+      await recheck(r.id);
+      const made = await instants(r.id);
+      assert.deepEqual(made, ['0001-01-01T14:41:01.000Z', '0001-01-02T14:41:01.000Z']);
+      inSupportedYears(made);
+    });
+
+    it('a stored rule the expander cannot finish (from before this validation) ends its series on recheck and in the worker, never a 500', async () => {
+      const stored = async (rule: { frequency: string; interval?: number; byWeekday?: string[]; byMonthDay?: number[]; bySetPosition?: number[] }) => {
+        const taskId = await task();
+        const row = await cell.database.prisma.taskRecurrence.create({ data: { workspaceId: cell.workspaceId, taskId, rule, startsOn: new Date('2026-02-01'), timezone: 'UTC', nextOccurrenceAt: new Date('2026-02-02') } });
+        return row.id;
+      };
+      const rechecked = await stored({ frequency: 'weekly', byWeekday: ['mo'], bySetPosition: [2] });
+      await recheck(rechecked);
+      assert.deepEqual([(await get(rechecked)).status, (await get(rechecked)).nextOccurrenceAt], ['ended', null]);
+      assertProblem(await call('POST', `/v1/task-recurrences/${rechecked}/preview`, admin, {}), 400, 'validation_failed', '/rule/bySetPosition/0');
+      const due = await stored({ frequency: 'monthly', interval: 12, byMonthDay: [30] });
+      const worker = createDatabase(cell.config, { poolSize: 2 });
+      try {
+        const run = await invoke(materialiseDueTaskRecurrences, { database: worker, config: cell.config, now: () => new Date() }, {});
+        assert.ok(!run.failed.includes(due), JSON.stringify(run));
+      } finally {
+        await worker.close();
+      }
+      assert.deepEqual([(await get(due)).status, (await get(due)).nextOccurrenceAt], ['ended', null]);
+      assert.deepEqual(await occurrences(due), []);
+    });
+
+    it('the worker materialises a series up to 9999-12-31 and ends it there', async () => {
+      const s = await create({ rule: { frequency: 'daily' }, startsOn: '9999-12-29', timeZone: 'Pacific/Pago_Pago' });
+      // Only this series is active for the run whose clock reads the bound (the file's others would all be due then).
+      const others = (await cell.database.prisma.taskRecurrence.findMany({ where: { state: 'active', id: { not: s.id } }, select: { id: true } })).map((x) => x.id);
+      await cell.database.prisma.taskRecurrence.updateMany({ where: { id: { in: others } }, data: { state: 'paused' } });
+      const worker = createDatabase(cell.config, { poolSize: 2 });
+      try {
+        const atTheBound = { database: worker, config: cell.config, now: () => new Date('9999-12-31T23:59:59.999Z') };
+        const run = await invoke(materialiseDueTaskRecurrences, atTheBound, {});
+        assert.deepEqual([run.series, run.occurrences, run.failed], [1, 3, []]);
+        assert.deepEqual((await invoke(materialiseDueTaskRecurrences, atTheBound, {})).series, 0);
+      } finally {
+        await worker.close();
+        await cell.database.prisma.taskRecurrence.updateMany({ where: { id: { in: others } }, data: { state: 'active' } });
+      }
+      assert.deepEqual(await instants(s.id), ['9999-12-29T11:00:00.000Z', '9999-12-30T11:00:00.000Z', '9999-12-31T11:00:00.000Z']);
+      const after = await get(s.id);
+      assert.deepEqual([after.status, after.nextOccurrenceAt], ['ended', null]);
+      assert.equal(await tasksMadeBy(s.id), 3);
+    });
+  });
+
   describe('recheck', () => {
     it('answers a succeeded operation, fills a missing occurrence and never duplicates one', async () => {
       const r = await create({ rule: { frequency: 'daily', count: 3 }, startsOn: '2026-05-01' });

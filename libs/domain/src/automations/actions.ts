@@ -1,13 +1,15 @@
 import { z } from 'zod';
-import { findTask } from '@workcell/db';
+import { findTask, type Tx } from '@workcell/db';
 import { TaskCreate, TaskUpdate } from '@workcell/registry';
 import type { V1AuthContext } from '../kernel/auth-context.js';
+import type { FieldIssue } from '../kernel/errors.js';
 import { invoke, type ProcedureContext } from '../kernel/procedure.js';
+import { findVisibleTarget, TARGETS, type TargetType } from '../kernel/targets.js';
 import { createComment } from '../comments/create-comment.js';
 import { COMMENT_BODY_MAX } from '../comments/view.js';
 import { createTask } from '../tasks/create-task.js';
 import { updateTask } from '../tasks/update-task.js';
-import { taskIdOf, taskNotFound } from '../tasks/view.js';
+import { type TaskAttributes, taskIdOf, taskNotFound, taskReferenceIssues } from '../tasks/view.js';
 
 /** The longest a flow.delay step waits (7 days). */
 export const MAX_DELAY_SECONDS = 7 * 24 * 3600;
@@ -28,6 +30,19 @@ export interface AutomationActionSpec {
    * the effect commits together with the run's cursor, or not at all.
    */
   readonly run: (ctx: ProcedureContext, auth: V1AuthContext, input: Record<string, unknown>) => Promise<StepOutcome>;
+  /**
+   * The ids of an input (matching `input`) that name nothing of the caller's workspace it may see, with pointers
+   * into the input: the reference checks of the action's procedure, made when the flow is written (create, update,
+   * publish) so a foreign or made-up id is refused then rather than failing every run. A template is no id yet: the
+   * caller drops issues at template values.
+   */
+  readonly referenceIssues?: (tx: Tx, auth: V1AuthContext, input: Record<string, unknown>) => Promise<FieldIssue[]>;
+}
+
+/** The issue of an id that names no visible task, project or contact of the workspace (null: it names one). */
+async function targetIssue(tx: Tx, auth: V1AuthContext, type: TargetType, id: string, pointer: string): Promise<FieldIssue | null> {
+  const found = await findVisibleTarget(tx, auth, TARGETS[type].kind, id);
+  return found === null ? { pointer, message: `no ${TARGETS[type].what} ${JSON.stringify(id)} in this workspace` } : null;
 }
 
 const TaskUpdateInput = z.strictObject({ taskId: z.uuid(), ...TaskUpdate.shape }).refine((v) => Object.keys(v).length > 1, 'Send at least one attribute besides taskId.');
@@ -50,6 +65,7 @@ export const AUTOMATION_ACTIONS: readonly AutomationActionSpec[] = [
       await invoke(createTask, ctx, { ...input, auth, requestId: null });
       return null;
     },
+    referenceIssues: (tx, auth, input) => taskReferenceIssues(tx, auth.workspaceId, input as TaskAttributes),
   },
   {
     id: 'tasks.update',
@@ -65,6 +81,11 @@ export const AUTOMATION_ACTIONS: readonly AutomationActionSpec[] = [
       await invoke(updateTask, ctx, { ...attributes, id: taskId, expectedRevision: task.revision, auth, requestId: null });
       return null;
     },
+    referenceIssues: async (tx, auth, input) => {
+      const { taskId, ...attributes } = input as { taskId: string };
+      const task = await targetIssue(tx, auth, 'tasks', taskId, '/taskId');
+      return [...(task === null ? [] : [task]), ...(await taskReferenceIssues(tx, auth.workspaceId, attributes as TaskAttributes))];
+    },
   },
   {
     id: 'comments.create',
@@ -76,6 +97,13 @@ export const AUTOMATION_ACTIONS: readonly AutomationActionSpec[] = [
     run: async (ctx, auth, input) => {
       await invoke(createComment, ctx, { ...input, auth, requestId: null });
       return null;
+    },
+    referenceIssues: async (tx, auth, input) => {
+      const { targetType, targetId } = input as { targetType: string; targetId: string };
+      // A templated target type leaves the kind of the id unknown until the run.
+      if (!Object.hasOwn(TARGETS, targetType)) return [];
+      const issue = await targetIssue(tx, auth, targetType as TargetType, targetId, '/targetId');
+      return issue === null ? [] : [issue];
     },
   },
   {

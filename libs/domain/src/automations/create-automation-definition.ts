@@ -4,7 +4,7 @@ import { AutomationDefinitionCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
-import { assertFlowScopes, automationDefinitionEventView, type AutomationDefinitionView, type AutomationStep, type AutomationTrigger, versionedAutomationDefinition } from './view.js';
+import { assertFlow, automationDefinitionEventView, type AutomationDefinitionView, type AutomationStep, type AutomationTrigger, versionedAutomationDefinition } from './view.js';
 
 export const createAutomationDefinitionInput = z.object({ ...writeInput, ...AutomationDefinitionCreate.shape }).strict();
 
@@ -17,9 +17,9 @@ export const createAutomationDefinition = defineProcedure('createAutomationDefin
   const { auth, requestId } = input;
   const trigger = input.trigger as AutomationTrigger;
   const steps = input.steps as AutomationStep[];
-  assertFlowScopes(auth, trigger, steps);
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
+    await assertFlow(tx, auth, trigger, steps);
     const row = await insertAutomationDefinition(tx, auth.workspaceId, { name: input.name, description: input.description ?? null, trigger, steps });
     const result = versionedAutomationDefinition(row);
     await appendOutboxEvent(tx, { workspaceId: auth.workspaceId, aggregateType: 'automation_definition', aggregateId: row.id, eventType: 'automation_definition.created', payload: { automationDefinition: automationDefinitionEventView(row), requestId }, occurredAt: now, result });

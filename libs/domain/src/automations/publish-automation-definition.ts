@@ -5,7 +5,7 @@ import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { writeInput } from '../kernel/inputs.js';
 import {
-  assertFlowScopes,
+  assertFlow,
   assertLive,
   automationDefinitionEventView,
   automationDefinitionNotFound,
@@ -33,7 +33,7 @@ export const publishAutomationDefinition = defineProcedure('publishAutomationDef
   return inTransaction(ctx.database, async (tx) => {
     const current = await findAutomationDefinitionOr404(tx, auth, id);
     assertLive(current);
-    assertFlowScopes(auth, current.trigger as AutomationTrigger, current.steps as AutomationStep[]);
+    await assertFlow(tx, auth, current.trigger as AutomationTrigger, current.steps as AutomationStep[]);
     const version = await publishDraft(tx, auth.workspaceId, id, expectedRevision(input.expectedVersion), { credentialId: auth.credential.id, note: input.note ?? null }, now);
     if (version === null) {
       const after = await findAutomationDefinition(tx, auth.workspaceId, id);

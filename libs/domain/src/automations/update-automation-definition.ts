@@ -7,7 +7,7 @@ import type { Versioned } from '../kernel/versioned.js';
 import { writeInput } from '../kernel/inputs.js';
 import { validationError } from '../roles/permission-model.js';
 import {
-  assertFlowScopes,
+  assertFlow,
   assertLive,
   automationDefinitionEventView,
   automationDefinitionNotFound,
@@ -39,7 +39,7 @@ export const updateAutomationDefinition = defineProcedure('updateAutomationDefin
     assertLive(current);
     const trigger = (input.trigger ?? current.trigger) as AutomationTrigger;
     const steps = (input.steps ?? current.steps) as AutomationStep[];
-    assertFlowScopes(auth, trigger, steps);
+    await assertFlow(tx, auth, trigger, steps);
     const outcome = await updateAutomationDefinitionIfRevision(tx, auth.workspaceId, id, expectedRevision(input.expectedVersion), {
       ...(input.name === undefined ? {} : { name: input.name }),
       ...(input.description === undefined ? {} : { description: input.description }),

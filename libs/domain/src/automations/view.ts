@@ -6,6 +6,7 @@ import {
   type DomainEvent,
   findAutomationDefinition,
   setAutomationDefinitionArchived,
+  type Tx,
 } from '@workcell/db';
 import { archivable } from '../kernel/archival.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
@@ -188,20 +189,37 @@ export function flowScopes(trigger: AutomationTrigger, steps: readonly Automatio
     for (const s of action.requiredScopes) scopes.add(s);
     const parsed = action.input.safeParse(step.input);
     if (parsed.success) return;
-    for (const issue of issuesOf(parsed.error)) {
-      const path = issue.pointer.split('/').slice(1);
-      const value = path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), step.input);
-      if (path.length > 0 && isTemplate(value)) continue;
-      issues.push({ pointer: `/steps/${i}/input${issue.pointer}`, message: issue.message });
-    }
+    for (const issue of issuesOf(parsed.error)) if (!atTemplate(step.input, issue.pointer)) issues.push({ pointer: `/steps/${i}/input${issue.pointer}`, message: issue.message });
   });
   if (issues.length > 0) throw validationError('the automation flow is not valid', issues);
   return [...scopes];
 }
 
-/** A write of the flow (create, update, publish) needs every scope it implies (403 insufficient_scope naming the missing ones). */
-export function assertFlowScopes(auth: V1AuthContext, trigger: AutomationTrigger, steps: readonly AutomationStep[]): void {
+/** Whether the value a JSON pointer (relative to `input`) names is a template, which stands for any value until the run. */
+function atTemplate(input: unknown, pointer: string): boolean {
+  const value = pointer
+    .split('/')
+    .slice(1)
+    .reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), input);
+  return isTemplate(value);
+}
+
+/**
+ * What a write of the flow (create, update, publish) checks, in its transaction: the flow is valid (flowScopes, 400),
+ * the caller holds every scope it implies (403 insufficient_scope naming the missing ones), and every id its steps'
+ * inputs name (a task, project, list, tag, member, comment target) names something of this workspace the caller may
+ * see: each action's referenceIssues, else 400 validation_failed at /steps/{i}/input/... A template is not checked:
+ * its id is the event's, known at run time (where the action's procedure checks it).
+ */
+export async function assertFlow(tx: Tx, auth: V1AuthContext, trigger: AutomationTrigger, steps: readonly AutomationStep[]): Promise<void> {
   assertScopes(auth.effectiveScopes, flowScopes(trigger, steps));
+  const issues: FieldIssue[] = [];
+  for (const [i, step] of steps.entries()) {
+    const check = automationAction(step.actionId)?.referenceIssues;
+    if (check === undefined) continue;
+    for (const issue of await check(tx, auth, step.input as Record<string, unknown>)) if (!atTemplate(step.input, issue.pointer)) issues.push({ ...issue, pointer: `/steps/${i}/input${issue.pointer}` });
+  }
+  if (issues.length > 0) throw validationError('the automation flow names what does not exist in this workspace', issues);
 }
 
 /** The definition as its events carry it. */

@@ -5,7 +5,7 @@ import {
   customFieldDefinitionsByIds,
   type CustomFieldValueSetRecord,
 } from '@workcell/db';
-import { CUSTOM_FIELD_TEXT_MAX_CHARS } from '@workcell/registry';
+import { CUSTOM_FIELD_TEXT_MAX_CHARS, DateOnly } from '@workcell/registry';
 import { versionOf } from '../kernel/cas.js';
 import type { FieldIssue } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
@@ -42,13 +42,6 @@ export async function customFieldValuesView(client: Client, workspaceId: string,
   return { resource: { targetType: target.type, targetId: target.id, values, version: versionOf(set.revision) }, revision: set.revision };
 }
 
-/** Whether `text` is a calendar date `YYYY-MM-DD` (2026-02-30 is not). */
-function isCalendarDate(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  const date = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
-}
-
 const codePoints = (text: string): number => [...text].length;
 
 /** What is wrong with `value` for `definition` (null: nothing). Member ids are checked for activity by the caller. */
@@ -60,7 +53,8 @@ function problemOf(definition: CustomFieldDefinitionRecord, value: Exclude<Custo
     case 'number':
       return typeof value === 'number' && Number.isFinite(value) ? null : 'a finite number';
     case 'date':
-      return typeof value === 'string' && isCalendarDate(value) ? null : 'a calendar date YYYY-MM-DD';
+      // The registry's DateOnly, as every date of the API: a real calendar date in 0001-01-01..9999-12-31.
+      return DateOnly.safeParse(value).success ? null : 'a calendar date YYYY-MM-DD from 0001-01-01 to 9999-12-31';
     case 'boolean':
       return typeof value === 'boolean' ? null : 'true or false';
     case 'single_select':

@@ -5,18 +5,16 @@ import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { writeInput } from '../kernel/inputs.js';
 import { appendOccurrencesCreated, materialise, MAX_OCCURRENCES_PER_RUN } from './materialise.js';
-import { instantsBetween, nextInstant } from './rule.js';
+import { expandSchedule, nextInstant } from './rule.js';
 import { onLockedSeries, recurrenceOperation, type RecurrenceOperationView, scheduleOf } from './view.js';
 
 export const recheckTaskRecurrenceInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
 
-/** How far back a recheck looks for missing occurrences: the schedule's instants up to now, at most this many. */
-const RECHECK_LOOKBACK = 10_000;
-
 /**
  * `POST /v1/task-recurrences/{id}/recheck` (202): re-evaluates the series now. Every instant of its schedule from
  * its first day up to now that has no occurrence gets one (source `recheck`, at most 100 per request, oldest
- * first, the rest on the next recheck; one before the series' creation, or skipped by an edit or a pause, included),
+ * first, the rest on the next recheck; one before the series' creation, or skipped by an edit or a pause, included;
+ * the expansion's bound, rule.ts MAX_EXPANSION, limits how far from the first day it looks),
  * then the cursor moves to the first instant after now and `lastCheckedAt` to now. Done within the request, so the answer's operation has
  * succeeded; `Location` names the series' occurrences. A paused series is 409 (resume it first), an archived one 409.
  * Writes `task_recurrence.rechecked` (and `task_recurrence.occurrences_created` when it made any).
@@ -34,8 +32,9 @@ export const recheckTaskRecurrence = defineProcedure('recheckTaskRecurrence', re
       if (page.length < 1000) break;
       after = page.at(-1)!.id;
     }
-    const missing = instantsBetween(schedule, null, now, RECHECK_LOOKBACK).filter((instant) => !existing.has(instant.getTime()));
-    const batch = missing.slice(0, MAX_OCCURRENCES_PER_RUN);
+    // The first day's instants up to now without an occurrence, oldest first; the walk ends with the batch full.
+    const batch: Date[] = [];
+    expandSchedule(schedule, null, true, (instant) => instant <= now && (existing.has(instant.getTime()) || batch.push(instant) < MAX_OCCURRENCES_PER_RUN));
     const made = await materialise(tx, series, batch, 'recheck', now, requestId);
     // The worker never makes instants from before now: what this request left missing waits for the next recheck.
     const next = nextInstant(schedule, now);

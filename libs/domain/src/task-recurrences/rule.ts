@@ -1,6 +1,6 @@
 import { RRuleTemporal } from 'rrule-temporal';
 import { Temporal } from 'temporal-polyfill';
-import type { RecurrenceRule } from '@workcell/registry';
+import { EARLIEST_INSTANT, isSupportedInstant, type RecurrenceRule } from '@workcell/registry';
 import type { z } from 'zod';
 import type { FieldIssue } from '../kernel/errors.js';
 import { validationError } from '../roles/permission-model.js';
@@ -23,9 +23,6 @@ export interface Schedule {
   readonly timeZone: string;
 }
 
-/** Where an expansion may stop looking: no series takes more than this many instants from its start. */
-const MAX_EXPANSION = 10_000;
-
 /** The issues of a rule the registry's schema accepts but RFC 5545 (or this subset) does not; `at` prefixes pointers. */
 export function ruleIssues(rule: Rule, startsOn: string, at = '/rule'): FieldIssue[] {
   const issues: FieldIssue[] = [];
@@ -43,18 +40,59 @@ export function ruleIssues(rule: Rule, startsOn: string, at = '/rule'): FieldIss
   if (rule.bySetPosition !== undefined && rule.byWeekday === undefined && rule.byMonthDay === undefined) issue('/bySetPosition', 'bySetPosition needs byWeekday or byMonthDay');
   if (rule.count !== undefined && rule.until !== undefined) issue('/until', 'count and until exclude each other');
   if (rule.until !== undefined && rule.until < startsOn) issue('/until', 'until is before startsOn');
+  const widest = widestPeriod(rule);
+  rule.bySetPosition?.forEach((position, i) => Math.abs(position) > widest && issue(`/bySetPosition/${i}`, `no ${rule.frequency} period of this rule has more than ${widest} candidate day(s): position ${position} can never select one`));
   return issues;
 }
 
-/** 400 `validation_failed` with a pointer per issue of the schedule. */
+/**
+ * The most candidate days one period of a rule can have (what BYSETPOS picks from): a day is one; a week its
+ * weekdays; a month its month days, or five of each weekday; a year twelve of each month day, or 53 of each weekday.
+ */
+function widestPeriod(rule: Rule): number {
+  const weekdays = rule.byWeekday?.length ?? 1;
+  const monthDays = rule.byMonthDay?.length;
+  switch (rule.frequency) {
+    case 'weekly':
+      return weekdays;
+    case 'monthly':
+      return monthDays ?? Math.min(5 * weekdays, 31);
+    case 'yearly':
+      return Math.min(monthDays !== undefined ? 12 * monthDays : 53 * weekdays, 366);
+    default:
+      return 1;
+  }
+}
+
+/**
+ * 400 `validation_failed` with a pointer per issue of the schedule, and at `at` itself when the rule can never make
+ * an instant: its parts without count and until, expanded from its first day with no year bound, make none within
+ * the expansion's bound (e.g. every twelfth month from February on the 30th). A rule that does make instants but
+ * none in 0001-9999, or none before its until, is valid: its series has none (`ended`).
+ */
 export function assertSchedule(schedule: Schedule, at = '/rule'): void {
   const issues = ruleIssues(schedule.rule, schedule.startsOn, at);
+  if (issues.length === 0 && schedule.rule.frequency !== 'external') {
+    const { count: _count, until: _until, ...unbounded } = schedule.rule;
+    let found = false;
+    expandSchedule({ ...schedule, rule: unbounded }, null, true, () => {
+      found = true;
+      return false;
+    }, false);
+    if (!found) issues.push({ pointer: at, message: `the rule makes no instant from startsOn on (none within ${MAX_EXPANSION} of its periods): its parts exclude each other` });
+  }
   if (issues.length > 0) throw validationError('the recurrence rule is not valid', issues);
 }
 
 const compact = (date: string): string => date.replace(/-/g, '');
 
-/** The RRULE text of a scheduled rule (not `external`). UNTIL is the last second of the local `until` day, in UTC. */
+/** The latest second an RRULE UNTIL may name: the last of 9999-12-31 (UTC), the bound of every instant. */
+const LATEST_UNTIL = Temporal.Instant.from('9999-12-31T23:59:59Z');
+
+/**
+ * The RRULE text of a scheduled rule (not `external`). UNTIL is the last second of the local `until` day, in UTC,
+ * at most 9999-12-31T23:59:59Z (west of UTC the local day ends in year 10000, which RRULE text cannot carry).
+ */
 export function rruleOf({ rule, timeZone }: Schedule): string {
   const parts = [`FREQ=${rule.frequency.toUpperCase()}`];
   if (rule.interval !== undefined) parts.push(`INTERVAL=${rule.interval}`);
@@ -63,27 +101,87 @@ export function rruleOf({ rule, timeZone }: Schedule): string {
   if (rule.bySetPosition !== undefined) parts.push(`BYSETPOS=${rule.bySetPosition.join(',')}`);
   if (rule.count !== undefined) parts.push(`COUNT=${rule.count}`);
   if (rule.until !== undefined) {
-    const end = Temporal.PlainDate.from(rule.until).add({ days: 1 }).toZonedDateTime({ timeZone }).subtract({ seconds: 1 }).toInstant();
+    const dayEnd = Temporal.PlainDate.from(rule.until).add({ days: 1 }).toZonedDateTime({ timeZone }).subtract({ seconds: 1 }).toInstant();
+    const end = Temporal.Instant.compare(dayEnd, LATEST_UNTIL) > 0 ? LATEST_UNTIL : dayEnd;
     parts.push(`UNTIL=${compact(end.toString().slice(0, 19).replace(/:/g, ''))}Z`);
   }
   return parts.join(';');
 }
 
-/** The expander of a schedule; null for an external series (it has no instants of its own). */
-function expander(schedule: Schedule): RRuleTemporal | null {
-  if (schedule.rule.frequency === 'external') return null;
-  const dtstart = Temporal.PlainDate.from(schedule.startsOn).toZonedDateTime({ timeZone: schedule.timeZone });
-  return new RRuleTemporal({ rruleString: rruleOf(schedule), dtstart, maxIterations: MAX_EXPANSION });
-}
+/**
+ * How far one expansion looks: at most this many of the rule's periods past where it starts (from its first day
+ * for a rule with count, whose instants are numbered from there), and at most this many instants. The expander's
+ * own cap (maxIterations, "Maximum iterations exceeded") is the same number of periods.
+ */
+export const MAX_EXPANSION = 10_000;
 
-const asDate = (value: Temporal.ZonedDateTime | null | undefined): Date | null => (value == null ? null : new Date(value.epochMilliseconds));
+/** The longest a period of each frequency lasts (a month of 31 days, a year of 366, each day 25 hours at most). */
+const HOUR_MS = 3_600_000;
+const PERIOD_MS = { daily: 25 * HOUR_MS, weekly: 7 * 25 * HOUR_MS, monthly: 31 * 25 * HOUR_MS, yearly: 366 * 25 * HOUR_MS } as const;
+
+const EARLIEST = new Date(EARLIEST_INSTANT);
+const toDate = (value: Temporal.ZonedDateTime): Date => new Date(value.epochMilliseconds);
+
+/**
+ * The one expansion of a schedule every path uses (create, update and preview through assertSchedule and the
+ * functions below, recheck and materialisation): calls `visit` with the schedule's instants from `from` on (at or
+ * after it with `inclusive`; null: from its first day), in order, until `visit` answers false or the instants end.
+ * Bounded in work: it stops after MAX_EXPANSION instants or MAX_EXPANSION periods (see there), and an error of the
+ * expander, its "Maximum iterations exceeded" among them, ends the instants as the rule's end would: the answer is
+ * never an error, it is "no (further) instant". With `supportedYears` (the default) the instants are those in the
+ * API's 0001-9999 bound (registry `isSupportedInstant`): a series ends at 9999-12-31, and one whose local midnight
+ * of 0001-01-01 is in year 0 (east of UTC) begins with its next instant.
+ */
+export function expandSchedule(schedule: Schedule, from: Date | null, inclusive: boolean, visit: (instant: Date) => boolean, supportedYears = true): void {
+  const { rule } = schedule;
+  if (rule.frequency === 'external') return;
+  const dtstart = Temporal.PlainDate.from(schedule.startsOn).toZonedDateTime({ timeZone: schedule.timeZone });
+  let start = from ?? toDate(dtstart);
+  if (supportedYears && start < EARLIEST) [start, inclusive] = [EARLIEST, true];
+  // The periods are counted from where the walk starts, or from the first day when that is later (none come before it).
+  const horizon = Math.max(start.getTime(), dtstart.epochMilliseconds) + MAX_EXPANSION * (rule.interval ?? 1) * PERIOD_MS[rule.frequency];
+  let visited = 0;
+  let visitFailed: { error: unknown } | null = null;
+  // Whether the walk goes on after `instant`, which is past `start` (or at it, with `inclusive`).
+  const step = (instant: Date): boolean => {
+    if (++visited > MAX_EXPANSION || instant.getTime() > horizon) return false;
+    if (supportedYears && !isSupportedInstant(instant.getTime())) return false;
+    try {
+      return visit(instant);
+    } catch (error) {
+      visitFailed = { error };
+      return false;
+    }
+  };
+  try {
+    const expander = new RRuleTemporal({ rruleString: rruleOf(schedule), dtstart, maxIterations: MAX_EXPANSION });
+    if (rule.count !== undefined) {
+      // Counted instants depend on all before them: one pass from the first day (the expander cannot start later).
+      expander.all((zoned) => {
+        const instant = toDate(zoned as Temporal.ZonedDateTime);
+        if (instant < start || (!inclusive && instant.getTime() === start.getTime())) return ++visited < MAX_EXPANSION;
+        return step(instant);
+      });
+      return;
+    }
+    for (let after = start, first = true; ; first = false) {
+      const next = expander.next(after, first && inclusive) as Temporal.ZonedDateTime | null;
+      if (next === null) return;
+      after = toDate(next);
+      if (!step(after)) return;
+    }
+  } catch {
+    // The expander's errors (its iteration cap, a date out of its range) end the instants, as documented.
+  }
+  // The caller's own errors are not the expander's: they are not swallowed.
+  if (visitFailed !== null) throw (visitFailed as { error: unknown }).error;
+}
 
 /** The first instant of the schedule after `after` (at or after it with `inclusive`), or its first one when `after` is null. */
 export function nextInstant(schedule: Schedule, after: Date | null, inclusive = false): Date | null {
-  const rule = expander(schedule);
-  if (rule === null) return null;
-  if (after === null) return asDate(rule.all((_, i) => i < 1)[0] as Temporal.ZonedDateTime | undefined);
-  return asDate(rule.next(after, inclusive) as Temporal.ZonedDateTime | null);
+  const found: Date[] = [];
+  expandSchedule(schedule, after, inclusive || after === null, (instant) => found.push(instant) < 1);
+  return found[0] ?? null;
 }
 
 /**
@@ -94,24 +192,16 @@ export function cursorFrom(schedule: Schedule, lastMade: Date | null, now: Date)
   return lastMade !== null && lastMade >= now ? nextInstant(schedule, lastMade) : nextInstant(schedule, now, true);
 }
 
-/** Up to `limit` instants from `from` (inclusive) to `to` (inclusive), in order. */
+/** Up to `limit` instants from `from` (inclusive; null: the first day) to `to` (inclusive), in order. */
 export function instantsBetween(schedule: Schedule, from: Date | null, to: Date, limit: number): Date[] {
   const out: Date[] = [];
-  let next = nextInstant(schedule, from, true);
-  while (next !== null && next <= to && out.length < limit) {
-    out.push(next);
-    next = nextInstant(schedule, next);
-  }
+  expandSchedule(schedule, from, true, (instant) => instant <= to && out.push(instant) < limit);
   return out;
 }
 
 /** The next `count` instants at or after `from`. */
 export function nextInstants(schedule: Schedule, from: Date, count: number): Date[] {
   const out: Date[] = [];
-  let next = nextInstant(schedule, from, true);
-  while (next !== null && out.length < count) {
-    out.push(next);
-    next = nextInstant(schedule, next);
-  }
+  expandSchedule(schedule, from, true, (instant) => out.push(instant) < count);
   return out;
 }

@@ -110,6 +110,12 @@ export function taskChanges(input: TaskAttributes): TaskChanges & { tagIds?: rea
  * until commit, so that check needs the transaction that writes the task.
  */
 export async function assertTaskReferences(client: Client, workspaceId: string, input: TaskAttributes): Promise<void> {
+  const issues = await taskReferenceIssues(client, workspaceId, input);
+  if (issues.length > 0) throw new DomainError('validation_failed', 'the request refers to resources that do not exist in this workspace', issues);
+}
+
+/** The references of a task body that name no row of the workspace (assertTaskReferences' issues; automations check step inputs with it). */
+export async function taskReferenceIssues(client: Client, workspaceId: string, input: TaskAttributes): Promise<FieldIssue[]> {
   const issues: FieldIssue[] = [];
   if (input.projectId != null && !(isUuid(input.projectId) && (await projectExists(client, workspaceId, input.projectId.toLowerCase())))) {
     issues.push({ pointer: '/projectId', message: 'no such project in this workspace' });
@@ -126,7 +132,7 @@ export async function assertTaskReferences(client: Client, workspaceId: string, 
     }
   }
   issues.push(...(await tagIssues(client, workspaceId, input.tagIds)));
-  if (issues.length > 0) throw new DomainError('validation_failed', 'the request refers to resources that do not exist in this workspace', issues);
+  return issues;
 }
 
 export function taskNotFound(): DomainError {

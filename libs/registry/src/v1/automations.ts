@@ -49,7 +49,7 @@ export const AutomationStep = z
   .meta({
     id: 'AutomationStep',
     description:
-      'One step of a flow: an action of GET /v1/automation-actions and its input, checked against the action\'s inputSchema on create, update and publish (400 validation_failed, pointers /steps/{i}/input/...). A string value `{{event.<dot path>}}` is replaced at run time by that value of the triggering event (`event.id`, `event.type`, `event.data.<payload path>`).',
+      'One step of a flow: an action of GET /v1/automation-actions and its input, checked against the action\'s inputSchema on create, update and publish (400 validation_failed, pointers /steps/{i}/input/...), and so are the ids it names (a task, project, list, tag, member or comment target that is not one of this workspace\'s the caller may see is 400 at its pointer). A string value `{{event.<dot path>}}` is replaced at run time by that value of the triggering event (`event.id`, `event.type`, `event.data.<payload path>`).',
   });
 
 export const AutomationDefinition = z
@@ -142,7 +142,7 @@ export const automationOperations = [
     filters: { status: z.enum(['draft', 'published']).optional() },
     descriptions: {
       list: 'The workspace\'s unarchived definitions, oldest first; `status` published: those with a published version.',
-      create: 'A new draft (never published, so it triggers nothing). The trigger\'s event type must be in the event catalog and the steps\' actions and inputs valid (400 validation_failed with pointers). Needs automations:write plus the scopes the flow implies: every action\'s requiredScopes and the event type\'s read scopes (403 insufficient_scope naming the missing ones).',
+      create: 'A new draft (never published, so it triggers nothing). The trigger\'s event type must be in the event catalog and the steps\' actions and inputs valid, the ids they name this workspace\'s, templates aside (400 validation_failed with pointers). Needs automations:write plus the scopes the flow implies: every action\'s requiredScopes and the event type\'s read scopes (403 insufficient_scope naming the missing ones).',
       update: 'Compare-and-set of the draft (expectedVersion; 409 version_conflict when stale). Published versions are untouched: a change runs only once published. Same validation and flow-implied scopes as create; an archived definition is 409 conflict until restored.',
       archive: 'Archives the definition: it triggers nothing from then on (runs already started go on; abort them). Versions and runs stay readable.',
       restore: 'Restores an archived definition: its published version triggers again.',
@@ -151,7 +151,7 @@ export const automationOperations = [
   f.action('POST', 'publishAutomationDefinition', '/v1/automation-definitions/{id}/publish', {
     summary: 'Publish the draft as a new version',
     description:
-      'Compare-and-set on the definition\'s version (body expectedVersion; 409 version_conflict when stale, so of two concurrent publishes at one version one makes the version and the other is refused): inserts the immutable version previous + 1 with the draft\'s trigger and steps, in the statement that bumps the definition\'s version and publishedVersion. The publishing credential becomes the owner, whose authority every run acts with; it needs automations:write and every scope the flow implies (403 insufficient_scope). An archived definition is 409 conflict.',
+      'Compare-and-set on the definition\'s version (body expectedVersion; 409 version_conflict when stale, so of two concurrent publishes at one version one makes the version and the other is refused): inserts the immutable version previous + 1 with the draft\'s trigger and steps, in the statement that bumps the definition\'s version and publishedVersion. The publishing credential becomes the owner, whose authority every run acts with; it needs automations:write and every scope the flow implies (403 insufficient_scope). The draft is validated as on create, the ids its steps name included (400 validation_failed with pointers /steps/{i}/input/...). An archived definition is 409 conflict.',
     dynamicScopes: 'automation-flow',
     scopes: ['automations:write'],
     concurrency: 'cas',

@@ -21,7 +21,7 @@ export const CustomFieldOption = z
 const TYPES = [
   '`text`: a string of 1 to 2,000 characters',
   '`number`: a finite JSON number',
-  '`date`: a calendar date `YYYY-MM-DD`',
+  '`date`: a calendar date `YYYY-MM-DD` from 0001-01-01 to 9999-12-31',
   '`boolean`: true or false',
   '`select`: the key of one unarchived option',
   '`multi-select`: a non-empty array of distinct keys of unarchived options',

@@ -29,14 +29,14 @@ export const RecurrenceRule = z
       .array(z.number().int().min(-366).max(366))
       .max(10)
       .optional()
-      .describe('RRULE BYSETPOS (not 0): keeps the n-th of each period\'s candidates, e.g. byWeekday mo..fr with bySetPosition [-1] is the last weekday of the month. Needs byWeekday or byMonthDay.'),
+      .describe('RRULE BYSETPOS (not 0): keeps the n-th of each period\'s candidates, e.g. byWeekday mo..fr with bySetPosition [-1] is the last weekday of the month. Needs byWeekday or byMonthDay. A position no period has that many candidates for (a week has its byWeekday, a month its byMonthDay or five of each weekday, a year twelve of each month day or 53 of each weekday, a day one) is 400 at its pointer.'),
     count: z.number().int().min(1).max(10_000).optional().describe('RRULE COUNT; not with `until`.'),
     until: DateOnly.optional().describe('Last local day (inclusive) in the series\' time zone; not with `count`.'),
   })
   .meta({
     id: 'RecurrenceRule',
     description:
-      'When a series creates task occurrences: the RFC 5545 RRULE subset FREQ, INTERVAL, BYDAY (no ordinals), BYMONTHDAY, BYSETPOS, COUNT and UNTIL, expanded from local midnight of `startsOn` in the series\' IANA time zone (rrule-temporal), so every occurrence is local midnight of its day, across daylight-saving changes. Anything else is 400 `validation_failed` with a pointer to the offending member.',
+      'When a series creates task occurrences: the RFC 5545 RRULE subset FREQ, INTERVAL, BYDAY (no ordinals), BYMONTHDAY, BYSETPOS, COUNT and UNTIL, expanded from local midnight of `startsOn` in the series\' IANA time zone (rrule-temporal), so every occurrence is local midnight of its day, across daylight-saving changes. Anything else is 400 `validation_failed` with a pointer to the offending member, and so is a rule that can never make an instant (its parts exclude each other: `/rule`, or the set position\'s own pointer). Instants lie in 0001-01-01T00:00:00Z–9999-12-31T23:59:59.999Z (UTC), like every date of the API: a series reaching 9999-12-31 ends there (`ended`), an until past it is taken as it. An expansion looks at most 10,000 of the rule\'s periods (from the first day with `count`) and 10,000 instants; finding none there is the end of the series, never an error.',
   });
 
 export const TaskRecurrence = z
@@ -119,7 +119,7 @@ export const taskRecurrenceOperations = [
   }),
   f.create('createTaskRecurrence', '/v1/task-recurrences', {
     description:
-      'A new series of an unarchived task of the workspace (400 /templateTaskId otherwise). Every occurrence is a copy of the template (title, description, priority, project, list, assignee, estimate, tags), open and due at the occurrence: local midnight of its day in `timeZone`. The worker materialises due occurrences every minute, exactly once each, from the series\' creation on: instants of a start in the past are made by a recheck only. A rule with no instant left makes an `ended` series.',
+      'A new series of an unarchived task of the workspace (400 /templateTaskId otherwise). Every occurrence is a copy of the template (title, description, priority, project, list, assignee, estimate, tags), open and due at the occurrence: local midnight of its day in `timeZone`. The worker materialises due occurrences every minute, exactly once each, from the series\' creation on: instants of a start in the past are made by a recheck only. A rule with no instant left (count or until used up, or none before 9999-12-31) makes an `ended` series; one that can never make an instant is 400 (RecurrenceRule).',
     scopes: manage,
     body: TaskRecurrenceCreate,
     data: TaskRecurrence,
@@ -137,7 +137,7 @@ export const taskRecurrenceOperations = [
   f.action('POST', 'previewTaskRecurrence', '/v1/task-recurrences/{id}/preview', {
     summary: 'Preview the next occurrences of a series',
     description:
-      'The next `count` (default 10, at most 100) instants of the stored schedule, or of a draft (rule, startsOn and timeZone in the body replace the stored ones), from now or from the first day if later; an external series has none. Nothing is written.',
+      'The next `count` (default 10, at most 100) instants of the stored schedule, or of a draft (rule, startsOn and timeZone in the body replace the stored ones), from now or from the first day if later, up to 9999-12-31T23:59:59.999Z and within 10,000 periods of the rule (fewer then); an external series has none. A schedule that can never make an instant is 400. Nothing is written.',
     scopes: manage,
     body: TaskRecurrencePreviewRequest,
     data: TaskRecurrencePreview,
@@ -145,7 +145,7 @@ export const taskRecurrenceOperations = [
   f.action('POST', 'recheckTaskRecurrence', '/v1/task-recurrences/{id}/recheck', {
     summary: 'Re-evaluate a series and create missing occurrences',
     description:
-      'Re-evaluates the series now: every instant of its schedule from its first day up to now without an occurrence gets one (source `recheck`, at most 100 per request, oldest first; recheck again for the rest), then the cursor moves past now. Done within the request: the 202 operation has succeeded and `Location` names the series\' occurrences. A paused or archived series is 409, and so is one the worker or another recheck is materialising at that moment (retry).',
+      'Re-evaluates the series now: every instant of its schedule from its first day up to now without an occurrence gets one (source `recheck`, at most 100 per request, oldest first, within 10,000 periods of the first day; recheck again for the rest), then the cursor moves past now (a schedule that has no further instant, or that cannot be expanded, ends the series). Done within the request: the 202 operation has succeeded and `Location` names the series\' occurrences. A paused or archived series is 409, and so is one the worker or another recheck is materialising at that moment (retry).',
     scopes: manage,
     async: true,
   }),

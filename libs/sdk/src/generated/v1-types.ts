@@ -626,7 +626,7 @@ export interface paths {
         put?: never;
         /**
          * Create task recurrence
-         * @description A new series of an unarchived task of the workspace (400 /templateTaskId otherwise). Every occurrence is a copy of the template (title, description, priority, project, list, assignee, estimate, tags), open and due at the occurrence: local midnight of its day in `timeZone`. The worker materialises due occurrences every minute, exactly once each, from the series' creation on: instants of a start in the past are made by a recheck only. A rule with no instant left makes an `ended` series.
+         * @description A new series of an unarchived task of the workspace (400 /templateTaskId otherwise). Every occurrence is a copy of the template (title, description, priority, project, list, assignee, estimate, tags), open and due at the occurrence: local midnight of its day in `timeZone`. The worker materialises due occurrences every minute, exactly once each, from the series' creation on: instants of a start in the past are made by a recheck only. A rule with no instant left (count or until used up, or none before 9999-12-31) makes an `ended` series; one that can never make an instant is 400 (RecurrenceRule).
          *
          *     Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
          */
@@ -728,7 +728,7 @@ export interface paths {
         put?: never;
         /**
          * Preview the next occurrences of a series
-         * @description The next `count` (default 10, at most 100) instants of the stored schedule, or of a draft (rule, startsOn and timeZone in the body replace the stored ones), from now or from the first day if later; an external series has none. Nothing is written.
+         * @description The next `count` (default 10, at most 100) instants of the stored schedule, or of a draft (rule, startsOn and timeZone in the body replace the stored ones), from now or from the first day if later, up to 9999-12-31T23:59:59.999Z and within 10,000 periods of the rule (fewer then); an external series has none. A schedule that can never make an instant is 400. Nothing is written.
          *
          *     Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
          */
@@ -750,7 +750,7 @@ export interface paths {
         put?: never;
         /**
          * Re-evaluate a series and create missing occurrences
-         * @description Re-evaluates the series now: every instant of its schedule from its first day up to now without an occurrence gets one (source `recheck`, at most 100 per request, oldest first; recheck again for the rest), then the cursor moves past now. Done within the request: the 202 operation has succeeded and `Location` names the series' occurrences. A paused or archived series is 409, and so is one the worker or another recheck is materialising at that moment (retry).
+         * @description Re-evaluates the series now: every instant of its schedule from its first day up to now without an occurrence gets one (source `recheck`, at most 100 per request, oldest first, within 10,000 periods of the first day; recheck again for the rest), then the cursor moves past now (a schedule that has no further instant, or that cannot be expanded, ends the series). Done within the request: the 202 operation has succeeded and `Location` names the series' occurrences. A paused or archived series is 409, and so is one the worker or another recheck is materialising at that moment (retry).
          *
          *     Scopes: `task-recurrences:write` + `tasks:read` + `tasks:write`.
          */
@@ -1408,7 +1408,7 @@ export interface paths {
         put?: never;
         /**
          * Create custom field definition
-         * @description A new custom-field definition (version 1). A key the workspace already has (archived definitions included) answers 409 `conflict` (pointer `/key`); options on a field that is not a select or multi-select, a select without options, repeated option keys or target types answer 400 with a pointer. Values: `text`: a string of 1 to 2,000 characters; `number`: a finite JSON number; `date`: a calendar date `YYYY-MM-DD`; `boolean`: true or false; `select`: the key of one unarchived option; `multi-select`: a non-empty array of distinct keys of unarchived options; `member`: the id of an active member of the workspace. Definitions are workspace configuration: custom-field-definitions scopes alone bound them (a service account needs no resource grant).
+         * @description A new custom-field definition (version 1). A key the workspace already has (archived definitions included) answers 409 `conflict` (pointer `/key`); options on a field that is not a select or multi-select, a select without options, repeated option keys or target types answer 400 with a pointer. Values: `text`: a string of 1 to 2,000 characters; `number`: a finite JSON number; `date`: a calendar date `YYYY-MM-DD` from 0001-01-01 to 9999-12-31; `boolean`: true or false; `select`: the key of one unarchived option; `multi-select`: a non-empty array of distinct keys of unarchived options; `member`: the id of an active member of the workspace. Definitions are workspace configuration: custom-field-definitions scopes alone bound them (a service account needs no resource grant).
          *
          *     Scopes: `custom-field-definitions:write`.
          */
@@ -2908,7 +2908,7 @@ export interface paths {
         put?: never;
         /**
          * Create automation definition
-         * @description A new draft (never published, so it triggers nothing). The trigger's event type must be in the event catalog and the steps' actions and inputs valid (400 validation_failed with pointers). Needs automations:write plus the scopes the flow implies: every action's requiredScopes and the event type's read scopes (403 insufficient_scope naming the missing ones).
+         * @description A new draft (never published, so it triggers nothing). The trigger's event type must be in the event catalog and the steps' actions and inputs valid, the ids they name this workspace's, templates aside (400 validation_failed with pointers). Needs automations:write plus the scopes the flow implies: every action's requiredScopes and the event type's read scopes (403 insufficient_scope naming the missing ones).
          *
          *     Scopes: `automations:write`.
          */
@@ -2986,7 +2986,7 @@ export interface paths {
         put?: never;
         /**
          * Publish the draft as a new version
-         * @description Compare-and-set on the definition's version (body expectedVersion; 409 version_conflict when stale, so of two concurrent publishes at one version one makes the version and the other is refused): inserts the immutable version previous + 1 with the draft's trigger and steps, in the statement that bumps the definition's version and publishedVersion. The publishing credential becomes the owner, whose authority every run acts with; it needs automations:write and every scope the flow implies (403 insufficient_scope). An archived definition is 409 conflict.
+         * @description Compare-and-set on the definition's version (body expectedVersion; 409 version_conflict when stale, so of two concurrent publishes at one version one makes the version and the other is refused): inserts the immutable version previous + 1 with the draft's trigger and steps, in the statement that bumps the definition's version and publishedVersion. The publishing credential becomes the owner, whose authority every run acts with; it needs automations:write and every scope the flow implies (403 insufficient_scope). The draft is validated as on create, the ids its steps name included (400 validation_failed with pointers /steps/{i}/input/...). An archived definition is 409 conflict.
          *
          *     Scopes: `automations:write`.
          *
@@ -3933,7 +3933,7 @@ export interface components {
                 message: string;
             } | null;
         };
-        /** @description One step of a flow: an action of GET /v1/automation-actions and its input, checked against the action's inputSchema on create, update and publish (400 validation_failed, pointers /steps/{i}/input/...). A string value `{{event.<dot path>}}` is replaced at run time by that value of the triggering event (`event.id`, `event.type`, `event.data.<payload path>`). */
+        /** @description One step of a flow: an action of GET /v1/automation-actions and its input, checked against the action's inputSchema on create, update and publish (400 validation_failed, pointers /steps/{i}/input/...), and so are the ids it names (a task, project, list, tag, member or comment target that is not one of this workspace's the caller may see is 400 at its pointer). A string value `{{event.<dot path>}}` is replaced at run time by that value of the triggering event (`event.id`, `event.type`, `event.data.<payload path>`). */
         AutomationStep: {
             actionId: string;
             input: {
@@ -4223,7 +4223,7 @@ export interface components {
             key: string;
             label: string;
             /**
-             * @description What a value is (immutable): `text`: a string of 1 to 2,000 characters; `number`: a finite JSON number; `date`: a calendar date `YYYY-MM-DD`; `boolean`: true or false; `select`: the key of one unarchived option; `multi-select`: a non-empty array of distinct keys of unarchived options; `member`: the id of an active member of the workspace.
+             * @description What a value is (immutable): `text`: a string of 1 to 2,000 characters; `number`: a finite JSON number; `date`: a calendar date `YYYY-MM-DD` from 0001-01-01 to 9999-12-31; `boolean`: true or false; `select`: the key of one unarchived option; `multi-select`: a non-empty array of distinct keys of unarchived options; `member`: the id of an active member of the workspace.
              * @enum {string}
              */
             fieldType: "text" | "number" | "date" | "boolean" | "select" | "multi-select" | "member";
@@ -5135,7 +5135,7 @@ export interface components {
             /** @description ISO-4217 currency code. */
             currency: string;
         };
-        /** @description When a series creates task occurrences: the RFC 5545 RRULE subset FREQ, INTERVAL, BYDAY (no ordinals), BYMONTHDAY, BYSETPOS, COUNT and UNTIL, expanded from local midnight of `startsOn` in the series' IANA time zone (rrule-temporal), so every occurrence is local midnight of its day, across daylight-saving changes. Anything else is 400 `validation_failed` with a pointer to the offending member. */
+        /** @description When a series creates task occurrences: the RFC 5545 RRULE subset FREQ, INTERVAL, BYDAY (no ordinals), BYMONTHDAY, BYSETPOS, COUNT and UNTIL, expanded from local midnight of `startsOn` in the series' IANA time zone (rrule-temporal), so every occurrence is local midnight of its day, across daylight-saving changes. Anything else is 400 `validation_failed` with a pointer to the offending member, and so is a rule that can never make an instant (its parts exclude each other: `/rule`, or the set position's own pointer). Instants lie in 0001-01-01T00:00:00Z–9999-12-31T23:59:59.999Z (UTC), like every date of the API: a series reaching 9999-12-31 ends there (`ended`), an until past it is taken as it. An expansion looks at most 10,000 of the rule's periods (from the first day with `count`) and 10,000 instants; finding none there is the end of the series, never an error. */
         RecurrenceRule: {
             /**
              * @description RRULE FREQ (DAILY, WEEKLY, MONTHLY, YEARLY). `external`: no schedule; occurrences are created by submitted external events (submitTaskRecurrenceEvent) and no other rule part is accepted.
@@ -5151,7 +5151,7 @@ export interface components {
             byWeekday?: ("mo" | "tu" | "we" | "th" | "fr" | "sa" | "su")[];
             /** @description RRULE BYMONTHDAY (not 0; -1 is the last day of the month). Per RFC 5545 a day a month does not have is skipped: 31 produces nothing in April, June, September, November or February. */
             byMonthDay?: number[];
-            /** @description RRULE BYSETPOS (not 0): keeps the n-th of each period's candidates, e.g. byWeekday mo..fr with bySetPosition [-1] is the last weekday of the month. Needs byWeekday or byMonthDay. */
+            /** @description RRULE BYSETPOS (not 0): keeps the n-th of each period's candidates, e.g. byWeekday mo..fr with bySetPosition [-1] is the last weekday of the month. Needs byWeekday or byMonthDay. A position no period has that many candidates for (a week has its byWeekday, a month its byMonthDay or five of each weekday, a year twelve of each month day or 53 of each weekday, a day one) is 400 at its pointer. */
             bySetPosition?: number[];
             /**
              * Format: int32
