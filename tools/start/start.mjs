@@ -7,7 +7,8 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const logDir = `${root}.workcell/logs`;
+// WORKCELL_LOG_DIR: another directory for the services' logs (the start-up check keeps its own).
+const logDir = process.env.WORKCELL_LOG_DIR ?? `${root}.workcell/logs`;
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 20 || (major === 20 && minor < 19)) fail(`Node.js 20.19 or newer is required (this is ${process.versions.node}).`);
 
@@ -76,20 +77,38 @@ process.on('SIGTERM', () => stop(0));
 
 const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
 const started = Date.now();
+// A loaded machine starts the four services slowly, not wrongly (issue 25): wait while they live, say every 10 s
+// which are still starting, and give up only after WORKCELL_START_TIMEOUT_S (default 300). A service that exits
+// stops everything at once (above), naming its log.
+const readyTimeoutMs = Number(process.env.WORKCELL_START_TIMEOUT_S ?? 300) * 1000;
 process.stdout.write('• waiting for the services to be ready\n');
-for (const service of services) {
-  for (;;) {
-    if (stopping) await new Promise(() => undefined);
-    const status = await fetch(`http://${host}:${service.port}/readyz`).then((r) => r.status, () => 0);
-    if (status === 200) break;
-    if (Date.now() - started > 60_000) {
-      process.stderr.write(`${service.name} is not ready after 60 s; see ${logDir}/${service.name}.log\n`);
-      stop(1);
-      await new Promise(() => undefined);
+const waiting = new Set(services);
+const progress = setInterval(() => {
+  if (waiting.size > 0 && !stopping) process.stdout.write(`  still starting after ${Math.round((Date.now() - started) / 1000)} s: ${[...waiting].map((s) => `${s.name}${s.notReady ? ` (${s.notReady})` : ''}`).join(', ')}\n`);
+}, 10_000);
+await Promise.all(
+  services.map(async (service) => {
+    for (;;) {
+      if (stopping) await new Promise(() => undefined);
+      const report = await fetch(`http://${host}:${service.port}/readyz`, { signal: AbortSignal.timeout(5_000) }).then(
+        async (r) => ({ status: r.status, checks: (await r.json().catch(() => ({}))).checks ?? {} }),
+        () => ({ status: 0, checks: {} }),
+      );
+      if (report.status === 200) break;
+      // What the service still waits for, from its readiness report (`auth: down, …`).
+      const down = Object.entries(report.checks).filter(([, c]) => c.status !== 'up');
+      service.notReady = report.status === 0 ? 'not listening yet' : down.map(([name, c]) => `${name}: ${c.reason ?? 'down'}`).join('; ');
+      if (Date.now() - started > readyTimeoutMs) {
+        process.stderr.write(`${service.name} is not ready after ${readyTimeoutMs / 1000} s; see ${logDir}/${service.name}.log\n`);
+        stop(1);
+        await new Promise(() => undefined);
+      }
+      await new Promise((r) => setTimeout(r, 250));
     }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+    waiting.delete(service);
+  }),
+);
+clearInterval(progress);
 
 const tokens = seed.tokens;
 const lines = [

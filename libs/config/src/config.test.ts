@@ -16,6 +16,12 @@ describe('loadConfig', () => {
     assert.ok(Object.isFrozen(c));
   });
 
+  it('the internal addresses follow the ports unless set (issue 25: moving a port left the API cells never ready)', () => {
+    assert.deepEqual(loadConfig({}).internalUrls, { auth: 'http://127.0.0.1:3002', worker: 'http://127.0.0.1:3003' });
+    assert.deepEqual(loadConfig({ AUTH_PORT: '4102', WORKER_PORT: '4103' }).internalUrls, { auth: 'http://127.0.0.1:4102', worker: 'http://127.0.0.1:4103' });
+    assert.deepEqual(loadConfig({ AUTH_PORT: '4102', AUTH_INTERNAL_URL: 'http://auth:3002/' }).internalUrls.auth, 'http://auth:3002');
+  });
+
   it('reads and coerces every variable', () => {
     const c = loadConfig({
       DATABASE_URL: 'postgres://u@db:5432/x',

@@ -10,13 +10,13 @@ import { z } from 'zod';
 const DEV_CREDENTIAL_SECRET = 'workcell-development-secret-not-for-production-use';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
-const httpUrl = (fallback: string) =>
+const anyHttpUrl = () =>
   z
     .string()
     .url()
     .refine((u) => /^https?:\/\//.test(u), 'must be an http:// or https:// URL')
-    .transform((u) => u.replace(/\/+$/, ''))
-    .default(fallback);
+    .transform((u) => u.replace(/\/+$/, ''));
+const httpUrl = (fallback: string) => anyHttpUrl().default(fallback);
 const noQueryOrFragment = (u: string) => !/[?#]/.test(u);
 const label = (fallback: string) =>
   z
@@ -78,8 +78,9 @@ export const environmentSchema = z
     V0_BASE_URL: httpUrl('http://127.0.0.1:3000').refine(noQueryOrFragment, 'must not have a query or fragment'),
     V0_BASE_URL_ALT: httpUrl('http://localhost:3000').refine(noQueryOrFragment, 'must not have a query or fragment'),
     V1_BASE_URL: httpUrl('http://127.0.0.1:3001'),
-    AUTH_INTERNAL_URL: httpUrl('http://127.0.0.1:3002'),
-    WORKER_INTERNAL_URL: httpUrl('http://127.0.0.1:3003'),
+    // Unset: the service on this machine at AUTH_PORT / WORKER_PORT, so moving a port moves its address too.
+    AUTH_INTERNAL_URL: anyHttpUrl().optional(),
+    WORKER_INTERNAL_URL: anyHttpUrl().optional(),
     CREDENTIAL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
@@ -303,7 +304,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     region: e.REGION,
     cell: e.CELL,
     baseUrls: Object.freeze({ v0: e.V0_BASE_URL, v0Alt: e.V0_BASE_URL_ALT, v1: e.V1_BASE_URL }),
-    internalUrls: Object.freeze({ auth: e.AUTH_INTERNAL_URL, worker: e.WORKER_INTERNAL_URL }),
+    internalUrls: Object.freeze({ auth: e.AUTH_INTERNAL_URL ?? `http://127.0.0.1:${e.AUTH_PORT}`, worker: e.WORKER_INTERNAL_URL ?? `http://127.0.0.1:${e.WORKER_PORT}` }),
     credentialSecret: e.CREDENTIAL_SECRET ?? DEV_CREDENTIAL_SECRET,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

@@ -262,7 +262,7 @@ async function mountApi(app: NestFastifyApplication, generation: ApiGeneration, 
     });
   }
   const config = app.get<AppConfig>(APP_CONFIG);
-  await installApiReference(fastify, generation, () => referenceDocument(generation, coverage, config, renderer));
+  installApiReference(fastify, generation, () => referenceDocument(generation, coverage, config, renderer));
   coverageByApp.set(app, coverage);
 }
 

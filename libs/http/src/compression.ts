@@ -6,12 +6,17 @@ import { noneMatchHits } from './preconditions.js';
 
 export type ContentCoding = 'br' | 'gzip' | 'identity';
 
-const compress: Record<Exclude<ContentCoding, 'identity'>, (body: Buffer) => Promise<Buffer>> = {
-  // Quality 6: a sixth larger than 11 on these documents, and about 60 times faster (the Scalar bundle takes
-  // ~150 ms at 6, ~10 s at 11); each body is compressed once per process anyway.
-  br: (body) => promisify(brotliCompress)(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-  gzip: (body) => promisify(gzip)(body, { level: 9 }),
-};
+export type Compressed = Exclude<ContentCoding, 'identity'>;
+
+/**
+ * A body in a coding. Brotli's quality defaults to 6: a sixth larger than 11 on these documents and about 60 times
+ * faster (Scalar's 4 MB script: ~150 ms at 6, ~10 s at 11), for bodies compressed while a service runs; a build
+ * step can afford more (reference-assets.ts).
+ */
+export function compress(coding: Compressed, body: Buffer, brotliQuality = 6): Promise<Buffer> {
+  if (coding === 'gzip') return promisify(gzip)(body, { level: 9 });
+  return promisify(brotliCompress)(body, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+}
 
 /**
  * The content coding to answer with (RFC 9110 12.5.3): `br` when the client accepts it, else `gzip`, else none.
@@ -45,18 +50,21 @@ export class Precompressed {
   private readonly variants = new Map<ContentCoding, Promise<Buffer>>();
   readonly etag: string;
 
+  /** `prebuilt`: codings made ahead of time (at build), used instead of compressing. */
   constructor(
     readonly body: Buffer,
     etag?: string,
+    prebuilt: Partial<Record<Compressed, Buffer>> = {},
   ) {
     this.etag = etag ?? `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    for (const [coding, bytes] of Object.entries(prebuilt)) this.variants.set(coding as Compressed, Promise.resolve(bytes));
   }
 
   private variant(coding: ContentCoding): Promise<Buffer> {
     if (coding === 'identity') return Promise.resolve(this.body);
     let variant = this.variants.get(coding);
     if (!variant) {
-      variant = compress[coding](this.body);
+      variant = compress(coding, this.body);
       this.variants.set(coding, variant);
     }
     return variant;
@@ -83,23 +91,4 @@ export class Precompressed {
     const payload = await this.respond(request, reply);
     return reply.type(contentType).send(payload);
   }
-}
-
-/**
- * Serves every 200 response of the routes of one Fastify scope precompressed: the first response of a route is
- * compressed and kept, and later ones with the same body are answered from the copy (a different body replaces
- * it). Only for routes whose bodies are the same for every request, like the API reference pages.
- */
-export function precompressResponses(scope: { addHook(name: 'onSend', hook: (request: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown>): unknown }): void {
-  const cache = new Map<string, { source: string | Buffer; body: Precompressed }>();
-  scope.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return payload;
-    const route = request.routeOptions.url ?? request.url;
-    let entry = cache.get(route);
-    if (!entry || !(typeof payload === 'string' ? entry.source === payload : Buffer.isBuffer(entry.source) && entry.source.equals(payload))) {
-      entry = { source: payload, body: new Precompressed(Buffer.from(payload)) };
-      cache.set(route, entry);
-    }
-    return entry.body.respond(request, reply);
-  });
 }

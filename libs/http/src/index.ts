@@ -14,6 +14,6 @@ export { OPERATION_GATE, type OperationGate } from './operation-gate.js';
 export { allowedMethods, installMethodNotAllowed } from './methods.js';
 export { IDEMPOTENCY_RETENTION_MS, IdempotencyInterceptor, IdempotencyKeyInterceptor } from './idempotency.js';
 export { etagOf, expectedRevisionFrom } from './preconditions.js';
-export { type ContentCoding, negotiateCoding, Precompressed, precompressResponses } from './compression.js';
+export { type ContentCoding, negotiateCoding, Precompressed } from './compression.js';
 export { REFERENCE_PAGES, referenceDocument, servedOpenApiDocument } from './reference.js';
 export { installObservability, METRICS_PATH, recordErrorCode, UNMATCHED } from './observability.js';

@@ -1,18 +1,15 @@
+import { existsSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '@workcell/config';
 import { openApiDocument } from '@workcell/registry';
-import { Precompressed, precompressResponses } from './compression.js';
+import { Precompressed } from './compression.js';
 import type { ApiGeneration, RouteCoverage } from './operations.js';
+import { readReferenceAsset, REFERENCE_ASSETS_DIRECTORY, REFERENCE_PAGES, REFERENCE_SCRIPT, referencePageFile } from './reference-assets.js';
+
+export { REFERENCE_PAGES } from './reference-assets.js';
 import { ProtocolError, toProblem } from './problems.js';
 import type { ErrorRenderer } from './protocols.js';
 
-/**
- * The API reference pages (Scalar): one per generation, served by the API app itself at these paths, with its
- * script and the document it shows, and nothing loaded from anywhere else (no CDN, no fonts, no telemetry), so the
- * page works offline. They are infrastructure like /healthz, not API operations: no credential, outside the
- * registry (which lists the API's operations, and which the page documents).
- */
-export const REFERENCE_PAGES: Readonly<Record<ApiGeneration, string>> = { v1: '/v1/docs', v0: '/docs' };
 
 /** What an operation without a handler answers with (bootstrap's 501 route), said once for it and its page. */
 export function notImplemented(operationId: string): ProtocolError {
@@ -69,39 +66,39 @@ export function referenceDocument(generation: ApiGeneration, coverage: RouteCove
 
 /**
  * Mounts a generation's reference page on an API app: `GET {page}` (redirects to `{page}/`, the page),
- * `{page}/js/scalar.js` (Scalar's bundle, from the installed package) and `{page}/openapi.json` (referenceDocument,
- * built on first use), all precompressed (br or gzip as the client accepts) with ETags, in a scope of their own so
- * nothing else changes for the API's routes.
+ * `{page}/js/scalar.js` (Scalar's script) and `{page}/openapi.json` (referenceDocument), with ETags and in the coding
+ * the client accepts. Nothing is loaded or compressed at start-up: the page and the script were made at build time
+ * (reference-assets.ts) and are read on their first request, the document is built then.
  */
-export async function installApiReference(fastify: FastifyInstance, generation: ApiGeneration, document: () => string): Promise<void> {
+export function installApiReference(fastify: FastifyInstance, generation: ApiGeneration, document: () => string): void {
   const page = REFERENCE_PAGES[generation];
-  let served: string | undefined;
-  await fastify.register(async (scope) => {
-    precompressResponses(scope);
-    scope.addHook('onRequest', async (_request, reply) => {
+  for (const file of [referencePageFile(generation), REFERENCE_SCRIPT]) {
+    if (!existsSync(`${REFERENCE_ASSETS_DIRECTORY}${file}`)) throw new Error(`the reference page's ${file} is missing from ${REFERENCE_ASSETS_DIRECTORY}: build @workcell/http (npx nx run @workcell/http:build)`);
+  }
+  const once = <T>(make: () => Promise<T>) => {
+    let made: Promise<T> | undefined;
+    return () => (made ??= make().catch((error: unknown) => {
+      made = undefined;
+      throw error;
+    }));
+  };
+  const built = (file: string) => once(async () => {
+    const { body, ...prebuilt } = await readReferenceAsset(file);
+    return new Precompressed(body, undefined, prebuilt);
+  });
+  const html = built(referencePageFile(generation));
+  const script = built(REFERENCE_SCRIPT);
+  const openApi = once(async () => new Precompressed(Buffer.from(document())));
+  const serve = (url: string, body: () => Promise<Precompressed>, contentType: string) =>
+    fastify.get(url, async (request, reply) => {
       // Revalidated on every use (ETag): cheap, and a new release's page and script are seen at once.
       void reply.header('cache-control', 'no-cache');
+      return (await body()).send(request, reply, contentType);
     });
-    scope.get(`${page}/openapi.json`, async (_request, reply) => reply.type('application/json; charset=utf-8').send((served ??= document())));
-    // Imported here, by the API apps only: the module holds Scalar's 4 MB bundle (about 200 ms and 35 MB to load),
-    // which the auth service and the worker, importing this library too, have no use for.
-    const { default: fastifyApiReference } = await import('@scalar/fastify-api-reference');
-    await scope.register(fastifyApiReference, {
-      routePrefix: page as `/${string}`,
-      configuration: {
-        url: `${page}/openapi.json`,
-        pageTitle: generation === 'v1' ? 'Workcell API v1 reference' : 'Workcell API v0 reference (frozen legacy)',
-        // Nothing from elsewhere: no web fonts, no telemetry, no AI agent, no MCP or developer-tools links.
-        withDefaultFonts: false,
-        telemetry: false,
-        agent: { disabled: true },
-        mcp: { disabled: true },
-        showDeveloperTools: 'never',
-        // A credential typed into "Test Request" lives only as long as the page (not in local storage).
-        persistAuth: false,
-      },
-    });
-  });
+  fastify.get(page, async (_request, reply) => reply.redirect(`${page}/`, 301));
+  serve(`${page}/`, html, 'text/html; charset=utf-8');
+  serve(`${page}/js/${REFERENCE_SCRIPT}`, script, 'application/javascript; charset=utf-8');
+  serve(`${page}/openapi.json`, openApi, 'application/json; charset=utf-8');
 }
 
 const registryDocuments = new Map<ApiGeneration, Precompressed>();
