@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { currentDependencyBudget, DependencyBudget, startDependencyCall, withDependencyBudget } from './dependency-budget.js';
+import { currentDependencyBudget, DependencyBudget, dependencyDeadline, startDependencyCall, withDependencyBudget } from './dependency-budget.js';
 
 describe('dependency budget', () => {
   it('outside a request a call gets the fallback and nothing is counted', () => {
@@ -26,6 +28,39 @@ describe('dependency budget', () => {
       assert.ok(c.timeoutMs <= left);
       c.end();
     });
+  });
+
+  it('a deadline reads the answers that arrived before it expires (issue 25: a process late on its loop answered 503)', async () => {
+    // A dependency in another process (an echo server), so it answers while this process is busy.
+    const echo = spawn(process.execPath, ['-e', "const s=require('net').createServer((c)=>c.on('data',(d)=>c.write(d))).listen(0,'127.0.0.1',()=>console.log(s.address().port))"], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const port = Number(await new Promise<string>((resolve) => echo.stdout.once('data', (d: Buffer) => resolve(d.toString()))));
+      const socket = net.connect(port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      let expired = false;
+      let answered = false;
+      const cancel = dependencyDeadline(50, () => {
+        expired = true;
+      });
+      socket.once('data', () => {
+        answered = true;
+        cancel();
+      });
+      socket.write('ping');
+      // The process is busy past the deadline while the answer arrives: timers run before sockets are read.
+      const until = Date.now() + 300;
+      while (Date.now() < until) {
+        /* busy */
+      }
+      await sleep(100);
+      assert.deepEqual({ answered, expired }, { answered: true, expired: false });
+      // With no answer it expires.
+      const silent = await new Promise<boolean>((resolve) => dependencyDeadline(20, () => resolve(true)));
+      assert.equal(silent, true);
+      socket.destroy();
+    } finally {
+      echo.kill();
+    }
   });
 
   it('a spent budget gives the next call no time at all', async () => {

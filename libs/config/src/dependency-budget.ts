@@ -70,6 +70,29 @@ export function startDependencyCall(fallbackMs: number): DependencyCall {
 }
 
 /**
+ * Calls `onExpire` once `ms` have passed and the answers that had arrived by then have been read; the returned
+ * function cancels it. A timer fires in the event loop's timers phase, before the poll phase reads the sockets, so on
+ * a loaded machine (the process late on its own loop) an answer already waiting in a socket would be judged late and
+ * a healthy request answered 503 (issue 25). The verdict is taken after that poll phase (setImmediate): only a
+ * dependency that has really not answered expires. Every dependency timeout goes through here.
+ */
+export function dependencyDeadline(ms: number, onExpire: () => void): () => void {
+  let cancelled = false;
+  let immediate: NodeJS.Immediate | undefined;
+  // Unreferenced, like AbortSignal.timeout: a deadline alone never keeps a process running.
+  const timer = setTimeout(() => {
+    immediate = setImmediate(() => {
+      if (!cancelled) onExpire();
+    }).unref();
+  }, ms).unref();
+  return () => {
+    cancelled = true;
+    clearTimeout(timer);
+    if (immediate) clearImmediate(immediate);
+  };
+}
+
+/**
  * A dependency did not answer within the time it had: a temporary failure (503 with Retry-After), never a
  * verdict. `code` is the errno name Node uses for a timed-out socket, so anything that classifies network errors
  * (isDependencyUnavailable, unavailable.ts, among them) recognises it.

@@ -36,6 +36,10 @@ describe('isDependencyUnavailable', () => {
       Object.assign(new Error("MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'."), { name: 'ReplyError' }),
       Object.assign(new Error('CLUSTERDOWN The cluster is down'), { name: 'ReplyError' }),
       Object.assign(new Error('TRYAGAIN Multiple keys request during rehashing of slot'), { name: 'ReplyError' }),
+      // A failover demoted the master this connection writes to (issue 25).
+      Object.assign(new Error("READONLY You can't write against a read only replica."), { name: 'ReplyError' }),
+      // pg's own connect timeout on a pool's new connection (libs/db BudgetedClient).
+      new Error('timeout expired'),
       new Error('Too many Cluster redirections. Last error: ReplyError: CLUSTERDOWN Hash slot not served'),
       new Error('Connection is closed.'),
       new Error("Stream isn't writeable and enableOfflineQueue options is false"),

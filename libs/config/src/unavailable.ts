@@ -19,13 +19,18 @@ const NET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '
 const SQLSTATE = /^(08[0-9A-Z]{3}|53[0-9A-Z]{3}|57P0[123])$/;
 /** The pg adapter's kinds of the same failures (it names 53300 rather than passing its code as `postgres`). */
 const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
-/** Redis replies of a server that cannot serve yet: loading its dataset, its master lost, the cluster down or resharding. */
-const REDIS_REPLIES = /^(LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN) /;
+/**
+ * Redis replies of a server that cannot serve yet: loading its dataset, its master lost, the cluster down or
+ * resharding, or a master demoted to a replica by a failover (READONLY, until the client reconnects to the new one).
+ */
+const REDIS_REPLIES = /^(LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|READONLY) /;
 const MESSAGES = new RegExp(
   [
     // pg and pg-pool
     'connection terminated',
     'timeout exceeded when trying to connect',
+    // pg's client-level connect timeout (the pools' connections, BudgetedClient in libs/db)
+    '^timeout expired$',
     'connection ended unexpectedly',
     // Prisma
     "can't reach database server",

@@ -68,6 +68,38 @@ describe('PostgreSQL within a request\'s dependency budget', () => {
     assert.equal(error, undefined);
   });
 
+  it('waiting behind the process\'s own requests for a pooled connection is not PostgreSQL\'s time (issue 25): twelve requests on two connections all answer', async () => {
+    // Each request holds a connection for 150 ms (well within its own budget); the last ones queue about 900 ms,
+    // longer than the 500 ms budget, behind the others, while the pool keeps making progress.
+    const requests = Array.from({ length: 12 }, () =>
+      timed(() => withDependencyBudget(new DependencyBudget(BUDGET_MS), async () => await inTransaction(database, (tx) => tx.$queryRaw`SELECT pg_sleep(0.15)::text`))),
+    );
+    const outcomes = await Promise.all(requests);
+    assert.deepEqual(outcomes.map((o) => (o.error === undefined ? 'answered' : String(o.error))), Array(12).fill('answered'));
+    assert.ok(Math.max(...outcomes.map((o) => o.ms)) > BUDGET_MS, 'some waited in the queue for longer than the budget');
+  });
+
+  it('a queued request still fails as unavailable within the bound when every connection is stuck on a partition', async () => {
+    await database.prisma.$queryRaw`SELECT 1`;
+    await proxy.blackhole();
+    try {
+      // Two requests take both connections and hang on the partition; the third queues behind them.
+      const outcomes = await Promise.all(
+        Array.from({ length: 3 }, () => timed(() => withDependencyBudget(new DependencyBudget(BUDGET_MS), async () => await database.prisma.$queryRaw`SELECT 1`))),
+      );
+      for (const { error, ms } of outcomes) {
+        assert.ok(isDependencyUnavailable(error), `expected an unavailable error, got ${String(error)}`);
+        assert.ok(ms <= 2 * BUDGET_MS + MARGIN_MS, `failed after ${Math.round(ms)} ms`);
+      }
+    } finally {
+      await proxy.restore();
+    }
+    for (let i = 0; i < 50; i++) {
+      if ((await timed(() => database.prisma.$queryRaw`SELECT 1`)).error === undefined) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
+
   it('a statement cut off discards its connection and its transaction is rolled back; the pool carries on', async () => {
     const name = `budget-${randomUUID()}`;
     const { error } = await timed(() =>

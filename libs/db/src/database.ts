@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { type AppConfig, currentDependencyBudget, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
+import { type AppConfig, currentDependencyBudget, dependencyDeadline, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
 import { changingAuthorization, createRedis, type Redis } from '@workcell/redis';
 import { type Prisma, PrismaClient } from './generated/prisma/client.js';
 import { managePool } from './pool.js';
@@ -91,8 +91,9 @@ class BudgetedClient extends pg.Client {
   /** DATABASE_STATEMENT_LOG's recorder, handed down from the pool's options (createDatabase). */
   readonly statementLog: StatementLog | undefined;
 
-  constructor(config?: pg.ClientConfig & { statementLog?: StatementLog }) {
-    super(config);
+  constructor(config?: pg.ClientConfig & { statementLog?: StatementLog; connectTimeoutMillis?: number }) {
+    // The connect timeout is the client's own: the pool has none (BudgetedPool).
+    super({ ...config, connectionTimeoutMillis: config?.connectTimeoutMillis ?? config?.connectionTimeoutMillis ?? 0 });
     this.statementLog = config?.statementLog;
     // A discarded client reports its error through the failed statements; an 'error' event nobody awaits
     // (emitted again when the socket ends) must not crash the process.
@@ -123,9 +124,9 @@ function budgetedQuery(this: BudgetedClient, ...args: unknown[]): unknown {
     process.nextTick(() => (args[callbackAt] as Callback)(error));
     return undefined;
   }
-  const timer = setTimeout(() => this.discard(new DependencyTimeoutError('PostgreSQL', budget.totalMs)), call.timeoutMs);
+  const cancel = dependencyDeadline(call.timeoutMs, () => this.discard(new DependencyTimeoutError('PostgreSQL', budget.totalMs)));
   const settled = () => {
-    clearTimeout(timer);
+    cancel();
     call.end();
   };
   if (callbackAt >= 0) {
@@ -184,32 +185,74 @@ type ConnectCallback = (error: Error | undefined, client?: pg.PoolClient, releas
 const baseConnect = pg.Pool.prototype.connect as (this: pg.Pool, callback?: ConnectCallback) => Promise<pg.PoolClient> | undefined;
 
 /**
- * A pool whose client checkout (waiting for a free client, or connecting a new one) is a dependency call of the
- * request too: it ends within the rest of the budget (and the connection timeout). A client that arrives after
- * the caller gave up goes straight back to the pool.
+ * A pool that tells waiting on PostgreSQL from waiting behind this process's own work (issue 25: healthy-but-busy
+ * requests answered 503).
+ * - A checkout that gets an idle client or connects a new one is a dependency call of the request: it ends within
+ *   the rest of the budget, and a new connection within `connectTimeoutMs` (the client's own connect timeout).
+ * - A checkout that must queue (every client is checked out) waits behind the process's other requests, which is
+ *   not PostgreSQL's time: it spends no budget and waits while the pool makes progress (a client given back,
+ *   connected or removed), and fails as unavailable only when the pool has made none for `stallMs`: every client is
+ *   stuck on a server that does not answer. So ten concurrent writers on ten connections, or a hundred long polls
+ *   woken by one commit, queue and answer, slower; a black-holed server still fails every request within the bound.
+ * A client that arrives after the caller gave up goes straight back to the pool.
  */
-class BudgetedPool extends pg.Pool {}
+class BudgetedPool extends pg.Pool {
+  private lastProgress = performance.now();
 
-function budgetedConnect(this: pg.Pool, callback?: ConnectCallback): Promise<pg.PoolClient> | undefined {
+  constructor(
+    options: pg.PoolConfig,
+    readonly stallMs: number,
+  ) {
+    super(options);
+    const progress = () => {
+      this.lastProgress = performance.now();
+    };
+    this.on('release', progress);
+    this.on('connect', progress);
+    this.on('remove', progress);
+  }
+
+  /** Milliseconds since the pool last made progress. */
+  stalledFor(): number {
+    return performance.now() - this.lastProgress;
+  }
+}
+
+function budgetedConnect(this: BudgetedPool, callback?: ConnectCallback): Promise<pg.PoolClient> | undefined {
   const budget = currentDependencyBudget();
-  if (!budget) return baseConnect.call(this, callback);
-  const call = startDependencyCall(this.options.connectionTimeoutMillis || Infinity);
+  // Queued: more checkouts already wait than there are idle clients and room for new ones.
+  const queued = this.waitingCount >= this.idleCount + Math.max(0, (this.options.max ?? 10) - this.totalCount);
+  if (!budget && !queued) return baseConnect.call(this, callback);
+  const call = queued ? null : startDependencyCall(Infinity);
   const acquired = new Promise<pg.PoolClient>((resolve, reject) => {
-    if (call.timeoutMs === 0) return reject(new DependencyTimeoutError('PostgreSQL', budget.totalMs));
+    if (call?.timeoutMs === 0) return reject(new DependencyTimeoutError('PostgreSQL', budget!.totalMs));
     let settled = false;
-    const timer = setTimeout(() => {
+    let cancel = () => undefined as void;
+    const giveUp = () => {
       settled = true;
-      reject(new DependencyTimeoutError('PostgreSQL', budget.totalMs));
-    }, call.timeoutMs);
+      reject(new DependencyTimeoutError('PostgreSQL', call ? budget!.totalMs : this.stallMs));
+    };
+    if (call) cancel = dependencyDeadline(call.timeoutMs, giveUp);
+    else {
+      // Queued: look again whenever `stallMs` may have passed without progress.
+      const watch = (ms: number) => {
+        cancel = dependencyDeadline(ms, () => {
+          const left = this.stallMs - this.stalledFor();
+          if (left <= 0) giveUp();
+          else watch(left);
+        });
+      };
+      watch(this.stallMs);
+    }
     void baseConnect.call(this, (error, client, release) => {
-      clearTimeout(timer);
+      cancel();
       if (settled) return void (client && !error ? release?.() : undefined);
       settled = true;
       if (error || !client) reject(error ?? new Error('no client'));
       else resolve(client);
     });
   });
-  acquired.then(call.end, call.end);
+  if (call) acquired.then(call.end, call.end);
   if (!callback) return acquired;
   acquired.then(
     (client) => callback(undefined, client, client.release.bind(client)),
@@ -274,7 +317,10 @@ export function createDatabase(config: AppConfig, options: { poolSize?: number; 
     connectionString: config.database.url,
     ...(options.service ? { application_name: `workcell-${options.service}` } : {}),
     max: options.poolSize ?? 10,
-    connectionTimeoutMillis: config.dependencyTimeoutMs,
+    // No pool-level timeout (pg-pool's would also cut a queued checkout short: BudgetedPool bounds that by the
+    // pool's progress); each new connection has DEPENDENCY_TIMEOUT_MS to connect (BudgetedClient).
+    connectionTimeoutMillis: 0,
+    connectTimeoutMillis: config.dependencyTimeoutMs,
     idleTimeoutMillis: 30_000,
     Client: BudgetedClient,
     // A peer that vanished without a word (a partition) is found by TCP keepalive rather than never.
@@ -285,14 +331,16 @@ export function createDatabase(config: AppConfig, options: { poolSize?: number; 
     idle_in_transaction_session_timeout: 2 * TRANSACTION_TIMEOUT_MS,
     // pg hands the pool's options to each client it makes (BudgetedClient's constructor).
     ...(statementLog ? { statementLog } : {}),
-  } as pg.PoolConfig));
+  } as pg.PoolConfig, config.dependencyTimeoutMs));
   // managePool: an idle client whose server went away emits 'error' on the pool, which is listened to; and close()
   // returns only once every connection has ended, so a database dropped right after finds no session of ours.
   const { pool } = managed;
   const unobserve = observePool(pool);
-  // Every interactive transaction (inTransaction, and any direct $transaction) waits at most the dependency
-  // timeout to start; Prisma's own timeout errors count as unavailable (libs/config unavailable.ts).
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: config.dependencyTimeoutMs, timeout: TRANSACTION_TIMEOUT_MS } });
+  // An interactive transaction (inTransaction, and any direct $transaction) starts once the pool hands it a
+  // connection, which BudgetedPool bounds (the budget for PostgreSQL's part, the pool's progress for the queue);
+  // Prisma's own wait is only the backstop, so it must not cut a healthy queue short (issue 25). Prisma's timeout
+  // errors count as unavailable (libs/config unavailable.ts).
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: TRANSACTION_TIMEOUT_MS, timeout: TRANSACTION_TIMEOUT_MS } });
   // Loads the query engine now rather than inside the first request's dependency budget; a database that is
   // down at start is found by the first query instead (the client connects lazily).
   void prisma.$connect().catch(() => undefined);
@@ -307,14 +355,14 @@ export function createDatabase(config: AppConfig, options: { poolSize?: number; 
       return changingAuthorization(redis, config.dependencyTimeoutMs, workspaceId, () => authorizationChange.run(workspaceId, change));
     },
     async ping(timeoutMs = config.dependencyTimeoutMs) {
-      let timer: NodeJS.Timeout | undefined;
+      let cancel: (() => void) | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new DependencyTimeoutError('PostgreSQL', timeoutMs)), timeoutMs);
+        cancel = dependencyDeadline(timeoutMs, () => reject(new DependencyTimeoutError('PostgreSQL', timeoutMs)));
       });
       try {
         await Promise.race([pool.query('SELECT 1'), timeout]);
       } finally {
-        clearTimeout(timer);
+        cancel?.();
       }
     },
     async close() {

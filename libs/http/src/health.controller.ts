@@ -1,6 +1,6 @@
 import { Controller, Get, Header, HttpCode, Inject, Res, SetMetadata } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { currentDependencyBudget, DependencyTimeoutError } from '@workcell/config';
+import { currentDependencyBudget, dependencyDeadline, DependencyTimeoutError } from '@workcell/config';
 import { INFRASTRUCTURE_METADATA, type ReadinessProbe } from './tokens.js';
 
 export interface ReadinessReport {
@@ -15,17 +15,17 @@ export interface ReadinessReport {
  */
 export async function checkReadiness(probes: readonly ReadinessProbe[]): Promise<ReadinessReport> {
   const budget = currentDependencyBudget();
-  const timers: NodeJS.Timeout[] = [];
+  const cancels: (() => void)[] = [];
   const bounded = (probe: ReadinessProbe): Promise<void> => {
     if (!budget) return probe.check();
     const ms = budget.remaining();
     const timeout = new Promise<never>((_, reject) => {
-      timers.push(setTimeout(() => reject(new DependencyTimeoutError(probe.name, budget.totalMs)), ms));
+      cancels.push(dependencyDeadline(ms, () => reject(new DependencyTimeoutError(probe.name, budget.totalMs))));
     });
     return Promise.race([probe.check(), timeout]);
   };
   const results = await Promise.allSettled(probes.map(bounded));
-  for (const timer of timers) clearTimeout(timer);
+  for (const cancel of cancels) cancel();
   const checks: ReadinessReport['checks'] = {};
   probes.forEach((probe, i) => {
     const result = results[i]!;

@@ -2,7 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AnyRouter } from '@trpc/server';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import { createTRPCClient, httpLink, type TRPCClient } from '@trpc/client';
-import { type AppConfig, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
+import { type AppConfig, dependencyDeadline, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
 import { injectTraceHeaders } from '@workcell/telemetry';
 import { INTERNAL_HEADER, INTERNAL_PATH, type InternalContext, internalToken, isInternalCaller } from './trpc.js';
 
@@ -27,9 +27,13 @@ export async function mountInternalApi(app: NestFastifyApplication, router: AnyR
  */
 async function boundedFetch(config: AppConfig, input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> {
   const call = startDependencyCall(config.dependencyTimeoutMs);
+  const deadline = new AbortController();
+  const expire = () => deadline.abort(new DependencyTimeoutError('internal service', config.dependencyTimeoutMs));
+  // Left running after the headers: it still bounds reading the body (an abort after that is a no-op).
+  if (call.timeoutMs > 0) dependencyDeadline(call.timeoutMs, expire);
+  else expire();
   try {
-    const deadline = call.timeoutMs > 0 ? AbortSignal.timeout(call.timeoutMs) : AbortSignal.abort(new DependencyTimeoutError('internal service', config.dependencyTimeoutMs));
-    return await fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
+    return await fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal });
   } finally {
     call.end();
   }

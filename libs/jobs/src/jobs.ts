@@ -5,7 +5,7 @@ import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker } from 'b
  * instead of spending its remaining attempts. Anything else thrown is retried per the catalog.
  */
 export class PermanentJobFailure extends UnrecoverableError {}
-import { type AppConfig, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
+import { type AppConfig, dependencyDeadline, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
 import { createCluster, isClusterMode, redisOptions } from '@workcell/redis';
 import type { Cluster } from 'ioredis';
 import { contextFromTraceparent, currentTraceparent, inSpan, jobDuration, jobOutcomes, observeQueueDepth, SpanKind } from '@workcell/telemetry';
@@ -100,9 +100,9 @@ export class JobQueues {
       call.end();
       throw new DependencyTimeoutError('Redis', this.config.dependencyTimeoutMs);
     }
-    let timer: NodeJS.Timeout | undefined;
+    let cancel: (() => void) | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new DependencyTimeoutError('Redis', ms)), ms);
+      cancel = dependencyDeadline(ms, () => reject(new DependencyTimeoutError('Redis', ms)));
     });
     try {
       const delay = retry?.delayMs ? { delay: retry.delayMs } : {};
@@ -111,7 +111,7 @@ export class JobQueues {
       await Promise.race([this.queue(definition.queue).add(name, stored, { ...DEFAULT_OPTIONS, jobId, attempts, backoff, ...delay }), timeout]);
     } finally {
       call.end();
-      clearTimeout(timer);
+      cancel?.();
     }
     return jobId;
   }

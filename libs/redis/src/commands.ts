@@ -8,7 +8,7 @@ import type { Cluster, Redis as SingleRedis } from 'ioredis';
  * the tag after it is the one that counts.
  */
 export type Redis = SingleRedis | Cluster;
-import { DependencyTimeoutError, startDependencyCall } from '@workcell/config';
+import { dependencyDeadline, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
 
 /**
  * Runs a command once the connection is ready: a connection still being (re)established gets up to
@@ -23,10 +23,10 @@ export async function whenReady<T>(redis: Redis, timeoutMs: number, command: () 
     call.end();
     throw new DependencyTimeoutError('Redis', timeoutMs);
   }
-  let timer: NodeJS.Timeout | undefined;
+  let cancel: (() => void) | undefined;
   let onReady: (() => void) | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DependencyTimeoutError('Redis', ms)), ms);
+    cancel = dependencyDeadline(ms, () => reject(new DependencyTimeoutError('Redis', ms)));
   });
   const ready = (): Promise<void> => {
     if (redis.status === 'ready') return Promise.resolve();
@@ -40,7 +40,7 @@ export async function whenReady<T>(redis: Redis, timeoutMs: number, command: () 
     return await Promise.race([ready().then(command), timeout]);
   } finally {
     call.end();
-    clearTimeout(timer);
+    cancel?.();
     // A request that gave up stops waiting for the reconnect (a long outage would pile up listeners).
     if (onReady) redis.removeListener('ready', onReady);
   }

@@ -17,6 +17,9 @@ export function redisOptions(config: AppConfig): RedisOptions {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    // A failover demoted the master this connection writes to: the command fails (503, unavailable.ts) and the
+    // connection is made again, to the address's new master, rather than writing to a replica until it drops.
+    reconnectOnError: (error) => (/^READONLY /.test(error.message) ? 1 : false),
     lazyConnect: true,
   };
 }

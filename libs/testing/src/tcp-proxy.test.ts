@@ -60,6 +60,22 @@ describe('TcpProxy', () => {
     socket.destroy();
   });
 
+  it('slow: every round trip takes at least twice the latency, in order and complete; restore is prompt again', async () => {
+    const socket = await connect(proxy.port);
+    await proxy.slow(150);
+    assert.equal(proxy.state, 'slow');
+    const started = performance.now();
+    assert.equal(await roundTrip(socket, 'a-b-c', 2000), 'a-b-c');
+    assert.ok(performance.now() - started >= 290, 'delayed both ways');
+    // A round trip shorter than the latency finds nothing yet: the answer is late, not lost.
+    assert.equal(await roundTrip(socket, 'late', 100), 'silence');
+    await proxy.restore();
+    const again = await connect(proxy.port);
+    assert.equal(await roundTrip(again, 'prompt', 100), 'prompt');
+    socket.destroy();
+    again.destroy();
+  });
+
   it('cut: open connections close and new ones are refused; restore forwards again', async () => {
     const socket = await connect(proxy.port);
     const closed = new Promise((resolve) => socket.once('close', resolve));

@@ -14,6 +14,8 @@ import type { Impostor } from './impostors.js';
  * - `impersonate(impostor)`: the dependency is up but refuses the work (PostgreSQL at max_connections, Redis
  *   loading its dataset; impostors.ts). Every open connection is destroyed, as by the restart that brought it to
  *   that state, and every new one is answered by the impostor instead of the target.
+ * - `slow(ms)`: the dependency answers, late. Every chunk, either way, is forwarded `ms` later (in order), so each
+ *   round trip takes at least twice that; nothing is lost.
  *
  * `restore()` ends any fault. Connections that were black-holed lost bytes and cannot resume, so they are
  * destroyed then (as a partition outlasting TCP's retransmissions does); new connections forward again.
@@ -25,6 +27,7 @@ export class TcpProxy {
   private readonly stale = new Set<net.Socket>();
   private boundPort = 0;
   private dropping = false;
+  private latencyMs = 0;
   private impostor: Impostor | undefined;
 
   private constructor(
@@ -44,9 +47,10 @@ export class TcpProxy {
   }
 
   /** The current fault, for a test's messages. */
-  get state(): 'forwarding' | 'cut' | 'blackholed' | 'impersonated' {
+  get state(): 'forwarding' | 'cut' | 'blackholed' | 'impersonated' | 'slow' {
     if (!this.server) return 'cut';
     if (this.impostor) return 'impersonated';
+    if (this.latencyMs > 0) return 'slow';
     return this.dropping ? 'blackholed' : 'forwarding';
   }
 
@@ -70,7 +74,7 @@ export class TcpProxy {
       socket.destroy();
       peer()?.destroy();
     });
-    socket.on('data', (chunk: Buffer) => {
+    const forward = (chunk: Buffer) => {
       if (this.dropping) return;
       const other = peer();
       if (!other || other.destroyed) return;
@@ -79,7 +83,9 @@ export class TcpProxy {
         socket.pause();
         other.once('drain', () => socket.resume());
       }
-    });
+    };
+    // Timers of one duration fire in the order they were set, so a slowed stream keeps its order.
+    socket.on('data', (chunk: Buffer) => (this.latencyMs > 0 ? setTimeout(() => forward(chunk), this.latencyMs) : forward(chunk)));
   }
 
   private listen(port: number): Promise<void> {
@@ -115,6 +121,7 @@ export class TcpProxy {
     const server = this.server;
     this.server = undefined;
     this.dropping = false;
+    this.latencyMs = 0;
     this.impostor = undefined;
     for (const s of this.sockets) s.destroy();
     this.sockets.clear();
@@ -125,6 +132,7 @@ export class TcpProxy {
   /** A partition: keep every connection open and accept new ones, but drop every byte either way. */
   async blackhole(): Promise<void> {
     if (!this.server) await this.listen(this.boundPort);
+    this.latencyMs = 0;
     this.dropping = true;
     for (const s of this.sockets) this.stale.add(s);
   }
@@ -133,12 +141,22 @@ export class TcpProxy {
   async impersonate(impostor: Impostor): Promise<void> {
     if (!this.server) await this.listen(this.boundPort);
     this.dropping = false;
+    this.latencyMs = 0;
     this.impostor = impostor;
     for (const s of this.sockets) s.destroy();
   }
 
+  /** A slow dependency: every chunk either way is forwarded `latencyMs` late; open connections carry on, slowed. */
+  async slow(latencyMs: number): Promise<void> {
+    if (!this.server) await this.listen(this.boundPort);
+    this.dropping = false;
+    this.impostor = undefined;
+    this.latencyMs = latencyMs;
+  }
+
   /** Ends any fault: new connections forward again; connections that lost bytes or met an impostor are reset. */
   async restore(): Promise<void> {
+    this.latencyMs = 0;
     this.dropping = false;
     this.impostor = undefined;
     for (const s of this.stale) s.destroy();

@@ -7,8 +7,10 @@ import { Ledger } from '../support/ledger.js';
 
 /**
  * Check 4: PostgreSQL, Redis and the auth service, each cut (connections refused and reset) and black-holed
- * (every byte dropped, nothing refused), and PostgreSQL refusing every session with 53300 (too many clients) and
- * Redis answering -LOADING to every command (up, but refusing the work: an impostor behind the proxy), while a mixed load of v1 and v0 reads and creates runs. Every answer
+ * (every byte dropped, nothing refused), PostgreSQL refusing every session with 53300 (too many clients), Redis
+ * answering -LOADING or, after a failover, -READONLY to every command (up, but refusing the work: an impostor behind
+ * the proxy), and PostgreSQL or Redis slow (every chunk delayed), while a mixed load of v1 and v0 reads and creates
+ * runs. Every answer
  * must be a 2xx/4xx or 503 `service_unavailable` with Retry-After, within DEPENDENCY_TIMEOUT_MS plus a margin,
  * never another 5xx or a hang, and never a 401 (valid credentials are not refused because the auth service is
  * away); after restore the service must answer again by itself; and every create acknowledged with a 2xx —
@@ -20,6 +22,8 @@ const MARGIN_MS = 4000;
 const LANES = 6;
 const HEALTHY_MS = 800;
 const RECOVERY_LIMIT_MS = 20_000;
+/** Latency a slow dependency adds to each chunk either way. */
+const SLOW_MS = 150;
 
 interface Acknowledged {
   readonly generation: 'v0' | 'v1';
@@ -58,9 +62,17 @@ export async function faults(platform: FaultyPlatform): Promise<Ledger> {
   ];
   const url = (generation: 'v0' | 'v1') => (generation === 'v1' ? platform.v1.url : platform.v0.url);
 
-  const scenarios: [string, TcpProxy, 'cut' | 'blackhole' | Impostor][] = [];
+  const scenarios: [string, TcpProxy, 'cut' | 'blackhole' | { slowMs: number } | Impostor][] = [];
   for (const [name, proxy] of Object.entries(platform.proxies)) for (const mode of ['cut', 'blackhole'] as const) scenarios.push([`${name} ${mode}`, proxy, mode]);
-  scenarios.push(['postgres refused with 53300', platform.proxies.postgres, postgresRefusing()], ['redis LOADING', platform.proxies.redis, redisReplying()]);
+  scenarios.push(
+    ['postgres refused with 53300', platform.proxies.postgres, postgresRefusing()],
+    ['redis LOADING', platform.proxies.redis, redisReplying()],
+    // A failover: the master this connection writes to is now a replica.
+    ['redis READONLY (failover)', platform.proxies.redis, redisReplying("READONLY You can't write against a read only replica.")],
+    // Slow, not gone: each round trip at least SLOW_MS × 2 late; requests answer, slower, or 503 within the bound.
+    ['postgres slow', platform.proxies.postgres, { slowMs: SLOW_MS }],
+    ['redis slow', platform.proxies.redis, { slowMs: SLOW_MS }],
+  );
 
   for (const [scenario, proxy, mode] of scenarios) {
     let phase: 'before' | 'fault' | 'after' = 'before';
@@ -95,7 +107,7 @@ export async function faults(platform: FaultyPlatform): Promise<Ledger> {
     const inFlight = Array.from({ length: LANES }, (_v, i) => oneRequest(i % 2 === 0 ? 2 : 4) /* v1 and v0 creates */);
     await sleep(5);
     phase = 'fault';
-    await (mode === 'cut' ? proxy.cut() : mode === 'blackhole' ? proxy.blackhole() : proxy.impersonate(mode));
+    await (mode === 'cut' ? proxy.cut() : mode === 'blackhole' ? proxy.blackhole() : typeof mode === 'object' ? proxy.slow(mode.slowMs) : proxy.impersonate(mode));
     await sleep(faultMs);
     await proxy.restore();
     phase = 'after';
@@ -127,7 +139,7 @@ export async function faults(platform: FaultyPlatform): Promise<Ledger> {
     const answer = await send(url(write.generation), { method: 'GET', path: write.path, headers });
     if (answer.status !== 200) ledger.find('acknowledged-write-lost', `${write.scenario}: ${write.generation} create`, { method: 'GET', path: write.path }, answer, 'a create answered 2xx does not exist afterwards', write.scenario);
   }
-  ledger.bump('faults (3 dependencies × cut, black hole; PostgreSQL 53300, Redis LOADING)', scenarios.length);
+  ledger.bump('faults (3 dependencies × cut, black hole; PostgreSQL 53300, Redis LOADING and READONLY; PostgreSQL and Redis slow)', scenarios.length);
   ledger.bump('ms slowest recovery', slowestRecovery);
   ledger.bump('acknowledged creates verified', acknowledged.length);
   return ledger;
