@@ -12,7 +12,7 @@ describe('reliability: dependency faults', () => {
   });
   afterAll(() => platform?.close());
 
-  it('PostgreSQL, Redis and the auth service cut and black-holed, PostgreSQL refusing sessions (53300) and Redis loading, mid-load: 503 with Retry-After in time, recovery, no acknowledged write lost', async () => {
+  it('PostgreSQL, Redis and the auth service cut and black-holed, PostgreSQL refusing sessions (53300), Redis loading or failed over (READONLY), PostgreSQL and Redis slow, mid-load: 503 with Retry-After in time, recovery, no acknowledged write lost', async () => {
     finish(await faults(platform));
   });
 });
