@@ -244,6 +244,12 @@ describe('v1 task recurrences', () => {
         [{ frequency: 'monthly', byMonthDay: [1], bySetPosition: [2] }, '2030-01-01', '/rule/bySetPosition/0'],
         [{ frequency: 'monthly', byMonthDay: [1, 15], bySetPosition: [1, -3] }, '2030-01-01', '/rule/bySetPosition/1'],
         [{ frequency: 'daily', byWeekday: ['mo', 'tu'], bySetPosition: [2] }, '2030-01-01', '/rule/bySetPosition/0'],
+        // Days that are both a listed weekday and a listed month day, counted over every kind of month and year (issue
+        // 25: the yearly one expanded 10,000 years, 16 s with the event loop blocked): one Monday among a month's first
+        // seven days; at most 24 Tuesdays, Wednesdays or Fridays a year on the 1st, 9th, 28th, 8th- or 23rd-last.
+        [{ frequency: 'monthly', byWeekday: ['mo'], byMonthDay: [1, 2, 3, 4, 5, 6, 7], bySetPosition: [2] }, '2030-01-01', '/rule/bySetPosition/0'],
+        [{ frequency: 'yearly', byWeekday: ['we', 'fr', 'tu'], byMonthDay: [9, 1, -8, -23, 28], bySetPosition: [53] }, '2028-05-03', '/rule/bySetPosition/0'],
+        [{ frequency: 'yearly', byWeekday: ['we', 'fr', 'tu'], byMonthDay: [9, 1, -8, -23, 28], bySetPosition: [25] }, '2028-05-03', '/rule/bySetPosition/0'],
         // Every twelfth month from February is a February, which has no 30th: the expander finds nothing (its iteration cap).
         [{ frequency: 'monthly', interval: 12, byMonthDay: [30], bySetPosition: [1] }, '2030-02-01', '/rule'],
         [{ frequency: 'monthly', interval: 12, byMonthDay: [30] }, '2030-02-01', '/rule'],

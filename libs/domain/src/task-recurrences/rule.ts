@@ -48,10 +48,19 @@ export function ruleIssues(rule: Rule, startsOn: string, at = '/rule'): FieldIss
 /**
  * The most candidate days one period of a rule can have (what BYSETPOS picks from): a day is one; a week its
  * weekdays; a month its month days, or five of each weekday; a year twelve of each month day, or 53 of each weekday.
+ * With both weekdays and month days, a month's or year's candidates are the days that are both, counted exactly over
+ * every kind of month (28 to 31 days) or year (leap or not) and the weekday it starts on: a position beyond them is
+ * found here, not by expanding the rule (issue 25: the expansion could not tell before 10,000 years).
  */
 function widestPeriod(rule: Rule): number {
   const weekdays = rule.byWeekday?.length ?? 1;
   const monthDays = rule.byMonthDay?.length;
+  if (rule.byWeekday !== undefined && rule.byMonthDay !== undefined && (rule.frequency === 'monthly' || rule.frequency === 'yearly')) {
+    const periods = rule.frequency === 'monthly' ? [[28], [29], [30], [31]] : [YEAR, YEAR.map((days, month) => (month === 1 ? 29 : days))];
+    const selected = new Set(rule.byWeekday.map((day) => WEEKDAYS.indexOf(day)));
+    const days = new Set(rule.byMonthDay);
+    return Math.max(...periods.flatMap((lengths) => WEEKDAYS.map((_d, first) => matchingDays(lengths, first, selected, days))));
+  }
   switch (rule.frequency) {
     case 'weekly':
       return weekdays;
@@ -62,6 +71,19 @@ function widestPeriod(rule: Rule): number {
     default:
       return 1;
   }
+}
+
+const WEEKDAYS = ['mo', 'tu', 'we', 'th', 'fr', 'sa', 'su'] as const;
+const YEAR = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Days of consecutive months of these lengths, the first starting on weekday `first`, in both sets (month days also from the end). */
+function matchingDays(lengths: readonly number[], first: number, weekdays: ReadonlySet<number>, monthDays: ReadonlySet<number>): number {
+  let count = 0;
+  let weekday = first;
+  for (const length of lengths) {
+    for (let day = 1; day <= length; day++, weekday = (weekday + 1) % 7) if (weekdays.has(weekday) && (monthDays.has(day) || monthDays.has(day - length - 1))) count++;
+  }
+  return count;
 }
 
 /**
@@ -75,11 +97,12 @@ export function assertSchedule(schedule: Schedule, at = '/rule'): void {
   if (issues.length === 0 && schedule.rule.frequency !== 'external') {
     const { count: _count, until: _until, ...unbounded } = schedule.rule;
     let found = false;
+    const periods = CALENDAR_CYCLE[unbounded.frequency as keyof typeof CALENDAR_CYCLE] ?? MAX_EXPANSION;
     expandSchedule({ ...schedule, rule: unbounded }, null, true, () => {
       found = true;
       return false;
-    }, false);
-    if (!found) issues.push({ pointer: at, message: `the rule makes no instant from startsOn on (none within ${MAX_EXPANSION} of its periods): its parts exclude each other` });
+    }, false, periods);
+    if (!found) issues.push({ pointer: at, message: `the rule makes no instant from startsOn on (none in ${periods} of its periods, a whole cycle of the calendar): its parts exclude each other` });
   }
   if (issues.length > 0) throw validationError('the recurrence rule is not valid', issues);
 }
@@ -115,6 +138,16 @@ export function rruleOf({ rule, timeZone }: Schedule): string {
  */
 export const MAX_EXPANSION = 10_000;
 
+/**
+ * How many periods of a rule hold every kind of period it can meet: the Gregorian calendar repeats every 400 years
+ * (4,800 months), so the periods k·interval apart from the first cover each kind of year (month) within 400 (4,800)
+ * steps, the first period's kind again included (hence the one more). A rule with no instant in that many periods has
+ * none ever. assertSchedule's probe stops there instead of at MAX_EXPANSION: 10,000 yearly periods of a rule whose
+ * parts exclude each other cost about 16 s of CPU with the event loop blocked (issue 25, the generated-input check);
+ * 401 cost under a second. Daily and weekly periods are cheap, and their parts meet within a few periods.
+ */
+const CALENDAR_CYCLE = { monthly: 4_801, yearly: 401 } as const;
+
 /** The longest a period of each frequency lasts (a month of 31 days, a year of 366, each day 25 hours at most). */
 const HOUR_MS = 3_600_000;
 const PERIOD_MS = { daily: 25 * HOUR_MS, weekly: 7 * 25 * HOUR_MS, monthly: 31 * 25 * HOUR_MS, yearly: 366 * 25 * HOUR_MS } as const;
@@ -126,20 +159,20 @@ const toDate = (value: Temporal.ZonedDateTime): Date => new Date(value.epochMill
  * The one expansion of a schedule every path uses (create, update and preview through assertSchedule and the
  * functions below, recheck and materialisation): calls `visit` with the schedule's instants from `from` on (at or
  * after it with `inclusive`; null: from its first day), in order, until `visit` answers false or the instants end.
- * Bounded in work: it stops after MAX_EXPANSION instants or MAX_EXPANSION periods (see there), and an error of the
+ * Bounded in work: it stops after MAX_EXPANSION instants or `periods` periods (MAX_EXPANSION, see there), and an error of the
  * expander, its "Maximum iterations exceeded" among them, ends the instants as the rule's end would: the answer is
  * never an error, it is "no (further) instant". With `supportedYears` (the default) the instants are those in the
  * API's 0001-9999 bound (registry `isSupportedInstant`): a series ends at 9999-12-31, and one whose local midnight
  * of 0001-01-01 is in year 0 (east of UTC) begins with its next instant.
  */
-export function expandSchedule(schedule: Schedule, from: Date | null, inclusive: boolean, visit: (instant: Date) => boolean, supportedYears = true): void {
+export function expandSchedule(schedule: Schedule, from: Date | null, inclusive: boolean, visit: (instant: Date) => boolean, supportedYears = true, periods = MAX_EXPANSION): void {
   const { rule } = schedule;
   if (rule.frequency === 'external') return;
   const dtstart = Temporal.PlainDate.from(schedule.startsOn).toZonedDateTime({ timeZone: schedule.timeZone });
   let start = from ?? toDate(dtstart);
   if (supportedYears && start < EARLIEST) [start, inclusive] = [EARLIEST, true];
   // The periods are counted from where the walk starts, or from the first day when that is later (none come before it).
-  const horizon = Math.max(start.getTime(), dtstart.epochMilliseconds) + MAX_EXPANSION * (rule.interval ?? 1) * PERIOD_MS[rule.frequency];
+  const horizon = Math.max(start.getTime(), dtstart.epochMilliseconds) + periods * (rule.interval ?? 1) * PERIOD_MS[rule.frequency];
   let visited = 0;
   let visitFailed: { error: unknown } | null = null;
   // Whether the walk goes on after `instant`, which is past `start` (or at it, with `inclusive`).
@@ -154,7 +187,7 @@ export function expandSchedule(schedule: Schedule, from: Date | null, inclusive:
     }
   };
   try {
-    const expander = new RRuleTemporal({ rruleString: rruleOf(schedule), dtstart, maxIterations: MAX_EXPANSION });
+    const expander = new RRuleTemporal({ rruleString: rruleOf(schedule), dtstart, maxIterations: periods });
     if (rule.count !== undefined) {
       // Counted instants depend on all before them: one pass from the first day (the expander cannot start later).
       expander.all((zoned) => {
