@@ -10,7 +10,7 @@ import { type Answer, inParallel, type Probe, send } from '../support/http.js';
 import { judge } from '../support/judge.js';
 import { type Finding, Ledger } from '../support/ledger.js';
 import { currentEtag, currentVersion } from '../support/preconditions.js';
-import { refused, type Replayable, resendRefused, verifyUnchanged } from '../support/refusals.js';
+import { refused, type Replayable, resendRefused, settled, verifyUnchanged } from '../support/refusals.js';
 import { type JsonSchema, jsonSchemaOf } from '../support/samples.js';
 import type { World } from '../support/world.js';
 
@@ -38,8 +38,12 @@ const RUNS = 10;
 /** Operations with rich bodies (rule combinations, per-type values, flows) get more. */
 const RICH_RUNS = 40;
 const RICH_FAMILIES = new Set(['task-recurrences', 'custom-field-definitions', 'custom-field-values', 'automations', 'appointments', 'absences', 'time-entries']);
+/** Runs per read in the read-back pass (lists and reads over what the writes stored). */
+const READ_BACK_RUNS = 3;
 /** Requests a failure may spend on shrinking before the smallest counterexample so far is reported. */
 const SHRINK_BUDGET = 150;
+/** An answer slower than this is a finding (the slowest honest request here takes about a second). */
+const SLOW_MS = 10_000;
 /** Refused requests of an operation that are sent again between two digests. */
 const REFUSED_BATCH = 8;
 
@@ -68,11 +72,31 @@ export interface RegressionCase {
  */
 interface KnownDefect {
   readonly operation: string;
-  readonly status: number;
+  /** The finding classes it shows as. */
+  readonly kinds: readonly string[];
   readonly matches: (draw: Draw) => boolean;
   readonly why: string;
 }
-const KNOWN_DEFECTS: readonly KnownDefect[] = [];
+const yearlyWithDaysAndPosition = (draw: Draw): boolean => {
+  const rule = (draw.body as { rule?: Record<string, unknown> } | undefined)?.rule;
+  const some = (v: unknown) => Array.isArray(v) && v.length > 0;
+  return rule?.['frequency'] === 'yearly' && some(rule['byWeekday']) && some(rule['byMonthDay']) && some(rule['bySetPosition']);
+};
+const KNOWN_DEFECTS: readonly KnownDefect[] = [
+  // KNOWN DEFECT, task recurrences (libs/domain/src/task-recurrences, owned elsewhere; remove these entries with the
+  // fix). A yearly rule with byWeekday, byMonthDay and a bySetPosition beyond what the intersection of the two has in
+  // a year (rule.ts widestPeriod allows 12 x month days: 60 for five), e.g. {"frequency":"yearly","byWeekday":["we",
+  // "fr","tu"],"byMonthDay":[9,1,-8,-23,28],"bySetPosition":[53]}, startsOn 2028-05-03: assertSchedule's probe walks
+  // all 10,000 yearly periods through rrule-temporal, about 16 s of CPU on this machine with the event loop blocked
+  // (every other request of the instance waits), so the answer (400) comes after the check's 20 s or not at all.
+  // Create, update and preview share assertSchedule. Kept in src/regressions/generated-input.json.
+  ...['v1 createTaskRecurrence', 'v1 updateTaskRecurrence', 'v1 previewTaskRecurrence'].map((operation) => ({
+    operation,
+    kinds: ['no-answer', 'slow-answer'],
+    matches: yearlyWithDaysAndPosition,
+    why: 'a yearly rule with byWeekday, byMonthDay and an unreachable bySetPosition blocks the service for ~16 s (assertSchedule walks 10,000 years)',
+  })),
+];
 
 const EXISTING = '{{existing}}';
 const VERSION = '{{version}}';
@@ -393,11 +417,15 @@ export async function generatedInput(world: World, options: { seed?: number; run
     judge(scratch, target.generation, target.name, probe, answer, { unimplemented: target.unimplemented, label });
     const problem = answer.status >= 200 && answer.status < 300 ? target.answerProblem(answer) : null;
     if (problem) scratch.find('response-not-documented', target.name, probe, answer, problem, label);
+    // A hang in all but name: one request holding the service this long (its event loop, a lock) stalls the others.
+    if (answer.status !== 0 && answer.ms > SLOW_MS) scratch.find('slow-answer', target.name, probe, answer, `answered ${answer.status} after ${answer.ms} ms (more than ${SLOW_MS})`, label);
     ledger.requests += scratch.requests;
     for (const [k, v] of scratch.answers) ledger.answers.set(k, (ledger.answers.get(k) ?? 0) + v);
-    const known = KNOWN_DEFECTS.find((k) => k.operation === target.name && k.status === answer.status && k.matches(draw));
+    const known = KNOWN_DEFECTS.find((k) => k.operation === target.name && k.matches(draw) && scratch.findings.every((f) => k.kinds.includes(f.kind)));
     if (known && scratch.findings.length > 0) {
       ledger.bump('known defects met (allow-listed)');
+      // A blocked service answers again once its work is done: wait for that, or the next request pays for it.
+      if (answer.status === 0) await send(url(target), { method: 'GET', path: target.generation === 'v1' ? '/v1' : '/' }, 120_000);
       return { draw, probe, answer, findings: [] };
     }
     return { draw, probe, answer, findings: scratch.findings };
@@ -421,27 +449,37 @@ export async function generatedInput(world: World, options: { seed?: number; run
     if (outcome.findings.length > 0) report(outcome, 'a kept regression case (src/regressions/generated-input.json) fails again');
   }
 
-  // 2. Drawn requests, operation by operation, each with a seed of its own derived from the run's.
+  // 2. Drawn requests, operation by operation, each with a seed of its own derived from the run's; then the reads
+  // once more (read-back), over everything the writes stored at its boundaries, once the worker is done with it
+  // (occurrences materialised, exports written).
   const found: RegressionCase[] = [];
-  for (const target of targets) {
-    ledger.bump('operations');
+  const passes = [...targets.map((target) => ({ target, readBack: false })), ...targets.filter((t) => t.method === 'GET').map((target) => ({ target, readBack: true }))];
+  let settledForReadBack = false;
+  for (const { target, readBack } of passes) {
+    if (readBack && !settledForReadBack) {
+      await settled(database, a.workspaceId);
+      settledForReadBack = true;
+    }
+    ledger.bump(readBack ? 'operations read back' : 'operations');
     if (target.name.endsWith('CustomFieldValues')) catalogues.customFields = await definitions();
     const refusedDraws: Draw[] = [];
     let failure: Outcome | undefined;
     let shrinking = 0;
+    const label = readBack ? 'read back after the writes' : 'generated valid input';
     const property = fc.asyncProperty(target.draw, async (draw) => {
       // Past the budget a candidate "passes" unsent: fast-check stops there and reports the smallest failure so far.
       if (failure && ++shrinking > SHRINK_BUDGET) return true;
-      const outcome = await attempt(target, draw, 'generated valid input');
+      const outcome = await attempt(target, draw, label);
       if (target.method !== 'GET' && refused(outcome.answer) && refusedDraws.length < REFUSED_BATCH && !failure) refusedDraws.push(draw);
       if (outcome.findings.length === 0) return true;
       failure = outcome;
       return false;
     });
-    const operationSeed = (seed + hash(target.name)) | 0;
-    const details = await fc.check(property, { numRuns: Math.max(1, Math.round(target.runs * (options.runs ?? 1))), seed: operationSeed });
+    const operationSeed = (seed + hash(readBack ? `${target.name} read back` : target.name)) | 0;
+    const runs = readBack ? Math.min(target.runs, READ_BACK_RUNS) : target.runs;
+    const details = await fc.check(property, { numRuns: Math.max(1, Math.round(runs * (options.runs ?? 1))), seed: operationSeed });
     if (details.failed && failure) {
-      found.push(report(failure, `shrunk in ${details.numShrinks} steps (seed ${seed}, operation seed ${operationSeed}, path ${details.counterexamplePath}; RELIABILITY_SEED=${seed} reproduces the run)`));
+      found.push(report(failure, `shrunk in ${details.numShrinks} steps (seed ${seed}, operation seed ${operationSeed}, path ${details.counterexamplePath}${readBack ? ', read back after the writes' : ''}; RELIABILITY_SEED=${seed} reproduces the run)`));
     } else if (details.failed) {
       ledger.find('check-error', target.name, 'the property', undefined, `the property threw: ${String(details.errorInstance)}`);
     }
