@@ -22,8 +22,9 @@ import type { World } from '../support/world.js';
  * and maximum lengths, empty and maximal arrays, numeric bounds, every enum value, optional properties present
  * and absent, null, unicode) and, for task recurrences, rule combinations. A valid-by-schema request may still be
  * refused (a cross-field rule, an id that does not exist): a 4xx with the generation's error document is a fine
- * answer. A finding is a 5xx (a 501 only from an unimplemented v1 operation), no answer, a 4xx without the error
- * document, a 2xx whose body is not the documented response, and a write by a refused request (support/refusals.ts).
+ * answer. A finding is a 5xx (a 501 only from an unimplemented v1 operation), no answer or a slow one, a 4xx without
+ * the error document, a 2xx whose body is not the documented response, and a write by a refused request
+ * (support/refusals.ts). Reads run first and once more after the writes, over what the writes stored.
  *
  * A failing request is shrunk by fast-check to a minimal counterexample, which the finding prints as an entry for
  * src/regressions/generated-input.json; the entries there are replayed first on every run. Draws name A's
