@@ -473,6 +473,22 @@ describe('v1 scheduling', () => {
       assert.equal(windows.reduce((sum, w) => sum + w.availableMinutes, 0), 450);
     });
 
+    it('at the edges of representable time and before standard time: every instant is a Timestamp naming the instant (generated-input check)', async () => {
+      const m = await newMember();
+      // The last representable instant is 10000-01-01 on the wall clock at +14:00: it was answered as `+010000-01-01T13:59+14:00`.
+      const end = await fx.call<{ data: Availability }>('GET', '/v1/availability?from=9999-12-31T23:59:59%2B14:00&to=9999-12-31T23:59:59.999Z&timeZone=Pacific/Kiritimati&granularity=hour', m.token);
+      assert.equal(end.status, 200, JSON.stringify(end.body));
+      assertShape('getAvailability', end.body.data);
+      assert.equal(end.body.data.to, '9999-12-31T23:59:59.999Z');
+      assert.equal(end.body.data.windows.at(-1)!.endsAt, '9999-12-31T23:59:59.999Z');
+      // Berlin kept local mean time (+00:53:28) until 1893: the window's bounds were written 28 seconds off.
+      const lmt = await fx.call<{ data: Availability }>('GET', '/v1/availability?from=1800-01-01T00:00:00Z&to=1800-01-02T00:00:00Z&timeZone=Europe/Berlin', m.token);
+      assert.equal(lmt.status, 200, JSON.stringify(lmt.body));
+      assertShape('getAvailability', lmt.body.data);
+      assert.equal(Date.parse(lmt.body.data.from), Date.parse('1800-01-01T00:00:00Z'));
+      assert.equal(Date.parse(lmt.body.data.to), Date.parse('1800-01-02T00:00:00Z'));
+    });
+
     it('the window: to after from, at most 62 days; delegated access like the calendars', async () => {
       const m = await newMember();
       const other = await newMember();

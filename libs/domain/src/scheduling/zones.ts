@@ -70,12 +70,19 @@ export function weekdayOf(day: LocalDay): number {
 export const dayOfDate = (date: Date): LocalDay => ({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() });
 export const compareDays = (a: LocalDay, b: LocalDay): number => a.year - b.year || a.month - b.month || a.day - b.day;
 
-/** RFC 3339 with the zone's offset at that instant (`2026-12-01T09:00:00+01:00`). */
+/**
+ * RFC 3339 with the zone's offset at that instant (`2026-12-01T09:00:00+01:00`, milliseconds when there are any): a
+ * Timestamp of the registry that names exactly that instant. An RFC 3339 offset is whole minutes, so a local mean
+ * time (Berlin was +00:53:28 until 1893) is written with its offset rounded and the wall clock moved with it; and a
+ * wall clock past year 9999 (9999-12-31T23:59:59.999Z is 10000-01-01 at +14:00) has no four-digit year, so that
+ * instant is written in UTC.
+ */
 export function formatInZone(zone: string, instant: number): string {
-  const offset = offsetAt(zone, instant);
-  const local = new Date(instant + offset).toISOString().slice(0, 19);
-  if (offset === 0) return `${local}Z`;
-  const minutes = Math.abs(offset) / 60000;
+  const offset = Math.round(offsetAt(zone, instant) / 60_000) * 60_000;
+  const milliseconds = instant % 1000 === 0 ? '' : `.${String(((instant % 1000) + 1000) % 1000).padStart(3, '0')}`;
+  const local = new Date(instant + offset).toISOString();
+  if (offset === 0 || !/^\d{4}-/.test(local)) return `${new Date(instant).toISOString().slice(0, 19)}${milliseconds}Z`;
+  const minutes = Math.abs(offset) / 60_000;
   const pad = (n: number) => String(Math.floor(n)).padStart(2, '0');
-  return `${local}${offset < 0 ? '-' : '+'}${pad(minutes / 60)}:${pad(minutes % 60)}`;
+  return `${local.slice(0, 19)}${milliseconds}${offset < 0 ? '-' : '+'}${pad(minutes / 60)}:${pad(minutes % 60)}`;
 }

@@ -1,12 +1,12 @@
-import { V1_SCOPES } from '@workcell/credentials';
-import { issueCredential } from '@workcell/db';
 import { type OperationDefinition, type V0OperationDefinition, v0Operations, v1Operations } from '@workcell/registry';
 import { V0_RECIPES } from '@workcell/e2e/support/v0';
-import { digestDifference, workspaceDigest } from '../support/digest.js';
+import { workspaceDigest } from '../support/digest.js';
 import { type HostileCase, hostileCases, type RequestShape } from '../support/hostile.js';
-import { type Answer, inParallel, send } from '../support/http.js';
+import { inParallel, send } from '../support/http.js';
 import { judge } from '../support/judge.js';
 import { Ledger } from '../support/ledger.js';
+import { currentEtag, idSegments } from '../support/preconditions.js';
+import { refused, type Replayable, resendRefused, settled, verifyUnchanged } from '../support/refusals.js';
 import { fieldsOf, sampleFor } from '../support/samples.js';
 import type { World } from '../support/world.js';
 
@@ -31,28 +31,10 @@ interface Target {
 
 const WIDTH = 6;
 
-/** The workspace's digest once two readings 300 ms apart agree (at most about 6 s). */
-async function settled(database: World['cell']['database'], workspaceId: string) {
-  let last = await workspaceDigest(database, workspaceId);
-  for (let i = 0; i < 20; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const next = await workspaceDigest(database, workspaceId);
-    if (digestDifference(last, next).length === 0) return next;
-    last = next;
-  }
-  return last;
-}
-
-/** Parameter positions of a path template, as indexes of its `/` segments. */
-const idSegments = (template: string) => template.split('/').flatMap((s, i) => (s.includes('{') ? [i] : []));
-
 export async function hostileInput(world: World, options: { only?: (name: string) => boolean } = {}): Promise<Ledger> {
   const ledger = new Ledger('hostile-input');
   const { cell, a } = world;
   const database = cell.database;
-  let minted = 0;
-  const mint = async () =>
-    (await database.prisma.$transaction((tx) => issueCredential(tx, cell.config, { workspaceId: a.workspaceId, kind: 'personal_access_token', name: `hostile-${++minted}`, scopes: V1_SCOPES, memberId: a.memberId }))).token;
 
   const v1Target = (op: OperationDefinition): Target => ({
     generation: 'v1',
@@ -62,14 +44,9 @@ export async function hostileInput(world: World, options: { only?: (name: string
     async: op.async,
     async shape() {
       // A credential of its own: some operations revoke the credential that calls them (DELETE /v1/auth/context).
-      const token = await mint();
+      const token = await world.mintToken('hostile');
       const path = await world.pathFor(op);
-      let etag: string | undefined;
-      if (op.concurrency === 'if-match') {
-        const resource = path.split('/').slice(0, idSegments(op.path)[0]! + 1).join('/');
-        const got = await send(world.v1.url, { method: 'GET', path: resource, headers: { authorization: `Bearer ${token}` } });
-        etag = typeof got.headers.etag === 'string' ? got.headers.etag : undefined;
-      }
+      const etag = op.concurrency === 'if-match' ? await currentEtag(world.v1.url, op.path, path, token) : undefined;
       const sample = sampleFor(op.request.body, world.resolve, true);
       const body = op.request.body ? (sample !== null && typeof sample === 'object' && !Array.isArray(sample) ? (sample as Record<string, unknown>) : {}) : undefined;
       const shape: RequestShape = {
@@ -137,7 +114,7 @@ export async function hostileInput(world: World, options: { only?: (name: string
 
   const url = (t: Target) => (t.generation === 'v1' ? world.v1.url : cell.v0.url);
   const sendAll = (t: Target, cases: readonly HostileCase[]) => inParallel(cases, WIDTH, (c) => send(url(t), c.probe));
-  const refused = (answer: Answer) => answer.status >= 400 && answer.status !== 501;
+  const replayable = (c: HostileCase): Replayable => ({ label: c.group ?? c.label, request: async () => c.probe });
 
   let previousAsync = false;
   for (const target of targets) {
@@ -156,33 +133,12 @@ export async function hostileInput(world: World, options: { only?: (name: string
     if (target.method !== 'GET' && !answers.every(refused)) {
       batch = cases.filter((_c, i) => refused(answers[i]!));
       // An accepted asynchronous operation (202: a project lifecycle operation, say) goes on in the worker:
-      // wait until the workspace stops changing before the refused ones are verified on their own.
-      start = target.async ? await settled(database, a.workspaceId) : await workspaceDigest(database, a.workspaceId);
-      const again = await sendAll(target, batch);
-      if (!again.every(refused)) {
-        ledger.bump('batches unverifiable');
-        continue;
-      }
-      ledger.bump('batches re-verified');
+      // the refused ones are verified on their own once the workspace stops changing.
+      const again = await resendRefused(ledger, database, a.workspaceId, batch.map(replayable), () => sendAll(target, batch), target.async);
+      if (again === null) continue;
+      start = again;
     }
-    const after = await workspaceDigest(database, a.workspaceId);
-    const changed = digestDifference(start, after);
-    if (changed.length === 0) {
-      ledger.bump('batches verified unchanged');
-      continue;
-    }
-    // Name the request that wrote: send the batch again one request at a time.
-    let culprit = false;
-    for (const c of batch) {
-      const d0 = await workspaceDigest(database, a.workspaceId);
-      const answer = await send(url(target), c.probe);
-      const diff = digestDifference(d0, await workspaceDigest(database, a.workspaceId));
-      if (diff.length > 0 && refused(answer)) {
-        culprit = true;
-        ledger.find('written-by-refused-request', `${target.generation} ${target.name}`, c.probe, answer, `refused (${answer.status}) yet changed ${diff.join(', ')}`, c.group ?? c.label);
-      }
-    }
-    if (!culprit) ledger.find('written-by-refused-request', `${target.generation} ${target.name}`, `${batch.length} refused requests`, undefined, `the batch changed ${changed.join(', ')} (not reproduced one by one: background work?)`);
+    await verifyUnchanged(ledger, database, a.workspaceId, `${target.generation} ${target.name}`, batch.map(replayable), (probe) => send(url(target), probe), start);
   }
   return ledger;
 }

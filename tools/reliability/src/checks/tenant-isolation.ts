@@ -4,6 +4,7 @@ import { digestDifference, workspaceDigest } from '../support/digest.js';
 import { type Answer, type Probe, send } from '../support/http.js';
 import { judge } from '../support/judge.js';
 import { Ledger } from '../support/ledger.js';
+import { currentEtag } from '../support/preconditions.js';
 import { fieldsOf, sampleFor } from '../support/samples.js';
 import type { World } from '../support/world.js';
 
@@ -44,12 +45,7 @@ export async function tenantIsolation(world: World): Promise<Ledger> {
     if (hasPathId && ![...aIds].some((id) => path.includes(id))) {
       ledger.bump('operations without an id of A (random id used)');
     }
-    let etag: string | undefined;
-    if (op.concurrency === 'if-match') {
-      const resource = path.split('/').slice(0, op.path.split('/').findIndex((s) => s.includes('{')) + 1).join('/');
-      const got = await send(world.v1.url, { method: 'GET', path: resource, headers: { authorization: `Bearer ${a.pat}` } });
-      etag = typeof got.headers.etag === 'string' ? got.headers.etag : undefined;
-    }
+    const etag = op.concurrency === 'if-match' ? await currentEtag(world.v1.url, op.path, path, a.pat) : undefined;
     v1Targets.push({
       op,
       // With a path id the answer must be 404 whatever the body; a body reference alone may also be refused as invalid.

@@ -25,6 +25,8 @@ export class Ledger {
   readonly findings: Finding[] = [];
   /** Check-specific counters shown in the summary line (`batches verified`, ...). */
   readonly counters = new Map<string, number>();
+  /** What else the summary line says (`seed 20260302`: how to reproduce the run). */
+  readonly notes: string[] = [];
 
   constructor(readonly check: string) {}
 
@@ -56,6 +58,7 @@ export class Ledger {
     const parts = [`${n(this.requests)} requests`, `${n(this.answers.get('5xx') ?? 0)} 5xx`, `${n(this.answers.get('none') ?? 0)} unanswered`];
     for (const k of ['2xx', '4xx', '429', '501 (unimplemented)', '503 (allowed)']) if (this.answers.get(k)) parts.push(`${n(this.answers.get(k)!)} ${k}`);
     for (const [k, v] of this.counters) parts.push(`${n(v)} ${k}`);
+    parts.push(...this.notes);
     parts.push(`${n(this.findings.length)} findings`);
     return `${this.check}: ${parts.join(', ')}`;
   }

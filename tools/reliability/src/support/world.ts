@@ -47,6 +47,11 @@ export interface World {
   pathForV0(op: V0OperationDefinition): string;
   /** An id resolver over A's resources for generated bodies. */
   resolve(property: string): string | undefined;
+  /**
+   * A new personal access token of A's member with every scope: a check gives an operation a credential of its
+   * own, since some operations revoke the credential that calls them (DELETE /v1/auth/context).
+   */
+  mintToken(label: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -105,6 +110,8 @@ export async function startWorld(env: TestEnvironment, settings: Record<string, 
     if (/^(assignee|member|owner-member|user|actor|created-by)$/.test(wanted) || wanted.endsWith('member')) return ids.get('/v1/members')?.[0];
     // A `targetId` beside a `targetType` (comments): a generated body takes the enum's first type, contacts.
     if (wanted === 'target') return ids.get('/v1/contacts')?.[0];
+    // A project's customer is a contact.
+    if (wanted === 'customer') return ids.get('/v1/contacts')?.[0];
     let best: string | undefined;
     for (const collection of ids.keys()) {
       if (collection.includes('{')) continue;
@@ -194,6 +201,9 @@ export async function startWorld(env: TestEnvironment, settings: Record<string, 
 
   /** Create operations that found no body the service accepted (their resources are probed with random ids). */
   const unseeded = [...pending].map((op) => op.operationId);
+  let minted = 0;
+  const mintToken = async (label: string) =>
+    (await cell.database.prisma.$transaction((tx) => issueCredential(tx, cell.config, { workspaceId: a.workspaceId, kind: 'personal_access_token', name: `${label}-${++minted}`, scopes: V1_SCOPES, memberId: a.memberId }))).token;
   return {
     unseeded,
     cell,
@@ -205,6 +215,7 @@ export async function startWorld(env: TestEnvironment, settings: Record<string, 
     pathFor,
     pathForV0,
     resolve,
+    mintToken,
     close: () => cell.close(),
   };
 }
