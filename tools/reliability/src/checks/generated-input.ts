@@ -78,26 +78,7 @@ interface KnownDefect {
   readonly matches: (draw: Draw) => boolean;
   readonly why: string;
 }
-const yearlyWithDaysAndPosition = (draw: Draw): boolean => {
-  const rule = (draw.body as { rule?: Record<string, unknown> } | undefined)?.rule;
-  const some = (v: unknown) => Array.isArray(v) && v.length > 0;
-  return rule?.['frequency'] === 'yearly' && some(rule['byWeekday']) && some(rule['byMonthDay']) && some(rule['bySetPosition']);
-};
-const KNOWN_DEFECTS: readonly KnownDefect[] = [
-  // KNOWN DEFECT, task recurrences (libs/domain/src/task-recurrences, owned elsewhere; remove these entries with the
-  // fix). A yearly rule with byWeekday, byMonthDay and a bySetPosition beyond what the intersection of the two has in
-  // a year (rule.ts widestPeriod allows 12 x month days: 60 for five), e.g. {"frequency":"yearly","byWeekday":["we",
-  // "fr","tu"],"byMonthDay":[9,1,-8,-23,28],"bySetPosition":[53]}, startsOn 2028-05-03: assertSchedule's probe walks
-  // all 10,000 yearly periods through rrule-temporal, about 16 s of CPU on this machine with the event loop blocked
-  // (every other request of the instance waits), so the answer (400) comes after the check's 20 s or not at all.
-  // Create, update and preview share assertSchedule. Kept in src/regressions/generated-input.json.
-  ...['v1 createTaskRecurrence', 'v1 updateTaskRecurrence', 'v1 previewTaskRecurrence'].map((operation) => ({
-    operation,
-    kinds: ['no-answer', 'slow-answer'],
-    matches: yearlyWithDaysAndPosition,
-    why: 'a yearly rule with byWeekday, byMonthDay and an unreachable bySetPosition blocks the service for ~16 s (assertSchedule walks 10,000 years)',
-  })),
-];
+const KNOWN_DEFECTS: readonly KnownDefect[] = [];
 
 const EXISTING = '{{existing}}';
 const VERSION = '{{version}}';
