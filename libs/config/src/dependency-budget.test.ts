@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { currentDependencyBudget, DependencyBudget, dependencyDeadline, startDependencyCall, withDependencyBudget } from './dependency-budget.js';
@@ -32,9 +35,21 @@ describe('dependency budget', () => {
 
   it('a deadline reads the answers that arrived before it expires (issue 25: a process late on its loop answered 503)', async () => {
     // A dependency in another process (an echo server), so it answers while this process is busy.
-    const echo = spawn(process.execPath, ['-e', "const s=require('net').createServer((c)=>c.on('data',(d)=>c.write(d))).listen(0,'127.0.0.1',()=>console.log(s.address().port))"], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // It marks a file once its answer is on the way, so the busy wait below lasts until the answer has arrived,
+    // however slowly a loaded machine schedules the child.
+    const marker = join(mkdtempSync(join(tmpdir(), 'deadline-')), 'answered');
+    const echo = spawn(process.execPath, ['-e', `const fs=require('fs');const s=require('net').createServer((c)=>c.on('data',(d)=>c.write(d,()=>fs.writeFileSync(${JSON.stringify(marker)},'')))).listen(0,'127.0.0.1',()=>console.log(s.address().port))`], { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
-      const port = Number(await new Promise<string>((resolve) => echo.stdout.once('data', (d: Buffer) => resolve(d.toString()))));
+      // The port, from the child's whole first line (output may arrive in pieces, or after other lines).
+      const port = await new Promise<number>((resolve, reject) => {
+        let printed = '';
+        echo.stdout.on('data', (d: Buffer) => {
+          printed += d.toString();
+          const found = /^(\d+)$/m.exec(printed);
+          if (found) resolve(Number(found[1]));
+        });
+        echo.once('exit', () => reject(new Error(`the echo server exited: ${printed}`)));
+      });
       const socket = net.connect(port, '127.0.0.1');
       await new Promise((resolve) => socket.once('connect', resolve));
       let expired = false;
@@ -49,7 +64,7 @@ describe('dependency budget', () => {
       socket.write('ping');
       // The process is busy past the deadline while the answer arrives: timers run before sockets are read.
       const until = Date.now() + 300;
-      while (Date.now() < until) {
+      while (Date.now() < until || !existsSync(marker)) {
         /* busy */
       }
       await sleep(100);
