@@ -13,6 +13,7 @@ import { currentEtag, currentVersion } from '../support/preconditions.js';
 import { refused, type Replayable, resendRefused, settled, verifyUnchanged } from '../support/refusals.js';
 import { type JsonSchema, jsonSchemaOf } from '../support/samples.js';
 import type { World } from '../support/world.js';
+import type { OperationTarget } from '../support/target.js';
 
 /**
  * Check 6: generated valid input (issue 25). Every operation of both generations (the registry's 237 v1
@@ -86,13 +87,7 @@ const ETAG = '{{etag}}';
 const ID_TOKEN = /^\{\{id:(.+)#(\d+)\}\}$/;
 const FRESH_KEY = /^\{\{fresh-key:(\d+)\}\}$/;
 
-interface Target {
-  readonly generation: 'v0' | 'v1';
-  /** `v1 createTask`. */
-  readonly name: string;
-  readonly method: string;
-  readonly unimplemented: boolean;
-  readonly async: boolean;
+interface Target extends OperationTarget {
   readonly runs: number;
   readonly draw: fc.Arbitrary<Draw>;
   /** The request of a draw, with A's ids, the current validators and fresh keys filled in. */

@@ -5,6 +5,7 @@ import { type HostileCase, hostileCases, type RequestShape } from '../support/ho
 import { inParallel, send } from '../support/http.js';
 import { judge } from '../support/judge.js';
 import { Ledger } from '../support/ledger.js';
+import type { OperationTarget } from '../support/target.js';
 import { currentEtag, idSegments } from '../support/preconditions.js';
 import { refused, type Replayable, resendRefused, settled, verifyUnchanged } from '../support/refusals.js';
 import { fieldsOf, sampleFor } from '../support/samples.js';
@@ -19,13 +20,7 @@ import type { World } from '../support/world.js';
  * ones are sent again as a batch of their own and that batch is verified instead.
  */
 
-interface Target {
-  readonly generation: 'v0' | 'v1';
-  readonly name: string;
-  readonly method: string;
-  readonly unimplemented: boolean;
-  /** Accepted requests leave work to the worker (the registry's `async`). */
-  readonly async: boolean;
+interface Target extends OperationTarget {
   shape(): Promise<{ shape: RequestShape; token: string }>;
 }
 
