@@ -1,10 +1,10 @@
 import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
-import { disableWebhooks, findLegacyWebhook, findOutboxEvent, inTransaction, loadDeliveryWork, nextAttemptOf, recordDeliveryAttempt, type UnpublishedEvent } from '@workcell/db';
-import { eventSpec } from '../events/catalog.js';
+import { disableWebhooks, findLegacyWebhook, findOutboxEvent, inTransaction, loadDeliveryWork, nextAttemptOf, recordDeliveryAttempt } from '@workcell/db';
 import { SYSTEM_ACTOR } from '../identity/actor.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { decryptSigningSecret } from '../webhooks/secret.js';
+import { legacyBody, signedBody } from './body.js';
 import { type AttemptFailure, postJson, type PostOutcome } from './http.js';
 import type { AppConfig } from '@workcell/config';
 import { endSpan, SpanKind, startChildSpan, webhookDeliveryDuration, webhookDeliveryFailures } from '@workcell/telemetry';
@@ -37,33 +37,6 @@ export class DeliveryRetry extends Error {
   ) {
     super(message);
   }
-}
-
-/** The payload as delivered: the stored event payload without the internal request id. */
-function publicPayload(payload: unknown): unknown {
-  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return payload;
-  const { requestId: _requestId, ...rest } = payload as Record<string, unknown>;
-  return rest;
-}
-
-/**
- * The signed v2 body (docs/webhooks.md "Webhooks"). `sequence` is the event's per-workspace change-feed sequence (the
- * `id` of its GET /v1/changes entry, a decimal string): deliveries are not ordered, so a receiver orders and
- * deduplicates by it (it is also the `webhook-sequence` header).
- */
-export function signedBody(event: UnpublishedEvent): string {
-  const spec = eventSpec(event.eventType);
-  return JSON.stringify({
-    type: event.eventType,
-    timestamp: event.occurredAt.toISOString(),
-    sequence: event.sequence.toString(),
-    data: { resourceType: spec?.resourceType ?? event.aggregateType, resourceId: event.aggregateId, action: spec?.action ?? 'updated', payload: publicPayload(event.payload) },
-  });
-}
-
-/** The unsigned legacy v0 body (docs/webhooks.md "Webhooks"): v0 names the workspace a team and ids `_id`. */
-export function legacyBody(event: UnpublishedEvent): string {
-  return JSON.stringify({ event: event.eventType, _id: event.id, teamId: event.workspaceId, resourceId: event.aggregateId, createdAt: event.occurredAt.toISOString(), data: publicPayload(event.payload) });
 }
 
 /** When the attempt after `attempt` runs: exponential backoff from WEBHOOK_RETRY_BASE_MS (base · 2^(attempt−1)). */
