@@ -19,6 +19,10 @@ export default {
   moduleFileExtensions: ['js', 'mjs', 'cjs', 'json'],
   transform: {},
   setupFiles: [fileURLToPath(new URL('./jest.setup.js', import.meta.url))],
+  // Every test and hook gets a timeout (the light runner has none of its own), and Jest exits when the run is over
+  // even if a timed-out test left a handle open: a hang fails one test, never the whole CI run.
+  setupFilesAfterEnv: [fileURLToPath(new URL('./jest.timeouts.js', import.meta.url))],
+  forceExit: true,
   // Infrastructure modes of the harness (WORKCELL_TEST_REDIS=cluster, WORKCELL_TEST_PG=pgbouncer; docs/scale-out.md).
   globalSetup: fileURLToPath(new URL('./jest.global-setup.js', import.meta.url)),
   globalTeardown: fileURLToPath(new URL('./jest.global-teardown.js', import.meta.url)),

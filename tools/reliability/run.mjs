@@ -11,7 +11,9 @@ const jest = fileURLToPath(new URL('../../node_modules/jest/bin/jest.js', import
 const started = Date.now();
 // Jest (issue 12), one check file after another in one process (maxWorkers 1); arguments pass through to Jest
 // (a path pattern runs one check: `npm run test:reliability -- races`).
-const child = spawn(process.execPath, [jest, '--config', 'jest.reliability.config.js', ...process.argv.slice(2)], { cwd: here, stdio: ['ignore', 'pipe', 'inherit'] });
+// A check may run for many minutes on a busy machine: its bound (jest.timeouts.js) is 30 minutes unless set.
+const env = { WORKCELL_TEST_TIMEOUT_MS: '1800000', ...process.env };
+const child = spawn(process.execPath, [jest, '--config', 'jest.reliability.config.js', ...process.argv.slice(2)], { cwd: here, stdio: ['ignore', 'pipe', 'inherit'], env });
 const summaries = [];
 echoLines(child.stdout, (line) => {
   const summary = /^\s*#\s+([a-z0-9-]+: [\d,]+ requests.*)$/.exec(line);

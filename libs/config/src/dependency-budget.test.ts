@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import net from 'node:net';
+import { Worker } from 'node:worker_threads';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { currentDependencyBudget, DependencyBudget, dependencyDeadline, startDependencyCall, withDependencyBudget } from './dependency-budget.js';
 
@@ -34,47 +31,50 @@ describe('dependency budget', () => {
   });
 
   it('a deadline reads the answers that arrived before it expires (issue 25: a process late on its loop answered 503)', async () => {
-    // A dependency in another process (an echo server), so it answers while this process is busy.
-    // It marks a file once its answer is on the way, so the busy wait below lasts until the answer has arrived,
-    // however slowly a loaded machine schedules the child.
-    const marker = join(mkdtempSync(join(tmpdir(), 'deadline-')), 'answered');
-    const echo = spawn(process.execPath, ['-e', `const fs=require('fs');const s=require('net').createServer((c)=>c.on('data',(d)=>c.write(d,()=>fs.writeFileSync(${JSON.stringify(marker)},'')))).listen(0,'127.0.0.1',()=>console.log(s.address().port))`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // A dependency on another thread (an echo server in a worker), so it answers while this thread is busy. It
+    // raises a shared flag once its answer is written, so the busy wait below lasts until the answer has arrived,
+    // however slowly a loaded machine schedules it. (A child process printing its port on stdout once hung CI
+    // here for good; a worker's message and an Atomics flag cannot be lost on the way.)
+    const answered = new Int32Array(new SharedArrayBuffer(4));
+    const echo = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+       const server = require('node:net').createServer((c) => c.on('data', (d) => c.write(d, () => { Atomics.store(workerData, 0, 1); })));
+       server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));`,
+      { eval: true, workerData: answered },
+    );
     try {
-      // The port, from the child's whole first line (output may arrive in pieces, or after other lines).
       const port = await new Promise<number>((resolve, reject) => {
-        let printed = '';
-        echo.stdout.on('data', (d: Buffer) => {
-          printed += d.toString();
-          const found = /^(\d+)$/m.exec(printed);
-          if (found) resolve(Number(found[1]));
-        });
-        echo.once('exit', () => reject(new Error(`the echo server exited: ${printed}`)));
+        echo.once('message', resolve);
+        echo.once('error', reject);
       });
       const socket = net.connect(port, '127.0.0.1');
       await new Promise((resolve) => socket.once('connect', resolve));
+      let received = false;
       let expired = false;
-      let answered = false;
       const cancel = dependencyDeadline(50, () => {
         expired = true;
       });
       socket.once('data', () => {
-        answered = true;
+        received = true;
         cancel();
       });
       socket.write('ping');
-      // The process is busy past the deadline while the answer arrives: timers run before sockets are read.
+      // The thread is busy past the deadline while the answer arrives: timers run before sockets are read. Bounded,
+      // so a lost answer fails the test instead of spinning for ever.
       const until = Date.now() + 300;
-      while (Date.now() < until || !existsSync(marker)) {
+      const giveUp = Date.now() + 30_000;
+      while ((Date.now() < until || Atomics.load(answered, 0) === 0) && Date.now() < giveUp) {
         /* busy */
       }
+      assert.equal(Atomics.load(answered, 0), 1, 'the echo answered within 30 s');
       await sleep(100);
-      assert.deepEqual({ answered, expired }, { answered: true, expired: false });
+      assert.deepEqual({ received, expired }, { received: true, expired: false });
       // With no answer it expires.
       const silent = await new Promise<boolean>((resolve) => dependencyDeadline(20, () => resolve(true)));
       assert.equal(silent, true);
       socket.destroy();
     } finally {
-      echo.kill();
+      await echo.terminate();
     }
   });
 
