@@ -3,17 +3,13 @@ import type { AppConfig } from '@workcell/config';
 import { type Database, listenForOutboxEvents, type OutboxListener, purgeExpiredIdempotencyRecords } from '@workcell/db';
 import {
   deliverLegacyWebhook,
-  deliverWebhook,
+  DeliveryDispatcher,
   type DeliverySink,
-  FirstAttempts,
   invoke,
   isDomainError,
   type ProcedureContext,
-  type QueuedDelivery,
-  queuedDeliveryOptions,
   relayOutbox,
   RelayTrigger,
-  reviveStaleDeliveries,
   materialiseDueTaskRecurrences,
   runProjectLifecycleOperation,
   sweepFiles,
@@ -26,28 +22,16 @@ import {
 } from '@workcell/domain';
 import { createMailer, type Mailer } from '@workcell/mail';
 import { APP_CONFIG, DATABASE, LOGGER, type Logger, Readiness } from '@workcell/http';
-import { type JobHandlers, JobQueues, JobWorkers, PermanentJobFailure } from '@workcell/jobs';
-
-/** A pending signed delivery as a job of deterministic id (queuing one twice enqueues it once), from its next attempt. */
-function deliveryQueue(config: AppConfig, queues: JobQueues): (delivery: QueuedDelivery) => Promise<void> {
-  return async ({ workspaceId, deliveryId, attempt, delayMs }) =>
-    void (await queues.enqueue('webhooks.deliver', { workspaceId, deliveryId }, new Date(), { ...queuedDeliveryOptions(config.webhooks, attempt), delayMs }));
-}
+import { type JobHandlers, JobQueues, JobWorkers, PermanentJobFailure, WEBHOOK_SCHEDULE } from '@workcell/jobs';
 
 /**
- * Where the relay hands deliveries to: a new signed row's first attempt runs in this process while it has room
- * (FirstAttempts), else the row is queued as attempt 1; revivals and retries are queued. Legacy v0 deliveries
- * are always jobs (DeliverySink.deliverLegacy says why).
+ * Where the relay hands deliveries to: new signed rows wake the dispatcher (it claims them from the database);
+ * legacy v0 deliveries are jobs on the webhook retry schedule (DeliverySink.deliverLegacy says why).
  */
-function deliverySink(config: AppConfig, queues: JobQueues, firstAttempts: FirstAttempts): DeliverySink {
-  const enqueue = deliveryQueue(config, queues);
-  const retry = { attempts: config.webhooks.attempts, backoffMs: config.webhooks.retryBaseMs };
+function deliverySink(queues: JobQueues, dispatcher: DeliveryDispatcher): DeliverySink {
   return {
-    deliver: async (d) => {
-      if (!firstAttempts.start(d)) await enqueue({ ...d, attempt: 1, delayMs: 0 });
-    },
-    enqueue,
-    deliverLegacy: async (d) => void (await queues.enqueue('webhooks.deliver-legacy', d, new Date(), retry)),
+    dispatch: () => void dispatcher.wake(),
+    deliverLegacy: async (d) => void (await queues.enqueue('webhooks.deliver-legacy', d, new Date(), WEBHOOK_SCHEDULE)),
     mailInvitation: async (d) => void (await queues.enqueue('invitations.mail', d)),
     startAutomationRun: async (r) => void (await queues.enqueue('automations.run', { ...r, step: 0 })),
   };
@@ -61,8 +45,8 @@ function automationScheduler(queues: JobQueues): AutomationScheduler {
 }
 
 /** Every job of the catalog mapped to the code that does it; the compiler rejects a missing one. */
-export function jobHandlers(ctx: ProcedureContext, sink: DeliverySink, relay: RelayTrigger, mailer: Mailer, automations: AutomationScheduler): JobHandlers {
-  const { database, config } = ctx;
+export function jobHandlers(ctx: ProcedureContext, relay: RelayTrigger, mailer: Mailer, automations: AutomationScheduler): JobHandlers {
+  const { database } = ctx;
   return {
     'idempotency.purge-expired': async () => ({ purged: await purgeExpiredIdempotencyRecords(database, new Date()) }),
     // Failures are recorded on the operation. A transient one is rethrown for BullMQ to retry per the catalog's
@@ -71,17 +55,10 @@ export function jobHandlers(ctx: ProcedureContext, sink: DeliverySink, relay: Re
       invoke(runProjectLifecycleOperation, ctx, { ...data, ...run }).catch((error: unknown) => {
         throw isDomainError(error) ? new PermanentJobFailure(error.message) : error;
       }),
-    // The safety-net poll: a relay run through the same trigger (never concurrent with a woken one in this
-    // process), then the repair of deliveries lost between a relay's commit and the end of their first attempt.
-    'webhooks.relay': async () => {
-      await relay.wake();
-      return { revived: await reviveStaleDeliveries(ctx, sink) };
-    },
-    // A failed attempt throws (DeliveryRetry) after recording itself, so BullMQ retries with the job's backoff. The
-    // attempt's number comes from the row; the job's last run ends the delivery whatever that number is, so a
-    // row is never left pending behind a job that gave up.
+    // The safety-net poll: a relay run through the same trigger (never concurrent with a woken one in this process).
+    'webhooks.relay': async () => relay.wake(),
     'task-recurrences.materialise': async () => invoke(materialiseDueTaskRecurrences, ctx, {}),
-    'webhooks.deliver': async (data, run) => invoke(deliverWebhook, ctx, { ...data, attempts: config.webhooks.attempts, lastRun: run.attempt >= run.attempts }),
+    // A failed attempt throws (DeliveryRetry), so BullMQ retries it on the webhook schedule until its last run.
     'webhooks.deliver-legacy': async (data, run) => invoke(deliverLegacyWebhook, ctx, { ...data, ...run }),
     // ---- files ----
     'files.sweep': async () => sweepFiles(ctx),
@@ -98,8 +75,8 @@ export function jobHandlers(ctx: ProcedureContext, sink: DeliverySink, relay: Re
 }
 
 /**
- * Starts the queue workers, the periodic schedules and the relay's outbox listener after the application is up,
- * and closes them and the in-process first attempts on shutdown before the database (onApplicationShutdown runs
+ * Starts the queue workers, the delivery dispatcher, the periodic schedules and the relay's outbox listener after
+ * the application is up, and closes them on shutdown before the database (onApplicationShutdown runs
  * in reverse module order; attempts and jobs in progress finish). The listener wakes the relay on every commit
  * that appended an outbox event, and once each time it (re)connects, for what was committed while it was down.
  */
@@ -108,8 +85,8 @@ export class QueueRuntime implements OnApplicationBootstrap, OnApplicationShutdo
   readonly queues: JobQueues;
   readonly workers: JobWorkers;
   readonly relay: RelayTrigger;
-  /** The in-process first attempts of new signed deliveries. */
-  readonly firstAttempts: FirstAttempts;
+  /** Claims and attempts signed deliveries, fairly per subscription. */
+  readonly dispatcher: DeliveryDispatcher;
   readonly sink: DeliverySink;
   /** Outgoing mail (MAIL_DRIVER): the invitations' e-mails. */
   readonly mailer: Mailer;
@@ -123,14 +100,14 @@ export class QueueRuntime implements OnApplicationBootstrap, OnApplicationShutdo
   ) {
     const ctx: ProcedureContext = { database, config, now: () => new Date() };
     this.queues = new JobQueues(config);
-    this.firstAttempts = new FirstAttempts(ctx, deliveryQueue(config, this.queues), (error, d) =>
-      logger.error({ deliveryId: d.deliveryId, err: error.message }, 'webhook first attempt failed; the relay poll revives the delivery'),
+    this.dispatcher = new DeliveryDispatcher(ctx, (error, deliveryId) =>
+      logger.error({ deliveryId, err: error.message }, 'webhook delivery round failed; the delivery stays due and is claimed again'),
     );
-    this.sink = deliverySink(config, this.queues, this.firstAttempts);
+    this.sink = deliverySink(this.queues, this.dispatcher);
     // One relay run at a time in this process, woken by commits (the listener below) and by the poll.
     this.relay = new RelayTrigger(() => relayOutbox(ctx, this.sink));
     this.mailer = createMailer(config);
-    this.workers = new JobWorkers(config, jobHandlers(ctx, this.sink, this.relay, this.mailer, automationScheduler(this.queues)), (job, error) =>
+    this.workers = new JobWorkers(config, jobHandlers(ctx, this.relay, this.mailer, automationScheduler(this.queues)), (job, error) =>
       logger.error({ jobId: job?.id, job: job?.name, attempt: job?.attemptsMade, err: error.message }, 'job failed'),
     );
     readiness.add({
@@ -143,6 +120,7 @@ export class QueueRuntime implements OnApplicationBootstrap, OnApplicationShutdo
 
   async onApplicationBootstrap() {
     this.workers.start();
+    this.dispatcher.start();
     this.queues.reportDepth();
     const wake = () => void this.relay.wake().catch((error: Error) => this.logger.error({ err: error.message }, 'webhook relay run failed'));
     this.listener = listenForOutboxEvents(this.config, {
@@ -156,9 +134,9 @@ export class QueueRuntime implements OnApplicationBootstrap, OnApplicationShutdo
   async onApplicationShutdown() {
     await this.listener?.close();
     await this.relay.stop();
-    // First attempts in flight end (each within the webhook timeout) and queue their retries while the queues
-    // are still open; one cut short by a harder stop leaves its row pending for the relay's revival.
-    await this.firstAttempts.close();
+    // Attempts in flight end (each within the webhook timeout) and record themselves; one cut short by a harder
+    // stop stays leased and is claimed again when its lease ends.
+    await this.dispatcher.close();
     await this.workers.close();
     await this.queues.close();
     await this.mailer.close();

@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './retry-schedule.js';
 
 /**
  * The one place that reads process.env. Every service validates its environment once at start-up
@@ -92,14 +93,19 @@ export const environmentSchema = z
     HTTP_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(1_000_000).default(256),
     V1_RATE_LIMIT_READ_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
     V1_RATE_LIMIT_WRITE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
-    // Webhook delivery (docs/webhooks.md "Webhooks"): per-request timeout, attempts per delivery and the first retry delay
-    // (doubling each time: 30 s, 1 min, 2 min, …: about an hour of retries over 8 attempts).
+    // Webhook delivery (docs/webhooks.md "Delivery"): per-attempt timeout, the retry schedule (the delays between
+    // attempts, each scaled by a random factor 0.8–1.2; ≈ 2.8 days in all), the circuit breaker's threshold
+    // (consecutive failed attempts after which a subscription's attempts are spaced by the schedule, one at a time).
     WEBHOOK_DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
-    WEBHOOK_DELIVERY_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
-    WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
-    // The relay is woken by each commit (LISTEN/NOTIFY); this poll is its safety net. Deliveries in flight per worker:
-    // each holds one of the worker's 10 pooled connections for its two statements, so 8 leaves the relay its own.
+    WEBHOOK_RETRY_SCHEDULE: z
+      .string()
+      .default(DEFAULT_RETRY_SCHEDULE)
+      .transform((value, issue) => parseRetrySchedule(value, issue)),
+    WEBHOOK_BREAKER_THRESHOLD: z.coerce.number().int().min(1).max(1_000).default(5),
+    // The relay is woken by each commit (LISTEN/NOTIFY); this poll is its safety net and the dispatcher's clock for
+    // retries. Attempts in flight per worker, and per subscription across workers (fairness: one receiver's share).
     WEBHOOK_RELAY_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(1_000),
+    WEBHOOK_SUBSCRIPTION_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
     WEBHOOK_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
     // A PEM file of extra CA certificates receivers may present (a test receiver's self-signed one). Never in production.
     WEBHOOK_EXTRA_CA_FILE: z.string().min(1).optional(),
@@ -209,16 +215,18 @@ export interface AppConfig {
   /** v1 requests per minute per credential (or per client address without one), by operation class. */
   readonly v1RateLimits: { readonly read: number; readonly write: number };
   /**
-   * Outgoing webhook deliveries: request timeout, attempts, first retry delay, extra trusted CA file (non-production),
-   * the relay's safety-net poll interval and the deliveries one worker sends at once.
+   * Outgoing webhook deliveries (docs/webhooks.md "Delivery"): the attempt timeout, the retry schedule (delays in
+   * ms between attempts: attempts = its length + 1), the breaker threshold, the extra trusted CA file
+   * (non-production), the relay's poll interval, attempts in flight per worker and per subscription.
    */
   readonly webhooks: {
     readonly timeoutMs: number;
-    readonly attempts: number;
-    readonly retryBaseMs: number;
+    readonly retryScheduleMs: readonly number[];
+    readonly breakerThreshold: number;
     readonly extraCaFile: string | null;
     readonly relayPollMs: number;
     readonly deliveryConcurrency: number;
+    readonly subscriptionConcurrency: number;
   };
   /**
    * Outgoing mail (invitations): the driver (`outbox`: .eml files in `outboxDir`; `smtp`: `smtpUrl`), the sender, and
@@ -318,11 +326,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     v1RateLimits: Object.freeze({ read: e.V1_RATE_LIMIT_READ_PER_MINUTE, write: e.V1_RATE_LIMIT_WRITE_PER_MINUTE }),
     webhooks: Object.freeze({
       timeoutMs: e.WEBHOOK_DELIVERY_TIMEOUT_MS,
-      attempts: e.WEBHOOK_DELIVERY_ATTEMPTS,
-      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+      retryScheduleMs: Object.freeze(e.WEBHOOK_RETRY_SCHEDULE),
+      breakerThreshold: e.WEBHOOK_BREAKER_THRESHOLD,
       extraCaFile: e.WEBHOOK_EXTRA_CA_FILE ?? null,
       relayPollMs: e.WEBHOOK_RELAY_POLL_MS,
       deliveryConcurrency: e.WEBHOOK_DELIVERY_CONCURRENCY,
+      subscriptionConcurrency: e.WEBHOOK_SUBSCRIPTION_CONCURRENCY,
     }),
     files: Object.freeze({
       driver: e.FILE_STORAGE_DRIVER,

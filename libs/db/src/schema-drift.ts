@@ -52,6 +52,16 @@ export const SQL_ONLY_INDEXES: readonly { readonly table: string; readonly name:
       "expressions (workspace_id, payload #>> '{comment,targetType}', payload #>> '{comment,targetId}', sequence) WHERE aggregate_type = 'comment': a target's comment events in sequence order for its activity",
   },
   {
+    table: 'webhook_deliveries',
+    name: 'webhook_deliveries_pending_due_idx',
+    reason: "partial (workspace_id, subscription_id, next_attempt_at, id) WHERE status = 'pending': the delivery dispatcher's claim reads a subscription's due rows in order",
+  },
+  {
+    table: 'webhook_deliveries',
+    name: 'webhook_deliveries_leased_idx',
+    reason: "partial (workspace_id, subscription_id) WHERE status = 'pending' AND lease_until IS NOT NULL: the claim counts a subscription's attempts in flight",
+  },
+  {
     table: 'project_lifecycle_operations',
     name: 'project_lifecycle_operations_one_active_key',
     reason: "partial unique (workspace_id, project_id) WHERE status IN ('queued', 'running'): one active operation per project",

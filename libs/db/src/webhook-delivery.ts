@@ -108,13 +108,16 @@ export interface NewDelivery {
   readonly eventType: string;
 }
 
-/** Pending delivery rows (`attempt` 1 is the one about to be made, ids the database's uuidv7()); returns their ids. */
-export async function insertPendingDeliveries(tx: SqlClient, rows: readonly NewDelivery[]): Promise<{ workspaceId: string; id: string; eventId: string }[]> {
+/**
+ * Pending delivery rows, due now, with no attempt made yet and `attemptsAllowed` in all (ids the database's
+ * uuidv7()); returns their ids.
+ */
+export async function insertPendingDeliveries(tx: SqlClient, rows: readonly NewDelivery[], attemptsAllowed: number): Promise<{ workspaceId: string; id: string; eventId: string }[]> {
   if (rows.length === 0) return [];
   return readRows<{ workspaceId: string; id: string; eventId: string }>(
     tx,
-    Prisma.sql`INSERT INTO webhook_deliveries (workspace_id, subscription_id, owner_credential_id, event_id, event_type, attempt, status)
-      SELECT workspace_id, subscription_id, owner_credential_id, event_id, event_type, 1, 'pending'::webhook_delivery_status
+    Prisma.sql`INSERT INTO webhook_deliveries (workspace_id, subscription_id, owner_credential_id, event_id, event_type, attempt, attempts_allowed, status, next_attempt_at)
+      SELECT workspace_id, subscription_id, owner_credential_id, event_id, event_type, 0, ${attemptsAllowed}::int, 'pending'::webhook_delivery_status, now()
         FROM unnest(${rows.map((r) => r.workspaceId)}::uuid[], ${rows.map((r) => r.subscriptionId)}::uuid[], ${rows.map((r) => r.ownerCredentialId)}::uuid[],
                     ${rows.map((r) => r.eventId)}::uuid[], ${rows.map((r) => r.eventType)}::text[])
              AS d(workspace_id, subscription_id, owner_credential_id, event_id, event_type)
@@ -133,26 +136,6 @@ export async function markEventsPublished(tx: SqlClient, events: readonly { work
   );
 }
 
-/**
- * The number of a pending delivery's next attempt, from its row: a row records its latest attempt, and a failed
- * attempt that will be retried leaves `nextRetryAt` set (a new row, attempt 1, has none). The in-process first
- * attempt and the queue's retries both count from here, so they number one sequence 1..N.
- */
-export function nextAttemptOf(row: { readonly attempt: number; readonly nextRetryAt: Date | null }): number {
-  return row.nextRetryAt === null ? row.attempt : row.attempt + 1;
-}
-
-/** Pending deliveries not touched since `before`: their job may have been lost (a crash between commit and enqueue). */
-export async function stalePendingDeliveries(client: Client, before: Date, take: number): Promise<{ workspaceId: string; id: string; nextAttempt: number }[]> {
-  const rows = await clientOf(client).webhookDelivery.findMany({
-    where: { status: 'pending', updatedAt: { lt: before }, OR: [{ nextRetryAt: null }, { nextRetryAt: { lt: before } }] },
-    select: { workspaceId: true, id: true, attempt: true, nextRetryAt: true },
-    orderBy: { updatedAt: 'asc' },
-    take,
-  });
-  return rows.map((r) => ({ workspaceId: r.workspaceId, id: r.id, nextAttempt: nextAttemptOf(r) }));
-}
-
 /** What a delivery job needs of its event. */
 export async function findOutboxEvent(client: Client, workspaceId: string, id: string): Promise<UnpublishedEvent | null> {
   const row = await clientOf(client).outboxEvent.findFirst({
@@ -162,75 +145,206 @@ export async function findOutboxEvent(client: Client, workspaceId: string, id: s
   return row ? { ...row, payload: row.payload as Prisma.JsonValue } : null;
 }
 
-/** Everything one attempt of a signed delivery needs, read in one statement (the delivery's hot path). */
-export interface DeliveryWork {
-  readonly status: string;
-  /** The latest recorded attempt (nextAttemptOf: the one to make now). */
-  readonly attempt: number;
-  readonly nextRetryAt: Date | null;
+/** A subscription's signing secrets at claim time: the current one, and the previous one while it still signs. */
+export interface SigningSecrets {
+  readonly current: { readonly ciphertext: Uint8Array; readonly keyId: string };
+  readonly previous: { readonly ciphertext: Uint8Array; readonly keyId: string } | null;
+}
+
+/** One claimed delivery: everything its attempt needs, read by the claim itself. */
+export interface ClaimedDelivery {
+  readonly workspaceId: string;
+  readonly id: string;
   readonly subscriptionId: string;
-  /** null when the subscription row no longer exists. */
-  readonly target: { url: string; status: string; archivedAt: Date | null; secretCiphertext: Uint8Array; secretKeyId: string } | null;
-  /** null when the event no longer exists. */
-  readonly event: UnpublishedEvent | null;
+  /** The number of the attempt now in flight (1-based), and how many the delivery may make. */
+  readonly attempt: number;
+  readonly attemptsAllowed: number;
+  readonly url: string;
+  readonly secrets: SigningSecrets;
+  readonly event: UnpublishedEvent;
+}
+
+export interface ClaimLimits {
+  /** At most this many deliveries in all. */
+  readonly take: number;
+  /** At most this many in flight per subscription (across every dispatcher), counting those already in flight. */
+  readonly perSubscription: number;
+  /** A subscription with at least this many consecutive failed attempts gets one attempt at a time (a probe). */
+  readonly breakerThreshold: number;
+  /** How long a claim holds its delivery: past it, another dispatcher may claim it again (a lost attempt). */
+  readonly leaseMs: number;
 }
 
 /**
- * The delivery row with its subscription's target and its event (either may be gone), or null without the row.
- * Straight through the pool (readRows): Prisma's client costs about twice the CPU for the same statement. Columns
- * decode alike both ways: `sequence` travels as text (pg gives int8 as a string), the secret as bytea (a Buffer
- * from pg, a Uint8Array from Prisma), the payload as jsonb.
+ * The dispatcher's fair claim (docs/webhooks.md "Delivery"), one statement: the active subscriptions with due
+ * deliveries whose breaker is closed or has rested (the one waiting longest first, each locked SKIP LOCKED so two
+ * dispatchers never count the same subscription's room at once), and of each its oldest due deliveries up to its
+ * room (per subscription, minus those in flight; one while its breaker is open). Each claimed row counts its
+ * attempt, is leased (`lease_until`) and is due again at the lease's end, so an attempt lost with its process is
+ * claimed again then; recordAttemptOutcome clears the lease. Spans workspaces: tools/statement-check allows it.
  */
-export async function loadDeliveryWork(client: Client, workspaceId: string, deliveryId: string): Promise<DeliveryWork | null> {
-  const [row] = await readRows<{
-    status: string;
-    attempt: number;
-    next_retry_at: Date | null;
+export async function claimDueDeliveries(client: Client, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
+  const rows = await readRows<{
+    workspace_id: string;
+    id: string;
     subscription_id: string;
-    url: string | null;
-    target_status: string | null;
-    archived_at: Date | null;
-    secret_ciphertext: Uint8Array | null;
-    secret_key_id: string | null;
-    event_id: string | null;
-    sequence: string | null;
-    aggregate_type: string | null;
-    aggregate_id: string | null;
-    event_type: string | null;
+    attempt: number;
+    attempts_allowed: number;
+    url: string;
+    secret_ciphertext: Uint8Array;
+    secret_key_id: string;
+    previous_secret_ciphertext: Uint8Array | null;
+    previous_secret_key_id: string | null;
+    event_id: string;
+    sequence: string;
+    aggregate_type: string;
+    aggregate_id: string;
+    event_type: string;
     payload: unknown;
-    occurred_at: Date | null;
+    occurred_at: Date;
+    trace_context: string | null;
   }>(
     client,
-    Prisma.sql`SELECT d.status::text AS status, d.attempt, d.next_retry_at, d.subscription_id::text AS subscription_id,
-           s.url, s.status::text AS target_status, s.archived_at, s.secret_ciphertext, s.secret_key_id,
-           e.id::text AS event_id, e.sequence::text AS sequence, e.aggregate_type, e.aggregate_id::text AS aggregate_id, e.event_type, e.payload, e.occurred_at
-      FROM webhook_deliveries d
-      LEFT JOIN webhook_subscriptions s ON s.workspace_id = d.workspace_id AND s.id = d.subscription_id
-      LEFT JOIN outbox_events e ON e.workspace_id = d.workspace_id AND e.id = d.event_id
-     WHERE d.workspace_id = ${workspaceId}::uuid AND d.id = ${deliveryId}::uuid`,
+    Prisma.sql`WITH candidates AS (
+        SELECT s.workspace_id, s.id, due.next_attempt_at AS oldest_due,
+               (CASE WHEN s.consecutive_failures >= ${limits.breakerThreshold}::int THEN 1 ELSE ${limits.perSubscription}::int END)
+                 - (SELECT count(*) FROM webhook_deliveries f
+                     WHERE f.workspace_id = s.workspace_id AND f.subscription_id = s.id AND f.status = 'pending'
+                       AND f.lease_until IS NOT NULL AND f.lease_until > now())::int AS room
+          FROM webhook_subscriptions s
+          CROSS JOIN LATERAL (
+            SELECT d.next_attempt_at FROM webhook_deliveries d
+             WHERE d.workspace_id = s.workspace_id AND d.subscription_id = s.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+             ORDER BY d.next_attempt_at LIMIT 1) due
+         WHERE s.status = 'active' AND s.archived_at IS NULL AND (s.breaker_until IS NULL OR s.breaker_until <= now())
+         ORDER BY due.next_attempt_at
+         LIMIT ${limits.take}::int
+           FOR UPDATE OF s SKIP LOCKED
+      ), picked AS (
+        SELECT p.workspace_id, p.id FROM candidates c
+         CROSS JOIN LATERAL (
+           SELECT d.workspace_id, d.id, d.next_attempt_at FROM webhook_deliveries d
+            WHERE d.workspace_id = c.workspace_id AND d.subscription_id = c.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+            ORDER BY d.next_attempt_at, d.id LIMIT greatest(c.room, 0)
+              FOR UPDATE OF d SKIP LOCKED) p
+         ORDER BY c.oldest_due, p.next_attempt_at, p.id
+         LIMIT ${limits.take}::int
+      ), claimed AS (
+        UPDATE webhook_deliveries d
+           SET attempt = d.attempt + 1, lease_until = now() + ${limits.leaseMs}::int * interval '1 millisecond',
+               next_attempt_at = now() + ${limits.leaseMs}::int * interval '1 millisecond'
+          FROM picked WHERE d.workspace_id = picked.workspace_id AND d.id = picked.id
+        RETURNING d.workspace_id, d.id, d.subscription_id, d.event_id, d.attempt, d.attempts_allowed
+      )
+      SELECT c.workspace_id::text AS workspace_id, c.id::text AS id, c.subscription_id::text AS subscription_id, c.attempt, c.attempts_allowed,
+             s.url, s.secret_ciphertext, s.secret_key_id,
+             CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_ciphertext END AS previous_secret_ciphertext,
+             CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_key_id END AS previous_secret_key_id,
+             e.id::text AS event_id, e.sequence::text AS sequence, e.aggregate_type, e.aggregate_id::text AS aggregate_id, e.event_type, e.payload, e.occurred_at, e.trace_context
+        FROM claimed c
+        JOIN webhook_subscriptions s ON s.workspace_id = c.workspace_id AND s.id = c.subscription_id
+        JOIN outbox_events e ON e.workspace_id = c.workspace_id AND e.id = c.event_id`,
   );
-  if (!row) return null;
-  return {
-    status: row.status,
-    attempt: row.attempt,
-    nextRetryAt: row.next_retry_at,
-    subscriptionId: row.subscription_id,
-    target:
-      row.url === null
-        ? null
-        : { url: row.url, status: row.target_status!, archivedAt: row.archived_at, secretCiphertext: row.secret_ciphertext!, secretKeyId: row.secret_key_id! },
-    event:
-      row.event_id === null
-        ? null
-        : {
-            workspaceId,
-            id: row.event_id,
-            sequence: BigInt(row.sequence!),
-            aggregateType: row.aggregate_type!,
-            aggregateId: row.aggregate_id!,
-            eventType: row.event_type!,
-            payload: row.payload,
-            occurredAt: row.occurred_at!,
-          },
-  };
+  return rows.map((r) => ({
+    workspaceId: r.workspace_id,
+    id: r.id,
+    subscriptionId: r.subscription_id,
+    attempt: r.attempt,
+    attemptsAllowed: r.attempts_allowed,
+    url: r.url,
+    secrets: {
+      current: { ciphertext: r.secret_ciphertext, keyId: r.secret_key_id },
+      previous: r.previous_secret_ciphertext === null || r.previous_secret_key_id === null ? null : { ciphertext: r.previous_secret_ciphertext, keyId: r.previous_secret_key_id },
+    },
+    event: {
+      workspaceId: r.workspace_id,
+      id: r.event_id,
+      sequence: BigInt(r.sequence),
+      aggregateType: r.aggregate_type,
+      aggregateId: r.aggregate_id,
+      eventType: r.event_type,
+      payload: r.payload,
+      occurredAt: r.occurred_at,
+      traceContext: r.trace_context,
+    },
+  }));
+}
+
+/** What one attempt sent and received, for the delivery history. */
+export interface AttemptExchange {
+  readonly requestHeaders: Readonly<Record<string, string>>;
+  readonly responseHeaders: Readonly<Record<string, string>> | null;
+  /** The first KB of the response body (null without a response). */
+  readonly responseBody: string | null;
+}
+
+export interface AttemptOutcome {
+  readonly workspaceId: string;
+  readonly id: string;
+  /** The attempt this outcome is of: a claim since (the lease ran out) makes it stale, and it is not recorded. */
+  readonly attempt: number;
+  /** `pending`: failed, to be retried after `retryInMs`; `failed`: failed for good; `succeeded`. */
+  readonly status: 'pending' | 'succeeded' | 'failed';
+  readonly retryInMs: number | null;
+  readonly responseStatusCode: number | null;
+  readonly responseTimeMs: number | null;
+  readonly error: string | null;
+  readonly failureReason: string | null;
+  readonly exchange: AttemptExchange | null;
+}
+
+/** The breaker's settings: the threshold and the delays that space attempts while it is open (the retry schedule). */
+export interface BreakerSettings {
+  readonly threshold: number;
+  readonly scheduleMs: readonly number[];
+}
+
+/** After an outcome is recorded: whether it was (not stale) and, after a failure, since when the receiver fails. */
+export interface RecordedOutcome {
+  readonly recorded: boolean;
+  readonly subscriptionId: string | null;
+  readonly failingSince: Date | null;
+}
+
+/**
+ * Records one attempt's outcome and moves its subscription's breaker, in one statement. The delivery: its status,
+ * response, exchange and, while pending, its next due time; the lease is cleared. Only the attempt claimed last is
+ * recorded (`attempt` matches and the row is still pending). The subscription: a success closes its breaker (only
+ * written when it was not closed: a healthy receiver's successes write nothing there); a failure counts, and from
+ * the threshold on rests the breaker for the schedule's next delay (×0.8–1.2), one more step per failure.
+ */
+export async function recordAttemptOutcome(client: Client, outcome: AttemptOutcome, breaker: BreakerSettings): Promise<RecordedOutcome> {
+  const succeeded = outcome.status === 'succeeded';
+  const exchange = outcome.exchange;
+  const [row] = await readRows<{ subscription_id: string; failing_since: Date | null }>(
+    client,
+    Prisma.sql`WITH d AS (
+        UPDATE webhook_deliveries
+           SET status = ${outcome.status}::webhook_delivery_status,
+               response_status_code = ${outcome.responseStatusCode}::int, response_time_ms = ${outcome.responseTimeMs}::int,
+               error = ${outcome.error}::text, failure_reason = ${outcome.failureReason}::text,
+               request_headers = ${exchange === null ? null : JSON.stringify(exchange.requestHeaders)}::jsonb,
+               response_headers = ${exchange?.responseHeaders ? JSON.stringify(exchange.responseHeaders) : null}::jsonb,
+               response_body = ${exchange?.responseBody ?? null}::text,
+               next_attempt_at = CASE WHEN ${outcome.status}::text = 'pending' THEN now() + ${outcome.retryInMs ?? 0}::int * interval '1 millisecond' END,
+               lease_until = NULL,
+               delivered_at = CASE WHEN ${succeeded}::boolean THEN now() END,
+               updated_at = now()
+         WHERE workspace_id = ${outcome.workspaceId}::uuid AND id = ${outcome.id}::uuid AND status = 'pending' AND attempt = ${outcome.attempt}::int
+        RETURNING workspace_id, subscription_id
+      ), s AS (
+        UPDATE webhook_subscriptions s
+           SET consecutive_failures = CASE WHEN ${succeeded}::boolean THEN 0 ELSE s.consecutive_failures + 1 END,
+               failing_since = CASE WHEN ${succeeded}::boolean THEN NULL ELSE coalesce(s.failing_since, now()) END,
+               breaker_until = CASE WHEN ${succeeded}::boolean OR s.consecutive_failures + 1 < ${breaker.threshold}::int THEN NULL
+                 ELSE now() + (${[...breaker.scheduleMs]}::int[])[least(s.consecutive_failures + 2 - ${breaker.threshold}::int, ${breaker.scheduleMs.length}::int)]
+                        * (0.8 + 0.4 * random()) * interval '1 millisecond' END
+          FROM d
+         WHERE s.workspace_id = d.workspace_id AND s.id = d.subscription_id
+           AND (NOT ${succeeded}::boolean OR s.consecutive_failures > 0 OR s.breaker_until IS NOT NULL)
+        RETURNING s.failing_since
+      )
+      SELECT d.subscription_id::text AS subscription_id, (SELECT failing_since FROM s) AS failing_since FROM d`,
+  );
+  return { recorded: row !== undefined, subscriptionId: row?.subscription_id ?? null, failingSince: row?.failing_since ?? null };
 }

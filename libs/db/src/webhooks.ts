@@ -18,7 +18,7 @@ type Tx = Prisma.TransactionClient;
 export type WebhookStatus = 'active' | 'paused' | 'disabled';
 
 /** Why a subscription is disabled (docs/webhooks.md "Webhooks"; the registry's WEBHOOK_DISABLED_REASONS). */
-export type WebhookDisabledReason = 'owner' | 'administrator' | 'owner_revoked' | 'owner_expired' | 'owner_inactive' | 'receiver_gone';
+export type WebhookDisabledReason = 'owner' | 'administrator' | 'owner_revoked' | 'owner_expired' | 'owner_inactive' | 'receiver_gone' | 'receiver_failing';
 
 /**
  * Who reads: the owning credential (only its own subscriptions) or a workspace administrator (every
@@ -40,6 +40,10 @@ export interface WebhookRecord {
   readonly status: WebhookStatus;
   readonly disabledReason: string | null;
   readonly disabledAt: Date | null;
+  /** Since when its receiver fails (the breaker's streak); null while deliveries succeed. */
+  readonly failingSince: Date | null;
+  /** Until when the previous signing secret still signs (a second signature) after a rotation. */
+  readonly previousSecretExpiresAt: Date | null;
   readonly revision: number;
   readonly archivedAt: Date | null;
   readonly createdAt: Date;
@@ -56,6 +60,8 @@ const select = {
   status: true,
   disabledReason: true,
   disabledAt: true,
+  failingSince: true,
+  previousSecretExpiresAt: true,
   revision: true,
   archivedAt: true,
   createdAt: true,
@@ -100,8 +106,10 @@ export interface WebhookChanges {
   readonly url?: string;
   readonly description?: string | null;
   readonly eventTypes?: readonly string[];
-  /** `disabled` with its reason and time, or `active` (which clears them). */
+  /** `disabled` with its reason and time, or `active` (which clears them and closes the breaker). */
   readonly status?: { readonly to: 'active' } | { readonly to: 'disabled'; readonly reason: WebhookDisabledReason; readonly at: Date };
+  /** A new signing secret; the current one becomes the previous one, signing too until `previousExpiresAt`. */
+  readonly rotateSecret?: { readonly ciphertext: Uint8Array; readonly keyId: string; readonly previousExpiresAt: Date };
 }
 
 /**
@@ -109,24 +117,101 @@ export interface WebhookChanges {
  * AND revision = $expected`. Another credential's subscription is `not_found`, as if it did not exist.
  */
 export async function updateWebhookIfRevision(tx: Tx, workspaceId: string, id: string, ownerCredentialId: string, expectedRevision: number, change: WebhookChanges): Promise<CasOutcome> {
-  const status = change.status;
+  const { status, rotateSecret } = change;
   const { count } = await tx.webhookSubscription.updateMany({
     where: { workspaceId, id, ownerCredentialId, archivedAt: null, revision: expectedRevision },
     data: {
       ...(change.url === undefined ? {} : { url: change.url }),
       ...(change.description === undefined ? {} : { description: change.description }),
       ...(change.eventTypes === undefined ? {} : { eventTypes: [...change.eventTypes] }),
-      ...(status === undefined ? {} : status.to === 'active' ? { status: 'active', disabledReason: null, disabledAt: null } : { status: 'disabled', disabledReason: status.reason, disabledAt: status.at }),
+      ...(status === undefined
+        ? {}
+        : status.to === 'active'
+          ? { status: 'active', disabledReason: null, disabledAt: null, consecutiveFailures: 0, failingSince: null, breakerUntil: null }
+          : { status: 'disabled', disabledReason: status.reason, disabledAt: status.at }),
       revision: { increment: 1 },
     },
   });
-  if (count === 1) return 'updated';
+  if (count === 1) {
+    if (status?.to === 'disabled') await abandonPendingDeliveries(tx, workspaceId, [id], 'subscription_disabled');
+    if (rotateSecret) await rotateSigningSecret(tx, workspaceId, id, rotateSecret);
+    return 'updated';
+  }
   return (await tx.webhookSubscription.count({ where: { workspaceId, id, ownerCredentialId, archivedAt: null } })) > 0 ? 'version_conflict' : 'not_found';
+}
+
+/** The current secret becomes the previous one (one statement: both columns read before either is written). */
+async function rotateSigningSecret(tx: Tx, workspaceId: string, id: string, next: NonNullable<WebhookChanges['rotateSecret']>): Promise<void> {
+  await executeStatement(
+    tx,
+    Prisma.sql`UPDATE webhook_subscriptions
+       SET previous_secret_ciphertext = secret_ciphertext, previous_secret_key_id = secret_key_id, previous_secret_expires_at = ${next.previousExpiresAt}::timestamptz,
+           secret_ciphertext = ${Buffer.from(next.ciphertext)}::bytea, secret_key_id = ${next.keyId}::text
+     WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid`,
+  );
+}
+
+/**
+ * Ends the pending deliveries of stopped subscriptions as failed (docs/webhooks.md "Delivery": a disabled or removed
+ * subscription receives nothing, and its owner may recover them later with `recoverSince`). A delivery already
+ * attempted keeps its last attempt's failure; one never attempted gets `reason`. An attempt in flight is not
+ * recorded afterwards (its row is no longer pending).
+ */
+export async function abandonPendingDeliveries(tx: Client, workspaceId: string, subscriptionIds: readonly string[], reason: 'subscription_disabled' | 'subscription_removed'): Promise<number> {
+  if (subscriptionIds.length === 0) return 0;
+  const message = reason === 'subscription_removed' ? 'the subscription was removed' : 'the subscription was disabled';
+  return executeStatement(
+    tx,
+    Prisma.sql`UPDATE webhook_deliveries
+       SET status = 'failed', failure_reason = CASE WHEN attempt = 0 THEN ${reason}::text ELSE failure_reason END,
+           error = CASE WHEN attempt = 0 THEN ${message}::text ELSE error END,
+           next_attempt_at = NULL, lease_until = NULL, updated_at = now()
+     WHERE workspace_id = ${workspaceId}::uuid AND subscription_id = ANY(${[...subscriptionIds]}::uuid[]) AND status = 'pending'`,
+  );
+}
+
+/**
+ * `recoverSince`: every failed delivery of the subscription created since `since` is pending again, due now, with
+ * one more attempt; the dispatcher sends them oldest first at the subscription's fair share. Returns how many.
+ */
+export async function recoverFailedDeliveries(tx: Client, workspaceId: string, subscriptionId: string, since: Date): Promise<number> {
+  return executeStatement(
+    tx,
+    Prisma.sql`UPDATE webhook_deliveries
+       SET status = 'pending', attempts_allowed = attempt + 1, next_attempt_at = now(), lease_until = NULL, delivered_at = NULL, updated_at = now()
+     WHERE workspace_id = ${workspaceId}::uuid AND subscription_id = ${subscriptionId}::uuid AND status = 'failed' AND created_at >= ${since}::timestamptz`,
+  );
+}
+
+/**
+ * `sendTestEvent`: the event `webhook.test` (no channel fans it out) and its one delivery to this subscription,
+ * due now, in the caller's transaction. Returns the delivery id.
+ */
+export async function insertTestDelivery(
+  tx: Tx,
+  input: { workspaceId: string; subscriptionId: string; ownerCredentialId: string; attemptsAllowed: number; requestId: string | null; now: Date },
+): Promise<string> {
+  const { workspaceId, subscriptionId } = input;
+  const sequence = await appendOutboxEvent(tx, {
+    workspaceId,
+    aggregateType: 'webhook',
+    aggregateId: subscriptionId,
+    eventType: 'webhook.test',
+    payload: { webhook: { id: subscriptionId }, requestId: input.requestId },
+    occurredAt: input.now,
+  });
+  const [row] = await tx.$queryRaw<{ id: string }[]>`
+    INSERT INTO webhook_deliveries (workspace_id, subscription_id, owner_credential_id, event_id, event_type, attempt, attempts_allowed, status, next_attempt_at)
+    SELECT e.workspace_id, ${subscriptionId}::uuid, ${input.ownerCredentialId}::uuid, e.id, e.event_type, 0, ${input.attemptsAllowed}::int, 'pending'::webhook_delivery_status, now()
+      FROM outbox_events e WHERE e.workspace_id = ${workspaceId}::uuid AND e.sequence = ${sequence}
+    RETURNING id::text AS id`;
+  return row!.id;
 }
 
 /** Archives an unarchived subscription of its owner; false when it is missing, removed or another credential's. */
 export async function archiveWebhook(tx: Tx, workspaceId: string, id: string, ownerCredentialId: string, at: Date): Promise<boolean> {
   const { count } = await tx.webhookSubscription.updateMany({ where: { workspaceId, id, ownerCredentialId, archivedAt: null }, data: { archivedAt: at, revision: { increment: 1 } } });
+  if (count === 1) await abandonPendingDeliveries(tx, workspaceId, [id], 'subscription_removed');
   return count === 1;
 }
 
@@ -158,6 +243,7 @@ export async function disableWebhooks(
     data: { status: 'disabled', disabledReason: reason, disabledAt: now, revision: { increment: 1 } },
     select: { id: true, ownerCredentialId: true },
   });
+  await abandonPendingDeliveries(tx, workspaceId, rows.map((r) => r.id), 'subscription_disabled');
   for (const row of rows) {
     await recordAudit(tx, { workspaceId, actor, action: 'webhook.disabled', targetType: 'webhook', targetId: row.id, metadata: { reason, ownerCredentialId: row.ownerCredentialId }, occurredAt: now });
     await appendOutboxEvent(tx, {
@@ -197,17 +283,20 @@ export interface WebhookDeliveryRecord {
   readonly ownerCredentialId: string;
   readonly eventId: string;
   readonly eventType: string;
-  /**
-   * The number of the latest attempt: the one about to be made while pending with no `nextRetryAt`, else the
-   * one last made (one row per delivery, updated by each attempt).
-   */
+  /** Attempts started (one row per delivery, updated by each attempt); one may be in flight (`leaseUntil`). */
   readonly attempt: number;
+  readonly attemptsAllowed: number;
   readonly status: WebhookDeliveryStatus;
   readonly responseStatusCode: number | null;
   readonly responseTimeMs: number | null;
   readonly error: string | null;
   readonly failureReason: string | null;
-  readonly nextRetryAt: Date | null;
+  /** When the next attempt is due, while pending. */
+  readonly nextAttemptAt: Date | null;
+  readonly leaseUntil: Date | null;
+  readonly requestHeaders: unknown;
+  readonly responseHeaders: unknown;
+  readonly responseBody: string | null;
   readonly deliveredAt: Date | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
@@ -221,12 +310,17 @@ const deliverySelect = {
   eventId: true,
   eventType: true,
   attempt: true,
+  attemptsAllowed: true,
   status: true,
   responseStatusCode: true,
   responseTimeMs: true,
   error: true,
   failureReason: true,
-  nextRetryAt: true,
+  nextAttemptAt: true,
+  leaseUntil: true,
+  requestHeaders: true,
+  responseHeaders: true,
+  responseBody: true,
   deliveredAt: true,
   createdAt: true,
   updatedAt: true,
@@ -264,37 +358,3 @@ export async function listWebhookDeliveriesPage(
   });
 }
 
-/** A delivery by id alone, for the delivery job (which holds the workspace id from its payload). */
-export async function loadWebhookDelivery(client: Client, workspaceId: string, id: string): Promise<WebhookDeliveryRecord | null> {
-  return clientOf(client).webhookDelivery.findFirst({ where: { workspaceId, id }, select: deliverySelect });
-}
-
-export interface DeliveryAttempt {
-  readonly attempt: number;
-  readonly status: WebhookDeliveryStatus;
-  readonly responseStatusCode: number | null;
-  readonly responseTimeMs: number | null;
-  readonly error: string | null;
-  readonly failureReason: string | null;
-  readonly nextRetryAt: Date | null;
-  readonly deliveredAt: Date | null;
-}
-
-/**
- * Records the outcome of one attempt; a delivery that already ended (succeeded or failed) is left alone. One
- * statement, straight through the pool outside a transaction (executeStatement; the delivery's hot path), in the caller's
- * transaction otherwise (a 410 disables the subscription with it). `updated_at` is set here as Prisma's @updatedAt
- * would: the relay's revival reads it.
- */
-export async function recordDeliveryAttempt(client: Client, workspaceId: string, id: string, outcome: DeliveryAttempt): Promise<boolean> {
-  const updated = await executeStatement(
-    client,
-    Prisma.sql`UPDATE webhook_deliveries
-       SET attempt = ${outcome.attempt}::int, status = ${outcome.status}::webhook_delivery_status,
-           response_status_code = ${outcome.responseStatusCode}::int, response_time_ms = ${outcome.responseTimeMs}::int,
-           error = ${outcome.error}::text, failure_reason = ${outcome.failureReason}::text,
-           next_retry_at = ${outcome.nextRetryAt}::timestamptz, delivered_at = ${outcome.deliveredAt}::timestamptz, updated_at = now()
-     WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid AND status = 'pending'`,
-  );
-  return updated === 1;
-}

@@ -6,7 +6,12 @@ import type { AppConfig } from '@workcell/config';
  * deterministic id. Equal ids collapse into one job in BullMQ, so enqueueing the same logical work twice
  * (a retried request, two API instances, a restarted scheduler) never runs it twice.
  */
-export const QUEUE_NAMES = ['maintenance', 'projects', 'webhooks', 'deliveries', 'recurrences', 'automations'] as const;
+/**
+ * `deliveries` holds only legacy v0 webhook deliveries and `mail` the invitations' e-mails, so a receiver that never
+ * answers holds no other work's slots; signed v2 deliveries do not go through BullMQ at all (the worker's
+ * dispatcher claims them from the database, fairly per subscription: docs/webhooks.md "Delivery").
+ */
+export const QUEUE_NAMES = ['maintenance', 'projects', 'webhooks', 'deliveries', 'mail', 'recurrences', 'automations'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 export interface JobDefinition<S extends z.ZodType = z.ZodType> {
@@ -57,7 +62,7 @@ export const jobCatalog = {
   }),
   /**
    * The webhook relay's safety-net poll (outbox publisher): fans unpublished outbox events out to deliveries and
-   * marks them published, and revives lost delivery jobs. The worker also runs the relay whenever a commit
+   * marks them published. The worker also runs the relay whenever a commit
    * notifies it (LISTEN/NOTIFY), so this poll only catches what a missed notification left behind. Every
    * WEBHOOK_RELAY_POLL_MS (1 s); overlapping runs are harmless (one relay lock in the database).
    */
@@ -69,20 +74,9 @@ export const jobCatalog = {
     everyMs: (config) => config.webhooks.relayPollMs,
   }),
   /**
-   * One signed v2 delivery (its WebhookDelivery row) through the queue: its retries after the worker's in-process
-   * first attempt, its first attempt when the in-process pool was full, or its revival. The job id is the delivery
-   * id, so re-enqueueing a pending delivery never sends it twice. Attempts and backoff are given at enqueue time
-   * from the config (WEBHOOK_DELIVERY_ATTEMPTS, WEBHOOK_RETRY_BASE_MS) and the row's next attempt
-   * (queuedDeliveryOptions); the handler numbers its attempt from the row, not from the job's JobRun.
+   * One unsigned legacy v0 delivery of one event to one legacy webhook (no history row: the id is the pair). Its
+   * attempts and their spacing are the webhook retry schedule's (enqueued with `retry: 'webhook-schedule'`).
    */
-  'webhooks.deliver': define({
-    queue: 'deliveries',
-    data: z.object({ workspaceId: z.uuid(), deliveryId: z.uuid() }).strict(),
-    // BullMQ refuses most custom ids with ':'.
-    jobId: (d) => `webhooks.deliver.${d.deliveryId}`,
-    attempts: 8,
-  }),
-  /** One unsigned legacy v0 delivery of one event to one legacy webhook (no history row: the id is the pair). */
   'webhooks.deliver-legacy': define({
     queue: 'deliveries',
     data: z.object({ workspaceId: z.uuid(), legacyWebhookId: z.uuid(), eventId: z.uuid() }).strict(),
@@ -110,7 +104,7 @@ export const jobCatalog = {
    * (sendInvitationMail also records each message it sent under that id).
    */
   'invitations.mail': define({
-    queue: 'deliveries',
+    queue: 'mail',
     data: z.object({ workspaceId: z.uuid(), invitationId: z.uuid(), eventId: z.uuid() }).strict(),
     jobId: (d) => `invitations.mail.${d.eventId}`,
     attempts: 8,

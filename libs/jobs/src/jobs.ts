@@ -5,7 +5,7 @@ import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker } from 'b
  * instead of spending its remaining attempts. Anything else thrown is retried per the catalog.
  */
 export class PermanentJobFailure extends UnrecoverableError {}
-import { type AppConfig, dependencyDeadline, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
+import { type AppConfig, dependencyDeadline, DependencyTimeoutError, jitterDelayMs, startDependencyCall } from '@workcell/config';
 import { createCluster, isClusterMode, redisOptions } from '@workcell/redis';
 import type { Cluster } from 'ioredis';
 import { contextFromTraceparent, currentTraceparent, inSpan, jobDuration, jobOutcomes, observeQueueDepth, SpanKind } from '@workcell/telemetry';
@@ -56,6 +56,9 @@ const DEFAULT_OPTIONS: JobsOptions = {
   backoff: { type: 'exponential', delay: 1_000 },
 };
 
+/** The backoff type of jobs retried on the webhook retry schedule (JobQueues.enqueue, JobWorkers' backoffStrategy). */
+export const WEBHOOK_SCHEDULE = 'webhook-schedule';
+
 /**
  * The job data key carrying the enqueuing trace's W3C traceparent (present only when tracing is on and the job was
  * enqueued inside a trace), so the job's run continues that trace. Taken off before the catalog's schema reads the data.
@@ -82,18 +85,20 @@ export class JobQueues {
 
   /**
    * `retry` overrides the catalog's attempts and the first backoff delay (exponential) for this job, and with
-   * `delayMs` holds its first run back that long (a delivery's retry after its in-process first attempt). Fails with
+   * `delayMs` holds its first run back that long; `'webhook-schedule'` gives it the webhook retry schedule's attempts
+   * and delays (WEBHOOK_RETRY_SCHEDULE, with its jitter: the workers' backoffStrategy). Fails with
    * DependencyTimeoutError when Redis has not taken the job within DEPENDENCY_TIMEOUT_MS (or the rest of the
    * request's dependency budget): BullMQ queues commands while disconnected, so an unbounded add would hang for
    * the whole outage. The job may still land when Redis returns; its deterministic id keeps a retry from
    * enqueueing it twice.
    */
-  async enqueue<N extends JobName>(name: N, data: JobData<N>, at: Date = new Date(), retry?: { attempts: number; backoffMs: number; delayMs?: number }): Promise<string> {
+  async enqueue<N extends JobName>(name: N, data: JobData<N>, at: Date = new Date(), retry?: { attempts: number; backoffMs: number; delayMs?: number } | typeof WEBHOOK_SCHEDULE): Promise<string> {
     const definition = jobCatalog[name];
     const parsed = definition.data.parse(data) as JobData<N>;
     const jobId = (definition.jobId as (d: JobData<N>, at: Date) => string)(parsed, at);
-    const attempts = retry?.attempts ?? definition.attempts;
-    const backoff = retry ? { type: 'exponential', delay: retry.backoffMs } : DEFAULT_OPTIONS.backoff;
+    const scheduled = retry === WEBHOOK_SCHEDULE;
+    const attempts = scheduled ? this.config.webhooks.retryScheduleMs.length + 1 : (retry?.attempts ?? definition.attempts);
+    const backoff = scheduled ? { type: WEBHOOK_SCHEDULE } : retry ? { type: 'exponential', delay: retry.backoffMs } : DEFAULT_OPTIONS.backoff;
     const call = startDependencyCall(this.config.dependencyTimeoutMs);
     const ms = call.timeoutMs;
     if (ms <= 0) {
@@ -105,7 +110,7 @@ export class JobQueues {
       cancel = dependencyDeadline(ms, () => reject(new DependencyTimeoutError('Redis', ms)));
     });
     try {
-      const delay = retry?.delayMs ? { delay: retry.delayMs } : {};
+      const delay = !scheduled && retry?.delayMs ? { delay: retry.delayMs } : {};
       const traceparent = currentTraceparent();
       const stored = traceparent === null ? parsed : { ...parsed, [TRACEPARENT_KEY]: traceparent };
       await Promise.race([this.queue(definition.queue).add(name, stored, { ...DEFAULT_OPTIONS, jobId, attempts, backoff, ...delay }), timeout]);
@@ -145,11 +150,17 @@ export class JobQueues {
 }
 
 /**
- * Jobs one worker runs at once per queue. Deliveries take WEBHOOK_DELIVERY_CONCURRENCY: a slot waiting on a
- * receiver answering in 50 ms carries about 20 deliveries per second.
+ * Jobs one worker runs at once per queue. Legacy v0 deliveries take WEBHOOK_DELIVERY_CONCURRENCY: a slot waiting on
+ * a receiver answering in 50 ms carries about 20 deliveries per second.
  */
 function concurrencyOf(config: AppConfig, queue: QueueName): number {
   return queue === 'deliveries' ? config.webhooks.deliveryConcurrency : 4;
+}
+
+/** The delay after a job's `attemptsMade`-th failed run on the webhook schedule (the last delay repeats past its end). */
+export function webhookScheduleDelayMs(config: AppConfig, attemptsMade: number): number {
+  const schedule = config.webhooks.retryScheduleMs;
+  return jitterDelayMs(schedule[Math.min(Math.max(attemptsMade, 1), schedule.length) - 1]!);
 }
 
 /** Consumer side: one BullMQ worker per queue, dispatching each job to its typed handler. */
@@ -189,7 +200,14 @@ export class JobWorkers {
             jobDuration.labels(queue, name).observe((performance.now() - started) / 1000);
           }
         },
-        { connection: connection(this.config, this.clients), prefix: bullPrefix(this.config), concurrency: concurrencyOf(this.config, queue), autorun: true },
+        {
+          connection: connection(this.config, this.clients),
+          prefix: bullPrefix(this.config),
+          concurrency: concurrencyOf(this.config, queue),
+          autorun: true,
+          // The delay before run n + 1 of a job on the webhook schedule: the schedule's n-th delay, with its jitter.
+          settings: { backoffStrategy: (attemptsMade: number) => webhookScheduleDelayMs(this.config, attemptsMade) },
+        },
       );
       worker.on('failed', (job, error) => this.onFailed(job, error));
       worker.on('error', () => undefined);

@@ -45,7 +45,7 @@ export { ServiceBillingRatesReplace, ServiceCreate, ServiceUpdate } from './v1/s
 export { TagCreate, TagUpdate } from './v1/tags.js';
 export { TaskCreate, TaskMove, TaskTimerStart, TaskUpdate } from './v1/tasks.js';
 export { TaskPlannedWorkReplace } from './v1/planned-work.js';
-export { WebhookCreate, WebhookUpdate } from './v1/webhooks.js';
+export { WebhookCreate, WebhookUpdate, WEBHOOK_PREVIOUS_SECRET_DEFAULT_SECONDS, WEBHOOK_RECOVERY_DAYS } from './v1/webhooks.js';
 export { WorkspaceSettingsUpdate } from './v1/workspace-settings.js';
 export { MAX_DURATION_SECONDS, TimeEntryBillingSet, TimeEntryCreate, TimeEntryUpdate } from './v1/time-entries.js';
 export * from './generated/operation-table.js';

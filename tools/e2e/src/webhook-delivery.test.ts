@@ -11,7 +11,7 @@ import { Webhook } from 'standardwebhooks';
 import { configFrom } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
 import { appendOutboxEvent } from '@workcell/db';
-import { deliverWebhook, type DeliverySink, invoke, postJson, relayOutbox } from '@workcell/domain';
+import { attemptDelivery, type DeliverySink, postJson, relayOutbox } from '@workcell/domain';
 import { verifyWebhook, WorkcellWebhookVerificationError } from '@workcell/sdk';
 import { useTestEnvironment, waitFor } from '@workcell/testing';
 import { useV1Cell } from './support/cell.js';
@@ -40,7 +40,8 @@ const { keyFile, certFile } = selfSignedCertificate('trusted');
 // A second self-signed certificate the worker does not trust.
 const { keyFile: untrustedKey, certFile: untrustedCert } = selfSignedCertificate('untrusted');
 
-const env = useTestEnvironment({ WEBHOOK_EXTRA_CA_FILE: certFile, WEBHOOK_DELIVERY_ATTEMPTS: '3', WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_DELIVERY_TIMEOUT_MS: '2000' });
+// Three attempts 100 ms apart; a receiver failing for their whole span (200 ms) also has its subscription disabled.
+const env = useTestEnvironment({ WEBHOOK_EXTRA_CA_FILE: certFile, WEBHOOK_RETRY_SCHEDULE: '100ms,100ms', WEBHOOK_DELIVERY_TIMEOUT_MS: '2000' });
 
 interface Received {
   readonly path: string;
@@ -167,7 +168,7 @@ describe('webhook delivery', () => {
     assert.equal(row.attempt, 2);
     assert.equal(row.responseStatusCode, 200);
     assert.equal(row.error, null);
-    assert.equal(row.nextRetryAt, null);
+    assert.equal(row.nextAttemptAt, null);
     const attempts = received.filter((r) => r.path === '/flaky');
     assert.equal(attempts.length, 2);
     assert.ok(attempts.every((a) => a.headers['webhook-id'] === event.id), 'the same webhook-id on every attempt');
@@ -360,7 +361,7 @@ describe('webhook delivery', () => {
     const more = await emit([{ aggregateType: 'list', eventType: 'list.updated', payload: { list: {} } }]);
     await published(more);
     const ctx = { database: cell.database, config: env.config, now: () => new Date() };
-    await relayOutbox(ctx, { deliver: async () => undefined, enqueue: async () => undefined, deliverLegacy: async () => undefined, mailInvitation: async () => undefined, startAutomationRun: async () => undefined });
+    await relayOutbox(ctx, { dispatch: () => undefined, deliverLegacy: async () => undefined, mailInvitation: async () => undefined, startAutomationRun: async () => undefined });
     assert.equal(await cell.database.prisma.auditEvent.count({ where: { workspaceId: cell.workspaceId, targetId: hook.id, action: 'webhook.disabled' } }), 1);
     assert.equal((await cell.outbox(hook.id, 'webhook.disabled')).length, 1);
   });
@@ -403,15 +404,13 @@ describe('webhook delivery', () => {
   it('fans each event out exactly once when relays run concurrently', async () => {
     const hook = await subscribe('/ok', ['list.created']);
     const ids = await emit(Array.from({ length: 30 }, () => ({ aggregateType: 'list', eventType: 'list.created', payload: { list: {} } })));
-    const handed: string[] = [];
-    const sink: DeliverySink = { deliver: async (d) => void handed.push(d.deliveryId), enqueue: async () => undefined, deliverLegacy: async () => undefined, mailInvitation: async () => undefined, startAutomationRun: async () => undefined };
+    const sink: DeliverySink = { dispatch: () => undefined, deliverLegacy: async () => undefined, mailInvitation: async () => undefined, startAutomationRun: async () => undefined };
     const ctx = { database: cell.database, config: env.config, now: () => new Date() };
     await Promise.all([relayOutbox(ctx, sink), relayOutbox(ctx, sink), relayOutbox(ctx, sink)]);
     await published(ids);
     const rows = await deliveriesOf(hook.id);
     assert.equal(rows.length, 30);
-    assert.deepEqual(new Set(rows.map((r) => r.eventId)), new Set(ids));
-    assert.equal(new Set(handed).size, handed.length, 'no delivery handed over twice');
+    assert.deepEqual(new Set(rows.map((r) => r.eventId)), new Set(ids), 'one row per event: none fanned out twice');
   });
 
   it('in production, refuses receivers on private, loopback or link-local addresses and records why', async () => {
@@ -439,9 +438,24 @@ describe('webhook delivery', () => {
     await published([eventId!]);
     const [row] = await deliveriesOf(hook.id);
     await waitFor('the test-mode delivery', async () => (await deliveriesOf(hook.id))[0]!.status === 'succeeded');
-    await cell.database.prisma.webhookDelivery.update({ where: { workspaceId_id: { workspaceId: cell.workspaceId, id: row!.id } }, data: { status: 'pending', attempt: 1, nextRetryAt: null, deliveredAt: null } });
+    // The same delivery as claimed again (attempt 2, not due for the test worker), attempted by a production worker.
+    await cell.database.prisma.webhookDelivery.update({ where: { workspaceId_id: { workspaceId: cell.workspaceId, id: row!.id } }, data: { status: 'pending', attempt: 2, nextAttemptAt: new Date(Date.now() + 3_600_000), deliveredAt: null } });
+    const subscription = await cell.database.prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id: hook.id } });
+    const event = await cell.database.prisma.outboxEvent.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id: eventId! } });
     const sentBefore = received.length;
-    await invoke(deliverWebhook, { database: cell.database, config: production, now: () => new Date() }, { workspaceId: cell.workspaceId, deliveryId: row!.id, attempts: 3, lastRun: false });
+    await attemptDelivery(
+      { database: cell.database, config: production, now: () => new Date() },
+      {
+        workspaceId: cell.workspaceId,
+        id: row!.id,
+        subscriptionId: hook.id,
+        attempt: 2,
+        attemptsAllowed: 3,
+        url: subscription.url,
+        secrets: { current: { ciphertext: subscription.secretCiphertext, keyId: subscription.secretKeyId }, previous: null },
+        event: { ...event, payload: event.payload },
+      },
+    );
     const failed = (await deliveriesOf(hook.id))[0]!;
     assert.equal(failed.status, 'failed');
     assert.match(failed.error ?? '', /refused/);

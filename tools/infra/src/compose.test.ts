@@ -253,8 +253,8 @@ describe('the checks catch broken files', () => {
       ['missing service', (s) => delete s.redis, /service redis is missing/],
       [
         'a documented variable that does not pass through',
-        (s) => [...APP_NAMES, 'migrate'].forEach((app) => delete at(s, app, 'environment').WEBHOOK_RETRY_BASE_MS),
-        /passes no value for WEBHOOK_RETRY_BASE_MS/,
+        (s) => [...APP_NAMES, 'migrate'].forEach((app) => delete at(s, app, 'environment').WEBHOOK_RETRY_SCHEDULE),
+        /passes no value for WEBHOOK_RETRY_SCHEDULE/,
       ],
     ];
     for (const [label, breakIt, expected] of cases) {

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { readFileSync } from 'node:fs';
-import { Agent as HttpAgent, type ClientRequest, request as httpRequest } from 'node:http';
+import { Agent as HttpAgent, type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
@@ -90,6 +90,11 @@ export type AttemptFailure = 'timeout' | 'connection_refused' | 'connection_rese
 export interface PostOutcome {
   /** null when no response arrived (refused, network error, timeout). */
   readonly statusCode: number | null;
+  /** The headers sent (none when refused before sending). */
+  readonly requestHeaders: Readonly<Record<string, string>>;
+  /** The response's headers (names lower-case, repeated ones joined by ", ") and its first KB, when one arrived. */
+  readonly responseHeaders: Readonly<Record<string, string>> | null;
+  readonly responseBody: string | null;
   readonly timeMs: number;
   readonly error: string | null;
   /** Why no 2xx arrived; null on success. */
@@ -125,6 +130,17 @@ export function classifyRequestError(error: Error & { code?: string }): AttemptF
   return 'network';
 }
 
+/** How much of a response body the delivery history keeps. */
+export const RESPONSE_BODY_BYTES = 1024;
+
+function headersOf(res: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  return headers;
+}
+
+type Settled = Omit<PostOutcome, 'timeMs' | 'requestHeaders' | 'responseHeaders' | 'responseBody'> & Partial<Pick<PostOutcome, 'responseHeaders' | 'responseBody'>>;
+
 export async function postJson(config: AppConfig, target: string, body: string, headers: Record<string, string>): Promise<PostOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -132,44 +148,53 @@ export async function postJson(config: AppConfig, target: string, body: string, 
   try {
     url = new URL(target);
   } catch {
-    return { statusCode: null, timeMs: 0, error: 'refused: the URL is not valid', failure: 'refused', refused: true };
+    return { statusCode: null, timeMs: 0, error: 'refused: the URL is not valid', failure: 'refused', refused: true, requestHeaders: {}, responseHeaders: null, responseBody: null };
   }
   const production = config.env === 'production';
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (production && (url.protocol !== 'https:' || (isIP(host) !== 0 && isNonPublicAddress(host)) || host === 'localhost' || host.endsWith('.localhost'))) {
-    return { statusCode: null, timeMs: 0, error: `refused: ${host} is not a public https receiver`, failure: 'refused', refused: true };
+    return { statusCode: null, timeMs: 0, error: `refused: ${host} is not a public https receiver`, failure: 'refused', refused: true, requestHeaders: {}, responseHeaders: null, responseBody: null };
   }
   const https = url.protocol === 'https:';
   const send = https ? httpsRequest : httpRequest;
+  const requestHeaders = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Workcell-Webhooks/1', ...headers };
   const agents = production ? AGENTS.production : AGENTS.other;
   return new Promise<PostOutcome>((resolve) => {
     let settled = false;
     let current: ClientRequest | undefined;
-    const finish = (outcome: Omit<PostOutcome, 'timeMs'>) => {
+    const finish = (outcome: Settled) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ ...outcome, timeMs: elapsed() });
+      resolve({ requestHeaders, responseHeaders: null, responseBody: null, ...outcome, timeMs: elapsed() });
     };
     const post = (agent: HttpAgent | false) => {
       const req = send(
         url,
         {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Workcell-Webhooks/1', ...headers },
+          headers: requestHeaders,
           ...(production ? { lookup: publicOnlyLookup } : {}),
           ...(https ? { ca: trustedCas(config) } : {}),
           agent,
         },
         (res) => {
-          // The body is not needed; drain it so the socket is free again.
-          res.resume();
+          // The history keeps the first KB of the body; the rest is drained so the socket is free again.
+          const kept: Buffer[] = [];
+          let keptBytes = 0;
+          res.on('data', (chunk: Buffer) => {
+            if (keptBytes >= RESPONSE_BODY_BYTES) return;
+            kept.push(chunk.subarray(0, RESPONSE_BODY_BYTES - keptBytes));
+            keptBytes += Math.min(chunk.length, RESPONSE_BODY_BYTES - keptBytes);
+          });
+          // PostgreSQL text holds no NUL character: a binary body keeps the rest.
+          const received = () => ({ responseHeaders: headersOf(res), responseBody: Buffer.concat(kept).toString('utf8').replaceAll('\u0000', '') });
           res.on('end', () => {
             const status = res.statusCode ?? null;
             const ok = status !== null && status >= 200 && status <= 299;
-            finish({ statusCode: status, error: ok ? null : `the receiver answered ${status}`, failure: ok ? null : 'http_status', refused: false });
+            finish({ statusCode: status, error: ok ? null : `the receiver answered ${status}`, failure: ok ? null : 'http_status', refused: false, ...received() });
           });
-          res.on('error', (e) => finish({ statusCode: res.statusCode ?? null, error: e.message, failure: classifyRequestError(e), refused: false }));
+          res.on('error', (e) => finish({ statusCode: res.statusCode ?? null, error: e.message, failure: classifyRequestError(e), refused: false, ...received() }));
         },
       );
       req.on('error', (e: Error & { code?: string }) => {

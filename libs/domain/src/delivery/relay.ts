@@ -11,7 +11,6 @@ import {
   markEventsPublished,
   readableEventIds,
   type NewDelivery,
-  stalePendingDeliveries,
   type SqlClient,
   triggerableAutomationsOf,
   type WebhookDisabledReason,
@@ -24,7 +23,6 @@ import { SYSTEM_ACTOR } from '../identity/actor.js';
 import { authorityOf } from '../identity/authenticate-credential.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
-import type { QueuedDelivery } from './first-attempts.js';
 import { WILDCARD } from '../webhooks/view.js';
 import { INVITATION_MAIL_EVENTS } from '../invitations/send-invitation-mail.js';
 import { automationRunsFor } from '../automations/trigger.js';
@@ -32,12 +30,10 @@ import { automationRunsFor } from '../automations/trigger.js';
 /** Where the relay hands deliveries to; the worker backs it (apps/worker jobs.module.ts). */
 export interface DeliverySink {
   /**
-   * A new signed delivery row, after the relay's commit: its first attempt runs in the worker's process when a
-   * slot is free (FirstAttempts), else it is queued as attempt 1. Resolves once handed over, never after the send.
+   * New signed delivery rows were committed: the dispatcher claims them (DeliveryDispatcher). Never waits for a
+   * send; rows it does not reach now stay due in the database.
    */
-  deliver(delivery: { workspaceId: string; deliveryId: string }): Promise<void>;
-  /** A pending signed delivery through the queue, as a BullMQ job of a deterministic id (revival, retries). */
-  enqueue(delivery: QueuedDelivery): Promise<void>;
+  dispatch(): void;
   /**
    * A legacy v0 delivery, always a BullMQ job: it has no row, so its job (enqueued before the relay's commit under
    * a deterministic id) is its only record; an attempt in-process would leave nothing to revive it after a crash.
@@ -120,9 +116,7 @@ export interface RelayRun {
  *   visibility rule: grants, project sharing, ownership; `readableByOwner`) gets a pending delivery row;
  * - legacy v0: every unarchived legacy webhook whose `events` are empty or name the type gets a delivery job,
  *   enqueued before commit under a deterministic id (a rolled-back run re-enqueues the same ids: no duplicate).
- * The rows are handed to the sink after commit: their first attempts run in the worker's process while it has
- * room, the rest are enqueued under the row id (all at once: Redis pipelines them); pending rows whose attempt or
- * job was lost (a crash between commit and the attempt's end, or the enqueue) are revived by reviveStaleDeliveries.
+ * The rows are the dispatcher's queue: after commit the sink wakes it (DeliveryDispatcher claims them fairly).
  * A subscription whose owner credential has expired (or whose principal is no longer active) gets nothing and is
  * disabled after commit, each in its own short transaction (`disableWebhooks`: idempotent, audited, with an
  * event), so it never stays `active` while receiving nothing; a crash in between is caught by the next event.
@@ -133,7 +127,7 @@ export async function relayOutbox(ctx: ProcedureContext, sink: DeliverySink): Pr
   const now = ctx.now();
   const created = await withRelayLock(ctx.database, async (tx) => {
     const events = await lockUnpublishedEvents(tx, BATCH);
-    if (events.length === 0) return { events: 0, inserted: [], refused: [], runs: [] };
+    if (events.length === 0) return { events: 0, inserted: [], refused: [], runs: [], dispatch: false };
     const workspaceIds = [...new Set(events.map((e) => e.workspaceId))];
     const subscriptions = await activeWebhooksOf(tx, workspaceIds);
     const legacy = await activeLegacyWebhooksOf(tx, workspaceIds);
@@ -171,13 +165,15 @@ export async function relayOutbox(ctx: ProcedureContext, sink: DeliverySink): Pr
     await Promise.all(legacyJobs.map((job) => withTraceparent(traceOf.get(job.eventId), () => sink.deliverLegacy(job))));
     await Promise.all(mailJobs.map((job) => withTraceparent(traceOf.get(job.eventId), () => sink.mailInvitation(job))));
     const rows = await readableByOwner(tx, candidates, owners);
-    const inserted = await insertPendingDeliveries(tx, rows);
+    const inserted = await insertPendingDeliveries(tx, rows, ctx.config.webhooks.retryScheduleMs.length + 1);
     // Automation runs (docs/automations.md): one per (definition, event), inserted with the event's publication.
     const runs = await insertAutomationRunsOnce(tx, automationRunsFor(events, await triggerableAutomationsOf(tx, workspaceIds)), now);
     await markEventsPublished(tx, events, now);
-    return { events: events.length, inserted: inserted.map((d) => ({ ...d, traceContext: traceOf.get(d.eventId) })), refused, runs };
+    // A test event's delivery was inserted with it (PATCH sendTestEvent): its publication wakes the dispatcher too.
+    const dispatch = inserted.length > 0 || events.some((e) => e.eventType === 'webhook.test');
+    return { events: events.length, inserted, refused, runs, dispatch };
   });
-  await Promise.all((created?.inserted ?? []).map((d) => withTraceparent(d.traceContext, () => sink.deliver({ workspaceId: d.workspaceId, deliveryId: d.id }))));
+  if (created?.dispatch) sink.dispatch();
   await Promise.all((created?.runs ?? []).map((r) => sink.startAutomationRun({ workspaceId: r.workspaceId, runId: r.id })));
   // Outside the relay's transaction: disabling writes an outbox event, whose sequence lock the relay must not hold.
   for (const s of created?.refused ?? []) {
@@ -185,17 +181,4 @@ export async function relayOutbox(ctx: ProcedureContext, sink: DeliverySink): Pr
   }
   const events = created?.events ?? 0;
   return { events, deliveries: created?.inserted.length ?? 0, busy: created === null, full: events === BATCH };
-}
-
-/**
- * Enqueues again the pending deliveries untouched for max(60 s, 3 × timeout), whose attempt or job may have been
- * lost (a crash between the relay's commit and the end of the in-process first attempt, or before a retry's
- * enqueue), numbered on from the row's latest attempt. Re-enqueueing a job that still exists is a no-op (same id),
- * so this only revives lost ones. Run by the relay's poll, not on every wake-up: it is a repair, not the path.
- */
-export async function reviveStaleDeliveries(ctx: ProcedureContext, sink: DeliverySink): Promise<number> {
-  const staleBefore = new Date(ctx.now().getTime() - Math.max(60_000, 3 * ctx.config.webhooks.timeoutMs));
-  const stale = await stalePendingDeliveries(ctx.database, staleBefore, BATCH);
-  await Promise.all(stale.map((d) => sink.enqueue({ workspaceId: d.workspaceId, deliveryId: d.id, attempt: d.nextAttempt, delayMs: 0 })));
-  return stale.length;
 }

@@ -194,9 +194,12 @@ export const EVENT_CATALOG: readonly EventTypeSpec[] = [
     'webhook.disabled',
     'webhook',
     'updated',
-    'A signed webhook subscription was disabled: by an administrator, because its owning credential was revoked, expired or is no longer active, or because the receiver answered 410 Gone (payload: id, disabledReason, disabledAt).',
+    'A signed webhook subscription was disabled: by an administrator, because its owning credential was revoked, expired or is no longer active, because the receiver answered 410 Gone, or because every attempt failed for the whole retry schedule (payload: id, disabledReason, disabledAt).',
     { channels: ['changes', 'webhooks'] },
   ),
+  // Sent only to the subscription whose owner asked for it (PATCH /v1/webhooks/{id} sendTestEvent), whatever its
+  // event types: no channel fans it out, and the change feed does not list it.
+  event('webhook.test', 'webhook', 'updated', 'A test delivery its owner asked for (PATCH /v1/webhooks/{id} with sendTestEvent), sent to that subscription only (payload: the subscription id).', { channels: [] }),
   // Comments are v1 resources (no v0 webhook knows them); their events need the target's read scope as well.
   event('comment.created', 'comment', 'created', 'A comment was written on a contact, project or task. Needs the target’s read scope as well.', comments),
   event('comment.updated', 'comment', 'updated', 'A comment’s text was edited. Needs the target’s read scope as well.', comments),

@@ -26,5 +26,5 @@ export const createWebhook = defineProcedure('createWebhook', createWebhookInput
     await recordAudit(tx, { workspaceId, actor: actorOf(auth, input.requestId), action: 'webhook.created', targetType: 'webhook', targetId: created.id, metadata: { eventTypes }, occurredAt: now });
     return created;
   });
-  return { ...webhookView(row), signingSecret: secret };
+  return { ...webhookView(row, now), signingSecret: secret };
 });

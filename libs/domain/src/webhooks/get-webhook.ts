@@ -16,5 +16,5 @@ export const getWebhookInput = z.object({ auth: authInput, id: z.string().max(64
 export const getWebhook = defineProcedure('getWebhook', getWebhookInput, async (ctx, { auth, id }): Promise<Versioned<WebhookView>> => {
   const row = isUuid(id) ? await findWebhook(ctx.database, auth.workspaceId, id.toLowerCase(), await metadataReaderOf(ctx, auth)) : null;
   if (!row) throw webhookNotFound();
-  return versionedWebhook(row);
+  return versionedWebhook(row, ctx.now());
 });

@@ -14,5 +14,5 @@ export const listWebhooks = defineProcedure('listWebhooks', listWebhooksInput, a
   // The cursor is bound to what the caller sees, so an owner's cursor never pages an administrator's list.
   const scope = { workspaceId: auth.workspaceId, list: 'listWebhooks', filter: 'administrator' in reader ? { all: true } : { owner: reader.ownerCredentialId } };
   const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) => listWebhooksPage(ctx.database, auth.workspaceId, reader, afterId, take));
-  return { items: page.items.map(webhookView), limit, nextCursor: page.nextCursor };
+  return { items: page.items.map((row) => webhookView(row, ctx.now())), limit, nextCursor: page.nextCursor };
 });

@@ -55,13 +55,15 @@ export interface WebhookView {
   readonly status: 'active' | 'disabled';
   readonly disabledReason: WebhookDisabledReasonView | null;
   readonly disabledAt: string | null;
+  readonly failingSince: string | null;
+  readonly previousSecretExpiresAt: string | null;
   readonly signatureVersion: 'v2';
   readonly version: string;
 }
 
 const DISABLED_REASONS: ReadonlySet<string> = new Set(WEBHOOK_DISABLED_REASONS);
 
-export function webhookView(row: WebhookRecord): WebhookView {
+export function webhookView(row: WebhookRecord, now: Date): WebhookView {
   const active = row.status === 'active';
   return {
     ...baseFields(row),
@@ -72,13 +74,16 @@ export function webhookView(row: WebhookRecord): WebhookView {
     // A row disabled before reasons were recorded was disabled by a PATCH (the migration backfills `owner`).
     disabledReason: active ? null : row.disabledReason !== null && DISABLED_REASONS.has(row.disabledReason) ? (row.disabledReason as WebhookDisabledReasonView) : 'owner',
     disabledAt: active ? null : (row.disabledAt ?? row.updatedAt).toISOString(),
+    failingSince: row.failingSince?.toISOString() ?? null,
+    // Past its expiry the previous secret signs nothing: the field says so.
+    previousSecretExpiresAt: row.previousSecretExpiresAt !== null && row.previousSecretExpiresAt > now ? row.previousSecretExpiresAt.toISOString() : null,
     signatureVersion: 'v2',
     version: versionOf(row.revision),
   };
 }
 
-export function versionedWebhook(row: WebhookRecord): Versioned<WebhookView> {
-  return { resource: webhookView(row), revision: row.revision };
+export function versionedWebhook(row: WebhookRecord, now: Date): Versioned<WebhookView> {
+  return { resource: webhookView(row, now), revision: row.revision };
 }
 
 export const webhookNotFound = (): DomainError => new DomainError('not_found', 'webhook not found');
@@ -93,16 +98,27 @@ export interface WebhookDeliveryView {
   readonly responseStatus: number | null;
   readonly failureReason: WebhookFailureReason | null;
   readonly failureDetail: string | null;
+  readonly nextAttemptAt: string | null;
+  readonly request: { readonly headers: Readonly<Record<string, string>> } | null;
+  readonly response: { readonly headers: Readonly<Record<string, string>>; readonly body: string } | null;
   readonly createdAt: string;
   readonly lastAttemptAt: string | null;
 }
 
 const FAILURE_REASONS: ReadonlySet<string> = new Set(WEBHOOK_FAILURE_REASONS);
 
-export function webhookDeliveryView(row: WebhookDeliveryRecord): WebhookDeliveryView {
-  // A pending row without a retry time has not been attempted yet (its `attempt` is the one about to be made).
-  const attempts = row.status === 'pending' && row.nextRetryAt === null ? row.attempt - 1 : row.attempt;
+function headersOf(value: unknown): Record<string, string> | null {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, string>) : null;
+}
+
+export function webhookDeliveryView(row: WebhookDeliveryRecord, now: Date): WebhookDeliveryView {
+  // `attempt` counts attempts started: one in flight (leased, not yet recorded) has not been made yet as far as the
+  // history goes, and the row is due again only when its lease ends.
+  const inFlight = row.status === 'pending' && row.leaseUntil !== null && row.leaseUntil > now;
+  const attempts = inFlight ? row.attempt - 1 : row.attempt;
   const failed = row.status !== 'succeeded' && row.error !== null;
+  const requestHeaders = headersOf(row.requestHeaders);
+  const responseHeaders = headersOf(row.responseHeaders);
   return {
     id: row.id,
     webhookId: row.subscriptionId,
@@ -114,6 +130,9 @@ export function webhookDeliveryView(row: WebhookDeliveryRecord): WebhookDelivery
     // Rows failed before reasons were recorded carry only the free text.
     failureReason: failed ? (row.failureReason !== null && FAILURE_REASONS.has(row.failureReason) ? (row.failureReason as WebhookFailureReason) : row.responseStatusCode !== null ? 'http_status' : 'network') : null,
     failureDetail: failed ? row.error : null,
+    nextAttemptAt: row.status === 'pending' && !inFlight ? (row.nextAttemptAt?.toISOString() ?? null) : null,
+    request: requestHeaders === null ? null : { headers: requestHeaders },
+    response: responseHeaders === null ? null : { headers: responseHeaders, body: row.responseBody ?? '' },
     createdAt: row.createdAt.toISOString(),
     // A delivery row changes only when an attempt is recorded.
     lastAttemptAt: attempts > 0 ? row.updatedAt.toISOString() : null,

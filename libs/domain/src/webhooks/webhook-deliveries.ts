@@ -33,7 +33,8 @@ export const listWebhookDeliveries = defineProcedure(
     const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) =>
       listWebhookDeliveriesPage(ctx.database, auth.workspaceId, webhook.id, auth.credential.id, filter, afterId, take),
     );
-    return { items: page.items.map(webhookDeliveryView), limit, nextCursor: page.nextCursor };
+    const now = ctx.now();
+    return { items: page.items.map((row) => webhookDeliveryView(row, now)), limit, nextCursor: page.nextCursor };
   },
 );
 
@@ -44,5 +45,5 @@ export const getWebhookDelivery = defineProcedure('getWebhookDelivery', getWebho
   const webhook = await ownedWebhook(ctx, auth, id);
   const row = isUuid(deliveryId) ? await findWebhookDelivery(ctx.database, auth.workspaceId, webhook.id, deliveryId.toLowerCase(), auth.credential.id) : null;
   if (!row) throw new DomainError('not_found', 'delivery not found');
-  return webhookDeliveryView(row);
+  return webhookDeliveryView(row, ctx.now());
 });

@@ -3472,7 +3472,7 @@ export interface paths {
         head?: never;
         /**
          * Update webhook
-         * @description A subscription belongs to the credential that created it (a rotation hands it to the successor credential): only that credential reads, changes or removes it; any other credential gets 404. Setting `status` to `active` re-enables a disabled subscription (owner only) and clears its disabledReason. A workspace administrator (a member holding settings.api.serviceAccounts.manage) also sees every subscription’s metadata and may disable one it does not own (PATCH with only `expectedVersion` and `status: "disabled"`, audited, `disabledReason: administrator`); it never changes the url or event types, re-enables, removes, or reads the deliveries or the secret of one it does not own (403 forbidden).
+         * @description A subscription belongs to the credential that created it (a rotation hands it to the successor credential): only that credential reads, changes or removes it; any other credential gets 404. Setting `status` to `active` re-enables a disabled subscription (owner only), clears its disabledReason and closes its circuit breaker. The owner’s actions, alone or together with other changes, each under the same `expectedVersion`: `{"expectedVersion": "3", "rotateSigningSecret": true, "previousSecretExpiresInSeconds": 86400}` answers the new `signingSecret` once (both secrets sign until the old one expires); `{"expectedVersion": "3", "recoverSince": "2025-01-05T09:00:00Z"}` attempts every failed delivery since then once more (`"status": "active"` with it re-enables a disabled subscription); `{"expectedVersion": "3", "sendTestEvent": true}` sends one `webhook.test` delivery. A workspace administrator (a member holding settings.api.serviceAccounts.manage) also sees every subscription’s metadata and may disable one it does not own (PATCH with only `expectedVersion` and `status: "disabled"`, audited, `disabledReason: administrator`); it never changes the url or event types, re-enables, removes, or reads the deliveries or the secret of one it does not own (403 forbidden).
          *
          *     Scopes: `webhooks:write`.
          *
@@ -5784,10 +5784,14 @@ export interface components {
             eventTypes: string[];
             /** @enum {string} */
             status: "active" | "disabled";
-            /** @description Why the subscription is disabled: `owner` (its owner disabled it), `administrator` (a workspace administrator did), `owner_revoked` / `owner_expired` / `owner_inactive` (the owning credential was revoked, expired, or its member or service account is no longer active), `receiver_gone` (the receiver answered 410 Gone). Null while active. */
-            disabledReason: ("owner" | "administrator" | "owner_revoked" | "owner_expired" | "owner_inactive" | "receiver_gone") | null;
+            /** @description Why the subscription is disabled: `owner` (its owner disabled it), `administrator` (a workspace administrator did), `owner_revoked` / `owner_expired` / `owner_inactive` (the owning credential was revoked, expired, or its member or service account is no longer active), `receiver_gone` (the receiver answered 410 Gone), `receiver_failing` (every attempt failed for the whole retry schedule, about 2.8 days). Null while active. */
+            disabledReason: ("owner" | "administrator" | "owner_revoked" | "owner_expired" | "owner_inactive" | "receiver_gone" | "receiver_failing") | null;
             /** @description When it was disabled; null while active. */
             disabledAt: string | null;
+            /** @description Since when every attempt to the receiver has failed (null while deliveries succeed). From the fifth consecutive failure attempts are spaced by the retry schedule, one at a time; failing for the whole schedule disables the subscription (`receiver_failing`). */
+            failingSince: string | null;
+            /** @description After `rotateSigningSecret`: until when deliveries also carry a signature under the previous secret (null when only the current one signs). */
+            previousSecretExpiresAt: string | null;
             /** @constant */
             signatureVersion: "v2";
             /** @description Opaque compare-and-set validator of this resource. */
@@ -5819,6 +5823,22 @@ export interface components {
             failureReason: ("timeout" | "connection_refused" | "connection_reset" | "dns" | "tls" | "http_status" | "refused" | "network" | "subscription_removed" | "subscription_disabled") | null;
             /** @description A short human-readable account of that failure. */
             failureDetail: string | null;
+            /** @description While pending: when the next attempt is due (the retry schedule; later while the receiver’s circuit breaker rests). */
+            nextAttemptAt: string | null;
+            /** @description What the latest attempt sent: its headers (the body is the event, as documented). Null before the first attempt. */
+            request: {
+                headers: {
+                    [key: string]: string;
+                };
+            } | null;
+            /** @description What the receiver answered to the latest attempt; null when no answer arrived. */
+            response: {
+                headers: {
+                    [key: string]: string;
+                };
+                /** @description The first KB of the body (UTF-8). */
+                body: string;
+            } | null;
             /**
              * Format: date-time
              * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
@@ -5826,7 +5846,7 @@ export interface components {
             createdAt: string;
             lastAttemptAt: string | null;
         };
-        /** @description Compare-and-set of a webhook subscription. */
+        /** @description Compare-and-set of a webhook subscription, and the owner’s actions on it (rotate the signing secret, recover failed deliveries, send a test event). */
         WebhookUpdate: {
             /** @description The receiver: an absolute https:// URL of at most 2048 printable ASCII characters, without user name, password or fragment; http:// only to a loopback host (localhost, 127.0.0.0/8, [::1]) and only outside production. */
             url?: string;
@@ -5835,8 +5855,70 @@ export interface components {
             eventTypes?: string[];
             /** @enum {string} */
             status?: "active" | "disabled";
+            /**
+             * @description `true`: a new signing secret, returned once in `signingSecret`. Until the previous one expires every delivery carries two signatures in `webhook-signature` (space-separated), so a receiver switches without losing a message.
+             * @example true
+             */
+            rotateSigningSecret?: boolean;
+            /**
+             * Format: int32
+             * @description With rotateSigningSecret only: how long the previous secret keeps signing, in seconds (default 86400, at most 604800; 0 stops it at once).
+             * @example 86400
+             */
+            previousSecretExpiresInSeconds?: number;
+            /**
+             * Format: date-time
+             * @description Every failed delivery of this subscription created since this instant (at most 30 days ago) is attempted once more, oldest first, in the background at the subscription's fair share; `recoveredDeliveries` says how many. A disabled subscription must be re-enabled in the same request (`status: "active"`).
+             */
+            recoverSince?: string;
+            /**
+             * @description `true`: one `webhook.test` delivery to this subscription, signed like any other and recorded in its history (`testDeliveryId`). The subscription must be active.
+             * @example true
+             */
+            sendTestEvent?: boolean;
             /** @description The `version` from the last read. The write fails with 409 `version_conflict` when the stored version differs. */
             expectedVersion: string;
+        };
+        /** @description The subscription after a PATCH, with what its actions produced. */
+        WebhookUpdated: {
+            /** @description Opaque resource identifier. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
+             */
+            updatedAt: string;
+            url: string;
+            description: string | null;
+            eventTypes: string[];
+            /** @enum {string} */
+            status: "active" | "disabled";
+            /** @description Why the subscription is disabled: `owner` (its owner disabled it), `administrator` (a workspace administrator did), `owner_revoked` / `owner_expired` / `owner_inactive` (the owning credential was revoked, expired, or its member or service account is no longer active), `receiver_gone` (the receiver answered 410 Gone), `receiver_failing` (every attempt failed for the whole retry schedule, about 2.8 days). Null while active. */
+            disabledReason: ("owner" | "administrator" | "owner_revoked" | "owner_expired" | "owner_inactive" | "receiver_gone" | "receiver_failing") | null;
+            /** @description When it was disabled; null while active. */
+            disabledAt: string | null;
+            /** @description Since when every attempt to the receiver has failed (null while deliveries succeed). From the fifth consecutive failure attempts are spaced by the retry schedule, one at a time; failing for the whole schedule disables the subscription (`receiver_failing`). */
+            failingSince: string | null;
+            /** @description After `rotateSigningSecret`: until when deliveries also carry a signature under the previous secret (null when only the current one signs). */
+            previousSecretExpiresAt: string | null;
+            /** @constant */
+            signatureVersion: "v2";
+            /** @description Opaque compare-and-set validator of this resource. */
+            version: string;
+            /** @description Only after `rotateSigningSecret`: the new secret, shown exactly once. */
+            signingSecret?: string;
+            /**
+             * Format: int64
+             * @description Only with `recoverSince`: how many failed deliveries are attempted again.
+             */
+            recoveredDeliveries?: number;
+            /** @description Only with `sendTestEvent`: the test delivery (GET /v1/webhooks/{id}/deliveries/{deliveryId}). */
+            testDeliveryId?: string;
         };
         /** @description A new webhook subscription with its one-time signing secret. */
         WebhookWithSecret: {
@@ -5857,10 +5939,14 @@ export interface components {
             eventTypes: string[];
             /** @enum {string} */
             status: "active" | "disabled";
-            /** @description Why the subscription is disabled: `owner` (its owner disabled it), `administrator` (a workspace administrator did), `owner_revoked` / `owner_expired` / `owner_inactive` (the owning credential was revoked, expired, or its member or service account is no longer active), `receiver_gone` (the receiver answered 410 Gone). Null while active. */
-            disabledReason: ("owner" | "administrator" | "owner_revoked" | "owner_expired" | "owner_inactive" | "receiver_gone") | null;
+            /** @description Why the subscription is disabled: `owner` (its owner disabled it), `administrator` (a workspace administrator did), `owner_revoked` / `owner_expired` / `owner_inactive` (the owning credential was revoked, expired, or its member or service account is no longer active), `receiver_gone` (the receiver answered 410 Gone), `receiver_failing` (every attempt failed for the whole retry schedule, about 2.8 days). Null while active. */
+            disabledReason: ("owner" | "administrator" | "owner_revoked" | "owner_expired" | "owner_inactive" | "receiver_gone" | "receiver_failing") | null;
             /** @description When it was disabled; null while active. */
             disabledAt: string | null;
+            /** @description Since when every attempt to the receiver has failed (null while deliveries succeed). From the fifth consecutive failure attempts are spaced by the retry schedule, one at a time; failing for the whole schedule disables the subscription (`receiver_failing`). */
+            failingSince: string | null;
+            /** @description After `rotateSigningSecret`: until when deliveries also carry a signature under the previous secret (null when only the current one signs). */
+            previousSecretExpiresAt: string | null;
             /** @constant */
             signatureVersion: "v2";
             /** @description Opaque compare-and-set validator of this resource. */
@@ -21658,6 +21744,8 @@ export interface operations {
                      *           "status": "active",
                      *           "disabledReason": "owner",
                      *           "disabledAt": "2025-01-06T11:00:00Z",
+                     *           "failingSince": "2025-01-06T12:00:00Z",
+                     *           "previousSecretExpiresAt": "2025-01-06T13:00:00Z",
                      *           "signatureVersion": "v2",
                      *           "version": "Example version"
                      *         }
@@ -21734,6 +21822,8 @@ export interface operations {
                      *         "status": "active",
                      *         "disabledReason": "owner",
                      *         "disabledAt": "2025-01-06T11:00:00Z",
+                     *         "failingSince": "2025-01-06T12:00:00Z",
+                     *         "previousSecretExpiresAt": "2025-01-06T13:00:00Z",
                      *         "signatureVersion": "v2",
                      *         "version": "Example version",
                      *         "signingSecret": "Example signing secret"
@@ -21795,6 +21885,8 @@ export interface operations {
                      *         "status": "active",
                      *         "disabledReason": "owner",
                      *         "disabledAt": "2025-01-06T11:00:00Z",
+                     *         "failingSince": "2025-01-06T12:00:00Z",
+                     *         "previousSecretExpiresAt": "2025-01-06T13:00:00Z",
                      *         "signatureVersion": "v2",
                      *         "version": "Example version"
                      *       }
@@ -21873,6 +21965,10 @@ export interface operations {
                  *         "Example event types"
                  *       ],
                  *       "status": "active",
+                 *       "rotateSigningSecret": true,
+                 *       "previousSecretExpiresInSeconds": 86400,
+                 *       "recoverSince": "2025-01-06T09:00:00Z",
+                 *       "sendTestEvent": true,
                  *       "expectedVersion": "Example expected version"
                  *     }
                  */
@@ -21887,6 +21983,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21904,13 +22001,18 @@ export interface operations {
                      *         "status": "active",
                      *         "disabledReason": "owner",
                      *         "disabledAt": "2025-01-06T11:00:00Z",
+                     *         "failingSince": "2025-01-06T12:00:00Z",
+                     *         "previousSecretExpiresAt": "2025-01-06T13:00:00Z",
                      *         "signatureVersion": "v2",
-                     *         "version": "Example version"
+                     *         "version": "Example version",
+                     *         "signingSecret": "Example signing secret",
+                     *         "recoveredDeliveries": 1,
+                     *         "testDeliveryId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61"
                      *       }
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["Webhook"];
+                        data: components["schemas"]["WebhookUpdated"];
                     };
                 };
             };
@@ -21977,8 +22079,20 @@ export interface operations {
                      *           "responseStatus": 1,
                      *           "failureReason": "timeout",
                      *           "failureDetail": "Example failure detail",
-                     *           "createdAt": "2025-01-06T09:00:00Z",
-                     *           "lastAttemptAt": "2025-01-06T10:00:00Z"
+                     *           "nextAttemptAt": "2025-01-06T09:00:00Z",
+                     *           "request": {
+                     *             "headers": {
+                     *               "Example key": "Example example key"
+                     *             }
+                     *           },
+                     *           "response": {
+                     *             "headers": {
+                     *               "Example key": "Example example key"
+                     *             },
+                     *             "body": "Example body"
+                     *           },
+                     *           "createdAt": "2025-01-06T10:00:00Z",
+                     *           "lastAttemptAt": "2025-01-06T11:00:00Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -22048,8 +22162,20 @@ export interface operations {
                      *         "responseStatus": 1,
                      *         "failureReason": "timeout",
                      *         "failureDetail": "Example failure detail",
-                     *         "createdAt": "2025-01-06T09:00:00Z",
-                     *         "lastAttemptAt": "2025-01-06T10:00:00Z"
+                     *         "nextAttemptAt": "2025-01-06T09:00:00Z",
+                     *         "request": {
+                     *           "headers": {
+                     *             "Example key": "Example example key"
+                     *           }
+                     *         },
+                     *         "response": {
+                     *           "headers": {
+                     *             "Example key": "Example example key"
+                     *           },
+                     *           "body": "Example body"
+                     *         },
+                     *         "createdAt": "2025-01-06T10:00:00Z",
+                     *         "lastAttemptAt": "2025-01-06T11:00:00Z"
                      *       }
                      *     }
                      */
