@@ -304,6 +304,8 @@ export interface RecordedOutcome {
   readonly recorded: boolean;
   readonly subscriptionId: string | null;
   readonly failingSince: Date | null;
+  /** The subscription's consecutive failed attempts after this outcome (0 after a success). */
+  readonly consecutiveFailures: number;
 }
 
 /**
@@ -316,7 +318,7 @@ export interface RecordedOutcome {
 export async function recordAttemptOutcome(client: Client, outcome: AttemptOutcome, breaker: BreakerSettings): Promise<RecordedOutcome> {
   const succeeded = outcome.status === 'succeeded';
   const exchange = outcome.exchange;
-  const [row] = await readRows<{ subscription_id: string; failing_since: Date | null }>(
+  const [row] = await readRows<{ subscription_id: string; failing_since: Date | null; consecutive_failures: number | null }>(
     client,
     Prisma.sql`WITH d AS (
         UPDATE webhook_deliveries
@@ -342,9 +344,9 @@ export async function recordAttemptOutcome(client: Client, outcome: AttemptOutco
           FROM d
          WHERE s.workspace_id = d.workspace_id AND s.id = d.subscription_id
            AND (NOT ${succeeded}::boolean OR s.consecutive_failures > 0 OR s.breaker_until IS NOT NULL)
-        RETURNING s.failing_since
+        RETURNING s.failing_since, s.consecutive_failures
       )
-      SELECT d.subscription_id::text AS subscription_id, (SELECT failing_since FROM s) AS failing_since FROM d`,
+      SELECT d.subscription_id::text AS subscription_id, (SELECT failing_since FROM s) AS failing_since, (SELECT consecutive_failures FROM s) AS consecutive_failures FROM d`,
   );
-  return { recorded: row !== undefined, subscriptionId: row?.subscription_id ?? null, failingSince: row?.failing_since ?? null };
+  return { recorded: row !== undefined, subscriptionId: row?.subscription_id ?? null, failingSince: row?.failing_since ?? null, consecutiveFailures: row?.consecutive_failures ?? 0 };
 }

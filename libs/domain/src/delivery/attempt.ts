@@ -33,8 +33,8 @@ function afterFailure(ctx: ProcedureContext, claimed: ClaimedDelivery, outcome: 
  * this attempt; `webhook-sequence` = the event's change-feed sequence) and records the outcome with what was sent
  * and received. 2xx ends the delivery succeeded; a failure is retried after the schedule's next delay until its
  * attempts are spent, and moves the subscription's breaker. A refused target (SSRF rule) ends it at once; a 410
- * Gone ends it and disables the subscription (`receiver_gone`); a receiver failing for the schedule's whole span
- * disables it (`receiver_failing`). Either disabling is audited and writes `webhook.disabled`, in the transaction
+ * Gone ends it and disables the subscription (`receiver_gone`); a receiver failing for the whole schedule (as many
+ * consecutive failures as one delivery's attempts, over at least the schedule's span) disables it (`receiver_failing`). Either disabling is audited and writes `webhook.disabled`, in the transaction
  * that records the attempt.
  */
 export async function attemptDelivery(ctx: ProcedureContext, claimed: ClaimedDelivery): Promise<void> {
@@ -68,7 +68,11 @@ export async function attemptDelivery(ctx: ProcedureContext, claimed: ClaimedDel
     const recorded = await recordAttemptOutcome(tx, record, breaker);
     if (!recorded.recorded) return;
     const now = ctx.now();
-    const exhausted = recorded.failingSince !== null && now.getTime() - recorded.failingSince.getTime() >= retrySpanMs(ctx.config.webhooks.retryScheduleMs);
+    // Failing for the whole schedule: as many consecutive failed attempts as one delivery makes in all, over at
+    // least the schedule's span (either alone could be one unlucky delivery, or a burst of them).
+    const schedule = ctx.config.webhooks.retryScheduleMs;
+    const exhausted =
+      recorded.failingSince !== null && recorded.consecutiveFailures >= schedule.length + 1 && now.getTime() - recorded.failingSince.getTime() >= retrySpanMs(schedule);
     const reason = outcome.statusCode === GONE ? 'receiver_gone' : exhausted ? 'receiver_failing' : null;
     if (reason !== null) await disableWebhooks(tx, { workspaceId, selection: { ids: [claimed.subscriptionId] }, reason, actor: SYSTEM_ACTOR, now });
   });
