@@ -342,7 +342,7 @@ export async function recordAttemptOutcome(client: Client, outcome: AttemptOutco
                  ELSE now() + (${[...breaker.scheduleMs]}::int[])[least(s.consecutive_failures + 2 - ${breaker.threshold}::int, ${breaker.scheduleMs.length}::int)]
                         * (0.8 + 0.4 * random()) * interval '1 millisecond' END
           FROM d
-         WHERE s.workspace_id = d.workspace_id AND s.id = d.subscription_id
+         WHERE s.workspace_id = ${outcome.workspaceId}::uuid AND s.workspace_id = d.workspace_id AND s.id = d.subscription_id
            AND (NOT ${succeeded}::boolean OR s.consecutive_failures > 0 OR s.breaker_until IS NOT NULL)
         RETURNING s.failing_since, s.consecutive_failures
       )

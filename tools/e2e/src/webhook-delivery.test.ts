@@ -12,6 +12,7 @@ import { configFrom } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
 import { appendOutboxEvent } from '@workcell/db';
 import { attemptDelivery, type DeliverySink, postJson, relayOutbox } from '@workcell/domain';
+import { JobQueues, WEBHOOK_SCHEDULE, webhookScheduleDelayMs } from '@workcell/jobs';
 import { verifyWebhook, WorkcellWebhookVerificationError } from '@workcell/sdk';
 import { useTestEnvironment, waitFor } from '@workcell/testing';
 import { useV1Cell } from './support/cell.js';
@@ -398,6 +399,19 @@ describe('webhook delivery', () => {
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(received.filter((r) => r.path === '/legacy').length, 1);
     assert.ok(!received.some((r) => r.path === '/legacy-other' || r.path === '/legacy-archived'));
+    // Its job follows the webhook retry schedule (WEBHOOK_RETRY_SCHEDULE): its attempts, and each delay with jitter.
+    const queues = new JobQueues(env.config);
+    try {
+      const job = await queues.queue('deliveries').getJob(`webhooks.deliver-legacy.${named.id}.${eventId}`);
+      assert.ok(job);
+      assert.deepEqual([job.opts.attempts, job.opts.backoff], [3, { type: WEBHOOK_SCHEDULE }]);
+    } finally {
+      await queues.close();
+    }
+    for (const made of [1, 2, 9]) {
+      const delay = webhookScheduleDelayMs(env.config, made);
+      assert.ok(delay >= 80 && delay <= 120, `after run ${made}: ${delay} ms`);
+    }
     await cell.database.prisma.legacyWebhook.update({ where: { workspaceId_id: { workspaceId: cell.workspaceId, id: named.id } }, data: { archivedAt: new Date() } });
   });
 
@@ -442,7 +456,7 @@ describe('webhook delivery', () => {
     await cell.database.prisma.webhookDelivery.update({ where: { workspaceId_id: { workspaceId: cell.workspaceId, id: row!.id } }, data: { status: 'pending', attempt: 2, nextAttemptAt: new Date(Date.now() + 3_600_000), deliveredAt: null } });
     const subscription = await cell.database.prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id: hook.id } });
     const event = await cell.database.prisma.outboxEvent.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id: eventId! } });
-    const sentBefore = received.length;
+    const sentBefore = received.filter((r) => r.headers['webhook-id'] === eventId).length;
     await attemptDelivery(
       { database: cell.database, config: production, now: () => new Date() },
       {
@@ -459,7 +473,7 @@ describe('webhook delivery', () => {
     const failed = (await deliveriesOf(hook.id))[0]!;
     assert.equal(failed.status, 'failed');
     assert.match(failed.error ?? '', /refused/);
-    assert.equal(received.length, sentBefore, 'nothing was sent');
+    assert.equal(received.filter((r) => r.headers['webhook-id'] === eventId).length, sentBefore, 'nothing was sent');
     assert.ok(received.length >= before);
   });
 });

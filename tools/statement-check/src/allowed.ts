@@ -46,16 +46,16 @@ export const ALLOWED_STATEMENTS: readonly AllowedStatement[] = [
     rework: "None needed: pruned like activeWebhooksOf; one element with the per-workspace claim.",
   },
   {
-    fingerprint: '05216835e5fc18bf',
+    fingerprint: '6922407430fad2ca',
     source: 'libs/db/src/webhook-delivery.ts insertPendingDeliveries',
     why: "The relay inserts one delivery row per (event, subscription) of its batch from arrays (INSERT \u2026 SELECT FROM unnest).",
     rework: "None needed: Citus runs INSERT \u2026 SELECT from a function through the coordinator and routes each row by its workspace_id; per workspace with the per-workspace claim.",
   },
   {
-    fingerprint: '4c799f6b5fa80016',
-    source: 'libs/db/src/webhook-delivery.ts stalePendingDeliveries',
-    why: "The relay's repair finds deliveries of any workspace left pending past their time (no lock).",
-    rework: "None needed: a read over every shard without a lock is a plain multi-shard SELECT (its ORDER BY \u2026 LIMIT is merged on the coordinator).",
+    fingerprint: 'ac32776622d0bb0d',
+    source: 'libs/db/src/webhook-delivery.ts claimDueDeliveries',
+    why: "The delivery dispatcher claims due deliveries of every workspace fairly per subscription (subscriptions FOR UPDATE SKIP LOCKED, their oldest due rows FOR UPDATE SKIP LOCKED, leased in the same statement).",
+    rework: PER_WORKSPACE_CLAIM,
   },
   {
     fingerprint: '673036bedc660bde',
