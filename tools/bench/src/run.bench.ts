@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -15,6 +14,7 @@ import { createTestDatabase, dropRedisPrefix, type TestDatabase } from '@workcel
 import { KEYSET_MAX_RATIO, measureKeysetPagination } from './keyset-pagination.bench.js';
 import type { LoadResult, LoadSpec } from './load.js';
 import { median, percentile } from './ratio.js';
+import { EventReceiver, latencyPercentiles, waitUntil } from './receivers.js';
 import { renderDocument, type Row, textTable } from './report.js';
 
 /**
@@ -64,7 +64,10 @@ const MAX_FAILED_SHARE = SMOKE ? 0.5 : 0.01;
 /** The change-feed follower's long poll: a caught-up request is held up to this long for the next commit. */
 const FOLLOWER_WAIT_SECONDS = 10;
 
-/** Ports 47100–47199 belong to this benchmark. */
+/**
+ * Ports 47100–47199 belong to this benchmark. They lie within Linux's default range of outgoing (ephemeral) ports:
+ * a connection of the run that was given one of them holds it in TIME_WAIT for up to a minute after it closed.
+ */
 const PORTS = { apiV0: 47101, apiV1: 47102, auth: 47103, worker: 47104, baseline: 47105, receiver: 47106 } as const;
 const origin = (port: number) => `http://127.0.0.1:${port}`;
 
@@ -176,12 +179,23 @@ async function waitReady(service: Service, port: number, timeoutMs = 90_000): Pr
   }
 }
 
+/**
+ * Waits up to 70 s for a port in use: an earlier run's outgoing connection may hold it in TIME_WAIT for up to a
+ * minute (see PORTS).
+ */
 async function assertPortFree(port: number): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    const probe = createTcpServer();
-    probe.once('error', () => reject(new Error(`port ${port} is in use (another benchmark running?); the benchmark uses 47100–47199`)));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
-  });
+  const free = () =>
+    new Promise<boolean>((resolve) => {
+      const probe = createTcpServer();
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+  const until = Date.now() + 70_000;
+  for (let told = false; !(await free()); told = true) {
+    if (interrupted || Date.now() > until) throw new Error(`port ${port} is in use (another benchmark running?); the benchmark uses 47100–47199`);
+    if (!told) progress(`port ${port} is in use; waiting up to 70 s for it (a connection of an earlier run in TIME_WAIT, or another benchmark)`);
+    await sleep(1_000);
+  }
 }
 
 /** One autocannon run in a process of its own (load.ts). */
@@ -557,31 +571,8 @@ async function events(v1: string, adminToken: string, writeToken: string): Promi
   const label = `events at ${MODE.eventRate}/s for ${MODE.eventSeconds} s`;
   const webhookName = `Webhooks: commit-to-delivery (${MODE.eventRate} events/s for ${MODE.eventSeconds} s)`;
   const feedName = 'Change feed: commit-to-follower';
-  const delivered = new Map<string, number>();
-  const deliveryCounts = new Map<string, number>();
-  let deliveries = 0;
-  let firstDelivery = 0;
-  let lastDelivery = 0;
-  const receiver: Server = createHttpServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      const now = Date.now();
-      res.writeHead(200).end();
-      try {
-        const event = JSON.parse(body) as { type?: string; timestamp?: string; data?: { resourceId?: string } };
-        if (event.type !== 'task.created' || !event.data?.resourceId || !event.timestamp) return;
-        deliveries++;
-        deliveryCounts.set(event.data.resourceId, (deliveryCounts.get(event.data.resourceId) ?? 0) + 1);
-        firstDelivery ||= now;
-        lastDelivery = now;
-        if (!delivered.has(event.data.resourceId)) delivered.set(event.data.resourceId, now - Date.parse(event.timestamp));
-      } catch {
-        // not an event: ignored
-      }
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(PORTS.receiver, '127.0.0.1', resolve));
+  const receiver = await EventReceiver.start(PORTS.receiver);
+  let subscription: string | undefined;
   const follower = { stop: false, seen: new Map<string, number>(), polls: 0, failures: 0, lastFailure: '' };
   // Stopping the follower ends its held request rather than waiting out the long poll.
   const followerGone = new AbortController();
@@ -592,8 +583,7 @@ async function events(v1: string, adminToken: string, writeToken: string): Promi
   let following: Promise<void> = Promise.resolve();
   try {
     const auth = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
-    const subscribed = await fetch(`${v1}/v1/webhooks`, { method: 'POST', headers: auth, body: JSON.stringify({ url: `${origin(PORTS.receiver)}/hook`, eventTypes: ['task.created'] }) });
-    if (subscribed.status !== 201) throw new Error(`subscribing the receiver answered ${subscribed.status}: ${await subscribed.text()}`);
+    subscription = await subscribe(v1, adminToken, receiver.url);
 
     // The follower starts at the feed's current end, then asks again as soon as a page came back, with `wait`: a
     // caught-up request is held by the server until the next commit (or FOLLOWER_WAIT_SECONDS).
@@ -644,14 +634,12 @@ async function events(v1: string, adminToken: string, writeToken: string): Promi
     const createdIds = result.createdIds;
     const achieved = createdIds.length / result.seconds;
     progress(`${label}: ${createdIds.length} tasks created (${achieved.toFixed(0)}/s, ${result.non2xx} non-2xx); waiting for the deliveries`);
-    const until = Date.now() + MODE.drainSeconds * 1000;
-    while (Date.now() < until && createdIds.some((id) => !delivered.has(id) || !follower.seen.has(id))) await sleep(100);
+    await waitUntil(() => createdIds.every((id) => receiver.delivered.has(id) && follower.seen.has(id)), MODE.drainSeconds * 1000);
     stopFollower();
     await following;
 
-    const lost = createdIds.filter((id) => !delivered.has(id));
+    const { latencies, lost, repeated, unanswered, spanSeconds: span } = receiver.summary(createdIds);
     const unseen = createdIds.filter((id) => !follower.seen.has(id));
-    const latencies = createdIds.filter((id) => delivered.has(id)).map((id) => delivered.get(id)!);
     const feed = createdIds.filter((id) => follower.seen.has(id)).map((id) => follower.seen.get(id)!);
     const out: Row[] = [];
     const rateNote =
@@ -662,24 +650,13 @@ async function events(v1: string, adminToken: string, writeToken: string): Promi
       result.non2xx + result.errors > result.requests * MAX_FAILED_SHARE ? `${result.non2xx + result.errors} of ${result.requests} task creations failed (${JSON.stringify(result.statuses)})` : undefined;
     const judged = (met: boolean, note?: string) => (createFailure === undefined ? { met, ...(note === undefined ? {} : { note }) } : { met: null, note: `error: ${createFailure}` });
     if (wanted('webhooks')) {
-      const p = (q: number) => (latencies.length === 0 ? NaN : percentile(latencies, q));
-      out.push({
-        name: `${webhookName}: p50 / p95 / p99`,
-        measured: `${ms(p(50))} / ${ms(p(95))} / ${ms(p(99))}`,
-        baseline: '—',
-        ratio: '—',
-        target: 'p99 ≤ 300 ms',
-        ...judged(latencies.length > 0 && p(99) <= 300, rateNote),
-      });
+      out.push({ ...commitToDelivery(webhookName, latencies), ...judged(latencies.length > 0 && latencyPercentiles(latencies).p99 <= 300, rateNote) });
       out.push(
         lost.length === 0
           ? { name: 'Webhooks: events delivered at least once', measured: `${createdIds.length} of ${createdIds.length}`, baseline: '—', ratio: '—', target: 'none lost', met: true }
           : errorRow('Webhooks: events delivered at least once', 'none lost', new Error(`${lost.length} of ${createdIds.length} events not delivered within ${MODE.drainSeconds} s after the load`)),
       );
-      const span = (lastDelivery - firstDelivery) / 1000;
-      const answered = new Set(createdIds);
-      const repeated = [...deliveryCounts.values()].reduce((sum, n) => sum + n - 1, 0);
-      const unanswered = [...deliveryCounts.keys()].filter((id) => !answered.has(id)).length;
+      const { deliveries } = receiver;
       out.push({
         name: 'Webhooks: deliveries per second of the one worker',
         measured: span > 0 ? `${(deliveries / span).toFixed(0)}/s` : '—',
@@ -714,9 +691,29 @@ async function events(v1: string, adminToken: string, writeToken: string): Promi
   } finally {
     stopFollower();
     await following.catch(() => undefined);
-    receiver.closeAllConnections();
-    await new Promise((r) => receiver.close(r));
+    // A subscription left behind would fan every later task out to a closed port (the fairness row's workspace).
+    if (subscription !== undefined) await unsubscribe(v1, adminToken, subscription).catch((error: Error) => harnessErrors.push(error.message));
+    await receiver.close();
   }
+}
+
+/** Subscribes `url` to task.created with the credential `token` (POST /v1/webhooks); the subscription's id. */
+async function subscribe(v1: string, token: string, url: string): Promise<string> {
+  const res = await fetch(`${v1}/v1/webhooks`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ url, eventTypes: ['task.created'] }) });
+  if (res.status !== 201) throw new Error(`subscribing ${url} answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { data: { id: string } }).data.id;
+}
+
+/** Removes a subscription (DELETE /v1/webhooks/{id}): no event is fanned out to it any more, and its pending deliveries end without being sent. */
+async function unsubscribe(v1: string, token: string, id: string): Promise<void> {
+  const res = await fetch(`${v1}/v1/webhooks/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+  if (res.status !== 204) throw new Error(`removing the benchmark's webhook subscription ${id} answered ${res.status}: ${await res.text()}`);
+}
+
+/** A commit-to-delivery row's numbers (p50 / p95 / p99 of the receiver's latencies); the caller judges it. */
+function commitToDelivery(name: string, latencies: readonly number[]): Omit<Row, 'met'> {
+  const { p50, p95, p99 } = latencyPercentiles(latencies);
+  return { name: `${name}: p50 / p95 / p99`, measured: `${ms(p50)} / ${ms(p95)} / ${ms(p99)}`, baseline: '—', ratio: '—', target: 'p99 ≤ 300 ms' };
 }
 
 // ---------------------------------------------------------------------------------------------------------
