@@ -21,9 +21,10 @@ import { renderDocument, type Row, textTable } from './report.js';
  * `npm run bench` (issue 11): the whole stack side by side with a bare Fastify + pg baseline, in one run.
  * Seeds a database of its own, starts the four services as production processes and the baseline server,
  * drives load from a separate autocannon process on 127.0.0.1 (pairs alternate baseline and candidate), measures
- * webhook and change-feed latency and each service's memory, prints a table and (full mode, all rows) writes
- * docs/performance.md. Targets are engineering targets: a missed one never fails the run; a harness error does
- * (a service that does not start or dies, too many non-2xx answers, a lost webhook delivery).
+ * webhook latency (alone, and beside receivers that never answer), change-feed latency and each service's memory,
+ * prints a table and (full mode, all rows) writes docs/performance.md. Targets are engineering targets: a missed
+ * one never fails the run; a harness error does (a service that does not start or dies, too many non-2xx answers, a
+ * lost webhook delivery).
  *
  *   npm run bench                     full mode (rounds of 10 s, 100,000 tasks for the deep page, 30 s of events)
  *   npm run bench -- --smoke          a short run that keeps the harness working (CI)
@@ -893,5 +894,6 @@ function describeMethod(): string[] {
     `v0 deep page: one request at a time, page 1 and the deep page alternately, ${MODE.deepRounds} round(s); the ratio of their medians.`,
     `Webhooks and change feed: tasks are created through v1 at ${MODE.eventRate} per second for ${MODE.eventSeconds} s (autocannon's fixed overall rate); a receiver in the benchmark process, subscribed through POST /v1/webhooks to task.created, notes each arrival; latency is arrival minus the event's occurredAt (written in the creating transaction, so it includes the commit). A follower reads GET /v1/changes?types=tasks from its end before the load, asking again at once after each answer with wait=${FOLLOWER_WAIT_SECONDS} (a caught-up request is held until the next commit in the workspace); latency is when it first sees a created task minus its occurredAt.`,
     'RSS: VmRSS from /proc/<pid>/status of each service after all the load above (the baseline column shows the baseline server).',
+    `Webhook fairness (run last, after the RSS readings): four task.created subscriptions made through POST /v1/webhooks: in the demo workspace one healthy receiver (answers 200 at once, measured as in the webhooks row) and two silent ones, and one silent one in a second workspace; a silent receiver is a TCP server in the benchmark process that accepts the connection, reads and never answers (at most ${SILENT_MAX_HELD.toLocaleString('en')} connections held each). Tasks are created through v1 at ${MODE.fairnessRate} per second for ${MODE.fairnessSeconds} s in each workspace at once (two autocannon processes), so the other workspace's silent receiver has a backlog of its own. Reported: the healthy receiver's commit-to-delivery p50 / p95 / p99 and the events it never got within ${MODE.fairnessDrainSeconds} s after the load (a harness error), with every WEBHOOK_* setting at its default (the row's note names the ones that matter). All four subscriptions are removed at the row's end (their pending deliveries then end unsent) and the receivers close every socket.`,
   ];
 }
