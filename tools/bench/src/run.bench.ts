@@ -795,9 +795,9 @@ async function webhookFairness(v1: string, home: BenchWorkspace, other: BenchWor
     const slow = [homeLoad, otherLoad].some((r) => achieved(r) < MODE.fairnessRate * 0.9);
     const settings =
       `the services run with every WEBHOOK_* setting at its default, as an operator starts them; what matters here: WEBHOOK_DELIVERY_TIMEOUT_MS ${webhooks.timeoutMs} ` +
-      `(how long an attempt at a silent receiver holds its slot before it fails), WEBHOOK_DELIVERY_CONCURRENCY ${webhooks.deliveryConcurrency} (attempts in flight in the one worker, ` +
-      `in-process first attempts and queued ones each), WEBHOOK_DELIVERY_ATTEMPTS ${webhooks.attempts} and WEBHOOK_RETRY_BASE_MS ${webhooks.retryBaseMs} (the silent receivers' retries come back after ` +
-      `${webhooks.retryBaseMs / 1000} s, then twice that, and so on)` +
+      `(how long an attempt at a silent receiver holds its slot before it fails), WEBHOOK_DELIVERY_CONCURRENCY ${webhooks.deliveryConcurrency} (attempts in flight in the one worker), ` +
+      `WEBHOOK_SUBSCRIPTION_CONCURRENCY ${webhooks.subscriptionConcurrency} (a subscription's share of them) and WEBHOOK_BREAKER_THRESHOLD ${webhooks.breakerThreshold} ` +
+      `(consecutive failures after which a silent receiver gets one attempt at a time, rested by the retry schedule: first ${webhooks.retryScheduleMs[0]! / 1000} s)` +
       (slow ? `; the API created only ${achieved(homeLoad).toFixed(0)} and ${achieved(otherLoad).toFixed(0)} tasks/s of the ${MODE.fairnessRate}/s asked in each workspace, so the events arrived at that rate` : '');
     const judged = (met: boolean, note: string) => (createFailure === undefined ? { met, note } : { met: null, note: `error: ${createFailure}` });
 
