@@ -105,8 +105,8 @@ export const environmentSchema = z
     // The relay is woken by each commit (LISTEN/NOTIFY); this poll is its safety net and the dispatcher's clock for
     // retries. Attempts in flight per worker, and per subscription across workers (fairness: one receiver's share).
     WEBHOOK_RELAY_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(1_000),
-    WEBHOOK_SUBSCRIPTION_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
-    WEBHOOK_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
+    WEBHOOK_SUBSCRIPTION_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+    WEBHOOK_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(64),
     // A PEM file of extra CA certificates receivers may present (a test receiver's self-signed one). Never in production.
     WEBHOOK_EXTRA_CA_FILE: z.string().min(1).optional(),
     // ---- files (docs/files.md): where file bytes live and how long transfer capabilities last ----

@@ -375,6 +375,9 @@ try {
       CREDENTIAL_SECRET: randomBytes(32).toString('base64url'),
       V1_RATE_LIMIT_READ_PER_MINUTE: '1000000',
       V1_RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
+      // Delivery settings given to the run (WEBHOOK_SUBSCRIPTION_CONCURRENCY=16 npm run bench …) reach the services:
+      // how a setting's cost is measured (docs/performance.md).
+      ...Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('WEBHOOK_') && e[1] !== undefined)),
     };
     const config = loadConfig(serviceEnv);
     const opened = createDatabase(config, { poolSize: 4 });
