@@ -171,6 +171,8 @@ describe('v1 registry: derivation rules hold on the built data', () => {
         'createServiceAccountCredential',
         'rotateServiceAccountCredential',
         'createWebhook',
+        // Only with rotateSigningSecret (issue 26): its answer is never stored by a cache either.
+        'updateWebhook',
       ]),
     );
   });
