@@ -178,7 +178,9 @@ export interface ClaimLimits {
 /**
  * The dispatcher's fair claim (docs/webhooks.md "Delivery"), one statement: the active subscriptions with due
  * deliveries whose breaker is closed or has rested (the one waiting longest first, each locked SKIP LOCKED so two
- * dispatchers never count the same subscription's room at once), and of each its oldest due deliveries up to its
+ * dispatchers never count the same subscription's room at once; FOR NO KEY UPDATE, which the relay's KEY SHARE
+ * locks do not block: inserting a delivery row locks its subscription so until the relay commits, and a plain FOR
+ * UPDATE skipped every subscription the relay was fanning out to, delaying a healthy receiver by seconds), and of each its oldest due deliveries up to its
  * room (per subscription, minus those in flight; one while its breaker is open). Each claimed row counts its
  * attempt, is leased (`lease_until`) and is due again at the lease's end, so an attempt lost with its process is
  * claimed again then; recordAttemptOutcome clears the lease. Spans workspaces: tools/statement-check allows it.
@@ -219,14 +221,14 @@ export async function claimDueDeliveries(client: Client, limits: ClaimLimits): P
          WHERE s.status = 'active' AND s.archived_at IS NULL AND (s.breaker_until IS NULL OR s.breaker_until <= now())
          ORDER BY due.next_attempt_at
          LIMIT ${limits.take}::int
-           FOR UPDATE OF s SKIP LOCKED
+           FOR NO KEY UPDATE OF s SKIP LOCKED
       ), picked AS (
         SELECT p.workspace_id, p.id FROM candidates c
          CROSS JOIN LATERAL (
            SELECT d.workspace_id, d.id, d.next_attempt_at FROM webhook_deliveries d
             WHERE d.workspace_id = c.workspace_id AND d.subscription_id = c.id AND d.status = 'pending' AND d.next_attempt_at <= now()
             ORDER BY d.next_attempt_at, d.id LIMIT greatest(c.room, 0)
-              FOR UPDATE OF d SKIP LOCKED) p
+              FOR NO KEY UPDATE OF d SKIP LOCKED) p
          ORDER BY c.oldest_due, p.next_attempt_at, p.id
          LIMIT ${limits.take}::int
       ), claimed AS (

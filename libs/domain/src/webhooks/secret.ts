@@ -14,8 +14,15 @@ const INFO = 'workcell webhook signing secret v1';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
+/** The derived key per CREDENTIAL_SECRET: HKDF on every delivery attempt cost the worker more than the signing. */
+const KEYS = new Map<string, Buffer>();
 function keyOf(config: AppConfig): Buffer {
-  return Buffer.from(hkdfSync('sha256', config.credentialSecret, Buffer.alloc(0), INFO, 32));
+  let key = KEYS.get(config.credentialSecret);
+  if (!key) {
+    key = Buffer.from(hkdfSync('sha256', config.credentialSecret, Buffer.alloc(0), INFO, 32));
+    KEYS.set(config.credentialSecret, key);
+  }
+  return key;
 }
 
 export function generateSigningSecret(): string {
