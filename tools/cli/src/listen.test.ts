@@ -355,6 +355,24 @@ describe('workcell listen', () => {
     assert.deepEqual(state.value['default']?.positions, { '*': { cursor: 'p0' } }, 'not recorded as forwarded');
   });
 
+  it('at a terminal, one readable line per forward: time, event type, event id, status or failure, milliseconds', async () => {
+    const hook = await startReceiver((_path, n) => (n === 1 ? 200 : 503));
+    const state = memoryJsonFile<ListenProfiles>({ default: { secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}`, positions: { '*': { cursor: 'h0' } } } });
+    const [a, b] = [entry(1), entry(2, 'task.created')];
+    const api = fakeApi({ h0: [{ data: [a, b], next: 'h1' }] });
+    const t = listenIo(api.fetchFn, state);
+    const run = runCli(['listen', '--forward-to', hook.url], { ...t.io, tty: true });
+    await api.held.reach(1);
+    t.interrupt();
+    assert.equal(await run, 0);
+    assert.equal(t.out.length, 2, t.out.join('\n'));
+    assert.match(t.out[0]!, new RegExp(`^\\d\\d:\\d\\d:\\d\\d  tag\\.created \\[${a.eventId}\\] → 200 \\(\\d+ ms\\)$`));
+    assert.match(t.out[1]!, new RegExp(`^\\d\\d:\\d\\d:\\d\\d  task\\.created \\[${b.eventId}\\] → 503 \\(failed\\) \\(\\d+ ms\\)$`));
+    const help = listenIo(fakeApi({}).fetchFn);
+    assert.equal(await runCli(['help', 'listen'], help.io), 0);
+    assert.match(help.out.join('\n'), /^usage: workcell listen --forward-to URL/);
+  });
+
   it('refuses a missing or non-http --forward-to and an empty --events name with 2, before any request', async () => {
     for (const args of [[], ['--forward-to', 'ftp://example.test/'], ['--forward-to', 'not a url'], ['--forward-to', 'http://localhost:1/', '--events', 'tag.created,']]) {
       const api = fakeApi({});
