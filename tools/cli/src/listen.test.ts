@@ -258,6 +258,7 @@ describe('workcell listen', () => {
     const u = listenIo(refused.fetchFn, state);
     assert.equal(await runCli(['listen', '--forward-to', hook.url, '--from-cursor', 'bad'], u.io), 1);
     assert.match(u.err.join('\n'), /cursor: the cursor is not valid/);
+    assert.deepEqual(state.value['default']?.positions, { '*': { cursor: 'c9' } }, 'a refused --from-cursor is not kept');
   });
 
   it('a saved position the API refuses (a login to another workspace) is replaced by now', async () => {

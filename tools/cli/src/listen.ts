@@ -301,8 +301,10 @@ async function follow(client: WorkcellClient, io: ListenIo, options: ListenOptio
   let from: string;
   if (options.fromCursor !== undefined) [position, from] = [{ cursor: options.fromCursor }, 'from --from-cursor'];
   else if (saved) [position, from] = [saved, 'from where it stopped'];
-  else [position, from] = [{ cursor: await feedEnd(client, types, signal) }, 'from now'];
-  await state.save(key, position);
+  else {
+    [position, from] = [{ cursor: await feedEnd(client, types, signal) }, 'from now'];
+    await state.save(key, position);
+  }
   io.err(`Ready: forwarding ${options.events?.join(', ') ?? 'every event'} to ${options.forwardTo.href}, ${from} (Ctrl-C stops)`);
 
   const forwarder = new Forwarder(options.forwardTo, io.forwardTimeoutMs ?? 10_000);
@@ -338,10 +340,12 @@ async function follow(client: WorkcellClient, io: ListenIo, options: ListenOptio
         await state.save(key, position);
         report(io, options.json, entry, outcome);
       }
+      // Saved when it differs from what is kept (a --from-cursor position only once the API took it).
       const next = page.meta?.nextCursor;
-      if (next && (next !== position.cursor || position.forwarded !== undefined)) {
+      if (next) {
         position = { cursor: next };
-        await state.save(key, position);
+        const kept = state.position(key);
+        if (kept?.cursor !== next || kept.forwarded !== undefined) await state.save(key, position);
       }
     }
   } finally {
