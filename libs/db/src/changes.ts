@@ -16,6 +16,8 @@ import { eventReadableSql, type Viewer } from './visibility.js';
  */
 
 export interface ChangeRecord {
+  /** The event's id (uuid): a webhook delivery's `webhook-id`. */
+  readonly id: string;
   readonly sequence: bigint;
   readonly aggregateType: string;
   readonly aggregateId: string;
@@ -29,9 +31,9 @@ export function isGrantResourceType(aggregateType: string): aggregateType is Gra
   return Object.hasOwn(ResourceType, aggregateType);
 }
 
-type WindowRow = { sequence: string; aggregate_type: string; aggregate_id: string; event_type: string; payload: unknown; occurred_at: Date };
+type WindowRow = { id: string; sequence: string; aggregate_type: string; aggregate_id: string; event_type: string; payload: unknown; occurred_at: Date };
 
-const changeRecord = (r: WindowRow): ChangeRecord => ({ sequence: BigInt(r.sequence), aggregateType: r.aggregate_type, aggregateId: r.aggregate_id, eventType: r.event_type, payload: r.payload, occurredAt: r.occurred_at });
+const changeRecord = (r: WindowRow): ChangeRecord => ({ id: r.id, sequence: BigInt(r.sequence), aggregateType: r.aggregate_type, aggregateId: r.aggregate_id, eventType: r.event_type, payload: r.payload, occurredAt: r.occurred_at });
 
 /**
  * The highest committed sequence of the workspace (0 before its first event); every event up to it is visible.
@@ -52,7 +54,7 @@ export async function listOutboxWindow(client: SqlClient, workspaceId: string, w
   const rows = await readRows<WindowRow>(
     client,
     // ORDER BY names the column, not the text alias of the same name (which would order 10000 before 8199).
-    Prisma.sql`SELECT o.sequence::text AS sequence, aggregate_type, aggregate_id::text AS aggregate_id, event_type, payload, occurred_at
+    Prisma.sql`SELECT o.id::text AS id, o.sequence::text AS sequence, aggregate_type, aggregate_id::text AS aggregate_id, event_type, payload, occurred_at
       FROM outbox_events o
      WHERE o.workspace_id = ${workspaceId}::uuid AND o.sequence > ${window.after.toString()}::bigint AND o.sequence <= ${window.upTo.toString()}::bigint
        AND o.event_type = ANY(${[...window.eventTypes]}::text[]) AND ${eventReadableSql(window.viewer)}
@@ -74,10 +76,10 @@ export async function headAndFirstWindow(
   const rows = await readRows<{ head: string } & { [K in keyof WindowRow]: WindowRow[K] | null }>(
     client,
     Prisma.sql`WITH head AS (SELECT COALESCE(max(last_sequence), 0) AS last FROM event_sequence_counters WHERE workspace_id = ${workspaceId}::uuid)
-    SELECT h.last::text AS head, w.sequence::text AS sequence, w.aggregate_type, w.aggregate_id::text AS aggregate_id, w.event_type, w.payload, w.occurred_at
+    SELECT h.last::text AS head, w.id::text AS id, w.sequence::text AS sequence, w.aggregate_type, w.aggregate_id::text AS aggregate_id, w.event_type, w.payload, w.occurred_at
       FROM head h
       LEFT JOIN LATERAL (
-        SELECT o.sequence, o.aggregate_type, o.aggregate_id, o.event_type, o.payload, o.occurred_at
+        SELECT o.id, o.sequence, o.aggregate_type, o.aggregate_id, o.event_type, o.payload, o.occurred_at
           FROM outbox_events o
          WHERE o.workspace_id = ${workspaceId}::uuid AND o.sequence > ${window.after.toString()}::bigint
            AND o.sequence <= LEAST(${window.after.toString()}::bigint + ${window.span.toString()}::bigint, h.last)

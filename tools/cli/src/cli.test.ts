@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CliIo, runCli } from './cli.js';
-import { fileCredentialStore, memoryCredentialStore } from './store.js';
+import { fileCredentialStore, memoryCredentialStore, memoryJsonFile } from './store.js';
 
 type Sent = { url: string; method: string; headers: Record<string, string>; body?: string };
 type Answer = { status: number; body?: unknown; headers?: Record<string, string> };
@@ -55,6 +55,7 @@ function io(options: IoOptions = {}) {
     version: '9.9.9',
     fetch: api.fetchFn,
     sleep: async () => undefined,
+    listenState: memoryJsonFile(),
   };
   return { io: value, out, err, store, insecureStore, sent: api.sent };
 }

@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
 import { REGISTRY_DIGEST, WorkcellApiError, WorkcellClient, WorkcellClientError, WorkcellError } from '@workcell/sdk';
 import { COMMANDS, type CommandName, commandHelp, USAGE } from './help.js';
+import { listen, type ListenProfiles, ListenUsageError } from './listen.js';
 import { findOperation, type NamedOperation, operationHelp, searchOperations, similarOperations } from './operations.js';
 import { record, table } from './output.js';
 import { type AsyncOperationView, waitForOperation, WaitTimeout } from './progress.js';
-import { type CredentialStore, CredentialStoreUnavailable, type StoredLogin } from './store.js';
+import { type CredentialStore, CredentialStoreUnavailable, type JsonFile, type StoredLogin } from './store.js';
 
 /** What the CLI reads and writes; main.ts binds it to the process, tests to buffers. */
 export interface CliIo {
@@ -26,8 +27,15 @@ export interface CliIo {
   readonly insecureStore: CredentialStore;
   readonly version: string;
   readonly fetch?: typeof fetch;
-  /** How `--wait` pauses between polls (tests pass a fast one). */
+  /** How `--wait` pauses between polls, and listen before asking an unavailable API again (tests pass a fast one). */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** Where `workcell listen` keeps its signing secret and feed position per profile. */
+  readonly listenState: JsonFile<ListenProfiles>;
+  /**
+   * Ctrl-C (SIGINT) as an abort, for a command that stops cleanly (listen), from the moment it is asked for;
+   * every other command keeps the default (Ctrl-C ends the process).
+   */
+  readonly interruption?: () => AbortSignal;
 }
 
 const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -188,6 +196,9 @@ const OPTIONS = {
   limit: { type: 'string' },
   cursor: { type: 'string' },
   all: { type: 'boolean', default: false },
+  'forward-to': { type: 'string' },
+  events: { type: 'string' },
+  'from-cursor': { type: 'string' },
   json: { type: 'boolean', default: false },
   version: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -238,6 +249,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await call(io, operationOf(rest[0], 'call'), profile, values, json);
       case 'list':
         return await list(io, operationOf(rest[0], 'list'), profile, values, json);
+      case 'listen':
+        return await listenCommand(io, profile, values, json);
       default:
         throw new CliError(`unknown command ${JSON.stringify(command)}\n${USAGE}`, EXIT.usage);
     }
@@ -324,11 +337,37 @@ async function list(io: CliIo, operation: NamedOperation, profile: string, value
   return EXIT.ok;
 }
 
+function forwardTarget(value: string | undefined): URL {
+  if (value === undefined) throw new CliError('listen needs --forward-to URL, e.g. --forward-to http://localhost:3000/webhooks', EXIT.usage);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new CliError(`--forward-to takes an http or https URL, got ${JSON.stringify(value)}`, EXIT.usage);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`--forward-to takes an http or https URL, got ${JSON.stringify(value)}`, EXIT.usage);
+  return url;
+}
+
+async function listenCommand(io: CliIo, profile: string, values: Values, json: boolean): Promise<number> {
+  const forwardTo = forwardTarget(values['forward-to']);
+  const events = values.events === undefined ? null : values.events.split(',').map((name) => name.trim());
+  if (events?.some((name) => name === '')) throw new CliError('--events takes comma-separated event types, e.g. task.created,task.updated', EXIT.usage);
+  const client = clientFor(io, await resolveLogin(io, profile));
+  const signal = io.interruption?.() ?? new AbortController().signal;
+  await listen(client, { out: io.out, err: io.err, state: io.listenState, signal, ...(io.sleep ? { sleep: io.sleep } : {}) }, { forwardTo, events, profile, json, ...(values['from-cursor'] === undefined ? {} : { fromCursor: values['from-cursor'] }) });
+  return EXIT.ok;
+}
+
 /** Errors as sentences: the API's code and detail with the field it names, never a stack trace. */
 function failure(io: CliIo, error: unknown): number {
   if (error instanceof CliError) {
     io.err(`workcell: ${error.message}`);
     return error.exitCode;
+  }
+  if (error instanceof ListenUsageError) {
+    io.err(`workcell: ${error.message}`);
+    return EXIT.usage;
   }
   if (error instanceof WorkcellApiError) {
     io.err(`workcell: ${error.message}`);

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { runCli } from './cli.js';
-import { fileCredentialStore, insecureStorePath, osCredentialStore } from './store.js';
+import { fileCredentialStore, insecureStorePath, listenStatePath, osCredentialStore, privateJsonFile } from './store.js';
 
 /**
  * Reads a line from the terminal through readline with its output muted: nothing typed or pasted is shown, and
@@ -33,6 +33,22 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * Ctrl-C and SIGTERM as an abort, instead of the default end of the process: the command stops what it is doing
+ * and exits 0, without a stack trace. Only the first signal is taken; a second one ends the process at once.
+ */
+function interruption(): AbortSignal {
+  const controller = new AbortController();
+  const stop = () => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    controller.abort();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return controller.signal;
+}
+
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
 /** runCli bound to this process: its terminal, its environment, the OS credential store. */
@@ -52,6 +68,8 @@ export async function runInProcess(argv: readonly string[]): Promise<number> {
       readInput: (source) => (source === '-' ? readStdin() : readFile(source.file, 'utf8')),
       store: osCredentialStore(),
       insecureStore: fileCredentialStore(insecureStorePath(env)),
+      listenState: privateJsonFile(listenStatePath(env)),
+      interruption,
       version,
     });
   } finally {

@@ -70,33 +70,67 @@ export function osCredentialStore(): CredentialStore {
   };
 }
 
+/** `$XDG_CONFIG_HOME/workcell` (default `~/.config/workcell`): where the CLI keeps what it must remember. */
+function configDir(env: Readonly<Record<string, string | undefined>>): string {
+  return join(env['XDG_CONFIG_HOME'] || join(homedir(), '.config'), 'workcell');
+}
+
 /** `$XDG_CONFIG_HOME/workcell/credentials.json` (default `~/.config/…`): the `--insecure-storage` file. */
 export function insecureStorePath(env: Readonly<Record<string, string | undefined>>): string {
-  return join(env['XDG_CONFIG_HOME'] || join(homedir(), '.config'), 'workcell', 'credentials.json');
+  return join(configDir(env), 'credentials.json');
+}
+
+/** `$XDG_CONFIG_HOME/workcell/listen.json`: `workcell listen`'s signing secret and feed position per profile. */
+export function listenStatePath(env: Readonly<Record<string, string | undefined>>): string {
+  return join(configDir(env), 'listen.json');
+}
+
+/** A JSON object the CLI keeps between runs: read whole (empty when there is none yet), written whole. */
+export interface JsonFile<T extends object> {
+  readonly path: string;
+  read(): Promise<Partial<T>>;
+  write(value: T): Promise<void>;
+}
+
+/**
+ * A JSON file readable only by its owner (0600 in a 0700 directory), written whole through a rename so a crash
+ * never leaves half a file. A missing file reads as `{}`; any other failure to read is thrown.
+ */
+export function privateJsonFile<T extends object>(path: string): JsonFile<T> {
+  return {
+    path,
+    async read() {
+      try {
+        return JSON.parse(await readFile(path, 'utf8')) as Partial<T>;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+        throw new Error(`${path} cannot be read: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+      }
+    },
+    async write(value) {
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      const temporary = `${path}.${process.pid}.tmp`;
+      await writeFile(temporary, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
+      await chmod(temporary, 0o600);
+      await rename(temporary, path);
+    },
+  };
 }
 
 type Profiles = Record<string, StoredLogin>;
 
 /**
- * `login --insecure-storage`, for machines without a usable OS store (servers, containers): a plain JSON file
- * readable only by its owner (0600 in a 0700 directory), written whole through a rename so a crash never leaves
- * half a file. Like `gh auth login --insecure-storage`: the token is on disk in clear text, and the CLI says so.
+ * `login --insecure-storage`, for machines without a usable OS store (servers, containers): a private JSON file
+ * (privateJsonFile). Like `gh auth login --insecure-storage`: the token is on disk in clear text, and the CLI says so.
  */
 export function fileCredentialStore(path: string): CredentialStore {
-  const read = async (): Promise<Profiles> => {
+  const file = privateJsonFile<Profiles>(path);
+  const read = async (): Promise<Partial<Profiles>> => {
     try {
-      return JSON.parse(await readFile(path, 'utf8')) as Profiles;
+      return await file.read();
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-      throw new CredentialStoreUnavailable(`${path} cannot be read: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+      throw new CredentialStoreUnavailable((error as Error).message, { cause: error });
     }
-  };
-  const write = async (profiles: Profiles) => {
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    const temporary = `${path}.${process.pid}.tmp`;
-    await writeFile(temporary, `${JSON.stringify(profiles, null, 2)}\n`, { mode: 0o600 });
-    await chmod(temporary, 0o600);
-    await rename(temporary, path);
   };
   return {
     description: `${path} (clear text, readable only by you)`,
@@ -104,14 +138,28 @@ export function fileCredentialStore(path: string): CredentialStore {
       return (await read())[profile] ?? null;
     },
     async set(profile, login) {
-      await write({ ...(await read()), [profile]: login });
+      await file.write({ ...(await read()), [profile]: login } as Profiles);
     },
     async delete(profile) {
       const profiles = await read();
       if (!(profile in profiles)) return false;
       delete profiles[profile];
-      await write(profiles);
+      await file.write(profiles as Profiles);
       return true;
+    },
+  };
+}
+
+/** A JsonFile in memory, for tests of everything but the file itself. */
+export function memoryJsonFile<T extends object>(initial: Partial<T> = {}): JsonFile<T> & { value: Partial<T> } {
+  return {
+    path: 'memory',
+    value: structuredClone(initial),
+    async read() {
+      return structuredClone(this.value);
+    },
+    async write(value) {
+      this.value = structuredClone(value);
     },
   };
 }

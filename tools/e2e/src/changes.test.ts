@@ -5,7 +5,7 @@ import { ChangeWaits, createApiV1App } from '@workcell/api-v1';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
 import { appendOutboxEvent, type OutboxWaiters } from '@workcell/db';
-import { encodeCursor } from '@workcell/domain';
+import { encodeCursor, signedBody } from '@workcell/domain';
 import { createApiV0App } from '@workcell/api-v0';
 import { type RunningApp, startApp, TcpProxy, useTestEnvironment } from '@workcell/testing';
 import { useV1Cell } from './support/cell.js';
@@ -23,7 +23,7 @@ import { assertProblem, assertShape, errorOf, type ListBody, type Reply } from '
 
 const env = useTestEnvironment();
 
-type Change = { id: string; resourceType: string; resourceId: string; action: string; occurredAt: string };
+type Change = { id: string; eventId: string; type: string; resourceType: string; resourceId: string; action: string; occurredAt: string; payload?: Record<string, unknown> };
 type Catalog = { eventTypes: { name: string; description: string; resourceType: string; requiredScopes: string[] }[]; channels: { name: string; transport: string; description: string }[] };
 
 describe('v1 change feed and event catalog', () => {
@@ -104,7 +104,8 @@ describe('v1 change feed and event catalog', () => {
       await updateTag(tag);
       assert.equal((await call('DELETE', `/v1/tags/${tag}`, cell.admin)).status, 204);
       assert.equal((await call('POST', `/v1/tags/${tag}/restore`, cell.admin)).status, 200);
-      const { items } = await readFeed(cell.admin, start);
+      // With include=payload an entry has every field of the registry's Change (without it, all but `payload`).
+      const { items } = await readFeed(cell.admin, start, { include: 'payload' });
       const entries = items.filter((c) => c.resourceId === tag);
       assert.deepEqual(entries.map((c) => c.action), ['created', 'updated', 'archived', 'restored']);
       for (const entry of entries) {
@@ -116,6 +117,45 @@ describe('v1 change feed and event catalog', () => {
       assert.deepEqual(entries.map((c) => c.id), sequences, 'ids are the outbox sequences');
       const ids = items.map((c) => BigInt(c.id));
       assert.ok(ids.every((id, i) => i === 0 || id > ids[i - 1]!), 'strictly increasing');
+    });
+
+    it('each entry names its event (type, eventId); include=payload adds exactly what a signed webhook delivery of it carries', async () => {
+      const start = await head();
+      const tag = await createTag();
+      await updateTag(tag);
+      const events = await cell.outbox(tag);
+      assert.deepEqual(events.map((e) => e.eventType), ['tag.created', 'tag.updated']);
+      // The stored payload holds the internal request id, which deliveries (and so the feed) leave out.
+      assert.ok(events.every((e) => typeof (e.payload as { requestId?: unknown }).requestId === 'string'), 'stored with a request id');
+
+      const plain = (await readFeed(cell.admin, start)).items.filter((c) => c.resourceId === tag);
+      assert.deepEqual(plain.map((c) => [c.id, c.eventId, c.type]), events.map((e) => [e.sequence.toString(), e.id, e.eventType]));
+      for (const entry of plain) assert.deepEqual(Object.keys(entry), ['id', 'eventId', 'type', 'resourceType', 'resourceId', 'action', 'occurredAt'], 'no payload unless asked for');
+
+      const withPayload = await readFeed(cell.admin, start, { include: 'payload' });
+      const entries = withPayload.items.filter((c) => c.resourceId === tag);
+      assert.equal(entries.length, 2);
+      for (const [i, entry] of entries.entries()) {
+        const { payload, ...rest } = entry;
+        assert.deepEqual(rest, plain[i], 'the same entry, with its payload');
+        assert.equal((payload as { tag: { id: string } }).tag.id, tag);
+        assert.ok(!('requestId' in payload!), 'no internal request id');
+        // The delivery body rebuilt from the entry is the body a subscription is sent, byte for byte.
+        const rebuilt = JSON.stringify({ type: entry.type, timestamp: entry.occurredAt, sequence: entry.id, data: { resourceType: entry.resourceType, resourceId: entry.resourceId, action: entry.action, payload } });
+        assert.equal(rebuilt, signedBody(events[i]!));
+      }
+      // include changes no entry and no cursor: a cursor read with it resumes without it, and the other way round.
+      assert.equal(withPayload.cursor, (await readFeed(cell.admin, start)).cursor);
+      const next = await createTag();
+      assert.deepEqual((await readFeed(cell.admin, withPayload.cursor)).items.map((c) => c.resourceId), [next]);
+    });
+
+    it('include takes only payload: anything else is 400 naming the parameter', async () => {
+      for (const include of ['payloads', 'Payload', 'payload,payload', '']) {
+        const reply = await feedPage(cell.admin, { include });
+        assertProblem(reply, 400, 'validation_failed');
+        assert.equal(errorOf(reply).source?.parameter, 'include', `${JSON.stringify(include)}: ${JSON.stringify(reply.body)}`);
+      }
     });
 
     it('task timers are time entries: v1 timer/start|stop and v0 startTracking|stopTracking report the time entry created and updated', async () => {
@@ -288,6 +328,8 @@ describe('v1 change feed and event catalog', () => {
       const finance = await cell.mint(['changes:read', 'project-statements:read', 'project-statements:finance:read', 'projects:read']);
       const plainItems = (await readFeed(plain, start)).items;
       assert.deepEqual([of(plainItems, expense), of(plainItems, budget)], [['created'], []]);
+      const withPayload = (await readFeed(plain, start, { include: 'payload' })).items;
+      assert.deepEqual(withPayload.map((c) => c.id), plainItems.map((c) => c.id), 'include=payload shows no other events');
       const financeItems = (await readFeed(finance, start)).items;
       assert.deepEqual([of(financeItems, expense), of(financeItems, budget)], [['created'], ['created', 'archived']]);
     });

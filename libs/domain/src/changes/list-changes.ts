@@ -10,7 +10,7 @@ import { defineProcedure } from '../kernel/procedure.js';
 import { authInput, pageInput } from '../kernel/inputs.js';
 import { type ChangeView, changeView } from './view.js';
 
-export const listChangesInput = z.object({ auth: authInput, ...pageInput, types: z.string().max(1024).optional() }).strict();
+export const listChangesInput = z.object({ auth: authInput, ...pageInput, types: z.string().max(1024).optional(), include: z.enum(['payload']).optional() }).strict();
 
 /** How many sequence positions one outbox query may cover, and how many such windows one request may read. */
 const WINDOW = 2000n;
@@ -47,8 +47,10 @@ export interface ChangesPage {
  * workspace and the `types` filter; it never passes the committed head, so resuming from it later yields
  * exactly the events after it. Reads are bounded windows of the (workspace_id, sequence) index: a page may hold
  * fewer than `limit` entries (even none) when events are filtered out, but its cursor always advances.
+ * `include=payload` adds each event's payload as webhooks deliver it; it changes what an entry carries, never
+ * which entries a page has, so the cursor is not bound to it.
  */
-export const listChanges = defineProcedure('listChanges', listChangesInput, async (ctx, { auth, cursor, limit, types }): Promise<ChangesPage> => {
+export const listChanges = defineProcedure('listChanges', listChangesInput, async (ctx, { auth, cursor, limit, types, include }): Promise<ChangesPage> => {
   const workspaceId = auth.workspaceId;
   const wanted = typesFilter(types);
   const scope = { workspaceId, list: 'listChanges', filter: { types: wanted ?? [] } };
@@ -73,7 +75,7 @@ export const listChanges = defineProcedure('listChanges', listChangesInput, asyn
     for (const row of rows) {
       const spec = specs.get(row.eventType)!;
       // The resource's rule was applied by the statement; the payload's (finance overlays) is the event's own.
-      if (mayReceive(auth.effectiveScopes, spec, row.payload)) items.push(changeView(spec, row));
+      if (mayReceive(auth.effectiveScopes, spec, row.payload)) items.push(changeView(spec, row, include === 'payload'));
     }
     position = rows.length === take ? rows.at(-1)!.sequence : upTo;
   }

@@ -39,7 +39,7 @@ export const EVENT_CHANNELS: readonly EventChannelSpec[] = [
   {
     name: 'changes',
     transport: 'change-feed',
-    description: 'GET /v1/changes: the durable, cursor-based change feed (resource type, id and action in commit order; persist meta.nextCursor and resume from it).',
+    description: 'GET /v1/changes: the durable, cursor-based change feed (event type and id, resource type, id and action in commit order, the payload with include=payload; persist meta.nextCursor and resume from it).',
     scope: 'changes:read',
   },
   { name: 'webhooks', transport: 'webhook', description: 'Signed v1 webhook subscriptions (/v1/webhooks): each event pushed to a subscribed HTTPS endpoint.', scope: 'webhooks:read' },

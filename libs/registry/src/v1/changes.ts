@@ -10,13 +10,25 @@ const CHANGES_MAX_WAIT_SECONDS = 30;
 
 export const Change = z
   .object({
-    id: z.string().describe('Monotonic position in the feed.'),
-    resourceType: z.string(),
+    id: z
+      .string()
+      .describe('Monotonic position in the feed: the event\'s per-workspace sequence (decimal), a webhook delivery\'s `sequence`.')
+      .meta({ examples: ['1234'] }),
+    eventId: ResourceId.describe('The event\'s id: a webhook delivery\'s `webhook-id`, the same for every subscription and retry.'),
+    type: z
+      .string()
+      .describe('The event type of the event catalog (GET /v1/event-catalog), e.g. `task.created`: a webhook delivery\'s `type`.')
+      .meta({ examples: ['task.created'] }),
+    resourceType: z.string().meta({ examples: ['tasks'] }),
     resourceId: ResourceId,
     action: z.enum(['created', 'updated', 'archived', 'restored', 'deleted']),
     occurredAt: Timestamp,
+    payload: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('Only with `include=payload`: the event payload exactly as a signed webhook delivery carries it in `data.payload`.'),
   })
-  .meta({ id: 'Change', description: 'One entry of the durable change feed (fetch the resource for its state).' });
+  .meta({ id: 'Change', description: 'One entry of the durable change feed (fetch the resource for its state, or ask for the event payload with `include=payload`).' });
 
 export const changeOperations = [
   f.list('listChanges', '/v1/changes', {
@@ -40,6 +52,13 @@ export const changeOperations = [
             'down, or holds too many requests): resume from `meta.nextCursor` either way.',
         )
         .optional(),
+      include: z
+        .enum(['payload'])
+        .optional()
+        .describe(
+          '`payload`: each entry also carries its event payload as a signed webhook delivery does (`data.payload`), so a follower can ' +
+            'act on, or forward, the event without fetching the resource. It changes no entry or cursor: a cursor resumes with or without it.',
+        ),
     },
     item: Change,
   }),

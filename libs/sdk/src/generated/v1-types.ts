@@ -4047,10 +4047,21 @@ export interface components {
              */
             occurredAt?: string;
         };
-        /** @description One entry of the durable change feed (fetch the resource for its state). */
+        /** @description One entry of the durable change feed (fetch the resource for its state, or ask for the event payload with `include=payload`). */
         Change: {
-            /** @description Monotonic position in the feed. */
+            /**
+             * @description Monotonic position in the feed: the event's per-workspace sequence (decimal), a webhook delivery's `sequence`.
+             * @example 1234
+             */
             id: string;
+            /** @description The event's id: a webhook delivery's `webhook-id`, the same for every subscription and retry. */
+            eventId: string;
+            /**
+             * @description The event type of the event catalog (GET /v1/event-catalog), e.g. `task.created`: a webhook delivery's `type`.
+             * @example task.created
+             */
+            type: string;
+            /** @example tasks */
             resourceType: string;
             /** @description Opaque resource identifier. */
             resourceId: string;
@@ -4061,6 +4072,10 @@ export interface components {
              * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
              */
             occurredAt: string;
+            /** @description Only with `include=payload`: the event payload exactly as a signed webhook delivery carries it in `data.payload`. */
+            payload?: {
+                [key: string]: unknown;
+            };
         };
         /** @description A comment on a contact, project or task. */
         Comment: {
@@ -21592,6 +21607,8 @@ export interface operations {
                  * @example 1
                  */
                 wait?: number;
+                /** @example payload */
+                include?: "payload";
             };
             header?: never;
             path?: never;
@@ -21613,11 +21630,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
-                     *           "resourceType": "Example resource type",
+                     *           "id": "1234",
+                     *           "eventId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60",
+                     *           "type": "task.created",
+                     *           "resourceType": "tasks",
                      *           "resourceId": "0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a61",
                      *           "action": "created",
-                     *           "occurredAt": "2025-01-06T09:00:00Z"
+                     *           "occurredAt": "2025-01-06T09:00:00Z",
+                     *           "payload": {}
                      *         }
                      *       ],
                      *       "meta": {
