@@ -11,8 +11,9 @@ describe('loadConfig', () => {
     assert.deepEqual(c.ports, { apiV0: 3000, apiV1: 3001, auth: 3002, worker: 3003 });
     assert.equal(c.region, 'eu1');
     assert.equal(c.cell, 'c1');
-    // Enough in-process first attempts to cover a relay run's burst (docs/performance.md, the webhook row).
-    assert.equal(c.webhooks.deliveryConcurrency, 32);
+    // Attempts in flight per worker and one subscription's share (docs/performance.md, the webhook rows).
+    assert.equal(c.webhooks.deliveryConcurrency, 64);
+    assert.equal(c.webhooks.subscriptionConcurrency, 16);
     assert.ok(Object.isFrozen(c));
   });
 

@@ -52,7 +52,7 @@ export const ALLOWED_STATEMENTS: readonly AllowedStatement[] = [
     rework: "None needed: Citus runs INSERT \u2026 SELECT from a function through the coordinator and routes each row by its workspace_id; per workspace with the per-workspace claim.",
   },
   {
-    fingerprint: 'ac32776622d0bb0d',
+    fingerprint: '8d727e4da86c47d9',
     source: 'libs/db/src/webhook-delivery.ts claimDueDeliveries',
     why: "The delivery dispatcher claims due deliveries of every workspace fairly per subscription (subscriptions FOR UPDATE SKIP LOCKED, their oldest due rows FOR UPDATE SKIP LOCKED, leased in the same statement).",
     rework: PER_WORKSPACE_CLAIM,
