@@ -48,19 +48,33 @@ export async function lockUnpublishedEvents(tx: SqlClient, take: number): Promis
       FROM outbox_events o WHERE published_at IS NULL
       ORDER BY o.workspace_id, o.sequence LIMIT ${take} FOR UPDATE SKIP LOCKED`,
   );
-  return rows.map((r) => ({
+  return rows.map((r) => ({ ...eventOfRow(r, r.id), causedByDefinitionId: r.caused_by_definition_id, automationDepth: r.automation_depth }));
+}
+
+/** An outbox event's columns as the relay and the claim read them (sequence as text: pg gives int8 as a string). */
+interface EventColumns {
+  readonly workspace_id: string;
+  readonly sequence: string;
+  readonly aggregate_type: string;
+  readonly aggregate_id: string;
+  readonly event_type: string;
+  readonly payload: unknown;
+  readonly occurred_at: Date;
+  readonly trace_context: string | null;
+}
+
+function eventOfRow(r: EventColumns, id: string): UnpublishedEvent {
+  return {
     workspaceId: r.workspace_id,
-    id: r.id,
+    id,
     sequence: BigInt(r.sequence),
     aggregateType: r.aggregate_type,
     aggregateId: r.aggregate_id,
     eventType: r.event_type,
     payload: r.payload,
     occurredAt: r.occurred_at,
-    causedByDefinitionId: r.caused_by_definition_id,
-    automationDepth: r.automation_depth,
     traceContext: r.trace_context,
-  }));
+  };
 }
 
 export interface RelaySubscription {
@@ -258,17 +272,7 @@ export async function claimDueDeliveries(client: Client, limits: ClaimLimits): P
       current: { ciphertext: r.secret_ciphertext, keyId: r.secret_key_id },
       previous: r.previous_secret_ciphertext === null || r.previous_secret_key_id === null ? null : { ciphertext: r.previous_secret_ciphertext, keyId: r.previous_secret_key_id },
     },
-    event: {
-      workspaceId: r.workspace_id,
-      id: r.event_id,
-      sequence: BigInt(r.sequence),
-      aggregateType: r.aggregate_type,
-      aggregateId: r.aggregate_id,
-      eventType: r.event_type,
-      payload: r.payload,
-      occurredAt: r.occurred_at,
-      traceContext: r.trace_context,
-    },
+    event: eventOfRow(r, r.event_id),
   }));
 }
 
