@@ -20,6 +20,12 @@ ALTER TABLE webhook_deliveries ADD COLUMN request_headers jsonb;
 ALTER TABLE webhook_deliveries ADD COLUMN response_headers jsonb;
 ALTER TABLE webhook_deliveries ADD COLUMN response_body text;
 DROP INDEX webhook_deliveries_next_retry_at_idx;
+-- One delivery per (subscription, event): an event fanned out again (its publication undone) adds none, instead of
+-- failing the relay's insert on a row of the same attempt number. Duplicates of earlier re-fan-outs: the newest stays.
+DELETE FROM webhook_deliveries d USING webhook_deliveries n
+ WHERE n.workspace_id = d.workspace_id AND n.subscription_id = d.subscription_id AND n.event_id = d.event_id AND n.id > d.id;
+DROP INDEX webhook_deliveries_subscription_event_attempt_key;
+CREATE UNIQUE INDEX webhook_deliveries_subscription_event_key ON webhook_deliveries (workspace_id, subscription_id, event_id);
 -- The dispatcher's claim: a subscription's due rows in order, and its attempts in flight.
 CREATE INDEX webhook_deliveries_pending_due_idx ON webhook_deliveries (workspace_id, subscription_id, next_attempt_at, id) WHERE status = 'pending';
 CREATE INDEX webhook_deliveries_leased_idx ON webhook_deliveries (workspace_id, subscription_id) WHERE status = 'pending' AND lease_until IS NOT NULL;
@@ -40,6 +46,8 @@ ALTER TABLE webhook_subscriptions DROP COLUMN previous_secret_ciphertext;
 ALTER TABLE webhook_subscriptions DROP COLUMN breaker_until;
 ALTER TABLE webhook_subscriptions DROP COLUMN failing_since;
 ALTER TABLE webhook_subscriptions DROP COLUMN consecutive_failures;
+DROP INDEX webhook_deliveries_subscription_event_key;
+CREATE UNIQUE INDEX webhook_deliveries_subscription_event_attempt_key ON webhook_deliveries (workspace_id, subscription_id, event_id, attempt);
 DROP INDEX webhook_deliveries_leased_idx;
 DROP INDEX webhook_deliveries_pending_due_idx;
 ALTER TABLE webhook_deliveries DROP COLUMN response_body;

@@ -124,7 +124,8 @@ export interface NewDelivery {
 
 /**
  * Pending delivery rows, due now, with no attempt made yet and `attemptsAllowed` in all (ids the database's
- * uuidv7()); returns their ids.
+ * uuidv7()); returns the ids of those inserted. One delivery per (subscription, event): an event fanned out again
+ * (its publication undone) adds none.
  */
 export async function insertPendingDeliveries(tx: SqlClient, rows: readonly NewDelivery[], attemptsAllowed: number): Promise<{ workspaceId: string; id: string; eventId: string }[]> {
   if (rows.length === 0) return [];
@@ -135,6 +136,7 @@ export async function insertPendingDeliveries(tx: SqlClient, rows: readonly NewD
         FROM unnest(${rows.map((r) => r.workspaceId)}::uuid[], ${rows.map((r) => r.subscriptionId)}::uuid[], ${rows.map((r) => r.ownerCredentialId)}::uuid[],
                     ${rows.map((r) => r.eventId)}::uuid[], ${rows.map((r) => r.eventType)}::text[])
              AS d(workspace_id, subscription_id, owner_credential_id, event_id, event_type)
+      ON CONFLICT (workspace_id, subscription_id, event_id) DO NOTHING
       RETURNING workspace_id::text AS "workspaceId", id::text AS id, event_id::text AS "eventId"`,
   );
 }

@@ -46,9 +46,9 @@ export const ALLOWED_STATEMENTS: readonly AllowedStatement[] = [
     rework: "None needed: pruned like activeWebhooksOf; one element with the per-workspace claim.",
   },
   {
-    fingerprint: '6922407430fad2ca',
+    fingerprint: '9ccef184b7ea1758',
     source: 'libs/db/src/webhook-delivery.ts insertPendingDeliveries',
-    why: "The relay inserts one delivery row per (event, subscription) of its batch from arrays (INSERT \u2026 SELECT FROM unnest).",
+    why: "The relay inserts one delivery row per (event, subscription) of its batch from arrays (INSERT \u2026 SELECT FROM unnest \u2026 ON CONFLICT DO NOTHING).",
     rework: "None needed: Citus runs INSERT \u2026 SELECT from a function through the coordinator and routes each row by its workspace_id; per workspace with the per-workspace claim.",
   },
   {

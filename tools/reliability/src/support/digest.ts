@@ -12,13 +12,13 @@ import type { Database } from '@workcell/db';
  *   `invitation_messages` (the e-mails the worker sends for invitations created or resent earlier);
  * - columns touched by reads or the background: `last_used_at` (every authentication, and with it that row's
  *   `updated_at`), `published_at` (relay),
- *   and a webhook subscription's `status`/`revision`/`updated_at`/`disabled*` (the delivery engine disables
- *   failing subscriptions on its own).
+ *   and a webhook subscription's `status`/`revision`/`updated_at`/`disabled*` and its circuit breaker
+ *   (`consecutive_failures`, `failing_since`, `breaker_until`): the delivery engine moves them on its own.
  * Outbox rows of webhook subscriptions are left out for the same reason.
  */
 const SKIPPED_TABLES = new Set(['audit_events', 'idempotency_records', 'webhook_deliveries', 'event_sequence_counters', 'automation_runs', 'exports', 'invitation_messages']);
 const VOLATILE_COLUMNS = ['last_used_at', 'published_at'];
-const BACKGROUND_COLUMNS: Record<string, readonly string[]> = { webhook_subscriptions: ['status', 'revision', 'updated_at'] };
+const BACKGROUND_COLUMNS: Record<string, readonly string[]> = { webhook_subscriptions: ['status', 'revision', 'updated_at', 'consecutive_failures', 'failing_since', 'breaker_until'] };
 
 export type Digest = ReadonlyMap<string, string>;
 
