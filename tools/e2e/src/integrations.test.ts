@@ -36,11 +36,12 @@ describe('v1 integrations', () => {
     const subscription = await database.prisma.webhookSubscription.create({
       data: { workspaceId, url: 'https://receiver.example.test/hook', secretCiphertext: Buffer.from('ciphertext'), secretKeyId: 'k1', ownerCredentialId: credential.id, status: 'disabled', disabledReason: 'administrator', disabledAt: new Date() },
     });
-    const project = await callApi<{ data: { id: string } }>(cell.v1, 'POST', '/v1/projects', admin, { name: 'Event source' });
-    const event = (await cell.outbox(project.body.data.id))[0]!;
-    let attempt = 0;
-    const deliver = (fields: Record<string, unknown>) =>
-      database.prisma.webhookDelivery.create({ data: { workspaceId, subscriptionId: subscription.id, ownerCredentialId: credential.id, eventId: event.id, eventType: event.eventType, attempt: ++attempt, ...fields } });
+    // One delivery per (subscription, event): each delivery is of an event of its own.
+    const deliver = async (fields: Record<string, unknown>) => {
+      const project = await callApi<{ data: { id: string } }>(cell.v1, 'POST', '/v1/projects', admin, { name: 'Event source' });
+      const event = (await cell.outbox(project.body.data.id))[0]!;
+      return database.prisma.webhookDelivery.create({ data: { workspaceId, subscriptionId: subscription.id, ownerCredentialId: credential.id, eventId: event.id, eventType: event.eventType, attempt: 1, ...fields } });
+    };
     return { serviceAccountId, subscriptionId: subscription.id, deliver };
   };
 
