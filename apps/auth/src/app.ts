@@ -6,17 +6,20 @@ import { CoreModule, createHttpApplication, createLogger, DATABASE, type Logger 
 import { createAuthRouter, mountInternalApi } from '@workcell/internal-api';
 import { REGISTRY_DIGEST } from '@workcell/registry';
 import { InvitationAcceptanceController } from './invitations/acceptance.controller.js';
+import { AccountController } from './sign-in/account.controller.js';
+import { SignInController } from './sign-in/sign-in.controller.js';
+import { installFormParser } from './sign-in/web.js';
 
 export const SERVICE = 'auth';
 
-/** Root module of the auth service, which owns credentials and serves invitation acceptance (docs/invitations.md). */
+/** Root module of the auth service, which owns credentials and serves invitation acceptance (docs/invitations.md), sign-in and the account page (docs/authentication.md). */
 @Module({})
 export class AuthModule {
   static register(config: AppConfig, logger: Logger): DynamicModule {
     return {
       module: AuthModule,
       imports: [CoreModule.forRoot({ config, service: SERVICE, logger })],
-      controllers: [InvitationAcceptanceController],
+      controllers: [InvitationAcceptanceController, SignInController, AccountController],
     };
   }
 }
@@ -28,6 +31,8 @@ export interface AuthAppOptions {
 
 export async function createAuthApp(config: AppConfig, logger: Logger = createLogger(config, SERVICE), options: AuthAppOptions = {}): Promise<NestFastifyApplication> {
   const app = await createHttpApplication(AuthModule.register(config, logger), { logger });
+  // The sign-in and account pages post plain HTML forms; every other route keeps refusing form bodies (415).
+  installFormParser(app.getHttpAdapter().getInstance());
   const database = app.get<Database>(DATABASE);
   const info = { service: SERVICE, region: config.region, cell: config.cell, registryDigest: options.registryDigest ?? REGISTRY_DIGEST };
   await mountInternalApi(app, createAuthRouter(info, { database, config, now: () => new Date() }), config);

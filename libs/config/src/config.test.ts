@@ -101,7 +101,11 @@ describe('loadConfig', () => {
       smtpUrl: null,
       from: 'Workcell <no-reply@workcell.invalid>',
       invitationAcceptUrl: 'http://127.0.0.1:3002/invitations/accept',
+      signInUrl: 'http://127.0.0.1:3002/sign-in',
+      signInLimitPerAddress: 5,
+      signInLimitPerClient: 30,
     });
+    assert.throws(() => loadConfig({ SIGN_IN_URL: 'https://app.example.com/sign-in?x=1' }), /SIGN_IN_URL must not have a query/);
     assert.throws(() => loadConfig({ MAIL_DRIVER: 'smtp' }), /MAIL_SMTP_URL is required when MAIL_DRIVER=smtp/);
     assert.throws(() => loadConfig({ MAIL_DRIVER: 'smtp', MAIL_SMTP_URL: 'http://mail' }), /MAIL_SMTP_URL must be an smtp/);
     assert.equal(loadConfig({ MAIL_DRIVER: 'smtp', MAIL_SMTP_URL: 'smtp://mail:25' }).mail.smtpUrl, 'smtp://mail:25');

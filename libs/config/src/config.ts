@@ -139,6 +139,11 @@ export const environmentSchema = z
       .optional(),
     MAIL_FROM: z.string().min(3).max(320).default('Workcell <no-reply@workcell.invalid>'),
     INVITATION_ACCEPT_URL: httpUrl('http://127.0.0.1:3002/invitations/accept').refine(noQueryOrFragment, 'must not have a query or fragment'),
+    // Sign-in by e-mail link (docs/authentication.md "Signing in"): the page the link opens (the auth service's
+    // GET /sign-in), and how many links an address, and a client address, may ask for in 15 minutes.
+    SIGN_IN_URL: httpUrl('http://127.0.0.1:3002/sign-in').refine(noQueryOrFragment, 'must not have a query or fragment'),
+    SIGN_IN_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).max(1000).default(5),
+    SIGN_IN_LIMIT_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(30),
     // ─── end mail ───
     // ─── Observability (docs/observability.md) ───
     // /metrics on every service's port (Prometheus text). With METRICS_TOKEN set a scrape must present it as a bearer
@@ -238,6 +243,10 @@ export interface AppConfig {
     readonly smtpUrl: string | null;
     readonly from: string;
     readonly invitationAcceptUrl: string;
+    /** The sign-in page the e-mailed link opens, and the sign-in requests allowed per address and per client in 15 minutes. */
+    readonly signInUrl: string;
+    readonly signInLimitPerAddress: number;
+    readonly signInLimitPerClient: number;
   };
   /** Files (docs/files.md): the storage driver and its settings, the capabilities' lifetimes, the worker's sweep interval. */
   readonly files: FilesConfig;
@@ -356,6 +365,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       smtpUrl: e.MAIL_SMTP_URL ?? null,
       from: e.MAIL_FROM,
       invitationAcceptUrl: e.INVITATION_ACCEPT_URL,
+      signInUrl: e.SIGN_IN_URL,
+      signInLimitPerAddress: e.SIGN_IN_LIMIT_PER_ADDRESS,
+      signInLimitPerClient: e.SIGN_IN_LIMIT_PER_CLIENT,
     }),
     telemetry: Object.freeze({
       metricsEnabled: e.METRICS_ENABLED === 'true',

@@ -406,3 +406,16 @@ export {
   type RuledResourceType,
   type Viewer,
 } from './visibility.js';
+export {
+  createSignInLink,
+  endAllSessions,
+  endSession,
+  findUserIdByEmail,
+  type SessionMembership,
+  sessionMemberships,
+  type SessionRecord,
+  type SignInOutcome,
+  signInLinkState,
+  signInWithLink,
+  touchSession,
+} from './sessions.js';

@@ -20,6 +20,8 @@ export const REFERENCE_TABLES: readonly { readonly table: string; readonly reaso
     table: 'credential_lookups',
     reason: 'authentication finds a token by its verifier before it knows the workspace; global primary key on verifier',
   },
+  { table: 'sign_in_links', reason: 'a sign-in link belongs to a user (global identity), not to a workspace; found by its token hash' },
+  { table: 'sessions', reason: 'a browser session belongs to a user (global identity) across all their workspaces; found by its id hash' },
 ];
 
 /**

@@ -62,13 +62,16 @@ export function notFound(what: string): DomainError {
   return new DomainError('not_found', `${what} not found`);
 }
 
-export function requireMember(auth: V1AuthContext, what: string): string {
+export function requireMember(auth: Pick<V1AuthContext, 'principal'>, what: string): string {
   if (auth.principal.type !== 'member') throw new DomainError('forbidden', `${what} is for members; a service-account principal cannot do it`);
   return auth.principal.id;
 }
 
+/** Who asks to mint or manage: a v1 request's context, or the member an account-page session acts as. */
+export type PermissionSubject = Pick<V1AuthContext, 'workspaceId' | 'principal' | 'effectiveScopes'>;
+
 /** The acting principal must be an active member holding `permission` through a current role. */
-export async function requirePermission(ctx: ProcedureContext, auth: V1AuthContext, permission: string, what: string): Promise<string> {
+export async function requirePermission(ctx: ProcedureContext, auth: PermissionSubject, permission: string, what: string): Promise<string> {
   const memberId = requireMember(auth, what);
   // The member's current permissions (an active, unremoved member's unarchived roles), read now: never cached.
   const permissions = await memberPermissionKeys(ctx.database, auth.workspaceId, memberId);
@@ -82,7 +85,7 @@ export const PERSONAL_CREDENTIALS = 'settings.api.personalCredentials';
 export const MANAGE_SERVICE_ACCOUNTS = 'settings.api.serviceAccounts.manage';
 
 /** No privilege escalation: a minted secret carries only scopes the calling credential effectively holds. */
-export function assertMayGrant(auth: V1AuthContext, scopes: readonly string[]): void {
+export function assertMayGrant(auth: PermissionSubject, scopes: readonly string[]): void {
   const held = new Set(auth.effectiveScopes);
   const missing = scopes.filter((s) => !held.has(s));
   if (missing.length > 0) {

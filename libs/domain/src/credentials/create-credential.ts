@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { mintCredential } from '@workcell/db';
+import { type AuditActor, mintCredential } from '@workcell/db';
 import { PersonalAccessTokenCreate } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
-import { defineProcedure } from '../kernel/procedure.js';
-import { assertMayGrant, type CredentialView, credentialView, expiryOf, PERSONAL_CREDENTIALS, requirePermission, scopesInput, type WithSecret, writeInput } from './access.js';
+import { defineProcedure, type ProcedureContext } from '../kernel/procedure.js';
+import { assertMayGrant, type CredentialView, credentialView, expiryOf, PERSONAL_CREDENTIALS, type PermissionSubject, requirePermission, scopesInput, type WithSecret, writeInput } from './access.js';
 
 export const createCredentialInput = z.object({ ...writeInput, ...PersonalAccessTokenCreate.shape, scopes: scopesInput }).strict();
 
@@ -14,6 +14,26 @@ export const createCredentialInput = z.object({ ...writeInput, ...PersonalAccess
  */
 export const createCredential = defineProcedure('createCredential', createCredentialInput, async (ctx, input): Promise<WithSecret<CredentialView>> => {
   const { auth } = input;
+  return issuePersonalAccessToken(ctx, {
+    auth,
+    name: input.name,
+    scopes: input.scopes,
+    expiresAt: input.expiresAt,
+    actor: actorOf(auth, input.requestId),
+  });
+});
+
+/**
+ * The one way a personal access token is minted, for `POST /v1/credentials` and the account page alike (the
+ * page passes the member it acts for, with the member's permissions as what it holds): the member permission
+ * settings.api.personalCredentials, no scope the caller does not hold, an expiry in the future, then the mint
+ * with its `credential.created` audit event.
+ */
+export async function issuePersonalAccessToken(
+  ctx: ProcedureContext,
+  input: { auth: PermissionSubject; name: string; scopes: readonly string[]; expiresAt: string | null | undefined; actor: AuditActor },
+): Promise<WithSecret<CredentialView>> {
+  const { auth } = input;
   const memberId = await requirePermission(ctx, auth, PERSONAL_CREDENTIALS, 'creating a personal access token');
   assertMayGrant(auth, input.scopes);
   const now = ctx.now();
@@ -23,8 +43,8 @@ export const createCredential = defineProcedure('createCredential', createCreden
     name: input.name,
     scopes: input.scopes,
     expiresAt: expiryOf(input.expiresAt, now) ?? null,
-    actor: actorOf(auth, input.requestId),
+    actor: input.actor,
     now,
   });
   return { ...credentialView(credential, now), secret: token };
-});
+}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { revokeOwnedCredential } from '@workcell/db';
+import { type AuditActor, revokeOwnedCredential } from '@workcell/db';
 import { actorOf } from '../identity/actor.js';
-import { defineProcedure } from '../kernel/procedure.js';
+import { defineProcedure, type ProcedureContext } from '../kernel/procedure.js';
 import { isResourceId, notFound, requireMember, writeInput } from './access.js';
 
 export const revokeCredentialInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
@@ -14,14 +14,19 @@ export const revokeCredentialInput = z.object({ ...writeInput, id: z.string().ma
 export const revokeCredential = defineProcedure('revokeCredential', revokeCredentialInput, async (ctx, input): Promise<{ revoked: boolean }> => {
   const { auth } = input;
   const memberId = requireMember(auth, 'revoking a personal access token');
+  return revokePersonalAccessToken(ctx, { workspaceId: auth.workspaceId, memberId, id: input.id, actor: actorOf(auth, input.requestId) });
+});
+
+/** The one way a personal access token is revoked (`DELETE /v1/credentials/{id}` and the account page): only the member's own; 404 otherwise. */
+export async function revokePersonalAccessToken(ctx: ProcedureContext, input: { workspaceId: string; memberId: string; id: string; actor: AuditActor }): Promise<{ revoked: boolean }> {
   if (!isResourceId(input.id)) throw notFound('credential');
   const result = await revokeOwnedCredential(ctx.database, {
-    workspaceId: auth.workspaceId,
-    owner: { memberId },
+    workspaceId: input.workspaceId,
+    owner: { memberId: input.memberId },
     credentialId: input.id,
-    actor: actorOf(auth, input.requestId),
+    actor: input.actor,
     now: ctx.now(),
   });
   if (result === 'not_found') throw notFound('credential');
   return { revoked: result === 'revoked' };
-});
+}

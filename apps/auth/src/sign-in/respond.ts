@@ -1,0 +1,28 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type Logger, sendProblem, toProblem, v1Errors } from '@workcell/http';
+import { messagePage, PAGE_HEADERS } from './pages.js';
+
+/** An HTML page of the sign-in and account routes, with their security headers. */
+export function sendPage(reply: FastifyReply, status: number, html: string): void {
+  void reply.status(status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(html);
+}
+
+/** 303 See Other: after a form post, the browser loads `location` with a GET. */
+export function seeOther(reply: FastifyReply, location: string): void {
+  void reply.status(303).headers(PAGE_HEADERS).header('location', location).send();
+}
+
+/**
+ * A refusal, mapped to HTTP once here: the v1 error document for a JSON request, else a page saying what went wrong
+ * with the same status (and Retry-After when the refusal ends by itself).
+ */
+export function sendFailure(reply: FastifyReply, request: FastifyRequest, error: unknown, logger: Logger, json: boolean, title = 'Something went wrong'): void {
+  const problem = toProblem(error);
+  if (problem.status >= 500) logger.error({ requestId: request.id, err: error instanceof Error ? error.message : String(error) }, 'sign-in page failed');
+  if (json) {
+    sendProblem(reply, request, problem, v1Errors);
+    return;
+  }
+  for (const [name, value] of Object.entries(problem.headers)) void reply.header(name, value);
+  sendPage(reply, problem.status, messagePage(title, problem.status >= 500 ? 'The request could not be completed. Try again later.' : problem.detail));
+}

@@ -1,0 +1,127 @@
+import { recordAudit } from './audit.js';
+import type { Database } from './database.js';
+import type { Tx } from './transactions.js';
+
+/**
+ * Sign-in links and browser sessions (docs/authentication.md "Signing in"). Both belong to a user, the global
+ * identity, so their tables are global (reference tables, like users) and every statement is keyed by the user or
+ * by a hash. Only hashes are stored: the token of a link and the id of a session (the cookie) never are. Security
+ * events are audited in the trail of every workspace the person is an active member of, acting as that member.
+ */
+
+/** The person's memberships a session may act through: active, unremoved, in an unlocked workspace. */
+export interface SessionMembership {
+  readonly workspaceId: string;
+  readonly workspaceName: string;
+  readonly memberId: string;
+}
+
+export interface SessionRecord {
+  readonly id: string;
+  readonly userId: string;
+  readonly email: string;
+  readonly name: string;
+  readonly createdAt: Date;
+  readonly expiresAt: Date;
+}
+
+/** The user with this (lower-case) address, or null. */
+export async function findUserIdByEmail(database: Database, email: string): Promise<string | null> {
+  return (await database.prisma.user.findUnique({ where: { email }, select: { id: true } }))?.id ?? null;
+}
+
+/** Stores a new sign-in link of the user (its token's hash only). */
+export async function createSignInLink(database: Database, input: { userId: string; tokenHash: Uint8Array<ArrayBuffer>; now: Date; expiresAt: Date }): Promise<string> {
+  const row = await database.prisma.signInLink.create({ data: { userId: input.userId, tokenHash: input.tokenHash, createdAt: input.now, expiresAt: input.expiresAt }, select: { id: true } });
+  return row.id;
+}
+
+/** Whether a link with this token hash exists and is still usable (a read: GET never consumes). */
+export async function signInLinkState(database: Database, tokenHash: Uint8Array<ArrayBuffer>, now: Date): Promise<'usable' | 'used' | 'expired' | 'unknown'> {
+  const row = await database.prisma.signInLink.findUnique({ where: { tokenHash }, select: { usedAt: true, expiresAt: true } });
+  if (!row) return 'unknown';
+  if (row.usedAt !== null) return 'used';
+  return row.expiresAt <= now ? 'expired' : 'usable';
+}
+
+/** Every active membership of the user (a read across workspaces: the person's own list). */
+export async function sessionMemberships(client: Database | Tx, userId: string): Promise<SessionMembership[]> {
+  const prisma = 'prisma' in client ? client.prisma : client;
+  const rows = await prisma.workspaceMember.findMany({
+    where: { userId, status: 'active', removedAt: null, workspace: { lockedAt: null } },
+    select: { id: true, workspaceId: true, workspace: { select: { name: true } } },
+    orderBy: [{ workspaceId: 'asc' }],
+  });
+  return rows.map((r) => ({ workspaceId: r.workspaceId, workspaceName: r.workspace.name, memberId: r.id }));
+}
+
+async function auditForUser(tx: Tx, userId: string, action: string, targetType: string, targetId: string, requestId: string | null, now: Date, metadata: Record<string, unknown> = {}): Promise<void> {
+  for (const m of await sessionMemberships(tx, userId)) {
+    await recordAudit(tx, { workspaceId: m.workspaceId, actor: { credentialId: null, principalType: 'member', principalId: m.memberId, requestId }, action, targetType, targetId, metadata, occurredAt: now });
+  }
+}
+
+export type SignInOutcome = { readonly outcome: 'signed_in'; readonly userId: string; readonly sessionId: string } | { readonly outcome: 'used' | 'expired' | 'unknown' };
+
+/**
+ * Uses a sign-in link once and starts a session, in one transaction: the link's compare-and-set (`used_at IS NULL
+ * AND expires_at > now`) lets exactly one of concurrent attempts through; the session stores its id's hash only.
+ * `session.started` is audited in each of the person's workspaces.
+ */
+export async function signInWithLink(
+  database: Database,
+  input: { tokenHash: Uint8Array<ArrayBuffer>; sessionIdHash: Uint8Array<ArrayBuffer>; now: Date; sessionExpiresAt: Date; requestId: string | null },
+): Promise<SignInOutcome> {
+  return database.prisma.$transaction(async (tx) => {
+    const used = await tx.$queryRaw<{ user_id: string }[]>`
+      UPDATE sign_in_links SET used_at = ${input.now}
+      WHERE token_hash = ${input.tokenHash} AND used_at IS NULL AND expires_at > ${input.now}
+      RETURNING user_id::text`;
+    const userId = used[0]?.user_id;
+    if (userId === undefined) {
+      const row = await tx.signInLink.findUnique({ where: { tokenHash: input.tokenHash }, select: { usedAt: true } });
+      return { outcome: !row ? 'unknown' : row.usedAt !== null ? 'used' : 'expired' } as const;
+    }
+    const session = await tx.session.create({
+      data: { userId, idHash: input.sessionIdHash, createdAt: input.now, lastSeenAt: input.now, expiresAt: input.sessionExpiresAt },
+      select: { id: true },
+    });
+    await auditForUser(tx, userId, 'session.started', 'session', session.id, input.requestId, input.now, { method: 'email_link' });
+    return { outcome: 'signed_in', userId, sessionId: session.id } as const;
+  });
+}
+
+/**
+ * The live session with this id hash, its last use moved to now in the same statement: one compare-and-set that
+ * refuses a revoked session, one past its absolute expiry and one idle since `idleSince`. Null otherwise.
+ */
+export async function touchSession(database: Database, idHash: Uint8Array<ArrayBuffer>, now: Date, idleSince: Date): Promise<SessionRecord | null> {
+  const rows = await database.prisma.$queryRaw<{ id: string; user_id: string; created_at: Date; expires_at: Date }[]>`
+    UPDATE sessions SET last_seen_at = ${now}
+    WHERE id_hash = ${idHash} AND revoked_at IS NULL AND expires_at > ${now} AND last_seen_at > ${idleSince}
+    RETURNING id::text, user_id::text, created_at, expires_at`;
+  const row = rows[0];
+  if (!row) return null;
+  const user = await database.prisma.user.findUnique({ where: { id: row.user_id }, select: { email: true, name: true } });
+  if (!user) return null;
+  return { id: row.id, userId: row.user_id, email: user.email, name: user.name, createdAt: row.created_at, expiresAt: row.expires_at };
+}
+
+/** Ends one session of the user (compare-and-set on `revoked_at IS NULL`), audited as `session.ended`. */
+export async function endSession(database: Database, input: { userId: string; sessionId: string; now: Date; requestId: string | null }): Promise<boolean> {
+  return database.prisma.$transaction(async (tx) => {
+    const { count } = await tx.session.updateMany({ where: { id: input.sessionId, userId: input.userId, revokedAt: null }, data: { revokedAt: input.now } });
+    if (count === 0) return false;
+    await auditForUser(tx, input.userId, 'session.ended', 'session', input.sessionId, input.requestId, input.now);
+    return true;
+  });
+}
+
+/** Ends every live session of the user ("sign out everywhere"), audited once as `session.ended_all` with the count. */
+export async function endAllSessions(database: Database, input: { userId: string; sessionId: string; now: Date; requestId: string | null }): Promise<number> {
+  return database.prisma.$transaction(async (tx) => {
+    const { count } = await tx.session.updateMany({ where: { userId: input.userId, revokedAt: null }, data: { revokedAt: input.now } });
+    await auditForUser(tx, input.userId, 'session.ended_all', 'session', input.sessionId, input.requestId, input.now, { sessionsEnded: count });
+    return count;
+  });
+}
