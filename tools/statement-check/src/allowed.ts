@@ -22,6 +22,12 @@ const PARALLEL_PURGE = "None needed: Citus runs a DELETE over several shards on 
 
 export const ALLOWED_STATEMENTS: readonly AllowedStatement[] = [
   {
+    fingerprint: 'e00f3c9d4b523894',
+    source: 'libs/db/src/sessions.ts sessionMemberships',
+    why: "A signed-in person's account page and session list the workspaces that person is an active member of: the memberships of one user across workspaces (no lock).",
+    rework: "None needed: a read over every shard without a lock is a plain multi-shard SELECT; at scale a per-user index of memberships (a reference table of user → workspace ids) makes it a router read.",
+  },
+  {
     fingerprint: 'a976ecb074c26b60',
     source: 'libs/db/src/webhook-delivery.ts lockUnpublishedEvents',
     why: "The webhook relay claims the oldest unpublished outbox events of every workspace (FOR UPDATE SKIP LOCKED under the relay lock).",
