@@ -7,6 +7,7 @@ import { DEMO_OWNER_EMAIL } from '@workcell/db';
 import { sendInvitationMail } from '@workcell/domain';
 import { OutboxMailer } from '@workcell/mail';
 import { useTestEnvironment, waitFor } from '@workcell/testing';
+import { textOf } from './support/mail.js';
 import { useV1Cell } from './support/cell.js';
 import { assertProblem, assertShape, errorOf, type ListBody } from './support/v1.js';
 
@@ -51,14 +52,6 @@ describe('v1 invitations', () => {
     assert.ok(event, `no ${eventType} event`);
     const file = join(outboxDir(), `invitation-${event.id}.eml`);
     return waitFor(`the e-mail of ${eventType} ${event.id}`, () => readFile(file, 'utf8').catch(() => null));
-  };
-  /** The text body of an .eml file as a mail client shows it (quoted-printable decoded: long lines are wrapped). */
-  const textOf = (eml: string) => {
-    const [head = '', ...rest] = eml.split('\n\n');
-    const body = rest.join('\n\n');
-    if (!/^Content-Transfer-Encoding: quoted-printable$/im.test(head)) return body;
-    const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-    return Buffer.from(bytes, 'latin1').toString('utf8');
   };
   const linkIn = (eml: string) => {
     const link = /^(http:\/\/\S+\/invitations\/accept\?token=\S+)$/m.exec(textOf(eml))?.[1];

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
 import { useTestEnvironment, waitFor } from '@workcell/testing';
+import { textOf } from './support/mail.js';
 import { addMember, useV1Cell } from './support/cell.js';
 
 /**
@@ -39,14 +40,6 @@ const csrfOf = (html: string) => {
   return value;
 };
 
-/** The text body of an .eml file as a mail client shows it (quoted-printable decoded). */
-const textOf = (eml: string) => {
-  const [head = '', ...rest] = eml.split('\n\n');
-  const body = rest.join('\n\n');
-  if (!/^Content-Transfer-Encoding: quoted-printable$/im.test(head)) return body;
-  const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-  return Buffer.from(bytes, 'latin1').toString('utf8');
-};
 
 describe('sign-in by e-mail link, sessions and the account page', () => {
   const cell = useV1Cell(env);
