@@ -5,6 +5,7 @@ import type { Database } from '@workcell/db';
 import { CoreModule, createHttpApplication, createLogger, DATABASE, type Logger } from '@workcell/http';
 import { createAuthRouter, mountInternalApi } from '@workcell/internal-api';
 import { REGISTRY_DIGEST } from '@workcell/registry';
+import { DeviceController } from './device/device.controller.js';
 import { InvitationAcceptanceController } from './invitations/acceptance.controller.js';
 import { AccountController } from './sign-in/account.controller.js';
 import { SignInController } from './sign-in/sign-in.controller.js';
@@ -12,14 +13,14 @@ import { installFormParser } from './sign-in/web.js';
 
 export const SERVICE = 'auth';
 
-/** Root module of the auth service, which owns credentials and serves invitation acceptance (docs/invitations.md), sign-in and the account page (docs/authentication.md). */
+/** Root module of the auth service, which owns credentials and serves invitation acceptance (docs/invitations.md), sign-in, the account page and the CLI's device login (docs/authentication.md). */
 @Module({})
 export class AuthModule {
   static register(config: AppConfig, logger: Logger): DynamicModule {
     return {
       module: AuthModule,
       imports: [CoreModule.forRoot({ config, service: SERVICE, logger })],
-      controllers: [InvitationAcceptanceController, SignInController, AccountController],
+      controllers: [InvitationAcceptanceController, SignInController, AccountController, DeviceController],
     };
   }
 }

@@ -419,3 +419,14 @@ export {
   signInWithLink,
   touchSession,
 } from './sessions.js';
+export {
+  approveDeviceAuthorization,
+  createDeviceAuthorization,
+  denyDeviceAuthorization,
+  lockDeviceAuthorization,
+  type LockedDeviceLogin,
+  markDeviceAuthorizationRedeemed,
+  pendingDeviceAuthorization,
+  type PendingDeviceLogin,
+  recordDevicePoll,
+} from './device-authorizations.js';

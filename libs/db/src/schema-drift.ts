@@ -22,6 +22,7 @@ export const REFERENCE_TABLES: readonly { readonly table: string; readonly reaso
   },
   { table: 'sign_in_links', reason: 'a sign-in link belongs to a user (global identity), not to a workspace; found by its token hash' },
   { table: 'sessions', reason: 'a browser session belongs to a user (global identity) across all their workspaces; found by its id hash' },
+  { table: 'device_authorizations', reason: 'a device login is started before anyone (or any workspace) is known and approved by a user; found by its codes\' hashes' },
 ];
 
 /**

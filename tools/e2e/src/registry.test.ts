@@ -145,7 +145,22 @@ describe('API routes come from the registry', () => {
 
   it('answers getApiVersion and the v0 discovery redirect', async () => {
     const version = await fetch(`${apps.v1.url}/v1`);
-    assert.deepEqual(await version.json(), { data: { apiVersion: 'v1', openapiUrl: '/v1/openapi.json', legacy: { version: '0.4.5', status: 'frozen-legacy' } } });
+    const signIn = env.config.mail.signInUrl;
+    assert.deepEqual(await version.json(), {
+      data: {
+        apiVersion: 'v1',
+        openapiUrl: '/v1/openapi.json',
+        legacy: { version: '0.4.5', status: 'frozen-legacy' },
+        // The auth service's pages and device endpoints are the sign-in page's siblings (SIGN_IN_URL).
+        authentication: {
+          signInUrl: signIn,
+          accountUrl: signIn.replace(/sign-in$/, 'account'),
+          deviceVerificationUrl: signIn.replace(/sign-in$/, 'device'),
+          deviceAuthorizationUrl: signIn.replace(/sign-in$/, 'device/code'),
+          tokenUrl: signIn.replace(/sign-in$/, 'device/token'),
+        },
+      },
+    });
     const root = await fetch(`${apps.v0.url}/`, { redirect: 'manual' });
     assert.equal(root.status, 302);
     assert.equal(root.headers.get('location'), `${env.config.baseUrls.v1}/v1`);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
 import { useTestEnvironment, waitFor } from '@workcell/testing';
+import { AuthAgent, csrfOf, type Page } from './support/auth-agent.js';
 import { textOf } from './support/mail.js';
 import { addMember, useV1Cell } from './support/cell.js';
 
@@ -28,69 +29,15 @@ if (skipReason) console.warn(`sign-in pages: the headless Chromium check is SKIP
 const inBrowser = skipReason ? it.skip : it;
 const SHOTS = fileURLToPath(new URL('../artifacts/sign-in/', import.meta.url));
 
-interface Page {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly text: string;
-}
-
-const csrfOf = (html: string) => {
-  const value = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
-  assert.ok(value, `no form token in ${html}`);
-  return value;
-};
-
-
 describe('sign-in by e-mail link, sessions and the account page', () => {
   const cell = useV1Cell(env);
   let signerRoleId: string;
   const outboxDir = () => env.config.mail.outboxDir;
 
-  /** A browser-like client of the auth service: keeps its cookies, follows nothing by itself. */
-  class Agent {
-    readonly cookies = new Map<string, string>();
-    lastSetCookie: string[] = [];
-
-    async request(method: 'GET' | 'POST', path: string, form?: Record<string, string | string[]>, json?: unknown): Promise<Page> {
-      const headers: Record<string, string> = {};
-      if (this.cookies.size > 0) headers['cookie'] = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-      let body: string | undefined;
-      if (form) {
-        const params = new URLSearchParams();
-        for (const [k, v] of Object.entries(form)) for (const one of ([] as string[]).concat(v)) params.append(k, one);
-        body = params.toString();
-        headers['content-type'] = 'application/x-www-form-urlencoded';
-      } else if (json !== undefined) {
-        body = JSON.stringify(json);
-        headers['content-type'] = 'application/json';
-      }
-      const response = await fetch(`${cell.auth.url}${path}`, { method, headers, body, redirect: 'manual' });
-      this.lastSetCookie = response.headers.getSetCookie();
-      for (const cookie of this.lastSetCookie) {
-        const [pair = ''] = cookie.split(';');
-        const at = pair.indexOf('=');
-        const name = pair.slice(0, at);
-        const value = pair.slice(at + 1);
-        if (value === '' || /Max-Age=0/i.test(cookie)) this.cookies.delete(name);
-        else this.cookies.set(name, value);
-      }
-      return { status: response.status, headers: response.headers, text: await response.text() };
-    }
-    get = (path: string) => this.request('GET', path);
-    post = (path: string, form: Record<string, string | string[]>) => this.request('POST', path, form);
-
-    /** Asks for a link with the sign-in form. */
-    async requestLink(email: string): Promise<Page> {
-      const form = await this.get('/sign-in');
-      assert.equal(form.status, 200);
-      return this.post('/sign-in', { csrf: csrfOf(form.text), email });
-    }
-
-    /** Opens the link (GET never consumes) and presses "Sign in". */
-    async complete(link: URL): Promise<Page> {
-      const page = await this.get(`${link.pathname}${link.search}`);
-      assert.equal(page.status, 200, page.text);
-      return this.post('/sign-in/complete', { csrf: csrfOf(page.text), token: link.searchParams.get('token') ?? '' });
+  /** The auth pages' client, with the whole sign-in: ask for a link, open the e-mailed one, land on /account. */
+  class Agent extends AuthAgent {
+    constructor() {
+      super(() => cell.auth.url);
     }
 
     async signIn(email: string): Promise<Page> {

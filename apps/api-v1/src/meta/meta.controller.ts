@@ -1,13 +1,21 @@
-import { Controller, Header, Req, Res } from '@nestjs/common';
+import { Controller, Header, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Operation, servedOpenApiDocument } from '@workcell/http';
+import type { AppConfig } from '@workcell/config';
+import { authenticationLinks } from '@workcell/domain';
+import { APP_CONFIG, Operation, servedOpenApiDocument } from '@workcell/http';
 
 /** The two operations a client may call before it has a credential. */
 @Controller()
 export class MetaController {
+  private readonly version: unknown;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.version = { data: { apiVersion: 'v1', openapiUrl: '/v1/openapi.json', legacy: { version: '0.4.5', status: 'frozen-legacy' }, authentication: authenticationLinks(config) } };
+  }
+
   @Operation('getApiVersion')
   getApiVersion() {
-    return { data: { apiVersion: 'v1', openapiUrl: '/v1/openapi.json', legacy: { version: '0.4.5', status: 'frozen-legacy' } } };
+    return this.version;
   }
 
   @Operation('getOpenApiDocument')

@@ -56,7 +56,7 @@ ${script ? '<script src="/account/copy.js"></script>' : ''}
 `;
 }
 
-const csrfField = (csrf: string) => `<input type="hidden" name="csrf" value="${escapeHtml(csrf)}">`;
+export const csrfField = (csrf: string) => `<input type="hidden" name="csrf" value="${escapeHtml(csrf)}">`;
 
 export function signInRequestPage(csrf: string, problem?: string): string {
   return layout(

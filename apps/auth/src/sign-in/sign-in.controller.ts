@@ -7,7 +7,7 @@ import { createMailer, type Mailer } from '@workcell/mail';
 import type { Redis } from '@workcell/redis';
 import { checkMailPage, completeSignInPage, COPY_SCRIPT, signInRequestPage, STYLESHEET } from './pages.js';
 import { sendFailure, sendPage, seeOther } from './respond.js';
-import { cookiesOf, field, FORM_COOKIE, formBinding, isJson, requireFormToken, setSessionCookie, spendSignInBudget } from './web.js';
+import { cookiesOf, field, FORM_COOKIE, formBinding, isJson, requireFormToken, RETURN_COOKIE, setCookie, setSessionCookie, spendSignInBudget } from './web.js';
 
 /**
  * Sign-in by e-mail link (docs/authentication.md "Signing in"), routes of the auth service outside the v1 registry:
@@ -90,7 +90,10 @@ export class SignInController {
       requireFormToken(this.config, cookiesOf(request)[FORM_COOKIE], request.body);
       const session = await completeSignIn(this.ctx, field(request.body, 'token'), request.id);
       setSessionCookie(reply, this.config, session.secret);
-      seeOther(reply, '/account');
+      // Back to the device login that sent the person here (only that page, only its own code), else the account page.
+      const back = cookiesOf(request)[RETURN_COOKIE];
+      if (back !== undefined) setCookie(reply, this.config, RETURN_COOKIE, '', 0);
+      seeOther(reply, back !== undefined && /^\/device(\?user_code=[A-Z]{8})?$/.test(back) ? back : '/account');
     } catch (error) {
       sendFailure(reply, request, error, this.logger, false, 'Sign-in link');
     }

@@ -11,11 +11,13 @@ import type { Redis } from '@workcell/redis';
  */
 
 export const SESSION_COOKIE = 'wc_session';
+/** Where completing a sign-in leads (the device login page the person came from, with its code), for 15 minutes. */
+export const RETURN_COOKIE = 'wc_return';
 /** Before a session: the browser's anti-forgery value the sign-in forms' tokens are bound to (signed double submit). */
 export const FORM_COOKIE = 'wc_form';
 
 /** Paths whose forms the auth service reads (application/x-www-form-urlencoded); every other path keeps answering 415 to a form. */
-const FORM_PATHS = /^\/(sign-in|sign-out|account)(\/|\?|$)/;
+const FORM_PATHS = /^\/(sign-in|sign-out|account|device)(\/|\?|$)/;
 
 /** Adds the form parser, for the page routes only. Repeated names (checkboxes) become arrays. */
 export function installFormParser(fastify: FastifyInstance): void {
@@ -98,3 +100,14 @@ export async function spendSignInBudget(redis: Redis, config: AppConfig, clientI
   }
   return wait;
 }
+
+/**
+ * Counts one event against `key`'s budget of `limit` per SIGN_IN_WINDOW_MS (a fixed window in Redis; hash what
+ * identifies a person or client into the key). Returns the seconds to wait when the budget is spent, else null.
+ */
+export async function spendBudget(redis: Redis, key: string, limit: number): Promise<number | null> {
+  const [count, ttl] = (await redis.eval(COUNT, 1, key, String(SIGN_IN_WINDOW_MS))) as [number, number];
+  return count > limit ? Math.max(1, Math.ceil(ttl / 1000)) : null;
+}
+
+export const hashed = (value: string): string => createHash('sha256').update(value).digest('hex');

@@ -3684,6 +3684,34 @@ export interface components {
                 /** @constant */
                 status: "frozen-legacy";
             };
+            /** @description The auth service's pages and endpoints: how a person gets a credential of their own. */
+            authentication: {
+                /**
+                 * Format: uri
+                 * @description The sign-in page: a person signs in by e-mail link (docs/authentication.md).
+                 */
+                signInUrl: string;
+                /**
+                 * Format: uri
+                 * @description The account page: the signed-in person's workspaces and personal access tokens.
+                 */
+                accountUrl: string;
+                /**
+                 * Format: uri
+                 * @description Where a person enters the user code of a device login (RFC 8628 verification_uri).
+                 */
+                deviceVerificationUrl: string;
+                /**
+                 * Format: uri
+                 * @description Where a command-line client starts a device login (RFC 8628 device authorization endpoint).
+                 */
+                deviceAuthorizationUrl: string;
+                /**
+                 * Format: uri
+                 * @description Where a command-line client polls for the personal access token of an approved device login (RFC 8628 3.4).
+                 */
+                tokenUrl: string;
+            };
         };
         /** @description An appointment in a member calendar: the instants [startsAt, endsAt) (end after start), kept with the IANA zone it was made in (default UTC). An all-day appointment starts and ends at local midnights of that zone (end exclusive: a one-day appointment ends at the next midnight). Appointments may overlap. A private appointment shows another member only that the time is taken: title "Private", no description, location, attendees, contact or project. */
         Appointment: {
@@ -6463,6 +6491,13 @@ export interface operations {
                      *         "legacy": {
                      *           "version": "0.4.5",
                      *           "status": "frozen-legacy"
+                     *         },
+                     *         "authentication": {
+                     *           "signInUrl": "https://example.com/",
+                     *           "accountUrl": "https://example.com/",
+                     *           "deviceVerificationUrl": "https://example.com/",
+                     *           "deviceAuthorizationUrl": "https://example.com/",
+                     *           "tokenUrl": "https://example.com/"
                      *         }
                      *       }
                      *     }

@@ -33,7 +33,7 @@ export interface V1Cell {
    * A new active member of the workspace with one role holding these permission keys, and its personal access
    * tokens (a token acts with the intersection of its scopes and those permissions).
    */
-  member(permissions: readonly string[]): Promise<{ memberId: string; mint(scopes: readonly string[]): Promise<string> }>;
+  member(permissions: readonly string[]): Promise<{ memberId: string; email: string; mint(scopes: readonly string[]): Promise<string> }>;
   /**
    * A new active service account with one credential of these scopes and these resource grants (kernel/grants.ts):
    * `resourceId: null` grants every resource of the type. Returns the credential and the account id.
@@ -76,8 +76,9 @@ export async function startCellServices(env: TestEnvironment, options: CellOptio
   const startWorker = () => startApp((c) => createWorkerApp(c, logger?.(c, 'worker')), env.config);
   const auth = await startAuth();
   const worker = await startWorker();
+  // The API's discovery (getApiVersion) names this cell's auth service, where its pages and device login are.
   const apiConfig = (a: RunningApp, w: RunningApp) =>
-    testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: a.url, WORKER_INTERNAL_URL: w.url, ...options.settings });
+    testConfig({ DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, AUTH_INTERNAL_URL: a.url, WORKER_INTERNAL_URL: w.url, SIGN_IN_URL: `${a.url}/sign-in`, ...options.settings });
   const config = apiConfig(auth, worker);
   const second = (options.instances ?? harnessMode().instances) === 2 ? { auth: await startAuth(), worker: await startWorker() } : undefined;
   return {
