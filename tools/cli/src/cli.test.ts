@@ -34,6 +34,10 @@ interface IoOptions {
   /** The OS store fails like a machine without a Secret Service. */
   noKeyring?: boolean;
   stdin?: string;
+  /** The answers to visible prompts (the login menu), in order. */
+  choices?: string[];
+  /** Where the pauses between polls go. */
+  slept?: number[];
 }
 
 function io(options: IoOptions = {}) {
@@ -47,6 +51,7 @@ function io(options: IoOptions = {}) {
     interactive: options.interactive ?? true,
     tty: options.tty ?? false,
     promptSecret: async () => options.typed ?? pat,
+    prompt: async () => options.choices?.shift() ?? '',
     out: (l) => void out.push(l),
     err: (l) => void err.push(l),
     readInput: async (source) => (source === '-' ? (options.stdin ?? '') : readFile(source.file, 'utf8')),
@@ -54,7 +59,7 @@ function io(options: IoOptions = {}) {
     insecureStore,
     version: '9.9.9',
     fetch: api.fetchFn,
-    sleep: async () => undefined,
+    sleep: async (ms) => void options.slept?.push(ms),
     listenState: memoryJsonFile(),
   };
   return { io: value, out, err, store, insecureStore, sent: api.sent };
@@ -81,6 +86,73 @@ describe('workcell CLI', () => {
     const t = io({ typed: serviceAccount });
     assert.equal(await runCli(['login', '--base-url', 'https://api.test'], t.io), 1);
     assert.equal(t.store.entries.size, 0);
+  });
+
+  describe('the device login (RFC 8628)', () => {
+    const links = { signInUrl: 'https://auth.test/sign-in', accountUrl: 'https://auth.test/account', deviceVerificationUrl: 'https://auth.test/device', deviceAuthorizationUrl: 'https://auth.test/device/code', tokenUrl: 'https://auth.test/device/token' };
+    const started = { device_code: 'dc-secret', user_code: 'BCDF-GHJK', verification_uri: 'https://auth.test/device', verification_uri_complete: 'https://auth.test/device?user_code=BCDF-GHJK', expires_in: 900, interval: 5 };
+    /** The API and the auth service: discovery, the device endpoints (the polls answered from `polls`, in order), the auth context. */
+    const service = (polls: Answer[]) => (s: Sent): Answer => {
+      if (s.url === 'https://api.test/v1') return { status: 200, body: { data: { apiVersion: 'v1', authentication: links } } };
+      if (s.url === links.deviceAuthorizationUrl) return { status: 200, body: started };
+      if (s.url === links.tokenUrl) return polls.shift() ?? { status: 400, body: { error: 'invalid_grant' } };
+      return context;
+    };
+    const oauth = (error: string): Answer => ({ status: 400, body: { error, error_description: error } });
+
+    it('offers the device login first; prints the code and the page, polls at the interval (+5 s on slow_down) and stores the token it receives', async () => {
+      const slept: number[] = [];
+      const t = io({ choices: ['1'], slept, answer: service([oauth('authorization_pending'), oauth('slow_down'), oauth('authorization_pending'), { status: 200, body: { access_token: pat, token_type: 'Bearer' } }]) });
+      assert.equal(await runCli(['login', '--base-url', 'https://api.test', '--scopes', 'tags:read,projects:read'], t.io), 0, t.err.join('\n'));
+      const said = t.err.join('\n');
+      assert.match(said, /1\. With a browser/);
+      assert.match(said, /2\. Paste a personal access token \(create one on your account page, https:\/\/auth\.test\/account\)/);
+      assert.match(said, /one-time code: BCDF-GHJK/);
+      assert.match(said, /open https:\/\/auth\.test\/device in a browser/);
+      assert.deepEqual(slept, [5000, 5000, 10000, 10000]);
+      const start = t.sent.find((x) => x.url === links.deviceAuthorizationUrl)!;
+      assert.equal(start.body, 'client_id=workcell-cli&scope=tags%3Aread+projects%3Aread');
+      const poll = t.sent.find((x) => x.url === links.tokenUrl)!;
+      assert.equal(poll.body, 'grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code&device_code=dc-secret&client_id=workcell-cli');
+      assert.deepEqual(t.store.entries.get('default'), { credential: pat, baseUrl: 'https://api.test' });
+      assert.ok(![...t.out, ...t.err].join('\n').includes(pat), 'the token is never printed');
+    });
+
+    it('denied, expired or refused: nothing stored, exit 1, a sentence saying why', async () => {
+      for (const [answer, why] of [
+        [oauth('access_denied'), /denied in the browser/],
+        [oauth('expired_token'), /expired before it was approved/],
+        [{ status: 503, body: { error: 'service_unavailable', error_description: 'try later' } }, /failed \(503 service_unavailable: try later\)/],
+      ] as const) {
+        const t = io({ answer: service([answer]) });
+        assert.equal(await runCli(['login', '--base-url', 'https://api.test', '--device'], t.io), 1);
+        assert.match(t.err.join('\n'), why);
+        assert.equal(t.store.entries.size, 0);
+        assert.doesNotMatch(t.err.join('\n'), /\n\s+at /);
+      }
+    });
+
+    it('--with-token and choice 2 paste a token; a template address needs --auth-url for the device login; a bad choice is a usage error', async () => {
+      const pasted = io({ choices: ['2'], answer: service([]) });
+      assert.equal(await runCli(['login', '--base-url', 'https://api.test'], pasted.io), 0);
+      assert.ok(!pasted.sent.some((x) => x.url === links.deviceAuthorizationUrl));
+      assert.equal(pasted.store.entries.get('default')?.credential, pat);
+      const direct = io({ answer: service([]) });
+      assert.equal(await runCli(['login', '--base-url', 'https://api.test', '--with-token'], direct.io), 0);
+      assert.doesNotMatch(direct.err.join('\n'), /How do you want to log in/);
+
+      const template = io({ answer: service([]) });
+      assert.equal(await runCli(['login', '--base-url', 'https://{region}.api.test', '--device'], template.io), 2);
+      assert.match(template.err.join('\n'), /--auth-url/);
+      const viaAuthUrl = io({ answer: service([{ status: 200, body: { access_token: pat } }]) });
+      assert.equal(await runCli(['login', '--base-url', 'https://{region}.api.test', '--device', '--auth-url', 'https://auth.test'], viaAuthUrl.io), 0);
+      assert.equal(viaAuthUrl.store.entries.get('default')?.baseUrl, 'https://{region}.api.test');
+
+      const bad = io({ choices: ['3'], answer: service([]) });
+      assert.equal(await runCli(['login', '--base-url', 'https://api.test'], bad.io), 2);
+      assert.equal(bad.store.entries.size, 0);
+      assert.equal(await runCli(['login', '--base-url', 'https://api.test', '--device', '--with-token'], io().io), 2);
+    });
   });
 
   it('does not store a token the API refuses', async () => {

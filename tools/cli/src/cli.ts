@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { REGISTRY_DIGEST, WorkcellApiError, WorkcellClient, WorkcellClientError, WorkcellError } from '@workcell/sdk';
+import { type AuthenticationLinks, deviceLogin, DeviceLoginError, discoverLinks, linksAt } from './device-login.js';
 import { COMMANDS, type CommandName, commandHelp, USAGE } from './help.js';
 import { listen, type ListenProfiles, ListenUsageError } from './listen.js';
 import { findOperation, type NamedOperation, operationHelp, searchOperations, similarOperations } from './operations.js';
@@ -16,6 +17,8 @@ export interface CliIo {
   readonly tty: boolean;
   /** Asks for a secret without echoing it. */
   promptSecret(question: string): Promise<string>;
+  /** Asks a question whose answer may show (a choice). */
+  prompt(question: string): Promise<string>;
   out(line: string): void;
   err(line: string): void;
   /** Rewrites the current status line of a terminal (progress); absent where stderr is not one. */
@@ -110,15 +113,51 @@ function operationOf(name: string | undefined, command: string): NamedOperation 
   return operation;
 }
 
-async function login(io: CliIo, profile: string, baseUrl: string | undefined, insecure: boolean): Promise<void> {
+interface LoginOptions {
+  readonly baseUrl: string | undefined;
+  readonly authUrl: string | undefined;
+  readonly insecure: boolean;
+  readonly method: 'device' | 'token' | undefined;
+  readonly scopes: readonly string[];
+}
+
+/** Which way to log in: the flag's, else the person's choice (the device login first, as `gh auth login` offers it). */
+async function loginMethod(io: CliIo, options: LoginOptions, links: AuthenticationLinks | null): Promise<'device' | 'token'> {
+  if (options.method) return options.method;
+  if (!links) return 'token';
+  io.err('How do you want to log in?');
+  io.err('  1. With a browser: sign in and enter a one-time code (device login)');
+  io.err(`  2. Paste a personal access token (create one on your account page, ${links.accountUrl})`);
+  const answer = (await io.prompt('Choose 1 or 2 [1]: ')).trim();
+  if (answer === '' || answer === '1') return 'device';
+  if (answer === '2') return 'token';
+  throw new CliError(`no such choice: ${JSON.stringify(answer)} (1 or 2; or pass --device or --with-token)`, EXIT.usage);
+}
+
+async function login(io: CliIo, profile: string, options: LoginOptions): Promise<void> {
   if (unattended(io)) throw new CliError('login is interactive: run it at a terminal; unattended or CI use requires a service-account credential in WORKCELL_TOKEN');
-  const url = baseUrl ?? io.env['WORKCELL_BASE_URL'];
+  const url = options.baseUrl ?? io.env['WORKCELL_BASE_URL'];
   if (!url) throw new CliError('--base-url (or WORKCELL_BASE_URL) is required, e.g. https://{region}.api.example.com', EXIT.usage);
-  io.err('Create a personal access token in Workcell (Settings → API → Personal access tokens) and paste it here.');
-  const credential = (await io.promptSecret('Personal access token: ')).trim();
+  if (options.method && options.scopes.length > 0 && options.method !== 'device') throw new CliError('--scopes is for the device login (--device)', EXIT.usage);
+  const fetchFn = io.fetch ?? fetch;
+  const authUrl = options.authUrl ?? io.env['WORKCELL_AUTH_URL'];
+  // An API address with {region} names no server before a token does: the auth service's address must be given.
+  const links = authUrl ? linksAt(authUrl) : url.includes('{') ? null : await discoverLinks(fetchFn, url).catch((error: unknown) => {
+    if (options.method === 'device') throw error;
+    return null;
+  });
+  const method = await loginMethod(io, options, links);
+  let credential: string;
+  if (method === 'device') {
+    if (!links) throw new CliError('the device login needs the auth service: pass --auth-url (or WORKCELL_AUTH_URL) with an API address that is a template', EXIT.usage);
+    credential = await deviceLogin({ fetch: fetchFn, sleep: io.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))), err: (line) => io.err(line), ...(io.status ? { status: io.status } : {}) }, links, options.scopes);
+  } else {
+    io.err(`Create a personal access token on your account page (${links?.accountUrl ?? "the auth service's /account"}) and paste it here.`);
+    credential = (await io.promptSecret('Personal access token: ')).trim();
+  }
   if (!credential.startsWith('svc_pat_v2_')) throw new CliError('login stores personal access tokens (svc_pat_v2_…); service accounts belong in WORKCELL_TOKEN');
   const context = (await clientFor(io, { credential, baseUrl: url }).call('getAuthContext')).data as { credentialId: string; scopes: string[] };
-  const store = insecure ? io.insecureStore : io.store;
+  const store = options.insecure ? io.insecureStore : io.store;
   try {
     await store.set(profile, { credential, baseUrl: url });
   } catch (error) {
@@ -184,6 +223,10 @@ const OPTIONS = {
   profile: { type: 'string', default: DEFAULT_PROFILE },
   'base-url': { type: 'string' },
   'insecure-storage': { type: 'boolean', default: false },
+  'auth-url': { type: 'string' },
+  device: { type: 'boolean', default: false },
+  'with-token': { type: 'boolean', default: false },
+  scopes: { type: 'string' },
   revoke: { type: 'boolean', default: false },
   path: { type: 'string', multiple: true },
   query: { type: 'string', multiple: true },
@@ -228,7 +271,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const profile = values.profile ?? DEFAULT_PROFILE;
     switch (command as CommandName) {
       case 'login':
-        await login(io, profile, values['base-url'], values['insecure-storage'] ?? false);
+        if (values.device && values['with-token']) throw new CliError('--device and --with-token are two ways to log in: choose one', EXIT.usage);
+        await login(io, profile, {
+          baseUrl: values['base-url'],
+          authUrl: values['auth-url'],
+          insecure: values['insecure-storage'] ?? false,
+          method: values.device ? 'device' : values['with-token'] ? 'token' : undefined,
+          scopes: (values.scopes ?? '').split(/[\s,]+/).filter((x) => x.length > 0),
+        });
         return EXIT.ok;
       case 'logout':
         await logout(io, profile, values.revoke ?? false);
@@ -368,6 +418,10 @@ function failure(io: CliIo, error: unknown): number {
   if (error instanceof ListenUsageError) {
     io.err(`workcell: ${error.message}`);
     return EXIT.usage;
+  }
+  if (error instanceof DeviceLoginError) {
+    io.err(`workcell: ${error.message}`);
+    return EXIT.failed;
   }
   if (error instanceof WorkcellApiError) {
     io.err(`workcell: ${error.message}`);

@@ -122,6 +122,7 @@ function listenIo(fetchFn: typeof fetch, state = memoryJsonFile<ListenProfiles>(
     interactive: false,
     tty: false,
     promptSecret: async () => '',
+    prompt: async () => '',
     out: (line) => void (out.push(line), printed.changed()),
     err: (line) => void (err.push(line), said.changed()),
     readInput: async () => '',

@@ -27,6 +27,22 @@ function promptSecret(question: string): Promise<string> {
   });
 }
 
+/** Reads a line from the terminal, echoed (a choice); the question goes to stderr like every prompt. */
+function prompt(question: string): Promise<string> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  return new Promise((resolve, reject) => {
+    rl.on('SIGINT', () => {
+      rl.close();
+      process.stderr.write('\n');
+      reject(new Error('login cancelled'));
+    });
+    rl.question(question, (answer) => {
+      rl.close();
+      resolve(answer);
+    });
+  });
+}
+
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
@@ -62,6 +78,7 @@ export async function runInProcess(argv: readonly string[]): Promise<number> {
       interactive: Boolean(process.stdin.isTTY),
       tty: Boolean(process.stdout.isTTY),
       promptSecret,
+      prompt,
       out: (line) => process.stdout.write(`${line}\n`),
       err: (line) => process.stderr.write(`${line}\n`),
       ...(process.stderr.isTTY ? { status: (line: string) => process.stderr.write(`\r\x1b[2K${line}`) } : {}),

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { V1_SCOPES } from '@workcell/credentials';
 import { useTestEnvironment } from '@workcell/testing';
+import { AuthAgent, csrfOf } from './support/auth-agent.js';
 import { useV1Cell } from './support/cell.js';
 import { pack, ROOT, run } from './support/packed.js';
 import { Terminal, TMUX_AVAILABLE } from './support/terminal.js';
@@ -72,7 +74,7 @@ describe('the packed workcell CLI, installed outside the repository', () => {
     // No session bus, as on a server: the OS credential store is unavailable.
     const terminal = await Terminal.open(app, { PATH: `${dirname(workcell)}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: home, XDG_CONFIG_HOME: join(home, '.config') });
     try {
-      await terminal.type(`workcell login --base-url ${cell.v1.url}`);
+      await terminal.type(`workcell login --base-url ${cell.v1.url} --with-token`);
       await terminal.waitForEchoOff(); // the CLI took the terminal; the prompt may not be drawn yet
       await terminal.type(pat);
       let screen = await terminal.waitFor(/the token is valid but cannot be stored/);
@@ -80,7 +82,7 @@ describe('the packed workcell CLI, installed outside the repository', () => {
       assert.match(screen, /WORKCELL_TOKEN and WORKCELL_BASE_URL/);
       assert.doesNotMatch(screen, /backtrace|\n\s+at /i);
 
-      await terminal.type(`workcell login --base-url ${cell.v1.url} --insecure-storage`);
+      await terminal.type(`workcell login --base-url ${cell.v1.url} --with-token --insecure-storage`);
       await terminal.waitForEchoOff();
       await terminal.type(pat);
       screen = await terminal.waitFor(/Logged in \(profile default\)/);
@@ -102,4 +104,43 @@ describe('the packed workcell CLI, installed outside the repository', () => {
       await terminal.close();
     }
   }, 90_000);
+  (TMUX_AVAILABLE ? it : it.skip)('at a terminal: the device login prints a code and a page, waits, and stores the token the person approves there', async () => {
+    const member = await cell.member(['settings.api.personalCredentials', 'workspace:read', 'tags:read']);
+    const user = await cell.database.prisma.user.findUniqueOrThrow({ where: { email: member.email } });
+    const home = join(temp, 'home-device');
+    await mkdir(home);
+    const terminal = await Terminal.open(app, { PATH: `${dirname(workcell)}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: home, XDG_CONFIG_HOME: join(home, '.config') });
+    try {
+      await terminal.type(`workcell login --base-url ${cell.v1.url} --insecure-storage`);
+      let screen = await terminal.waitFor(/Choose 1 or 2 \[1\]: /);
+      assert.match(screen, /1\. With a browser/);
+      await terminal.type('1');
+      screen = await terminal.waitFor(/one-time code: [A-Z]{4}-[A-Z]{4}/);
+      const code = /one-time code: ([A-Z]{4}-[A-Z]{4})/.exec(screen)![1]!;
+      assert.match(screen, /open \S+\/device in a browser/);
+
+      // The person, in a browser signed in as the member (the session made here; sign-in is sign-in.test's), approves.
+      const secret = randomBytes(32).toString('base64url');
+      await cell.database.prisma.session.create({ data: { userId: user.id, idHash: new Uint8Array(createHash('sha256').update(secret).digest()), expiresAt: new Date(Date.now() + 3_600_000) } });
+      const browser = new AuthAgent(() => cell.auth.url);
+      browser.cookies.set('wc_session', secret);
+      const approval = await browser.get(`/device?user_code=${code}`);
+      assert.equal(approval.status, 200, approval.text);
+      const approved = await browser.post('/device/approve', { csrf: csrfOf(approval.text), user_code: code, workspaceId: cell.workspaceId, name: 'terminal laptop', scopes: ['workspace:read', 'tags:read'], expiresOn: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10) });
+      assert.equal(approved.status, 200, approved.text);
+
+      screen = await terminal.waitFor(/Logged in \(profile default\)/, 60_000);
+      const file = join(home, '.config/workcell/credentials.json');
+      const stored = (JSON.parse(await readFile(file, 'utf8')) as Record<string, { credential: string }>)['default']?.credential ?? '';
+      assert.ok(stored.startsWith('svc_pat_v2_'));
+      assert.ok(!screen.includes(stored), `the token never appears on the terminal:\n${screen}`);
+      await terminal.type('workcell whoami');
+      screen = await terminal.waitFor(/^kind\s+personal-access-token$/m);
+      const credential = await cell.database.prisma.credential.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, memberId: member.memberId } });
+      assert.equal(credential.name, 'terminal laptop');
+    } finally {
+      await terminal.close();
+    }
+  }, 90_000);
 });
+
