@@ -67,7 +67,7 @@ export async function approveDeviceAuthorization(
   return database.prisma.$transaction(async (tx) => {
     const rows = await tx.$queryRaw<{ id: string; client_id: string }[]>`
       UPDATE device_authorizations
-      SET user_id = ${input.userId}::uuid, workspace_id = ${input.workspaceId}::uuid, token_name = ${input.tokenName}, scopes = ${[...input.scopes]}::text[],
+      SET user_id = ${input.userId}::uuid, approved_workspace_id = ${input.workspaceId}::uuid, token_name = ${input.tokenName}, scopes = ${[...input.scopes]}::text[],
           token_expires_at = ${input.tokenExpiresAt}, approved_at = ${input.now}
       WHERE user_code_hash = ${input.userCodeHash} AND expires_at > ${input.now} AND approved_at IS NULL AND denied_at IS NULL
       RETURNING id::text, client_id`;
@@ -104,7 +104,7 @@ export async function lockDeviceAuthorization(tx: Tx, deviceCodeHash: Uint8Array
       poll_interval_seconds: number;
       last_polled_at: Date | null;
       user_id: string | null;
-      workspace_id: string | null;
+      approved_workspace_id: string | null;
       token_name: string | null;
       scopes: string[] | null;
       token_expires_at: Date | null;
@@ -113,7 +113,7 @@ export async function lockDeviceAuthorization(tx: Tx, deviceCodeHash: Uint8Array
       redeemed_at: Date | null;
     }[]
   >`
-    SELECT id::text, client_id, expires_at, poll_interval_seconds, last_polled_at, user_id::text, workspace_id::text, token_name, scopes,
+    SELECT id::text, client_id, expires_at, poll_interval_seconds, last_polled_at, user_id::text, approved_workspace_id::text, token_name, scopes,
            token_expires_at, approved_at, denied_at, redeemed_at
     FROM device_authorizations WHERE device_code_hash = ${deviceCodeHash} FOR UPDATE`;
   const r = rows[0];
@@ -125,7 +125,7 @@ export async function lockDeviceAuthorization(tx: Tx, deviceCodeHash: Uint8Array
     pollIntervalSeconds: r.poll_interval_seconds,
     lastPolledAt: r.last_polled_at,
     userId: r.user_id,
-    workspaceId: r.workspace_id,
+    workspaceId: r.approved_workspace_id,
     tokenName: r.token_name,
     scopes: r.scopes,
     tokenExpiresAt: r.token_expires_at,
