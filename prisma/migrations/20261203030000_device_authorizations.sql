@@ -18,7 +18,7 @@ CREATE TABLE device_authorizations (
   user_id               uuid,
   approved_workspace_id uuid,
   token_name            text,
-  scopes                text[],
+  scopes                text[] NOT NULL DEFAULT '{}',
   token_expires_at      timestamptz(3),
   approved_at           timestamptz(3),
   denied_at             timestamptz(3),
@@ -29,7 +29,7 @@ CREATE TABLE device_authorizations (
   CONSTRAINT device_authorizations_expiry_check CHECK (expires_at > created_at),
   CONSTRAINT device_authorizations_interval_check CHECK (poll_interval_seconds BETWEEN 1 AND 600),
   CONSTRAINT device_authorizations_decision_check CHECK (approved_at IS NULL OR denied_at IS NULL),
-  CONSTRAINT device_authorizations_approval_check CHECK (approved_at IS NULL OR (user_id IS NOT NULL AND approved_workspace_id IS NOT NULL AND token_name IS NOT NULL AND scopes IS NOT NULL AND token_expires_at IS NOT NULL)),
+  CONSTRAINT device_authorizations_approval_check CHECK (approved_at IS NULL OR (user_id IS NOT NULL AND approved_workspace_id IS NOT NULL AND token_name IS NOT NULL AND token_expires_at IS NOT NULL)),
   CONSTRAINT device_authorizations_redeemed_check CHECK (redeemed_at IS NULL OR (approved_at IS NOT NULL AND credential_id IS NOT NULL))
 );
 CREATE UNIQUE INDEX device_authorizations_device_code_hash_key ON device_authorizations (device_code_hash);

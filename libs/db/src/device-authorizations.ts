@@ -106,7 +106,7 @@ export async function lockDeviceAuthorization(tx: Tx, deviceCodeHash: Uint8Array
       user_id: string | null;
       approved_workspace_id: string | null;
       token_name: string | null;
-      scopes: string[] | null;
+      scopes: string[];
       token_expires_at: Date | null;
       approved_at: Date | null;
       denied_at: Date | null;
