@@ -77,6 +77,10 @@ export default [
               importNames: ['Get', 'Post', 'Put', 'Patch', 'Delete', 'All', 'Head', 'Options', 'Search', 'RequestMapping'],
               message: 'Declare API routes with @Operation / @LegacyOperation from @workcell/http, which derive them from the registry.',
             },
+            {
+              name: '@workcell/jobs',
+              message: 'A request starts work after commit only through its outbox event: the relay enqueues the job (libs/domain delivery/post-commit.ts), so an acknowledged request is never left without its work.',
+            },
           ],
           patterns: [testingSubpaths],
         },

@@ -22,7 +22,6 @@ import { CallNotesController } from './call-notes/call-notes.controller.js';
 import { ProjectsController } from './projects/projects.controller.js';
 import { ProjectLifecycleController } from './projects/project-lifecycle.controller.js';
 import { ProjectSharingController } from './projects/project-sharing.controller.js';
-import { LifecycleJobs } from './projects/lifecycle-jobs.js';
 import { TasksController } from './tasks/tasks.controller.js';
 import { TagsController } from './tags/tags.controller.js';
 import { ListsController } from './lists/lists.controller.js';
@@ -36,7 +35,6 @@ import { DocumentsController } from './documents/documents.controller.js';
 import { AbsencesController } from './scheduling/absences.controller.js';
 import { AppointmentsController } from './scheduling/appointments.controller.js';
 import { AvailabilityController } from './scheduling/availability.controller.js';
-import { ExportJobs } from './exports/export-jobs.js';
 import { ExportsController } from './exports/exports.controller.js';
 import { IntegrationsController } from './integrations/integrations.controller.js';
 import { SearchController } from './search/search.controller.js';
@@ -68,7 +66,7 @@ export class ApiV1Module {
     return {
       module: ApiV1Module,
       imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule, ApiAuthModule.forApi('v1'), DiscoveryModule],
-      providers: [LifecycleJobs, ExportJobs, ServedOperations, ChangeWaits],
+      providers: [ServedOperations, ChangeWaits],
       controllers: [MetaController, AuthContextController, WorkspaceController, AuditController, CredentialsController, ServiceAccountsController, MembersController, RolesController, GroupsController, ContactsController, ContactGroupsController, CallNotesController, ProjectsController, ProjectLifecycleController, ProjectSharingController, TasksController, TagsController, ListsController, TimeEntriesController, ProjectStatementsController, ServicesController, ProjectTemplatesController, PlannedWorkController, UsersController, ProductsController, ProductGroupsController, DocumentsController, InvitationsController, CustomFieldDefinitionsController, CustomFieldValuesController, FilesController, TaskRecurrencesController, AppointmentsController, AbsencesController, AvailabilityController, SearchController, IntegrationsController, ExportsController, ChangesController, WebhooksController, CommentsController, ActivityController, AutomationsController],
     };
   }

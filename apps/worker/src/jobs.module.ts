@@ -22,17 +22,18 @@ import {
 } from '@workcell/domain';
 import { createMailer, type Mailer } from '@workcell/mail';
 import { APP_CONFIG, DATABASE, LOGGER, type Logger, Readiness } from '@workcell/http';
-import { type JobHandlers, JobQueues, JobWorkers, PermanentJobFailure, WEBHOOK_SCHEDULE } from '@workcell/jobs';
+import { type JobData, type JobHandlers, JobQueues, JobWorkers, PermanentJobFailure, WEBHOOK_SCHEDULE } from '@workcell/jobs';
 
 /**
  * Where the relay hands deliveries to: new signed rows wake the dispatcher (it claims them from the database);
- * legacy v0 deliveries are jobs on the webhook retry schedule (DeliverySink.deliverLegacy says why).
+ * legacy v0 deliveries are jobs on the webhook retry schedule (DeliverySink.deliverLegacy says why); the work an
+ * event starts (an invitation's e-mail, an export, a project lifecycle operation) is the catalog's job of that name.
  */
 function deliverySink(queues: JobQueues, dispatcher: DeliveryDispatcher): DeliverySink {
   return {
     dispatch: () => void dispatcher.wake(),
     deliverLegacy: async (d) => void (await queues.enqueue('webhooks.deliver-legacy', d, new Date(), WEBHOOK_SCHEDULE)),
-    mailInvitation: async (d) => void (await queues.enqueue('invitations.mail', d)),
+    start: async ({ job, data }) => void (await queues.enqueue(job, data as JobData<typeof job>)),
     startAutomationRun: async (r) => void (await queues.enqueue('automations.run', { ...r, step: 0 })),
   };
 }

@@ -27,6 +27,7 @@ const probes: { rule: string; path: string; code: string; expect: RegExp }[] = [
   { rule: 'production code does not import a testing subpath (libraries)', path: 'libs/http/src/probe.ts', code: "import { measureQueryCost } from '@workcell/db/testing';\nexport const x = measureQueryCost;\n", expect: /no-restricted-imports/ },
   { rule: 'API routes only through the registry (v1)', path: 'apps/api-v1/src/probe.ts', code: "import { Get } from '@nestjs/common';\nexport const x = Get;\n", expect: /no-restricted-imports/ },
   { rule: 'API routes only through the registry (v0)', path: 'apps/api-v0/src/probe.ts', code: "import { Post } from '@nestjs/common';\nexport const x = Post;\n", expect: /no-restricted-imports/ },
+  { rule: 'the APIs enqueue no jobs: post-commit work starts from the outbox', path: 'apps/api-v1/src/probe.ts', code: "import { JobQueues } from '@workcell/jobs';\nexport const x = JobQueues;\n", expect: /no-restricted-imports/ },
   { rule: 'only libs/config reads process.env', path: 'apps/worker/src/probe.ts', code: "export const x = process.env['DATABASE_URL'];\n", expect: /no-restricted-properties/ },
 ];
 

@@ -362,7 +362,7 @@ describe('webhook delivery', () => {
     const more = await emit([{ aggregateType: 'list', eventType: 'list.updated', payload: { list: {} } }]);
     await published(more);
     const ctx = { database: cell.database, config: env.config, now: () => new Date() };
-    await relayOutbox(ctx, { dispatch: () => undefined, deliverLegacy: async () => undefined, mailInvitation: async () => undefined, startAutomationRun: async () => undefined });
+    await relayOutbox(ctx, { dispatch: () => undefined, deliverLegacy: async () => undefined, start: async () => undefined, startAutomationRun: async () => undefined });
     assert.equal(await cell.database.prisma.auditEvent.count({ where: { workspaceId: cell.workspaceId, targetId: hook.id, action: 'webhook.disabled' } }), 1);
     assert.equal((await cell.outbox(hook.id, 'webhook.disabled')).length, 1);
   });
@@ -418,7 +418,7 @@ describe('webhook delivery', () => {
   it('fans each event out exactly once when relays run concurrently', async () => {
     const hook = await subscribe('/ok', ['list.created']);
     const ids = await emit(Array.from({ length: 30 }, () => ({ aggregateType: 'list', eventType: 'list.created', payload: { list: {} } })));
-    const sink: DeliverySink = { dispatch: () => undefined, deliverLegacy: async () => undefined, mailInvitation: async () => undefined, startAutomationRun: async () => undefined };
+    const sink: DeliverySink = { dispatch: () => undefined, deliverLegacy: async () => undefined, start: async () => undefined, startAutomationRun: async () => undefined };
     const ctx = { database: cell.database, config: env.config, now: () => new Date() };
     await Promise.all([relayOutbox(ctx, sink), relayOutbox(ctx, sink), relayOutbox(ctx, sink)]);
     await published(ids);

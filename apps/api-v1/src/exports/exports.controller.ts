@@ -1,24 +1,19 @@
 import { Controller, Inject, Req, Res, StreamableFile } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { V1Auth } from '@workcell/auth-kit';
-import { createExport, downloadExport, type ExportOperationView, failUnqueuedExport, getExport, invoke, listExports, type ProcedureContext, type V1AuthContext } from '@workcell/domain';
-import { Input, list, LOGGER, type Logger, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
-import { ExportJobs } from './export-jobs.js';
+import { createExport, downloadExport, getExport, invoke, listExports, type ProcedureContext, type V1AuthContext } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
 
 type Id = { id: string };
 
 /**
- * Exports (issue 14): createExport answers 202 with the export as its own operation and its `Location`; the job is
- * enqueued after the request's transaction commits, and if that fails the export is marked failed (`enqueue_failed`)
- * at once. Everything is scoped to the calling credential; the download streams the stored result.
+ * Exports (issue 14): createExport answers 202 with the export as its own operation and its `Location`; its job is
+ * started from the outbox (the `export.created` event, delivery/post-commit.ts), never from here. Everything is
+ * scoped to the calling credential; the download streams the stored result.
  */
 @Controller()
 export class ExportsController {
-  constructor(
-    @Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext,
-    @Inject(ExportJobs) private readonly jobs: ExportJobs,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('listExports')
   async listExports(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
@@ -28,15 +23,7 @@ export class ExportsController {
 
   @Operation('createExport')
   async createExport(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    let operation: ExportOperationView = await invoke(createExport, this.ctx, { ...(input.body as object), auth, requestId: request.id });
-    // A replayed request finds its export past `pending` possibly; enqueueing again is harmless (job id = export id).
-    try {
-      await this.jobs.enqueueExport({ workspaceId: auth.workspaceId, exportId: operation.id });
-    } catch (error) {
-      this.logger.error({ requestId: request.id, exportId: operation.id, err: (error as Error).message }, 'export job could not be enqueued');
-      await failUnqueuedExport(this.ctx, auth.workspaceId, operation.id);
-      operation = { ...operation, status: 'failed', error: { code: 'enqueue_failed', message: 'the export could not be queued; request it again' } };
-    }
+    const operation = await invoke(createExport, this.ctx, { ...(input.body as object), auth, requestId: request.id });
     reply.header('location', `/v1/exports/${operation.id}`);
     return single(operation);
   }

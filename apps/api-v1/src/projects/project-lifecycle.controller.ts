@@ -4,46 +4,31 @@ import { V1Auth } from '@workcell/auth-kit';
 import {
   archiveProject,
   completeProject,
-  failProjectLifecycleOperation,
   getProjectLifecycleOperation,
   invoke,
-  type LifecycleOperationView,
   listProjectLifecycleOperations,
   type ProcedureContext,
   reopenProject,
   restoreProject,
   type V1AuthContext,
 } from '@workcell/domain';
-import { expectedRevisionFrom, Input, list, LOGGER, type Logger, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
-import { LifecycleJobs } from './lifecycle-jobs.js';
+import { expectedRevisionFrom, Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
 
 type Id = { id: string };
 type Request = typeof completeProject;
 
 /**
  * Asynchronous project lifecycle (issue 6): complete, reopen, archive, restore answer 202 with the queued
- * operation and its `Location`; the worker applies it (job `projects.lifecycle`, job id = operation id).
- * The job is enqueued after the request's transaction commits; if that fails, the operation is marked failed
- * (`enqueue_failed`) at once, so it is never left queued with nothing to run it, and the 202 shows it failed.
+ * operation and its `Location`; the worker applies it (job `projects.lifecycle`, job id = operation id), started
+ * from the outbox (the `project.lifecycle_requested` event, delivery/post-commit.ts), never from here.
  */
 @Controller()
 export class ProjectLifecycleController {
-  constructor(
-    @Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext,
-    @Inject(LifecycleJobs) private readonly jobs: LifecycleJobs,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   private async accept(procedure: Request, auth: V1AuthContext, input: OperationInput<Id>, request: FastifyRequest, reply: FastifyReply) {
     const expectedRevision = expectedRevisionFrom(request.headers['if-match']);
-    let operation: LifecycleOperationView = await invoke(procedure, this.ctx, { id: input.path.id, expectedRevision, auth, requestId: request.id });
-    try {
-      await this.jobs.enqueueLifecycle({ workspaceId: auth.workspaceId, operationId: operation.id });
-    } catch (error) {
-      this.logger.error({ requestId: request.id, operationId: operation.id, err: (error as Error).message }, 'lifecycle job could not be enqueued');
-      await invoke(failProjectLifecycleOperation, this.ctx, { workspaceId: auth.workspaceId, operationId: operation.id, detail: 'the operation could not be queued; request it again' });
-      operation = await invoke(getProjectLifecycleOperation, this.ctx, { auth, id: operation.resourceId, operationId: operation.id });
-    }
+    const operation = await invoke(procedure, this.ctx, { id: input.path.id, expectedRevision, auth, requestId: request.id });
     reply.header('location', `/v1/projects/${operation.resourceId}/lifecycle-operations/${operation.id}`);
     return single(operation);
   }

@@ -24,8 +24,8 @@ import { authorityOf } from '../identity/authenticate-credential.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
 import { WILDCARD } from '../webhooks/view.js';
-import { INVITATION_MAIL_EVENTS } from '../invitations/send-invitation-mail.js';
 import { automationRunsFor } from '../automations/trigger.js';
+import { jobsStartedBy, type PostCommitJob } from './post-commit.js';
 
 /** Where the relay hands deliveries to; the worker backs it (apps/worker jobs.module.ts). */
 export interface DeliverySink {
@@ -40,11 +40,12 @@ export interface DeliverySink {
    */
   deliverLegacy(delivery: { workspaceId: string; legacyWebhookId: string; eventId: string }): Promise<void>;
   /**
-   * The e-mail an invitation event asks for (INVITATION_MAIL_EVENTS), always a BullMQ job enqueued before the relay's
-   * commit under the event's id, like a legacy delivery: an event is never marked published without its mail job,
-   * and a rolled-back run enqueues the same id again (no second job; sendInvitationMail records what it sent).
+   * A job an event starts once committed (jobsStartedBy: an invitation's e-mail, an export, a project lifecycle
+   * operation), always enqueued before the relay's commit under the job's deterministic id, like a legacy delivery:
+   * an event is never marked published without its job, and a rolled-back run enqueues the same id again (no second
+   * job; each job records what it did).
    */
-  mailInvitation(mail: { workspaceId: string; invitationId: string; eventId: string }): Promise<void>;
+  start(job: PostCommitJob): Promise<void>;
   /**
    * A new automation run's first job, after the relay's commit (a job enqueued before it could run before its row
    * exists); a run whose job was lost between the two is revived by reviveStaleAutomationRuns.
@@ -120,6 +121,7 @@ export interface RelayRun {
  * A subscription whose owner credential has expired (or whose principal is no longer active) gets nothing and is
  * disabled after commit, each in its own short transaction (`disableWebhooks`: idempotent, audited, with an
  * event), so it never stays `active` while receiving nothing; a crash in between is caught by the next event.
+ * - post-commit jobs: what an event starts (jobsStartedBy), enqueued before commit like legacy deliveries;
  * - automations: every published, unarchived definition whose trigger matches gets one run row per event
  *   (automationRunsFor: never its own writes, and a chain bounded in depth), whose job is enqueued after commit.
  */
@@ -138,9 +140,9 @@ export async function relayOutbox(ctx: ProcedureContext, sink: DeliverySink): Pr
     });
     const candidates: NewDelivery[] = [];
     const legacyJobs: { workspaceId: string; legacyWebhookId: string; eventId: string }[] = [];
-    const mailJobs: { workspaceId: string; invitationId: string; eventId: string }[] = [];
+    const started: { eventId: string; job: PostCommitJob }[] = [];
     for (const event of events) {
-      if (INVITATION_MAIL_EVENTS.has(event.eventType)) mailJobs.push({ workspaceId: event.workspaceId, invitationId: event.aggregateId, eventId: event.id });
+      for (const job of jobsStartedBy(event)) started.push({ eventId: event.id, job });
       const spec = eventSpec(event.eventType);
       if (!spec) continue;
       if (spec.channels.includes('webhooks')) {
@@ -163,7 +165,7 @@ export async function relayOutbox(ctx: ProcedureContext, sink: DeliverySink): Pr
     // Each job, and each delivery below, continues the trace of the request that appended its event (outbox trace_context).
     const traceOf = new Map(events.map((e) => [e.id, e.traceContext]));
     await Promise.all(legacyJobs.map((job) => withTraceparent(traceOf.get(job.eventId), () => sink.deliverLegacy(job))));
-    await Promise.all(mailJobs.map((job) => withTraceparent(traceOf.get(job.eventId), () => sink.mailInvitation(job))));
+    await Promise.all(started.map(({ eventId, job }) => withTraceparent(traceOf.get(eventId), () => sink.start(job))));
     const rows = await readableByOwner(tx, candidates, owners);
     const inserted = await insertPendingDeliveries(tx, rows, ctx.config.webhooks.retryScheduleMs.length + 1);
     // Automation runs (docs/automations.md): one per (definition, event), inserted with the event's publication.

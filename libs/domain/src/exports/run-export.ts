@@ -87,8 +87,3 @@ export const runExport = defineProcedure('runExport', runExportInput.extend({ at
   const ended = await end(ctx, workspaceId, exportId, outcome);
   return { outcome: ended?.status ?? 'skipped' };
 });
-
-/** Marks a queued export failed at once when its job could not be enqueued (never left queued with nothing to run it). */
-export async function failUnqueuedExport(ctx: ProcedureContext, workspaceId: string, exportId: string): Promise<void> {
-  await end(ctx, workspaceId, exportId, { status: 'failed', rowsDone: 0, rowsTotal: null, failureReason: 'enqueue_failed', storageKey: null, sizeBytes: null, expiresAt: null });
-}

@@ -34,7 +34,7 @@ export const runProjectLifecycleOperation = defineProcedure('runProjectLifecycle
   const existing = await findLifecycleOperationById(ctx.database, workspaceId, operationId);
   if (!existing || existing.status === 'succeeded' || existing.status === 'failed') return existing ? lifecycleOperationView(existing) : null;
   if (!(await setLifecycleOperationStatus(ctx.database, workspaceId, operationId, ['queued', 'running'], { status: 'running', ...(existing.startedAt ? {} : { startedAt: ctx.now() }) }, ctx.now()))) {
-    // Finished in the meantime (e.g. marked enqueue_failed after its enqueue timed out): nothing to run.
+    // Finished in the meantime (another attempt of the same job ended it): nothing to run.
     const current = await findLifecycleOperationById(ctx.database, workspaceId, operationId);
     return current ? lifecycleOperationView(current) : null;
   }
