@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
@@ -300,6 +300,29 @@ describe('sign-in by e-mail link, sessions and the account page', () => {
     await again.signIn(email);
     await cell.database.prisma.session.updateMany({ where: { userId: user.id, revokedAt: null }, data: { expiresAt: new Date(Date.now() - 1000), createdAt: new Date(Date.now() - 13 * 3600_000) } });
     assert.equal((await again.get('/account')).status, 303);
+  });
+
+  it('the worker mails the link: while the mail driver fails the request still answers 202, and the e-mail arrives once it recovers', async () => {
+    const email = await invitedMember();
+    const seen = (await mailsTo(email)).length;
+    const dir = outboxDir();
+    // A file where the outbox directory should be: every send of the outbox driver fails until it is put back.
+    await rename(dir, `${dir}.aside`);
+    await writeFile(dir, 'not a directory');
+    try {
+      assert.equal((await new Agent().requestLink(email)).status, 202);
+      const failed = await waitFor('a failed attempt to mail the link', () => cell.database.prisma.signInLink.findFirst({ where: { user: { email }, mailAttempts: { gt: 0 } } }));
+      assert.equal(failed.tokenHash, null, 'no token is stored for a link that was not mailed');
+      assert.ok(failed.mailDueAt, 'the link is due again');
+    } finally {
+      await rm(dir);
+      await rename(`${dir}.aside`, dir);
+    }
+    const link = await nextLink(email, seen);
+    assert.equal((await new Agent().complete(link)).status, 303);
+    const mailed = await cell.database.prisma.signInLink.findFirstOrThrow({ where: { user: { email }, usedAt: { not: null } }, orderBy: { createdAt: 'desc' } });
+    assert.ok(mailed.mailAttempts >= 2, `attempts: ${mailed.mailAttempts}`);
+    assert.deepEqual(Buffer.from(mailed.tokenHash ?? []), createHash('sha256').update(link.searchParams.get('token') ?? '').digest(), 'only the token’s SHA-256 is stored');
   });
 
   it('an address may ask for 5 links in 15 minutes, then 429 with Retry-After and the error document', async () => {
