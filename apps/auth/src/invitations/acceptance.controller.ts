@@ -3,7 +3,8 @@ import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '@workcell/config';
 import { acceptInvitation, type AcceptedInvitation, type ProcedureContext, signInInvitee } from '@workcell/domain';
-import { APP_CONFIG, LOGGER, type Logger, PROCEDURE_CONTEXT, sendProblem, toProblem, v1Errors } from '@workcell/http';
+import { APP_CONFIG, LOGGER, type Logger, PROCEDURE_CONTEXT } from '@workcell/http';
+import { sendFailure } from '../sign-in/respond.js';
 import { setSessionCookie } from '../sign-in/web.js';
 
 /**
@@ -85,9 +86,7 @@ export class InvitationAcceptanceController {
       if (request.headers['sec-fetch-site'] === 'same-origin') await this.signIn(reply, accepted, request.id);
       void reply.status(201).header('cache-control', 'no-store').header('location', `/v1/members/${accepted.memberId}`).send({ data: accepted });
     } catch (error) {
-      const problem = toProblem(error);
-      if (problem.status >= 500) this.logger.error({ requestId: request.id, err: error instanceof Error ? error.message : String(error) }, 'invitation acceptance failed');
-      sendProblem(reply, request, problem, v1Errors);
+      sendFailure(reply, request, error, this.logger, 'Accepting the invitation');
     }
   }
 

@@ -55,7 +55,7 @@ export class SignInController {
       if (wait !== null) throw new ProtocolError(429, 'rate_limit_exceeded', 'too many sign-in requests: try again later', [], { 'retry-after': String(wait) });
       await requestSignIn(this.ctx, { email: email ?? '' });
     } catch (error) {
-      sendFailure(reply, request, error, this.logger, json, 'Sign-in');
+      sendFailure(reply, request, error, this.logger, 'Sign-in');
       return;
     }
     // The same answer either way, only once the link (if any) is committed: the worker mails it.
@@ -71,7 +71,7 @@ export class SignInController {
       setSessionCookie(reply, this.config, session.secret);
       seeOther(reply, '/account');
     } catch (error) {
-      sendFailure(reply, request, error, this.logger, false, 'Sign-in link');
+      sendFailure(reply, request, error, this.logger, 'Sign-in link');
     }
   }
 }
