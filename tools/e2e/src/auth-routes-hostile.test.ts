@@ -217,6 +217,13 @@ describe('auth service routes: hostile input', () => {
     return null;
   }
 
+  /** A wrong method on a path of the service: 405 with the methods it serves there in Allow. */
+  async function allowOf(c: Case, allow: string): Promise<string | null> {
+    const response = await fetch(`${auth.url}${c.path}`, { method: c.method, headers: c.headers, body: c.body, signal: AbortSignal.timeout(10_000) });
+    await response.arrayBuffer();
+    return response.status === 405 && response.headers.get('allow') === allow ? null : `${response.status} with Allow ${response.headers.get('allow')}, expected 405 with ${allow}`;
+  }
+
   /** Keeps the test's session alive between cases (a case that signs out with a valid token is not hostile, just early). */
   const revive = () => database.prisma.session.update({ where: { id: sessionId }, data: { revokedAt: null, lastSeenAt: new Date() } });
 
@@ -247,7 +254,8 @@ describe('auth service routes: hostile input', () => {
       const served = new Set(routes.filter((r) => r.url === url).map((r) => r.method));
       for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND'].filter((m) => !served.has(m))) {
         for (const headers of [{ accept: BROWSER }, { 'content-type': 'application/json', accept: 'application/json' }] as Record<string, string>[]) {
-          const failure = await send({ name: 'wrong method', method, path: url.replace(/:(\w+)/g, 'x'), headers, ...(method === 'GET' ? {} : { body: '{}' }) });
+          const c = { name: 'wrong method', method, path: url.replace(/:(\w+)/g, 'x'), headers, ...(method === 'GET' ? {} : { body: '{}' }) };
+          const failure = (await send(c)) ?? (await allowOf(c, [...served].sort().join(', ')));
           sent++;
           if (failure) failures.push(`${method} ${url} [wrong method]: ${failure}`);
         }
