@@ -76,18 +76,24 @@ const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8
 
 interface Case {
   readonly name: string;
+  /** Whether KNOWN describes the route (its refusals' shape is then exactly the rule's). */
+  readonly known?: boolean;
   readonly method: string;
   readonly path: string;
   readonly headers: Record<string, string>;
   readonly body?: string | Buffer;
 }
 
-/** The answer's expected shape: an HTML page for a form post or a page request (a browser's Accept), else the v1 error document. */
-function expectsHtml(headers: Record<string, string>): boolean {
+/**
+ * A refusal's expected shape: an HTML page for a form post or a page request (a browser's Accept), else the v1 error
+ * document. A route the test does not know may answer a form post with either: a machine endpoint that reads forms
+ * (RFC 8628's device authorization and token requests) answers in JSON by its contract.
+ */
+function expectedShape(headers: Record<string, string>, known: boolean): 'page' | 'document' | 'either' {
   const type = (headers['content-type'] ?? '').toLowerCase();
-  if (/^\s*(application\/x-www-form-urlencoded|multipart\/form-data)\b/.test(type)) return true;
-  if (/^\s*application\/json\b/.test(type)) return false;
-  return /text\/html/.test(headers['accept'] ?? '');
+  if (/^\s*(application\/x-www-form-urlencoded|multipart\/form-data)\b/.test(type)) return known ? 'page' : 'either';
+  if (/^\s*application\/json\b/.test(type)) return 'document';
+  return /text\/html/.test(headers['accept'] ?? '') ? 'page' : 'document';
 }
 
 /** A query value, percent-encoded (a lone surrogate as the bytes a careless client would send). */
@@ -158,7 +164,8 @@ describe('auth service routes: hostile input', () => {
     const base = (headers: Record<string, string>) => (cookie ? { cookie, ...headers } : headers);
     const valid = validFields(route);
     const cases: Case[] = [];
-    const add = (name: string, headers: Record<string, string>, body?: string | Buffer, query = '') => cases.push({ name, method, path: `${path}${query}`, headers: base(headers), ...(method === 'GET' || method === 'HEAD' ? {} : body === undefined ? {} : { body }) });
+    const known = route in KNOWN;
+    const add = (name: string, headers: Record<string, string>, body?: string | Buffer, query = '') => cases.push({ name, known, method, path: `${path}${query}`, headers: base(headers), ...(method === 'GET' || method === 'HEAD' ? {} : body === undefined ? {} : { body }) });
     const json = { 'content-type': 'application/json', accept: 'application/json' };
     const urlencoded = { 'content-type': 'application/x-www-form-urlencoded', accept: BROWSER };
 
@@ -178,7 +185,7 @@ describe('auth service routes: hostile input', () => {
     add('form of invalid UTF-8', urlencoded, Buffer.concat([Buffer.from('email='), Buffer.from([0xff, 0xfe]), Buffer.from('&csrf=x')]));
     // Cookies: garbage, a forged or missing CSRF binding, oversized.
     for (const garbage of ['garbage', 'wc_session=', 'wc_session=%%%; wc_form=%%%', `wc_session=${'A'.repeat(6_000)}`, `wc_form=${'A'.repeat(6_000)}`, 'wc_session=a; wc_session=b', '=; ;;=x', `wc_form=${randomBytes(32).toString('base64url')}`]) {
-      cases.push({ name: `cookie ${garbage.slice(0, 24)}`, method, path, headers: { cookie: garbage, ...urlencoded }, ...(method === 'GET' || method === 'HEAD' ? {} : { body: form(valid) }) });
+      cases.push({ name: `cookie ${garbage.slice(0, 24)}`, known, method, path, headers: { cookie: garbage, ...urlencoded }, ...(method === 'GET' || method === 'HEAD' ? {} : { body: form(valid) }) });
     }
     // Odd query strings.
     for (const query of ['?token=a&token=b', '?token[]=x', '?token=%00', '?token=%E0%A4%A', `?token=${'A'.repeat(6_000)}`, '?__proto__=x', '?=&=&', '?%', `?${'a=1&'.repeat(500)}`, '?token=%F0%9F%98%80']) {
@@ -207,12 +214,20 @@ describe('auth service routes: hostile input', () => {
     if (response.status >= 500) return `${response.status}: ${text.slice(0, 200)}`;
     if (response.status < 400 || c.method === 'HEAD') return null;
     const type = response.headers.get('content-type') ?? '';
-    if (expectsHtml(c.headers)) {
-      if (!/^text\/html/.test(type) || !/<h1>/.test(text)) return `${response.status} is not an HTML page (${type}): ${text.slice(0, 120)}`;
+    const shape = expectedShape(c.headers, c.known ?? false);
+    const page = /^text\/html/.test(type);
+    if (shape === 'page' || (shape === 'either' && page)) {
+      if (!page || !/<h1>/.test(text)) return `${response.status} is not an HTML page (${type}): ${text.slice(0, 120)}`;
       return null;
     }
     if (!/^application\/json/.test(type)) return `${response.status} is not the v1 error document (${type}): ${text.slice(0, 120)}`;
-    const body = JSON.parse(text) as { errors?: { code?: unknown; status?: unknown }[]; meta?: { requestId?: unknown } };
+    type Document = { errors?: { code?: unknown; status?: unknown }[]; meta?: { requestId?: unknown } };
+    let body: Document;
+    try {
+      body = JSON.parse(text) as Document;
+    } catch {
+      return `${response.status}: not JSON: ${text.slice(0, 120)}`;
+    }
     if (typeof body.errors?.[0]?.code !== 'string' || body.errors[0].status !== String(response.status) || body.meta?.requestId !== requestId) return `${response.status}: not the v1 error document: ${text.slice(0, 200)}`;
     return null;
   }
