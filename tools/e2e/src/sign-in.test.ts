@@ -14,7 +14,8 @@ import { addMember, useV1Cell } from './support/cell.js';
  * cell's services and the mail outbox: invite → accept → sign in by the e-mailed link → the account page → create a
  * personal access token → use it on the v1 API → revoke it on the page → 401. Plus single use and expiry of links, no
  * enumeration, form tokens (CSRF), the settings.api.personalCredentials permission, cookie flags, sign out (here and
- * everywhere), the request limits, and the pages in headless Chromium (screenshots under tools/e2e/artifacts/sign-in).
+ * everywhere), the request limits, the worker mailing the link through a failing mail driver, the session an
+ * invitation's acceptance starts, and the pages in headless Chromium (screenshots under tools/e2e/artifacts/sign-in).
  */
 
 const env = useTestEnvironment({ SIGN_IN_LIMIT_PER_CLIENT: '60' });
