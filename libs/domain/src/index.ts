@@ -318,7 +318,7 @@ export { abortAutomationRun, type AutomationAbortOperationView } from './automat
 export { type AutomationScheduler, reviveStaleAutomationRuns, runAutomation } from './automations/run-automation.js';
 export { ACCOUNT_TOKEN_MAX_LIFETIME_MS, formToken, formTokenValid, randomSecret, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SIGN_IN_LINK_LIFETIME_MS } from './sign-in/secrets.js';
 export { requestSignIn } from './sign-in/request-sign-in.js';
-export { sendNextSignInMail, signInMailRetryMs } from './sign-in/send-sign-in-mail.js';
+export { sendNextSignInMail } from './sign-in/send-sign-in-mail.js';
 export { signInInvitee } from './sign-in/sign-in-invitee.js';
 export { completeSignIn, type StartedSession } from './sign-in/complete-sign-in.js';
 export { resolveSession } from './sign-in/resolve-session.js';

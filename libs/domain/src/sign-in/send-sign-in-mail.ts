@@ -1,4 +1,4 @@
-import { inTransaction, lockDueSignInMail, postponeSignInMail, recordSignInLinkMailed } from '@workcell/db';
+import { type DueSignInMail, inTransaction, lockDueSignInMail, postponeSignInMail, recordSignInLinkMailed } from '@workcell/db';
 import type { Mailer } from '@workcell/mail';
 import type { ProcedureContext } from '../kernel/procedure.js';
 import { randomSecret, secretHash } from './secrets.js';
@@ -16,12 +16,12 @@ export const signInMailRetryMs = (attempts: number): number => Math.min(60_000, 
  */
 export async function sendNextSignInMail(ctx: ProcedureContext, mailer: Mailer): Promise<'sent' | 'none'> {
   const now = ctx.now();
-  let claimed: { id: string; attempts: number } | null = null;
+  const claimed: { link: DueSignInMail | null } = { link: null };
   try {
     return await inTransaction(ctx.database, async (tx) => {
       const due = await lockDueSignInMail(tx, now);
       if (!due) return 'none';
-      claimed = due;
+      claimed.link = due;
       const token = randomSecret();
       await recordSignInLinkMailed(tx, due.id, secretHash(token));
       const link = `${ctx.config.mail.signInUrl}?token=${encodeURIComponent(token)}`;
@@ -34,8 +34,8 @@ export async function sendNextSignInMail(ctx: ProcedureContext, mailer: Mailer):
       return 'sent';
     });
   } catch (error) {
-    const failed = claimed as { id: string; attempts: number } | null;
-    if (failed) await postponeSignInMail(ctx.database, failed.id, new Date(ctx.now().getTime() + signInMailRetryMs(failed.attempts + 1)));
+    const { link } = claimed;
+    if (link) await postponeSignInMail(ctx.database, link.id, new Date(ctx.now().getTime() + signInMailRetryMs(link.attempts + 1)));
     throw error;
   }
 }
