@@ -408,15 +408,22 @@ export {
 } from './visibility.js';
 export {
   createSignInLink,
+  type DueSignInMail,
   endAllSessions,
   endSession,
   findUserIdByEmail,
+  type InviteeSessionOutcome,
+  lockDueSignInMail,
+  type NewSession,
+  postponeSignInMail,
+  recordSignInLinkMailed,
   type SessionMembership,
   sessionMemberships,
   type SessionRecord,
   type SignInOutcome,
   signInLinkState,
   signInWithLink,
+  startInviteeSession,
   touchSession,
 } from './sessions.js';
 export {

@@ -50,6 +50,14 @@ export interface HttpApplicationOptions {
 export const INFRASTRUCTURE_ROUTES = ['/healthz', '/readyz', METRICS_PATH, '/trpc', '/openapi.json', ...Object.values(REFERENCE_PAGES), FILE_TRANSFER_PREFIX];
 
 const coverageByApp = new WeakMap<object, RouteCoverage>();
+const routesByApp = new WeakMap<object, readonly MountedRoute[]>();
+
+/** Every route the app has mounted, from its creation on (a test enumerates a service's routes with it). */
+export function mountedRoutes(app: NestFastifyApplication): readonly MountedRoute[] {
+  const routes = routesByApp.get(app);
+  if (!routes) throw new Error('mountedRoutes(): not an application of createHttpApplication');
+  return routes;
+}
 
 /** Which registry operations an API app implements (the rest answer 501). */
 export function routeCoverage(app: NestFastifyApplication): RouteCoverage {
@@ -194,6 +202,7 @@ export async function createHttpApplication(
     // installBodyParsers().
     bodyParser: false,
   });
+  routesByApp.set(app, mounted);
   const config = app.get<AppConfig>(APP_CONFIG);
   applyServerLimits(fastify, config);
   // Before Nest mounts its routes (app.init): every route, /metrics itself included, is measured and traced.

@@ -28,6 +28,12 @@ export const ALLOWED_STATEMENTS: readonly AllowedStatement[] = [
     rework: "None needed: a read over every shard without a lock is a plain multi-shard SELECT; at scale a per-user index of memberships (a reference table of user → workspace ids) makes it a router read.",
   },
   {
+    fingerprint: '540963172e9086c6',
+    source: 'libs/db/src/sessions.ts sessionMemberships (workspace names)',
+    why: "The names of the workspaces a person with several memberships belongs to (Prisma's read of the relation, `id IN (…)`), for their account page and when an invitation's acceptance decides whether to start a session.",
+    rework: 'None needed: a read without a lock; Citus prunes `id IN (…)` on the distribution column to the shards of the listed workspaces.',
+  },
+  {
     fingerprint: 'a976ecb074c26b60',
     source: 'libs/db/src/webhook-delivery.ts lockUnpublishedEvents',
     why: "The webhook relay claims the oldest unpublished outbox events of every workspace (FOR UPDATE SKIP LOCKED under the relay lock).",

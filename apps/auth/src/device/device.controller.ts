@@ -118,7 +118,7 @@ export class DeviceController {
       if (code === null) return sendPage(reply, 200, deviceCodePage(this.csrf(session)));
       await this.approval(request, reply, session, code);
     } catch (error) {
-      sendFailure(reply, request, error, this.logger, false, 'Device login');
+      sendFailure(reply, request, error, this.logger, 'Device login');
     }
   }
 
@@ -129,7 +129,7 @@ export class DeviceController {
       if (!session) return;
       await this.approval(request, reply, session, field(request.body, 'user_code') ?? '');
     } catch (error) {
-      sendFailure(reply, request, error, this.logger, false, 'Device login');
+      sendFailure(reply, request, error, this.logger, 'Device login');
     }
   }
 
@@ -147,10 +147,10 @@ export class DeviceController {
       const problem = toProblem(error);
       // A choice the person can correct (name, scopes, expiry) is shown on the approval page again, with its status.
       if (session && problem.status === 400) {
-        await this.approval(request, reply, session, field(body, 'user_code') ?? '', problem).catch((e: unknown) => sendFailure(reply, request, e, this.logger, false, 'Device login'));
+        await this.approval(request, reply, session, field(body, 'user_code') ?? '', problem).catch((e: unknown) => sendFailure(reply, request, e, this.logger, 'Device login'));
         return;
       }
-      sendFailure(reply, request, error, this.logger, false, 'Device login');
+      sendFailure(reply, request, error, this.logger, 'Device login');
     }
   }
 
@@ -162,7 +162,7 @@ export class DeviceController {
       await denyDeviceLogin(this.ctx, session.userId, field(request.body, 'user_code'));
       sendPage(reply, 200, deviceDonePage(false));
     } catch (error) {
-      sendFailure(reply, request, error, this.logger, false, 'Device login');
+      sendFailure(reply, request, error, this.logger, 'Device login');
     }
   }
 
