@@ -7,10 +7,13 @@ import { mountedRoutes, ProtocolError } from '@workcell/http';
  */
 export function installMethodNotAllowed(app: NestFastifyApplication): void {
   const routes = mountedRoutes(app);
-  app.getHttpAdapter().getInstance().addHook('onRequest', async (request) => {
-    if (request.routeOptions.url !== undefined) return;
-    const path = request.url.split('?')[0];
-    const allow = [...new Set(routes.filter((r) => r.url === path).map((r) => r.method))].sort();
-    if (allow.length > 0) throw new ProtocolError(405, 'method_not_allowed', `${request.method} is not allowed on this path; allowed: ${allow.join(', ')}`, [], { allow: allow.join(', ') });
-  });
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRequest', async (request) => {
+      if (request.routeOptions.url !== undefined) return;
+      const path = request.url.split('?')[0];
+      const allow = [...new Set(routes.filter((r) => r.url === path).map((r) => r.method))].sort();
+      if (allow.length > 0) throw new ProtocolError(405, 'method_not_allowed', `${request.method} is not allowed on this path; allowed: ${allow.join(', ')}`, [], { allow: allow.join(', ') });
+    });
 }

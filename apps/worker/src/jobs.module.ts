@@ -134,7 +134,8 @@ export class QueueRuntime implements OnApplicationBootstrap, OnApplicationShutdo
     this.workers.start();
     this.dispatcher.start();
     // Polled like the webhook relay: a failed send is due again after its retry delay, a new link at once.
-    const mailSignInLinks = () => void this.signInMail.wake().catch((error: Error) => this.logger.error({ err: error.message }, 'sending a sign-in e-mail failed; it is retried until the link expires'));
+    const mailSignInLinks = () =>
+      void this.signInMail.wake().catch((error: Error) => this.logger.error({ err: error.message }, 'sending a sign-in e-mail failed; it is retried until the link expires'));
     this.signInMailPoll = setInterval(mailSignInLinks, this.config.webhooks.relayPollMs);
     this.signInMailPoll.unref();
     mailSignInLinks();

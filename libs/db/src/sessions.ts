@@ -93,7 +93,15 @@ export async function sessionMemberships(client: Database | Tx, userId: string):
 
 async function auditForUser(tx: Tx, userId: string, action: string, targetType: string, targetId: string, requestId: string | null, now: Date, metadata: Record<string, unknown> = {}): Promise<void> {
   for (const m of await sessionMemberships(tx, userId)) {
-    await recordAudit(tx, { workspaceId: m.workspaceId, actor: { credentialId: null, principalType: 'member', principalId: m.memberId, requestId }, action, targetType, targetId, metadata, occurredAt: now });
+    await recordAudit(tx, {
+      workspaceId: m.workspaceId,
+      actor: { credentialId: null, principalType: 'member', principalId: m.memberId, requestId },
+      action,
+      targetType,
+      targetId,
+      metadata,
+      occurredAt: now,
+    });
   }
 }
 
@@ -104,10 +112,7 @@ export type SignInOutcome = { readonly outcome: 'signed_in'; readonly userId: st
  * AND expires_at > now`) lets exactly one of concurrent attempts through; the session stores its id's hash only.
  * `session.started` is audited in each of the person's workspaces.
  */
-export async function signInWithLink(
-  database: Database,
-  input: NewSession & { tokenHash: Uint8Array<ArrayBuffer> },
-): Promise<SignInOutcome> {
+export async function signInWithLink(database: Database, input: NewSession & { tokenHash: Uint8Array<ArrayBuffer> }): Promise<SignInOutcome> {
   return database.prisma.$transaction(async (tx) => {
     const used = await tx.$queryRaw<{ user_id: string }[]>`
       UPDATE sign_in_links SET used_at = ${input.now}

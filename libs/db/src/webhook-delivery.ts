@@ -40,7 +40,19 @@ export async function withRelayLock<T>(database: Database, work: (tx: Statements
 
 /** The oldest unpublished events, in per-workspace sequence order, locked until the transaction ends. */
 export async function lockUnpublishedEvents(tx: SqlClient, take: number): Promise<UnpublishedEvent[]> {
-  const rows = await readRows<{ workspace_id: string; id: string; sequence: string; aggregate_type: string; aggregate_id: string; event_type: string; payload: unknown; occurred_at: Date; caused_by_definition_id: string | null; automation_depth: number; trace_context: string | null }>(
+  const rows = await readRows<{
+    workspace_id: string;
+    id: string;
+    sequence: string;
+    aggregate_type: string;
+    aggregate_id: string;
+    event_type: string;
+    payload: unknown;
+    occurred_at: Date;
+    caused_by_definition_id: string | null;
+    automation_depth: number;
+    trace_context: string | null;
+  }>(
     tx,
     // ORDER BY names the columns, not their text aliases of the same names (text would order 10 before 9).
     Prisma.sql`SELECT o.workspace_id::text AS workspace_id, o.id::text AS id, o.sequence::text AS sequence, aggregate_type, aggregate_id::text AS aggregate_id, event_type, payload, occurred_at,

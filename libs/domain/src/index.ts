@@ -14,7 +14,10 @@ export {
   identifyTeamToken,
   type IdentifiedTeamToken,
   verifyIdentifiedTeamToken,
-  type V0AuthContext, type V0Authentication, type V0AuthFailureCode } from './identity/authenticate-team-token.js';
+  type V0AuthContext,
+  type V0Authentication,
+  type V0AuthFailureCode,
+} from './identity/authenticate-team-token.js';
 export { requireTokenMember, v0ActingContext } from './identity/v0-acting-context.js';
 export { revokeOwnCredential } from './identity/revoke-own-credential.js';
 export { getWorkspace, type WorkspaceView } from './workspace/get-workspace.js';

@@ -123,10 +123,7 @@ function installBodyParsers(fastify: FastifyInstance): void {
  * request and response, and exactly one structured log line per request (method, route template, status,
  * duration, request id; never headers or the raw URL, which may carry secrets).
  */
-export async function createHttpApplication(
-  rootModule: Type<unknown> | DynamicModule,
-  options: HttpApplicationOptions,
-): Promise<NestFastifyApplication> {
+export async function createHttpApplication(rootModule: Type<unknown> | DynamicModule, options: HttpApplicationOptions): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     logger: false,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -208,13 +205,19 @@ export async function createHttpApplication(
   // Before Nest mounts its routes (app.init): every route, /metrics itself included, is measured and traced.
   const service = app.get<string>(SERVICE_NAME);
   if (config.telemetry.otlpEndpoint !== null) {
-    await startTracing({ endpoint: config.telemetry.otlpEndpoint, serviceName: config.telemetry.serviceName ?? service, sampleRatio: config.telemetry.sampleRatio, exportDelayMs: config.telemetry.exportDelayMs });
+    await startTracing({
+      endpoint: config.telemetry.otlpEndpoint,
+      serviceName: config.telemetry.serviceName ?? service,
+      sampleRatio: config.telemetry.sampleRatio,
+      exportDelayMs: config.telemetry.exportDelayMs,
+    });
   }
   installObservability(fastify, {
     service,
     config,
     ...(options.api ? { api: options.api } : {}),
-    refuse: (request, reply) => sendProblem(reply, request, toProblem(new ProtocolError(401, 'unauthenticated', 'a scrape of /metrics must present METRICS_TOKEN as a bearer token')), RENDERERS[options.api ?? 'v1']),
+    refuse: (request, reply) =>
+      sendProblem(reply, request, toProblem(new ProtocolError(401, 'unauthenticated', 'a scrape of /metrics must present METRICS_TOKEN as a bearer token')), RENDERERS[options.api ?? 'v1']),
   });
   if (options.api) await mountApi(app, options.api, mounted, options.logger);
   return app;
@@ -263,7 +266,8 @@ async function mountApi(app: NestFastifyApplication, generation: ApiGeneration, 
           throw notImplemented(operationId);
         } catch (error) {
           const problem = toProblem(error);
-          if (problem.status >= 500 && problem.status !== 501) logger.error({ requestId: request.id, err: error instanceof Error ? { name: error.name, message: error.message } : String(error) }, 'request failed');
+          if (problem.status >= 500 && problem.status !== 501)
+            logger.error({ requestId: request.id, err: error instanceof Error ? { name: error.name, message: error.message } : String(error) }, 'request failed');
           sendProblem(reply, request, problem, renderer);
         }
         return reply;
@@ -280,10 +284,7 @@ async function mountApi(app: NestFastifyApplication, generation: ApiGeneration, 
  * in flight finish, close queues and connections, then exit. A shutdown that takes longer than
  * SHUTDOWN_TIMEOUT_MS is cut short so an orchestrator's kill never finds a hung process.
  */
-export async function runService(
-  app: NestFastifyApplication,
-  options: { config: AppConfig; port: number; logger: Logger; service: string },
-): Promise<void> {
+export async function runService(app: NestFastifyApplication, options: { config: AppConfig; port: number; logger: Logger; service: string }): Promise<void> {
   const { config, port, logger, service } = options;
   await app.listen(port, config.host);
   logger.info({ url: await app.getUrl() }, `${service} listening`);
@@ -317,11 +318,7 @@ export async function runService(
 }
 
 /** A service's entry point: validate config (exit with one line naming a bad variable), build, listen. */
-export async function serve(
-  service: string,
-  portOf: (config: AppConfig) => number,
-  create: (config: AppConfig, logger: Logger) => Promise<NestFastifyApplication>,
-): Promise<void> {
+export async function serve(service: string, portOf: (config: AppConfig) => number, create: (config: AppConfig, logger: Logger) => Promise<NestFastifyApplication>): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config, service);
   try {

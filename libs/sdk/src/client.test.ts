@@ -37,7 +37,9 @@ function client(answers: Answer[], extra: Partial<ConstructorParameters<typeof W
 
 describe('WorkcellClient', () => {
   it('sends to the regional endpoint of the credential, with the bearer credential and no redirect following', async () => {
-    const { api, sent } = client([{ status: 200, body: { data: { id: 'w' } }, headers: { etag: '"3"', 'x-request-id': 'req-1', 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '1000' } }]);
+    const { api, sent } = client([
+      { status: 200, body: { data: { id: 'w' } }, headers: { etag: '"3"', 'x-request-id': 'req-1', 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '1000' } },
+    ]);
     assert.equal(api.endpoint, 'https://eu1.api.test');
     const reply = await api.call('getWorkspace');
     assert.deepEqual(reply.data as unknown, { id: 'w' });
@@ -77,7 +79,10 @@ describe('WorkcellClient', () => {
 
   it('never retries other PATCH, PUT or DELETE, not even on 429 or 503', async () => {
     const { api, sent } = client([{ status: 503, body: problem(503, 'service_unavailable'), headers: { 'retry-after': '1' } }]);
-    await assert.rejects(api.call('updateTag', { path: { id: 'a' }, body: { name: 'y' } }), (error: WorkcellApiError) => error.status === 503 && error.code === 'service_unavailable' && error.retryAfter === 1);
+    await assert.rejects(
+      api.call('updateTag', { path: { id: 'a' }, body: { name: 'y' } }),
+      (error: WorkcellApiError) => error.status === 503 && error.code === 'service_unavailable' && error.retryAfter === 1,
+    );
     assert.equal(sent.length, 1);
     const { api: del, sent: sentDel } = client([{ status: 429, body: problem(429, 'rate_limit_exceeded') }]);
     await assert.rejects(del.call('archiveTag', { path: { id: 'a' } }), WorkcellApiError);
@@ -93,7 +98,13 @@ describe('WorkcellClient', () => {
   });
 
   it('never retries 400, 401, 403, 404, 409, 412 or 428, and gives up after maxAttempts', async () => {
-    for (const [status, code] of [[400, 'validation_failed'], [401, 'unauthenticated'], [403, 'insufficient_scope'], [404, 'not_found'], [409, 'conflict']] as const) {
+    for (const [status, code] of [
+      [400, 'validation_failed'],
+      [401, 'unauthenticated'],
+      [403, 'insufficient_scope'],
+      [404, 'not_found'],
+      [409, 'conflict'],
+    ] as const) {
       const { api, sent } = client([{ status, body: problem(status, code), headers: { 'x-request-id': 'rq' } }]);
       await assert.rejects(api.call('getTag', { path: { id: 'a' } }), (error: WorkcellApiError) => error.status === status && error.code === code && error.requestId === 'rq');
       assert.equal(sent.length, 1);
@@ -210,8 +221,17 @@ describe('retry timing', () => {
     assert.equal(parseRetryAfter(null), null);
     const policy = { maxAttempts: 5, baseDelayMs: 100, maxDelayMs: 1000 };
     assert.equal(retryDelayMs(policy, 1, 2), 2000);
-    assert.equal(retryDelayMs(policy, 1, null, () => 0.999), 99);
-    assert.equal(retryDelayMs(policy, 3, null, () => 0.999), 399);
-    assert.equal(retryDelayMs(policy, 10, null, () => 0.999), 999);
+    assert.equal(
+      retryDelayMs(policy, 1, null, () => 0.999),
+      99,
+    );
+    assert.equal(
+      retryDelayMs(policy, 3, null, () => 0.999),
+      399,
+    );
+    assert.equal(
+      retryDelayMs(policy, 10, null, () => 0.999),
+      999,
+    );
   });
 });

@@ -33,7 +33,12 @@ export function table(rows: readonly Row[], columns: readonly string[] = columns
   const cells = rows.map((row) => columns.map((column) => cell(row[column])));
   const headers = columns.map((column) => column.toUpperCase());
   const widths = headers.map((header, i) => Math.max(header.length, ...cells.map((line) => line[i]!.length)));
-  const render = (line: readonly string[]) => line.map((text, i) => (i === line.length - 1 ? text : text.padEnd(widths[i]!))).join('  ').slice(0, width).trimEnd();
+  const render = (line: readonly string[]) =>
+    line
+      .map((text, i) => (i === line.length - 1 ? text : text.padEnd(widths[i]!)))
+      .join('  ')
+      .slice(0, width)
+      .trimEnd();
   return [render(headers), ...cells.map(render)];
 }
 

@@ -52,7 +52,12 @@ export async function waitForOperation(client: WorkcellClient, location: string,
     if (options.live || operation.status !== said) options.report(line, options.live);
     said = operation.status;
     if (FINAL.has(operation.status)) return operation;
-    if (now() - started >= options.timeoutMs) throw new WaitTimeout(`still ${operation.status} after ${seconds} s; follow it with: workcell call ${target.operation.operationId} ${Object.entries(target.path).map(([k, v]) => `--path ${k}=${v}`).join(' ')}`);
+    if (now() - started >= options.timeoutMs)
+      throw new WaitTimeout(
+        `still ${operation.status} after ${seconds} s; follow it with: workcell call ${target.operation.operationId} ${Object.entries(target.path)
+          .map(([k, v]) => `--path ${k}=${v}`)
+          .join(' ')}`,
+      );
     await sleep(options.intervalMs);
   }
 }

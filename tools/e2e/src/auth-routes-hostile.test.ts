@@ -165,37 +165,88 @@ describe('auth service routes: hostile input', () => {
     const valid = validFields(route);
     const cases: Case[] = [];
     const known = route in KNOWN;
-    const add = (name: string, headers: Record<string, string>, body?: string | Buffer, query = '') => cases.push({ name, known, method, path: `${path}${query}`, headers: base(headers), ...(method === 'GET' || method === 'HEAD' ? {} : body === undefined ? {} : { body }) });
+    const add = (name: string, headers: Record<string, string>, body?: string | Buffer, query = '') =>
+      cases.push({ name, known, method, path: `${path}${query}`, headers: base(headers), ...(method === 'GET' || method === 'HEAD' ? {} : body === undefined ? {} : { body }) });
     const json = { 'content-type': 'application/json', accept: 'application/json' };
     const urlencoded = { 'content-type': 'application/x-www-form-urlencoded', accept: BROWSER };
 
     // Content types and encodings it does not read.
-    for (const type of ['text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/x-www-form-urlencoded; charset=utf-16', 'application/jsonx', 'image/png']) {
+    for (const type of [
+      'text/plain',
+      'application/xml',
+      'multipart/form-data; boundary=x',
+      'application/json; charset=latin1',
+      'application/x-www-form-urlencoded; charset=utf-16',
+      'application/jsonx',
+      'image/png',
+    ]) {
       add(`content-type ${type}`, { 'content-type': type }, '{"a":1}');
       add(`content-type ${type} from a browser`, { 'content-type': type, accept: BROWSER }, 'a=1');
     }
     add('gzip-encoded JSON', { ...json, 'content-encoding': 'gzip' }, '{}');
     add('a body without a content type', {}, 'email=a@example.com');
     // Malformed and oversized bodies.
-    for (const body of ['{', '{"a":', 'nul', '\u0000', '[]', '"text"', '123', 'null', '\ufeff{}', '['.repeat(5_000), '{"token":"a","token":"b"}', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}']) add(`JSON ${JSON.stringify(body.slice(0, 20))}`, json, body);
+    for (const body of [
+      '{',
+      '{"a":',
+      'nul',
+      '\u0000',
+      '[]',
+      '"text"',
+      '123',
+      'null',
+      '\ufeff{}',
+      '['.repeat(5_000),
+      '{"token":"a","token":"b"}',
+      '{"__proto__":{"x":1}}',
+      '{"constructor":{"prototype":{"x":1}}}',
+    ])
+      add(`JSON ${JSON.stringify(body.slice(0, 20))}`, json, body);
     add('JSON of invalid UTF-8', json, Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]));
     add('oversized JSON', json, JSON.stringify({ ...valid, filler: 'x'.repeat(3 * 1024 * 1024) }));
     for (const body of ['%', '%zz', 'email=%E0%A4%A', '&&&=&=', '=', 'a[b][c]=1&a=2', `${'a'.repeat(100)}=${'b'.repeat(30_000)}`]) add(`form ${JSON.stringify(body.slice(0, 20))}`, urlencoded, body);
     add('oversized form', urlencoded, form({ ...valid, filler: 'x'.repeat(200 * 1024) }));
     add('form of invalid UTF-8', urlencoded, Buffer.concat([Buffer.from('email='), Buffer.from([0xff, 0xfe]), Buffer.from('&csrf=x')]));
     // Cookies: garbage, a forged or missing CSRF binding, oversized.
-    for (const garbage of ['garbage', 'wc_session=', 'wc_session=%%%; wc_form=%%%', `wc_session=${'A'.repeat(6_000)}`, `wc_form=${'A'.repeat(6_000)}`, 'wc_session=a; wc_session=b', '=; ;;=x', `wc_form=${randomBytes(32).toString('base64url')}`]) {
+    for (const garbage of [
+      'garbage',
+      'wc_session=',
+      'wc_session=%%%; wc_form=%%%',
+      `wc_session=${'A'.repeat(6_000)}`,
+      `wc_form=${'A'.repeat(6_000)}`,
+      'wc_session=a; wc_session=b',
+      '=; ;;=x',
+      `wc_form=${randomBytes(32).toString('base64url')}`,
+    ]) {
       cases.push({ name: `cookie ${garbage.slice(0, 24)}`, known, method, path, headers: { cookie: garbage, ...urlencoded }, ...(method === 'GET' || method === 'HEAD' ? {} : { body: form(valid) }) });
     }
     // Odd query strings.
-    for (const query of ['?token=a&token=b', '?token[]=x', '?token=%00', '?token=%E0%A4%A', `?token=${'A'.repeat(6_000)}`, '?__proto__=x', '?=&=&', '?%', `?${'a=1&'.repeat(500)}`, '?token=%F0%9F%98%80']) {
+    for (const query of [
+      '?token=a&token=b',
+      '?token[]=x',
+      '?token=%00',
+      '?token=%E0%A4%A',
+      `?token=${'A'.repeat(6_000)}`,
+      '?__proto__=x',
+      '?=&=&',
+      '?%',
+      `?${'a=1&'.repeat(500)}`,
+      '?token=%F0%9F%98%80',
+    ]) {
       add(`query ${query.slice(0, 24)}`, { accept: BROWSER }, method === 'POST' ? form(valid) : undefined, query);
       add(`query ${query.slice(0, 24)} (JSON)`, { accept: 'application/json' }, undefined, query);
     }
     // One field at a time, the others valid.
     for (const field of knowledge.fields) {
-      for (const value of HOSTILE_VALUES) add(`JSON ${field}=${JSON.stringify(value)?.slice(0, 20)}`, json, JSON.stringify({ ...valid, [field]: value }), method === 'GET' && typeof value === 'string' ? `?${field}=${queryValue(value)}` : '');
-      for (const value of HOSTILE_FORM_VALUES) add(`form ${field}=${JSON.stringify(value).slice(0, 20)}`, urlencoded, form({ ...valid, [field]: value }), method === 'GET' ? `?${form({ [field]: value })}` : '');
+      for (const value of HOSTILE_VALUES)
+        add(
+          `JSON ${field}=${JSON.stringify(value)?.slice(0, 20)}`,
+          json,
+          JSON.stringify({ ...valid, [field]: value }),
+          method === 'GET' && typeof value === 'string' ? `?${field}=${queryValue(value)}` : '',
+        );
+      for (const value of HOSTILE_FORM_VALUES)
+        add(`form ${field}=${JSON.stringify(value).slice(0, 20)}`, urlencoded, form({ ...valid, [field]: value }), method === 'GET' ? `?${form({ [field]: value })}` : '');
       add(`form ${field}[x]`, urlencoded, form({ ...valid, [`${field}[x]`]: 'y' }));
     }
     return cases;
@@ -228,7 +279,8 @@ describe('auth service routes: hostile input', () => {
     } catch {
       return `${response.status}: not JSON: ${text.slice(0, 120)}`;
     }
-    if (typeof body.errors?.[0]?.code !== 'string' || body.errors[0].status !== String(response.status) || body.meta?.requestId !== requestId) return `${response.status}: not the v1 error document: ${text.slice(0, 200)}`;
+    if (typeof body.errors?.[0]?.code !== 'string' || body.errors[0].status !== String(response.status) || body.meta?.requestId !== requestId)
+      return `${response.status}: not the v1 error document: ${text.slice(0, 200)}`;
     return null;
   }
 

@@ -15,7 +15,11 @@ const LIMIT = 3;
 const env = useTestEnvironment({ WORKCELL_ENV: 'production', CREDENTIAL_SECRET: randomBytes(32).toString('base64url'), SIGN_IN_LIMIT_PER_CLIENT: String(LIMIT) });
 
 const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
-const cookieValue = (setCookie: string[], name: string) => setCookie.find((c) => c.startsWith(`${name}=`))?.split(';')[0]?.slice(name.length + 1);
+const cookieValue = (setCookie: string[], name: string) =>
+  setCookie
+    .find((c) => c.startsWith(`${name}=`))
+    ?.split(';')[0]
+    ?.slice(name.length + 1);
 
 describe('the auth service in production', () => {
   let auth: RunningApp<NestFastifyApplication>;

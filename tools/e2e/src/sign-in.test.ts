@@ -88,13 +88,19 @@ describe('sign-in by e-mail link, sessions and the account page', () => {
   async function invitedMember(): Promise<string> {
     const email = `signer-${randomUUID().slice(0, 8)}@example.com`;
     const token = await invitationToken(email);
-    const accepted = await fetch(`${cell.auth.url}/invitations/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, displayName: 'Grace Hopper' }) });
+    const accepted = await fetch(`${cell.auth.url}/invitations/accept`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token, displayName: 'Grace Hopper' }),
+    });
     assert.equal(accepted.status, 201);
     return email;
   }
 
   beforeAll(async () => {
-    signerRoleId = (await cell.database.prisma.role.create({ data: { workspaceId: cell.workspaceId, name: 'Signer', permissions: ['settings.api.personalCredentials', 'workspace:read', 'projects:read'] } })).id;
+    signerRoleId = (
+      await cell.database.prisma.role.create({ data: { workspaceId: cell.workspaceId, name: 'Signer', permissions: ['settings.api.personalCredentials', 'workspace:read', 'projects:read'] } })
+    ).id;
   });
 
   it('invite → accept → sign in by link → /account → create a token → use it → revoke it on the page → 401; every step audited', async () => {
@@ -311,7 +317,13 @@ describe('sign-in by e-mail link, sessions and the account page', () => {
     assert.equal((await new Agent().complete(link)).status, 303);
     const mailed = await cell.database.prisma.signInLink.findFirstOrThrow({ where: { user: { email }, usedAt: { not: null } }, orderBy: { createdAt: 'desc' } });
     assert.ok(mailed.mailAttempts >= 2, `attempts: ${mailed.mailAttempts}`);
-    assert.deepEqual(Buffer.from(mailed.tokenHash ?? []), createHash('sha256').update(link.searchParams.get('token') ?? '').digest(), 'only the token’s SHA-256 is stored');
+    assert.deepEqual(
+      Buffer.from(mailed.tokenHash ?? []),
+      createHash('sha256')
+        .update(link.searchParams.get('token') ?? '')
+        .digest(),
+      'only the token’s SHA-256 is stored',
+    );
   });
 
   it('an address may ask for 5 links in 15 minutes, then 429 with Retry-After and the error document', async () => {

@@ -141,7 +141,12 @@ export class DeviceController {
       session = await this.postingSession(request, reply);
       if (!session) return;
       const scopes = body['scopes'] === undefined ? [] : ([] as unknown[]).concat(body['scopes']);
-      await approveDeviceLogin(this.ctx, session.userId, { userCode: field(body, 'user_code'), workspaceId: field(body, 'workspaceId'), name: field(body, 'name'), scopes, expiresOn: field(body, 'expiresOn') }, request.id);
+      await approveDeviceLogin(
+        this.ctx,
+        session.userId,
+        { userCode: field(body, 'user_code'), workspaceId: field(body, 'workspaceId'), name: field(body, 'name'), scopes, expiresOn: field(body, 'expiresOn') },
+        request.id,
+      );
       sendPage(reply, 200, deviceDonePage(true));
     } catch (error) {
       const problem = toProblem(error);
@@ -192,7 +197,10 @@ export class DeviceController {
     } catch (error) {
       const refused = toProblem(error);
       if (refused.status !== 404) throw error;
-      const budgets: [string, number][] = [[`device:guess:session:${session.id}`, CODE_GUESSES_PER_SESSION], [`device:guess:client:${hashed(request.ip)}`, CODE_GUESSES_PER_CLIENT]];
+      const budgets: [string, number][] = [
+        [`device:guess:session:${session.id}`, CODE_GUESSES_PER_SESSION],
+        [`device:guess:client:${hashed(request.ip)}`, CODE_GUESSES_PER_CLIENT],
+      ];
       for (const [key, limit] of budgets) {
         const wait = await spendBudget(this.redis, key, limit);
         if (wait !== null) throw new ProtocolError(429, 'rate_limit_exceeded', 'too many wrong codes: try again later', [], { 'retry-after': String(wait) });

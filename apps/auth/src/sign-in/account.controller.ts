@@ -75,7 +75,12 @@ export class AccountController {
       if (!session) return;
       const body = request.body as Record<string, unknown>;
       const scopes = body['scopes'] === undefined ? [] : ([] as unknown[]).concat(body['scopes']);
-      const created = await createAccountToken(this.ctx, session.userId, { workspaceId: field(body, 'workspaceId'), name: field(body, 'name'), scopes, expiresOn: field(body, 'expiresOn') }, request.id);
+      const created = await createAccountToken(
+        this.ctx,
+        session.userId,
+        { workspaceId: field(body, 'workspaceId'), name: field(body, 'name'), scopes, expiresOn: field(body, 'expiresOn') },
+        request.id,
+      );
       const workspaces = await accountOverview(this.ctx, session.userId);
       const workspaceName = workspaces.find((w) => w.workspaceId === created.workspaceId)?.workspaceName ?? created.workspaceId;
       // The secret is in this response only: no redirect, no cache.

@@ -59,7 +59,11 @@ export class SignInController {
       return;
     }
     // The same answer either way, only once the link (if any) is committed: the worker mails it.
-    if (json) void reply.status(202).header('cache-control', 'no-store').send({ data: { status: 'accepted' } });
+    if (json)
+      void reply
+        .status(202)
+        .header('cache-control', 'no-store')
+        .send({ data: { status: 'accepted' } });
     else sendPage(reply, 202, checkMailPage());
   }
 

@@ -21,5 +21,7 @@ export async function completeSignIn(ctx: ProcedureContext, token: unknown, requ
   const result = await signInWithLink(ctx.database, { ...stored, tokenHash: secretHash(token) });
   if (result.outcome === 'signed_in') return { secret, sessionId: result.sessionId, userId: result.userId };
   if (result.outcome === 'unknown') throw new DomainError('not_found', 'this sign-in link is not valid: request a new one');
-  throw new DomainError('conflict', result.outcome === 'used' ? 'this sign-in link has been used already: request a new one' : 'this sign-in link has expired: request a new one', [], { status: result.outcome });
+  throw new DomainError('conflict', result.outcome === 'used' ? 'this sign-in link has been used already: request a new one' : 'this sign-in link has expired: request a new one', [], {
+    status: result.outcome,
+  });
 }
