@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { V1_SCOPES } from '@workcell/credentials';
@@ -98,6 +98,15 @@ describe('the packed workcell CLI, installed outside the repository', () => {
     const sdk = await run(process.execPath, ['--input-type=module', '-e', script], app, { ...scripted, EXPORT_ID: exported.id });
     assert.equal(sdk.status, 0, sdk.stderr);
     assert.deepEqual(JSON.parse(sdk.stdout), { contentType: 'text/csv; charset=utf-8', fileName: `export-${exported.id}.csv`, streamed: csv, text: csv });
+
+    // The SDK README's download example, as shipped, against this cell instead of `npm start`'s.
+    const readme = await readFile(join(app, 'node_modules/@workcell/sdk/README.md'), 'utf8');
+    const example = /## Downloading files[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    assert.ok(example !== undefined && example.includes("'http://127.0.0.1:3001'"), 'the README has a download example against the local stack');
+    await writeFile(join(app, 'download.mjs'), example.replace("'http://127.0.0.1:3001'", JSON.stringify(cell.v1.url)));
+    const fromReadme = await run(process.execPath, ['download.mjs'], app, scripted);
+    assert.equal(fromReadme.status, 0, fromReadme.stderr);
+    assert.match(fromReadme.stdout, /^saved export-[0-9a-f-]+\.csv: text\/csv; charset=utf-8, \d+ bytes\n/);
   }, 60_000);
 
   (TMUX_AVAILABLE ? it : it.skip)('at a terminal: hides the pasted token, explains a missing OS store, then stores with --insecure-storage; tables for people, JSON through a pipe', async () => {
