@@ -31,7 +31,11 @@ function boundaries(inTests) {
       // e2e projects may share fixtures: the reliability suite boots its cells with tools/e2e's support files.
       { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:e2e', 'type:app', 'type:platform', 'type:domain', 'type:data', 'type:registry', 'type:util', 'type:testing'] },
       { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform', 'type:domain', 'type:data', 'type:registry', 'type:util', ...testing], bannedExternalImports: prismaOnlyInData },
-      { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:registry', 'type:util', ...testing], bannedExternalImports: [...noPlatform, ...noRedis, ...prismaOnlyInData] },
+      {
+        sourceTag: 'type:domain',
+        onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:registry', 'type:util', ...testing],
+        bannedExternalImports: [...noPlatform, ...noRedis, ...prismaOnlyInData],
+      },
       { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:data', 'type:util', ...testing], bannedExternalImports: noPlatform },
       { sourceTag: 'type:registry', onlyDependOnLibsWithTags: ['type:registry', 'type:util', ...testing], bannedExternalImports: [...noPlatform, ...noRedis, ...prismaOnlyInData] },
       { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', ...testing], bannedExternalImports: [...noPlatform, ...noRedis, ...prismaOnlyInData] },
@@ -79,7 +83,8 @@ export default [
             },
             {
               name: '@workcell/jobs',
-              message: 'A request starts work after commit only through its outbox event: the relay enqueues the job (libs/domain delivery/post-commit.ts), so an acknowledged request is never left without its work.',
+              message:
+                'A request starts work after commit only through its outbox event: the relay enqueues the job (libs/domain delivery/post-commit.ts), so an acknowledged request is never left without its work.',
             },
           ],
           patterns: [testingSubpaths],

@@ -84,7 +84,8 @@ const readyTimeoutMs = Number(process.env.WORKCELL_START_TIMEOUT_S ?? 300) * 100
 process.stdout.write('• waiting for the services to be ready\n');
 const waiting = new Set(services);
 const progress = setInterval(() => {
-  if (waiting.size > 0 && !stopping) process.stdout.write(`  still starting after ${Math.round((Date.now() - started) / 1000)} s: ${[...waiting].map((s) => `${s.name}${s.notReady ? ` (${s.notReady})` : ''}`).join(', ')}\n`);
+  if (waiting.size > 0 && !stopping)
+    process.stdout.write(`  still starting after ${Math.round((Date.now() - started) / 1000)} s: ${[...waiting].map((s) => `${s.name}${s.notReady ? ` (${s.notReady})` : ''}`).join(', ')}\n`);
 }, 10_000);
 await Promise.all(
   services.map(async (service) => {

@@ -124,7 +124,10 @@ launcher.kill('SIGINT');
 const stopped = await Promise.race([exit, new Promise((resolve) => setTimeout(() => resolve('still running after 60 s'), 60_000))]);
 if (stopped !== 0) await fail(`npm start did not stop cleanly: ${stopped}`);
 for (const port of Object.values(ports)) {
-  const open = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2_000) }).then(() => true, () => false);
+  const open = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2_000) }).then(
+    () => true,
+    () => false,
+  );
   if (open) await fail(`a service still answers on port ${port} after Ctrl-C`);
 }
 await dropDatabase();

@@ -35,7 +35,25 @@ export class ApiV0Module {
     return {
       module: ApiV0Module,
       imports: [CoreModule.forRoot({ config, service: SERVICE, logger }), RegistryAgreementModule, ApiAuthModule.forApi('v0')],
-      controllers: [DiscoveryController, TeamsController, CalendarController, TasksController, ProjectsController, ContactsController, ProjectTemplatesController, ScheduledWorkController, ListsController, TagsController, TimesController, UsersController, WebhooksController, JournalEntriesController, ServicesController, ProductsController, UnavailableController],
+      controllers: [
+        DiscoveryController,
+        TeamsController,
+        CalendarController,
+        TasksController,
+        ProjectsController,
+        ContactsController,
+        ProjectTemplatesController,
+        ScheduledWorkController,
+        ListsController,
+        TagsController,
+        TimesController,
+        UsersController,
+        WebhooksController,
+        JournalEntriesController,
+        ServicesController,
+        ProductsController,
+        UnavailableController,
+      ],
       providers: [UnavailableGuard, { provide: APP_INTERCEPTOR, useClass: DeprecationInterceptor }, { provide: APP_INTERCEPTOR, useClass: ActingContextInterceptor }],
     };
   }
@@ -69,8 +87,11 @@ export async function createApiV0App(config: AppConfig, logger: Logger = createL
     ...(prefixes.length === 0 ? {} : { rewriteUrl: (url: string) => stripV0Prefix(prefixes, url) }),
   });
   // The frozen v0 document; not a v0 operation itself (v0 has no such route), so it is an infrastructure route.
-  app.getHttpAdapter().getInstance().get('/openapi.json', async (request, reply) => {
-    return servedOpenApiDocument('v0').send(request, reply.header('cache-control', 'public, max-age=300'), 'application/json; charset=utf-8');
-  });
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .get('/openapi.json', async (request, reply) => {
+      return servedOpenApiDocument('v0').send(request, reply.header('cache-control', 'public, max-age=300'), 'application/json; charset=utf-8');
+    });
   return app;
 }

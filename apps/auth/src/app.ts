@@ -7,6 +7,8 @@ import { createAuthRouter, mountInternalApi } from '@workcell/internal-api';
 import { REGISTRY_DIGEST } from '@workcell/registry';
 import { DeviceController } from './device/device.controller.js';
 import { InvitationAcceptanceController } from './invitations/acceptance.controller.js';
+import { installMethodNotAllowed } from './method-not-allowed.js';
+import { AuthProblemFilter } from './problem.filter.js';
 import { AccountController } from './sign-in/account.controller.js';
 import { SignInController } from './sign-in/sign-in.controller.js';
 import { installFormParser } from './sign-in/web.js';
@@ -34,6 +36,8 @@ export async function createAuthApp(config: AppConfig, logger: Logger = createLo
   const app = await createHttpApplication(AuthModule.register(config, logger), { logger });
   // The sign-in and account pages post plain HTML forms; every other route keeps refusing form bodies (415).
   installFormParser(app.getHttpAdapter().getInstance());
+  app.useGlobalFilters(new AuthProblemFilter(logger));
+  installMethodNotAllowed(app);
   const database = app.get<Database>(DATABASE);
   const info = { service: SERVICE, region: config.region, cell: config.cell, registryDigest: options.registryDigest ?? REGISTRY_DIGEST };
   await mountInternalApi(app, createAuthRouter(info, { database, config, now: () => new Date() }), config);

@@ -16,6 +16,7 @@ import {
   purgeExpiredExports,
   runExport,
   sendInvitationMail,
+  sendNextSignInMail,
   type AutomationScheduler,
   runAutomation,
   reviveStaleAutomationRuns,
@@ -89,8 +90,14 @@ export class QueueRuntime implements OnApplicationBootstrap, OnApplicationShutdo
   /** Claims and attempts signed deliveries, fairly per subscription. */
   readonly dispatcher: DeliveryDispatcher;
   readonly sink: DeliverySink;
-  /** Outgoing mail (MAIL_DRIVER): the invitations' e-mails. */
+  /** Outgoing mail (MAIL_DRIVER): the invitations' and the sign-in links' e-mails. */
   readonly mailer: Mailer;
+  /**
+   * Mails due sign-in links, one run at a time until none is due. The database is their queue (not BullMQ): a link
+   * POST /sign-in committed is mailed even if Redis was down meanwhile (docs/authentication.md "Signing in").
+   */
+  readonly signInMail: RelayTrigger;
+  private signInMailPoll: NodeJS.Timeout | undefined;
   private listener: OutboxListener | undefined;
 
   constructor(
@@ -108,6 +115,10 @@ export class QueueRuntime implements OnApplicationBootstrap, OnApplicationShutdo
     // One relay run at a time in this process, woken by commits (the listener below) and by the poll.
     this.relay = new RelayTrigger(() => relayOutbox(ctx, this.sink));
     this.mailer = createMailer(config);
+    this.signInMail = new RelayTrigger(async () => {
+      const sent = (await sendNextSignInMail(ctx, this.mailer)) === 'sent';
+      return { events: 0, deliveries: 0, busy: false, full: sent };
+    });
     this.workers = new JobWorkers(config, jobHandlers(ctx, this.relay, this.mailer, automationScheduler(this.queues)), (job, error) =>
       logger.error({ jobId: job?.id, job: job?.name, attempt: job?.attemptsMade, err: error.message }, 'job failed'),
     );
@@ -122,6 +133,12 @@ export class QueueRuntime implements OnApplicationBootstrap, OnApplicationShutdo
   async onApplicationBootstrap() {
     this.workers.start();
     this.dispatcher.start();
+    // Polled like the webhook relay: a failed send is due again after its retry delay, a new link at once.
+    const mailSignInLinks = () =>
+      void this.signInMail.wake().catch((error: Error) => this.logger.error({ err: error.message }, 'sending a sign-in e-mail failed; it is retried until the link expires'));
+    this.signInMailPoll = setInterval(mailSignInLinks, this.config.webhooks.relayPollMs);
+    this.signInMailPoll.unref();
+    mailSignInLinks();
     this.queues.reportDepth();
     const wake = () => void this.relay.wake().catch((error: Error) => this.logger.error({ err: error.message }, 'webhook relay run failed'));
     this.listener = listenForOutboxEvents(this.config, {
@@ -135,6 +152,8 @@ export class QueueRuntime implements OnApplicationBootstrap, OnApplicationShutdo
   async onApplicationShutdown() {
     await this.listener?.close();
     await this.relay.stop();
+    clearInterval(this.signInMailPoll);
+    await this.signInMail.stop();
     // Attempts in flight end (each within the webhook timeout) and record themselves; one cut short by a harder
     // stop stays leased and is claimed again when its lease ends.
     await this.dispatcher.close();

@@ -16,7 +16,19 @@ import {
   verifyIdentifiedCredential,
   verifyIdentifiedTeamToken,
 } from '@workcell/domain';
-import { type ApiGeneration, APP_CONFIG, dependencyUnavailable, INFRASTRUCTURE_METADATA, OPERATION_GATE, OPERATION_METADATA, type OperationGate, PROCEDURE_CONTEXT, ProtocolError, RateLimiter, REDIS } from '@workcell/http';
+import {
+  type ApiGeneration,
+  APP_CONFIG,
+  dependencyUnavailable,
+  INFRASTRUCTURE_METADATA,
+  OPERATION_GATE,
+  OPERATION_METADATA,
+  type OperationGate,
+  PROCEDURE_CONTEXT,
+  ProtocolError,
+  RateLimiter,
+  REDIS,
+} from '@workcell/http';
 import { type AuthRouter, createInternalClient, rethrowDomainError } from '@workcell/internal-api';
 import { findV1Operation, v0Operations } from '@workcell/registry';
 import { AuthorizationHeaderStrategy } from './bearer.strategy.js';
@@ -190,4 +202,3 @@ export class OperationGuard implements CanActivate {
     return true;
   }
 }
-

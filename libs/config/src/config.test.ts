@@ -67,7 +67,14 @@ describe('loadConfig', () => {
   it('scale-out (docs/scale-out.md): one Redis unless REDIS_CLUSTER_NODES lists seed nodes', () => {
     assert.deepEqual(loadConfig({}).redis.clusterNodes, []);
     const nodes = loadConfig({ REDIS_CLUSTER_NODES: 'cache-1:7000,10.0.0.2:7001,[::1]:7002' }).redis.clusterNodes;
-    assert.deepEqual(nodes.map((n) => ({ ...n })), [{ host: 'cache-1', port: 7000 }, { host: '10.0.0.2', port: 7001 }, { host: '::1', port: 7002 }]);
+    assert.deepEqual(
+      nodes.map((n) => ({ ...n })),
+      [
+        { host: 'cache-1', port: 7000 },
+        { host: '10.0.0.2', port: 7001 },
+        { host: '::1', port: 7002 },
+      ],
+    );
   });
 
   it('scale-out: migrations and LISTEN use DATABASE_DIRECT_URL (else DATABASE_URL); DATABASE_LISTEN_URL overrides LISTEN alone', () => {
@@ -95,16 +102,19 @@ describe('loadConfig', () => {
   // ─── mail (invitations) ───
   it('mail: writes .eml files under .workcell/mail-outbox by default; smtp needs its server', () => {
     const c = loadConfig({});
-    assert.deepEqual({ ...c.mail }, {
-      driver: 'outbox',
-      outboxDir: '.workcell/mail-outbox',
-      smtpUrl: null,
-      from: 'Workcell <no-reply@workcell.invalid>',
-      invitationAcceptUrl: 'http://127.0.0.1:3002/invitations/accept',
-      signInUrl: 'http://127.0.0.1:3002/sign-in',
-      signInLimitPerAddress: 5,
-      signInLimitPerClient: 30,
-    });
+    assert.deepEqual(
+      { ...c.mail },
+      {
+        driver: 'outbox',
+        outboxDir: '.workcell/mail-outbox',
+        smtpUrl: null,
+        from: 'Workcell <no-reply@workcell.invalid>',
+        invitationAcceptUrl: 'http://127.0.0.1:3002/invitations/accept',
+        signInUrl: 'http://127.0.0.1:3002/sign-in',
+        signInLimitPerAddress: 5,
+        signInLimitPerClient: 30,
+      },
+    );
     assert.throws(() => loadConfig({ SIGN_IN_URL: 'https://app.example.com/sign-in?x=1' }), /SIGN_IN_URL must not have a query/);
     assert.throws(() => loadConfig({ MAIL_DRIVER: 'smtp' }), /MAIL_SMTP_URL is required when MAIL_DRIVER=smtp/);
     assert.throws(() => loadConfig({ MAIL_DRIVER: 'smtp', MAIL_SMTP_URL: 'http://mail' }), /MAIL_SMTP_URL must be an smtp/);

@@ -113,16 +113,33 @@ export const environmentSchema = z
     // `local`: a directory (a compose volume); `s3`: an S3-compatible bucket reached with presigned URLs.
     FILE_STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
     FILE_STORAGE_DIR: z.string().min(1).default(join(tmpdir(), 'workcell-files')),
-    FILE_S3_ENDPOINT: z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http:// or https:// URL').optional(),
+    FILE_S3_ENDPOINT: z
+      .string()
+      .url()
+      .refine((u) => /^https?:\/\//.test(u), 'must be an http:// or https:// URL')
+      .optional(),
     FILE_S3_REGION: z.string().min(1).default('us-east-1'),
-    FILE_S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name').optional(),
+    FILE_S3_BUCKET: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name')
+      .optional(),
     FILE_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
     FILE_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     // Path-style addressing (`endpoint/bucket/key`), which most S3-compatible servers need.
     FILE_S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true'),
     // Upload and download capabilities: 15 and 5 minutes by default.
-    FILE_UPLOAD_INTENT_TTL_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(900),
-    FILE_DOWNLOAD_INTENT_TTL_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(300),
+    FILE_UPLOAD_INTENT_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 3600)
+      .default(900),
+    FILE_DOWNLOAD_INTENT_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 3600)
+      .default(300),
     // How often the worker expires reservations and removes orphaned bytes.
     FILE_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
     // ---- end of files ----
@@ -352,7 +369,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
               endpoint: e.FILE_S3_ENDPOINT ?? null,
               region: e.FILE_S3_REGION,
               bucket: e.FILE_S3_BUCKET,
-              credentials: e.FILE_S3_ACCESS_KEY_ID !== undefined && e.FILE_S3_SECRET_ACCESS_KEY !== undefined ? Object.freeze({ accessKeyId: e.FILE_S3_ACCESS_KEY_ID, secretAccessKey: e.FILE_S3_SECRET_ACCESS_KEY }) : null,
+              credentials:
+                e.FILE_S3_ACCESS_KEY_ID !== undefined && e.FILE_S3_SECRET_ACCESS_KEY !== undefined
+                  ? Object.freeze({ accessKeyId: e.FILE_S3_ACCESS_KEY_ID, secretAccessKey: e.FILE_S3_SECRET_ACCESS_KEY })
+                  : null,
               forcePathStyle: e.FILE_S3_FORCE_PATH_STYLE === 'true',
             }),
       uploadTtlMs: e.FILE_UPLOAD_INTENT_TTL_SECONDS * 1000,

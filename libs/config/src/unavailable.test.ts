@@ -21,14 +21,20 @@ describe('isDependencyUnavailable', () => {
       Object.assign(new Error('Transaction API error: A commit cannot be executed on an expired transaction. The timeout for this transaction was 15000 ms'), { code: 'P2028' }),
       new Error('Client has encountered a connection error and is not queryable'),
       // A raw query's failure keeps the adapter's error in meta, not in cause.
-      Object.assign(new Error('Raw query failed. Code: `N/A`. Message: `Server has closed the connection.`'), { code: 'P2010', meta: { driverAdapterError: { name: 'DriverAdapterError', cause: { kind: 'ConnectionClosed' } } } }),
+      Object.assign(new Error('Raw query failed. Code: `N/A`. Message: `Server has closed the connection.`'), {
+        code: 'P2010',
+        meta: { driverAdapterError: { name: 'DriverAdapterError', cause: { kind: 'ConnectionClosed' } } },
+      }),
       Object.assign(new Error('Raw query failed.'), { code: 'P2010', meta: { driverAdapterError: { cause: { kind: 'ConnectionClosed' } } } }),
       // Up but refusing work: too many connections (pg's, the adapter's and Prisma's forms), out of resources,
       // not accepting connections yet. libs/http problems.test.ts meets the real ones from an impostor server.
       { code: '53300', severity: 'FATAL', message: 'sorry, too many clients already' },
       { code: '53100', message: 'could not extend file: No space left on device' },
       { code: '57P03', message: 'the database system is not yet accepting connections' },
-      Object.assign(new Error('Too many database connections opened: sorry, too many clients already'), { code: 'P2037', meta: { driverAdapterError: { cause: { kind: 'TooManyConnections', originalCode: '53300' } } } }),
+      Object.assign(new Error('Too many database connections opened: sorry, too many clients already'), {
+        code: 'P2037',
+        meta: { driverAdapterError: { cause: { kind: 'TooManyConnections', originalCode: '53300' } } },
+      }),
       Object.assign(new Error('Database error. Code: `53200`.'), { code: 'P2039', meta: { driverAdapterError: { cause: { kind: 'postgres', originalCode: '53200', code: '53200' } } } }),
       // Redis: a server loading its dataset, a replica without its master, a cluster down or resharding, a
       // connection that closed or is not open.

@@ -61,7 +61,14 @@ export function isDependencyUnavailable(error: unknown): boolean {
   for (let seen = 0; seen < 12 && pending.length > 0; seen++) {
     const current = pending.shift();
     if (current === null || typeof current !== 'object') continue;
-    const { code, message, kind, originalCode, cause, meta } = current as { code?: unknown; message?: unknown; kind?: unknown; originalCode?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+    const { code, message, kind, originalCode, cause, meta } = current as {
+      code?: unknown;
+      message?: unknown;
+      kind?: unknown;
+      originalCode?: unknown;
+      cause?: unknown;
+      meta?: { driverAdapterError?: unknown };
+    };
     if (typeof code === 'string' && (PRISMA_CONNECTION_CODES.has(code) || NET_CODES.has(code) || SQLSTATE.test(code))) return true;
     if (typeof originalCode === 'string' && SQLSTATE.test(originalCode)) return true;
     if (typeof kind === 'string' && ADAPTER_KINDS.has(kind)) return true;

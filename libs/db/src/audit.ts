@@ -50,7 +50,13 @@ export async function recordAuthenticationRefusal(
 ): Promise<void> {
   const since = new Date(input.now.getTime() - 60_000);
   const recent = await database.prisma.auditEvent.findFirst({
-    where: { workspaceId: input.workspaceId, action: 'credential.authentication_refused', targetId: input.credentialId, occurredAt: { gte: since }, metadata: { path: ['reason'], equals: input.reason } },
+    where: {
+      workspaceId: input.workspaceId,
+      action: 'credential.authentication_refused',
+      targetId: input.credentialId,
+      occurredAt: { gte: since },
+      metadata: { path: ['reason'], equals: input.reason },
+    },
     select: { id: true },
   });
   if (recent) return;

@@ -50,7 +50,13 @@ export async function findAutomationDefinition(client: Client, workspaceId: stri
 }
 
 /** One keyset page of the workspace's unarchived definitions in id order; `published`: only those with (or without) a published version. */
-export async function listAutomationDefinitionsPage(client: Client, workspaceId: string, filter: { published?: boolean | undefined }, afterId: string | undefined, take: number): Promise<AutomationDefinitionRecord[]> {
+export async function listAutomationDefinitionsPage(
+  client: Client,
+  workspaceId: string,
+  filter: { published?: boolean | undefined },
+  afterId: string | undefined,
+  take: number,
+): Promise<AutomationDefinitionRecord[]> {
   const published = filter.published === undefined ? {} : { publishedVersion: filter.published ? { not: null } : null };
   return clientOf(client).automationDefinition.findMany({ where: { workspaceId, archivedAt: null, ...published, ...pageIds(afterId) }, orderBy: { id: 'asc' }, take, select: definitionSelect });
 }
@@ -102,7 +108,14 @@ const versionColumns = Prisma.sql`id::text AS id, definition_id::text AS "defini
  * version from the row it updated, so two publishes at one revision make one version and the other inserts
  * nothing. Null when nothing was published (the caller finds out why).
  */
-export async function publishAutomationDefinition(tx: Tx, workspaceId: string, id: string, expectedRevision: number, publisher: { credentialId: string; note: string | null }, now: Date): Promise<AutomationVersionRecord | null> {
+export async function publishAutomationDefinition(
+  tx: Tx,
+  workspaceId: string,
+  id: string,
+  expectedRevision: number,
+  publisher: { credentialId: string; note: string | null },
+  now: Date,
+): Promise<AutomationVersionRecord | null> {
   const rows = await readRows<AutomationVersionRecord>(
     tx,
     Prisma.sql`WITH published AS (

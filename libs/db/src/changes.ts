@@ -33,7 +33,15 @@ export function isGrantResourceType(aggregateType: string): aggregateType is Gra
 
 type WindowRow = { id: string; sequence: string; aggregate_type: string; aggregate_id: string; event_type: string; payload: unknown; occurred_at: Date };
 
-const changeRecord = (r: WindowRow): ChangeRecord => ({ id: r.id, sequence: BigInt(r.sequence), aggregateType: r.aggregate_type, aggregateId: r.aggregate_id, eventType: r.event_type, payload: r.payload, occurredAt: r.occurred_at });
+const changeRecord = (r: WindowRow): ChangeRecord => ({
+  id: r.id,
+  sequence: BigInt(r.sequence),
+  aggregateType: r.aggregate_type,
+  aggregateId: r.aggregate_id,
+  eventType: r.event_type,
+  payload: r.payload,
+  occurredAt: r.occurred_at,
+});
 
 /**
  * The highest committed sequence of the workspace (0 before its first event); every event up to it is visible.
@@ -49,7 +57,11 @@ export async function committedEventHead(client: SqlClient, workspaceId: string)
  * (visibility.ts, in the statement), in sequence order, at most `take`. The window bound keeps the
  * (workspace_id, sequence) index range scan short however sparse the matching types are.
  */
-export async function listOutboxWindow(client: SqlClient, workspaceId: string, window: { after: bigint; upTo: bigint; eventTypes: readonly string[]; take: number; viewer: Viewer }): Promise<ChangeRecord[]> {
+export async function listOutboxWindow(
+  client: SqlClient,
+  workspaceId: string,
+  window: { after: bigint; upTo: bigint; eventTypes: readonly string[]; take: number; viewer: Viewer },
+): Promise<ChangeRecord[]> {
   if (window.eventTypes.length === 0 || window.upTo <= window.after) return [];
   const rows = await readRows<WindowRow>(
     client,

@@ -98,9 +98,7 @@ export async function listContactsPage(client: Client, workspaceId: string, filt
       archivedAt: null,
       ...(filter.kind === undefined ? {} : { kind: filter.kind }),
       ...(filter.contactGroupId === undefined ? {} : { groupLinks: { some: { contactGroupId: filter.contactGroupId } } }),
-      ...(filter.q === undefined
-        ? {}
-        : { OR: [{ displayName: { startsWith: filter.q, mode: 'insensitive' as const } }, { email: { startsWith: filter.q, mode: 'insensitive' as const } }] }),
+      ...(filter.q === undefined ? {} : { OR: [{ displayName: { startsWith: filter.q, mode: 'insensitive' as const } }, { email: { startsWith: filter.q, mode: 'insensitive' as const } }] }),
       ...pageIds(afterId, filter.onlyIds),
     },
     orderBy: { id: 'asc' },

@@ -54,9 +54,7 @@ const META_SELECT = {
 } as const satisfies Prisma.CredentialSelect;
 
 function ownerWhere(owner: CredentialOwner): Prisma.CredentialWhereInput {
-  return 'memberId' in owner
-    ? { memberId: owner.memberId, kind: 'personal_access_token' }
-    : { serviceAccountId: owner.serviceAccountId, kind: 'service_account' };
+  return 'memberId' in owner ? { memberId: owner.memberId, kind: 'personal_access_token' } : { serviceAccountId: owner.serviceAccountId, kind: 'service_account' };
 }
 
 const revokedWhere: Prisma.CredentialWhereInput = { OR: [{ status: 'revoked' }, { revokedAt: { not: null } }] };
@@ -136,7 +134,15 @@ export async function mintCredential(
       expiresAt: input.expiresAt,
     });
     const credential = await readMeta(tx, input.workspaceId, id);
-    await recordAudit(tx, { workspaceId: input.workspaceId, actor: input.actor, action: 'credential.created', targetType: 'credential', targetId: id, metadata: auditFacts(credential), occurredAt: input.now });
+    await recordAudit(tx, {
+      workspaceId: input.workspaceId,
+      actor: input.actor,
+      action: 'credential.created',
+      targetType: 'credential',
+      targetId: id,
+      metadata: auditFacts(credential),
+      occurredAt: input.now,
+    });
     return { credential, token };
   });
 }
@@ -154,35 +160,37 @@ export async function rotateOwnedCredential(
   config: AppConfig,
   input: { workspaceId: string; owner: CredentialOwner; credentialId: string; expiresAt: Date | null | undefined; actor: AuditActor; now: Date },
 ): Promise<{ credential: CredentialMetaRow; token: string; previous: CredentialMetaRow } | null> {
-  return database.changeAuthorization(input.workspaceId, () => database.prisma.$transaction(async (tx) => {
-    assertChangingAuthorization(input.workspaceId);
-    const { count } = await tx.credential.updateMany({
-      where: { AND: [{ workspaceId: input.workspaceId, id: input.credentialId, ...ownerWhere(input.owner) }, statusWhere('active', input.now)] },
-      data: { status: 'revoked', revokedAt: input.now, revision: { increment: 1 } },
-    });
-    if (count === 0) return null;
-    const previous = await readMeta(tx, input.workspaceId, input.credentialId);
-    const { id, token } = await issueCredential(tx, config, {
-      workspaceId: input.workspaceId,
-      ...ownerInput(input.owner),
-      name: previous.name,
-      scopes: previous.scopes,
-      expiresAt: input.expiresAt === undefined ? previous.expiresAt : input.expiresAt,
-      rotatedFromId: previous.id,
-    });
-    const credential = await readMeta(tx, input.workspaceId, id);
-    const webhooks = await transferWebhooks(tx, input.workspaceId, previous.id, id);
-    await recordAudit(tx, {
-      workspaceId: input.workspaceId,
-      actor: input.actor,
-      action: 'credential.rotated',
-      targetType: 'credential',
-      targetId: previous.id,
-      metadata: { ...auditFacts(credential), successorId: id, webhooksTransferred: webhooks },
-      occurredAt: input.now,
-    });
-    return { credential, token, previous };
-  }));
+  return database.changeAuthorization(input.workspaceId, () =>
+    database.prisma.$transaction(async (tx) => {
+      assertChangingAuthorization(input.workspaceId);
+      const { count } = await tx.credential.updateMany({
+        where: { AND: [{ workspaceId: input.workspaceId, id: input.credentialId, ...ownerWhere(input.owner) }, statusWhere('active', input.now)] },
+        data: { status: 'revoked', revokedAt: input.now, revision: { increment: 1 } },
+      });
+      if (count === 0) return null;
+      const previous = await readMeta(tx, input.workspaceId, input.credentialId);
+      const { id, token } = await issueCredential(tx, config, {
+        workspaceId: input.workspaceId,
+        ...ownerInput(input.owner),
+        name: previous.name,
+        scopes: previous.scopes,
+        expiresAt: input.expiresAt === undefined ? previous.expiresAt : input.expiresAt,
+        rotatedFromId: previous.id,
+      });
+      const credential = await readMeta(tx, input.workspaceId, id);
+      const webhooks = await transferWebhooks(tx, input.workspaceId, previous.id, id);
+      await recordAudit(tx, {
+        workspaceId: input.workspaceId,
+        actor: input.actor,
+        action: 'credential.rotated',
+        targetType: 'credential',
+        targetId: previous.id,
+        metadata: { ...auditFacts(credential), successorId: id, webhooksTransferred: webhooks },
+        occurredAt: input.now,
+      });
+      return { credential, token, previous };
+    }),
+  );
 }
 
 /**
@@ -194,26 +202,33 @@ export async function revokeOwnedCredential(
   database: Database,
   input: { workspaceId: string; owner: CredentialOwner; credentialId: string; actor: AuditActor; now: Date },
 ): Promise<'revoked' | 'unchanged' | 'not_found'> {
-  return database.changeAuthorization(input.workspaceId, () => database.prisma.$transaction(async (tx) => {
-    assertChangingAuthorization(input.workspaceId);
-    const where = { workspaceId: input.workspaceId, id: input.credentialId, ...ownerWhere(input.owner) };
-    const { count } = await tx.credential.updateMany({ where: { AND: [where, notRevokedWhere] }, data: { status: 'revoked', revokedAt: input.now, revision: { increment: 1 } } });
-    if (count === 0) return (await tx.credential.count({ where })) > 0 ? 'unchanged' : 'not_found';
-    const row = await readMeta(tx, input.workspaceId, input.credentialId);
-    await recordAudit(tx, { workspaceId: input.workspaceId, actor: input.actor, action: 'credential.revoked', targetType: 'credential', targetId: row.id, metadata: auditFacts(row), occurredAt: input.now });
-    await disableWebhooks(tx, { workspaceId: input.workspaceId, selection: { ownerCredentialIds: [row.id] }, reason: 'owner_revoked', actor: input.actor, now: input.now });
-    return 'revoked';
-  }));
+  return database.changeAuthorization(input.workspaceId, () =>
+    database.prisma.$transaction(async (tx) => {
+      assertChangingAuthorization(input.workspaceId);
+      const where = { workspaceId: input.workspaceId, id: input.credentialId, ...ownerWhere(input.owner) };
+      const { count } = await tx.credential.updateMany({ where: { AND: [where, notRevokedWhere] }, data: { status: 'revoked', revokedAt: input.now, revision: { increment: 1 } } });
+      if (count === 0) return (await tx.credential.count({ where })) > 0 ? 'unchanged' : 'not_found';
+      const row = await readMeta(tx, input.workspaceId, input.credentialId);
+      await recordAudit(tx, {
+        workspaceId: input.workspaceId,
+        actor: input.actor,
+        action: 'credential.revoked',
+        targetType: 'credential',
+        targetId: row.id,
+        metadata: auditFacts(row),
+        occurredAt: input.now,
+      });
+      await disableWebhooks(tx, { workspaceId: input.workspaceId, selection: { ownerCredentialIds: [row.id] }, reason: 'owner_revoked', actor: input.actor, now: input.now });
+      return 'revoked';
+    }),
+  );
 }
 
 /**
  * Revokes every unrevoked credential of a service account inside the caller's transaction, one audit event
  * each, and disables their webhook subscriptions (`owner_revoked`).
  */
-export async function revokeServiceAccountCredentials(
-  tx: Tx,
-  input: { workspaceId: string; serviceAccountId: string; actor: AuditActor; now: Date; reason: string },
-): Promise<string[]> {
+export async function revokeServiceAccountCredentials(tx: Tx, input: { workspaceId: string; serviceAccountId: string; actor: AuditActor; now: Date; reason: string }): Promise<string[]> {
   assertChangingAuthorization(input.workspaceId);
   const where = { AND: [{ workspaceId: input.workspaceId, serviceAccountId: input.serviceAccountId }, notRevokedWhere] };
   const rows = await tx.credential.findMany({ where, select: META_SELECT, orderBy: { id: 'asc' } });

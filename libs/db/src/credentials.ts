@@ -62,17 +62,19 @@ export async function issueCredential(tx: Tx, config: AppConfig, input: Credenti
  * active (already revoked, or not in this workspace).
  */
 export async function revokeCredential(database: Database, workspaceId: string, credentialId: string, actor: AuditActor, now: Date): Promise<boolean> {
-  return database.changeAuthorization(workspaceId, () => database.prisma.$transaction(async (tx) => {
-    assertChangingAuthorization(workspaceId);
-    const { count } = await tx.credential.updateMany({
-      where: { workspaceId, id: credentialId, status: 'active', revokedAt: null },
-      data: { status: 'revoked', revokedAt: now, revision: { increment: 1 } },
-    });
-    if (count === 0) return false;
-    await recordAudit(tx, { workspaceId, actor, action: 'credential.revoked', targetType: 'credential', targetId: credentialId, occurredAt: now });
-    await disableWebhooks(tx, { workspaceId, selection: { ownerCredentialIds: [credentialId] }, reason: 'owner_revoked', actor, now });
-    return true;
-  }));
+  return database.changeAuthorization(workspaceId, () =>
+    database.prisma.$transaction(async (tx) => {
+      assertChangingAuthorization(workspaceId);
+      const { count } = await tx.credential.updateMany({
+        where: { workspaceId, id: credentialId, status: 'active', revokedAt: null },
+        data: { status: 'revoked', revokedAt: now, revision: { increment: 1 } },
+      });
+      if (count === 0) return false;
+      await recordAudit(tx, { workspaceId, actor, action: 'credential.revoked', targetType: 'credential', targetId: credentialId, occurredAt: now });
+      await disableWebhooks(tx, { workspaceId, selection: { ownerCredentialIds: [credentialId] }, reason: 'owner_revoked', actor, now });
+      return true;
+    }),
+  );
 }
 
 /**

@@ -107,7 +107,11 @@ export async function lockCustomFieldDefinitionsForValues(tx: Tx, workspaceId: s
         AND (key = ANY(${[...keys]}::text[]) OR (required AND archived_at IS NULL AND ${kind}::custom_field_target_type = ANY(target_types)))
       ORDER BY id FOR SHARE`,
   );
-  return customFieldDefinitionsByIds(tx, workspaceId, rows.map((r) => r.id));
+  return customFieldDefinitionsByIds(
+    tx,
+    workspaceId,
+    rows.map((r) => r.id),
+  );
 }
 
 export interface CustomFieldDefinitionChanges {
@@ -125,7 +129,17 @@ export async function insertCustomFieldDefinition(
 ): Promise<CustomFieldDefinitionRecord | null> {
   // ON CONFLICT DO NOTHING: a concurrent create of the same key is told apart here, not by a unique-violation error.
   const [row] = await tx.customFieldDefinition.createManyAndReturn({
-    data: [{ workspaceId, key: values.key, label: values.label, fieldType: values.fieldType, targetTypes: [...values.targetTypes], required: values.required, options: [...values.options] as unknown as Prisma.InputJsonValue }],
+    data: [
+      {
+        workspaceId,
+        key: values.key,
+        label: values.label,
+        fieldType: values.fieldType,
+        targetTypes: [...values.targetTypes],
+        required: values.required,
+        options: [...values.options] as unknown as Prisma.InputJsonValue,
+      },
+    ],
     skipDuplicates: true,
     select,
   });

@@ -17,7 +17,7 @@ const BUDGET_MS = 500;
 /** Generous: the machine is shared. */
 const MARGIN_MS = 700;
 
-describe('PostgreSQL within a request\'s dependency budget', () => {
+describe("PostgreSQL within a request's dependency budget", () => {
   let db: TestDatabase;
   let proxy: TcpProxy;
   let database: Database;
@@ -56,7 +56,7 @@ describe('PostgreSQL within a request\'s dependency budget', () => {
     assert.equal((await timed(sleeps)).error, undefined);
   });
 
-  it('the request\'s own processing does not spend the budget; only waiting on PostgreSQL does', async () => {
+  it("the request's own processing does not spend the budget; only waiting on PostgreSQL does", async () => {
     const { error } = await timed(() =>
       withDependencyBudget(new DependencyBudget(BUDGET_MS), async () => {
         for (let i = 0; i < 3; i++) {
@@ -68,14 +68,17 @@ describe('PostgreSQL within a request\'s dependency budget', () => {
     assert.equal(error, undefined);
   });
 
-  it('waiting behind the process\'s own requests for a pooled connection is not PostgreSQL\'s time (issue 25): twelve requests on two connections all answer', async () => {
+  it("waiting behind the process's own requests for a pooled connection is not PostgreSQL's time (issue 25): twelve requests on two connections all answer", async () => {
     // Each request holds a connection for 150 ms (well within its own budget); the last ones queue about 900 ms,
     // longer than the 500 ms budget, behind the others, while the pool keeps making progress.
     const requests = Array.from({ length: 12 }, () =>
       timed(() => withDependencyBudget(new DependencyBudget(BUDGET_MS), async () => await inTransaction(database, (tx) => tx.$queryRaw`SELECT pg_sleep(0.15)::text`))),
     );
     const outcomes = await Promise.all(requests);
-    assert.deepEqual(outcomes.map((o) => (o.error === undefined ? 'answered' : String(o.error))), Array(12).fill('answered'));
+    assert.deepEqual(
+      outcomes.map((o) => (o.error === undefined ? 'answered' : String(o.error))),
+      Array(12).fill('answered'),
+    );
     assert.ok(Math.max(...outcomes.map((o) => o.ms)) > BUDGET_MS, 'some waited in the queue for longer than the budget');
   });
 
@@ -84,9 +87,7 @@ describe('PostgreSQL within a request\'s dependency budget', () => {
     await proxy.blackhole();
     try {
       // Two requests take both connections and hang on the partition; the third queues behind them.
-      const outcomes = await Promise.all(
-        Array.from({ length: 3 }, () => timed(() => withDependencyBudget(new DependencyBudget(BUDGET_MS), async () => await database.prisma.$queryRaw`SELECT 1`))),
-      );
+      const outcomes = await Promise.all(Array.from({ length: 3 }, () => timed(() => withDependencyBudget(new DependencyBudget(BUDGET_MS), async () => await database.prisma.$queryRaw`SELECT 1`))));
       for (const { error, ms } of outcomes) {
         assert.ok(isDependencyUnavailable(error), `expected an unavailable error, got ${String(error)}`);
         assert.ok(ms <= 2 * BUDGET_MS + MARGIN_MS, `failed after ${Math.round(ms)} ms`);
@@ -103,11 +104,13 @@ describe('PostgreSQL within a request\'s dependency budget', () => {
   it('a statement cut off discards its connection and its transaction is rolled back; the pool carries on', async () => {
     const name = `budget-${randomUUID()}`;
     const { error } = await timed(() =>
-      withDependencyBudget(new DependencyBudget(BUDGET_MS), async () =>
-        await inTransaction(database, async (tx) => {
-          await tx.tag.create({ data: { workspaceId, name } });
-          await tx.$queryRaw`SELECT pg_sleep(2)::text`;
-        }),
+      withDependencyBudget(
+        new DependencyBudget(BUDGET_MS),
+        async () =>
+          await inTransaction(database, async (tx) => {
+            await tx.tag.create({ data: { workspaceId, name } });
+            await tx.$queryRaw`SELECT pg_sleep(2)::text`;
+          }),
       ),
     );
     assert.ok(isDependencyUnavailable(error), `expected an unavailable error, got ${String(error)}`);
@@ -115,7 +118,10 @@ describe('PostgreSQL within a request\'s dependency budget', () => {
     // cut-off transaction (whose insert would otherwise become visible to, or block, the next user).
     for (let i = 0; i < 4; i++) {
       const rows = await Promise.all([database.prisma.$queryRaw<{ n: number }[]>`SELECT 1 AS n`, database.prisma.$queryRaw<{ n: number }[]>`SELECT 2 AS n`]);
-      assert.deepEqual(rows.map((r) => r[0]?.n), [1, 2]);
+      assert.deepEqual(
+        rows.map((r) => r[0]?.n),
+        [1, 2],
+      );
       assert.equal(await database.prisma.$queryRaw<{ tx: boolean }[]>`SELECT now() = statement_timestamp() AS tx`.then((r) => r[0]?.tx), true, 'a pooled client is still inside a transaction');
     }
     assert.equal(await database.prisma.tag.count({ where: { workspaceId, name } }), 0);

@@ -313,25 +313,30 @@ const TRANSACTION_TIMEOUT_MS = 15_000;
  */
 export function createDatabase(config: AppConfig, options: { poolSize?: number; service?: string } = {}): Database {
   const statementLog = options.service && config.database.statementLog ? StatementLog.in(config.database.statementLog) : undefined;
-  const managed = managePool(new BudgetedPool({
-    connectionString: config.database.url,
-    ...(options.service ? { application_name: `workcell-${options.service}` } : {}),
-    max: options.poolSize ?? 10,
-    // No pool-level timeout (pg-pool's would also cut a queued checkout short: BudgetedPool bounds that by the
-    // pool's progress); each new connection has DEPENDENCY_TIMEOUT_MS to connect (BudgetedClient).
-    connectionTimeoutMillis: 0,
-    connectTimeoutMillis: config.dependencyTimeoutMs,
-    idleTimeoutMillis: 30_000,
-    Client: BudgetedClient,
-    // A peer that vanished without a word (a partition) is found by TCP keepalive rather than never.
-    keepAlive: true,
-    keepAliveInitialDelayMillis: 10_000,
-    // A session its client abandoned mid-transaction (discarded above, or cut off by a partition the server
-    // never noticed) is ended by the server, so its locks cannot outlive the fault.
-    idle_in_transaction_session_timeout: 2 * TRANSACTION_TIMEOUT_MS,
-    // pg hands the pool's options to each client it makes (BudgetedClient's constructor).
-    ...(statementLog ? { statementLog } : {}),
-  } as pg.PoolConfig, config.dependencyTimeoutMs));
+  const managed = managePool(
+    new BudgetedPool(
+      {
+        connectionString: config.database.url,
+        ...(options.service ? { application_name: `workcell-${options.service}` } : {}),
+        max: options.poolSize ?? 10,
+        // No pool-level timeout (pg-pool's would also cut a queued checkout short: BudgetedPool bounds that by the
+        // pool's progress); each new connection has DEPENDENCY_TIMEOUT_MS to connect (BudgetedClient).
+        connectionTimeoutMillis: 0,
+        connectTimeoutMillis: config.dependencyTimeoutMs,
+        idleTimeoutMillis: 30_000,
+        Client: BudgetedClient,
+        // A peer that vanished without a word (a partition) is found by TCP keepalive rather than never.
+        keepAlive: true,
+        keepAliveInitialDelayMillis: 10_000,
+        // A session its client abandoned mid-transaction (discarded above, or cut off by a partition the server
+        // never noticed) is ended by the server, so its locks cannot outlive the fault.
+        idle_in_transaction_session_timeout: 2 * TRANSACTION_TIMEOUT_MS,
+        // pg hands the pool's options to each client it makes (BudgetedClient's constructor).
+        ...(statementLog ? { statementLog } : {}),
+      } as pg.PoolConfig,
+      config.dependencyTimeoutMs,
+    ),
+  );
   // managePool: an idle client whose server went away emits 'error' on the pool, which is listened to; and close()
   // returns only once every connection has ended, so a database dropped right after finds no session of ours.
   const { pool } = managed;

@@ -37,7 +37,15 @@ export interface LockedDeviceLogin {
 /** Stores a new device login; false when its user code's hash is taken (the caller draws another code). */
 export async function createDeviceAuthorization(
   database: Database,
-  input: { deviceCodeHash: Uint8Array<ArrayBuffer>; userCodeHash: Uint8Array<ArrayBuffer>; clientId: string; requestedScopes: readonly string[]; now: Date; expiresAt: Date; pollIntervalSeconds: number },
+  input: {
+    deviceCodeHash: Uint8Array<ArrayBuffer>;
+    userCodeHash: Uint8Array<ArrayBuffer>;
+    clientId: string;
+    requestedScopes: readonly string[];
+    now: Date;
+    expiresAt: Date;
+    pollIntervalSeconds: number;
+  },
 ): Promise<boolean> {
   const rows = await database.prisma.$queryRaw<{ id: string }[]>`
     INSERT INTO device_authorizations (device_code_hash, user_code_hash, client_id, requested_scopes, created_at, expires_at, poll_interval_seconds)

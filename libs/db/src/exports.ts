@@ -35,7 +35,12 @@ export interface ExportRecord {
 
 type Row = Omit<ExportRecord, 'status' | 'format' | 'sizeBytes'> & { status: string; format: string; sizeBytes: bigint | null };
 
-const record = (row: Row): ExportRecord => ({ ...row, status: row.status as ExportStatusValue, format: row.format as ExportFormatValue, sizeBytes: row.sizeBytes === null ? null : Number(row.sizeBytes) });
+const record = (row: Row): ExportRecord => ({
+  ...row,
+  status: row.status as ExportStatusValue,
+  format: row.format as ExportFormatValue,
+  sizeBytes: row.sizeBytes === null ? null : Number(row.sizeBytes),
+});
 
 export interface NewExport {
   readonly resourceTypes: readonly string[];
@@ -65,7 +70,14 @@ export async function findExportForJob(client: Client, workspaceId: string, id: 
 }
 
 /** One keyset page of the credential's exports, newest first (ids are UUIDv7: descending id is newest first). */
-export async function listExportsPage(client: Client, workspaceId: string, credentialId: string, status: ExportStatusValue | undefined, beforeId: string | undefined, take: number): Promise<ExportRecord[]> {
+export async function listExportsPage(
+  client: Client,
+  workspaceId: string,
+  credentialId: string,
+  status: ExportStatusValue | undefined,
+  beforeId: string | undefined,
+  take: number,
+): Promise<ExportRecord[]> {
   const rows = await clientOf(client).export.findMany({
     where: { workspaceId, requestedByCredentialId: credentialId, ...(status === undefined ? {} : { status }), ...(beforeId === undefined ? {} : { id: { lt: beforeId } }) },
     orderBy: { id: 'desc' },
@@ -112,7 +124,13 @@ export async function finishExport(tx: Tx, workspaceId: string, id: string, outc
  * marks it expired without a storage key and calls `expired` with the row (to append its event), one transaction per batch; rows another worker holds
  * are skipped (FOR UPDATE SKIP LOCKED). The number expired.
  */
-export async function expireExports(database: Database, now: Date, limit: number, remove: (storageKey: string) => Promise<void>, expired: (tx: Tx, row: ExportRecord) => Promise<void>): Promise<number> {
+export async function expireExports(
+  database: Database,
+  now: Date,
+  limit: number,
+  remove: (storageKey: string) => Promise<void>,
+  expired: (tx: Tx, row: ExportRecord) => Promise<void>,
+): Promise<number> {
   return database.prisma.$transaction(
     async (tx) => {
       const due = await tx.$queryRaw<{ workspace_id: string; id: string; storage_key: string | null }[]>`

@@ -174,7 +174,10 @@ export async function releaseUploadClaim(client: Client, workspaceId: string, re
  * pending and unexpired at `now`), then the file. False when the reservation was no longer open.
  */
 export async function completeFileUploadRows(tx: Tx, workspaceId: string, reservationId: string, fileId: string, now: Date): Promise<boolean> {
-  const { count } = await tx.fileUploadReservation.updateMany({ where: { workspaceId, id: reservationId, status: 'pending', expiresAt: { gt: now } }, data: { status: 'completed', completedAt: now } });
+  const { count } = await tx.fileUploadReservation.updateMany({
+    where: { workspaceId, id: reservationId, status: 'pending', expiresAt: { gt: now } },
+    data: { status: 'completed', completedAt: now },
+  });
   if (count !== 1) return false;
   await tx.file.updateMany({ where: { workspaceId, id: fileId, status: 'pending' }, data: { status: 'available', revision: { increment: 1 } } });
   return true;

@@ -84,7 +84,11 @@ export function groupTree(family: { readonly table: 'contact_groups' | 'product_
   };
 
   const withAncestors = async (client: Client, workspaceId: string, rows: readonly Row[]): Promise<TreeGroupRecord[]> => {
-    const found = await ancestors(client, workspaceId, rows.map((r) => r.id));
+    const found = await ancestors(
+      client,
+      workspaceId,
+      rows.map((r) => r.id),
+    );
     return rows.map((r) => ({ ...r, ancestorIds: found.get(r.id) ?? [] }));
   };
 

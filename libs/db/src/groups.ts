@@ -71,13 +71,7 @@ export async function insertGroup(tx: Tx, workspaceId: string, input: { name: st
  * Compare-and-set of a group: one `UPDATE … WHERE revision = $expected`. It also takes the group's row
  * lock, so a membership replacement that follows in the same transaction cannot interleave with another.
  */
-export async function updateGroupIfRevision(
-  tx: Tx,
-  workspaceId: string,
-  id: string,
-  expectedRevision: number,
-  change: { name?: string; description?: string | null },
-): Promise<CasOutcome> {
+export async function updateGroupIfRevision(tx: Tx, workspaceId: string, id: string, expectedRevision: number, change: { name?: string; description?: string | null }): Promise<CasOutcome> {
   const { count } = await tx.group.updateMany({
     where: { workspaceId, id, archivedAt: null, revision: expectedRevision },
     data: {

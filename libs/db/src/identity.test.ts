@@ -69,7 +69,20 @@ describe('loadCredential', () => {
     };
     const p = database.prisma;
     const credential = (workspaceId: string, data: { memberId?: string; serviceAccountId?: string; kind: 'personal_access_token' | 'service_account' }, extra: object = {}) =>
-      p.credential.create({ data: { workspaceId, publicId: randomBytes(8).toString('hex'), name: 'c', verifier: randomBytes(32), scopes: ['tasks:read', 'tasks:write', 'projects:read'], region: 'eu1', cell: 'c1', audience: 'v1', ...data, ...extra } });
+      p.credential.create({
+        data: {
+          workspaceId,
+          publicId: randomBytes(8).toString('hex'),
+          name: 'c',
+          verifier: randomBytes(32),
+          scopes: ['tasks:read', 'tasks:write', 'projects:read'],
+          region: 'eu1',
+          cell: 'c1',
+          audience: 'v1',
+          ...data,
+          ...extra,
+        },
+      });
     const workspaceId = (await p.workspace.create({ data: { name: 'W' } })).id;
     const user = await p.user.create({ data: { email: `${randomBytes(4).toString('hex')}@example.com`, name: 'U' } });
     const member = await p.workspaceMember.create({ data: { workspaceId, userId: user.id } });
@@ -79,7 +92,10 @@ describe('loadCredential', () => {
       await p.role.create({ data: { workspaceId, name: 'gone', permissions: ['contacts:read'], archivedAt: new Date() } }),
     ];
     for (const role of roles) await p.memberRole.create({ data: { workspaceId, memberId: member.id, roleId: role.id } });
-    ids['member'] = { workspaceId, id: (await credential(workspaceId, { memberId: member.id, kind: 'personal_access_token' }, { expiresAt: new Date('2030-01-02T03:04:05.678Z'), lastUsedAt: new Date() })).id };
+    ids['member'] = {
+      workspaceId,
+      id: (await credential(workspaceId, { memberId: member.id, kind: 'personal_access_token' }, { expiresAt: new Date('2030-01-02T03:04:05.678Z'), lastUsedAt: new Date() })).id,
+    };
     const account = await p.serviceAccount.create({ data: { workspaceId, name: 'sa', ownerMemberId: member.id, status: 'disabled' } });
     ids['service account'] = { workspaceId, id: (await credential(workspaceId, { serviceAccountId: account.id, kind: 'service_account' })).id };
     const locked = (await p.workspace.create({ data: { name: 'L', lockedAt: new Date(), region: 'us1', cell: 'c9' } })).id;

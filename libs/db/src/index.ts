@@ -27,17 +27,64 @@ export {
   revokeServiceAccountCredentials,
   rotateOwnedCredential,
 } from './credential-admin.js';
-export { archiveServiceAccount, createServiceAccount, findServiceAccount, listServiceAccountPage, type ServiceAccountChanges, type ServiceAccountRow, updateServiceAccount } from './service-accounts.js';
+export {
+  archiveServiceAccount,
+  createServiceAccount,
+  findServiceAccount,
+  listServiceAccountPage,
+  type ServiceAccountChanges,
+  type ServiceAccountRow,
+  updateServiceAccount,
+} from './service-accounts.js';
 export { type GrantAccess, type GrantResourceType, type GrantRow, listServiceAccountGrants, loadResourceGrants, replaceResourceGrants, type ReplaceGrantsResult } from './resource-grants.js';
 export { type CasOutcome, type Client, inPermissionTransaction, inTransaction, lockPermissions, type SqlClient, type Tx, withinTransaction } from './transactions.js';
-export { countMembersHoldingAll, findMember, listMembersPage, lockExistingMemberIds, markMemberRemoved, type MemberFilter, memberPermissionKeys, type MemberRecord, replaceMemberRoles, updateMemberIfRevision } from './members.js';
+export {
+  countMembersHoldingAll,
+  findMember,
+  listMembersPage,
+  lockExistingMemberIds,
+  markMemberRemoved,
+  type MemberFilter,
+  memberPermissionKeys,
+  type MemberRecord,
+  replaceMemberRoles,
+  updateMemberIfRevision,
+} from './members.js';
 export { archiveRole, findRole, findRolePermissions, insertRole, listRolesPage, type RoleRecord, roleNameTaken, roleUsage, updateRoleIfRevision } from './roles.js';
 export { archiveGroup, findGroup, type GroupMemberRecord, type GroupRecord, insertGroup, listGroupMembersPage, listGroupsPage, replaceGroupMemberLinks, updateGroupIfRevision } from './groups.js';
 export { type CalendarEntry, type FeedTokenRecord, listCalendarEntries, loadFeedToken, touchFeedToken } from './calendar.js';
-export { actingAs, appendOutboxEvent, causedBy, type DomainEvent, type EventActor, type EventCause, outboxEvent, listenForOutboxEvents, OUTBOX_CHANNEL, type OutboxListener, type OutboxListenerOptions } from './outbox.js';
+export {
+  actingAs,
+  appendOutboxEvent,
+  causedBy,
+  type DomainEvent,
+  type EventActor,
+  type EventCause,
+  outboxEvent,
+  listenForOutboxEvents,
+  OUTBOX_CHANNEL,
+  type OutboxListener,
+  type OutboxListenerOptions,
+} from './outbox.js';
 export { type OutboxWaiter, OutboxWaiters, type OutboxWaitersOptions, type WakeReason } from './outbox-waiters.js';
 export { contactExists, existingTagIds, findProject, insertProject, listProjectsPage, type ProjectChanges, type ProjectFilter, type ProjectRecord, updateProjectIfRevision } from './projects.js';
-export { findTask, type GuardedOutcome, insertTask, listExists, listTasksPage, newTask, projectExists, type TaskChanges, taskExists, type TaskFilter, type TaskGuard, type TaskPriorityValue, type TaskRecord, type TaskStatusValue, updateTaskIfRevision } from './tasks.js';
+export {
+  findTask,
+  type GuardedOutcome,
+  insertTask,
+  listExists,
+  listTasksPage,
+  newTask,
+  projectExists,
+  type TaskChanges,
+  taskExists,
+  type TaskFilter,
+  type TaskGuard,
+  type TaskPriorityValue,
+  type TaskRecord,
+  type TaskStatusValue,
+  updateTaskIfRevision,
+} from './tasks.js';
 export { findRunningTimer, insertRunningTimer, stopRunningTimer } from './time-entries.js';
 export {
   contactGroupAncestors,
@@ -165,17 +212,7 @@ export {
 export { pageIds } from './keyset.js';
 export { findWorkspaceUser, listWorkspaceUsersPage, type WorkspaceUserRecord } from './users.js';
 export { archiveLegacyWebhook, findLegacyWebhook, insertLegacyWebhook, type LegacyWebhookRecord, listLegacyWebhooksPage } from './legacy-webhooks.js';
-export {
-  findProduct,
-  insertProduct,
-  listProductsPage,
-  type MoneyValue,
-  type ProductChanges,
-  type ProductFilter,
-  type ProductRecord,
-  setProductArchived,
-  updateProductIfRevision,
-} from './products.js';
+export { findProduct, insertProduct, listProductsPage, type MoneyValue, type ProductChanges, type ProductFilter, type ProductRecord, setProductArchived, updateProductIfRevision } from './products.js';
 export {
   findProductGroup,
   insertProductGroup,
@@ -237,7 +274,15 @@ export {
   setServiceArchived,
   updateServiceIfRevision,
 } from './services.js';
-export { existingSharingPrincipals, loadProjectSharing, type ProjectSharingRecord, replaceProjectSharingIfRevision, type SharingAccess, type SharingEntryRow, type SharingPrincipalType } from './project-sharing.js';
+export {
+  existingSharingPrincipals,
+  loadProjectSharing,
+  type ProjectSharingRecord,
+  replaceProjectSharingIfRevision,
+  type SharingAccess,
+  type SharingEntryRow,
+  type SharingPrincipalType,
+} from './project-sharing.js';
 export { loadWorkspaceSettings, type WorkspaceSettingsChanges, type WorkspaceSettingsRecord, updateWorkspaceSettingsIfRevision } from './workspace-settings.js';
 export { type TreeGroupFilter, type TreeGroupRecord } from './group-tree.js';
 export { type ChangeRecord, committedEventHead, headAndFirstWindow, isGrantResourceType, listOutboxWindow } from './changes.js';
@@ -408,15 +453,22 @@ export {
 } from './visibility.js';
 export {
   createSignInLink,
+  type DueSignInMail,
   endAllSessions,
   endSession,
   findUserIdByEmail,
+  type InviteeSessionOutcome,
+  lockDueSignInMail,
+  type NewSession,
+  postponeSignInMail,
+  recordSignInLinkMailed,
   type SessionMembership,
   sessionMemberships,
   type SessionRecord,
   type SignInOutcome,
   signInLinkState,
   signInWithLink,
+  startInviteeSession,
   touchSession,
 } from './sessions.js';
 export {

@@ -172,11 +172,7 @@ export async function markInvitationRevoked(tx: Tx, workspaceId: string, id: str
 // ─── the e-mail and its acceptance ───────────────────────────────────────────
 
 /** The invitation, its workspace's name and its inviter's display name, its row locked (FOR UPDATE) until the transaction ends. */
-export async function lockInvitationForMail(
-  tx: Tx,
-  workspaceId: string,
-  id: string,
-): Promise<{ invitation: InvitationRecord; workspaceName: string; inviterName: string | null } | null> {
+export async function lockInvitationForMail(tx: Tx, workspaceId: string, id: string): Promise<{ invitation: InvitationRecord; workspaceName: string; inviterName: string | null } | null> {
   const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM invitations WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid FOR UPDATE`;
   if (locked.length === 0) return null;
   const row = await tx.invitation.findFirst({
@@ -219,7 +215,12 @@ export async function lockInvitationByToken(tx: Tx, workspaceId: string, tokenHa
  * inside the caller's permission transaction. The user is found by address or created with `name`. Returns the member
  * id, or `already_member` when the user has a membership in the workspace already (removed ones included).
  */
-export async function admitInvitee(tx: Tx, invitation: InvitationRecord, name: string, now: Date): Promise<{ outcome: 'admitted'; memberId: string; userCreated: boolean } | { outcome: 'already_member' }> {
+export async function admitInvitee(
+  tx: Tx,
+  invitation: InvitationRecord,
+  name: string,
+  now: Date,
+): Promise<{ outcome: 'admitted'; memberId: string; userCreated: boolean } | { outcome: 'already_member' }> {
   const { workspaceId } = invitation;
   assertChangingAuthorization(workspaceId);
   const existing = await tx.user.findUnique({ where: { email: invitation.email }, select: { id: true } });

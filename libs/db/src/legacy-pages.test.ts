@@ -99,7 +99,10 @@ describe('v0 pages by number: cost', () => {
     assert.ok(total(deep) <= total(first) + seekBound(BEFORE), `page 1: ${total(first)} pages, page ${PAGE}: ${total(deep)}`);
 
     const expected = await database.prisma.task.findMany({ where: { workspaceId, archivedAt: null }, orderBy: { id: 'asc' }, skip: BEFORE + 1, take: LIMIT, select: { id: true } });
-    assert.deepEqual(await v0Page(database, PAGE), expected.map((row) => row.id));
+    assert.deepEqual(
+      await v0Page(database, PAGE),
+      expected.map((row) => row.id),
+    );
     assert.equal(await legacyRowAt(database, 'tasks', workspaceId, ROWS), null, 'past the end');
   });
 

@@ -42,7 +42,13 @@ export async function findList(client: Client, workspaceId: string, id: string):
 }
 
 /** One keyset page of the workspace's unarchived lists in id order, optionally of one kind. */
-export async function listListsPage(client: Client, workspaceId: string, filter: { kind?: ListKindValue | undefined; onlyIds?: readonly string[] | null }, afterId: string | undefined, take: number): Promise<ListRecord[]> {
+export async function listListsPage(
+  client: Client,
+  workspaceId: string,
+  filter: { kind?: ListKindValue | undefined; onlyIds?: readonly string[] | null },
+  afterId: string | undefined,
+  take: number,
+): Promise<ListRecord[]> {
   return clientOf(client).list.findMany({
     where: {
       workspaceId,

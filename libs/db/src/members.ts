@@ -89,13 +89,7 @@ export async function listMembersPage(client: Client, workspaceId: string, filte
 }
 
 /** Compare-and-set of a member's status: one `UPDATE … WHERE revision = $expected` (also bumps the revision when only roles change). */
-export async function updateMemberIfRevision(
-  tx: Tx,
-  workspaceId: string,
-  id: string,
-  expectedRevision: number,
-  change: { status?: { to: 'active' | 'disabled'; at: Date } },
-): Promise<CasOutcome> {
+export async function updateMemberIfRevision(tx: Tx, workspaceId: string, id: string, expectedRevision: number, change: { status?: { to: 'active' | 'disabled'; at: Date } }): Promise<CasOutcome> {
   assertChangingAuthorization(workspaceId);
   const status = change.status;
   const { count } = await tx.workspaceMember.updateMany({

@@ -77,7 +77,10 @@ if (!PGBOUNCER_AVAILABLE) console.warn('the PgBouncer checks are skipped: pgboun
     );
     const results = await Promise.all(work).finally(() => (running = false));
     await watching;
-    assert.deepEqual(results, instances.flatMap(() => [0, 1, 2, 3, 4]));
+    assert.deepEqual(
+      results,
+      instances.flatMap(() => [0, 1, 2, 3, 4]),
+    );
     assert.ok(seen.clients > PGBOUNCER_POOL_SIZE, `PgBouncer saw ${seen.clients} clients at once`);
     assert.ok(seen.servers >= 1 && seen.servers <= PGBOUNCER_POOL_SIZE, `PgBouncer held ${seen.servers} server connections`);
   });

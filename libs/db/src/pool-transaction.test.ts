@@ -56,7 +56,10 @@ describe('Database.transaction (a pool transaction)', () => {
       { message: 'the work failed' },
     );
     // A failed statement aborts the transaction; it is rolled back too, and the next one starts clean.
-    await assert.rejects(database.transaction((tx) => tx.statement(Prisma.sql`INSERT INTO scratch (n) VALUES (1)`)), { code: '23505' });
+    await assert.rejects(
+      database.transaction((tx) => tx.statement(Prisma.sql`INSERT INTO scratch (n) VALUES (1)`)),
+      { code: '23505' },
+    );
     assert.deepEqual(await rows(), [1, 2, 3]);
     assert.deepEqual(await database.transaction(async (tx) => (await tx.statement<{ one: number }>(Prisma.sql`SELECT 1 AS one`)).rows), [{ one: 1 }]);
   });

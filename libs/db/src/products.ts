@@ -48,8 +48,7 @@ const select = {
 
 type Row = Prisma.ProductGetPayload<{ select: typeof select }>;
 
-const money = (amount: Prisma.Decimal | null, currency: string | null): MoneyValue | null =>
-  amount === null || currency === null ? null : { amount: amount.toFixed(), currency };
+const money = (amount: Prisma.Decimal | null, currency: string | null): MoneyValue | null => (amount === null || currency === null ? null : { amount: amount.toFixed(), currency });
 
 function record(row: Row): ProductRecord {
   const { salesPrice, currency, purchasePrice, purchaseCurrency, ...rest } = row;
@@ -102,9 +101,7 @@ function data(change: ProductChanges) {
     ...(change.sku === undefined ? {} : { sku: change.sku }),
     ...(change.unit === undefined ? {} : { unit: change.unit }),
     ...(change.productGroupId === undefined ? {} : { productGroupId: change.productGroupId }),
-    ...(change.salesPrice === undefined
-      ? {}
-      : { salesPrice: change.salesPrice === null ? null : new Prisma.Decimal(change.salesPrice.amount), currency: change.salesPrice?.currency ?? null }),
+    ...(change.salesPrice === undefined ? {} : { salesPrice: change.salesPrice === null ? null : new Prisma.Decimal(change.salesPrice.amount), currency: change.salesPrice?.currency ?? null }),
     ...(change.purchasePrice === undefined
       ? {}
       : {

@@ -37,11 +37,7 @@ const select = {
 } as const;
 
 /** The project's lifecycle state, with its row locked until commit (serializes requests and the worker per project). */
-export async function lockProjectLifecycleState(
-  tx: Tx,
-  workspaceId: string,
-  projectId: string,
-): Promise<{ revision: number; status: 'active' | 'completed'; archivedAt: Date | null } | null> {
+export async function lockProjectLifecycleState(tx: Tx, workspaceId: string, projectId: string): Promise<{ revision: number; status: 'active' | 'completed'; archivedAt: Date | null } | null> {
   const rows = await tx.$queryRaw<{ revision: number; status: 'active' | 'completed'; archived_at: Date | null }[]>`
     SELECT revision, status::text AS status, archived_at FROM projects WHERE workspace_id = ${workspaceId}::uuid AND id = ${projectId}::uuid FOR UPDATE`;
   const row = rows[0];

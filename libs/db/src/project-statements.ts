@@ -102,7 +102,14 @@ export interface ProjectStatementFilter {
 }
 
 /** One keyset page of the workspace's unarchived statements the viewer may see, in id order. */
-export async function listProjectStatementsPage(client: SqlClient, workspaceId: string, filter: ProjectStatementFilter, afterId: string | undefined, take: number, viewer: Viewer): Promise<ProjectStatementRow[]> {
+export async function listProjectStatementsPage(
+  client: SqlClient,
+  workspaceId: string,
+  filter: ProjectStatementFilter,
+  afterId: string | undefined,
+  take: number,
+  viewer: Viewer,
+): Promise<ProjectStatementRow[]> {
   const where = [Prisma.sql`s.workspace_id = ${workspaceId}::uuid`, Prisma.sql`s.archived_at IS NULL`, visibleKind(filter.withBudget)];
   if (filter.kind !== undefined) where.push(Prisma.sql`s.kind = ${filter.kind}::project_statement_kind`);
   if (filter.projectId !== undefined) where.push(Prisma.sql`s.project_id = ${filter.projectId}::uuid`);

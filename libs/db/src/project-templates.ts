@@ -45,7 +45,7 @@ type Row = Omit<ProjectTemplateRecord, 'taskBlueprints'> & { body: unknown };
 /** The skeleton of the stored body; rows written before the column was used hold `{"tasks":[]}`. */
 function blueprintsOf(body: unknown): TaskBlueprintRecord[] {
   type Stored = { title?: unknown; description?: string | null; offsetDays?: number; durationDays?: number | null };
-  const tasks = body !== null && typeof body === 'object' && Array.isArray((body as { tasks?: unknown }).tasks) ? ((body as { tasks: Stored[] }).tasks) : [];
+  const tasks = body !== null && typeof body === 'object' && Array.isArray((body as { tasks?: unknown }).tasks) ? (body as { tasks: Stored[] }).tasks : [];
   return tasks.map((t) => ({
     title: String(t.title),
     description: t.description ?? null,
@@ -92,7 +92,12 @@ export async function listProjectTemplatesPage(client: Client, workspaceId: stri
   return rows.map(record);
 }
 
-export async function insertProjectTemplate(tx: Tx, workspaceId: string, input: { name: string; description: string | null; taskBlueprints: readonly TaskBlueprintRecord[] }, now: Date): Promise<ProjectTemplateRecord> {
+export async function insertProjectTemplate(
+  tx: Tx,
+  workspaceId: string,
+  input: { name: string; description: string | null; taskBlueprints: readonly TaskBlueprintRecord[] },
+  now: Date,
+): Promise<ProjectTemplateRecord> {
   const row = await tx.projectTemplate.create({
     data: { workspaceId, name: input.name, description: input.description, body: bodyOf(input.taskBlueprints), createdAt: now, updatedAt: now },
     select,

@@ -109,8 +109,11 @@ export async function updateProjectIfRevision(
 /** Of the given ids (UUIDs), those naming an unarchived tag of the workspace. */
 export async function existingTagIds(client: Client, workspaceId: string, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await readRows<{ id: string }>(client, Prisma.sql`
-    SELECT id::text AS id FROM tags WHERE workspace_id = ${workspaceId}::uuid AND id = ANY(${[...ids]}::uuid[]) AND archived_at IS NULL`);
+  const rows = await readRows<{ id: string }>(
+    client,
+    Prisma.sql`
+    SELECT id::text AS id FROM tags WHERE workspace_id = ${workspaceId}::uuid AND id = ANY(${[...ids]}::uuid[]) AND archived_at IS NULL`,
+  );
   return new Set(rows.map((r) => r.id));
 }
 

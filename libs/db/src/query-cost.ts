@@ -45,7 +45,10 @@ export async function measureQueryCost(config: AppConfig, work: (database: Datab
     prisma,
     ...statementsOf(prisma),
     transaction: (work) => prisma.$transaction((tx) => work(statementsOf(tx))),
-    ping: async () => undefined, changeAuthorization: (workspaceId, change) => runAsAuthorizationChange(workspaceId, change), close: async () => undefined };
+    ping: async () => undefined,
+    changeAuthorization: (workspaceId, change) => runAsAuthorizationChange(workspaceId, change),
+    close: async () => undefined,
+  };
   try {
     await work(database);
     const costs: QueryCost[] = [];

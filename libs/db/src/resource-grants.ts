@@ -61,12 +61,15 @@ export async function listServiceAccountGrants(database: Database, workspaceId: 
 
 /** The grants and version of an unarchived service account, or null. */
 export async function loadResourceGrants(database: Database, workspaceId: string, serviceAccountId: string): Promise<{ revision: number; grants: GrantRow[] } | null> {
-  return database.prisma.$transaction(async (tx) => {
-    const account = await tx.serviceAccount.findFirst({ where: { workspaceId, id: serviceAccountId, archivedAt: null }, select: { revision: true } });
-    if (!account) return null;
-    return { revision: account.revision, grants: await grantsOf(tx, workspaceId, serviceAccountId) };
-    // One snapshot, so the version always describes exactly the grants returned with it.
-  }, { isolationLevel: 'RepeatableRead' });
+  return database.prisma.$transaction(
+    async (tx) => {
+      const account = await tx.serviceAccount.findFirst({ where: { workspaceId, id: serviceAccountId, archivedAt: null }, select: { revision: true } });
+      if (!account) return null;
+      return { revision: account.revision, grants: await grantsOf(tx, workspaceId, serviceAccountId) };
+      // One snapshot, so the version always describes exactly the grants returned with it.
+    },
+    { isolationLevel: 'RepeatableRead' },
+  );
 }
 
 export type ReplaceGrantsResult =

@@ -22,7 +22,7 @@ export const REFERENCE_TABLES: readonly { readonly table: string; readonly reaso
   },
   { table: 'sign_in_links', reason: 'a sign-in link belongs to a user (global identity), not to a workspace; found by its token hash' },
   { table: 'sessions', reason: 'a browser session belongs to a user (global identity) across all their workspaces; found by its id hash' },
-  { table: 'device_authorizations', reason: 'a device login is started before anyone (or any workspace) is known and approved by a user; found by its codes\' hashes' },
+  { table: 'device_authorizations', reason: "a device login is started before anyone (or any workspace) is known and approved by a user; found by its codes' hashes" },
 ];
 
 /**
@@ -498,9 +498,7 @@ async function loadActualSchema(client: pg.Client, schema: string): Promise<Actu
   for (const { oid, name } of tableRows.rows) {
     tables.set(name, {
       name,
-      columns: columnRows.rows
-        .filter((c) => c.table_oid === oid)
-        .map((c) => ({ name: c.name, type: c.type, nullable: !c.not_null, default: c.default })),
+      columns: columnRows.rows.filter((c) => c.table_oid === oid).map((c) => ({ name: c.name, type: c.type, nullable: !c.not_null, default: c.default })),
       indexes: indexRows.rows
         .filter((i) => i.table_oid === oid)
         .map((i) => ({
@@ -634,12 +632,7 @@ function compareIndexes(expected: ExpectedTable, actual: ActualTable, problems: 
   for (const index of expected.indexes) {
     const label = `${index.kind === 'primary' ? 'primary key' : index.kind === 'unique' ? 'unique index' : 'index'} ${list(index.columns)} on ${expected.name}`;
     const candidates = actual.indexes.filter(
-      (a) =>
-        !matched.has(a.name) &&
-        !a.partial &&
-        a.primary === (index.kind === 'primary') &&
-        a.unique === (index.kind !== 'normal') &&
-        sameList(a.columns, index.columns),
+      (a) => !matched.has(a.name) && !a.partial && a.primary === (index.kind === 'primary') && a.unique === (index.kind !== 'normal') && sameList(a.columns, index.columns),
     );
     const found = candidates.find((a) => index.name === null || a.name === index.name) ?? candidates[0];
     if (!found) {

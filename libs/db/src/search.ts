@@ -73,7 +73,12 @@ export const SEARCHABLE: Readonly<Record<SearchDomain, Searchable>> = {
   'project-templates': plain('project_templates', 'r.name', 'r.description'),
   products: plain('products', 'r.name', 'r.description'),
   'product-groups': plain('product_groups', 'r.name', null),
-  'project-statements': { table: 'project_statements', document: vector(`coalesce(r.title, '') || ' ' || coalesce(r.description, '')`), title: `coalesce(r.title, '')`, snippet: 'left(r.description, 200)' },
+  'project-statements': {
+    table: 'project_statements',
+    document: vector(`coalesce(r.title, '') || ' ' || coalesce(r.description, '')`),
+    title: `coalesce(r.title, '')`,
+    snippet: 'left(r.description, 200)',
+  },
   documents: plain('documents', 'r.title', 'r.content'),
   files: plain('files', 'r.name', null),
   comments: { table: 'comments', document: vector(`r.body`), title: 'left(r.body, 80)', snippet: 'left(r.body, 200)' },
@@ -150,9 +155,7 @@ function domainSelect(filter: DomainFilter): Prisma.Sql {
 export async function searchPage(client: SqlClient, workspaceId: string, text: string, domains: readonly DomainFilter[], after: SearchAfter | undefined, take: number): Promise<SearchHitRecord[]> {
   if (domains.length === 0) return [];
   const seek =
-    after === undefined
-      ? Prisma.sql`true`
-      : Prisma.sql`(h.score < ${after.score}::float8 OR (h.score = ${after.score}::float8 AND (h.type, h.id) > (${after.type}::text, ${after.id}::uuid)))`;
+    after === undefined ? Prisma.sql`true` : Prisma.sql`(h.score < ${after.score}::float8 OR (h.score = ${after.score}::float8 AND (h.type, h.id) > (${after.type}::text, ${after.id}::uuid)))`;
   return readRows<SearchHitRecord>(
     client,
     Prisma.sql`WITH q AS (SELECT websearch_to_tsquery('simple'::regconfig, ${text}) AS query), ws AS (SELECT ${workspaceId}::uuid AS id)

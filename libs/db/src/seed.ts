@@ -48,20 +48,24 @@ async function issueDemoTokens(tx: Tx, config: AppConfig, workspaceId: string, o
   return {
     workspaceId,
     v0TeamToken: await issueTeamToken(tx, config, { workspaceId, name: `${DEMO_TOKEN_NAME} v0 team token`, createdByMemberId: ownerMemberId }),
-    personalAccessToken: (await issueCredential(tx, config, {
-      workspaceId,
-      kind: 'personal_access_token',
-      name: `${DEMO_TOKEN_NAME} personal access token`,
-      scopes: V1_SCOPES,
-      memberId: ownerMemberId,
-    })).token,
-    serviceAccountCredential: (await issueCredential(tx, config, {
-      workspaceId,
-      kind: 'service_account',
-      name: `${DEMO_TOKEN_NAME} service account credential`,
-      scopes: SERVICE_ACCOUNT_SCOPES,
-      serviceAccountId,
-    })).token,
+    personalAccessToken: (
+      await issueCredential(tx, config, {
+        workspaceId,
+        kind: 'personal_access_token',
+        name: `${DEMO_TOKEN_NAME} personal access token`,
+        scopes: V1_SCOPES,
+        memberId: ownerMemberId,
+      })
+    ).token,
+    serviceAccountCredential: (
+      await issueCredential(tx, config, {
+        workspaceId,
+        kind: 'service_account',
+        name: `${DEMO_TOKEN_NAME} service account credential`,
+        scopes: SERVICE_ACCOUNT_SCOPES,
+        serviceAccountId,
+      })
+    ).token,
     calendarFeedToken: await issueFeedToken(tx, config, { workspaceId, memberId: ownerMemberId, name: `${DEMO_TOKEN_NAME} calendar feed` }),
   };
 }
@@ -145,7 +149,12 @@ export async function refreshDemoTokens(database: Database, config: AppConfig): 
  */
 export async function demoTokensStillActive(database: Database, config: AppConfig, tokens: DemoTokens): Promise<boolean> {
   const lookup = (secret: string) => database.prisma.credentialLookup.findUnique({ where: { verifier: verifierFor(config.credentialSecret, secret) } });
-  const [team, personal, service, feed] = await Promise.all([lookup(tokens.v0TeamToken), lookup(tokens.personalAccessToken), lookup(tokens.serviceAccountCredential), lookup(`feed:${tokens.calendarFeedToken}`)]);
+  const [team, personal, service, feed] = await Promise.all([
+    lookup(tokens.v0TeamToken),
+    lookup(tokens.personalAccessToken),
+    lookup(tokens.serviceAccountCredential),
+    lookup(`feed:${tokens.calendarFeedToken}`),
+  ]);
   if (!team || !personal || !service || !feed) return false;
   if ([team, personal, service, feed].some((row) => row.workspaceId !== tokens.workspaceId)) return false;
   const now = new Date();

@@ -30,7 +30,10 @@ describe('outbox readers keep sequence order', () => {
       for (let i = 0; i < 12; i++) appended.push(await appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId: randomUUID(), eventType: 'tag.created', payload: { tag: {} } }));
       return appended;
     });
-    assert.ok(sequences.some((s) => s.toString().length !== sequences[0]!.toString().length), `the sequences cross a digit boundary: ${sequences.join(', ')}`);
+    assert.ok(
+      sequences.some((s) => s.toString().length !== sequences[0]!.toString().length),
+      `the sequences cross a digit boundary: ${sequences.join(', ')}`,
+    );
   });
   afterAll(() => database?.close());
 
@@ -52,14 +55,22 @@ describe('outbox readers keep sequence order', () => {
     );
   });
 
-  it('the feed\'s first read takes the head and its first window in one statement, in sequence order and bounded by both', async () => {
+  it("the feed's first read takes the head and its first window in one statement, in sequence order and bounded by both", async () => {
     const after = sequences[0]! - 1n;
     const all = await headAndFirstWindow(database, workspaceId, { after, span: 2000n, eventTypes: ['tag.created'], take: 12, viewer: TEAM_WIDE_VIEWER });
     assert.deepEqual([all.head, all.rows.map((e) => e.sequence)], [sequences.at(-1), sequences]);
     const spanned = await headAndFirstWindow(database, workspaceId, { after, span: 5n, eventTypes: ['tag.created'], take: 12, viewer: TEAM_WIDE_VIEWER });
-    assert.deepEqual(spanned.rows.map((e) => e.sequence), sequences.slice(0, 5), 'the span bounds the window');
+    assert.deepEqual(
+      spanned.rows.map((e) => e.sequence),
+      sequences.slice(0, 5),
+      'the span bounds the window',
+    );
     const taken = await headAndFirstWindow(database, workspaceId, { after, span: 2000n, eventTypes: ['tag.created'], take: 3, viewer: TEAM_WIDE_VIEWER });
-    assert.deepEqual(taken.rows.map((e) => e.sequence), sequences.slice(0, 3), 'take bounds it');
+    assert.deepEqual(
+      taken.rows.map((e) => e.sequence),
+      sequences.slice(0, 3),
+      'take bounds it',
+    );
     const none = await headAndFirstWindow(database, workspaceId, { after: all.head, span: 2000n, eventTypes: ['tag.created'], take: 12, viewer: TEAM_WIDE_VIEWER });
     assert.deepEqual([none.head, none.rows], [all.head, []], 'caught up: the head, no rows');
     const elsewhere = await headAndFirstWindow(database, '00000000-0000-0000-0000-000000000000', { after: 0n, span: 2000n, eventTypes: ['tag.created'], take: 12, viewer: TEAM_WIDE_VIEWER });

@@ -120,10 +120,7 @@ export async function updateServiceAccount(
  * `service_account.deleted` and one `credential.revoked` per credential, in one transaction. Nothing is
  * physically deleted. False when there is no such unarchived account.
  */
-export async function archiveServiceAccount(
-  database: Database,
-  input: { workspaceId: string; id: string; actor: AuditActor; now: Date },
-): Promise<boolean> {
+export async function archiveServiceAccount(database: Database, input: { workspaceId: string; id: string; actor: AuditActor; now: Date }): Promise<boolean> {
   return inAuthorizationTransaction(database, input.workspaceId, async (tx) => {
     const { workspaceId, id, now } = input;
     assertChangingAuthorization(workspaceId);

@@ -30,10 +30,46 @@ export async function findUserIdByEmail(database: Database, email: string): Prom
   return (await database.prisma.user.findUnique({ where: { email }, select: { id: true } }))?.id ?? null;
 }
 
-/** Stores a new sign-in link of the user (its token's hash only). */
-export async function createSignInLink(database: Database, input: { userId: string; tokenHash: Uint8Array<ArrayBuffer>; now: Date; expiresAt: Date }): Promise<string> {
-  const row = await database.prisma.signInLink.create({ data: { userId: input.userId, tokenHash: input.tokenHash, createdAt: input.now, expiresAt: input.expiresAt }, select: { id: true } });
+/** Stores a new sign-in link of the user whose e-mail is due now (no token yet: the worker draws it when it mails the link). */
+export async function createSignInLink(database: Database, input: { userId: string; now: Date; expiresAt: Date }): Promise<string> {
+  const row = await database.prisma.signInLink.create({ data: { userId: input.userId, createdAt: input.now, expiresAt: input.expiresAt, mailDueAt: input.now }, select: { id: true } });
   return row.id;
+}
+
+/** A sign-in link whose e-mail is due, locked by the worker's transaction that mails it. */
+export interface DueSignInMail {
+  readonly id: string;
+  readonly email: string;
+  readonly expiresAt: Date;
+  readonly attempts: number;
+}
+
+/**
+ * Claims the link whose e-mail is due longest, not yet expired, skipping those another worker holds (FOR UPDATE SKIP
+ * LOCKED: the table is the queue). The lock lasts the caller's transaction, which mails it or rolls back.
+ */
+export async function lockDueSignInMail(tx: Tx, now: Date): Promise<DueSignInMail | null> {
+  const rows = await tx.$queryRaw<{ id: string; email: string; expires_at: Date; mail_attempts: number }[]>`
+    SELECT l.id::text, u.email, l.expires_at, l.mail_attempts FROM sign_in_links l JOIN users u ON u.id = l.user_id
+    WHERE l.mail_due_at <= ${now} AND l.expires_at > ${now}
+    ORDER BY l.mail_due_at LIMIT 1
+    FOR UPDATE OF l SKIP LOCKED`;
+  const row = rows[0];
+  return row ? { id: row.id, email: row.email, expiresAt: row.expires_at, attempts: row.mail_attempts } : null;
+}
+
+/** Records the mailed link's token hash (in the transaction that holds its lock and commits after the send). */
+export async function recordSignInLinkMailed(tx: Tx, id: string, tokenHash: Uint8Array<ArrayBuffer>): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE sign_in_links SET token_hash = ${tokenHash}, mail_due_at = NULL, mail_attempts = mail_attempts + 1
+    WHERE id = ${id}::uuid AND mail_due_at IS NOT NULL`;
+}
+
+/** After a failed send: the next attempt is due at `dueAt` (compare-and-set: a link mailed meanwhile stays mailed). */
+export async function postponeSignInMail(database: Database, id: string, dueAt: Date): Promise<void> {
+  await database.prisma.$executeRaw`
+    UPDATE sign_in_links SET mail_due_at = ${dueAt}, mail_attempts = mail_attempts + 1
+    WHERE id = ${id}::uuid AND mail_due_at IS NOT NULL`;
 }
 
 /** Whether a link with this token hash exists and is still usable (a read: GET never consumes). */
@@ -57,7 +93,15 @@ export async function sessionMemberships(client: Database | Tx, userId: string):
 
 async function auditForUser(tx: Tx, userId: string, action: string, targetType: string, targetId: string, requestId: string | null, now: Date, metadata: Record<string, unknown> = {}): Promise<void> {
   for (const m of await sessionMemberships(tx, userId)) {
-    await recordAudit(tx, { workspaceId: m.workspaceId, actor: { credentialId: null, principalType: 'member', principalId: m.memberId, requestId }, action, targetType, targetId, metadata, occurredAt: now });
+    await recordAudit(tx, {
+      workspaceId: m.workspaceId,
+      actor: { credentialId: null, principalType: 'member', principalId: m.memberId, requestId },
+      action,
+      targetType,
+      targetId,
+      metadata,
+      occurredAt: now,
+    });
   }
 }
 
@@ -68,10 +112,7 @@ export type SignInOutcome = { readonly outcome: 'signed_in'; readonly userId: st
  * AND expires_at > now`) lets exactly one of concurrent attempts through; the session stores its id's hash only.
  * `session.started` is audited in each of the person's workspaces.
  */
-export async function signInWithLink(
-  database: Database,
-  input: { tokenHash: Uint8Array<ArrayBuffer>; sessionIdHash: Uint8Array<ArrayBuffer>; now: Date; sessionExpiresAt: Date; requestId: string | null },
-): Promise<SignInOutcome> {
+export async function signInWithLink(database: Database, input: NewSession & { tokenHash: Uint8Array<ArrayBuffer> }): Promise<SignInOutcome> {
   return database.prisma.$transaction(async (tx) => {
     const used = await tx.$queryRaw<{ user_id: string }[]>`
       UPDATE sign_in_links SET used_at = ${input.now}
@@ -82,12 +123,42 @@ export async function signInWithLink(
       const row = await tx.signInLink.findUnique({ where: { tokenHash: input.tokenHash }, select: { usedAt: true } });
       return { outcome: !row ? 'unknown' : row.usedAt !== null ? 'used' : 'expired' } as const;
     }
-    const session = await tx.session.create({
-      data: { userId, idHash: input.sessionIdHash, createdAt: input.now, lastSeenAt: input.now, expiresAt: input.sessionExpiresAt },
-      select: { id: true },
-    });
-    await auditForUser(tx, userId, 'session.started', 'session', session.id, input.requestId, input.now, { method: 'email_link' });
-    return { outcome: 'signed_in', userId, sessionId: session.id } as const;
+    return { outcome: 'signed_in', userId, sessionId: await insertSession(tx, userId, input, 'email_link') } as const;
+  });
+}
+
+/** What starting a session stores: its id's hash, when, and until when at most. */
+export interface NewSession {
+  readonly sessionIdHash: Uint8Array<ArrayBuffer>;
+  readonly now: Date;
+  readonly sessionExpiresAt: Date;
+  readonly requestId: string | null;
+}
+
+/** A new session of the user, audited `session.started` (with how it started) in each of the person's workspaces. */
+async function insertSession(tx: Tx, userId: string, input: NewSession, method: 'email_link' | 'invitation'): Promise<string> {
+  const session = await tx.session.create({
+    data: { userId, idHash: input.sessionIdHash, createdAt: input.now, lastSeenAt: input.now, expiresAt: input.sessionExpiresAt },
+    select: { id: true },
+  });
+  await auditForUser(tx, userId, 'session.started', 'session', session.id, input.requestId, input.now, { method });
+  return session.id;
+}
+
+export type InviteeSessionOutcome = { readonly outcome: 'signed_in'; readonly userId: string; readonly sessionId: string } | { readonly outcome: 'not_only_membership' };
+
+/**
+ * Starts a session for the user of a member who has just accepted an invitation, when that membership is the
+ * person's only active one: the invitation's token then grants nothing through the session that the acceptance
+ * did not grant already (a person with other workspaces signs in by e-mail link, as the token may be days old).
+ */
+export async function startInviteeSession(database: Database, input: NewSession & { workspaceId: string; memberId: string }): Promise<InviteeSessionOutcome> {
+  return database.prisma.$transaction(async (tx) => {
+    const member = await tx.workspaceMember.findUnique({ where: { workspaceId_id: { workspaceId: input.workspaceId, id: input.memberId } }, select: { userId: true } });
+    if (!member) return { outcome: 'not_only_membership' } as const;
+    const memberships = await sessionMemberships(tx, member.userId);
+    if (memberships.length !== 1 || memberships[0]?.memberId !== input.memberId) return { outcome: 'not_only_membership' } as const;
+    return { outcome: 'signed_in', userId: member.userId, sessionId: await insertSession(tx, member.userId, input, 'invitation') } as const;
   });
 }
 

@@ -68,7 +68,10 @@ const recurrenceReadable = (viewer: Viewer) =>
 /** One series (archived ones too); with a viewer, only one it may see. Without one: the platform's own read (the worker's, or after a permitted write). */
 export async function findTaskRecurrence(client: SqlClient, workspaceId: string, id: string, viewer: Viewer | null = null): Promise<TaskRecurrenceRecord | null> {
   const visible = viewer === null ? Prisma.sql`true` : recurrenceReadable(viewer);
-  const rows = await readRows<TaskRecurrenceRecord>(client, Prisma.sql`SELECT ${RECORD_COLUMNS} FROM task_recurrences r WHERE r.workspace_id = ${workspaceId}::uuid AND r.id = ${id}::uuid AND ${visible}`);
+  const rows = await readRows<TaskRecurrenceRecord>(
+    client,
+    Prisma.sql`SELECT ${RECORD_COLUMNS} FROM task_recurrences r WHERE r.workspace_id = ${workspaceId}::uuid AND r.id = ${id}::uuid AND ${visible}`,
+  );
   return rows[0] ?? null;
 }
 
@@ -88,7 +91,10 @@ export async function lockTaskRecurrence(
 ): Promise<{ row: TaskRecurrenceRecord; busy: boolean } | null> {
   const lock = mode === 'share' ? Prisma.sql`FOR SHARE OF r` : mode === 'update' ? Prisma.sql`FOR UPDATE OF r` : Prisma.sql`FOR UPDATE OF r SKIP LOCKED`;
   const visible = viewer === null ? Prisma.sql`true` : recurrenceReadable(viewer);
-  const locked = await readRows<{ id: string }>(tx, Prisma.sql`SELECT r.id::text AS id FROM task_recurrences r WHERE r.workspace_id = ${workspaceId}::uuid AND r.id = ${id}::uuid AND ${visible} ${lock}`);
+  const locked = await readRows<{ id: string }>(
+    tx,
+    Prisma.sql`SELECT r.id::text AS id FROM task_recurrences r WHERE r.workspace_id = ${workspaceId}::uuid AND r.id = ${id}::uuid AND ${visible} ${lock}`,
+  );
   const row = await findTaskRecurrence(tx, workspaceId, id, viewer);
   return row === null ? null : { row, busy: locked.length === 0 };
 }
@@ -99,7 +105,14 @@ export interface TaskRecurrenceFilter {
 }
 
 /** One keyset page of the workspace's unarchived series the viewer may see, in id order. */
-export async function listTaskRecurrencesPage(client: SqlClient, workspaceId: string, filter: TaskRecurrenceFilter, afterId: string | undefined, take: number, viewer: Viewer): Promise<TaskRecurrenceRecord[]> {
+export async function listTaskRecurrencesPage(
+  client: SqlClient,
+  workspaceId: string,
+  filter: TaskRecurrenceFilter,
+  afterId: string | undefined,
+  take: number,
+  viewer: Viewer,
+): Promise<TaskRecurrenceRecord[]> {
   const where = [Prisma.sql`r.workspace_id = ${workspaceId}::uuid`, Prisma.sql`r.archived_at IS NULL`];
   if (filter.taskId !== undefined) where.push(Prisma.sql`r.task_id = ${filter.taskId}::uuid`);
   if (filter.state !== undefined) where.push(Prisma.sql`r.state = ${filter.state}::recurrence_state`);
@@ -134,7 +147,12 @@ export async function setTaskRecurrenceArchived(tx: Tx, workspaceId: string, id:
  * Moves a series' cursor after a materialisation (no new revision: the worker's bookkeeping is not an edit of the
  * series, so it never makes a client's compare-and-set stale). `lastOccurrenceAt` only moves forward.
  */
-export async function advanceTaskRecurrence(tx: Tx, workspaceId: string, id: string, cursor: { nextOccurrenceAt: Date | null; lastOccurrenceAt: Date | null; state: RecurrenceStateValue; checkedAt: Date }): Promise<void> {
+export async function advanceTaskRecurrence(
+  tx: Tx,
+  workspaceId: string,
+  id: string,
+  cursor: { nextOccurrenceAt: Date | null; lastOccurrenceAt: Date | null; state: RecurrenceStateValue; checkedAt: Date },
+): Promise<void> {
   await tx.$executeRaw`
     UPDATE task_recurrences SET next_occurrence_at = ${cursor.nextOccurrenceAt}::timestamptz, state = ${cursor.state}::recurrence_state, last_checked_at = ${cursor.checkedAt}::timestamptz,
       last_occurrence_at = GREATEST(last_occurrence_at, ${cursor.lastOccurrenceAt}::timestamptz)

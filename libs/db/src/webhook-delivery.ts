@@ -1,6 +1,6 @@
 import type { Database, Statements } from './database.js';
 import { Prisma } from './generated/prisma/client.js';
-import { type Client, clientOf, executeStatement, readRows, type SqlClient } from './transactions.js';
+import { type Client, clientOf, executeStatement, inTransaction, readRows, type SqlClient, type Tx } from './transactions.js';
 
 /**
  * The data side of the webhook relay (the outbox publisher). One relay runs at a time across every worker
@@ -40,7 +40,19 @@ export async function withRelayLock<T>(database: Database, work: (tx: Statements
 
 /** The oldest unpublished events, in per-workspace sequence order, locked until the transaction ends. */
 export async function lockUnpublishedEvents(tx: SqlClient, take: number): Promise<UnpublishedEvent[]> {
-  const rows = await readRows<{ workspace_id: string; id: string; sequence: string; aggregate_type: string; aggregate_id: string; event_type: string; payload: unknown; occurred_at: Date; caused_by_definition_id: string | null; automation_depth: number; trace_context: string | null }>(
+  const rows = await readRows<{
+    workspace_id: string;
+    id: string;
+    sequence: string;
+    aggregate_type: string;
+    aggregate_id: string;
+    event_type: string;
+    payload: unknown;
+    occurred_at: Date;
+    caused_by_definition_id: string | null;
+    automation_depth: number;
+    trace_context: string | null;
+  }>(
     tx,
     // ORDER BY names the columns, not their text aliases of the same names (text would order 10 before 9).
     Prisma.sql`SELECT o.workspace_id::text AS workspace_id, o.id::text AS id, o.sequence::text AS sequence, aggregate_type, aggregate_id::text AS aggregate_id, event_type, payload, occurred_at,
@@ -191,38 +203,66 @@ export interface ClaimLimits {
   readonly leaseMs: number;
 }
 
+/** A claimed delivery as the claim's statement answers it. */
+type ClaimedRow = {
+  workspace_id: string;
+  id: string;
+  subscription_id: string;
+  attempt: number;
+  attempts_allowed: number;
+  url: string;
+  secret_ciphertext: Uint8Array;
+  secret_key_id: string;
+  previous_secret_ciphertext: Uint8Array | null;
+  previous_secret_key_id: string | null;
+  event_id: string;
+  sequence: string;
+  aggregate_type: string;
+  aggregate_id: string;
+  event_type: string;
+  payload: unknown;
+  occurred_at: Date;
+  trace_context: string | null;
+};
+
 /**
- * The dispatcher's fair claim (docs/webhooks.md "Delivery"), one statement: the active subscriptions with due
+ * The dispatcher's fair claim (docs/webhooks.md "Delivery"): the active subscriptions with due
  * deliveries whose breaker is closed or has rested (the one waiting longest first, each locked SKIP LOCKED so two
  * dispatchers never count the same subscription's room at once; FOR NO KEY UPDATE, which the relay's KEY SHARE
  * locks do not block: inserting a delivery row locks its subscription so until the relay commits, and a plain FOR
  * UPDATE skipped every subscription the relay was fanning out to, delaying a healthy receiver by seconds), and of each its oldest due deliveries up to its
- * room (per subscription, minus those in flight; one while its breaker is open). Each claimed row counts its
+ * room (per subscription, minus those in flight; one while its breaker is open). Two statements in one transaction:
+ * the subscriptions are locked by the first, so the second's snapshot counts every lease of a dispatcher that held
+ * them before (in one statement, a snapshot taken before that dispatcher committed missed its leases, and two
+ * dispatchers together exceeded the share). Each claimed row counts its
  * attempt, is leased (`lease_until`) and is due again at the lease's end, so an attempt lost with its process is
  * claimed again then; recordAttemptOutcome clears the lease. Spans workspaces: tools/statement-check allows it.
  */
-export async function claimDueDeliveries(client: Client, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
-  const rows = await readRows<{
-    workspace_id: string;
-    id: string;
-    subscription_id: string;
-    attempt: number;
-    attempts_allowed: number;
-    url: string;
-    secret_ciphertext: Uint8Array;
-    secret_key_id: string;
-    previous_secret_ciphertext: Uint8Array | null;
-    previous_secret_key_id: string | null;
-    event_id: string;
-    sequence: string;
-    aggregate_type: string;
-    aggregate_id: string;
-    event_type: string;
-    payload: unknown;
-    occurred_at: Date;
-    trace_context: string | null;
-  }>(
-    client,
+
+export async function claimDueDeliveries(database: Database, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
+  return inTransaction(database, async (tx) => {
+    // First the subscriptions, locked until this transaction ends: another dispatcher skips them meanwhile, and one
+    // that held them before has committed, so the next statement's snapshot (taken after these locks) sees its leases.
+    const locked = await tx.$queryRaw<{ workspace_id: string; id: string }[]>`
+      SELECT s.workspace_id::text AS workspace_id, s.id::text AS id
+        FROM webhook_subscriptions s
+        CROSS JOIN LATERAL (
+          SELECT d.next_attempt_at FROM webhook_deliveries d
+           WHERE d.workspace_id = s.workspace_id AND d.subscription_id = s.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+           ORDER BY d.next_attempt_at LIMIT 1) due
+       WHERE s.status = 'active' AND s.archived_at IS NULL AND (s.breaker_until IS NULL OR s.breaker_until <= now())
+       ORDER BY due.next_attempt_at
+       LIMIT ${limits.take}::int
+         FOR NO KEY UPDATE OF s SKIP LOCKED`;
+    if (locked.length === 0) return [];
+    return claimFrom(tx, locked, limits);
+  });
+}
+
+/** The claim's second statement: of each locked subscription, its oldest due deliveries up to its room, leased. */
+async function claimFrom(tx: Tx, locked: readonly { workspace_id: string; id: string }[], limits: ClaimLimits): Promise<ClaimedDelivery[]> {
+  const rows = await readRows<ClaimedRow>(
+    tx,
     Prisma.sql`WITH candidates AS (
         SELECT s.workspace_id, s.id, due.next_attempt_at AS oldest_due,
                (CASE WHEN s.consecutive_failures >= ${limits.breakerThreshold}::int THEN 1 ELSE ${limits.perSubscription}::int END)
@@ -234,10 +274,7 @@ export async function claimDueDeliveries(client: Client, limits: ClaimLimits): P
             SELECT d.next_attempt_at FROM webhook_deliveries d
              WHERE d.workspace_id = s.workspace_id AND d.subscription_id = s.id AND d.status = 'pending' AND d.next_attempt_at <= now()
              ORDER BY d.next_attempt_at LIMIT 1) due
-         WHERE s.status = 'active' AND s.archived_at IS NULL AND (s.breaker_until IS NULL OR s.breaker_until <= now())
-         ORDER BY due.next_attempt_at
-         LIMIT ${limits.take}::int
-           FOR NO KEY UPDATE OF s SKIP LOCKED
+         WHERE (s.workspace_id, s.id) IN (SELECT w::uuid, i::uuid FROM unnest(${locked.map((l) => l.workspace_id)}::text[], ${locked.map((l) => l.id)}::text[]) AS l(w, i))
       ), picked AS (
         SELECT p.workspace_id, p.id FROM candidates c
          CROSS JOIN LATERAL (

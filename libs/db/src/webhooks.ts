@@ -216,9 +216,7 @@ export async function archiveWebhook(tx: Tx, workspaceId: string, id: string, ow
 }
 
 /** Which subscriptions a disabling applies to: named ones (optionally compare-and-set) or every one of some owners. */
-export type WebhookSelection =
-  | { readonly ids: readonly string[]; readonly expectedRevision?: number }
-  | { readonly ownerCredentialIds: readonly string[] };
+export type WebhookSelection = { readonly ids: readonly string[]; readonly expectedRevision?: number } | { readonly ownerCredentialIds: readonly string[] };
 
 /**
  * Disables the selected active, unarchived subscriptions with a reason, and for each one records the audit
@@ -227,10 +225,7 @@ export type WebhookSelection =
  * dead). Idempotent: one already
  * disabled is left alone (its first reason stays). Returns the ids it disabled.
  */
-export async function disableWebhooks(
-  tx: Tx,
-  input: { workspaceId: string; selection: WebhookSelection; reason: WebhookDisabledReason; actor: AuditActor; now: Date },
-): Promise<string[]> {
+export async function disableWebhooks(tx: Tx, input: { workspaceId: string; selection: WebhookSelection; reason: WebhookDisabledReason; actor: AuditActor; now: Date }): Promise<string[]> {
   const { workspaceId, selection, reason, actor, now } = input;
   const selected: Prisma.WebhookSubscriptionWhereInput =
     'ids' in selection
@@ -243,7 +238,12 @@ export async function disableWebhooks(
     data: { status: 'disabled', disabledReason: reason, disabledAt: now, revision: { increment: 1 } },
     select: { id: true, ownerCredentialId: true },
   });
-  await abandonPendingDeliveries(tx, workspaceId, rows.map((r) => r.id), 'subscription_disabled');
+  await abandonPendingDeliveries(
+    tx,
+    workspaceId,
+    rows.map((r) => r.id),
+    'subscription_disabled',
+  );
   for (const row of rows) {
     await recordAudit(tx, { workspaceId, actor, action: 'webhook.disabled', targetType: 'webhook', targetId: row.id, metadata: { reason, ownerCredentialId: row.ownerCredentialId }, occurredAt: now });
     await appendOutboxEvent(tx, {
@@ -357,4 +357,3 @@ export async function listWebhookDeliveriesPage(
     select: deliverySelect,
   });
 }
-

@@ -14,7 +14,10 @@ export {
   identifyTeamToken,
   type IdentifiedTeamToken,
   verifyIdentifiedTeamToken,
-  type V0AuthContext, type V0Authentication, type V0AuthFailureCode } from './identity/authenticate-team-token.js';
+  type V0AuthContext,
+  type V0Authentication,
+  type V0AuthFailureCode,
+} from './identity/authenticate-team-token.js';
 export { requireTokenMember, v0ActingContext } from './identity/v0-acting-context.js';
 export { revokeOwnCredential } from './identity/revoke-own-credential.js';
 export { getWorkspace, type WorkspaceView } from './workspace/get-workspace.js';
@@ -316,7 +319,9 @@ export { getAutomationRun } from './automations/get-automation-run.js';
 export { abortAutomationRun, type AutomationAbortOperationView } from './automations/abort-automation-run.js';
 export { type AutomationScheduler, reviveStaleAutomationRuns, runAutomation } from './automations/run-automation.js';
 export { ACCOUNT_TOKEN_MAX_LIFETIME_MS, formToken, formTokenValid, randomSecret, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SIGN_IN_LINK_LIFETIME_MS } from './sign-in/secrets.js';
-export { requestSignIn, type SignInMail } from './sign-in/request-sign-in.js';
+export { requestSignIn } from './sign-in/request-sign-in.js';
+export { sendNextSignInMail } from './sign-in/send-sign-in-mail.js';
+export { signInInvitee } from './sign-in/sign-in-invitee.js';
 export { completeSignIn, type StartedSession } from './sign-in/complete-sign-in.js';
 export { resolveSession } from './sign-in/resolve-session.js';
 export { signOut } from './sign-in/sign-out.js';

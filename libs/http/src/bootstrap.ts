@@ -50,6 +50,14 @@ export interface HttpApplicationOptions {
 export const INFRASTRUCTURE_ROUTES = ['/healthz', '/readyz', METRICS_PATH, '/trpc', '/openapi.json', ...Object.values(REFERENCE_PAGES), FILE_TRANSFER_PREFIX];
 
 const coverageByApp = new WeakMap<object, RouteCoverage>();
+const routesByApp = new WeakMap<object, readonly MountedRoute[]>();
+
+/** Every route the app has mounted, from its creation on (a test enumerates a service's routes with it). */
+export function mountedRoutes(app: NestFastifyApplication): readonly MountedRoute[] {
+  const routes = routesByApp.get(app);
+  if (!routes) throw new Error('mountedRoutes(): not an application of createHttpApplication');
+  return routes;
+}
 
 /** Which registry operations an API app implements (the rest answer 501). */
 export function routeCoverage(app: NestFastifyApplication): RouteCoverage {
@@ -115,10 +123,7 @@ function installBodyParsers(fastify: FastifyInstance): void {
  * request and response, and exactly one structured log line per request (method, route template, status,
  * duration, request id; never headers or the raw URL, which may carry secrets).
  */
-export async function createHttpApplication(
-  rootModule: Type<unknown> | DynamicModule,
-  options: HttpApplicationOptions,
-): Promise<NestFastifyApplication> {
+export async function createHttpApplication(rootModule: Type<unknown> | DynamicModule, options: HttpApplicationOptions): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     logger: false,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -194,18 +199,25 @@ export async function createHttpApplication(
     // installBodyParsers().
     bodyParser: false,
   });
+  routesByApp.set(app, mounted);
   const config = app.get<AppConfig>(APP_CONFIG);
   applyServerLimits(fastify, config);
   // Before Nest mounts its routes (app.init): every route, /metrics itself included, is measured and traced.
   const service = app.get<string>(SERVICE_NAME);
   if (config.telemetry.otlpEndpoint !== null) {
-    await startTracing({ endpoint: config.telemetry.otlpEndpoint, serviceName: config.telemetry.serviceName ?? service, sampleRatio: config.telemetry.sampleRatio, exportDelayMs: config.telemetry.exportDelayMs });
+    await startTracing({
+      endpoint: config.telemetry.otlpEndpoint,
+      serviceName: config.telemetry.serviceName ?? service,
+      sampleRatio: config.telemetry.sampleRatio,
+      exportDelayMs: config.telemetry.exportDelayMs,
+    });
   }
   installObservability(fastify, {
     service,
     config,
     ...(options.api ? { api: options.api } : {}),
-    refuse: (request, reply) => sendProblem(reply, request, toProblem(new ProtocolError(401, 'unauthenticated', 'a scrape of /metrics must present METRICS_TOKEN as a bearer token')), RENDERERS[options.api ?? 'v1']),
+    refuse: (request, reply) =>
+      sendProblem(reply, request, toProblem(new ProtocolError(401, 'unauthenticated', 'a scrape of /metrics must present METRICS_TOKEN as a bearer token')), RENDERERS[options.api ?? 'v1']),
   });
   if (options.api) await mountApi(app, options.api, mounted, options.logger);
   return app;
@@ -254,7 +266,8 @@ async function mountApi(app: NestFastifyApplication, generation: ApiGeneration, 
           throw notImplemented(operationId);
         } catch (error) {
           const problem = toProblem(error);
-          if (problem.status >= 500 && problem.status !== 501) logger.error({ requestId: request.id, err: error instanceof Error ? { name: error.name, message: error.message } : String(error) }, 'request failed');
+          if (problem.status >= 500 && problem.status !== 501)
+            logger.error({ requestId: request.id, err: error instanceof Error ? { name: error.name, message: error.message } : String(error) }, 'request failed');
           sendProblem(reply, request, problem, renderer);
         }
         return reply;
@@ -271,10 +284,7 @@ async function mountApi(app: NestFastifyApplication, generation: ApiGeneration, 
  * in flight finish, close queues and connections, then exit. A shutdown that takes longer than
  * SHUTDOWN_TIMEOUT_MS is cut short so an orchestrator's kill never finds a hung process.
  */
-export async function runService(
-  app: NestFastifyApplication,
-  options: { config: AppConfig; port: number; logger: Logger; service: string },
-): Promise<void> {
+export async function runService(app: NestFastifyApplication, options: { config: AppConfig; port: number; logger: Logger; service: string }): Promise<void> {
   const { config, port, logger, service } = options;
   await app.listen(port, config.host);
   logger.info({ url: await app.getUrl() }, `${service} listening`);
@@ -308,11 +318,7 @@ export async function runService(
 }
 
 /** A service's entry point: validate config (exit with one line naming a bad variable), build, listen. */
-export async function serve(
-  service: string,
-  portOf: (config: AppConfig) => number,
-  create: (config: AppConfig, logger: Logger) => Promise<NestFastifyApplication>,
-): Promise<void> {
+export async function serve(service: string, portOf: (config: AppConfig) => number, create: (config: AppConfig, logger: Logger) => Promise<NestFastifyApplication>): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config, service);
   try {

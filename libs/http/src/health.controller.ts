@@ -29,10 +29,7 @@ export async function checkReadiness(probes: readonly ReadinessProbe[]): Promise
   const checks: ReadinessReport['checks'] = {};
   probes.forEach((probe, i) => {
     const result = results[i]!;
-    checks[probe.name] =
-      result.status === 'fulfilled'
-        ? { status: 'up' }
-        : { status: 'down', reason: result.reason instanceof Error ? result.reason.message : String(result.reason) };
+    checks[probe.name] = result.status === 'fulfilled' ? { status: 'up' } : { status: 'down', reason: result.reason instanceof Error ? result.reason.message : String(result.reason) };
   });
   return { status: Object.values(checks).every((c) => c.status === 'up') ? 'ready' : 'not_ready', checks };
 }

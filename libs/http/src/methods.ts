@@ -18,7 +18,12 @@ function pathTable(generation: ApiGeneration): PathMethods[] {
   }
   return [...byPath].map(([path, methods]) => ({
     // A parameter is one non-empty segment (part), as in the router.
-    pattern: new RegExp(`^${path.split(/\{\w+\}/).map(escape).join('[^/]+')}$`),
+    pattern: new RegExp(
+      `^${path
+        .split(/\{\w+\}/)
+        .map(escape)
+        .join('[^/]+')}$`,
+    ),
     methods,
   }));
 }
@@ -44,10 +49,7 @@ export function allowedMethods(generation: ApiGeneration, url: string): string[]
  * authentication: both only restate the published OpenAPI document (a caller without a token learns nothing
  * it could not read there), and the request is still rate-limited by its address.
  */
-export function installMethodNotAllowed(
-  fastify: { addHook(name: 'onRequest', hook: (request: FastifyRequest, reply: FastifyReply) => Promise<void>): unknown },
-  generation: ApiGeneration,
-): void {
+export function installMethodNotAllowed(fastify: { addHook(name: 'onRequest', hook: (request: FastifyRequest, reply: FastifyReply) => Promise<void>): unknown }, generation: ApiGeneration): void {
   fastify.addHook('onRequest', async (request) => {
     if (request.routeOptions.url !== undefined) return;
     const allow = allowedMethods(generation, request.url);

@@ -85,7 +85,12 @@ export function installObservability(
     request[OBSERVED] = observed;
     if (!tracing) return done();
     // The server span continues the caller's trace (W3C traceparent) and is active for everything the request does.
-    observed.span = startSpan(operation, SpanKind.SERVER, { 'http.request.method': request.method, 'http.route': request.routeOptions.url ?? UNMATCHED, 'workcell.service': service, 'workcell.request_id': request.id }, contextFromTraceparent(request.headers.traceparent));
+    observed.span = startSpan(
+      operation,
+      SpanKind.SERVER,
+      { 'http.request.method': request.method, 'http.route': request.routeOptions.url ?? UNMATCHED, 'workcell.service': service, 'workcell.request_id': request.id },
+      contextFromTraceparent(request.headers.traceparent),
+    );
     withSpan(observed.span, done);
   });
   if (tracing) {

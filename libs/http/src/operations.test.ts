@@ -11,7 +11,12 @@ describe('registry routing', () => {
   });
 
   it('reports implemented and missing operations', () => {
-    const mounted = [{ method: 'GET', url: '/v1' }, { method: 'HEAD', url: '/v1' }, { method: 'GET', url: '/healthz' }, { method: 'POST', url: '/trpc/:path' }];
+    const mounted = [
+      { method: 'GET', url: '/v1' },
+      { method: 'HEAD', url: '/v1' },
+      { method: 'GET', url: '/healthz' },
+      { method: 'POST', url: '/trpc/:path' },
+    ];
     const coverage = compareWithRegistry('v1', mounted, INFRASTRUCTURE_ROUTES);
     assert.deepEqual(coverage.implemented, ['getApiVersion']);
     assert.equal(coverage.notImplemented.length, v1Operations.length - 1);
@@ -27,7 +32,10 @@ describe('registry routing', () => {
       return (Reflect.getMetadata('__headers__', descriptor.value) ?? []) as { name: string; value: string }[];
     };
     const declaring = v1Operations.filter((op) => op.responseHeaders.includes('Cache-Control'));
-    assert.ok(v1Operations.filter((op) => op.revealsSecret).every((op) => declaring.includes(op)), 'an operation that reveals a secret declares it');
+    assert.ok(
+      v1Operations.filter((op) => op.revealsSecret).every((op) => declaring.includes(op)),
+      'an operation that reveals a secret declares it',
+    );
     for (const op of v1Operations) {
       const expected = declaring.includes(op) ? [{ name: 'Cache-Control', value: 'private, no-store' }] : [];
       assert.deepEqual(headersOf(op.operationId as V1OperationId), expected, op.operationId);

@@ -53,7 +53,10 @@ describe('request plumbing', () => {
     });
     assert.equal(res.status, 201);
     await sleep(50);
-    const lines = capture.lines().slice(before).filter((l) => l['requestId'] === 'log-check-1');
+    const lines = capture
+      .lines()
+      .slice(before)
+      .filter((l) => l['requestId'] === 'log-check-1');
     assert.equal(lines.length, 1, JSON.stringify(lines));
     const line = lines[0]!;
     assert.equal(line['method'], 'POST');

@@ -105,7 +105,12 @@ describe('a dependency refusing the work is a 503, not a 500', () => {
     });
   }
 
-  for (const reply of ['LOADING Redis is loading the dataset in memory', "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.", 'CLUSTERDOWN The cluster is down', 'TRYAGAIN Multiple keys request during rehashing of slot']) {
+  for (const reply of [
+    'LOADING Redis is loading the dataset in memory',
+    "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.",
+    'CLUSTERDOWN The cluster is down',
+    'TRYAGAIN Multiple keys request during rehashing of slot',
+  ]) {
     it(`Redis answering -${reply.split(' ')[0]}: a command's and a script's error`, async () => {
       const server = await startImpostor(redisReplying(reply), 'redis');
       const redis = createRedis(testConfig({ REDIS_URL: server.url }), 'problems-test');

@@ -152,10 +152,7 @@ export function toProblem(thrown: unknown): Problem {
   if (error instanceof HttpException) {
     const status = error.getStatus();
     if (status === 404) return { status, code: 'route_not_found', title: titleFor(status), detail: 'no such route', issues: [], headers: {} };
-    const code =
-      status === 400 && /JSON/i.test(error.message)
-        ? 'invalid_json'
-        : (HTTP_EXCEPTION_CODES[status] ?? (status >= 500 ? 'internal_error' : 'request_failed'));
+    const code = status === 400 && /JSON/i.test(error.message) ? 'invalid_json' : (HTTP_EXCEPTION_CODES[status] ?? (status >= 500 ? 'internal_error' : 'request_failed'));
     return { status, code, title: titleFor(status), detail: status >= 500 ? 'the request could not be completed' : error.message, issues: [], headers: {} };
   }
   const status = (error as { statusCode?: unknown }).statusCode;

@@ -65,8 +65,7 @@ const V0_STATUS: Readonly<Record<number, number>> = { 409: 400, 412: 400, 428: 4
 export const v0Errors: ErrorRenderer = {
   realm: 'workcell-v0',
   render(problem) {
-    const message =
-      problem.issues.length > 0 ? `${problem.detail}: ${problem.issues.map((i) => `${i.parameter ?? (i.pointer || '/')} ${i.message}`).join('; ')}` : problem.detail;
+    const message = problem.issues.length > 0 ? `${problem.detail}: ${problem.issues.map((i) => `${i.parameter ?? (i.pointer || '/')} ${i.message}`).join('; ')}` : problem.detail;
     return { error: { code: LEGACY_CODES[problem.code] ?? problem.code, message } };
   },
   adapt(problem) {
@@ -115,14 +114,15 @@ export class ProblemFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     const problem = toProblem(error);
-    if (problem.status >= 500) this.logger.error({ requestId: request.id, err: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) }, 'request failed');
+    if (problem.status >= 500)
+      this.logger.error({ requestId: request.id, err: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) }, 'request failed');
     sendProblem(reply, request, problem, this.renderer);
   }
 }
 
 /** What Node's HTTP parser refuses before a request exists, by its error code. */
 const CLIENT_ERRORS: Readonly<Record<string, { status: number; code: string; detail: string }>> = {
-  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'request_timeout', detail: 'the request did not arrive within the server\'s time bound' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'request_timeout', detail: "the request did not arrive within the server's time bound" },
   HPE_HEADER_OVERFLOW: { status: 431, code: 'request_header_fields_too_large', detail: 'the request headers are too large' },
 };
 

@@ -18,7 +18,13 @@ describe('sliding-window rate limit', () => {
   it('admits exactly `limit` in a window, counting down, and tells when a slot frees up', async () => {
     const decisions = await take('a', 7, 5, 60_000);
     assert.deepEqual(decisions.map((d) => d.allowed).sort(), [false, false, true, true, true, true, true]);
-    assert.deepEqual(decisions.filter((d) => d.allowed).map((d) => d.remaining).sort(), [0, 1, 2, 3, 4]);
+    assert.deepEqual(
+      decisions
+        .filter((d) => d.allowed)
+        .map((d) => d.remaining)
+        .sort(),
+      [0, 1, 2, 3, 4],
+    );
     const refused = decisions.find((d) => !d.allowed)!;
     assert.equal(refused.remaining, 0);
     assert.ok(refused.retryAfterSeconds >= 59 && refused.retryAfterSeconds <= 60, String(refused.retryAfterSeconds));
@@ -27,10 +33,17 @@ describe('sliding-window rate limit', () => {
   it('holds for every window-long span: no burst across a boundary, refusals do not extend the wait', async () => {
     // Generous margins on both sides: a loaded CI machine may stall the event loop for a while.
     const windowMs = 3000;
-    assert.equal((await take('b', 5, 5, windowMs)).every((d) => d.allowed), true);
+    assert.equal(
+      (await take('b', 5, 5, windowMs)).every((d) => d.allowed),
+      true,
+    );
     // Well inside the window from the first admissions (a fixed window aligned to the clock may have rolled over).
     await sleep(1200);
-    assert.equal((await take('b', 10, 5, windowMs)).some((d) => d.allowed), false, 'still full 1.2 s later');
+    assert.equal(
+      (await take('b', 10, 5, windowMs)).some((d) => d.allowed),
+      false,
+      'still full 1.2 s later',
+    );
     await sleep(2300);
     const later = await take('b', 6, 5, windowMs);
     assert.equal(later.filter((d) => d.allowed).length, 5, 'the refused requests were not counted');

@@ -228,7 +228,17 @@ export class RateLimiter {
     }
     if (!isNumbers(result, 6)) throw dependencyUnavailable();
     const [allowed, count, resetAt, now, epoch, pending] = result as [number, number, number, number, number, number];
-    const admission = { slot, limit, remaining: Math.max(0, limit - count), resetAt, allowed: allowed === 1, retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)), epoch, changing: pending === 1, budget };
+    const admission = {
+      slot,
+      limit,
+      remaining: Math.max(0, limit - count),
+      resetAt,
+      allowed: allowed === 1,
+      retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
+      epoch,
+      changing: pending === 1,
+      budget,
+    };
     this.apply(reply, admission);
     return admission;
   }

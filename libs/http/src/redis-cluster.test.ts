@@ -49,7 +49,7 @@ describe('Redis Cluster mode', () => {
     assert.ok(holding.filter((n) => n > 0).length > 1, `every workspace landed on one master: ${holding.join()}`);
   });
 
-  it("admits a known credential in its own budget, whatever the refusals its address has spent", async () => {
+  it('admits a known credential in its own budget, whatever the refusals its address has spent', async () => {
     const limiter = new RateLimiter('v1', { ...config, v1RateLimits: { read: 3, write: 3 } }, redis);
     const request = { method: 'GET', ip: '192.0.2.7', url: '/v1/workspace', routeOptions: { url: '/v1/workspace' }, params: {} } as unknown as FastifyRequest;
     const headers: Record<string, string> = {};

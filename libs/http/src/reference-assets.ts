@@ -53,7 +53,14 @@ export async function writeReferenceAssets(pages: Readonly<Record<ApiGeneration,
   const scalarModule = fileURLToPath(import.meta.resolve('@scalar/fastify-api-reference'));
   const sources = await Promise.all([scalarModule, fileURLToPath(import.meta.url)].map((file) => stat(file).then((s) => s.mtimeMs)));
   const outputs = [REFERENCE_SCRIPT, `${REFERENCE_SCRIPT}.br`, `${REFERENCE_SCRIPT}.gz`, ...Object.keys(pages).map((g) => referencePageFile(g as ApiGeneration))];
-  const written = await Promise.all(outputs.map((file) => stat(`${directory}${file}`).then((s) => s.mtimeMs, () => 0)));
+  const written = await Promise.all(
+    outputs.map((file) =>
+      stat(`${directory}${file}`).then(
+        (s) => s.mtimeMs,
+        () => 0,
+      ),
+    ),
+  );
   if (Math.min(...written) > Math.max(...sources)) return 'up to date';
 
   // Imported only when writing: an up-to-date build then costs a few stat calls.
@@ -81,7 +88,11 @@ export async function writeReferenceAssets(pages: Readonly<Record<ApiGeneration,
 
 /** A built asset's bytes with its prebuilt codings, where the build made them. */
 export async function readReferenceAsset(file: string, directory = REFERENCE_ASSETS_DIRECTORY): Promise<{ body: Buffer; br?: Buffer; gzip?: Buffer }> {
-  const optional = (path: string) => readFile(path).then((b) => b, () => undefined);
+  const optional = (path: string) =>
+    readFile(path).then(
+      (b) => b,
+      () => undefined,
+    );
   const [body, br, gz] = await Promise.all([readFile(`${directory}${file}`), optional(`${directory}${file}.br`), optional(`${directory}${file}.gz`)]);
   return { body, ...(br ? { br } : {}), ...(gz ? { gzip: gz } : {}) };
 }

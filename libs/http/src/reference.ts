@@ -10,7 +10,6 @@ export { REFERENCE_PAGES } from './reference-assets.js';
 import { ProtocolError, toProblem } from './problems.js';
 import type { ErrorRenderer } from './protocols.js';
 
-
 /** What an operation without a handler answers with (bootstrap's 501 route), said once for it and its page. */
 export function notImplemented(operationId: string): ProtocolError {
   return new ProtocolError(501, 'not_implemented', `${operationId} is not implemented yet`);
@@ -73,19 +72,22 @@ export function referenceDocument(generation: ApiGeneration, coverage: RouteCove
 export function installApiReference(fastify: FastifyInstance, generation: ApiGeneration, document: () => string): void {
   const page = REFERENCE_PAGES[generation];
   for (const file of [referencePageFile(generation), REFERENCE_SCRIPT]) {
-    if (!existsSync(`${REFERENCE_ASSETS_DIRECTORY}${file}`)) throw new Error(`the reference page's ${file} is missing from ${REFERENCE_ASSETS_DIRECTORY}: build @workcell/http (npx nx run @workcell/http:build)`);
+    if (!existsSync(`${REFERENCE_ASSETS_DIRECTORY}${file}`))
+      throw new Error(`the reference page's ${file} is missing from ${REFERENCE_ASSETS_DIRECTORY}: build @workcell/http (npx nx run @workcell/http:build)`);
   }
   const once = <T>(make: () => Promise<T>) => {
     let made: Promise<T> | undefined;
-    return () => (made ??= make().catch((error: unknown) => {
-      made = undefined;
-      throw error;
-    }));
+    return () =>
+      (made ??= make().catch((error: unknown) => {
+        made = undefined;
+        throw error;
+      }));
   };
-  const built = (file: string) => once(async () => {
-    const { body, ...prebuilt } = await readReferenceAsset(file);
-    return new Precompressed(body, undefined, prebuilt);
-  });
+  const built = (file: string) =>
+    once(async () => {
+      const { body, ...prebuilt } = await readReferenceAsset(file);
+      return new Precompressed(body, undefined, prebuilt);
+    });
   const html = built(referencePageFile(generation));
   const script = built(REFERENCE_SCRIPT);
   const openApi = once(async () => new Precompressed(Buffer.from(document())));

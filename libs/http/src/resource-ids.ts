@@ -22,10 +22,7 @@ export function resourceIdParameters(generation: ApiGeneration): ReadonlyMap<str
  * the gate, validation and the handler, so procedures, audit entries and events see one id per resource. An
  * `onRequest` hook installed ahead of the rate limit's.
  */
-export function installCanonicalResourceIds(
-  fastify: { addHook(name: 'onRequest', hook: (request: FastifyRequest) => Promise<void>): unknown },
-  generation: ApiGeneration,
-): void {
+export function installCanonicalResourceIds(fastify: { addHook(name: 'onRequest', hook: (request: FastifyRequest) => Promise<void>): unknown }, generation: ApiGeneration): void {
   const byRoute = resourceIdParameters(generation);
   fastify.addHook('onRequest', async (request) => {
     const route = request.routeOptions.url;

@@ -35,8 +35,17 @@ describe('text no operation accepts', () => {
 
   it('refuses percent-encoding that does not decode to UTF-8', () => {
     assert.deepEqual(hostileInputIssues(request({ url: '/v1/tags?cursor=%E2%82%AC&x=a+b' })), []);
-    assert.deepEqual(hostileInputIssues(request({ url: '/v1/tags?cursor=%FF' })).map((i) => i.parameter), ['cursor']);
-    assert.deepEqual(hostileInputIssues(request({ url: '/v1/tags?%ED%A0%80=1' })).map((i) => i.parameter), ['query']);
-    assert.deepEqual(hostileInputIssues(request({ url: '/v1/tags/%C3%28' })).map((i) => i.parameter), ['path']);
+    assert.deepEqual(
+      hostileInputIssues(request({ url: '/v1/tags?cursor=%FF' })).map((i) => i.parameter),
+      ['cursor'],
+    );
+    assert.deepEqual(
+      hostileInputIssues(request({ url: '/v1/tags?%ED%A0%80=1' })).map((i) => i.parameter),
+      ['query'],
+    );
+    assert.deepEqual(
+      hostileInputIssues(request({ url: '/v1/tags/%C3%28' })).map((i) => i.parameter),
+      ['path'],
+    );
   });
 });

@@ -61,9 +61,7 @@ const t = initTRPC.context<InternalContext>().create({
       ...shape.data,
       // Stack traces stay on the server.
       stack: undefined,
-      domain: isDomainError(error.cause)
-        ? ({ code: error.cause.code, message: error.cause.message, issues: error.cause.issues, meta: error.cause.meta } satisfies WireDomainError)
-        : null,
+      domain: isDomainError(error.cause) ? ({ code: error.cause.code, message: error.cause.message, issues: error.cause.issues, meta: error.cause.meta } satisfies WireDomainError) : null,
     },
   }),
 });

@@ -127,11 +127,7 @@ export class JobQueues {
       const definedEvery: JobDefinition['everyMs'] = definition.everyMs;
       if (definedEvery === undefined) continue;
       const every = typeof definedEvery === 'function' ? definedEvery(this.config) : definedEvery;
-      await this.queue(definition.queue).upsertJobScheduler(
-        name,
-        { every },
-        { name, data: {}, opts: { ...DEFAULT_OPTIONS, attempts: definition.attempts } },
-      );
+      await this.queue(definition.queue).upsertJobScheduler(name, { every }, { name, data: {}, opts: { ...DEFAULT_OPTIONS, attempts: definition.attempts } });
     }
   }
 

@@ -91,7 +91,10 @@ describe('SmtpMailer', () => {
       assert.equal(peer.received.length, 1);
       const [message] = peer.received;
       assert.match(message!.from, /no-reply@example\.com/);
-      assert.deepEqual(message!.to.map((t) => t.replace(/[<>\s]/g, '')), ['grace@example.com']);
+      assert.deepEqual(
+        message!.to.map((t) => t.replace(/[<>\s]/g, '')),
+        ['grace@example.com'],
+      );
       assert.match(message!.data, /^Message-ID: <invitation-2@workcell\.invalid>$/m);
       assert.match(message!.data, /https:\/\/example\.com\/accept\?token=xyz/);
     } finally {

@@ -22,7 +22,11 @@ export function migrationFiles(): string[] {
 export function migrationsDigest(): string {
   const hash = createHash('sha256');
   for (const file of migrationFiles()) {
-    hash.update(file).update('\0').update(readFileSync(migrationsDirectory + file)).update('\0');
+    hash
+      .update(file)
+      .update('\0')
+      .update(readFileSync(migrationsDirectory + file))
+      .update('\0');
   }
   return hash.digest('hex');
 }
@@ -35,11 +39,7 @@ export function dbmateUrl(databaseUrl: string): string {
 }
 
 async function dbmate(databaseUrl: string, ...command: string[]): Promise<string> {
-  const { stdout } = await run(
-    resolveBinary(),
-    ['--url', dbmateUrl(databaseUrl), '--migrations-dir', migrationsDirectory, '--no-dump-schema', ...command],
-    { timeout: 120_000 },
-  );
+  const { stdout } = await run(resolveBinary(), ['--url', dbmateUrl(databaseUrl), '--migrations-dir', migrationsDirectory, '--no-dump-schema', ...command], { timeout: 120_000 });
   return stdout;
 }
 

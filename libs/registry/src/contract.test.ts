@@ -81,6 +81,9 @@ describe(`contract 4.3 / 4.4 agreement (source: ${contract.source})`, () => {
   (contract.source === 'live' ? it : it.skip)('v0 public operations are exactly those 4.2 marks "Auth none"', () => {
     const none = tableRows(contract.text, '### 4.2').filter((c) => c[1] === 'none');
     const routes = none.map((c) => (c[0] ?? '').replace(/ \(.*\)$/, ''));
-    assert.deepEqual(routes, v0Operations.filter((op) => !op.authenticated).map((op) => `${op.method} ${op.path}`));
+    assert.deepEqual(
+      routes,
+      v0Operations.filter((op) => !op.authenticated).map((op) => `${op.method} ${op.path}`),
+    );
   });
 });

@@ -201,16 +201,7 @@ describe('v1 registry: derivation rules hold on the built data', () => {
     }
     assert.deepEqual(
       sorted(v1Operations.filter((op) => op.async).map((op) => op.operationId)),
-      sorted([
-        'completeProject',
-        'reopenProject',
-        'archiveProject',
-        'restoreProject',
-        'recheckTaskRecurrence',
-        'submitTaskRecurrenceEvent',
-        'createExport',
-        'abortAutomationRun',
-      ]),
+      sorted(['completeProject', 'reopenProject', 'archiveProject', 'restoreProject', 'recheckTaskRecurrence', 'submitTaskRecurrenceEvent', 'createExport', 'abortAutomationRun']),
     );
   });
 
@@ -232,7 +223,10 @@ describe('v1 registry: derivation rules hold on the built data', () => {
       assert.ok(op.errors.includes(413), op.operationId);
     }
     // The server's own body limit applies to every operation that takes a body.
-    assert.deepEqual(v1Operations.filter((op) => op.errors.includes(413)).map((op) => op.operationId), v1Operations.filter((op) => op.request.body).map((op) => op.operationId));
+    assert.deepEqual(
+      v1Operations.filter((op) => op.errors.includes(413)).map((op) => op.operationId),
+      v1Operations.filter((op) => op.request.body).map((op) => op.operationId),
+    );
   });
 
   it('every archiveX has restoreX at POST <archive path>/restore, with the same concurrency', () => {
@@ -320,7 +314,10 @@ describe('generated operation table and operations.json', () => {
   it('the generated table equals the source rows', () => {
     assert.deepEqual(V1_OPERATION_TABLE, v1Operations.map(toV1Row));
     assert.deepEqual(V0_OPERATION_TABLE, v0Operations.map(toV0Row));
-    assert.deepEqual(V1_OPERATION_IDS, v1Operations.map((op) => op.operationId));
+    assert.deepEqual(
+      V1_OPERATION_IDS,
+      v1Operations.map((op) => op.operationId),
+    );
   });
 
   it('generated/operations.json has the documented shape and equals the source rows', () => {
@@ -345,13 +342,6 @@ describe('generated operation table and operations.json', () => {
       'async',
       'sensitive',
     ]);
-    assert.deepEqual(Object.keys(json.v0[0] as object), [
-      'method',
-      'path',
-      'availability',
-      'migrationClass',
-      'v1OperationId',
-      'authenticated',
-    ]);
+    assert.deepEqual(Object.keys(json.v0[0] as object), ['method', 'path', 'availability', 'migrationClass', 'v1OperationId', 'authenticated']);
   });
 });

@@ -77,10 +77,7 @@ describe('request schemas validate what the OpenAPI documents describe', () => {
     assert.equal(create.safeParse({ title: 'x', teamId: 'other' }).success, false);
     const billing = getV1Operation('setTimeEntryBilling').request.body;
     assert.ok(billing);
-    assert.equal(
-      billing.safeParse({ expectedVersion: 'v7', billable: true, billingRate: { amount: '95.00', currency: 'EUR' } }).success,
-      true,
-    );
+    assert.equal(billing.safeParse({ expectedVersion: 'v7', billable: true, billingRate: { amount: '95.00', currency: 'EUR' } }).success, true);
     assert.equal(billing.safeParse({ expectedVersion: 'v7', billable: true, billingRate: { amount: 95, currency: 'EUR' } }).success, false);
   });
 
@@ -113,9 +110,6 @@ describe('request schemas validate what the OpenAPI documents describe', () => {
       revision: 'r1',
     };
     assert.equal(singleEnvelope(Task).safeParse({ data: task }).success, true);
-    assert.equal(
-      listEnvelope(Task).safeParse({ data: [task], meta: { limit: 50, nextCursor: null }, links: { next: null } }).success,
-      true,
-    );
+    assert.equal(listEnvelope(Task).safeParse({ data: [task], meta: { limit: 50, nextCursor: null }, links: { next: null } }).success, true);
   });
 });

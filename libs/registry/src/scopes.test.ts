@@ -93,14 +93,7 @@ describe('scope rules of 5.3 are encoded in the entries', () => {
   });
 
   it('recurrence manage / preview / recheck need task-recurrences:write + tasks:read + tasks:write', () => {
-    for (const id of [
-      'createTaskRecurrence',
-      'updateTaskRecurrence',
-      'archiveTaskRecurrence',
-      'restoreTaskRecurrence',
-      'previewTaskRecurrence',
-      'recheckTaskRecurrence',
-    ]) {
+    for (const id of ['createTaskRecurrence', 'updateTaskRecurrence', 'archiveTaskRecurrence', 'restoreTaskRecurrence', 'previewTaskRecurrence', 'recheckTaskRecurrence']) {
       assert.deepEqual(sorted(getV1Operation(id).scopes), ['task-recurrences:write', 'tasks:read', 'tasks:write'], id);
     }
   });
@@ -113,7 +106,10 @@ describe('scope rules of 5.3 are encoded in the entries', () => {
 
   it('every recurrence operation also needs a tasks scope', () => {
     for (const op of byFamily('task-recurrences')) {
-      assert.ok(op.scopes.some((s) => s.startsWith('tasks:')), op.operationId);
+      assert.ok(
+        op.scopes.some((s) => s.startsWith('tasks:')),
+        op.operationId,
+      );
     }
   });
 
@@ -139,7 +135,10 @@ describe('scope rules of 5.3 are encoded in the entries', () => {
       assert.match(op.scopes[0] ?? '', /^(activity:read|comments:(read|write))$/, op.operationId);
     }
     assert.deepEqual(
-      v1Operations.filter((op) => op.anyOfScopes.length > 0).map((op) => op.family).filter((f, i, a) => a.indexOf(f) === i),
+      v1Operations
+        .filter((op) => op.anyOfScopes.length > 0)
+        .map((op) => op.family)
+        .filter((f, i, a) => a.indexOf(f) === i),
       ['activity', 'comments'],
     );
   });
@@ -149,14 +148,7 @@ describe('scope rules of 5.3 are encoded in the entries', () => {
   });
 
   it('project lifecycle and sharing use projects:lifecycle / projects:sharing', () => {
-    for (const id of [
-      'completeProject',
-      'reopenProject',
-      'archiveProject',
-      'restoreProject',
-      'listProjectLifecycleOperations',
-      'getProjectLifecycleOperation',
-    ]) {
+    for (const id of ['completeProject', 'reopenProject', 'archiveProject', 'restoreProject', 'listProjectLifecycleOperations', 'getProjectLifecycleOperation']) {
       assert.deepEqual(getV1Operation(id).scopes, ['projects:lifecycle'], id);
     }
     for (const id of ['completeProject', 'reopenProject', 'archiveProject', 'restoreProject']) {
@@ -169,7 +161,10 @@ describe('scope rules of 5.3 are encoded in the entries', () => {
 
   it('search:read carries the dynamic requested-domains rule; every domain maps to a read scope', () => {
     const search = v1Operations.filter((op) => op.scopes.includes('search:read'));
-    assert.deepEqual(search.map((op) => op.operationId), ['searchResources']);
+    assert.deepEqual(
+      search.map((op) => op.operationId),
+      ['searchResources'],
+    );
     assert.equal(search[0]?.dynamicScopes, 'requested-domains');
     assert.equal(getV1Operation('createExport').dynamicScopes, 'requested-domains');
     for (const scope of Object.values(DOMAIN_READ_SCOPES)) {
@@ -188,20 +183,18 @@ describe('scope rules of 5.3 are encoded in the entries', () => {
   });
 
   it('delegated appointment / absence / availability scopes act on another member', () => {
-    const delegated: V1Scope[] = [
-      'appointments:delegated:read',
-      'appointments:delegated:write',
-      'absences:delegated:read',
-      'absences:admin:write',
-      'availability:delegated:read',
-    ];
+    const delegated: V1Scope[] = ['appointments:delegated:read', 'appointments:delegated:write', 'absences:delegated:read', 'absences:admin:write', 'availability:delegated:read'];
     for (const op of v1Operations) {
       const usesDelegated = op.scopes.some((s) => delegated.includes(s));
       const memberPath = /^\/v1\/members\/\{id\}\/(appointments|absences|availability)/.test(op.path);
       assert.equal(usesDelegated, memberPath, op.operationId);
       if (usesDelegated) assert.equal(op.sensitive, true, op.operationId);
     }
-    for (const scope of delegated) assert.ok(v1Operations.some((op) => op.scopes.includes(scope)), scope);
+    for (const scope of delegated)
+      assert.ok(
+        v1Operations.some((op) => op.scopes.includes(scope)),
+        scope,
+      );
   });
 
   it('members:pii:read is only an overlay, on member and invitation reads', () => {
@@ -216,10 +209,7 @@ describe('scope rules of 5.3 are encoded in the entries', () => {
 
   it('the workspace, auth context and credential rules of 4.4 / 5.3 hold', () => {
     assert.deepEqual(getV1Operation('getWorkspace').scopes, ['workspace:read']);
-    assert.deepEqual(
-      sorted(byFamily('credentials').map((op) => op.operationId)),
-      sorted(['listCredentials', 'createCredential', 'rotateCredential', 'revokeCredential']),
-    );
+    assert.deepEqual(sorted(byFamily('credentials').map((op) => op.operationId)), sorted(['listCredentials', 'createCredential', 'rotateCredential', 'revokeCredential']));
     assert.deepEqual(getV1Operation('updateWorkspaceSettings').concurrency, 'cas');
     assert.deepEqual(getV1Operation('replaceServiceAccountResourceGrants').scopes, ['resource-grants:write']);
   });

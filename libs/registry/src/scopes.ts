@@ -17,12 +17,7 @@ export function isV1Scope(value: string): value is V1Scope {
  * scope"). They may appear ONLY in `overlayScopes` of product and
  * project-statement operations, never as a required or any-of scope.
  */
-export const FINANCE_OVERLAY_SCOPES = [
-  'products:finance:read',
-  'products:finance:write',
-  'project-statements:finance:read',
-  'project-statements:finance:write',
-] as const satisfies readonly V1Scope[];
+export const FINANCE_OVERLAY_SCOPES = ['products:finance:read', 'products:finance:write', 'project-statements:finance:read', 'project-statements:finance:write'] as const satisfies readonly V1Scope[];
 
 /** Scopes that 5.3 marks "sensitive"; an operation requiring one of them is sensitive. */
 export const SENSITIVE_SCOPES = [

@@ -39,7 +39,9 @@ function client(answers: Answer[], extra: Partial<ConstructorParameters<typeof W
 
 describe('WorkcellClient', () => {
   it('sends to the regional endpoint of the credential, with the bearer credential and no redirect following', async () => {
-    const { api, sent } = client([{ status: 200, body: { data: { id: 'w' } }, headers: { etag: '"3"', 'x-request-id': 'req-1', 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '1000' } }]);
+    const { api, sent } = client([
+      { status: 200, body: { data: { id: 'w' } }, headers: { etag: '"3"', 'x-request-id': 'req-1', 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '1000' } },
+    ]);
     assert.equal(api.endpoint, 'https://eu1.api.test');
     const reply = await api.call('getWorkspace');
     assert.deepEqual(reply.data as unknown, { id: 'w' });
@@ -79,7 +81,10 @@ describe('WorkcellClient', () => {
 
   it('never retries other PATCH, PUT or DELETE, not even on 429 or 503', async () => {
     const { api, sent } = client([{ status: 503, body: problem(503, 'service_unavailable'), headers: { 'retry-after': '1' } }]);
-    await assert.rejects(api.call('updateTag', { path: { id: 'a' }, body: { name: 'y' } }), (error: WorkcellApiError) => error.status === 503 && error.code === 'service_unavailable' && error.retryAfter === 1);
+    await assert.rejects(
+      api.call('updateTag', { path: { id: 'a' }, body: { name: 'y' } }),
+      (error: WorkcellApiError) => error.status === 503 && error.code === 'service_unavailable' && error.retryAfter === 1,
+    );
     assert.equal(sent.length, 1);
     const { api: del, sent: sentDel } = client([{ status: 429, body: problem(429, 'rate_limit_exceeded') }]);
     await assert.rejects(del.call('archiveTag', { path: { id: 'a' } }), WorkcellApiError);
@@ -95,7 +100,13 @@ describe('WorkcellClient', () => {
   });
 
   it('never retries 400, 401, 403, 404, 409, 412 or 428, and gives up after maxAttempts', async () => {
-    for (const [status, code] of [[400, 'validation_failed'], [401, 'unauthenticated'], [403, 'insufficient_scope'], [404, 'not_found'], [409, 'conflict']] as const) {
+    for (const [status, code] of [
+      [400, 'validation_failed'],
+      [401, 'unauthenticated'],
+      [403, 'insufficient_scope'],
+      [404, 'not_found'],
+      [409, 'conflict'],
+    ] as const) {
       const { api, sent } = client([{ status, body: problem(status, code), headers: { 'x-request-id': 'rq' } }]);
       await assert.rejects(api.call('getTag', { path: { id: 'a' } }), (error: WorkcellApiError) => error.status === status && error.code === code && error.requestId === 'rq');
       assert.equal(sent.length, 1);
@@ -139,13 +150,21 @@ describe('WorkcellClient', () => {
       { status: 200, body: { data: [1], meta: { nextCursor: 'c2' } } },
       { status: 200, body: { data: [], meta: { nextCursor: 'c2' } } },
     ]);
-    await assert.rejects((async () => { for await (const _ of looping.paginate('listTags')) void _; })(), /same nextCursor again/);
+    await assert.rejects(
+      (async () => {
+        for await (const _ of looping.paginate('listTags')) void _;
+      })(),
+      /same nextCursor again/,
+    );
   });
 
   it('says who it is: workcell-sdk/<version> node/<version> unless told otherwise', async () => {
     assert.equal(SDK_VERSION, (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version);
     assert.equal(DEFAULT_USER_AGENT, `workcell-sdk/${SDK_VERSION} node/${process.versions.node}`);
-    const { api, sent } = client([{ status: 200, body: { data: [] } }, { status: 200, body: { data: [] } }]);
+    const { api, sent } = client([
+      { status: 200, body: { data: [] } },
+      { status: 200, body: { data: [] } },
+    ]);
     await api.call('listTags');
     assert.equal(sent[0]!.headers['user-agent'], DEFAULT_USER_AGENT);
     const { api: tool, sent: sentByTool } = client([{ status: 200, body: { data: [] } }], { userAgent: `tool/1 ${DEFAULT_USER_AGENT}` });
@@ -155,7 +174,10 @@ describe('WorkcellClient', () => {
 
   it('limits every attempt to 30 s by default; timeoutMs null (or 0) lifts the limit', async () => {
     assert.equal(DEFAULT_TIMEOUT_MS, 30_000);
-    const { api, sent } = client([{ status: 200, body: { data: [] } }, { status: 200, body: { data: [] } }]);
+    const { api, sent } = client([
+      { status: 200, body: { data: [] } },
+      { status: 200, body: { data: [] } },
+    ]);
     await api.call('listTags');
     assert.ok(sent[0]!.signal instanceof AbortSignal, 'a default deadline');
     await api.call('listTags', { timeoutMs: null });
@@ -170,7 +192,10 @@ describe('WorkcellClient', () => {
     const sent: string[] = [];
     const fetchFn = (async (url: string, init: RequestInit) => {
       sent.push(`${url} ${(init.headers as Record<string, string>)['accept']}`);
-      return new Response(csv, { status: 200, headers: { 'content-type': 'text/csv; charset=utf-8', 'content-length': String(csv.length), 'content-disposition': 'attachment; filename="export-e1.csv"', 'x-request-id': 'r9' } });
+      return new Response(csv, {
+        status: 200,
+        headers: { 'content-type': 'text/csv; charset=utf-8', 'content-length': String(csv.length), 'content-disposition': 'attachment; filename="export-e1.csv"', 'x-request-id': 'r9' },
+      });
     }) as unknown as typeof fetch;
     const api = new WorkcellClient({ credential, baseUrl: 'https://{region}.api.test', fetch: fetchFn });
     const file = await api.download('downloadExport', { path: { id: 'e1' } });
@@ -268,8 +293,17 @@ describe('retry timing', () => {
     assert.equal(parseRetryAfter(null), null);
     const policy = { maxAttempts: 5, baseDelayMs: 100, maxDelayMs: 1000 };
     assert.equal(retryDelayMs(policy, 1, 2), 2000);
-    assert.equal(retryDelayMs(policy, 1, null, () => 0.999), 99);
-    assert.equal(retryDelayMs(policy, 3, null, () => 0.999), 399);
-    assert.equal(retryDelayMs(policy, 10, null, () => 0.999), 999);
+    assert.equal(
+      retryDelayMs(policy, 1, null, () => 0.999),
+      99,
+    );
+    assert.equal(
+      retryDelayMs(policy, 3, null, () => 0.999),
+      399,
+    );
+    assert.equal(
+      retryDelayMs(policy, 10, null, () => 0.999),
+      999,
+    );
   });
 });

@@ -72,7 +72,6 @@ export class WorkcellConnectionError extends WorkcellError {}
 
 /** No answer within the client's `timeoutMs` (each attempt has its own). */
 export class WorkcellTimeoutError extends WorkcellError {
-
   constructor(
     readonly timeoutMs: number,
     url: string,

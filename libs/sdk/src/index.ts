@@ -1,4 +1,21 @@
-export { type ApiDownload, type ApiResponse, type CallArgs, type CallOptions, type ClientOptions, DEFAULT_TIMEOUT_MS, DEFAULT_USER_AGENT, type DownloadOperationId, type ListItem, type PathParams, type QueryParams, type RateLimit, type RequestBody, type RequestOptions, type ResponseData, WorkcellClient } from './client.js';
+export {
+  type ApiDownload,
+  type ApiResponse,
+  type CallArgs,
+  type CallOptions,
+  type ClientOptions,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_USER_AGENT,
+  type DownloadOperationId,
+  type ListItem,
+  type PathParams,
+  type QueryParams,
+  type RateLimit,
+  type RequestBody,
+  type RequestOptions,
+  type ResponseData,
+  WorkcellClient,
+} from './client.js';
 export type { components, operations } from './generated/v1-types.js';
 export { endpointFor } from './endpoint.js';
 export {

@@ -13,7 +13,11 @@ describe('generated request and response types', () => {
     const tag: ResponseData<'getTag'> = { id: 'x', createdAt: '', updatedAt: '', archivedAt: null, name: 'n', color: null };
     const item: ListItem<'listTags'> = tag;
     const body: RequestBody<'createTag'> = { name: 'n' };
-    const api = new WorkcellClient({ credential: generateToken('personal_access_token', 'eu1', 'c1'), baseUrl: 'https://api.test', fetch: (async () => new Response(null, { status: 204 })) as unknown as typeof fetch });
+    const api = new WorkcellClient({
+      credential: generateToken('personal_access_token', 'eu1', 'c1'),
+      baseUrl: 'https://api.test',
+      fetch: (async () => new Response(null, { status: 204 })) as unknown as typeof fetch,
+    });
     // @ts-expect-error a body attribute the operation does not declare
     void api.call('createTag', { body: { nme: 'n' } }).catch(() => undefined);
     // @ts-expect-error getTag answers a tag, not a project
@@ -23,7 +27,11 @@ describe('generated request and response types', () => {
 });
 
 describe('typed path and query parameters', () => {
-  const api = new WorkcellClient({ credential: generateToken('personal_access_token', 'eu1', 'c1'), baseUrl: 'https://api.test', fetch: (async () => new Response('{"data":[]}', { status: 200 })) as unknown as typeof fetch });
+  const api = new WorkcellClient({
+    credential: generateToken('personal_access_token', 'eu1', 'c1'),
+    baseUrl: 'https://api.test',
+    fetch: (async () => new Response('{"data":[]}', { status: 200 })) as unknown as typeof fetch,
+  });
   const quiet = (call: Promise<unknown>) => void call.catch(() => undefined);
 
   it('refuse at compile time what the operation does not declare (checked by the compiler)', () => {
@@ -50,7 +58,11 @@ describe('typed path and query parameters', () => {
     // @ts-expect-error download takes the operations that answer a file only
     quiet(api.download('getTag', { path: { id: 'x' } }));
     // @ts-expect-error paginate types its parameters too
-    quiet((async () => { for await (const _ of api.paginate('listTags', { query: { limt: 5 } })) break; })());
+    quiet(
+      (async () => {
+        for await (const _ of api.paginate('listTags', { query: { limt: 5 } })) break;
+      })(),
+    );
     assert.ok(true);
   });
 

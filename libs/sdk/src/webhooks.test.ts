@@ -5,7 +5,12 @@ import { WorkcellError } from './errors.js';
 import { verifyWebhook, WorkcellWebhookVerificationError } from './webhooks.js';
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
-const body = JSON.stringify({ type: 'tag.created', timestamp: '2026-11-24T10:00:00.000Z', sequence: '42', data: { resourceType: 'tags', resourceId: 't1', action: 'created', payload: { tag: { id: 't1' } } } });
+const body = JSON.stringify({
+  type: 'tag.created',
+  timestamp: '2026-11-24T10:00:00.000Z',
+  sequence: '42',
+  data: { resourceType: 'tags', resourceId: 't1', action: 'created', payload: { tag: { id: 't1' } } },
+});
 
 /** Headers as the worker sends them (docs/webhooks.md), signed at `at`. */
 function signed(payload: string, at = new Date(), key = secret): Record<string, string> {

@@ -23,7 +23,7 @@ export const httpRequestDuration = new Histogram({
 
 export const httpRequestErrors = new Counter({
   name: 'http_request_errors_total',
-  help: 'HTTP error responses (4xx and 5xx) by service, operation and the error document\'s code',
+  help: "HTTP error responses (4xx and 5xx) by service, operation and the error document's code",
   labelNames: ['service', 'operation', 'code'] as const,
   registers: [metricsRegistry],
 });

@@ -44,7 +44,11 @@ app.post<{ Body: { title?: string } }>('/tasks', async (request, reply) => {
   return reply.code(201).header('location', `/tasks/${row.id}`).send({ data: row });
 });
 
-const stop = () => void app.close().then(() => pool.end()).finally(() => process.exit(0));
+const stop = () =>
+  void app
+    .close()
+    .then(() => pool.end())
+    .finally(() => process.exit(0));
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
 

@@ -27,7 +27,18 @@ export async function measureKeysetPagination(rows: number, rounds: number, prog
       workspaceId,
       principal: { type: 'member', id: workspaceId },
       effectiveScopes: ['tags:read'],
-      credential: { id: workspaceId, kind: 'personal_access_token', name: 'bench', status: 'active', scopes: ['tags:read'], expiresAt: null, region: config.region, cell: config.cell, createdAt: new Date(0).toISOString(), lastUsedAt: null },
+      credential: {
+        id: workspaceId,
+        kind: 'personal_access_token',
+        name: 'bench',
+        status: 'active',
+        scopes: ['tags:read'],
+        expiresAt: null,
+        region: config.region,
+        cell: config.cell,
+        createdAt: new Date(0).toISOString(),
+        lastUsedAt: null,
+      },
     } satisfies V1AuthContext;
     const cursor = encodeCursor(config, { workspaceId, list: 'listTags', filter: {} }, deepAfter);
     const first = () => invoke(listTags, ctx, { auth, limit: 50 });

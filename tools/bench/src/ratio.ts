@@ -22,7 +22,15 @@ export async function compare(baseline: () => Promise<unknown>, candidate: () =>
   const a: number[] = [];
   const b: number[] = [];
   for (let i = 0; i < warmup + rounds; i++) {
-    for (const [run, into] of i % 2 === 0 ? ([[baseline, a], [candidate, b]] as const) : ([[candidate, b], [baseline, a]] as const)) {
+    for (const [run, into] of i % 2 === 0
+      ? ([
+          [baseline, a],
+          [candidate, b],
+        ] as const)
+      : ([
+          [candidate, b],
+          [baseline, a],
+        ] as const)) {
       const start = process.hrtime.bigint();
       await run();
       const elapsed = Number(process.hrtime.bigint() - start) / 1e6;

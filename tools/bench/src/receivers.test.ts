@@ -49,7 +49,10 @@ describe('benchmark webhook receivers', () => {
     assert.equal(silent.maxHeldAtOnce, 2);
     await silent.close();
     const results = await Promise.all(outcomes);
-    assert.ok(results.every((r) => r.startsWith('error')), results.join(', '));
+    assert.ok(
+      results.every((r) => r.startsWith('error')),
+      results.join(', '),
+    );
   });
 
   it('waits until a condition holds, or gives up after the timeout', async () => {

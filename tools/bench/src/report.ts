@@ -23,7 +23,11 @@ const cells = (row: Row) => [row.name, row.measured, row.baseline, row.ratio, ro
 export function textTable(rows: readonly Row[]): string {
   const lines = [HEADERS, ...rows.map(cells)];
   const widths = HEADERS.map((_, i) => Math.max(...lines.map((l) => l[i]!.length)));
-  const format = (l: string[]) => l.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const format = (l: string[]) =>
+    l
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [format(HEADERS), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map((r) => format(cells(r)))].join('\n');
 }
 

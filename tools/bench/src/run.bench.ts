@@ -56,8 +56,38 @@ const SMOKE = values.smoke;
  * for the default 10 s, still clears it within the drain: the smoke proves the harness, the full run measures.
  */
 const MODE = SMOKE
-  ? { warmupSeconds: 0, pairSeconds: 2, rounds: 1, readIds: 2_000, deepRows: 20_000, deepRounds: 1, eventRate: 20, eventSeconds: 5, drainSeconds: 30, fairnessRate: 5, fairnessSeconds: 5, fairnessDrainSeconds: 60, keysetRows: 20_000, keysetRounds: 20 }
-  : { warmupSeconds: 2, pairSeconds: 10, rounds: 3, readIds: 2_000, deepRows: 100_000, deepRounds: 3, eventRate: 200, eventSeconds: 30, drainSeconds: 120, fairnessRate: 200, fairnessSeconds: 30, fairnessDrainSeconds: 120, keysetRows: 1_000_000, keysetRounds: 200 };
+  ? {
+      warmupSeconds: 0,
+      pairSeconds: 2,
+      rounds: 1,
+      readIds: 2_000,
+      deepRows: 20_000,
+      deepRounds: 1,
+      eventRate: 20,
+      eventSeconds: 5,
+      drainSeconds: 30,
+      fairnessRate: 5,
+      fairnessSeconds: 5,
+      fairnessDrainSeconds: 60,
+      keysetRows: 20_000,
+      keysetRounds: 20,
+    }
+  : {
+      warmupSeconds: 2,
+      pairSeconds: 10,
+      rounds: 3,
+      readIds: 2_000,
+      deepRows: 100_000,
+      deepRounds: 3,
+      eventRate: 200,
+      eventSeconds: 30,
+      drainSeconds: 120,
+      fairnessRate: 200,
+      fairnessSeconds: 30,
+      fairnessDrainSeconds: 120,
+      keysetRows: 1_000_000,
+      keysetRounds: 200,
+    };
 const CONNECTIONS = 20;
 const V0_PAGE_SIZE = 500;
 const V0_TEAM_TOKENS = 20;
@@ -121,7 +151,10 @@ function cleanup(): Promise<void> {
 }
 /** Set on Ctrl-C: no further load starts while the clean-up runs. */
 let interrupted = false;
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
   process.on(signal, () => {
     if (interrupted) return;
     interrupted = true;
@@ -162,7 +195,6 @@ interface Service {
   readonly log: string;
 }
 
-
 function startProcess(name: string, args: string[], env: Record<string, string>, logDir: string): Service {
   const log = join(logDir, `${name}.log`);
   const fd = openSync(log, 'a');
@@ -181,7 +213,10 @@ async function waitReady(service: Service, port: number, timeoutMs = 90_000): Pr
   const until = Date.now() + timeoutMs;
   for (;;) {
     if (service.child.exitCode !== null || service.child.signalCode !== null) throw new Error(`${service.name} exited before it was ready; see ${service.log}`);
-    const status = await fetch(`${origin(port)}/readyz`).then((r) => r.status, () => 0);
+    const status = await fetch(`${origin(port)}/readyz`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) return;
     if (Date.now() > until) throw new Error(`${service.name} is not ready after ${timeoutMs / 1000} s; see ${service.log}`);
     await sleep(250);
@@ -264,7 +299,9 @@ async function pair(label: string, baseline: Omit<LoadSpec, 'seconds' | 'connect
     for (const side of order) {
       const result = await run(side === 'baseline' ? baseline : candidate, MODE.pairSeconds);
       (side === 'baseline' ? a : b).push(result);
-      progress(`${label}: round ${round + 1}/${MODE.rounds} ${side} ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms${result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : ''}`);
+      progress(
+        `${label}: round ${round + 1}/${MODE.rounds} ${side} ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms${result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : ''}`,
+      );
     }
   }
   return { baseline: combine(a), candidate: combine(b) };
@@ -275,7 +312,9 @@ function failureOf(sides: Record<string, Side>): string | undefined {
   for (const [name, side] of Object.entries(sides)) {
     if (side.requests === 0) return `the ${name} answered nothing within the run`;
     if (side.failed / side.requests > MAX_FAILED_SHARE) {
-      const codes = Object.entries(side.statuses).map(([c, n]) => `${n}× ${c}`).join(', ');
+      const codes = Object.entries(side.statuses)
+        .map(([c, n]) => `${n}× ${c}`)
+        .join(', ');
       return `${side.failed} of ${side.requests} ${name} requests failed (${codes || 'connection errors'})`;
     }
   }
@@ -294,7 +333,9 @@ function throughputRows(name: string, result: { baseline: Side; candidate: Side 
   const failure = failureOf(result);
   const judged = (met: boolean) => (failure === undefined ? { met } : { met: null, note: `error: ${failure}` });
   const ratio = result.candidate.rps / result.baseline.rps;
-  const rows: Row[] = [{ name: `${name}: throughput`, measured: rps(result.candidate.rps), baseline: rps(result.baseline.rps), ratio: x(ratio), target: `≥ ${minRatio}×`, ...judged(ratio >= minRatio) }];
+  const rows: Row[] = [
+    { name: `${name}: throughput`, measured: rps(result.candidate.rps), baseline: rps(result.baseline.rps), ratio: x(ratio), target: `≥ ${minRatio}×`, ...judged(ratio >= minRatio) },
+  ];
   if (maxP99Ratio !== undefined) {
     const p99 = result.candidate.p99 / result.baseline.p99;
     rows.push({ name: `${name}: p99`, measured: ms(result.candidate.p99), baseline: ms(result.baseline.p99), ratio: x(p99), target: `≤ ${maxP99Ratio}×`, ...judged(p99 <= maxP99Ratio) });
@@ -394,7 +435,13 @@ try {
     const workspaceId = demo.workspaceId;
     const ownerMemberId = (await opened.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId } })).id;
     const { v1Token, v0Tokens } = await opened.prisma.$transaction(async (tx) => {
-      const minted = await issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: 'bench tasks', scopes: ['tasks:read', 'tasks:write', 'search:read'], memberId: ownerMemberId });
+      const minted = await issueCredential(tx, config, {
+        workspaceId,
+        kind: 'personal_access_token',
+        name: 'bench tasks',
+        scopes: ['tasks:read', 'tasks:write', 'search:read'],
+        memberId: ownerMemberId,
+      });
       const team: string[] = [];
       for (let i = 0; i < V0_TEAM_TOKENS; i++) team.push(await issueTeamToken(tx, config, { workspaceId, name: `bench ${i + 1}`, createdByMemberId: ownerMemberId }));
       return { v1Token: minted.token, v0Tokens: team };
@@ -405,10 +452,13 @@ try {
       ? await createWorkspace(opened, config, { name: 'Bench other workspace', administrator: { email: 'owner@other.bench.workcell.test', name: 'Other Owner' } })
       : null;
     const seeding = Date.now();
-    await opened.prisma.$executeRaw`INSERT INTO tasks (workspace_id, title, description) SELECT ${workspaceId}::uuid, 'Bench task ' || g, 'Seeded by npm run bench' FROM generate_series(1, ${MODE.deepRows}) g`;
+    await opened.prisma
+      .$executeRaw`INSERT INTO tasks (workspace_id, title, description) SELECT ${workspaceId}::uuid, 'Bench task ' || g, 'Seeded by npm run bench' FROM generate_series(1, ${MODE.deepRows}) g`;
     // The state autovacuum keeps a table in: statistics, and a visibility map that lets index-only scans skip the heap.
     await opened.prisma.$executeRawUnsafe('VACUUM (ANALYZE)');
-    const readIds = (await opened.prisma.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM tasks WHERE workspace_id = ${workspaceId}::uuid ORDER BY random() LIMIT ${MODE.readIds}`).map((r) => r.id);
+    const readIds = (await opened.prisma.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM tasks WHERE workspace_id = ${workspaceId}::uuid ORDER BY random() LIMIT ${MODE.readIds}`).map(
+      (r) => r.id,
+    );
     progress(`seeded in ${((Date.now() - seeding) / 1000).toFixed(1)} s`);
 
     progress('starting auth, worker, api-v0, api-v1 (NODE_ENV=production, LOG_LEVEL=info) and the baseline server');
@@ -430,7 +480,11 @@ try {
     if (wanted('v1-get')) {
       const name = 'v1 GET /v1/tasks/{id} vs baseline row read';
       try {
-        const result = await pair('v1 getTask', { origin: baselineOrigin, method: 'GET', path: '/tasks/{id}', ids: readIds, tokens: [] }, { origin: v1, method: 'GET', path: '/v1/tasks/{id}', ids: readIds, tokens: [v1Token] });
+        const result = await pair(
+          'v1 getTask',
+          { origin: baselineOrigin, method: 'GET', path: '/tasks/{id}', ids: readIds, tokens: [] },
+          { origin: v1, method: 'GET', path: '/v1/tasks/{id}', ids: readIds, tokens: [v1Token] },
+        );
         rows.push(...throughputRows(name, result, 0.5, 3));
       } catch (error) {
         rows.push(errorRow(name, '≥ 0.5×, p99 ≤ 3×', error));
@@ -440,7 +494,11 @@ try {
     if (wanted('v0-get')) {
       const name = 'v0 GET /tasks/{_id} vs baseline row read';
       try {
-        const result = await pair('v0 GET /tasks/{_id}', { origin: baselineOrigin, method: 'GET', path: '/tasks/{id}', ids: readIds, tokens: [] }, { origin: v0, method: 'GET', path: '/tasks/{id}', ids: readIds, tokens: v0Tokens });
+        const result = await pair(
+          'v0 GET /tasks/{_id}',
+          { origin: baselineOrigin, method: 'GET', path: '/tasks/{id}', ids: readIds, tokens: [] },
+          { origin: v0, method: 'GET', path: '/tasks/{id}', ids: readIds, tokens: v0Tokens },
+        );
         rows.push(...throughputRows(name, result, 0.5, 3));
       } catch (error) {
         rows.push(errorRow(name, '≥ 0.5×, p99 ≤ 3×', error));
@@ -450,7 +508,11 @@ try {
     if (wanted('v1-list')) {
       const name = 'v1 GET /v1/tasks?limit=100 vs baseline page read';
       try {
-        const result = await pair('v1 listTasks', { origin: baselineOrigin, method: 'GET', path: '/tasks?limit=100', tokens: [] }, { origin: v1, method: 'GET', path: '/v1/tasks?limit=100', tokens: [v1Token] });
+        const result = await pair(
+          'v1 listTasks',
+          { origin: baselineOrigin, method: 'GET', path: '/tasks?limit=100', tokens: [] },
+          { origin: v1, method: 'GET', path: '/v1/tasks?limit=100', tokens: [v1Token] },
+        );
         rows.push(...throughputRows(name, result, 0.3));
       } catch (error) {
         rows.push(errorRow(name, '≥ 0.3×', error));
@@ -462,7 +524,11 @@ try {
       // orders it, the keyset cursor pages; against the baseline's plain page read.
       const name = `v1 GET /v1/search?q=<one task's number>&types=tasks vs baseline page read (${MODE.deepRows.toLocaleString('en')} tasks)`;
       try {
-        const result = await pair('v1 searchResources', { origin: baselineOrigin, method: 'GET', path: '/tasks?limit=100', tokens: [] }, { origin: v1, method: 'GET', path: `/v1/search?q=${Math.floor(MODE.deepRows / 2)}&types=tasks`, tokens: [v1Token] });
+        const result = await pair(
+          'v1 searchResources',
+          { origin: baselineOrigin, method: 'GET', path: '/tasks?limit=100', tokens: [] },
+          { origin: v1, method: 'GET', path: `/v1/search?q=${Math.floor(MODE.deepRows / 2)}&types=tasks`, tokens: [v1Token] },
+        );
         rows.push(...throughputRows(name, result, 0.3));
       } catch (error) {
         rows.push(errorRow(name, '≥ 0.3×', error));
@@ -543,14 +609,28 @@ try {
         rows.push(
           mb === null
             ? errorRow(`RSS of ${service.name} after the run`, '≤ 250 MB', new Error('the process is gone'))
-            : { name: `RSS of ${service.name} after the run`, measured: `${mb.toFixed(0)} MB`, baseline: baselineMb === null ? '—' : `${baselineMb.toFixed(0)} MB`, ratio: '—', target: '≤ 250 MB', met: mb <= 250 },
+            : {
+                name: `RSS of ${service.name} after the run`,
+                measured: `${mb.toFixed(0)} MB`,
+                baseline: baselineMb === null ? '—' : `${baselineMb.toFixed(0)} MB`,
+                ratio: '—',
+                target: '≤ 250 MB',
+                met: mb <= 250,
+              },
         );
       }
     }
     if (wanted('webhooks-fairness')) {
       // Last, after the RSS readings: the silent receivers leave the worker a backlog of failing deliveries (their
       // subscriptions are removed at the row's end, so the retries already queued end without sending).
-      rows.push(...(await webhookFairness(v1, { subscribeToken: demo.personalAccessToken, writeToken: v1Token }, { subscribeToken: otherWorkspace!.personalAccessToken, writeToken: otherWorkspace!.personalAccessToken }, config.webhooks)));
+      rows.push(
+        ...(await webhookFairness(
+          v1,
+          { subscribeToken: demo.personalAccessToken, writeToken: v1Token },
+          { subscribeToken: otherWorkspace!.personalAccessToken, writeToken: otherWorkspace!.personalAccessToken },
+          config.webhooks,
+        )),
+      );
     }
     stopping = true;
   }
@@ -621,7 +701,7 @@ async function events(v1: string, adminToken: string, writeToken: string): Promi
       return (await res.json()) as ChangesPage;
     };
     let cursor: string | null = null;
-    for (let failures = 0; ; ) {
+    for (let failures = 0; ;) {
       const current: ChangesPage | null = await page(cursor).catch((error: Error) => {
         if (++failures > 10) throw error;
         return null;
@@ -656,7 +736,18 @@ async function events(v1: string, adminToken: string, writeToken: string): Promi
     })();
 
     progress(`${label}: creating tasks through v1 at a fixed rate`);
-    const result = await load({ origin: v1, connections: CONNECTIONS, seconds: MODE.eventSeconds, overallRate: MODE.eventRate, method: 'POST', path: '/v1/tasks', body: { title: 'Event task {n}' }, idempotencyKey: true, tokens: [writeToken], collectCreatedIds: true });
+    const result = await load({
+      origin: v1,
+      connections: CONNECTIONS,
+      seconds: MODE.eventSeconds,
+      overallRate: MODE.eventRate,
+      method: 'POST',
+      path: '/v1/tasks',
+      body: { title: 'Event task {n}' },
+      idempotencyKey: true,
+      tokens: [writeToken],
+      collectCreatedIds: true,
+    });
     const createdIds = result.createdIds;
     const achieved = createdIds.length / result.seconds;
     progress(`${label}: ${createdIds.length} tasks created (${achieved.toFixed(0)}/s, ${result.non2xx} non-2xx); waiting for the deliveries`);
@@ -669,11 +760,15 @@ async function events(v1: string, adminToken: string, writeToken: string): Promi
     const feed = createdIds.filter((id) => follower.seen.has(id)).map((id) => follower.seen.get(id)!);
     const out: Row[] = [];
     const rateNote =
-      achieved < MODE.eventRate * 0.9 ? `the API created only ${achieved.toFixed(0)} tasks/s of the ${MODE.eventRate}/s asked (its create path is the limit), so the events arrived at that rate` : undefined;
+      achieved < MODE.eventRate * 0.9
+        ? `the API created only ${achieved.toFixed(0)} tasks/s of the ${MODE.eventRate}/s asked (its create path is the limit), so the events arrived at that rate`
+        : undefined;
     if (result.ok === 0) throw new Error(`no task was created (${JSON.stringify(result.statuses)})`);
     // Too many failed creations make the latencies (of the ones that succeeded) no verdict, but they are still shown.
     const createFailure =
-      result.non2xx + result.errors > result.requests * MAX_FAILED_SHARE ? `${result.non2xx + result.errors} of ${result.requests} task creations failed (${JSON.stringify(result.statuses)})` : undefined;
+      result.non2xx + result.errors > result.requests * MAX_FAILED_SHARE
+        ? `${result.non2xx + result.errors} of ${result.requests} task creations failed (${JSON.stringify(result.statuses)})`
+        : undefined;
     const judged = (met: boolean, note?: string) => (createFailure === undefined ? { met, ...(note === undefined ? {} : { note }) } : { met: null, note: `error: ${createFailure}` });
     if (wanted('webhooks')) {
       out.push({ ...commitToDelivery(webhookName, latencies), ...judged(latencies.length > 0 && latencyPercentiles(latencies).p99 <= 300, rateNote) });
@@ -725,7 +820,11 @@ async function events(v1: string, adminToken: string, writeToken: string): Promi
 
 /** Subscribes `url` to task.created with the credential `token` (POST /v1/webhooks); the subscription's id. */
 async function subscribe(v1: string, token: string, url: string): Promise<string> {
-  const res = await fetch(`${v1}/v1/webhooks`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ url, eventTypes: ['task.created'] }) });
+  const res = await fetch(`${v1}/v1/webhooks`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url, eventTypes: ['task.created'] }),
+  });
   if (res.status !== 201) throw new Error(`subscribing ${url} answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { data: { id: string } }).data.id;
 }
@@ -782,7 +881,18 @@ async function webhookFairness(v1: string, home: BenchWorkspace, other: BenchWor
     }
 
     progress(`${label}: creating tasks through v1 at ${MODE.fairnessRate}/s in each of 2 workspaces for ${MODE.fairnessSeconds} s (3 silent receivers, 1 healthy)`);
-    const spec = (token: string): LoadSpec => ({ origin: v1, connections: CONNECTIONS, seconds: MODE.fairnessSeconds, overallRate: MODE.fairnessRate, method: 'POST', path: '/v1/tasks', body: { title: 'Fairness task {n}' }, idempotencyKey: true, tokens: [token], collectCreatedIds: true });
+    const spec = (token: string): LoadSpec => ({
+      origin: v1,
+      connections: CONNECTIONS,
+      seconds: MODE.fairnessSeconds,
+      overallRate: MODE.fairnessRate,
+      method: 'POST',
+      path: '/v1/tasks',
+      body: { title: 'Fairness task {n}' },
+      idempotencyKey: true,
+      tokens: [token],
+      collectCreatedIds: true,
+    });
     const [homeLoad, otherLoad] = await Promise.all([load(spec(home.writeToken)), load(spec(other.writeToken))]);
     const loadEnded = Date.now();
     const createdIds = homeLoad.createdIds;
@@ -794,9 +904,12 @@ async function webhookFairness(v1: string, home: BenchWorkspace, other: BenchWor
     const { latencies, lost } = healthy.summary(createdIds);
     const drained = healthy.lastDelivery > loadEnded ? `the last arrived ${((healthy.lastDelivery - loadEnded) / 1000).toFixed(1)} s after the load ended` : 'all arrived during the load';
     const attempts = Object.values(silent).map((s) => ({ accepted: s.accepted, maxHeld: s.maxHeldAtOnce, dropped: s.dropped }));
-    progress(`${label}: ${createdIds.length - lost.length} of ${createdIds.length} delivered to the healthy receiver; the silent ones accepted ${attempts.map((a) => a.accepted).join(', ')} connections`);
+    progress(
+      `${label}: ${createdIds.length - lost.length} of ${createdIds.length} delivered to the healthy receiver; the silent ones accepted ${attempts.map((a) => a.accepted).join(', ')} connections`,
+    );
 
-    if (homeLoad.ok === 0 || otherLoad.ok === 0) throw new Error(`no task was created in ${homeLoad.ok === 0 ? "the healthy receiver's" : 'the other'} workspace (${JSON.stringify((homeLoad.ok === 0 ? homeLoad : otherLoad).statuses)})`);
+    if (homeLoad.ok === 0 || otherLoad.ok === 0)
+      throw new Error(`no task was created in ${homeLoad.ok === 0 ? "the healthy receiver's" : 'the other'} workspace (${JSON.stringify((homeLoad.ok === 0 ? homeLoad : otherLoad).statuses)})`);
     const failures = [homeLoad, otherLoad].filter((r) => r.non2xx + r.errors > r.requests * MAX_FAILED_SHARE);
     const createFailure = failures.length > 0 ? failures.map((r) => `${r.non2xx + r.errors} of ${r.requests} task creations failed (${JSON.stringify(r.statuses)})`).join('; ') : undefined;
     const slow = [homeLoad, otherLoad].some((r) => achieved(r) < MODE.fairnessRate * 0.9);
@@ -805,7 +918,9 @@ async function webhookFairness(v1: string, home: BenchWorkspace, other: BenchWor
       `(how long an attempt at a silent receiver holds its slot before it fails), WEBHOOK_DELIVERY_CONCURRENCY ${webhooks.deliveryConcurrency} (attempts in flight in the one worker), ` +
       `WEBHOOK_SUBSCRIPTION_CONCURRENCY ${webhooks.subscriptionConcurrency} (a subscription's share of them) and WEBHOOK_BREAKER_THRESHOLD ${webhooks.breakerThreshold} ` +
       `(consecutive failures after which a silent receiver gets one attempt at a time, rested by the retry schedule: first ${webhooks.retryScheduleMs[0]! / 1000} s)` +
-      (slow ? `; the API created only ${achieved(homeLoad).toFixed(0)} and ${achieved(otherLoad).toFixed(0)} tasks/s of the ${MODE.fairnessRate}/s asked in each workspace, so the events arrived at that rate` : '');
+      (slow
+        ? `; the API created only ${achieved(homeLoad).toFixed(0)} and ${achieved(otherLoad).toFixed(0)} tasks/s of the ${MODE.fairnessRate}/s asked in each workspace, so the events arrived at that rate`
+        : '');
     const judged = (met: boolean, note: string) => (createFailure === undefined ? { met, note } : { met: null, note: `error: ${createFailure}` });
 
     const p99 = latencyPercentiles(latencies).p99;
@@ -813,7 +928,10 @@ async function webhookFairness(v1: string, home: BenchWorkspace, other: BenchWor
       {
         ...commitToDelivery(name, latencies),
         target,
-        ...judged(lost.length === 0 && p99 <= 300, `${lost.length > 0 ? `percentiles of the ${latencies.length} events that arrived (${lost.length} never did, so the true tail is longer); ` : ''}${settings}`),
+        ...judged(
+          lost.length === 0 && p99 <= 300,
+          `${lost.length > 0 ? `percentiles of the ${latencies.length} events that arrived (${lost.length} never did, so the true tail is longer); ` : ''}${settings}`,
+        ),
       },
       lost.length === 0
         ? { name: lostName, measured: `${createdIds.length} of ${createdIds.length}`, baseline: '—', ratio: '—', target: 'none lost', met: true, note: drained }
@@ -827,7 +945,9 @@ async function webhookFairness(v1: string, home: BenchWorkspace, other: BenchWor
             note: `error: ${lost.length} of ${createdIds.length} events never reached the healthy receiver within ${MODE.fairnessDrainSeconds} s after the load`,
           },
     ];
-    const idle = Object.entries(silent).filter(([, s]) => s.accepted === 0).map(([key]) => key);
+    const idle = Object.entries(silent)
+      .filter(([, s]) => s.accepted === 0)
+      .map(([key]) => key);
     const silentNote =
       `same workspace: ${attempts[0]!.accepted} and ${attempts[1]!.accepted} connections accepted (at most ${attempts[0]!.maxHeld} and ${attempts[1]!.maxHeld} held at once); ` +
       `other workspace: ${attempts[2]!.accepted} (at most ${attempts[2]!.maxHeld}); ${otherLoad.createdIds.length} tasks created there` +

@@ -95,20 +95,39 @@ describe('workcell CLI', () => {
   });
 
   describe('the device login (RFC 8628)', () => {
-    const links = { signInUrl: 'https://auth.test/sign-in', accountUrl: 'https://auth.test/account', deviceVerificationUrl: 'https://auth.test/device', deviceAuthorizationUrl: 'https://auth.test/device/code', tokenUrl: 'https://auth.test/device/token' };
-    const started = { device_code: 'dc-secret', user_code: 'BCDF-GHJK', verification_uri: 'https://auth.test/device', verification_uri_complete: 'https://auth.test/device?user_code=BCDF-GHJK', expires_in: 900, interval: 5 };
-    /** The API and the auth service: discovery, the device endpoints (the polls answered from `polls`, in order), the auth context. */
-    const service = (polls: Answer[]) => (s: Sent): Answer => {
-      if (s.url === 'https://api.test/v1') return { status: 200, body: { data: { apiVersion: 'v1', authentication: links } } };
-      if (s.url === links.deviceAuthorizationUrl) return { status: 200, body: started };
-      if (s.url === links.tokenUrl) return polls.shift() ?? { status: 400, body: { error: 'invalid_grant' } };
-      return context;
+    const links = {
+      signInUrl: 'https://auth.test/sign-in',
+      accountUrl: 'https://auth.test/account',
+      deviceVerificationUrl: 'https://auth.test/device',
+      deviceAuthorizationUrl: 'https://auth.test/device/code',
+      tokenUrl: 'https://auth.test/device/token',
     };
+    const started = {
+      device_code: 'dc-secret',
+      user_code: 'BCDF-GHJK',
+      verification_uri: 'https://auth.test/device',
+      verification_uri_complete: 'https://auth.test/device?user_code=BCDF-GHJK',
+      expires_in: 900,
+      interval: 5,
+    };
+    /** The API and the auth service: discovery, the device endpoints (the polls answered from `polls`, in order), the auth context. */
+    const service =
+      (polls: Answer[]) =>
+      (s: Sent): Answer => {
+        if (s.url === 'https://api.test/v1') return { status: 200, body: { data: { apiVersion: 'v1', authentication: links } } };
+        if (s.url === links.deviceAuthorizationUrl) return { status: 200, body: started };
+        if (s.url === links.tokenUrl) return polls.shift() ?? { status: 400, body: { error: 'invalid_grant' } };
+        return context;
+      };
     const oauth = (error: string): Answer => ({ status: 400, body: { error, error_description: error } });
 
     it('offers the device login first; prints the code and the page, polls at the interval (+5 s on slow_down) and stores the token it receives', async () => {
       const slept: number[] = [];
-      const t = io({ choices: ['1'], slept, answer: service([oauth('authorization_pending'), oauth('slow_down'), oauth('authorization_pending'), { status: 200, body: { access_token: pat, token_type: 'Bearer' } }]) });
+      const t = io({
+        choices: ['1'],
+        slept,
+        answer: service([oauth('authorization_pending'), oauth('slow_down'), oauth('authorization_pending'), { status: 200, body: { access_token: pat, token_type: 'Bearer' } }]),
+      });
       assert.equal(await runCli(['login', '--base-url', 'https://api.test', '--scopes', 'tags:read,projects:read'], t.io), 0, t.err.join('\n'));
       const said = t.err.join('\n');
       assert.match(said, /1\. With a browser/);
@@ -193,7 +212,10 @@ describe('workcell CLI', () => {
     const t = io({ answer: () => ({ status: 204 }) });
     t.store.entries.set('default', { credential: pat, baseUrl: 'https://api.test' });
     assert.equal(await runCli(['logout', '--revoke'], t.io), 0);
-    assert.deepEqual(t.sent.map((s) => [s.method, s.url, s.headers['authorization']]), [['DELETE', 'https://api.test/v1/auth/context', `Bearer ${pat}`]]);
+    assert.deepEqual(
+      t.sent.map((s) => [s.method, s.url, s.headers['authorization']]),
+      [['DELETE', 'https://api.test/v1/auth/context', `Bearer ${pat}`]],
+    );
     assert.equal(t.store.entries.size, 0);
 
     const plain = io();
@@ -205,7 +227,11 @@ describe('workcell CLI', () => {
 
   it('calls any registry operation by name with path, query, body and If-Match, and lists every page', async () => {
     const env = { WORKCELL_TOKEN: pat, WORKCELL_BASE_URL: 'https://api.test' };
-    const t = io({ env, answer: (s) => (s.url.includes('cursor=') ? { status: 200, body: { data: [{ id: 3 }], meta: { nextCursor: null } } } : { status: 200, body: { data: [{ id: 1 }, { id: 2 }], meta: { nextCursor: 'c' } } }) });
+    const t = io({
+      env,
+      answer: (s) =>
+        s.url.includes('cursor=') ? { status: 200, body: { data: [{ id: 3 }], meta: { nextCursor: null } } } : { status: 200, body: { data: [{ id: 1 }, { id: 2 }], meta: { nextCursor: 'c' } } },
+    });
     assert.equal(await runCli(['list', 'listTags', '--query', 'limit=2', '--all'], t.io), 0);
     assert.deepEqual(t.out, ['{"id":1}', '{"id":2}', '{"id":3}']);
     const u = io({ env, answer: () => ({ status: 200, body: { data: { id: 't' } } }) });
@@ -216,7 +242,11 @@ describe('workcell CLI', () => {
   it('downloads an export to a file (exports download -o) or stdout (call downloadExport), as the bytes came', async () => {
     const env = { WORKCELL_TOKEN: pat, WORKCELL_BASE_URL: 'https://api.test' };
     const csv = 'type,id,name\r\ntags,t1,"a, b"\r\n';
-    const file: Answer = { status: 200, text: csv, headers: { 'content-type': 'text/csv; charset=utf-8', 'content-length': String(csv.length), 'content-disposition': 'attachment; filename="export-e1.csv"' } };
+    const file: Answer = {
+      status: 200,
+      text: csv,
+      headers: { 'content-type': 'text/csv; charset=utf-8', 'content-length': String(csv.length), 'content-disposition': 'attachment; filename="export-e1.csv"' },
+    };
     const t = io({ env, answer: () => file });
     assert.equal(await runCli(['exports', 'download', 'e1', '-o', 'out.csv'], t.io), 0, t.err.join('\n'));
     assert.deepEqual(t.saved, [{ file: 'out.csv', text: csv }]);
@@ -314,15 +344,34 @@ describe('workcell CLI', () => {
     const t = io({ tty: false, answer: () => ({ status: 200, body: { data: [{ id: 'a', name: 'x' }], meta: { nextCursor: null } } }) });
     t.store.entries.set('default', { credential: pat, baseUrl: 'https://api.test' });
     assert.equal(await runCli(['list', 'listTags'], t.io), 0, t.err.join('\n'));
-    assert.deepEqual(t.out.map((l) => JSON.parse(l) as unknown), [{ id: 'a', name: 'x' }]);
+    assert.deepEqual(
+      t.out.map((l) => JSON.parse(l) as unknown),
+      [{ id: 'a', name: 'x' }],
+    );
   });
 
   it('shows tables at a terminal with the next page on stderr; --json forces JSON there', async () => {
-    const page = { status: 200, body: { data: [{ id: 'a1', name: 'first', color: null, createdAt: 't', nested: { x: 1 } }, { id: 'a2', name: 'second', color: 'red', createdAt: 't' }], meta: { nextCursor: 'CUR2' } } };
+    const page = {
+      status: 200,
+      body: {
+        data: [
+          { id: 'a1', name: 'first', color: null, createdAt: 't', nested: { x: 1 } },
+          { id: 'a2', name: 'second', color: 'red', createdAt: 't' },
+        ],
+        meta: { nextCursor: 'CUR2' },
+      },
+    };
     const t = io({ tty: true, answer: () => page });
     t.store.entries.set('default', { credential: pat, baseUrl: 'https://api.test' });
     assert.equal(await runCli(['list', 'listTags', '--limit', '2'], t.io), 0);
-    assert.deepEqual(t.out.map((l) => l.split(/\s+/)), [['ID', 'NAME', 'COLOR'], ['a1', 'first'], ['a2', 'second', 'red']]);
+    assert.deepEqual(
+      t.out.map((l) => l.split(/\s+/)),
+      [
+        ['ID', 'NAME', 'COLOR'],
+        ['a1', 'first'],
+        ['a2', 'second', 'red'],
+      ],
+    );
     assert.equal(t.err.at(-1), 'next page: workcell list listTags --limit 2 --cursor CUR2   (or --all)');
     assert.match(t.sent[0]!.url, /limit=2/);
     assert.equal(await runCli(['list', 'listTags', '--cursor', 'CUR2'], t.io), 0);
@@ -340,7 +389,10 @@ describe('workcell CLI', () => {
   it('finds operations, explains commands and operations, and says its version', async () => {
     const t = io({ tty: true });
     assert.equal(await runCli(['operations', 'archive', 'tag'], t.io), 0);
-    assert.ok(t.out.some((l) => /^archiveTag\s+DELETE\s+\/v1\/tags\/\{id\}/.test(l)), t.out.join('\n'));
+    assert.ok(
+      t.out.some((l) => /^archiveTag\s+DELETE\s+\/v1\/tags\/\{id\}/.test(l)),
+      t.out.join('\n'),
+    );
     const j = io();
     assert.equal(await runCli(['operations', '--family', 'tags'], j.io), 0);
     assert.ok(j.out.map((l) => JSON.parse(l) as { operationId: string; family: string }).every((o) => o.family === 'tags'));
@@ -378,8 +430,14 @@ describe('workcell CLI', () => {
     };
     const t = io({ env, answer: script(operation('succeeded')) });
     assert.equal(await runCli(['call', 'archiveProject', '--path', 'id=p1', '--if-match', '"3"', '--wait'], t.io), 0, t.err.join('\n'));
-    assert.deepEqual(t.sent.map((s) => `${s.method} ${new URL(s.url).pathname}`), ['DELETE /v1/projects/p1', ...Array(3).fill('GET /v1/projects/p1/lifecycle-operations/op1')]);
-    assert.deepEqual(t.err.filter((l) => l.startsWith('project.archive')).map((l) => l.split(' ')[1]), ['pending', 'running', 'succeeded']);
+    assert.deepEqual(
+      t.sent.map((s) => `${s.method} ${new URL(s.url).pathname}`),
+      ['DELETE /v1/projects/p1', ...Array(3).fill('GET /v1/projects/p1/lifecycle-operations/op1')],
+    );
+    assert.deepEqual(
+      t.err.filter((l) => l.startsWith('project.archive')).map((l) => l.split(' ')[1]),
+      ['pending', 'running', 'succeeded'],
+    );
     assert.equal((JSON.parse(t.out.join('\n')) as { status: string }).status, 'succeeded');
 
     const failed = io({ env, answer: script(operation('failed', { code: 'enqueue_failed', detail: 'the queue refused it' })) });
@@ -394,14 +452,26 @@ describe('workcell CLI', () => {
 
   it('--wait on an export shows its status and rows done of rows in all; a failed export says why', async () => {
     const env = { WORKCELL_TOKEN: pat, WORKCELL_BASE_URL: 'https://api.test' };
-    const exported = (status: string, rowsDone: number, rowsTotal: number | null, failureReason: string | null = null) => ({ status: 200, body: { data: { id: 'e1', status, resourceTypes: ['tags'], format: 'csv', rowsDone, rowsTotal, failureReason } } });
-    const script = (...polls: Answer[]) => (s: Sent): Answer => (s.method === 'POST' ? { status: 202, body: exported('pending', 0, null).body, headers: { location: '/v1/exports/e1' } } : polls.shift()!);
+    const exported = (status: string, rowsDone: number, rowsTotal: number | null, failureReason: string | null = null) => ({
+      status: 200,
+      body: { data: { id: 'e1', status, resourceTypes: ['tags'], format: 'csv', rowsDone, rowsTotal, failureReason } },
+    });
+    const script =
+      (...polls: Answer[]) =>
+      (s: Sent): Answer =>
+        s.method === 'POST' ? { status: 202, body: exported('pending', 0, null).body, headers: { location: '/v1/exports/e1' } } : polls.shift()!;
     const t = io({ env, answer: script(exported('running', 5, 10), exported('succeeded', 10, 10)) });
     assert.equal(await runCli(['call', 'createExport', '--body', '{"resourceTypes":["tags"],"format":"csv"}', '--wait'], t.io), 0, t.err.join('\n'));
-    assert.deepEqual(t.err.map((l) => l.replace(/ \(\d+ s\)$/, '')), ['export running 5/10', 'export succeeded 10/10']);
+    assert.deepEqual(
+      t.err.map((l) => l.replace(/ \(\d+ s\)$/, '')),
+      ['export running 5/10', 'export succeeded 10/10'],
+    );
     const failed = io({ env, answer: script(exported('failed', 0, null, 'too_many_rows')) });
     assert.equal(await runCli(['call', 'createExport', '--body', '{"resourceTypes":["tags"],"format":"csv"}', '--wait'], failed.io), 1);
-    assert.deepEqual(failed.err.map((l) => l.replace(/ \(\d+ s\)$/, '')), ['export failed 0/?', 'workcell: export failed: too_many_rows']);
+    assert.deepEqual(
+      failed.err.map((l) => l.replace(/ \(\d+ s\)$/, '')),
+      ['export failed 0/?', 'workcell: export failed: too_many_rows'],
+    );
   });
 
   it('ends quietly with 0 when the reader of its output goes away (`workcell … | head -1`)', async () => {

@@ -97,7 +97,8 @@ async function resolveLogin(io: CliIo, profile: string): Promise<StoredLogin> {
     return { credential: fromEnv, baseUrl };
   }
   const { login, osProblem } = await storedLogin(io, profile);
-  if (!login) throw new CliError(`not logged in (profile ${profile}): run \`workcell login\`${osProblem ? ` (the OS credential store is unavailable: ${osProblem}; see \`workcell help login\`)` : ''}`);
+  if (!login)
+    throw new CliError(`not logged in (profile ${profile}): run \`workcell login\`${osProblem ? ` (the OS credential store is unavailable: ${osProblem}; see \`workcell help login\`)` : ''}`);
   return login;
 }
 
@@ -144,15 +145,23 @@ async function login(io: CliIo, profile: string, options: LoginOptions): Promise
   const fetchFn = io.fetch ?? fetch;
   const authUrl = options.authUrl ?? io.env['WORKCELL_AUTH_URL'];
   // An API address with {region} names no server before a token does: the auth service's address must be given.
-  const links = authUrl ? linksAt(authUrl) : url.includes('{') ? null : await discoverLinks(fetchFn, url).catch((error: unknown) => {
-    if (options.method === 'device') throw error;
-    return null;
-  });
+  const links = authUrl
+    ? linksAt(authUrl)
+    : url.includes('{')
+      ? null
+      : await discoverLinks(fetchFn, url).catch((error: unknown) => {
+          if (options.method === 'device') throw error;
+          return null;
+        });
   const method = await loginMethod(io, options, links);
   let credential: string;
   if (method === 'device') {
     if (!links) throw new CliError('the device login needs the auth service: pass --auth-url (or WORKCELL_AUTH_URL) with an API address that is a template', EXIT.usage);
-    credential = await deviceLogin({ fetch: fetchFn, sleep: io.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))), err: (line) => io.err(line), ...(io.status ? { status: io.status } : {}) }, links, options.scopes);
+    credential = await deviceLogin(
+      { fetch: fetchFn, sleep: io.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))), err: (line) => io.err(line), ...(io.status ? { status: io.status } : {}) },
+      links,
+      options.scopes,
+    );
   } else {
     io.err(`Create a personal access token on your account page (${links?.accountUrl ?? "the auth service's /account"}) and paste it here.`);
     credential = (await io.promptSecret('Personal access token: ')).trim();
@@ -423,7 +432,10 @@ async function list(io: CliIo, operation: NamedOperation, profile: string, value
   }
   if (!json) show(io, items, false);
   // The cursor goes to stderr, so `--json | jq` sees items only and a person sees how to go on.
-  if (next) io.err(`next page: workcell list ${operation.operationId}${[...(values.path ?? []).map((p) => ` --path ${p}`), ...(values.query ?? []).filter((q) => !q.startsWith('cursor=')).map((q) => ` --query ${q}`)].join('')}${values.limit ? ` --limit ${values.limit}` : ''} --cursor ${next}   (or --all)`);
+  if (next)
+    io.err(
+      `next page: workcell list ${operation.operationId}${[...(values.path ?? []).map((p) => ` --path ${p}`), ...(values.query ?? []).filter((q) => !q.startsWith('cursor=')).map((q) => ` --query ${q}`)].join('')}${values.limit ? ` --limit ${values.limit}` : ''} --cursor ${next}   (or --all)`,
+    );
   return EXIT.ok;
 }
 
@@ -445,7 +457,11 @@ async function listenCommand(io: CliIo, profile: string, values: Values, json: b
   if (events?.some((name) => name === '')) throw new CliError('--events takes comma-separated event types, e.g. task.created,task.updated', EXIT.usage);
   const client = clientFor(io, await resolveLogin(io, profile));
   const signal = io.interruption?.() ?? new AbortController().signal;
-  await listen(client, { out: io.out, err: io.err, state: io.listenState, signal, ...(io.sleep ? { sleep: io.sleep } : {}) }, { forwardTo, events, profile, json, ...(values['from-cursor'] === undefined ? {} : { fromCursor: values['from-cursor'] }) });
+  await listen(
+    client,
+    { out: io.out, err: io.err, state: io.listenState, signal, ...(io.sleep ? { sleep: io.sleep } : {}) },
+    { forwardTo, events, profile, json, ...(values['from-cursor'] === undefined ? {} : { fromCursor: values['from-cursor'] }) },
+  );
   return EXIT.ok;
 }
 

@@ -91,7 +91,7 @@ export const COMMANDS = {
       'Follows the change feed (GET /v1/changes, long polls) and POSTs each event the credential may see to URL as',
       'exactly the request a signed webhook subscription sends (docs/webhooks.md): the same JSON body and headers',
       '(webhook-id, webhook-timestamp, webhook-signature, webhook-sequence), signed with a local secret printed at',
-      'start as `Signing secret: whsec_…`. Verify with it as with a subscription\'s: no public URL is needed.',
+      "start as `Signing secret: whsec_…`. Verify with it as with a subscription's: no public URL is needed.",
       'One line per forward on stdout: event type, event id, HTTP status or failure, milliseconds (JSON in a pipe).',
       'A failed forward (receiver down, non-2xx) is printed and listen goes on; it is not retried.',
       '',

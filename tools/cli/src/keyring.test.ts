@@ -18,7 +18,11 @@ describe('the OS credential store (Secret Service through GNOME keyring)', () =>
     const home = mkdtempSync(join(tmpdir(), 'workcell-keyring-'));
     try {
       const script = `eval "$(printf 'test-password' | gnome-keyring-daemon --daemonize --unlock --components=secrets)"; export GNOME_KEYRING_CONTROL; "${process.execPath}" "${CHECK}"`;
-      const run = spawnSync('dbus-run-session', ['--', 'sh', '-c', script], { env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: home, XDG_DATA_HOME: join(home, 'data'), XDG_RUNTIME_DIR: home }, encoding: 'utf8', timeout: 30_000 });
+      const run = spawnSync('dbus-run-session', ['--', 'sh', '-c', script], {
+        env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: home, XDG_DATA_HOME: join(home, 'data'), XDG_RUNTIME_DIR: home },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
       assert.equal(run.status, 0, run.stderr);
       const line = run.stdout.trim().split('\n').at(-1) ?? '';
       assert.deepEqual(JSON.parse(line), { read: { credential: 'svc_pat_v2_eu1_c1_example', baseUrl: 'https://api.test' }, deleted: true, after: null });
@@ -29,7 +33,7 @@ describe('the OS credential store (Secret Service through GNOME keyring)', () =>
 });
 
 describe('the OS credential store where there is none', () => {
-  it('fails with one sentence (CredentialStoreUnavailable), never the keyring\'s backtrace', () => {
+  it("fails with one sentence (CredentialStoreUnavailable), never the keyring's backtrace", () => {
     const store = fileURLToPath(new URL('./store.js', import.meta.url));
     const script = `import { osCredentialStore, CredentialStoreUnavailable } from ${JSON.stringify(store)};
       try { await osCredentialStore().set('probe', { credential: 'x', baseUrl: 'y' }); console.log(JSON.stringify({ stored: true })); }

@@ -92,7 +92,12 @@ async function receiver(status: (path: string, n: number) => number | 'never' = 
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ path: req.url ?? '/', headers: req.headers, rawHeaderNames: req.rawHeaders.filter((_, i) => i % 2 === 0).map((h) => h.toLowerCase()), body: Buffer.concat(chunks).toString('utf8') });
+      received.push({
+        path: req.url ?? '/',
+        headers: req.headers,
+        rawHeaderNames: req.rawHeaders.filter((_, i) => i % 2 === 0).map((h) => h.toLowerCase()),
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       const answer = status(req.url ?? '/', received.length);
       arrived.changed();
       if (answer !== 'never') res.writeHead(answer).end();
@@ -175,7 +180,13 @@ describe('workcell listen', () => {
   it('starts from now, forwards each later event signed with the secret it prints, and Ctrl-C ends it with 0', async () => {
     const hook = await startReceiver();
     const [old, a, b] = [entry(1), entry(2), entry(3, 'task.created')];
-    const api = fakeApi({ '': [{ data: [old], next: 'c1' }], c1: [{ data: [], next: 'c1' }, { data: [a, b], next: 'c2' }] });
+    const api = fakeApi({
+      '': [{ data: [old], next: 'c1' }],
+      c1: [
+        { data: [], next: 'c1' },
+        { data: [a, b], next: 'c2' },
+      ],
+    });
     const t = listenIo(api.fetchFn);
     const run = runCli(['listen', '--forward-to', `${hook.url}/hook`], t.io);
     await hook.arrived.reach(2);
@@ -188,7 +199,10 @@ describe('workcell listen', () => {
     assert.match(secret ?? '', /^whsec_[A-Za-z0-9+/]{43}=$/);
     assert.deepEqual(
       hook.received.map((r) => [r.path, r.headers['webhook-id']]),
-      [['/hook', a.eventId], ['/hook', b.eventId]],
+      [
+        ['/hook', a.eventId],
+        ['/hook', b.eventId],
+      ],
       'the events after the start, in order; not the one before',
     );
     for (const [i, r] of hook.received.entries()) {
@@ -197,15 +211,26 @@ describe('workcell listen', () => {
       assert.equal(r.body, deliveryOf(sent, secret!, new Date()).body);
     }
     // Caught up without payloads, then long polls for them.
-    assert.deepEqual(api.feedReads(), [[null, null], ['c1', null], ['c1', 'payload'], ['c2', 'payload']]);
+    assert.deepEqual(api.feedReads(), [
+      [null, null],
+      ['c1', null],
+      ['c1', 'payload'],
+      ['c2', 'payload'],
+    ]);
     const poll = api.requests.at(-1)!;
     assert.deepEqual([poll.searchParams.get('wait'), poll.searchParams.get('limit'), poll.searchParams.get('types')], ['30', '100', null]);
     // One line per forward: JSON in a pipe.
     assert.deepEqual(
       t.out.map((l) => JSON.parse(l) as Record<string, unknown>).map(({ type, eventId, sequence, status, error }) => [type, eventId, sequence, status, error]),
-      [['tag.created', a.eventId, '2', 200, null], ['task.created', b.eventId, '3', 200, null]],
+      [
+        ['tag.created', a.eventId, '2', 200, null],
+        ['task.created', b.eventId, '3', 200, null],
+      ],
     );
-    assert.ok(t.err.some((l) => l.startsWith('Ready: forwarding every event to') && l.includes('from now')), t.err.join('\n'));
+    assert.ok(
+      t.err.some((l) => l.startsWith('Ready: forwarding every event to') && l.includes('from now')),
+      t.err.join('\n'),
+    );
     assert.ok(t.err.at(-1)!.startsWith('Stopped'), t.err.join('\n'));
     assert.ok(!t.err.join('\n').match(/\n\s+at /), 'no stack trace');
     assert.deepEqual(t.state.value['default']?.positions, { '*': { cursor: 'c2' } });
@@ -214,7 +239,13 @@ describe('workcell listen', () => {
   it('a restart resumes where it stopped, with the same secret; a restart mid-page skips what it forwarded', async () => {
     const hook = await startReceiver();
     const [a, b, c] = [entry(10), entry(11), entry(12)];
-    const first = fakeApi({ '': [{ data: [], next: 'c5' }], c5: [{ data: [], next: 'c5' }, { data: [a], next: 'c6' }] });
+    const first = fakeApi({
+      '': [{ data: [], next: 'c5' }],
+      c5: [
+        { data: [], next: 'c5' },
+        { data: [a], next: 'c6' },
+      ],
+    });
     const one = listenIo(first.fetchFn);
     const run = runCli(['listen', '--forward-to', hook.url], one.io);
     await first.held.reach(1);
@@ -229,7 +260,14 @@ describe('workcell listen', () => {
     two.interrupt();
     assert.equal(await again, 0);
     assert.equal(two.secret(), one.secret(), 'the same secret across restarts');
-    assert.deepEqual(second.feedReads(), [['c6', 'payload'], ['c7', 'payload']], 'resumed from the saved cursor, no catching up');
+    assert.deepEqual(
+      second.feedReads(),
+      [
+        ['c6', 'payload'],
+        ['c7', 'payload'],
+      ],
+      'resumed from the saved cursor, no catching up',
+    );
     assert.ok(two.err.some((l) => l.includes('from where it stopped')));
 
     // Stopped after forwarding b of the page [b, c] at cursor c6: only c follows.
@@ -240,7 +278,11 @@ describe('workcell listen', () => {
     await third.held.reach(1);
     three.interrupt();
     assert.equal(await resumed, 0);
-    assert.deepEqual(hook.received.map((r) => r.headers['webhook-id']), [a.eventId, b.eventId, c.eventId], 'each event once');
+    assert.deepEqual(
+      hook.received.map((r) => r.headers['webhook-id']),
+      [a.eventId, b.eventId, c.eventId],
+      'each event once',
+    );
     assert.deepEqual(state.value['default']?.positions, { '*': { cursor: 'c8' } });
   });
 
@@ -253,7 +295,10 @@ describe('workcell listen', () => {
     await api.held.reach(1);
     t.interrupt();
     assert.equal(await run, 0);
-    assert.deepEqual(api.feedReads(), [['mine', 'payload'], ['c9', 'payload']]);
+    assert.deepEqual(api.feedReads(), [
+      ['mine', 'payload'],
+      ['c9', 'payload'],
+    ]);
     assert.equal(hook.received.length, 1);
 
     const refused = fakeApi({ bad: [{ status: 400, errors: [{ code: 'validation_failed', detail: 'the cursor is not valid for this list', source: { parameter: 'cursor' } }] }] });
@@ -273,8 +318,16 @@ describe('workcell listen', () => {
     await api.held.reach(1);
     t.interrupt();
     assert.equal(await run, 0);
-    assert.ok(t.err.some((l) => l.includes('the saved position is not valid')), t.err.join('\n'));
-    assert.deepEqual(api.feedReads(), [['elsewhere', 'payload'], [null, null], ['h', null], ['h', 'payload']]);
+    assert.ok(
+      t.err.some((l) => l.includes('the saved position is not valid')),
+      t.err.join('\n'),
+    );
+    assert.deepEqual(api.feedReads(), [
+      ['elsewhere', 'payload'],
+      [null, null],
+      ['h', null],
+      ['h', 'payload'],
+    ]);
     assert.equal(hook.received.length, 0);
     assert.deepEqual(state.value['default']?.positions, { '*': { cursor: 'h' } });
   });
@@ -287,15 +340,30 @@ describe('workcell listen', () => {
       { name: 'task.created', resourceType: 'tasks' },
     ];
     const [a, b, c] = [entry(1, 'tag.created'), entry(2, 'tag.updated'), entry(3, 'tag.created')];
-    const api = fakeApi({ '': [{ data: [], next: 't0' }], t0: [{ data: [], next: 't0' }, { data: [a, b, c], next: 't1' }] }, catalog);
+    const api = fakeApi(
+      {
+        '': [{ data: [], next: 't0' }],
+        t0: [
+          { data: [], next: 't0' },
+          { data: [a, b, c], next: 't1' },
+        ],
+      },
+      catalog,
+    );
     const t = listenIo(api.fetchFn);
     const run = runCli(['listen', '--forward-to', hook.url, '--events', 'tag.created'], t.io);
     await api.held.reach(1);
     t.interrupt();
     assert.equal(await run, 0);
-    assert.deepEqual(hook.received.map((r) => r.headers['webhook-id']), [a.eventId, c.eventId]);
+    assert.deepEqual(
+      hook.received.map((r) => r.headers['webhook-id']),
+      [a.eventId, c.eventId],
+    );
     const feed = api.requests.filter((r) => r.pathname === '/v1/changes');
-    assert.ok(feed.every((r) => r.searchParams.get('types') === 'tags'), feed.join('\n'));
+    assert.ok(
+      feed.every((r) => r.searchParams.get('types') === 'tags'),
+      feed.join('\n'),
+    );
     // The position is kept per filter: a cursor is bound to its `types`.
     assert.deepEqual(t.state.value['default']?.positions, { tags: { cursor: 't1' } });
 
@@ -306,14 +374,26 @@ describe('workcell listen', () => {
     assert.deepEqual(unknown.feedReads(), []);
 
     // Without events:read the types cannot be looked up: every resource type is read, and only --events forwarded.
-    const blind = fakeApi({ '': [{ data: [], next: 'b0' }], b0: [{ data: [], next: 'b0' }, { data: [entry(4, 'task.created'), entry(5, 'tag.created')], next: 'b1' }] }, 403);
+    const blind = fakeApi(
+      {
+        '': [{ data: [], next: 'b0' }],
+        b0: [
+          { data: [], next: 'b0' },
+          { data: [entry(4, 'task.created'), entry(5, 'tag.created')], next: 'b1' },
+        ],
+      },
+      403,
+    );
     const v = listenIo(blind.fetchFn);
     const blindRun = runCli(['listen', '--forward-to', hook.url, '--events', 'tag.created'], v.io);
     await blind.held.reach(1);
     v.interrupt();
     assert.equal(await blindRun, 0);
     assert.ok(blind.requests.filter((r) => r.pathname === '/v1/changes').every((r) => r.searchParams.get('types') === null));
-    assert.deepEqual(hook.received.slice(2).map((r) => r.headers['webhook-id']), [entry(5).eventId]);
+    assert.deepEqual(
+      hook.received.slice(2).map((r) => r.headers['webhook-id']),
+      [entry(5).eventId],
+    );
   });
 
   it('a failed forward (receiver down, non-2xx) is printed and listen goes on; so does an API error it may retry', async () => {
@@ -327,9 +407,19 @@ describe('workcell listen', () => {
     t.interrupt();
     assert.equal(await run, 0, t.err.join('\n'));
     const lines = t.out.map((l) => JSON.parse(l) as { eventId: string; status: number | null; error: string | null });
-    assert.deepEqual(lines.map((l) => [l.eventId, l.status]), [[a.eventId, 500], [b.eventId, 200], [c.eventId, 200]]);
+    assert.deepEqual(
+      lines.map((l) => [l.eventId, l.status]),
+      [
+        [a.eventId, 500],
+        [b.eventId, 200],
+        [c.eventId, 200],
+      ],
+    );
     assert.equal(lines[0]!.error, 'the receiver answered 500');
-    assert.ok(t.err.some((l) => l.includes('the change feed did not answer')), t.err.join('\n'));
+    assert.ok(
+      t.err.some((l) => l.includes('the change feed did not answer')),
+      t.err.join('\n'),
+    );
 
     // The receiver is down: each forward fails, is printed, and the next is tried.
     await hook.close();
@@ -341,7 +431,10 @@ describe('workcell listen', () => {
     assert.equal(await downRun, 0);
     const failed = u.out.map((l) => JSON.parse(l) as { status: number | null; error: string });
     assert.equal(failed.length, 2);
-    assert.ok(failed.every((l) => l.status === null && /ECONNREFUSED/.test(l.error)), u.out.join('\n'));
+    assert.ok(
+      failed.every((l) => l.status === null && /ECONNREFUSED/.test(l.error)),
+      u.out.join('\n'),
+    );
   });
 
   it('Ctrl-C during a forward the receiver never answers stops at once; that event is forwarded again next time', async () => {

@@ -194,7 +194,8 @@ async function resourceTypesOf(client: WorkcellClient, events: readonly string[]
   }
   const known = new Map(catalog.map((e) => [e.name, e.resourceType]));
   const unknown = events.filter((name) => !known.has(name));
-  if (unknown.length > 0) throw new ListenUsageError(`--events: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not an event type this credential may receive (see \`workcell call getEventCatalog\`)`);
+  if (unknown.length > 0)
+    throw new ListenUsageError(`--events: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not an event type this credential may receive (see \`workcell call getEventCatalog\`)`);
   return [...new Set(events.map((name) => known.get(name)!))].sort();
 }
 

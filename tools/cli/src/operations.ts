@@ -56,7 +56,12 @@ export function operationAt(location: string): { operation: NamedOperation; path
   for (const operation of ALL) {
     if (operation.method !== 'GET') continue;
     const names = pathParameters(operation);
-    const pattern = new RegExp(`^${operation.path.split(/\{\w+\}/).map(escapeRegExp).join('([^/]+)')}$`);
+    const pattern = new RegExp(
+      `^${operation.path
+        .split(/\{\w+\}/)
+        .map(escapeRegExp)
+        .join('([^/]+)')}$`,
+    );
     const match = pattern.exec(pathname);
     if (match) return { operation, path: Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)])) };
   }
@@ -66,7 +71,13 @@ export function operationAt(location: string): { operation: NamedOperation; path
 /** `workcell call <operationId> --help`: what to pass and what the API expects of the call. */
 export function operationHelp(operation: NamedOperation): string[] {
   const flags = pathParameters(operation).map((name) => `--path ${name}=<${name}>`);
-  const lines = [`${operation.operationId}: ${operation.summary}`, '', `  ${operation.method} ${operation.path}   (family ${operation.family})`, '', `usage: workcell call ${operation.operationId}${flags.length ? ` ${flags.join(' ')}` : ''} [--query k=v]...${['POST', 'PUT', 'PATCH'].includes(operation.method) ? ' [--body JSON|@file|-]' : ''}`];
+  const lines = [
+    `${operation.operationId}: ${operation.summary}`,
+    '',
+    `  ${operation.method} ${operation.path}   (family ${operation.family})`,
+    '',
+    `usage: workcell call ${operation.operationId}${flags.length ? ` ${flags.join(' ')}` : ''} [--query k=v]...${['POST', 'PUT', 'PATCH'].includes(operation.method) ? ' [--body JSON|@file|-]' : ''}`,
+  ];
   if (operation.concurrency === 'if-match') lines.push('', "  Needs --if-match with the resource's ETag (read it first: the ETag is printed on stderr).");
   if (operation.concurrency === 'cas') lines.push('', '  Compare-and-set: put the resource\'s current "version" in the body as "expectedVersion".');
   if (operation.idempotent) lines.push('', '  Idempotent: an Idempotency-Key is sent (--idempotency-key to choose it); retried safely.');

@@ -33,7 +33,12 @@ export function table(rows: readonly Row[], columns: readonly string[] = columns
   const cells = rows.map((row) => columns.map((column) => cell(row[column])));
   const headers = columns.map((column) => column.toUpperCase());
   const widths = headers.map((header, i) => Math.max(header.length, ...cells.map((line) => line[i]!.length)));
-  const render = (line: readonly string[]) => line.map((text, i) => (i === line.length - 1 ? text : text.padEnd(widths[i]!))).join('  ').slice(0, width).trimEnd();
+  const render = (line: readonly string[]) =>
+    line
+      .map((text, i) => (i === line.length - 1 ? text : text.padEnd(widths[i]!)))
+      .join('  ')
+      .slice(0, width)
+      .trimEnd();
   return [render(headers), ...cells.map(render)];
 }
 
@@ -59,7 +64,10 @@ export function record(value: unknown, width = 120): string[] {
   if (entries.length === 0) return ['(empty)'];
   const keyWidth = Math.max(...entries.map(([key]) => key.length));
   return entries.flatMap(([key, field]) => {
-    const lines = Array.isArray(field) && field.every(isScalar) ? wrapped(field.map(String), Math.max(20, width - keyWidth - 2)) : [field === null || field === undefined ? '' : isScalar(field) ? String(field) : JSON.stringify(field)];
+    const lines =
+      Array.isArray(field) && field.every(isScalar)
+        ? wrapped(field.map(String), Math.max(20, width - keyWidth - 2))
+        : [field === null || field === undefined ? '' : isScalar(field) ? String(field) : JSON.stringify(field)];
     return lines.map((line, i) => `${i === 0 ? key.padEnd(keyWidth) : ''.padEnd(keyWidth)}  ${line}`.trimEnd());
   });
 }

@@ -72,7 +72,12 @@ export async function waitForOperation(client: WorkcellClient, location: string,
     if (options.live || resource.status !== said) options.report(line, options.live);
     said = resource.status;
     if (FINAL.has(resource.status)) return followed;
-    if (now() - started >= options.timeoutMs) throw new WaitTimeout(`still ${resource.status} after ${seconds} s; follow it with: workcell call ${target.operation.operationId} ${Object.entries(target.path).map(([k, v]) => `--path ${k}=${v}`).join(' ')}`);
+    if (now() - started >= options.timeoutMs)
+      throw new WaitTimeout(
+        `still ${resource.status} after ${seconds} s; follow it with: workcell call ${target.operation.operationId} ${Object.entries(target.path)
+          .map(([k, v]) => `--path ${k}=${v}`)
+          .join(' ')}`,
+      );
     await sleep(options.intervalMs);
   }
 }

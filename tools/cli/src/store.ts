@@ -27,7 +27,9 @@ const SERVICE = 'workcell-cli';
  * AccessDenied\n\nCaused by: …\n\nStack backtrace: …"): keep the sentence, never the trace.
  */
 function unavailable(error: unknown): CredentialStoreUnavailable {
-  const first = String((error as Error)?.message ?? error).split('\n')[0]!.trim();
+  const first = String((error as Error)?.message ?? error)
+    .split('\n')[0]!
+    .trim();
   return new CredentialStoreUnavailable(first || 'the credential store failed', { cause: error });
 }
 

@@ -49,7 +49,9 @@ try {
     days === undefined ? null : new Date(Date.now() + days * 24 * 3600 * 1000),
   );
   if (values.json) {
-    process.stdout.write(`${JSON.stringify({ workspaceId: created.workspaceId, administratorMemberId: created.administratorMemberId, personalAccessToken: created.personalAccessToken, region: config.region, cell: config.cell })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ workspaceId: created.workspaceId, administratorMemberId: created.administratorMemberId, personalAccessToken: created.personalAccessToken, region: config.region, cell: config.cell })}\n`,
+    );
   } else {
     process.stdout.write(
       [

@@ -91,9 +91,19 @@ describe('v1 activity', () => {
     }
     assert.match(items[1]!.summary, /Changed: .*title/);
     assert.ok(items[1]!.summary.includes('priority'));
-    const events = await database.prisma.outboxEvent.findMany({ where: { workspaceId, OR: [{ aggregateId: taskId }, { aggregateType: 'comment', payload: { path: ['comment', 'targetId'], equals: taskId } }] }, orderBy: { sequence: 'asc' } });
-    assert.deepEqual(items.map((i) => i.id), events.map((e) => e.id), 'each entry is one event, by its id, in sequence order');
-    assert.deepEqual(items.map((i) => i.occurredAt), events.map((e) => e.occurredAt.toISOString()));
+    const events = await database.prisma.outboxEvent.findMany({
+      where: { workspaceId, OR: [{ aggregateId: taskId }, { aggregateType: 'comment', payload: { path: ['comment', 'targetId'], equals: taskId } }] },
+      orderBy: { sequence: 'asc' },
+    });
+    assert.deepEqual(
+      items.map((i) => i.id),
+      events.map((e) => e.id),
+      'each entry is one event, by its id, in sequence order',
+    );
+    assert.deepEqual(
+      items.map((i) => i.occurredAt),
+      events.map((e) => e.occurredAt.toISOString()),
+    );
   });
 
   describe("the target type's read scope (dynamicScopes 'target-resource')", () => {
@@ -145,14 +155,24 @@ describe('v1 activity', () => {
     it('filters by actor and by time (from inclusive, to exclusive); a cursor is bound to its filters', async () => {
       const all = await activity('tasks', taskId);
       const byColleague = await activity('tasks', taskId, admin, `&actorId=${colleague.memberId}`);
-      assert.deepEqual(byColleague.map((i) => i.kind), ['commented', 'comment-edited', 'completed']);
-      assert.deepEqual(await activity('tasks', taskId, admin, `&actorId=${ownerMemberId.toUpperCase()}`), all.filter((i) => i.actorId === ownerMemberId));
+      assert.deepEqual(
+        byColleague.map((i) => i.kind),
+        ['commented', 'comment-edited', 'completed'],
+      );
+      assert.deepEqual(
+        await activity('tasks', taskId, admin, `&actorId=${ownerMemberId.toUpperCase()}`),
+        all.filter((i) => i.actorId === ownerMemberId),
+      );
       assert.deepEqual(await activity('tasks', taskId, admin, `&actorId=${randomUUID()}`), []);
       assert.deepEqual(await activity('tasks', taskId, admin, '&actorId=not-a-uuid'), []);
       const pivot = all[2]!.occurredAt;
       const from = await activity('tasks', taskId, admin, `&from=${pivot}`);
       const to = await activity('tasks', taskId, admin, `&to=${pivot}`);
-      assert.deepEqual([...to, ...from].map((i) => i.id), all.map((i) => i.id), 'from and to split the history at the same instant');
+      assert.deepEqual(
+        [...to, ...from].map((i) => i.id),
+        all.map((i) => i.id),
+        'from and to split the history at the same instant',
+      );
       assert.ok(from.every((i) => i.occurredAt >= pivot) && to.every((i) => i.occurredAt < pivot));
       assert.deepEqual(await activity('tasks', taskId, admin, `&from=${pivot}&to=${pivot}`), []);
       const first = await call<ListBody<Item>>('GET', activityPath('tasks', taskId, `&actorId=${colleague.memberId}&limit=1`), admin);
@@ -193,8 +213,18 @@ describe('v1 activity', () => {
       await ok('PATCH', `/v1/contacts/${contact.id}`, admin, { expectedVersion: contact.version, phone: '+49 30 1234' });
       await ok('POST', '/v1/comments', admin, { targetType: 'contacts', targetId: contact.id, body: 'Called Ada' });
       const project = (await ok('POST', '/v1/projects', admin, { name: 'Apollo' }))!;
-      assert.deepEqual((await activity('contacts', contact.id)).map((i) => [i.kind, i.targetType]), [['created', 'contacts'], ['updated', 'contacts'], ['commented', 'contacts']]);
-      assert.deepEqual((await activity('projects', project.id)).map((i) => i.kind), ['created']);
+      assert.deepEqual(
+        (await activity('contacts', contact.id)).map((i) => [i.kind, i.targetType]),
+        [
+          ['created', 'contacts'],
+          ['updated', 'contacts'],
+          ['commented', 'contacts'],
+        ],
+      );
+      assert.deepEqual(
+        (await activity('projects', project.id)).map((i) => i.kind),
+        ['created'],
+      );
       const contactsOnly = await cell.mint(['activity:read', 'contacts:read']);
       assert.equal((await call('GET', activityPath('contacts', contact.id), contactsOnly)).status, 200);
       assertProblem(await call('GET', activityPath('projects', project.id), contactsOnly), 403, 'insufficient_scope');

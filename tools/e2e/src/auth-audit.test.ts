@@ -43,9 +43,14 @@ describe('refused authentications', () => {
   it('records expiry and a locked workspace as their own reasons', async () => {
     const expiring = await cell.mint(['workspace:read']);
     const expiringId = await credentialIdOf(expiring);
-    await cell.database.changeAuthorization(cell.workspaceId, () => cell.database.prisma.credential.update({ where: { workspaceId_id: { workspaceId: cell.workspaceId, id: expiringId } }, data: { expiresAt: new Date(Date.now() - 1000) } }));
+    await cell.database.changeAuthorization(cell.workspaceId, () =>
+      cell.database.prisma.credential.update({ where: { workspaceId_id: { workspaceId: cell.workspaceId, id: expiringId } }, data: { expiresAt: new Date(Date.now() - 1000) } }),
+    );
     assertProblem(await callApi(cell.v1, 'GET', '/v1/workspace', expiring), 401, 'credential_expired');
-    assert.deepEqual((await refusals(expiringId)).map((e) => e.metadata), [{ reason: 'expired' }]);
+    assert.deepEqual(
+      (await refusals(expiringId)).map((e) => e.metadata),
+      [{ reason: 'expired' }],
+    );
 
     const token = await cell.mint(['workspace:read']);
     const id = await credentialIdOf(token);
@@ -55,7 +60,10 @@ describe('refused authentications', () => {
     } finally {
       await cell.database.changeAuthorization(cell.workspaceId, () => cell.database.prisma.workspace.update({ where: { id: cell.workspaceId }, data: { lockedAt: null } }));
     }
-    assert.deepEqual((await refusals(id)).map((e) => e.metadata), [{ reason: 'workspace_locked' }]);
+    assert.deepEqual(
+      (await refusals(id)).map((e) => e.metadata),
+      [{ reason: 'workspace_locked' }],
+    );
     assert.equal((await callApi(cell.v1, 'GET', '/v1/workspace', token)).status, 200);
   });
 

@@ -109,7 +109,9 @@ describe('authentication and authorization (contract 5)', () => {
       const token = await database.prisma.$transaction((tx) => issueTeamToken(tx, config, { workspaceId: tokens.workspaceId, name: 'short-lived' }));
       secrets.push(token);
       assert.equal((await get(v0, '/teams', token)).status, 200);
-      await database.changeAuthorization(tokens.workspaceId, () => database.prisma.teamToken.updateMany({ where: { workspaceId: tokens.workspaceId, name: 'short-lived' }, data: { revokedAt: new Date() } }));
+      await database.changeAuthorization(tokens.workspaceId, () =>
+        database.prisma.teamToken.updateMany({ where: { workspaceId: tokens.workspaceId, name: 'short-lived' }, data: { revokedAt: new Date() } }),
+      );
       assert.equal((await get(v0, '/teams', token)).status, 401);
     });
   });
@@ -178,28 +180,40 @@ describe('authentication and authorization (contract 5)', () => {
       const token = await mint({ kind: 'personal_access_token', name: 'pat', scopes: ['workspace:read'], memberId: ownerMemberId });
       assert.equal((await get(v1, '/v1/workspace', token)).status, 200);
       const role = await database.prisma.role.findFirstOrThrow({ where: { workspaceId: tokens.workspaceId, name: 'Owner' } });
-      await database.changeAuthorization(tokens.workspaceId, () => database.prisma.role.update({ where: { workspaceId_id: { workspaceId: tokens.workspaceId, id: role.id } }, data: { permissions: role.permissions.filter((p) => p !== 'workspace:read') } }));
+      await database.changeAuthorization(tokens.workspaceId, () =>
+        database.prisma.role.update({ where: { workspaceId_id: { workspaceId: tokens.workspaceId, id: role.id } }, data: { permissions: role.permissions.filter((p) => p !== 'workspace:read') } }),
+      );
       try {
         for (const instance of [v1b, v1]) assert.equal((await get(instance, '/v1/workspace', token)).status, 403);
       } finally {
-        await database.changeAuthorization(tokens.workspaceId, () => database.prisma.role.update({ where: { workspaceId_id: { workspaceId: tokens.workspaceId, id: role.id } }, data: { permissions: role.permissions } }));
+        await database.changeAuthorization(tokens.workspaceId, () =>
+          database.prisma.role.update({ where: { workspaceId_id: { workspaceId: tokens.workspaceId, id: role.id } }, data: { permissions: role.permissions } }),
+        );
       }
       assert.equal((await get(v1b, '/v1/workspace', token)).status, 200);
     });
 
     it('refuses a personal token of a disabled member, and a service-account credential of a disabled account', async () => {
       const pat = await mint({ kind: 'personal_access_token', name: 'pat2', scopes: ['workspace:read'], memberId: ownerMemberId });
-      await database.changeAuthorization(tokens.workspaceId, () => database.prisma.workspaceMember.update({ where: { workspaceId_id: { workspaceId: tokens.workspaceId, id: ownerMemberId } }, data: { status: 'disabled' } }));
+      await database.changeAuthorization(tokens.workspaceId, () =>
+        database.prisma.workspaceMember.update({ where: { workspaceId_id: { workspaceId: tokens.workspaceId, id: ownerMemberId } }, data: { status: 'disabled' } }),
+      );
       try {
         assert.equal((await get(v1b, '/v1/workspace', pat)).status, 401);
       } finally {
-        await database.changeAuthorization(tokens.workspaceId, () => database.prisma.workspaceMember.update({ where: { workspaceId_id: { workspaceId: tokens.workspaceId, id: ownerMemberId } }, data: { status: 'active' } }));
+        await database.changeAuthorization(tokens.workspaceId, () =>
+          database.prisma.workspaceMember.update({ where: { workspaceId_id: { workspaceId: tokens.workspaceId, id: ownerMemberId } }, data: { status: 'active' } }),
+        );
       }
-      await database.changeAuthorization(tokens.workspaceId, () => database.prisma.serviceAccount.update({ where: { workspaceId_id: { workspaceId: tokens.workspaceId, id: serviceAccountId } }, data: { status: 'disabled' } }));
+      await database.changeAuthorization(tokens.workspaceId, () =>
+        database.prisma.serviceAccount.update({ where: { workspaceId_id: { workspaceId: tokens.workspaceId, id: serviceAccountId } }, data: { status: 'disabled' } }),
+      );
       try {
         assert.equal((await get(v1, '/v1/workspace', tokens.serviceAccountCredential)).status, 401);
       } finally {
-        await database.changeAuthorization(tokens.workspaceId, () => database.prisma.serviceAccount.update({ where: { workspaceId_id: { workspaceId: tokens.workspaceId, id: serviceAccountId } }, data: { status: 'active' } }));
+        await database.changeAuthorization(tokens.workspaceId, () =>
+          database.prisma.serviceAccount.update({ where: { workspaceId_id: { workspaceId: tokens.workspaceId, id: serviceAccountId } }, data: { status: 'active' } }),
+        );
       }
       assert.equal((await get(v1, '/v1/workspace', pat)).status, 200);
     });

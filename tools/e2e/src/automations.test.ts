@@ -38,7 +38,8 @@ describe('v1 automations', () => {
   const cell = useV1Cell(env);
   let seq = 0;
 
-  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> => callApi<T>(cell.v1, method, path, token, body, headers);
+  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> =>
+    callApi<T>(cell.v1, method, path, token, body, headers);
   /** A flow on task.created of tasks titled `title` (so each test's definitions see only its own tasks). */
   const onTask = (title: string, steps: unknown[]) => ({ name: `Automation ${++seq}`, trigger: { eventType: 'task.created', conditions: { 'task.title': title } }, steps });
   const define = async (body: unknown, token = cell.admin) => {
@@ -69,20 +70,31 @@ describe('v1 automations', () => {
     }
   };
   /** Until the relay has published every outbox event so far (so every trigger they could fire has fired). */
-  const relayed = () => eventually('the relay published the outbox', () => cell.database.prisma.outboxEvent.count({ where: { workspaceId: cell.workspaceId, publishedAt: null } }), (n) => n === 0);
+  const relayed = () =>
+    eventually(
+      'the relay published the outbox',
+      () => cell.database.prisma.outboxEvent.count({ where: { workspaceId: cell.workspaceId, publishedAt: null } }),
+      (n) => n === 0,
+    );
   const credentialOf = async (token: string) => (await call<{ data: { credentialId: string } }>('GET', '/v1/auth/context', token)).body.data.credentialId;
 
   describe('action catalog', () => {
     it('lists the actions with their required scopes and JSON Schema inputs', async () => {
       const reply = await call<{ data: { id: string; requiredScopes: string[]; inputSchema: Record<string, unknown> }[] }>('GET', '/v1/automation-actions', cell.admin);
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
-      assert.deepEqual(reply.body.data.map((a) => a.id), ['tasks.create', 'tasks.update', 'comments.create', 'flow.delay']);
+      assert.deepEqual(
+        reply.body.data.map((a) => a.id),
+        ['tasks.create', 'tasks.update', 'comments.create', 'flow.delay'],
+      );
       for (const a of reply.body.data) assertShape('listAutomationActions', a);
       assert.deepEqual(reply.body.data.find((a) => a.id === 'tasks.create')!.requiredScopes, ['tasks:write']);
       assert.equal(reply.body.data.find((a) => a.id === 'flow.delay')!.inputSchema['type'], 'object');
       // Paged like every list.
       const paged = await listAllPages<{ id: string }>(cell.v1, '/v1/automation-actions?limit=3', cell.admin);
-      assert.deepEqual(paged.map((a) => a.id), reply.body.data.map((a) => a.id));
+      assert.deepEqual(
+        paged.map((a) => a.id),
+        reply.body.data.map((a) => a.id),
+      );
     });
   });
 
@@ -149,7 +161,12 @@ describe('v1 automations', () => {
       assert.equal(updated.status, 200, JSON.stringify(updated.body));
       assert.deepEqual([updated.body.data.name, updated.body.data.version], ['Renamed', '2']);
       assertProblem(await call('PATCH', `/v1/automation-definitions/${d.id}`, cell.admin, { expectedVersion: d.version, name: 'Stale' }), 409, 'version_conflict');
-      assertProblem(await call('PATCH', `/v1/automation-definitions/${d.id}`, cell.admin, { expectedVersion: '2', steps: [{ actionId: 'nope', input: {} }] }), 400, 'validation_failed', '/steps/0/actionId');
+      assertProblem(
+        await call('PATCH', `/v1/automation-definitions/${d.id}`, cell.admin, { expectedVersion: '2', steps: [{ actionId: 'nope', input: {} }] }),
+        400,
+        'validation_failed',
+        '/steps/0/actionId',
+      );
       assert.equal((await call('DELETE', `/v1/automation-definitions/${d.id}`, cell.admin)).status, 204);
       assertProblem(await call('PATCH', `/v1/automation-definitions/${d.id}`, cell.admin, { expectedVersion: '3', name: 'Archived' }), 409, 'conflict');
       assertProblem(await call('POST', `/v1/automation-definitions/${d.id}/publish`, cell.admin, { expectedVersion: '3' }), 409, 'conflict');
@@ -177,7 +194,12 @@ describe('v1 automations', () => {
       for (const [step, pointer] of cases) {
         const body = onTask('references', [fine, step]);
         assertProblem(await call('POST', '/v1/automation-definitions', cell.admin, body), 400, 'validation_failed', `/steps/1/input${pointer}`);
-        assertProblem(await call('PATCH', `/v1/automation-definitions/${draft.id}`, cell.admin, { expectedVersion: draft.version, steps: body.steps }), 400, 'validation_failed', `/steps/1/input${pointer}`);
+        assertProblem(
+          await call('PATCH', `/v1/automation-definitions/${draft.id}`, cell.admin, { expectedVersion: draft.version, steps: body.steps }),
+          400,
+          'validation_failed',
+          `/steps/1/input${pointer}`,
+        );
         // A draft stored before this check (written behind the API's back) is refused when published.
         const stored = await cell.database.prisma.automationDefinition.create({ data: { workspaceId: cell.workspaceId, name: 'Stored', trigger: body.trigger, steps: body.steps as Json[] } });
         assertProblem(await call('POST', `/v1/automation-definitions/${stored.id}/publish`, cell.admin, { expectedVersion: '1' }), 400, 'validation_failed', `/steps/1/input${pointer}`);
@@ -218,12 +240,18 @@ describe('v1 automations', () => {
       const after = (await call<{ data: Definition }>('GET', `/v1/automation-definitions/${d.id}`, cell.admin)).body.data;
       assert.deepEqual([after.status, after.publishedVersion, after.ownerCredentialId, after.version], ['published', 1, await credentialOf(cell.admin), '2']);
       // The draft changes; version 1 does not.
-      const changed = await call<{ data: Definition }>('PATCH', `/v1/automation-definitions/${d.id}`, cell.admin, { expectedVersion: '2', steps: [{ actionId: 'tasks.create', input: { title: 'w' } }] });
+      const changed = await call<{ data: Definition }>('PATCH', `/v1/automation-definitions/${d.id}`, cell.admin, {
+        expectedVersion: '2',
+        steps: [{ actionId: 'tasks.create', input: { title: 'w' } }],
+      });
       assert.equal(changed.status, 200);
       const second = await publish(changed.body.data);
       assert.equal(second.number, 2);
       const versions = await listAllPages<Version>(cell.v1, `/v1/automation-definitions/${d.id}/versions`, cell.admin);
-      assert.deepEqual(versions.map((v) => v.number), [1, 2]);
+      assert.deepEqual(
+        versions.map((v) => v.number),
+        [1, 2],
+      );
       const first = await call<{ data: Version }>('GET', `/v1/automation-definitions/${d.id}/versions/1`, cell.admin);
       assert.equal(first.status, 200);
       assert.deepEqual(first.body.data.steps, [{ actionId: 'tasks.create', input: { title: 'v' } }]);
@@ -236,7 +264,11 @@ describe('v1 automations', () => {
       const d = await define(onTask('race', [{ actionId: 'tasks.create', input: { title: 'r' } }]));
       const replies = await Promise.all([0, 1].map(() => call('POST', `/v1/automation-definitions/${d.id}/publish`, cell.admin, { expectedVersion: d.version })));
       assert.deepEqual(replies.map((r) => r.status).sort(), [201, 409]);
-      assertProblem(replies.find((r) => r.status === 409)!, 409, 'version_conflict');
+      assertProblem(
+        replies.find((r) => r.status === 409)!,
+        409,
+        'version_conflict',
+      );
       assert.equal(await cell.database.prisma.automationVersion.count({ where: { definitionId: d.id } }), 1);
     });
   });
@@ -251,11 +283,18 @@ describe('v1 automations', () => {
       await publish(d);
       const low = await call<{ data: { id: string } }>('POST', '/v1/tasks', cell.admin, { title: 'run me', priority: 'low' });
       const high = await call<{ data: { id: string } }>('POST', '/v1/tasks', cell.admin, { title: 'run me', priority: 'high' });
-      const [run] = await eventually('one succeeded run', () => runsOf(d.id), (runs) => runs.length === 1 && runs[0]!.status === 'succeeded');
+      const [run] = await eventually(
+        'one succeeded run',
+        () => runsOf(d.id),
+        (runs) => runs.length === 1 && runs[0]!.status === 'succeeded',
+      );
       assertShape('getAutomationRun', run);
       assert.deepEqual([run!.stepsCompleted, run!.depth, run!.error], [1, 1, null]);
       const comments = await listAllPages<{ body: string; author: unknown }>(cell.v1, `/v1/comments?targetType=tasks&targetId=${high.body.data.id}`, cell.admin);
-      assert.deepEqual(comments.map((c) => c.body), ['Seen by automation']);
+      assert.deepEqual(
+        comments.map((c) => c.body),
+        ['Seen by automation'],
+      );
       assert.equal((await listAllPages(cell.v1, `/v1/comments?targetType=tasks&targetId=${low.body.data.id}`, cell.admin)).length, 0);
       // The relay publishing the event again (a rolled-back relay run) inserts no second run.
       await relayed();
@@ -280,7 +319,11 @@ describe('v1 automations', () => {
       );
       await publish(d);
       const trigger = await task(title);
-      const [run] = await eventually('a succeeded run', () => runsOf(d.id), (runs) => runs.length === 1 && runs[0]!.status === 'succeeded');
+      const [run] = await eventually(
+        'a succeeded run',
+        () => runsOf(d.id),
+        (runs) => runs.length === 1 && runs[0]!.status === 'succeeded',
+      );
       assert.deepEqual([run!.stepsCompleted, run!.resumeAt], [3, null]);
       const updated = await call<{ data: { priority: string } }>('GET', `/v1/tasks/${trigger}`, cell.admin);
       assert.equal(updated.body.data.priority, 'urgent');
@@ -291,7 +334,11 @@ describe('v1 automations', () => {
       const d = await define(onTask('lost job', [{ actionId: 'flow.delay', input: { seconds: 3600 } }]));
       await publish(d);
       await task('lost job');
-      const [run] = await eventually('a waiting run', () => runsOf(d.id), (runs) => runs.length === 1 && runs[0]!.stepsCompleted === 1);
+      const [run] = await eventually(
+        'a waiting run',
+        () => runsOf(d.id),
+        (runs) => runs.length === 1 && runs[0]!.stepsCompleted === 1,
+      );
       const resumed: { runId: string; step: number }[] = [];
       const scheduler: AutomationScheduler = { resume: async (job) => void resumed.push({ runId: job.runId, step: job.step }) };
       const ctx = { database: cell.database, config: cell.config, now: () => new Date() };
@@ -302,7 +349,10 @@ describe('v1 automations', () => {
       // Its resume time long past and nothing happened since: its continuation is enqueued again (same job id).
       await cell.database.prisma.automationRun.updateMany({ where: { id: run!.id }, data: { updatedAt: new Date(Date.now() - 120_000), resumeAt: new Date(Date.now() - 90_000) } });
       await reviveStaleAutomationRuns(ctx, scheduler);
-      assert.deepEqual(resumed.filter((r) => r.runId === run!.id), [{ runId: run!.id, step: 1 }]);
+      assert.deepEqual(
+        resumed.filter((r) => r.runId === run!.id),
+        [{ runId: run!.id, step: 1 }],
+      );
       assert.equal((await call('POST', `/v1/automation-runs/${run!.id}/abort`, cell.admin)).status, 202);
     });
 
@@ -321,9 +371,15 @@ describe('v1 automations', () => {
       const d = await define(onTask('revoked owner', [{ actionId: 'tasks.create', input: { title: 'by revoked owner' } }]), owner);
       await publish(d, owner);
       const credentialId = await credentialOf(owner);
-      await cell.database.changeAuthorization(cell.workspaceId, () => cell.database.prisma.credential.updateMany({ where: { workspaceId: cell.workspaceId, id: credentialId }, data: { status: 'revoked', revokedAt: new Date() } }));
+      await cell.database.changeAuthorization(cell.workspaceId, () =>
+        cell.database.prisma.credential.updateMany({ where: { workspaceId: cell.workspaceId, id: credentialId }, data: { status: 'revoked', revokedAt: new Date() } }),
+      );
       await task('revoked owner');
-      const [run] = await eventually('a failed run', () => runsOf(d.id), (runs) => runs.length === 1 && runs[0]!.status === 'failed');
+      const [run] = await eventually(
+        'a failed run',
+        () => runsOf(d.id),
+        (runs) => runs.length === 1 && runs[0]!.status === 'failed',
+      );
       assert.equal(run!.error?.code, 'owner_unauthorized');
       assert.equal(await tasksTitled('by revoked owner'), 0);
     });
@@ -332,7 +388,11 @@ describe('v1 automations', () => {
       const self = await define(onTask('echo', [{ actionId: 'tasks.create', input: { title: 'echo' } }]));
       await publish(self);
       await task('echo');
-      await eventually('one succeeded run', () => runsOf(self.id), (runs) => runs.length === 1 && runs[0]!.status === 'succeeded');
+      await eventually(
+        'one succeeded run',
+        () => runsOf(self.id),
+        (runs) => runs.length === 1 && runs[0]!.status === 'succeeded',
+      );
       await relayed();
       assert.equal((await runsOf(self.id)).length, 1);
       assert.equal(await tasksTitled('echo'), 2);
@@ -342,21 +402,41 @@ describe('v1 automations', () => {
       await publish(a);
       await publish(b);
       await task('ping');
-      const bounded = await eventually('a run refused by the loop bound', async () => [...(await runsOf(a.id)), ...(await runsOf(b.id))], (runs) => runs.some((r) => r.error?.code === 'loop_bound'));
-      await eventually('the chain settled', async () => [...(await runsOf(a.id)), ...(await runsOf(b.id))], (runs) => runs.every((r) => r.status !== 'running'));
+      const bounded = await eventually(
+        'a run refused by the loop bound',
+        async () => [...(await runsOf(a.id)), ...(await runsOf(b.id))],
+        (runs) => runs.some((r) => r.error?.code === 'loop_bound'),
+      );
+      await eventually(
+        'the chain settled',
+        async () => [...(await runsOf(a.id)), ...(await runsOf(b.id))],
+        (runs) => runs.every((r) => r.status !== 'running'),
+      );
       await relayed();
       const runs = [...(await runsOf(a.id)), ...(await runsOf(b.id))];
       assert.equal(runs.length, 6, JSON.stringify(runs));
       assert.deepEqual(runs.map((r) => r.depth).sort(), [1, 2, 3, 4, 5, 6]);
-      assert.deepEqual(runs.filter((r) => r.status === 'failed').map((r) => [r.depth, r.error?.code]), [[6, 'loop_bound']]);
+      assert.deepEqual(
+        runs.filter((r) => r.status === 'failed').map((r) => [r.depth, r.error?.code]),
+        [[6, 'loop_bound']],
+      );
       assert.ok(bounded.length > 0);
     });
 
     it('aborts a waiting run (202, Location, automations:run); its later steps are never applied', async () => {
-      const d = await define(onTask('abort me', [{ actionId: 'flow.delay', input: { seconds: 3600 } }, { actionId: 'tasks.create', input: { title: 'after abort' } }]));
+      const d = await define(
+        onTask('abort me', [
+          { actionId: 'flow.delay', input: { seconds: 3600 } },
+          { actionId: 'tasks.create', input: { title: 'after abort' } },
+        ]),
+      );
       await publish(d);
       await task('abort me');
-      const [run] = await eventually('a waiting run', () => runsOf(d.id), (runs) => runs.length === 1 && runs[0]!.stepsCompleted === 1);
+      const [run] = await eventually(
+        'a waiting run',
+        () => runsOf(d.id),
+        (runs) => runs.length === 1 && runs[0]!.stepsCompleted === 1,
+      );
       assert.equal(run!.status, 'running');
       assert.ok(run!.resumeAt !== null);
       const reader = await cell.mint(['automations:read', 'automations:write']);
@@ -369,7 +449,12 @@ describe('v1 automations', () => {
       assert.equal(aborted.status, 'aborted');
       assertProblem(await call('POST', `/v1/automation-runs/${run!.id}/abort`, cell.admin), 409, 'automation_run_not_running');
       // The delayed continuation runs (here at once): it finds the run aborted and applies nothing.
-      const outcome = await runAutomation({ database: cell.database, config: cell.config, now: () => new Date() }, { resume: async () => undefined }, { workspaceId: cell.workspaceId, runId: run!.id, step: 1 }, { attempt: 1, attempts: 3 });
+      const outcome = await runAutomation(
+        { database: cell.database, config: cell.config, now: () => new Date() },
+        { resume: async () => undefined },
+        { workspaceId: cell.workspaceId, runId: run!.id, step: 1 },
+        { attempt: 1, attempts: 3 },
+      );
       assert.equal(outcome.outcome, 'skipped');
       assert.equal(await tasksTitled('after abort'), 0);
     });
@@ -391,11 +476,17 @@ describe('v1 automations', () => {
         await publish(d);
         const trigger = await task(title);
         // The cell's worker applies step 0 and the delay; the continuation is an hour away, so the rest is ours.
-        const [run] = await eventually('a waiting run', () => runsOf(d.id), (runs) => runs.length === 1 && runs[0]!.stepsCompleted === 2);
+        const [run] = await eventually(
+          'a waiting run',
+          () => runsOf(d.id),
+          (runs) => runs.length === 1 && runs[0]!.stepsCompleted === 2,
+        );
         const job = { workspaceId: cell.workspaceId, runId: run!.id, step: 2 };
         // The worker "dies" inside step 2's transaction (its task insert fails): the step rolls back, the cursor stays.
         const fault = `automation_fault_${randomUUID().replace(/-/g, '')}`;
-        await cell.database.prisma.$executeRawUnsafe(`CREATE FUNCTION ${fault}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.title = '${title} B' THEN RAISE EXCEPTION 'worker died'; END IF; RETURN NEW; END $$`);
+        await cell.database.prisma.$executeRawUnsafe(
+          `CREATE FUNCTION ${fault}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.title = '${title} B' THEN RAISE EXCEPTION 'worker died'; END IF; RETURN NEW; END $$`,
+        );
         await cell.database.prisma.$executeRawUnsafe(`CREATE TRIGGER ${fault} BEFORE INSERT ON tasks FOR EACH ROW EXECUTE FUNCTION ${fault}()`);
         try {
           await assert.rejects(runAutomation(procedureContext(cell.database), scheduler, job, { attempt: 1, attempts: 3 }));
@@ -409,7 +500,10 @@ describe('v1 automations', () => {
         const workers = [createDatabase(cell.config, { poolSize: 2 }), createDatabase(cell.config, { poolSize: 2 })];
         try {
           const outcomes = await Promise.all(workers.map((db) => runAutomation(procedureContext(db), scheduler, job, { attempt: 2, attempts: 3 })));
-          assert.ok(outcomes.some((o) => o.outcome === 'succeeded'), JSON.stringify(outcomes));
+          assert.ok(
+            outcomes.some((o) => o.outcome === 'succeeded'),
+            JSON.stringify(outcomes),
+          );
         } finally {
           for (const db of workers) await db.close();
         }
@@ -418,7 +512,10 @@ describe('v1 automations', () => {
         assert.equal(await tasksTitled(`${title} A`), 1);
         assert.equal(await tasksTitled(`${title} B`), 1);
         const comments = await listAllPages<{ body: string }>(cell.v1, `/v1/comments?targetType=tasks&targetId=${trigger}`, cell.admin);
-        assert.deepEqual(comments.map((c) => c.body), [`${title} C`]);
+        assert.deepEqual(
+          comments.map((c) => c.body),
+          [`${title} C`],
+        );
         // A duplicate of the job after the end does nothing.
         assert.equal((await runAutomation(procedureContext(cell.database), scheduler, job, { attempt: 1, attempts: 3 })).outcome, 'skipped');
       });

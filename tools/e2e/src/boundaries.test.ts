@@ -16,18 +16,53 @@ async function problems(path: string, code: string): Promise<string[]> {
 }
 
 const probes: { rule: string; path: string; code: string; expect: RegExp }[] = [
-  { rule: 'apps never import each other', path: 'apps/api-v0/src/probe.ts', code: "import { createApiV1App } from '@workcell/api-v1';\nexport const x = createApiV1App;\n", expect: /enforce-module-boundaries/ },
-  { rule: 'Prisma stays in the data layer (apps)', path: 'apps/api-v1/src/probe.ts', code: "import { PrismaClient } from '@prisma/client';\nexport const x = PrismaClient;\n", expect: /enforce-module-boundaries/ },
+  {
+    rule: 'apps never import each other',
+    path: 'apps/api-v0/src/probe.ts',
+    code: "import { createApiV1App } from '@workcell/api-v1';\nexport const x = createApiV1App;\n",
+    expect: /enforce-module-boundaries/,
+  },
+  {
+    rule: 'Prisma stays in the data layer (apps)',
+    path: 'apps/api-v1/src/probe.ts',
+    code: "import { PrismaClient } from '@prisma/client';\nexport const x = PrismaClient;\n",
+    expect: /enforce-module-boundaries/,
+  },
   { rule: 'Prisma stays in the data layer (platform)', path: 'libs/http/src/probe.ts', code: "import pg from 'pg';\nexport const x = pg;\n", expect: /enforce-module-boundaries/ },
-  { rule: 'utility libraries import no Nest platform', path: 'libs/credentials/src/probe.ts', code: "import { Injectable } from '@nestjs/common';\nexport const x = Injectable;\n", expect: /enforce-module-boundaries/ },
+  {
+    rule: 'utility libraries import no Nest platform',
+    path: 'libs/credentials/src/probe.ts',
+    code: "import { Injectable } from '@nestjs/common';\nexport const x = Injectable;\n",
+    expect: /enforce-module-boundaries/,
+  },
   { rule: 'utility libraries import no BullMQ', path: 'libs/config/src/probe.ts', code: "import { Queue } from 'bullmq';\nexport const x = Queue;\n", expect: /enforce-module-boundaries/ },
   { rule: 'the data layer imports no HTTP plumbing', path: 'libs/db/src/probe.ts', code: "import { serve } from '@workcell/http';\nexport const x = serve;\n", expect: /enforce-module-boundaries/ },
-  { rule: 'production code does not import the test harness', path: 'libs/http/src/probe.ts', code: "import { startApp } from '@workcell/testing';\nexport const x = startApp;\n", expect: /enforce-module-boundaries/ },
-  { rule: 'production code does not import a testing subpath (apps)', path: 'apps/api-v1/src/probe.ts', code: "import { measureQueryCost } from '@workcell/db/testing';\nexport const x = measureQueryCost;\n", expect: /no-restricted-imports/ },
-  { rule: 'production code does not import a testing subpath (libraries)', path: 'libs/http/src/probe.ts', code: "import { measureQueryCost } from '@workcell/db/testing';\nexport const x = measureQueryCost;\n", expect: /no-restricted-imports/ },
+  {
+    rule: 'production code does not import the test harness',
+    path: 'libs/http/src/probe.ts',
+    code: "import { startApp } from '@workcell/testing';\nexport const x = startApp;\n",
+    expect: /enforce-module-boundaries/,
+  },
+  {
+    rule: 'production code does not import a testing subpath (apps)',
+    path: 'apps/api-v1/src/probe.ts',
+    code: "import { measureQueryCost } from '@workcell/db/testing';\nexport const x = measureQueryCost;\n",
+    expect: /no-restricted-imports/,
+  },
+  {
+    rule: 'production code does not import a testing subpath (libraries)',
+    path: 'libs/http/src/probe.ts',
+    code: "import { measureQueryCost } from '@workcell/db/testing';\nexport const x = measureQueryCost;\n",
+    expect: /no-restricted-imports/,
+  },
   { rule: 'API routes only through the registry (v1)', path: 'apps/api-v1/src/probe.ts', code: "import { Get } from '@nestjs/common';\nexport const x = Get;\n", expect: /no-restricted-imports/ },
   { rule: 'API routes only through the registry (v0)', path: 'apps/api-v0/src/probe.ts', code: "import { Post } from '@nestjs/common';\nexport const x = Post;\n", expect: /no-restricted-imports/ },
-  { rule: 'the APIs enqueue no jobs: post-commit work starts from the outbox', path: 'apps/api-v1/src/probe.ts', code: "import { JobQueues } from '@workcell/jobs';\nexport const x = JobQueues;\n", expect: /no-restricted-imports/ },
+  {
+    rule: 'the APIs enqueue no jobs: post-commit work starts from the outbox',
+    path: 'apps/api-v1/src/probe.ts',
+    code: "import { JobQueues } from '@workcell/jobs';\nexport const x = JobQueues;\n",
+    expect: /no-restricted-imports/,
+  },
   { rule: 'only libs/config reads process.env', path: 'apps/worker/src/probe.ts', code: "export const x = process.env['DATABASE_URL'];\n", expect: /no-restricted-properties/ },
 ];
 
@@ -35,7 +70,10 @@ describe('module boundaries', () => {
   for (const probe of probes) {
     it(`enforces: ${probe.rule}`, async () => {
       const found = await problems(probe.path, probe.code);
-      assert.ok(found.some((p) => probe.expect.test(p)), `no violation reported for ${probe.path}: ${JSON.stringify(found)}`);
+      assert.ok(
+        found.some((p) => probe.expect.test(p)),
+        `no violation reported for ${probe.path}: ${JSON.stringify(found)}`,
+      );
     });
   }
 

@@ -55,8 +55,7 @@ describe('v0 calendar feed GET /calendar/{token}.ics (RFC 5545)', () => {
   });
 
   it('pages through the events with page and limit', async () => {
-    const page = async (n: number) =>
-      new ICAL.Component(ICAL.parse(await (await feed(`?page=${n}&limit=4`)).text())).getAllSubcomponents('vevent').map((e) => String(e.getFirstPropertyValue('uid')));
+    const page = async (n: number) => new ICAL.Component(ICAL.parse(await (await feed(`?page=${n}&limit=4`)).text())).getAllSubcomponents('vevent').map((e) => String(e.getFirstPropertyValue('uid')));
     const all = [...(await page(1)), ...(await page(2)), ...(await page(3))];
     assert.equal(all.length, 9);
     assert.equal(new Set(all).size, 9);

@@ -113,8 +113,11 @@ describe('two cells side by side', () => {
   it('the CLI sends each credential to its own cell, from the hint', async () => {
     const run = (token: string) =>
       new Promise<{ status: number; stdout: string; stderr: string }>((resolve) =>
-        execFile(process.execPath, [CLI, 'whoami', '--json'], { env: { PATH: '/usr/bin:/bin', CI: 'true', WORKCELL_TOKEN: token, WORKCELL_BASE_URL: template }, encoding: 'utf8', timeout: 30_000 }, (error, stdout, stderr) =>
-          resolve({ status: error ? 1 : 0, stdout, stderr }),
+        execFile(
+          process.execPath,
+          [CLI, 'whoami', '--json'],
+          { env: { PATH: '/usr/bin:/bin', CI: 'true', WORKCELL_TOKEN: token, WORKCELL_BASE_URL: template }, encoding: 'utf8', timeout: 30_000 },
+          (error, stdout, stderr) => resolve({ status: error ? 1 : 0, stdout, stderr }),
         ),
       );
     for (const [cell, region] of [

@@ -107,16 +107,26 @@ describe('v1 change feed and event catalog', () => {
       // With include=payload an entry has every field of the registry's Change (without it, all but `payload`).
       const { items } = await readFeed(cell.admin, start, { include: 'payload' });
       const entries = items.filter((c) => c.resourceId === tag);
-      assert.deepEqual(entries.map((c) => c.action), ['created', 'updated', 'archived', 'restored']);
+      assert.deepEqual(
+        entries.map((c) => c.action),
+        ['created', 'updated', 'archived', 'restored'],
+      );
       for (const entry of entries) {
         assertShape('listChanges', entry);
         assert.equal(entry.resourceType, 'tags');
         assert.ok(!Number.isNaN(Date.parse(entry.occurredAt)));
       }
       const sequences = (await cell.outbox(tag)).map((e) => e.sequence.toString());
-      assert.deepEqual(entries.map((c) => c.id), sequences, 'ids are the outbox sequences');
+      assert.deepEqual(
+        entries.map((c) => c.id),
+        sequences,
+        'ids are the outbox sequences',
+      );
       const ids = items.map((c) => BigInt(c.id));
-      assert.ok(ids.every((id, i) => i === 0 || id > ids[i - 1]!), 'strictly increasing');
+      assert.ok(
+        ids.every((id, i) => i === 0 || id > ids[i - 1]!),
+        'strictly increasing',
+      );
     });
 
     it('each entry names its event (type, eventId); include=payload adds exactly what a signed webhook delivery of it carries', async () => {
@@ -124,12 +134,21 @@ describe('v1 change feed and event catalog', () => {
       const tag = await createTag();
       await updateTag(tag);
       const events = await cell.outbox(tag);
-      assert.deepEqual(events.map((e) => e.eventType), ['tag.created', 'tag.updated']);
+      assert.deepEqual(
+        events.map((e) => e.eventType),
+        ['tag.created', 'tag.updated'],
+      );
       // The stored payload holds the internal request id, which deliveries (and so the feed) leave out.
-      assert.ok(events.every((e) => typeof (e.payload as { requestId?: unknown }).requestId === 'string'), 'stored with a request id');
+      assert.ok(
+        events.every((e) => typeof (e.payload as { requestId?: unknown }).requestId === 'string'),
+        'stored with a request id',
+      );
 
       const plain = (await readFeed(cell.admin, start)).items.filter((c) => c.resourceId === tag);
-      assert.deepEqual(plain.map((c) => [c.id, c.eventId, c.type]), events.map((e) => [e.sequence.toString(), e.id, e.eventType]));
+      assert.deepEqual(
+        plain.map((c) => [c.id, c.eventId, c.type]),
+        events.map((e) => [e.sequence.toString(), e.id, e.eventType]),
+      );
       for (const entry of plain) assert.deepEqual(Object.keys(entry), ['id', 'eventId', 'type', 'resourceType', 'resourceId', 'action', 'occurredAt'], 'no payload unless asked for');
 
       const withPayload = await readFeed(cell.admin, start, { include: 'payload' });
@@ -141,13 +160,21 @@ describe('v1 change feed and event catalog', () => {
         assert.equal((payload as { tag: { id: string } }).tag.id, tag);
         assert.ok(!('requestId' in payload!), 'no internal request id');
         // The delivery body rebuilt from the entry is the body a subscription is sent, byte for byte.
-        const rebuilt = JSON.stringify({ type: entry.type, timestamp: entry.occurredAt, sequence: entry.id, data: { resourceType: entry.resourceType, resourceId: entry.resourceId, action: entry.action, payload } });
+        const rebuilt = JSON.stringify({
+          type: entry.type,
+          timestamp: entry.occurredAt,
+          sequence: entry.id,
+          data: { resourceType: entry.resourceType, resourceId: entry.resourceId, action: entry.action, payload },
+        });
         assert.equal(rebuilt, signedBody(events[i]!));
       }
       // include changes no entry and no cursor: a cursor read with it resumes without it, and the other way round.
       assert.equal(withPayload.cursor, (await readFeed(cell.admin, start)).cursor);
       const next = await createTag();
-      assert.deepEqual((await readFeed(cell.admin, withPayload.cursor)).items.map((c) => c.resourceId), [next]);
+      assert.deepEqual(
+        (await readFeed(cell.admin, withPayload.cursor)).items.map((c) => c.resourceId),
+        [next],
+      );
     });
 
     it('include takes only payload: anything else is 400 naming the parameter', async () => {
@@ -178,10 +205,19 @@ describe('v1 change feed and event catalog', () => {
         assert.deepEqual(of(items, v0Entry), ['created', 'updated'], 'v0 tracking');
         for (const id of [v1Entry, v0Entry]) {
           const events = await cell.outbox(id);
-          assert.deepEqual(events.map((e) => e.eventType), ['time_entry.created', 'time_entry.updated']);
+          assert.deepEqual(
+            events.map((e) => e.eventType),
+            ['time_entry.created', 'time_entry.updated'],
+          );
           // Each in the same transaction as its task.timer_* event: consecutive sequences.
-          const timer = await cell.database.prisma.outboxEvent.findMany({ where: { workspaceId: cell.workspaceId, eventType: { in: ['task.timer_started', 'task.timer_stopped'] }, payload: { path: ['timeEntryId'], equals: id } }, orderBy: { sequence: 'asc' } });
-          assert.deepEqual(timer.map((e) => e.sequence + 1n), events.map((e) => e.sequence));
+          const timer = await cell.database.prisma.outboxEvent.findMany({
+            where: { workspaceId: cell.workspaceId, eventType: { in: ['task.timer_started', 'task.timer_stopped'] }, payload: { path: ['timeEntryId'], equals: id } },
+            orderBy: { sequence: 'asc' },
+          });
+          assert.deepEqual(
+            timer.map((e) => e.sequence + 1n),
+            events.map((e) => e.sequence),
+          );
         }
       } finally {
         await v0.close();
@@ -202,21 +238,34 @@ describe('v1 change feed and event catalog', () => {
       const b = await createTag();
       const first = await feedPage(cell.admin, { cursor: start, limit: '1' });
       assert.equal(first.status, 200);
-      assert.deepEqual(first.body.data.map((c) => [c.resourceId, c.action]), [[a, 'created']]);
+      assert.deepEqual(
+        first.body.data.map((c) => [c.resourceId, c.action]),
+        [[a, 'created']],
+      );
       assert.ok(first.body.links.next, 'more entries exist');
       const persisted = first.body.meta.nextCursor!;
       // Written after the cursor was handed out.
       const c = await createTag();
       await updateTag(a);
       const resumed = await readFeed(cell.admin, persisted, {}, cell.v1b);
-      assert.deepEqual(resumed.items.map((e) => [e.resourceId, e.action]), [[b, 'created'], [c, 'created'], [a, 'updated']]);
+      assert.deepEqual(
+        resumed.items.map((e) => [e.resourceId, e.action]),
+        [
+          [b, 'created'],
+          [c, 'created'],
+          [a, 'updated'],
+        ],
+      );
 
       // Caught up: links.next is null, meta.nextCursor still resumable; nothing new is an empty page at the same place.
       const idle = await feedPage(cell.admin, { cursor: resumed.cursor });
       assert.deepEqual([idle.body.data, idle.body.links.next, idle.body.meta.nextCursor], [[], null, resumed.cursor]);
       const d = await createTag();
       const later = await readFeed(cell.admin, resumed.cursor);
-      assert.deepEqual(later.items.map((e) => [e.resourceId, e.action]), [[d, 'created']]);
+      assert.deepEqual(
+        later.items.map((e) => [e.resourceId, e.action]),
+        [[d, 'created']],
+      );
     });
 
     it('no gap and no duplicate while writes race the reader', async () => {
@@ -302,7 +351,10 @@ describe('v1 change feed and event catalog', () => {
       assert.deepEqual(of(items, task), []);
       assert.ok(items.every((c) => c.resourceType === 'tags'));
       const all = await readFeed(token, undefined);
-      assert.ok(all.items.every((c) => c.resourceType === 'tags'), 'from the start, too');
+      assert.ok(
+        all.items.every((c) => c.resourceType === 'tags'),
+        'from the start, too',
+      );
     });
 
     it('a budget statement’s changes only with project-statements:finance:read', async () => {
@@ -329,7 +381,11 @@ describe('v1 change feed and event catalog', () => {
       const plainItems = (await readFeed(plain, start)).items;
       assert.deepEqual([of(plainItems, expense), of(plainItems, budget)], [['created'], []]);
       const withPayload = (await readFeed(plain, start, { include: 'payload' })).items;
-      assert.deepEqual(withPayload.map((c) => c.id), plainItems.map((c) => c.id), 'include=payload shows no other events');
+      assert.deepEqual(
+        withPayload.map((c) => c.id),
+        plainItems.map((c) => c.id),
+        'include=payload shows no other events',
+      );
       const financeItems = (await readFeed(finance, start)).items;
       assert.deepEqual([of(financeItems, expense), of(financeItems, budget)], [['created'], ['created', 'archived']]);
     });
@@ -359,7 +415,10 @@ describe('v1 change feed and event catalog', () => {
       const names = reply.body.data.eventTypes.map((e) => e.name);
       for (const name of ['tag.created', 'task.moved', 'project_statement.archived', 'workspace.settings_updated']) assert.ok(names.includes(name), name);
       assert.ok(!names.some((n) => n.startsWith('legacy_webhook.')), 'v0-only events are not v1 events');
-      assert.deepEqual(reply.body.data.channels.map((c) => [c.name, c.transport]).sort(), [['changes', 'change-feed'], ['webhooks', 'webhook']]);
+      assert.deepEqual(reply.body.data.channels.map((c) => [c.name, c.transport]).sort(), [
+        ['changes', 'change-feed'],
+        ['webhooks', 'webhook'],
+      ]);
     });
 
     it('is filtered by the credential’s scopes and grants', async () => {
@@ -370,7 +429,10 @@ describe('v1 change feed and event catalog', () => {
       assert.ok(eventTypes.length > 0 && eventTypes.every((e) => e.resourceType === 'tags' && e.requiredScopes.every((s) => s === 'tags:read')), JSON.stringify(eventTypes));
       assert.deepEqual(channels, [], 'no channel scope held');
       const withFeed = await call<{ data: Catalog }>('GET', '/v1/event-catalog', await cell.mint(['events:read', 'changes:read', 'tasks:read']));
-      assert.deepEqual(withFeed.body.data.channels.map((c) => c.name), ['changes']);
+      assert.deepEqual(
+        withFeed.body.data.channels.map((c) => c.name),
+        ['changes'],
+      );
       assert.ok(withFeed.body.data.eventTypes.every((e) => e.resourceType === 'tasks'));
       assert.ok(!withFeed.body.data.eventTypes.some((e) => e.name === 'task.timer_started'), 'needs time-entries:read too');
       const sa = await cell.serviceAccount(['events:read', 'tags:read', 'tasks:read'], [{ resourceType: 'tag', resourceId: null, access: 'read' }]);
@@ -407,7 +469,10 @@ describe('v1 change feed and event catalog', () => {
       const tag = await createTag();
       const reply = await waiting;
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
-      assert.deepEqual(reply.body.data.map((c) => [c.resourceId, c.action]), [[tag, 'created']]);
+      assert.deepEqual(
+        reply.body.data.map((c) => [c.resourceId, c.action]),
+        [[tag, 'created']],
+      );
       assert.equal(reply.body.links.next, null);
       const rest = await readFeed(cell.admin, reply.body.meta.nextCursor!);
       assert.deepEqual(rest.items, [], 'the cursor resumes right after what it answered');
@@ -435,7 +500,10 @@ describe('v1 change feed and event catalog', () => {
       const tag = await createTag();
       const reply = await waiting;
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
-      assert.deepEqual(reply.body.data.map((c) => [c.resourceId, c.action]), [[tag, 'created']]);
+      assert.deepEqual(
+        reply.body.data.map((c) => [c.resourceId, c.action]),
+        [[tag, 'created']],
+      );
       assert.ok(!reply.body.data.some((c) => c.resourceId === task || c.resourceType !== 'tags'));
       await released();
     });
@@ -449,7 +517,10 @@ describe('v1 change feed and event catalog', () => {
       const tag = await createTag();
       for (const reply of await Promise.all(followers)) {
         assert.equal(reply.status, 200, JSON.stringify(reply.body));
-        assert.deepEqual(reply.body.data.map((c) => c.resourceId), [tag]);
+        assert.deepEqual(
+          reply.body.data.map((c) => c.resourceId),
+          [tag],
+        );
       }
       await released();
     });
@@ -464,7 +535,10 @@ describe('v1 change feed and event catalog', () => {
       await listenProxy.restore();
       const reply = await waiting;
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
-      assert.deepEqual(reply.body.data.map((c) => [c.resourceId, c.action]), [[tag, 'created']]);
+      assert.deepEqual(
+        reply.body.data.map((c) => [c.resourceId, c.action]),
+        [[tag, 'created']],
+      );
       await released();
     });
 
@@ -481,7 +555,10 @@ describe('v1 change feed and event catalog', () => {
       // The same read with a credential left alone answers the event the revoked one was refused.
       const kept = await feedPage(cell.admin, { cursor: start, wait: '10' });
       assert.equal(kept.status, 200, JSON.stringify(kept.body));
-      assert.deepEqual(kept.body.data.map((c) => [c.resourceId, c.action]), [[tag, 'created']]);
+      assert.deepEqual(
+        kept.body.data.map((c) => [c.resourceId, c.action]),
+        [[tag, 'created']],
+      );
     });
 
     it('answers a backlog at once, like without wait, links.next and all', async () => {
@@ -489,7 +566,10 @@ describe('v1 change feed and event catalog', () => {
       const [a, b] = [await createTag(), await createTag()];
       const first = await feedPage(cell.admin, { cursor: start, limit: '1', wait: '10' });
       assert.equal(first.status, 200, JSON.stringify(first.body));
-      assert.deepEqual(first.body.data.map((c) => c.resourceId), [a]);
+      assert.deepEqual(
+        first.body.data.map((c) => c.resourceId),
+        [a],
+      );
       assert.ok(first.body.links.next?.includes('wait=10'), 'links.next keeps the request’s parameters');
       const second = await feedPage(cell.admin, { cursor: first.body.meta.nextCursor!, wait: '10' });
       assert.deepEqual([second.body.data.map((c) => c.resourceId), second.body.links.next], [[b], null]);

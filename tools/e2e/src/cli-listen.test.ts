@@ -107,7 +107,10 @@ describe('workcell listen against a running cell', () => {
   const renameTag = (id: string, name: string) => call('PATCH', `/v1/tags/${id}`, { name });
   /** The outbox events of these tags, in feed order. */
   const eventsOf = async (tags: string[]) =>
-    (await cell.database.prisma.outboxEvent.findMany({ where: { workspaceId: cell.workspaceId, aggregateId: { in: tags } }, orderBy: { sequence: 'asc' } })).map((e) => ({ id: e.id, type: e.eventType }));
+    (await cell.database.prisma.outboxEvent.findMany({ where: { workspaceId: cell.workspaceId, aggregateId: { in: tags } }, orderBy: { sequence: 'asc' } })).map((e) => ({
+      id: e.id,
+      type: e.eventType,
+    }));
 
   it('forwards what a real subscription gets, verifiably signed; resumes after a restart with the same secret; Ctrl-C exits 0', async () => {
     const { token } = await cell.serviceAccount(['changes:read', 'tags:read'], [{ resourceType: 'tag', resourceId: null, access: 'read' }]);
@@ -120,7 +123,10 @@ describe('workcell listen against a running cell', () => {
     await renameTag(a, 'listened a, renamed');
     const b = await createTag('listened b');
     const before = await eventsOf([a, b]);
-    assert.deepEqual(before.map((e) => e.type), ['tag.created', 'tag.updated', 'tag.created']);
+    assert.deepEqual(
+      before.map((e) => e.type),
+      ['tag.created', 'tag.updated', 'tag.created'],
+    );
     await waitFor('listen and the subscription to get every event', () => before.every((e) => hook.byId(e.id).length === 1 && real.byId(e.id).length >= 1));
     await first.listen.waitFor(new RegExp(before.at(-1)!.id));
 
@@ -135,7 +141,10 @@ describe('workcell listen against a running cell', () => {
       // timestamp and signature (and the Host each receiver is at).
       assert.equal(forwarded!.body, delivered!.body, event.type);
       assert.deepEqual(comparable(forwarded!), comparable(delivered!), event.type);
-      assert.deepEqual(forwarded!.names.filter((n) => n !== 'host'), delivered!.names.filter((n) => n !== 'host'));
+      assert.deepEqual(
+        forwarded!.names.filter((n) => n !== 'host'),
+        delivered!.names.filter((n) => n !== 'host'),
+      );
       assert.match(forwarded!.headers['webhook-timestamp'] as string, /^\d+$/);
     }
     assert.deepEqual(
@@ -152,7 +161,10 @@ describe('workcell listen against a running cell', () => {
     assert.equal(second.secret, first.secret, 'the same secret: the receiver keeps verifying');
     assert.match(second.listen.output(), /from where it stopped/);
     const after = (await eventsOf([a, b, c])).filter((e) => !before.some((x) => x.id === e.id));
-    assert.deepEqual(after.map((e) => e.type), ['tag.created', 'tag.updated']);
+    assert.deepEqual(
+      after.map((e) => e.type),
+      ['tag.created', 'tag.updated'],
+    );
     await waitFor('listen to forward what happened while it was stopped', () => after.every((e) => hook.byId(e.id).length === 1));
     await second.listen.waitFor(new RegExp(after.at(-1)!.id));
     await stop(second.listen);
@@ -163,6 +175,9 @@ describe('workcell listen against a running cell', () => {
       [...before, ...after].map((e) => e.id),
     );
     for (const r of hook.received) new Webhook(first.secret).verify(r.body, r.headers as Record<string, string>);
-    assert.deepEqual(reports(second.listen).map((r) => r.eventId), after.map((e) => e.id));
+    assert.deepEqual(
+      reports(second.listen).map((r) => r.eventId),
+      after.map((e) => e.id),
+    );
   }, 120_000);
 });

@@ -47,7 +47,13 @@ describe('the packed workcell CLI, installed outside the repository', () => {
     const help = await run(workcell, ['help', 'list'], app);
     assert.match(help.stdout, /^usage: workcell list <operationId>/);
     const found = await run(workcell, ['operations', 'lifecycle', '--json'], app);
-    assert.ok(found.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { operationId: string }).operationId).includes('getProjectLifecycleOperation'));
+    assert.ok(
+      found.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { operationId: string }).operationId)
+        .includes('getProjectLifecycleOperation'),
+    );
     const unknown = await run(workcell, ['frobnicate'], app);
     assert.equal(unknown.status, 2);
     assert.doesNotMatch(unknown.stderr, /\n\s+at /, 'no stack trace');
@@ -109,81 +115,95 @@ describe('the packed workcell CLI, installed outside the repository', () => {
     assert.match(fromReadme.stdout, /^saved export-[0-9a-f-]+\.csv: text\/csv; charset=utf-8, \d+ bytes\n/);
   }, 60_000);
 
-  (TMUX_AVAILABLE ? it : it.skip)('at a terminal: hides the pasted token, explains a missing OS store, then stores with --insecure-storage; tables for people, JSON through a pipe', async () => {
-    const pat = await cell.mint(V1_SCOPES);
-    for (const name of ['terminal one', 'terminal two']) assert.equal((await callApi(cell.v1, 'POST', '/v1/tags', cell.admin, { name })).status, 201);
-    const home = join(temp, 'home');
-    await mkdir(home);
-    // No session bus, as on a server: the OS credential store is unavailable.
-    const terminal = await Terminal.open(app, { PATH: `${dirname(workcell)}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: home, XDG_CONFIG_HOME: join(home, '.config') });
-    try {
-      await terminal.type(`workcell login --base-url ${cell.v1.url} --with-token`);
-      await terminal.waitForEchoOff(); // the CLI took the terminal; the prompt may not be drawn yet
-      await terminal.type(pat);
-      let screen = await terminal.waitFor(/the token is valid but cannot be stored/);
-      assert.match(screen, /workcell login --insecure-storage/);
-      assert.match(screen, /WORKCELL_TOKEN and WORKCELL_BASE_URL/);
-      assert.doesNotMatch(screen, /backtrace|\n\s+at /i);
+  (TMUX_AVAILABLE ? it : it.skip)(
+    'at a terminal: hides the pasted token, explains a missing OS store, then stores with --insecure-storage; tables for people, JSON through a pipe',
+    async () => {
+      const pat = await cell.mint(V1_SCOPES);
+      for (const name of ['terminal one', 'terminal two']) assert.equal((await callApi(cell.v1, 'POST', '/v1/tags', cell.admin, { name })).status, 201);
+      const home = join(temp, 'home');
+      await mkdir(home);
+      // No session bus, as on a server: the OS credential store is unavailable.
+      const terminal = await Terminal.open(app, { PATH: `${dirname(workcell)}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: home, XDG_CONFIG_HOME: join(home, '.config') });
+      try {
+        await terminal.type(`workcell login --base-url ${cell.v1.url} --with-token`);
+        await terminal.waitForEchoOff(); // the CLI took the terminal; the prompt may not be drawn yet
+        await terminal.type(pat);
+        let screen = await terminal.waitFor(/the token is valid but cannot be stored/);
+        assert.match(screen, /workcell login --insecure-storage/);
+        assert.match(screen, /WORKCELL_TOKEN and WORKCELL_BASE_URL/);
+        assert.doesNotMatch(screen, /backtrace|\n\s+at /i);
 
-      await terminal.type(`workcell login --base-url ${cell.v1.url} --with-token --insecure-storage`);
-      await terminal.waitForEchoOff();
-      await terminal.type(pat);
-      screen = await terminal.waitFor(/Logged in \(profile default\)/);
-      assert.ok(!screen.includes(pat), `the token never appears on the terminal:\n${screen}`);
-      const file = join(home, '.config/workcell/credentials.json');
-      assert.equal((await stat(file)).mode & 0o777, 0o600);
-      assert.equal((JSON.parse(await readFile(file, 'utf8')) as Record<string, { credential: string }>)['default']?.credential, pat);
+        await terminal.type(`workcell login --base-url ${cell.v1.url} --with-token --insecure-storage`);
+        await terminal.waitForEchoOff();
+        await terminal.type(pat);
+        screen = await terminal.waitFor(/Logged in \(profile default\)/);
+        assert.ok(!screen.includes(pat), `the token never appears on the terminal:\n${screen}`);
+        const file = join(home, '.config/workcell/credentials.json');
+        assert.equal((await stat(file)).mode & 0o777, 0o600);
+        assert.equal((JSON.parse(await readFile(file, 'utf8')) as Record<string, { credential: string }>)['default']?.credential, pat);
 
-      await terminal.type('workcell whoami');
-      screen = await terminal.waitFor(/^kind\s+personal-access-token$/m);
-      const out = join(temp, 'tags.jsonl');
-      await terminal.type(`workcell list listTags --limit 1 | cat > ${out}; echo "piped: $?"`);
-      screen = await terminal.waitFor(/piped: 0/);
-      const lines = (await readFile(out, 'utf8')).trim().split('\n');
-      assert.equal(lines.length, 1);
-      assert.ok((JSON.parse(lines[0]!) as { id?: string }).id, 'a logged-in person piping the output gets JSON');
-      assert.match(screen, /next page: workcell list listTags --limit 1 --cursor \S+/);
-    } finally {
-      await terminal.close();
-    }
-  }, 90_000);
-  (TMUX_AVAILABLE ? it : it.skip)('at a terminal: the device login prints a code and a page, waits, and stores the token the person approves there', async () => {
-    const member = await cell.member(['settings.api.personalCredentials', 'workspace:read', 'tags:read']);
-    const user = await cell.database.prisma.user.findUniqueOrThrow({ where: { email: member.email } });
-    const home = join(temp, 'home-device');
-    await mkdir(home);
-    const terminal = await Terminal.open(app, { PATH: `${dirname(workcell)}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: home, XDG_CONFIG_HOME: join(home, '.config') });
-    try {
-      await terminal.type(`workcell login --base-url ${cell.v1.url} --insecure-storage`);
-      let screen = await terminal.waitFor(/Choose 1 or 2 \[1\]: /);
-      assert.match(screen, /1\. With a browser/);
-      await terminal.type('1');
-      screen = await terminal.waitFor(/one-time code: [A-Z]{4}-[A-Z]{4}/);
-      const code = /one-time code: ([A-Z]{4}-[A-Z]{4})/.exec(screen)![1]!;
-      assert.match(screen, /open \S+\/device in a browser/);
+        await terminal.type('workcell whoami');
+        screen = await terminal.waitFor(/^kind\s+personal-access-token$/m);
+        const out = join(temp, 'tags.jsonl');
+        await terminal.type(`workcell list listTags --limit 1 | cat > ${out}; echo "piped: $?"`);
+        screen = await terminal.waitFor(/piped: 0/);
+        const lines = (await readFile(out, 'utf8')).trim().split('\n');
+        assert.equal(lines.length, 1);
+        assert.ok((JSON.parse(lines[0]!) as { id?: string }).id, 'a logged-in person piping the output gets JSON');
+        assert.match(screen, /next page: workcell list listTags --limit 1 --cursor \S+/);
+      } finally {
+        await terminal.close();
+      }
+    },
+    90_000,
+  );
+  (TMUX_AVAILABLE ? it : it.skip)(
+    'at a terminal: the device login prints a code and a page, waits, and stores the token the person approves there',
+    async () => {
+      const member = await cell.member(['settings.api.personalCredentials', 'workspace:read', 'tags:read']);
+      const user = await cell.database.prisma.user.findUniqueOrThrow({ where: { email: member.email } });
+      const home = join(temp, 'home-device');
+      await mkdir(home);
+      const terminal = await Terminal.open(app, { PATH: `${dirname(workcell)}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: home, XDG_CONFIG_HOME: join(home, '.config') });
+      try {
+        await terminal.type(`workcell login --base-url ${cell.v1.url} --insecure-storage`);
+        let screen = await terminal.waitFor(/Choose 1 or 2 \[1\]: /);
+        assert.match(screen, /1\. With a browser/);
+        await terminal.type('1');
+        screen = await terminal.waitFor(/one-time code: [A-Z]{4}-[A-Z]{4}/);
+        const code = /one-time code: ([A-Z]{4}-[A-Z]{4})/.exec(screen)![1]!;
+        assert.match(screen, /open \S+\/device in a browser/);
 
-      // The person, in a browser signed in as the member (the session made here; sign-in is sign-in.test's), approves.
-      const secret = randomBytes(32).toString('base64url');
-      await cell.database.prisma.session.create({ data: { userId: user.id, idHash: new Uint8Array(createHash('sha256').update(secret).digest()), expiresAt: new Date(Date.now() + 3_600_000) } });
-      const browser = new AuthAgent(() => cell.auth.url);
-      browser.cookies.set('wc_session', secret);
-      const approval = await browser.get(`/device?user_code=${code}`);
-      assert.equal(approval.status, 200, approval.text);
-      const approved = await browser.post('/device/approve', { csrf: csrfOf(approval.text), user_code: code, workspaceId: cell.workspaceId, name: 'terminal laptop', scopes: ['workspace:read', 'tags:read'], expiresOn: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10) });
-      assert.equal(approved.status, 200, approved.text);
+        // The person, in a browser signed in as the member (the session made here; sign-in is sign-in.test's), approves.
+        const secret = randomBytes(32).toString('base64url');
+        await cell.database.prisma.session.create({ data: { userId: user.id, idHash: new Uint8Array(createHash('sha256').update(secret).digest()), expiresAt: new Date(Date.now() + 3_600_000) } });
+        const browser = new AuthAgent(() => cell.auth.url);
+        browser.cookies.set('wc_session', secret);
+        const approval = await browser.get(`/device?user_code=${code}`);
+        assert.equal(approval.status, 200, approval.text);
+        const approved = await browser.post('/device/approve', {
+          csrf: csrfOf(approval.text),
+          user_code: code,
+          workspaceId: cell.workspaceId,
+          name: 'terminal laptop',
+          scopes: ['workspace:read', 'tags:read'],
+          expiresOn: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10),
+        });
+        assert.equal(approved.status, 200, approved.text);
 
-      screen = await terminal.waitFor(/Logged in \(profile default\)/, 60_000);
-      const file = join(home, '.config/workcell/credentials.json');
-      const stored = (JSON.parse(await readFile(file, 'utf8')) as Record<string, { credential: string }>)['default']?.credential ?? '';
-      assert.ok(stored.startsWith('svc_pat_v2_'));
-      assert.ok(!screen.includes(stored), `the token never appears on the terminal:\n${screen}`);
-      await terminal.type('workcell whoami');
-      screen = await terminal.waitFor(/^kind\s+personal-access-token$/m);
-      const credential = await cell.database.prisma.credential.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, memberId: member.memberId } });
-      assert.equal(credential.name, 'terminal laptop');
-    } finally {
-      await terminal.close();
-    }
-  }, 90_000);
+        screen = await terminal.waitFor(/Logged in \(profile default\)/, 60_000);
+        const file = join(home, '.config/workcell/credentials.json');
+        const stored = (JSON.parse(await readFile(file, 'utf8')) as Record<string, { credential: string }>)['default']?.credential ?? '';
+        assert.ok(stored.startsWith('svc_pat_v2_'));
+        assert.ok(!screen.includes(stored), `the token never appears on the terminal:\n${screen}`);
+        await terminal.type('workcell whoami');
+        screen = await terminal.waitFor(/^kind\s+personal-access-token$/m);
+        const credential = await cell.database.prisma.credential.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, memberId: member.memberId } });
+        assert.equal(credential.name, 'terminal laptop');
+      } finally {
+        await terminal.close();
+      }
+    },
+    90_000,
+  );
 });
-

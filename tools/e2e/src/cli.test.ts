@@ -38,7 +38,13 @@ describe('the workcell CLI against a running cell', () => {
     assert.equal(tag.name, 'from the cli');
     const listed = await run(['list', 'listTags', '--query', 'limit=1', '--all'], { CI: 'true', WORKCELL_TOKEN: token });
     assert.equal(listed.status, 0, listed.stderr);
-    assert.ok(listed.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id).includes(tag.id));
+    assert.ok(
+      listed.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { id: string }).id)
+        .includes(tag.id),
+    );
     const whoami = await run(['whoami'], { CI: 'true', WORKCELL_TOKEN: token });
     assert.equal((JSON.parse(whoami.stdout) as { kind: string }).kind, 'service-account');
   });

@@ -159,7 +159,10 @@ describe('v1 comments', () => {
       assert.deepEqual([event?.eventType, event?.aggregateType, event?.actorType, event?.actorId], ['comment.created', 'comment', 'member', ownerMemberId]);
       assert.deepEqual((event?.payload as { comment: Comment }).comment, c);
       assert.ok((await commentsOf('tasks', targets.taskId)).some((x) => x.id === c.id));
-      for (const [type, id] of [['projects', targets.projectId], ['contacts', targets.contactId]] as const) {
+      for (const [type, id] of [
+        ['projects', targets.projectId],
+        ['contacts', targets.contactId],
+      ] as const) {
         const onIt = await comment(type, id);
         assert.deepEqual([onIt.targetType, onIt.targetId], [type, id]);
         assert.deepEqual((await commentsOf(type, id)).map((x) => x.id).slice(-1), [onIt.id]);
@@ -234,7 +237,13 @@ describe('v1 comments', () => {
       assert.ok(edited.body.data.editedAt !== null && edited.body.data.editedAt >= mine.createdAt);
       assert.deepEqual([edited.body.data.createdAt, edited.body.data.authorId], [mine.createdAt, colleague.memberId]);
       const events = await outbox(mine.id);
-      assert.deepEqual(events.map((e) => [e.eventType, e.actorId]), [['comment.created', colleague.memberId], ['comment.updated', colleague.memberId]]);
+      assert.deepEqual(
+        events.map((e) => [e.eventType, e.actorId]),
+        [
+          ['comment.created', colleague.memberId],
+          ['comment.updated', colleague.memberId],
+        ],
+      );
     });
 
     it('the author deletes, or a workspace administrator to moderate; anyone else is 403 forbidden; a deleted comment is 404 and unlisted', async () => {
@@ -270,7 +279,10 @@ describe('v1 comments', () => {
       const stale = await call<{ data: Comment }>('PATCH', `/v1/comments/${c.id}`, admin, { body: 'An If-Match is not looked at' }, { 'if-match': '"1"' });
       assert.equal(stale.status, 200);
       const replies = await Promise.all(Array.from({ length: 4 }, (_, i) => call<{ data: Comment }>('PATCH', `/v1/comments/${c.id}`, admin, { body: `writer ${i}` }, {}, i % 2 ? v1b : v1)));
-      assert.deepEqual(replies.map((r) => r.status), [200, 200, 200, 200]);
+      assert.deepEqual(
+        replies.map((r) => r.status),
+        [200, 200, 200, 200],
+      );
       const now = await call<{ data: Comment }>('GET', `/v1/comments/${c.id}`, admin);
       assert.equal(now.headers.get('etag'), '"7"', 'every write is counted, none is lost');
       assert.ok(replies.some((r) => r.body.data.body === now.body.data.body));
@@ -288,7 +300,10 @@ describe('v1 comments', () => {
       ]);
       const c = await comment('tasks', targets.taskId, 'From an integration', sa.token);
       assert.deepEqual([c.authorType, c.authorId], ['service-account', sa.serviceAccountId]);
-      assert.deepEqual((await outbox(c.id)).map((e) => [e.actorType, e.actorId]), [['service_account', sa.serviceAccountId]]);
+      assert.deepEqual(
+        (await outbox(c.id)).map((e) => [e.actorType, e.actorId]),
+        [['service_account', sa.serviceAccountId]],
+      );
       assert.equal((await call('PATCH', `/v1/comments/${c.id}`, sa.token, { body: 'Edited by the integration' })).status, 200);
       const otherTask = await created('/v1/tasks', { title: 'Not granted' });
       assertProblem(await call('POST', '/v1/comments', sa.token, { targetType: 'tasks', targetId: otherTask, body: 'x' }), 400, 'validation_failed', '/targetId');
@@ -306,7 +321,11 @@ describe('v1 comments', () => {
         { resourceType: 'comment', resourceId: c.id, access: 'read' },
         { resourceType: 'task', resourceId: null, access: 'read' },
       ]);
-      assert.deepEqual((await commentsOf('tasks', targets.taskId, oneComment.token)).map((x) => x.id), [c.id], 'lists show only granted comments');
+      assert.deepEqual(
+        (await commentsOf('tasks', targets.taskId, oneComment.token)).map((x) => x.id),
+        [c.id],
+        'lists show only granted comments',
+      );
     });
   });
 
@@ -317,11 +336,17 @@ describe('v1 comments', () => {
       for (let i = 0; i < 5; i++) made.push(await comment('tasks', taskId, `Page ${i}`));
       const first = await call<ListBody<Comment>>('GET', `/v1/comments?targetType=tasks&targetId=${taskId}&limit=2`, admin);
       assert.equal(first.status, 200);
-      assert.deepEqual(first.body.data.map((c) => c.id), made.slice(0, 2).map((c) => c.id));
+      assert.deepEqual(
+        first.body.data.map((c) => c.id),
+        made.slice(0, 2).map((c) => c.id),
+      );
       for (const item of first.body.data) assertShape('listComments', item);
       assert.ok(first.body.meta.nextCursor);
       const all = await listAllPages<Comment>(v1, `/v1/comments?targetType=tasks&targetId=${taskId}&limit=2`, admin);
-      assert.deepEqual(all.map((c) => c.id), made.map((c) => c.id));
+      assert.deepEqual(
+        all.map((c) => c.id),
+        made.map((c) => c.id),
+      );
       const elsewhere = await call('GET', `/v1/comments?targetType=tasks&targetId=${targets.taskId}&cursor=${first.body.meta.nextCursor}`, admin);
       assertProblem(elsewhere, 400, 'validation_failed');
       assert.equal(errorOf(elsewhere).source?.parameter, 'cursor');

@@ -153,7 +153,12 @@ describe('v1 contacts, contact groups and call notes', () => {
       assert.equal(await cell.database.prisma.callNote.count({ where: { workspaceId: cell.workspaceId } }), notes);
 
       const contact = await createContact();
-      assertProblem(await call('PATCH', `/v1/contacts/${contact.id}`, cell.admin, { expectedVersion: contact.version, contactGroupIds: [other.groupId] }), 400, 'validation_failed', '/contactGroupIds/0');
+      assertProblem(
+        await call('PATCH', `/v1/contacts/${contact.id}`, cell.admin, { expectedVersion: contact.version, contactGroupIds: [other.groupId] }),
+        400,
+        'validation_failed',
+        '/contactGroupIds/0',
+      );
       const group = await createGroup();
       assertProblem(await call('PATCH', `/v1/contact-groups/${group.id}`, cell.admin, { expectedVersion: group.version, parentId: other.groupId }), 400, 'validation_failed', '/parentId');
       assert.equal((await getContact(contact.id)).version, contact.version);
@@ -188,7 +193,17 @@ describe('v1 contacts, contact groups and call notes', () => {
       assert.equal(reply.headers.get('location'), `/v1/contacts/${c.id}`);
       assert.equal(reply.headers.get('etag'), '"1"');
       assert.deepEqual(
-        { kind: c.kind, name: c.name, email: c.email, phone: c.phone, organizationId: c.organizationId, contactGroupIds: c.contactGroupIds, address: c.address, version: c.version, archivedAt: c.archivedAt },
+        {
+          kind: c.kind,
+          name: c.name,
+          email: c.email,
+          phone: c.phone,
+          organizationId: c.organizationId,
+          contactGroupIds: c.contactGroupIds,
+          address: c.address,
+          version: c.version,
+          archivedAt: c.archivedAt,
+        },
         {
           kind: 'person',
           name: 'Ada Lovelace',
@@ -202,7 +217,10 @@ describe('v1 contacts, contact groups and call notes', () => {
         },
       );
       const events = await outbox(c.id);
-      assert.deepEqual(events.map((e) => [e.eventType, e.aggregateType]), [['contact.created', 'contact']]);
+      assert.deepEqual(
+        events.map((e) => [e.eventType, e.aggregateType]),
+        [['contact.created', 'contact']],
+      );
       const got = await call<{ data: Contact }>('GET', `/v1/contacts/${c.id}`, cell.admin);
       assert.equal(got.status, 200);
       assert.equal(got.headers.get('etag'), '"1"');
@@ -260,9 +278,15 @@ describe('v1 contacts, contact groups and call notes', () => {
         { name: reply.body.data.name, email: reply.body.data.email, contactGroupIds: reply.body.data.contactGroupIds, version: reply.body.data.version },
         { name: 'Renamed', email: null, contactGroupIds: [g3.id], version: '2' },
       );
-      assert.deepEqual((await outbox(c.id)).map((e) => e.eventType), ['contact.created', 'contact.updated']);
+      assert.deepEqual(
+        (await outbox(c.id)).map((e) => e.eventType),
+        ['contact.created', 'contact.updated'],
+      );
       const filtered = await listAll<Contact>(`/v1/contacts?contactGroupId=${g3.id}`);
-      assert.deepEqual(filtered.map((x) => x.id), [c.id]);
+      assert.deepEqual(
+        filtered.map((x) => x.id),
+        [c.id],
+      );
       assert.equal((await listAll<Contact>(`/v1/contacts?contactGroupId=${g1.id}`)).length, 0);
     });
 
@@ -327,7 +351,10 @@ describe('v1 contacts, contact groups and call notes', () => {
       assert.equal(restored.body.data.archivedAt, null);
       assert.equal(restored.headers.get('etag'), `"${restored.body.data.version}"`);
       assert.ok((await listAll<Contact>('/v1/contacts?q=Archivable')).some((x) => x.id === c.id));
-      assert.deepEqual((await outbox(c.id)).map((e) => e.eventType), ['contact.created', 'contact.archived', 'contact.restored']);
+      assert.deepEqual(
+        (await outbox(c.id)).map((e) => e.eventType),
+        ['contact.created', 'contact.archived', 'contact.restored'],
+      );
     });
 
     it('pages with a cursor through a filtered list without gaps or repeats; bad cursors and limits are 400', async () => {
@@ -341,9 +368,15 @@ describe('v1 contacts, contact groups and call notes', () => {
       assert.ok(first.body.meta.nextCursor);
       for (const item of first.body.data) assertShape('listContacts', item);
       const all = await listAll<Contact>(`/v1/contacts?q=${tag.toLowerCase()}&limit=2`);
-      assert.deepEqual(all.map((c) => c.id), created.map((c) => c.id));
+      assert.deepEqual(
+        all.map((c) => c.id),
+        created.map((c) => c.id),
+      );
       const orgs = await listAll<Contact>(`/v1/contacts?q=${tag}&kind=organization&limit=1`);
-      assert.deepEqual(orgs.map((c) => c.id), [created[1]!.id, created[3]!.id]);
+      assert.deepEqual(
+        orgs.map((c) => c.id),
+        [created[1]!.id, created[3]!.id],
+      );
       assertProblem(await call('GET', `/v1/contacts?q=${tag}&cursor=${first.body.meta.nextCursor}x`, cell.admin), 400, 'validation_failed');
       assertProblem(await call('GET', `/v1/contacts?kind=organization&cursor=${first.body.meta.nextCursor}`, cell.admin), 400, 'validation_failed');
       assert.equal((await call('GET', '/v1/contacts?limit=0', cell.admin)).status, 400);
@@ -370,9 +403,15 @@ describe('v1 contacts, contact groups and call notes', () => {
       const got = await call<{ data: ContactGroup }>('GET', `/v1/contact-groups/${grandchild.id}`, cell.admin);
       assertShape('getContactGroup', got.body.data);
       assert.equal(got.headers.get('etag'), '"1"');
-      assert.deepEqual((await outbox(grandchild.id)).map((e) => e.eventType), ['contact_group.created']);
+      assert.deepEqual(
+        (await outbox(grandchild.id)).map((e) => e.eventType),
+        ['contact_group.created'],
+      );
       const children = await listAll<ContactGroup>(`/v1/contact-groups?parentId=${root.id}`);
-      assert.deepEqual(children.map((g) => g.id), [child.id]);
+      assert.deepEqual(
+        children.map((g) => g.id),
+        [child.id],
+      );
     });
 
     it('refuses invalid bodies with 400 and a pointer', async () => {
@@ -413,7 +452,10 @@ describe('v1 contacts, contact groups and call notes', () => {
       const toRoot = await call<{ data: ContactGroup }>('PATCH', `/v1/contact-groups/${b.id}`, cell.admin, { expectedVersion: '3', parentId: null });
       assert.equal(toRoot.body.data.parentId, null);
       assert.deepEqual(toRoot.body.data.ancestorIds, []);
-      assert.deepEqual((await outbox(b.id)).map((e) => e.eventType), ['contact_group.created', 'contact_group.moved', 'contact_group.updated', 'contact_group.moved']);
+      assert.deepEqual(
+        (await outbox(b.id)).map((e) => e.eventType),
+        ['contact_group.created', 'contact_group.moved', 'contact_group.updated', 'contact_group.moved'],
+      );
     });
 
     it('moving a group under itself or one of its descendants is 409 hierarchy_cycle and changes nothing', async () => {
@@ -452,7 +494,9 @@ describe('v1 contacts, contact groups and call notes', () => {
     it('a longer concurrent cycle (a→b, b→c, c→a at once) cannot close either', async () => {
       for (let round = 0; round < 4; round++) {
         const gs = [await createGroup(), await createGroup(), await createGroup()];
-        const replies = await Promise.all(gs.map((g, i) => call('PATCH', `/v1/contact-groups/${g.id}`, cell.admin, { expectedVersion: g.version, parentId: gs[(i + 1) % 3]!.id }, {}, i % 2 ? cell.v1b : cell.v1)));
+        const replies = await Promise.all(
+          gs.map((g, i) => call('PATCH', `/v1/contact-groups/${g.id}`, cell.admin, { expectedVersion: g.version, parentId: gs[(i + 1) % 3]!.id }, {}, i % 2 ? cell.v1b : cell.v1)),
+        );
         const ok = replies.filter((r) => r.status === 200).length;
         assert.equal(ok, 2, JSON.stringify(replies.map((r) => r.status)));
         for (const g of gs) {
@@ -486,16 +530,28 @@ describe('v1 contacts, contact groups and call notes', () => {
       assert.equal(first.body.data.length, 3);
       assert.ok(first.body.links.next);
       for (const item of first.body.data) assertShape('listContactGroups', item);
-      assert.deepEqual((await listAll<ContactGroup>(path)).map((g) => g.id), kids.map((g) => g.id));
+      assert.deepEqual(
+        (await listAll<ContactGroup>(path)).map((g) => g.id),
+        kids.map((g) => g.id),
+      );
       assert.equal((await call('DELETE', `/v1/contact-groups/${kids[1]!.id}`, cell.admin)).status, 204);
-      assert.deepEqual((await listAll<ContactGroup>(path)).map((g) => g.id), [kids[0]!.id, kids[2]!.id, kids[3]!.id]);
+      assert.deepEqual(
+        (await listAll<ContactGroup>(path)).map((g) => g.id),
+        [kids[0]!.id, kids[2]!.id, kids[3]!.id],
+      );
       assert.ok((await getGroup(kids[1]!.id)).archivedAt !== null);
       const restored = await call<{ data: ContactGroup }>('POST', `/v1/contact-groups/${kids[1]!.id}/restore`, cell.admin);
       assert.equal(restored.status, 200);
       assertShape('restoreContactGroup', restored.body.data);
       assert.equal(restored.body.data.archivedAt, null);
-      assert.deepEqual((await listAll<ContactGroup>(path)).map((g) => g.id), kids.map((g) => g.id));
-      assert.deepEqual((await outbox(kids[1]!.id)).map((e) => e.eventType), ['contact_group.created', 'contact_group.archived', 'contact_group.restored']);
+      assert.deepEqual(
+        (await listAll<ContactGroup>(path)).map((g) => g.id),
+        kids.map((g) => g.id),
+      );
+      assert.deepEqual(
+        (await outbox(kids[1]!.id)).map((e) => e.eventType),
+        ['contact_group.created', 'contact_group.archived', 'contact_group.restored'],
+      );
     });
 
     it('an archived group cannot be a new parent or a contact’s group (400)', async () => {
@@ -522,7 +578,10 @@ describe('v1 contacts, contact groups and call notes', () => {
       );
       const defaulted = await createNote({ contactId: contact.id });
       assert.ok(Math.abs(Date.parse(defaulted.occurredAt) - Date.now()) < 60_000);
-      assert.deepEqual((await outbox(note.id)).map((e) => e.eventType), ['call_note.created']);
+      assert.deepEqual(
+        (await outbox(note.id)).map((e) => e.eventType),
+        ['call_note.created'],
+      );
       const got = await call<{ data: CallNote }>('GET', `/v1/call-notes/${note.id}`, cell.admin);
       assertShape('getCallNote', got.body.data);
       assert.deepEqual(got.body.data, note);
@@ -591,7 +650,10 @@ describe('v1 contacts, contact groups and call notes', () => {
       assertProblem(await call('PATCH', `/v1/call-notes/${note.id}`, cell.admin, {}), 400, 'validation_failed');
       assertProblem(await call('PATCH', `/v1/call-notes/${note.id}`, cell.admin, { content: '' }), 400, 'validation_failed', '/content');
       const replies = await Promise.all(Array.from({ length: 4 }, (_, i) => call('PATCH', `/v1/call-notes/${note.id}`, cell.admin, { content: `w${i}` }, {}, i % 2 ? cell.v1b : cell.v1)));
-      assert.deepEqual(replies.map((r) => r.status), [200, 200, 200, 200]);
+      assert.deepEqual(
+        replies.map((r) => r.status),
+        [200, 200, 200, 200],
+      );
       assert.equal((await outbox(note.id, 'call_note.updated')).length, 5);
     });
 
@@ -603,9 +665,15 @@ describe('v1 contacts, contact groups and call notes', () => {
       const first = await call<ListBody<CallNote>>('GET', path, cell.admin);
       assert.equal(first.body.data.length, 2);
       for (const item of first.body.data) assertShape('listCallNotes', item);
-      assert.deepEqual((await listAll<CallNote>(path)).map((n) => n.id), notes.map((n) => n.id));
+      assert.deepEqual(
+        (await listAll<CallNote>(path)).map((n) => n.id),
+        notes.map((n) => n.id),
+      );
       assert.equal((await call('DELETE', `/v1/call-notes/${notes[0]!.id}`, cell.admin)).status, 204);
-      assert.deepEqual((await listAll<CallNote>(path)).map((n) => n.id), [notes[1]!.id, notes[2]!.id]);
+      assert.deepEqual(
+        (await listAll<CallNote>(path)).map((n) => n.id),
+        [notes[1]!.id, notes[2]!.id],
+      );
       assert.ok(!(await listAll<CallNote>('/v1/call-notes?limit=200')).some((n) => n.id === notes[0]!.id));
       const archived = await call<{ data: CallNote }>('GET', `/v1/call-notes/${notes[0]!.id}`, cell.admin);
       assert.ok(archived.body.data.archivedAt !== null);
@@ -614,8 +682,14 @@ describe('v1 contacts, contact groups and call notes', () => {
       assert.equal(restored.status, 200);
       assertShape('restoreCallNote', restored.body.data);
       assert.equal(restored.body.data.archivedAt, null);
-      assert.deepEqual((await listAll<CallNote>(path)).map((n) => n.id), notes.map((n) => n.id));
-      assert.deepEqual((await outbox(notes[0]!.id)).map((e) => e.eventType), ['call_note.created', 'call_note.archived', 'call_note.restored']);
+      assert.deepEqual(
+        (await listAll<CallNote>(path)).map((n) => n.id),
+        notes.map((n) => n.id),
+      );
+      assert.deepEqual(
+        (await outbox(notes[0]!.id)).map((e) => e.eventType),
+        ['call_note.created', 'call_note.archived', 'call_note.restored'],
+      );
     });
   });
 });

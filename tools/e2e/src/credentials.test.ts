@@ -105,8 +105,7 @@ describe('credential administration (contract 5.2, 5.3)', () => {
     await database.prisma.memberRole.create({ data: { workspaceId, memberId: member.id, roleId: role.id } });
     return { memberId: member.id, roleId: role.id };
   };
-  const audits = (action: string, targetId?: string) =>
-    database.prisma.auditEvent.findMany({ where: { workspaceId: ws, action, ...(targetId ? { targetId } : {}) }, orderBy: { id: 'asc' } });
+  const audits = (action: string, targetId?: string) => database.prisma.auditEvent.findMany({ where: { workspaceId: ws, action, ...(targetId ? { targetId } : {}) }, orderBy: { id: 'asc' } });
   const createPat = async (token: string, body: Record<string, unknown>) => {
     const reply = await call('POST', '/v1/credentials', token, body);
     assert.equal(reply.status, 201, reply.text);
@@ -180,7 +179,10 @@ describe('credential administration (contract 5.2, 5.3)', () => {
 
     it('needs the member permission settings.api.personalCredentials to create or rotate, never to revoke', async () => {
       const victim = await createPat(owner, { name: 'to revoke without permission', scopes: ['workspace:read'] });
-      await setRolePermissions(ownerRoleId, PERMISSION_KEYS.filter((p) => p !== 'settings.api.personalCredentials'));
+      await setRolePermissions(
+        ownerRoleId,
+        PERMISSION_KEYS.filter((p) => p !== 'settings.api.personalCredentials'),
+      );
       try {
         const denied = await call('POST', '/v1/credentials', owner, { name: 'nope', scopes: ['workspace:read'] }, v1b);
         assert.equal(denied.status, 403);
@@ -199,7 +201,12 @@ describe('credential administration (contract 5.2, 5.3)', () => {
     });
 
     it('refuses service-account principals: they have no personal tokens', async () => {
-      const sa = await mint({ kind: 'service_account', name: 'sa with credential scopes', scopes: ['credentials:read', 'credentials:write', 'workspace:read'], serviceAccountId: demoServiceAccountId });
+      const sa = await mint({
+        kind: 'service_account',
+        name: 'sa with credential scopes',
+        scopes: ['credentials:read', 'credentials:write', 'workspace:read'],
+        serviceAccountId: demoServiceAccountId,
+      });
       for (const [method, path, body] of [
         ['POST', '/v1/credentials', { name: 'x', scopes: ['workspace:read'] }],
         ['GET', '/v1/credentials', undefined],
@@ -222,7 +229,10 @@ describe('credential administration (contract 5.2, 5.3)', () => {
       await createPat(narrow.token, { name: 'same or narrower', scopes: ['workspace:read'] });
 
       // What the credential effectively holds counts: its member lost projects:write, so it cannot hand it out.
-      await setRolePermissions(ownerRoleId, PERMISSION_KEYS.filter((p) => p !== 'projects:write'));
+      await setRolePermissions(
+        ownerRoleId,
+        PERMISSION_KEYS.filter((p) => p !== 'projects:write'),
+      );
       try {
         const lost = await call('POST', '/v1/credentials', owner, { name: 'lost scope', scopes: ['projects:write'] });
         assert.equal(lost.status, 403);
@@ -356,7 +366,10 @@ describe('credential administration (contract 5.2, 5.3)', () => {
       const second = reveal(await call('POST', `/v1/service-accounts/${accountId}/credentials`, owner, { name: 'second key', scopes: ['workspace:read'] }));
       const listed = await call('GET', `/v1/service-accounts/${accountId}/credentials`, owner);
       assert.equal(listed.status, 200);
-      assert.deepEqual(data<Credential[]>(listed).map((c) => c.id), [credential.id, second.id]);
+      assert.deepEqual(
+        data<Credential[]>(listed).map((c) => c.id),
+        [credential.id, second.id],
+      );
       for (const item of data<Credential[]>(listed)) assert.deepEqual(Object.keys(item).sort(), SA_CREDENTIAL_FIELDS);
 
       const rotated = await call('POST', `/v1/service-accounts/${accountId}/credentials/${credential.id}/rotate`, owner);
@@ -388,7 +401,10 @@ describe('credential administration (contract 5.2, 5.3)', () => {
     });
 
     it('managing needs settings.api.serviceAccounts.manage; reading needs only the scopes', async () => {
-      await setRolePermissions(ownerRoleId, PERMISSION_KEYS.filter((p) => p !== 'settings.api.serviceAccounts.manage'));
+      await setRolePermissions(
+        ownerRoleId,
+        PERMISSION_KEYS.filter((p) => p !== 'settings.api.serviceAccounts.manage'),
+      );
       try {
         for (const [method, path, body] of [
           ['POST', '/v1/service-accounts', { name: 'nope' }],
@@ -413,7 +429,12 @@ describe('credential administration (contract 5.2, 5.3)', () => {
       assert.equal((await call('GET', '/v1/workspace', credential.secret)).status, 200);
       assert.equal(data<ServiceAccount>(await call('GET', `/v1/service-accounts/${accountId}`, owner)).name, 'CI deploys (prod)');
 
-      const integration = await mint({ kind: 'service_account', name: 'integration admin', scopes: ['service-accounts:read', 'service-accounts:write', 'workspace:read'], serviceAccountId: demoServiceAccountId });
+      const integration = await mint({
+        kind: 'service_account',
+        name: 'integration admin',
+        scopes: ['service-accounts:read', 'service-accounts:write', 'workspace:read'],
+        serviceAccountId: demoServiceAccountId,
+      });
       const byIntegration = await call('POST', '/v1/service-accounts', integration.token, { name: 'made by an integration' });
       assert.equal(byIntegration.status, 403);
       assert.equal(error(byIntegration).code, 'forbidden');
@@ -429,7 +450,10 @@ describe('credential administration (contract 5.2, 5.3)', () => {
       const updates = await audits('service_account.updated', accountId);
       assert.deepEqual(
         updates.slice(-2).map((e) => [(e.metadata as { statusFrom: string }).statusFrom, (e.metadata as { statusTo: string }).statusTo]),
-        [['active', 'disabled'], ['disabled', 'active']],
+        [
+          ['active', 'disabled'],
+          ['disabled', 'active'],
+        ],
       );
     });
 
@@ -458,7 +482,7 @@ describe('credential administration (contract 5.2, 5.3)', () => {
       assert.equal(row.status, 'disabled');
       assert.equal(await database.prisma.credential.count({ where: { workspaceId: ws, serviceAccountId: accountId } }), 4, 'credential rows are kept');
       const [deleted] = await audits('service_account.deleted', accountId);
-      assert.deepEqual(((deleted?.metadata as { revokedCredentialIds: string[] }).revokedCredentialIds).sort(), [credential.id, extra.id].sort());
+      assert.deepEqual((deleted?.metadata as { revokedCredentialIds: string[] }).revokedCredentialIds.sort(), [credential.id, extra.id].sort());
       assert.equal((await audits('credential.revoked', extra.id)).length, 1);
       assert.equal((await call('GET', '/v1/workspace', tokens.serviceAccountCredential)).status, 200, 'other accounts are untouched');
     });
@@ -513,11 +537,39 @@ describe('credential administration (contract 5.2, 5.3)', () => {
       const current = data<Grants>(seeded);
       const auditCount = (await audits('service_account.resource_grants_replaced', accountId)).length;
       const invalid: [string, Grant[], string][] = [
-        ['an unknown id', [{ resourceType: 'tasks', resourceId: taskId, access: 'read' }, { resourceType: 'projects', resourceId: '00000000-0000-7000-8000-000000000001', access: 'read' }], '/grants/1/resourceId'],
-        ['an id of another type', [{ resourceType: 'projects', resourceId: projectId, access: 'write' }, { resourceType: 'tags', resourceId: taskId, access: 'read' }], '/grants/1/resourceId'],
+        [
+          'an unknown id',
+          [
+            { resourceType: 'tasks', resourceId: taskId, access: 'read' },
+            { resourceType: 'projects', resourceId: '00000000-0000-7000-8000-000000000001', access: 'read' },
+          ],
+          '/grants/1/resourceId',
+        ],
+        [
+          'an id of another type',
+          [
+            { resourceType: 'projects', resourceId: projectId, access: 'write' },
+            { resourceType: 'tags', resourceId: taskId, access: 'read' },
+          ],
+          '/grants/1/resourceId',
+        ],
         ['another workspace’s id', [{ resourceType: 'projects', resourceId: other.projectId, access: 'read' }], '/grants/0/resourceId'],
-        ['a non-UUID id', [{ resourceType: 'tasks', resourceId: taskId, access: 'read' }, { resourceType: 'tasks', resourceId: 'abc', access: 'read' }], '/grants/1/resourceId'],
-        ['a duplicate', [{ resourceType: 'tasks', resourceId: taskId, access: 'read' }, { resourceType: 'tasks', resourceId: taskId.toUpperCase(), access: 'write' }], '/grants/1'],
+        [
+          'a non-UUID id',
+          [
+            { resourceType: 'tasks', resourceId: taskId, access: 'read' },
+            { resourceType: 'tasks', resourceId: 'abc', access: 'read' },
+          ],
+          '/grants/1/resourceId',
+        ],
+        [
+          'a duplicate',
+          [
+            { resourceType: 'tasks', resourceId: taskId, access: 'read' },
+            { resourceType: 'tasks', resourceId: taskId.toUpperCase(), access: 'write' },
+          ],
+          '/grants/1',
+        ],
         ['users', [{ resourceType: 'users', resourceId: null, access: 'read' }], '/grants/0/resourceType'],
       ];
       for (const [what, grants, pointer] of invalid) {
@@ -528,7 +580,10 @@ describe('credential administration (contract 5.2, 5.3)', () => {
         assert.deepEqual(await read(), current, `${what} changed something`);
       }
       assert.equal((await audits('service_account.resource_grants_replaced', accountId)).length, auditCount);
-      const tooMany = await call('PUT', grantsPath(), owner, { expectedVersion: current.version, grants: Array.from({ length: 1001 }, () => ({ resourceType: 'tasks', resourceId: null, access: 'read' })) });
+      const tooMany = await call('PUT', grantsPath(), owner, {
+        expectedVersion: current.version,
+        grants: Array.from({ length: 1001 }, () => ({ resourceType: 'tasks', resourceId: null, access: 'read' })),
+      });
       assert.equal(tooMany.status, 400);
     });
 
@@ -551,7 +606,10 @@ describe('credential administration (contract 5.2, 5.3)', () => {
         assert.equal(get.status, 404);
         const put = await call('PUT', `/v1/service-accounts/${id}/resource-grants`, owner, { expectedVersion: '1', grants: [] });
         assert.equal(put.status, 404);
-        assert.deepEqual(put.body.errors?.map((e) => [e.code, e.detail]), get.body.errors?.map((e) => [e.code, e.detail]));
+        assert.deepEqual(
+          put.body.errors?.map((e) => [e.code, e.detail]),
+          get.body.errors?.map((e) => [e.code, e.detail]),
+        );
       }
       assert.equal(await database.prisma.serviceAccount.count({ where: { workspaceId: other.workspaceId, revision: 1 } }), 1);
     });
@@ -572,7 +630,10 @@ describe('credential administration (contract 5.2, 5.3)', () => {
         const foreign = await call(method, path(other.serviceAccountId), owner, body);
         const absent = await call(method, path(missing), owner, body);
         assert.equal(foreign.status, 404, `${method} ${path('{id}')}`);
-        assert.deepEqual(foreign.body.errors?.map((e) => [e.code, e.detail]), absent.body.errors?.map((e) => [e.code, e.detail]));
+        assert.deepEqual(
+          foreign.body.errors?.map((e) => [e.code, e.detail]),
+          absent.body.errors?.map((e) => [e.code, e.detail]),
+        );
       }
       for (const [method, path] of [
         ['POST', (id: string) => `/v1/credentials/${id}/rotate`],
@@ -581,9 +642,15 @@ describe('credential administration (contract 5.2, 5.3)', () => {
         const foreign = await call(method, path(other.credentialId), owner);
         const absent = await call(method, path(missing), owner);
         assert.equal(foreign.status, 404);
-        assert.deepEqual(foreign.body.errors?.map((e) => [e.code, e.detail]), absent.body.errors?.map((e) => [e.code, e.detail]));
+        assert.deepEqual(
+          foreign.body.errors?.map((e) => [e.code, e.detail]),
+          absent.body.errors?.map((e) => [e.code, e.detail]),
+        );
       }
-      for (const [method, suffix] of [['POST', '/rotate'], ['DELETE', '']] as const) {
+      for (const [method, suffix] of [
+        ['POST', '/rotate'],
+        ['DELETE', ''],
+      ] as const) {
         assert.equal((await call(method, `/v1/service-accounts/${other.serviceAccountId}/credentials/${otherSaCredential.id}${suffix}`, owner)).status, 404);
       }
       assert.ok(!data<ServiceAccount[]>(await call('GET', '/v1/service-accounts?limit=200', owner)).some((sa) => sa.id === other.serviceAccountId));
@@ -595,7 +662,10 @@ describe('credential administration (contract 5.2, 5.3)', () => {
       assert.equal(await database.prisma.auditEvent.count({ where: { workspaceId: other.workspaceId } }), 0);
       // And the other workspace sees only its own.
       const theirList = data<ServiceAccount[]>(await call('GET', '/v1/service-accounts', other.token));
-      assert.deepEqual(theirList.map((sa) => sa.id), [other.serviceAccountId]);
+      assert.deepEqual(
+        theirList.map((sa) => sa.id),
+        [other.serviceAccountId],
+      );
     });
   });
 
@@ -640,12 +710,23 @@ describe('credential administration (contract 5.2, 5.3)', () => {
     it('filters by status, and binds a cursor to its list, filter and member', async () => {
       await call('DELETE', `/v1/credentials/${created[2]}`, token);
       const revoked = data<Credential[]>(await call('GET', '/v1/credentials?status=revoked', token));
-      assert.deepEqual(revoked.map((c) => c.id), [created[2]]);
+      assert.deepEqual(
+        revoked.map((c) => c.id),
+        [created[2]],
+      );
       const active = data<Credential[]>(await call('GET', '/v1/credentials?status=active&limit=200', token));
-      assert.deepEqual(active.map((c) => c.id), created.filter((id) => id !== created[2]));
-      await database.changeAuthorization(ws, () => database.prisma.credential.update({ where: { workspaceId_id: { workspaceId: ws, id: created[3]! } }, data: { expiresAt: new Date(Date.now() - 1000) } }));
+      assert.deepEqual(
+        active.map((c) => c.id),
+        created.filter((id) => id !== created[2]),
+      );
+      await database.changeAuthorization(ws, () =>
+        database.prisma.credential.update({ where: { workspaceId_id: { workspaceId: ws, id: created[3]! } }, data: { expiresAt: new Date(Date.now() - 1000) } }),
+      );
       const expired = data<Credential[]>(await call('GET', '/v1/credentials?status=expired', token));
-      assert.deepEqual(expired.map((c) => [c.id, c.status]), [[created[3], 'expired']]);
+      assert.deepEqual(
+        expired.map((c) => [c.id, c.status]),
+        [[created[3], 'expired']],
+      );
 
       const first = await call('GET', '/v1/credentials?limit=1', token);
       const cursor = first.body.meta?.nextCursor;
@@ -679,7 +760,10 @@ describe('credential administration (contract 5.2, 5.3)', () => {
         path = reply.body.links?.next ?? null;
       }
       const expected = await database.prisma.serviceAccount.findMany({ where: { workspaceId: ws, archivedAt: null }, orderBy: { id: 'asc' }, select: { id: true } });
-      assert.deepEqual(accounts, expected.map((sa) => sa.id));
+      assert.deepEqual(
+        accounts,
+        expected.map((sa) => sa.id),
+      );
 
       const keys: string[] = [];
       for (let i = 0; i < 3; i++) keys.push(reveal(await call('POST', `/v1/service-accounts/${demoServiceAccountId}/credentials`, owner, { name: `k${i}`, scopes: ['workspace:read'] })).id);
@@ -691,7 +775,10 @@ describe('credential administration (contract 5.2, 5.3)', () => {
         path = reply.body.links?.next ?? null;
       }
       const stored = await database.prisma.credential.findMany({ where: { workspaceId: ws, serviceAccountId: demoServiceAccountId }, orderBy: { id: 'asc' }, select: { id: true } });
-      assert.deepEqual(ids, stored.map((c) => c.id));
+      assert.deepEqual(
+        ids,
+        stored.map((c) => c.id),
+      );
       assert.ok(keys.every((k) => ids.includes(k)));
       const crossed = await call('GET', `/v1/service-accounts/${demoServiceAccountId}/credentials?cursor=${(await call('GET', '/v1/service-accounts?limit=1', owner)).body.meta?.nextCursor}`, owner);
       assert.equal(crossed.status, 400);
@@ -714,7 +801,15 @@ describe('credential administration (contract 5.2, 5.3)', () => {
       assert.deepEqual((event.metadata as { scopes: string[] }).scopes, ['workspace:read']);
 
       const actions = new Set((await database.prisma.auditEvent.findMany({ where: { workspaceId: ws }, select: { action: true } })).map((e) => e.action));
-      for (const action of ['credential.created', 'credential.rotated', 'credential.revoked', 'service_account.created', 'service_account.updated', 'service_account.deleted', 'service_account.resource_grants_replaced']) {
+      for (const action of [
+        'credential.created',
+        'credential.rotated',
+        'credential.revoked',
+        'service_account.created',
+        'service_account.updated',
+        'service_account.deleted',
+        'service_account.resource_grants_replaced',
+      ]) {
         assert.ok(actions.has(action), `no ${action} event`);
       }
     });

@@ -76,7 +76,9 @@ describe('v1 custom fields', () => {
     ({ database, workspaceId, v1, v1b } = cell);
     admin = await cell.mint(V1_SCOPES);
     other.workspaceId = await cell.otherWorkspace();
-    other.definitionId = (await database.prisma.customFieldDefinition.create({ data: { workspaceId: other.workspaceId, key: 'foreign', label: 'Foreign', fieldType: 'text', targetTypes: ['task'] } })).id;
+    other.definitionId = (
+      await database.prisma.customFieldDefinition.create({ data: { workspaceId: other.workspaceId, key: 'foreign', label: 'Foreign', fieldType: 'text', targetTypes: ['task'] } })
+    ).id;
     other.taskId = (await database.prisma.task.create({ data: { workspaceId: other.workspaceId, title: 'Foreign task' } })).id;
   });
 
@@ -89,7 +91,10 @@ describe('v1 custom fields', () => {
         label: ' Stage ',
         fieldType: 'select',
         targetTypes: ['projects', 'tasks'],
-        options: [{ key: 'new', label: 'New' }, { key: 'done', label: 'Done', archived: true }],
+        options: [
+          { key: 'new', label: 'New' },
+          { key: 'done', label: 'Done', archived: true },
+        ],
       });
       assert.equal(reply.status, 201, JSON.stringify(reply.body));
       const d = reply.body.data;
@@ -97,11 +102,17 @@ describe('v1 custom fields', () => {
       assert.equal(reply.headers.get('location'), `/v1/custom-field-definitions/${d.id}`);
       assert.equal(reply.headers.get('etag'), '"1"');
       assert.deepEqual([d.key, d.label, d.fieldType, d.targetTypes, d.required, d.version, d.archivedAt], ['stage', 'Stage', 'select', ['projects', 'tasks'], false, '1', null]);
-      assert.deepEqual(d.options, [{ key: 'new', label: 'New', archived: false }, { key: 'done', label: 'Done', archived: true }]);
+      assert.deepEqual(d.options, [
+        { key: 'new', label: 'New', archived: false },
+        { key: 'done', label: 'Done', archived: true },
+      ]);
       const got = await call<{ data: Definition }>('GET', `/v1/custom-field-definitions/${d.id}`, admin);
       assert.deepEqual(got.body.data, d);
       const events = await cell.outbox(d.id);
-      assert.deepEqual(events.map((e) => [e.aggregateType, e.eventType]), [['custom_field_definition', 'custom_field_definition.created']]);
+      assert.deepEqual(
+        events.map((e) => [e.aggregateType, e.eventType]),
+        [['custom_field_definition', 'custom_field_definition.created']],
+      );
       assert.deepEqual((events[0]!.payload as { customFieldDefinition: Definition }).customFieldDefinition, d);
     });
 
@@ -118,7 +129,18 @@ describe('v1 custom fields', () => {
       assertProblem(await bad({ options: [{ key: 'a', label: 'A' }] }), 400, 'validation_failed', '/options');
       assertProblem(await bad({ fieldType: 'select' }), 400, 'validation_failed', '/options');
       assertProblem(await bad({ fieldType: 'select', options: [] }), 400, 'validation_failed', '/options');
-      assertProblem(await bad({ fieldType: 'select', options: [{ key: 'a', label: 'A' }, { key: 'a', label: 'Again' }] }), 400, 'validation_failed', '/options/1/key');
+      assertProblem(
+        await bad({
+          fieldType: 'select',
+          options: [
+            { key: 'a', label: 'A' },
+            { key: 'a', label: 'Again' },
+          ],
+        }),
+        400,
+        'validation_failed',
+        '/options/1/key',
+      );
       assertProblem(await bad({ fieldType: 'select', options: [{ key: 'A B', label: 'A' }] }), 400, 'validation_failed', '/options/0/key');
       assertProblem(await bad({ label: '' }), 400, 'validation_failed', '/label');
       assertProblem(await bad({ extra: true }), 400, 'validation_failed');
@@ -127,7 +149,9 @@ describe('v1 custom fields', () => {
       assertProblem(await call('POST', '/v1/custom-field-definitions', admin, { key: taken.key, label: 'Twice', fieldType: 'number', targetTypes: ['contacts'] }), 409, 'conflict', '/key');
       assert.equal((await call('DELETE', `/v1/custom-field-definitions/${taken.id}`, admin)).status, 204);
       assertProblem(await call('POST', '/v1/custom-field-definitions', admin, { key: taken.key, label: 'Twice', fieldType: 'number', targetTypes: ['contacts'] }), 409, 'conflict', '/key');
-      const racers = await Promise.all([0, 1, 2, 3].map((i) => call('POST', '/v1/custom-field-definitions', admin, { key: 'raced', label: `Racer ${i}`, fieldType: 'text', targetTypes: ['tasks'] }, {}, i % 2 ? v1b : v1)));
+      const racers = await Promise.all(
+        [0, 1, 2, 3].map((i) => call('POST', '/v1/custom-field-definitions', admin, { key: 'raced', label: `Racer ${i}`, fieldType: 'text', targetTypes: ['tasks'] }, {}, i % 2 ? v1b : v1)),
+      );
       assert.deepEqual(racers.map((r) => r.status).sort(), [201, 409, 409, 409]);
     });
 
@@ -160,7 +184,10 @@ describe('v1 custom fields', () => {
       const racers = await Promise.all([0, 1, 2, 3].map((i) => call('PATCH', `/v1/custom-field-definitions/${d.id}`, admin, { label: `Racer ${i}`, expectedVersion: '2' }, {}, i % 2 ? v1b : v1)));
       assert.deepEqual(racers.map((r) => r.status).sort(), [200, 409, 409, 409]);
       const events = await cell.outbox(d.id);
-      assert.deepEqual(events.map((e) => e.eventType), ['custom_field_definition.created', 'custom_field_definition.updated', 'custom_field_definition.updated']);
+      assert.deepEqual(
+        events.map((e) => e.eventType),
+        ['custom_field_definition.created', 'custom_field_definition.updated', 'custom_field_definition.updated'],
+      );
       assert.deepEqual((events[1]!.payload as { changed: string[] }).changed, ['label', 'required']);
       // The field became required on tasks: archive it so the other tests' task values need not hold it.
       assert.equal((await call('DELETE', `/v1/custom-field-definitions/${d.id}`, admin)).status, 204);
@@ -180,13 +207,15 @@ describe('v1 custom fields', () => {
       assert.equal(restored.headers.get('etag'), '"3"');
       assert.equal((await call('POST', `/v1/custom-field-definitions/${d.id}/restore`, admin)).status, 200, 'restoring again is fine');
       const events = await cell.outbox(d.id);
-      assert.deepEqual(events.map((e) => e.eventType), ['custom_field_definition.created', 'custom_field_definition.archived', 'custom_field_definition.restored']);
+      assert.deepEqual(
+        events.map((e) => e.eventType),
+        ['custom_field_definition.created', 'custom_field_definition.archived', 'custom_field_definition.restored'],
+      );
       const changes = await listAllPages<{ resourceType: string; resourceId: string; action: string }>(v1, '/v1/changes?types=custom-field-definitions&limit=200', admin);
-      assert.deepEqual(changes.filter((c) => c.resourceId === d.id).map((c) => `${c.resourceType} ${c.action}`), [
-        'custom-field-definitions created',
-        'custom-field-definitions archived',
-        'custom-field-definitions restored',
-      ]);
+      assert.deepEqual(
+        changes.filter((c) => c.resourceId === d.id).map((c) => `${c.resourceType} ${c.action}`),
+        ['custom-field-definitions created', 'custom-field-definitions archived', 'custom-field-definitions restored'],
+      );
     });
 
     it('lists page with a cursor, filter by target type, and never show another workspace', async () => {
@@ -198,7 +227,11 @@ describe('v1 custom fields', () => {
       for (const item of first.body.data) assertShape('listCustomFieldDefinitions', item);
       const all = await listAll('/v1/custom-field-definitions?limit=2');
       assert.equal(new Set(all.map((d) => d.id)).size, all.length, 'no repeats');
-      assert.deepEqual(all.map((d) => d.id), [...all.map((d) => d.id)].sort(), 'oldest first');
+      assert.deepEqual(
+        all.map((d) => d.id),
+        [...all.map((d) => d.id)].sort(),
+        'oldest first',
+      );
       assert.ok(!all.some((d) => d.id === other.definitionId));
       const contacts = (await listAll('/v1/custom-field-definitions?targetType=contacts&limit=200')).map((d) => d.id);
       assert.ok(contacts.includes(onContacts.id) && !contacts.includes(onTasks.id));
@@ -245,7 +278,11 @@ describe('v1 custom fields', () => {
       const d = await define({ fieldType: 'number' });
       const firsts = await Promise.all([0, 1, 2, 3].map((i) => write('tasks', t, { [d.key]: i }, '1', admin, i % 2 ? v1b : v1)));
       assert.deepEqual(firsts.map((r) => r.status).sort(), [200, 409, 409, 409]);
-      assertProblem(firsts.find((r) => r.status === 409)!, 409, 'version_conflict');
+      assertProblem(
+        firsts.find((r) => r.status === 409)!,
+        409,
+        'version_conflict',
+      );
       const racers = await Promise.all([0, 1, 2, 3].map((i) => write('tasks', t, { [d.key]: 10 + i }, '2', admin, i % 2 ? v1b : v1)));
       assert.deepEqual(racers.map((r) => r.status).sort(), [200, 409, 409, 409]);
       assert.equal((await valuesOf('tasks', t)).version, '3');
@@ -263,8 +300,20 @@ describe('v1 custom fields', () => {
         number: await define({ fieldType: 'number' }),
         date: await define({ fieldType: 'date' }),
         boolean: await define({ fieldType: 'boolean' }),
-        select: await define({ fieldType: 'select', options: [{ key: 'a', label: 'A' }, { key: 'old', label: 'Old', archived: true }] }),
-        multi: await define({ fieldType: 'multi-select', options: [{ key: 'x', label: 'X' }, { key: 'y', label: 'Y' }] }),
+        select: await define({
+          fieldType: 'select',
+          options: [
+            { key: 'a', label: 'A' },
+            { key: 'old', label: 'Old', archived: true },
+          ],
+        }),
+        multi: await define({
+          fieldType: 'multi-select',
+          options: [
+            { key: 'x', label: 'X' },
+            { key: 'y', label: 'Y' },
+          ],
+        }),
         member: await define({ fieldType: 'member' }),
         contactsOnly: await define({ fieldType: 'text', targetTypes: ['contacts'] }),
       };
@@ -295,7 +344,15 @@ describe('v1 custom fields', () => {
       const accepted = await written(
         'tasks',
         t,
-        { [d.text.key]: 'x'.repeat(2000), [d.number.key]: -1e300, [d.date.key]: '2028-02-29', [d.boolean.key]: false, [d.select.key]: 'a', [d.multi.key]: ['y', 'x'], [d.member.key]: cell.ownerMemberId.toUpperCase() },
+        {
+          [d.text.key]: 'x'.repeat(2000),
+          [d.number.key]: -1e300,
+          [d.date.key]: '2028-02-29',
+          [d.boolean.key]: false,
+          [d.select.key]: 'a',
+          [d.multi.key]: ['y', 'x'],
+          [d.member.key]: cell.ownerMemberId.toUpperCase(),
+        },
         '1',
       );
       assert.deepEqual(accepted.values[d.multi.key], ['y', 'x']);
@@ -338,7 +395,7 @@ describe('v1 custom fields', () => {
       assertProblem(await write('tasks', t, { [required.key]: null }, ok.version), 400, 'validation_failed', `/values/${required.key}`);
       assert.equal((await written('contacts', c, { [optional.key]: 'not required here' }, '1')).version, '2');
       assert.equal((await call('DELETE', `/v1/custom-field-definitions/${required.id}`, admin)).status, 204);
-      assert.equal((await written('tasks', (await task()), { [optional.key]: 'archived is not required' }, '1')).version, '2');
+      assert.equal((await written('tasks', await task(), { [optional.key]: 'archived is not required' }, '1')).version, '2');
     });
 
     it('archived definitions keep their stored values readable and refuse new writes naming them (null included); restore makes them writable', async () => {
@@ -359,19 +416,62 @@ describe('v1 custom fields', () => {
     it('a definition change never silently invalidates stored values: options in use and target types holding values cannot be removed (409), archiving an option can', async () => {
       const t = await task();
       const c = await contact();
-      const d = await define({ fieldType: 'multi-select', targetTypes: ['tasks', 'contacts', 'projects'], options: [{ key: 'used', label: 'Used' }, { key: 'free', label: 'Free' }, { key: 'also', label: 'Also' }] });
-      const single = await define({ fieldType: 'select', targetTypes: ['tasks'], options: [{ key: 'one', label: 'One' }, { key: 'two', label: 'Two' }] });
+      const d = await define({
+        fieldType: 'multi-select',
+        targetTypes: ['tasks', 'contacts', 'projects'],
+        options: [
+          { key: 'used', label: 'Used' },
+          { key: 'free', label: 'Free' },
+          { key: 'also', label: 'Also' },
+        ],
+      });
+      const single = await define({
+        fieldType: 'select',
+        targetTypes: ['tasks'],
+        options: [
+          { key: 'one', label: 'One' },
+          { key: 'two', label: 'Two' },
+        ],
+      });
       const set = await written('tasks', t, { [d.key]: ['used'], [single.key]: 'one' }, '1');
       await written('contacts', c, { [d.key]: ['also', 'used'] }, '1');
-      const update = (id: string, body: Record<string, unknown>, version: string) => call<{ data: Definition }>('PATCH', `/v1/custom-field-definitions/${id}`, admin, { ...body, expectedVersion: version });
-      assertProblem(await update(d.id, { options: [{ key: 'free', label: 'Free' }, { key: 'also', label: 'Also' }] }, '1'), 409, 'custom_field_values_in_use', '/options');
+      const update = (id: string, body: Record<string, unknown>, version: string) =>
+        call<{ data: Definition }>('PATCH', `/v1/custom-field-definitions/${id}`, admin, { ...body, expectedVersion: version });
+      assertProblem(
+        await update(
+          d.id,
+          {
+            options: [
+              { key: 'free', label: 'Free' },
+              { key: 'also', label: 'Also' },
+            ],
+          },
+          '1',
+        ),
+        409,
+        'custom_field_values_in_use',
+        '/options',
+      );
       assertProblem(await update(single.id, { options: [{ key: 'two', label: 'Two' }] }, '1'), 409, 'custom_field_values_in_use', '/options');
       assertProblem(await update(d.id, { targetTypes: ['tasks', 'projects'] }, '1'), 409, 'custom_field_values_in_use', '/targetTypes');
       assert.equal((await database.prisma.customFieldDefinition.findFirstOrThrow({ where: { workspaceId, id: d.id } })).revision, 1, 'nothing changed');
       // Unused options and target types without values go; options in use can be archived and relabelled.
-      const narrowed = await update(d.id, { targetTypes: ['tasks', 'contacts'], options: [{ key: 'used', label: 'Used (old)', archived: true }, { key: 'also', label: 'Also' }] }, '1');
+      const narrowed = await update(
+        d.id,
+        {
+          targetTypes: ['tasks', 'contacts'],
+          options: [
+            { key: 'used', label: 'Used (old)', archived: true },
+            { key: 'also', label: 'Also' },
+          ],
+        },
+        '1',
+      );
       assert.equal(narrowed.status, 200, JSON.stringify(narrowed.body));
-      assert.deepEqual(narrowed.body.data.options.map((o) => `${o.key}:${o.archived}`), ['used:true', 'also:false']);
+      assert.deepEqual(
+        narrowed.body.data.options.map((o) => `${o.key}:${o.archived}`),
+        ['used:true', 'also:false'],
+      );
       assert.deepEqual((await valuesOf('tasks', t)).values[d.key], ['used'], 'stored values stay readable');
       assertProblem(await write('tasks', t, { [d.key]: ['used', 'also'] }, set.version), 400, 'validation_failed', `/values/${d.key}`);
       assert.deepEqual((await written('tasks', t, { [d.key]: ['also'] }, set.version)).values[d.key], ['also']);
@@ -387,7 +487,13 @@ describe('v1 custom fields', () => {
     it('a definition change and a values write racing over one option never both succeed (the write share-locks the definition)', async () => {
       for (let round = 0; round < 6; round++) {
         const t = await task();
-        const d = await define({ fieldType: 'select', options: [{ key: 'keep', label: 'Keep' }, { key: 'drop', label: 'Drop' }] });
+        const d = await define({
+          fieldType: 'select',
+          options: [
+            { key: 'keep', label: 'Keep' },
+            { key: 'drop', label: 'Drop' },
+          ],
+        });
         const [update, value] = await Promise.all([
           call('PATCH', `/v1/custom-field-definitions/${d.id}`, admin, { options: [{ key: 'keep', label: 'Keep' }], expectedVersion: '1' }),
           write('tasks', t, { [d.key]: 'drop' }, '1', admin, v1b),

@@ -72,7 +72,11 @@ describe('PostgreSQL unreachable from the API apps', () => {
     assert.equal((await fetch(`${v0.url}/tasks`, { headers: v0Headers })).status, 200);
     await proxy.cut();
     try {
-      for (const [method, path] of [['GET', '/v1/tags'], ['POST', '/v1/tags'], ['GET', '/v1/projects']] as const) {
+      for (const [method, path] of [
+        ['GET', '/v1/tags'],
+        ['POST', '/v1/tags'],
+        ['GET', '/v1/projects'],
+      ] as const) {
         const down = await fetch(`${v1.url}${path}`, { method, headers: { ...v1Headers, 'content-type': 'application/json' }, ...(method === 'POST' ? { body: JSON.stringify({ name: 'x' }) } : {}) });
         assert.equal(down.status, 503, `${method} ${path}`);
         assert.ok(Number(down.headers.get('retry-after')) >= 1);

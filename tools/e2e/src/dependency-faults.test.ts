@@ -218,7 +218,10 @@ describe('dependency faults: PostgreSQL, Redis and the auth service cut, black-h
         const inFlight = during.filter((o) => o.startedAt < faultAt && o.startedAt + o.ms > faultAt);
         assert.ok(inFlight.length > 0, 'requests were in flight when the fault began');
         assertContract(during, `under load across the ${kind}`);
-        assert.ok(during.some((o) => o.status === 503), 'the fault was felt');
+        assert.ok(
+          during.some((o) => o.status === 503),
+          'the fault was felt',
+        );
         // Recovery: nothing restarted; every operation succeeds again, and keeps to the contract meanwhile.
         await recovered(ops, `after the ${kind}`);
         const afterwards = load(ops);

@@ -114,7 +114,14 @@ describe('device login for the CLI (RFC 8628)', () => {
     assert.ok(approval.text.includes(started.user_code));
     // The requested scopes are offered checked, the others the roles allow unchecked.
     assert.match(approval.text, /value="workspace:read" id="scope-0-\d+" checked/);
-    const approved = await agent.post('/device/approve', { csrf: csrfOf(approval.text), user_code: started.user_code, workspaceId: cell.workspaceId, name: 'my laptop', scopes: ['workspace:read', 'projects:read'], expiresOn: day(30) });
+    const approved = await agent.post('/device/approve', {
+      csrf: csrfOf(approval.text),
+      user_code: started.user_code,
+      workspaceId: cell.workspaceId,
+      name: 'my laptop',
+      scopes: ['workspace:read', 'projects:read'],
+      expiresOn: day(30),
+    });
     assert.equal(approved.status, 200, approved.text);
     assert.match(approved.text, /Device approved/);
 
@@ -160,7 +167,10 @@ describe('device login for the CLI (RFC 8628)', () => {
     refusal(await poll(denied.device_code), 'access_denied');
 
     const late = await start();
-    await cell.database.prisma.deviceAuthorization.update({ where: { deviceCodeHash: sha256(late.device_code) }, data: { createdAt: new Date(Date.now() - 1_000_000), expiresAt: new Date(Date.now() - 1000) } });
+    await cell.database.prisma.deviceAuthorization.update({
+      where: { deviceCodeHash: sha256(late.device_code) },
+      data: { createdAt: new Date(Date.now() - 1_000_000), expiresAt: new Date(Date.now() - 1000) },
+    });
     refusal(await poll(late.device_code), 'expired_token');
     assert.equal((await approvalPage(agent, late.user_code)).status, 404, 'an expired code is not offered for approval');
     refusal(await poll('not-a-device-code'), 'invalid_grant');
@@ -201,17 +211,38 @@ describe('device login for the CLI (RFC 8628)', () => {
     const page = await approvalPage(without.agent, started.user_code);
     assert.equal(page.status, 200);
     assert.match(page.text, /None of your workspaces lets you create personal access tokens/);
-    const refused = await without.agent.post('/device/approve', { csrf: csrfOf(page.text), user_code: started.user_code, workspaceId: cell.workspaceId, name: 'x', scopes: 'workspace:read', expiresOn: day(3) });
+    const refused = await without.agent.post('/device/approve', {
+      csrf: csrfOf(page.text),
+      user_code: started.user_code,
+      workspaceId: cell.workspaceId,
+      name: 'x',
+      scopes: 'workspace:read',
+      expiresOn: day(3),
+    });
     assert.equal(refused.status, 403);
 
     const { agent, member } = await signedIn();
     const mine = await approvalPage(agent, started.user_code);
     const beyond = await agent.post('/device/approve', { csrf: csrfOf(mine.text), user_code: started.user_code, workspaceId: cell.workspaceId, name: 'x', scopes: 'tasks:write', expiresOn: day(3) });
     assert.equal(beyond.status, 403, 'a scope the roles do not give');
-    const tooLong = await agent.post('/device/approve', { csrf: csrfOf(mine.text), user_code: started.user_code, workspaceId: cell.workspaceId, name: 'x', scopes: 'workspace:read', expiresOn: day(400) });
+    const tooLong = await agent.post('/device/approve', {
+      csrf: csrfOf(mine.text),
+      user_code: started.user_code,
+      workspaceId: cell.workspaceId,
+      name: 'x',
+      scopes: 'workspace:read',
+      expiresOn: day(400),
+    });
     assert.equal(tooLong.status, 400, 'an expiry beyond a year is shown on the approval page again');
     assert.match(tooLong.text, /Approve a device login/);
-    const approved = await agent.post('/device/approve', { csrf: csrfOf(mine.text), user_code: started.user_code, workspaceId: cell.workspaceId, name: 'x', scopes: 'workspace:read', expiresOn: day(3) });
+    const approved = await agent.post('/device/approve', {
+      csrf: csrfOf(mine.text),
+      user_code: started.user_code,
+      workspaceId: cell.workspaceId,
+      name: 'x',
+      scopes: 'workspace:read',
+      expiresOn: day(3),
+    });
     assert.equal(approved.status, 200, approved.text);
 
     // The member loses the permission before the device polls: no token.

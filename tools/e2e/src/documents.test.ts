@@ -104,7 +104,12 @@ describe('v1 documents', () => {
       assert.deepEqual([foreign.title, foreign.content, foreign.revision, foreign.archivedAt], ['Foreign document', 'secret', 1, null]);
       assert.ok(!(await listAll('/v1/documents?limit=200')).some((d) => d.id === other.documentId));
       assert.equal(await database.prisma.outboxEvent.count({ where: { aggregateId: other.documentId } }), 0);
-      assertProblem(await call('POST', '/v1/documents', admin, { title: 'x', format: 'plain', content: 'x', targetType: 'projects', targetId: other.projectId }), 400, 'validation_failed', '/targetId');
+      assertProblem(
+        await call('POST', '/v1/documents', admin, { title: 'x', format: 'plain', content: 'x', targetType: 'projects', targetId: other.projectId }),
+        400,
+        'validation_failed',
+        '/targetId',
+      );
       assert.deepEqual(await listAll(`/v1/documents?targetId=${other.projectId}`), []);
     });
   });
@@ -118,10 +123,16 @@ describe('v1 documents', () => {
       assert.equal(reply.headers.get('location'), `/v1/documents/${d.id}`);
       assert.equal(reply.headers.get('etag'), '"1"');
       assertShape('createDocument', d);
-      assert.deepEqual([d.title, d.format, d.content, d.sizeBytes, d.targetType, d.targetId, d.archivedAt, d.version], ['Minutes', 'plain', content, Buffer.byteLength(content), null, null, null, '1']);
+      assert.deepEqual(
+        [d.title, d.format, d.content, d.sizeBytes, d.targetType, d.targetId, d.archivedAt, d.version],
+        ['Minutes', 'plain', content, Buffer.byteLength(content), null, null, null, '1'],
+      );
       assert.equal(d.sizeBytes, 13, 'G r e and the space and line feed 1 byte each, ü ß 2, 👋 4');
       const events = await cell.outbox(d.id);
-      assert.deepEqual(events.map((e) => [e.eventType, e.aggregateType]), [['document.created', 'document']]);
+      assert.deepEqual(
+        events.map((e) => [e.eventType, e.aggregateType]),
+        [['document.created', 'document']],
+      );
       const { content: _content, ...withoutContent } = d;
       assert.deepEqual((events[0]!.payload as { document: unknown }).document, withoutContent);
       const got = await call<{ data: Document }>('GET', `/v1/documents/${d.id}`, admin);
@@ -169,7 +180,10 @@ describe('v1 documents', () => {
       assertProblem(await call('POST', '/v1/documents', admin, { title: 'Emoji', format: 'plain', content: '😀'.repeat(DOCUMENT_MAX_CONTENT_CHARS + 1) }), 413, 'payload_too_large', '/content');
       assert.equal(await count(), before);
       assert.equal((await row(d.id)).revision, 1);
-      assert.deepEqual((await cell.outbox(d.id)).map((e) => e.eventType), ['document.created']);
+      assert.deepEqual(
+        (await cell.outbox(d.id)).map((e) => e.eventType),
+        ['document.created'],
+      );
     });
 
     it('content at the bound is stored, however many bytes it takes; a body over the operation’s limit is 413 too; other operations keep 1 MiB', async () => {
@@ -199,8 +213,14 @@ describe('v1 documents', () => {
       const onTask = await createDocument({ targetType: 'tasks', targetId: t });
       const loose = await createDocument({ targetType: null, targetId: null });
       assert.equal(loose.targetType, null);
-      assert.deepEqual((await listAll(`/v1/documents?targetId=${p}&limit=1`)).map((d) => d.id), [onProject.id, onProject2.id]);
-      assert.deepEqual((await listAll(`/v1/documents?targetType=projects&targetId=${p.toUpperCase()}`)).map((d) => d.id), [onProject.id, onProject2.id]);
+      assert.deepEqual(
+        (await listAll(`/v1/documents?targetId=${p}&limit=1`)).map((d) => d.id),
+        [onProject.id, onProject2.id],
+      );
+      assert.deepEqual(
+        (await listAll(`/v1/documents?targetType=projects&targetId=${p.toUpperCase()}`)).map((d) => d.id),
+        [onProject.id, onProject2.id],
+      );
       assert.deepEqual(await listAll(`/v1/documents?targetType=tasks&targetId=${p}`), []);
       const byType = (await listAll('/v1/documents?targetType=tasks&limit=200')).map((d) => d.id);
       assert.ok(byType.includes(onTask.id) && !byType.includes(onProject.id) && !byType.includes(loose.id));
@@ -217,7 +237,10 @@ describe('v1 documents', () => {
       assert.equal((await call('DELETE', `/v1/contacts/${c}`, admin)).status, 204);
       const got = await getDocument(d.id);
       assert.deepEqual([got.targetType, got.targetId, got.archivedAt], ['contacts', c, null]);
-      assert.deepEqual((await listAll(`/v1/documents?targetId=${c}`)).map((x) => x.id), [d.id]);
+      assert.deepEqual(
+        (await listAll(`/v1/documents?targetId=${c}`)).map((x) => x.id),
+        [d.id],
+      );
       const changed = await call<{ data: Document }>('PATCH', `/v1/documents/${d.id}`, admin, { title: 'Still here', expectedVersion: d.version });
       assert.equal(changed.status, 200);
       assert.equal(changed.body.data.targetId, c);
@@ -254,7 +277,10 @@ describe('v1 documents', () => {
       assert.deepEqual(racers.map((r) => r.status).sort(), [200, 409, 409, 409]);
       assert.equal((await row(d.id)).revision, 3);
       const events = await cell.outbox(d.id);
-      assert.deepEqual(events.map((e) => e.eventType), ['document.created', 'document.updated', 'document.updated']);
+      assert.deepEqual(
+        events.map((e) => e.eventType),
+        ['document.created', 'document.updated', 'document.updated'],
+      );
       assert.deepEqual((events[1]!.payload as { changed: string[] }).changed, ['title', 'format']);
       assert.deepEqual((events[2]!.payload as { changed: string[] }).changed, ['content']);
       for (const e of events) assert.ok(!('content' in (e.payload as { document: object }).document), e.eventType);
@@ -277,10 +303,16 @@ describe('v1 documents', () => {
       assert.ok((await listAll('/v1/documents?limit=200')).some((x) => x.id === d.id));
       assert.equal((await call('POST', `/v1/documents/${d.id}/restore`, admin)).status, 200, 'restoring again is fine');
       const events = await cell.outbox(d.id);
-      assert.deepEqual(events.map((e) => e.eventType), ['document.created', 'document.archived', 'document.restored']);
+      assert.deepEqual(
+        events.map((e) => e.eventType),
+        ['document.created', 'document.archived', 'document.restored'],
+      );
       assert.ok(events.every((e) => !JSON.stringify(e.payload).includes('archived text')));
       const changes = await listAllPages<{ resourceType: string; resourceId: string; action: string }>(v1, '/v1/changes?types=documents&limit=200', admin);
-      assert.deepEqual(changes.filter((c) => c.resourceId === d.id).map((c) => `${c.resourceType} ${c.action}`), ['documents created', 'documents archived', 'documents restored']);
+      assert.deepEqual(
+        changes.filter((c) => c.resourceId === d.id).map((c) => `${c.resourceType} ${c.action}`),
+        ['documents created', 'documents archived', 'documents restored'],
+      );
     });
 
     it('pages with a cursor without gaps or repeats; bad cursors and limits are 400', async () => {
@@ -293,8 +325,15 @@ describe('v1 documents', () => {
       for (const item of first.body.data) assertShape('listDocuments', item);
       const all = await listAll('/v1/documents?limit=2');
       assert.equal(new Set(all.map((d) => d.id)).size, all.length, 'no repeats');
-      assert.deepEqual(all.map((d) => d.id), [...all.map((d) => d.id)].sort(), 'oldest first');
-      assert.deepEqual(all.filter((d) => made.some((m) => m.id === d.id)).map((d) => d.id), made.map((m) => m.id));
+      assert.deepEqual(
+        all.map((d) => d.id),
+        [...all.map((d) => d.id)].sort(),
+        'oldest first',
+      );
+      assert.deepEqual(
+        all.filter((d) => made.some((m) => m.id === d.id)).map((d) => d.id),
+        made.map((m) => m.id),
+      );
       assertProblem(await call('GET', `/v1/documents?cursor=${first.body.meta.nextCursor}x`, admin), 400, 'validation_failed');
       assertProblem(await call('GET', `/v1/documents?targetType=projects&cursor=${first.body.meta.nextCursor}`, admin), 400, 'validation_failed');
       assert.equal((await call('GET', '/v1/documents?limit=0', admin)).status, 400);
@@ -309,7 +348,10 @@ describe('v1 documents', () => {
       const { token } = await cell.serviceAccount(BASE, [{ resourceType: 'document', resourceId: a.id, access: 'read' }]);
       assert.equal((await call('GET', `/v1/documents/${a.id}`, token)).status, 200);
       assertProblem(await call('GET', `/v1/documents/${b.id}`, token), 404, 'not_found');
-      assert.deepEqual((await listAll('/v1/documents?limit=200', token)).map((d) => d.id), [a.id]);
+      assert.deepEqual(
+        (await listAll('/v1/documents?limit=200', token)).map((d) => d.id),
+        [a.id],
+      );
       assertProblem(await call('PATCH', `/v1/documents/${a.id}`, token, { title: 'x', expectedVersion: a.version }), 403, 'insufficient_grant');
       assertProblem(await call('DELETE', `/v1/documents/${a.id}`, token), 403, 'insufficient_grant');
       assertProblem(await call('POST', `/v1/documents/${a.id}/restore`, token), 403, 'insufficient_grant');

@@ -17,7 +17,18 @@ import { assertProblem, assertShape, callApi, errorOf, listAllPages, type ListBo
 
 const env = useTestEnvironment();
 
-type Export = { id: string; status: string; resourceTypes: string[]; format: string; updatedSince: string | null; rowsDone: number; rowsTotal: number | null; failureReason: string | null; expiresAt: string | null; sizeBytes: number | null };
+type Export = {
+  id: string;
+  status: string;
+  resourceTypes: string[];
+  format: string;
+  updatedSince: string | null;
+  rowsDone: number;
+  rowsTotal: number | null;
+  failureReason: string | null;
+  expiresAt: string | null;
+  sizeBytes: number | null;
+};
 
 describe('v1 exports', () => {
   let cell: V1Cell;
@@ -42,10 +53,11 @@ describe('v1 exports', () => {
     assert.equal(reply.status, 200, JSON.stringify(reply.body));
     return reply.body.data;
   };
-  const finished = (id: string, token = admin) => waitFor(`export ${id} to finish`, async () => {
-    const e = await getExport(id, token);
-    return e.status === 'succeeded' || e.status === 'failed' ? e : null;
-  });
+  const finished = (id: string, token = admin) =>
+    waitFor(`export ${id} to finish`, async () => {
+      const e = await getExport(id, token);
+      return e.status === 'succeeded' || e.status === 'failed' ? e : null;
+    });
   const exported = async (body: Record<string, unknown>, token = admin) => {
     const id = (await requestExport(body, token)).body.data.id;
     const e = await finished(id, token);
@@ -54,7 +66,11 @@ describe('v1 exports', () => {
     assert.equal(download.status, 200);
     return { e, download, text: await download.text() };
   };
-  const jsonl = (text: string) => text.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; data: Record<string, unknown> });
+  const jsonl = (text: string) =>
+    text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; data: Record<string, unknown> });
   const lastCredentialId = async () => (await database.prisma.credential.findFirstOrThrow({ where: { workspaceId }, orderBy: { id: 'desc' } })).id;
 
   beforeAll(async () => {
@@ -85,8 +101,14 @@ describe('v1 exports', () => {
     const lines = jsonl(await download.text());
     const projects = await listAllPages<{ id: string }>(cell.v1, '/v1/projects', admin);
     const tasks = await listAllPages<{ id: string }>(cell.v1, '/v1/tasks', admin);
-    assert.deepEqual(lines.filter((l) => l.type === 'projects').map((l) => l.data), projects);
-    assert.deepEqual(lines.filter((l) => l.type === 'tasks').map((l) => l.data), tasks);
+    assert.deepEqual(
+      lines.filter((l) => l.type === 'projects').map((l) => l.data),
+      projects,
+    );
+    assert.deepEqual(
+      lines.filter((l) => l.type === 'tasks').map((l) => l.data),
+      tasks,
+    );
     assert.equal(lines.length, e.rowsTotal);
   });
 
@@ -169,7 +191,9 @@ describe('v1 exports', () => {
     const foreignWs = await cell.otherWorkspace();
     const user = await database.prisma.user.create({ data: { email: `foreign-${foreignWs}@x.test`, name: 'Foreign' } });
     const memberId = (await database.prisma.workspaceMember.create({ data: { workspaceId: foreignWs, userId: user.id } })).id;
-    const credential = await database.prisma.$transaction((tx) => issueCredential(tx, cell.config, { workspaceId: foreignWs, kind: 'personal_access_token', name: 'foreign', scopes: V1_SCOPES, memberId }));
+    const credential = await database.prisma.$transaction((tx) =>
+      issueCredential(tx, cell.config, { workspaceId: foreignWs, kind: 'personal_access_token', name: 'foreign', scopes: V1_SCOPES, memberId }),
+    );
     const foreignCredentialId = (await database.prisma.credential.findFirstOrThrow({ where: { workspaceId: foreignWs } })).id;
     void credential;
     const foreign = await database.prisma.export.create({ data: { workspaceId: foreignWs, resourceTypes: ['tags'], format: 'csv', authSnapshot: {}, requestedByCredentialId: foreignCredentialId } });
@@ -181,7 +205,9 @@ describe('v1 exports', () => {
     const credentialId = await lastCredentialId();
     const queued = await database.prisma.export.create({ data: { workspaceId, resourceTypes: ['tags'], format: 'csv', authSnapshot: {}, requestedByCredentialId: credentialId } });
     assertProblem(await call('GET', `/v1/exports/${queued.id}/download`, token), 409, 'export_not_ready');
-    const failed = await database.prisma.export.create({ data: { workspaceId, status: 'failed', failureReason: 'internal_error', resourceTypes: ['tags'], format: 'csv', authSnapshot: {}, requestedByCredentialId: credentialId } });
+    const failed = await database.prisma.export.create({
+      data: { workspaceId, status: 'failed', failureReason: 'internal_error', resourceTypes: ['tags'], format: 'csv', authSnapshot: {}, requestedByCredentialId: credentialId },
+    });
     assertProblem(await call('GET', `/v1/exports/${failed.id}/download`, token), 409, 'export_not_ready');
 
     const { e } = await exported({ resourceTypes: ['tags'], format: 'csv' }, token);
@@ -195,7 +221,10 @@ describe('v1 exports', () => {
     assert.equal(row.storageKey, null);
     assert.equal(await fileStorage(cell.config.files).read(stored), null, 'the bytes are removed');
     assertProblem(await call('GET', `/v1/exports/${e.id}/download`, token), 410, 'export_expired');
-    assert.deepEqual((await cell.outbox(e.id)).map((ev) => ev.eventType), ['export.created', 'export.succeeded', 'export.expired']);
+    assert.deepEqual(
+      (await cell.outbox(e.id)).map((ev) => ev.eventType),
+      ['export.created', 'export.succeeded', 'export.expired'],
+    );
 
     // A member whose permissions were narrowed since it created the export no longer downloads it (403).
     const member = await cell.member(['exports:read', 'exports:write', 'tags:read']);
@@ -216,7 +245,10 @@ describe('v1 exports', () => {
     const e = await finished(id);
     assert.deepEqual([e.status, e.failureReason, e.sizeBytes, e.expiresAt], ['failed', 'too_many_rows', null, null]);
     assertProblem(await call('GET', `/v1/exports/${id}/download`, admin), 409, 'export_not_ready');
-    assert.deepEqual((await cell.outbox(id)).map((ev) => ev.eventType), ['export.created', 'export.failed']);
+    assert.deepEqual(
+      (await cell.outbox(id)).map((ev) => ev.eventType),
+      ['export.created', 'export.failed'],
+    );
     await database.prisma.tag.deleteMany({ where: { workspaceId, name: { startsWith: 'bulk ' } } });
   });
 
@@ -230,7 +262,10 @@ describe('v1 exports', () => {
     assert.equal(await database.prisma.export.count({ where: { workspaceId, id: first.body.data.id } }), 1);
     await finished(first.body.data.id);
     const all = await listAllPages<Export>(cell.v1, '/v1/exports?limit=2', admin);
-    assert.deepEqual(all.map((e) => e.id), [...all.map((e) => e.id)].sort().reverse());
+    assert.deepEqual(
+      all.map((e) => e.id),
+      [...all.map((e) => e.id)].sort().reverse(),
+    );
     const failed = await call<ListBody<Export>>('GET', '/v1/exports?status=failed', admin);
     assert.ok(failed.body.data.every((e) => e.status === 'failed'));
     assertProblem(await call('GET', '/v1/exports?status=lost', admin), 400, 'validation_failed');

@@ -32,10 +32,15 @@ describe('v1 files', () => {
   const { call } = cell;
   /** A capability URL sent to this test's api-v1 (the URL names the configured public address). */
   const local = (url: string) => `${cell.v1.url}${new URL(url).pathname}`;
-  const put = (url: string, bytes: Buffer, headers: Record<string, string> = {}) =>
-    fetch(local(url), { method: 'PUT', body: bytes, headers: { 'content-type': 'text/plain', ...headers } });
+  const put = (url: string, bytes: Buffer, headers: Record<string, string> = {}) => fetch(local(url), { method: 'PUT', body: bytes, headers: { 'content-type': 'text/plain', ...headers } });
   const createIntent = async (bytes: Buffer, body: Record<string, unknown> = {}, token = cell.admin) => {
-    const reply = await call<{ data: Intent }>('POST', '/v1/file-upload-intents', token, { name: `file-${++seq}.txt`, contentType: 'text/plain', sizeBytes: bytes.length, checksumSha256: sha256(bytes), ...body });
+    const reply = await call<{ data: Intent }>('POST', '/v1/file-upload-intents', token, {
+      name: `file-${++seq}.txt`,
+      contentType: 'text/plain',
+      sizeBytes: bytes.length,
+      checksumSha256: sha256(bytes),
+      ...body,
+    });
     assert.equal(reply.status, 201, JSON.stringify(reply.body));
     return reply.body.data;
   };
@@ -207,7 +212,10 @@ describe('v1 files', () => {
     assert.equal((await fetch(local(download.url))).status, 200);
     await cell.database.prisma.fileDownloadIntent.updateMany({ where: { fileId: file.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     assertProblem(await problemOf(await fetch(local(download.url))), 410, 'download_expired');
-    assert.deepEqual((await cell.outbox(file.id)).map((e) => e.eventType), ['file.created', 'file.uploaded', 'file.archived', 'file.restored']);
+    assert.deepEqual(
+      (await cell.outbox(file.id)).map((e) => e.eventType),
+      ['file.created', 'file.uploaded', 'file.archived', 'file.restored'],
+    );
   });
 
   it('renames a file (last writer wins) and writes file.updated; validation has pointers and writes nothing', async () => {
@@ -275,7 +283,10 @@ describe('v1 files', () => {
     const [a, b] = [await uploaded(), await uploaded()];
     const { token } = await cell.serviceAccount(['files:read', 'files:write'], [{ resourceType: 'file', resourceId: a.id, access: 'read' }]);
     const listed = await cell.listAll<File>('/v1/files', token);
-    assert.deepEqual(listed.map((f) => f.id), [a.id]);
+    assert.deepEqual(
+      listed.map((f) => f.id),
+      [a.id],
+    );
     assert.equal((await call('POST', `/v1/files/${a.id}/download-intents`, token)).status, 201);
     assert.equal((await call('POST', `/v1/files/${b.id}/download-intents`, token)).status, 404);
   });

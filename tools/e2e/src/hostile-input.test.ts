@@ -25,7 +25,17 @@ const env = useTestEnvironment();
 
 // ------------------------------------------------------------------ registry schema introspection (zod 4)
 
-type Def = { type: string; format?: string; innerType?: unknown; in?: unknown; out?: unknown; shape?: Record<string, unknown>; options?: unknown[]; entries?: Record<string, unknown>; values?: unknown[] };
+type Def = {
+  type: string;
+  format?: string;
+  innerType?: unknown;
+  in?: unknown;
+  out?: unknown;
+  shape?: Record<string, unknown>;
+  options?: unknown[];
+  entries?: Record<string, unknown>;
+  values?: unknown[];
+};
 const defOf = (schema: unknown): Def => (schema as { _zod: { def: Def } })._zod.def;
 const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
 
@@ -157,8 +167,7 @@ describe('hostile input: never a 5xx, always the error document, nothing written
 
   const fillV1 = (op: OperationDefinition, hostile?: [string, string]) =>
     op.path.replace(/\{(\w+)\}/g, (_, name: string) => (hostile?.[0] === name ? hostile[1] : name === 'versionNumber' ? '1' : randomUUID()));
-  const fillV0 = (op: V0OperationDefinition, hostile?: string) =>
-    op.path.replace(/\{(\w+)\}/g, (_, name: string) => hostile ?? (name === 'token' ? feedToken : randomUUID()));
+  const fillV0 = (op: V0OperationDefinition, hostile?: string) => op.path.replace(/\{(\w+)\}/g, (_, name: string) => hostile ?? (name === 'token' ? feedToken : randomUUID()));
 
   beforeAll(async () => {
     cell = await startV0Cell(env, { v1: true, settings: { V1_RATE_LIMIT_READ_PER_MINUTE: '100000', V1_RATE_LIMIT_WRITE_PER_MINUTE: '100000' } });
@@ -340,7 +349,10 @@ describe('hostile input: never a 5xx, always the error document, nothing written
       () => assert.fail('the auth service stored a NUL'),
       (error: unknown) => error,
     );
-    assert.throws(() => internalFailure(failure), (error: unknown) => error instanceof DomainError && error.code === 'validation_failed');
+    assert.throws(
+      () => internalFailure(failure),
+      (error: unknown) => error instanceof DomainError && error.code === 'validation_failed',
+    );
     assert.equal(await snapshot(), before);
   });
 

@@ -158,7 +158,10 @@ describe('HTTP contract rules over every operation', () => {
       ['v1', cell.v1.url, '/v1/tags', cell.demo.personalAccessToken],
       ['v0', v0.url, '/tasks', cell.demo.v0TeamToken],
     ] as const) {
-      for (const request of [`GET ${path} HTTP/1.1\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`, `POST ${path} HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`]) {
+      for (const request of [
+        `GET ${path} HTTP/1.1\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
+        `POST ${path} HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+      ]) {
         const reply = await rawExchange(url, request);
         const what = `${generation} ${request.split('\r\n')[0]}: ${reply.status} ${reply.body}`;
         assert.equal(reply.status, 400, what);
@@ -209,7 +212,10 @@ describe('HTTP contract rules over every operation', () => {
     const token = cell.demo.v0TeamToken;
     const first = await callV0<{ _id: string }[]>(v0, 'GET', '/teams?page=1&limit=1', token);
     assert.equal(first.status, 200);
-    assert.deepEqual(first.body.map((t) => t._id), [cell.workspaceId]);
+    assert.deepEqual(
+      first.body.map((t) => t._id),
+      [cell.workspaceId],
+    );
     const second = await callV0<unknown[]>(v0, 'GET', '/teams?page=2', token);
     assert.equal(second.status, 200);
     assert.deepEqual(second.body, []);

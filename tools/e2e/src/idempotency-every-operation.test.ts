@@ -56,7 +56,11 @@ describe('v1: every served idempotent operation completes its key with its chang
   const recurrence = async (rule: object, startsOn = '2030-01-01') => created('/v1/task-recurrences', { templateTaskId: await task(), rule, startsOn, timeZone: 'UTC' });
   const money = { amount: '10.00', currency: 'EUR' };
   /** An automation flow waiting an hour on task.created of tasks titled `title` (by default one no task has). */
-  const automationFlow = (title = `never ${randomUUID()}`) => ({ name: 'Keyed automation', trigger: { eventType: 'task.created', conditions: { 'task.title': title } }, steps: [{ actionId: 'flow.delay', input: { seconds: 3600 } }] });
+  const automationFlow = (title = `never ${randomUUID()}`) => ({
+    name: 'Keyed automation',
+    trigger: { eventType: 'task.created', conditions: { 'task.title': title } },
+    steps: [{ actionId: 'flow.delay', input: { seconds: 3600 } }],
+  });
   /** A running automation run (waiting out its delay): a published definition triggered by a task. */
   const runningAutomation = async () => {
     const title = `waiting ${randomUUID()}`;
@@ -123,7 +127,10 @@ describe('v1: every served idempotent operation completes its key with its chang
     createDocument: async () => ({ path: '/v1/documents', body: { title: 'Keyed document', format: 'markdown', content: '# Keyed', targetType: 'projects', targetId: await project() } }),
     createExport: async () => ({ path: '/v1/exports', body: { resourceTypes: ['tags', 'lists'], format: 'jsonl' } }),
     restoreDocument: async () => archived('/v1/documents', { title: 'Archived document', format: 'plain', content: 'Archived.' }),
-    createCustomFieldDefinition: async () => ({ path: '/v1/custom-field-definitions', body: { key: 'keyed_field', label: 'Keyed field', fieldType: 'select', targetTypes: ['tasks'], options: [{ key: 'a', label: 'A' }] } }),
+    createCustomFieldDefinition: async () => ({
+      path: '/v1/custom-field-definitions',
+      body: { key: 'keyed_field', label: 'Keyed field', fieldType: 'select', targetTypes: ['tasks'], options: [{ key: 'a', label: 'A' }] },
+    }),
     restoreCustomFieldDefinition: async () => archived('/v1/custom-field-definitions', { key: 'archived_field', label: 'Archived field', fieldType: 'text', targetTypes: ['contacts'] }),
     createFileUploadIntent: async () => ({ path: '/v1/file-upload-intents', body: fileUpload() }),
     completeFileUpload: async () => ({ path: `/v1/file-upload-intents/${(await uploadedIntent()).id}/complete` }),
@@ -141,7 +148,10 @@ describe('v1: every served idempotent operation completes its key with its chang
     createComment: async () => ({ path: '/v1/comments', body: { targetType: 'tasks', targetId: await task(), body: 'Keyed comment' } }),
     // The owner's own calendar and absences (distinct dates: absences of one member may not overlap).
     createAppointment: async () => ({ path: '/v1/appointments', body: { title: 'Keyed appointment', startsAt: '2026-12-01T10:00:00Z', endsAt: '2026-12-01T11:00:00Z' } }),
-    createMemberAppointment: async () => ({ path: `/v1/members/${cell.ownerMemberId}/appointments`, body: { title: 'Keyed delegated appointment', startsAt: '2026-12-01T10:00:00Z', endsAt: '2026-12-01T11:00:00Z', visibility: 'private' } }),
+    createMemberAppointment: async () => ({
+      path: `/v1/members/${cell.ownerMemberId}/appointments`,
+      body: { title: 'Keyed delegated appointment', startsAt: '2026-12-01T10:00:00Z', endsAt: '2026-12-01T11:00:00Z', visibility: 'private' },
+    }),
     createAbsence: async () => ({ path: '/v1/absences', body: { kind: 'vacation', startsOn: '2027-01-04', endsOn: '2027-01-09' } }),
     createMemberAbsence: async () => ({ path: `/v1/members/${cell.ownerMemberId}/absences`, body: { kind: 'sick', startsOn: '2027-02-01', endsOn: '2027-02-02', status: 'approved' } }),
     createInvitation: async () => ({ path: '/v1/invitations', body: { email: `keyed-${randomUUID()}@example.com`, roleIds: [await role()] } }),
@@ -155,14 +165,16 @@ describe('v1: every served idempotent operation completes its key with its chang
     restoreTaskRecurrence: async () => archived('/v1/task-recurrences', { templateTaskId: await task(), rule: { frequency: 'weekly' }, startsOn: '2030-01-01', timeZone: 'UTC' }),
     previewTaskRecurrence: async () => ({ path: `/v1/task-recurrences/${await recurrence({ frequency: 'daily' })}/preview`, body: { count: 3 } }),
     recheckTaskRecurrence: async () => ({ path: `/v1/task-recurrences/${await recurrence({ frequency: 'daily', count: 3 }, '2026-01-01')}/recheck` }),
-    submitTaskRecurrenceEvent: async () => ({ path: `/v1/task-recurrences/${await recurrence({ frequency: 'external' })}/events`, body: { externalEventId: randomUUID(), eventType: 'keyed', occurredAt: '2026-11-02T09:00:00Z' } }),
+    submitTaskRecurrenceEvent: async () => ({
+      path: `/v1/task-recurrences/${await recurrence({ frequency: 'external' })}/events`,
+      body: { externalEventId: randomUUID(), eventType: 'keyed', occurredAt: '2026-11-02T09:00:00Z' },
+    }),
     createAutomationDefinition: async () => ({ path: '/v1/automation-definitions', body: automationFlow() }),
     restoreAutomationDefinition: async () => archived('/v1/automation-definitions', automationFlow()),
     abortAutomationRun: async () => ({ path: `/v1/automation-runs/${await runningAutomation()}/abort` }),
   };
 
-  const keyOf = (key: string) =>
-    cell.database.prisma.idempotencyRecord.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, key }, select: { state: true, completedBy: true, result: true } });
+  const keyOf = (key: string) => cell.database.prisma.idempotencyRecord.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, key }, select: { state: true, completedBy: true, result: true } });
   // The worker's own writes (an accepted export finishing) may land between a request and its retry: not the retry's.
   const WORKER_EVENTS = ['export.succeeded', 'export.failed'];
   const outboxSize = () => cell.database.prisma.outboxEvent.count({ where: { workspaceId: cell.workspaceId, eventType: { notIn: WORKER_EVENTS } } });

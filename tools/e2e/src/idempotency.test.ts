@@ -68,7 +68,10 @@ describe('Idempotency-Key on idempotent POSTs (contract 4.4, 7.4)', () => {
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => createServiceAccount(i % 2 ? v1 : v1b)));
     const statuses = results.map((r) => r.status);
     assert.equal(await database.prisma.serviceAccount.count({ where: { workspaceId: tokens.workspaceId, name: 'Idempotent D' } }), 1);
-    assert.ok(statuses.every((s) => s === 201 || s === 409), JSON.stringify(statuses));
+    assert.ok(
+      statuses.every((s) => s === 201 || s === 409),
+      JSON.stringify(statuses),
+    );
     for (const res of results.filter((r) => r.status === 409)) {
       assert.equal(((await res.json()) as ErrorDocument).errors[0]?.code, 'idempotency_request_in_progress');
     }

@@ -18,7 +18,10 @@ export function importGraph(files: ReadonlyMap<string, string>): Map<string, str
   const graph = new Map<string, string[]>();
   for (const [file, text] of files) {
     const targets = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s+'(\.[^']+)'/g)].map((m) => normalize(join(dirname(file), m[1]!.replace(/\.js$/, '.ts'))));
-    graph.set(file, targets.filter((target) => files.has(target)));
+    graph.set(
+      file,
+      targets.filter((target) => files.has(target)),
+    );
   }
   return graph;
 }

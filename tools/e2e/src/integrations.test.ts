@@ -34,13 +34,24 @@ describe('v1 integrations', () => {
     const { serviceAccountId } = await cell.serviceAccount(['projects:read'], []);
     const credential = await database.prisma.credential.findFirstOrThrow({ where: { workspaceId, serviceAccountId } });
     const subscription = await database.prisma.webhookSubscription.create({
-      data: { workspaceId, url: 'https://receiver.example.test/hook', secretCiphertext: Buffer.from('ciphertext'), secretKeyId: 'k1', ownerCredentialId: credential.id, status: 'disabled', disabledReason: 'administrator', disabledAt: new Date() },
+      data: {
+        workspaceId,
+        url: 'https://receiver.example.test/hook',
+        secretCiphertext: Buffer.from('ciphertext'),
+        secretKeyId: 'k1',
+        ownerCredentialId: credential.id,
+        status: 'disabled',
+        disabledReason: 'administrator',
+        disabledAt: new Date(),
+      },
     });
     // One delivery per (subscription, event): each delivery is of an event of its own.
     const deliver = async (fields: Record<string, unknown>) => {
       const project = await callApi<{ data: { id: string } }>(cell.v1, 'POST', '/v1/projects', admin, { name: 'Event source' });
       const event = (await cell.outbox(project.body.data.id))[0]!;
-      return database.prisma.webhookDelivery.create({ data: { workspaceId, subscriptionId: subscription.id, ownerCredentialId: credential.id, eventId: event.id, eventType: event.eventType, attempt: 1, ...fields } });
+      return database.prisma.webhookDelivery.create({
+        data: { workspaceId, subscriptionId: subscription.id, ownerCredentialId: credential.id, eventId: event.id, eventType: event.eventType, attempt: 1, ...fields },
+      });
     };
     return { serviceAccountId, subscriptionId: subscription.id, deliver };
   };
@@ -58,7 +69,10 @@ describe('v1 integrations', () => {
     assert.equal(reply.status, 200);
     const byProvider = new Map(reply.body.data.map((i) => [i.provider, i]));
     const account = await database.prisma.serviceAccount.findFirstOrThrow({ where: { workspaceId, name: 'Demo integration' } });
-    assert.deepEqual({ ...byProvider.get('service-account')!, installedAt: undefined }, { id: account.id, provider: 'service-account', name: 'Demo integration', status: 'active', installedAt: undefined, lastSyncAt: null, lastError: null });
+    assert.deepEqual(
+      { ...byProvider.get('service-account')!, installedAt: undefined },
+      { id: account.id, provider: 'service-account', name: 'Demo integration', status: 'active', installedAt: undefined, lastSyncAt: null, lastError: null },
+    );
     const feed = await database.prisma.calendarFeedToken.findFirstOrThrow({ where: { workspaceId } });
     assert.equal(byProvider.get('calendar-feed')!.id, feed.id);
     assert.equal(byProvider.get('calendar-feed')!.status, 'active');
@@ -119,7 +133,13 @@ describe('v1 integrations', () => {
     for (let i = 0; i < 3; i++) await cell.serviceAccount(['projects:read'], []);
     const whole = await listAllPages<Integration>(cell.v1, '/v1/integrations?limit=100', admin);
     const paged = await listAllPages<Integration>(cell.v1, '/v1/integrations?limit=2', admin);
-    assert.deepEqual(paged.map((i) => i.id), whole.map((i) => i.id));
-    assert.deepEqual(whole.map((i) => i.id), [...whole.map((i) => i.id)].sort());
+    assert.deepEqual(
+      paged.map((i) => i.id),
+      whole.map((i) => i.id),
+    );
+    assert.deepEqual(
+      whole.map((i) => i.id),
+      [...whole.map((i) => i.id)].sort(),
+    );
   });
 });

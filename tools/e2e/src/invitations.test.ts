@@ -253,7 +253,10 @@ describe('v1 invitations', () => {
       assert.equal(first.body.data.length, 2);
       assert.ok(first.body.links.next);
       const all = await cell.listAll<Invitation>('/v1/invitations');
-      assert.deepEqual(all.map((i) => i.id), [...all.map((i) => i.id)].sort());
+      assert.deepEqual(
+        all.map((i) => i.id),
+        [...all.map((i) => i.id)].sort(),
+      );
     });
 
     it('events carry the invitation without the address', async () => {

@@ -69,9 +69,15 @@ describe('v1 lists', () => {
       assert.equal(reply.headers.get('location'), `/v1/lists/${t.id}`);
       assert.equal(reply.headers.get('etag'), '"1"');
       assertShape('createList', t);
-      assert.deepEqual({ name: t.name, kind: t.kind, position: t.position, color: t.color, archivedAt: t.archivedAt }, { name: 'Backlog', kind: 'projects', position: 3, color: '#FF0000', archivedAt: null });
+      assert.deepEqual(
+        { name: t.name, kind: t.kind, position: t.position, color: t.color, archivedAt: t.archivedAt },
+        { name: 'Backlog', kind: 'projects', position: 3, color: '#FF0000', archivedAt: null },
+      );
       assert.equal((await cell.database.prisma.list.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id: t.id } })).kind, 'project');
-      assert.deepEqual((await outbox(t.id)).map((e) => [e.eventType, e.aggregateType]), [['list.created', 'list']]);
+      assert.deepEqual(
+        (await outbox(t.id)).map((e) => [e.eventType, e.aggregateType]),
+        [['list.created', 'list']],
+      );
       const got = await call<{ data: List }>('GET', `/v1/lists/${t.id}`, cell.admin);
       assert.equal(got.status, 200);
       assert.equal(got.headers.get('etag'), '"1"');
@@ -117,9 +123,15 @@ describe('v1 lists', () => {
       assertShape('updateList', reply.body.data);
       assert.equal(reply.headers.get('etag'), '"2"');
       assert.deepEqual([reply.body.data.name, reply.body.data.position, reply.body.data.color, reply.body.data.kind], ['Renamed', 7, null, 'tasks']);
-      assert.deepEqual((await outbox(t.id)).map((e) => e.eventType), ['list.created', 'list.updated']);
+      assert.deepEqual(
+        (await outbox(t.id)).map((e) => e.eventType),
+        ['list.created', 'list.updated'],
+      );
       const replies = await Promise.all(Array.from({ length: 4 }, (_, i) => call('PATCH', `/v1/lists/${t.id}`, cell.admin, { name: `writer ${i}` }, {}, i % 2 ? cell.v1b : cell.v1)));
-      assert.deepEqual(replies.map((r) => r.status), [200, 200, 200, 200]);
+      assert.deepEqual(
+        replies.map((r) => r.status),
+        [200, 200, 200, 200],
+      );
       const now = await call<{ data: List }>('GET', `/v1/lists/${t.id}`, cell.admin);
       assert.equal(now.headers.get('etag'), '"6"', 'every write is counted, none is lost');
       assert.equal((await outbox(t.id, 'list.updated')).length, 5);
@@ -153,7 +165,10 @@ describe('v1 lists', () => {
       assert.equal(restored.headers.get('etag'), '"3"');
       assert.ok((await listAll<List>('/v1/lists?limit=200')).some((x) => x.id === t.id));
       assert.equal((await call('POST', `/v1/lists/${t.id}/restore`, cell.admin)).status, 200, 'restoring again is fine');
-      assert.deepEqual((await outbox(t.id)).map((e) => e.eventType), ['list.created', 'list.archived', 'list.restored']);
+      assert.deepEqual(
+        (await outbox(t.id)).map((e) => e.eventType),
+        ['list.created', 'list.archived', 'list.restored'],
+      );
     });
 
     it('pages with a cursor without gaps or repeats; bad cursors and limits are 400', async () => {
@@ -167,11 +182,21 @@ describe('v1 lists', () => {
       for (const item of first.body.data) assertShape('listLists', item);
       const all = await listAll<List>('/v1/lists?limit=2');
       assert.equal(new Set(all.map((t) => t.id)).size, all.length, 'no repeats');
-      assert.deepEqual(all.map((t) => t.id), [...all.map((t) => t.id)].sort(), 'oldest first');
-      assert.deepEqual(all.filter((t) => created.some((c) => c.id === t.id)).map((t) => t.id), created.map((c) => c.id));
+      assert.deepEqual(
+        all.map((t) => t.id),
+        [...all.map((t) => t.id)].sort(),
+        'oldest first',
+      );
+      assert.deepEqual(
+        all.filter((t) => created.some((c) => c.id === t.id)).map((t) => t.id),
+        created.map((c) => c.id),
+      );
       const projects = await listAll<List>('/v1/lists?kind=projects&limit=1');
       assert.ok(projects.every((l) => l.kind === 'projects'));
-      assert.deepEqual(projects.filter((t) => created.some((c) => c.id === t.id)).map((t) => t.id), [created[1]!.id, created[3]!.id]);
+      assert.deepEqual(
+        projects.filter((t) => created.some((c) => c.id === t.id)).map((t) => t.id),
+        [created[1]!.id, created[3]!.id],
+      );
       assertProblem(await call('GET', `/v1/lists?cursor=${first.body.meta.nextCursor}x`, cell.admin), 400, 'validation_failed');
       assertProblem(await call('GET', `/v1/lists?kind=projects&cursor=${first.body.meta.nextCursor}`, cell.admin), 400, 'validation_failed');
       assert.equal((await call('GET', '/v1/lists?kind=task', cell.admin)).status, 400);

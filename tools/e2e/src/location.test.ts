@@ -59,7 +59,11 @@ describe('v1: every Location names a route that answers GET', () => {
   const recurrence = async (rule: object, startsOn = '2030-01-01') =>
     create('/v1/task-recurrences', { templateTaskId: await create('/v1/tasks', { title: `Template ${++seq}` }), rule, startsOn, timeZone: 'UTC' });
   /** An automation flow waiting an hour on task.created of tasks titled `title`. */
-  const automationFlow = (title: string) => ({ name: `Located ${++seq}`, trigger: { eventType: 'task.created', conditions: { 'task.title': title } }, steps: [{ actionId: 'flow.delay', input: { seconds: 3600 } }] });
+  const automationFlow = (title: string) => ({
+    name: `Located ${++seq}`,
+    trigger: { eventType: 'task.created', conditions: { 'task.title': title } },
+    steps: [{ actionId: 'flow.delay', input: { seconds: 3600 } }],
+  });
   /** A running automation run (waiting out its delay). */
   const runningAutomation = async () => {
     const title = `Waiting ${++seq}`;
@@ -87,10 +91,16 @@ describe('v1: every Location names a route that answers GET', () => {
     createProductGroup: async () => ({ path: '/v1/product-groups', body: { name: `Products ${++seq}` } }),
     createDocument: async () => ({ path: '/v1/documents', body: { title: `Document ${++seq}`, format: 'plain', content: 'Located.' } }),
     createCustomFieldDefinition: async () => ({ path: '/v1/custom-field-definitions', body: { key: `located_${++seq}`, label: 'Located', fieldType: 'text', targetTypes: ['tasks'] } }),
-    createFileUploadIntent: async () => ({ path: '/v1/file-upload-intents', body: { name: `file-${++seq}.txt`, contentType: 'text/plain', sizeBytes: 3, checksumSha256: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad' } }),
-    createInvitation: async () => ({ path: '/v1/invitations', body: { email: `located-${++seq}@example.com`, roleIds: [await create('/v1/roles', { name: `Offered ${++seq}`, permissions: ['tasks:read'] })] } }),
+    createFileUploadIntent: async () => ({
+      path: '/v1/file-upload-intents',
+      body: { name: `file-${++seq}.txt`, contentType: 'text/plain', sizeBytes: 3, checksumSha256: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad' },
+    }),
+    createInvitation: async () => ({
+      path: '/v1/invitations',
+      body: { email: `located-${++seq}@example.com`, roleIds: [await create('/v1/roles', { name: `Offered ${++seq}`, permissions: ['tasks:read'] })] },
+    }),
     createAppointment: async () => ({ path: '/v1/appointments', body: { title: `Located ${++seq}`, startsAt: '2026-12-01T10:00:00Z', endsAt: '2026-12-01T11:00:00Z' } }),
-    createAbsence: async () => ({ path: '/v1/absences', body: { kind: 'vacation', startsOn: `2030-01-${String(++seq % 28 + 1).padStart(2, '0')}`, endsOn: '2030-02-01' } }),
+    createAbsence: async () => ({ path: '/v1/absences', body: { kind: 'vacation', startsOn: `2030-01-${String((++seq % 28) + 1).padStart(2, '0')}`, endsOn: '2030-02-01' } }),
     createService: async () => ({ path: '/v1/services', body: { name: `Service ${++seq}` } }),
     createProjectStatement: async () => ({
       path: '/v1/project-statements',
@@ -106,7 +116,10 @@ describe('v1: every Location names a route that answers GET', () => {
     createServiceAccount: async () => ({ path: '/v1/service-accounts', body: { name: `Robot ${++seq}` } }),
     createComment: async () => ({ path: '/v1/comments', body: { targetType: 'projects', targetId: await project(), body: `Comment ${++seq}` } }),
     createWebhook: async () => ({ path: '/v1/webhooks', body: { url: 'https://example.test/hook', eventTypes: ['*'] } }),
-    createTaskRecurrence: async () => ({ path: '/v1/task-recurrences', body: { templateTaskId: await create('/v1/tasks', { title: `Recurring ${++seq}` }), rule: { frequency: 'daily' }, startsOn: '2030-01-01', timeZone: 'UTC' } }),
+    createTaskRecurrence: async () => ({
+      path: '/v1/task-recurrences',
+      body: { templateTaskId: await create('/v1/tasks', { title: `Recurring ${++seq}` }), rule: { frequency: 'daily' }, startsOn: '2030-01-01', timeZone: 'UTC' },
+    }),
     recheckTaskRecurrence: async () => ({ path: `/v1/task-recurrences/${await recurrence({ frequency: 'daily', count: 2 }, '2026-01-01')}/recheck` }),
     submitTaskRecurrenceEvent: async () => ({
       path: `/v1/task-recurrences/${await recurrence({ frequency: 'external' })}/events`,
@@ -114,7 +127,10 @@ describe('v1: every Location names a route that answers GET', () => {
     }),
     createExport: async () => ({ path: '/v1/exports', body: { resourceTypes: ['tags'], format: 'csv' } }),
     createAutomationDefinition: async () => ({ path: '/v1/automation-definitions', body: automationFlow(`Never ${++seq}`) }),
-    publishAutomationDefinition: async () => ({ path: `/v1/automation-definitions/${await create('/v1/automation-definitions', automationFlow(`Never ${++seq}`))}/publish`, body: { expectedVersion: '1' } }),
+    publishAutomationDefinition: async () => ({
+      path: `/v1/automation-definitions/${await create('/v1/automation-definitions', automationFlow(`Never ${++seq}`))}/publish`,
+      body: { expectedVersion: '1' },
+    }),
     abortAutomationRun: async () => ({ path: `/v1/automation-runs/${await runningAutomation()}/abort` }),
     completeProject: lifecycle((id) => `/v1/projects/${id}/complete`),
     reopenProject: lifecycle(

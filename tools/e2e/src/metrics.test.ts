@@ -56,7 +56,7 @@ describe('metrics', () => {
     assert.ok(!samples.some((s) => s.labels['operation']?.includes('12345')));
   });
 
-  it('error responses are counted by operation and the error document\'s code (404, 400, 401)', async () => {
+  it("error responses are counted by operation and the error document's code (404, 400, 401)", async () => {
     const missing = await cell.call('GET', '/v1/tags/00000000-0000-7000-8000-000000000000', cell.admin);
     assert.equal(missing.status, 404);
     const invalid = await cell.call('POST', '/v1/tags', cell.admin, { name: '' });
@@ -74,7 +74,10 @@ describe('metrics', () => {
     assert.equal((await fetch(`${v0.url}/teams`)).status, 401);
     const samples = await scrape(v0.url);
     const series = samples.filter((s) => s.name === 'http_request_duration_seconds_count' && s.labels['service'] === 'api-v0' && s.labels['status_class'] === '4xx');
-    assert.ok(series.some((s) => s.labels['operation'] === 'legacyGetTeams'), JSON.stringify(series.map((s) => s.labels)));
+    assert.ok(
+      series.some((s) => s.labels['operation'] === 'legacyGetTeams'),
+      JSON.stringify(series.map((s) => s.labels)),
+    );
   });
 
   it('the database pool gauges and statement durations', async () => {

@@ -56,8 +56,7 @@ describe('members, roles and groups: the permission model of personal access tok
   const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, app: RunningApp = v1) => callApi<T>(app, method, path, token, body);
 
   /** A role inserted directly (fixtures bypass the API's escalation rule). */
-  const addRole = async (permissions: readonly string[], name = `role-${++seq}`) =>
-    (await database.prisma.role.create({ data: { workspaceId, name, permissions: [...permissions] } })).id;
+  const addRole = async (permissions: readonly string[], name = `role-${++seq}`) => (await database.prisma.role.create({ data: { workspaceId, name, permissions: [...permissions] } })).id;
   /** A member (with its user) inserted directly, holding the given roles. */
   const addMember = async (roleIds: readonly string[], ws = workspaceId) => {
     const n = ++seq;
@@ -70,8 +69,7 @@ describe('members, roles and groups: the permission model of personal access tok
   const getGroup = async (id: string) => (await call<{ data: Group }>('GET', `/v1/groups/${id}`, admin)).body.data;
   const getMember = async (id: string) => (await call<{ data: Member }>('GET', `/v1/members/${id}`, admin)).body.data;
   const groupMemberIds = async (id: string) => (await call<ListBody<GroupMember>>('GET', `/v1/groups/${id}/members?limit=200`, admin)).body.data.map((m) => m.memberId).sort();
-  const auditOf = (targetId: string, action?: string) =>
-    database.prisma.auditEvent.findMany({ where: { workspaceId, targetId, ...(action ? { action } : {}) }, orderBy: { id: 'asc' } });
+  const auditOf = (targetId: string, action?: string) => database.prisma.auditEvent.findMany({ where: { workspaceId, targetId, ...(action ? { action } : {}) }, orderBy: { id: 'asc' } });
 
   beforeAll(async () => {
     cell = await startV1Cell(env);
@@ -104,7 +102,10 @@ describe('members, roles and groups: the permission model of personal access tok
     ];
 
     it('every operation answers 403 insufficient_scope naming its scope to a credential without it', async () => {
-      const { token } = await mint(ownerMemberId, V1_SCOPES.filter((s) => !/^(members|roles|groups):/.test(s)));
+      const { token } = await mint(
+        ownerMemberId,
+        V1_SCOPES.filter((s) => !/^(members|roles|groups):/.test(s)),
+      );
       for (const [method, path, scope] of operations) {
         const reply = await call(method, path, token, method === 'GET' || method === 'DELETE' ? undefined : {});
         assert.equal(reply.status, 403, `${method} ${path}`);
@@ -439,9 +440,15 @@ describe('members, roles and groups: the permission model of personal access tok
       const yv = await getMember(y);
       assert.equal((await call('PATCH', `/v1/members/${y}`, admin, { expectedVersion: yv.version, status: 'deactivated' })).status, 200);
       const byRole = await call<ListBody<Member>>('GET', `/v1/members?roleId=${roleId}`, admin);
-      assert.deepEqual(byRole.body.data.map((m) => m.id), [x, y]);
+      assert.deepEqual(
+        byRole.body.data.map((m) => m.id),
+        [x, y],
+      );
       const active = await call<ListBody<Member>>('GET', `/v1/members?roleId=${roleId}&status=active`, admin);
-      assert.deepEqual(active.body.data.map((m) => m.id), [x]);
+      assert.deepEqual(
+        active.body.data.map((m) => m.id),
+        [x],
+      );
       const deactivated = await call<ListBody<Member>>('GET', `/v1/members?status=deactivated&limit=200`, admin);
       assert.ok(deactivated.body.data.some((m) => m.id === y) && deactivated.body.data.every((m) => m.status === 'deactivated'));
       assert.equal((await call('GET', '/v1/members?status=removed', admin)).status, 400);
@@ -542,19 +549,26 @@ describe('members, roles and groups: the permission model of personal access tok
       const second = await call<{ data: Group }>('PUT', `/v1/groups/${group.id}/members`, admin, { expectedVersion: '2', memberIds: [c, a] });
       assert.equal(second.status, 200);
       const listed = (await call<ListBody<GroupMember>>('GET', `/v1/groups/${group.id}/members`, admin)).body.data;
-      assert.deepEqual(listed.map((m) => m.memberId), [a, c]);
+      assert.deepEqual(
+        listed.map((m) => m.memberId),
+        [a, c],
+      );
       assert.equal(listed.find((m) => m.memberId === a)?.addedAt, addedA);
       assert.deepEqual((await getMember(c)).groupIds, [group.id]);
       const audit = await auditOf(group.id, 'group.members_replaced');
-      assert.deepEqual(audit.map((e) => e.metadata), [{ added: [a, b], removed: [] }, { added: [c], removed: [b] }]);
+      assert.deepEqual(
+        audit.map((e) => e.metadata),
+        [
+          { added: [a, b], removed: [] },
+          { added: [c], removed: [b] },
+        ],
+      );
     });
 
     it('of N concurrent membership replacements with the same version exactly one wins; no lost update', async () => {
       const group = (await call<{ data: Group }>('POST', '/v1/groups', admin, { name: 'Race' })).body.data;
       const members = await Promise.all(Array.from({ length: 8 }, () => addMember([])));
-      const replies = await Promise.all(
-        members.map((m, i) => call<{ data: Group }>('PUT', `/v1/groups/${group.id}/members`, admin, { expectedVersion: '1', memberIds: [m] }, i % 2 === 0 ? v1 : v1b)),
-      );
+      const replies = await Promise.all(members.map((m, i) => call<{ data: Group }>('PUT', `/v1/groups/${group.id}/members`, admin, { expectedVersion: '1', memberIds: [m] }, i % 2 === 0 ? v1 : v1b)));
       assert.equal(replies.filter((r) => r.status === 200).length, 1, JSON.stringify(replies.map((r) => r.status)));
       assert.equal(replies.filter((r) => r.status === 409 && errorOf(r).code === 'version_conflict').length, members.length - 1);
       const winner = members[replies.findIndex((r) => r.status === 200)]!;
@@ -593,7 +607,11 @@ describe('members, roles and groups: the permission model of personal access tok
         ];
         return { member, role, group }[kind];
       };
-      for (const [kind, foreignId] of [['member', otherMember], ['role', otherRole], ['group', otherGroup]] as const) {
+      for (const [kind, foreignId] of [
+        ['member', otherMember],
+        ['role', otherRole],
+        ['group', otherGroup],
+      ] as const) {
         const foreign = requests(foreignId, kind);
         const missing = requests(randomUUID(), kind);
         for (const [i, [method, path, body]] of foreign.entries()) {
@@ -610,7 +628,11 @@ describe('members, roles and groups: the permission model of personal access tok
       const foreignRole = await call('PATCH', `/v1/members/${ownerMemberId}`, admin, { expectedVersion: owner.version, roleIds: [ownerRoleId, otherRole] });
       assert.equal(foreignRole.status, 400);
       assert.equal(errorOf(foreignRole).source?.pointer, '/roleIds/1');
-      for (const [path, foreignId] of [['/v1/members', otherMember], ['/v1/roles', otherRole], ['/v1/groups', otherGroup]] as const) {
+      for (const [path, foreignId] of [
+        ['/v1/members', otherMember],
+        ['/v1/roles', otherRole],
+        ['/v1/groups', otherGroup],
+      ] as const) {
         const listed = await call<ListBody<{ id: string }>>('GET', `${path}?limit=200`, admin);
         assert.ok(!listed.body.data.some((x) => x.id === foreignId), path);
       }
@@ -713,7 +735,10 @@ describe('members, roles and groups: the permission model of personal access tok
       const p2 = await call<ListBody<GroupMember>>('GET', p1.body.links.next, admin);
       assert.equal(p2.body.data.length, 1);
       assert.equal(p2.body.meta.nextCursor, null);
-      assert.deepEqual([...p1.body.data, ...p2.body.data].map((m) => m.memberId), [...groupMembers].sort());
+      assert.deepEqual(
+        [...p1.body.data, ...p2.body.data].map((m) => m.memberId),
+        [...groupMembers].sort(),
+      );
       const foreignCursor = await call('GET', `/v1/groups/${ids[1]}/members?cursor=${encodeURIComponent(p1.body.meta.nextCursor ?? '')}`, admin);
       assert.equal(foreignCursor.status, 400, 'a cursor of another group');
     });

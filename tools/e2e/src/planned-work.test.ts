@@ -104,7 +104,10 @@ describe('v1 planned work', () => {
       // A second replacement drops the old windows entirely (never a merge).
       const next = await replace(taskId, replaced.version, [win(second, '2031-04-01T09:00:00Z', '2031-04-01T09:30:00Z', 30)]);
       assert.equal(next.status, 200);
-      assert.deepEqual((await rows(taskId)).map((r) => r.memberId), [second]);
+      assert.deepEqual(
+        (await rows(taskId)).map((r) => r.memberId),
+        [second],
+      );
       // Emptying works too.
       assert.equal((await replace(taskId, next.body.data.version, [])).status, 200);
       assert.equal((await rows(taskId)).length, 0);
@@ -126,13 +129,18 @@ describe('v1 planned work', () => {
       const taskId = await newTask();
       const { version } = await schedule(taskId);
       const replies = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => replace(taskId, version, [win(member, `2031-06-${String(i + 1).padStart(2, '0')}T09:00:00Z`, `2031-06-${String(i + 1).padStart(2, '0')}T10:00:00Z`)], cell.admin, i % 2 ? cell.v1 : cell.v1b)),
+        Array.from({ length: 20 }, (_, i) =>
+          replace(taskId, version, [win(member, `2031-06-${String(i + 1).padStart(2, '0')}T09:00:00Z`, `2031-06-${String(i + 1).padStart(2, '0')}T10:00:00Z`)], cell.admin, i % 2 ? cell.v1 : cell.v1b),
+        ),
       );
       const statuses = replies.map((r) => r.status);
       assert.equal(statuses.filter((s) => s === 200).length, 1, JSON.stringify(statuses));
       assert.equal(statuses.filter((s) => s === 409).length, 19, JSON.stringify(statuses));
       const winner = replies.find((r) => r.status === 200)!.body.data;
-      assert.deepEqual((await rows(taskId)).map((r) => r.windowStart.toISOString()), [winner.windows[0]!.startsAt]);
+      assert.deepEqual(
+        (await rows(taskId)).map((r) => r.windowStart.toISOString()),
+        [winner.windows[0]!.startsAt],
+      );
       assert.equal((await cell.outbox(taskId, 'planned_work.replaced')).length, 1);
     });
 
@@ -157,7 +165,12 @@ describe('v1 planned work', () => {
       const pointers = (reply.body as unknown as { errors: { source?: { pointer?: string } }[] }).errors.map((e) => e.source?.pointer).sort();
       assert.deepEqual(pointers, ['/windows/1/endsAt', '/windows/2/memberId', '/windows/3/memberId', '/windows/4/memberId', '/windows/5/startsAt', '/windows/6/plannedMinutes'].sort());
       // Registry-level problems (shape) are 400 with pointers as well.
-      assertProblem(await replace(taskId, current.version, [{ memberId: member, startsAt: 'soon', endsAt: '2031-07-02T10:00:00Z', plannedMinutes: 0 }]), 400, 'validation_failed', '/windows/0/startsAt');
+      assertProblem(
+        await replace(taskId, current.version, [{ memberId: member, startsAt: 'soon', endsAt: '2031-07-02T10:00:00Z', plannedMinutes: 0 }]),
+        400,
+        'validation_failed',
+        '/windows/0/startsAt',
+      );
       assertProblem(await call('PUT', `/v1/tasks/${taskId}/planned-work`, cell.admin, { windows: [] }), 400, 'validation_failed', '/expectedVersion');
       assert.deepEqual(await rows(taskId), before);
       assert.equal((await schedule(taskId)).version, current.version);
@@ -185,7 +198,11 @@ describe('v1 planned work', () => {
       const b = await newTask({ projectId: project2 });
       const archived = await newTask();
       const put = async (taskId: string, windows: unknown[]) => assert.equal((await replace(taskId, (await schedule(taskId)).version, windows)).status, 200);
-      await put(a, [win(member, '2032-01-10T09:00:00Z', '2032-01-10T10:00:00Z'), win(second, '2032-01-20T09:00:00Z', '2032-01-20T10:00:00Z'), win(member, '2032-03-01T09:00:00Z', '2032-03-01T10:00:00Z')]);
+      await put(a, [
+        win(member, '2032-01-10T09:00:00Z', '2032-01-10T10:00:00Z'),
+        win(second, '2032-01-20T09:00:00Z', '2032-01-20T10:00:00Z'),
+        win(member, '2032-03-01T09:00:00Z', '2032-03-01T10:00:00Z'),
+      ]);
       await put(b, [win(member, '2032-01-31T23:00:00Z', '2032-02-01T01:00:00Z')]);
       await put(archived, [win(member, '2032-01-15T09:00:00Z', '2032-01-15T10:00:00Z')]);
       await cell.database.prisma.task.update({ where: { workspaceId_id: { workspaceId: cell.workspaceId, id: archived } }, data: { archivedAt: new Date() } });
@@ -193,8 +210,19 @@ describe('v1 planned work', () => {
       const range = 'from=2032-01-01T00:00:00Z&to=2032-02-01T00:00:00Z';
       const all = await listAllPages<Window>(cell.v1, `/v1/planned-work?${range}&limit=1`, cell.admin);
       for (const w of all) assertShape('listPlannedWork', w);
-      assert.deepEqual(all.map((w) => [w.taskId, w.startsAt]).sort(), [[a, '2032-01-10T09:00:00.000Z'], [a, '2032-01-20T09:00:00.000Z'], [b, '2032-01-31T23:00:00.000Z']].sort());
-      assert.deepEqual(all.map((w) => w.id), [...all.map((w) => w.id)].sort(), 'id order');
+      assert.deepEqual(
+        all.map((w) => [w.taskId, w.startsAt]).sort(),
+        [
+          [a, '2032-01-10T09:00:00.000Z'],
+          [a, '2032-01-20T09:00:00.000Z'],
+          [b, '2032-01-31T23:00:00.000Z'],
+        ].sort(),
+      );
+      assert.deepEqual(
+        all.map((w) => w.id),
+        [...all.map((w) => w.id)].sort(),
+        'id order',
+      );
       const firstPage = await call<ListBody<Window>>('GET', `/v1/planned-work?${range}&limit=2`, cell.admin);
       assert.equal(firstPage.body.data.length, 2);
       assert.ok(firstPage.body.links.next);
@@ -238,7 +266,10 @@ describe('v1 planned work', () => {
       const scopes = ['planned-work:read', 'planned-work:write'];
       const reader = await cell.serviceAccount(scopes, [{ resourceType: 'task', resourceId: granted, access: 'read' }]);
       const listed = await listAllPages<Window>(cell.v1, '/v1/planned-work?from=2033-01-01T00:00:00Z&to=2033-02-01T00:00:00Z', reader.token);
-      assert.deepEqual(listed.map((w) => w.taskId), [granted]);
+      assert.deepEqual(
+        listed.map((w) => w.taskId),
+        [granted],
+      );
       const seen = await schedule(granted, reader.token);
       assertProblem(await call('GET', `/v1/tasks/${hidden}/planned-work`, reader.token), 404, 'not_found');
       assertProblem(await replace(granted, seen.version, [], reader.token), 403, 'insufficient_grant');

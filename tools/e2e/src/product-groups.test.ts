@@ -89,7 +89,10 @@ describe('v1 product groups', () => {
     const got = await call<{ data: Group }>('GET', `/v1/product-groups/${grandchild.id}`, cell.admin);
     assertShape('getProductGroup', got.body.data);
     assert.deepEqual(got.body.data, grandchild);
-    assert.deepEqual((await cell.outbox(root.id)).map((e) => [e.eventType, e.aggregateType]), [['product_group.created', 'product_group']]);
+    assert.deepEqual(
+      (await cell.outbox(root.id)).map((e) => [e.eventType, e.aggregateType]),
+      [['product_group.created', 'product_group']],
+    );
   });
 
   it('refuses invalid bodies with 400 and a pointer and writes nothing', async () => {
@@ -120,16 +123,25 @@ describe('v1 product groups', () => {
     assertProblem(await call('PATCH', `/v1/product-groups/${b.id}`, cell.admin, { parentId: c.id, expectedVersion: b.version }), 409, 'hierarchy_cycle');
     assert.deepEqual(await getGroup(a.id), a);
     assert.deepEqual(await getGroup(b.id), b);
-    assert.deepEqual((await cell.outbox(a.id)).map((e) => e.eventType), ['product_group.created']);
+    assert.deepEqual(
+      (await cell.outbox(a.id)).map((e) => e.eventType),
+      ['product_group.created'],
+    );
 
     const moved = await call<{ data: Group }>('PATCH', `/v1/product-groups/${c.id}`, cell.admin, { parentId: a.id, expectedVersion: c.version });
     assert.equal(moved.status, 200, JSON.stringify(moved.body));
     assertShape('updateProductGroup', moved.body.data);
     assert.deepEqual(moved.body.data.ancestorIds, [a.id]);
-    assert.deepEqual((await cell.outbox(c.id)).map((e) => e.eventType), ['product_group.created', 'product_group.moved']);
+    assert.deepEqual(
+      (await cell.outbox(c.id)).map((e) => e.eventType),
+      ['product_group.created', 'product_group.moved'],
+    );
     const root = await call<{ data: Group }>('PATCH', `/v1/product-groups/${c.id}`, cell.admin, { parentId: null, name: 'Root again', expectedVersion: moved.body.data.version });
     assert.deepEqual([root.body.data.parentId, root.body.data.ancestorIds, root.body.data.name], [null, [], 'Root again']);
-    assert.deepEqual((await cell.outbox(c.id)).map((e) => e.eventType), ['product_group.created', 'product_group.moved', 'product_group.moved', 'product_group.updated']);
+    assert.deepEqual(
+      (await cell.outbox(c.id)).map((e) => e.eventType),
+      ['product_group.created', 'product_group.moved', 'product_group.moved', 'product_group.updated'],
+    );
   });
 
   it('two concurrent moves that together would form a cycle never both succeed', async () => {
@@ -157,7 +169,10 @@ describe('v1 product groups', () => {
     assertProblem(await call('PATCH', `/v1/product-groups/${g.id}`, cell.admin, { name: '', expectedVersion: '2' }), 400, 'validation_failed', '/name');
     assertProblem(await call('PATCH', `/v1/product-groups/${g.id}`, cell.admin, { parentId: randomUUID(), expectedVersion: '2' }), 400, 'validation_failed', '/parentId');
     assert.equal((await row(g.id)).revision, 2);
-    assert.deepEqual((await cell.outbox(g.id)).map((e) => e.eventType), ['product_group.created', 'product_group.updated']);
+    assert.deepEqual(
+      (await cell.outbox(g.id)).map((e) => e.eventType),
+      ['product_group.created', 'product_group.updated'],
+    );
   });
 
   it('replays an idempotent create with the same key and creates once', async () => {
@@ -175,23 +190,35 @@ describe('v1 product groups', () => {
     const parent = await createGroup();
     const kids: Group[] = [];
     for (let i = 0; i < 3; i++) kids.push(await createGroup({ parentId: parent.id }));
-    assert.deepEqual((await listAll(`/v1/product-groups?parentId=${parent.id}&limit=1`)).map((g) => g.id), kids.map((k) => k.id));
+    assert.deepEqual(
+      (await listAll(`/v1/product-groups?parentId=${parent.id}&limit=1`)).map((g) => g.id),
+      kids.map((k) => k.id),
+    );
     assert.deepEqual(await listAll(`/v1/product-groups?parentId=${randomUUID()}`), []);
     assert.deepEqual(await listAll('/v1/product-groups?parentId=nope'), []);
     assert.equal((await call('DELETE', `/v1/product-groups/${parent.id}`, cell.admin)).status, 204);
     assert.equal((await call('DELETE', `/v1/product-groups/${parent.id}`, cell.admin)).status, 204);
     const all = await listAll('/v1/product-groups?limit=2');
     assert.ok(!all.some((g) => g.id === parent.id));
-    assert.ok(kids.every((k) => all.some((g) => g.id === k.id)), 'children stay');
+    assert.ok(
+      kids.every((k) => all.some((g) => g.id === k.id)),
+      'children stay',
+    );
     assert.equal(new Set(all.map((g) => g.id)).size, all.length);
-    assert.deepEqual(all.map((g) => g.id), [...all.map((g) => g.id)].sort());
+    assert.deepEqual(
+      all.map((g) => g.id),
+      [...all.map((g) => g.id)].sort(),
+    );
     assert.ok((await getGroup(parent.id)).archivedAt);
     const restored = await call<{ data: Group }>('POST', `/v1/product-groups/${parent.id}/restore`, cell.admin);
     assert.equal(restored.status, 200);
     assertShape('restoreProductGroup', restored.body.data);
     assert.equal(restored.body.data.archivedAt, null);
     assert.equal((await call('POST', `/v1/product-groups/${parent.id}/restore`, cell.admin)).status, 200);
-    assert.deepEqual((await cell.outbox(parent.id)).map((e) => e.eventType), ['product_group.created', 'product_group.archived', 'product_group.restored']);
+    assert.deepEqual(
+      (await cell.outbox(parent.id)).map((e) => e.eventType),
+      ['product_group.created', 'product_group.archived', 'product_group.restored'],
+    );
     const page = await call<ListBody<Group>>('GET', '/v1/product-groups?limit=1', cell.admin);
     for (const g of page.body.data) assertShape('listProductGroups', g);
     assertProblem(await call('GET', `/v1/product-groups?parentId=${parent.id}&cursor=${page.body.meta.nextCursor}`, cell.admin), 400, 'validation_failed');
@@ -204,15 +231,16 @@ describe('v1 product groups', () => {
     const { token } = await cell.serviceAccount(['product-groups:read', 'product-groups:write'], [{ resourceType: 'product_group', resourceId: a.id, access: 'read' }]);
     assert.equal((await call('GET', `/v1/product-groups/${a.id}`, token)).status, 200);
     assertProblem(await call('GET', `/v1/product-groups/${b.id}`, token), 404, 'not_found');
-    assert.deepEqual((await listAll('/v1/product-groups?limit=200', token)).map((g) => g.id), [a.id]);
+    assert.deepEqual(
+      (await listAll('/v1/product-groups?limit=200', token)).map((g) => g.id),
+      [a.id],
+    );
     assertProblem(await call('PATCH', `/v1/product-groups/${a.id}`, token, { name: 'x', expectedVersion: '1' }), 403, 'insufficient_grant');
     assertProblem(await call('DELETE', `/v1/product-groups/${a.id}`, token), 403, 'insufficient_grant');
     assertProblem(await call('POST', `/v1/product-groups/${a.id}/restore`, token), 403, 'insufficient_grant');
     assertProblem(await call('POST', '/v1/product-groups', token, { name: 'x' }), 403, 'insufficient_grant');
     assert.equal((await row(a.id)).revision, 1);
-    const writer = await cell.serviceAccount(['product-groups:read', 'product-groups:write'], [
-      { resourceType: 'product_group', resourceId: null, access: 'write' },
-    ]);
+    const writer = await cell.serviceAccount(['product-groups:read', 'product-groups:write'], [{ resourceType: 'product_group', resourceId: null, access: 'write' }]);
     const child = await call<{ data: Group }>('POST', '/v1/product-groups', writer.token, { name: 'By SA', parentId: a.id });
     assert.equal(child.status, 201, JSON.stringify(child.body));
     const one = await cell.serviceAccount(['product-groups:read', 'product-groups:write'], [{ resourceType: 'product_group', resourceId: b.id, access: 'write' }]);

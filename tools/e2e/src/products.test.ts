@@ -36,7 +36,13 @@ const NO_FINANCE = V1_SCOPES.filter((s) => !s.startsWith('products:finance:'));
 function assertNonFinanceShape(operationId: string, data: unknown): void {
   const response = getV1Operation(operationId).response as unknown as { schema: { shape: Record<string, unknown>; safeParse(v: unknown): { success: boolean } } };
   assert.ok(response.schema.safeParse(data).success, operationId);
-  assert.deepEqual(Object.keys(data as object).sort(), Object.keys(response.schema.shape).filter((k) => k !== 'purchasePrice').sort(), operationId);
+  assert.deepEqual(
+    Object.keys(data as object).sort(),
+    Object.keys(response.schema.shape)
+      .filter((k) => k !== 'purchasePrice')
+      .sort(),
+    operationId,
+  );
 }
 
 describe('v1 products', () => {
@@ -92,7 +98,12 @@ describe('v1 products', () => {
 
   describe('finance overlay (purchasePrice)', () => {
     it('is shown only with products:finance:read, on get, list, create, update and restore', async () => {
-      const created = await call<{ data: Product }>('POST', '/v1/products', cell.admin, { name: 'Drill', unit: 'piece', salesPrice: { amount: '99.90', currency: 'EUR' }, purchasePrice: { amount: '41.5', currency: 'USD' } });
+      const created = await call<{ data: Product }>('POST', '/v1/products', cell.admin, {
+        name: 'Drill',
+        unit: 'piece',
+        salesPrice: { amount: '99.90', currency: 'EUR' },
+        purchasePrice: { amount: '41.5', currency: 'USD' },
+      });
       assert.equal(created.status, 201, JSON.stringify(created.body));
       assertShape('createProduct', created.body.data);
       const p = created.body.data;
@@ -144,7 +155,10 @@ describe('v1 products', () => {
       }
       const stored = await row(p.id);
       assert.deepEqual([stored.name, stored.purchasePrice?.toString(), stored.revision], [p.name, '10', 1]);
-      assert.deepEqual((await cell.outbox(p.id)).map((e) => e.eventType), ['product.created']);
+      assert.deepEqual(
+        (await cell.outbox(p.id)).map((e) => e.eventType),
+        ['product.created'],
+      );
     });
 
     it('products:finance:write writes purchasePrice; without finance:read the response still omits it', async () => {
@@ -164,7 +178,10 @@ describe('v1 products', () => {
       await call('DELETE', `/v1/products/${p.id}`, cell.admin);
       await call('POST', `/v1/products/${p.id}/restore`, cell.admin);
       const events = await cell.outbox(p.id);
-      assert.deepEqual(events.map((e) => e.eventType), ['product.created', 'product.updated', 'product.archived', 'product.restored']);
+      assert.deepEqual(
+        events.map((e) => e.eventType),
+        ['product.created', 'product.updated', 'product.archived', 'product.restored'],
+      );
       for (const e of events) {
         const text = JSON.stringify(e.payload);
         assert.ok(!text.includes('purchasePrice') && !text.includes('7.77') && !text.includes('8.88'), text);
@@ -198,7 +215,10 @@ describe('v1 products', () => {
       assert.equal(reply.headers.get('etag'), '"1"');
       assertShape('createProduct', p);
       assert.deepEqual([p.name, p.unit, p.description, p.sku, p.salesPrice, p.purchasePrice, p.productGroupId, p.version], ['Cable', 'm', null, null, null, null, null, '1']);
-      assert.deepEqual((await cell.outbox(p.id)).map((e) => [e.eventType, e.aggregateType]), [['product.created', 'product']]);
+      assert.deepEqual(
+        (await cell.outbox(p.id)).map((e) => [e.eventType, e.aggregateType]),
+        [['product.created', 'product']],
+      );
       const got = await call<{ data: Product }>('GET', `/v1/products/${p.id}`, cell.admin);
       assert.equal(got.headers.get('etag'), '"1"');
       assert.deepEqual(got.body.data, p);
@@ -236,15 +256,26 @@ describe('v1 products', () => {
       assert.equal(p.productGroupId, g1.id);
       const q = await createProduct({ productGroupId: g1.id });
       await createProduct();
-      assert.deepEqual((await listAll(`/v1/products?productGroupId=${g1.id}&limit=1`)).map((x) => x.id), [p.id, q.id]);
+      assert.deepEqual(
+        (await listAll(`/v1/products?productGroupId=${g1.id}&limit=1`)).map((x) => x.id),
+        [p.id, q.id],
+      );
       const moved = await call<{ data: Product }>('PATCH', `/v1/products/${p.id}`, cell.admin, { productGroupId: g2.id, expectedVersion: p.version });
       assert.equal(moved.body.data.productGroupId, g2.id);
-      assert.deepEqual((await listAll(`/v1/products?productGroupId=${g2.id}`)).map((x) => x.id), [p.id]);
+      assert.deepEqual(
+        (await listAll(`/v1/products?productGroupId=${g2.id}`)).map((x) => x.id),
+        [p.id],
+      );
       const cleared = await call<{ data: Product }>('PATCH', `/v1/products/${p.id}`, cell.admin, { productGroupId: null, expectedVersion: moved.body.data.version });
       assert.equal(cleared.body.data.productGroupId, null);
       assert.deepEqual(await listAll(`/v1/products?productGroupId=${randomUUID()}`), []);
       assert.deepEqual(await listAll('/v1/products?productGroupId=not-a-uuid'), []);
-      assertProblem(await call('PATCH', `/v1/products/${p.id}`, cell.admin, { productGroupId: other.groupId, expectedVersion: cleared.body.data.version }), 400, 'validation_failed', '/productGroupId');
+      assertProblem(
+        await call('PATCH', `/v1/products/${p.id}`, cell.admin, { productGroupId: other.groupId, expectedVersion: cleared.body.data.version }),
+        400,
+        'validation_failed',
+        '/productGroupId',
+      );
       assert.equal((await row(p.id)).productGroupId, null);
     });
 
@@ -263,7 +294,12 @@ describe('v1 products', () => {
 
     it('updates are compare-and-set: the current version wins once, a stale one is 409 version_conflict, none is 400', async () => {
       const p = await createProduct({ description: 'keep' });
-      const reply = await call<{ data: Product }>('PATCH', `/v1/products/${p.id}`, cell.admin, { name: 'Renamed', sku: 'SKU-1', salesPrice: { amount: '3.50', currency: 'EUR' }, expectedVersion: p.version });
+      const reply = await call<{ data: Product }>('PATCH', `/v1/products/${p.id}`, cell.admin, {
+        name: 'Renamed',
+        sku: 'SKU-1',
+        salesPrice: { amount: '3.50', currency: 'EUR' },
+        expectedVersion: p.version,
+      });
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
       assertShape('updateProduct', reply.body.data);
       assert.deepEqual([reply.body.data.name, reply.body.data.sku, reply.body.data.description, reply.body.data.version], ['Renamed', 'SKU-1', 'keep', '2']);
@@ -276,7 +312,10 @@ describe('v1 products', () => {
       const racers = await Promise.all([0, 1, 2, 3].map((i) => call('PATCH', `/v1/products/${p.id}`, cell.admin, { name: `racer ${i}`, expectedVersion: '2' }, {}, i % 2 ? cell.v1b : cell.v1)));
       assert.deepEqual(racers.map((r) => r.status).sort(), [200, 409, 409, 409]);
       assert.equal((await row(p.id)).revision, 3);
-      assert.deepEqual((await cell.outbox(p.id)).map((e) => e.eventType), ['product.created', 'product.updated', 'product.updated']);
+      assert.deepEqual(
+        (await cell.outbox(p.id)).map((e) => e.eventType),
+        ['product.created', 'product.updated', 'product.updated'],
+      );
     });
 
     it('archive never deletes: 204, left out of lists, still readable; restore brings it back; events for both', async () => {
@@ -293,7 +332,10 @@ describe('v1 products', () => {
       assert.equal(restored.headers.get('etag'), '"3"');
       assert.ok((await listAll('/v1/products?limit=200')).some((x) => x.id === p.id));
       assert.equal((await call('POST', `/v1/products/${p.id}/restore`, cell.admin)).status, 200, 'restoring again is fine');
-      assert.deepEqual((await cell.outbox(p.id)).map((e) => e.eventType), ['product.created', 'product.archived', 'product.restored']);
+      assert.deepEqual(
+        (await cell.outbox(p.id)).map((e) => e.eventType),
+        ['product.created', 'product.archived', 'product.restored'],
+      );
     });
 
     it('pages with a cursor without gaps or repeats; bad cursors and limits are 400', async () => {
@@ -306,8 +348,15 @@ describe('v1 products', () => {
       for (const item of first.body.data) assertShape('listProducts', item);
       const all = await listAll('/v1/products?limit=2');
       assert.equal(new Set(all.map((p) => p.id)).size, all.length, 'no repeats');
-      assert.deepEqual(all.map((p) => p.id), [...all.map((p) => p.id)].sort(), 'oldest first');
-      assert.deepEqual(all.filter((p) => created.some((c) => c.id === p.id)).map((p) => p.id), created.map((c) => c.id));
+      assert.deepEqual(
+        all.map((p) => p.id),
+        [...all.map((p) => p.id)].sort(),
+        'oldest first',
+      );
+      assert.deepEqual(
+        all.filter((p) => created.some((c) => c.id === p.id)).map((p) => p.id),
+        created.map((c) => c.id),
+      );
       assertProblem(await call('GET', `/v1/products?cursor=${first.body.meta.nextCursor}x`, cell.admin), 400, 'validation_failed');
       const g = await createGroup();
       assertProblem(await call('GET', `/v1/products?productGroupId=${g.id}&cursor=${first.body.meta.nextCursor}`, cell.admin), 400, 'validation_failed');
@@ -325,7 +374,10 @@ describe('v1 products', () => {
       assert.equal(got.status, 200);
       assert.deepEqual(got.body.data.purchasePrice, { amount: '2', currency: 'EUR' });
       assertProblem(await call('GET', `/v1/products/${b.id}`, token), 404, 'not_found');
-      assert.deepEqual((await listAll('/v1/products?limit=200', token)).map((p) => p.id), [a.id]);
+      assert.deepEqual(
+        (await listAll('/v1/products?limit=200', token)).map((p) => p.id),
+        [a.id],
+      );
       assertProblem(await call('PATCH', `/v1/products/${a.id}`, token, { name: 'x', expectedVersion: a.version }), 403, 'insufficient_grant');
       assertProblem(await call('DELETE', `/v1/products/${a.id}`, token), 403, 'insufficient_grant');
       assertProblem(await call('POST', `/v1/products/${a.id}/restore`, token), 403, 'insufficient_grant');

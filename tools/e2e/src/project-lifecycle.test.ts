@@ -78,7 +78,9 @@ describe('v1 project lifecycle', () => {
   beforeAll(async () => {
     other.workspaceId = await cell.otherWorkspace();
     other.projectId = (await cell.database.prisma.project.create({ data: { workspaceId: other.workspaceId, name: 'Foreign' } })).id;
-    other.operationId = (await cell.database.prisma.projectLifecycleOperation.create({ data: { workspaceId: other.workspaceId, projectId: other.projectId, kind: 'complete', status: 'succeeded' } })).id;
+    other.operationId = (
+      await cell.database.prisma.projectLifecycleOperation.create({ data: { workspaceId: other.workspaceId, projectId: other.projectId, kind: 'complete', status: 'succeeded' } })
+    ).id;
   });
 
   it('runs complete, reopen, archive and restore: 202 + Location, polled to succeeded, state, revision and events', async () => {
@@ -221,11 +223,17 @@ describe('v1 project lifecycle', () => {
     const ids = [(await transition('complete', p.id)).id, (await transition('reopen', p.id)).id, (await transition('archive', p.id)).id];
     const first = await call<ListBody<Operation>>('GET', `/v1/projects/${p.id}/lifecycle-operations?limit=2`, cell.admin);
     assert.equal(first.status, 200, JSON.stringify(first.body));
-    assert.deepEqual(first.body.data.map((o) => o.id), ids.slice(0, 2));
+    assert.deepEqual(
+      first.body.data.map((o) => o.id),
+      ids.slice(0, 2),
+    );
     assert.ok(first.body.meta.nextCursor);
     assert.ok(first.body.links.next);
     const second = await call<ListBody<Operation>>('GET', first.body.links.next!, cell.admin);
-    assert.deepEqual(second.body.data.map((o) => [o.id, o.kind, o.status]), [[ids[2], 'project.archive', 'succeeded']]);
+    assert.deepEqual(
+      second.body.data.map((o) => [o.id, o.kind, o.status]),
+      [[ids[2], 'project.archive', 'succeeded']],
+    );
     assert.equal(second.body.meta.nextCursor, null);
     const tampered = await call('GET', `/v1/projects/${p.id}/lifecycle-operations?cursor=nope`, cell.admin);
     assert.equal(tampered.status, 400);

@@ -44,7 +44,12 @@ function assertStatementShape(operationId: string, data: unknown, withFinance: b
   assert.ok(response.kind === 'single' || response.kind === 'list');
   const schema = response.schema as unknown as { shape: Record<string, unknown>; safeParse(v: unknown): { success: boolean } };
   assert.ok(schema.safeParse(data).success, JSON.stringify(data));
-  assert.deepEqual(Object.keys(data as object).sort(), Object.keys(schema.shape).filter((k) => k !== 'purchasePrice').sort());
+  assert.deepEqual(
+    Object.keys(data as object).sort(),
+    Object.keys(schema.shape)
+      .filter((k) => k !== 'purchasePrice')
+      .sort(),
+  );
 }
 
 describe('v1 project statements', () => {
@@ -152,10 +157,35 @@ describe('v1 project statements', () => {
       assert.equal(reply.headers.get('etag'), '"1"');
       assertShape('createProjectStatement', s);
       assert.deepEqual(
-        { projectId: s.projectId, kind: s.kind, occurredOn: s.occurredOn, quantity: s.quantity, unitPrice: s.unitPrice, purchasePrice: s.purchasePrice, productId: s.productId, serviceId: s.serviceId, version: s.version, archivedAt: s.archivedAt },
-        { projectId, kind: 'expense', occurredOn: '2026-03-01', quantity: '2.5', unitPrice: { amount: '40', currency: 'EUR' }, purchasePrice: { amount: '12.5', currency: 'USD' }, productId: null, serviceId: null, version: '1', archivedAt: null },
+        {
+          projectId: s.projectId,
+          kind: s.kind,
+          occurredOn: s.occurredOn,
+          quantity: s.quantity,
+          unitPrice: s.unitPrice,
+          purchasePrice: s.purchasePrice,
+          productId: s.productId,
+          serviceId: s.serviceId,
+          version: s.version,
+          archivedAt: s.archivedAt,
+        },
+        {
+          projectId,
+          kind: 'expense',
+          occurredOn: '2026-03-01',
+          quantity: '2.5',
+          unitPrice: { amount: '40', currency: 'EUR' },
+          purchasePrice: { amount: '12.5', currency: 'USD' },
+          productId: null,
+          serviceId: null,
+          version: '1',
+          archivedAt: null,
+        },
       );
-      assert.deepEqual((await cell.outbox(s.id)).map((e) => [e.eventType, e.aggregateType]), [['project_statement.created', 'project_statement']]);
+      assert.deepEqual(
+        (await cell.outbox(s.id)).map((e) => [e.eventType, e.aggregateType]),
+        [['project_statement.created', 'project_statement']],
+      );
       const got = await call<{ data: Statement }>('GET', `${PATH}/${s.id}`, cell.admin);
       assert.equal(got.status, 200);
       assert.equal(got.headers.get('etag'), '"1"');
@@ -207,7 +237,13 @@ describe('v1 project statements', () => {
 
     it('updates compare-and-set: the version moves on, a stale one is 409 version_conflict and changes nothing', async () => {
       const s = await create();
-      const reply = await call<{ data: Statement }>('PATCH', `${PATH}/${s.id}`, cell.admin, { expectedVersion: s.version, kind: 'revenue', description: null, occurredOn: '2026-04-02', quantity: '3' });
+      const reply = await call<{ data: Statement }>('PATCH', `${PATH}/${s.id}`, cell.admin, {
+        expectedVersion: s.version,
+        kind: 'revenue',
+        description: null,
+        occurredOn: '2026-04-02',
+        quantity: '3',
+      });
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
       assertShape('updateProjectStatement', reply.body.data);
       assert.equal(reply.headers.get('etag'), '"2"');
@@ -224,7 +260,9 @@ describe('v1 project statements', () => {
 
     it('of concurrent updates on one version exactly one wins, on either instance', async () => {
       const s = await create();
-      const replies = await Promise.all(Array.from({ length: 4 }, (_, i) => call('PATCH', `${PATH}/${s.id}`, cell.admin, { expectedVersion: s.version, description: `writer ${i}` }, {}, i % 2 ? cell.v1b : cell.v1)));
+      const replies = await Promise.all(
+        Array.from({ length: 4 }, (_, i) => call('PATCH', `${PATH}/${s.id}`, cell.admin, { expectedVersion: s.version, description: `writer ${i}` }, {}, i % 2 ? cell.v1b : cell.v1)),
+      );
       assert.deepEqual(replies.map((r) => r.status).sort(), [200, 409, 409, 409]);
       assert.equal((await row(s.id)).revision, 2);
       assert.equal((await cell.outbox(s.id, 'project_statement.updated')).length, 1);
@@ -244,17 +282,29 @@ describe('v1 project statements', () => {
       assert.equal(restored.body.data.archivedAt, null);
       assert.equal(restored.headers.get('etag'), '"3"');
       assert.ok((await listAll(`${PATH}?limit=200`)).some((x) => x.id === s.id));
-      assert.deepEqual((await cell.outbox(s.id)).map((e) => e.eventType), ['project_statement.created', 'project_statement.archived', 'project_statement.restored']);
+      assert.deepEqual(
+        (await cell.outbox(s.id)).map((e) => e.eventType),
+        ['project_statement.created', 'project_statement.archived', 'project_statement.restored'],
+      );
     });
 
     it('filters by project, kind and an inclusive date range, and pages with a cursor without gaps or repeats', async () => {
       const made: Statement[] = [];
       for (let i = 0; i < 5; i++) made.push(await create({ projectId: project2Id, occurredOn: `2026-05-0${i + 1}`, kind: i % 2 ? 'revenue' : 'expense' }));
       const ofProject = await listAll(`${PATH}?limit=2&projectId=${project2Id}`);
-      assert.deepEqual(ofProject.map((s) => s.id), made.map((s) => s.id));
+      assert.deepEqual(
+        ofProject.map((s) => s.id),
+        made.map((s) => s.id),
+      );
       for (const item of ofProject) assertShape('listProjectStatements', item);
-      assert.deepEqual((await listAll(`${PATH}?projectId=${project2Id}&kind=revenue`)).map((s) => s.id), [made[1]!.id, made[3]!.id]);
-      assert.deepEqual((await listAll(`${PATH}?projectId=${project2Id}&from=2026-05-02&to=2026-05-04`)).map((s) => s.id), [made[1]!.id, made[2]!.id, made[3]!.id]);
+      assert.deepEqual(
+        (await listAll(`${PATH}?projectId=${project2Id}&kind=revenue`)).map((s) => s.id),
+        [made[1]!.id, made[3]!.id],
+      );
+      assert.deepEqual(
+        (await listAll(`${PATH}?projectId=${project2Id}&from=2026-05-02&to=2026-05-04`)).map((s) => s.id),
+        [made[1]!.id, made[2]!.id, made[3]!.id],
+      );
       assert.deepEqual(await listAll(`${PATH}?projectId=not-a-uuid`), []);
       const first = await call<ListBody<Statement>>('GET', `${PATH}?limit=2&projectId=${project2Id}`, cell.admin);
       assert.ok(first.body.meta.nextCursor);
@@ -270,7 +320,10 @@ describe('v1 project statements', () => {
     it('without finance:read, budget statements do not exist: left out of lists, 404 on get, update, archive and restore, unchanged', async () => {
       const budget = await create({ kind: 'budget', purchasePrice: { amount: '100', currency: 'EUR' } });
       assert.equal(budget.kind, 'budget');
-      assert.ok((await listAll(`${PATH}?limit=200`)).some((s) => s.id === budget.id), 'the finance reader sees it');
+      assert.ok(
+        (await listAll(`${PATH}?limit=200`)).some((s) => s.id === budget.id),
+        'the finance reader sees it',
+      );
       assert.ok(!(await listAll(`${PATH}?limit=200`, plain)).some((s) => s.id === budget.id));
       assert.deepEqual(await listAll(`${PATH}?kind=budget`, plain), []);
       assertProblem(await call('GET', `${PATH}/${budget.id}`, plain), 404, 'not_found');
@@ -338,7 +391,11 @@ describe('v1 project statements', () => {
 
     it('the finance writer sets and clears purchasePrice and moves statements in and out of budget', async () => {
       const s = await create();
-      const set = await call<{ data: Statement }>('PATCH', `${PATH}/${s.id}`, cell.admin, { expectedVersion: s.version, kind: 'budget', purchasePrice: { amount: '999999999999999.999999', currency: 'CHF' } });
+      const set = await call<{ data: Statement }>('PATCH', `${PATH}/${s.id}`, cell.admin, {
+        expectedVersion: s.version,
+        kind: 'budget',
+        purchasePrice: { amount: '999999999999999.999999', currency: 'CHF' },
+      });
       assert.equal(set.status, 200, JSON.stringify(set.body));
       assert.deepEqual([set.body.data.kind, set.body.data.purchasePrice], ['budget', { amount: '999999999999999.999999', currency: 'CHF' }]);
       const cleared = await call<{ data: Statement }>('PATCH', `${PATH}/${s.id}`, cell.admin, { expectedVersion: '2', kind: 'expense', purchasePrice: null });
@@ -352,7 +409,10 @@ describe('v1 project statements', () => {
       await call('DELETE', `${PATH}/${s.id}`, cell.admin);
       await call('POST', `${PATH}/${s.id}/restore`, cell.admin);
       const events = await cell.outbox(s.id);
-      assert.deepEqual(events.map((e) => e.eventType), ['project_statement.created', 'project_statement.updated', 'project_statement.archived', 'project_statement.restored']);
+      assert.deepEqual(
+        events.map((e) => e.eventType),
+        ['project_statement.created', 'project_statement.updated', 'project_statement.archived', 'project_statement.restored'],
+      );
       for (const event of events) {
         const text = JSON.stringify(event.payload);
         assert.ok(!text.includes('purchasePrice') && !text.includes('"55"') && !text.includes('"66"'), text);
@@ -365,7 +425,10 @@ describe('v1 project statements', () => {
       const a = await create();
       const b = await create();
       const { token } = await cell.serviceAccount([...BASE, ...FINANCE], [{ resourceType: 'project_statement', resourceId: a.id, access: 'read' }]);
-      assert.deepEqual((await listAll(`${PATH}?limit=200`, token)).map((s) => s.id), [a.id]);
+      assert.deepEqual(
+        (await listAll(`${PATH}?limit=200`, token)).map((s) => s.id),
+        [a.id],
+      );
       assert.equal((await call('GET', `${PATH}/${a.id}`, token)).status, 200);
       assertProblem(await call('GET', `${PATH}/${b.id}`, token), 404, 'not_found');
       assertProblem(await call('PATCH', `${PATH}/${a.id}`, token, { expectedVersion: a.version, description: 'x' }), 403, 'insufficient_grant');

@@ -79,7 +79,10 @@ describe('v1 project templates', () => {
 
   describe('create, get, list', () => {
     it('creates: 201, Location, strong ETag, registry shape, the skeleton and project_template.created', async () => {
-      const blueprints = [{ title: 'Kick-off', offsetDays: 0, durationDays: 1 }, { title: 'Review', description: 'check', offsetDays: 7 }];
+      const blueprints = [
+        { title: 'Kick-off', offsetDays: 0, durationDays: 1 },
+        { title: 'Review', description: 'check', offsetDays: 7 },
+      ];
       const reply = await call<{ data: Template }>('POST', '/v1/project-templates', cell.admin, { name: 'Website', description: 'std', taskBlueprints: blueprints });
       assert.equal(reply.status, 201, JSON.stringify(reply.body));
       const t = reply.body.data;
@@ -87,13 +90,19 @@ describe('v1 project templates', () => {
       assert.equal(reply.headers.get('location'), `/v1/project-templates/${t.id}`);
       assert.equal(reply.headers.get('etag'), '"1"');
       assert.equal(t.revision, '1');
-      assert.deepEqual(t.taskBlueprints, [{ title: 'Kick-off', description: null, offsetDays: 0, durationDays: 1 }, { title: 'Review', description: 'check', offsetDays: 7 }]);
+      assert.deepEqual(t.taskBlueprints, [
+        { title: 'Kick-off', description: null, offsetDays: 0, durationDays: 1 },
+        { title: 'Review', description: 'check', offsetDays: 7 },
+      ]);
       const got = await call<{ data: Template }>('GET', `/v1/project-templates/${t.id}`, cell.admin);
       assert.equal(got.status, 200);
       assertShape('getProjectTemplate', got.body.data);
       assert.deepEqual(got.body.data, t);
       assert.equal(got.headers.get('etag'), '"1"');
-      assert.deepEqual((await cell.outbox(t.id)).map((e) => [e.eventType, e.aggregateType]), [['project_template.created', 'project_template']]);
+      assert.deepEqual(
+        (await cell.outbox(t.id)).map((e) => [e.eventType, e.aggregateType]),
+        [['project_template.created', 'project_template']],
+      );
     });
 
     it('refuses invalid bodies with 400 and a pointer per problem, writing nothing', async () => {
@@ -158,7 +167,13 @@ describe('v1 project templates', () => {
   describe('If-Match writes', () => {
     it('updates with the current ETag: new revision, project_template.updated; the skeleton is replaced whole', async () => {
       const t = await create({ taskBlueprints: [{ title: 'a', offsetDays: 0 }] });
-      const reply = await call<{ data: Template }>('PATCH', `/v1/project-templates/${t.id}`, cell.admin, { name: 'Renamed', taskBlueprints: [{ title: 'b', offsetDays: 2, durationDays: 3 }] }, ifMatch(1));
+      const reply = await call<{ data: Template }>(
+        'PATCH',
+        `/v1/project-templates/${t.id}`,
+        cell.admin,
+        { name: 'Renamed', taskBlueprints: [{ title: 'b', offsetDays: 2, durationDays: 3 }] },
+        ifMatch(1),
+      );
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
       assertShape('updateProjectTemplate', reply.body.data);
       assert.equal(reply.body.data.name, 'Renamed');
@@ -219,13 +234,22 @@ describe('v1 project templates', () => {
       assert.equal(restored.body.data.archivedAt, null);
       assert.equal(restored.headers.get('etag'), '"3"');
       assertProblem(await call('POST', `/v1/project-templates/${t.id}/restore`, cell.admin, undefined, ifMatch(3)), 409, 'conflict');
-      assert.deepEqual((await cell.outbox(t.id)).map((e) => e.eventType), ['project_template.created', 'project_template.archived', 'project_template.restored']);
+      assert.deepEqual(
+        (await cell.outbox(t.id)).map((e) => e.eventType),
+        ['project_template.created', 'project_template.archived', 'project_template.restored'],
+      );
     });
   });
 
   describe('instantiateProjectTemplate', () => {
     it('creates the project and its skeleton tasks in one transaction: 201, Location, ETag, the Project shape, project.created', async () => {
-      const t = await create({ description: 'from template', taskBlueprints: [{ title: 'Plan', offsetDays: 0, durationDays: 2 }, { title: 'Build', description: 'do it', offsetDays: 3 }] });
+      const t = await create({
+        description: 'from template',
+        taskBlueprints: [
+          { title: 'Plan', offsetDays: 0, durationDays: 2 },
+          { title: 'Build', description: 'do it', offsetDays: 3 },
+        ],
+      });
       const customer = await cell.database.prisma.contact.create({ data: { workspaceId: cell.workspaceId, displayName: 'Acme', kind: 'organization' } });
       const reply = await call<{ data: Project }>('POST', `/v1/project-templates/${t.id}/instantiate`, cell.admin, { name: 'Acme site', customerId: customer.id, startsOn: '2026-03-02' });
       assert.equal(reply.status, 201, JSON.stringify(reply.body));
@@ -240,7 +264,10 @@ describe('v1 project templates', () => {
       const tasks: TaskRow[] = await cell.database.prisma.task.findMany({ where: { workspaceId: cell.workspaceId, projectId: p.id }, orderBy: { title: 'desc' } });
       assert.deepEqual(
         tasks.map((task) => [task.title, task.description, task.startDate?.toISOString().slice(0, 10), task.dueDate?.toISOString().slice(0, 10) ?? null]),
-        [['Plan', null, '2026-03-02', '2026-03-04'], ['Build', 'do it', '2026-03-05', null]],
+        [
+          ['Plan', null, '2026-03-02', '2026-03-04'],
+          ['Build', 'do it', '2026-03-05', null],
+        ],
       );
       const [event] = await cell.outbox(p.id, 'project.created');
       assert.ok(event);
@@ -291,7 +318,10 @@ describe('v1 project templates', () => {
       const scopes = ['project-templates:read', 'project-templates:write', 'projects:write'];
       const { token } = await cell.serviceAccount(scopes, [{ resourceType: 'project_template', resourceId: granted.id, access: 'read' }]);
       const listed = await listAllPages<Template>(cell.v1, '/v1/project-templates', token);
-      assert.deepEqual(listed.map((t) => t.id), [granted.id]);
+      assert.deepEqual(
+        listed.map((t) => t.id),
+        [granted.id],
+      );
       assert.equal((await call('GET', `/v1/project-templates/${granted.id}`, token)).status, 200);
       assertProblem(await call('GET', `/v1/project-templates/${hidden.id}`, token), 404, 'not_found');
       assertProblem(await call('PATCH', `/v1/project-templates/${granted.id}`, token, { name: 'x' }, ifMatch(1)), 403, 'insufficient_grant');

@@ -71,8 +71,30 @@ describe('v1 projects', () => {
       assert.equal(reply.headers.get('location'), `/v1/projects/${p.id}`);
       assert.equal(reply.headers.get('etag'), '"1"');
       assert.deepEqual(
-        { name: p.name, description: p.description, status: p.status, customerId: p.customerId, startsOn: p.startsOn, dueOn: p.dueOn, tagIds: p.tagIds, revision: p.revision, archivedAt: p.archivedAt, completedAt: p.completedAt },
-        { name: 'Launch', description: 'the launch', status: 'active', customerId: contactId, startsOn: '2026-01-01', dueOn: '2026-02-01', tagIds: [tagId], revision: '1', archivedAt: null, completedAt: null },
+        {
+          name: p.name,
+          description: p.description,
+          status: p.status,
+          customerId: p.customerId,
+          startsOn: p.startsOn,
+          dueOn: p.dueOn,
+          tagIds: p.tagIds,
+          revision: p.revision,
+          archivedAt: p.archivedAt,
+          completedAt: p.completedAt,
+        },
+        {
+          name: 'Launch',
+          description: 'the launch',
+          status: 'active',
+          customerId: contactId,
+          startsOn: '2026-01-01',
+          dueOn: '2026-02-01',
+          tagIds: [tagId],
+          revision: '1',
+          archivedAt: null,
+          completedAt: null,
+        },
       );
       assert.equal(await outboxCount(p.id, 'project.created'), 1);
     });
@@ -163,9 +185,15 @@ describe('v1 projects', () => {
       assert.ok(!ids.includes(created[1]!.id), 'archived projects are excluded');
       assert.ok(!ids.includes(other.projectId));
       const byCustomer = await call<ListBody<Project>>('GET', `/v1/projects?customerId=${customer}&limit=200`, readOnly);
-      assert.deepEqual(byCustomer.body.data.map((p) => p.id), [created[0]!.id, created[2]!.id]);
+      assert.deepEqual(
+        byCustomer.body.data.map((p) => p.id),
+        [created[0]!.id, created[2]!.id],
+      );
       const archived = await call<ListBody<Project>>('GET', '/v1/projects?status=archived', readOnly);
-      assert.deepEqual(archived.body.data.map((p) => [p.id, p.status]), [[created[1]!.id, 'archived']]);
+      assert.deepEqual(
+        archived.body.data.map((p) => [p.id, p.status]),
+        [[created[1]!.id, 'archived']],
+      );
       const badCursor = await call('GET', '/v1/projects?cursor=forged.cursor', readOnly);
       assert.equal(badCursor.status, 400);
       const badLimit = await call('GET', '/v1/projects?limit=0', readOnly);
@@ -237,9 +265,7 @@ describe('v1 projects', () => {
 
     it('of 20 concurrent writers with the same ETag exactly one wins; the others get 412', async () => {
       const p = await create();
-      const replies = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => call('PATCH', `/v1/projects/${p.id}`, cell.admin, { description: `writer ${i}` }, { 'if-match': '"1"' })),
-      );
+      const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => call('PATCH', `/v1/projects/${p.id}`, cell.admin, { description: `writer ${i}` }, { 'if-match': '"1"' })));
       const statuses = replies.map((r) => r.status).sort();
       assert.equal(statuses.filter((s) => s === 200).length, 1, JSON.stringify(statuses));
       assert.equal(statuses.filter((s) => s === 412).length, 19, JSON.stringify(statuses));

@@ -187,7 +187,7 @@ describe('rate limits shared through Redis (contract 8)', () => {
     for (let i = 0; i < 2; i++) {
       const valid = await read('Bearer', tokens.serviceAccountCredential);
       assert.equal(valid.status, 200, `valid credential, request ${i + 1}`);
-      assert.notEqual(valid.headers.get('x-ratelimit-remaining'), '0', 'its own budget, not the address\'s');
+      assert.notEqual(valid.headers.get('x-ratelimit-remaining'), '0', "its own budget, not the address's");
     }
     assert.equal((await read('Bearer', `svc_pat_v2_${randomUUID().replaceAll('-', '')}`)).status, 429, 'the address is still out of budget');
     assert.equal((await fetch(`${api.url}/v1/workspace`)).status, 429, 'without a token too');
@@ -198,7 +198,11 @@ describe('rate limits shared through Redis (contract 8)', () => {
     apps.push(api);
     const memberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId: tokens.workspaceId } })).id;
     const issue = async () =>
-      (await database.prisma.$transaction((tx) => issueCredential(tx, env.config, { workspaceId: tokens.workspaceId, kind: 'personal_access_token', name: `rl-${randomUUID()}`, scopes: ['workspace:read'], memberId }))).token;
+      (
+        await database.prisma.$transaction((tx) =>
+          issueCredential(tx, env.config, { workspaceId: tokens.workspaceId, kind: 'personal_access_token', name: `rl-${randomUUID()}`, scopes: ['workspace:read'], memberId }),
+        )
+      ).token;
     const [revoked, valid] = [await issue(), await issue()];
     // From a loopback address of its own: the other tests spent 127.0.0.1's read budget.
     const read = (token: string) => statusFrom('127.0.0.2', `${api.url}/v1/workspace`, 'GET', { authorization: `Bearer ${token}` });
@@ -208,7 +212,7 @@ describe('rate limits shared through Redis (contract 8)', () => {
     assert.equal(await statusFrom('127.0.0.2', `${api.url}/v1/auth/context`, 'DELETE', { authorization: `Bearer ${revoked}` }), 204);
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) statuses.push(await read(revoked));
-    assert.deepEqual(statuses, [401, 401, 401, 401, 429], "four refusals a minute from this address, then 429");
+    assert.deepEqual(statuses, [401, 401, 401, 401, 429], 'four refusals a minute from this address, then 429');
     for (let i = 0; i < 2; i++) assert.equal(await read(valid), 200, `a valid credential from that address, request ${i + 1}`);
     assert.equal(await read(revoked), 429);
   });

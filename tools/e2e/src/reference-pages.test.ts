@@ -64,7 +64,10 @@ describe('API reference pages', () => {
   const apps = useApiApps(env);
 
   it('serves each page, its script and its document without a credential, compressed when the client accepts it', async () => {
-    for (const [app, page] of [[apps.v1, '/v1/docs'], [apps.v0, '/docs']] as const) {
+    for (const [app, page] of [
+      [apps.v1, '/v1/docs'],
+      [apps.v0, '/docs'],
+    ] as const) {
       const bare = await get(`${app.url}${page}`);
       assert.equal(bare.status, 301, page);
       assert.equal(bare.headers['location'], `${page}/`);
@@ -91,7 +94,10 @@ describe('API reference pages', () => {
       }
     }
     // The registry's own documents: the same bytes as before, compressed too.
-    for (const [app, path, generation] of [[apps.v1, '/v1/openapi.json', 'v1'], [apps.v0, '/openapi.json', 'v0']] as const) {
+    for (const [app, path, generation] of [
+      [apps.v1, '/v1/openapi.json', 'v1'],
+      [apps.v0, '/openapi.json', 'v0'],
+    ] as const) {
       const document = await get(`${app.url}${path}`, { 'accept-encoding': 'gzip, br;q=0' });
       assert.equal(document.headers['content-encoding'], 'gzip');
       assert.equal(decoded(document), openApiDocument(generation).text);
@@ -115,14 +121,24 @@ describe('API reference pages', () => {
           assert.equal('501' in (operation['responses'] as object), !implemented, op.operationId);
         }
         assert.match(doc.info.description, new RegExp(`serves ${coverage.implemented.length} of these 237 operations`));
-        assert.deepEqual(doc.servers.map((s) => s.url), ['/', '{regional_base_url}']);
+        assert.deepEqual(
+          doc.servers.map((s) => s.url),
+          ['/', '{regional_base_url}'],
+        );
         assert.equal(doc.servers[1]?.variables?.['regional_base_url']?.default, env.config.baseUrls.v1);
       }
     } finally {
       await bareApi.close();
     }
     const legacy = JSON.parse(decoded(await get(`${apps.v0.url}/docs/openapi.json`))) as Doc;
-    assert.deepEqual(legacy.servers.map((s) => [s.url, Object.values(s.variables ?? {})[0]?.default]), [['/', undefined], ['{base_url}', env.config.baseUrls.v0], ['{base_url_alt}', env.config.baseUrls.v0Alt]]);
+    assert.deepEqual(
+      legacy.servers.map((s) => [s.url, Object.values(s.variables ?? {})[0]?.default]),
+      [
+        ['/', undefined],
+        ['{base_url}', env.config.baseUrls.v0],
+        ['{base_url_alt}', env.config.baseUrls.v0Alt],
+      ],
+    );
   });
 
   it('documents what the public operations send: an undeclared query parameter is 400 validation_failed there too', async () => {

@@ -109,7 +109,7 @@ describe('API routes come from the registry', () => {
     assert.deepEqual(routeCoverage(apps.v0.app).notImplemented, []);
   });
 
-  it('serves every one of the 237 v1 operations (issue 14\'s automations were the last: none answers 501)', () => {
+  it("serves every one of the 237 v1 operations (issue 14's automations were the last: none answers 501)", () => {
     assert.deepEqual(routeCoverage(apps.v1.app).notImplemented, []);
   });
 

@@ -69,7 +69,11 @@ describe('resource grants on resource operations', () => {
     for (const [path, type] of families()) {
       const [granted, hidden] = created.get(path)!;
       const { token } = await cell.serviceAccount(V1_SCOPES, [{ resourceType: type, resourceId: granted.id, access: 'read' }]);
-      assert.deepEqual((await listAllPages<Resource>(cell.v1, path, token)).map((r) => r.id), [granted.id], `${path} lists only the granted one`);
+      assert.deepEqual(
+        (await listAllPages<Resource>(cell.v1, path, token)).map((r) => r.id),
+        [granted.id],
+        `${path} lists only the granted one`,
+      );
       assert.equal((await call('GET', `${path}/${granted.id}`, token)).status, 200, path);
       assertProblem(await call('GET', `${path}/${hidden.id}`, token), 404, 'not_found');
     }
@@ -138,7 +142,10 @@ describe('resource grants on resource operations', () => {
     assertProblem(await call('GET', `/v1/tags/${tag.id}`, token, undefined, {}, cell.v1b), 404, 'not_found');
     const grantsPath = `/v1/service-accounts/${serviceAccountId}/resource-grants`;
     const current = await call<{ data: { version: string } }>('GET', grantsPath, admin);
-    const replaced = await call<{ data: { version: string } }>('PUT', grantsPath, admin, { expectedVersion: current.body.data.version, grants: [{ resourceType: 'tags', resourceId: tag.id, access: 'read' }] });
+    const replaced = await call<{ data: { version: string } }>('PUT', grantsPath, admin, {
+      expectedVersion: current.body.data.version,
+      grants: [{ resourceType: 'tags', resourceId: tag.id, access: 'read' }],
+    });
     assert.equal(replaced.status, 200, JSON.stringify(replaced.body));
     assert.equal((await call('GET', `/v1/tags/${tag.id}`, token, undefined, {}, cell.v1b)).status, 200);
     const emptied = await call('PUT', grantsPath, admin, { expectedVersion: replaced.body.data.version, grants: [] });

@@ -52,7 +52,10 @@ describe('resource ids in their canonical spelling at the edge', () => {
     const upper = id.toUpperCase();
     const current = await callApi<{ data: { version: string } }>(cell.v1, 'GET', `/v1/service-accounts/${upper}/resource-grants`, pat);
     assert.equal(current.status, 200, JSON.stringify(current.body));
-    const replaced = await callApi<{ data: { serviceAccountId: string } }>(cell.v1, 'PUT', `/v1/service-accounts/${upper}/resource-grants`, pat, { expectedVersion: current.body.data.version, grants: [] });
+    const replaced = await callApi<{ data: { serviceAccountId: string } }>(cell.v1, 'PUT', `/v1/service-accounts/${upper}/resource-grants`, pat, {
+      expectedVersion: current.body.data.version,
+      grants: [],
+    });
     assert.equal(replaced.status, 200, JSON.stringify(replaced.body));
     assert.equal(replaced.body.data.serviceAccountId, id);
     const audit = await cell.database.prisma.auditEvent.findMany({ where: { workspaceId: cell.workspaceId, action: 'service_account.resource_grants_replaced' } });

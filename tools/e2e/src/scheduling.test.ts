@@ -82,7 +82,10 @@ describe('v1 scheduling', () => {
       const got = await fx.call<{ data: Appointment }>('GET', `/v1/appointments/${a.id}`, m.token);
       assert.equal(got.status, 200);
       assert.deepEqual(got.body.data, a);
-      assert.deepEqual((await list<Appointment>('/v1/appointments', m.token)).map((x) => x.id), [a.id]);
+      assert.deepEqual(
+        (await list<Appointment>('/v1/appointments', m.token)).map((x) => x.id),
+        [a.id],
+      );
 
       const updated = await fx.call<{ data: Appointment }>('PATCH', `/v1/appointments/${a.id}`, m.token, { expectedVersion: a.version, endsAt: '2026-12-01T12:00:00Z' });
       assert.equal(updated.status, 200, JSON.stringify(updated.body));
@@ -95,7 +98,10 @@ describe('v1 scheduling', () => {
       assert.deepEqual(await list('/v1/appointments', m.token), []);
 
       const events = await fx.outbox(a.id);
-      assert.deepEqual(events.map((e) => e.eventType), ['appointment.created', 'appointment.updated', 'appointment.deleted']);
+      assert.deepEqual(
+        events.map((e) => e.eventType),
+        ['appointment.created', 'appointment.updated', 'appointment.deleted'],
+      );
       const payload = events[0]!.payload as { appointment: Appointment };
       assert.equal(payload.appointment.title, 'Private', 'events carry a private appointment redacted');
       assert.equal(payload.appointment.description, null);
@@ -106,8 +112,14 @@ describe('v1 scheduling', () => {
       const one = await createAppointment(m.token);
       const two = await createAppointment(m.token);
       const later = await createAppointment(m.token, { startsAt: '2026-12-02T10:00:00Z', endsAt: '2026-12-02T11:00:00Z' });
-      assert.deepEqual((await list<Appointment>('/v1/appointments?from=2026-12-01T10:30:00Z&to=2026-12-02T10:00:00Z', m.token)).map((x) => x.id), [one.id, two.id]);
-      assert.deepEqual((await list<Appointment>('/v1/appointments?from=2026-12-01T11:00:00Z', m.token)).map((x) => x.id), [later.id]);
+      assert.deepEqual(
+        (await list<Appointment>('/v1/appointments?from=2026-12-01T10:30:00Z&to=2026-12-02T10:00:00Z', m.token)).map((x) => x.id),
+        [one.id, two.id],
+      );
+      assert.deepEqual(
+        (await list<Appointment>('/v1/appointments?from=2026-12-01T11:00:00Z', m.token)).map((x) => x.id),
+        [later.id],
+      );
     });
 
     it('all-day appointments start and end at local midnights of their zone (end exclusive)', async () => {
@@ -115,7 +127,12 @@ describe('v1 scheduling', () => {
       const a = await createAppointment(m.token, { allDay: true, timeZone: 'Europe/Berlin', startsAt: '2026-12-01T00:00:00+01:00', endsAt: '2026-12-02T00:00:00+01:00' });
       assert.equal(a.startsAt, '2026-11-30T23:00:00.000Z');
       assert.equal(a.timeZone, 'Europe/Berlin');
-      const utcMidnight = await fx.call('POST', '/v1/appointments', m.token, appointment({ allDay: true, timeZone: 'Europe/Berlin', startsAt: '2026-12-01T00:00:00Z', endsAt: '2026-12-02T00:00:00Z' }));
+      const utcMidnight = await fx.call(
+        'POST',
+        '/v1/appointments',
+        m.token,
+        appointment({ allDay: true, timeZone: 'Europe/Berlin', startsAt: '2026-12-01T00:00:00Z', endsAt: '2026-12-02T00:00:00Z' }),
+      );
       assertProblem(utcMidnight, 400, 'validation_failed', '/startsAt');
       assertProblem(utcMidnight, 400, 'validation_failed', '/endsAt');
       // Across the DST change (Berlin, 2026-03-29): the day has 23 hours and still ends at a local midnight.
@@ -133,7 +150,10 @@ describe('v1 scheduling', () => {
       assertProblem(await fx.call('POST', '/v1/appointments', m.token, { title: 'x' }), 400, 'validation_failed', '/startsAt');
       const a = await createAppointment(m.token);
       assertProblem(await fx.call('PATCH', `/v1/appointments/${a.id}`, m.token, { expectedVersion: a.version, startsAt: '2026-12-01T11:30:00Z' }), 400, 'validation_failed', '/endsAt');
-      assert.deepEqual((await list<Appointment>('/v1/appointments', m.token)).map((x) => x.id), [a.id]);
+      assert.deepEqual(
+        (await list<Appointment>('/v1/appointments', m.token)).map((x) => x.id),
+        [a.id],
+      );
       assert.equal((await fx.call<{ data: Appointment }>('GET', `/v1/appointments/${a.id}`, m.token)).body.data.version, '1');
     });
 
@@ -142,7 +162,11 @@ describe('v1 scheduling', () => {
       const a = await createAppointment(m.token);
       const replies = await Promise.all(['A', 'B'].map((title) => fx.call('PATCH', `/v1/appointments/${a.id}`, m.token, { expectedVersion: a.version, title })));
       assert.deepEqual(replies.map((r) => r.status).sort(), [200, 409]);
-      assertProblem(replies.find((r) => r.status === 409)!, 409, 'version_conflict');
+      assertProblem(
+        replies.find((r) => r.status === 409)!,
+        409,
+        'version_conflict',
+      );
       assertProblem(await fx.call('PATCH', `/v1/appointments/${a.id}`, m.token, { expectedVersion: '1', title: 'C' }), 409, 'version_conflict');
     });
 
@@ -168,7 +192,9 @@ describe('v1 scheduling', () => {
       const foreignWs = await fx.otherWorkspace();
       const user = await fx.database.prisma.user.create({ data: { email: `${randomUUID()}@elsewhere.test`, name: 'Foreign' } });
       const foreignMember = await fx.database.prisma.workspaceMember.create({ data: { workspaceId: foreignWs, userId: user.id } });
-      const foreign = await fx.database.prisma.appointment.create({ data: { workspaceId: foreignWs, memberId: foreignMember.id, title: 'x', startsAt: new Date(), endsAt: new Date(Date.now() + 60_000) } });
+      const foreign = await fx.database.prisma.appointment.create({
+        data: { workspaceId: foreignWs, memberId: foreignMember.id, title: 'x', startsAt: new Date(), endsAt: new Date(Date.now() + 60_000) },
+      });
       assertProblem(await fx.call('GET', `/v1/appointments/${foreign.id}`, m.token), 404, 'not_found');
       assertProblem(await fx.call('GET', `/v1/members/${foreignMember.id}/appointments`, fx.admin), 404, 'not_found');
       assertProblem(await fx.call('POST', `/v1/members/${foreignMember.id}/appointments`, fx.admin, appointment()), 404, 'not_found');
@@ -199,7 +225,10 @@ describe('v1 scheduling', () => {
       assertProblem(await fx.call('GET', `/v1/members/${other.memberId}/appointments`, m.token), 403, 'forbidden');
       assertProblem(await fx.call('POST', `/v1/members/${other.memberId}/appointments`, m.token, appointment()), 403, 'forbidden');
       const groupId = await shareGroup(m.memberId, other.memberId);
-      assert.deepEqual((await list<Appointment>(`/v1/members/${other.memberId}/appointments`, m.token)).map((x) => x.id), [mine.id]);
+      assert.deepEqual(
+        (await list<Appointment>(`/v1/members/${other.memberId}/appointments`, m.token)).map((x) => x.id),
+        [mine.id],
+      );
       await fx.database.prisma.group.update({ where: { workspaceId_id: { workspaceId: fx.workspaceId, id: groupId } }, data: { archivedAt: new Date() } });
       assertProblem(await fx.call('GET', `/v1/members/${other.memberId}/appointments`, m.token), 403, 'forbidden');
       // The owner holds members:write (every permission): no group needed.
@@ -255,7 +284,10 @@ describe('v1 scheduling', () => {
       assert.equal(created.memberId, other.memberId);
       assert.equal((await list(`/v1/members/${other.memberId}/appointments`, writer.token)).length, 2);
       const reader = await fx.serviceAccount(DELEGATED, [{ resourceType: 'appointment', resourceId: theirs.id, access: 'read' }]);
-      assert.deepEqual((await list<Appointment>(`/v1/members/${other.memberId}/appointments`, reader.token)).map((x) => x.id), [theirs.id]);
+      assert.deepEqual(
+        (await list<Appointment>(`/v1/members/${other.memberId}/appointments`, reader.token)).map((x) => x.id),
+        [theirs.id],
+      );
       assertProblem(await fx.call('DELETE', `/v1/members/${other.memberId}/appointments/${theirs.id}`, reader.token), 403, 'insufficient_grant');
       // Through another member's path the appointment is not there, whatever the grant says of it.
       const elsewhere = await newMember();
@@ -275,7 +307,10 @@ describe('v1 scheduling', () => {
     type Grant = { resourceType: string; resourceId: string | null; access: 'read' | 'write' };
     const grantsOf = async (accountId: string) => (await fx.call<{ data: { version: string; grants: Grant[] } }>('GET', `/v1/service-accounts/${accountId}/resource-grants`, fx.admin)).body.data;
     const replaceGrants = async (accountId: string, grants: Grant[]) => {
-      const reply = await fx.call<{ data: { grants: Grant[] } }>('PUT', `/v1/service-accounts/${accountId}/resource-grants`, fx.admin, { expectedVersion: (await grantsOf(accountId)).version, grants });
+      const reply = await fx.call<{ data: { grants: Grant[] } }>('PUT', `/v1/service-accounts/${accountId}/resource-grants`, fx.admin, {
+        expectedVersion: (await grantsOf(accountId)).version,
+        grants,
+      });
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
       return reply.body.data.grants;
     };
@@ -312,9 +347,15 @@ describe('v1 scheduling', () => {
       assert.equal(created.memberId, other.memberId);
       const updated = await fx.call<{ data: Appointment }>('PATCH', `${base}/appointments/${created.id}`, token, { expectedVersion: created.version, title: 'Moved by the sync' });
       assert.equal(updated.status, 200, JSON.stringify(updated.body));
-      assert.deepEqual((await list<Appointment>(`${base}/appointments`, token)).map((a) => a.id), [created.id]);
+      assert.deepEqual(
+        (await list<Appointment>(`${base}/appointments`, token)).map((a) => a.id),
+        [created.id],
+      );
       const absence = await createAbsence(fx.admin, { startsOn: '2026-12-08', endsOn: '2026-12-09' }, `${base}/absences`);
-      assert.deepEqual((await list<Absence>(`${base}/absences`, token)).map((a) => a.id), [absence.id]);
+      assert.deepEqual(
+        (await list<Absence>(`${base}/absences`, token)).map((a) => a.id),
+        [absence.id],
+      );
       assert.equal((await fx.call('GET', `${base}/availability?${week}`, token)).status, 200);
       // Absences are read-only for it: creating one names the write grant.
       const readOnly = await fx.call('POST', `${base}/absences`, token, { kind: 'vacation', startsOn: '2026-12-10', endsOn: '2026-12-11' });
@@ -324,11 +365,16 @@ describe('v1 scheduling', () => {
       // A grant on one appointment of another member: that member's calendar shows it (read-only), this one's nothing.
       const third = await newMember();
       const theirs = await createAppointment(third.token);
-      assert.deepEqual(await replaceGrants(accountId, [{ resourceType: 'appointments', resourceId: theirs.id, access: 'read' }]), [{ resourceType: 'appointments', resourceId: theirs.id, access: 'read' }]);
+      assert.deepEqual(await replaceGrants(accountId, [{ resourceType: 'appointments', resourceId: theirs.id, access: 'read' }]), [
+        { resourceType: 'appointments', resourceId: theirs.id, access: 'read' },
+      ]);
       assert.deepEqual(await list(`${base}/appointments`, token), []);
       assertProblem(await fx.call('PATCH', `${base}/appointments/${created.id}`, token, { expectedVersion: '2', title: 'x' }), 404, 'not_found');
       assertProblem(await fx.call('PATCH', `${base}/appointments/${theirs.id}`, token, { expectedVersion: '1', title: 'x' }), 404, 'not_found');
-      assert.deepEqual((await list<Appointment>(`/v1/members/${third.memberId}/appointments`, token)).map((a) => a.id), [theirs.id]);
+      assert.deepEqual(
+        (await list<Appointment>(`/v1/members/${third.memberId}/appointments`, token)).map((a) => a.id),
+        [theirs.id],
+      );
       const notWritable = await fx.call('DELETE', `/v1/members/${third.memberId}/appointments/${theirs.id}`, token);
       assertProblem(notWritable, 403, 'insufficient_grant');
       assert.match(detailOf(notWritable), new RegExp(`\\{"resourceType":"appointments","resourceId":"${theirs.id}","access":"write"\\}`));
@@ -390,10 +436,16 @@ describe('v1 scheduling', () => {
       // An administrator's create defaults to approved; the list filters by status.
       const made = await createAbsence(admin.token, { startsOn: '2027-03-01', endsOn: '2027-03-02' }, `/v1/members/${m.memberId}/absences`);
       assert.equal(made.status, 'approved');
-      assert.deepEqual((await list<Absence>(`/v1/members/${m.memberId}/absences?status=approved`, admin.token)).map((x) => x.id), [made.id]);
+      assert.deepEqual(
+        (await list<Absence>(`/v1/members/${m.memberId}/absences?status=approved`, admin.token)).map((x) => x.id),
+        [made.id],
+      );
       assert.equal((await fx.call('DELETE', path, admin.token)).status, 204);
       assertProblem(await fx.call('GET', `/v1/absences/${mine.id}`, m.token), 404, 'not_found');
-      assert.deepEqual((await fx.outbox(mine.id)).map((e) => e.eventType), ['absence.created', 'absence.updated', 'absence.updated', 'absence.deleted']);
+      assert.deepEqual(
+        (await fx.outbox(mine.id)).map((e) => e.eventType),
+        ['absence.created', 'absence.updated', 'absence.updated', 'absence.deleted'],
+      );
     });
 
     it('own requested absences change and delete; scopes: delegated read and admin write', async () => {
@@ -465,12 +517,18 @@ describe('v1 scheduling', () => {
       assert.equal(reply.body.data.timeZone, 'Europe/Berlin');
       assert.equal(windows.length, 24);
       assert.equal(windows[0]!.startsAt, '2026-12-01T00:00:00+01:00');
-      assert.deepEqual(windows.slice(8, 11).map((w) => [w.startsAt, w.availableMinutes, w.reasons]), [
-        ['2026-12-01T08:00:00+01:00', 0, ['working-hours']],
-        ['2026-12-01T09:00:00+01:00', 60, []],
-        ['2026-12-01T10:00:00+01:00', 30, ['appointment']],
-      ]);
-      assert.equal(windows.reduce((sum, w) => sum + w.availableMinutes, 0), 450);
+      assert.deepEqual(
+        windows.slice(8, 11).map((w) => [w.startsAt, w.availableMinutes, w.reasons]),
+        [
+          ['2026-12-01T08:00:00+01:00', 0, ['working-hours']],
+          ['2026-12-01T09:00:00+01:00', 60, []],
+          ['2026-12-01T10:00:00+01:00', 30, ['appointment']],
+        ],
+      );
+      assert.equal(
+        windows.reduce((sum, w) => sum + w.availableMinutes, 0),
+        450,
+      );
     });
 
     it('at the edges of representable time and before standard time: every instant is a Timestamp naming the instant (generated-input check)', async () => {
@@ -506,10 +564,13 @@ describe('v1 scheduling', () => {
       assert.equal(reply.body.data.memberId, other.memberId);
       const sa = await fx.serviceAccount(['availability:delegated:read'], [{ resourceType: 'appointment', resourceId: null, access: 'read' }]);
       assertProblem(await fx.call('GET', path, sa.token), 403, 'insufficient_grant');
-      const granted = await fx.serviceAccount(['availability:delegated:read'], [
-        { resourceType: 'appointment', resourceId: null, access: 'read' },
-        { resourceType: 'absence', resourceId: null, access: 'read' },
-      ]);
+      const granted = await fx.serviceAccount(
+        ['availability:delegated:read'],
+        [
+          { resourceType: 'appointment', resourceId: null, access: 'read' },
+          { resourceType: 'absence', resourceId: null, access: 'read' },
+        ],
+      );
       assert.equal((await fx.call('GET', path, granted.token)).status, 200);
       assertProblem(await fx.call('GET', `/v1/members/${randomUUID()}/availability?${week}`, fx.admin), 404, 'not_found');
     });

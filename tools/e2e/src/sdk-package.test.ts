@@ -31,7 +31,10 @@ describe('the packed @workcell/sdk, installed outside the repository', () => {
     temp = await mkdtemp(join(tmpdir(), 'workcell-sdk-'));
     const packed = await pack(SDK, temp);
     tarball = packed.tarball;
-    assert.ok(['dist/index.js', 'dist/index.d.ts', 'README.md'].every((file) => packed.files.includes(file)), packed.files.join(', '));
+    assert.ok(
+      ['dist/index.js', 'dist/index.d.ts', 'README.md'].every((file) => packed.files.includes(file)),
+      packed.files.join(', '),
+    );
   }, 120_000);
   afterAll(() => temp && rm(temp, { recursive: true, force: true }));
 
@@ -61,7 +64,11 @@ describe('the packed @workcell/sdk, installed outside the repository', () => {
     assert.match(lines[1]!, /^created tag example \d+$/);
     assert.equal(lines[2], 'listed it 1 time(s)');
 
-    const webhookHelper = await run(process.execPath, ['--input-type=module', '-e', "import { verifyWebhook } from '@workcell/sdk'; try { verifyWebhook('whsec_AAAA', '{}', {}); } catch (error) { console.log(error.name); }"], app);
+    const webhookHelper = await run(
+      process.execPath,
+      ['--input-type=module', '-e', "import { verifyWebhook } from '@workcell/sdk'; try { verifyWebhook('whsec_AAAA', '{}', {}); } catch (error) { console.log(error.name); }"],
+      app,
+    );
     assert.equal(webhookHelper.stdout.trim(), 'WorkcellWebhookVerificationError', webhookHelper.stderr);
 
     const nobody = await closedPort();

@@ -47,16 +47,28 @@ describe('v1 search', () => {
     const task = await created('/v1/tasks', { title: 'Draft the launch note', description: 'mentions zebracorn once' });
     const doc = await created('/v1/documents', { title: 'Unrelated', format: 'plain', content: 'nothing to see' });
     const hits = await search('q=zebracorn&types=projects,tasks,documents');
-    assert.deepEqual(hits.map((h) => h.id), [project, task]);
+    assert.deepEqual(
+      hits.map((h) => h.id),
+      [project, task],
+    );
     assert.ok(hits[0]!.score > hits[1]!.score);
     for (const h of hits) assertShape('searchResources', h);
     assert.equal(hits[0]!.type, 'projects');
     assert.equal(hits[0]!.title, 'Zebracorn launch');
     assert.equal(hits[1]!.snippet, 'mentions zebracorn once');
-    assert.deepEqual((await search('q=nothing%20to%20see&types=documents')).map((h) => h.id), [doc]);
+    assert.deepEqual(
+      (await search('q=nothing%20to%20see&types=documents')).map((h) => h.id),
+      [doc],
+    );
     // websearch syntax: a quoted phrase and an excluded word; never a syntax error.
-    assert.deepEqual((await search('q=%22launch%20note%22&types=projects,tasks')).map((h) => h.id), [task]);
-    assert.deepEqual((await search('q=zebracorn%20-plan&types=projects,tasks')).map((h) => h.id), [task]);
+    assert.deepEqual(
+      (await search('q=%22launch%20note%22&types=projects,tasks')).map((h) => h.id),
+      [task],
+    );
+    assert.deepEqual(
+      (await search('q=zebracorn%20-plan&types=projects,tasks')).map((h) => h.id),
+      [task],
+    );
     assert.deepEqual(await search(`q=${encodeURIComponent('"(&|!:*')}&types=projects`), []);
   });
 
@@ -68,7 +80,10 @@ describe('v1 search', () => {
     assertProblem(refused, 403, 'insufficient_scope');
     assert.match(errorOf(refused).detail, /contacts:read/);
     assert.doesNotMatch(errorOf(refused).detail, /projects:read/);
-    assert.deepEqual((await search('q=quokkaplan', narrow)).map((h) => h.type), ['projects']);
+    assert.deepEqual(
+      (await search('q=quokkaplan', narrow)).map((h) => h.type),
+      ['projects'],
+    );
     assert.deepEqual((await search('q=quokkaplan')).map((h) => h.type).sort(), ['contacts', 'projects']);
     const noSearch = await cell.mint(['projects:read']);
     assertProblem(await call('GET', '/v1/search?q=quokkaplan&types=projects', noSearch), 403, 'insufficient_scope');
@@ -99,7 +114,10 @@ describe('v1 search', () => {
     assert.equal((await call('DELETE', `/v1/tags/${archived}`, admin)).status, 204);
     const other = await cell.otherWorkspace();
     await database.prisma.tag.create({ data: { workspaceId: other, name: 'wombatword foreign' } });
-    assert.deepEqual((await search('q=wombatword&types=tags')).map((h) => h.id), [kept]);
+    assert.deepEqual(
+      (await search('q=wombatword&types=tags')).map((h) => h.id),
+      [kept],
+    );
   });
 
   it('a service account finds only what its resource grants let it read; comments also need their target readable', async () => {
@@ -108,13 +126,22 @@ describe('v1 search', () => {
     const onGranted = await created('/v1/comments', { targetType: 'projects', targetId: granted, body: 'platypusplan remark' });
     const contact = await created('/v1/contacts', { kind: 'person', name: 'Someone' });
     const onContact = await created('/v1/comments', { targetType: 'contacts', targetId: contact, body: 'platypusplan remark on a contact' });
-    const { token } = await cell.serviceAccount(['search:read', 'projects:read', 'comments:read'], [
-      { resourceType: 'project', resourceId: granted, access: 'read' },
-      { resourceType: 'comment', resourceId: null, access: 'read' },
-    ]);
-    assert.deepEqual((await search('q=platypusplan&types=projects', token)).map((h) => h.id), [granted]);
+    const { token } = await cell.serviceAccount(
+      ['search:read', 'projects:read', 'comments:read'],
+      [
+        { resourceType: 'project', resourceId: granted, access: 'read' },
+        { resourceType: 'comment', resourceId: null, access: 'read' },
+      ],
+    );
+    assert.deepEqual(
+      (await search('q=platypusplan&types=projects', token)).map((h) => h.id),
+      [granted],
+    );
     // The contact comment needs contacts:read; the comment on a hidden project needs that project's grant.
-    assert.deepEqual((await search('q=platypusplan&types=comments', token)).map((h) => h.id), [onGranted]);
+    assert.deepEqual(
+      (await search('q=platypusplan&types=comments', token)).map((h) => h.id),
+      [onGranted],
+    );
     assert.deepEqual((await search('q=platypusplan&types=comments')).map((h) => h.id).sort(), [onGranted, onContact].sort());
     const ungranted = await cell.serviceAccount(['search:read', 'projects:read'], []);
     assert.deepEqual(await search('q=platypusplan&types=projects', ungranted.token), []);
@@ -124,7 +151,10 @@ describe('v1 search', () => {
     const product = await created('/v1/products', { name: 'Narwhalware', description: 'narwhal kit', unit: 'piece' });
     for (const token of [admin, await cell.mint(['search:read', 'products:read'])]) {
       const hits = await search('q=narwhalware&types=products', token);
-      assert.deepEqual(hits.map((h) => h.id), [product]);
+      assert.deepEqual(
+        hits.map((h) => h.id),
+        [product],
+      );
       assert.deepEqual(Object.keys(hits[0]!).sort(), ['id', 'score', 'snippet', 'title', 'type', 'updatedAt']);
     }
   });
@@ -136,7 +166,10 @@ describe('v1 search', () => {
     const expense = (await statement('expense')).id;
     const budget = (await statement('budget')).id;
     const plain = await cell.mint(['search:read', 'project-statements:read']);
-    assert.deepEqual((await search('q=dingoledger&types=project-statements', plain)).map((h) => h.id), [expense]);
+    assert.deepEqual(
+      (await search('q=dingoledger&types=project-statements', plain)).map((h) => h.id),
+      [expense],
+    );
     const finance = await cell.mint(['search:read', 'project-statements:read', 'project-statements:finance:read']);
     assert.deepEqual((await search('q=dingoledger&types=project-statements', finance)).map((h) => h.id).sort(), [expense, budget].sort());
   });
@@ -178,10 +211,34 @@ describe('v1 search', () => {
     const member = await database.prisma.user.create({ data: { email: `${word}@example.test`, name: 'Capybaraword Person' } });
     await database.prisma.workspaceMember.create({ data: { workspaceId, userId: member.id } });
     const hits = await search(`q=${word}`);
-    assert.deepEqual(hits.map((h) => h.type), ['users']);
+    assert.deepEqual(
+      hits.map((h) => h.type),
+      ['users'],
+    );
     // An address is one word to the parser: it matches whole.
-    assert.deepEqual((await search(`q=${word}@example.test&types=users`)).map((h) => h.type), ['users']);
-    for (const type of ['projects', 'tasks', 'time-entries', 'contacts', 'call-notes', 'contact-groups', 'lists', 'services', 'tags', 'project-templates', 'products', 'product-groups', 'project-statements', 'documents', 'files', 'comments', 'users']) {
+    assert.deepEqual(
+      (await search(`q=${word}@example.test&types=users`)).map((h) => h.type),
+      ['users'],
+    );
+    for (const type of [
+      'projects',
+      'tasks',
+      'time-entries',
+      'contacts',
+      'call-notes',
+      'contact-groups',
+      'lists',
+      'services',
+      'tags',
+      'project-templates',
+      'products',
+      'product-groups',
+      'project-statements',
+      'documents',
+      'files',
+      'comments',
+      'users',
+    ]) {
       assert.equal((await call('GET', `/v1/search?q=${word}&types=${type}`, admin)).status, 200, type);
     }
   });

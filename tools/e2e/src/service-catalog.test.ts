@@ -89,7 +89,10 @@ describe('v1 services', () => {
         { name: s.name, description: s.description, billable: s.billable, defaultRate: s.defaultRate, version: s.version, archivedAt: s.archivedAt },
         { name: 'Consulting', description: 'Hourly', billable: true, defaultRate: { amount: '120.5', currency: 'EUR' }, version: '1', archivedAt: null },
       );
-      assert.deepEqual((await cell.outbox(s.id)).map((e) => [e.eventType, e.aggregateType]), [['service.created', 'service']]);
+      assert.deepEqual(
+        (await cell.outbox(s.id)).map((e) => [e.eventType, e.aggregateType]),
+        [['service.created', 'service']],
+      );
       const got = await call<{ data: Service }>('GET', `${PATH}/${s.id}`, cell.admin);
       assert.equal(got.headers.get('etag'), '"1"');
       assertShape('getService', got.body.data);
@@ -134,7 +137,9 @@ describe('v1 services', () => {
       assertProblem(await call('PATCH', `${PATH}/${s.id}`, cell.admin, { name: 'no version' }), 400, 'validation_failed', '/expectedVersion');
       assertProblem(await call('PATCH', `${PATH}/${s.id}`, cell.admin, { expectedVersion: '2' }), 400, 'validation_failed');
       assertProblem(await call('PATCH', `${PATH}/${s.id}`, cell.admin, { expectedVersion: '2', defaultRate: { amount: '-5', currency: 'EUR' } }), 400, 'validation_failed', '/defaultRate/amount');
-      const replies = await Promise.all(Array.from({ length: 4 }, (_, i) => call('PATCH', `${PATH}/${s.id}`, cell.admin, { expectedVersion: '2', name: `writer ${i}` }, {}, i % 2 ? cell.v1b : cell.v1)));
+      const replies = await Promise.all(
+        Array.from({ length: 4 }, (_, i) => call('PATCH', `${PATH}/${s.id}`, cell.admin, { expectedVersion: '2', name: `writer ${i}` }, {}, i % 2 ? cell.v1b : cell.v1)),
+      );
       assert.deepEqual(replies.map((r) => r.status).sort(), [200, 409, 409, 409]);
       assert.equal((await row(s.id)).revision, 3);
       assert.equal((await cell.outbox(s.id, 'service.updated')).length, 2);
@@ -152,7 +157,10 @@ describe('v1 services', () => {
       assert.equal(restored.body.data.archivedAt, null);
       assert.equal(restored.headers.get('etag'), '"3"');
       assert.ok((await listAll(`${PATH}?limit=200`)).some((x) => x.id === s.id));
-      assert.deepEqual((await cell.outbox(s.id)).map((e) => e.eventType), ['service.created', 'service.archived', 'service.restored']);
+      assert.deepEqual(
+        (await cell.outbox(s.id)).map((e) => e.eventType),
+        ['service.created', 'service.archived', 'service.restored'],
+      );
     });
 
     it('pages with a cursor without gaps or repeats; bad cursors and limits are 400', async () => {
@@ -164,7 +172,10 @@ describe('v1 services', () => {
       for (const item of first.body.data) assertShape('listServices', item);
       const all = await listAll(`${PATH}?limit=2`);
       assert.equal(new Set(all.map((s) => s.id)).size, all.length);
-      assert.deepEqual(all.filter((s) => made.some((m) => m.id === s.id)).map((s) => s.id), made.map((m) => m.id));
+      assert.deepEqual(
+        all.filter((s) => made.some((m) => m.id === s.id)).map((s) => s.id),
+        made.map((m) => m.id),
+      );
       assertProblem(await call('GET', `${PATH}?cursor=${first.body.meta.nextCursor}x`, cell.admin), 400, 'validation_failed');
       assert.equal((await call('GET', `${PATH}?limit=0`, cell.admin)).status, 400);
       assert.equal((await call('GET', `${PATH}?unknown=1`, cell.admin)).status, 400);
@@ -203,7 +214,11 @@ describe('v1 services', () => {
     it('a stale version is 409 version_conflict; of concurrent replacements on one version exactly one wins', async () => {
       const s = await create();
       const rate = (amount: string) => ({ memberId: null, validFrom: '2026-01-01', rate: { amount, currency: 'EUR' } });
-      const replies = await Promise.all(Array.from({ length: 4 }, (_, i) => call('PUT', `${PATH}/${s.id}/billing-rates`, cell.admin, { expectedVersion: '1', rates: [rate(`${i + 1}0`), { ...rate('5'), validFrom: '2027-01-01' }] }, {}, i % 2 ? cell.v1b : cell.v1)));
+      const replies = await Promise.all(
+        Array.from({ length: 4 }, (_, i) =>
+          call('PUT', `${PATH}/${s.id}/billing-rates`, cell.admin, { expectedVersion: '1', rates: [rate(`${i + 1}0`), { ...rate('5'), validFrom: '2027-01-01' }] }, {}, i % 2 ? cell.v1b : cell.v1),
+        ),
+      );
       assert.deepEqual(replies.map((r) => r.status).sort(), [200, 409, 409, 409]);
       for (const r of replies.filter((x) => x.status === 409)) assert.equal(errorOf(r).code, 'version_conflict');
       assert.equal(await rateRows(s.id), 2, 'exactly one set, never a mix');
@@ -241,7 +256,10 @@ describe('v1 services', () => {
       const a = await create();
       const b = await create();
       const { token } = await cell.serviceAccount(['services:read', 'services:write'], [{ resourceType: 'service', resourceId: a.id, access: 'read' }]);
-      assert.deepEqual((await listAll(`${PATH}?limit=200`, token)).map((s) => s.id), [a.id]);
+      assert.deepEqual(
+        (await listAll(`${PATH}?limit=200`, token)).map((s) => s.id),
+        [a.id],
+      );
       assert.equal((await call('GET', `${PATH}/${a.id}`, token)).status, 200);
       assert.equal((await call('GET', `${PATH}/${a.id}/billing-rates`, token)).status, 200);
       assertProblem(await call('GET', `${PATH}/${b.id}`, token), 404, 'not_found');

@@ -171,7 +171,14 @@ describe('project sharing: time entries, project statements, planned work, task 
   describe('project statements', () => {
     const PATH = '/v1/project-statements';
     const statement = { shared: '', open: '' };
-    const body = (projectId: string) => ({ projectId, kind: 'expense', occurredOn: '2026-03-01', description: `Shared-family statement ${++seq}`, quantity: '1', unitPrice: { amount: '10', currency: 'EUR' } });
+    const body = (projectId: string) => ({
+      projectId,
+      kind: 'expense',
+      occurredOn: '2026-03-01',
+      description: `Shared-family statement ${++seq}`,
+      quantity: '1',
+      unitPrice: { amount: '10', currency: 'EUR' },
+    });
     const create = async (projectId: string, as = cell.admin) => ok<Item>(await call('POST', PATH, as, body(projectId)), 201);
     const current = async (id: string) => ok<Item>(await call('GET', `${PATH}/${id}`, cell.admin), 200);
 
@@ -225,7 +232,9 @@ describe('project sharing: time entries, project statements, planned work, task 
     const to = '2031-03-02T00:00:00Z';
     const LIST = `/v1/planned-work?from=${from}&to=${to}&limit=200`;
     const schedulePath = (taskId: string) => `/v1/tasks/${taskId}/planned-work`;
-    const windows = (hour: number) => [{ memberId: cell.ownerMemberId, startsAt: `2031-03-01T${String(hour).padStart(2, '0')}:00:00Z`, endsAt: `2031-03-01T${String(hour + 1).padStart(2, '0')}:00:00Z`, plannedMinutes: 30 }];
+    const windows = (hour: number) => [
+      { memberId: cell.ownerMemberId, startsAt: `2031-03-01T${String(hour).padStart(2, '0')}:00:00Z`, endsAt: `2031-03-01T${String(hour + 1).padStart(2, '0')}:00:00Z`, plannedMinutes: 30 },
+    ];
     const version = async (taskId: string) => ok<Item>(await call('GET', schedulePath(taskId), cell.admin), 200).version;
     const replace = async (taskId: string, as: string, hour: number) => call('PUT', schedulePath(taskId), as, { expectedVersion: await version(taskId), windows: windows(hour) });
     const taskIdsOf = async (as: string) => new Set((await listAll<{ taskId: string }>(LIST, as)).map((w) => w.taskId));
@@ -285,7 +294,12 @@ describe('project sharing: time entries, project statements, planned work, task 
       assertProblem(await call('POST', `${PATH}/${id}/restore`, token.outsider), 404, 'not_found');
       const listed = ids(await listAll<Item>(`${PATH}?limit=200`, token.outsider));
       assert.ok(!listed.has(id) && !listed.has(series.external) && listed.has(series.open));
-      assertProblem(await call('POST', PATH, token.outsider, { templateTaskId: shared.taskId, rule: { frequency: 'daily' }, startsOn: '2030-01-01', timeZone: 'UTC' }), 400, 'validation_failed', '/templateTaskId');
+      assertProblem(
+        await call('POST', PATH, token.outsider, { templateTaskId: shared.taskId, rule: { frequency: 'daily' }, startsOn: '2030-01-01', timeZone: 'UTC' }),
+        400,
+        'validation_failed',
+        '/templateTaskId',
+      );
     });
 
     it('a viewer reads, lists and previews them but may not create, change, recheck, send events to, archive or restore one', async () => {

@@ -56,7 +56,8 @@ describe('project sharing: comments, activity, documents and custom-field values
   const commentIds = async (targetType: string, targetId: string, token: string) => (await cell.listAll<Comment>(`/v1/comments?targetType=${targetType}&targetId=${targetId}`, token)).map((c) => c.id);
   const activityPath = (targetType: string, targetId: string) => `/v1/activity?targetType=${targetType}&targetId=${targetId}`;
   const documentIds = async (token: string, query = '') => (await cell.listAll<Document>(`/v1/documents${query}`, token)).map((d) => d.id);
-  const newDocument = (token: string, target?: { targetType: string; targetId: string }) => cell.call<{ data: Document }>('POST', '/v1/documents', token, { title: 'Doc', format: 'plain', content: 'text', ...target });
+  const newDocument = (token: string, target?: { targetType: string; targetId: string }) =>
+    cell.call<{ data: Document }>('POST', '/v1/documents', token, { title: 'Doc', format: 'plain', content: 'text', ...target });
   const documentVersion = async (id: string) => ((await answered(cell.call<{ data: Document }>('GET', `/v1/documents/${id}`, cell.admin), 200)) as { data: Document }).data.version;
   const valuesPath = (segment: string, id: string) => `/v1/${segment}/${id}/custom-field-values`;
   const values = async (segment: string, id: string) => ((await answered(cell.call<{ data: Values }>('GET', valuesPath(segment, id), cell.admin), 200)) as { data: Values }).data;
@@ -115,7 +116,10 @@ describe('project sharing: comments, activity, documents and custom-field values
 
   describe('comments', () => {
     it('an outsider finds neither the shared project’s nor its task’s comments: 404 by id and by target, and may not comment (400 /targetId)', async () => {
-      for (const [type, id] of [['projects', ids.P], ['tasks', ids.T]] as const) {
+      for (const [type, id] of [
+        ['projects', ids.P],
+        ['tasks', ids.T],
+      ] as const) {
         assertProblem(await cell.call('GET', `/v1/comments?targetType=${type}&targetId=${id}`, tokens.outsider), 404, 'not_found');
         assertProblem(await comment(tokens.outsider, type, id), 400, 'validation_failed', '/targetId');
       }
@@ -146,7 +150,11 @@ describe('project sharing: comments, activity, documents and custom-field values
     });
 
     it('an open project, its task and a contact behave as before for an outsider', async () => {
-      for (const [type, id] of [['projects', ids.O], ['tasks', ids.TO], ['contacts', ids.C]] as const) {
+      for (const [type, id] of [
+        ['projects', ids.O],
+        ['tasks', ids.TO],
+        ['contacts', ids.C],
+      ] as const) {
         const own = (await answered(comment(tokens.outsider, type, id), 201)).data.id;
         assert.ok((await commentIds(type, id, tokens.outsider)).includes(own));
         await answered(cell.call('PATCH', `/v1/comments/${own}`, tokens.outsider, { body: 'Edited' }), 200);
@@ -166,7 +174,10 @@ describe('project sharing: comments, activity, documents and custom-field values
 
   describe('activity', () => {
     it('the shared project’s and its task’s activity is 404 for an outsider and an unlisted service account, readable when listed', async () => {
-      for (const [type, id] of [['projects', ids.P], ['tasks', ids.T]] as const) {
+      for (const [type, id] of [
+        ['projects', ids.P],
+        ['tasks', ids.T],
+      ] as const) {
         assertProblem(await cell.call('GET', activityPath(type, id), tokens.outsider), 404, 'not_found');
         assertProblem(await cell.call('GET', activityPath(type, id), tokens.unlistedSa), 404, 'not_found');
         for (const token of [tokens.viewer, tokens.editor, tokens.listedSa]) {
@@ -174,7 +185,12 @@ describe('project sharing: comments, activity, documents and custom-field values
           assert.ok(body.data.length > 0);
         }
       }
-      for (const [type, id] of [['projects', ids.O], ['tasks', ids.TO], ['contacts', ids.C]] as const) await answered(cell.call('GET', activityPath(type, id), tokens.outsider), 200);
+      for (const [type, id] of [
+        ['projects', ids.O],
+        ['tasks', ids.TO],
+        ['contacts', ids.C],
+      ] as const)
+        await answered(cell.call('GET', activityPath(type, id), tokens.outsider), 200);
     });
   });
 
@@ -199,7 +215,11 @@ describe('project sharing: comments, activity, documents and custom-field values
       await answered(cell.call('GET', `/v1/documents/${documents.onT}`, tokens.viewer), 200);
       const listed = await documentIds(tokens.viewer);
       for (const id of [documents.onP, documents.onT, documents.onO]) assert.ok(listed.includes(id));
-      assertProblem(await cell.call('PATCH', `/v1/documents/${documents.onP}`, tokens.viewer, { title: 'Changed', expectedVersion: await documentVersion(documents.onP) }), 403, 'insufficient_project_access');
+      assertProblem(
+        await cell.call('PATCH', `/v1/documents/${documents.onP}`, tokens.viewer, { title: 'Changed', expectedVersion: await documentVersion(documents.onP) }),
+        403,
+        'insufficient_project_access',
+      );
       assertProblem(await cell.call('DELETE', `/v1/documents/${documents.onP}`, tokens.viewer), 403, 'insufficient_project_access');
       assertProblem(await cell.call('POST', `/v1/documents/${documents.onP}/restore`, tokens.viewer), 403, 'insufficient_project_access');
       assertProblem(await newDocument(tokens.viewer, { targetType: 'tasks', targetId: ids.T }), 403, 'insufficient_project_access');
@@ -236,18 +256,28 @@ describe('project sharing: comments, activity, documents and custom-field values
 
   describe('custom-field values', () => {
     it('an outsider neither reads nor writes the shared project’s or its task’s values (404); open targets and contacts as before', async () => {
-      for (const [segment, id] of [['projects', ids.P], ['tasks', ids.T]] as const) {
+      for (const [segment, id] of [
+        ['projects', ids.P],
+        ['tasks', ids.T],
+      ] as const) {
         assertProblem(await cell.call('GET', valuesPath(segment, id), tokens.outsider), 404, 'not_found');
         assertProblem(await writeValue(tokens.outsider, segment, id), 404, 'not_found');
       }
-      for (const [segment, id] of [['projects', ids.O], ['tasks', ids.TO], ['contacts', ids.C]] as const) {
+      for (const [segment, id] of [
+        ['projects', ids.O],
+        ['tasks', ids.TO],
+        ['contacts', ids.C],
+      ] as const) {
         await answered(cell.call('GET', valuesPath(segment, id), tokens.outsider), 200);
         await answered(writeValue(tokens.outsider, segment, id), 200);
       }
     });
 
     it('a viewer reads them but a write is 403 insufficient_project_access; an editor writes', async () => {
-      for (const [segment, id] of [['projects', ids.P], ['tasks', ids.T]] as const) {
+      for (const [segment, id] of [
+        ['projects', ids.P],
+        ['tasks', ids.T],
+      ] as const) {
         const before = await values(segment, id);
         await answered(cell.call('GET', valuesPath(segment, id), tokens.viewer), 200);
         assertProblem(await writeValue(tokens.viewer, segment, id), 403, 'insufficient_project_access');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
@@ -15,7 +15,8 @@ import { addMember, useV1Cell } from './support/cell.js';
  * cell's services and the mail outbox: invite → accept → sign in by the e-mailed link → the account page → create a
  * personal access token → use it on the v1 API → revoke it on the page → 401. Plus single use and expiry of links, no
  * enumeration, form tokens (CSRF), the settings.api.personalCredentials permission, cookie flags, sign out (here and
- * everywhere), the request limits, and the pages in headless Chromium (screenshots under tools/e2e/artifacts/sign-in).
+ * everywhere), the request limits, the worker mailing the link through a failing mail driver, the session an
+ * invitation's acceptance starts, and the pages in headless Chromium (screenshots under tools/e2e/artifacts/sign-in).
  */
 
 const env = useTestEnvironment({ SIGN_IN_LIMIT_PER_CLIENT: '60' });
@@ -73,22 +74,33 @@ describe('sign-in by e-mail link, sessions and the account page', () => {
   const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
   const secretIn = (html: string) => /id="new-token-value" class="secret" readonly value="([^"]+)"/.exec(html)?.[1];
 
-  /** A member with the signer role (settings.api.personalCredentials, workspace:read, projects:read), by invitation. */
-  async function invitedMember(): Promise<string> {
-    const email = `signer-${randomUUID().slice(0, 8)}@example.com`;
+  /** The acceptance token of a new invitation of the address to the cell's workspace with the signer role (from its e-mail). */
+  async function invitationToken(email: string): Promise<string> {
     const invited = await cell.call<{ data: { id: string } }>('POST', '/v1/invitations', cell.admin, { email, roleIds: [signerRoleId] });
     assert.equal(invited.status, 201, JSON.stringify(invited.body));
     const [event] = await cell.outbox(invited.body.data.id, 'invitation.created');
     assert.ok(event);
     const eml = await waitFor('the invitation e-mail', () => readFile(join(outboxDir(), `invitation-${event.id}.eml`), 'utf8').catch(() => null));
-    const token = new URL(/^(http:\/\/\S+\/invitations\/accept\?token=\S+)$/m.exec(textOf(eml))![1]!).searchParams.get('token');
-    const accepted = await fetch(`${cell.auth.url}/invitations/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, displayName: 'Grace Hopper' }) });
+    return new URL(/^(http:\/\/\S+\/invitations\/accept\?token=\S+)$/m.exec(textOf(eml))![1]!).searchParams.get('token') ?? '';
+  }
+
+  /** A member with the signer role (settings.api.personalCredentials, workspace:read, projects:read), by invitation. */
+  async function invitedMember(): Promise<string> {
+    const email = `signer-${randomUUID().slice(0, 8)}@example.com`;
+    const token = await invitationToken(email);
+    const accepted = await fetch(`${cell.auth.url}/invitations/accept`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token, displayName: 'Grace Hopper' }),
+    });
     assert.equal(accepted.status, 201);
     return email;
   }
 
   beforeAll(async () => {
-    signerRoleId = (await cell.database.prisma.role.create({ data: { workspaceId: cell.workspaceId, name: 'Signer', permissions: ['settings.api.personalCredentials', 'workspace:read', 'projects:read'] } })).id;
+    signerRoleId = (
+      await cell.database.prisma.role.create({ data: { workspaceId: cell.workspaceId, name: 'Signer', permissions: ['settings.api.personalCredentials', 'workspace:read', 'projects:read'] } })
+    ).id;
   });
 
   it('invite → accept → sign in by link → /account → create a token → use it → revoke it on the page → 401; every step audited', async () => {
@@ -247,6 +259,71 @@ describe('sign-in by e-mail link, sessions and the account page', () => {
     await again.signIn(email);
     await cell.database.prisma.session.updateMany({ where: { userId: user.id, revokedAt: null }, data: { expiresAt: new Date(Date.now() - 1000), createdAt: new Date(Date.now() - 13 * 3600_000) } });
     assert.equal((await again.get('/account')).status, 303);
+  });
+
+  it('accepting an invitation from its page signs the new person in (audited like a sign-in); an API client, another site or a person with other workspaces gets no session', async () => {
+    const email = `joiner-${randomUUID().slice(0, 8)}@example.com`;
+    const token = await invitationToken(email);
+    const agent = new Agent();
+    const page = await agent.get(`/invitations/accept?token=${encodeURIComponent(token)}`);
+    assert.match(page.text, /<a href="\/account">/);
+    const accepted = await agent.request('POST', '/invitations/accept', undefined, { token, displayName: 'Ada Lovelace' }, { 'sec-fetch-site': 'same-origin' });
+    assert.equal(accepted.status, 201, accepted.text);
+    const cookie = agent.lastSetCookie.find((c) => c.startsWith('wc_session='));
+    assert.ok(cookie, 'the acceptance set the session cookie');
+    assert.match(cookie, /; HttpOnly; SameSite=Strict/);
+    const account = await agent.get('/account');
+    assert.equal(account.status, 200, 'the cookie works on /account without a sign-in link');
+    assert.ok(account.text.includes(email));
+    const member = await cell.database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, user: { email } } });
+    const started = await cell.database.prisma.auditEvent.findFirst({ where: { workspaceId: cell.workspaceId, actorPrincipalId: member.id, action: 'session.started' } });
+    assert.deepEqual(started?.metadata, { method: 'invitation' });
+
+    for (const headers of [{}, { 'sec-fetch-site': 'cross-site' }] as Record<string, string>[]) {
+      const api = new Agent();
+      const other = await invitationToken(`api-${randomUUID().slice(0, 8)}@example.com`);
+      assert.equal((await api.request('POST', '/invitations/accept', undefined, { token: other }, headers)).status, 201);
+      assert.deepEqual(api.lastSetCookie, [], JSON.stringify(headers));
+    }
+
+    // Someone already in another workspace: the invitation's token (days old, maybe) must not open their other workspaces.
+    const existing = `existing-${randomUUID().slice(0, 8)}@example.com`;
+    const elsewhere = await cell.otherWorkspace();
+    const user = await cell.database.prisma.user.create({ data: { email: existing, name: 'Existing' } });
+    await cell.database.prisma.workspaceMember.create({ data: { workspaceId: elsewhere, userId: user.id } });
+    const known = new Agent();
+    assert.equal((await known.request('POST', '/invitations/accept', undefined, { token: await invitationToken(existing) }, { 'sec-fetch-site': 'same-origin' })).status, 201);
+    assert.deepEqual(known.lastSetCookie, []);
+    assert.equal((await known.get('/account')).status, 303);
+  });
+
+  it('the worker mails the link: while the mail driver fails the request still answers 202, and the e-mail arrives once it recovers', async () => {
+    const email = await invitedMember();
+    const seen = (await mailsTo(email)).length;
+    const dir = outboxDir();
+    // A file where the outbox directory should be: every send of the outbox driver fails until it is put back.
+    await rename(dir, `${dir}.aside`);
+    await writeFile(dir, 'not a directory');
+    try {
+      assert.equal((await new Agent().requestLink(email)).status, 202);
+      const failed = await waitFor('a failed attempt to mail the link', () => cell.database.prisma.signInLink.findFirst({ where: { user: { email }, mailAttempts: { gt: 0 } } }));
+      assert.equal(failed.tokenHash, null, 'no token is stored for a link that was not mailed');
+      assert.ok(failed.mailDueAt, 'the link is due again');
+    } finally {
+      await rm(dir);
+      await rename(`${dir}.aside`, dir);
+    }
+    const link = await nextLink(email, seen);
+    assert.equal((await new Agent().complete(link)).status, 303);
+    const mailed = await cell.database.prisma.signInLink.findFirstOrThrow({ where: { user: { email }, usedAt: { not: null } }, orderBy: { createdAt: 'desc' } });
+    assert.ok(mailed.mailAttempts >= 2, `attempts: ${mailed.mailAttempts}`);
+    assert.deepEqual(
+      Buffer.from(mailed.tokenHash ?? []),
+      createHash('sha256')
+        .update(link.searchParams.get('token') ?? '')
+        .digest(),
+      'only the token’s SHA-256 is stored',
+    );
   });
 
   it('an address may ask for 5 links in 15 minutes, then 429 with Retry-After and the error document', async () => {

@@ -70,7 +70,10 @@ describe('v1 tags', () => {
       assert.equal(reply.headers.get('etag'), '"1"');
       assertShape('createTag', t);
       assert.deepEqual({ name: t.name, color: t.color, archivedAt: t.archivedAt }, { name: 'Urgent', color: '#FF0000', archivedAt: null });
-      assert.deepEqual((await outbox(t.id)).map((e) => [e.eventType, e.aggregateType]), [['tag.created', 'tag']]);
+      assert.deepEqual(
+        (await outbox(t.id)).map((e) => [e.eventType, e.aggregateType]),
+        [['tag.created', 'tag']],
+      );
       const got = await call<{ data: Tag }>('GET', `/v1/tags/${t.id}`, cell.admin);
       assert.equal(got.status, 200);
       assert.equal(got.headers.get('etag'), '"1"');
@@ -111,9 +114,15 @@ describe('v1 tags', () => {
       assertShape('updateTag', reply.body.data);
       assert.equal(reply.headers.get('etag'), '"2"');
       assert.deepEqual([reply.body.data.name, reply.body.data.color], ['Renamed', null]);
-      assert.deepEqual((await outbox(t.id)).map((e) => e.eventType), ['tag.created', 'tag.updated']);
+      assert.deepEqual(
+        (await outbox(t.id)).map((e) => e.eventType),
+        ['tag.created', 'tag.updated'],
+      );
       const replies = await Promise.all(Array.from({ length: 4 }, (_, i) => call('PATCH', `/v1/tags/${t.id}`, cell.admin, { name: `writer ${i}` }, {}, i % 2 ? cell.v1b : cell.v1)));
-      assert.deepEqual(replies.map((r) => r.status), [200, 200, 200, 200]);
+      assert.deepEqual(
+        replies.map((r) => r.status),
+        [200, 200, 200, 200],
+      );
       const now = await call<{ data: Tag }>('GET', `/v1/tags/${t.id}`, cell.admin);
       assert.equal(now.headers.get('etag'), '"6"', 'every write is counted, none is lost');
       assert.equal((await outbox(t.id, 'tag.updated')).length, 5);
@@ -145,7 +154,10 @@ describe('v1 tags', () => {
       assert.equal(restored.headers.get('etag'), '"3"');
       assert.ok((await listAll<Tag>('/v1/tags?limit=200')).some((x) => x.id === t.id));
       assert.equal((await call('POST', `/v1/tags/${t.id}/restore`, cell.admin)).status, 200, 'restoring again is fine');
-      assert.deepEqual((await outbox(t.id)).map((e) => e.eventType), ['tag.created', 'tag.archived', 'tag.restored']);
+      assert.deepEqual(
+        (await outbox(t.id)).map((e) => e.eventType),
+        ['tag.created', 'tag.archived', 'tag.restored'],
+      );
     });
 
     it('pages with a cursor without gaps or repeats; bad cursors and limits are 400', async () => {
@@ -159,8 +171,15 @@ describe('v1 tags', () => {
       for (const item of first.body.data) assertShape('listTags', item);
       const all = await listAll<Tag>('/v1/tags?limit=2');
       assert.equal(new Set(all.map((t) => t.id)).size, all.length, 'no repeats');
-      assert.deepEqual(all.map((t) => t.id), [...all.map((t) => t.id)].sort(), 'oldest first');
-      assert.deepEqual(all.filter((t) => created.some((c) => c.id === t.id)).map((t) => t.id), created.map((c) => c.id));
+      assert.deepEqual(
+        all.map((t) => t.id),
+        [...all.map((t) => t.id)].sort(),
+        'oldest first',
+      );
+      assert.deepEqual(
+        all.filter((t) => created.some((c) => c.id === t.id)).map((t) => t.id),
+        created.map((c) => c.id),
+      );
       assertProblem(await call('GET', `/v1/tags?cursor=${first.body.meta.nextCursor}x`, cell.admin), 400, 'validation_failed');
       assert.equal((await call('GET', '/v1/tags?limit=0', cell.admin)).status, 400);
       assert.equal((await call('GET', '/v1/tags?limit=201', cell.admin)).status, 400);

@@ -59,7 +59,8 @@ describe('v1 task recurrences', () => {
   let seq = 0;
   const other = { workspaceId: '', taskId: '', recurrenceId: '' };
 
-  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> => callApi<T>(cell.v1, method, path, token, body, headers);
+  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> =>
+    callApi<T>(cell.v1, method, path, token, body, headers);
   const task = async (body: Record<string, unknown> = {}) => {
     const reply = await call<{ data: Task }>('POST', '/v1/tasks', admin, { title: `Template ${++seq}`, ...body });
     assert.equal(reply.status, 201, JSON.stringify(reply.body));
@@ -123,7 +124,10 @@ describe('v1 task recurrences', () => {
       assert.equal(events.length, 1);
       assert.equal((events[0]!.payload as { taskRecurrence: Recurrence }).taskRecurrence.id, r.id);
       const listed = await listAllPages<Recurrence>(cell.v1, `/v1/task-recurrences?templateTaskId=${templateTaskId}`, admin);
-      assert.deepEqual(listed.map((x) => x.id), [r.id]);
+      assert.deepEqual(
+        listed.map((x) => x.id),
+        [r.id],
+      );
       assert.deepEqual(await listAllPages<Recurrence>(cell.v1, `/v1/task-recurrences?templateTaskId=${randomUUID()}`, admin), []);
       assert.ok((await listAllPages<Recurrence>(cell.v1, '/v1/task-recurrences?status=active&limit=2', admin)).some((x) => x.id === r.id));
       assert.ok(!(await listAllPages<Recurrence>(cell.v1, '/v1/task-recurrences?status=paused', admin)).some((x) => x.id === r.id));
@@ -199,26 +203,44 @@ describe('v1 task recurrences', () => {
       const newYork = await create({ rule: { frequency: 'daily', count: 3 }, startsOn: '2026-10-31', timeZone: 'America/New_York' });
       await recheck(newYork.id);
       assert.deepEqual(await instants(newYork.id), ['2026-10-31T04:00:00.000Z', '2026-11-01T04:00:00.000Z', '2026-11-02T05:00:00.000Z']);
-      assert.deepEqual(await instants(newYork.id), ['2026-10-31', '2026-11-01', '2026-11-02'].map((d) => localMidnight(d, 'America/New_York')));
+      assert.deepEqual(
+        await instants(newYork.id),
+        ['2026-10-31', '2026-11-01', '2026-11-02'].map((d) => localMidnight(d, 'America/New_York')),
+      );
     });
 
     it('month ends: day 31 skips the short months (RFC 5545), -1 is each last day, and mo..fr with bySetPosition -1 the last weekday', async () => {
       const thirtyFirst = await create({ rule: { frequency: 'monthly', byMonthDay: [31], until: '2026-08-15' }, startsOn: '2026-01-01' });
       await recheck(thirtyFirst.id);
-      assert.deepEqual(await instants(thirtyFirst.id), ['2026-01-31', '2026-03-31', '2026-05-31', '2026-07-31'].map((d) => `${d}T00:00:00.000Z`));
+      assert.deepEqual(
+        await instants(thirtyFirst.id),
+        ['2026-01-31', '2026-03-31', '2026-05-31', '2026-07-31'].map((d) => `${d}T00:00:00.000Z`),
+      );
       const last = await create({ rule: { frequency: 'monthly', byMonthDay: [-1], count: 4 }, startsOn: '2026-01-01', timeZone: 'Asia/Tokyo' });
       await recheck(last.id);
-      assert.deepEqual(await instants(last.id), ['2026-01-31', '2026-02-28', '2026-03-31', '2026-04-30'].map((d) => localMidnight(d, 'Asia/Tokyo')));
+      assert.deepEqual(
+        await instants(last.id),
+        ['2026-01-31', '2026-02-28', '2026-03-31', '2026-04-30'].map((d) => localMidnight(d, 'Asia/Tokyo')),
+      );
       const weekday = await create({ rule: { frequency: 'monthly', byWeekday: ['mo', 'tu', 'we', 'th', 'fr'], bySetPosition: [-1], count: 5 }, startsOn: '2026-01-01', timeZone: 'America/New_York' });
       await recheck(weekday.id);
-      assert.deepEqual(await instants(weekday.id), ['2026-01-30', '2026-02-27', '2026-03-31', '2026-04-30', '2026-05-29'].map((d) => localMidnight(d, 'America/New_York')));
+      assert.deepEqual(
+        await instants(weekday.id),
+        ['2026-01-30', '2026-02-27', '2026-03-31', '2026-04-30', '2026-05-29'].map((d) => localMidnight(d, 'America/New_York')),
+      );
     });
 
     it('preview shows the next instants of the stored rule or of a draft and writes nothing', async () => {
       const r = await create({ rule: { frequency: 'daily' }, startsOn: '2027-03-26', timeZone: 'Europe/Berlin' });
-      assert.deepEqual(await preview(r.id, { count: 4 }), ['2027-03-26', '2027-03-27', '2027-03-28', '2027-03-29'].map((d) => localMidnight(d, 'Europe/Berlin')));
+      assert.deepEqual(
+        await preview(r.id, { count: 4 }),
+        ['2027-03-26', '2027-03-27', '2027-03-28', '2027-03-29'].map((d) => localMidnight(d, 'Europe/Berlin')),
+      );
       assert.equal((await preview(r.id)).length, 10);
-      assert.deepEqual(await preview(r.id, { rule: { frequency: 'weekly', byWeekday: ['fr'], interval: 2 }, count: 2 }), [localMidnight('2027-03-26', 'Europe/Berlin'), localMidnight('2027-04-09', 'Europe/Berlin')]);
+      assert.deepEqual(await preview(r.id, { rule: { frequency: 'weekly', byWeekday: ['fr'], interval: 2 }, count: 2 }), [
+        localMidnight('2027-03-26', 'Europe/Berlin'),
+        localMidnight('2027-04-09', 'Europe/Berlin'),
+      ]);
       assert.deepEqual(await preview(r.id, { timeZone: 'UTC', startsOn: '2028-02-28', count: 3 }), ['2028-02-28T00:00:00.000Z', '2028-02-29T00:00:00.000Z', '2028-03-01T00:00:00.000Z']);
       const reply = await call<{ data: { recurrenceId: string; occurrences: string[] } }>('POST', `/v1/task-recurrences/${r.id}/preview`, admin, {});
       assertShape('previewTaskRecurrence', reply.body.data);
@@ -227,14 +249,21 @@ describe('v1 task recurrences', () => {
       assert.deepEqual(await preview((await create({ rule: { frequency: 'external' } })).id), []);
       const after = await get(r.id);
       assert.deepEqual([after.version, after.nextOccurrenceAt], [r.version, r.nextOccurrenceAt]);
-      assert.deepEqual((await cell.outbox(r.id)).map((e) => e.eventType), ['task_recurrence.created']);
+      assert.deepEqual(
+        (await cell.outbox(r.id)).map((e) => e.eventType),
+        ['task_recurrence.created'],
+      );
       assert.equal(await cell.database.prisma.taskOccurrence.count({ where: { workspaceId: cell.workspaceId, recurrenceId: r.id } }), 0);
     });
   });
 
   describe('rules the expander cannot finish, and the 0001–9999 bound (issue 25)', () => {
     /** Every instant a reply carries lies in 0001–9999 (JavaScript writes later years as `+010000-…`). */
-    const inSupportedYears = (instants: readonly string[]) => assert.ok(instants.every((i) => /^\d{4}-/.test(i) && i >= '0001-01-01'), JSON.stringify(instants));
+    const inSupportedYears = (instants: readonly string[]) =>
+      assert.ok(
+        instants.every((i) => /^\d{4}-/.test(i) && i >= '0001-01-01'),
+        JSON.stringify(instants),
+      );
 
     it('a rule that can never make an instant is 400 at its pointer on create, update and preview, and nothing changes', async () => {
       const r = await create({ rule: { frequency: 'daily' } });
@@ -264,8 +293,15 @@ describe('v1 task recurrences', () => {
       assert.deepEqual(await cell.database.prisma.taskRecurrence.count({ where: { workspaceId: cell.workspaceId, taskId: r.templateTaskId } }), 1);
       // The month's 30th as its first candidate is a rule like any other: February has none, the other months do.
       const thirtieth = await create({ rule: { frequency: 'monthly', byMonthDay: [30], bySetPosition: [1] }, startsOn: '2030-02-01' });
-      assert.deepEqual(await preview(thirtieth.id, { count: 3 }), ['2030-03-30', '2030-04-30', '2030-05-30'].map((d) => `${d}T00:00:00.000Z`));
-      const updated = await call<{ data: Recurrence }>('PATCH', `/v1/task-recurrences/${r.id}`, admin, { expectedVersion: r.version, rule: { frequency: 'monthly', byMonthDay: [30], bySetPosition: [1] }, startsOn: '2030-02-01' });
+      assert.deepEqual(
+        await preview(thirtieth.id, { count: 3 }),
+        ['2030-03-30', '2030-04-30', '2030-05-30'].map((d) => `${d}T00:00:00.000Z`),
+      );
+      const updated = await call<{ data: Recurrence }>('PATCH', `/v1/task-recurrences/${r.id}`, admin, {
+        expectedVersion: r.version,
+        rule: { frequency: 'monthly', byMonthDay: [30], bySetPosition: [1] },
+        startsOn: '2030-02-01',
+      });
       assert.equal(updated.status, 200, JSON.stringify(updated.body));
       assert.equal(updated.body.data.nextOccurrenceAt, '2030-03-30T00:00:00.000Z');
     });
@@ -283,7 +319,13 @@ describe('v1 task recurrences', () => {
       assert.deepEqual([beyond.status, beyond.nextOccurrenceAt], ['ended', null]);
       assert.deepEqual(await preview(beyond.id), []);
       for (const timeZone of ['UTC', 'Pacific/Pago_Pago', 'Pacific/Kiritimati', 'America/New_York']) {
-        for (const rule of [{ frequency: 'daily' }, { frequency: 'weekly', byWeekday: ['mo', 'fr'] }, { frequency: 'monthly', byMonthDay: [-1] }, { frequency: 'yearly' }, { frequency: 'daily', until: '9999-12-31' }]) {
+        for (const rule of [
+          { frequency: 'daily' },
+          { frequency: 'weekly', byWeekday: ['mo', 'fr'] },
+          { frequency: 'monthly', byMonthDay: [-1] },
+          { frequency: 'yearly' },
+          { frequency: 'daily', until: '9999-12-31' },
+        ]) {
           const body = { rule, startsOn: '9999-12-31', timeZone };
           const instants = await preview(last.id, { ...body, count: 100 });
           inSupportedYears(instants);
@@ -310,7 +352,9 @@ describe('v1 task recurrences', () => {
     it('a stored rule the expander cannot finish (from before this validation) ends its series on recheck and in the worker, never a 500', async () => {
       const stored = async (rule: { frequency: string; interval?: number; byWeekday?: string[]; byMonthDay?: number[]; bySetPosition?: number[] }) => {
         const taskId = await task();
-        const row = await cell.database.prisma.taskRecurrence.create({ data: { workspaceId: cell.workspaceId, taskId, rule, startsOn: new Date('2026-02-01'), timezone: 'UTC', nextOccurrenceAt: new Date('2026-02-02') } });
+        const row = await cell.database.prisma.taskRecurrence.create({
+          data: { workspaceId: cell.workspaceId, taskId, rule, startsOn: new Date('2026-02-01'), timezone: 'UTC', nextOccurrenceAt: new Date('2026-02-02') },
+        });
         return row.id;
       };
       const rechecked = await stored({ frequency: 'weekly', byWeekday: ['mo'], bySetPosition: [2] });
@@ -363,7 +407,10 @@ describe('v1 task recurrences', () => {
       await cell.database.prisma.taskOccurrence.delete({ where: { workspaceId_id: { workspaceId: cell.workspaceId, id: first!.id } } });
       await recheck(r.id);
       await recheck(r.id);
-      assert.deepEqual(await instants(r.id), ['2026-05-01', '2026-05-02', '2026-05-03'].map((d) => `${d}T00:00:00.000Z`));
+      assert.deepEqual(
+        await instants(r.id),
+        ['2026-05-01', '2026-05-02', '2026-05-03'].map((d) => `${d}T00:00:00.000Z`),
+      );
       assert.equal((await cell.outbox(r.id, 'task_recurrence.rechecked')).length, 3);
     });
 
@@ -418,7 +465,10 @@ describe('v1 task recurrences', () => {
       await call('POST', `/v1/task-recurrences/${r.id}/events`, admin, { ...body, externalEventId: 'invoice-43' });
       assert.equal(await tasksMadeBy(r.id), 2);
       const received = await cell.outbox(r.id, 'task_recurrence.event_received');
-      assert.deepEqual(received.map((e) => (e.payload as { duplicate: boolean }).duplicate), [false, true, false]);
+      assert.deepEqual(
+        received.map((e) => (e.payload as { duplicate: boolean }).duplicate),
+        [false, true, false],
+      );
       assert.deepEqual((received[0]!.payload as { attributes: unknown }).attributes, { amount: 12, paid: true });
     });
 
@@ -448,7 +498,12 @@ describe('v1 task recurrences', () => {
       assertProblem(await call('PATCH', `/v1/task-recurrences/${r.id}`, admin, { status: 'paused' }), 400, 'validation_failed', '/expectedVersion');
       assertProblem(await call('PATCH', `/v1/task-recurrences/${r.id}`, admin, { expectedVersion: '2' }), 400, 'validation_failed');
       assertProblem(await call('PATCH', `/v1/task-recurrences/${r.id}`, admin, { expectedVersion: '2', status: 'ended' }), 400, 'validation_failed', '/status');
-      assertProblem(await call('PATCH', `/v1/task-recurrences/${r.id}`, admin, { expectedVersion: '2', rule: { frequency: 'daily', count: 1, until: '2031-01-01' } }), 400, 'validation_failed', '/rule/until');
+      assertProblem(
+        await call('PATCH', `/v1/task-recurrences/${r.id}`, admin, { expectedVersion: '2', rule: { frequency: 'daily', count: 1, until: '2031-01-01' } }),
+        400,
+        'validation_failed',
+        '/rule/until',
+      );
       const paused = await call<{ data: Recurrence }>('PATCH', `/v1/task-recurrences/${r.id}`, admin, { expectedVersion: '2', status: 'paused' });
       assert.equal(paused.body.data.status, 'paused');
       assert.equal((await cell.outbox(r.id, 'task_recurrence.updated')).length, 2);
@@ -456,7 +511,9 @@ describe('v1 task recurrences', () => {
 
     it('of two concurrent updates with one version exactly one wins', async () => {
       const r = await create({ rule: { frequency: 'daily' } });
-      const replies = await Promise.all(['mo', 'tu', 'we', 'th'].map((d) => call('PATCH', `/v1/task-recurrences/${r.id}`, admin, { expectedVersion: r.version, rule: { frequency: 'weekly', byWeekday: [d] } })));
+      const replies = await Promise.all(
+        ['mo', 'tu', 'we', 'th'].map((d) => call('PATCH', `/v1/task-recurrences/${r.id}`, admin, { expectedVersion: r.version, rule: { frequency: 'weekly', byWeekday: [d] } })),
+      );
       assert.deepEqual(replies.map((x) => x.status).sort(), [200, 409, 409, 409]);
       assert.equal((await get(r.id)).version, '2');
     });
@@ -472,7 +529,10 @@ describe('v1 task recurrences', () => {
       const restored = await call<{ data: Recurrence }>('POST', `/v1/task-recurrences/${r.id}/restore`, admin);
       assert.equal(restored.status, 200);
       assert.equal(restored.body.data.archivedAt, null);
-      assert.deepEqual((await cell.outbox(r.id)).map((e) => e.eventType), ['task_recurrence.created', 'task_recurrence.archived', 'task_recurrence.restored']);
+      assert.deepEqual(
+        (await cell.outbox(r.id)).map((e) => e.eventType),
+        ['task_recurrence.created', 'task_recurrence.archived', 'task_recurrence.restored'],
+      );
     });
   });
 
@@ -535,7 +595,10 @@ describe('v1 task recurrences', () => {
       } finally {
         await fresh.close();
       }
-      assert.deepEqual(await instants(s.id), ['01', '02', '03', '04', '05', '06'].map((d) => `2026-04-${d}T00:00:00.000Z`));
+      assert.deepEqual(
+        await instants(s.id),
+        ['01', '02', '03', '04', '05', '06'].map((d) => `2026-04-${d}T00:00:00.000Z`),
+      );
       assert.equal(await cell.database.prisma.task.count({ where: { workspaceId: cell.workspaceId, title, id: { not: templateTaskId } } }), 6);
       assert.deepEqual([(await get(s.id)).status], ['ended']);
     });
@@ -554,7 +617,10 @@ describe('v1 task recurrences', () => {
       } finally {
         await queues.close();
       }
-      assert.deepEqual(await instants(s.id), ['2026-09-03', '2026-09-07', '2026-09-10', '2026-09-14', '2026-09-17'].map((d) => localMidnight(d, 'America/Sao_Paulo')));
+      assert.deepEqual(
+        await instants(s.id),
+        ['2026-09-03', '2026-09-07', '2026-09-10', '2026-09-14', '2026-09-17'].map((d) => localMidnight(d, 'America/Sao_Paulo')),
+      );
       assert.ok((await occurrences(s.id)).every((o) => o.source === 'schedule' && o.status === 'created'));
       const after = await get(s.id);
       assert.deepEqual([after.status, after.nextOccurrenceAt, after.version], ['ended', null, s.version]);
@@ -566,7 +632,13 @@ describe('v1 task recurrences', () => {
       const s = await create({ templateTaskId, rule: { frequency: 'daily', count: 2 }, startsOn: '2026-07-01' });
       assert.ok((await call('DELETE', `/v1/tasks/${templateTaskId}`, admin, undefined, { 'if-match': '"1"' })).status < 300);
       await recheck(s.id);
-      assert.deepEqual((await occurrences(s.id)).map((o) => [o.status, o.taskId]), [['skipped', null], ['skipped', null]]);
+      assert.deepEqual(
+        (await occurrences(s.id)).map((o) => [o.status, o.taskId]),
+        [
+          ['skipped', null],
+          ['skipped', null],
+        ],
+      );
     });
   });
 
@@ -615,7 +687,10 @@ describe('v1 task recurrences', () => {
       const reader = await cell.serviceAccount(scopes, [{ resourceType: 'task', resourceId: a.templateTaskId, access: 'write' }]);
       assert.equal((await call('GET', `/v1/task-recurrences/${a.id}`, reader.token)).status, 200);
       assertProblem(await call('GET', `/v1/task-recurrences/${b.id}`, reader.token), 404, 'not_found');
-      assert.deepEqual((await listAllPages<Recurrence>(cell.v1, '/v1/task-recurrences?limit=200', reader.token)).map((x) => x.id), [a.id]);
+      assert.deepEqual(
+        (await listAllPages<Recurrence>(cell.v1, '/v1/task-recurrences?limit=200', reader.token)).map((x) => x.id),
+        [a.id],
+      );
       assertProblem(await call('PATCH', `/v1/task-recurrences/${a.id}`, reader.token, { expectedVersion: a.version, status: 'paused' }), 403, 'insufficient_grant');
       assertProblem(await call('POST', `/v1/task-recurrences/${a.id}/events`, reader.token, { externalEventId: 'g', eventType: 'x', occurredAt: '2026-11-02T10:30:00Z' }), 403, 'insufficient_grant');
       assertProblem(await call('DELETE', `/v1/task-recurrences/${a.id}`, reader.token), 403, 'insufficient_grant');

@@ -33,7 +33,17 @@ type Task = {
   updatedAt: string;
   revision: string;
 };
-type TimeEntry = { id: string; taskId: string | null; projectId: string | null; userId: string; startedAt: string; endedAt: string | null; durationSeconds: number; note: string | null; version: string };
+type TimeEntry = {
+  id: string;
+  taskId: string | null;
+  projectId: string | null;
+  userId: string;
+  startedAt: string;
+  endedAt: string | null;
+  durationSeconds: number;
+  note: string | null;
+  version: string;
+};
 
 describe('v1 tasks', () => {
   const cell = useV1Cell(env);
@@ -67,7 +77,9 @@ describe('v1 tasks', () => {
     readOnly = await mint(['tasks:read']);
     const serviceAccountId = (await cell.database.prisma.serviceAccount.findFirstOrThrow({ where: { workspaceId: cell.workspaceId } })).id;
     serviceAccountToken = (
-      await cell.database.prisma.$transaction((tx) => issueCredential(tx, cell.config, { workspaceId: cell.workspaceId, kind: 'service_account', name: 'sa', scopes: ['tasks:read', 'time-entries:write'], serviceAccountId }))
+      await cell.database.prisma.$transaction((tx) =>
+        issueCredential(tx, cell.config, { workspaceId: cell.workspaceId, kind: 'service_account', name: 'sa', scopes: ['tasks:read', 'time-entries:write'], serviceAccountId }),
+      )
     ).token;
     projectId = (await cell.database.prisma.project.create({ data: { workspaceId: cell.workspaceId, name: 'Home' } })).id;
     listId = (await cell.database.prisma.list.create({ data: { workspaceId: cell.workspaceId, name: 'Inbox' } })).id;
@@ -184,7 +196,10 @@ describe('v1 tasks', () => {
         pages++;
       }
       assert.equal(pages, 3);
-      assert.deepEqual(seen, tasks.map((t) => t.id));
+      assert.deepEqual(
+        seen,
+        tasks.map((t) => t.id),
+      );
 
       const archived = tasks[1]!;
       const del = await call('DELETE', `/v1/tasks/${archived.id}`, cell.admin, undefined, ifMatch(1));
@@ -299,9 +314,7 @@ describe('v1 tasks', () => {
       const t = await create();
       const { headers } = await get(t.id);
       const etag = headers.get('etag')!;
-      const replies = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => call<{ data: Task }>('PATCH', `/v1/tasks/${t.id}`, cell.admin, { description: `writer ${i}` }, { 'if-match': etag })),
-      );
+      const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => call<{ data: Task }>('PATCH', `/v1/tasks/${t.id}`, cell.admin, { description: `writer ${i}` }, { 'if-match': etag })));
       const statuses = replies.map((r) => r.status);
       assert.equal(statuses.filter((s) => s === 200).length, 1, JSON.stringify(statuses));
       assert.equal(statuses.filter((s) => s === 412).length, 19, JSON.stringify(statuses));

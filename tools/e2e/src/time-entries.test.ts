@@ -62,7 +62,11 @@ describe('v1 time entries', () => {
     other.memberId = await newMember(other.workspaceId);
     other.projectId = (await cell.database.prisma.project.create({ data: { workspaceId: other.workspaceId, name: 'Foreign project' } })).id;
     other.taskId = (await cell.database.prisma.task.create({ data: { workspaceId: other.workspaceId, title: 'Foreign task' } })).id;
-    other.entryId = (await cell.database.prisma.timeEntry.create({ data: { workspaceId: other.workspaceId, memberId: other.memberId, startedAt: new Date(Date.now() - 7_200_000), stoppedAt: new Date(), durationSeconds: 7200 } })).id;
+    other.entryId = (
+      await cell.database.prisma.timeEntry.create({
+        data: { workspaceId: other.workspaceId, memberId: other.memberId, startedAt: new Date(Date.now() - 7_200_000), stoppedAt: new Date(), durationSeconds: 7200 },
+      })
+    ).id;
   });
 
   describe('scopes and the billing overlay', () => {
@@ -80,7 +84,10 @@ describe('v1 time entries', () => {
       assert.deepEqual(withBilling.billing, { billable: false, billingRate: null });
       assertShape('getTimeEntry', withBilling);
       const outboxPayloads = (await outbox(created.id)).map((e) => JSON.stringify(e.payload));
-      assert.ok(outboxPayloads.every((p) => !p.includes('"billing"')), 'the change feed carries no billing overlay');
+      assert.ok(
+        outboxPayloads.every((p) => !p.includes('"billing"')),
+        'the change feed carries no billing overlay',
+      );
     });
   });
 
@@ -104,7 +111,12 @@ describe('v1 time entries', () => {
       assertProblem(await call('POST', '/v1/time-entries', cell.admin, { startedAt: hourAgo(2), durationSeconds: 60, taskId: other.taskId }), 400, 'validation_failed', '/taskId');
       assertProblem(await call('POST', '/v1/time-entries', cell.admin, { startedAt: hourAgo(2), durationSeconds: 60, projectId: other.projectId }), 400, 'validation_failed', '/projectId');
       assertProblem(await call('POST', '/v1/time-entries', cell.admin, { startedAt: hourAgo(2), durationSeconds: 60, userId: other.memberId }), 400, 'validation_failed', '/userId');
-      assertProblem(await call('POST', '/v1/time-entries', cell.admin, { startedAt: hourAgo(2), durationSeconds: 60, taskId: mine.taskId, projectId: mine.otherProjectId }), 400, 'validation_failed', '/projectId');
+      assertProblem(
+        await call('POST', '/v1/time-entries', cell.admin, { startedAt: hourAgo(2), durationSeconds: 60, taskId: mine.taskId, projectId: mine.otherProjectId }),
+        400,
+        'validation_failed',
+        '/projectId',
+      );
       const e = await createEntry();
       assertProblem(await call('PATCH', `/v1/time-entries/${e.id}`, cell.admin, { expectedVersion: e.version, taskId: other.taskId }), 400, 'validation_failed', '/taskId');
       assert.equal(await cell.database.prisma.timeEntry.count({ where: { workspaceId: cell.workspaceId } }), before + 1);
@@ -125,7 +137,10 @@ describe('v1 time entries', () => {
         { taskId: e.taskId, projectId: e.projectId, userId: e.userId, startedAt: e.startedAt, endedAt: e.endedAt, durationSeconds: e.durationSeconds, note: e.note, version: e.version },
         { taskId: mine.taskId, projectId: mine.projectId, userId: cell.ownerMemberId, startedAt, endedAt: '2026-01-05T10:30:00.000Z', durationSeconds: 5400, note: 'Design review', version: '1' },
       );
-      assert.deepEqual((await outbox(e.id)).map((x) => [x.eventType, x.aggregateType]), [['time_entry.created', 'time_entry']]);
+      assert.deepEqual(
+        (await outbox(e.id)).map((x) => [x.eventType, x.aggregateType]),
+        [['time_entry.created', 'time_entry']],
+      );
       const got = await call<{ data: Entry }>('GET', `/v1/time-entries/${e.id}`, cell.admin);
       assert.equal(got.headers.get('etag'), '"1"');
       assert.deepEqual(got.body.data, e);
@@ -152,7 +167,9 @@ describe('v1 time entries', () => {
       assert.equal(running.endedAt, null);
       assert.ok(running.durationSeconds >= 3599 && running.durationSeconds < 3700, String(running.durationSeconds));
       assertProblem(await call('POST', '/v1/time-entries', cell.admin, { startedAt: hourAgo(0.5) }), 409, 'timer_already_running');
-      const concurrent = await Promise.all([0, 1, 2, 3].map((i) => call('POST', '/v1/time-entries', cell.admin, { startedAt: hourAgo(0.5), userId: mine.secondMemberId }, {}, i % 2 ? cell.v1b : cell.v1)));
+      const concurrent = await Promise.all(
+        [0, 1, 2, 3].map((i) => call('POST', '/v1/time-entries', cell.admin, { startedAt: hourAgo(0.5), userId: mine.secondMemberId }, {}, i % 2 ? cell.v1b : cell.v1)),
+      );
       assert.deepEqual(concurrent.map((r) => r.status).sort(), [201, 409, 409, 409]);
       assertProblem(await call('PATCH', `/v1/time-entries/${running.id}`, cell.admin, { expectedVersion: running.version, startedAt: hourAgo(-2) }), 400, 'validation_failed', '/startedAt');
       assertProblem(await call('PATCH', `/v1/time-entries/${running.id}`, cell.admin, { expectedVersion: running.version, endedAt: hourAgo(3) }), 400, 'validation_failed', '/endedAt');
@@ -183,12 +200,17 @@ describe('v1 time entries', () => {
       assertProblem(await call('PATCH', `/v1/time-entries/${e.id}`, cell.admin, { note: 'x' }), 400, 'validation_failed', '/expectedVersion');
       assertProblem(await call('PATCH', `/v1/time-entries/${e.id}`, cell.admin, { expectedVersion: '2', colour: 'x' }), 400, 'validation_failed');
       assert.equal((await getEntry(e.id)).note, 'first');
-      assert.deepEqual((await outbox(e.id)).map((x) => x.eventType), ['time_entry.created', 'time_entry.updated']);
+      assert.deepEqual(
+        (await outbox(e.id)).map((x) => x.eventType),
+        ['time_entry.created', 'time_entry.updated'],
+      );
     });
 
     it('of N concurrent updates with the same expectedVersion exactly one wins (two instances)', async () => {
       const e = await createEntry();
-      const replies = await Promise.all(Array.from({ length: 8 }, (_, i) => call('PATCH', `/v1/time-entries/${e.id}`, cell.admin, { expectedVersion: e.version, note: `writer ${i}` }, {}, i % 2 ? cell.v1b : cell.v1)));
+      const replies = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => call('PATCH', `/v1/time-entries/${e.id}`, cell.admin, { expectedVersion: e.version, note: `writer ${i}` }, {}, i % 2 ? cell.v1b : cell.v1)),
+      );
       const statuses = replies.map((r) => r.status);
       assert.equal(statuses.filter((s) => s === 200).length, 1, JSON.stringify(statuses));
       assert.equal(statuses.filter((s) => s === 409).length, 7, JSON.stringify(statuses));
@@ -211,12 +233,29 @@ describe('v1 time entries', () => {
       assert.deepEqual((await getEntry(e.id)).billing, { billable: true, billingRate: { amount: '85.5', currency: 'EUR' } });
       assertProblem(await call('PUT', `/v1/time-entries/${e.id}/billing`, cell.admin, { expectedVersion: '1', billable: false, billingRate: null }), 409, 'version_conflict');
       assertProblem(await call('PATCH', `/v1/time-entries/${e.id}`, cell.admin, { expectedVersion: '1', note: 'late' }), 409, 'version_conflict');
-      assertProblem(await call('PUT', `/v1/time-entries/${e.id}/billing`, cell.admin, { expectedVersion: '2', billable: true, billingRate: { amount: '-1', currency: 'EUR' } }), 400, 'validation_failed', '/billingRate/amount');
-      assertProblem(await call('PUT', `/v1/time-entries/${e.id}/billing`, cell.admin, { expectedVersion: '2', billable: true, billingRate: { amount: '1', currency: 'euro' } }), 400, 'validation_failed', '/billingRate/currency');
+      assertProblem(
+        await call('PUT', `/v1/time-entries/${e.id}/billing`, cell.admin, { expectedVersion: '2', billable: true, billingRate: { amount: '-1', currency: 'EUR' } }),
+        400,
+        'validation_failed',
+        '/billingRate/amount',
+      );
+      assertProblem(
+        await call('PUT', `/v1/time-entries/${e.id}/billing`, cell.admin, { expectedVersion: '2', billable: true, billingRate: { amount: '1', currency: 'euro' } }),
+        400,
+        'validation_failed',
+        '/billingRate/currency',
+      );
       assertProblem(await call('PUT', `/v1/time-entries/${e.id}/billing`, cell.admin, { expectedVersion: '2', billable: true }), 400, 'validation_failed', '/billingRate');
-      const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => call('PUT', `/v1/time-entries/${e.id}/billing`, cell.admin, { expectedVersion: '2', billable: i % 2 === 0, billingRate: null }, {}, i % 2 ? cell.v1b : cell.v1)));
+      const replies = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          call('PUT', `/v1/time-entries/${e.id}/billing`, cell.admin, { expectedVersion: '2', billable: i % 2 === 0, billingRate: null }, {}, i % 2 ? cell.v1b : cell.v1),
+        ),
+      );
       assert.deepEqual(replies.map((r) => r.status).sort(), [200, 409, 409, 409, 409, 409]);
-      assert.deepEqual((await outbox(e.id)).map((x) => x.eventType), ['time_entry.created', 'time_entry.billing_set', 'time_entry.billing_set']);
+      assert.deepEqual(
+        (await outbox(e.id)).map((x) => x.eventType),
+        ['time_entry.created', 'time_entry.billing_set', 'time_entry.billing_set'],
+      );
     });
 
     it('replays an idempotent create with the same key and creates once', async () => {
@@ -245,7 +284,10 @@ describe('v1 time entries', () => {
       assert.equal(restored.body.data.archivedAt, null);
       assert.equal(restored.headers.get('etag'), `"${restored.body.data.version}"`);
       assert.ok((await listAll<Entry>('/v1/time-entries?limit=200')).some((x) => x.id === e.id));
-      assert.deepEqual((await outbox(e.id)).map((x) => x.eventType), ['time_entry.created', 'time_entry.archived', 'time_entry.restored']);
+      assert.deepEqual(
+        (await outbox(e.id)).map((x) => x.eventType),
+        ['time_entry.created', 'time_entry.archived', 'time_entry.restored'],
+      );
     });
 
     it('filters by task, project, user and start range, and pages with a cursor without gaps or repeats', async () => {
@@ -257,10 +299,19 @@ describe('v1 time entries', () => {
       assert.equal(first.body.data.length, 2);
       assert.ok(first.body.meta.nextCursor);
       for (const item of first.body.data) assertShape('listTimeEntries', item);
-      assert.deepEqual((await listAll<Entry>(`/v1/time-entries?taskId=${task}&limit=2`)).map((e) => e.id), created.map((e) => e.id));
-      assert.deepEqual((await listAll<Entry>(`/v1/time-entries?projectId=${mine.otherProjectId}&userId=${mine.secondMemberId}&limit=1`)).map((e) => e.id), [created[1]!.id, created[3]!.id]);
+      assert.deepEqual(
+        (await listAll<Entry>(`/v1/time-entries?taskId=${task}&limit=2`)).map((e) => e.id),
+        created.map((e) => e.id),
+      );
+      assert.deepEqual(
+        (await listAll<Entry>(`/v1/time-entries?projectId=${mine.otherProjectId}&userId=${mine.secondMemberId}&limit=1`)).map((e) => e.id),
+        [created[1]!.id, created[3]!.id],
+      );
       const ranged = await listAll<Entry>(`/v1/time-entries?taskId=${task}&startedFrom=2025-03-02T00:00:00Z&startedTo=2025-03-04T08:00:00Z`);
-      assert.deepEqual(ranged.map((e) => e.id), [created[1]!.id, created[2]!.id]);
+      assert.deepEqual(
+        ranged.map((e) => e.id),
+        [created[1]!.id, created[2]!.id],
+      );
       assert.deepEqual(await listAll<Entry>(`/v1/time-entries?taskId=${other.taskId}`), []);
       assertProblem(await call('GET', `/v1/time-entries?taskId=${task}&cursor=${first.body.meta.nextCursor}x`, cell.admin), 400, 'validation_failed');
       assertProblem(await call('GET', `/v1/time-entries?userId=${cell.ownerMemberId}&cursor=${first.body.meta.nextCursor}`, cell.admin), 400, 'validation_failed');

@@ -74,7 +74,7 @@ describe('traces', () => {
     }
   });
 
-  it('a request\'s traceparent is continued by its server span, its statements and the webhook delivery it causes', async () => {
+  it("a request's traceparent is continued by its server span, its statements and the webhook delivery it causes", async () => {
     const hook = await cell.call('POST', '/v1/webhooks', cell.admin, { url: `${receiverUrl}/hook`, eventTypes: ['tag.created'] });
     assert.equal(hook.status, 201, JSON.stringify(hook.body));
     const traceId = hex(16);
@@ -93,14 +93,17 @@ describe('traces', () => {
     assert.equal(line['span_id'], server.spanId);
     // The INSERT of the tag (and its outbox event) is a child span of the server span.
     const statements = inTrace().filter((s) => s.name.startsWith('db ') && s.parentSpanId === server.spanId);
-    assert.ok(statements.some((s) => s.name === 'db INSERT' || s.name === 'db WITH'), JSON.stringify(statements.map((s) => s.name)));
+    assert.ok(
+      statements.some((s) => s.name === 'db INSERT' || s.name === 'db WITH'),
+      JSON.stringify(statements.map((s) => s.name)),
+    );
     // The delivery of the event the request appended, made by the worker after the relay read the outbox.
     const delivery = await waitFor('the webhook delivery span', () => inTrace().find((s) => s.name === 'webhook.deliver'));
     assert.equal(attribute(delivery, 'workcell.webhook.generation'), 'v1');
     assert.equal(Number(attribute(delivery, 'http.response.status_code')), 200);
   });
 
-  it('an internal call to the auth service continues the request\'s trace there', async () => {
+  it("an internal call to the auth service continues the request's trace there", async () => {
     const traceId = hex(16);
     const reply = await cell.call('POST', '/v1/credentials', cell.admin, { name: 'traced', scopes: ['workspace:read'] }, { traceparent: `00-${traceId}-${hex(8)}-01` });
     assert.equal(reply.status, 201, JSON.stringify(reply.body));

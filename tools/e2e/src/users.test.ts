@@ -79,19 +79,23 @@ describe('v1 users', () => {
     assert.ok(renamed.body.data.updatedAt >= reply.body.data.updatedAt);
   });
 
-  it('unknown, malformed, removed and other workspaces\' users are 404', async () => {
+  it("unknown, malformed, removed and other workspaces' users are 404", async () => {
     const removed = await addMember();
-    await database.changeAuthorization(workspaceId, () => database.prisma.workspaceMember.update({ where: { workspaceId_id: { workspaceId, id: removed.memberId } }, data: { removedAt: new Date(), status: 'disabled' } }));
+    await database.changeAuthorization(workspaceId, () =>
+      database.prisma.workspaceMember.update({ where: { workspaceId_id: { workspaceId, id: removed.memberId } }, data: { removedAt: new Date(), status: 'disabled' } }),
+    );
     for (const id of [randomUUID(), 'not-a-uuid', removed.memberId, other.memberId]) {
       assertProblem(await call('GET', `/v1/users/${id}`, reader), 404, 'not_found');
     }
   });
 
-  it('GET /v1/users lists the workspace\'s users in id order across pages, filters by status, never removed or foreign ones', async () => {
+  it("GET /v1/users lists the workspace's users in id order across pages, filters by status, never removed or foreign ones", async () => {
     const active = await addMember();
     const inactive = await addMember('disabled');
     const removed = await addMember();
-    await database.changeAuthorization(workspaceId, () => database.prisma.workspaceMember.update({ where: { workspaceId_id: { workspaceId, id: removed.memberId } }, data: { removedAt: new Date() } }));
+    await database.changeAuthorization(workspaceId, () =>
+      database.prisma.workspaceMember.update({ where: { workspaceId_id: { workspaceId, id: removed.memberId } }, data: { removedAt: new Date() } }),
+    );
     const first = await call<ListBody<User>>('GET', '/v1/users?limit=1', reader);
     assert.equal(first.status, 200, JSON.stringify(first.body));
     assert.equal(first.body.data.length, 1);
@@ -101,7 +105,10 @@ describe('v1 users', () => {
     const ids = all.map((u) => u.id);
     assert.deepEqual(ids, [...ids].sort());
     const expected = await database.prisma.workspaceMember.findMany({ where: { workspaceId, removedAt: null }, orderBy: { id: 'asc' }, select: { id: true } });
-    assert.deepEqual(ids, expected.map((m) => m.id));
+    assert.deepEqual(
+      ids,
+      expected.map((m) => m.id),
+    );
     assert.ok(ids.includes(active.memberId) && ids.includes(inactive.memberId) && ids.includes(cell.ownerMemberId));
     assert.ok(!ids.includes(removed.memberId) && !ids.includes(other.memberId));
     const onlyInactive = await listAllPages<User>(v1, '/v1/users?status=inactive', reader);

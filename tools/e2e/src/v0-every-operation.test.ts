@@ -48,7 +48,8 @@ describe('v0: a success and an error path for every operation of the registry', 
     const what = `${kind} path of ${op.method} ${op.path}`;
     assert.equal(reply.status, expected.status, `${what}: ${reply.text}`);
     if (expected.shape === 'error') legacyErrorOf(reply);
-    if (expected.shape === 'object') assert.ok(reply.body !== null && typeof reply.body === 'object' && !Array.isArray(reply.body) && typeof (reply.body as Legacy)._id === 'string', `${what}: a legacy resource`);
+    if (expected.shape === 'object')
+      assert.ok(reply.body !== null && typeof reply.body === 'object' && !Array.isArray(reply.body) && typeof (reply.body as Legacy)._id === 'string', `${what}: a legacy resource`);
     if (expected.shape === 'array') assert.ok(Array.isArray(reply.body), `${what}: a legacy collection`);
     if (expected.shape === 'empty') assert.equal(reply.text, '', `${what}: no body`);
     if (expected.shape === 'redirect') assert.ok(reply.headers.get('location'), `${what}: Location`);
@@ -111,7 +112,7 @@ describe('v0: a success and an error path for every operation of the registry', 
       }
       if (op.path === '/tasks/{_id}/startTracking' || op.path === '/tasks/{_id}/stopTracking') {
         const taskId = await fresh('tasks');
-        const start = (op.path.endsWith('startTracking'));
+        const start = op.path.endsWith('startTracking');
         if (start) {
           check(op, 'success', await call('POST', path(taskId), {}), { status: 200, shape: 'object' });
           check(op, 'error', await call('POST', path(taskId), {}), { status: 400, shape: 'error' });

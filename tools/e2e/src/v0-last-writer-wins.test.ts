@@ -46,7 +46,10 @@ describe('v0: concurrent PUTs are last-writer-wins', () => {
       assert.deepEqual(
         replies.map((r) => r.status),
         values.map(() => 200),
-        replies.filter((r) => r.status !== 200).map((r) => r.text).join('\n'),
+        replies
+          .filter((r) => r.status !== 200)
+          .map((r) => r.text)
+          .join('\n'),
       );
       const final = (await callV0<Legacy>(cell.v0, 'GET', `/${family}/${id}`, token)).body;
       assert.ok(values.includes(final[field!] as string), `${family}.${field} is one of the writes: ${String(final[field!])}`);

@@ -34,7 +34,10 @@ describe('v0 lists, tags, times and users', () => {
     assert.ok(all.body.length >= 3, `${path} needs three items`);
     assert.ok(all.body.every((item) => typeof item._id === 'string' && !('id' in item)));
     const page2 = await call<Legacy[]>(cell.v0, 'GET', `${path}?page=2&limit=1`, token);
-    assert.deepEqual(page2.body.map((i) => i._id), [all.body[1]!._id]);
+    assert.deepEqual(
+      page2.body.map((i) => i._id),
+      [all.body[1]!._id],
+    );
     assert.deepEqual((await call(cell.v0, 'GET', `${path}?page=1000&limit=500`, token)).body, []);
     return all.body;
   };
@@ -48,16 +51,36 @@ describe('v0 lists, tags, times and users', () => {
     other.tagId = (await cell.database.prisma.tag.create({ data: { workspaceId: other.workspaceId, name: 'Foreign tag' } })).id;
     other.timeId = (
       await cell.database.prisma.timeEntry.create({
-        data: { workspaceId: other.workspaceId, memberId: other.memberId, startedAt: new Date('2026-01-01T08:00:00Z'), stoppedAt: new Date('2026-01-01T09:00:00Z'), durationSeconds: 3600, description: 'Foreign' },
+        data: {
+          workspaceId: other.workspaceId,
+          memberId: other.memberId,
+          startedAt: new Date('2026-01-01T08:00:00Z'),
+          stoppedAt: new Date('2026-01-01T09:00:00Z'),
+          durationSeconds: 3600,
+          description: 'Foreign',
+        },
       })
     ).id;
   });
 
   it('every operation of the four resources needs a team token (401 in the legacy shape)', async () => {
     for (const [method, path] of [
-      ['GET', '/lists'], ['POST', '/lists'], ['GET', `/lists/${UNKNOWN}`], ['PUT', `/lists/${UNKNOWN}`], ['DELETE', `/lists/${UNKNOWN}`], ['PUT', '/lists'], ['DELETE', '/lists'],
-      ['GET', '/tags'], ['GET', `/tags/${UNKNOWN}`],
-      ['GET', '/times'], ['POST', '/times'], ['GET', `/times/${UNKNOWN}`], ['PUT', `/times/${UNKNOWN}`], ['DELETE', `/times/${UNKNOWN}`], ['PUT', '/times'], ['DELETE', '/times'],
+      ['GET', '/lists'],
+      ['POST', '/lists'],
+      ['GET', `/lists/${UNKNOWN}`],
+      ['PUT', `/lists/${UNKNOWN}`],
+      ['DELETE', `/lists/${UNKNOWN}`],
+      ['PUT', '/lists'],
+      ['DELETE', '/lists'],
+      ['GET', '/tags'],
+      ['GET', `/tags/${UNKNOWN}`],
+      ['GET', '/times'],
+      ['POST', '/times'],
+      ['GET', `/times/${UNKNOWN}`],
+      ['PUT', `/times/${UNKNOWN}`],
+      ['DELETE', `/times/${UNKNOWN}`],
+      ['PUT', '/times'],
+      ['DELETE', '/times'],
       ['GET', '/users'],
     ] as const) {
       assertLegacyError(await call(cell.v0, method, path, undefined, method === 'POST' || method === 'PUT' ? { name: 'x' } : undefined), 401, 'unauthorized');
@@ -72,7 +95,7 @@ describe('v0 lists, tags, times and users', () => {
     };
     const listRow = (id: string) => cell.database.prisma.list.findUnique({ where: { workspaceId_id: { workspaceId: cell.workspaceId, id } } });
 
-    it('POST /lists creates (201) in the token\'s team whatever team the body names; v1 reads the same list', async () => {
+    it("POST /lists creates (201) in the token's team whatever team the body names; v1 reads the same list", async () => {
       const token = await teamToken();
       const reply = await call<Legacy>(cell.v0, 'POST', '/lists', token, { name: 'Backlog', kind: 'projects', color: '#aabbcc', position: 3, ...foreignTeam(), unknown: 1 });
       assert.equal(reply.status, 201, reply.text);
@@ -158,7 +181,7 @@ describe('v0 lists, tags, times and users', () => {
   };
 
   describe('tags', () => {
-    it('GET /tags lists the team\'s unarchived tags paged (400 on bad page/limit); GET /tags/{_id} reads one, archived and foreign 404', async () => {
+    it("GET /tags lists the team's unarchived tags paged (400 on bad page/limit); GET /tags/{_id} reads one, archived and foreign 404", async () => {
       const token = await teamToken();
       const ids: string[] = [];
       for (let i = 0; i < 3; i++) {
@@ -188,7 +211,7 @@ describe('v0 lists, tags, times and users', () => {
     };
     const timeRow = (id: string, ws = cell.workspaceId) => cell.database.prisma.timeEntry.findUnique({ where: { workspaceId_id: { workspaceId: ws, id } } });
 
-    it('POST /times creates (201) an entry of the token\'s member in the token\'s team; no billing overlay; v1 reads it', async () => {
+    it("POST /times creates (201) an entry of the token's member in the token's team; no billing overlay; v1 reads it", async () => {
       const token = await teamToken();
       const entry = await createTime(token, { ...foreignTeam(), billable: true, billing: { billable: true } });
       assert.deepEqual([entry['userId'], entry['durationSeconds'], entry['endedAt']], [cell.ownerMemberId, 1800, '2026-02-02T09:30:00.000Z']);
@@ -202,7 +225,10 @@ describe('v0 lists, tags, times and users', () => {
     it('v0 never shows billing, even for a billable entry with a rate', async () => {
       const token = await teamToken();
       const entry = await createTime(token);
-      await cell.database.prisma.timeEntry.update({ where: { workspaceId_id: { workspaceId: cell.workspaceId, id: entry._id } }, data: { billable: true, billingRate: '95.00', billingCurrency: 'EUR' } });
+      await cell.database.prisma.timeEntry.update({
+        where: { workspaceId_id: { workspaceId: cell.workspaceId, id: entry._id } },
+        data: { billable: true, billingRate: '95.00', billingCurrency: 'EUR' },
+      });
       const one = await call<Legacy>(cell.v0, 'GET', `/times/${entry._id}`, token);
       const all = await call<Legacy[]>(cell.v0, 'GET', '/times?limit=500', token);
       for (const text of [one.text, JSON.stringify(all.body)]) {
@@ -213,7 +239,14 @@ describe('v0 lists, tags, times and users', () => {
     it('POST /times refuses invalid entries with 400, writing nothing; a token without a member must name userId', async () => {
       const token = await teamToken();
       const before = await cell.database.prisma.timeEntry.count({ where: { workspaceId: cell.workspaceId } });
-      for (const body of [{}, { startedAt: 'yesterday' }, { startedAt: '2026-02-02T09:00:00Z', endedAt: '2026-02-02T08:00:00Z' }, { startedAt: '2026-02-02T09:00:00Z', durationSeconds: -1 }, { startedAt: '2026-02-02T09:00:00Z', durationSeconds: 60, userId: other.memberId }, { startedAt: '2026-02-02T09:00:00Z', durationSeconds: 60, taskId: UNKNOWN }]) {
+      for (const body of [
+        {},
+        { startedAt: 'yesterday' },
+        { startedAt: '2026-02-02T09:00:00Z', endedAt: '2026-02-02T08:00:00Z' },
+        { startedAt: '2026-02-02T09:00:00Z', durationSeconds: -1 },
+        { startedAt: '2026-02-02T09:00:00Z', durationSeconds: 60, userId: other.memberId },
+        { startedAt: '2026-02-02T09:00:00Z', durationSeconds: 60, taskId: UNKNOWN },
+      ]) {
         assertLegacyError(await call(cell.v0, 'POST', '/times', token, body), 400, 'invalid_request');
       }
       const memberless = await teamToken(null);
@@ -248,7 +281,8 @@ describe('v0 lists, tags, times and users', () => {
       assert.deepEqual([reply.body._id, reply.body['note'], reply.body['durationSeconds']], [entry._id, 'Edited', 1800]);
       const again = await call<Legacy>(cell.v0, 'PUT', `/times/${entry._id}`, token, { durationSeconds: 600 });
       assert.deepEqual([again.body['note'], again.body['durationSeconds']], ['Edited', 600]);
-      for (const body of [{ endedAt: '2020-01-01T00:00:00Z' }, {}, { billable: true }, { durationSeconds: -5 }]) assertLegacyError(await call(cell.v0, 'PUT', `/times/${entry._id}`, token, body), 400, 'invalid_request');
+      for (const body of [{ endedAt: '2020-01-01T00:00:00Z' }, {}, { billable: true }, { durationSeconds: -5 }])
+        assertLegacyError(await call(cell.v0, 'PUT', `/times/${entry._id}`, token, body), 400, 'invalid_request');
       assert.deepEqual([(await timeRow(entry._id))?.durationSeconds, (await timeRow(entry._id))?.revision], [600, 3]);
       assertLegacyError(await call(cell.v0, 'PUT', `/times/${other.timeId}`, token, { note: 'Hijacked' }), 404, 'not_found');
       assert.equal((await timeRow(other.timeId, other.workspaceId))?.description, 'Foreign');
@@ -281,14 +315,16 @@ describe('v0 lists, tags, times and users', () => {
   });
 
   describe('users', () => {
-    it('GET /users lists the team\'s users in the legacy shape (name and status, no email), paged; removed and foreign people never', async () => {
+    it("GET /users lists the team's users in the legacy shape (name and status, no email), paged; removed and foreign people never", async () => {
       const token = await teamToken();
       const people: string[] = [];
       for (let i = 0; i < 3; i++) {
         const user = await cell.database.prisma.user.create({ data: { email: `v0-user-${++seq}@v0-users.test`, name: `V0 Person ${seq}` } });
         people.push((await cell.database.prisma.workspaceMember.create({ data: { workspaceId: cell.workspaceId, userId: user.id } })).id);
       }
-      await cell.database.changeAuthorization(cell.workspaceId, () => cell.database.prisma.workspaceMember.update({ where: { workspaceId_id: { workspaceId: cell.workspaceId, id: people[2]! } }, data: { removedAt: new Date(), status: 'disabled' } }));
+      await cell.database.changeAuthorization(cell.workspaceId, () =>
+        cell.database.prisma.workspaceMember.update({ where: { workspaceId_id: { workspaceId: cell.workspaceId, id: people[2]! } }, data: { removedAt: new Date(), status: 'disabled' } }),
+      );
       const all = await assertPaged(token, '/users');
       const owner = all.find((u) => u._id === cell.ownerMemberId);
       assert.ok(owner);

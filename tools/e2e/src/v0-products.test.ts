@@ -13,7 +13,17 @@ import { assertDeprecated as assertV0Deprecated, callV0, type LegacyReply as Rep
 const env = useTestEnvironment();
 
 type Money = { amount: string; currency: string };
-type LegacyProduct = { _id: string; name: string; unit: string; sku: string | null; salesPrice: Money | null; purchasePrice?: Money | null; productGroupId: string | null; archivedAt: string | null; version: string };
+type LegacyProduct = {
+  _id: string;
+  name: string;
+  unit: string;
+  sku: string | null;
+  salesPrice: Money | null;
+  purchasePrice?: Money | null;
+  productGroupId: string | null;
+  archivedAt: string | null;
+  version: string;
+};
 type LegacyGroup = { _id: string; name: string; parentId: string | null; ancestorIds: string[]; archivedAt: string | null; version: string };
 
 const MISSING = '0190a0b0-0000-7000-8000-000000000001';
@@ -83,7 +93,15 @@ describe('v0 products and product groups', () => {
     it('POST /products refuses invalid bodies with 400 (legacy shape) and writes nothing', async () => {
       const token = await teamToken();
       const before = await cell.database.prisma.product.count({ where: { workspaceId: cell.workspaceId } });
-      for (const body of [undefined, '[1]', '{}', { name: 'x' }, { name: '', unit: 'x' }, { name: 'x', unit: 'x', purchasePrice: { amount: 'abc', currency: 'EUR' } }, { name: 'x', unit: 'x', productGroupId: other.groupId }]) {
+      for (const body of [
+        undefined,
+        '[1]',
+        '{}',
+        { name: 'x' },
+        { name: '', unit: 'x' },
+        { name: 'x', unit: 'x', purchasePrice: { amount: 'abc', currency: 'EUR' } },
+        { name: 'x', unit: 'x', productGroupId: other.groupId },
+      ]) {
         const reply = await call(cell.v0, 'POST', '/products', token, body);
         assert.equal(reply.status, 400, `${JSON.stringify(body)}: ${reply.text}`);
         legacyError(reply);
@@ -100,7 +118,10 @@ describe('v0 products and product groups', () => {
       assert.deepEqual(all.body.find((p) => p._id === created[0]!._id)?.purchasePrice, { amount: '1', currency: 'EUR' });
       assert.ok(!all.body.some((p) => p._id === other.productId));
       const page2 = await call<LegacyProduct[]>(cell.v0, 'GET', '/products?page=2&limit=1', token);
-      assert.deepEqual(page2.body.map((p) => p._id), [all.body[1]!._id]);
+      assert.deepEqual(
+        page2.body.map((p) => p._id),
+        [all.body[1]!._id],
+      );
       for (const query of ['page=0', 'page=x', 'limit=0', 'limit=501']) {
         for (const path of ['/products', `/products/${created[0]!._id}`]) {
           const reply = await call(cell.v0, 'GET', `${path}?${query}`, token);
@@ -204,7 +225,10 @@ describe('v0 products and product groups', () => {
       assert.equal(all.status, 200);
       assert.ok(all.body.some((x) => x._id === g._id) && !all.body.some((x) => x._id === other.groupId));
       const page2 = await call<LegacyGroup[]>(cell.v0, 'GET', '/productgroups?page=2&limit=1', token);
-      assert.deepEqual(page2.body.map((x) => x._id), [all.body[1]!._id]);
+      assert.deepEqual(
+        page2.body.map((x) => x._id),
+        [all.body[1]!._id],
+      );
       const one = await call<LegacyGroup>(cell.v0, 'GET', `/productgroups/${g._id}`, token);
       assert.deepEqual(one.body, g);
       for (const id of [other.groupId, MISSING]) assert.equal((await call(cell.v0, 'GET', `/productgroups/${id}`, token)).status, 404);

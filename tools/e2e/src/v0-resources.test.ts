@@ -77,7 +77,13 @@ describe('v0 resources over the v1 procedures', () => {
   describe('tasks', () => {
     it('POST /tasks creates (201) the task v1 reads with the same id', async () => {
       const token = await teamToken();
-      const reply = await call<LegacyTask & Record<string, unknown>>(cell.v0, 'POST', '/tasks', token, { title: 'From v0', description: 'legacy', priority: 'high', createdAt: 'ignored', unknownField: 1 });
+      const reply = await call<LegacyTask & Record<string, unknown>>(cell.v0, 'POST', '/tasks', token, {
+        title: 'From v0',
+        description: 'legacy',
+        priority: 'high',
+        createdAt: 'ignored',
+        unknownField: 1,
+      });
       assert.equal(reply.status, 201, reply.text);
       assert.equal(reply.headers.get('deprecation'), null, 'a supported operation is not deprecated');
       const task = reply.body;
@@ -318,7 +324,10 @@ describe('v0 resources over the v1 procedures', () => {
         assert.equal(all.status, 200, all.text);
         for (const m of made) assert.ok(all.body.some((r) => r._id === m._id));
         const page2 = await call<Legacy[]>(cell.v0, 'GET', `${path}?page=2&limit=1`, token);
-        assert.deepEqual(page2.body.map((r) => r._id), [all.body[1]?._id]);
+        assert.deepEqual(
+          page2.body.map((r) => r._id),
+          [all.body[1]?._id],
+        );
         const one = await call<Legacy>(cell.v0, 'GET', `${path}/${first._id}`, token);
         assert.equal(one.status, 200, one.text);
         assert.equal(one.body._id, first._id);
@@ -402,7 +411,10 @@ describe('v0 resources over the v1 procedures', () => {
           assert.equal(reply.status, 404, `${p}: ${reply.text}`);
           assert.ok(!reply.text.includes('Foreign'));
         }
-        const foreignRow = path === '/projects' ? await cell.database.prisma.project.findFirstOrThrow({ where: { id: other.projectId } }) : await cell.database.prisma.contact.findFirstOrThrow({ where: { id: other.contactId } });
+        const foreignRow =
+          path === '/projects'
+            ? await cell.database.prisma.project.findFirstOrThrow({ where: { id: other.projectId } })
+            : await cell.database.prisma.contact.findFirstOrThrow({ where: { id: other.contactId } });
         assert.equal(foreignRow.revision, 1);
       });
     }

@@ -30,7 +30,9 @@ describe('v0 journal entries and services over the v1 procedures', () => {
     return error;
   };
   const statement = (data: Record<string, unknown> = {}, ws = cell.workspaceId, project = projectId) =>
-    cell.database.prisma.projectStatement.create({ data: { workspaceId: ws, projectId: project, kind: 'expense', occurredOn: new Date('2026-02-01'), quantity: '1', amount: '10', currency: 'EUR', ...data } });
+    cell.database.prisma.projectStatement.create({
+      data: { workspaceId: ws, projectId: project, kind: 'expense', occurredOn: new Date('2026-02-01'), quantity: '1', amount: '10', currency: 'EUR', ...data },
+    });
 
   beforeAll(async () => {
     projectId = (await cell.database.prisma.project.create({ data: { workspaceId: cell.workspaceId, name: 'Journal project' } })).id;
@@ -64,7 +66,10 @@ describe('v0 journal entries and services over the v1 procedures', () => {
       const all = (await get<LegacyStatement[]>('/journalEntries?limit=500', token)).body.map((s) => s._id);
       assert.deepEqual(all, [...all].sort());
       const page2 = await get<LegacyStatement[]>('/journalEntries?page=2&limit=2', token);
-      assert.deepEqual(page2.body.map((s) => s._id), all.slice(2, 4));
+      assert.deepEqual(
+        page2.body.map((s) => s._id),
+        all.slice(2, 4),
+      );
       assert.deepEqual((await get<LegacyStatement[]>('/journalEntries?page=1000&limit=500', token)).body, []);
       for (const query of ['page=0', 'page=x', 'limit=0', 'limit=501']) {
         const bad = await get(`/journalEntries?${query}`, token);

@@ -16,7 +16,6 @@ const env = useTestEnvironment();
 
 type Legacy = { _id: string } & Record<string, unknown>;
 
-
 describe('v0: the token’s team on every write operation', () => {
   let cell: V0Cell;
   let own: Team;

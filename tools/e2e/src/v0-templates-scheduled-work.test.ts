@@ -31,7 +31,13 @@ describe('v0 project templates and scheduled work', () => {
 
   beforeAll(async () => {
     for (let i = 0; i < 3; i++) {
-      templates.push((await cell.database.prisma.projectTemplate.create({ data: { workspaceId: cell.workspaceId, name: `Template ${i}`, body: { tasks: [{ title: 'Kick-off', description: null, offsetDays: 0 }] } } })).id);
+      templates.push(
+        (
+          await cell.database.prisma.projectTemplate.create({
+            data: { workspaceId: cell.workspaceId, name: `Template ${i}`, body: { tasks: [{ title: 'Kick-off', description: null, offsetDays: 0 }] } },
+          })
+        ).id,
+      );
     }
     archivedTemplate = (await cell.database.prisma.projectTemplate.create({ data: { workspaceId: cell.workspaceId, name: 'Old', archivedAt: new Date() } })).id;
     other.workspaceId = await cell.otherWorkspace();
@@ -48,8 +54,14 @@ describe('v0 project templates and scheduled work', () => {
       assert.deepEqual(all.body[0]!.taskBlueprints, [{ title: 'Kick-off', description: null, offsetDays: 0 }]);
       assert.ok(!('id' in all.body[0]!));
       const page2 = await get<LegacyTemplate[]>('/projectTemplates?page=2&limit=2', token);
-      assert.deepEqual(page2.body.map((t) => t._id), [all.body[2]!._id]);
-      assert.deepEqual((await get<LegacyTemplate[]>('/projectTemplates', other.token)).body.map((t) => t._id), [other.templateId]);
+      assert.deepEqual(
+        page2.body.map((t) => t._id),
+        [all.body[2]!._id],
+      );
+      assert.deepEqual(
+        (await get<LegacyTemplate[]>('/projectTemplates', other.token)).body.map((t) => t._id),
+        [other.templateId],
+      );
     });
 
     it('reads one template; archived, foreign and unknown ids are 404; 401 without a token', async () => {
@@ -92,7 +104,9 @@ describe('v0 project templates and scheduled work', () => {
         data: { workspaceId: other.workspaceId, userId: (await cell.database.prisma.user.create({ data: { email: `v0-${randomUUID()}@example.test`, name: 'F' } })).id },
       });
       foreignTaskId = (await cell.database.prisma.task.create({ data: { workspaceId: other.workspaceId, title: 'Foreign' } })).id;
-      await cell.database.prisma.plannedWork.create({ data: { workspaceId: other.workspaceId, taskId: foreignTaskId, memberId: foreignMember.id, windowStart: at(1), windowEnd: at(1, 10), minutes: 60 } });
+      await cell.database.prisma.plannedWork.create({
+        data: { workspaceId: other.workspaceId, taskId: foreignTaskId, memberId: foreignMember.id, windowStart: at(1), windowEnd: at(1, 10), minutes: 60 },
+      });
     });
 
     it('lists the team’s planned work around now by default, with _id, paged by page and limit', async () => {
@@ -111,15 +125,29 @@ describe('v0 project templates and scheduled work', () => {
       const token = await teamToken();
       const from = at(0, 0).toISOString();
       const windowed = await get<LegacyWork[]>(`/scheduledWork?from=${from}&to=${at(3, 0).toISOString()}&taskId=${taskId}`, token);
-      assert.deepEqual(windowed.body.map((w) => w.startsAt).sort(), [at(1), at(2)].map((d) => d.toISOString()));
+      assert.deepEqual(
+        windowed.body.map((w) => w.startsAt).sort(),
+        [at(1), at(2)].map((d) => d.toISOString()),
+      );
       const later = await get<LegacyWork[]>(`/scheduledWork?from=${at(300).toISOString()}&taskId=${taskId}`, token);
-      assert.deepEqual(later.body.map((w) => w.startsAt), [at(400).toISOString()]);
+      assert.deepEqual(
+        later.body.map((w) => w.startsAt),
+        [at(400).toISOString()],
+      );
       assert.deepEqual((await get<LegacyWork[]>(`/scheduledWork?memberId=${randomUUID()}`, token)).body, []);
     });
 
     it('validates page, limit and the window (400 invalid_request); 401 without a token', async () => {
       const token = await teamToken();
-      for (const query of ['page=0', 'page=x', 'limit=0', 'limit=501', 'from=yesterday', `from=${at(5).toISOString()}&to=${at(1).toISOString()}`, `from=${at(0).toISOString()}&to=${at(400).toISOString()}`]) {
+      for (const query of [
+        'page=0',
+        'page=x',
+        'limit=0',
+        'limit=501',
+        'from=yesterday',
+        `from=${at(5).toISOString()}&to=${at(1).toISOString()}`,
+        `from=${at(0).toISOString()}&to=${at(400).toISOString()}`,
+      ]) {
         const reply = await get(`/scheduledWork?${query}`, token);
         assert.equal(reply.status, 400, `${query}: ${reply.text}`);
         assert.equal(legacyCode(reply), 'invalid_request');

@@ -35,15 +35,27 @@ describe('v0 webhooks (legacy unsigned subscriptions)', () => {
   });
 
   it('every operation needs a team token (401)', async () => {
-    for (const [method, path] of [['GET', '/webhooks'], ['POST', '/webhooks'], ['GET', `/webhooks/${UNKNOWN}`], ['DELETE', `/webhooks/${UNKNOWN}`], ['DELETE', '/webhooks']] as const) {
+    for (const [method, path] of [
+      ['GET', '/webhooks'],
+      ['POST', '/webhooks'],
+      ['GET', `/webhooks/${UNKNOWN}`],
+      ['DELETE', `/webhooks/${UNKNOWN}`],
+      ['DELETE', '/webhooks'],
+    ] as const) {
       assertLegacyError(await call(method, path, undefined, method === 'POST' ? { url: 'https://example.com' } : undefined), 401, 'unauthorized');
     }
   });
 
-  it('POST /webhooks stores an unsigned subscription (201) in the token\'s team, never a v2 subscription; URL kept as given', async () => {
+  it("POST /webhooks stores an unsigned subscription (201) in the token's team, never a v2 subscription; URL kept as given", async () => {
     const token = await teamToken();
     const v2Before = await cell.database.prisma.webhookSubscription.count();
-    const reply = await call<Webhook>('POST', '/webhooks', token, { url: 'https://Hooks.Example.com:8443/in?key=abc', events: ['task.created', 'task.created', 'time_entry.updated'], team: other.workspaceId, workspaceId: other.workspaceId, secret: 'x' });
+    const reply = await call<Webhook>('POST', '/webhooks', token, {
+      url: 'https://Hooks.Example.com:8443/in?key=abc',
+      events: ['task.created', 'task.created', 'time_entry.updated'],
+      team: other.workspaceId,
+      workspaceId: other.workspaceId,
+      secret: 'x',
+    });
     assert.equal(reply.status, 201, reply.text);
     const hook = reply.body;
     assert.deepEqual(Object.keys(hook).sort(), ['_id', 'createdAt', 'events', 'updatedAt', 'url']);
@@ -53,7 +65,10 @@ describe('v0 webhooks (legacy unsigned subscriptions)', () => {
     assert.equal(stored?.workspaceId, cell.workspaceId);
     assert.equal(await cell.database.prisma.webhookSubscription.count(), v2Before);
     const events = await cell.database.prisma.outboxEvent.findMany({ where: { workspaceId: cell.workspaceId, aggregateId: hook._id } });
-    assert.deepEqual(events.map((e) => e.eventType), ['legacy_webhook.created']);
+    assert.deepEqual(
+      events.map((e) => e.eventType),
+      ['legacy_webhook.created'],
+    );
     assert.ok(!JSON.stringify(events[0]!.payload).includes('key=abc'), 'the event leaves the URL (and any secret in it) out');
     const noEvents = await create(token);
     assert.deepEqual(noEvents.events, [], 'no events: every event of the team');
@@ -91,12 +106,13 @@ describe('v0 webhooks (legacy unsigned subscriptions)', () => {
     ];
     for (const body of bodies) {
       const error = assertLegacyError(await call('POST', '/webhooks', token, body), 400, 'invalid_request');
-      if (typeof body === 'object' && body !== null && 'url' in body && typeof (body as { url: unknown }).url === 'string' && !('events' in body)) assert.match(error.message, /url/, JSON.stringify(body));
+      if (typeof body === 'object' && body !== null && 'url' in body && typeof (body as { url: unknown }).url === 'string' && !('events' in body))
+        assert.match(error.message, /url/, JSON.stringify(body));
     }
     assert.equal(await count(), before);
   });
 
-  it('GET /webhooks lists the team\'s live subscriptions paged (400 on bad page/limit), never deleted or foreign ones', async () => {
+  it("GET /webhooks lists the team's live subscriptions paged (400 on bad page/limit), never deleted or foreign ones", async () => {
     const token = await teamToken();
     const hooks = [await create(token), await create(token), await create(token), await create(token)];
     assert.equal((await call('DELETE', `/webhooks/${hooks[3]!._id}`, token)).status, 204);
@@ -107,10 +123,16 @@ describe('v0 webhooks (legacy unsigned subscriptions)', () => {
     assert.ok(!ids.includes(hooks[3]!._id) && !ids.includes(other.webhookId));
     assert.deepEqual(ids, [...ids].sort());
     const page2 = await call<Webhook[]>('GET', '/webhooks?page=2&limit=1', token);
-    assert.deepEqual(page2.body.map((h) => h._id), [ids[1]]);
+    assert.deepEqual(
+      page2.body.map((h) => h._id),
+      [ids[1]],
+    );
     for (const query of ['page=0', 'page=x', 'limit=0', 'limit=501']) assertLegacyError(await call('GET', `/webhooks?${query}`, token), 400, 'invalid_request');
     const foreign = await call<Webhook[]>('GET', '/webhooks', other.token);
-    assert.deepEqual(foreign.body.map((h) => h._id), [other.webhookId]);
+    assert.deepEqual(
+      foreign.body.map((h) => h._id),
+      [other.webhookId],
+    );
   });
 
   it('GET /webhooks/{_id} reads one; unknown, malformed, foreign and deleted ids are 404', async () => {

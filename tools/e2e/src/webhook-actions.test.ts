@@ -121,20 +121,35 @@ describe('webhook actions: rotate, recover, test event; the history', () => {
     assert.equal(disabled.status, 200);
     const refused = await call('PATCH', `/v1/webhooks/${hook.id}`, cell.admin, { expectedVersion: disabled.body.data.version, recoverSince: since });
     assertProblem(refused, 400, 'validation_failed');
-    const recovered = await call<{ data: { recoveredDeliveries: number; status: string } }>('PATCH', `/v1/webhooks/${hook.id}`, cell.admin, { expectedVersion: disabled.body.data.version, status: 'active', recoverSince: since });
+    const recovered = await call<{ data: { recoveredDeliveries: number; status: string } }>('PATCH', `/v1/webhooks/${hook.id}`, cell.admin, {
+      expectedVersion: disabled.body.data.version,
+      status: 'active',
+      recoverSince: since,
+    });
     assert.equal(recovered.status, 200, JSON.stringify(recovered.body));
     assert.deepEqual([recovered.body.data.recoveredDeliveries, recovered.body.data.status], [2, 'active']);
     const rows = await waitFor('the recovered deliveries to succeed', async () => {
       const all = await deliveriesOf(hook.id);
       return all.every((d) => d.status === 'succeeded') && all;
     });
-    assert.deepEqual(rows.map((d) => d.attempt), [3, 3], 'one more attempt each, after the two the schedule allows');
-    const resent = received.filter((r) => r.path === '/down').slice(before).map((r) => r.headers['webhook-id']);
+    assert.deepEqual(
+      rows.map((d) => d.attempt),
+      [3, 3],
+      'one more attempt each, after the two the schedule allows',
+    );
+    const resent = received
+      .filter((r) => r.path === '/down')
+      .slice(before)
+      .map((r) => r.headers['webhook-id']);
     assert.deepEqual(resent, [first, second], 'oldest first, each once');
     // The window: not in the future, at most 30 days back.
     const version = await versionOf(hook.id);
     assertProblem(await call('PATCH', `/v1/webhooks/${hook.id}`, cell.admin, { expectedVersion: version, recoverSince: new Date(Date.now() + 60_000).toISOString() }), 400, 'validation_failed');
-    assertProblem(await call('PATCH', `/v1/webhooks/${hook.id}`, cell.admin, { expectedVersion: version, recoverSince: new Date(Date.now() - 31 * 86_400_000).toISOString() }), 400, 'validation_failed');
+    assertProblem(
+      await call('PATCH', `/v1/webhooks/${hook.id}`, cell.admin, { expectedVersion: version, recoverSince: new Date(Date.now() - 31 * 86_400_000).toISOString() }),
+      400,
+      'validation_failed',
+    );
     const none = await call<{ data: { recoveredDeliveries: number } }>('PATCH', `/v1/webhooks/${hook.id}`, cell.admin, { expectedVersion: version, recoverSince: since });
     assert.equal(none.body.data.recoveredDeliveries, 0, 'nothing failed any more');
   });
@@ -175,7 +190,11 @@ describe('webhook actions: rotate, recover, test event; the history', () => {
     const hook = await subscribe('/refusing', ['service.created']);
     await emit('service.created');
     const item = await waitFor('the delivery to fail', async () => {
-      const list = await call<{ data: { status: string; response: { headers: Record<string, string>; body: string } | null; failureReason: string }[] }>('GET', `/v1/webhooks/${hook.id}/deliveries`, cell.admin);
+      const list = await call<{ data: { status: string; response: { headers: Record<string, string>; body: string } | null; failureReason: string }[] }>(
+        'GET',
+        `/v1/webhooks/${hook.id}/deliveries`,
+        cell.admin,
+      );
       return list.body.data[0]?.status === 'failed' && list.body.data[0];
     });
     assert.deepEqual([item.failureReason, item.response?.body, item.response?.headers['retry-after']], ['http_status', 'down for maintenance', '5']);
@@ -189,6 +208,10 @@ describe('webhook actions: rotate, recover, test event; the history', () => {
     assertProblem(await call('PATCH', `/v1/webhooks/${hook.id}`, cell.admin, { expectedVersion: version, previousSecretExpiresInSeconds: 60 }), 400, 'validation_failed');
     const off = await call<{ data: { version: string } }>('PATCH', `/v1/webhooks/${hook.id}`, cell.admin, { expectedVersion: version, status: 'disabled' });
     assertProblem(await call('PATCH', `/v1/webhooks/${hook.id}`, cell.admin, { expectedVersion: off.body.data.version, sendTestEvent: true }), 400, 'validation_failed');
-    assertProblem(await call('PATCH', `/v1/webhooks/${hook.id}`, cell.admin, { expectedVersion: off.body.data.version, rotateSigningSecret: true, previousSecretExpiresInSeconds: 8 * 86_400 }), 400, 'validation_failed');
+    assertProblem(
+      await call('PATCH', `/v1/webhooks/${hook.id}`, cell.admin, { expectedVersion: off.body.data.version, rotateSigningSecret: true, previousSecretExpiresInSeconds: 8 * 86_400 }),
+      400,
+      'validation_failed',
+    );
   });
 });

@@ -81,7 +81,11 @@ describe('webhook delivery', () => {
       }
       return ids;
     });
-  const published = (ids: string[]) => waitFor('the events to be published', async () => (await cell.database.prisma.outboxEvent.count({ where: { workspaceId: cell.workspaceId, id: { in: ids }, publishedAt: { not: null } } })) === ids.length);
+  const published = (ids: string[]) =>
+    waitFor(
+      'the events to be published',
+      async () => (await cell.database.prisma.outboxEvent.count({ where: { workspaceId: cell.workspaceId, id: { in: ids }, publishedAt: { not: null } } })) === ids.length,
+    );
 
   beforeAll(async () => {
     server = createServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (req, res) => {
@@ -172,7 +176,10 @@ describe('webhook delivery', () => {
     assert.equal(row.nextAttemptAt, null);
     const attempts = received.filter((r) => r.path === '/flaky');
     assert.equal(attempts.length, 2);
-    assert.ok(attempts.every((a) => a.headers['webhook-id'] === event.id), 'the same webhook-id on every attempt');
+    assert.ok(
+      attempts.every((a) => a.headers['webhook-id'] === event.id),
+      'the same webhook-id on every attempt',
+    );
     for (const a of attempts) new Webhook(hook.signingSecret).verify(a.body, a.headers);
     const item = (await call<{ data: { attempts: number; status: string; lastAttemptAt: string | null }[] }>('GET', `/v1/webhooks/${hook.id}/deliveries`, cell.admin)).body.data[0]!;
     assert.equal(item.attempts, 2);
@@ -195,7 +202,10 @@ describe('webhook delivery', () => {
     let untrustedHits = 0;
     await new Promise<void>((resolve) => untrusted.listen(0, '127.0.0.1', resolve));
     try {
-      const reply = await call<{ data: { id: string } }>('POST', '/v1/webhooks', cell.admin, { url: `https://127.0.0.1:${(untrusted.address() as AddressInfo).port}/in`, eventTypes: ['product_group.created'] });
+      const reply = await call<{ data: { id: string } }>('POST', '/v1/webhooks', cell.admin, {
+        url: `https://127.0.0.1:${(untrusted.address() as AddressInfo).port}/in`,
+        eventTypes: ['product_group.created'],
+      });
       assert.equal(reply.status, 201);
       await emit([{ aggregateType: 'product_group', eventType: 'product_group.created', payload: { productGroup: {} } }]);
       const row = await waitFor('the delivery to fail', async () => (await deliveriesOf(reply.body.data.id)).find((d) => d.status === 'failed'));
@@ -259,7 +269,11 @@ describe('webhook delivery', () => {
       return out;
     });
     await published(ids);
-    assert.deepEqual((await deliveriesOf(hook.id)).map((d) => d.eventId), [ids[0]], 'only the granted tag’s event');
+    assert.deepEqual(
+      (await deliveriesOf(hook.id)).map((d) => d.eventId),
+      [ids[0]],
+      'only the granted tag’s event',
+    );
   });
 
   it('stops delivering to a removed or disabled subscription, and to an owner credential that was revoked', async () => {
@@ -272,7 +286,9 @@ describe('webhook delivery', () => {
     const version = (await call<{ data: { version: string } }>('GET', `/v1/webhooks/${disabled.id}`, cell.admin)).body.data.version;
     assert.equal((await call('PATCH', `/v1/webhooks/${disabled.id}`, cell.admin, { expectedVersion: version, status: 'disabled' })).status, 200);
     const orphanRow = await cell.database.prisma.webhookSubscription.findFirstOrThrow({ where: { id: orphan.id } });
-    await cell.database.changeAuthorization(cell.workspaceId, () => cell.database.prisma.credential.updateMany({ where: { workspaceId: cell.workspaceId, id: orphanRow.ownerCredentialId }, data: { status: 'revoked', revokedAt: new Date() } }));
+    await cell.database.changeAuthorization(cell.workspaceId, () =>
+      cell.database.prisma.credential.updateMany({ where: { workspaceId: cell.workspaceId, id: orphanRow.ownerCredentialId }, data: { status: 'revoked', revokedAt: new Date() } }),
+    );
     const [eventId] = await emit([{ aggregateType: 'contact', eventType: 'contact.created', payload: { contact: {} } }]);
     await published([eventId!]);
     assert.equal((await deliveriesOf(live.id)).length, 1, 'the live subscription got it');
@@ -283,7 +299,10 @@ describe('webhook delivery', () => {
       return row.status === 'disabled' && row;
     });
     assert.equal(orphaned.disabledReason, 'owner_revoked');
-    const sent = await waitFor('the live delivery', async () => received.filter((r) => r.headers['webhook-id'] === eventId).length === 1 && received.filter((r) => r.headers['webhook-id'] === eventId));
+    const sent = await waitFor(
+      'the live delivery',
+      async () => received.filter((r) => r.headers['webhook-id'] === eventId).length === 1 && received.filter((r) => r.headers['webhook-id'] === eventId),
+    );
     new Webhook(live.signingSecret).verify(sent[0]!.body, sent[0]!.headers);
   });
 
@@ -339,7 +358,10 @@ describe('webhook delivery', () => {
       const list = await call<{ data: { eventId: string; status: string }[] }>('GET', `/v1/webhooks/${hook.id}/deliveries`, successor);
       return list.body.data.filter((d) => d.status === 'succeeded').length === 2 && list.body.data;
     });
-    assert.deepEqual(history.map((d) => d.eventId), [(await eventOf(first, 'tag.created')).id, secondEvent.id]);
+    assert.deepEqual(
+      history.map((d) => d.eventId),
+      [(await eventOf(first, 'tag.created')).id, secondEvent.id],
+    );
     const row = await cell.database.prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id: hook.id } });
     assert.equal(row.ownerCredentialId, rotated.body.data.id);
     assert.equal(await cell.database.prisma.auditEvent.count({ where: { workspaceId: cell.workspaceId, targetId: hook.id, action: 'webhook.disabled' } }), 0, 'rotation disables nothing');
@@ -349,7 +371,9 @@ describe('webhook delivery', () => {
     const owner = await cell.mint(['webhooks:read', 'webhooks:write', 'lists:read']);
     const hook = await subscribe('/ok', ['list.updated'], owner);
     const row = await cell.database.prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id: hook.id } });
-    await cell.database.changeAuthorization(cell.workspaceId, () => cell.database.prisma.credential.updateMany({ where: { workspaceId: cell.workspaceId, id: row.ownerCredentialId }, data: { expiresAt: new Date(Date.now() - 1000) } }));
+    await cell.database.changeAuthorization(cell.workspaceId, () =>
+      cell.database.prisma.credential.updateMany({ where: { workspaceId: cell.workspaceId, id: row.ownerCredentialId }, data: { expiresAt: new Date(Date.now() - 1000) } }),
+    );
     const ids = await emit([{ aggregateType: 'list', eventType: 'list.updated', payload: { list: {} } }]);
     await published(ids);
     const disabled = await waitFor('the subscription to be disabled', async () => {
@@ -394,8 +418,15 @@ describe('webhook delivery', () => {
     assert.equal(got.headers['webhook-signature'], undefined);
     assert.equal(got.headers['webhook-id'], undefined);
     const body = JSON.parse(got.body) as Record<string, unknown>;
-    const event = (await cell.database.prisma.outboxEvent.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id: eventId! } }));
-    assert.deepEqual(body, { event: 'call_note.created', _id: eventId, teamId: cell.workspaceId, resourceId: event.aggregateId, createdAt: event.occurredAt.toISOString(), data: { callNote: { subject: 'hi' } } });
+    const event = await cell.database.prisma.outboxEvent.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id: eventId! } });
+    assert.deepEqual(body, {
+      event: 'call_note.created',
+      _id: eventId,
+      teamId: cell.workspaceId,
+      resourceId: event.aggregateId,
+      createdAt: event.occurredAt.toISOString(),
+      data: { callNote: { subject: 'hi' } },
+    });
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(received.filter((r) => r.path === '/legacy').length, 1);
     assert.ok(!received.some((r) => r.path === '/legacy-other' || r.path === '/legacy-archived'));
@@ -453,7 +484,10 @@ describe('webhook delivery', () => {
     const [row] = await deliveriesOf(hook.id);
     await waitFor('the test-mode delivery', async () => (await deliveriesOf(hook.id))[0]!.status === 'succeeded');
     // The same delivery as claimed again (attempt 2, not due for the test worker), attempted by a production worker.
-    await cell.database.prisma.webhookDelivery.update({ where: { workspaceId_id: { workspaceId: cell.workspaceId, id: row!.id } }, data: { status: 'pending', attempt: 2, nextAttemptAt: new Date(Date.now() + 3_600_000), deliveredAt: null } });
+    await cell.database.prisma.webhookDelivery.update({
+      where: { workspaceId_id: { workspaceId: cell.workspaceId, id: row!.id } },
+      data: { status: 'pending', attempt: 2, nextAttemptAt: new Date(Date.now() + 3_600_000), deliveredAt: null },
+    });
     const subscription = await cell.database.prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id: hook.id } });
     const event = await cell.database.prisma.outboxEvent.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id: eventId! } });
     const sentBefore = received.filter((r) => r.headers['webhook-id'] === eventId).length;

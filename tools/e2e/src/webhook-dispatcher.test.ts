@@ -98,11 +98,17 @@ describe('webhook dispatcher: fair share, circuit breaker, leases', () => {
     const [eventId] = await emit('tag.created');
     const row = await waitFor('the delivery to succeed', async () => (await rowsOf(hook)).find((d) => d.status === 'succeeded'));
     assert.deepEqual([row.attempt, row.responseStatusCode, row.eventId, row.leaseUntil, row.nextAttemptAt], [1, 200, eventId, null, null]);
-    assert.deepEqual(requestsTo('/ok').map((r) => r.webhookId), [eventId]);
+    assert.deepEqual(
+      requestsTo('/ok').map((r) => r.webhookId),
+      [eventId],
+    );
     const queues = new JobQueues(env.config);
     try {
       const counts = await queues.queue('deliveries').getJobCounts();
-      assert.ok(Object.values(counts).every((count) => count === 0), `signed deliveries use no queue: ${JSON.stringify(counts)}`);
+      assert.ok(
+        Object.values(counts).every((count) => count === 0),
+        `signed deliveries use no queue: ${JSON.stringify(counts)}`,
+      );
     } finally {
       await queues.close();
     }
@@ -135,10 +141,14 @@ describe('webhook dispatcher: fair share, circuit breaker, leases', () => {
   it('after consecutive failures the breaker rests the subscription for the schedule’s delays, one probe at a time; failing for the whole schedule disables it', async () => {
     const hook = await subscribe('/failing', ['tag.archived']);
     const ids = await emit('tag.archived', 6);
-    const disabled = await waitFor('the subscription to be disabled', async () => {
-      const row = await subscriptionRow(hook);
-      return row.status === 'disabled' && row;
-    }, 30_000);
+    const disabled = await waitFor(
+      'the subscription to be disabled',
+      async () => {
+        const row = await subscriptionRow(hook);
+        return row.status === 'disabled' && row;
+      },
+      30_000,
+    );
     assert.equal(disabled.disabledReason, 'receiver_failing');
     assert.equal(await database.prisma.auditEvent.count({ where: { workspaceId, targetId: hook, action: 'webhook.disabled' } }), 1);
     assert.equal((await cell.outbox(hook, 'webhook.disabled')).length, 1);
@@ -152,7 +162,9 @@ describe('webhook dispatcher: fair share, circuit breaker, leases', () => {
     // Two in flight per subscription: the breaker opens at the third consecutive failure with at most one more
     // attempt in flight, so from the fifth attempt on they come one at a time, each after a rest of at least
     // 0.8 × 300 ms (the schedule's first delay, with its jitter: a lower bound; a busy machine only makes it later).
-    const attempts = requestsTo('/failing').filter((r) => ids.includes(r.webhookId)).map((r) => r.at);
+    const attempts = requestsTo('/failing')
+      .filter((r) => ids.includes(r.webhookId))
+      .map((r) => r.at);
     assert.ok(attempts.length >= 5, `${attempts.length} attempts`);
     for (let i = 5; i < attempts.length; i++) assert.ok(attempts[i]! - attempts[i - 1]! >= 0.8 * 300 - 5, `attempt ${i + 1} came ${attempts[i]! - attempts[i - 1]!} ms after the one before`);
     // Total attempts stay far below what six deliveries × four attempts would have sent without the breaker.
@@ -167,10 +179,19 @@ describe('webhook dispatcher: fair share, circuit breaker, leases', () => {
     const patched = await callApi<{ data: { version: string } }>(cell.v1, 'PATCH', `/v1/webhooks/${hook}`, admin, { expectedVersion: version, status: 'disabled' });
     assert.equal(patched.status, 200);
     const rows = await rowsOf(hook);
-    assert.ok(rows.every((d) => d.status === 'failed'), 'none stays pending behind a disabled subscription');
+    assert.ok(
+      rows.every((d) => d.status === 'failed'),
+      'none stays pending behind a disabled subscription',
+    );
     assert.ok(rows.filter((d) => d.attempt === 0).every((d) => d.failureReason === 'subscription_disabled'));
-    await database.prisma.webhookSubscription.updateMany({ where: { workspaceId, id: hook }, data: { consecutiveFailures: 9, failingSince: new Date(), breakerUntil: new Date(Date.now() + 3_600_000) } });
-    const enabled = await callApi<{ data: { status: string; failingSince: string | null } }>(cell.v1, 'PATCH', `/v1/webhooks/${hook}`, admin, { expectedVersion: patched.body.data.version, status: 'active' });
+    await database.prisma.webhookSubscription.updateMany({
+      where: { workspaceId, id: hook },
+      data: { consecutiveFailures: 9, failingSince: new Date(), breakerUntil: new Date(Date.now() + 3_600_000) },
+    });
+    const enabled = await callApi<{ data: { status: string; failingSince: string | null } }>(cell.v1, 'PATCH', `/v1/webhooks/${hook}`, admin, {
+      expectedVersion: patched.body.data.version,
+      status: 'active',
+    });
     assert.equal(enabled.status, 200);
     assert.deepEqual([enabled.body.data.status, enabled.body.data.failingSince], ['active', null]);
     const row = await subscriptionRow(hook);

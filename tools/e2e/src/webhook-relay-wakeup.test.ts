@@ -22,7 +22,6 @@ import { callApi } from './support/v1.js';
 
 const env = useTestEnvironment();
 
-
 describe('webhook relay wake-up', () => {
   let proxy: TcpProxy;
   let cell: V1Cell;

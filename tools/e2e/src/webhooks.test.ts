@@ -49,7 +49,9 @@ describe('v1 webhooks', () => {
     other.workspaceId = await cell.otherWorkspace();
     const user = await cell.database.prisma.user.create({ data: { email: `elsewhere-${randomUUID()}@example.com`, name: 'Else' } });
     const member = await cell.database.prisma.workspaceMember.create({ data: { workspaceId: other.workspaceId, userId: user.id } });
-    const credential = await cell.database.prisma.$transaction((tx) => issueCredential(tx, cell.config, { workspaceId: other.workspaceId, kind: 'personal_access_token', name: 'x', scopes: V1_SCOPES, memberId: member.id }));
+    const credential = await cell.database.prisma.$transaction((tx) =>
+      issueCredential(tx, cell.config, { workspaceId: other.workspaceId, kind: 'personal_access_token', name: 'x', scopes: V1_SCOPES, memberId: member.id }),
+    );
     other.webhookId = (
       await cell.database.prisma.webhookSubscription.create({
         data: { workspaceId: other.workspaceId, url: 'https://elsewhere.example.com/', eventTypes: ['*'], ownerCredentialId: credential.id, secretCiphertext: Buffer.from('x'), secretKeyId: 'k' },
@@ -110,7 +112,10 @@ describe('v1 webhooks', () => {
     assert.ok(!JSON.stringify(row, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)).includes(secret.slice(6)));
     assert.ok(row.secretKeyId.length > 0);
     const audit = await cell.database.prisma.auditEvent.findMany({ where: { workspaceId: cell.workspaceId, targetId: webhook.id } });
-    assert.deepEqual(audit.map((a) => a.action), ['webhook.created']);
+    assert.deepEqual(
+      audit.map((a) => a.action),
+      ['webhook.created'],
+    );
     assert.ok(!JSON.stringify(audit).includes(secret.slice(6)));
     assert.ok(logs.length > 0, 'logs were captured');
     assert.ok(!logs.includes(secret.slice(6)), 'the secret is never logged');
@@ -160,7 +165,12 @@ describe('v1 webhooks', () => {
     const described = await call<{ data: Webhook }>('POST', '/v1/webhooks', cell.admin, { url: 'https://hooks.example.com/in', eventTypes: ['tag.created'], description: long });
     assert.equal(described.status, 201, JSON.stringify(described.body));
     assert.equal(described.body.data.description, long);
-    assertProblem(await call('POST', '/v1/webhooks', cell.admin, { url: 'https://hooks.example.com/in', eventTypes: ['tag.created'], description: `${long}x` }), 400, 'validation_failed', '/description');
+    assertProblem(
+      await call('POST', '/v1/webhooks', cell.admin, { url: 'https://hooks.example.com/in', eventTypes: ['tag.created'], description: `${long}x` }),
+      400,
+      'validation_failed',
+      '/description',
+    );
     // The error names the catalog that exists.
     const unknown = await call('POST', '/v1/webhooks', cell.admin, { url: 'https://hooks.example.com/in', eventTypes: ['no.such_event'] });
     assert.match(JSON.stringify(unknown.body), /GET \/v1\/event-catalog/);
@@ -170,7 +180,12 @@ describe('v1 webhooks', () => {
 
   it('updates by compare-and-set: a stale expectedVersion answers 409 and changes nothing', async () => {
     const { webhook } = await create();
-    const updated = await call<{ data: Webhook }>('PATCH', `/v1/webhooks/${webhook.id}`, cell.admin, { expectedVersion: webhook.version, eventTypes: ['tag.updated'], status: 'disabled', description: 'paused' });
+    const updated = await call<{ data: Webhook }>('PATCH', `/v1/webhooks/${webhook.id}`, cell.admin, {
+      expectedVersion: webhook.version,
+      eventTypes: ['tag.updated'],
+      status: 'disabled',
+      description: 'paused',
+    });
     assert.equal(updated.status, 200, JSON.stringify(updated.body));
     assertShape('updateWebhook', updated.body.data);
     assert.deepEqual(updated.body.data.eventTypes, ['tag.updated']);
@@ -215,7 +230,9 @@ describe('v1 webhooks', () => {
     const m = await cell.database.prisma.workspaceMember.create({ data: { workspaceId: cell.workspaceId, userId: user.id } });
     const role = await cell.database.prisma.role.create({ data: { workspaceId: cell.workspaceId, name: `role ${randomUUID()}`, permissions: [...permissions] } });
     await cell.database.prisma.memberRole.create({ data: { workspaceId: cell.workspaceId, memberId: m.id, roleId: role.id } });
-    const { token } = await cell.database.prisma.$transaction((tx) => issueCredential(tx, cell.config, { workspaceId: cell.workspaceId, kind: 'personal_access_token', name: 'm', scopes, memberId: m.id }));
+    const { token } = await cell.database.prisma.$transaction((tx) =>
+      issueCredential(tx, cell.config, { workspaceId: cell.workspaceId, kind: 'personal_access_token', name: 'm', scopes, memberId: m.id }),
+    );
     return token;
   };
 
@@ -240,7 +257,10 @@ describe('v1 webhooks', () => {
     assert.deepEqual([row.url, row.eventTypes, row.status, row.revision, row.archivedAt], ['https://owner.example.com/in', ['task.created'], 'active', 1, null], 'untouched');
     // The attacker's own subscription is its own.
     const mine = await create({}, attacker);
-    assert.deepEqual((await listAllPages<Webhook>(cell.v1, '/v1/webhooks', attacker)).map((w) => w.id), [mine.webhook.id]);
+    assert.deepEqual(
+      (await listAllPages<Webhook>(cell.v1, '/v1/webhooks', attacker)).map((w) => w.id),
+      [mine.webhook.id],
+    );
     // The owner still does everything.
     const changed = await call<{ data: Webhook }>('PATCH', `/v1/webhooks/${webhook.id}`, owner, { expectedVersion: webhook.version, description: 'mine' });
     assert.equal(changed.status, 200);
@@ -309,7 +329,7 @@ describe('v1 webhooks', () => {
     for (const hook of [a, b, c]) {
       const seen = await call<{ data: Webhook }>('GET', `/v1/webhooks/${hook.id}`, cell.admin);
       assert.deepEqual([seen.body.data.status, seen.body.data.disabledReason], ['disabled', 'owner_revoked'], hook.id);
-      assert.equal((await cell.database.prisma.auditEvent.count({ where: { workspaceId: cell.workspaceId, targetId: hook.id, action: 'webhook.disabled' } })), 1);
+      assert.equal(await cell.database.prisma.auditEvent.count({ where: { workspaceId: cell.workspaceId, targetId: hook.id, action: 'webhook.disabled' } }), 1);
       assert.equal((await cell.outbox(hook.id, 'webhook.disabled')).length, 1);
     }
   });
@@ -324,7 +344,10 @@ describe('v1 webhooks', () => {
     const seen = await call<{ data: Webhook }>('GET', `/v1/webhooks/${webhook.id}`, successor);
     assert.equal(seen.status, 200);
     assert.deepEqual([seen.body.data.status, seen.body.data.disabledReason], ['active', null]);
-    assert.deepEqual((await listAllPages<Webhook>(cell.v1, '/v1/webhooks', successor)).map((w) => w.id), [webhook.id]);
+    assert.deepEqual(
+      (await listAllPages<Webhook>(cell.v1, '/v1/webhooks', successor)).map((w) => w.id),
+      [webhook.id],
+    );
     assert.equal((await call('GET', `/v1/webhooks/${webhook.id}/deliveries`, successor)).status, 200);
     assert.equal((await call('GET', `/v1/webhooks/${webhook.id}`, account.token)).status, 401, 'the previous secret is revoked');
     const audit = await cell.database.prisma.auditEvent.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, action: 'credential.rotated', targetId: credentialId } });

@@ -26,7 +26,8 @@ describe('operators: a real workspace, and demo tokens kept across starts', () =
   afterAll(() => temp && rm(temp, { recursive: true, force: true }));
 
   /** One of tools/db's commands, with this test's database and Redis prefix (so the cell sees its changes). */
-  const tool = (script: string, args: readonly string[]) => run(process.execPath, [join(ROOT, 'tools/db/dist', script), ...args], ROOT, { DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, LOG_LEVEL: 'silent' });
+  const tool = (script: string, args: readonly string[]) =>
+    run(process.execPath, [join(ROOT, 'tools/db/dist', script), ...args], ROOT, { DATABASE_URL: env.databaseUrl, REDIS_PREFIX: env.redisPrefix, LOG_LEVEL: 'silent' });
   const workspaces = () => cell.database.prisma.workspace.count();
 
   it('workspace:create refuses bad input with exit 2, naming the option, and writes nothing', async () => {
@@ -52,7 +53,10 @@ describe('operators: a real workspace, and demo tokens kept across starts', () =
     const workspace = await callApi<{ data: { id: string; name: string } }>(cell.v1, 'GET', '/v1/workspace', personalAccessToken);
     assert.deepEqual([workspace.body.data.id, workspace.body.data.name], [workspaceId, 'Acme Ltd']);
     const members = await callApi<{ data: { id: string; email?: string }[] }>(cell.v1, 'GET', '/v1/members', personalAccessToken);
-    assert.deepEqual(members.body.data.map((m) => [m.id, m.email]), [[administratorMemberId, 'ada@acme.test']]);
+    assert.deepEqual(
+      members.body.data.map((m) => [m.id, m.email]),
+      [[administratorMemberId, 'ada@acme.test']],
+    );
     // An administrator: it can make what a new workspace needs next (a role here), through the API.
     const role = await callApi(cell.v1, 'POST', '/v1/roles', personalAccessToken, { name: 'Staff', permissions: ['projects:read'] });
     assert.equal(role.status, 201, JSON.stringify(role.body));

@@ -43,7 +43,13 @@ describe('v1 workspace settings, capabilities, entitlements and project sharing'
 
     it('compare-and-sets the sent fields: a stale version is 409 and changes nothing; the change is audited', async () => {
       const current = await settings();
-      const reply = await call<{ data: Settings }>('PATCH', '/v1/workspace/settings', admin, { expectedVersion: current.version, timeZone: 'Europe/Berlin', weekStart: 'sunday', defaultCurrency: 'CHF', name: 'Renamed workspace' });
+      const reply = await call<{ data: Settings }>('PATCH', '/v1/workspace/settings', admin, {
+        expectedVersion: current.version,
+        timeZone: 'Europe/Berlin',
+        weekStart: 'sunday',
+        defaultCurrency: 'CHF',
+        name: 'Renamed workspace',
+      });
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
       const updated = reply.body.data;
       assertShape('updateWorkspaceSettings', updated);
@@ -203,7 +209,12 @@ describe('v1 workspace settings, capabilities, entitlements and project sharing'
       assertProblem(reply, 400, 'validation_failed');
       const pointers = (reply.body as { errors: { source?: { pointer?: string } }[] }).errors.map((e) => e.source?.pointer).sort();
       assert.deepEqual(pointers, ['/entries/0/principalId', '/entries/1/principalId', '/entries/3/principalId', '/entries/4/principalId']);
-      assertProblem(await call('PUT', path(), admin, { expectedVersion: current.version, entries: [{ principalType: 'robot', principalId: cell.ownerMemberId, access: 'viewer' }] }), 400, 'validation_failed', '/entries/0/principalType');
+      assertProblem(
+        await call('PUT', path(), admin, { expectedVersion: current.version, entries: [{ principalType: 'robot', principalId: cell.ownerMemberId, access: 'viewer' }] }),
+        400,
+        'validation_failed',
+        '/entries/0/principalType',
+      );
       assert.deepEqual((await call<{ data: Sharing }>('GET', path(), admin)).body.data, current);
     });
 

@@ -121,9 +121,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('gives the services an environment that libs/config accepts in production', () => {
-    const environment = Object.fromEntries(
-      Object.entries(sharedEnvironment()).map(([key, value]) => [key, interpolate(String(value), operatorVariables)]),
-    );
+    const environment = Object.fromEntries(Object.entries(sharedEnvironment()).map(([key, value]) => [key, interpolate(String(value), operatorVariables)]));
     const config = loadConfig(environment);
     assert.equal(config.env, 'production');
     assert.equal(config.host, '0.0.0.0');
@@ -195,13 +193,20 @@ describe('.dockerignore', () => {
 
 describe('the checks catch broken files', () => {
   it('schema: an unknown depends_on condition', () => {
-    const broken = replaceOnce(composeText, 'APP: auth\n    depends_on:\n      migrate:\n        condition: service_completed_successfully', 'APP: auth\n    depends_on:\n      migrate:\n        condition: service_finished');
+    const broken = replaceOnce(
+      composeText,
+      'APP: auth\n    depends_on:\n      migrate:\n        condition: service_completed_successfully',
+      'APP: auth\n    depends_on:\n      migrate:\n        condition: service_finished',
+    );
     assert.ok(validateComposeText(broken).some((e) => e.includes('/services/auth/depends_on')));
   });
 
   it('schema: an unknown top-level key', () => {
     const errors = validateComposeText(`${composeText}\nservice:\n  oops: {}\n`);
-    assert.ok(errors.some((e) => e.includes('additionalProperty') && e.includes('service')), errors.join('\n'));
+    assert.ok(
+      errors.some((e) => e.includes('additionalProperty') && e.includes('service')),
+      errors.join('\n'),
+    );
   });
 
   it('schema: a wrongly typed value', () => {
@@ -261,7 +266,10 @@ describe('the checks catch broken files', () => {
       const document = structuredClone(composeDocument());
       breakIt(at(document, 'services'));
       const problems = composeProblems(document, expectations);
-      assert.ok(problems.some((p) => expected.test(p)), `${label}: ${problems.join('; ') || 'no problems found'}`);
+      assert.ok(
+        problems.some((p) => expected.test(p)),
+        `${label}: ${problems.join('; ') || 'no problems found'}`,
+      );
     }
   });
 
@@ -278,7 +286,10 @@ describe('the checks catch broken files', () => {
     ];
     for (const [label, search, replacement, expected] of cases) {
       const problems = dockerfileProblems(replaceOnce(dockerfileText, search, replacement));
-      assert.ok(problems.some((p) => expected.test(p)), `${label}: ${problems.join('; ') || 'no problems found'}`);
+      assert.ok(
+        problems.some((p) => expected.test(p)),
+        `${label}: ${problems.join('; ') || 'no problems found'}`,
+      );
     }
   });
 

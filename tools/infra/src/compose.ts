@@ -297,10 +297,7 @@ export function composeProblems(document: unknown, expectations: ComposeExpectat
   if (!requiredVariables(String(shared.CREDENTIAL_SECRET ?? '')).includes('CREDENTIAL_SECRET')) {
     problem('environment: CREDENTIAL_SECRET must be ${CREDENTIAL_SECRET:?...}');
   }
-  const shutdownTimeoutMs =
-    shared.SHUTDOWN_TIMEOUT_MS === undefined
-      ? DEFAULT_SHUTDOWN_TIMEOUT_MS
-      : Number(interpolate(String(shared.SHUTDOWN_TIMEOUT_MS), {}));
+  const shutdownTimeoutMs = shared.SHUTDOWN_TIMEOUT_MS === undefined ? DEFAULT_SHUTDOWN_TIMEOUT_MS : Number(interpolate(String(shared.SHUTDOWN_TIMEOUT_MS), {}));
 
   for (const app of APP_NAMES) {
     const definition = service(app);
@@ -465,16 +462,17 @@ function effectiveEnv(file: Dockerfile, stage: Stage): Record<string, string> {
 
 /** The shell script of the RUN that validates APP (a `case "${APP}" in ...` statement), if any. */
 export function appValidationScript(file: Dockerfile): string | undefined {
-  return file.stages
-    .flatMap((s) => s.instructions)
-    .find((i) => i.keyword === 'RUN' && /case\s+"?\$\{?APP\}?"?\s+in/.test(i.args))?.args;
+  return file.stages.flatMap((s) => s.instructions).find((i) => i.keyword === 'RUN' && /case\s+"?\$\{?APP\}?"?\s+in/.test(i.args))?.args;
 }
 
 /** The app names the validation accepts: the alternatives of the case statement's first branch. */
 export function acceptedApps(script: string): string[] {
   const branch = /case\s+"?\$\{?APP\}?"?\s+in\s+([^)]*)\)/.exec(script);
   const alternatives = branch?.[1] ?? '';
-  return alternatives.split('|').map((s) => s.trim()).filter(Boolean);
+  return alternatives
+    .split('|')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** Problems with the Dockerfile (empty when it builds what compose and the platform expect). */
@@ -497,7 +495,9 @@ export function dockerfileProblems(text: string): string[] {
     if (isStage || stage.base.startsWith('app-')) continue;
     const image = stage.base.replace(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g, (_, name: string) => globals[name] ?? '');
     if (!SUPPORTED_NODE_IMAGE.test(image)) {
-      problem(`stage ${stage.name ?? '(unnamed)'}: base image must be a supported Node.js LTS (22 or 24) bookworm-slim pinned by digest, node:<major>-bookworm-slim@sha256:<digest> (got ${image || stage.base})`);
+      problem(
+        `stage ${stage.name ?? '(unnamed)'}: base image must be a supported Node.js LTS (22 or 24) bookworm-slim pinned by digest, node:<major>-bookworm-slim@sha256:<digest> (got ${image || stage.base})`,
+      );
     }
   }
 
@@ -551,7 +551,10 @@ export function dockerfileProblems(text: string): string[] {
     }
   }
 
-  const runs = file.stages.flatMap((s) => s.instructions).filter((i) => i.keyword === 'RUN').map((i) => i.args);
+  const runs = file.stages
+    .flatMap((s) => s.instructions)
+    .filter((i) => i.keyword === 'RUN')
+    .map((i) => i.args);
   if (!runs.some((r) => /\bnpm ci\b/.test(r))) problem('dependencies must be installed with `npm ci` (lockfile)');
   if (!runs.some((r) => /nx run-many -t build\b/.test(r))) problem('the build must run `nx run-many -t build`');
   if (!runs.some((r) => /npm prune --omit=dev\b/.test(r))) problem('dev dependencies must be pruned (`npm prune --omit=dev`)');
@@ -562,17 +565,7 @@ export function dockerfileProblems(text: string): string[] {
 // .dockerignore
 
 /** Patterns the build context must exclude (sources of stale output, local state or secrets). */
-export const REQUIRED_DOCKERIGNORE = [
-  '**/node_modules',
-  '**/dist',
-  '**/*.tsbuildinfo',
-  '.nx',
-  '.git',
-  '**/coverage',
-  'libs/db/src/generated',
-  '**/.env',
-  '**/.env.*',
-];
+export const REQUIRED_DOCKERIGNORE = ['**/node_modules', '**/dist', '**/*.tsbuildinfo', '.nx', '.git', '**/coverage', 'libs/db/src/generated', '**/.env', '**/.env.*'];
 
 export function dockerignoreProblems(text: string): string[] {
   const patterns = new Set(

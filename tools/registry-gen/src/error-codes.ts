@@ -22,7 +22,7 @@ const WHEN = {
   unauthenticated: 'no bearer credential, or one that is unknown or malformed',
   credential_expired: 'the credential has expired',
   credential_revoked: 'the credential has been revoked',
-  insufficient_scope: "the credential lacks a required scope (or every one of the any-of scopes); the detail names what is missing",
+  insufficient_scope: 'the credential lacks a required scope (or every one of the any-of scopes); the detail names what is missing',
   workspace_locked: "the credential's workspace is locked",
   not_found: "no such resource in the credential's workspace (or one a service account's resource grants do not let it read)",
   conflict: "the resource's state does not allow the change",
@@ -51,7 +51,12 @@ const only = (condition: boolean, ...codes: Code[]): Code[] => (condition ? code
  */
 export function sentErrors(op: OperationDefinition): SentStatus[] {
   const byStatus: Record<V1ErrorStatus, SentCode[]> = {
-    400: sent('validation_failed', ...only(op.request.body !== null, 'invalid_json'), ...only(op.idempotent, 'invalid_idempotency_key'), ...only(op.concurrency === 'if-match', 'invalid_precondition')),
+    400: sent(
+      'validation_failed',
+      ...only(op.request.body !== null, 'invalid_json'),
+      ...only(op.idempotent, 'invalid_idempotency_key'),
+      ...only(op.concurrency === 'if-match', 'invalid_precondition'),
+    ),
     401: sent('unauthenticated', 'credential_expired', 'credential_revoked'),
     403: sent('insufficient_scope', 'workspace_locked'),
     404: sent('not_found'),

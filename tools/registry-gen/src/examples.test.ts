@@ -91,9 +91,17 @@ describe('v1.openapi.json examples', () => {
       parses(ErrorDocument, internalExample, `${def.operationId} 500`);
       for (const { status, codes } of sent) {
         const response = deref(v1, op.responses[String(status)]!, 'responses');
-        assert.deepEqual(response['x-error-codes'], codes.map((c) => c.code), `${def.operationId} ${status}`);
+        assert.deepEqual(
+          response['x-error-codes'],
+          codes.map((c) => c.code),
+          `${def.operationId} ${status}`,
+        );
         const examples = json(response)?.['examples'] as Record<string, { value: { errors: { code: string; status: string }[] } }>;
-        assert.deepEqual(Object.keys(examples), codes.map((c) => c.code), `${def.operationId} ${status}`);
+        assert.deepEqual(
+          Object.keys(examples),
+          codes.map((c) => c.code),
+          `${def.operationId} ${status}`,
+        );
         for (const [code, { value }] of Object.entries(examples)) {
           parses(ErrorDocument, value, `${def.operationId} ${status} ${code}`);
           assert.deepEqual([value.errors[0]?.code, value.errors[0]?.status], [code, String(status)]);

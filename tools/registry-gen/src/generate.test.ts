@@ -26,7 +26,10 @@ describe('registry-gen', () => {
   it('renders every artifact deterministically (two runs are identical)', () => {
     const a = renderAll();
     const b = renderAll();
-    assert.deepEqual(a.map((f) => f.path), Object.values(OUTPUT_FILES));
+    assert.deepEqual(
+      a.map((f) => f.path),
+      Object.values(OUTPUT_FILES),
+    );
     assert.deepEqual(a, b);
     for (const f of a) assert.ok(f.content.endsWith('\n') && !f.content.endsWith('\n\n'), f.path);
   });
@@ -67,7 +70,9 @@ describe('generated operations.json', () => {
   const json = readJson(OUTPUT_FILES.operations) as { digest: string; v1: unknown[]; v0: unknown[] };
 
   it('has the digest of the canonical registry JSON (sha256 hex of v1 + v0 rows)', () => {
-    const expected = createHash('sha256').update(canonicalJson({ v1: json.v1, v0: json.v0 })).digest('hex');
+    const expected = createHash('sha256')
+      .update(canonicalJson({ v1: json.v1, v0: json.v0 }))
+      .digest('hex');
     assert.equal(json.digest, expected);
     assert.equal(json.digest, registryDigest(json.v1 as never, json.v0 as never));
   });
@@ -84,9 +89,7 @@ describe('generated operations.json', () => {
 
 type Operation = Record<string, unknown> & { security: Record<string, string[]>[] };
 const operationsOf = (doc: Record<string, unknown>) =>
-  Object.entries(doc['paths'] as Record<string, Record<string, Operation>>).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
-  );
+  Object.entries(doc['paths'] as Record<string, Record<string, Operation>>).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method: method.toUpperCase(), op })));
 
 describe('generated v1.openapi.json', () => {
   const doc = readJson(OUTPUT_FILES.v1OpenApi);
@@ -168,15 +171,11 @@ describe('generated v0.openapi.json', () => {
 describe('redocly lint', () => {
   it('both OpenAPI documents pass `redocly lint` with no errors', () => {
     const redocly = resolve(REPO_ROOT, 'node_modules/.bin/redocly');
-    const r = spawnSync(
-      redocly,
-      ['lint', OUTPUT_FILES.v1OpenApi, OUTPUT_FILES.v0OpenApi, '--config', 'libs/registry/redocly.yaml'],
-      {
-        cwd: REPO_ROOT,
-        encoding: 'utf8',
-        timeout: 120_000,
-      },
-    );
+    const r = spawnSync(redocly, ['lint', OUTPUT_FILES.v1OpenApi, OUTPUT_FILES.v0OpenApi, '--config', 'libs/registry/redocly.yaml'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
   });
 });

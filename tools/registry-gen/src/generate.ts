@@ -35,10 +35,7 @@ function main(argv: readonly string[]): number {
   if (check) {
     const drift = driftedFiles(files, root);
     if (drift.length > 0) {
-      process.stderr.write(
-        `registry-gen: generated files are out of date:\n${drift.map((p) => `  ${p}`).join('\n')}\n` +
-          'Run: npx nx run @workcell/registry-gen:generate\n',
-      );
+      process.stderr.write(`registry-gen: generated files are out of date:\n${drift.map((p) => `  ${p}`).join('\n')}\n` + 'Run: npx nx run @workcell/registry-gen:generate\n');
       return 1;
     }
     process.stdout.write(`registry-gen: ${files.length} generated files are up to date.\n`);

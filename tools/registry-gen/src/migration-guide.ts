@@ -65,11 +65,11 @@ export function renderMigrationGuide(v0Operations: readonly V0OperationDefinitio
     '  table names (docs/authentication.md).',
     '- **Envelope**: a resource comes as `{ "data": … }`; a list adds `meta` (`limit`, `nextCursor`) and `links.next`.',
     '- **Errors**: one error document, `{ "errors": [{ "code", "status", "detail", "source" }] }`, with the codes of',
-    '  docs/protocol.md instead of v0\'s frozen statuses.',
+    "  docs/protocol.md instead of v0's frozen statuses.",
     '- **Pages**: cursors instead of page numbers; a cursor is opaque and belongs to its query.',
     '- **Writes**: partial updates are `PATCH`; resources with a strong revision take `If-Match`, those with a version',
     '  `expectedVersion`; creates take an `Idempotency-Key` so a retry never duplicates.',
-    '- **Ids**: always in the path (`{id}`); v0\'s aliases that carried `_id` in the body are gone.',
+    "- **Ids**: always in the path (`{id}`); v0's aliases that carried `_id` in the body are gone.",
     '',
   ];
   for (const [resource, ops] of byResource) {

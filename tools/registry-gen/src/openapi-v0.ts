@@ -77,9 +77,7 @@ function parametersOf(op: V0OperationDefinition, components: Components): JsonSc
 
 function operationObject(op: V0OperationDefinition, components: Components): JsonSchema {
   const parameters = parametersOf(op, components);
-  const notes = [
-    op.v1OperationId ? `v1 replacement: \`${op.v1OperationId}\` (${op.migrationClass}).` : 'No v1 replacement; remains on v0.',
-  ];
+  const notes = [op.v1OperationId ? `v1 replacement: \`${op.v1OperationId}\` (${op.migrationClass}).` : 'No v1 replacement; remains on v0.'];
   if (op.bodyAlias) notes.push('Legacy body alias: the resource id is carried in the request body.');
   if (op.availability === 'unavailable') notes.push('Unavailable: the frozen route is not served; use the v1 replacement.');
   let requestBody: JsonSchema | undefined;
@@ -158,7 +156,12 @@ export function buildV0Document(ops: readonly V0OperationDefinition[]): JsonSche
     LegacyNoContent: { description: 'Success, no body.' },
     LegacyBadRequest: {
       description: 'Body, selector or parameters invalid. Broad legacy response shape; the service sends the legacy error shape.',
-      content: { 'application/json': { schema: { anyOf: [toSchema(LegacyError), broadSchema] }, example: { error: { code: 'invalid_request', message: 'the request does not match the operation: limit must be at most 500' } } } },
+      content: {
+        'application/json': {
+          schema: { anyOf: [toSchema(LegacyError), broadSchema] },
+          example: { error: { code: 'invalid_request', message: 'the request does not match the operation: limit must be at most 500' } },
+        },
+      },
     },
     LegacyUnauthorized: {
       description: 'Token missing, malformed or invalid (legacy error shape, no team data).',

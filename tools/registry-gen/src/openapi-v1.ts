@@ -148,7 +148,10 @@ class ErrorResponses {
   ref(sent: SentStatus): { $ref: string } {
     const spec = ERROR_RESPONSES[sent.status];
     const common = this.common.get(sent.status);
-    const name = `${spec.name}${sent.codes.filter((c) => !common?.has(c.code)).map((c) => pascal(c.code)).join('')}`;
+    const name = `${spec.name}${sent.codes
+      .filter((c) => !common?.has(c.code))
+      .map((c) => pascal(c.code))
+      .join('')}`;
     if (!this.byName.has(name)) {
       const codes = sent.codes.map((c) => `\`${c.code}\``).join(', ');
       this.byName.set(name, {
@@ -198,8 +201,7 @@ type Components = Readonly<Record<string, JsonSchema>>;
 
 const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 const SUCCESS_HEADERS = ['X-Request-Id', ...RATE_LIMIT_HEADERS];
-const headerRefs = (names: readonly string[]) =>
-  Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+const headerRefs = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
 
 /** Shared parameters referenced instead of inlined. */
 const SHARED_PARAMETERS: Record<string, { key: string; param: JsonSchema }> = {
@@ -239,8 +241,7 @@ const SHARED_PARAMETERS: Record<string, { key: string; param: JsonSchema }> = {
       name: 'If-Match',
       in: 'header',
       required: true,
-      description:
-        'Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.',
+      description: 'Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.',
       schema: { type: 'string', maxLength: 130, pattern: '^"[^"\\s]{1,128}"$' },
     },
   },
@@ -495,7 +496,9 @@ export function buildV1Document(ops: readonly OperationDefinition[], digest: str
   }
   const responses = { ...errors.all(), [INTERNAL_ERROR]: internalErrorResponse() };
   const usedFamilies = new Set(ops.map((op) => op.family));
-  const parameters = Object.fromEntries(Object.values(SHARED_PARAMETERS).map((p) => [p.key, { ...p.param, example: exampleOf(p.param['schema'] as JsonSchema, components, p.param['name'] as string) }]));
+  const parameters = Object.fromEntries(
+    Object.values(SHARED_PARAMETERS).map((p) => [p.key, { ...p.param, example: exampleOf(p.param['schema'] as JsonSchema, components, p.param['name'] as string) }]),
+  );
   const reachable = reachableSchemas({ paths, responses }, components);
   const schemas = Object.fromEntries([...reachable].sort().map((id) => [id, components[id]]));
   const errorDocumentId = componentId(ErrorDocument);

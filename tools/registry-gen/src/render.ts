@@ -1,13 +1,4 @@
-import {
-  registryDigest,
-  toV0Row,
-  toV1Row,
-  v0Operations,
-  v1Operations,
-  type OperationDefinition,
-  type V0OperationRow,
-  type V1OperationRow,
-} from '@workcell/registry';
+import { registryDigest, toV0Row, toV1Row, v0Operations, v1Operations, type OperationDefinition, type V0OperationRow, type V1OperationRow } from '@workcell/registry';
 import { renderMigrationGuide } from './migration-guide.js';
 import { buildV0Document } from './openapi-v0.js';
 import { buildV1Document } from './openapi-v1.js';

@@ -62,8 +62,14 @@ describe('Spectral OWASP lint of the OpenAPI documents', () => {
       const copy = join(dir, 'v1.openapi.json');
       writeFileSync(copy, JSON.stringify(document));
       const codes = (await lint([copy])).map((f) => `${f.code} ${f.path.join('.')}`);
-      assert.ok(codes.some((c) => c.startsWith('workcell:request-string-limit') && c.includes('TagCreate')), codes.join('\n'));
-      assert.ok(codes.some((c) => c.startsWith('owasp:api8:2023-define-error-responses-500') && c.includes('/v1/tags')), codes.join('\n'));
+      assert.ok(
+        codes.some((c) => c.startsWith('workcell:request-string-limit') && c.includes('TagCreate')),
+        codes.join('\n'),
+      );
+      assert.ok(
+        codes.some((c) => c.startsWith('owasp:api8:2023-define-error-responses-500') && c.includes('/v1/tags')),
+        codes.join('\n'),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

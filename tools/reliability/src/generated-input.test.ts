@@ -21,7 +21,12 @@ describe('reliability: generated valid input', () => {
   afterAll(() => world?.close());
 
   it('every operation of both generations answers schema-valid input drawn at its boundaries with a 2xx it documents or a 4xx with its error body, and refused requests write nothing', async () => {
-    const ledger = await generatedInput(world, { seed: seed ? Number(seed) : DEFAULT_SEED, runs: runs ? Number(runs) : 1, record: record === '1', ...(only ? { only: (name: string) => new RegExp(only).test(name) } : {}) });
+    const ledger = await generatedInput(world, {
+      seed: seed ? Number(seed) : DEFAULT_SEED,
+      runs: runs ? Number(runs) : 1,
+      record: record === '1',
+      ...(only ? { only: (name: string) => new RegExp(only).test(name) } : {}),
+    });
     // Every operation of the registry was exercised, the unimplemented v1 ones included.
     if (!only) assert.equal(ledger.counters.get('operations'), v1Operations.length + v0Operations.length);
     finish(ledger);

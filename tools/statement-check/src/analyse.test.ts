@@ -67,7 +67,8 @@ describe('the Citus routing rule on parse trees', () => {
   });
 
   it('lets a subquery see the CTEs of its level', () => {
-    const search = 'WITH ws AS (SELECT $1::uuid AS id) SELECT h.id FROM ((SELECT r.id FROM ws, tasks r WHERE r.workspace_id = ws.id) UNION ALL (SELECT r.id FROM ws, projects r WHERE r.workspace_id = ws.id)) h';
+    const search =
+      'WITH ws AS (SELECT $1::uuid AS id) SELECT h.id FROM ((SELECT r.id FROM ws, tasks r WHERE r.workspace_id = ws.id) UNION ALL (SELECT r.id FROM ws, projects r WHERE r.workspace_id = ws.id)) h';
     assert.deepEqual(kinds(search), []);
     assert.deepEqual(kinds(search.replace('r.workspace_id = ws.id)) h', 'true)) h')), ['unrouted:projects']);
   });

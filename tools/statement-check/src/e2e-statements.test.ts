@@ -111,7 +111,10 @@ describe('every statement the e2e suite sent can be routed to one workspace (Cit
     }
     assert.deepEqual(problems, []);
     for (const name of SCHEMA_REWORK.keys()) {
-      assert.ok([...schema.uniques, ...schema.foreignKeys].some((c) => c.name === name), `SCHEMA_REWORK names ${name}, which no longer exists`);
+      assert.ok(
+        [...schema.uniques, ...schema.foreignKeys].some((c) => c.name === name),
+        `SCHEMA_REWORK names ${name}, which no longer exists`,
+      );
     }
   });
 

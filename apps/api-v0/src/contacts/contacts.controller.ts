@@ -31,7 +31,14 @@ export class ContactsController {
 
   @LegacyOperation('legacyGetContacts')
   async listContacts(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
-    return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listContacts, this.ctx, { auth: acting.auth, limit, ...since(cursor) }), seekOf(this.ctx, acting.auth.workspaceId, 'contacts', 'listContacts', { kind: null, contactGroupId: null, q: null }))).map(toLegacy);
+    return (
+      await legacyPage(
+        this.ctx,
+        input.query,
+        (cursor, limit) => invoke(listContacts, this.ctx, { auth: acting.auth, limit, ...since(cursor) }),
+        seekOf(this.ctx, acting.auth.workspaceId, 'contacts', 'listContacts', { kind: null, contactGroupId: null, q: null }),
+      )
+    ).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetContactsById')
@@ -66,7 +73,14 @@ export class ContactsController {
 
   @LegacyOperation('legacyGetContactgroups')
   async listGroups(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
-    return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listContactGroups, this.ctx, { auth: acting.auth, limit, ...since(cursor) }), seekOf(this.ctx, acting.auth.workspaceId, 'contactGroups', 'listContactGroups', { parentId: null }))).map(toLegacy);
+    return (
+      await legacyPage(
+        this.ctx,
+        input.query,
+        (cursor, limit) => invoke(listContactGroups, this.ctx, { auth: acting.auth, limit, ...since(cursor) }),
+        seekOf(this.ctx, acting.auth.workspaceId, 'contactGroups', 'listContactGroups', { parentId: null }),
+      )
+    ).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetContactgroupsById')
@@ -76,7 +90,14 @@ export class ContactsController {
 
   @LegacyOperation('legacyGetCallnotes')
   async listCallNotes(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
-    return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listCallNotes, this.ctx, { auth: acting.auth, limit, ...since(cursor) }), seekOf(this.ctx, acting.auth.workspaceId, 'callNotes', 'listCallNotes', { contactId: null }))).map(toLegacy);
+    return (
+      await legacyPage(
+        this.ctx,
+        input.query,
+        (cursor, limit) => invoke(listCallNotes, this.ctx, { auth: acting.auth, limit, ...since(cursor) }),
+        seekOf(this.ctx, acting.auth.workspaceId, 'callNotes', 'listCallNotes', { contactId: null }),
+      )
+    ).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetCallnotesById')

@@ -143,7 +143,13 @@ export function assertNotArchived(resource: Archivable, what: string): void {
  * The resource a v0 read or write is about, by its v1 get procedure (`{ auth, id }`; of a Versioned answer, the
  * resource): 404 `${what} not found` when it is archived (assertNotArchived).
  */
-export async function currentResource<I extends z.ZodType, T extends Archivable>(ctx: ProcedureContext, get: Procedure<I, T | Versioned<T>>, auth: V1AuthContext, id: string, what: string): Promise<T> {
+export async function currentResource<I extends z.ZodType, T extends Archivable>(
+  ctx: ProcedureContext,
+  get: Procedure<I, T | Versioned<T>>,
+  auth: V1AuthContext,
+  id: string,
+  what: string,
+): Promise<T> {
   const answer = await invoke(get, ctx, { auth, id });
   const resource = isVersioned(answer) ? answer.resource : answer;
   assertNotArchived(resource, what);

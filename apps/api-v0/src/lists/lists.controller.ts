@@ -17,7 +17,14 @@ export class ListsController {
 
   @LegacyOperation('legacyGetLists')
   async list(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
-    return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listLists, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }), seekOf(this.ctx, acting.auth.workspaceId, 'lists', 'listLists', { kind: null }))).map(toLegacy);
+    return (
+      await legacyPage(
+        this.ctx,
+        input.query,
+        (cursor, limit) => invoke(listLists, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }),
+        seekOf(this.ctx, acting.auth.workspaceId, 'lists', 'listLists', { kind: null }),
+      )
+    ).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetListsById')

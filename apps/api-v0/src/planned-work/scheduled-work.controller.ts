@@ -22,8 +22,12 @@ function filtersOf(raw: Record<string, unknown>, now: Date): Record<string, stri
   for (const name of FILTERS) {
     const value = raw[name];
     if (value === undefined) continue;
-    if (typeof value !== 'string' || value.length === 0 || value.length > 64) throw new DomainError('validation_failed', `query parameter ${name} is not valid`, [{ pointer: '', parameter: name, message: `query parameter ${name} must be one non-empty string` }]);
-    if ((name === 'from' || name === 'to') && !isSupportedInstant(Date.parse(value))) throw new DomainError('validation_failed', `query parameter ${name} is not a timestamp`, [{ pointer: '', parameter: name, message: 'an RFC 3339 timestamp between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z is required' }]);
+    if (typeof value !== 'string' || value.length === 0 || value.length > 64)
+      throw new DomainError('validation_failed', `query parameter ${name} is not valid`, [{ pointer: '', parameter: name, message: `query parameter ${name} must be one non-empty string` }]);
+    if ((name === 'from' || name === 'to') && !isSupportedInstant(Date.parse(value)))
+      throw new DomainError('validation_failed', `query parameter ${name} is not a timestamp`, [
+        { pointer: '', parameter: name, message: 'an RFC 3339 timestamp between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z is required' },
+      ]);
     out[name] = name === 'from' || name === 'to' ? new Date(value).toISOString() : value;
   }
   const span = MAX_PLANNED_WORK_SPAN_DAYS * DAY;
@@ -43,7 +47,12 @@ export class ScheduledWorkController {
   @LegacyOperation('legacyGetScheduledWork')
   async list(@V0Acting() acting: Acting, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
     const filters = filtersOf(request.query as Record<string, unknown>, this.ctx.now()) as { from: string; to: string };
-    const items = await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listPlannedWork, this.ctx, { auth: acting.auth, ...filters, limit, ...(cursor === undefined ? {} : { cursor }) }), this.seek(acting.auth.workspaceId, filters));
+    const items = await legacyPage(
+      this.ctx,
+      input.query,
+      (cursor, limit) => invoke(listPlannedWork, this.ctx, { auth: acting.auth, ...filters, limit, ...(cursor === undefined ? {} : { cursor }) }),
+      this.seek(acting.auth.workspaceId, filters),
+    );
     return items.map(toLegacy);
   }
 

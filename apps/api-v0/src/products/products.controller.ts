@@ -42,7 +42,14 @@ export class ProductsController {
   @LegacyOperation('legacyGetProducts')
   async listProducts(@V0Acting() caller: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
     const acting = this.finance(caller);
-    return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listProducts, this.ctx, { auth: acting.auth, limit, ...since(cursor) }), seekOf(this.ctx, acting.auth.workspaceId, 'products', 'listProducts', { productGroupId: null }))).map(toLegacy);
+    return (
+      await legacyPage(
+        this.ctx,
+        input.query,
+        (cursor, limit) => invoke(listProducts, this.ctx, { auth: acting.auth, limit, ...since(cursor) }),
+        seekOf(this.ctx, acting.auth.workspaceId, 'products', 'listProducts', { productGroupId: null }),
+      )
+    ).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetProductsById')
@@ -98,7 +105,14 @@ export class ProductsController {
   @LegacyOperation('legacyGetProductgroups')
   async listGroups(@V0Acting() caller: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
     const acting = this.finance(caller);
-    return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listProductGroups, this.ctx, { auth: acting.auth, limit, ...since(cursor) }), seekOf(this.ctx, acting.auth.workspaceId, 'productGroups', 'listProductGroups', { parentId: null }))).map(toLegacy);
+    return (
+      await legacyPage(
+        this.ctx,
+        input.query,
+        (cursor, limit) => invoke(listProductGroups, this.ctx, { auth: acting.auth, limit, ...since(cursor) }),
+        seekOf(this.ctx, acting.auth.workspaceId, 'productGroups', 'listProductGroups', { parentId: null }),
+      )
+    ).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetProductgroupsById')

@@ -26,7 +26,14 @@ export class JournalEntriesController {
   @LegacyOperation('legacyGetJournalEntries')
   async listJournalEntries(@V0Acting() caller: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
     const acting = this.finance(caller);
-    return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listProjectStatements, this.ctx, { auth: acting, limit, ...since(cursor) }), seekOf(this.ctx, acting.workspaceId, 'projectStatements', 'listProjectStatements', { projectId: null, kind: null, from: null, to: null, withFinance: true }))).map(toLegacy);
+    return (
+      await legacyPage(
+        this.ctx,
+        input.query,
+        (cursor, limit) => invoke(listProjectStatements, this.ctx, { auth: acting, limit, ...since(cursor) }),
+        seekOf(this.ctx, acting.workspaceId, 'projectStatements', 'listProjectStatements', { projectId: null, kind: null, from: null, to: null, withFinance: true }),
+      )
+    ).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetJournalEntriesById')

@@ -16,7 +16,12 @@ export class ProjectTemplatesController {
 
   @LegacyOperation('legacyGetProjectTemplates')
   async list(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
-    const items = await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listProjectTemplates, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }), seekOf(this.ctx, acting.auth.workspaceId, 'projectTemplates', 'listProjectTemplates'));
+    const items = await legacyPage(
+      this.ctx,
+      input.query,
+      (cursor, limit) => invoke(listProjectTemplates, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }),
+      seekOf(this.ctx, acting.auth.workspaceId, 'projectTemplates', 'listProjectTemplates'),
+    );
     return items.map(toLegacy);
   }
 

@@ -15,7 +15,12 @@ export class ProjectsController {
 
   @LegacyOperation('legacyGetProjects')
   async list(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
-    const items = await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listProjects, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }), seekOf(this.ctx, acting.auth.workspaceId, 'projects', 'listProjects'));
+    const items = await legacyPage(
+      this.ctx,
+      input.query,
+      (cursor, limit) => invoke(listProjects, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }),
+      seekOf(this.ctx, acting.auth.workspaceId, 'projects', 'listProjects'),
+    );
     return items.map(toLegacy);
   }
 

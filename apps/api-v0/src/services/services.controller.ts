@@ -14,7 +14,14 @@ export class ServicesController {
 
   @LegacyOperation('legacyGetServices')
   async listServices(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
-    return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listServices, this.ctx, { auth: acting.auth, limit, ...since(cursor) }), seekOf(this.ctx, acting.auth.workspaceId, 'services', 'listServices'))).map(toLegacy);
+    return (
+      await legacyPage(
+        this.ctx,
+        input.query,
+        (cursor, limit) => invoke(listServices, this.ctx, { auth: acting.auth, limit, ...since(cursor) }),
+        seekOf(this.ctx, acting.auth.workspaceId, 'services', 'listServices'),
+      )
+    ).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetServicesById')

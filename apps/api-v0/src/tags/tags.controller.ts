@@ -13,7 +13,14 @@ export class TagsController {
 
   @LegacyOperation('legacyGetTags')
   async list(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
-    return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listTags, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }), seekOf(this.ctx, acting.auth.workspaceId, 'tags', 'listTags'))).map(toLegacy);
+    return (
+      await legacyPage(
+        this.ctx,
+        input.query,
+        (cursor, limit) => invoke(listTags, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }),
+        seekOf(this.ctx, acting.auth.workspaceId, 'tags', 'listTags'),
+      )
+    ).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetTagsById')

@@ -1,17 +1,6 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  archiveTask,
-  createTask,
-  getTask,
-  invoke,
-  listTasks,
-  type ProcedureContext,
-  requireTokenMember,
-  startTaskTimer,
-  stopTaskTimer,
-  updateTask,
-} from '@workcell/domain';
+import { archiveTask, createTask, getTask, invoke, listTasks, type ProcedureContext, requireTokenMember, startTaskTimer, stopTaskTimer, updateTask } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { type Acting, V0Acting } from '../legacy/acting.js';
 import { bodyAliasId, currentResource, lastWriterWins, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
@@ -28,7 +17,12 @@ export class TasksController {
 
   @LegacyOperation('legacyGetTasks')
   async list(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
-    const items = await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listTasks, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }), seekOf(this.ctx, acting.auth.workspaceId, 'tasks', 'listTasks'));
+    const items = await legacyPage(
+      this.ctx,
+      input.query,
+      (cursor, limit) => invoke(listTasks, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }),
+      seekOf(this.ctx, acting.auth.workspaceId, 'tasks', 'listTasks'),
+    );
     return items.map(toLegacy);
   }
 

@@ -1,15 +1,6 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  archiveTimeEntry,
-  createTimeEntry,
-  DomainError,
-  getTimeEntry,
-  invoke,
-  listTimeEntries,
-  type ProcedureContext,
-  updateTimeEntry,
-} from '@workcell/domain';
+import { archiveTimeEntry, createTimeEntry, DomainError, getTimeEntry, invoke, listTimeEntries, type ProcedureContext, updateTimeEntry } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { type Acting, V0Acting } from '../legacy/acting.js';
 import { bodyAliasId, currentResource, lastWriterWins, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
@@ -28,7 +19,14 @@ export class TimesController {
 
   @LegacyOperation('legacyGetTimes')
   async list(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
-    return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listTimeEntries, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }), seekOf(this.ctx, acting.auth.workspaceId, 'timeEntries', 'listTimeEntries', { taskId: null, projectId: null, userId: null, startedFrom: null, startedTo: null }))).map(toLegacy);
+    return (
+      await legacyPage(
+        this.ctx,
+        input.query,
+        (cursor, limit) => invoke(listTimeEntries, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }),
+        seekOf(this.ctx, acting.auth.workspaceId, 'timeEntries', 'listTimeEntries', { taskId: null, projectId: null, userId: null, startedFrom: null, startedTo: null }),
+      )
+    ).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetTimesById')

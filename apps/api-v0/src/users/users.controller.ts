@@ -13,6 +13,13 @@ export class UsersController {
 
   @LegacyOperation('legacyGetUsers')
   async list(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
-    return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listUsers, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }), seekOf(this.ctx, acting.auth.workspaceId, 'users', 'listUsers', { status: null }))).map(toLegacy);
+    return (
+      await legacyPage(
+        this.ctx,
+        input.query,
+        (cursor, limit) => invoke(listUsers, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }),
+        seekOf(this.ctx, acting.auth.workspaceId, 'users', 'listUsers', { status: null }),
+      )
+    ).map(toLegacy);
   }
 }

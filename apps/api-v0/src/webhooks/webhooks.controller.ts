@@ -18,7 +18,14 @@ export class WebhooksController {
 
   @LegacyOperation('legacyGetWebhooks')
   async list(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
-    return (await legacyPage(this.ctx, input.query, (cursor, limit) => invoke(listLegacyWebhooks, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }), seekOf(this.ctx, acting.auth.workspaceId, 'legacyWebhooks', 'listLegacyWebhooks'))).map(toLegacy);
+    return (
+      await legacyPage(
+        this.ctx,
+        input.query,
+        (cursor, limit) => invoke(listLegacyWebhooks, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }),
+        seekOf(this.ctx, acting.auth.workspaceId, 'legacyWebhooks', 'listLegacyWebhooks'),
+      )
+    ).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetWebhooksById')

@@ -20,8 +20,6 @@ export class AuthContextController {
 
   @Operation('revokeAuthContext')
   async revokeAuthContext(@V1Auth() auth: V1AuthContext, @Req() request: FastifyRequest): Promise<void> {
-    await this.auth.credentials.revokeOwn
-      .mutate({ workspaceId: auth.workspaceId, credentialId: auth.credential.id, principal: auth.principal, requestId: request.id })
-      .catch(internalFailure);
+    await this.auth.credentials.revokeOwn.mutate({ workspaceId: auth.workspaceId, credentialId: auth.credential.id, principal: auth.principal, requestId: request.id }).catch(internalFailure);
   }
 }

@@ -1,17 +1,7 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { V1Auth } from '@workcell/auth-kit';
-import {
-  archiveCallNote,
-  createCallNote,
-  getCallNote,
-  invoke,
-  listCallNotes,
-  type ProcedureContext,
-  restoreCallNote,
-  updateCallNote,
-  type V1AuthContext,
-} from '@workcell/domain';
+import { archiveCallNote, createCallNote, getCallNote, invoke, listCallNotes, type ProcedureContext, restoreCallNote, updateCallNote, type V1AuthContext } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
 
 type Id = { id: string };

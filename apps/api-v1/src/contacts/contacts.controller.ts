@@ -1,17 +1,7 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { V1Auth } from '@workcell/auth-kit';
-import {
-  archiveContact,
-  createContact,
-  getContact,
-  invoke,
-  listContacts,
-  type ProcedureContext,
-  restoreContact,
-  updateContact,
-  type V1AuthContext,
-} from '@workcell/domain';
+import { archiveContact, createContact, getContact, invoke, listContacts, type ProcedureContext, restoreContact, updateContact, type V1AuthContext } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
 
 type Id = { id: string };

@@ -26,11 +26,7 @@ export class CredentialsController {
   }
 
   @Operation('createCredential')
-  async createCredential(
-    @V1Auth() auth: V1AuthContext,
-    @Input() input: OperationInput<Id, never, Body<AuthClient['credentials']['create']['mutate']>>,
-    @Req() request: FastifyRequest,
-  ) {
+  async createCredential(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id, never, Body<AuthClient['credentials']['create']['mutate']>>, @Req() request: FastifyRequest) {
     // No Location: a personal access token has no GET of its own (the registry declares none for this 201).
     return single(await this.auth.credentials.create.mutate({ ...input.body, auth, requestId: request.id }).catch(internalFailure));
   }

@@ -58,7 +58,12 @@ export class FilesController {
   }
 
   @Operation('createFileUploadIntent')
-  async createFileUploadIntent(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<{ data: UploadIntentView }> {
+  async createFileUploadIntent(
+    @V1Auth() auth: V1AuthContext,
+    @Input() input: OperationInput,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<{ data: UploadIntentView }> {
     const intent = await invoke(createFileUploadIntent, this.ctx, { ...(input.body as object), auth, requestId: request.id });
     reply.header('location', `/v1/files/${intent.fileId}`);
     reply.header('cache-control', 'private, no-store');
@@ -71,7 +76,12 @@ export class FilesController {
   }
 
   @Operation('createFileDownloadIntent')
-  async createFileDownloadIntent(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<{ data: DownloadIntentView }> {
+  async createFileDownloadIntent(
+    @V1Auth() auth: V1AuthContext,
+    @Input() input: OperationInput<Id>,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<{ data: DownloadIntentView }> {
     const intent = await invoke(createFileDownloadIntent, this.ctx, { id: input.path.id, auth, requestId: request.id });
     reply.header('cache-control', 'private, no-store');
     return single(await downloadIntentView(this.ctx, intent));

@@ -1,18 +1,7 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { V1Auth } from '@workcell/auth-kit';
-import {
-  createGroup,
-  deleteGroup,
-  getGroup,
-  invoke,
-  listGroupMembers,
-  listGroups,
-  type ProcedureContext,
-  replaceGroupMembers,
-  updateGroup,
-  type V1AuthContext,
-} from '@workcell/domain';
+import { createGroup, deleteGroup, getGroup, invoke, listGroupMembers, listGroups, type ProcedureContext, replaceGroupMembers, updateGroup, type V1AuthContext } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
 
 type Id = { id: string };

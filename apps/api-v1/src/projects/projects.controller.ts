@@ -14,7 +14,6 @@ type Id = { id: string };
 export class ProjectsController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
-
   @Operation('listProjects')
   async listProjects(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listProjects, this.ctx, { auth, ...input.query });

@@ -29,7 +29,6 @@ type Id = { id: string };
 export class TasksController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
-
   /** The input of an If-Match write: 428 without the header, 400 for a weak, list or `*` validator. */
   private write(auth: V1AuthContext, input: OperationInput<Id>, request: FastifyRequest) {
     const expectedRevision = expectedRevisionFrom(request.headers['if-match']);

@@ -1,18 +1,7 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { V1Auth } from '@workcell/auth-kit';
-import {
-  createWebhook,
-  getWebhook,
-  getWebhookDelivery,
-  invoke,
-  listWebhookDeliveries,
-  listWebhooks,
-  type ProcedureContext,
-  removeWebhook,
-  updateWebhook,
-  type V1AuthContext,
-} from '@workcell/domain';
+import { createWebhook, getWebhook, getWebhookDelivery, invoke, listWebhookDeliveries, listWebhooks, type ProcedureContext, removeWebhook, updateWebhook, type V1AuthContext } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single, versioned } from '@workcell/http';
 
 type Id = { id: string };

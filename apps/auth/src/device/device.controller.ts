@@ -118,7 +118,7 @@ export class DeviceController {
       if (code === null) return sendPage(reply, 200, deviceCodePage(this.csrf(session)));
       await this.approval(request, reply, session, code);
     } catch (error) {
-      sendFailure(reply, request, error, this.logger, false, 'Device login');
+      sendFailure(reply, request, error, this.logger, 'Device login');
     }
   }
 
@@ -129,7 +129,7 @@ export class DeviceController {
       if (!session) return;
       await this.approval(request, reply, session, field(request.body, 'user_code') ?? '');
     } catch (error) {
-      sendFailure(reply, request, error, this.logger, false, 'Device login');
+      sendFailure(reply, request, error, this.logger, 'Device login');
     }
   }
 
@@ -141,16 +141,21 @@ export class DeviceController {
       session = await this.postingSession(request, reply);
       if (!session) return;
       const scopes = body['scopes'] === undefined ? [] : ([] as unknown[]).concat(body['scopes']);
-      await approveDeviceLogin(this.ctx, session.userId, { userCode: field(body, 'user_code'), workspaceId: field(body, 'workspaceId'), name: field(body, 'name'), scopes, expiresOn: field(body, 'expiresOn') }, request.id);
+      await approveDeviceLogin(
+        this.ctx,
+        session.userId,
+        { userCode: field(body, 'user_code'), workspaceId: field(body, 'workspaceId'), name: field(body, 'name'), scopes, expiresOn: field(body, 'expiresOn') },
+        request.id,
+      );
       sendPage(reply, 200, deviceDonePage(true));
     } catch (error) {
       const problem = toProblem(error);
       // A choice the person can correct (name, scopes, expiry) is shown on the approval page again, with its status.
       if (session && problem.status === 400) {
-        await this.approval(request, reply, session, field(body, 'user_code') ?? '', problem).catch((e: unknown) => sendFailure(reply, request, e, this.logger, false, 'Device login'));
+        await this.approval(request, reply, session, field(body, 'user_code') ?? '', problem).catch((e: unknown) => sendFailure(reply, request, e, this.logger, 'Device login'));
         return;
       }
-      sendFailure(reply, request, error, this.logger, false, 'Device login');
+      sendFailure(reply, request, error, this.logger, 'Device login');
     }
   }
 
@@ -162,7 +167,7 @@ export class DeviceController {
       await denyDeviceLogin(this.ctx, session.userId, field(request.body, 'user_code'));
       sendPage(reply, 200, deviceDonePage(false));
     } catch (error) {
-      sendFailure(reply, request, error, this.logger, false, 'Device login');
+      sendFailure(reply, request, error, this.logger, 'Device login');
     }
   }
 
@@ -192,7 +197,10 @@ export class DeviceController {
     } catch (error) {
       const refused = toProblem(error);
       if (refused.status !== 404) throw error;
-      const budgets: [string, number][] = [[`device:guess:session:${session.id}`, CODE_GUESSES_PER_SESSION], [`device:guess:client:${hashed(request.ip)}`, CODE_GUESSES_PER_CLIENT]];
+      const budgets: [string, number][] = [
+        [`device:guess:session:${session.id}`, CODE_GUESSES_PER_SESSION],
+        [`device:guess:client:${hashed(request.ip)}`, CODE_GUESSES_PER_CLIENT],
+      ];
       for (const [key, limit] of budgets) {
         const wait = await spendBudget(this.redis, key, limit);
         if (wait !== null) throw new ProtocolError(429, 'rate_limit_exceeded', 'too many wrong codes: try again later', [], { 'retry-after': String(wait) });

@@ -34,7 +34,9 @@ function workspaceForm(input: DeviceApprovalInput, workspace: AccountWorkspace, 
   const requested = new Set(input.login.requestedScopes);
   // With no scopes asked for, everything the roles allow is offered checked: the token never acts beyond the member's permissions anyway.
   const checked = (scope: string) => (requested.size === 0 || requested.has(scope) ? ' checked' : '');
-  const scopes = workspace.grantableScopes.map((s, i) => `<label><input type="checkbox" name="scopes" value="${escapeHtml(s)}" id="scope-${index}-${i}"${checked(s)}> ${escapeHtml(s)}</label>`).join('\n');
+  const scopes = workspace.grantableScopes
+    .map((s, i) => `<label><input type="checkbox" name="scopes" value="${escapeHtml(s)}" id="scope-${index}-${i}"${checked(s)}> ${escapeHtml(s)}</label>`)
+    .join('\n');
   return `<section aria-labelledby="ws-${index}"><h2 id="ws-${index}">${escapeHtml(workspace.workspaceName)}</h2>
 <form method="post" action="/device/approve">
 ${csrfField(input.csrf)}
@@ -54,9 +56,10 @@ ${scopes}
 
 export function deviceApprovalPage(input: DeviceApprovalInput): string {
   const allowed = input.workspaces.filter((w) => w.mayCreateTokens);
-  const forms = allowed.length === 0
-    ? '<p>None of your workspaces lets you create personal access tokens (permission <code>settings.api.personalCredentials</code>).</p>'
-    : allowed.map((w, i) => workspaceForm(input, w, i)).join('\n');
+  const forms =
+    allowed.length === 0
+      ? '<p>None of your workspaces lets you create personal access tokens (permission <code>settings.api.personalCredentials</code>).</p>'
+      : allowed.map((w, i) => workspaceForm(input, w, i)).join('\n');
   return layout(
     'Approve a device login',
     `<h1>Approve a device login</h1>

@@ -5,7 +5,7 @@ import { ACCOUNT_TOKEN_MAX_LIFETIME_MS, accountOverview, createAccountToken, for
 import { APP_CONFIG, LOGGER, type Logger, PROCEDURE_CONTEXT, toProblem } from '@workcell/http';
 import type { SessionRecord } from '@workcell/db';
 import { accountPage, type AccountPageInput } from './pages.js';
-import { sendFailure, sendPage, seeOther } from './respond.js';
+import { answersWithPage, sendFailure, sendPage, seeOther } from './respond.js';
 import { clearSessionCookie, cookiesOf, field, requireFormToken, SESSION_COOKIE } from './web.js';
 
 const day = (at: Date) => at.toISOString().slice(0, 10);
@@ -63,7 +63,7 @@ export class AccountController {
       if (!session) return seeOther(reply, '/sign-in');
       await this.render(reply, 200, session);
     } catch (error) {
-      sendFailure(reply, request, error, this.logger, false);
+      sendFailure(reply, request, error, this.logger);
     }
   }
 
@@ -75,7 +75,12 @@ export class AccountController {
       if (!session) return;
       const body = request.body as Record<string, unknown>;
       const scopes = body['scopes'] === undefined ? [] : ([] as unknown[]).concat(body['scopes']);
-      const created = await createAccountToken(this.ctx, session.userId, { workspaceId: field(body, 'workspaceId'), name: field(body, 'name'), scopes, expiresOn: field(body, 'expiresOn') }, request.id);
+      const created = await createAccountToken(
+        this.ctx,
+        session.userId,
+        { workspaceId: field(body, 'workspaceId'), name: field(body, 'name'), scopes, expiresOn: field(body, 'expiresOn') },
+        request.id,
+      );
       const workspaces = await accountOverview(this.ctx, session.userId);
       const workspaceName = workspaces.find((w) => w.workspaceId === created.workspaceId)?.workspaceName ?? created.workspaceId;
       // The secret is in this response only: no redirect, no cache.
@@ -83,11 +88,11 @@ export class AccountController {
     } catch (error) {
       const problem = toProblem(error);
       // A refusal the person can correct is shown on the page itself, with its status.
-      if (session && problem.status < 500 && problem.status !== 403) {
-        await this.render(reply, problem.status, session, { problem: problem.detail }).catch((e: unknown) => sendFailure(reply, request, e, this.logger, false));
+      if (session && problem.status < 500 && problem.status !== 403 && answersWithPage(request)) {
+        await this.render(reply, problem.status, session, { problem: problem.detail }).catch((e: unknown) => sendFailure(reply, request, e, this.logger));
         return;
       }
-      sendFailure(reply, request, error, this.logger, false, 'Creating a token');
+      sendFailure(reply, request, error, this.logger, 'Creating a token');
     }
   }
 
@@ -99,7 +104,7 @@ export class AccountController {
       await revokeAccountToken(this.ctx, session.userId, { workspaceId: field(request.body, 'workspaceId'), id: field(request.body, 'id') }, request.id);
       seeOther(reply, '/account');
     } catch (error) {
-      sendFailure(reply, request, error, this.logger, false, 'Revoking a token');
+      sendFailure(reply, request, error, this.logger, 'Revoking a token');
     }
   }
 
@@ -112,7 +117,7 @@ export class AccountController {
       clearSessionCookie(reply, this.config);
       seeOther(reply, '/sign-in');
     } catch (error) {
-      sendFailure(reply, request, error, this.logger, false, 'Sign out');
+      sendFailure(reply, request, error, this.logger, 'Sign out');
     }
   }
 
@@ -125,7 +130,7 @@ export class AccountController {
       clearSessionCookie(reply, this.config);
       seeOther(reply, '/sign-in');
     } catch (error) {
-      sendFailure(reply, request, error, this.logger, false, 'Sign out');
+      sendFailure(reply, request, error, this.logger, 'Sign out');
     }
   }
 }

@@ -39,8 +39,7 @@ export const PAGE_HEADERS = {
   'x-frame-options': 'DENY',
 };
 
-export const escapeHtml = (value: string): string =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 export function layout(title: string, body: string, script = false): string {
   return `<!doctype html>
@@ -154,17 +153,18 @@ export function accountPage(input: AccountPageInput): string {
 <button type="button" data-copy="new-token-value" data-status="copy-status">Copy</button> <span id="copy-status" role="status"></span>
 </section>`
     : '';
-  const workspaces = input.workspaces.length === 0
-    ? '<p>You are not an active member of any workspace.</p>'
-    : input.workspaces
-        .map(
-          (w, i) => `<section aria-labelledby="ws-${i}"><h2 id="ws-${i}">${escapeHtml(w.workspaceName)}</h2>
+  const workspaces =
+    input.workspaces.length === 0
+      ? '<p>You are not an active member of any workspace.</p>'
+      : input.workspaces
+          .map(
+            (w, i) => `<section aria-labelledby="ws-${i}"><h2 id="ws-${i}">${escapeHtml(w.workspaceName)}</h2>
 <p>Workspace <code>${escapeHtml(w.workspaceId)}</code></p>
 ${tokenRows(w, input.csrf)}
 ${createForm(w, input.csrf, input.today, input.maxDay, i)}
 </section>`,
-        )
-        .join('\n');
+          )
+          .join('\n');
   return layout(
     'Your account',
     `<h1>Your account</h1>

@@ -13,13 +13,24 @@ export function seeOther(reply: FastifyReply, location: string): void {
 }
 
 /**
- * A refusal, mapped to HTTP once here: the v1 error document for a JSON request, else a page saying what went wrong
+ * Whether a refusal is answered with a page (else the v1 error document), one rule for every route of the service:
+ * a page for a form post, or for a request without a JSON body whose Accept asks for HTML (a browser's navigation).
+ */
+export function answersWithPage(request: FastifyRequest): boolean {
+  const type = String(request.headers['content-type'] ?? '').toLowerCase();
+  if (/^\s*(application\/x-www-form-urlencoded|multipart\/form-data)\b/.test(type)) return true;
+  if (/^\s*application\/json\b/.test(type)) return false;
+  return /\btext\/html\b/i.test(String(request.headers.accept ?? ''));
+}
+
+/**
+ * A refusal, mapped to HTTP once here: the v1 error document, or (answersWithPage) a page saying what went wrong
  * with the same status (and Retry-After when the refusal ends by itself).
  */
-export function sendFailure(reply: FastifyReply, request: FastifyRequest, error: unknown, logger: Logger, json: boolean, title = 'Something went wrong'): void {
+export function sendFailure(reply: FastifyReply, request: FastifyRequest, error: unknown, logger: Logger, title = 'Something went wrong'): void {
   const problem = toProblem(error);
-  if (problem.status >= 500) logger.error({ requestId: request.id, err: error instanceof Error ? error.message : String(error) }, 'sign-in page failed');
-  if (json) {
+  if (problem.status >= 500) logger.error({ requestId: request.id, err: error instanceof Error ? error.message : String(error) }, 'auth service request failed');
+  if (!answersWithPage(request)) {
     sendProblem(reply, request, problem, v1Errors);
     return;
   }

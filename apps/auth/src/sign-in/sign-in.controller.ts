@@ -1,9 +1,8 @@
 import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '@workcell/config';
-import { completeSignIn, formToken, type ProcedureContext, requestSignIn, type SignInMail } from '@workcell/domain';
+import { completeSignIn, formToken, type ProcedureContext, requestSignIn } from '@workcell/domain';
 import { APP_CONFIG, LOGGER, type Logger, PROCEDURE_CONTEXT, ProtocolError, REDIS } from '@workcell/http';
-import { createMailer, type Mailer } from '@workcell/mail';
 import type { Redis } from '@workcell/redis';
 import { checkMailPage, completeSignInPage, COPY_SCRIPT, signInRequestPage, STYLESHEET } from './pages.js';
 import { sendFailure, sendPage, seeOther } from './respond.js';
@@ -13,20 +12,16 @@ import { cookiesOf, field, FORM_COOKIE, formBinding, isJson, requireFormToken, R
  * Sign-in by e-mail link (docs/authentication.md "Signing in"), routes of the auth service outside the v1 registry:
  * `GET /sign-in` (the form; with `?token=` the page that finishes, never consuming on GET: mail scanners prefetch
  * links), `POST /sign-in` (`{ email }`, form or JSON: 202 whether or not the address is known; a known user's link is
- * mailed after the answer), `POST /sign-in/complete` (uses the token once, starts the session, 303 to /account).
+ * committed with its e-mail due, and the worker mails it), `POST /sign-in/complete` (uses the token once, starts the session, 303 to /account).
  */
 @Controller()
 export class SignInController {
-  private readonly mailer: Mailer;
-
   constructor(
     @Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {
-    this.mailer = createMailer(config);
-  }
+  ) {}
 
   @Get('sign-in/style.css')
   stylesheet(@Res() reply: FastifyReply): void {
@@ -52,36 +47,24 @@ export class SignInController {
   @Post('sign-in')
   async request(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const json = isJson(request);
-    let mail: SignInMail | null;
     try {
       // A JSON body needs no form token: a cross-site page cannot send application/json without a preflight, which this service never allows.
       if (!json) requireFormToken(this.config, cookiesOf(request)[FORM_COOKIE], request.body);
       const email = field(request.body, 'email')?.trim().toLowerCase() ?? null;
       const wait = await spendSignInBudget(this.redis, this.config, request.ip, email);
       if (wait !== null) throw new ProtocolError(429, 'rate_limit_exceeded', 'too many sign-in requests: try again later', [], { 'retry-after': String(wait) });
-      mail = await requestSignIn(this.ctx, { email: email ?? '' });
+      await requestSignIn(this.ctx, { email: email ?? '' });
     } catch (error) {
-      sendFailure(reply, request, error, this.logger, json, 'Sign-in');
+      sendFailure(reply, request, error, this.logger, 'Sign-in');
       return;
     }
-    // The same answer either way; the mail goes out after it, so its sending does not show in the answer's timing.
-    if (json) void reply.status(202).header('cache-control', 'no-store').send({ data: { status: 'accepted' } });
+    // The same answer either way, only once the link (if any) is committed: the worker mails it.
+    if (json)
+      void reply
+        .status(202)
+        .header('cache-control', 'no-store')
+        .send({ data: { status: 'accepted' } });
     else sendPage(reply, 202, checkMailPage());
-    if (mail) void this.send(mail, request.id);
-  }
-
-  private async send(mail: SignInMail, requestId: string): Promise<void> {
-    const link = `${this.config.mail.signInUrl}?token=${encodeURIComponent(mail.token)}`;
-    try {
-      await this.mailer.send({
-        id: `sign-in-${mail.linkId}`,
-        to: mail.to,
-        subject: 'Your Workcell sign-in link',
-        text: `Open this link to sign in to Workcell:\n\n${link}\n\nIt works once, for 15 minutes. If you did not ask for it, ignore this e-mail.\n`,
-      });
-    } catch (error) {
-      this.logger.error({ requestId, err: error instanceof Error ? error.message : String(error) }, 'the sign-in e-mail could not be sent');
-    }
   }
 
   @Post('sign-in/complete')
@@ -95,7 +78,7 @@ export class SignInController {
       if (back !== undefined) setCookie(reply, this.config, RETURN_COOKIE, '', 0);
       seeOther(reply, back !== undefined && /^\/device(\?user_code=[A-Z]{8})?$/.test(back) ? back : '/account');
     } catch (error) {
-      sendFailure(reply, request, error, this.logger, false, 'Sign-in link');
+      sendFailure(reply, request, error, this.logger, 'Sign-in link');
     }
   }
 }

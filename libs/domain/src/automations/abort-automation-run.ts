@@ -35,8 +35,26 @@ export const abortAutomationRun = defineProcedure('abortAutomationRun', abortAut
     if (run.status !== 'running') throw new DomainError('automation_run_not_running', `the automation run has ended (${run.status}); only a running run can be aborted`, [], { status: run.status });
     const ended = (await endAutomationRun(tx, auth.workspaceId, id, { status: 'aborted', error: null, abortedByCredentialId: auth.credential.id }, now))!;
     const when = now.toISOString();
-    const result: AutomationAbortOperationView = { id, kind: 'automation-run.abort', status: 'succeeded', resourceType: 'automation-runs', resourceId: id, createdAt: when, updatedAt: when, completedAt: when, error: null };
-    await appendOutboxEvent(tx, { workspaceId: auth.workspaceId, aggregateType: 'automation_run', aggregateId: id, eventType: 'automation_run.aborted', payload: { automationRun: automationRunEventView(ended), requestId }, occurredAt: now, result });
+    const result: AutomationAbortOperationView = {
+      id,
+      kind: 'automation-run.abort',
+      status: 'succeeded',
+      resourceType: 'automation-runs',
+      resourceId: id,
+      createdAt: when,
+      updatedAt: when,
+      completedAt: when,
+      error: null,
+    };
+    await appendOutboxEvent(tx, {
+      workspaceId: auth.workspaceId,
+      aggregateType: 'automation_run',
+      aggregateId: id,
+      eventType: 'automation_run.aborted',
+      payload: { automationRun: automationRunEventView(ended), requestId },
+      occurredAt: now,
+      result,
+    });
     return result;
   });
 });

@@ -90,7 +90,7 @@ export const AUTOMATION_ACTIONS: readonly AutomationActionSpec[] = [
   {
     id: 'comments.create',
     name: 'Comment',
-    description: 'Writes a comment on a contact, project or task (as POST /v1/comments; the target type\'s read scope is checked at run time).',
+    description: "Writes a comment on a contact, project or task (as POST /v1/comments; the target type's read scope is checked at run time).",
     category: 'comments',
     requiredScopes: ['comments:write'],
     input: CommentInput,

@@ -22,7 +22,15 @@ export const createAutomationDefinition = defineProcedure('createAutomationDefin
     await assertFlow(tx, auth, trigger, steps);
     const row = await insertAutomationDefinition(tx, auth.workspaceId, { name: input.name, description: input.description ?? null, trigger, steps });
     const result = versionedAutomationDefinition(row);
-    await appendOutboxEvent(tx, { workspaceId: auth.workspaceId, aggregateType: 'automation_definition', aggregateId: row.id, eventType: 'automation_definition.created', payload: { automationDefinition: automationDefinitionEventView(row), requestId }, occurredAt: now, result });
+    await appendOutboxEvent(tx, {
+      workspaceId: auth.workspaceId,
+      aggregateType: 'automation_definition',
+      aggregateId: row.id,
+      eventType: 'automation_definition.created',
+      payload: { automationDefinition: automationDefinitionEventView(row), requestId },
+      occurredAt: now,
+      result,
+    });
     return result;
   });
 });

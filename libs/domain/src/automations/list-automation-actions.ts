@@ -7,11 +7,15 @@ import { AUTOMATION_ACTION_VIEWS, type AutomationActionView } from './actions.js
 export const listAutomationActionsInput = z.object({ auth: authInput, ...pageInput }).strict();
 
 /** `GET /v1/automation-actions`: the static action catalog in catalog order, paged like every list (the cursor names the last action). */
-export const listAutomationActions = defineProcedure('listAutomationActions', listAutomationActionsInput, async (ctx, { auth, cursor, limit }): Promise<{ items: readonly AutomationActionView[]; limit: number; nextCursor: string | null }> => {
-  const scope = { workspaceId: auth.workspaceId, list: 'listAutomationActions' };
-  const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) => {
-    const start = afterId === undefined ? 0 : AUTOMATION_ACTION_VIEWS.findIndex((a) => a.id === afterId) + 1;
-    return AUTOMATION_ACTION_VIEWS.slice(start, start + take);
-  });
-  return { items: page.items, limit, nextCursor: page.nextCursor };
-});
+export const listAutomationActions = defineProcedure(
+  'listAutomationActions',
+  listAutomationActionsInput,
+  async (ctx, { auth, cursor, limit }): Promise<{ items: readonly AutomationActionView[]; limit: number; nextCursor: string | null }> => {
+    const scope = { workspaceId: auth.workspaceId, list: 'listAutomationActions' };
+    const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) => {
+      const start = afterId === undefined ? 0 : AUTOMATION_ACTION_VIEWS.findIndex((a) => a.id === afterId) + 1;
+      return AUTOMATION_ACTION_VIEWS.slice(start, start + take);
+    });
+    return { items: page.items, limit, nextCursor: page.nextCursor };
+  },
+);

@@ -51,7 +51,14 @@ async function end(ctx: ProcedureContext, run: AutomationRunRecord, status: 'suc
     inTransaction(ctx.database, async (tx) => {
       const ended = await endAutomationRun(tx, run.workspaceId, run.id, { status, error }, now);
       if (!ended) return;
-      await appendOutboxEvent(tx, { workspaceId: run.workspaceId, aggregateType: 'automation_run', aggregateId: run.id, eventType: `automation_run.${ENDED[status]}`, payload: { automationRun: automationRunEventView(ended) }, occurredAt: now });
+      await appendOutboxEvent(tx, {
+        workspaceId: run.workspaceId,
+        aggregateType: 'automation_run',
+        aggregateId: run.id,
+        eventType: `automation_run.${ENDED[status]}`,
+        payload: { automationRun: automationRunEventView(ended) },
+        occurredAt: now,
+      });
     }),
   );
 }
@@ -87,7 +94,7 @@ export async function runAutomation(
     const version = await findAutomationVersion(ctx.database, workspaceId, run.definitionId, run.versionNumber);
     const definition = await findAutomationDefinition(ctx.database, workspaceId, run.definitionId);
     const event = await findOutboxEvent(ctx.database, workspaceId, run.eventId);
-    if (!version || !definition || !event) return await fail(ctx, run, { code: 'not_found', message: 'the run\'s version or triggering event no longer exists' });
+    if (!version || !definition || !event) return await fail(ctx, run, { code: 'not_found', message: "the run's version or triggering event no longer exists" });
     const steps = version.body.steps as AutomationStep[];
     const cursor = run.stepsCompleted;
     // One short of `step` with a delay there: the delay's commit was lost after its continuation was enqueued.
@@ -99,7 +106,8 @@ export async function runAutomation(
     const owner = await ownerAuthority(ctx, workspaceId, definition.ownerCredentialId);
     if (!('workspaceId' in owner)) return await fail(ctx, run, owner);
     const spec = eventSpec(event.eventType);
-    if (!spec || !(await mayReceiveEvent(ctx.database, owner, spec, event))) return await fail(ctx, run, { code: 'owner_unauthorized', message: 'the definition\'s owner may no longer receive the triggering event' });
+    if (!spec || !(await mayReceiveEvent(ctx.database, owner, spec, event)))
+      return await fail(ctx, run, { code: 'owner_unauthorized', message: "the definition's owner may no longer receive the triggering event" });
     for (let i = cursor; i < steps.length; i++) {
       const result = await applyStep(ctx, scheduler, run, owner, event, steps, i, job.step);
       if (result !== 'applied') return { outcome: result };

@@ -48,7 +48,14 @@ export const updateAutomationDefinition = defineProcedure('updateAutomationDefin
     });
     if (outcome !== 'updated') throw casFailure(outcome, 'automation definition');
     const row = await findAutomationDefinitionOr404(tx, auth, id);
-    await appendOutboxEvent(tx, { workspaceId: auth.workspaceId, aggregateType: 'automation_definition', aggregateId: id, eventType: 'automation_definition.updated', payload: { automationDefinition: automationDefinitionEventView(row), changed, requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId: auth.workspaceId,
+      aggregateType: 'automation_definition',
+      aggregateId: id,
+      eventType: 'automation_definition.updated',
+      payload: { automationDefinition: automationDefinitionEventView(row), changed, requestId },
+      occurredAt: now,
+    });
     return versionedAutomationDefinition(row);
   });
 });

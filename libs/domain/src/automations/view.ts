@@ -217,7 +217,8 @@ export async function assertFlow(tx: Tx, auth: V1AuthContext, trigger: Automatio
   for (const [i, step] of steps.entries()) {
     const check = automationAction(step.actionId)?.referenceIssues;
     if (check === undefined) continue;
-    for (const issue of await check(tx, auth, step.input as Record<string, unknown>)) if (!atTemplate(step.input, issue.pointer)) issues.push({ ...issue, pointer: `/steps/${i}/input${issue.pointer}` });
+    for (const issue of await check(tx, auth, step.input as Record<string, unknown>))
+      if (!atTemplate(step.input, issue.pointer)) issues.push({ ...issue, pointer: `/steps/${i}/input${issue.pointer}` });
   }
   if (issues.length > 0) throw validationError('the automation flow names what does not exist in this workspace', issues);
 }

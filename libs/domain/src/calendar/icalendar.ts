@@ -26,7 +26,11 @@ export type ICalEvent =
 
 /** RFC 5545 3.3.11: backslash, semicolon, comma and newlines are escaped in TEXT. */
 export function escapeText(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n');
+  return value
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n|\r|\n/g, '\\n');
 }
 
 /** RFC 5545 3.1: lines longer than 75 octets continue on lines that start with one space. */

@@ -33,7 +33,15 @@ export const createCallNote = defineProcedure('createCallNote', createCallNoteIn
       occurredAt: input.occurredAt === undefined ? now : new Date(input.occurredAt),
     });
     const result = versionedCallNote(row);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'call_note', aggregateId: row.id, eventType: 'call_note.created', payload: { callNote: { ...result.resource }, requestId }, occurredAt: now, result });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'call_note',
+      aggregateId: row.id,
+      eventType: 'call_note.created',
+      payload: { callNote: { ...result.resource }, requestId },
+      occurredAt: now,
+      result,
+    });
     return result;
   });
 });

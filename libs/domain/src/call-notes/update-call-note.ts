@@ -32,7 +32,14 @@ export const updateCallNote = defineProcedure('updateCallNote', updateCallNoteIn
     const row = await findCallNote(tx, workspaceId, id);
     if (!row) throw new DomainError('not_found', 'call note not found');
     const result = versionedCallNote(row);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'call_note', aggregateId: id, eventType: 'call_note.updated', payload: { callNote: { ...result.resource }, changed: Object.keys(change), requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'call_note',
+      aggregateId: id,
+      eventType: 'call_note.updated',
+      payload: { callNote: { ...result.resource }, changed: Object.keys(change), requestId },
+      occurredAt: now,
+    });
     return result;
   });
 });

@@ -44,7 +44,10 @@ describe('awaitChanges (GET /v1/changes?wait=)', () => {
     const { read, reads } = scriptedReads([page('c1', ['e1'])]);
     const waiter = scriptedWaiter([]);
     const answer = await awaitChanges(read, waiter, 2_000);
-    assert.deepEqual(answer.items.map((i) => i.id), ['e1']);
+    assert.deepEqual(
+      answer.items.map((i) => i.id),
+      ['e1'],
+    );
     assert.deepEqual([reads.length, waiter.waits, waiter.releases], [1, 0, 1]);
   });
 
@@ -66,8 +69,14 @@ describe('awaitChanges (GET /v1/changes?wait=)', () => {
     const { read, reads } = scriptedReads([page('c1'), page('c2'), page('c3', ['e3'])]);
     const waiter = scriptedWaiter(['event', 'event']);
     const answer = await awaitChanges(read, waiter, 2_000);
-    assert.deepEqual(answer.items.map((i) => i.id), ['e3']);
-    assert.deepEqual(reads.map((r) => r.cursor), [undefined, 'c1', 'c2']);
+    assert.deepEqual(
+      answer.items.map((i) => i.id),
+      ['e3'],
+    );
+    assert.deepEqual(
+      reads.map((r) => r.cursor),
+      [undefined, 'c1', 'c2'],
+    );
     assert.deepEqual([waiter.waits, waiter.releases], [2, 1]);
   });
 

@@ -38,12 +38,7 @@ export async function awaitChanges(read: (cursor?: string) => Promise<ChangesPag
  * wait first asks `recheck` for the caller's authorization as it is now (the credential verified again: revoked,
  * expired or narrowed during the wait is refused or applied on that read), since a wait can outlast a revocation.
  */
-export function listChangesWaiting(
-  ctx: ProcedureContext,
-  input: Readonly<Record<string, unknown>>,
-  waiter: OutboxWaiter | null,
-  recheck: () => Promise<V1AuthContext>,
-): Promise<ChangesPage> {
+export function listChangesWaiting(ctx: ProcedureContext, input: Readonly<Record<string, unknown>>, waiter: OutboxWaiter | null, recheck: () => Promise<V1AuthContext>): Promise<ChangesPage> {
   return awaitChanges(
     async (cursor) => (cursor === undefined ? invoke(listChanges, ctx, input) : invoke(listChanges, ctx, { ...input, auth: await recheck(), cursor })),
     waiter,

@@ -29,7 +29,8 @@ function typesFilter(types: string | undefined): string[] | null {
   return names;
 }
 
-const invalidCursor = () => new DomainError('validation_failed', 'the cursor is not valid for this list', [{ pointer: '', parameter: 'cursor', message: 'invalid_cursor' }], { reason: 'invalid_cursor' });
+const invalidCursor = () =>
+  new DomainError('validation_failed', 'the cursor is not valid for this list', [{ pointer: '', parameter: 'cursor', message: 'invalid_cursor' }], { reason: 'invalid_cursor' });
 
 export interface ChangesPage {
   readonly items: ChangeView[];
@@ -58,7 +59,11 @@ export const listChanges = defineProcedure('listChanges', listChangesInput, asyn
   if (decoded !== undefined && !/^\d{1,19}$/.test(decoded)) throw invalidCursor();
   const after = decoded === undefined ? 0n : BigInt(decoded);
 
-  const specs = new Map(receivableSpecs(auth, ['changes']).filter((s) => wanted === null || wanted.includes(s.resourceType)).map((s) => [s.type, s]));
+  const specs = new Map(
+    receivableSpecs(auth, ['changes'])
+      .filter((s) => wanted === null || wanted.includes(s.resourceType))
+      .map((s) => [s.type, s]),
+  );
   const eventTypes = [...specs.keys()];
   // The head with the first window, in one statement: every event up to the head is committed, so the cursor may
   // move up to it and no further.

@@ -7,9 +7,7 @@ import { requireTargetScope, resolveTarget, targetTypeInput } from '../kernel/ta
 import type { Versioned } from '../kernel/versioned.js';
 import { COMMENT_BODY_MAX, type CommentView, versionedComment } from './view.js';
 
-export const createCommentInput = z
-  .object({ ...writeInput, targetType: targetTypeInput, targetId: z.string().max(64), body: z.string().min(1).max(COMMENT_BODY_MAX) })
-  .strict();
+export const createCommentInput = z.object({ ...writeInput, targetType: targetTypeInput, targetId: z.string().max(64), body: z.string().min(1).max(COMMENT_BODY_MAX) }).strict();
 
 /**
  * `POST /v1/comments`: a comment by the calling member or service account on a contact, project or task. Needs the
@@ -29,7 +27,15 @@ export const createComment = defineProcedure('createComment', createCommentInput
     const target = await resolveTarget(tx, auth, { type: input.targetType, id: input.targetId }, { project: 'write', reference: { pointer: '/targetId', live: true } });
     const row = await insertComment(tx, workspaceId, { targetType: target.kind, targetId: target.id, author: auth.principal, body: input.body });
     const result = versionedComment(row);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'comment', aggregateId: row.id, eventType: 'comment.created', payload: { comment: { ...result.resource }, requestId }, occurredAt: now, result });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'comment',
+      aggregateId: row.id,
+      eventType: 'comment.created',
+      payload: { comment: { ...result.resource }, requestId },
+      occurredAt: now,
+      result,
+    });
     return result;
   });
 });

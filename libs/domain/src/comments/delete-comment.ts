@@ -18,7 +18,14 @@ export const deleteComment = defineProcedure('deleteComment', deleteCommentInput
     await requireAuthorOrModerator(tx, auth, existing);
     const { workspaceId } = auth;
     if (!(await markCommentDeleted(tx, workspaceId, existing.id, now))) throw commentNotFound();
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'comment', aggregateId: existing.id, eventType: 'comment.deleted', payload: { comment: deletedCommentView(commentView(existing)), requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'comment',
+      aggregateId: existing.id,
+      eventType: 'comment.deleted',
+      payload: { comment: deletedCommentView(commentView(existing)), requestId },
+      occurredAt: now,
+    });
     return { deleted: true as const };
   });
 });

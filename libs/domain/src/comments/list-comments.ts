@@ -19,6 +19,8 @@ export const listComments = defineProcedure('listComments', listCommentsInput, a
   const { auth, cursor, limit } = input;
   const target = await resolveTarget(ctx.database, auth, { type: input.targetType, id: input.targetId });
   const scope = { workspaceId: auth.workspaceId, list: 'listComments', filter: { targetType: target.type, targetId: target.id } };
-  const page = await paginate(ctx.config, scope, { cursor, limit }, (afterId, take) => listCommentsPage(ctx.database, auth.workspaceId, { kind: target.kind, id: target.id }, afterId, take, viewerOf(auth)));
+  const page = await paginate(ctx.config, scope, { cursor, limit }, (afterId, take) =>
+    listCommentsPage(ctx.database, auth.workspaceId, { kind: target.kind, id: target.id }, afterId, take, viewerOf(auth)),
+  );
   return { items: page.items.map(commentView), limit, nextCursor: page.nextCursor };
 });

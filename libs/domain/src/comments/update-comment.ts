@@ -21,7 +21,14 @@ export const updateComment = defineProcedure('updateComment', updateCommentInput
     const row = await findComment(tx, workspaceId, existing.id);
     if (!row) throw commentNotFound();
     const result = versionedComment(row);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'comment', aggregateId: row.id, eventType: 'comment.updated', payload: { comment: { ...result.resource }, changed: ['body'], requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'comment',
+      aggregateId: row.id,
+      eventType: 'comment.updated',
+      payload: { comment: { ...result.resource }, changed: ['body'], requestId },
+      occurredAt: now,
+    });
     return result;
   });
 });

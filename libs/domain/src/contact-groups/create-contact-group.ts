@@ -26,7 +26,15 @@ export const createContactGroup = defineProcedure('createContactGroup', createCo
     }
     const row = await insertContactGroup(tx, workspaceId, { name: input.name, parentId });
     const result = versionedContactGroup(row);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'contact_group', aggregateId: row.id, eventType: 'contact_group.created', payload: { contactGroup: { ...result.resource }, requestId }, occurredAt: now, result });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'contact_group',
+      aggregateId: row.id,
+      eventType: 'contact_group.created',
+      payload: { contactGroup: { ...result.resource }, requestId },
+      occurredAt: now,
+      result,
+    });
     return result;
   });
 });

@@ -52,10 +52,24 @@ export const updateContactGroup = defineProcedure('updateContactGroup', updateCo
     const result = versionedContactGroup(updated);
     const contactGroup = { ...result.resource };
     if (parentId !== undefined && parentId !== current.parentId) {
-      await appendOutboxEvent(tx, { workspaceId, aggregateType: 'contact_group', aggregateId: id, eventType: 'contact_group.moved', payload: { contactGroup, fromParentId: current.parentId, toParentId: parentId, requestId }, occurredAt: now });
+      await appendOutboxEvent(tx, {
+        workspaceId,
+        aggregateType: 'contact_group',
+        aggregateId: id,
+        eventType: 'contact_group.moved',
+        payload: { contactGroup, fromParentId: current.parentId, toParentId: parentId, requestId },
+        occurredAt: now,
+      });
     }
     if (input.name !== undefined || parentId === undefined || parentId === current.parentId) {
-      await appendOutboxEvent(tx, { workspaceId, aggregateType: 'contact_group', aggregateId: id, eventType: 'contact_group.updated', payload: { contactGroup, changed: Object.keys(change), requestId }, occurredAt: now });
+      await appendOutboxEvent(tx, {
+        workspaceId,
+        aggregateType: 'contact_group',
+        aggregateId: id,
+        eventType: 'contact_group.updated',
+        payload: { contactGroup, changed: Object.keys(change), requestId },
+        occurredAt: now,
+      });
     }
     return result;
   });

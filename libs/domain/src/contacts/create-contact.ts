@@ -20,8 +20,7 @@ export const createContact = defineProcedure('createContact', createContactInput
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
     const organizationId = input.organizationId?.toLowerCase() ?? null;
-    const contactGroupIds =
-      (await assertContactReferences(tx, workspaceId, { kind: input.kind, organizationId, organizationPointer: '/organizationId' }, input.contactGroupIds)) ?? [];
+    const contactGroupIds = (await assertContactReferences(tx, workspaceId, { kind: input.kind, organizationId, organizationPointer: '/organizationId' }, input.contactGroupIds)) ?? [];
     const row = await insertContact(tx, workspaceId, {
       kind: input.kind,
       name: input.name,
@@ -32,7 +31,15 @@ export const createContact = defineProcedure('createContact', createContactInput
       contactGroupIds,
     });
     const result = versionedContact(row);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'contact', aggregateId: row.id, eventType: 'contact.created', payload: { contact: { ...result.resource }, requestId }, occurredAt: now, result });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'contact',
+      aggregateId: row.id,
+      eventType: 'contact.created',
+      payload: { contact: { ...result.resource }, requestId },
+      occurredAt: now,
+      result,
+    });
     return result;
   });
 });

@@ -32,14 +32,11 @@ export const updateContact = defineProcedure('updateContact', updateContactInput
     const organizationId = input.organizationId === undefined ? current.organizationId : (input.organizationId?.toLowerCase() ?? null);
     const organizationPointer = input.organizationId === undefined ? '/kind' : '/organizationId';
     const checkOrganization = input.organizationId !== undefined || input.kind !== undefined;
-    const contactGroupIds = await assertContactReferences(
-      tx,
-      workspaceId,
-      { id, kind, organizationId: checkOrganization ? organizationId : null, organizationPointer },
-      input.contactGroupIds,
-    );
+    const contactGroupIds = await assertContactReferences(tx, workspaceId, { id, kind, organizationId: checkOrganization ? organizationId : null, organizationPointer }, input.contactGroupIds);
     if (current.kind === 'organization' && kind === 'person' && (await countOrganizationPeople(tx, workspaceId, id)) > 0) {
-      throw new DomainError('conflict', 'people belong to this organization; move them to another organization before making it a person', [{ pointer: '/kind', message: 'the organization has people' }]);
+      throw new DomainError('conflict', 'people belong to this organization; move them to another organization before making it a person', [
+        { pointer: '/kind', message: 'the organization has people' },
+      ]);
     }
     const change = {
       ...(input.kind === undefined ? {} : { kind: input.kind }),
@@ -55,7 +52,14 @@ export const updateContact = defineProcedure('updateContact', updateContactInput
     const updated = await findContact(tx, workspaceId, id);
     if (!updated) throw new DomainError('not_found', 'contact not found');
     const result = versionedContact(updated);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'contact', aggregateId: id, eventType: 'contact.updated', payload: { contact: { ...result.resource }, changed: Object.keys(change), requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'contact',
+      aggregateId: id,
+      eventType: 'contact.updated',
+      payload: { contact: { ...result.resource }, changed: Object.keys(change), requestId },
+      occurredAt: now,
+    });
     return result;
   });
 });

@@ -54,7 +54,6 @@ export const pageInput = {
 /** The registry's scope list of a new credential, duplicates folded (a credential holds each scope once). */
 export const scopesInput = ScopeList.transform((scopes) => [...new Set(scopes)]);
 
-
 /** Ids are UUIDs; anything else names nothing (404), without asking the database. */
 export { isUuid as isResourceId } from '../kernel/ids.js';
 

@@ -1,12 +1,5 @@
 import { z } from 'zod';
-import {
-  appendOutboxEvent,
-  customFieldKindsInUse,
-  customFieldOptionsInUse,
-  inTransaction,
-  lockCustomFieldDefinition,
-  updateCustomFieldDefinitionIfRevision,
-} from '@workcell/db';
+import { appendOutboxEvent, customFieldKindsInUse, customFieldOptionsInUse, inTransaction, lockCustomFieldDefinition, updateCustomFieldDefinitionIfRevision } from '@workcell/db';
 import { CustomFieldDefinitionUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
@@ -59,7 +52,12 @@ export const updateCustomFieldDefinition = defineProcedure('updateCustomFieldDef
     if (options !== undefined) {
       assertOptionsFit(current.fieldType, options, true);
       const kept = new Set(options.map((o) => o.key));
-      const inUse = await customFieldOptionsInUse(tx, workspaceId, id, current.options.map((o) => o.key).filter((key) => !kept.has(key)));
+      const inUse = await customFieldOptionsInUse(
+        tx,
+        workspaceId,
+        id,
+        current.options.map((o) => o.key).filter((key) => !kept.has(key)),
+      );
       if (inUse.length > 0) {
         throw new DomainError('custom_field_values_in_use', `stored values hold the options ${inUse.join(', ')}: archive them (archived: true) instead of removing them`, [
           { pointer: '/options', message: `options held by stored values cannot be removed: ${inUse.join(', ')}` },
@@ -67,7 +65,12 @@ export const updateCustomFieldDefinition = defineProcedure('updateCustomFieldDef
       }
     }
     if (targetTypes !== undefined) {
-      const inUse = await customFieldKindsInUse(tx, workspaceId, id, current.targetTypes.filter((kind) => !targetTypes.includes(kind)));
+      const inUse = await customFieldKindsInUse(
+        tx,
+        workspaceId,
+        id,
+        current.targetTypes.filter((kind) => !targetTypes.includes(kind)),
+      );
       if (inUse.length > 0) {
         const types = inUse.map(targetTypeOf).join(', ');
         throw new DomainError('custom_field_values_in_use', `${types} hold values of this field: clear them before dropping the target type`, [

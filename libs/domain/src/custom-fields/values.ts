@@ -1,10 +1,4 @@
-import {
-  activeMemberIds,
-  type Client,
-  type CustomFieldDefinitionRecord,
-  customFieldDefinitionsByIds,
-  type CustomFieldValueSetRecord,
-} from '@workcell/db';
+import { activeMemberIds, type Client, type CustomFieldDefinitionRecord, customFieldDefinitionsByIds, type CustomFieldValueSetRecord } from '@workcell/db';
 import { CUSTOM_FIELD_TEXT_MAX_CHARS, DateOnly } from '@workcell/registry';
 import { versionOf } from '../kernel/cas.js';
 import type { FieldIssue } from '../kernel/errors.js';
@@ -120,7 +114,11 @@ export async function customFieldValueChange(
     set[definition.id] = definition.fieldType === 'member' ? (value as string).toLowerCase() : value;
   }
   if (members.length > 0) {
-    const active = await activeMemberIds(client, workspaceId, members.map((m) => m.id));
+    const active = await activeMemberIds(
+      client,
+      workspaceId,
+      members.map((m) => m.id),
+    );
     for (const m of members) if (!active.has(m.id)) issues.push({ pointer: m.pointer, message: `no active member ${JSON.stringify(m.id)} in this workspace` });
   }
   if (issues.length > 0) throw validationError('the custom-field values are not valid', issues);

@@ -71,8 +71,7 @@ export async function attemptDelivery(ctx: ProcedureContext, claimed: ClaimedDel
     // Failing for the whole schedule: as many consecutive failed attempts as one delivery makes in all, over at
     // least the schedule's span (either alone could be one unlucky delivery, or a burst of them).
     const schedule = ctx.config.webhooks.retryScheduleMs;
-    const exhausted =
-      recorded.failingSince !== null && recorded.consecutiveFailures >= schedule.length + 1 && now.getTime() - recorded.failingSince.getTime() >= retrySpanMs(schedule);
+    const exhausted = recorded.failingSince !== null && recorded.consecutiveFailures >= schedule.length + 1 && now.getTime() - recorded.failingSince.getTime() >= retrySpanMs(schedule);
     const reason = outcome.statusCode === GONE ? 'receiver_gone' : exhausted ? 'receiver_failing' : null;
     if (reason !== null) await disableWebhooks(tx, { workspaceId, selection: { ids: [claimed.subscriptionId] }, reason, actor: SYSTEM_ACTOR, now });
   });

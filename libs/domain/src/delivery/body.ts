@@ -30,6 +30,12 @@ export function signedBody(event: UnpublishedEvent): string {
 
 /** The unsigned legacy v0 body (docs/webhooks.md "Webhooks"): v0 names the workspace a team and ids `_id`. */
 export function legacyBody(event: UnpublishedEvent): string {
-  return JSON.stringify({ event: event.eventType, _id: event.id, teamId: event.workspaceId, resourceId: event.aggregateId, createdAt: event.occurredAt.toISOString(), data: publicPayload(event.payload) });
+  return JSON.stringify({
+    event: event.eventType,
+    _id: event.id,
+    teamId: event.workspaceId,
+    resourceId: event.aggregateId,
+    createdAt: event.occurredAt.toISOString(),
+    data: publicPayload(event.payload),
+  });
 }
-

@@ -29,7 +29,8 @@ describe('post-commit work starts from the outbox', () => {
     const event = (eventType: string, payload: unknown = {}) => ({ id: 'e1', workspaceId: 'w1', aggregateId: 'a1', eventType, payload });
     assert.deepEqual(jobsStartedBy(event('export.created')), [{ job: 'exports.run', data: { workspaceId: 'w1', exportId: 'a1' } }]);
     assert.deepEqual(jobsStartedBy(event('project.lifecycle_requested', { operationId: 'o1', kind: 'archive' })), [{ job: 'projects.lifecycle', data: { workspaceId: 'w1', operationId: 'o1' } }]);
-    for (const type of ['invitation.created', 'invitation.resent']) assert.deepEqual(jobsStartedBy(event(type)), [{ job: 'invitations.mail', data: { workspaceId: 'w1', invitationId: 'a1', eventId: 'e1' } }]);
+    for (const type of ['invitation.created', 'invitation.resent'])
+      assert.deepEqual(jobsStartedBy(event(type)), [{ job: 'invitations.mail', data: { workspaceId: 'w1', invitationId: 'a1', eventId: 'e1' } }]);
     for (const type of ['task.created', 'project.lifecycle_succeeded', 'export.succeeded', 'invitation.accepted']) assert.deepEqual(jobsStartedBy(event(type)), []);
   });
 
@@ -38,16 +39,32 @@ describe('post-commit work starts from the outbox', () => {
     const operationId = randomUUID();
     const events = await database.prisma.$transaction(async (tx) => [
       await appendOutboxEvent(tx, { workspaceId, aggregateType: 'export', aggregateId: exportId, eventType: 'export.created', payload: {}, occurredAt: new Date() }),
-      await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project', aggregateId: randomUUID(), eventType: 'project.lifecycle_requested', payload: { operationId, kind: 'archive' }, occurredAt: new Date() }),
+      await appendOutboxEvent(tx, {
+        workspaceId,
+        aggregateType: 'project',
+        aggregateId: randomUUID(),
+        eventType: 'project.lifecycle_requested',
+        payload: { operationId, kind: 'archive' },
+        occurredAt: new Date(),
+      }),
     ]);
     const unpublished = () => database.prisma.outboxEvent.count({ where: { workspaceId, sequence: { in: events }, publishedAt: null } });
     const ctx = { database, config: config(), now: () => new Date() };
 
-    await assert.rejects(relayOutbox(ctx, sink(async () => Promise.reject(new Error('the queue is unavailable')))), /the queue is unavailable/);
+    await assert.rejects(
+      relayOutbox(
+        ctx,
+        sink(async () => Promise.reject(new Error('the queue is unavailable'))),
+      ),
+      /the queue is unavailable/,
+    );
     assert.equal(await unpublished(), 2, 'not published without its job');
 
     const started: PostCommitJob[] = [];
-    await relayOutbox(ctx, sink(async (job) => void started.push(job)));
+    await relayOutbox(
+      ctx,
+      sink(async (job) => void started.push(job)),
+    );
     assert.deepEqual(
       started.filter((j) => JSON.stringify(j).includes(exportId) || JSON.stringify(j).includes(operationId)),
       [

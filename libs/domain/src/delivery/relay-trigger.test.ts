@@ -60,7 +60,11 @@ describe('RelayTrigger', () => {
   });
 
   it('drains a backlog: a full batch asks for the next run at once', async () => {
-    const relay = controlledRelay([{ events: 200, deliveries: 200, busy: false, full: true }, { events: 200, deliveries: 200, busy: false, full: true }, { events: 3, deliveries: 3, busy: false, full: false }]);
+    const relay = controlledRelay([
+      { events: 200, deliveries: 200, busy: false, full: true },
+      { events: 200, deliveries: 200, busy: false, full: true },
+      { events: 3, deliveries: 3, busy: false, full: false },
+    ]);
     const trigger = new RelayTrigger(relay.run);
     const done = trigger.wake();
     for (let i = 0; i < 3; i++) await relay.finishOne();
@@ -69,7 +73,10 @@ describe('RelayTrigger', () => {
   });
 
   it('retries when another process holds the relay lock', async () => {
-    const relay = controlledRelay([{ ...idle, busy: true }, { ...idle, busy: true }]);
+    const relay = controlledRelay([
+      { ...idle, busy: true },
+      { ...idle, busy: true },
+    ]);
     const trigger = new RelayTrigger(relay.run);
     const done = trigger.wake();
     for (let i = 0; i < 3; i++) await relay.finishOne();

@@ -11,7 +11,12 @@ import { notPending } from './find-device-login.js';
  * next poll mints the token (redeemDeviceLogin), so its secret is never stored. One decision wins (compare-and-set);
  * a code no longer waiting is 404.
  */
-export async function approveDeviceLogin(ctx: ProcedureContext, userId: string, input: { userCode: unknown; workspaceId: unknown; name: unknown; scopes: unknown; expiresOn: unknown }, requestId: string | null): Promise<void> {
+export async function approveDeviceLogin(
+  ctx: ProcedureContext,
+  userId: string,
+  input: { userCode: unknown; workspaceId: unknown; name: unknown; scopes: unknown; expiresOn: unknown },
+  requestId: string | null,
+): Promise<void> {
   const code = normalUserCode(input.userCode);
   if (code === null) throw notPending();
   const request = await accountTokenRequest(ctx, userId, { workspaceId: input.workspaceId, name: input.name, scopes: input.scopes, expiresOn: input.expiresOn });

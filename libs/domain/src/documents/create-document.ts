@@ -24,7 +24,15 @@ export const createDocument = defineProcedure('createDocument', createDocumentIn
     const target = await documentTarget(tx, auth, input);
     const row = await insertDocument(tx, workspaceId, { title: input.title, format: input.format, content: input.content, target });
     const result = versionedDocument(row);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'document', aggregateId: row.id, eventType: 'document.created', payload: { document: documentEventView(row), requestId }, occurredAt: now, result });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'document',
+      aggregateId: row.id,
+      eventType: 'document.created',
+      payload: { document: documentEventView(row), requestId },
+      occurredAt: now,
+      result,
+    });
     return result;
   });
 });

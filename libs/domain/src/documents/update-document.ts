@@ -33,7 +33,14 @@ export const updateDocument = defineProcedure('updateDocument', updateDocumentIn
     const outcome = await updateDocumentIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), change);
     if (outcome !== 'updated') throw casFailure(outcome, 'document');
     const row = await findDocumentOr404(tx, workspaceId, id);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'document', aggregateId: id, eventType: 'document.updated', payload: { document: documentEventView(row), changed: Object.keys(change), requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'document',
+      aggregateId: id,
+      eventType: 'document.updated',
+      payload: { document: documentEventView(row), changed: Object.keys(change), requestId },
+      occurredAt: now,
+    });
     return versionedDocument(row);
   });
 });

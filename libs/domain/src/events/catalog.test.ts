@@ -87,9 +87,7 @@ function emittedEventTypes(): Emitted[] {
       } else if (passThrough) {
         const field = passThrough[1]!;
         const folder = dirname(file);
-        const values = files
-          .filter((f) => dirname(f) === folder)
-          .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(new RegExp(`\\b${field}:\\s*'([a-z_]+\\.[a-z_]+)'`, 'g'))].map((m) => m[1]!));
+        const values = files.filter((f) => dirname(f) === folder).flatMap((f) => [...readFileSync(f, 'utf8').matchAll(new RegExp(`\\b${field}:\\s*'([a-z_]+\\.[a-z_]+)'`, 'g'))].map((m) => m[1]!));
         if (values.length === 0) unresolved.push(`${where}: ${passThrough[0]}`);
         for (const value of values) emitted.push({ type: value, aggregateType, where });
       } else if (archival) {
@@ -112,7 +110,10 @@ describe('event catalog', () => {
     // A scanner that silently found nothing would prove nothing.
     assert.ok(emitted.length >= 60, `only ${emitted.length} outbox writes found`);
     for (const name of ['project.completed', 'project.reopened', 'task.completed', 'task.moved', 'project_template.updated', 'tag.archived', 'time_entry.restored']) {
-      assert.ok(emitted.some((e) => e.type === name), `the scanner resolves ${name}`);
+      assert.ok(
+        emitted.some((e) => e.type === name),
+        `the scanner resolves ${name}`,
+      );
     }
     const missing = [...new Set(emitted.filter((e) => eventSpec(e.type) === undefined).map((e) => `${e.type} (${e.where})`))];
     assert.deepEqual(missing, [], 'event types written to the outbox but missing from events/catalog.ts');
@@ -229,7 +230,11 @@ describe('every write path of a resource emits its resource’s events', () => {
     for (const file of sourceFiles(join(root, 'libs', 'domain', 'src'))) {
       const text = readFileSync(file, 'utf8');
       const where = relative(root, file);
-      const emitted = new Set(calls(text).map((args) => /aggregateType:\s*'([^']+)'/.exec(args)?.[1]).filter((a): a is string => a !== undefined));
+      const emitted = new Set(
+        calls(text)
+          .map((args) => /aggregateType:\s*'([^']+)'/.exec(args)?.[1])
+          .filter((a): a is string => a !== undefined),
+      );
       // The pass-through form (see above): the file names `event: '<aggregate>.<action>'` for a helper of its folder.
       for (const m of text.matchAll(/\bevent:\s*'([a-z_]+)\.[a-z_]+'/g)) emitted.add(m[1]!);
       for (const [fn, aggregates] of found) {

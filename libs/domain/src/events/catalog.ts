@@ -39,7 +39,8 @@ export const EVENT_CHANNELS: readonly EventChannelSpec[] = [
   {
     name: 'changes',
     transport: 'change-feed',
-    description: 'GET /v1/changes: the durable, cursor-based change feed (event type and id, resource type, id and action in commit order, the payload with include=payload; persist meta.nextCursor and resume from it).',
+    description:
+      'GET /v1/changes: the durable, cursor-based change feed (event type and id, resource type, id and action in commit order, the payload with include=payload; persist meta.nextCursor and resume from it).',
     scope: 'changes:read',
   },
   { name: 'webhooks', transport: 'webhook', description: 'Signed v1 webhook subscriptions (/v1/webhooks): each event pushed to a subscribed HTTPS endpoint.', scope: 'webhooks:read' },
@@ -152,14 +153,30 @@ export const EVENT_CATALOG: readonly EventTypeSpec[] = [
   ...lifecycle('custom_field_definition', 'custom-field definition', { channels: ['changes', 'webhooks'] }),
   // A series' events need tasks:read as well (contract 5.3: reading recurrence state also needs tasks:read).
   ...lifecycle('task_recurrence', 'task recurrence', { readScopes: ['task-recurrences:read', 'tasks:read'] }),
-  event('task_recurrence.occurrences_created', 'task_recurrence', 'updated', 'A series made occurrences (payload: the occurrences with their task ids); each task has its own task.created.', { readScopes: ['task-recurrences:read', 'tasks:read'] }),
-  event('task_recurrence.rechecked', 'task_recurrence', 'updated', 'A series was re-evaluated on request (payload: how many occurrences it made).', { readScopes: ['task-recurrences:read', 'tasks:read'] }),
-  event('task_recurrence.event_received', 'task_recurrence', 'updated', 'An external event was submitted to an event-driven series (payload: its id, type, time and attributes, and whether it was a duplicate).', { readScopes: ['task-recurrences:read', 'tasks:read'] }),
+  event('task_recurrence.occurrences_created', 'task_recurrence', 'updated', 'A series made occurrences (payload: the occurrences with their task ids); each task has its own task.created.', {
+    readScopes: ['task-recurrences:read', 'tasks:read'],
+  }),
+  event('task_recurrence.rechecked', 'task_recurrence', 'updated', 'A series was re-evaluated on request (payload: how many occurrences it made).', {
+    readScopes: ['task-recurrences:read', 'tasks:read'],
+  }),
+  event(
+    'task_recurrence.event_received',
+    'task_recurrence',
+    'updated',
+    'An external event was submitted to an event-driven series (payload: its id, type, time and attributes, and whether it was a duplicate).',
+    { readScopes: ['task-recurrences:read', 'tasks:read'] },
+  ),
   ...(['project', 'task', 'contact'] as const).map((target) =>
-    event(`${target}.custom_field_values_updated`, target, 'updated', `A ${target}’s custom-field values changed (payload: the changed keys, their new values, null for cleared, and the values’ version).`, {
-      readScopes: [AGGREGATES[target].scope, 'custom-field-values:read'],
-      channels: ['changes', 'webhooks'],
-    }),
+    event(
+      `${target}.custom_field_values_updated`,
+      target,
+      'updated',
+      `A ${target}’s custom-field values changed (payload: the changed keys, their new values, null for cleared, and the values’ version).`,
+      {
+        readScopes: [AGGREGATES[target].scope, 'custom-field-values:read'],
+        channels: ['changes', 'webhooks'],
+      },
+    ),
   ),
   ...lifecycle('file', 'file', {}, ' A file is created `pending` by its upload intent; the payload carries its metadata, never its bytes.'),
   event('file.uploaded', 'file', 'updated', 'A file’s upload was completed and verified: it is available.'),
@@ -182,9 +199,17 @@ export const EVENT_CATALOG: readonly EventTypeSpec[] = [
   event('export.expired', 'export', 'updated', 'An export’s result expired and its bytes were removed.', { channels: ['changes', 'webhooks'] }),
   // Automations (docs/automations.md): v1 resources; a run's events let a client follow runs without polling.
   ...lifecycle('automation_definition', 'automation definition', { channels: ['changes', 'webhooks'] }),
-  event('automation_definition.published', 'automation_definition', 'updated', 'A definition’s draft was published as a new immutable version (payload: the definition and the version number); its runs use it from then on.', { channels: ['changes', 'webhooks'] }),
+  event(
+    'automation_definition.published',
+    'automation_definition',
+    'updated',
+    'A definition’s draft was published as a new immutable version (payload: the definition and the version number); its runs use it from then on.',
+    { channels: ['changes', 'webhooks'] },
+  ),
   event('automation_run.succeeded', 'automation_run', 'updated', 'An automation run applied all its steps.', { channels: ['changes', 'webhooks'] }),
-  event('automation_run.failed', 'automation_run', 'updated', 'An automation run failed (payload: the run with its error; loop_bound when the chain of automations reached its bound).', { channels: ['changes', 'webhooks'] }),
+  event('automation_run.failed', 'automation_run', 'updated', 'An automation run failed (payload: the run with its error; loop_bound when the chain of automations reached its bound).', {
+    channels: ['changes', 'webhooks'],
+  }),
   event('automation_run.aborted', 'automation_run', 'updated', 'An automation run was aborted (automations:run).', { channels: ['changes', 'webhooks'] }),
   event('workspace.settings_updated', 'workspace', 'updated', 'The workspace settings changed.', { readScopes: ['workspace-settings:read'] }),
   // Subscription changes are audited, not outboxed, except this one: a subscription stopped by someone other
@@ -199,7 +224,9 @@ export const EVENT_CATALOG: readonly EventTypeSpec[] = [
   ),
   // Sent only to the subscription whose owner asked for it (PATCH /v1/webhooks/{id} sendTestEvent), whatever its
   // event types: no channel fans it out, and the change feed does not list it.
-  event('webhook.test', 'webhook', 'updated', 'A test delivery its owner asked for (PATCH /v1/webhooks/{id} with sendTestEvent), sent to that subscription only (payload: the subscription id).', { channels: [] }),
+  event('webhook.test', 'webhook', 'updated', 'A test delivery its owner asked for (PATCH /v1/webhooks/{id} with sendTestEvent), sent to that subscription only (payload: the subscription id).', {
+    channels: [],
+  }),
   // Comments are v1 resources (no v0 webhook knows them); their events need the target's read scope as well.
   event('comment.created', 'comment', 'created', 'A comment was written on a contact, project or task. Needs the target’s read scope as well.', comments),
   event('comment.updated', 'comment', 'updated', 'A comment’s text was edited. Needs the target’s read scope as well.', comments),

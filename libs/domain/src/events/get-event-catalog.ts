@@ -20,7 +20,12 @@ export interface EventCatalogView {
 export const getEventCatalog = defineProcedure('getEventCatalog', getEventCatalogInput, async (_ctx, { auth }): Promise<EventCatalogView> => {
   const held = new Set(auth.effectiveScopes);
   return {
-    eventTypes: receivableSpecs(auth, ['changes', 'webhooks']).map((spec) => ({ name: spec.type, description: spec.description, resourceType: spec.resourceType, requiredScopes: [...spec.readScopes] })),
+    eventTypes: receivableSpecs(auth, ['changes', 'webhooks']).map((spec) => ({
+      name: spec.type,
+      description: spec.description,
+      resourceType: spec.resourceType,
+      requiredScopes: [...spec.readScopes],
+    })),
     channels: EVENT_CHANNELS.filter((c) => c.scope !== null && held.has(c.scope)).map((c) => ({ name: c.name, transport: c.transport, description: c.description })),
   };
 });

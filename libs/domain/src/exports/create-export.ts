@@ -17,9 +17,19 @@ export const createExportInput = z.object({ ...writeInput, ...ExportCreate.shape
  */
 export const createExport = defineProcedure('createExport', createExportInput, async (ctx, { auth, requestId, resourceTypes, format, updatedSince }): Promise<ExportOperationView> => {
   const types = [...new Set(resourceTypes)];
-  assertScopes(auth.effectiveScopes, types.map((t) => DOMAIN_READ_SCOPES[t as ResourceDomain]));
+  assertScopes(
+    auth.effectiveScopes,
+    types.map((t) => DOMAIN_READ_SCOPES[t as ResourceDomain]),
+  );
   const now = ctx.now();
-  const authSnapshot = { workspaceId: auth.workspaceId, credential: auth.credential, principal: auth.principal, effectiveScopes: auth.effectiveScopes, grants: auth.grants ?? null, hiddenProjectIds: auth.hiddenProjectIds ?? null };
+  const authSnapshot = {
+    workspaceId: auth.workspaceId,
+    credential: auth.credential,
+    principal: auth.principal,
+    effectiveScopes: auth.effectiveScopes,
+    grants: auth.grants ?? null,
+    hiddenProjectIds: auth.hiddenProjectIds ?? null,
+  };
   return inTransaction(ctx.database, async (tx) => {
     const row = await insertExport(
       tx,
@@ -28,7 +38,15 @@ export const createExport = defineProcedure('createExport', createExportInput, a
       now,
     );
     const result = exportOperationView(row);
-    await appendOutboxEvent(tx, { workspaceId: auth.workspaceId, aggregateType: 'export', aggregateId: row.id, eventType: 'export.created', payload: { ...exportEventView(row), requestId }, occurredAt: now, result });
+    await appendOutboxEvent(tx, {
+      workspaceId: auth.workspaceId,
+      aggregateType: 'export',
+      aggregateId: row.id,
+      eventType: 'export.created',
+      payload: { ...exportEventView(row), requestId },
+      occurredAt: now,
+      result,
+    });
     return result;
   });
 });

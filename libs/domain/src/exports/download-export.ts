@@ -28,7 +28,10 @@ const MEDIA_TYPES = { csv: 'text/csv; charset=utf-8', jsonl: 'application/x-ndjs
 export const downloadExport = defineProcedure('downloadExport', downloadExportInput, async (ctx, { auth, id }): Promise<ExportDownload> => {
   const row = isUuid(id) ? await findExport(ctx.database, auth.workspaceId, auth.credential.id, id.toLowerCase()) : null;
   if (!row) throw exportNotFound();
-  assertScopes(auth.effectiveScopes, row.resourceTypes.map((t) => DOMAIN_READ_SCOPES[t as ResourceDomain]));
+  assertScopes(
+    auth.effectiveScopes,
+    row.resourceTypes.map((t) => DOMAIN_READ_SCOPES[t as ResourceDomain]),
+  );
   const expired = row.status === 'expired' || (row.status === 'succeeded' && row.expiresAt !== null && row.expiresAt.getTime() <= ctx.now().getTime());
   if (expired) throw new DomainError('export_expired', 'this export’s result expired and was removed; create a new export');
   if (row.status !== 'succeeded') throw new DomainError('export_not_ready', `this export is ${row.status === 'queued' ? 'pending' : row.status}; only a succeeded export can be downloaded`);

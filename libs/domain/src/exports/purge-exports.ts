@@ -13,8 +13,12 @@ export async function purgeExpiredExports(ctx: ProcedureContext): Promise<{ expi
   const storage = storageOf(ctx);
   let expired = 0;
   for (;;) {
-    const batch = await expireExports(ctx.database, ctx.now(), BATCH, (key) => storage.remove(key), async (tx, row) =>
-      void (await appendOutboxEvent(tx, { workspaceId: row.workspaceId, aggregateType: 'export', aggregateId: row.id, eventType: 'export.expired', payload: exportEventView(row) })),
+    const batch = await expireExports(
+      ctx.database,
+      ctx.now(),
+      BATCH,
+      (key) => storage.remove(key),
+      async (tx, row) => void (await appendOutboxEvent(tx, { workspaceId: row.workspaceId, aggregateType: 'export', aggregateId: row.id, eventType: 'export.expired', payload: exportEventView(row) })),
     );
     expired += batch;
     if (batch < BATCH) return { expired };

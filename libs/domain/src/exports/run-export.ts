@@ -79,7 +79,15 @@ export const runExport = defineProcedure('runExport', runExportInput.extend({ at
     const storageKey = exportStorageKey(row);
     await storageOf(ctx).write(storageKey, Readable.from([bytes]), { contentType: 'application/octet-stream', sizeBytes: bytes.length });
     const now = ctx.now();
-    outcome = { status: 'succeeded', rowsDone: rows.length, rowsTotal: rows.length, failureReason: null, storageKey, sizeBytes: bytes.length, expiresAt: new Date(now.getTime() + EXPORT_RESULT_TTL_SECONDS * 1000) };
+    outcome = {
+      status: 'succeeded',
+      rowsDone: rows.length,
+      rowsTotal: rows.length,
+      failureReason: null,
+      storageKey,
+      sizeBytes: bytes.length,
+      expiresAt: new Date(now.getTime() + EXPORT_RESULT_TTL_SECONDS * 1000),
+    };
   } catch (error) {
     if (!(error instanceof TooManyRows) && attempt < attempts) throw error;
     outcome = { status: 'failed', rowsDone: 0, rowsTotal: null, failureReason: error instanceof TooManyRows ? 'too_many_rows' : 'internal_error', storageKey: null, sizeBytes: null, expiresAt: null };

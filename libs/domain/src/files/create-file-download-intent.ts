@@ -10,8 +10,7 @@ import { fileIdOf, fileNotFound } from './view.js';
 
 export const createFileDownloadIntentInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
 
-export const fileNotAvailable = (): DomainError =>
-  new DomainError('file_not_available', 'only an available, unarchived file can be downloaded (this one is pending, expired or archived)');
+export const fileNotAvailable = (): DomainError => new DomainError('file_not_available', 'only an available, unarchived file can be downloaded (this one is pending, expired or archived)');
 
 /**
  * `POST /v1/files/{id}/download-intents`: a download capability of an available, unarchived file until now +

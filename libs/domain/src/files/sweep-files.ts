@@ -31,7 +31,15 @@ export async function sweepFiles(ctx: ProcedureContext): Promise<FileSweep> {
       for (const reservation of lapsed) {
         const file = await expireUpload(tx, reservation.workspaceId, reservation.id, reservation.fileId);
         if (!file) continue;
-        await appendOutboxEvent(tx, { workspaceId: file.workspaceId, aggregateType: 'file', aggregateId: file.id, eventType: 'file.expired', payload: { file: { ...fileView(file) } }, occurredAt: now, actor: null });
+        await appendOutboxEvent(tx, {
+          workspaceId: file.workspaceId,
+          aggregateType: 'file',
+          aggregateId: file.id,
+          eventType: 'file.expired',
+          payload: { file: { ...fileView(file) } },
+          occurredAt: now,
+          actor: null,
+        });
         expired++;
       }
       return lapsed.length;

@@ -26,7 +26,14 @@ export const updateFile = defineProcedure('updateFile', updateFileInput, async (
     if (!(await renameFile(tx, workspaceId, id, name))) throw fileNotFound();
     const row = await findFileOr404(tx, workspaceId, id);
     const result = versionedFile(row);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'file', aggregateId: id, eventType: 'file.updated', payload: { file: { ...result.resource }, changed: ['name'], requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'file',
+      aggregateId: id,
+      eventType: 'file.updated',
+      payload: { file: { ...result.resource }, changed: ['name'], requestId },
+      occurredAt: now,
+    });
     return result;
   });
 });

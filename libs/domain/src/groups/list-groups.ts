@@ -9,8 +9,6 @@ export const listGroupsInput = z.object({ auth: authInput, ...pageInput }).stric
 
 /** `GET /v1/groups`: the workspace's groups (archived ones never), oldest first. */
 export const listGroups = defineProcedure('listGroups', listGroupsInput, async (ctx, { auth, cursor, limit }): Promise<{ items: GroupView[]; limit: number; nextCursor: string | null }> => {
-  const page = await paginate(ctx.config, { workspaceId: auth.workspaceId, list: 'listGroups' }, { cursor, limit }, (afterId, take) =>
-    listGroupsPage(ctx.database, auth.workspaceId, afterId, take),
-  );
+  const page = await paginate(ctx.config, { workspaceId: auth.workspaceId, list: 'listGroups' }, { cursor, limit }, (afterId, take) => listGroupsPage(ctx.database, auth.workspaceId, afterId, take));
   return { items: page.items.map(groupView), limit, nextCursor: page.nextCursor };
 });

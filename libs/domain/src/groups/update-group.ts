@@ -25,7 +25,15 @@ export const updateGroup = defineProcedure('updateGroup', updateGroupInput, asyn
   return inTransaction(ctx.database, async (tx) => {
     const outcome = await updateGroupIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), change);
     if (outcome !== 'updated') throw casFailure(outcome, 'group');
-    await recordAudit(tx, { workspaceId, actor: actorOf(auth, input.requestId), action: 'group.updated', targetType: 'group', targetId: id, metadata: { changed: Object.keys(change) }, occurredAt: now });
+    await recordAudit(tx, {
+      workspaceId,
+      actor: actorOf(auth, input.requestId),
+      action: 'group.updated',
+      targetType: 'group',
+      targetId: id,
+      metadata: { changed: Object.keys(change) },
+      occurredAt: now,
+    });
     const group = await findGroup(tx, workspaceId, id);
     if (!group) throw new DomainError('not_found', 'group not found');
     return groupView(group);

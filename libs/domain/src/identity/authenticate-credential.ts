@@ -48,7 +48,10 @@ export async function authorityOf(database: Database, credential: CredentialReco
   const administrator = isAdministrator({ principal, effectiveScopes });
   const hiddenProjects = administrator
     ? undefined
-    : await hiddenProjectIds(database, credential.workspaceId, { memberId: principal.type === 'member' ? principal.id : null, serviceAccountId: principal.type === 'service_account' ? principal.id : null });
+    : await hiddenProjectIds(database, credential.workspaceId, {
+        memberId: principal.type === 'member' ? principal.id : null,
+        serviceAccountId: principal.type === 'service_account' ? principal.id : null,
+      });
   return {
     ok: true,
     context: {
@@ -124,7 +127,9 @@ export async function verifyIdentifiedCredential(ctx: ProcedureContext, identifi
     // The credential is identified: its refusal is recorded in the workspace's audit trail.
     const principalType = credential.member ? 'member' : credential.serviceAccount ? 'service_account' : null;
     const principalId = credential.member?.id ?? credential.serviceAccount?.id ?? null;
-    await recordAuthenticationRefusal(ctx.database, { workspaceId: credential.workspaceId, credentialId: credential.id, principalType, principalId, reason: authority.reason, now }).catch(() => undefined);
+    await recordAuthenticationRefusal(ctx.database, { workspaceId: credential.workspaceId, credentialId: credential.id, principalType, principalId, reason: authority.reason, now }).catch(
+      () => undefined,
+    );
     return reject(authority.code, authority.message);
   }
   await touchCredential(ctx.database, credential.workspaceId, credential.id, now).catch(() => undefined);

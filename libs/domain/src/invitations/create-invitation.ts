@@ -29,18 +29,34 @@ export const createInvitation = defineProcedure('createInvitation', createInvita
     await lockPermissions(tx, workspaceId);
     const roles = await findRolePermissions(tx, workspaceId, roleIds);
     assertAllFound(roleIds, roles, '/roleIds', 'role');
-    await assertMayGrant(tx, auth, roleIds.flatMap((roleId, i) => (roles.get(roleId) ?? []).map((key) => ({ key, pointer: `/roleIds/${i}` }))));
+    await assertMayGrant(
+      tx,
+      auth,
+      roleIds.flatMap((roleId, i) => (roles.get(roleId) ?? []).map((key) => ({ key, pointer: `/roleIds/${i}` }))),
+    );
     if (await isMemberEmail(tx, workspaceId, email)) {
-      throw new DomainError('already_member', 'this address belongs to a member of the workspace (or to one removed from it: removal is final)', [{ pointer: '/email', message: 'has a membership in this workspace' }]);
+      throw new DomainError('already_member', 'this address belongs to a member of the workspace (or to one removed from it: removal is final)', [
+        { pointer: '/email', message: 'has a membership in this workspace' },
+      ]);
     }
     const pending = await pendingInvitationFor(tx, workspaceId, email, now);
     if (pending !== null) {
-      throw new DomainError('invitation_pending', 'this address has a pending invitation; resend or revoke it', [{ pointer: '/email', message: 'has a pending invitation' }], { invitationId: pending });
+      throw new DomainError('invitation_pending', 'this address has a pending invitation; resend or revoke it', [{ pointer: '/email', message: 'has a pending invitation' }], {
+        invitationId: pending,
+      });
     }
     const invitedBy = auth.principal.type === 'member' ? { memberId: auth.principal.id } : { serviceAccountId: auth.principal.id };
     const row = await insertInvitation(tx, workspaceId, { email, roleIds, message: input.message ?? null, expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_MS), invitedBy, now });
     const result = invitationView(row, now, seesPersonalData(auth));
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'invitation', aggregateId: row.id, eventType: 'invitation.created', payload: { invitation: invitationEventView(row, now), requestId }, occurredAt: now, result });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'invitation',
+      aggregateId: row.id,
+      eventType: 'invitation.created',
+      payload: { invitation: invitationEventView(row, now), requestId },
+      occurredAt: now,
+      result,
+    });
     return result;
   });
 });

@@ -31,7 +31,15 @@ export const resendInvitation = defineProcedure('resendInvitation', resendInvita
       throw new DomainError('resend_too_soon', `the invitation was sent less than ${RESEND_INTERVAL_MS / 1000} seconds ago; retry after ${retryAfterSeconds} s`, [], { retryAfterSeconds });
     }
     const result = invitationView(row, now, seesPersonalData(auth));
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'invitation', aggregateId: id, eventType: 'invitation.resent', payload: { invitation: invitationEventView(row, now), requestId }, occurredAt: now, result });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'invitation',
+      aggregateId: id,
+      eventType: 'invitation.resent',
+      payload: { invitation: invitationEventView(row, now), requestId },
+      occurredAt: now,
+      result,
+    });
     return result;
   });
 });

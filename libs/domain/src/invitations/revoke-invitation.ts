@@ -25,7 +25,14 @@ export const revokeInvitation = defineProcedure('revokeInvitation', revokeInvita
       if (status === 'revoked') return { revoked: true as const };
       throw notPending(status);
     }
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'invitation', aggregateId: id, eventType: 'invitation.revoked', payload: { invitation: invitationEventView(change.row, now), requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'invitation',
+      aggregateId: id,
+      eventType: 'invitation.revoked',
+      payload: { invitation: invitationEventView(change.row, now), requestId },
+      occurredAt: now,
+    });
     return { revoked: true as const };
   });
 });

@@ -23,4 +23,3 @@ export function casFailure(outcome: Exclude<CasOutcome, 'updated'>, what: string
     ? new DomainError('not_found', `${what} not found`)
     : new DomainError('version_conflict', `the ${what} has changed since expectedVersion was read; read it again and retry`);
 }
-

@@ -53,8 +53,7 @@ export const WIRE_NAME_OF: ReadonlyMap<GrantResourceType, GrantDomain> = new Map
 );
 
 /** The grant that would allow it, as `PUT /v1/service-accounts/{id}/resource-grants` takes it. */
-const grantToAsk = (type: GrantResourceType, resourceId: string | null, access: GrantAccessLevel): string =>
-  JSON.stringify({ resourceType: WIRE_NAME_OF.get(type) ?? type, resourceId, access });
+const grantToAsk = (type: GrantResourceType, resourceId: string | null, access: GrantAccessLevel): string => JSON.stringify({ resourceType: WIRE_NAME_OF.get(type) ?? type, resourceId, access });
 const HOW_TO_GRANT = 'PUT /v1/service-accounts/{id}/resource-grants';
 
 const bounded = (auth: V1AuthContext): readonly AuthGrant[] | null => (auth.principal.type === 'service_account' ? (auth.grants ?? []) : null);

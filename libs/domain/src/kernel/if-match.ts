@@ -15,6 +15,5 @@ export function ifMatchFailure(outcome: Exclude<GuardedOutcome, 'updated'>, what
   return new DomainError('conflict', `the ${what} ${state}`);
 }
 
-
 /** The revision the edge parsed from `If-Match`. */
 export const expectedRevisionInput = z.number().int().min(1).max(2_147_483_647);

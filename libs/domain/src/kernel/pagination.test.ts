@@ -28,13 +28,21 @@ describe('cursor pagination', () => {
       encodeCursor(config, { ...scope, filter: { status: 'active' } }, 'abc'),
       encodeCursor(testConfig({ CREDENTIAL_SECRET: 'another-secret-another-secret-1234' }), scope, 'abc'),
     ]) {
-      assert.throws(() => decodeCursor(config, scope, bad), (e: unknown) => e instanceof DomainError && e.code === 'validation_failed', bad);
+      assert.throws(
+        () => decodeCursor(config, scope, bad),
+        (e: unknown) => e instanceof DomainError && e.code === 'validation_failed',
+        bad,
+      );
     }
   });
 
   it('pages with one extra row and no skips or duplicates', async () => {
     const ids = Array.from({ length: 7 }, (_, i) => `id-${i}`);
-    const fetch = async (after: string | undefined, take: number) => ids.filter((id) => after === undefined || id > after).slice(0, take).map((id) => ({ id }));
+    const fetch = async (after: string | undefined, take: number) =>
+      ids
+        .filter((id) => after === undefined || id > after)
+        .slice(0, take)
+        .map((id) => ({ id }));
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;

@@ -34,7 +34,10 @@ function key(config: AppConfig): Buffer {
 }
 
 function scopeDigest(scope: CursorScope): string {
-  return createHmac('sha256', 'scope').update(JSON.stringify([scope.workspaceId, scope.list, scope.filter ?? {}])).digest('base64url').slice(0, 16);
+  return createHmac('sha256', 'scope')
+    .update(JSON.stringify([scope.workspaceId, scope.list, scope.filter ?? {}]))
+    .digest('base64url')
+    .slice(0, 16);
 }
 
 function sign(config: AppConfig, payload: string): string {

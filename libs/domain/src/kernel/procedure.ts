@@ -21,11 +21,7 @@ export interface Procedure<I extends z.ZodType, O> {
   readonly handler: (ctx: ProcedureContext, input: z.output<I>) => Promise<O>;
 }
 
-export function defineProcedure<I extends z.ZodType, O>(
-  name: string,
-  input: I,
-  handler: (ctx: ProcedureContext, input: z.output<I>) => Promise<O>,
-): Procedure<I, O> {
+export function defineProcedure<I extends z.ZodType, O>(name: string, input: I, handler: (ctx: ProcedureContext, input: z.output<I>) => Promise<O>): Procedure<I, O> {
   return { name, input, handler };
 }
 

@@ -110,9 +110,7 @@ export async function resolveTarget(client: SqlClient, auth: V1AuthContext, ref:
   const { kind, what } = TARGETS[ref.type];
   const access = use.access ?? 'read';
   const missing = (problem = `no ${what} ${JSON.stringify(ref.id)} in this workspace`) =>
-    use.reference
-      ? new DomainError('validation_failed', `the ${what} is not valid`, [{ pointer: use.reference.pointer, message: problem }])
-      : new DomainError('not_found', `${what} not found`);
+    use.reference ? new DomainError('validation_failed', `the ${what} is not valid`, [{ pointer: use.reference.pointer, message: problem }]) : new DomainError('not_found', `${what} not found`);
   requireTargetAccess(auth, ref, () => missing(), access);
   const id = ref.id.toLowerCase();
   const state = await findVisibleTarget(client, auth, kind, id, use.project ?? (access === 'write' ? 'write' : 'read'));

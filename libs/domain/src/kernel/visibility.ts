@@ -58,7 +58,8 @@ const ENOUGH: Readonly<Record<ProjectNeed, readonly ProjectAccess[]>> = {
 };
 
 function refuse(access: ProjectAccess | null, need: ProjectNeed, what: string, pointer?: string): void {
-  if ((access === null || access === 'none') && pointer !== undefined) throw new DomainError('validation_failed', `no such ${what} in this workspace`, [{ pointer, message: `no such ${what} in this workspace` }]);
+  if ((access === null || access === 'none') && pointer !== undefined)
+    throw new DomainError('validation_failed', `no such ${what} in this workspace`, [{ pointer, message: `no such ${what} in this workspace` }]);
   if (access === null || access === 'none') throw new DomainError('not_found', `${what} not found`);
   if (need === 'manage' && access === 'open') {
     throw new DomainError('insufficient_project_access', 'only a workspace administrator (roles:write and members:write) sets the first access-control entries of a project', [], { access });

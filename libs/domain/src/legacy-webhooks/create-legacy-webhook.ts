@@ -19,7 +19,14 @@ export const createLegacyWebhook = defineProcedure('createLegacyWebhook', create
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
     const row = await insertLegacyWebhook(tx, workspaceId, { url, events });
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'legacy_webhook', aggregateId: row.id, eventType: 'legacy_webhook.created', payload: { legacyWebhook: { id: row.id, events }, requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'legacy_webhook',
+      aggregateId: row.id,
+      eventType: 'legacy_webhook.created',
+      payload: { legacyWebhook: { id: row.id, events }, requestId },
+      occurredAt: now,
+    });
     return legacyWebhookView(row);
   });
 });

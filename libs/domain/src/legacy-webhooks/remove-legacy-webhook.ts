@@ -19,7 +19,14 @@ export const removeLegacyWebhook = defineProcedure('removeLegacyWebhook', remove
   const now = ctx.now();
   return inTransaction(ctx.database, async (tx) => {
     if (!(await archiveLegacyWebhook(tx, workspaceId, id, now))) throw legacyWebhookNotFound();
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'legacy_webhook', aggregateId: id, eventType: 'legacy_webhook.deleted', payload: { legacyWebhookId: id, deletedAt: now.toISOString(), requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'legacy_webhook',
+      aggregateId: id,
+      eventType: 'legacy_webhook.deleted',
+      payload: { legacyWebhookId: id, deletedAt: now.toISOString(), requestId },
+      occurredAt: now,
+    });
     return { removed: true as const };
   });
 });

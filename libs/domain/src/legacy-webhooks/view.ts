@@ -22,10 +22,7 @@ const EVENT_NAME = /^[a-z][a-z0-9_]{0,63}\.[a-z][a-z0-9_]{0,63}$/;
 
 export const legacyWebhookAttributes = {
   url: z.string().min(1).max(MAX_URL_LENGTH),
-  events: z
-    .array(z.string().regex(EVENT_NAME, 'an event name is <resource>.<action>, e.g. task.created'))
-    .max(MAX_EVENTS)
-    .optional(),
+  events: z.array(z.string().regex(EVENT_NAME, 'an event name is <resource>.<action>, e.g. task.created')).max(MAX_EVENTS).optional(),
 };
 
 /** A legacy webhook subscription (the v0 wire form renames id to _id). */

@@ -9,14 +9,10 @@ import { listKindInput, type ListView, listView, storedListKind } from './view.j
 export const listListsInput = z.object({ auth: authInput, ...pageInput, kind: listKindInput.optional() }).strict();
 
 /** `GET /v1/lists`: the workspace's unarchived lists, oldest first, optionally of one kind. */
-export const listLists = defineProcedure(
-  'listLists',
-  listListsInput,
-  async (ctx, { auth, cursor, limit, kind }): Promise<{ items: ListView[]; limit: number; nextCursor: string | null }> => {
-    const scope = { workspaceId: auth.workspaceId, list: 'listLists', filter: { kind: kind ?? null } };
-    const filter = { kind: kind === undefined ? undefined : storedListKind(kind) };
-    const onlyIds = grantedIds(auth, 'list');
-    const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) => listListsPage(ctx.database, auth.workspaceId, { ...filter, onlyIds }, afterId, take));
-    return { items: page.items.map(listView), limit, nextCursor: page.nextCursor };
-  },
-);
+export const listLists = defineProcedure('listLists', listListsInput, async (ctx, { auth, cursor, limit, kind }): Promise<{ items: ListView[]; limit: number; nextCursor: string | null }> => {
+  const scope = { workspaceId: auth.workspaceId, list: 'listLists', filter: { kind: kind ?? null } };
+  const filter = { kind: kind === undefined ? undefined : storedListKind(kind) };
+  const onlyIds = grantedIds(auth, 'list');
+  const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) => listListsPage(ctx.database, auth.workspaceId, { ...filter, onlyIds }, afterId, take));
+  return { items: page.items.map(listView), limit, nextCursor: page.nextCursor };
+});

@@ -32,7 +32,14 @@ export const updateList = defineProcedure('updateList', updateListInput, async (
     const row = await findList(tx, workspaceId, id);
     if (!row) throw new DomainError('not_found', 'list not found');
     const result = versionedList(row);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'list', aggregateId: id, eventType: 'list.updated', payload: { list: { ...result.resource }, changed: Object.keys(change), requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'list',
+      aggregateId: id,
+      eventType: 'list.updated',
+      payload: { list: { ...result.resource }, changed: Object.keys(change), requestId },
+      occurredAt: now,
+    });
     return result;
   });
 });

@@ -7,9 +7,7 @@ import { seesPersonalData } from '../roles/permission-model.js';
 import { authInput, pageInput } from '../kernel/inputs.js';
 import { type MemberView, memberView, STATUS_TO_STORED } from './view.js';
 
-export const listMembersInput = z
-  .object({ auth: authInput, status: z.enum(['active', 'deactivated']).optional(), roleId: z.string().max(64).optional(), ...pageInput })
-  .strict();
+export const listMembersInput = z.object({ auth: authInput, status: z.enum(['active', 'deactivated']).optional(), roleId: z.string().max(64).optional(), ...pageInput }).strict();
 
 /** `GET /v1/members`: the workspace's members (removed ones never), oldest first; personal data only with members:pii:read. */
 export const listMembers = defineProcedure(

@@ -48,7 +48,11 @@ export const listPlannedWork = defineProcedure('listPlannedWork', listPlannedWor
     ...(projectId === undefined ? {} : { projectId: projectId.toLowerCase() }),
     ...(taskId === undefined ? {} : { taskId: taskId.toLowerCase() }),
   };
-  const scope = { workspaceId: auth.workspaceId, list: 'listPlannedWork', filter: { from: from.toISOString(), to: to.toISOString(), memberId: filter.memberId, projectId: filter.projectId, taskId: filter.taskId } };
+  const scope = {
+    workspaceId: auth.workspaceId,
+    list: 'listPlannedWork',
+    filter: { from: from.toISOString(), to: to.toISOString(), memberId: filter.memberId, projectId: filter.projectId, taskId: filter.taskId },
+  };
   const page = await paginate(ctx.config, scope, { cursor, limit }, (afterId, take) => listPlannedWorkPage(ctx.database, auth.workspaceId, filter, afterId, take, viewerOf(auth)));
   return { items: page.items.map(plannedWorkView), limit, nextCursor: page.nextCursor };
 });

@@ -38,9 +38,7 @@ export function plannedWorkView(row: PlannedWorkRecord): PlannedWorkView {
  * schedule replaced by an empty one keeps its version: nothing changed, so nothing can be lost.)
  */
 export function scheduleVersion(rows: readonly PlannedWorkRecord[]): string {
-  const canonical = [...rows]
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map((r) => [r.id, r.memberId, r.windowStart.toISOString(), r.windowEnd.toISOString(), r.minutes]);
+  const canonical = [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((r) => [r.id, r.memberId, r.windowStart.toISOString(), r.windowEnd.toISOString(), r.minutes]);
   return `pw1-${createHash('sha256').update(JSON.stringify(canonical)).digest('base64url').slice(0, 32)}`;
 }
 

@@ -26,7 +26,15 @@ export const createProductGroup = defineProcedure('createProductGroup', createPr
     }
     const row = await insertProductGroup(tx, workspaceId, { name: input.name, parentId });
     const result = versionedProductGroup(row);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'product_group', aggregateId: row.id, eventType: 'product_group.created', payload: { productGroup: { ...result.resource }, requestId }, occurredAt: now, result });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'product_group',
+      aggregateId: row.id,
+      eventType: 'product_group.created',
+      payload: { productGroup: { ...result.resource }, requestId },
+      occurredAt: now,
+      result,
+    });
     return result;
   });
 });

@@ -52,10 +52,24 @@ export const updateProductGroup = defineProcedure('updateProductGroup', updatePr
     const productGroup = { ...result.resource };
     const moved = parentId !== undefined && parentId !== current.parentId;
     if (moved) {
-      await appendOutboxEvent(tx, { workspaceId, aggregateType: 'product_group', aggregateId: id, eventType: 'product_group.moved', payload: { productGroup, fromParentId: current.parentId, toParentId: parentId, requestId }, occurredAt: now });
+      await appendOutboxEvent(tx, {
+        workspaceId,
+        aggregateType: 'product_group',
+        aggregateId: id,
+        eventType: 'product_group.moved',
+        payload: { productGroup, fromParentId: current.parentId, toParentId: parentId, requestId },
+        occurredAt: now,
+      });
     }
     if (input.name !== undefined || !moved) {
-      await appendOutboxEvent(tx, { workspaceId, aggregateType: 'product_group', aggregateId: id, eventType: 'product_group.updated', payload: { productGroup, changed: Object.keys(change), requestId }, occurredAt: now });
+      await appendOutboxEvent(tx, {
+        workspaceId,
+        aggregateType: 'product_group',
+        aggregateId: id,
+        eventType: 'product_group.updated',
+        payload: { productGroup, changed: Object.keys(change), requestId },
+        occurredAt: now,
+      });
     }
     return result;
   });

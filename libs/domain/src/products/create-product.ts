@@ -24,7 +24,15 @@ export const createProduct = defineProcedure('createProduct', createProductInput
     const values = await productChanges(tx, auth, input);
     const row = await insertProduct(tx, workspaceId, { ...values, name: input.name, unit: input.unit });
     const result = versionedProduct(row, auth);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'product', aggregateId: row.id, eventType: 'product.created', payload: { product: productEventView(row), requestId }, occurredAt: now, result });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'product',
+      aggregateId: row.id,
+      eventType: 'product.created',
+      payload: { product: productEventView(row), requestId },
+      occurredAt: now,
+      result,
+    });
     return result;
   });
 });

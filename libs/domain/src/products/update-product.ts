@@ -30,7 +30,14 @@ export const updateProduct = defineProcedure('updateProduct', updateProductInput
     const outcome = await updateProductIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), change);
     if (outcome !== 'updated') throw casFailure(outcome, 'product');
     const row = await findProductOr404(tx, workspaceId, id);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'product', aggregateId: id, eventType: 'product.updated', payload: { product: productEventView(row), changed: Object.keys(change).filter((k) => k !== 'purchasePrice'), requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'product',
+      aggregateId: id,
+      eventType: 'product.updated',
+      payload: { product: productEventView(row), changed: Object.keys(change).filter((k) => k !== 'purchasePrice'), requestId },
+      occurredAt: now,
+    });
     return versionedProduct(row, auth);
   });
 });

@@ -81,9 +81,7 @@ export function assertFinanceWrite(auth: V1AuthContext, input: ProductAttributes
 /** The stored changes of `input`; a named product group must be an unarchived, visible group (400 /productGroupId). */
 export async function productChanges(tx: Tx, auth: V1AuthContext, input: ProductAttributes): Promise<ProductChanges> {
   const productGroupId =
-    input.productGroupId === undefined || input.productGroupId === null
-      ? input.productGroupId
-      : await assertProductGroupReference(tx, auth, input.productGroupId, '/productGroupId');
+    input.productGroupId === undefined || input.productGroupId === null ? input.productGroupId : await assertProductGroupReference(tx, auth, input.productGroupId, '/productGroupId');
   const change: { -readonly [K in keyof ProductChanges]: ProductChanges[K] } = {};
   for (const key of ['name', 'description', 'sku', 'unit', 'salesPrice', 'purchasePrice'] as const) {
     if (input[key] !== undefined) (change as Record<string, unknown>)[key] = input[key];

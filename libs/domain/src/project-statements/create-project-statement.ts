@@ -28,7 +28,15 @@ export const createProjectStatement = defineProcedure('createProjectStatement', 
     await requireProjectAccess(tx, auth, projectId, 'write', 'project', '/projectId');
     const row = await insertProjectStatement(tx, workspaceId, projectId, values);
     const result = versionedStatement(row, auth);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project_statement', aggregateId: row.id, eventType: 'project_statement.created', payload: { projectStatement: { ...statementEventView(row) }, requestId }, occurredAt: now, result });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'project_statement',
+      aggregateId: row.id,
+      eventType: 'project_statement.created',
+      payload: { projectStatement: { ...statementEventView(row) }, requestId },
+      occurredAt: now,
+      result,
+    });
     return result;
   });
 });

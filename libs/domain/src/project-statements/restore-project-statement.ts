@@ -13,19 +13,31 @@ export const restoreProjectStatementInput = z.object({ ...writeInput, id: z.stri
  * A budget statement: 404 without the finance read overlay, 403 without the finance write overlay. Writes
  * `project_statement.restored` (without purchasePrice) in the same transaction as the change.
  */
-export const restoreProjectStatement = defineProcedure('restoreProjectStatement', restoreProjectStatementInput, async (ctx, { auth, requestId, id: rawId }): Promise<Versioned<ProjectStatementView>> => {
-  requireGrant(auth, 'project_statement', rawId, 'write', 'project statement');
-  const workspaceId = auth.workspaceId;
-  const id = statementIdOf(rawId);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
-    assertFinanceWrite(auth, await findWritableStatement(tx, auth, id), {});
-    const restored = await setProjectStatementArchived(tx, workspaceId, id, null);
-    const row = (await findProjectStatement(tx, workspaceId, id, true))!;
-    const result = versionedStatement(row, auth);
-    if (restored) {
-      await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project_statement', aggregateId: id, eventType: 'project_statement.restored', payload: { projectStatement: { ...statementEventView(row) }, requestId }, occurredAt: now, result });
-    }
-    return result;
-  });
-});
+export const restoreProjectStatement = defineProcedure(
+  'restoreProjectStatement',
+  restoreProjectStatementInput,
+  async (ctx, { auth, requestId, id: rawId }): Promise<Versioned<ProjectStatementView>> => {
+    requireGrant(auth, 'project_statement', rawId, 'write', 'project statement');
+    const workspaceId = auth.workspaceId;
+    const id = statementIdOf(rawId);
+    const now = ctx.now();
+    return inTransaction(ctx.database, async (tx) => {
+      assertFinanceWrite(auth, await findWritableStatement(tx, auth, id), {});
+      const restored = await setProjectStatementArchived(tx, workspaceId, id, null);
+      const row = (await findProjectStatement(tx, workspaceId, id, true))!;
+      const result = versionedStatement(row, auth);
+      if (restored) {
+        await appendOutboxEvent(tx, {
+          workspaceId,
+          aggregateType: 'project_statement',
+          aggregateId: id,
+          eventType: 'project_statement.restored',
+          payload: { projectStatement: { ...statementEventView(row) }, requestId },
+          occurredAt: now,
+          result,
+        });
+      }
+      return result;
+    });
+  },
+);

@@ -30,7 +30,14 @@ export const updateProjectStatement = defineProcedure('updateProjectStatement', 
     if (outcome !== 'updated') throw casFailure(outcome, 'project statement');
     const row = (await findProjectStatement(tx, workspaceId, id, true))!;
     const changed = namedAttributes(input);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project_statement', aggregateId: id, eventType: 'project_statement.updated', payload: { projectStatement: { ...statementEventView(row) }, changed, requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'project_statement',
+      aggregateId: id,
+      eventType: 'project_statement.updated',
+      payload: { projectStatement: { ...statementEventView(row) }, changed, requestId },
+      occurredAt: now,
+    });
     return versionedStatement(row, auth);
   });
 });

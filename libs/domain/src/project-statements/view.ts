@@ -1,5 +1,14 @@
 import type { z } from 'zod';
-import { findProjectStatement, projectExists, type ProjectStatementKindValue, type ProjectStatementRow, type ProjectStatementValues, serviceExists, statementProductExists, type Tx } from '@workcell/db';
+import {
+  findProjectStatement,
+  projectExists,
+  type ProjectStatementKindValue,
+  type ProjectStatementRow,
+  type ProjectStatementValues,
+  serviceExists,
+  statementProductExists,
+  type Tx,
+} from '@workcell/db';
 import { ProjectStatementCreate } from '@workcell/registry';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { versionOf } from '../kernel/cas.js';

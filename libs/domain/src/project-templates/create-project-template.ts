@@ -18,7 +18,15 @@ export const createProjectTemplate = defineProcedure('createProjectTemplate', cr
   return inTransaction(ctx.database, async (tx) => {
     const row = await insertProjectTemplate(tx, workspaceId, { name: input.name, description: input.description ?? null, taskBlueprints: blueprintRecords(input.taskBlueprints ?? []) }, now);
     const result = versionedProjectTemplate(row);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project_template', aggregateId: row.id, eventType: 'project_template.created', payload: { projectTemplate: templateEventPayload(result.resource), requestId }, occurredAt: now, result });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'project_template',
+      aggregateId: row.id,
+      eventType: 'project_template.created',
+      payload: { projectTemplate: templateEventPayload(result.resource), requestId },
+      occurredAt: now,
+      result,
+    });
     return result;
   });
 });

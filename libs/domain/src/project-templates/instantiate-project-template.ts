@@ -49,16 +49,38 @@ export const instantiateProjectTemplate = defineProcedure('instantiateProjectTem
     const skeleton = template.taskBlueprints.map((b) => skeletonTask(b, startDate));
     // The blueprints' offsets must not carry a task past the latest supported date (year 9999).
     if (skeleton.some((task) => !(task.startDate.getTime() <= LATEST_INSTANT_MS) || (task.dueDate !== null && !(task.dueDate.getTime() <= LATEST_INSTANT_MS)))) {
-      throw new DomainError('validation_failed', 'the template would schedule tasks after 9999-12-31', [{ pointer: '/startsOn', message: "the template's task offsets would schedule tasks after 9999-12-31" }]);
+      throw new DomainError('validation_failed', 'the template would schedule tasks after 9999-12-31', [
+        { pointer: '/startsOn', message: "the template's task offsets would schedule tasks after 9999-12-31" },
+      ]);
     }
-    const created = await insertProject(tx, workspaceId, { name: input.name, description: template.description, contactId: customerId === null ? null : customerId.toLowerCase(), startDate, tagIds: [] }, now);
+    const created = await insertProject(
+      tx,
+      workspaceId,
+      { name: input.name, description: template.description, contactId: customerId === null ? null : customerId.toLowerCase(), startDate, tagIds: [] },
+      now,
+    );
     const taskIds = await insertSkeletonTasks(tx, workspaceId, created.id, skeleton, now);
     const view = projectView((await findProject(tx, workspaceId, created.id))!);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project', aggregateId: created.id, eventType: 'project.created', payload: { project: { ...view }, projectTemplateId: id, taskIds, requestId }, occurredAt: now, result: view });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'project',
+      aggregateId: created.id,
+      eventType: 'project.created',
+      payload: { project: { ...view }, projectTemplateId: id, taskIds, requestId },
+      occurredAt: now,
+      result: view,
+    });
     // Each skeleton task is announced like any created task, so change-feed and webhook consumers see it.
     for (const taskId of taskIds) {
       const task = taskView((await findTask(tx, workspaceId, taskId))!);
-      await appendOutboxEvent(tx, { workspaceId, aggregateType: 'task', aggregateId: taskId, eventType: 'task.created', payload: { task: { ...task }, projectTemplateId: id, requestId }, occurredAt: now });
+      await appendOutboxEvent(tx, {
+        workspaceId,
+        aggregateType: 'task',
+        aggregateId: taskId,
+        eventType: 'task.created',
+        payload: { task: { ...task }, projectTemplateId: id, requestId },
+        occurredAt: now,
+      });
     }
     return view;
   });

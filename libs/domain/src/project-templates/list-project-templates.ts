@@ -9,9 +9,13 @@ import { type ProjectTemplateView, projectTemplateView } from './view.js';
 export const listProjectTemplatesInput = z.object({ auth: authInput, ...pageInput }).strict();
 
 /** `GET /v1/project-templates`: the workspace's unarchived templates, oldest first (a service account: its granted ones). */
-export const listProjectTemplates = defineProcedure('listProjectTemplates', listProjectTemplatesInput, async (ctx, { auth, cursor, limit }): Promise<{ items: ProjectTemplateView[]; limit: number; nextCursor: string | null }> => {
-  const onlyIds = grantedIds(auth, 'project_template');
-  const scope = { workspaceId: auth.workspaceId, list: 'listProjectTemplates', filter: {} };
-  const page = await paginate(ctx.config, scope, { cursor, limit }, (afterId, take) => listProjectTemplatesPage(ctx.database, auth.workspaceId, afterId, take, onlyIds));
-  return { items: page.items.map(projectTemplateView), limit, nextCursor: page.nextCursor };
-});
+export const listProjectTemplates = defineProcedure(
+  'listProjectTemplates',
+  listProjectTemplatesInput,
+  async (ctx, { auth, cursor, limit }): Promise<{ items: ProjectTemplateView[]; limit: number; nextCursor: string | null }> => {
+    const onlyIds = grantedIds(auth, 'project_template');
+    const scope = { workspaceId: auth.workspaceId, list: 'listProjectTemplates', filter: {} };
+    const page = await paginate(ctx.config, scope, { cursor, limit }, (afterId, take) => listProjectTemplatesPage(ctx.database, auth.workspaceId, afterId, take, onlyIds));
+    return { items: page.items.map(projectTemplateView), limit, nextCursor: page.nextCursor };
+  },
+);

@@ -9,13 +9,16 @@ import { type ProjectTemplateView, writeProjectTemplate } from './view.js';
 export const restoreProjectTemplateInput = z.object({ ...writeInput, id: z.string().max(64), expectedRevision: expectedRevisionInput }).strict();
 
 /** `POST /v1/project-templates/{id}/restore` (If-Match): clears archived_at; an unarchived template is 409. Writes `project_template.restored`. */
-export const restoreProjectTemplate = defineProcedure('restoreProjectTemplate', restoreProjectTemplateInput, (ctx, { auth, requestId, id, expectedRevision }): Promise<Versioned<ProjectTemplateView>> =>
-  writeProjectTemplate(ctx, {
-    auth,
-    requestId,
-    id,
-    event: 'project_template.restored',
-    stateConflict: 'is not archived',
-    write: (tx, workspaceId, templateId, now) => setProjectTemplateArchivedIfRevision(tx, workspaceId, templateId, expectedRevision, null, now),
-  }),
+export const restoreProjectTemplate = defineProcedure(
+  'restoreProjectTemplate',
+  restoreProjectTemplateInput,
+  (ctx, { auth, requestId, id, expectedRevision }): Promise<Versioned<ProjectTemplateView>> =>
+    writeProjectTemplate(ctx, {
+      auth,
+      requestId,
+      id,
+      event: 'project_template.restored',
+      stateConflict: 'is not archived',
+      write: (tx, workspaceId, templateId, now) => setProjectTemplateArchivedIfRevision(tx, workspaceId, templateId, expectedRevision, null, now),
+    }),
 );

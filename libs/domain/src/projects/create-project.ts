@@ -19,7 +19,15 @@ export const createProject = defineProcedure('createProject', createProjectInput
     const changes = projectChanges(attributes);
     const row = await insertProject(tx, workspaceId, { ...changes, name: attributes.name, tagIds: changes.tagIds ?? [] }, now);
     const view = projectView(row);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project', aggregateId: row.id, eventType: 'project.created', payload: { project: { ...view }, requestId }, occurredAt: now, result: view });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'project',
+      aggregateId: row.id,
+      eventType: 'project.created',
+      payload: { project: { ...view }, requestId },
+      occurredAt: now,
+      result: view,
+    });
     return view;
   });
 });

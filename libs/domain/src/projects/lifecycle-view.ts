@@ -81,7 +81,14 @@ export async function requestProjectLifecycle(ctx: ProcedureContext, kind: Lifec
     if (!rule.from({ status: project.status, archived: project.archivedAt !== null })) throw new DomainError('conflict', `the project ${rule.state}`);
     if (await hasActiveLifecycleOperation(tx, workspaceId, projectId)) throw new DomainError('conflict', 'the project already has a lifecycle operation queued or running; wait for it to finish');
     const operation = lifecycleOperationView(await insertLifecycleOperation(tx, { workspaceId, projectId, kind, requestedByCredentialId: auth.credential.id }, now));
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project', aggregateId: projectId, eventType: 'project.lifecycle_requested', payload: { operationId: operation.id, kind, requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'project',
+      aggregateId: projectId,
+      eventType: 'project.lifecycle_requested',
+      payload: { operationId: operation.id, kind, requestId },
+      occurredAt: now,
+    });
     return operation;
   });
 }

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { appendOutboxEvent, existingSharingPrincipals, inAuthorizationTransaction, loadProjectSharing, recordAudit, replaceProjectSharingIfRevision, type SharingEntryRow, type SharingPrincipalType } from '@workcell/db';
+import {
+  appendOutboxEvent,
+  existingSharingPrincipals,
+  inAuthorizationTransaction,
+  loadProjectSharing,
+  recordAudit,
+  replaceProjectSharingIfRevision,
+  type SharingEntryRow,
+  type SharingPrincipalType,
+} from '@workcell/db';
 import { ProjectSharingReplace } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';

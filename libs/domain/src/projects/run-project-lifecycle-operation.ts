@@ -5,9 +5,7 @@ import { defineProcedure } from '../kernel/procedure.js';
 import { type LifecycleErrorView, type LifecycleOperationView, lifecycleOperationView } from './lifecycle-view.js';
 import { projectView } from './view.js';
 
-export const runProjectLifecycleOperationInput = z
-  .object({ workspaceId: z.uuid(), operationId: z.uuid(), attempt: z.number().int().min(1), attempts: z.number().int().min(1) })
-  .strict();
+export const runProjectLifecycleOperationInput = z.object({ workspaceId: z.uuid(), operationId: z.uuid(), attempt: z.number().int().min(1), attempts: z.number().int().min(1) }).strict();
 
 const PAST = { complete: 'completed', reopen: 'reopened', archive: 'archived', restore: 'restored' } as const;
 const STATUS_OF: Record<string, { status: string; title: string }> = {
@@ -49,7 +47,14 @@ export const runProjectLifecycleOperation = defineProcedure('runProjectLifecycle
         throw new Error('the lifecycle operation is no longer running');
       }
       const operation = lifecycleOperationView((await findLifecycleOperationById(tx, workspaceId, operationId))!);
-      await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project', aggregateId: existing.projectId, eventType: `project.${PAST[existing.kind]}`, payload: { project: { ...project }, operationId }, occurredAt: now });
+      await appendOutboxEvent(tx, {
+        workspaceId,
+        aggregateType: 'project',
+        aggregateId: existing.projectId,
+        eventType: `project.${PAST[existing.kind]}`,
+        payload: { project: { ...project }, operationId },
+        occurredAt: now,
+      });
       return operation;
     });
   } catch (error) {
@@ -62,7 +67,14 @@ export const runProjectLifecycleOperation = defineProcedure('runProjectLifecycle
     } else {
       await inTransaction(ctx.database, async (tx) => {
         if (await setLifecycleOperationStatus(tx, workspaceId, operationId, ['running', 'queued'], { status: 'failed', error: { ...failure }, finishedAt: now }, now)) {
-          await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project', aggregateId: existing.projectId, eventType: 'project.lifecycle_failed', payload: { operationId, kind: existing.kind, error: { ...failure } }, occurredAt: now });
+          await appendOutboxEvent(tx, {
+            workspaceId,
+            aggregateType: 'project',
+            aggregateId: existing.projectId,
+            eventType: 'project.lifecycle_failed',
+            payload: { operationId, kind: existing.kind, error: { ...failure } },
+            occurredAt: now,
+          });
         }
       });
     }

@@ -31,7 +31,14 @@ export const updateProject = defineProcedure('updateProject', updateProjectInput
     const outcome = await updateProjectIfRevision(tx, workspaceId, id, expectedRevision, changes, now);
     if (outcome !== 'updated') throw ifMatchFailure(outcome, 'project', 'is archived; restore it before changing it');
     const view = projectView((await findProject(tx, workspaceId, id))!);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'project', aggregateId: id, eventType: 'project.updated', payload: { project: { ...view }, changed: Object.keys(attributes), requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'project',
+      aggregateId: id,
+      eventType: 'project.updated',
+      payload: { project: { ...view }, changed: Object.keys(attributes), requestId },
+      occurredAt: now,
+    });
     return view;
   });
 });

@@ -39,7 +39,14 @@ export function projectView(row: ProjectRecord): ProjectView {
 }
 
 /** The mutable attributes (registry ProjectCreate / ProjectUpdate); status, dates of lifecycle and revision are read-only. */
-export type ProjectAttributes = { name?: string; description?: string | null | undefined; customerId?: string | null | undefined; startsOn?: string | null | undefined; dueOn?: string | null | undefined; tagIds?: readonly string[] | undefined };
+export type ProjectAttributes = {
+  name?: string;
+  description?: string | null | undefined;
+  customerId?: string | null | undefined;
+  startsOn?: string | null | undefined;
+  dueOn?: string | null | undefined;
+  tagIds?: readonly string[] | undefined;
+};
 
 const toDate = (d: string | null) => (d === null ? null : new Date(`${d}T00:00:00.000Z`));
 
@@ -66,4 +73,3 @@ export async function assertProjectReferences(client: Client, workspaceId: strin
   issues.push(...(await tagIssues(client, workspaceId, input.tagIds)));
   if (issues.length > 0) throw new DomainError('validation_failed', 'the request refers to resources that do not exist in this workspace', issues);
 }
-

@@ -25,7 +25,11 @@ export const createRole = defineProcedure('createRole', createRoleInput, async (
   assertPermissionKeys(input.permissions);
   const now = ctx.now();
   return inPermissionTransaction(ctx.database, auth.workspaceId, async (tx) => {
-    await assertMayGrant(tx, auth, input.permissions.map((key, i) => ({ key, pointer: `/permissions/${i}` })));
+    await assertMayGrant(
+      tx,
+      auth,
+      input.permissions.map((key, i) => ({ key, pointer: `/permissions/${i}` })),
+    );
     if (await roleNameTaken(tx, auth.workspaceId, input.name)) throw nameTaken(input.name);
     const role = await insertRole(tx, auth.workspaceId, { name: input.name, description: input.description ?? null, permissions: input.permissions });
     await recordAudit(tx, {

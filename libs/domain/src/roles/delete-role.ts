@@ -26,12 +26,7 @@ export const deleteRole = defineProcedure('deleteRole', deleteRoleInput, async (
     if (role.isSystem) throw builtInRole();
     const usage = await roleUsage(tx, workspaceId, id, now);
     if (usage.members > 0 || usage.pendingInvitations > 0) {
-      throw new DomainError(
-        'role_in_use',
-        `the role is still assigned to ${usage.members} member(s) and offered by ${usage.pendingInvitations} pending invitation(s); unassign it first`,
-        [],
-        usage,
-      );
+      throw new DomainError('role_in_use', `the role is still assigned to ${usage.members} member(s) and offered by ${usage.pendingInvitations} pending invitation(s); unassign it first`, [], usage);
     }
     if (!(await archiveRole(tx, workspaceId, id, now))) throw new DomainError('not_found', 'role not found');
     await recordAudit(tx, {

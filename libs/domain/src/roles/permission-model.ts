@@ -100,8 +100,5 @@ export function countAdministrators(tx: Tx, workspaceId: string): Promise<number
 export async function assertAdministrable(tx: Tx, workspaceId: string, before: number): Promise<void> {
   if (before === 0) return;
   if ((await countAdministrators(tx, workspaceId)) > 0) return;
-  throw new DomainError(
-    'last_administrator',
-    `the change would leave no active member holding ${ADMINISTRATION_PERMISSIONS.join(' and ')}; give another member those permissions first`,
-  );
+  throw new DomainError('last_administrator', `the change would leave no active member holding ${ADMINISTRATION_PERMISSIONS.join(' and ')}; give another member those permissions first`);
 }

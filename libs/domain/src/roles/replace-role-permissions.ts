@@ -33,7 +33,11 @@ export const replaceRolePermissions = defineProcedure('replaceRolePermissions', 
     if (role.isSystem) throw builtInRole();
     const current = new Set(role.permissions);
     const wanted = new Set(input.permissions);
-    await assertMayGrant(tx, auth, input.permissions.flatMap((key, i) => (current.has(key) ? [] : [{ key, pointer: `/permissions/${i}` }])));
+    await assertMayGrant(
+      tx,
+      auth,
+      input.permissions.flatMap((key, i) => (current.has(key) ? [] : [{ key, pointer: `/permissions/${i}` }])),
+    );
     const administrators = await countAdministrators(tx, workspaceId);
     const outcome = await updateRoleIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), { permissions: input.permissions });
     if (outcome !== 'updated') throw casFailure(outcome, 'role');

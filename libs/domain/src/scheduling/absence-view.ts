@@ -87,11 +87,18 @@ export async function absenceValues(tx: Tx, workspaceId: string, subject: Subjec
     note: fields.note === undefined ? (current?.note ?? null) : fields.note,
     status: fields.status ?? current?.status ?? initialStatus,
   };
-  if (values.endsOn.getTime() <= values.startsOn.getTime()) throw validationError('the absence is not valid', [{ pointer: '/endsOn', message: 'must be after startsOn (endsOn is exclusive: the first day back)' }]);
+  if (values.endsOn.getTime() <= values.startsOn.getTime())
+    throw validationError('the absence is not valid', [{ pointer: '/endsOn', message: 'must be after startsOn (endsOn is exclusive: the first day back)' }]);
   if (!(await lockMemberForAbsences(tx, workspaceId, subject.memberId))) throw new DomainError('not_found', 'member not found');
   if (BLOCKING.includes(values.status)) {
     const other = await overlappingAbsence(tx, workspaceId, subject.memberId, values.startsOn, values.endsOn, current?.id ?? null);
-    if (other !== null) throw new DomainError('conflict', `the member has a requested or approved absence (${other}) overlapping these dates`, [{ pointer: '/startsOn', message: 'overlaps another absence of the member' }], { absenceId: other });
+    if (other !== null)
+      throw new DomainError(
+        'conflict',
+        `the member has a requested or approved absence (${other}) overlapping these dates`,
+        [{ pointer: '/startsOn', message: 'overlaps another absence of the member' }],
+        { absenceId: other },
+      );
   }
   return values;
 }

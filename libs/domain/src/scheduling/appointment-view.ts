@@ -129,10 +129,13 @@ export async function appointmentValues(client: Client, workspaceId: string, cur
   if (values.endsAt.getTime() <= values.startsAt.getTime()) issues.push({ pointer: '/endsAt', message: 'must be after startsAt' });
   if (values.allDay) {
     if (!isLocalMidnight(values.timeZone, values.startsAt.getTime())) issues.push({ pointer: '/startsAt', message: `an all-day appointment starts at a local midnight of ${values.timeZone}` });
-    if (!isLocalMidnight(values.timeZone, values.endsAt.getTime())) issues.push({ pointer: '/endsAt', message: `an all-day appointment ends at a local midnight of ${values.timeZone} (exclusive: the day after its last day)` });
+    if (!isLocalMidnight(values.timeZone, values.endsAt.getTime()))
+      issues.push({ pointer: '/endsAt', message: `an all-day appointment ends at a local midnight of ${values.timeZone} (exclusive: the day after its last day)` });
   }
-  if (values.contactId !== null && !(isUuid(values.contactId) && (await contactExists(client, workspaceId, values.contactId)))) issues.push({ pointer: '/contactId', message: 'no such contact in this workspace' });
-  if (values.projectId !== null && !(isUuid(values.projectId) && (await projectExists(client, workspaceId, values.projectId)))) issues.push({ pointer: '/projectId', message: 'no such project in this workspace' });
+  if (values.contactId !== null && !(isUuid(values.contactId) && (await contactExists(client, workspaceId, values.contactId))))
+    issues.push({ pointer: '/contactId', message: 'no such contact in this workspace' });
+  if (values.projectId !== null && !(isUuid(values.projectId) && (await projectExists(client, workspaceId, values.projectId))))
+    issues.push({ pointer: '/projectId', message: 'no such project in this workspace' });
   if (issues.length > 0) throw validationError('the appointment is not valid', issues);
   if (fields.attendeeMemberIds !== undefined) {
     assertIdList(values.attendeeMemberIds, '/attendeeMemberIds', 'member');

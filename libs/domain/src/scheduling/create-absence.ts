@@ -26,7 +26,15 @@ export const createAbsence = defineProcedure('createAbsence', createAbsenceInput
     const values = await absenceValues(tx, workspaceId, subject, null, memberId === undefined ? { ...fields, status: undefined } : fields, memberId === undefined ? 'requested' : 'approved');
     const row = await insertAbsence(tx, workspaceId, subject.memberId, values);
     const result = versionedAbsence(row);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'absence', aggregateId: row.id, eventType: 'absence.created', payload: { absence: absenceView(row), requestId }, occurredAt: now, result });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'absence',
+      aggregateId: row.id,
+      eventType: 'absence.created',
+      payload: { absence: absenceView(row), requestId },
+      occurredAt: now,
+      result,
+    });
     return result;
   });
 });

@@ -25,7 +25,15 @@ export const createAppointment = defineProcedure('createAppointment', createAppo
     const values = await appointmentValues(tx, workspaceId, null, fields);
     const row = await insertAppointment(tx, workspaceId, subject.memberId, values);
     const result = versionedAppointment(subject, row);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'appointment', aggregateId: row.id, eventType: 'appointment.created', payload: { appointment: redactedAppointmentView(row), requestId }, occurredAt: now, result });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'appointment',
+      aggregateId: row.id,
+      eventType: 'appointment.created',
+      payload: { appointment: redactedAppointmentView(row), requestId },
+      occurredAt: now,
+      result,
+    });
     return result;
   });
 });

@@ -23,6 +23,13 @@ export const deleteAbsence = defineProcedure('deleteAbsence', deleteAbsenceInput
     requireGrant(auth, 'absence', current.id, 'write', 'absence');
     assertOwnChangeable(memberId !== undefined, current);
     if (!(await archiveAbsence(tx, workspaceId, subject.memberId, current.id, now))) throw absenceNotFound();
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'absence', aggregateId: current.id, eventType: 'absence.deleted', payload: { absenceId: current.id, memberId: subject.memberId, requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'absence',
+      aggregateId: current.id,
+      eventType: 'absence.deleted',
+      payload: { absenceId: current.id, memberId: subject.memberId, requestId },
+      occurredAt: now,
+    });
   });
 });

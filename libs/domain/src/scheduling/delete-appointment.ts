@@ -23,6 +23,13 @@ export const deleteAppointment = defineProcedure('deleteAppointment', deleteAppo
     requireGrant(auth, 'appointment', current.id, 'write', 'appointment');
     assertChangeable(subject, current);
     if (!(await archiveAppointment(tx, workspaceId, subject.memberId, current.id, now))) throw appointmentNotFound();
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'appointment', aggregateId: current.id, eventType: 'appointment.deleted', payload: { appointmentId: current.id, memberId: subject.memberId, requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'appointment',
+      aggregateId: current.id,
+      eventType: 'appointment.deleted',
+      payload: { appointmentId: current.id, memberId: subject.memberId, requestId },
+      occurredAt: now,
+    });
   });
 });

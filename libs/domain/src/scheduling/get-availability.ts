@@ -128,7 +128,11 @@ export const getAvailability = defineProcedure('getAvailability', getAvailabilit
       const reasons: Reason[] = [];
       if (covered(working) < bucket.end - bucket.start) reasons.push('working-hours');
       const taken: Interval[] = [];
-      for (const [reason, intervals] of [['absence', absent], ['appointment', byReason.appointment], ['planned-work', byReason['planned-work']]] as const) {
+      for (const [reason, intervals] of [
+        ['absence', absent],
+        ['appointment', byReason.appointment],
+        ['planned-work', byReason['planned-work']],
+      ] as const) {
         const inWork = working.flatMap((w) => clip(intervals, w));
         if (inWork.length > 0) reasons.push(reason);
         taken.push(...inWork);

@@ -24,7 +24,9 @@ export const listAbsences = defineProcedure(
     const onlyIds = grantedIds(auth, 'absence');
     const window = { from: from === undefined ? undefined : new Date(`${from}T00:00:00Z`), to: to === undefined ? undefined : new Date(`${to}T00:00:00Z`) };
     const scope = { workspaceId: auth.workspaceId, list: 'listAbsences', filter: { memberId: subject.memberId, from: from ?? null, to: to ?? null, status: status ?? null } };
-    const page = await paginate(ctx.config, scope, { cursor, limit }, (afterId, take) => listAbsencesPage(ctx.database, auth.workspaceId, subject.memberId, { ...window, status, onlyIds }, afterId, take));
+    const page = await paginate(ctx.config, scope, { cursor, limit }, (afterId, take) =>
+      listAbsencesPage(ctx.database, auth.workspaceId, subject.memberId, { ...window, status, onlyIds }, afterId, take),
+    );
     return { items: page.items.map(absenceView), limit, nextCursor: page.nextCursor };
   },
 );

@@ -8,9 +8,7 @@ import { defineProcedure } from '../kernel/procedure.js';
 import { type AppointmentView, viewFor } from './appointment-view.js';
 import { resolveSubject } from './subject.js';
 
-export const listAppointmentsInput = z
-  .object({ auth: authInput, ...pageInput, memberId: z.string().max(64).optional(), from: Timestamp.optional(), to: Timestamp.optional() })
-  .strict();
+export const listAppointmentsInput = z.object({ auth: authInput, ...pageInput, memberId: z.string().max(64).optional(), from: Timestamp.optional(), to: Timestamp.optional() }).strict();
 
 /**
  * `GET /v1/appointments` (the acting member) and `GET /v1/members/{id}/appointments` (delegated, subject.ts): the

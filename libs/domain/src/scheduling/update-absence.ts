@@ -33,7 +33,14 @@ export const updateAbsence = defineProcedure('updateAbsence', updateAbsenceInput
     const outcome = await updateAbsenceIfRevision(tx, workspaceId, subject.memberId, current.id, expectedRevision(expectedVersion), values);
     if (outcome !== 'updated') throw casFailure(outcome, 'absence');
     const row = await findAbsenceOr404(tx, workspaceId, subject, current.id);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'absence', aggregateId: row.id, eventType: 'absence.updated', payload: { absence: absenceView(row), changed, requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'absence',
+      aggregateId: row.id,
+      eventType: 'absence.updated',
+      payload: { absence: absenceView(row), changed, requestId },
+      occurredAt: now,
+    });
     return versionedAbsence(row);
   });
 });

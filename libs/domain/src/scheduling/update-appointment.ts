@@ -33,7 +33,14 @@ export const updateAppointment = defineProcedure('updateAppointment', updateAppo
     const outcome = await updateAppointmentIfRevision(tx, workspaceId, subject.memberId, current.id, expectedRevision(expectedVersion), values);
     if (outcome !== 'updated') throw casFailure(outcome, 'appointment');
     const row = await findAppointmentOr404(tx, workspaceId, subject, current.id);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'appointment', aggregateId: row.id, eventType: 'appointment.updated', payload: { appointment: redactedAppointmentView(row), changed, requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'appointment',
+      aggregateId: row.id,
+      eventType: 'appointment.updated',
+      payload: { appointment: redactedAppointmentView(row), changed, requestId },
+      occurredAt: now,
+    });
     return versionedAppointment(subject, row);
   });
 });

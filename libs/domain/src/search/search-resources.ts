@@ -23,7 +23,6 @@ export interface SearchResultView {
   readonly updatedAt: string;
 }
 
-
 /** A comment is readable only with its target's read scope and grant (the comments family's target rule). */
 const COMMENT_TARGETS = [
   { targetType: 'contact', domain: 'contacts' },
@@ -47,7 +46,10 @@ function requestedDomains(auth: V1AuthContext, types: string | undefined): Resou
     ]);
   }
   const domains = names as ResourceDomain[];
-  assertScopes(auth.effectiveScopes, domains.map((d) => DOMAIN_READ_SCOPES[d]));
+  assertScopes(
+    auth.effectiveScopes,
+    domains.map((d) => DOMAIN_READ_SCOPES[d]),
+  );
   return domains;
 }
 

@@ -11,13 +11,17 @@ export const createServiceAccountInput = z.object({ ...writeInput, ...ServiceAcc
 /** `POST /v1/service-accounts`: owned by the acting member, who needs settings.api.serviceAccounts.manage. */
 export const createServiceAccount = defineProcedure('createServiceAccount', createServiceAccountInput, async (ctx, input): Promise<ServiceAccountView> => {
   const ownerMemberId = await requirePermission(ctx, input.auth, MANAGE_SERVICE_ACCOUNTS, 'creating a service account');
-  const row = await insertServiceAccount(ctx.database, {
-    workspaceId: input.auth.workspaceId,
-    name: input.name,
-    description: input.description ?? null,
-    ownerMemberId,
-    actor: actorOf(input.auth, input.requestId),
-    now: ctx.now(),
-  }, serviceAccountView);
+  const row = await insertServiceAccount(
+    ctx.database,
+    {
+      workspaceId: input.auth.workspaceId,
+      name: input.name,
+      description: input.description ?? null,
+      ownerMemberId,
+      actor: actorOf(input.auth, input.requestId),
+      now: ctx.now(),
+    },
+    serviceAccountView,
+  );
   return serviceAccountView(row);
 });

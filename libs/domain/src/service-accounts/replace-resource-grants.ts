@@ -22,55 +22,51 @@ export const replaceServiceAccountResourceGrantsInput = z.object({ ...writeInput
  * UPDATE that bumps it: a stale one is 409 version_conflict and changes nothing; of concurrent replacements
  * based on the same version exactly one wins.
  */
-export const replaceServiceAccountResourceGrants = defineProcedure(
-  'replaceServiceAccountResourceGrants',
-  replaceServiceAccountResourceGrantsInput,
-  async (ctx, input): Promise<ResourceGrantsView> => {
-    const { auth } = input;
-    await requirePermission(ctx, auth, MANAGE_SERVICE_ACCOUNTS, 'replacing the resource grants of a service account');
-    if (!isResourceId(input.id)) throw notFound('service account');
+export const replaceServiceAccountResourceGrants = defineProcedure('replaceServiceAccountResourceGrants', replaceServiceAccountResourceGrantsInput, async (ctx, input): Promise<ResourceGrantsView> => {
+  const { auth } = input;
+  await requirePermission(ctx, auth, MANAGE_SERVICE_ACCOUNTS, 'replacing the resource grants of a service account');
+  if (!isResourceId(input.id)) throw notFound('service account');
 
-    const issues: FieldIssue[] = [];
-    const grants: GrantRow[] = [];
-    const seen = new Map<string, number>();
-    for (const [index, grant] of input.grants.entries()) {
-      const type = GRANT_DOMAINS[grant.resourceType];
-      if (type === null) {
-        issues.push({ pointer: `/grants/${index}/resourceType`, message: `${grant.resourceType} cannot be granted to a service account` });
-        continue;
-      }
-      const key = `${type}:${grant.resourceId?.toLowerCase() ?? '*'}`;
-      const first = seen.get(key);
-      if (first !== undefined) {
-        issues.push({ pointer: `/grants/${index}`, message: `duplicates /grants/${first}: one grant per resource` });
-        continue;
-      }
-      seen.set(key, index);
-      grants.push({ resourceType: type, resourceId: grant.resourceId, access: grant.access });
+  const issues: FieldIssue[] = [];
+  const grants: GrantRow[] = [];
+  const seen = new Map<string, number>();
+  for (const [index, grant] of input.grants.entries()) {
+    const type = GRANT_DOMAINS[grant.resourceType];
+    if (type === null) {
+      issues.push({ pointer: `/grants/${index}/resourceType`, message: `${grant.resourceType} cannot be granted to a service account` });
+      continue;
     }
-    if (issues.length > 0) throw new DomainError('validation_failed', 'the resource grants are not valid', issues);
+    const key = `${type}:${grant.resourceId?.toLowerCase() ?? '*'}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      issues.push({ pointer: `/grants/${index}`, message: `duplicates /grants/${first}: one grant per resource` });
+      continue;
+    }
+    seen.set(key, index);
+    grants.push({ resourceType: type, resourceId: grant.resourceId, access: grant.access });
+  }
+  if (issues.length > 0) throw new DomainError('validation_failed', 'the resource grants are not valid', issues);
 
-    const result = await replaceResourceGrants(ctx.database, {
-      workspaceId: auth.workspaceId,
-      serviceAccountId: input.id,
-      expectedRevision: /^[1-9]\d{0,8}$/.test(input.expectedVersion) ? Number(input.expectedVersion) : null,
-      grants,
-      actor: actorOf(auth, input.requestId),
-      now: ctx.now(),
-    });
-    switch (result.kind) {
-      case 'not_found':
-        throw notFound('service account');
-      case 'unknown_resources':
-        throw new DomainError(
-          'validation_failed',
-          'some granted resources do not exist in this workspace',
-          result.indexes.map((i) => ({ pointer: `/grants/${i}/resourceId`, message: `no ${input.grants[i]?.resourceType ?? ''} resource with this id in this workspace` })),
-        );
-      case 'version_conflict':
-        throw new DomainError('version_conflict', `expectedVersion ${input.expectedVersion} is stale: the resource grants changed since; read them again`);
-      case 'replaced':
-        return grantsView(input.id.toLowerCase(), result.revision, result.grants);
-    }
-  },
-);
+  const result = await replaceResourceGrants(ctx.database, {
+    workspaceId: auth.workspaceId,
+    serviceAccountId: input.id,
+    expectedRevision: /^[1-9]\d{0,8}$/.test(input.expectedVersion) ? Number(input.expectedVersion) : null,
+    grants,
+    actor: actorOf(auth, input.requestId),
+    now: ctx.now(),
+  });
+  switch (result.kind) {
+    case 'not_found':
+      throw notFound('service account');
+    case 'unknown_resources':
+      throw new DomainError(
+        'validation_failed',
+        'some granted resources do not exist in this workspace',
+        result.indexes.map((i) => ({ pointer: `/grants/${i}/resourceId`, message: `no ${input.grants[i]?.resourceType ?? ''} resource with this id in this workspace` })),
+      );
+    case 'version_conflict':
+      throw new DomainError('version_conflict', `expectedVersion ${input.expectedVersion} is stale: the resource grants changed since; read them again`);
+    case 'replaced':
+      return grantsView(input.id.toLowerCase(), result.revision, result.grants);
+  }
+});

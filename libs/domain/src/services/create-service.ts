@@ -18,7 +18,15 @@ export const createService = defineProcedure('createService', createServiceInput
   return inTransaction(ctx.database, async (tx) => {
     const row = await insertService(tx, workspaceId, { name: input.name, description: input.description ?? null, billable: input.billable ?? true, defaultRate: input.defaultRate ?? null });
     const result = versionedService(row);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'service', aggregateId: row.id, eventType: 'service.created', payload: { service: { ...result.resource }, requestId }, occurredAt: now, result });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'service',
+      aggregateId: row.id,
+      eventType: 'service.created',
+      payload: { service: { ...result.resource }, requestId },
+      occurredAt: now,
+      result,
+    });
     return result;
   });
 });

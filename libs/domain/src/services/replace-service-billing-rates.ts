@@ -42,7 +42,14 @@ export const replaceServiceBillingRates = defineProcedure('replaceServiceBilling
     const outcome = await replaceServiceBillingRatesIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), rows);
     if (outcome !== 'updated') throw casFailure(outcome, 'service');
     const result = versionedBillingRates((await findService(tx, workspaceId, id))!, await listServiceBillingRates(tx, workspaceId, id));
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'service', aggregateId: id, eventType: 'service.billing_rates_replaced', payload: { billingRates: { ...result.resource }, requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'service',
+      aggregateId: id,
+      eventType: 'service.billing_rates_replaced',
+      payload: { billingRates: { ...result.resource }, requestId },
+      occurredAt: now,
+    });
     return result;
   });
 });

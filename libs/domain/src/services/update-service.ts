@@ -32,7 +32,14 @@ export const updateService = defineProcedure('updateService', updateServiceInput
     if (outcome !== 'updated') throw casFailure(outcome, 'service');
     const result = versionedService((await findService(tx, workspaceId, id))!);
     const changed = Object.keys(ServiceCreate.shape).filter((k) => input[k as keyof typeof ServiceCreate.shape] !== undefined);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'service', aggregateId: id, eventType: 'service.updated', payload: { service: { ...result.resource }, changed, requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'service',
+      aggregateId: id,
+      eventType: 'service.updated',
+      payload: { service: { ...result.resource }, changed, requestId },
+      occurredAt: now,
+    });
     return result;
   });
 });

@@ -1,7 +1,7 @@
 import { signInWithLink } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
-import { randomSecret, secretHash, SESSION_ABSOLUTE_MS } from './secrets.js';
+import { newSession, secretHash } from './secrets.js';
 
 /** A new session: its id (the cookie's value, shown nowhere else and stored only as a hash) and whose it is. */
 export interface StartedSession {
@@ -17,16 +17,11 @@ export interface StartedSession {
  */
 export async function completeSignIn(ctx: ProcedureContext, token: unknown, requestId: string | null): Promise<StartedSession> {
   if (typeof token !== 'string' || token.length === 0 || token.length > 200) throw new DomainError('not_found', 'this sign-in link is not valid: request a new one');
-  const now = ctx.now();
-  const secret = randomSecret();
-  const result = await signInWithLink(ctx.database, {
-    tokenHash: secretHash(token),
-    sessionIdHash: secretHash(secret),
-    now,
-    sessionExpiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
-    requestId,
-  });
+  const { secret, stored } = newSession(ctx.now(), requestId);
+  const result = await signInWithLink(ctx.database, { ...stored, tokenHash: secretHash(token) });
   if (result.outcome === 'signed_in') return { secret, sessionId: result.sessionId, userId: result.userId };
   if (result.outcome === 'unknown') throw new DomainError('not_found', 'this sign-in link is not valid: request a new one');
-  throw new DomainError('conflict', result.outcome === 'used' ? 'this sign-in link has been used already: request a new one' : 'this sign-in link has expired: request a new one', [], { status: result.outcome });
+  throw new DomainError('conflict', result.outcome === 'used' ? 'this sign-in link has been used already: request a new one' : 'this sign-in link has expired: request a new one', [], {
+    status: result.outcome,
+  });
 }

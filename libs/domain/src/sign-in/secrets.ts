@@ -20,6 +20,12 @@ export const randomSecret = (): string => randomBytes(32).toString('base64url');
 
 export const secretHash = (secret: string): Uint8Array<ArrayBuffer> => new Uint8Array(createHash('sha256').update(secret, 'utf8').digest());
 
+/** A new session starting at `now`: its id (the cookie's value, returned once) and what is stored of it. */
+export function newSession(now: Date, requestId: string | null) {
+  const secret = randomSecret();
+  return { secret, stored: { sessionIdHash: secretHash(secret), now, sessionExpiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS), requestId } };
+}
+
 /** The form token bound to `binding` (a session id, or an anti-forgery cookie's value). */
 export function formToken(config: AppConfig, binding: string): string {
   const key = createHmac('sha256', config.credentialSecret).update('workcell form token v1').digest();

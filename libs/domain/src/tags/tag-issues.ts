@@ -6,7 +6,11 @@ import { isUuid } from '../kernel/ids.js';
 export async function tagIssues(client: Client, workspaceId: string, tagIds: readonly string[] | undefined): Promise<FieldIssue[]> {
   if (tagIds === undefined) return [];
   const issues: FieldIssue[] = [];
-  const known = await existingTagIds(client, workspaceId, tagIds.filter(isUuid).map((t) => t.toLowerCase()));
+  const known = await existingTagIds(
+    client,
+    workspaceId,
+    tagIds.filter(isUuid).map((t) => t.toLowerCase()),
+  );
   const seen = new Set<string>();
   tagIds.forEach((tag, i) => {
     const key = tag.toLowerCase();

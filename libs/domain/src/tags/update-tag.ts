@@ -31,7 +31,14 @@ export const updateTag = defineProcedure('updateTag', updateTagInput, async (ctx
     const row = await findTag(tx, workspaceId, id);
     if (!row) throw new DomainError('not_found', 'tag not found');
     const result = versionedTag(row);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId: id, eventType: 'tag.updated', payload: { tag: { ...result.resource }, changed: Object.keys(change), requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'tag',
+      aggregateId: id,
+      eventType: 'tag.updated',
+      payload: { tag: { ...result.resource }, changed: Object.keys(change), requestId },
+      occurredAt: now,
+    });
     return result;
   });
 });

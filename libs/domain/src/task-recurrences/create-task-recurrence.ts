@@ -32,14 +32,23 @@ export const createTaskRecurrence = defineProcedure('createTaskRecurrence', crea
     const taskId = input.templateTaskId.toLowerCase();
     // The template as the caller may see it (task grants, project sharing); a series makes tasks in its project: editor or manager there.
     const template = isUuid(taskId) ? await findTask(tx, workspaceId, taskId, viewerOf(auth)) : null;
-    if (template === null || template.archivedAt !== null) throw validationError('the template task is not valid', [{ pointer: '/templateTaskId', message: `no unarchived task ${JSON.stringify(input.templateTaskId)} in this workspace` }]);
+    if (template === null || template.archivedAt !== null)
+      throw validationError('the template task is not valid', [{ pointer: '/templateTaskId', message: `no unarchived task ${JSON.stringify(input.templateTaskId)} in this workspace` }]);
     await requireProjectAccess(tx, auth, template.projectId, 'write', 'task', '/templateTaskId');
     const next = cursorFrom(schedule, null, now);
     const external = input.rule.frequency === 'external';
     const state = !external && next === null ? 'ended' : (input.status ?? 'active');
     const row = await insertTaskRecurrence(tx, workspaceId, taskId, { rule: input.rule, startsOn: new Date(`${input.startsOn}T00:00:00Z`), timezone: input.timeZone, state, nextOccurrenceAt: next });
     const result = versionedTaskRecurrence(row);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'task_recurrence', aggregateId: row.id, eventType: 'task_recurrence.created', payload: { taskRecurrence: taskRecurrenceEventView(row), requestId }, occurredAt: now, result });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'task_recurrence',
+      aggregateId: row.id,
+      eventType: 'task_recurrence.created',
+      payload: { taskRecurrence: taskRecurrenceEventView(row), requestId },
+      occurredAt: now,
+      result,
+    });
     return result;
   });
 });

@@ -7,9 +7,7 @@ import { authInput, pageInput } from '../kernel/inputs.js';
 import { viewerOf } from '../kernel/visibility.js';
 import { taskRecurrenceView, type TaskRecurrenceView } from './view.js';
 
-export const listTaskRecurrencesInput = z
-  .object({ auth: authInput, ...pageInput, templateTaskId: z.string().max(64).optional(), status: z.enum(['active', 'paused', 'ended']).optional() })
-  .strict();
+export const listTaskRecurrencesInput = z.object({ auth: authInput, ...pageInput, templateTaskId: z.string().max(64).optional(), status: z.enum(['active', 'paused', 'ended']).optional() }).strict();
 
 /**
  * `GET /v1/task-recurrences`: the workspace's unarchived series, oldest first, optionally of one template task

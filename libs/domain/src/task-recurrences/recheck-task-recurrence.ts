@@ -26,7 +26,7 @@ export const recheckTaskRecurrence = defineProcedure('recheckTaskRecurrence', re
     if (series.state === 'paused') throw new DomainError('conflict', 'the task recurrence is paused; resume it (status active) first');
     const schedule = scheduleOf(series);
     const existing = new Set<number>();
-    for (let after: string | undefined; ; ) {
+    for (let after: string | undefined; ;) {
       const page = await listTaskOccurrencesPage(tx, auth.workspaceId, id, after, 1000);
       for (const o of page) existing.add(o.scheduledFor.getTime());
       if (page.length < 1000) break;
@@ -42,7 +42,15 @@ export const recheckTaskRecurrence = defineProcedure('recheckTaskRecurrence', re
     await advanceTaskRecurrence(tx, auth.workspaceId, id, { nextOccurrenceAt: schedule.rule.frequency === 'external' ? null : next, lastOccurrenceAt: batch.at(-1) ?? null, state, checkedAt: now });
     await appendOccurrencesCreated(tx, series, made, now, requestId);
     const result = recurrenceOperation(randomUUID(), 'task-recurrence.recheck', id, now);
-    await appendOutboxEvent(tx, { workspaceId: auth.workspaceId, aggregateType: 'task_recurrence', aggregateId: id, eventType: 'task_recurrence.rechecked', payload: { taskRecurrenceId: id, created: made.length, requestId }, occurredAt: now, result });
+    await appendOutboxEvent(tx, {
+      workspaceId: auth.workspaceId,
+      aggregateType: 'task_recurrence',
+      aggregateId: id,
+      eventType: 'task_recurrence.rechecked',
+      payload: { taskRecurrenceId: id, created: made.length, requestId },
+      occurredAt: now,
+      result,
+    });
     return result;
   });
 });

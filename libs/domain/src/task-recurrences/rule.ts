@@ -41,7 +41,10 @@ export function ruleIssues(rule: Rule, startsOn: string, at = '/rule'): FieldIss
   if (rule.count !== undefined && rule.until !== undefined) issue('/until', 'count and until exclude each other');
   if (rule.until !== undefined && rule.until < startsOn) issue('/until', 'until is before startsOn');
   const widest = widestPeriod(rule);
-  rule.bySetPosition?.forEach((position, i) => Math.abs(position) > widest && issue(`/bySetPosition/${i}`, `no ${rule.frequency} period of this rule has more than ${widest} candidate day(s): position ${position} can never select one`));
+  rule.bySetPosition?.forEach(
+    (position, i) =>
+      Math.abs(position) > widest && issue(`/bySetPosition/${i}`, `no ${rule.frequency} period of this rule has more than ${widest} candidate day(s): position ${position} can never select one`),
+  );
   return issues;
 }
 
@@ -98,10 +101,17 @@ export function assertSchedule(schedule: Schedule, at = '/rule'): void {
     const { count: _count, until: _until, ...unbounded } = schedule.rule;
     let found = false;
     const periods = CALENDAR_CYCLE[unbounded.frequency as keyof typeof CALENDAR_CYCLE] ?? MAX_EXPANSION;
-    expandSchedule({ ...schedule, rule: unbounded }, null, true, () => {
-      found = true;
-      return false;
-    }, false, periods);
+    expandSchedule(
+      { ...schedule, rule: unbounded },
+      null,
+      true,
+      () => {
+        found = true;
+        return false;
+      },
+      false,
+      periods,
+    );
     if (!found) issues.push({ pointer: at, message: `the rule makes no instant from startsOn on (none in ${periods} of its periods, a whole cycle of the calendar): its parts exclude each other` });
   }
   if (issues.length > 0) throw validationError('the recurrence rule is not valid', issues);

@@ -27,7 +27,15 @@ export const submitTaskRecurrenceEvent = defineProcedure('submitTaskRecurrenceEv
     const occurrenceId = made[0]?.id ?? (await findTaskOccurrenceIdByEvent(tx, auth.workspaceId, id, input.externalEventId))!;
     await appendOccurrencesCreated(tx, series, made, now, requestId);
     const result = recurrenceOperation(occurrenceId, 'task-recurrence.event', id, now);
-    const payload = { taskRecurrenceId: id, externalEventId: input.externalEventId, eventType: input.eventType, occurredAt: input.occurredAt, attributes: input.attributes ?? {}, duplicate: made.length === 0, requestId };
+    const payload = {
+      taskRecurrenceId: id,
+      externalEventId: input.externalEventId,
+      eventType: input.eventType,
+      occurredAt: input.occurredAt,
+      attributes: input.attributes ?? {},
+      duplicate: made.length === 0,
+      requestId,
+    };
     await appendOutboxEvent(tx, { workspaceId: auth.workspaceId, aggregateType: 'task_recurrence', aggregateId: id, eventType: 'task_recurrence.event_received', payload, occurredAt: now, result });
     return result;
   });

@@ -51,7 +51,14 @@ export const updateTaskRecurrence = defineProcedure('updateTaskRecurrence', upda
     if (outcome !== 'updated') throw casFailure(outcome, 'task recurrence');
     const row = await findTaskRecurrenceOr404(tx, auth, id);
     const changed = Object.keys(given).filter((k) => given[k as keyof typeof given] !== undefined);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'task_recurrence', aggregateId: id, eventType: 'task_recurrence.updated', payload: { taskRecurrence: taskRecurrenceEventView(row), changed, requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'task_recurrence',
+      aggregateId: id,
+      eventType: 'task_recurrence.updated',
+      payload: { taskRecurrence: taskRecurrenceEventView(row), changed, requestId },
+      occurredAt: now,
+    });
     return versionedTaskRecurrence(row);
   });
 });

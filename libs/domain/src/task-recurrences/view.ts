@@ -111,7 +111,13 @@ export function assertLive(row: TaskRecurrenceRecord): void {
  * recheck takes the row exclusively without waiting: while the worker or another recheck holds it, 409 conflict
  * (retry), so racing requests never queue holding connections. Events share the lock with each other.
  */
-export function onLockedSeries<T>(ctx: ProcedureContext, auth: V1AuthContext, rawId: string, lock: 'exclusive' | 'shared', work: (tx: Tx, series: TaskRecurrenceRecord, now: Date) => Promise<T>): Promise<T> {
+export function onLockedSeries<T>(
+  ctx: ProcedureContext,
+  auth: V1AuthContext,
+  rawId: string,
+  lock: 'exclusive' | 'shared',
+  work: (tx: Tx, series: TaskRecurrenceRecord, now: Date) => Promise<T>,
+): Promise<T> {
   requireTypeGrant(auth, 'task', 'write', 'tasks');
   const id = taskRecurrenceIdOf(rawId);
   const now = ctx.now();

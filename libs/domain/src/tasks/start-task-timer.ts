@@ -52,7 +52,15 @@ export const startTaskTimer = defineProcedure('startTaskTimer', startTaskTimerIn
       occurredAt: now,
     });
     const result = timeEntryView(entry, holdsBilling(auth), now);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'time_entry', aggregateId: entry.id, eventType: 'time_entry.created', payload: { timeEntry: { ...timeEntryEventView(entry, now) }, requestId }, occurredAt: now, result });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'time_entry',
+      aggregateId: entry.id,
+      eventType: 'time_entry.created',
+      payload: { timeEntry: { ...timeEntryEventView(entry, now) }, requestId },
+      occurredAt: now,
+      result,
+    });
     return result;
   });
 });

@@ -25,7 +25,15 @@ export const createTimeEntry = defineProcedure('createTimeEntry', createTimeEntr
     const row = await insertTimeEntry(tx, workspaceId, values, now);
     if (!row) throw new DomainError('timer_already_running', 'the member already has a running timer; stop it first');
     const result = versionedTimeEntry(row, holdsBilling(auth), now);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'time_entry', aggregateId: row.id, eventType: 'time_entry.created', payload: { timeEntry: { ...timeEntryEventView(row, now) }, requestId }, occurredAt: now, result });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'time_entry',
+      aggregateId: row.id,
+      eventType: 'time_entry.created',
+      payload: { timeEntry: { ...timeEntryEventView(row, now) }, requestId },
+      occurredAt: now,
+      result,
+    });
     return result;
   });
 });

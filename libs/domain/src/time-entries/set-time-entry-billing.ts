@@ -28,7 +28,14 @@ export const setTimeEntryBilling = defineProcedure('setTimeEntryBilling', setTim
     const outcome = await setTimeEntryBillingIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), { billable: input.billable, rate: input.billingRate });
     if (outcome !== 'updated') throw casFailure(outcome, 'time entry');
     const result = versionedBilling((await findTimeEntry(tx, workspaceId, id))!);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'time_entry', aggregateId: id, eventType: 'time_entry.billing_set', payload: { billing: { ...result.resource }, requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'time_entry',
+      aggregateId: id,
+      eventType: 'time_entry.billing_set',
+      payload: { billing: { ...result.resource }, requestId },
+      occurredAt: now,
+    });
     return result;
   });
 });

@@ -31,7 +31,14 @@ export const updateTimeEntry = defineProcedure('updateTimeEntry', updateTimeEntr
     if (outcome !== 'updated') throw casFailure(outcome, 'time entry');
     const row = (await findTimeEntry(tx, workspaceId, id))!;
     const changed = Object.keys(timeEntryAttributesOf(input));
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'time_entry', aggregateId: id, eventType: 'time_entry.updated', payload: { timeEntry: { ...timeEntryEventView(row, now) }, changed, requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'time_entry',
+      aggregateId: id,
+      eventType: 'time_entry.updated',
+      payload: { timeEntry: { ...timeEntryEventView(row, now) }, changed, requestId },
+      occurredAt: now,
+    });
     return versionedTimeEntry(row, holdsBilling(auth), now);
   });
 });

@@ -22,7 +22,14 @@ export const createWebhook = defineProcedure('createWebhook', createWebhookInput
   const { ciphertext, keyId } = encryptSigningSecret(ctx.config, workspaceId, secret);
   const now = ctx.now();
   const row = await inTransaction(ctx.database, async (tx) => {
-    const created = await insertWebhook(tx, workspaceId, { url, description: webhookDescription(input.description) ?? null, eventTypes, ownerCredentialId: auth.credential.id, secretCiphertext: ciphertext, secretKeyId: keyId });
+    const created = await insertWebhook(tx, workspaceId, {
+      url,
+      description: webhookDescription(input.description) ?? null,
+      eventTypes,
+      ownerCredentialId: auth.credential.id,
+      secretCiphertext: ciphertext,
+      secretKeyId: keyId,
+    });
     await recordAudit(tx, { workspaceId, actor: actorOf(auth, input.requestId), action: 'webhook.created', targetType: 'webhook', targetId: created.id, metadata: { eventTypes }, occurredAt: now });
     return created;
   });

@@ -80,22 +80,35 @@ export const updateWebhook = defineProcedure('updateWebhook', updateWebhookInput
     const rotateSecret =
       secret === undefined
         ? undefined
-        : { ...encryptSigningSecret(ctx.config, workspaceId, secret), previousExpiresAt: new Date(now.getTime() + (input.previousSecretExpiresInSeconds ?? WEBHOOK_PREVIOUS_SECRET_DEFAULT_SECONDS) * 1000) };
+        : {
+            ...encryptSigningSecret(ctx.config, workspaceId, secret),
+            previousExpiresAt: new Date(now.getTime() + (input.previousSecretExpiresInSeconds ?? WEBHOOK_PREVIOUS_SECRET_DEFAULT_SECONDS) * 1000),
+          };
     const change = { url, description, eventTypes, status, rotateSecret };
     const outcome = await updateWebhookIfRevision(tx, workspaceId, id, auth.credential.id, revision, change);
     if (outcome !== 'updated') throw casFailure(outcome, 'webhook');
     const recoveredDeliveries = recoverSince === undefined ? undefined : await recoverFailedDeliveries(tx, workspaceId, id, recoverSince);
     const attemptsAllowed = ctx.config.webhooks.retryScheduleMs.length + 1;
-    const testDeliveryId = sendTest ? await insertTestDelivery(tx, { workspaceId, subscriptionId: id, ownerCredentialId: auth.credential.id, attemptsAllowed, requestId: input.requestId, now }) : undefined;
-    const changed = Object.entries({ url, description, eventTypes, status: input.status }).filter(([, v]) => v !== undefined).map(([k]) => k);
+    const testDeliveryId = sendTest
+      ? await insertTestDelivery(tx, { workspaceId, subscriptionId: id, ownerCredentialId: auth.credential.id, attemptsAllowed, requestId: input.requestId, now })
+      : undefined;
+    const changed = Object.entries({ url, description, eventTypes, status: input.status })
+      .filter(([, v]) => v !== undefined)
+      .map(([k]) => k);
     const metadata = {
       changed,
       ...(status ? { statusTo: status.to } : {}),
-      ...(actions ? { actions: { rotatedSigningSecret: rotate, recoveredDeliveries: recoveredDeliveries ?? null, recoverSince: recoverSince?.toISOString() ?? null, testDeliveryId: testDeliveryId ?? null } } : {}),
+      ...(actions
+        ? { actions: { rotatedSigningSecret: rotate, recoveredDeliveries: recoveredDeliveries ?? null, recoverSince: recoverSince?.toISOString() ?? null, testDeliveryId: testDeliveryId ?? null } }
+        : {}),
     };
     await recordAudit(tx, { workspaceId, actor, action: 'webhook.updated', targetType: 'webhook', targetId: id, metadata, occurredAt: now });
     const updated = versionedWebhook((await findWebhook(tx, workspaceId, id, ownerOf(auth)))!, now);
-    const produced = { ...(secret === undefined ? {} : { signingSecret: secret }), ...(recoveredDeliveries === undefined ? {} : { recoveredDeliveries }), ...(testDeliveryId === undefined ? {} : { testDeliveryId }) };
+    const produced = {
+      ...(secret === undefined ? {} : { signingSecret: secret }),
+      ...(recoveredDeliveries === undefined ? {} : { recoveredDeliveries }),
+      ...(testDeliveryId === undefined ? {} : { testDeliveryId }),
+    };
     return { ...updated, resource: { ...updated.resource, ...produced } };
 
     async function disableAsAdministrator(): Promise<Versioned<UpdatedWebhookView>> {

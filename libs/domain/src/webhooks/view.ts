@@ -26,7 +26,8 @@ const WEBHOOK_EVENT_TYPES: ReadonlySet<string> = new Set(EVENT_CATALOG.filter((s
 export function webhookEventTypes(types: readonly string[], pointer = '/eventTypes'): string[] {
   const issues: FieldIssue[] = [];
   types.forEach((type, i) => {
-    if (type !== WILDCARD && !WEBHOOK_EVENT_TYPES.has(type)) issues.push({ pointer: `${pointer}/${i}`, message: `unknown event type ${JSON.stringify(type)} (see GET /v1/event-catalog, channel webhooks)` });
+    if (type !== WILDCARD && !WEBHOOK_EVENT_TYPES.has(type))
+      issues.push({ pointer: `${pointer}/${i}`, message: `unknown event type ${JSON.stringify(type)} (see GET /v1/event-catalog, channel webhooks)` });
   });
   if (issues.length > 0) throw new DomainError('validation_failed', 'the event types are not valid', issues);
   return [...new Set(types)];
@@ -128,7 +129,13 @@ export function webhookDeliveryView(row: WebhookDeliveryRecord, now: Date): Webh
     attempts,
     responseStatus: row.responseStatusCode,
     // Rows failed before reasons were recorded carry only the free text.
-    failureReason: failed ? (row.failureReason !== null && FAILURE_REASONS.has(row.failureReason) ? (row.failureReason as WebhookFailureReason) : row.responseStatusCode !== null ? 'http_status' : 'network') : null,
+    failureReason: failed
+      ? row.failureReason !== null && FAILURE_REASONS.has(row.failureReason)
+        ? (row.failureReason as WebhookFailureReason)
+        : row.responseStatusCode !== null
+          ? 'http_status'
+          : 'network'
+      : null,
     failureDetail: failed ? row.error : null,
     nextAttemptAt: row.status === 'pending' && !inFlight ? (row.nextAttemptAt?.toISOString() ?? null) : null,
     request: requestHeaders === null ? null : { headers: requestHeaders },

@@ -14,7 +14,6 @@ export interface WorkspaceEntitlementsView {
 /** Every workspace of this deployment is on the one plan; its limits are this deployment's configuration. */
 export const PLAN = 'standard';
 
-
 /**
  * `GET /v1/workspace/entitlements` (workspace:read): the plan and each entitlement with its limit (null: not
  * limited) and current use (null: not a counted quantity, e.g. a per-minute rate). Limits are read from the

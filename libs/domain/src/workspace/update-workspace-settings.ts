@@ -44,7 +44,14 @@ export const updateWorkspaceSettings = defineProcedure('updateWorkspaceSettings'
       metadata: { changed, previous, settings: result.resource },
       occurredAt: now,
     });
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'workspace', aggregateId: workspaceId, eventType: 'workspace.settings_updated', payload: { settings: { ...result.resource }, changed, requestId }, occurredAt: now });
+    await appendOutboxEvent(tx, {
+      workspaceId,
+      aggregateType: 'workspace',
+      aggregateId: workspaceId,
+      eventType: 'workspace.settings_updated',
+      payload: { settings: { ...result.resource }, changed, requestId },
+      occurredAt: now,
+    });
     return result;
   });
 });

@@ -60,7 +60,10 @@ export function decimalInteger(min: number, max: number) {
 export const Name = z.string().trim().min(1).max(200);
 export const ShortText = z.string().max(2000);
 export const LongText = z.string().max(100_000);
-export const Color = z.string().max(7).regex(/^#[0-9a-fA-F]{6}$/);
+export const Color = z
+  .string()
+  .max(7)
+  .regex(/^#[0-9a-fA-F]{6}$/);
 export const Email = z.email().max(320);
 /** A time-zone name the runtime's IANA database knows (what every date computation will use). */
 export function isKnownTimeZone(name: string): boolean {
@@ -71,13 +74,12 @@ export function isKnownTimeZone(name: string): boolean {
     return false;
   }
 }
-export const TimeZone = z
+export const TimeZone = z.string().min(1).max(64).refine(isKnownTimeZone, 'an IANA time-zone name, e.g. Europe/Berlin').describe('IANA time-zone name, e.g. Europe/Berlin.');
+export const CurrencyCode = z
   .string()
-  .min(1)
-  .max(64)
-  .refine(isKnownTimeZone, 'an IANA time-zone name, e.g. Europe/Berlin')
-  .describe('IANA time-zone name, e.g. Europe/Berlin.');
-export const CurrencyCode = z.string().max(3).regex(/^[A-Z]{3}$/).describe('ISO-4217 currency code.');
+  .max(3)
+  .regex(/^[A-Z]{3}$/)
+  .describe('ISO-4217 currency code.');
 
 export const Money = z
   .object({
@@ -92,38 +94,39 @@ export const Money = z
 function moneyInput(amount: z.ZodString, id: string, description: string) {
   return z.strictObject({ amount, currency: CurrencyCode }).meta({ id, description });
 }
-export const MoneyInput = moneyInput(z.string().max(23).regex(/^-?\d{1,15}(\.\d{1,6})?$/), 'MoneyInput', 'A monetary amount (request form).');
+export const MoneyInput = moneyInput(
+  z
+    .string()
+    .max(23)
+    .regex(/^-?\d{1,15}(\.\d{1,6})?$/),
+  'MoneyInput',
+  'A monetary amount (request form).',
+);
 /** A price in request form: never negative (a negative price means nothing), stored exactly as numeric(21,6). */
 export const PriceInput = moneyInput(
-  z.string().max(22).regex(/^\d{1,15}(\.\d{1,6})?$/, 'a price is a non-negative decimal string with at most 15 integer and 6 fraction digits'),
+  z
+    .string()
+    .max(22)
+    .regex(/^\d{1,15}(\.\d{1,6})?$/, 'a price is a non-negative decimal string with at most 15 integer and 6 fraction digits'),
   'PriceInput',
   'A price (request form): a non-negative amount.',
 );
 /** A billing rate in request form: never negative, stored as numeric(14,4). */
 export const RateInput = moneyInput(
-  z.string().max(15).regex(/^\d{1,10}(\.\d{1,4})?$/, 'a rate is a non-negative decimal with at most 10 integer and 4 fraction digits'),
+  z
+    .string()
+    .max(15)
+    .regex(/^\d{1,10}(\.\d{1,4})?$/, 'a rate is a non-negative decimal with at most 10 integer and 4 fraction digits'),
   'RateInput',
   'A billing rate (request form): a non-negative amount with at most 10 integer and 4 fraction digits.',
 );
 
 /** Strong revision of projects, tasks and project templates (mirrored in the quoted `ETag`). */
-export const Revision = z
-  .string()
-  .min(1)
-  .max(128)
-  .describe('Strong revision; the same value is returned quoted in the ETag header and sent back in If-Match.');
+export const Revision = z.string().min(1).max(128).describe('Strong revision; the same value is returned quoted in the ETag header and sent back in If-Match.');
 
 /** Domain validator of compare-and-set resources. */
-export const Version = z
-  .string()
-  .min(1)
-  .max(128)
-  .describe('Opaque compare-and-set validator of this resource.');
-export const ExpectedVersion = z
-  .string()
-  .min(1)
-  .max(128)
-  .describe('The `version` from the last read. The write fails with 409 `version_conflict` when the stored version differs.');
+export const Version = z.string().min(1).max(128).describe('Opaque compare-and-set validator of this resource.');
+export const ExpectedVersion = z.string().min(1).max(128).describe('The `version` from the last read. The write fails with 409 `version_conflict` when the stored version differs.');
 
 export const baseFields = {
   id: ResourceId,
@@ -141,15 +144,8 @@ export const CURSOR_PAGE_DEFAULT_LIMIT = 50;
 export const CURSOR_PAGE_MAX_LIMIT = 200;
 
 export const paginationQuery = {
-  cursor: z
-    .string()
-    .min(1)
-    .max(1024)
-    .optional()
-    .describe('Opaque continuation cursor from `meta.nextCursor` / `links.next` of the previous page.'),
-  limit: decimalInteger(1, CURSOR_PAGE_MAX_LIMIT)
-    .optional()
-    .describe(`Page size, 1-${CURSOR_PAGE_MAX_LIMIT} in decimal digits only; default ${CURSOR_PAGE_DEFAULT_LIMIT}.`),
+  cursor: z.string().min(1).max(1024).optional().describe('Opaque continuation cursor from `meta.nextCursor` / `links.next` of the previous page.'),
+  limit: decimalInteger(1, CURSOR_PAGE_MAX_LIMIT).optional().describe(`Page size, 1-${CURSOR_PAGE_MAX_LIMIT} in decimal digits only; default ${CURSOR_PAGE_DEFAULT_LIMIT}.`),
 };
 
 export const ListMeta = z
@@ -179,7 +175,10 @@ export const ErrorObject = z
   .object({
     code: z.string().describe('Machine code, e.g. insufficient_scope, precondition_failed, rate_limit_exceeded.'),
     detail: z.string(),
-    status: z.string().regex(/^[1-5]\d\d$/).describe('The HTTP status as a string.'),
+    status: z
+      .string()
+      .regex(/^[1-5]\d\d$/)
+      .describe('The HTTP status as a string.'),
     title: z.string(),
     source: z
       .union([
@@ -236,8 +235,7 @@ export const AsyncOperation = z
 
 export const TargetType = z.enum(['contacts', 'projects', 'tasks']).describe('Resource family of the target.');
 
-const hasAttribute = (value: object, ignore: readonly string[] = []) =>
-  Object.keys(value).some((key) => !ignore.includes(key));
+const hasAttribute = (value: object, ignore: readonly string[] = []) => Object.keys(value).some((key) => !ignore.includes(key));
 
 /**
  * Build a PATCH body: strict partial of the create body, at least one attribute. Typed by the body's own shape,

@@ -2,13 +2,9 @@ import { z } from 'zod';
 import { decimalInteger } from './common.js';
 
 /** v0 payloads are "declared broad only" (contract 4.1). */
-export const LegacyWritePayload = z
-  .looseObject({})
-  .meta({ id: 'LegacyWritePayload', description: 'Broad legacy write payload (any JSON object; fields are not shown by the frozen contract).' });
+export const LegacyWritePayload = z.looseObject({}).meta({ id: 'LegacyWritePayload', description: 'Broad legacy write payload (any JSON object; fields are not shown by the frozen contract).' });
 
-export const LegacyResponse = z
-  .union([z.looseObject({}), z.array(z.unknown())])
-  .meta({ id: 'LegacyResponse', description: 'Broad legacy response shape (a JSON object or array).' });
+export const LegacyResponse = z.union([z.looseObject({}), z.array(z.unknown())]).meta({ id: 'LegacyResponse', description: 'Broad legacy response shape (a JSON object or array).' });
 
 /** Legacy error shape (field names are not shown by the contract; this is the documented design). */
 export const LegacyError = z

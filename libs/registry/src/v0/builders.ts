@@ -34,13 +34,7 @@ function operationIdOf(method: V0Method, path: string): string {
  * takes `page`/`limit`; `{_id}` / `{token}` are required path parameters;
  * POST and PUT carry a required broad JSON body; DELETE declares no body.
  */
-export function v0op(
-  method: V0Method,
-  path: string,
-  availability: V0Availability,
-  migrationClass: V0MigrationClass,
-  v1OperationId: string | null,
-): V0OperationDefinition {
+export function v0op(method: V0Method, path: string, availability: V0Availability, migrationClass: V0MigrationClass, v1OperationId: string | null): V0OperationDefinition {
   const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? '');
   const pageQuery = method === 'GET' && path !== '/';
   const body = method === 'POST' || method === 'PUT' ? 'required' : 'none';
@@ -60,10 +54,7 @@ export function v0op(
     body,
     bodyAlias: (method === 'PUT' || method === 'DELETE') && pathParams.length === 0 && path !== '/',
     request: {
-      path:
-        pathParams.length === 0
-          ? null
-          : z.strictObject(Object.fromEntries(pathParams.map((p) => [p, p === 'token' ? CalendarToken : LegacyId]))),
+      path: pathParams.length === 0 ? null : z.strictObject(Object.fromEntries(pathParams.map((p) => [p, p === 'token' ? CalendarToken : LegacyId]))),
       query: pageQuery ? z.object(legacyPageQuery) : null,
       body: body === 'required' ? LegacyWritePayload : null,
     },

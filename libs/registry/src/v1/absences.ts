@@ -41,7 +41,7 @@ export const AbsenceUpdate = casPatchOf(absenceFields, 'AbsenceUpdate', 'Compare
 const adminFields = absenceFields.extend({ status: AbsenceStatus.optional() });
 export const MemberAbsenceCreate = adminFields.meta({
   id: 'MemberAbsenceCreate',
-  description: "A new absence for another member (administrators may set the status).",
+  description: 'A new absence for another member (administrators may set the status).',
 });
 export const MemberAbsenceUpdate = casPatchOf(adminFields, 'MemberAbsenceUpdate', "Compare-and-set of another member's absence.");
 

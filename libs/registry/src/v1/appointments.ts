@@ -45,13 +45,19 @@ export const AppointmentCreate = appointmentFields.meta({ id: 'AppointmentCreate
 export const AppointmentUpdate = casPatchOf(appointmentFields, 'AppointmentUpdate', 'Compare-and-set of appointment attributes.');
 
 const window = { from: Timestamp.optional(), to: Timestamp.optional() };
-const own = 'The acting member\'s own calendar (the member behind a personal access token); a service account acts for no member and gets 403 `forbidden` (it uses the /v1/members/{id}/appointments routes).';
+const own =
+  "The acting member's own calendar (the member behind a personal access token); a service account acts for no member and gets 403 `forbidden` (it uses the /v1/members/{id}/appointments routes).";
 const delegated =
-  'Acts on another member\'s calendar. Besides the delegated scope (which a personal token holds only when the member\'s roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `appointments` (PUT /v1/service-accounts/{id}/resource-grants): a grant on the appointment to read or change it (`write`), `resourceId: null` with `write` to create (else 403 `insufficient_grant` naming the grant). Another member\'s private appointments are listed redacted and cannot be changed (403 `forbidden`).';
+  "Acts on another member's calendar. Besides the delegated scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `appointments` (PUT /v1/service-accounts/{id}/resource-grants): a grant on the appointment to read or change it (`write`), `resourceId: null` with `write` to create (else 403 `insufficient_grant` naming the grant). Another member's private appointments are listed redacted and cannot be changed (403 `forbidden`).";
 
 export const appointmentOperations = [
   // acting-user boundary
-  f.list('listAppointments', '/v1/appointments', { description: `${own} Lists the appointments overlapping [from, to) in creation order.`, scopes: ['appointments:read'], query: window, item: Appointment }),
+  f.list('listAppointments', '/v1/appointments', {
+    description: `${own} Lists the appointments overlapping [from, to) in creation order.`,
+    scopes: ['appointments:read'],
+    query: window,
+    item: Appointment,
+  }),
   f.create('createAppointment', '/v1/appointments', {
     description: own,
     scopes: ['appointments:write'],

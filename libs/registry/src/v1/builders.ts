@@ -1,26 +1,7 @@
 import { z } from 'zod';
-import {
-  AsyncOperation,
-  IDEMPOTENCY_KEY_HEADER,
-  IF_MATCH_HEADER,
-  IdempotencyKey,
-  IfMatch,
-  paginationQuery,
-  ResourceId,
-} from '../schemas/common.js';
+import { AsyncOperation, IDEMPOTENCY_KEY_HEADER, IF_MATCH_HEADER, IdempotencyKey, IfMatch, paginationQuery, ResourceId } from '../schemas/common.js';
 import { isSensitiveScope, type V1Scope } from '../scopes.js';
-import type {
-  Concurrency,
-  DynamicScopeRule,
-  HttpMethod,
-  OperationDefinition,
-  ResponseHeaderName,
-  ResponseSpec,
-  RetryClass,
-  SuccessStatus,
-  V1ErrorStatus,
-  V1Family,
-} from '../types.js';
+import type { Concurrency, DynamicScopeRule, HttpMethod, OperationDefinition, ResponseHeaderName, ResponseSpec, RetryClass, SuccessStatus, V1ErrorStatus, V1Family } from '../types.js';
 
 /**
  * Small builders that turn a compact, reviewable spec into a complete,
@@ -90,7 +71,10 @@ function summaryFromId(operationId: string): string {
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .split(' ')
     .map((w) => w.toLowerCase());
-  const text = words.join(' ').replace(/\bapi\b/g, 'API').replace(/\bopenapi\b/g, 'OpenAPI');
+  const text = words
+    .join(' ')
+    .replace(/\bapi\b/g, 'API')
+    .replace(/\bopenapi\b/g, 'OpenAPI');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
@@ -109,14 +93,7 @@ interface Resolved {
   readonly paginated: boolean;
 }
 
-export function defineOperation(
-  family: V1Family,
-  method: HttpMethod,
-  operationId: string,
-  path: V1Path,
-  spec: OperationSpec,
-  resolved: Resolved,
-): OperationDefinition {
+export function defineOperation(family: V1Family, method: HttpMethod, operationId: string, path: V1Path, spec: OperationSpec, resolved: Resolved): OperationDefinition {
   const authenticated = spec.public !== true;
   const concurrency = spec.concurrency ?? 'none';
   const revealsSecret = spec.revealsSecret === true;
@@ -130,10 +107,7 @@ export function defineOperation(
   const isAsync = spec.async === true;
 
   const params = pathParamNames(path);
-  const pathSchema =
-    params.length === 0
-      ? null
-      : z.strictObject(Object.fromEntries(params.map((p) => [p, spec.pathParams?.[p] ?? ResourceId])));
+  const pathSchema = params.length === 0 ? null : z.strictObject(Object.fromEntries(params.map((p) => [p, spec.pathParams?.[p] ?? ResourceId])));
   const queryShape = resolved.paginated ? { ...paginationQuery, ...spec.query } : spec.query;
   const querySchema = queryShape && Object.keys(queryShape).length > 0 ? z.strictObject(queryShape) : null;
   const headerShape: Record<string, z.ZodType> = {};
@@ -190,10 +164,8 @@ const asyncResponse: ResponseSpec = { kind: 'single', schema: AsyncOperation };
 
 /** Family-scoped builders; the HTTP method follows from the kind unless stated. */
 export function family(name: V1Family) {
-  const def = (method: HttpMethod, id: string, path: V1Path, spec: OperationSpec, r: Resolved) =>
-    defineOperation(name, method, id, path, spec, r);
-  const maybeAsync = (spec: OperationSpec, success: SuccessStatus, response: ResponseSpec) =>
-    spec.async === true ? { success: 202 as const, response: asyncResponse } : { success, response };
+  const def = (method: HttpMethod, id: string, path: V1Path, spec: OperationSpec, r: Resolved) => defineOperation(name, method, id, path, spec, r);
+  const maybeAsync = (spec: OperationSpec, success: SuccessStatus, response: ResponseSpec) => (spec.async === true ? { success: 202 as const, response: asyncResponse } : { success, response });
 
   return {
     /** GET collection, cursor-paginated: `{ data: [], meta, links }` */
@@ -205,8 +177,7 @@ export function family(name: V1Family) {
         paginated: true,
       }),
     /** GET one: `{ data }` */
-    get: (id: string, path: V1Path, spec: DataSpec) =>
-      def('GET', id, path, spec, { success: 200, body: null, response: { kind: 'single', schema: spec.data }, paginated: false }),
+    get: (id: string, path: V1Path, spec: DataSpec) => def('GET', id, path, spec, { success: 200, body: null, response: { kind: 'single', schema: spec.data }, paginated: false }),
     /** POST create: 201 `{ data }` (or 202 when async) */
     create: (id: string, path: V1Path, spec: BodySpec & DataSpec) =>
       def('POST', id, path, spec, {
@@ -231,8 +202,7 @@ export function family(name: V1Family) {
         paginated: false,
       }),
     /** DELETE archive (never physical deletion): 204, or 202 when async */
-    archive: (id: string, path: V1Path, spec: OperationSpec) =>
-      def('DELETE', id, path, spec, { ...maybeAsync(spec, 204, { kind: 'empty' }), body: null, paginated: false }),
+    archive: (id: string, path: V1Path, spec: OperationSpec) => def('DELETE', id, path, spec, { ...maybeAsync(spec, 204, { kind: 'empty' }), body: null, paginated: false }),
     /** POST .../restore: 200 `{ data }`, or 202 when async */
     restore: (id: string, path: V1Path, spec: DataSpec) =>
       def('POST', id, path, spec, {
@@ -241,12 +211,10 @@ export function family(name: V1Family) {
         paginated: false,
       }),
     /** DELETE for resources without an archive lifecycle: 204 */
-    remove: (id: string, path: V1Path, spec: OperationSpec) =>
-      def('DELETE', id, path, spec, { success: 204, body: null, response: { kind: 'empty' }, paginated: false }),
+    remove: (id: string, path: V1Path, spec: OperationSpec) => def('DELETE', id, path, spec, { success: 204, body: null, response: { kind: 'empty' }, paginated: false }),
     /** any other operation */
     action: (method: HttpMethod, id: string, path: V1Path, spec: ActionSpec) => {
-      const response: ResponseSpec =
-        spec.response ?? (spec.data ? { kind: 'single', schema: spec.data } : { kind: 'empty' });
+      const response: ResponseSpec = spec.response ?? (spec.data ? { kind: 'single', schema: spec.data } : { kind: 'empty' });
       const base = spec.async === true ? { success: 202 as const, response: asyncResponse } : { success: spec.success ?? (response.kind === 'empty' ? 204 : 200), response };
       return def(method, id, path, spec, { ...base, body: spec.body ?? null, paginated: false });
     },

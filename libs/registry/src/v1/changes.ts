@@ -12,21 +12,18 @@ export const Change = z
   .object({
     id: z
       .string()
-      .describe('Monotonic position in the feed: the event\'s per-workspace sequence (decimal), a webhook delivery\'s `sequence`.')
+      .describe("Monotonic position in the feed: the event's per-workspace sequence (decimal), a webhook delivery's `sequence`.")
       .meta({ examples: ['1234'] }),
-    eventId: ResourceId.describe('The event\'s id: a webhook delivery\'s `webhook-id`, the same for every subscription and retry.'),
+    eventId: ResourceId.describe("The event's id: a webhook delivery's `webhook-id`, the same for every subscription and retry."),
     type: z
       .string()
-      .describe('The event type of the event catalog (GET /v1/event-catalog), e.g. `task.created`: a webhook delivery\'s `type`.')
+      .describe("The event type of the event catalog (GET /v1/event-catalog), e.g. `task.created`: a webhook delivery's `type`.")
       .meta({ examples: ['task.created'] }),
     resourceType: z.string().meta({ examples: ['tasks'] }),
     resourceId: ResourceId,
     action: z.enum(['created', 'updated', 'archived', 'restored', 'deleted']),
     occurredAt: Timestamp,
-    payload: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .describe('Only with `include=payload`: the event payload exactly as a signed webhook delivery carries it in `data.payload`.'),
+    payload: z.record(z.string(), z.unknown()).optional().describe('Only with `include=payload`: the event payload exactly as a signed webhook delivery carries it in `data.payload`.'),
   })
   .meta({ id: 'Change', description: 'One entry of the durable change feed (fetch the resource for its state, or ask for the event payload with `include=payload`).' });
 
@@ -44,7 +41,12 @@ export const changeOperations = [
     scopes: ['changes:read'],
     dynamicScopes: 'authorization-filtered',
     query: {
-      types: z.string().max(1000).regex(/^[a-z-]+(,[a-z-]+)*$/).optional().describe('Comma-separated resource types.'),
+      types: z
+        .string()
+        .max(1000)
+        .regex(/^[a-z-]+(,[a-z-]+)*$/)
+        .optional()
+        .describe('Comma-separated resource types.'),
       wait: decimalInteger(0, CHANGES_MAX_WAIT_SECONDS)
         .describe(
           `Long poll: when caught up, hold the request up to this many seconds (0-${CHANGES_MAX_WAIT_SECONDS}, decimal digits only) ` +

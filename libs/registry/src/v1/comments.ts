@@ -18,17 +18,9 @@ export const Comment = z
   })
   .meta({ id: 'Comment', description: 'A comment on a contact, project or task.' });
 
-const CommentBody = z
-  .string()
-  .min(1)
-  .max(10_000)
-  .describe('Plain text, 1 to 10,000 characters (UTF-16 code units: a character outside the Basic Multilingual Plane counts as two), kept verbatim.');
-export const CommentCreate = z
-  .strictObject({ targetType: TargetType, targetId: ResourceId, body: CommentBody })
-  .meta({ id: 'CommentCreate', description: 'A new comment.' });
-export const CommentUpdate = z
-  .strictObject({ body: CommentBody })
-  .meta({ id: 'CommentUpdate', description: 'New comment text.' });
+const CommentBody = z.string().min(1).max(10_000).describe('Plain text, 1 to 10,000 characters (UTF-16 code units: a character outside the Basic Multilingual Plane counts as two), kept verbatim.');
+export const CommentCreate = z.strictObject({ targetType: TargetType, targetId: ResourceId, body: CommentBody }).meta({ id: 'CommentCreate', description: 'A new comment.' });
+export const CommentUpdate = z.strictObject({ body: CommentBody }).meta({ id: 'CommentUpdate', description: 'New comment text.' });
 
 const target = { anyOfScopes: TARGET_READ_SCOPES, dynamicScopes: 'target-resource' } as const;
 /** The target rule every comment operation states (contract 5.3). */
@@ -61,9 +53,7 @@ export const commentOperations = [
   }),
   f.update('updateComment', '/v1/comments/{id}', {
     ...target,
-    description:
-      `Replaces the body and sets \`editedAt\`. Only the comment’s author may edit it (anyone else: 403 \`forbidden\`). ${TARGET_SCOPE} ` +
-      'No precondition: the last writer wins.',
+    description: `Replaces the body and sets \`editedAt\`. Only the comment’s author may edit it (anyone else: 403 \`forbidden\`). ${TARGET_SCOPE} ` + 'No precondition: the last writer wins.',
     scopes: ['comments:write'],
     body: CommentUpdate,
     data: Comment,

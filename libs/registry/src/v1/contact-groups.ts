@@ -15,11 +15,7 @@ export const ContactGroup = z
 
 const contactGroupFields = z.strictObject({ name: Name, parentId: ResourceId.nullable().optional() });
 export const ContactGroupCreate = contactGroupFields.meta({ id: 'ContactGroupCreate', description: 'A new contact group.' });
-export const ContactGroupUpdate = casPatchOf(
-  contactGroupFields,
-  'ContactGroupUpdate',
-  'Compare-and-set of a contact group; re-parenting that would create a cycle is rejected.',
-);
+export const ContactGroupUpdate = casPatchOf(contactGroupFields, 'ContactGroupUpdate', 'Compare-and-set of a contact group; re-parenting that would create a cycle is rejected.');
 
 export const contactGroupOperations = [
   ...archivableCrud('contact-groups', {

@@ -10,7 +10,11 @@ export const PostalAddress = z
     postalCode: z.string().max(20),
     city: z.string().max(100),
     region: z.string().max(100).nullable().optional(),
-    country: z.string().max(2).regex(/^[A-Z]{2}$/).describe('ISO-3166-1 alpha-2.'),
+    country: z
+      .string()
+      .max(2)
+      .regex(/^[A-Z]{2}$/)
+      .describe('ISO-3166-1 alpha-2.'),
   })
   .meta({ id: 'PostalAddress', description: 'A postal address.' });
 

@@ -25,9 +25,7 @@ const credentialFields = {
   cell: z.string(),
 };
 
-export const PersonalAccessToken = z
-  .object(credentialFields)
-  .meta({ id: 'PersonalAccessToken', description: 'Metadata of a personal access token (never the secret or its verifier).' });
+export const PersonalAccessToken = z.object(credentialFields).meta({ id: 'PersonalAccessToken', description: 'Metadata of a personal access token (never the secret or its verifier).' });
 
 export const PersonalAccessTokenWithSecret = z
   .object({ ...credentialFields, secret: z.string().describe('Shown exactly once; only a verifier is stored.') })
@@ -41,8 +39,7 @@ export const CredentialRotate = z
   .strictObject({ expiresAt: Timestamp.nullable().optional() })
   .meta({ id: 'CredentialRotate', description: 'Rotation options; the previous secret stops working immediately.' });
 
-const revealOnce =
-  'The response carries a reveal-once secret; it is never replayed, so the operation takes no Idempotency-Key and is never retried automatically.';
+const revealOnce = 'The response carries a reveal-once secret; it is never replayed, so the operation takes no Idempotency-Key and is never retried automatically.';
 
 export const credentialOperations = [
   f.list('listCredentials', '/v1/credentials', {

@@ -12,7 +12,10 @@ export const CUSTOM_FIELD_MAX_OPTIONS = 500;
 
 export const CustomFieldOption = z
   .strictObject({
-    key: z.string().max(64).regex(/^[a-z0-9_-]{1,64}$/),
+    key: z
+      .string()
+      .max(64)
+      .regex(/^[a-z0-9_-]{1,64}$/),
     label: Name,
     archived: z.boolean().optional().describe('An archived option stays readable in stored values but is refused in new writes.'),
   })
@@ -52,13 +55,15 @@ const definitionFields = z.strictObject({
     .describe('Only for select and multi-select fields, which need at least one; option keys are distinct. On update the list replaces the stored one.'),
 });
 export const CustomFieldDefinitionCreate = definitionFields
-  .extend({ key: z.string().max(64).regex(/^[a-z][a-z0-9_]{0,63}$/), fieldType: CustomFieldType })
+  .extend({
+    key: z
+      .string()
+      .max(64)
+      .regex(/^[a-z][a-z0-9_]{0,63}$/),
+    fieldType: CustomFieldType,
+  })
   .meta({ id: 'CustomFieldDefinitionCreate', description: 'A new custom field; key and fieldType are immutable.' });
-export const CustomFieldDefinitionUpdate = casPatchOf(
-  definitionFields,
-  'CustomFieldDefinitionUpdate',
-  'Compare-and-set of the custom-field configuration (validated against stored values).',
-);
+export const CustomFieldDefinitionUpdate = casPatchOf(definitionFields, 'CustomFieldDefinitionUpdate', 'Compare-and-set of the custom-field configuration (validated against stored values).');
 
 const NO_GRANTS = 'Definitions are workspace configuration: custom-field-definitions scopes alone bound them (a service account needs no resource grant).';
 const STORED =

@@ -14,9 +14,7 @@ export const CustomFieldValues = z
   .object({
     targetType: TargetType,
     targetId: ResourceId,
-    values: z
-      .record(z.string(), CustomFieldValue)
-      .describe('Keyed by definition key: every value the target holds, archived definitions\' included (a cleared value is absent, never null).'),
+    values: z.record(z.string(), CustomFieldValue).describe("Keyed by definition key: every value the target holds, archived definitions' included (a cleared value is absent, never null)."),
     version: Version.describe('The version of this target\'s values (their own, not the target\'s); "1" for a target never written.'),
   })
   .meta({ id: 'CustomFieldValues', description: 'Custom-field values of one resource.' });
@@ -57,8 +55,4 @@ function valuesOf(target: 'Project' | 'Task' | 'Contact', segment: 'projects' | 
   ];
 }
 
-export const customFieldValueOperations = [
-  ...valuesOf('Project', 'projects'),
-  ...valuesOf('Task', 'tasks'),
-  ...valuesOf('Contact', 'contacts'),
-] satisfies readonly OperationDefinition[];
+export const customFieldValueOperations = [...valuesOf('Project', 'projects'), ...valuesOf('Task', 'tasks'), ...valuesOf('Contact', 'contacts')] satisfies readonly OperationDefinition[];

@@ -49,7 +49,8 @@ export const DocumentCreate = documentFields
 export const DocumentUpdate = casPatchOf(documentFields, 'DocumentUpdate', 'Compare-and-set of document title, format and content.');
 
 const BODY = `The request body may hold up to ${DOCUMENT_MAX_BODY_BYTES.toLocaleString('en-US')} bytes (other operations: 1 MiB), room for any content within the bound sent as UTF-8 JSON (characters outside ASCII unescaped, as RFC 8259 has them; \`\\u\` escapes take 6 bytes a character and can exceed it); a larger body answers 413 \`payload_too_large\` too.`;
-const GRANTS = 'A service account needs a read grant on the document (type `document`) to read it and a write grant to change, archive or restore it; a document it may not read answers 404 like a missing one.';
+const GRANTS =
+  'A service account needs a read grant on the document (type `document`) to read it and a write grant to change, archive or restore it; a document it may not read answers 404 like a missing one.';
 
 export const documentOperations = [
   ...archivableCrud('documents', {
@@ -68,10 +69,10 @@ export const documentOperations = [
     },
     writes: { extraErrors: [413], bodyLimit: DOCUMENT_MAX_BODY_BYTES },
     descriptions: {
-      list: 'The workspace\'s unarchived documents, oldest first. A document stays listed under its target when the target is archived later. A service account sees only the documents its resource grants cover.',
+      list: "The workspace's unarchived documents, oldest first. A document stays listed under its target when the target is archived later. A service account sees only the documents its resource grants cover.",
       create: [
         `A new document (version 1); \`sizeBytes\` is its content's UTF-8 size. Content holds at most ${DOCUMENT_MAX_CONTENT_CHARS.toLocaleString('en-US')} characters; ${TOO_LARGE}. ${BODY}`,
-        'A target (`targetType` and `targetId`, both or neither) must be an unarchived contact, project or task of the workspace that the caller may read: one that does not exist, is archived, belongs to another workspace or is outside a service account\'s resource grants answers 400 `validation_failed` with the pointer `/targetId` (the same answer for each, so nothing is revealed). The target\'s own read scope is not needed: the document shows nothing of it but the id the caller sent. The target is fixed at creation; a target archived later keeps its documents, which stay readable, listed under it and changeable.',
+        "A target (`targetType` and `targetId`, both or neither) must be an unarchived contact, project or task of the workspace that the caller may read: one that does not exist, is archived, belongs to another workspace or is outside a service account's resource grants answers 400 `validation_failed` with the pointer `/targetId` (the same answer for each, so nothing is revealed). The target's own read scope is not needed: the document shows nothing of it but the id the caller sent. The target is fixed at creation; a target archived later keeps its documents, which stay readable, listed under it and changeable.",
         'A service account needs a write grant on every document (`resourceId: null`) to create one.',
       ].join('\n\n'),
       get: `One document of the workspace, archived or not. ${GRANTS}`,

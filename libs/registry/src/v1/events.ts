@@ -6,12 +6,8 @@ const f = family('events');
 
 export const EventCatalog = z
   .object({
-    eventTypes: z.array(
-      z.object({ name: z.string(), description: z.string(), resourceType: z.string(), requiredScopes: z.array(z.string()) }),
-    ),
-    channels: z.array(
-      z.object({ name: z.string(), transport: z.enum(['webhook', 'change-feed']), description: z.string() }),
-    ),
+    eventTypes: z.array(z.object({ name: z.string(), description: z.string(), resourceType: z.string(), requiredScopes: z.array(z.string()) })),
+    channels: z.array(z.object({ name: z.string(), transport: z.enum(['webhook', 'change-feed']), description: z.string() })),
   })
   .meta({ id: 'EventCatalog', description: 'Event types and channels visible to the credential.' });
 

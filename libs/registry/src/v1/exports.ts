@@ -28,7 +28,12 @@ export const Export = z
     updatedSince: Timestamp.nullable().describe('Only resources updated at or after this instant; null: all.'),
     rowsDone: z.number().int().describe('Rows written so far.'),
     rowsTotal: z.number().int().nullable().describe('Rows in the result, once the job has read them all; null before.'),
-    failureReason: z.enum(['too_many_rows', 'enqueue_failed', 'internal_error']).nullable().describe(`Why a \`failed\` export failed: \`too_many_rows\` (more than ${EXPORT_MAX_ROWS.toLocaleString('en-US')}; narrow it with updatedSince or fewer resource types), \`enqueue_failed\` (request it again), \`internal_error\`.`),
+    failureReason: z
+      .enum(['too_many_rows', 'enqueue_failed', 'internal_error'])
+      .nullable()
+      .describe(
+        `Why a \`failed\` export failed: \`too_many_rows\` (more than ${EXPORT_MAX_ROWS.toLocaleString('en-US')}; narrow it with updatedSince or fewer resource types), \`enqueue_failed\` (request it again), \`internal_error\`.`,
+      ),
     createdAt: Timestamp,
     completedAt: Timestamp.nullable(),
     expiresAt: Timestamp.nullable(),

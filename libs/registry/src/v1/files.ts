@@ -7,8 +7,15 @@ const f = family('files');
 
 export const FILE_MAX_BYTES = 5 * 1024 * 1024 * 1024;
 
-const Sha256 = z.string().max(64).regex(/^[0-9a-f]{64}$/).describe('Lower-case hex SHA-256 of the content.');
-const ContentType = z.string().regex(/^[\w.+-]+\/[\w.+-]+$/).max(255);
+const Sha256 = z
+  .string()
+  .max(64)
+  .regex(/^[0-9a-f]{64}$/)
+  .describe('Lower-case hex SHA-256 of the content.');
+const ContentType = z
+  .string()
+  .regex(/^[\w.+-]+\/[\w.+-]+$/)
+  .max(255);
 
 export const FILE_STATUSES = ['pending', 'available', 'expired'] as const;
 const FileStatus = z
@@ -45,9 +52,7 @@ export const FileUploadIntent = z
   })
   .meta({ id: 'FileUploadIntent', description: 'A short-lived private upload reservation.' });
 
-export const FileDownloadIntent = z
-  .object({ fileId: ResourceId, url: z.string(), expiresAt: Timestamp })
-  .meta({ id: 'FileDownloadIntent', description: 'A short-lived private download URL.' });
+export const FileDownloadIntent = z.object({ fileId: ResourceId, url: z.string(), expiresAt: Timestamp }).meta({ id: 'FileDownloadIntent', description: 'A short-lived private download URL.' });
 
 export const fileOperations = [
   f.list('listFiles', '/v1/files', {

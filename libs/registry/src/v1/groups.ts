@@ -13,9 +13,7 @@ const groupFields = z.strictObject({ name: Name, description: LongText.nullable(
 export const GroupCreate = groupFields.meta({ id: 'GroupCreate', description: 'A new group.' });
 export const GroupUpdate = casPatchOf(groupFields, 'GroupUpdate', 'Compare-and-set of group attributes.');
 
-export const GroupMember = z
-  .object({ memberId: ResourceId, addedAt: Timestamp })
-  .meta({ id: 'GroupMember', description: 'A member of a group.' });
+export const GroupMember = z.object({ memberId: ResourceId, addedAt: Timestamp }).meta({ id: 'GroupMember', description: 'A member of a group.' });
 export const GroupMembersReplace = z
   .strictObject({ expectedVersion: ExpectedVersion, memberIds: z.array(ResourceId).max(5000) })
   .meta({ id: 'GroupMembersReplace', description: 'Atomic replacement of the group membership.' });

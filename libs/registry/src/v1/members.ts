@@ -11,7 +11,7 @@ export const Member = z
   .object({
     ...baseFields,
     userId: ResourceId,
-    displayName: z.string().optional().describe('The user\'s name. Personal data; present only with members:pii:read.'),
+    displayName: z.string().optional().describe("The user's name. Personal data; present only with members:pii:read."),
     status: MemberStatus,
     roleIds: z.array(ResourceId),
     groupIds: z.array(ResourceId),

@@ -16,16 +16,12 @@ export const PlannedWork = z
   .object({ id: ResourceId, taskId: ResourceId, projectId: ResourceId.nullable(), ...windowFields })
   .meta({ id: 'PlannedWork', description: 'A planned workload window of a member on a task.' });
 
-export const TaskPlannedWork = z
-  .object({ taskId: ResourceId, windows: z.array(PlannedWork), version: Version })
-  .meta({ id: 'TaskPlannedWork', description: 'The complete schedule of a task.' });
+export const TaskPlannedWork = z.object({ taskId: ResourceId, windows: z.array(PlannedWork), version: Version }).meta({ id: 'TaskPlannedWork', description: 'The complete schedule of a task.' });
 
-export const TaskPlannedWorkReplace = z
-  .strictObject({ expectedVersion: ExpectedVersion, windows: z.array(z.strictObject(windowFields)).max(1000) })
-  .meta({
-    id: 'TaskPlannedWorkReplace',
-    description: 'Atomic, fully guarded replacement of a task schedule (safe to retry: a replay after success fails the version check).',
-  });
+export const TaskPlannedWorkReplace = z.strictObject({ expectedVersion: ExpectedVersion, windows: z.array(z.strictObject(windowFields)).max(1000) }).meta({
+  id: 'TaskPlannedWorkReplace',
+  description: 'Atomic, fully guarded replacement of a task schedule (safe to retry: a replay after success fails the version check).',
+});
 
 export const plannedWorkOperations = [
   f.list('listPlannedWork', '/v1/planned-work', {

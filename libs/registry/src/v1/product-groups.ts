@@ -15,11 +15,7 @@ export const ProductGroup = z
 
 const productGroupFields = z.strictObject({ name: Name, parentId: ResourceId.nullable().optional() });
 export const ProductGroupCreate = productGroupFields.meta({ id: 'ProductGroupCreate', description: 'A new product group.' });
-export const ProductGroupUpdate = casPatchOf(
-  productGroupFields,
-  'ProductGroupUpdate',
-  'Compare-and-set of a product group; re-parenting that would create a cycle is rejected.',
-);
+export const ProductGroupUpdate = casPatchOf(productGroupFields, 'ProductGroupUpdate', 'Compare-and-set of a product group; re-parenting that would create a cycle is rejected.');
 
 export const productGroupOperations = [
   ...archivableCrud('product-groups', {

@@ -4,7 +4,10 @@ import type { OperationDefinition } from '../types.js';
 import { archivableCrud } from './builders.js';
 
 export const StatementKind = z.enum(['expense', 'revenue', 'budget']);
-const Quantity = z.string().max(18).regex(/^-?\d{1,12}(\.\d{1,4})?$/);
+const Quantity = z
+  .string()
+  .max(18)
+  .regex(/^-?\d{1,12}(\.\d{1,4})?$/);
 
 export const ProjectStatement = z
   .object({
@@ -34,11 +37,7 @@ const statementFields = z.strictObject({
   serviceId: ResourceId.nullable().optional(),
 });
 export const ProjectStatementCreate = statementFields.meta({ id: 'ProjectStatementCreate', description: 'A new project statement.' });
-export const ProjectStatementUpdate = casPatchOf(
-  statementFields.omit({ projectId: true }),
-  'ProjectStatementUpdate',
-  'Compare-and-set of project-statement attributes.',
-);
+export const ProjectStatementUpdate = casPatchOf(statementFields.omit({ projectId: true }), 'ProjectStatementUpdate', 'Compare-and-set of project-statement attributes.');
 
 export const projectStatementOperations = [
   ...archivableCrud('project-statements', {

@@ -1,17 +1,5 @@
 import { z } from 'zod';
-import {
-  archivableFields,
-  AsyncOperation,
-  DateOnly,
-  ExpectedVersion,
-  LongText,
-  Name,
-  patchOf,
-  ResourceId,
-  Revision,
-  Timestamp,
-  Version,
-} from '../schemas/common.js';
+import { archivableFields, AsyncOperation, DateOnly, ExpectedVersion, LongText, Name, patchOf, ResourceId, Revision, Timestamp, Version } from '../schemas/common.js';
 import type { OperationDefinition } from '../types.js';
 import { family } from './builders.js';
 
@@ -57,13 +45,11 @@ export const ProjectAccessEntry = z
       'One access-control entry of a project: a member, the members of a group, or a service account, with `viewer` (reads the project and what belongs to it), `editor` (also changes them) or `manager` (also replaces the entries).',
   });
 
-export const ProjectSharing = z
-  .object({ projectId: ResourceId, entries: z.array(ProjectAccessEntry), version: Version })
-  .meta({
-    id: 'ProjectSharing',
-    description:
-      'The complete access-control list of a project. Without entries the project is open to the workspace (scopes and grants decide); with entries only the principals they name and workspace administrators see it and what belongs to it (tasks, time entries, planned work, statements, task recurrences, comments, activity, documents, custom-field values), on every path: gets, lists, search, exports, the change feed and webhooks.',
-  });
+export const ProjectSharing = z.object({ projectId: ResourceId, entries: z.array(ProjectAccessEntry), version: Version }).meta({
+  id: 'ProjectSharing',
+  description:
+    'The complete access-control list of a project. Without entries the project is open to the workspace (scopes and grants decide); with entries only the principals they name and workspace administrators see it and what belongs to it (tasks, time entries, planned work, statements, task recurrences, comments, activity, documents, custom-field values), on every path: gets, lists, search, exports, the change feed and webhooks.',
+});
 
 export const ProjectSharingReplace = z
   .strictObject({ expectedVersion: ExpectedVersion, entries: z.array(ProjectAccessEntry).max(500) })

@@ -27,9 +27,7 @@ export const Role = z
   .meta({ id: 'Role', description: 'A role and its permission configuration.' });
 
 const roleFields = z.strictObject({ name: Name, description: LongText.nullable().optional() });
-export const RoleCreate = roleFields
-  .extend({ permissions: z.array(Permission).max(500) })
-  .meta({ id: 'RoleCreate', description: 'A new custom role.' });
+export const RoleCreate = roleFields.extend({ permissions: z.array(Permission).max(500) }).meta({ id: 'RoleCreate', description: 'A new custom role.' });
 export const RoleUpdate = casPatchOf(roleFields, 'RoleUpdate', 'Compare-and-set of role name and description.');
 export const RolePermissionsReplace = z
   .strictObject({ expectedVersion: ExpectedVersion, permissions: z.array(Permission).max(500) })

@@ -50,7 +50,7 @@ export const searchOperations = [
     description:
       'Needs search:read plus the read scope of every requested domain in `types` (403 insufficient_scope otherwise). ' +
       'Without `types`, only the domains whose read scope the credential holds are searched. ' +
-      'Only what the caller may read is matched: a user\'s e-mail address only with members:pii:read (otherwise its name alone).',
+      "Only what the caller may read is matched: a user's e-mail address only with members:pii:read (otherwise its name alone).",
     scopes: ['search:read'],
     dynamicScopes: 'requested-domains',
     query: {

@@ -39,9 +39,7 @@ const credentialFields = {
   region: z.string(),
   cell: z.string(),
 };
-export const ServiceAccountCredential = z
-  .object(credentialFields)
-  .meta({ id: 'ServiceAccountCredential', description: 'Metadata of a service-account credential.' });
+export const ServiceAccountCredential = z.object(credentialFields).meta({ id: 'ServiceAccountCredential', description: 'Metadata of a service-account credential.' });
 export const ServiceAccountCredentialWithSecret = z
   .object({ ...credentialFields, secret: z.string().describe('Shown exactly once; only a verifier is stored.') })
   .meta({ id: 'ServiceAccountCredentialWithSecret', description: 'A service-account credential with its reveal-once secret.' });

@@ -1,16 +1,5 @@
 import { z } from 'zod';
-import {
-  archivableFields,
-  casPatchOf,
-  DateOnly,
-  ExpectedVersion,
-  LongText,
-  Money,
-  Name,
-  RateInput,
-  ResourceId,
-  Version,
-} from '../schemas/common.js';
+import { archivableFields, casPatchOf, DateOnly, ExpectedVersion, LongText, Money, Name, RateInput, ResourceId, Version } from '../schemas/common.js';
 import type { OperationDefinition } from '../types.js';
 import { archivableCrud, family } from './builders.js';
 
@@ -40,9 +29,7 @@ const rateFields = {
   memberId: ResourceId.nullable().describe('null: the rate for everyone without a member-specific rate.'),
   validFrom: DateOnly,
 };
-export const ServiceBillingRate = z
-  .object({ ...rateFields, rate: Money })
-  .meta({ id: 'ServiceBillingRate', description: 'A billing rate of a service.' });
+export const ServiceBillingRate = z.object({ ...rateFields, rate: Money }).meta({ id: 'ServiceBillingRate', description: 'A billing rate of a service.' });
 export const ServiceBillingRates = z
   .object({ serviceId: ResourceId, rates: z.array(ServiceBillingRate), version: Version })
   .meta({ id: 'ServiceBillingRates', description: 'All billing rates of a service.' });

@@ -3,9 +3,7 @@ import { archivableFields, Color, Name, patchOf } from '../schemas/common.js';
 import type { OperationDefinition } from '../types.js';
 import { archivableCrud } from './builders.js';
 
-export const Tag = z
-  .object({ ...archivableFields, name: z.string(), color: z.string().nullable() })
-  .meta({ id: 'Tag', description: 'A tag.' });
+export const Tag = z.object({ ...archivableFields, name: z.string(), color: z.string().nullable() }).meta({ id: 'Tag', description: 'A tag.' });
 
 const tagFields = z.strictObject({ name: Name, color: Color.nullable().optional() });
 export const TagCreate = tagFields.meta({ id: 'TagCreate', description: 'A new tag.' });

@@ -1,13 +1,5 @@
 import { z } from 'zod';
-import {
-  archivableFields,
-  casPatchOf,
-  DateOnly,
-  ResourceId,
-  Timestamp,
-  TimeZone,
-  Version,
-} from '../schemas/common.js';
+import { archivableFields, casPatchOf, DateOnly, ResourceId, Timestamp, TimeZone, Version } from '../schemas/common.js';
 import type { OperationDefinition } from '../types.js';
 import { family } from './builders.js';
 
@@ -17,9 +9,15 @@ export const RecurrenceRule = z
   .strictObject({
     frequency: z
       .enum(['daily', 'weekly', 'monthly', 'yearly', 'external'])
-      .describe('RRULE FREQ (DAILY, WEEKLY, MONTHLY, YEARLY). `external`: no schedule; occurrences are created by submitted external events (submitTaskRecurrenceEvent) and no other rule part is accepted.'),
+      .describe(
+        'RRULE FREQ (DAILY, WEEKLY, MONTHLY, YEARLY). `external`: no schedule; occurrences are created by submitted external events (submitTaskRecurrenceEvent) and no other rule part is accepted.',
+      ),
     interval: z.number().int().min(1).max(366).optional().describe('RRULE INTERVAL (default 1).'),
-    byWeekday: z.array(z.enum(['mo', 'tu', 'we', 'th', 'fr', 'sa', 'su'])).max(7).optional().describe('RRULE BYDAY without ordinals (each weekday at most once).'),
+    byWeekday: z
+      .array(z.enum(['mo', 'tu', 'we', 'th', 'fr', 'sa', 'su']))
+      .max(7)
+      .optional()
+      .describe('RRULE BYDAY without ordinals (each weekday at most once).'),
     byMonthDay: z
       .array(z.number().int().min(-31).max(31))
       .max(31)
@@ -29,14 +27,16 @@ export const RecurrenceRule = z
       .array(z.number().int().min(-366).max(366))
       .max(10)
       .optional()
-      .describe('RRULE BYSETPOS (not 0): keeps the n-th of each period\'s candidates, e.g. byWeekday mo..fr with bySetPosition [-1] is the last weekday of the month. Needs byWeekday or byMonthDay. A position no period has that many candidates for (a week has its byWeekday, a month its byMonthDay or five of each weekday, a year twelve of each month day or 53 of each weekday, a day one) is 400 at its pointer.'),
+      .describe(
+        "RRULE BYSETPOS (not 0): keeps the n-th of each period's candidates, e.g. byWeekday mo..fr with bySetPosition [-1] is the last weekday of the month. Needs byWeekday or byMonthDay. A position no period has that many candidates for (a week has its byWeekday, a month its byMonthDay or five of each weekday, a year twelve of each month day or 53 of each weekday, a day one) is 400 at its pointer.",
+      ),
     count: z.number().int().min(1).max(10_000).optional().describe('RRULE COUNT; not with `until`.'),
-    until: DateOnly.optional().describe('Last local day (inclusive) in the series\' time zone; not with `count`.'),
+    until: DateOnly.optional().describe("Last local day (inclusive) in the series' time zone; not with `count`."),
   })
   .meta({
     id: 'RecurrenceRule',
     description:
-      'When a series creates task occurrences: the RFC 5545 RRULE subset FREQ, INTERVAL, BYDAY (no ordinals), BYMONTHDAY, BYSETPOS, COUNT and UNTIL, expanded from local midnight of `startsOn` in the series\' IANA time zone (rrule-temporal), so every occurrence is local midnight of its day, across daylight-saving changes. Anything else is 400 `validation_failed` with a pointer to the offending member, and so is a rule that can never make an instant (its parts exclude each other: `/rule`, or the set position\'s own pointer). Instants lie in 0001-01-01T00:00:00Z–9999-12-31T23:59:59.999Z (UTC), like every date of the API: a series reaching 9999-12-31 ends there (`ended`), an until past it is taken as it. An expansion looks at most 10,000 of the rule\'s periods (from the first day with `count`) and 10,000 instants; finding none there is the end of the series, never an error.',
+      "When a series creates task occurrences: the RFC 5545 RRULE subset FREQ, INTERVAL, BYDAY (no ordinals), BYMONTHDAY, BYSETPOS, COUNT and UNTIL, expanded from local midnight of `startsOn` in the series' IANA time zone (rrule-temporal), so every occurrence is local midnight of its day, across daylight-saving changes. Anything else is 400 `validation_failed` with a pointer to the offending member, and so is a rule that can never make an instant (its parts exclude each other: `/rule`, or the set position's own pointer). Instants lie in 0001-01-01T00:00:00Z–9999-12-31T23:59:59.999Z (UTC), like every date of the API: a series reaching 9999-12-31 ends there (`ended`), an until past it is taken as it. An expansion looks at most 10,000 of the rule's periods (from the first day with `count`) and 10,000 instants; finding none there is the end of the series, never an error.",
   });
 
 export const TaskRecurrence = z
@@ -59,9 +59,7 @@ const recurrenceFields = z.strictObject({
   timeZone: TimeZone,
   status: z.enum(['active', 'paused']).optional(),
 });
-export const TaskRecurrenceCreate = recurrenceFields
-  .extend({ templateTaskId: ResourceId })
-  .meta({ id: 'TaskRecurrenceCreate', description: 'A new series for an existing template task.' });
+export const TaskRecurrenceCreate = recurrenceFields.extend({ templateTaskId: ResourceId }).meta({ id: 'TaskRecurrenceCreate', description: 'A new series for an existing template task.' });
 export const TaskRecurrenceUpdate = casPatchOf(recurrenceFields, 'TaskRecurrenceUpdate', 'Compare-and-set of series attributes.');
 
 export const TaskRecurrencePreviewRequest = z
@@ -102,13 +100,14 @@ const manage = ['task-recurrences:write', 'tasks:read', 'tasks:write'] as const;
 
 export const taskRecurrenceOperations = [
   f.list('listTaskRecurrences', '/v1/task-recurrences', {
-    description: 'The workspace\'s unarchived series, oldest first, optionally of one template task and/or in one status. A service account sees the series of the tasks its resource grants cover.',
+    description: "The workspace's unarchived series, oldest first, optionally of one template task and/or in one status. A service account sees the series of the tasks its resource grants cover.",
     scopes: read,
     query: { templateTaskId: ResourceId.optional(), status: z.enum(['active', 'paused', 'ended']).optional() },
     item: TaskRecurrence,
   }),
   f.get('getTaskRecurrence', '/v1/task-recurrences/{id}', {
-    description: 'One series, archived or not. `nextOccurrenceAt` is the first instant not yet materialised (null for an ended or external series); `lastCheckedAt` the last materialisation run or recheck.',
+    description:
+      'One series, archived or not. `nextOccurrenceAt` is the first instant not yet materialised (null for an ended or external series); `lastCheckedAt` the last materialisation run or recheck.',
     scopes: read,
     data: TaskRecurrence,
   }),
@@ -119,14 +118,14 @@ export const taskRecurrenceOperations = [
   }),
   f.create('createTaskRecurrence', '/v1/task-recurrences', {
     description:
-      'A new series of an unarchived task of the workspace (400 /templateTaskId otherwise). Every occurrence is a copy of the template (title, description, priority, project, list, assignee, estimate, tags), open and due at the occurrence: local midnight of its day in `timeZone`. The worker materialises due occurrences every minute, exactly once each, from the series\' creation on: instants of a start in the past are made by a recheck only. A rule with no instant left (count or until used up, or none before 9999-12-31) makes an `ended` series; one that can never make an instant is 400 (RecurrenceRule).',
+      "A new series of an unarchived task of the workspace (400 /templateTaskId otherwise). Every occurrence is a copy of the template (title, description, priority, project, list, assignee, estimate, tags), open and due at the occurrence: local midnight of its day in `timeZone`. The worker materialises due occurrences every minute, exactly once each, from the series' creation on: instants of a start in the past are made by a recheck only. A rule with no instant left (count or until used up, or none before 9999-12-31) makes an `ended` series; one that can never make an instant is 400 (RecurrenceRule).",
     scopes: manage,
     body: TaskRecurrenceCreate,
     data: TaskRecurrence,
   }),
   f.update('updateTaskRecurrence', '/v1/task-recurrences/{id}', {
     description:
-      'Compare-and-set of the rule, first day, time zone or status (`active`, `paused`; `ended` is the schedule\'s to set). A changed schedule, and resuming a paused series, continue from now on after the last occurrence made (what fell due while paused is made by a recheck only). An archived series is 409 until restored.',
+      "Compare-and-set of the rule, first day, time zone or status (`active`, `paused`; `ended` is the schedule's to set). A changed schedule, and resuming a paused series, continue from now on after the last occurrence made (what fell due while paused is made by a recheck only). An archived series is 409 until restored.",
     scopes: manage,
     concurrency: 'cas',
     body: TaskRecurrenceUpdate,
@@ -145,14 +144,14 @@ export const taskRecurrenceOperations = [
   f.action('POST', 'recheckTaskRecurrence', '/v1/task-recurrences/{id}/recheck', {
     summary: 'Re-evaluate a series and create missing occurrences',
     description:
-      'Re-evaluates the series now: every instant of its schedule from its first day up to now without an occurrence gets one (source `recheck`, at most 100 per request, oldest first, within 10,000 periods of the first day; recheck again for the rest), then the cursor moves past now (a schedule that has no further instant, or that cannot be expanded, ends the series). Done within the request: the 202 operation has succeeded and `Location` names the series\' occurrences. A paused or archived series is 409, and so is one the worker or another recheck is materialising at that moment (retry).',
+      "Re-evaluates the series now: every instant of its schedule from its first day up to now without an occurrence gets one (source `recheck`, at most 100 per request, oldest first, within 10,000 periods of the first day; recheck again for the rest), then the cursor moves past now (a schedule that has no further instant, or that cannot be expanded, ends the series). Done within the request: the 202 operation has succeeded and `Location` names the series' occurrences. A paused or archived series is 409, and so is one the worker or another recheck is materialising at that moment (retry).",
     scopes: manage,
     async: true,
   }),
   f.action('POST', 'submitTaskRecurrenceEvent', '/v1/task-recurrences/{id}/events', {
     summary: 'Submit an external event to a series',
     description:
-      'For a series with frequency `external`: the event creates one occurrence task due at `occurredAt` (source `external-event`). `externalEventId` is the caller\'s key: the same id again creates nothing and answers the same operation (its id is the occurrence\'s). `eventType` and `attributes` are passed on in the task_recurrence.event_received event. Done within the request: the 202 operation has succeeded and `Location` names the series\' occurrences. A scheduled, paused, ended or archived series is 409.',
+      "For a series with frequency `external`: the event creates one occurrence task due at `occurredAt` (source `external-event`). `externalEventId` is the caller's key: the same id again creates nothing and answers the same operation (its id is the occurrence's). `eventType` and `attributes` are passed on in the task_recurrence.event_received event. Done within the request: the 202 operation has succeeded and `Location` names the series' occurrences. A scheduled, paused, ended or archived series is 409.",
     scopes: ['task-recurrences:run', 'tasks:write'],
     async: true,
     body: TaskRecurrenceEvent,

@@ -50,9 +50,7 @@ export const TaskMove = z
   })
   .meta({ id: 'TaskMove', description: 'New project / list placement of a task.' });
 
-export const TaskTimerStart = z
-  .strictObject({ note: ShortText.optional() })
-  .meta({ id: 'TaskTimerStart', description: 'Optional note of the time entry the timer creates.' });
+export const TaskTimerStart = z.strictObject({ note: ShortText.optional() }).meta({ id: 'TaskTimerStart', description: 'Optional note of the time entry the timer creates.' });
 
 const taskFilters = {
   projectId: ResourceId.optional(),

@@ -1,15 +1,5 @@
 import { z } from 'zod';
-import {
-  archivableFields,
-  casPatchOf,
-  ExpectedVersion,
-  Money,
-  RateInput,
-  ResourceId,
-  ShortText,
-  Timestamp,
-  Version,
-} from '../schemas/common.js';
+import { archivableFields, casPatchOf, ExpectedVersion, Money, RateInput, ResourceId, ShortText, Timestamp, Version } from '../schemas/common.js';
 import type { OperationDefinition } from '../types.js';
 import { family } from './builders.js';
 
@@ -47,11 +37,7 @@ const timeEntryFields = z.strictObject({
   note: ShortText.nullable().optional(),
 });
 export const TimeEntryCreate = timeEntryFields.meta({ id: 'TimeEntryCreate', description: 'Attributes of a new time entry.' });
-export const TimeEntryUpdate = casPatchOf(
-  timeEntryFields,
-  'TimeEntryUpdate',
-  'Compare-and-set of time-entry attributes (billing state has its own operation).',
-);
+export const TimeEntryUpdate = casPatchOf(timeEntryFields, 'TimeEntryUpdate', 'Compare-and-set of time-entry attributes (billing state has its own operation).');
 
 export const TimeEntryBilling = z
   .object({ timeEntryId: ResourceId, billable: z.boolean(), billingRate: Money.nullable(), version: Version })

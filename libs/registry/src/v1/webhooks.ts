@@ -56,15 +56,11 @@ const webhookFields = {
   failingSince: Timestamp.nullable().describe(
     'Since when every attempt to the receiver has failed (null while deliveries succeed). From the fifth consecutive failure attempts are spaced by the retry schedule, one at a time; failing for the whole schedule disables the subscription (`receiver_failing`).',
   ),
-  previousSecretExpiresAt: Timestamp.nullable().describe(
-    'After `rotateSigningSecret`: until when deliveries also carry a signature under the previous secret (null when only the current one signs).',
-  ),
+  previousSecretExpiresAt: Timestamp.nullable().describe('After `rotateSigningSecret`: until when deliveries also carry a signature under the previous secret (null when only the current one signs).'),
   signatureVersion: z.literal('v2'),
   version: Version,
 };
-export const Webhook = z
-  .object({ ...baseFields, ...webhookFields })
-  .meta({ id: 'Webhook', description: 'A signed (v2) webhook subscription.' });
+export const Webhook = z.object({ ...baseFields, ...webhookFields }).meta({ id: 'Webhook', description: 'A signed (v2) webhook subscription.' });
 export const WebhookWithSecret = z
   .object({ ...baseFields, ...webhookFields, signingSecret: z.string().describe('Shown exactly once; store it to verify signatures.') })
   .meta({ id: 'WebhookWithSecret', description: 'A new webhook subscription with its one-time signing secret.' });
@@ -89,7 +85,9 @@ export const WebhookUpdate = casPatchOf(
       .min(0)
       .max(WEBHOOK_PREVIOUS_SECRET_MAX_SECONDS)
       .meta({ examples: [WEBHOOK_PREVIOUS_SECRET_DEFAULT_SECONDS] })
-      .describe(`With rotateSigningSecret only: how long the previous secret keeps signing, in seconds (default ${WEBHOOK_PREVIOUS_SECRET_DEFAULT_SECONDS}, at most ${WEBHOOK_PREVIOUS_SECRET_MAX_SECONDS}; 0 stops it at once).`),
+      .describe(
+        `With rotateSigningSecret only: how long the previous secret keeps signing, in seconds (default ${WEBHOOK_PREVIOUS_SECRET_DEFAULT_SECONDS}, at most ${WEBHOOK_PREVIOUS_SECRET_MAX_SECONDS}; 0 stops it at once).`,
+      ),
     recoverSince: Timestamp.describe(
       `Every failed delivery of this subscription created since this instant (at most ${WEBHOOK_RECOVERY_DAYS} days ago) is attempted once more, oldest first, in the background at the subscription's fair share; \`recoveredDeliveries\` says how many. A disabled subscription must be re-enabled in the same request (\`status: "active"\`).`,
     ),

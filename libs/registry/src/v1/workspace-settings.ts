@@ -8,7 +8,10 @@ const f = family('workspace-settings');
 /** The six-field safe settings projection (5.3). */
 const settingsFields = z.strictObject({
   name: Name,
-  locale: z.string().max(5).regex(/^[a-z]{2}(-[A-Z]{2})?$/),
+  locale: z
+    .string()
+    .max(5)
+    .regex(/^[a-z]{2}(-[A-Z]{2})?$/),
   timeZone: TimeZone,
   weekStart: z.enum(['monday', 'sunday']),
   defaultCurrency: CurrencyCode,
@@ -19,11 +22,7 @@ export const WorkspaceSettings = z
   .object({ ...settingsFields.shape, version: Version, updatedAt: Timestamp })
   .meta({ id: 'WorkspaceSettings', description: 'Six-field safe projection of the workspace settings.' });
 
-export const WorkspaceSettingsUpdate = casPatchOf(
-  settingsFields,
-  'WorkspaceSettingsUpdate',
-  'Compare-and-set of the safe settings projection.',
-);
+export const WorkspaceSettingsUpdate = casPatchOf(settingsFields, 'WorkspaceSettingsUpdate', 'Compare-and-set of the safe settings projection.');
 
 export const workspaceSettingsOperations = [
   f.get('getWorkspaceSettings', '/v1/workspace/settings', {

@@ -25,9 +25,7 @@ export const WorkspaceCapabilities = z
 export const WorkspaceEntitlements = z
   .object({
     plan: z.string(),
-    entitlements: z.array(
-      z.object({ key: z.string(), limit: z.number().int().nullable(), used: z.number().int().nullable() }),
-    ),
+    entitlements: z.array(z.object({ key: z.string(), limit: z.number().int().nullable(), used: z.number().int().nullable() })),
   })
   .meta({ id: 'WorkspaceEntitlements', description: 'Plan entitlements and their usage.' });
 

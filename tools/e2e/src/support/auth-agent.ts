@@ -21,8 +21,8 @@ export class AuthAgent {
 
   constructor(private readonly baseUrl: () => string) {}
 
-  async request(method: 'GET' | 'POST', path: string, form?: Record<string, string | string[]>, json?: unknown): Promise<Page> {
-    const headers: Record<string, string> = {};
+  async request(method: 'GET' | 'POST', path: string, form?: Record<string, string | string[]>, json?: unknown, extra: Record<string, string> = {}): Promise<Page> {
+    const headers: Record<string, string> = { ...extra };
     if (this.cookies.size > 0) headers['cookie'] = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     let body: string | undefined;
     if (form) {

@@ -120,8 +120,7 @@ export async function startV1Cell(env: TestEnvironment, options: CellOptions = {
     mint: (scopes) => mintFor(ownerMemberId, scopes),
     member: (permissions) => addMember(database, config, workspaceId, permissions),
     serviceAccount: (scopes, grants) => addServiceAccount(database, config, { workspaceId, ownerMemberId }, scopes, grants),
-    outbox: (aggregateId, eventType) =>
-      database.prisma.outboxEvent.findMany({ where: { workspaceId, aggregateId, ...(eventType ? { eventType } : {}) }, orderBy: { sequence: 'asc' } }),
+    outbox: (aggregateId, eventType) => database.prisma.outboxEvent.findMany({ where: { workspaceId, aggregateId, ...(eventType ? { eventType } : {}) }, orderBy: { sequence: 'asc' } }),
     otherWorkspace: (name = 'Elsewhere') => otherWorkspace(database, config, name),
     async close() {
       for (const app of [v1b, v1]) await app.close();

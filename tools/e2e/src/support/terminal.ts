@@ -7,7 +7,9 @@ export const TMUX_AVAILABLE = spawnSync('sh', ['-c', 'command -v tmux && command
 
 const tmux = (socket: string, args: readonly string[], env: Record<string, string>) =>
   new Promise<string>((resolve, reject) => {
-    execFile('tmux', ['-L', socket, ...args], { env, encoding: 'utf8', timeout: 10_000 }, (error, stdout, stderr) => (error ? reject(new Error(`tmux ${args[0]}: ${stderr || error.message}`)) : resolve(stdout)));
+    execFile('tmux', ['-L', socket, ...args], { env, encoding: 'utf8', timeout: 10_000 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`tmux ${args[0]}: ${stderr || error.message}`)) : resolve(stdout),
+    );
   });
 
 /**

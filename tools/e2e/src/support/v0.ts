@@ -17,7 +17,14 @@ export interface LegacyReply<T = unknown> {
 }
 
 /** Sends a v0 request (a string or byte body is sent as is, anything else as JSON); redirects are not followed. */
-export async function callV0<T = unknown>(app: Pick<RunningApp, 'url'>, method: string, path: string, token: string | undefined, body?: unknown, headers: Record<string, string> = {}): Promise<LegacyReply<T>> {
+export async function callV0<T = unknown>(
+  app: Pick<RunningApp, 'url'>,
+  method: string,
+  path: string,
+  token: string | undefined,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<LegacyReply<T>> {
   const res = await fetch(`${app.url}${path}`, {
     method,
     // GET / is a redirect to v1's discovery document: the test wants the 302 itself.
@@ -135,8 +142,11 @@ export async function startV0Cell(env: TestEnvironment, options: V0CellOptions =
     otherWorkspace: (name = 'Elsewhere') => otherWorkspace(database, config, name),
     teamToken: (createdByMemberId = ownerMemberId, workspaceId = seeded.workspaceId) => teamToken(workspaceId, createdByMemberId),
     mint: async (scopes) =>
-      (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId: seeded.workspaceId, kind: 'personal_access_token', name: `pat-${++minted}`, scopes, memberId: ownerMemberId })))
-        .token,
+      (
+        await database.prisma.$transaction((tx) =>
+          issueCredential(tx, config, { workspaceId: seeded.workspaceId, kind: 'personal_access_token', name: `pat-${++minted}`, scopes, memberId: ownerMemberId }),
+        )
+      ).token,
     async close() {
       for (const app of [v1, v0]) await app?.close();
       await services.close();

@@ -51,8 +51,16 @@ export function assertShape(operationId: string, data: unknown): void {
   const shape = schema.shape as Record<string, { safeParse(v: unknown): { success: boolean } }>;
   const required = Object.keys(shape).filter((key) => !shape[key]!.safeParse(undefined).success);
   const keys = Object.keys(data as object);
-  assert.deepEqual(keys.filter((key) => !(key in shape)), [], `${operationId}: undeclared properties`);
-  assert.deepEqual(required.filter((key) => !keys.includes(key)), [], `${operationId}: missing properties`);
+  assert.deepEqual(
+    keys.filter((key) => !(key in shape)),
+    [],
+    `${operationId}: undeclared properties`,
+  );
+  assert.deepEqual(
+    required.filter((key) => !keys.includes(key)),
+    [],
+    `${operationId}: missing properties`,
+  );
 }
 
 /** Every item of a list, following links.next page by page. */

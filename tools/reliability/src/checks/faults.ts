@@ -53,7 +53,12 @@ export async function faults(platform: FaultyPlatform): Promise<Ledger> {
     { generation: 'v0', probe: { method: 'GET', path: '/tasks?limit=5', headers: { authorization: `Bearer ${platform.teamToken()}` } } },
     {
       generation: 'v0',
-      probe: { method: 'POST', path: '/tasks', headers: { authorization: `Bearer ${platform.teamToken()}`, 'content-type': 'application/json' }, body: JSON.stringify({ title: `fault ${randomUUID()}` }) },
+      probe: {
+        method: 'POST',
+        path: '/tasks',
+        headers: { authorization: `Bearer ${platform.teamToken()}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ title: `fault ${randomUUID()}` }),
+      },
       create: (answer) => {
         const id = (answer.json as { _id?: string } | undefined)?._id;
         return id ? `/tasks/${id}` : undefined;
@@ -88,10 +93,25 @@ export async function faults(platform: FaultyPlatform): Promise<Ledger> {
         return;
       }
       judge(ledger, generation, name, probe, answer, { label: `${scenario}, request started ${startedIn} the fault` }, true);
-      if (answer.status === 401 || answer.status === 403) ledger.find('refused-during-fault', name, probe, answer, `a valid credential got ${answer.status} (request started ${startedIn} the fault); an unreachable dependency is a 503`, `${scenario}: ${answer.status}`);
+      if (answer.status === 401 || answer.status === 403)
+        ledger.find(
+          'refused-during-fault',
+          name,
+          probe,
+          answer,
+          `a valid credential got ${answer.status} (request started ${startedIn} the fault); an unreachable dependency is a 503`,
+          `${scenario}: ${answer.status}`,
+        );
       // Healthy requests are far quicker, so any answer beyond the bound is one the fault held up.
       if (answer.status !== 0 && answer.ms > bound) {
-        ledger.find('slow-answer-during-fault', name, probe, answer, `answered after ${answer.ms} ms (request started ${startedIn} the fault); the bound is DEPENDENCY_TIMEOUT_MS ${platform.dependencyTimeoutMs} + ${MARGIN_MS} ms`, `${scenario}, request started ${startedIn} the fault`);
+        ledger.find(
+          'slow-answer-during-fault',
+          name,
+          probe,
+          answer,
+          `answered after ${answer.ms} ms (request started ${startedIn} the fault); the bound is DEPENDENCY_TIMEOUT_MS ${platform.dependencyTimeoutMs} + ${MARGIN_MS} ms`,
+          `${scenario}, request started ${startedIn} the fault`,
+        );
       }
       if (answer.status >= 200 && answer.status < 300 && create) {
         const path = create(answer);
@@ -137,7 +157,15 @@ export async function faults(platform: FaultyPlatform): Promise<Ledger> {
   for (const write of acknowledged) {
     const headers = { authorization: `Bearer ${write.generation === 'v1' ? platform.pat : platform.teamToken()}` };
     const answer = await send(url(write.generation), { method: 'GET', path: write.path, headers });
-    if (answer.status !== 200) ledger.find('acknowledged-write-lost', `${write.scenario}: ${write.generation} create`, { method: 'GET', path: write.path }, answer, 'a create answered 2xx does not exist afterwards', write.scenario);
+    if (answer.status !== 200)
+      ledger.find(
+        'acknowledged-write-lost',
+        `${write.scenario}: ${write.generation} create`,
+        { method: 'GET', path: write.path },
+        answer,
+        'a create answered 2xx does not exist afterwards',
+        write.scenario,
+      );
   }
   ledger.bump('faults (3 dependencies × cut, black hole; PostgreSQL 53300, Redis LOADING and READONLY; PostgreSQL and Redis slow)', scenarios.length);
   ledger.bump('ms slowest recovery', slowestRecovery);

@@ -112,10 +112,15 @@ function fill(value: unknown, token: (s: string) => unknown): unknown {
 }
 
 /** A key of `n` characters the Idempotency-Key pattern takes, new each time (a reused key would replay). */
-const freshKey = (n: number) => `k${randomBytes(n).toString('base64url').replace(/[^A-Za-z0-9]/g, 'x')}`.slice(0, n);
+const freshKey = (n: number) =>
+  `k${randomBytes(n)
+    .toString('base64url')
+    .replace(/[^A-Za-z0-9]/g, 'x')}`.slice(0, n);
 
 const queryString = (query: Readonly<Record<string, unknown>>) => {
-  const entries = Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]);
+  const entries = Object.entries(query)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]);
   return entries.length ? `?${new URLSearchParams(entries).toString()}` : '';
 };
 
@@ -139,8 +144,14 @@ const recurrenceRule: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
         frequency: fc.constantFrom('daily', 'weekly', 'monthly', 'yearly'),
         interval: fc.option(fc.oneof(fc.constantFrom(1, 2, 7, 53, 366), fc.integer({ min: 1, max: 366 })), { nil: undefined }),
         byWeekday: fc.option(fc.uniqueArray(fc.constantFrom('mo', 'tu', 'we', 'th', 'fr', 'sa', 'su'), { minLength: 1, maxLength: 7 }), { nil: undefined }),
-        byMonthDay: fc.option(fc.uniqueArray(fc.oneof(fc.constantFrom(1, 28, 29, 30, 31, -1, -31), fc.integer({ min: 1, max: 31 }), fc.integer({ min: -31, max: -1 })), { minLength: 1, maxLength: 6 }), { nil: undefined }),
-        bySetPosition: fc.option(fc.uniqueArray(fc.oneof(fc.constantFrom(1, -1, 2, -2, 5, -5, 53, 366, -366), fc.integer({ min: 1, max: 366 }), fc.integer({ min: -366, max: -1 })), { minLength: 1, maxLength: 4 }), { nil: undefined }),
+        byMonthDay: fc.option(
+          fc.uniqueArray(fc.oneof(fc.constantFrom(1, 28, 29, 30, 31, -1, -31), fc.integer({ min: 1, max: 31 }), fc.integer({ min: -31, max: -1 })), { minLength: 1, maxLength: 6 }),
+          { nil: undefined },
+        ),
+        bySetPosition: fc.option(
+          fc.uniqueArray(fc.oneof(fc.constantFrom(1, -1, 2, -2, 5, -5, 53, 366, -366), fc.integer({ min: 1, max: 366 }), fc.integer({ min: -366, max: -1 })), { minLength: 1, maxLength: 4 }),
+          { nil: undefined },
+        ),
         end: fc.oneof(fc.constant(undefined), fc.record({ count: fc.oneof(fc.constantFrom(1, 2, 10_000), fc.integer({ min: 1, max: 10_000 })) }), fc.record({ until: dayArbitrary })),
       })
       .map(({ end, ...rule }) => {
@@ -182,17 +193,34 @@ export async function generatedInput(world: World, options: { seed?: number; run
   const seed = options.seed ?? DEFAULT_SEED;
   ledger.notes.push(`seed ${seed}`);
   const v1Get = (path: string, token = a.pat) => send(world.v1.url, { method: 'GET', path, headers: { authorization: `Bearer ${token}` } });
-  const v1Post = (path: string, body: unknown) => send(world.v1.url, { method: 'POST', path, headers: { authorization: `Bearer ${a.pat}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const v1Post = (path: string, body: unknown) =>
+    send(world.v1.url, { method: 'POST', path, headers: { authorization: `Bearer ${a.pat}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   // A custom field of every type on every target type, so values are drawn for each type (dates at the bounds,
   // numbers at the double's edges, options, members).
   for (const fieldType of CustomFieldType.options) {
-    const options = fieldType === 'select' || fieldType === 'multi-select' ? [{ key: 'first', label: 'First' }, { key: 'last', label: 'Last' }] : undefined;
-    await v1Post('/v1/custom-field-definitions', { key: `generated_${fieldType.replace('-', '_')}`, label: `Generated ${fieldType}`, fieldType, targetTypes: ['contacts', 'projects', 'tasks'], ...(options ? { options } : {}) });
+    const options =
+      fieldType === 'select' || fieldType === 'multi-select'
+        ? [
+            { key: 'first', label: 'First' },
+            { key: 'last', label: 'Last' },
+          ]
+        : undefined;
+    await v1Post('/v1/custom-field-definitions', {
+      key: `generated_${fieldType.replace('-', '_')}`,
+      label: `Generated ${fieldType}`,
+      fieldType,
+      targetTypes: ['contacts', 'projects', 'tasks'],
+      ...(options ? { options } : {}),
+    });
   }
   const dataOf = <T>(answer: Answer) => ((answer.json as { data?: T } | undefined)?.data ?? undefined) as T | undefined;
   const definitions = async () =>
-    (dataOf<{ key: string; fieldType: string; targetTypes: string[]; options?: { key: string }[]; required: boolean; archivedAt: string | null }[]>(await v1Get('/v1/custom-field-definitions?limit=200')) ?? [])
+    (
+      dataOf<{ key: string; fieldType: string; targetTypes: string[]; options?: { key: string }[]; required: boolean; archivedAt: string | null }[]>(
+        await v1Get('/v1/custom-field-definitions?limit=200'),
+      ) ?? []
+    )
       .filter((d) => d.archivedAt === null)
       .map((d) => ({ key: d.key, fieldType: d.fieldType, targetTypes: d.targetTypes, options: (d.options ?? []).map((o) => o.key), required: d.required === true }));
   const catalogues: Catalogues = {
@@ -230,7 +258,8 @@ export async function generatedInput(world: World, options: { seed?: number; run
       if (component === 'AutomationStep' && catalogues.actions.length > 0) {
         return mix(fc.oneof(...catalogues.actions.map((action) => fc.record({ actionId: fc.constant(action.id), input: arbitraryOf(action.inputSchema, hintsFor(generation, path)) }))), 30);
       }
-      if (component === 'AutomationTrigger' && catalogues.eventTypes.length > 0) return fc.tuple(derived(), fc.constantFrom(...catalogues.eventTypes)).map(([trigger, type]) => ({ ...(trigger as object), eventType: type }));
+      if (component === 'AutomationTrigger' && catalogues.eventTypes.length > 0)
+        return fc.tuple(derived(), fc.constantFrom(...catalogues.eventTypes)).map(([trigger, type]) => ({ ...(trigger as object), eventType: type }));
       // A webhook's filter also takes `*`, every event type.
       if (name === 'eventType' && catalogues.eventTypes.length > 0) return mix(fc.constantFrom('*', ...catalogues.eventTypes));
       if (name === 'values' && typeof node['additionalProperties'] === 'object') {
@@ -301,7 +330,9 @@ export async function generatedInput(world: World, options: { seed?: number; run
     const hints = hintsFor('v1', op.path);
     const bodyRoot = op.request.body ? jsonSchemaOf(op.request.body) : null;
     const body = bodyRoot ? arbitraryOf(bodyRoot, hints) : fc.constant(undefined);
-    const draw = fc.record({ path: pathDraw(op.request.path, 'v1', op.path), query: parameters(op.request.query, hints), headers: parameters(op.request.headers, hints), body }).map((d) => (d.body === undefined ? { path: d.path, query: d.query, headers: d.headers } : { ...d, body: coherent(d.body) }));
+    const draw = fc
+      .record({ path: pathDraw(op.request.path, 'v1', op.path), query: parameters(op.request.query, hints), headers: parameters(op.request.headers, hints), body })
+      .map((d) => (d.body === undefined ? { path: d.path, query: d.query, headers: d.headers } : { ...d, body: coherent(d.body) }));
     const inputs = Number(Boolean(op.request.path)) + Number(Boolean(op.request.query)) + Number(Boolean(op.request.body)) + Number(Boolean(op.request.headers));
     let token: string | undefined;
     return {
@@ -327,7 +358,12 @@ export async function generatedInput(world: World, options: { seed?: number; run
         }
         if (bodyText !== undefined) headers['content-type'] = 'application/json';
         const query = fill(d.query, (s) => idOfToken(s) ?? s) as Record<string, unknown>;
-        return { method: op.method, path: `${path}${queryString(query)}`, headers, ...(bodyText === undefined ? {} : { body: version === undefined ? bodyText : bodyText.replaceAll(JSON.stringify(VERSION), JSON.stringify(version)) }) };
+        return {
+          method: op.method,
+          path: `${path}${queryString(query)}`,
+          headers,
+          ...(bodyText === undefined ? {} : { body: version === undefined ? bodyText : bodyText.replaceAll(JSON.stringify(VERSION), JSON.stringify(version)) }),
+        };
       },
       answerProblem: (answer) => v1AnswerProblem(op, answer),
     };
@@ -339,13 +375,21 @@ export async function generatedInput(world: World, options: { seed?: number; run
     // v0 bodies are any JSON object; the v1 operation's body is what the v0 adapter passes on (its declared
     // attributes), so it is drawn from that schema, with fields v0 ignores (a team, an id) besides.
     const v1Body = v1?.request.body ? jsonSchemaOf(v1.request.body) : null;
-    const ignored = fc.dictionary(fc.oneof(fc.constantFrom('team', 'teamId', 'workspaceId', '_team', 'id', 'createdAt', 'revision'), fc.string({ minLength: 1, maxLength: 12 })), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 });
+    const ignored = fc.dictionary(
+      fc.oneof(fc.constantFrom('team', 'teamId', 'workspaceId', '_team', 'id', 'createdAt', 'revision'), fc.string({ minLength: 1, maxLength: 12 })),
+      fc.jsonValue({ maxDepth: 1 }),
+      { maxKeys: 3 },
+    );
     const takesBody = op.body === 'required' || op.bodyAlias;
     const aliasId = fc.oneof({ weight: 8, arbitrary: fc.constant(EXISTING) }, { weight: 2, arbitrary: fc.oneof(fc.uuid(), textArbitrary(1, 64)) });
     const body = takesBody
-      ? fc.record({ attributes: v1Body ? arbitraryOf(v1Body, hints) : fc.constant({}), ignored, alias: op.bodyAlias ? aliasId : fc.constant(undefined) }).map(({ attributes, ignored: extra, alias }) => ({ ...extra, ...(attributes as object), ...(alias === undefined ? {} : { _id: alias }) }))
+      ? fc
+          .record({ attributes: v1Body ? arbitraryOf(v1Body, hints) : fc.constant({}), ignored, alias: op.bodyAlias ? aliasId : fc.constant(undefined) })
+          .map(({ attributes, ignored: extra, alias }) => ({ ...extra, ...(attributes as object), ...(alias === undefined ? {} : { _id: alias }) }))
       : fc.constant(undefined);
-    const draw = fc.record({ path: pathDraw(op.request.path, 'v0', op.path), query: parameters(op.request.query, hints), body }).map((d) => ({ path: d.path, query: d.query, headers: {}, ...(d.body === undefined ? {} : { body: coherent(d.body) }) }));
+    const draw = fc
+      .record({ path: pathDraw(op.request.path, 'v0', op.path), query: parameters(op.request.query, hints), body })
+      .map((d) => ({ path: d.path, query: d.query, headers: {}, ...(d.body === undefined ? {} : { body: coherent(d.body) }) }));
     // The alias writes name their resource in the body: A's, as the `/{_id}` operation of the same resource finds it.
     const sibling = v0Operations.find((o) => o.path === `${op.path}/{_id}` && o.method === 'GET');
     return {
@@ -456,7 +500,12 @@ export async function generatedInput(world: World, options: { seed?: number; run
     const runs = readBack ? Math.min(target.runs, READ_BACK_RUNS) : target.runs;
     const details = await fc.check(property, { numRuns: Math.max(1, Math.round(runs * (options.runs ?? 1))), seed: operationSeed });
     if (details.failed && failure) {
-      found.push(report(failure, `shrunk in ${details.numShrinks} steps (seed ${seed}, operation seed ${operationSeed}, path ${details.counterexamplePath}${readBack ? ', read back after the writes' : ''}; RELIABILITY_SEED=${seed} reproduces the run)`));
+      found.push(
+        report(
+          failure,
+          `shrunk in ${details.numShrinks} steps (seed ${seed}, operation seed ${operationSeed}, path ${details.counterexamplePath}${readBack ? ', read back after the writes' : ''}; RELIABILITY_SEED=${seed} reproduces the run)`,
+        ),
+      );
     } else if (details.failed) {
       ledger.find('check-error', target.name, 'the property', undefined, `the property threw: ${String(details.errorInstance)}`);
     }
@@ -488,7 +537,10 @@ function v1AnswerProblem(op: OperationDefinition, answer: Answer): string | null
       const parsed = (response as { schema: z.ZodType }).schema.safeParse(data);
       if (parsed.success) return (error as Error).message.split('\n')[0]!.slice(0, 300);
       const at = (path: readonly PropertyKey[]) => path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined), data);
-      return `the response schema refuses ${parsed.error.issues.length} values: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message} (${JSON.stringify(at(i.path))})`).join('; ')}`;
+      return `the response schema refuses ${parsed.error.issues.length} values: ${parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join('.')}: ${i.message} (${JSON.stringify(at(i.path))})`)
+        .join('; ')}`;
     }
   };
   switch (response.kind) {

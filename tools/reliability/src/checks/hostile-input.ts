@@ -79,7 +79,16 @@ export async function hostileInput(world: World, options: { only?: (name: string
       if (op.method === 'DELETE' && !op.bodyAlias) path = path.replace(/\{\w+\}/, crypto.randomUUID());
       const fields = Object.entries(body ?? {}).map(([name, value]) => ({
         name,
-        kind: name === '_id' || /Id$/.test(name) ? ('id' as const) : /At$|On$|Date$/.test(name) ? ('date-time' as const) : typeof value === 'number' ? ('number' as const) : typeof value === 'boolean' ? ('boolean' as const) : ('string' as const),
+        kind:
+          name === '_id' || /Id$/.test(name)
+            ? ('id' as const)
+            : /At$|On$|Date$/.test(name)
+              ? ('date-time' as const)
+              : typeof value === 'number'
+                ? ('number' as const)
+                : typeof value === 'boolean'
+                  ? ('boolean' as const)
+                  : ('string' as const),
       }));
       const token = a.teamToken();
       const shape: RequestShape = {
@@ -102,9 +111,7 @@ export async function hostileInput(world: World, options: { only?: (name: string
   // Reads first, then writes, deletes last: a hostile request that is accepted (lower-case `bearer`) and
   // archives the resource would otherwise leave the later operations nothing but 404s.
   const rank = (method: string) => (method === 'GET' ? 0 : method === 'DELETE' ? 2 : 1);
-  const targets = [...v1Operations.map(v1Target), ...v0Operations.map(v0Target)]
-    .filter((t) => !options.only || options.only(t.name))
-    .sort((x, y) => rank(x.method) - rank(y.method));
+  const targets = [...v1Operations.map(v1Target), ...v0Operations.map(v0Target)].filter((t) => !options.only || options.only(t.name)).sort((x, y) => rank(x.method) - rank(y.method));
   ledger.bump('operations', 0);
 
   const url = (t: Target) => (t.generation === 'v1' ? world.v1.url : cell.v0.url);

@@ -19,11 +19,20 @@ import type { World } from '../support/world.js';
 const WRITERS = 8;
 
 const stringFieldsOf = (op: OperationDefinition, marker: string): Record<string, string> =>
-  Object.fromEntries(fieldsOf(op.request.body).filter((f) => f.kind === 'string' && f.free && !/(url|email|color|currency|code|timezone|locale)$/i.test(f.name)).slice(0, 2).map((f) => [f.name, `${f.name} ${marker}`]));
+  Object.fromEntries(
+    fieldsOf(op.request.body)
+      .filter((f) => f.kind === 'string' && f.free && !/(url|email|color|currency|code|timezone|locale)$/i.test(f.name))
+      .slice(0, 2)
+      .map((f) => [f.name, `${f.name} ${marker}`]),
+  );
 
 /** E-mail fields, fresh per marker: a resource may be unique per address (one pending invitation per address). */
 const addressFieldsOf = (op: OperationDefinition, marker: string): Record<string, string> =>
-  Object.fromEntries(fieldsOf(op.request.body).filter((f) => f.kind === 'string' && /email$/i.test(f.name)).map((f) => [f.name, `${marker}@example.test`]));
+  Object.fromEntries(
+    fieldsOf(op.request.body)
+      .filter((f) => f.kind === 'string' && /email$/i.test(f.name))
+      .map((f) => [f.name, `${marker}@example.test`]),
+  );
 
 export async function races(world: World): Promise<Ledger> {
   const ledger = new Ledger('races');
@@ -46,7 +55,13 @@ export async function races(world: World): Promise<Ledger> {
     answers.forEach((answer, i) => judge(ledger, 'v1', `v1 ${op.operationId}`, probes[i]!, answer, { expect: [200, 412] }));
     const winners = answers.flatMap((answer, i) => (answer.status === 200 ? [i] : []));
     if (winners.length !== 1) {
-      ledger.find('if-match-race', `v1 ${op.operationId}`, `${WRITERS} concurrent ${op.method} ${path} with If-Match ${etag}`, answers[0], `${winners.length} writers succeeded; exactly one must (the rest 412): statuses ${answers.map((x) => x.status).join(',')}`);
+      ledger.find(
+        'if-match-race',
+        `v1 ${op.operationId}`,
+        `${WRITERS} concurrent ${op.method} ${path} with If-Match ${etag}`,
+        answers[0],
+        `${winners.length} writers succeeded; exactly one must (the rest 412): statuses ${answers.map((x) => x.status).join(',')}`,
+      );
     } else {
       const after = await v1({ method: 'GET', path, headers: auth });
       const data = (after.json as { data?: Record<string, unknown> } | undefined)?.data ?? {};
@@ -84,7 +99,13 @@ export async function races(world: World): Promise<Ledger> {
     const ids = new Set(answers.filter((x) => x.status === op.success).map((x) => (x.json as { data?: { id?: string } } | undefined)?.data?.id));
     const inProgress = answers.filter((x) => x.status === 409).every((x) => (x.json as { errors?: { code?: string }[] } | undefined)?.errors?.[0]?.code === 'idempotency_request_in_progress');
     if (ids.size !== 1 || !inProgress) {
-      ledger.find('idempotency-race', name, probe, answers.find((x) => x.status !== op.success) ?? answers[0], `${WRITERS} concurrent POSTs with one Idempotency-Key created ${ids.size} distinct resources (must be 1; the others replay or 409 idempotency_request_in_progress): statuses ${answers.map((x) => x.status).join(',')}`);
+      ledger.find(
+        'idempotency-race',
+        name,
+        probe,
+        answers.find((x) => x.status !== op.success) ?? answers[0],
+        `${WRITERS} concurrent POSTs with one Idempotency-Key created ${ids.size} distinct resources (must be 1; the others replay or 409 idempotency_request_in_progress): statuses ${answers.map((x) => x.status).join(',')}`,
+      );
     } else {
       // And nothing beyond the replayed one exists: the collection holds the marker once.
       const marker = Object.values(stringFieldsOf(op, '')).length > 0 ? String(Object.values(body).find((v) => typeof v === 'string' && v.includes('idem-'))) : undefined;
@@ -109,7 +130,12 @@ export async function races(world: World): Promise<Ledger> {
     const segment = op.path.split('/')[1] ?? '';
     const recipe = V0_RECIPES[segment];
     if (!recipe?.update) continue;
-    const created = await send(cell.v0.url, { method: 'POST', path: `/${segment}`, headers: { authorization: `Bearer ${a.teamToken()}`, 'content-type': 'application/json' }, body: JSON.stringify(recipe.create(world.ids.get('/v1/contacts')?.[0] ?? '')) });
+    const created = await send(cell.v0.url, {
+      method: 'POST',
+      path: `/${segment}`,
+      headers: { authorization: `Bearer ${a.teamToken()}`, 'content-type': 'application/json' },
+      body: JSON.stringify(recipe.create(world.ids.get('/v1/contacts')?.[0] ?? '')),
+    });
     const id = (created.json as { _id?: string } | undefined)?._id;
     if (!id) {
       ledger.find('race-setup', `v0 POST /${segment}`, `POST /${segment}`, created, 'could not create the resource to race on');
@@ -118,13 +144,25 @@ export async function races(world: World): Promise<Ledger> {
     const path = op.path.replace('{_id}', id);
     const [field, value] = Object.entries(recipe.update)[0]!;
     const values = Array.from({ length: WRITERS }, (_v, i) => (typeof value === 'string' ? `${value} ${i}` : value));
-    const probes = values.map((v): Probe => ({ method: 'PUT', path, headers: { authorization: `Bearer ${a.teamToken()}`, 'content-type': 'application/json' }, body: JSON.stringify({ ...recipe.update, [field]: v }) }));
+    const probes = values.map((v): Probe => ({
+      method: 'PUT',
+      path,
+      headers: { authorization: `Bearer ${a.teamToken()}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...recipe.update, [field]: v }),
+    }));
     const answers = await Promise.all(probes.map((p) => send(cell.v0.url, p)));
     const name = `v0 PUT ${op.path}`;
     answers.forEach((answer, i) => judge(ledger, 'v0', name, probes[i]!, answer));
     const ok = answers.filter((x) => x.status === 200).length;
     if (ok !== WRITERS) {
-      ledger.find('v0-last-writer-wins', name, probes[answers.findIndex((x) => x.status !== 200)]!, answers.find((x) => x.status !== 200), `${WRITERS - ok} of ${WRITERS} concurrent PUTs were refused; v0 is last-writer-wins, every one must answer 200`, 'concurrent v0 PUTs');
+      ledger.find(
+        'v0-last-writer-wins',
+        name,
+        probes[answers.findIndex((x) => x.status !== 200)]!,
+        answers.find((x) => x.status !== 200),
+        `${WRITERS - ok} of ${WRITERS} concurrent PUTs were refused; v0 is last-writer-wins, every one must answer 200`,
+        'concurrent v0 PUTs',
+      );
       continue;
     }
     const after = await send(cell.v0.url, { method: 'GET', path, headers: { authorization: `Bearer ${a.teamToken()}` } });

@@ -34,7 +34,8 @@ export async function tenantIsolation(world: World): Promise<Ledger> {
     const full = sampleFor(op.request.body, world.resolve, true);
     const text = fieldsOf(op.request.body).find((f) => f.kind === 'string' && !/(url|email|color|currency|code|version)$/i.test(f.name))?.name;
     const required = sampleFor(op.request.body, world.resolve, false);
-    const sample = hasPathId && required !== null && typeof required === 'object' && !Array.isArray(required) ? { ...required, ...(text ? { [text]: (full as Record<string, unknown>)[text] } : {}) } : full;
+    const sample =
+      hasPathId && required !== null && typeof required === 'object' && !Array.isArray(required) ? { ...required, ...(text ? { [text]: (full as Record<string, unknown>)[text] } : {}) } : full;
     const bodyText = sample === undefined ? undefined : JSON.stringify(sample);
     const bodyReferencesA = bodyText !== undefined && [...aIds].some((id) => bodyText.includes(id));
     if (!hasPathId && !bodyReferencesA) continue;
@@ -59,16 +60,29 @@ export async function tenantIsolation(world: World): Promise<Ledger> {
     });
   }
 
-  for (const [credential, token] of [['v1 PAT of B', b.pat], ['v1 service account of B', b.serviceAccount]] as const) {
+  for (const [credential, token] of [
+    ['v1 PAT of B', b.pat],
+    ['v1 service account of B', b.serviceAccount],
+  ] as const) {
     for (const target of v1Targets) {
       const probe = target.probe(token);
       const answer = await send(world.v1.url, probe);
       const name = `v1 ${target.op.operationId} (${credential})`;
       const unimplemented = !world.served.has(target.op.operationId);
       // A 400 that points into the body (`source.pointer`) is validation, which may come before the lookup.
-      const bodyValidation = answer.status === 400 && probe.body !== undefined && (answer.json as { errors?: { source?: { pointer?: string } }[] } | undefined)?.errors?.every((e) => typeof e.source?.pointer === 'string') === true;
+      const bodyValidation =
+        answer.status === 400 &&
+        probe.body !== undefined &&
+        (answer.json as { errors?: { source?: { pointer?: string } }[] } | undefined)?.errors?.every((e) => typeof e.source?.pointer === 'string') === true;
       const label = `${target.strict ? 'path id' : 'body reference'} of A (${credential})`;
-      judge(ledger, 'v1', name, probe, answer, target.strict && !bodyValidation ? { expect: unimplemented ? [403, 404, 501] : [403, 404], unimplemented, label } : { refuse: true, unimplemented, label });
+      judge(
+        ledger,
+        'v1',
+        name,
+        probe,
+        answer,
+        target.strict && !bodyValidation ? { expect: unimplemented ? [403, 404, 501] : [403, 404], unimplemented, label } : { refuse: true, unimplemented, label },
+      );
       if (answer.status >= 200 && answer.status < 300) {
         const leaked = leaks(answer);
         ledger.find('cross-tenant-access', name, probe, answer, `another workspace's credential got ${answer.status}${leaked.length ? `, revealing ${leaked.length} of A's ids` : ''}`);
@@ -83,8 +97,16 @@ export async function tenantIsolation(world: World): Promise<Ledger> {
     const segment = op.path.split('/')[1] ?? '';
     const path = world.pathForV0(op);
     const recipe = V0_RECIPES[segment];
-    const body = op.body === 'required' || op.bodyAlias ? { ...(op.method === 'PUT' ? (recipe?.update ?? { name: 'x' }) : (recipe?.create(anyA('contacts')) ?? { name: 'x' })), ...(op.bodyAlias ? { _id: anyA(segment) } : {}) } : undefined;
-    const probe: Probe = { method: op.method, path, headers: { authorization: `Bearer ${b.teamToken()}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) };
+    const body =
+      op.body === 'required' || op.bodyAlias
+        ? { ...(op.method === 'PUT' ? (recipe?.update ?? { name: 'x' }) : (recipe?.create(anyA('contacts')) ?? { name: 'x' })), ...(op.bodyAlias ? { _id: anyA(segment) } : {}) }
+        : undefined;
+    const probe: Probe = {
+      method: op.method,
+      path,
+      headers: { authorization: `Bearer ${b.teamToken()}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    };
     const answer = await send(cell.v0.url, probe);
     const name = `v0 ${op.method} ${op.path} (team token of B)`;
     if (answer.status === 429) {

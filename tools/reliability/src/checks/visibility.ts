@@ -33,14 +33,26 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The collection path of a change-feed resource type (`time-entries` -> `/v1/time-entries`) when it has a GET by id. */
 const getOf = new Map(v1Operations.filter((o) => o.method === 'GET' && /^\/v1\/[a-z-]+\/\{id\}$/.test(o.path)).map((o) => [o.path.replace('/{id}', ''), o]));
 // Top-level lists that need no query parameter (comments are listed per target, through activity's targets below).
-const lists = v1Operations.filter((o) => o.method === 'GET' && o.response.kind === 'list' && /^\/v1\/[a-z-]+$/.test(o.path) && getOf.has(o.path) && Object.keys((sampleFor(o.request.query, () => undefined, false) as object | undefined) ?? {}).length === 0);
+const lists = v1Operations.filter(
+  (o) =>
+    o.method === 'GET' &&
+    o.response.kind === 'list' &&
+    /^\/v1\/[a-z-]+$/.test(o.path) &&
+    getOf.has(o.path) &&
+    Object.keys((sampleFor(o.request.query, () => undefined, false) as object | undefined) ?? {}).length === 0,
+);
 
 export async function visibility(world: World): Promise<Ledger> {
   const ledger = new Ledger('visibility');
   const { cell, a } = world;
   const v1 = world.v1.url;
   const call = async (token: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> => {
-    const probe: Probe = { method, path, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
+    const probe: Probe = {
+      method,
+      path,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    };
     const answer = await send(v1, probe);
     ledger.count(answer);
     if (answer.status >= 500) ledger.find('5xx', `${method} ${path}`, probe, answer, `answered ${answer.status}`);
@@ -85,7 +97,8 @@ export async function visibility(world: World): Promise<Ledger> {
       if (names.includes('taskId') && names.includes('projectId')) delete body['projectId'];
       if ('targetType' in body) Object.assign(body, { targetType: 'tasks', targetId: sharedTask });
       // A time range of its own (a generated one may overlap the world's entry of the same member: 409).
-      if (names.includes('startedAt') && names.includes('endedAt')) Object.assign(body, { startedAt: '2021-03-04T05:06:00.000Z', endedAt: '2021-03-04T05:16:00.000Z', durationSeconds: undefined, userId: undefined });
+      if (names.includes('startedAt') && names.includes('endedAt'))
+        Object.assign(body, { startedAt: '2021-03-04T05:06:00.000Z', endedAt: '2021-03-04T05:16:00.000Z', durationSeconds: undefined, userId: undefined });
       for (const key of ['name', 'title']) if (typeof body[key] === 'string') body[key] = `${marker} ${op.operationId}`;
       made = await call(a.pat, 'POST', op.path, body);
       if (made.status < 300) break;
@@ -100,7 +113,12 @@ export async function visibility(world: World): Promise<Ledger> {
   const readGrants = all.map((r) => ({ resourceType: r.t as GrantResourceType, resourceId: null, access: 'read' as const }));
   const outsider = await addMember(cell.database, cell.config, a.workspaceId, MEMBER_PERMISSIONS);
   const viewer = await addMember(cell.database, cell.config, a.workspaceId, MEMBER_PERMISSIONS);
-  const noPii = await addMember(cell.database, cell.config, a.workspaceId, MEMBER_PERMISSIONS.filter((k) => k !== 'members:pii:read'));
+  const noPii = await addMember(
+    cell.database,
+    cell.config,
+    a.workspaceId,
+    MEMBER_PERMISSIONS.filter((k) => k !== 'members:pii:read'),
+  );
   const owner = { workspaceId: a.workspaceId, ownerMemberId: a.memberId };
   const listedSa = await addServiceAccount(cell.database, cell.config, owner, V1_SCOPES, readGrants);
   const unlistedSa = await addServiceAccount(cell.database, cell.config, owner, V1_SCOPES, readGrants);
@@ -114,7 +132,20 @@ export async function visibility(world: World): Promise<Ledger> {
     ],
   });
   if (sharing.status !== 200) ledger.find('setup', 'replaceProjectSharing', 'PUT sharing', sharing, 'the project could not be shared');
-  const subset = ['projects:read', 'tasks:read', 'time-entries:read', 'comments:read', 'documents:read', 'activity:read', 'search:read', 'changes:read', 'exports:read', 'exports:write', 'webhooks:read', 'webhooks:write'];
+  const subset = [
+    'projects:read',
+    'tasks:read',
+    'time-entries:read',
+    'comments:read',
+    'documents:read',
+    'activity:read',
+    'search:read',
+    'changes:read',
+    'exports:read',
+    'exports:write',
+    'webhooks:read',
+    'webhooks:write',
+  ];
   const principals: Principal[] = [
     { name: 'administrator', token: a.pat, scopes: V1_SCOPES, pii: true },
     { name: 'member outside the list', token: await outsider.mint(V1_SCOPES), scopes: V1_SCOPES, pii: true },
@@ -126,7 +157,9 @@ export async function visibility(world: World): Promise<Ledger> {
     { name: 'service account without grants', token: bareSa.token, scopes: V1_SCOPES, pii: true },
   ];
   // Another credential of the administrator: the first one's exports and subscriptions are not its own.
-  const other = await cell.database.prisma.$transaction((tx) => issueCredential(tx, cell.config, { workspaceId: a.workspaceId, kind: 'personal_access_token', name: `visibility ${marker}`, scopes: V1_SCOPES, memberId: a.memberId }));
+  const other = await cell.database.prisma.$transaction((tx) =>
+    issueCredential(tx, cell.config, { workspaceId: a.workspaceId, kind: 'personal_access_token', name: `visibility ${marker}`, scopes: V1_SCOPES, memberId: a.memberId }),
+  );
   principals.push({ name: 'administrator’s other credential', token: other.token, scopes: V1_SCOPES, pii: true });
 
   // Subscriptions of every principal before the events are fanned out again below.
@@ -148,7 +181,11 @@ export async function visibility(world: World): Promise<Ledger> {
   const answers = new Map<string, Promise<boolean>>();
   const canGet = (p: Principal, collection: string, id: string): Promise<boolean> => {
     const key = `${p.name} ${collection}/${id}`;
-    if (!answers.has(key)) answers.set(key, call(p.token, 'GET', `${collection}/${id}`).then((r) => r.status === 200));
+    if (!answers.has(key))
+      answers.set(
+        key,
+        call(p.token, 'GET', `${collection}/${id}`).then((r) => r.status === 200),
+      );
     return answers.get(key)!;
   };
   const comparable = (collection: string) => getOf.has(collection) && !UNCOMPARED.has(collection);
@@ -159,12 +196,20 @@ export async function visibility(world: World): Promise<Ledger> {
     ledger.find('shown-but-not-gettable', `${path} (${p.name})`, `${path} as ${p.name}`, undefined, `${shown} shows ${collection}/${id}, which GET answers 404 or 403`, `${path} shows more than GET`);
   };
   const missing = (p: Principal, path: string, collection: string, id: string) =>
-    ledger.find('gettable-but-not-shown', `${path} (${p.name})`, `${path} as ${p.name}`, undefined, `${collection}/${id} can be read with GET but ${path} leaves it out (the administrator's shows it)`, `${path} shows less than GET`);
+    ledger.find(
+      'gettable-but-not-shown',
+      `${path} (${p.name})`,
+      `${path} as ${p.name}`,
+      undefined,
+      `${collection}/${id} can be read with GET but ${path} leaves it out (the administrator's shows it)`,
+      `${path} shows less than GET`,
+    );
 
   // Sanity: the rule is in force at all (otherwise every comparison below is vacuous).
   const outsiderName = 'member outside the list';
   if (await canGet(principals[1]!, '/v1/projects', shared)) ledger.find('sharing-not-enforced', 'getProject', `GET /v1/projects/${shared}`, undefined, `the ${outsiderName} reads the shared project`);
-  if (!(await canGet(principals[2]!, '/v1/tasks', sharedTask))) ledger.find('sharing-over-enforced', 'getTask', `GET /v1/tasks/${sharedTask}`, undefined, 'the listed viewer cannot read the shared project’s task');
+  if (!(await canGet(principals[2]!, '/v1/tasks', sharedTask)))
+    ledger.find('sharing-over-enforced', 'getTask', `GET /v1/tasks/${sharedTask}`, undefined, 'the listed viewer cannot read the shared project’s task');
 
   // --- lists --------------------------------------------------------------------------------------------------------
   const adminLists = new Map<string, Set<string>>();
@@ -176,7 +221,9 @@ export async function visibility(world: World): Promise<Ledger> {
       if (p.name === 'administrator') adminLists.set(op.path, ids);
       for (const id of ids) await report(p, op.operationId, op.path, op.path, id);
       for (const id of adminLists.get(op.path) ?? []) if (comparable(op.path) && !ids.has(id) && (await canGet(p, op.path, id))) missing(p, op.operationId, op.path, id);
-      if (!p.pii) for (const item of items) if (typeof item['email'] === 'string') ledger.find('personal-data-shown', `${op.operationId} (${p.name})`, op.path, undefined, 'an e-mail address reached a caller without members:pii:read');
+      if (!p.pii)
+        for (const item of items)
+          if (typeof item['email'] === 'string') ledger.find('personal-data-shown', `${op.operationId} (${p.name})`, op.path, undefined, 'an e-mail address reached a caller without members:pii:read');
     }
   }
 
@@ -192,7 +239,13 @@ export async function visibility(world: World): Promise<Ledger> {
     // Every project and task it can read was created: its feed has that entry when its scopes cover the type.
     for (const c of adminFeed) {
       const collection = `/v1/${c.resourceType}`;
-      if (c.action === 'created' && (c.resourceType === 'projects' || c.resourceType === 'tasks') && p.scopes.includes(`${c.resourceType}:read`) && !seen.has(`${c.resourceType}/${c.resourceId}`) && (await canGet(p, collection, c.resourceId))) {
+      if (
+        c.action === 'created' &&
+        (c.resourceType === 'projects' || c.resourceType === 'tasks') &&
+        p.scopes.includes(`${c.resourceType}:read`) &&
+        !seen.has(`${c.resourceType}/${c.resourceId}`) &&
+        (await canGet(p, collection, c.resourceId))
+      ) {
         missing(p, 'listChanges', collection, c.resourceId);
       }
     }
@@ -234,7 +287,8 @@ export async function visibility(world: World): Promise<Ledger> {
   // A member's address matches nothing for a caller who may not read it.
   for (const p of principals.filter((x) => !x.pii && x.scopes.includes('users:read') && x.scopes.includes('search:read'))) {
     const hits = (await listAll(p.token, `/v1/search?q=${encodeURIComponent(outsider.email)}&types=users`)) ?? [];
-    if (hits.length > 0) ledger.find('personal-data-matched', `searchResources (${p.name})`, 'search by e-mail', undefined, 'a search by an e-mail address found its member for a caller without members:pii:read');
+    if (hits.length > 0)
+      ledger.find('personal-data-matched', `searchResources (${p.name})`, 'search by e-mail', undefined, 'a search by an e-mail address found its member for a caller without members:pii:read');
   }
 
   // --- exports ------------------------------------------------------------------------------------------------------
@@ -246,10 +300,15 @@ export async function visibility(world: World): Promise<Ledger> {
       const made = await call(p.token, 'POST', '/v1/exports', { resourceTypes: types.slice(i, i + 10), format: 'jsonl' });
       const id = dataOf<{ id: string }>(made)?.id;
       if (!id) continue;
-      const done = await waitFor(`export ${id}`, async () => {
-        const status = dataOf<{ status: string }>(await call(p.token, 'GET', `/v1/exports/${id}`))?.status;
-        return status === 'succeeded' || status === 'failed' ? status : null;
-      }, 60_000, 250);
+      const done = await waitFor(
+        `export ${id}`,
+        async () => {
+          const status = dataOf<{ status: string }>(await call(p.token, 'GET', `/v1/exports/${id}`))?.status;
+          return status === 'succeeded' || status === 'failed' ? status : null;
+        },
+        60_000,
+        250,
+      );
       if (done !== 'succeeded') continue;
       const download = await call(p.token, 'GET', `/v1/exports/${id}/download`);
       for (const line of download.text.split('\n').filter(Boolean)) {
@@ -261,7 +320,10 @@ export async function visibility(world: World): Promise<Ledger> {
 
   // --- activity: a target's stream exactly when the target can be read -------------------------------------------------
   for (const p of principals.filter((x) => x.scopes.includes('activity:read'))) {
-    for (const [collection, targetType] of [['/v1/projects', 'projects'], ['/v1/tasks', 'tasks']] as const) {
+    for (const [collection, targetType] of [
+      ['/v1/projects', 'projects'],
+      ['/v1/tasks', 'tasks'],
+    ] as const) {
       if (!p.scopes.includes(`${collection.slice(4)}:read`)) continue;
       for (const id of known.get(collection) ?? []) {
         const answer = await call(p.token, 'GET', `/v1/activity?targetType=${targetType}&targetId=${id}`);
@@ -289,11 +351,17 @@ export async function visibility(world: World): Promise<Ledger> {
         const body = { ...(sampleFor(op.request.body, world.resolve, false) as Record<string, unknown> | undefined), ...(version === undefined ? {} : { expectedVersion: version }) };
         const answer = await call(p.token, 'PATCH', op.path.replace('{id}', id), body, op.concurrency === 'if-match' && etag ? { 'if-match': etag } : {});
         ledger.bump('writes tried beyond access');
-        if (answer.status < 300) ledger.find('write-beyond-access', `${op.operationId} (${p.name})`, `PATCH ${op.path}`, answer, `${hidden ? 'a resource it cannot read' : 'a resource of a project it only views'} was changed`);
+        if (answer.status < 300)
+          ledger.find(
+            'write-beyond-access',
+            `${op.operationId} (${p.name})`,
+            `PATCH ${op.path}`,
+            answer,
+            `${hidden ? 'a resource it cannot read' : 'a resource of a project it only views'} was changed`,
+          );
       }
     }
   }
   ledger.bump('principals', principals.length);
   return ledger;
 }
-

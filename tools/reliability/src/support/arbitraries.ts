@@ -50,7 +50,10 @@ const RESOURCE_ID_PATTERN = '^[A-Za-z0-9_-]+$';
 
 /** The days at the edges and those that trip calendar code (leap days, DST changes, the epoch), besides random ones. */
 export const dayArbitrary: fc.Arbitrary<string> = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom(FIRST_DAY, LAST_DAY, '0001-01-02', '9999-12-30', '9999-12-01', '2024-02-29', '2000-02-29', '1900-02-28', '1970-01-01', '2026-03-29', '2026-10-25', '2026-12-31') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(FIRST_DAY, LAST_DAY, '0001-01-02', '9999-12-30', '9999-12-01', '2024-02-29', '2000-02-29', '1900-02-28', '1970-01-01', '2026-03-29', '2026-10-25', '2026-12-31'),
+  },
   { weight: 2, arbitrary: fc.date({ min: new Date(FIRST_MS), max: new Date(LAST_MS), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)) },
   { weight: 2, arbitrary: fc.integer({ min: -800, max: 800 }).map((days) => new Date(ANCHOR_MS + days * DAY_MS).toISOString().slice(0, 10)) },
 );
@@ -83,7 +86,12 @@ export const instantArbitrary: fc.Arbitrary<string> = fc.oneof(
     ),
   },
   { weight: 2, arbitrary: fc.tuple(fc.integer({ min: FIRST_MS, max: LAST_MS }), fc.constantFrom(...OFFSETS), fc.boolean()).map(([ms, offset, fraction]) => instantAt(ms, offset, fraction)) },
-  { weight: 2, arbitrary: fc.tuple(fc.integer({ min: -800 * DAY_MS, max: 800 * DAY_MS }), fc.constantFrom(...OFFSETS), fc.boolean()).map(([delta, offset, fraction]) => instantAt(ANCHOR_MS + delta, offset, fraction)) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.integer({ min: -800 * DAY_MS, max: 800 * DAY_MS }), fc.constantFrom(...OFFSETS), fc.boolean())
+      .map(([delta, offset, fraction]) => instantAt(ANCHOR_MS + delta, offset, fraction)),
+  },
 );
 
 export const timeZoneArbitrary: fc.Arbitrary<string> = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...EXTREME_TIME_ZONES) }, { weight: 1, arbitrary: fc.constantFrom(...OTHER_TIME_ZONES) });
@@ -109,7 +117,13 @@ export function textArbitrary(min: number, max: number): fc.Arbitrary<string> {
   const fits = (s: string) => s.length >= min && s.length <= top;
   const options: fc.WeightedArbitrary<string>[] = [
     { weight: 8, arbitrary: fc.string({ unit: 'grapheme', minLength: min, maxLength: Math.min(top, min + 24) }).filter(fits) },
-    { weight: 1, arbitrary: fc.array(fc.constantFrom(...TRICKY), { minLength: 1, maxLength: 4 }).map((parts) => parts.join('')).filter(fits) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .array(fc.constantFrom(...TRICKY), { minLength: 1, maxLength: 4 })
+        .map((parts) => parts.join(''))
+        .filter(fits),
+    },
     { weight: 1, arbitrary: exactly(top) },
   ];
   if (min > 0) options.push({ weight: 1, arbitrary: exactly(min) });
@@ -179,11 +193,17 @@ function stringArbitrary(node: JsonSchema, name: string, hints: Hints): fc.Arbit
   if (format === 'date' || (pattern && DATE_PATTERN_HINT.test(pattern) && !pattern.includes('T'))) return dayArbitrary;
   if (format === 'date-time' || (pattern && DATE_PATTERN_HINT.test(pattern))) return instantArbitrary;
   if (format === 'email' || /email$/i.test(name)) {
-    return fc.tuple(fc.stringMatching(/^[A-Za-z0-9_'+-]{1,40}$/), fc.constantFrom(...EMAIL_DOMAINS)).map(([local, domain]) => `${local}@${domain}`).filter((s) => s.length <= max);
+    return fc
+      .tuple(fc.stringMatching(/^[A-Za-z0-9_'+-]{1,40}$/), fc.constantFrom(...EMAIL_DOMAINS))
+      .map(([local, domain]) => `${local}@${domain}`)
+      .filter((s) => s.length <= max);
   }
   if (/timeZone$/i.test(name)) return timeZoneArbitrary;
   if (format === 'uri' || format === 'url' || /url$/i.test(name)) {
-    return fc.stringMatching(/^[a-z0-9-]{0,40}$/).map((path) => `https://example.test/hook/${path}`).filter((s) => s.length <= max);
+    return fc
+      .stringMatching(/^[a-z0-9-]{0,40}$/)
+      .map((path) => `https://example.test/hook/${path}`)
+      .filter((s) => s.length <= max);
   }
   const regex = pattern ? safeRegExp(pattern) : undefined;
   if (regex) {

@@ -77,11 +77,13 @@ function valuesFor(kind: FieldKind): { label: string; raw: string; refuse?: bool
         { label: 'NUL in text', raw: s('a\u0000b'), refuse: true },
         { label: 'control characters and a lone surrogate', raw: `${s(`a${CONTROL}`).slice(0, -1)}\\ud800b"` },
         { label: 'huge string (300,000 chars)', raw: s('x'.repeat(300_000)) },
-        ...(kind === 'id' ? [
-          { label: 'not a uuid', raw: s('not-a-uuid') },
-          { label: 'nil uuid', raw: s('00000000-0000-0000-0000-000000000000') },
-          { label: 'injection-looking id', raw: s("1' OR '1'='1") },
-        ] : []),
+        ...(kind === 'id'
+          ? [
+              { label: 'not a uuid', raw: s('not-a-uuid') },
+              { label: 'nil uuid', raw: s('00000000-0000-0000-0000-000000000000') },
+              { label: 'injection-looking id', raw: s("1' OR '1'='1") },
+            ]
+          : []),
         ...(kind === 'date' || kind === 'date-time'
           ? [...OUT_OF_RANGE_DATES.map((d) => ({ label: `out-of-range date ${d}`, raw: s(d), refuse: true })), ...EDGE_DATES.map((d) => ({ label: `edge date ${d}`, raw: s(d) }))]
           : []),
@@ -101,9 +103,20 @@ function valuesFor(kind: FieldKind): { label: string; raw: string; refuse?: bool
     case 'boolean':
       return [...common, { label: 'a string instead of a boolean', raw: '"true"' }, { label: 'a number instead of a boolean', raw: '1' }];
     case 'array':
-      return [...common, { label: 'an object instead of an array', raw: '{}' }, { label: 'array of nulls', raw: '[null,null]' }, { label: 'array of 20,000 items', raw: `[${Array(20_000).fill('"x"').join(',')}]` }, { label: 'NUL in an item', raw: s(['a\u0000b']), refuse: true }];
+      return [
+        ...common,
+        { label: 'an object instead of an array', raw: '{}' },
+        { label: 'array of nulls', raw: '[null,null]' },
+        { label: 'array of 20,000 items', raw: `[${Array(20_000).fill('"x"').join(',')}]` },
+        { label: 'NUL in an item', raw: s(['a\u0000b']), refuse: true },
+      ];
     default:
-      return [...common, { label: 'an array instead of an object', raw: '[]' }, { label: 'a string instead of an object', raw: '"x"' }, { label: 'prototype key inside', raw: '{"__proto__":{"polluted":true}}' }];
+      return [
+        ...common,
+        { label: 'an array instead of an object', raw: '[]' },
+        { label: 'a string instead of an object', raw: '"x"' },
+        { label: 'prototype key inside', raw: '{"__proto__":{"polluted":true}}' },
+      ];
   }
 }
 
@@ -129,7 +142,8 @@ function bodyCases(shape: RequestShape): HostileCase[] {
   raw('deep nesting (100,000 objects)', `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`);
   const stringField = shape.fields.find((f) => f.kind === 'string')?.name ?? shape.fields.find((f) => f.kind === 'id' || f.kind === 'date' || f.kind === 'date-time')?.name;
   if (stringField) {
-    const bytes = (label: string, b: number[]) => raw(`invalid UTF-8 ${label} in ${stringField}`, rawWith(body, stringField, Buffer.concat([Buffer.from('"a'), Buffer.from(b), Buffer.from('b"')])), {}, { refuse: true });
+    const bytes = (label: string, b: number[]) =>
+      raw(`invalid UTF-8 ${label} in ${stringField}`, rawWith(body, stringField, Buffer.concat([Buffer.from('"a'), Buffer.from(b), Buffer.from('b"')])), {}, { refuse: true });
     bytes('0xFF 0xFE', [0xff, 0xfe]);
     bytes('truncated sequence 0xC3', [0xc3]);
     bytes('overlong 0xC0 0xAF', [0xc0, 0xaf]);
@@ -139,7 +153,11 @@ function bodyCases(shape: RequestShape): HostileCase[] {
     raw('oversized body (1.5 MB)', JSON.stringify({ ...body, zzPadding: 'x'.repeat(1_500_000) }), {}, { refuse: true });
   }
   // Bodies the server cannot read as JSON: 415 (issue 10), never parsed as something else.
-  const form = Object.entries(body).filter(([, v]) => typeof v !== 'object').map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&') || 'name=x';
+  const form =
+    Object.entries(body)
+      .filter(([, v]) => typeof v !== 'object')
+      .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+      .join('&') || 'name=x';
   raw('form-encoded body', form, { 'content-type': 'application/x-www-form-urlencoded' }, { expect: [415] });
   raw('multipart body', `--b\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n--b--\r\n`, { 'content-type': 'multipart/form-data; boundary=b' }, { expect: [415] });
   raw('Content-Encoding: gzip (gzipped JSON)', gzipSync(Buffer.from(text)), { 'content-encoding': 'gzip' }, { expect: [415] });
@@ -193,7 +211,12 @@ function pathCases(shape: RequestShape): HostileCase[] {
   const segments = shape.path.split('/');
   for (const index of shape.idSegments) {
     const at = (value: string) => segments.map((s, i) => (i === index ? value : s)).join('/');
-    const p = (label: string, value: string, flags: Partial<HostileCase> = {}) => cases.push({ label: `path segment ${index}: ${label}`, probe: { method: shape.method, path: at(value), headers: jsonHeaders(shape), ...(shape.body ? { body: JSON.stringify(shape.body) } : {}) }, ...flags });
+    const p = (label: string, value: string, flags: Partial<HostileCase> = {}) =>
+      cases.push({
+        label: `path segment ${index}: ${label}`,
+        probe: { method: shape.method, path: at(value), headers: jsonHeaders(shape), ...(shape.body ? { body: JSON.stringify(shape.body) } : {}) },
+        ...flags,
+      });
     p('not a uuid', 'not-a-uuid', { refuse: true });
     p('NUL', 'a%00b', { refuse: true });
     p('invalid UTF-8', '%ff%fe', { refuse: true });
@@ -243,7 +266,12 @@ export function hostileCases(shape: RequestShape, token: string): HostileCase[] 
     ...queryCases(shape).map((c) => ({ ...c, group: `query: ${afterName(c.label).replace(/^(non-decimal integer|out-of-range date|edge date) .*/, '$1')}` })),
     ...bodyCases(shape).map((c) => ({
       ...c,
-      group: fieldNames.has(c.label.split(': ')[0] ?? '') ? `body field: ${afterName(c.label)}` : `body: ${c.label.replace(/ in \w+$/, '').replace(/ \(1\.5 MB.*\)$/, ' (1.5 MB)').replace(/^duplicate field .*/, 'duplicate field')}`,
+      group: fieldNames.has(c.label.split(': ')[0] ?? '')
+        ? `body field: ${afterName(c.label)}`
+        : `body: ${c.label
+            .replace(/ in \w+$/, '')
+            .replace(/ \(1\.5 MB.*\)$/, ' (1.5 MB)')
+            .replace(/^duplicate field .*/, 'duplicate field')}`,
     })),
   ];
 }

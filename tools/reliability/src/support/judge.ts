@@ -32,7 +32,14 @@ export function judge(ledger: Ledger, generation: 'v0' | 'v1', operation: string
   if (expectation.expect && !expectation.expect.includes(status) && !unimplementedAnswer) {
     ledger.find('wrong-status', operation, probe, answer, `the contract requires ${expectation.expect.join(' or ')}`, expectation.label);
   } else if (status >= 500 && !(status === 501 && expectation.unimplemented) && !(status === 503 && allow503)) {
-    ledger.find('5xx', operation, probe, answer, `a ${status} on ${allow503 ? 'a request (only 503 service_unavailable is allowed here)' : 'input it cannot serve (must be a 4xx)'}`, expectation.label);
+    ledger.find(
+      '5xx',
+      operation,
+      probe,
+      answer,
+      `a ${status} on ${allow503 ? 'a request (only 503 service_unavailable is allowed here)' : 'input it cannot serve (must be a 4xx)'}`,
+      expectation.label,
+    );
   } else if (expectation.refuse && (status < 400 || status >= 500) && !(status === 501 && expectation.unimplemented)) {
     ledger.find('accepted-invalid-input', operation, probe, answer, `answered ${status}; the contract requires a 4xx refusal`, expectation.label);
   }

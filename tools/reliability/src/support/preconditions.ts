@@ -13,7 +13,10 @@ const dataOf = (json: unknown): unknown => (json !== null && typeof json === 'ob
 
 /** The ETag of the resource an If-Match operation is about: its path up to the template's first parameter. */
 export async function currentEtag(baseUrl: string, template: string, path: string, token: string): Promise<string | undefined> {
-  const resource = path.split('/').slice(0, idSegments(template)[0]! + 1).join('/');
+  const resource = path
+    .split('/')
+    .slice(0, idSegments(template)[0]! + 1)
+    .join('/');
   const got = await send(baseUrl, { method: 'GET', path: resource, headers: { authorization: `Bearer ${token}` } });
   return typeof got.headers.etag === 'string' ? got.headers.etag : undefined;
 }
@@ -25,7 +28,8 @@ export async function currentEtag(baseUrl: string, template: string, path: strin
  */
 export async function currentVersion(baseUrl: string, template: string, path: string, token: string): Promise<string | undefined> {
   const get = async (p: string) => dataOf((await send(baseUrl, { method: 'GET', path: p, headers: { authorization: `Bearer ${token}` } })).json);
-  const versionOf = (data: unknown) => (data !== null && typeof data === 'object' && !Array.isArray(data) && typeof (data as { version?: unknown }).version === 'string' ? (data as { version: string }).version : undefined);
+  const versionOf = (data: unknown) =>
+    data !== null && typeof data === 'object' && !Array.isArray(data) && typeof (data as { version?: unknown }).version === 'string' ? (data as { version: string }).version : undefined;
   const own = versionOf(await get(path));
   if (own !== undefined) return own;
   const segments = path.split('/');

@@ -35,7 +35,14 @@ export async function settled(database: Database, workspaceId: string): Promise<
  * Sends the refused requests of a batch again on their own, from a settled workspace when the operation leaves
  * work to the worker: the digest before them, or null when one is accepted now (counted as unverifiable).
  */
-export async function resendRefused(ledger: Ledger, database: Database, workspaceId: string, batch: readonly Replayable[], sendAll: (batch: readonly Replayable[]) => Promise<Answer[]>, async: boolean): Promise<Digest | null> {
+export async function resendRefused(
+  ledger: Ledger,
+  database: Database,
+  workspaceId: string,
+  batch: readonly Replayable[],
+  sendAll: (batch: readonly Replayable[]) => Promise<Answer[]>,
+  async: boolean,
+): Promise<Digest | null> {
   const start = async ? await settled(database, workspaceId) : await workspaceDigest(database, workspaceId);
   const again = await sendAll(batch);
   if (!again.every(refused)) {
@@ -51,7 +58,15 @@ export async function resendRefused(ledger: Ledger, database: Database, workspac
  * narrowed to the request that wrote (`written-by-refused-request`), or, when no single request reproduces it, the
  * batch is verified once more from a workspace the worker has settled.
  */
-export async function verifyUnchanged(ledger: Ledger, database: Database, workspaceId: string, operation: string, batch: readonly Replayable[], send: (probe: Probe) => Promise<Answer>, start: Digest): Promise<void> {
+export async function verifyUnchanged(
+  ledger: Ledger,
+  database: Database,
+  workspaceId: string,
+  operation: string,
+  batch: readonly Replayable[],
+  send: (probe: Probe) => Promise<Answer>,
+  start: Digest,
+): Promise<void> {
   const changed = digestDifference(start, await workspaceDigest(database, workspaceId));
   if (changed.length === 0) {
     ledger.bump('batches verified unchanged');
@@ -76,5 +91,12 @@ export async function verifyUnchanged(ledger: Ledger, database: Database, worksp
   for (const item of batch) await send(await item.request());
   const again = digestDifference(quiet, await workspaceDigest(database, workspaceId));
   if (again.length === 0) ledger.bump('batches verified unchanged once the worker settled');
-  else ledger.find('written-by-refused-request', operation, `${batch.length} refused requests`, undefined, `the batch changed ${changed.join(', ')}, and again from a settled workspace ${again.join(', ')} (not reproduced one by one)`);
+  else
+    ledger.find(
+      'written-by-refused-request',
+      operation,
+      `${batch.length} refused requests`,
+      undefined,
+      `the batch changed ${changed.join(', ')}, and again from a settled workspace ${again.join(', ')} (not reproduced one by one)`,
+    );
 }

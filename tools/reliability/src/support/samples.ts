@@ -72,7 +72,28 @@ export function fieldKind(node: JsonSchema, root: JsonSchema, name = ''): FieldK
   return 'unknown';
 }
 
-const STRING_CANDIDATES = ['Sample', 'sample', 'DE', 'de', '10.00', '10', '1', 'EUR', '#336699', 'PT1H', '09:00', 'FREQ=WEEKLY', '2026-03-02', '2026-03-02T09:00:00Z', 'a.b', 'en', 'Europe/Berlin', 'sample-key', 'text/plain', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'];
+const STRING_CANDIDATES = [
+  'Sample',
+  'sample',
+  'DE',
+  'de',
+  '10.00',
+  '10',
+  '1',
+  'EUR',
+  '#336699',
+  'PT1H',
+  '09:00',
+  'FREQ=WEEKLY',
+  '2026-03-02',
+  '2026-03-02T09:00:00Z',
+  'a.b',
+  'en',
+  'Europe/Berlin',
+  'sample-key',
+  'text/plain',
+  'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+];
 
 function sampleString(node: JsonSchema, name: string, ids: IdResolver): string {
   const format = node['format'];

@@ -68,7 +68,9 @@ async function equip(cell: V0Cell, team: Team, label: string, withRole: boolean,
       await tx.memberRole.create({ data: { workspaceId, memberId, roleId: role.id } });
     }
     const account = await tx.serviceAccount.create({ data: { workspaceId, name: `reliability ${label}`, ownerMemberId: memberId } });
-    await tx.resourceGrant.createMany({ data: resourceTypes.map((resourceType) => ({ workspaceId, serviceAccountId: account.id, resourceType: resourceType as GrantResourceType, resourceId: null, access: 'write' as const })) });
+    await tx.resourceGrant.createMany({
+      data: resourceTypes.map((resourceType) => ({ workspaceId, serviceAccountId: account.id, resourceType: resourceType as GrantResourceType, resourceId: null, access: 'write' as const })),
+    });
     const pat = (await issueCredential(tx, cell.config, { workspaceId, kind: 'personal_access_token', name: `reliability pat ${label}`, scopes: V1_SCOPES, memberId })).token;
     const serviceAccount = (await issueCredential(tx, cell.config, { workspaceId, kind: 'service_account', name: `reliability sa ${label}`, scopes: V1_SCOPES, serviceAccountId: account.id })).token;
     return { pat, serviceAccount };
@@ -135,7 +137,7 @@ export async function startWorld(env: TestEnvironment, settings: Record<string, 
   for (const op of v1Operations.filter((o) => o.method === 'GET' && o.response.kind === 'list' && !o.path.includes('{') && served.has(o.operationId) && !OWN_IDENTITIES.has(o.path))) {
     const reply = await get(op.path);
     // Only UUIDs are A's resources: a static catalog's keys (`/v1/automation-actions`: `tasks.create`) belong to no workspace.
-    for (const item of ((reply.json as { data?: { id?: string }[] } | undefined)?.data ?? [])) if (typeof item.id === 'string' && UUID.test(item.id)) add(op.path, item.id);
+    for (const item of (reply.json as { data?: { id?: string }[] } | undefined)?.data ?? []) if (typeof item.id === 'string' && UUID.test(item.id)) add(op.path, item.id);
   }
   // Then one of everything A can create: a few passes, since some bodies need ids of other resources.
   const creates = v1Operations.filter((o) => o.method === 'POST' && !o.path.includes('{') && (o.success === 201 || o.success === 202) && o.request.body && served.has(o.operationId));
@@ -151,7 +153,8 @@ export async function startWorld(env: TestEnvironment, settings: Record<string, 
           // A create that makes another resource too names it (an upload intent's `fileId`): A has that one as well.
           for (const [property, value] of Object.entries((reply.json as { data: Record<string, unknown> }).data)) {
             const collection = `/v1/${kebabOfIdProperty(property)}s`;
-            if (/[a-z]Id$/.test(property) && !ids.has(collection) && creates.every((c) => c.path !== collection) && v1Operations.some((o) => o.path === collection && o.method === 'GET')) add(collection, value);
+            if (/[a-z]Id$/.test(property) && !ids.has(collection) && creates.every((c) => c.path !== collection) && v1Operations.some((o) => o.path === collection && o.method === 'GET'))
+              add(collection, value);
           }
           pending.delete(op);
           break;
@@ -164,7 +167,12 @@ export async function startWorld(env: TestEnvironment, settings: Record<string, 
   // for the spare member, so the nested routes (`…/appointments/{appointmentId}`) reach a real resource.
   for (const op of v1Operations.filter((o) => o.method === 'POST' && /^\/v1\/members\/\{id\}\/[a-z-]+$/.test(o.path) && o.success === 201 && o.request.body && served.has(o.operationId))) {
     const body = sampleFor(op.request.body, resolve, false);
-    const reply = await send(v1.url, { method: 'POST', path: op.path.replace('{id}', spare.id), headers: { authorization: `Bearer ${a.pat}`, 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
+    const reply = await send(v1.url, {
+      method: 'POST',
+      path: op.path.replace('{id}', spare.id),
+      headers: { authorization: `Bearer ${a.pat}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body ?? {}),
+    });
     if (reply.status !== 201) pending.add(op);
   }
 
@@ -203,7 +211,11 @@ export async function startWorld(env: TestEnvironment, settings: Record<string, 
   const unseeded = [...pending].map((op) => op.operationId);
   let minted = 0;
   const mintToken = async (label: string) =>
-    (await cell.database.prisma.$transaction((tx) => issueCredential(tx, cell.config, { workspaceId: a.workspaceId, kind: 'personal_access_token', name: `${label}-${++minted}`, scopes: V1_SCOPES, memberId: a.memberId }))).token;
+    (
+      await cell.database.prisma.$transaction((tx) =>
+        issueCredential(tx, cell.config, { workspaceId: a.workspaceId, kind: 'personal_access_token', name: `${label}-${++minted}`, scopes: V1_SCOPES, memberId: a.memberId }),
+      )
+    ).token;
   return {
     unseeded,
     cell,
