@@ -57,9 +57,9 @@ describe('typed path and query parameters', () => {
     quiet(api.download('downloadExport', { path: { id: 'x' } }));
     // @ts-expect-error download takes the operations that answer a file only
     quiet(api.download('getTag', { path: { id: 'x' } }));
-    // @ts-expect-error paginate types its parameters too
     quiet(
       (async () => {
+        // @ts-expect-error paginate types its parameters too
         for await (const _ of api.paginate('listTags', { query: { limt: 5 } })) break;
       })(),
     );
