@@ -13,7 +13,7 @@ export type { OperationSpec, ArchivableCrudSpec } from './v1/builders.js';
 export { DOCUMENT_MAX_BODY_BYTES, DOCUMENT_MAX_CONTENT_CHARS, DocumentCreate, DocumentUpdate } from './v1/documents.js';
 export { AppointmentCreate, AppointmentUpdate } from './v1/appointments.js';
 export { AbsenceStatus, MemberAbsenceCreate, MemberAbsenceUpdate } from './v1/absences.js';
-export { EXPORT_MAX_ROWS, EXPORT_RESULT_TTL_SECONDS, ExportCreate } from './v1/exports.js';
+export { EXPORT_MAX_ROWS, EXPORT_MEDIA_TYPES, EXPORT_RESULT_TTL_SECONDS, ExportCreate } from './v1/exports.js';
 export { CUSTOM_FIELD_TEXT_MAX_CHARS, CustomFieldDefinitionCreate, CustomFieldDefinitionUpdate, CustomFieldOption, CustomFieldType } from './v1/custom-field-definitions.js';
 export { CustomFieldValuesUpdate } from './v1/custom-field-values.js';
 export { FILE_MAX_BYTES, FILE_STATUSES, FileUpdate, FileUploadIntentCreate } from './v1/files.js';

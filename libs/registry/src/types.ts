@@ -102,8 +102,8 @@ export type ResponseSpec =
   | { readonly kind: 'empty' }
   /** a raw JSON document that is not enveloped (the OpenAPI document) */
   | { readonly kind: 'document' }
-  /** a byte stream */
-  | { readonly kind: 'binary'; readonly mediaType: string };
+  /** a file, not enveloped, in one of these media types (what the Content-Type says, parameters aside) */
+  | { readonly kind: 'binary'; readonly mediaTypes: readonly [string, ...string[]] };
 
 export interface RequestSchemas {
   readonly path: AnyZodObject | null;

@@ -2,21 +2,23 @@ import assert from 'node:assert/strict';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generateToken } from '@workcell/credentials';
-import { WorkcellClient } from './client.js';
+import { readFileSync } from 'node:fs';
+import { DEFAULT_TIMEOUT_MS, DEFAULT_USER_AGENT, WorkcellClient } from './client.js';
 import * as errors from './errors.js';
 import { parseRetryAfter, retryDelayMs } from './retry.js';
+import { SDK_VERSION } from './version.js';
 
 const { WorkcellApiError, WorkcellClientError, WorkcellConnectionError, WorkcellError, WorkcellTimeoutError } = errors;
 type WorkcellApiError = errors.WorkcellApiError;
 
-type Sent = { url: string; method: string; headers: Record<string, string>; body: string | undefined };
+type Sent = { url: string; method: string; headers: Record<string, string>; body: string | undefined; signal: AbortSignal | undefined };
 type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'network-error';
 
 /** A fetch that answers from a script and records every request. */
 function scripted(answers: Answer[]) {
   const sent: Sent[] = [];
   const fetchFn = (async (url: string, init: RequestInit) => {
-    sent.push({ url, method: init.method ?? 'GET', headers: init.headers as Record<string, string>, body: init.body as string | undefined });
+    sent.push({ url, method: init.method ?? 'GET', headers: init.headers as Record<string, string>, body: init.body as string | undefined, signal: init.signal ?? undefined });
     const answer = answers.shift();
     if (answer === undefined) throw new Error('unexpected request');
     if (answer === 'network-error') throw new TypeError('fetch failed');
@@ -116,7 +118,8 @@ describe('WorkcellClient', () => {
 
   it('refuses an If-Match operation without If-Match, and keeps the precondition on every attempt', async () => {
     const { api, sent } = client([]);
-    await assert.rejects(api.call('updateTask', { path: { id: 't' }, body: { title: 'x' } }), /requires ifMatch/);
+    // A typed call without ifMatch does not compile (types.test.ts); the run-time form refuses it before sending.
+    await assert.rejects(api.request('updateTask', { path: { id: 't' }, body: { title: 'x' } }), /requires ifMatch/);
     assert.equal(sent.length, 0);
     const { api: ok, sent: sentOk } = client([{ status: 412, body: problem(412, 'precondition_failed') }]);
     await assert.rejects(ok.call('updateTask', { path: { id: 't/..' }, body: { title: 'x' }, ifMatch: '"2"' }), (error: WorkcellApiError) => error.code === 'precondition_failed');
@@ -133,6 +136,75 @@ describe('WorkcellClient', () => {
     for await (const item of api.paginate('listTags', { query: { limit: 2 } })) items.push(item);
     assert.deepEqual(items, [1, 2, 3]);
     assert.equal(sent[1]!.url, 'https://eu1.api.test/v1/tags?limit=2&cursor=c2');
+  });
+
+  it('pages on past an empty page while nextCursor names another, and refuses a cursor that repeats', async () => {
+    const { api } = client([
+      { status: 200, body: { data: [], meta: { limit: 2, nextCursor: 'c2' } } },
+      { status: 200, body: { data: [1], meta: { limit: 2, nextCursor: null } } },
+    ]);
+    const items: unknown[] = [];
+    for await (const item of api.paginate('listTags')) items.push(item);
+    assert.deepEqual(items, [1]);
+    const { api: looping } = client([
+      { status: 200, body: { data: [1], meta: { nextCursor: 'c2' } } },
+      { status: 200, body: { data: [], meta: { nextCursor: 'c2' } } },
+    ]);
+    await assert.rejects(
+      (async () => {
+        for await (const _ of looping.paginate('listTags')) void _;
+      })(),
+      /same nextCursor again/,
+    );
+  });
+
+  it('says who it is: workcell-sdk/<version> node/<version> unless told otherwise', async () => {
+    assert.equal(SDK_VERSION, (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version);
+    assert.equal(DEFAULT_USER_AGENT, `workcell-sdk/${SDK_VERSION} node/${process.versions.node}`);
+    const { api, sent } = client([
+      { status: 200, body: { data: [] } },
+      { status: 200, body: { data: [] } },
+    ]);
+    await api.call('listTags');
+    assert.equal(sent[0]!.headers['user-agent'], DEFAULT_USER_AGENT);
+    const { api: tool, sent: sentByTool } = client([{ status: 200, body: { data: [] } }], { userAgent: `tool/1 ${DEFAULT_USER_AGENT}` });
+    await tool.call('listTags');
+    assert.equal(sentByTool[0]!.headers['user-agent'], `tool/1 ${DEFAULT_USER_AGENT}`);
+  });
+
+  it('limits every attempt to 30 s by default; timeoutMs null (or 0) lifts the limit', async () => {
+    assert.equal(DEFAULT_TIMEOUT_MS, 30_000);
+    const { api, sent } = client([
+      { status: 200, body: { data: [] } },
+      { status: 200, body: { data: [] } },
+    ]);
+    await api.call('listTags');
+    assert.ok(sent[0]!.signal instanceof AbortSignal, 'a default deadline');
+    await api.call('listTags', { timeoutMs: null });
+    assert.equal(sent[1]!.signal, undefined);
+    const { api: unlimited, sent: sentUnlimited } = client([{ status: 200, body: { data: [] } }], { timeoutMs: 0 });
+    await unlimited.call('listTags');
+    assert.equal(sentUnlimited[0]!.signal, undefined);
+  });
+
+  it('answers a file: download streams it with its type and name, call gives its text; JSON operations are no downloads', async () => {
+    const csv = 'type,id\r\ntag,t1\r\n';
+    const sent: string[] = [];
+    const fetchFn = (async (url: string, init: RequestInit) => {
+      sent.push(`${url} ${(init.headers as Record<string, string>)['accept']}`);
+      return new Response(csv, {
+        status: 200,
+        headers: { 'content-type': 'text/csv; charset=utf-8', 'content-length': String(csv.length), 'content-disposition': 'attachment; filename="export-e1.csv"', 'x-request-id': 'r9' },
+      });
+    }) as unknown as typeof fetch;
+    const api = new WorkcellClient({ credential, baseUrl: 'https://{region}.api.test', fetch: fetchFn });
+    const file = await api.download('downloadExport', { path: { id: 'e1' } });
+    assert.deepEqual([file.status, file.contentType, file.fileName, file.size, file.requestId], [200, 'text/csv; charset=utf-8', 'export-e1.csv', csv.length, 'r9']);
+    assert.equal(await new Response(file.body).text(), csv);
+    const text: string = (await api.call('downloadExport', { path: { id: 'e1' } })).data;
+    assert.equal(text, csv);
+    assert.deepEqual(sent, ['https://eu1.api.test/v1/exports/e1/download */*', 'https://eu1.api.test/v1/exports/e1/download */*']);
+    await assert.rejects(api.downloadRequest('listTags'), /listTags answers JSON, not a file/);
   });
 });
 

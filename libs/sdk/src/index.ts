@@ -1,8 +1,12 @@
 export {
+  type ApiDownload,
   type ApiResponse,
   type CallArgs,
   type CallOptions,
   type ClientOptions,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_USER_AGENT,
+  type DownloadOperationId,
   type ListItem,
   type PathParams,
   type QueryParams,

@@ -49,11 +49,20 @@ describe('typed path and query parameters', () => {
     quiet(api.call('listTags', { query: { limit: 'many' } }));
     // @ts-expect-error getWorkspace takes no path parameters
     quiet(api.call('getWorkspace', { path: { id: 'x' } }));
-    const paginated = async () => {
-      // @ts-expect-error paginate types its parameters too
-      for await (const _ of api.paginate('listTags', { query: { limt: 5 } })) break;
-    };
-    quiet(paginated());
+    quiet(api.call('updateTask', { path: { id: 'x' }, body: { title: 'n' }, ifMatch: '"1"' }));
+    // @ts-expect-error an If-Match operation without ifMatch (contract 4.4)
+    quiet(api.call('updateTask', { path: { id: 'x' }, body: { title: 'n' } }));
+    // @ts-expect-error ifMatch where the operation declares no If-Match
+    quiet(api.call('getTag', { path: { id: 'x' }, ifMatch: '"1"' }));
+    quiet(api.download('downloadExport', { path: { id: 'x' } }));
+    // @ts-expect-error download takes the operations that answer a file only
+    quiet(api.download('getTag', { path: { id: 'x' } }));
+    quiet(
+      (async () => {
+        // @ts-expect-error paginate types its parameters too
+        for await (const _ of api.paginate('listTags', { query: { limt: 5 } })) break;
+      })(),
+    );
     assert.ok(true);
   });
 

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { generateToken } from '@workcell/credentials';
+import { DEFAULT_USER_AGENT } from '@workcell/sdk';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +10,8 @@ import { type CliIo, runCli } from './cli.js';
 import { fileCredentialStore, memoryCredentialStore, memoryJsonFile } from './store.js';
 
 type Sent = { url: string; method: string; headers: Record<string, string>; body?: string };
-type Answer = { status: number; body?: unknown; headers?: Record<string, string> };
+/** `text`: a body sent as it is (a file), not as JSON. */
+type Answer = { status: number; body?: unknown; text?: string; headers?: Record<string, string> };
 
 /** An API that answers every request from `answer` and records it. */
 function fakeApi(answer: (sent: Sent) => Answer) {
@@ -15,8 +19,8 @@ function fakeApi(answer: (sent: Sent) => Answer) {
   const fetchFn = (async (url: string, init: RequestInit) => {
     const request = { url, method: init.method ?? 'GET', headers: init.headers as Record<string, string>, ...(init.body ? { body: init.body as string } : {}) };
     sent.push(request);
-    const { status, body, headers } = answer(request);
-    return new Response(body === undefined ? null : JSON.stringify(body), { status, ...(headers ? { headers } : {}) });
+    const { status, body, text, headers } = answer(request);
+    return new Response(text ?? (body === undefined ? null : JSON.stringify(body)), { status, ...(headers ? { headers } : {}) });
   }) as unknown as typeof fetch;
   return { sent, fetchFn };
 }
@@ -44,6 +48,7 @@ function io(options: IoOptions = {}) {
   const api = fakeApi(options.answer ?? (() => context));
   const out: string[] = [];
   const err: string[] = [];
+  const saved: { file: string | null; text: string }[] = [];
   const store = memoryCredentialStore(options.noKeyring ? { unavailable: "Couldn't access platform storage: AccessDenied" } : {});
   const insecureStore = memoryCredentialStore();
   const value: CliIo = {
@@ -54,6 +59,7 @@ function io(options: IoOptions = {}) {
     prompt: async () => options.choices?.shift() ?? '',
     out: (l) => void out.push(l),
     err: (l) => void err.push(l),
+    save: async (body, file) => void saved.push({ file, text: await new Response(body).text() }),
     readInput: async (source) => (source === '-' ? (options.stdin ?? '') : readFile(source.file, 'utf8')),
     store,
     insecureStore,
@@ -62,7 +68,7 @@ function io(options: IoOptions = {}) {
     sleep: async (ms) => void options.slept?.push(ms),
     listenState: memoryJsonFile(),
   };
-  return { io: value, out, err, store, insecureStore, sent: api.sent };
+  return { io: value, out, err, saved, store, insecureStore, sent: api.sent };
 }
 
 describe('workcell CLI', () => {
@@ -233,6 +239,60 @@ describe('workcell CLI', () => {
     assert.deepEqual([u.sent[0]!.method, u.sent[0]!.url, u.sent[0]!.headers['if-match'], u.sent[0]!.body], ['PATCH', 'https://api.test/v1/tasks/t1', '"4"', '{"title":"x"}']);
   });
 
+  it('downloads an export to a file (exports download -o) or stdout (call downloadExport), as the bytes came', async () => {
+    const env = { WORKCELL_TOKEN: pat, WORKCELL_BASE_URL: 'https://api.test' };
+    const csv = 'type,id,name\r\ntags,t1,"a, b"\r\n';
+    const file: Answer = {
+      status: 200,
+      text: csv,
+      headers: { 'content-type': 'text/csv; charset=utf-8', 'content-length': String(csv.length), 'content-disposition': 'attachment; filename="export-e1.csv"' },
+    };
+    const t = io({ env, answer: () => file });
+    assert.equal(await runCli(['exports', 'download', 'e1', '-o', 'out.csv'], t.io), 0, t.err.join('\n'));
+    assert.deepEqual(t.saved, [{ file: 'out.csv', text: csv }]);
+    assert.equal(t.sent[0]!.url, 'https://api.test/v1/exports/e1/download');
+    assert.deepEqual(t.err, [`saved export-e1.csv (${csv.length} bytes) to out.csv`]);
+    const u = io({ env, answer: () => file });
+    assert.equal(await runCli(['call', 'downloadExport', '--path', 'id=e1'], u.io), 0, u.err.join('\n'));
+    assert.deepEqual([u.saved, u.err], [[{ file: null, text: csv }], []]);
+    assert.equal(await runCli(['exports', 'upload', 'e1'], io({ env }).io), 2);
+  });
+
+  it('says it is the CLI, on top of the SDK, in its User-Agent', async () => {
+    const t = io({ env: { WORKCELL_TOKEN: pat, WORKCELL_BASE_URL: 'https://api.test' } });
+    assert.equal(await runCli(['whoami'], t.io), 0);
+    assert.equal(t.sent[0]!.headers['user-agent'], `workcell-cli/9.9.9 ${DEFAULT_USER_AGENT}`);
+  });
+
+  it('answers an unknown flag, or one without its value, in its own words with exit 2', async () => {
+    const env = { WORKCELL_TOKEN: pat, WORKCELL_BASE_URL: 'https://api.test' };
+    const t = io({ env });
+    assert.equal(await runCli(['list', 'listTags', '--foo'], t.io), 2);
+    assert.deepEqual(t.err, ['workcell: unknown option --foo for list; see workcell help list']);
+    const u = io({ env });
+    assert.equal(await runCli(['exports', 'download', 'e1', '-o'], u.io), 2);
+    assert.deepEqual(u.err, ['workcell: --output needs a value for exports; see workcell help exports']);
+    assert.equal(t.sent.length + u.sent.length, 0);
+  });
+
+  it('whoami shows the scopes comma-separated and wrapped to the terminal at a terminal, and JSON as JSON', async () => {
+    const scopes = ['projects:read', 'projects:write', 'tasks:read', 'tasks:write', 'tags:read', 'exports:read'];
+    const answer = () => ({ status: 200, body: { data: { credentialId: 'cred-1', kind: 'personal-access-token', scopes } } });
+    const env = { WORKCELL_TOKEN: pat, WORKCELL_BASE_URL: 'https://api.test', COLUMNS: '50' };
+    const t = io({ env, tty: true, answer });
+    assert.equal(await runCli(['whoami'], t.io), 0);
+    assert.deepEqual(t.out, [
+      'credentialId  cred-1',
+      'kind          personal-access-token',
+      'scopes        projects:read, projects:write,',
+      '              tasks:read, tasks:write, tags:read,',
+      '              exports:read',
+    ]);
+    const j = io({ env, tty: true, answer });
+    assert.equal(await runCli(['whoami', '--json'], j.io), 0);
+    assert.deepEqual((JSON.parse(j.out.join('\n')) as { scopes: string[] }).scopes, scopes);
+  });
+
   it('answers usage errors with 2 and API errors with 1, naming the code', async () => {
     const env = { WORKCELL_TOKEN: pat, WORKCELL_BASE_URL: 'https://api.test' };
     assert.equal(await runCli(['call', 'noSuchOperation'], io({ env }).io), 2);
@@ -388,6 +448,42 @@ describe('workcell CLI', () => {
     assert.equal(await runCli(['call', 'archiveProject', '--path', 'id=p1', '--if-match', '"3"'], noWait.io), 0);
     assert.equal(noWait.sent.length, 1);
     assert.match(noWait.err.join('\n'), /accepted: .*--wait/);
+  });
+
+  it('--wait on an export shows its status and rows done of rows in all; a failed export says why', async () => {
+    const env = { WORKCELL_TOKEN: pat, WORKCELL_BASE_URL: 'https://api.test' };
+    const exported = (status: string, rowsDone: number, rowsTotal: number | null, failureReason: string | null = null) => ({
+      status: 200,
+      body: { data: { id: 'e1', status, resourceTypes: ['tags'], format: 'csv', rowsDone, rowsTotal, failureReason } },
+    });
+    const script =
+      (...polls: Answer[]) =>
+      (s: Sent): Answer =>
+        s.method === 'POST' ? { status: 202, body: exported('pending', 0, null).body, headers: { location: '/v1/exports/e1' } } : polls.shift()!;
+    const t = io({ env, answer: script(exported('running', 5, 10), exported('succeeded', 10, 10)) });
+    assert.equal(await runCli(['call', 'createExport', '--body', '{"resourceTypes":["tags"],"format":"csv"}', '--wait'], t.io), 0, t.err.join('\n'));
+    assert.deepEqual(
+      t.err.map((l) => l.replace(/ \(\d+ s\)$/, '')),
+      ['export running 5/10', 'export succeeded 10/10'],
+    );
+    const failed = io({ env, answer: script(exported('failed', 0, null, 'too_many_rows')) });
+    assert.equal(await runCli(['call', 'createExport', '--body', '{"resourceTypes":["tags"],"format":"csv"}', '--wait'], failed.io), 1);
+    assert.deepEqual(
+      failed.err.map((l) => l.replace(/ \(\d+ s\)$/, '')),
+      ['export failed 0/?', 'workcell: export failed: too_many_rows'],
+    );
+  });
+
+  it('ends quietly with 0 when the reader of its output goes away (`workcell … | head -1`)', async () => {
+    // The reading end is closed before the CLI starts (sh waits for the go): every write meets a closed pipe.
+    const main = fileURLToPath(new URL('./main.js', import.meta.url));
+    const child = spawn('sh', ['-c', 'read go && exec "$0" "$@"', process.execPath, main, 'operations', '--json'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    child.stdin.end('go\n');
+    assert.deepEqual([await exited, stderr], [0, '']);
   });
 
   it('reads the body from stdin (-) or a file (@path), and shows the field an API error names', async () => {

@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
-import { REGISTRY_DIGEST, WorkcellApiError, WorkcellClient, WorkcellClientError, WorkcellError } from '@workcell/sdk';
+import { DEFAULT_USER_AGENT, REGISTRY_DIGEST, type RequestOptions, WorkcellApiError, WorkcellClient, WorkcellClientError, WorkcellError } from '@workcell/sdk';
 import { type AuthenticationLinks, deviceLogin, DeviceLoginError, discoverLinks, linksAt } from './device-login.js';
 import { COMMANDS, type CommandName, commandHelp, USAGE } from './help.js';
 import { listen, type ListenProfiles, ListenUsageError } from './listen.js';
 import { findOperation, type NamedOperation, operationHelp, searchOperations, similarOperations } from './operations.js';
 import { record, table } from './output.js';
-import { type AsyncOperationView, waitForOperation, WaitTimeout } from './progress.js';
+import { failureOf, type Followed, waitForOperation, WaitTimeout } from './progress.js';
 import { type CredentialStore, CredentialStoreUnavailable, type JsonFile, type StoredLogin } from './store.js';
 
 /** What the CLI reads and writes; main.ts binds it to the process, tests to buffers. */
@@ -21,6 +21,8 @@ export interface CliIo {
   prompt(question: string): Promise<string>;
   out(line: string): void;
   err(line: string): void;
+  /** Writes a downloaded file's bytes as they come: to `file`, or to stdout when it is null. */
+  save(body: ReadableStream<Uint8Array>, file: string | null): Promise<void>;
   /** Rewrites the current status line of a terminal (progress); absent where stderr is not one. */
   readonly status?: (line: string) => void;
   /** `--body -`: the whole of stdin; `--body @file`: a file. */
@@ -101,7 +103,7 @@ async function resolveLogin(io: CliIo, profile: string): Promise<StoredLogin> {
 }
 
 function clientFor(io: CliIo, login: StoredLogin): WorkcellClient {
-  return new WorkcellClient({ credential: login.credential, baseUrl: login.baseUrl, ...(io.fetch ? { fetch: io.fetch } : {}), userAgent: `workcell-cli/${io.version}` });
+  return new WorkcellClient({ credential: login.credential, baseUrl: login.baseUrl, ...(io.fetch ? { fetch: io.fetch } : {}), userAgent: `workcell-cli/${io.version} ${DEFAULT_USER_AGENT}` });
 }
 
 function operationOf(name: string | undefined, command: string): NamedOperation {
@@ -207,7 +209,8 @@ function show(io: CliIo, data: unknown, json: boolean): void {
     return;
   }
   if (data === undefined) return;
-  const lines = Array.isArray(data) ? table(data as Record<string, unknown>[], undefined, io.env['COLUMNS'] ? Number(io.env['COLUMNS']) : 120) : record(data);
+  const width = io.env['COLUMNS'] ? Number(io.env['COLUMNS']) : 120;
+  const lines = Array.isArray(data) ? table(data as Record<string, unknown>[], undefined, width) : record(data, width);
   for (const line of lines) io.out(line);
 }
 
@@ -251,15 +254,34 @@ const OPTIONS = {
   'forward-to': { type: 'string' },
   events: { type: 'string' },
   'from-cursor': { type: 'string' },
+  output: { type: 'string', short: 'o' },
   json: { type: 'boolean', default: false },
   version: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
+/**
+ * The flags and positionals; a flag it does not know, or one missing its value, as the CLI's own sentence naming
+ * the command and its help (parseArgs' message speaks of its API, not of workcell).
+ */
+function parsed(argv: readonly string[]) {
+  try {
+    return parseArgs({ args: [...argv], allowPositionals: true, options: OPTIONS });
+  } catch (error) {
+    const { code, message } = error as { code?: string; message: string };
+    if (!code?.startsWith('ERR_PARSE_ARGS')) throw error;
+    const [command] = parseArgs({ args: [...argv], allowPositionals: true, options: OPTIONS, strict: false }).positionals;
+    // parseArgs names the flag in quotes: '--foo', '--limit <value>', '-o, --output <value>'.
+    const flag = /'(?:-\w, )?(--?[\w-]+)/.exec(message)?.[1] ?? '';
+    const problem = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? `unknown option ${flag}` : /argument missing/.test(message) ? `${flag} needs a value` : message;
+    throw new CliError(command ? `${problem} for ${command}; see workcell help ${command}` : `${problem}; see workcell help`, EXIT.usage);
+  }
+}
+
 /** Runs one command; the exit code is 0 on success, 1 on a failed request, 2 on a usage error. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   try {
-    const { values, positionals } = parseArgs({ args: [...argv], allowPositionals: true, options: OPTIONS });
+    const { values, positionals } = parsed(argv);
     const [command, ...rest] = positionals;
     const json = values.json || !io.tty;
     if (values.version) {
@@ -308,6 +330,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await call(io, operationOf(rest[0], 'call'), profile, values, json);
       case 'list':
         return await list(io, operationOf(rest[0], 'list'), profile, values, json);
+      case 'exports': {
+        const [subcommand, id, ...extra] = rest;
+        if (subcommand !== 'download' || !id || extra.length > 0) throw new CliError(`usage: ${COMMANDS.exports.usage}`, EXIT.usage);
+        await download(io, clientFor(io, await resolveLogin(io, profile)), 'downloadExport', { path: { id } }, values.output ?? null);
+        return EXIT.ok;
+      }
       case 'listen':
         return await listenCommand(io, profile, values, json);
       default:
@@ -332,17 +360,29 @@ function helpFor(topic: string | undefined, operationName: string | undefined): 
   return operation ? operationHelp(operation) : null;
 }
 
+/** A file an operation answers, streamed to `file` (or stdout) as it comes; where it went, on stderr. */
+async function download(io: CliIo, client: WorkcellClient, operationId: string, options: RequestOptions, file: string | null): Promise<void> {
+  const answer = await client.downloadRequest(operationId, options);
+  await io.save(answer.body, file);
+  if (file !== null) io.err(`saved ${answer.fileName ?? operationId}${answer.size === null ? '' : ` (${answer.size} bytes)`} to ${file}`);
+}
+
 async function call(io: CliIo, operation: NamedOperation, profile: string, values: Values, json: boolean): Promise<number> {
   const client = clientFor(io, await resolveLogin(io, profile));
   const body = await bodyOf(io, values.body);
-  const reply = await client.request(operation.operationId, {
+  const options: RequestOptions = {
     path: pairs(values.path, '--path'),
     query: pairs(values.query, '--query'),
     // The operation is chosen at run time: the API validates the body against the registry.
     ...(body === undefined ? {} : { body }),
     ...(values['if-match'] === undefined ? {} : { ifMatch: values['if-match'] }),
     ...(values['idempotency-key'] === undefined ? {} : { idempotencyKey: values['idempotency-key'] }),
-  });
+  };
+  if (operation.download) {
+    await download(io, client, operation.operationId, options, values.output ?? null);
+    return EXIT.ok;
+  }
+  const reply = await client.request(operation.operationId, options);
   if (reply.etag) io.err(`ETag: ${reply.etag}`);
   if (reply.status === 202 && reply.location) {
     if (!values.wait) {
@@ -359,7 +399,7 @@ async function call(io: CliIo, operation: NamedOperation, profile: string, value
       ...(io.sleep ? { sleep: io.sleep } : {}),
     });
     if (live) io.err(''); // ends the status line, which stays on screen
-    show(io, final, json);
+    show(io, final.resource, json);
     return finished(io, final);
   }
   show(io, reply.data, json);
@@ -368,9 +408,9 @@ async function call(io: CliIo, operation: NamedOperation, profile: string, value
   return EXIT.ok;
 }
 
-function finished(io: CliIo, operation: AsyncOperationView): number {
-  if (operation.status === 'succeeded') return EXIT.ok;
-  io.err(`workcell: ${operation.kind} ${operation.status}${operation.error ? `: ${operation.error.code ?? ''} ${operation.error.detail ?? ''}`.trimEnd() : ''}`);
+function finished(io: CliIo, followed: Followed): number {
+  if (followed.resource.status === 'succeeded') return EXIT.ok;
+  io.err(`workcell: ${failureOf(followed)}`);
   return EXIT.failed;
 }
 
@@ -446,7 +486,7 @@ function failure(io: CliIo, error: unknown): number {
     if (error.retryAfter !== null) io.err(`  retry after ${error.retryAfter} s`);
     return EXIT.failed;
   }
-  if (error instanceof WorkcellClientError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+  if (error instanceof WorkcellClientError) {
     io.err(`workcell: ${(error as Error).message}`);
     return EXIT.usage;
   }

@@ -71,6 +71,19 @@ export const COMMANDS = {
       '  --all         every page',
     ],
   },
+  exports: {
+    usage: 'workcell exports download <id> [-o FILE]',
+    summary: "download a succeeded export's file (CSV or JSON Lines)",
+    details: [
+      'Streams the file to FILE as it arrives (to stdout without -o), e.g.',
+      '  workcell call createExport --body \'{"resourceTypes":["tasks"],"format":"csv"}\' --wait   # prints its id',
+      '  workcell exports download <id> -o tasks.csv',
+      '`workcell call downloadExport --path id=<id>` does the same. Needs exports:read; only the credential that',
+      'created the export may download it, until it expires.',
+      '',
+      '  -o, --output FILE    write the file here instead of stdout',
+    ],
+  },
   listen: {
     usage: 'workcell listen --forward-to URL [--events a,b] [--from-cursor C] [--profile P] [--json]',
     summary: 'forward events to a local receiver as signed webhooks',

@@ -131,6 +131,7 @@ function listenIo(fetchFn: typeof fetch, state = memoryJsonFile<ListenProfiles>(
     out: (line) => void (out.push(line), printed.changed()),
     err: (line) => void (err.push(line), said.changed()),
     readInput: async () => '',
+    save: async () => undefined,
     store: memoryCredentialStore(),
     insecureStore: memoryCredentialStore(),
     version: '9.9.9',

@@ -42,11 +42,32 @@ export function table(rows: readonly Row[], columns: readonly string[] = columns
   return [render(headers), ...cells.map(render)];
 }
 
-/** One resource as `field  value` lines (nested values as compact JSON). */
-export function record(value: unknown): string[] {
+/** Words joined by `, `, in lines of at most `width` characters (a word longer than that has a line of its own). */
+function wrapped(words: readonly string[], width: number): string[] {
+  const lines: string[] = [];
+  for (const [i, word] of words.entries()) {
+    const text = i < words.length - 1 ? `${word},` : word;
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 1 + text.length <= width) lines[lines.length - 1] = `${last} ${text}`;
+    else lines.push(text);
+  }
+  return lines.length > 0 ? lines : [''];
+}
+
+/**
+ * One resource as `field  value` lines, fitted to `width`: a list of scalars (scopes, resource types) comma-separated
+ * and wrapped under its field, other nested values as compact JSON.
+ */
+export function record(value: unknown, width = 120): string[] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return [JSON.stringify(value, null, 2) ?? 'null'];
   const entries = Object.entries(value as Row);
   if (entries.length === 0) return ['(empty)'];
-  const width = Math.max(...entries.map(([key]) => key.length));
-  return entries.map(([key, field]) => `${key.padEnd(width)}  ${field === null || field === undefined ? '' : isScalar(field) ? String(field) : JSON.stringify(field)}`);
+  const keyWidth = Math.max(...entries.map(([key]) => key.length));
+  return entries.flatMap(([key, field]) => {
+    const lines =
+      Array.isArray(field) && field.every(isScalar)
+        ? wrapped(field.map(String), Math.max(20, width - keyWidth - 2))
+        : [field === null || field === undefined ? '' : isScalar(field) ? String(field) : JSON.stringify(field)];
+    return lines.map((line, i) => `${i === 0 ? key.padEnd(keyWidth) : ''.padEnd(keyWidth)}  ${line}`.trimEnd());
+  });
 }

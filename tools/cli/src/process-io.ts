@@ -1,7 +1,10 @@
+import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
-import { Writable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream } from 'node:stream/web';
 import { runCli } from './cli.js';
 import { fileCredentialStore, insecureStorePath, listenStatePath, osCredentialStore, privateJsonFile } from './store.js';
 
@@ -67,11 +70,29 @@ function interruption(): AbortSignal {
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
+/** A download's bytes to a file, or to stdout (left open: it is the process's, not the download's). */
+function save(body: globalThis.ReadableStream<Uint8Array>, file: string | null): Promise<void> {
+  const bytes = Readable.fromWeb(body as ReadableStream<Uint8Array>);
+  return file === null ? pipeline(bytes, process.stdout, { end: false }) : pipeline(bytes, createWriteStream(file));
+}
+
+/**
+ * A reader that stopped reading (`workcell list … | head -1`) ends the command quietly with 0, as `gh` does: it
+ * has what it wanted. Any other failure to write stdout stays an error.
+ */
+function quietOnClosedPipe(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(0);
+  });
+}
+
 /** runCli bound to this process: its terminal, its environment, the OS credential store. */
 export async function runInProcess(argv: readonly string[]): Promise<number> {
   // A command-line client's configuration is its environment (WORKCELL_TOKEN, WORKCELL_BASE_URL, CI).
   // eslint-disable-next-line no-restricted-properties
   const env = process.env;
+  quietOnClosedPipe();
   try {
     return await runCli(argv, {
       env: { ...env, ...(process.stdout.columns ? { COLUMNS: String(process.stdout.columns) } : {}) },
@@ -81,6 +102,7 @@ export async function runInProcess(argv: readonly string[]): Promise<number> {
       prompt,
       out: (line) => process.stdout.write(`${line}\n`),
       err: (line) => process.stderr.write(`${line}\n`),
+      save,
       ...(process.stderr.isTTY ? { status: (line: string) => process.stderr.write(`\r\x1b[2K${line}`) } : {}),
       readInput: (source) => (source === '-' ? readStdin() : readFile(source.file, 'utf8')),
       store: osCredentialStore(),

@@ -1,13 +1,25 @@
 import type { WorkcellClient } from '@workcell/sdk';
 import { operationAt } from './operations.js';
 
-/** An accepted asynchronous operation as the API shows it (AsyncOperation in the v1 document). */
-export interface AsyncOperationView {
+/**
+ * What a 202's `Location` answers, by the fields each kind of asynchronous resource has: every one a `status`; an
+ * asynchronous operation (AsyncOperation, e.g. project.archive) its `kind` and `error`; an export (Export) its
+ * `rowsDone`/`rowsTotal` and `failureReason`.
+ */
+export interface AsyncResourceView {
   readonly id: string;
-  readonly kind: string;
   readonly status: string;
+  readonly kind?: string;
   readonly error?: { readonly code?: string; readonly detail?: string } | null;
-  readonly progress?: { readonly done?: number; readonly total?: number } | null;
+  readonly rowsDone?: number;
+  readonly rowsTotal?: number | null;
+  readonly failureReason?: string | null;
+}
+
+/** The resource followed to its end, and what the progress lines called it. */
+export interface Followed {
+  readonly resource: AsyncResourceView;
+  readonly label: string;
 }
 
 const FINAL = new Set(['succeeded', 'failed', 'canceled', 'expired']);
@@ -27,9 +39,15 @@ export class WaitTimeout extends Error {}
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-function describe(operation: AsyncOperationView, seconds: number): string {
-  const counted = operation.progress && typeof operation.progress.total === 'number' && operation.progress.total > 0 ? ` ${operation.progress.done ?? 0}/${operation.progress.total}` : '';
-  return `${operation.kind} ${operation.status}${counted} (${seconds} s)`;
+function describe({ resource, label }: Followed, seconds: number): string {
+  const counted = typeof resource.rowsDone === 'number' ? ` ${resource.rowsDone}/${resource.rowsTotal ?? '?'}` : '';
+  return `${label} ${resource.status}${counted} (${seconds} s)`;
+}
+
+/** Why a followed resource did not succeed, in one line: `project.archive failed: enqueue_failed …`, `export failed: too_many_rows`. */
+export function failureOf({ resource, label }: Followed): string {
+  const why = resource.error ? `${resource.error.code ?? ''} ${resource.error.detail ?? ''}`.trim() : (resource.failureReason ?? '');
+  return `${label} ${resource.status}${why ? `: ${why}` : ''}`;
 }
 
 /**
@@ -37,7 +55,7 @@ function describe(operation: AsyncOperationView, seconds: number): string {
  * status change (or, at a terminal, one line rewritten every poll), and answers its last state. A location no
  * GET operation answers is an error, not a guess.
  */
-export async function waitForOperation(client: WorkcellClient, location: string, options: WaitOptions): Promise<AsyncOperationView> {
+export async function waitForOperation(client: WorkcellClient, location: string, options: WaitOptions): Promise<Followed> {
   const target = operationAt(location);
   if (!target) throw new Error(`cannot follow ${location}: no operation answers it`);
   const sleep = options.sleep ?? pause;
@@ -46,15 +64,17 @@ export async function waitForOperation(client: WorkcellClient, location: string,
   let said = '';
   for (;;) {
     const reply = await client.request(target.operation.operationId, { path: target.path });
-    const operation = reply.data as AsyncOperationView;
+    const resource = reply.data as AsyncResourceView;
+    // An operation names its kind; another resource is called after its family (`exports` → export).
+    const followed = { resource, label: resource.kind ?? target.operation.family.replace(/s$/, '') };
     const seconds = Math.round((now() - started) / 1000);
-    const line = describe(operation, seconds);
-    if (options.live || operation.status !== said) options.report(line, options.live);
-    said = operation.status;
-    if (FINAL.has(operation.status)) return operation;
+    const line = describe(followed, seconds);
+    if (options.live || resource.status !== said) options.report(line, options.live);
+    said = resource.status;
+    if (FINAL.has(resource.status)) return followed;
     if (now() - started >= options.timeoutMs)
       throw new WaitTimeout(
-        `still ${operation.status} after ${seconds} s; follow it with: workcell call ${target.operation.operationId} ${Object.entries(target.path)
+        `still ${resource.status} after ${seconds} s; follow it with: workcell call ${target.operation.operationId} ${Object.entries(target.path)
           .map(([k, v]) => `--path ${k}=${v}`)
           .join(' ')}`,
       );

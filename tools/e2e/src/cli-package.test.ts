@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { V1_SCOPES } from '@workcell/credentials';
@@ -70,6 +70,49 @@ describe('the packed workcell CLI, installed outside the repository', () => {
     const progress = waited.stderr.split('\n').filter((line) => line.startsWith('project.archive '));
     assert.equal(progress.at(-1)?.split(' ')[1], 'succeeded', waited.stderr);
     assert.equal((await callApi<{ data: { status: string } }>(cell.v1, 'GET', `/v1/projects/${created.body.data.id}`, cell.admin)).body.data.status, 'archived');
+  }, 60_000);
+
+  it('creates an export with --wait, then downloads it: the CLI to a file and to stdout, the SDK as a stream and as text', async () => {
+    const { token } = await cell.serviceAccount(V1_SCOPES, [{ resourceType: 'project', resourceId: null, access: 'write' }]);
+    assert.equal((await callApi(cell.v1, 'POST', '/v1/projects', cell.admin, { name: 'exported from the CLI' })).status, 201);
+    const scripted = { CI: 'true', WORKCELL_TOKEN: token, WORKCELL_BASE_URL: cell.v1.url };
+    const created = await run(workcell, ['call', 'createExport', '--body', '{"resourceTypes":["projects"],"format":"csv"}', '--wait'], app, scripted);
+    assert.equal(created.status, 0, created.stderr);
+    const exported = JSON.parse(created.stdout) as { id: string; status: string; rowsDone: number; rowsTotal: number };
+    assert.equal(exported.status, 'succeeded', created.stdout);
+    assert.match(created.stderr, new RegExp(`^export succeeded ${exported.rowsDone}/${exported.rowsTotal} \\(`, 'm'), 'the status and rows done of rows in all');
+    assert.doesNotMatch(created.stderr, /undefined/);
+
+    const file = join(temp, 'export.csv');
+    const saved = await run(workcell, ['exports', 'download', exported.id, '-o', file], app, scripted);
+    assert.equal(saved.status, 0, saved.stderr);
+    const csv = await readFile(file, 'utf8');
+    assert.match(csv, /^type,/);
+    assert.match(csv, /exported from the CLI/);
+    assert.match(saved.stderr, new RegExp(`saved export-${exported.id}\\.csv \\(${Buffer.byteLength(csv)} bytes\\) to `));
+    const printed = await run(workcell, ['call', 'downloadExport', '--path', `id=${exported.id}`], app, scripted);
+    assert.deepEqual([printed.status, printed.stdout, printed.stderr], [0, csv, '']);
+
+    const script = [
+      "import { WorkcellClient } from '@workcell/sdk';",
+      'const client = new WorkcellClient({ credential: process.env.WORKCELL_TOKEN, baseUrl: process.env.WORKCELL_BASE_URL });',
+      "const file = await client.download('downloadExport', { path: { id: process.env.EXPORT_ID } });",
+      'const streamed = await new Response(file.body).text();',
+      "const { data: text } = await client.call('downloadExport', { path: { id: process.env.EXPORT_ID } });",
+      'process.stdout.write(JSON.stringify({ contentType: file.contentType, fileName: file.fileName, streamed, text }));',
+    ].join('\n');
+    const sdk = await run(process.execPath, ['--input-type=module', '-e', script], app, { ...scripted, EXPORT_ID: exported.id });
+    assert.equal(sdk.status, 0, sdk.stderr);
+    assert.deepEqual(JSON.parse(sdk.stdout), { contentType: 'text/csv; charset=utf-8', fileName: `export-${exported.id}.csv`, streamed: csv, text: csv });
+
+    // The SDK README's download example, as shipped, against this cell instead of `npm start`'s.
+    const readme = await readFile(join(app, 'node_modules/@workcell/sdk/README.md'), 'utf8');
+    const example = /## Downloading files[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    assert.ok(example !== undefined && example.includes("'http://127.0.0.1:3001'"), 'the README has a download example against the local stack');
+    await writeFile(join(app, 'download.mjs'), example.replace("'http://127.0.0.1:3001'", JSON.stringify(cell.v1.url)));
+    const fromReadme = await run(process.execPath, ['download.mjs'], app, scripted);
+    assert.equal(fromReadme.status, 0, fromReadme.stderr);
+    assert.match(fromReadme.stdout, /^saved export-[0-9a-f-]+\.csv: text\/csv; charset=utf-8, \d+ bytes\n/);
   }, 60_000);
 
   (TMUX_AVAILABLE ? it : it.skip)(

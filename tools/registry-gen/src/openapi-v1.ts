@@ -305,9 +305,9 @@ function successResponse(op: OperationDefinition, components: Components): JsonS
       };
     case 'binary':
       return {
-        description: 'The content.',
+        description: 'The file, in one of these media types (its Content-Type says which).',
         headers,
-        content: { [r.mediaType]: { schema: { type: 'string', contentMediaType: r.mediaType } } },
+        content: Object.fromEntries(r.mediaTypes.map((mediaType) => [mediaType, { schema: { type: 'string', contentMediaType: mediaType } }])),
       };
     case 'single':
       return {

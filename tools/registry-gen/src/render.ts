@@ -76,6 +76,7 @@ function renderSdkOperations(digest: string, v1: readonly V1OperationRow[], defi
     idempotent: r.idempotent,
     authenticated: r.authenticated,
     async: r.async,
+    download: definitions[i]!.response.kind === 'binary',
     family: r.family,
     summary: definitions[i]!.summary,
   }));
@@ -98,6 +99,8 @@ function renderSdkOperations(digest: string, v1: readonly V1OperationRow[], defi
     '  readonly authenticated: boolean;',
     '  /** Accepted asynchronously (202): its `Location` names the operation to poll. */',
     '  readonly async: boolean;',
+    "  /** Answers a file (CSV, JSON Lines…), not a JSON envelope: read it with the client's `download`. */",
+    '  readonly download: boolean;',
     '  /** The resource family (the first part of its scopes). */',
     '  readonly family: string;',
     '  readonly summary: string;',

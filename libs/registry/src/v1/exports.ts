@@ -6,6 +6,9 @@ import { ResourceDomainSchema } from './search.js';
 
 const f = family('exports');
 
+/** The media types of an export's result by format (the download's Content-Type adds `; charset=utf-8`). */
+export const EXPORT_MEDIA_TYPES = { csv: 'text/csv', jsonl: 'application/x-ndjson' } as const;
+
 export const ExportStatus = z.enum(['pending', 'running', 'succeeded', 'failed', 'expired']);
 
 /** The most rows one export holds (all its resource types together); a larger selection fails `too_many_rows`. */
@@ -75,6 +78,6 @@ export const exportOperations = [
       'The body is the CSV or JSON Lines file (Content-Disposition names it).',
     scopes: ['exports:read'],
     extraErrors: [409, 410],
-    response: { kind: 'binary', mediaType: 'application/octet-stream' },
+    response: { kind: 'binary', mediaTypes: [EXPORT_MEDIA_TYPES.csv, EXPORT_MEDIA_TYPES.jsonl] },
   }),
 ] satisfies readonly OperationDefinition[];

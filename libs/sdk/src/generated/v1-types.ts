@@ -19587,7 +19587,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The content. */
+            /** @description The file, in one of these media types (its Content-Type says which). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19597,7 +19597,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "text/csv": string;
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["BadRequest"];
