@@ -82,7 +82,7 @@ describe('Spectral OWASP lint of the OpenAPI documents', () => {
       if (!/^\s+[\w:.-]+:\s*off\s*$/.test(line)) return;
       // The reason is the comment block above the rule, or above the block of rules (an override's `rules:`) it opens.
       let j = i - 1;
-      while (j >= 0 && /^\s+[\w:.-]+:\s*off\s*$|^\s+rules:\s*$|^\s+(- )?files:\s*$|^\s+- "[^"]+"\s*$/.test(lines[j]!)) j--;
+      while (j >= 0 && /^\s+[\w:.-]+:\s*off\s*$|^\s+rules:\s*$|^\s+(- )?files:\s*$|^\s+- (?:"[^"]+"|'[^']+')\s*$/.test(lines[j]!)) j--;
       if (j < 0 || !/^\s*#/.test(lines[j]!)) unexplained.push(line.trim());
     });
     assert.deepEqual(unexplained, []);
