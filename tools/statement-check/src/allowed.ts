@@ -67,9 +67,15 @@ export const ALLOWED_STATEMENTS: readonly AllowedStatement[] = [
     rework: 'None needed: Citus runs INSERT \u2026 SELECT from a function through the coordinator and routes each row by its workspace_id; per workspace with the per-workspace claim.',
   },
   {
-    fingerprint: '8d727e4da86c47d9',
+    fingerprint: '7ddc3f9453987133',
     source: 'libs/db/src/webhook-delivery.ts claimDueDeliveries',
-    why: 'The delivery dispatcher claims due deliveries of every workspace fairly per subscription (subscriptions FOR UPDATE SKIP LOCKED, their oldest due rows FOR UPDATE SKIP LOCKED, leased in the same statement).',
+    why: "The delivery dispatcher's claim, first statement: the active subscriptions of every workspace with due deliveries, locked FOR NO KEY UPDATE SKIP LOCKED until the claim's transaction ends.",
+    rework: PER_WORKSPACE_CLAIM,
+  },
+  {
+    fingerprint: '6d13a6127dd81e6e',
+    source: 'libs/db/src/webhook-delivery.ts claimFrom',
+    why: "The delivery dispatcher's claim, second statement: of the subscriptions it locked, their oldest due rows up to each one's room (its leases counted in this statement's snapshot), FOR NO KEY UPDATE SKIP LOCKED, leased.",
     rework: PER_WORKSPACE_CLAIM,
   },
   {
