@@ -9,7 +9,6 @@ import { DiscoveryController } from './meta/discovery.controller.js';
 import { TeamsController } from './teams/teams.controller.js';
 import { CalendarController } from './calendar/calendar.controller.js';
 import { DeprecationInterceptor, UnavailableGuard } from './legacy/deprecation.js';
-import { ActingContextInterceptor } from './legacy/acting.js';
 import { UnavailableController } from './legacy/unavailable.controller.js';
 import { TasksController } from './tasks/tasks.controller.js';
 import { ProjectsController } from './projects/projects.controller.js';
@@ -54,7 +53,7 @@ export class ApiV0Module {
         ProductsController,
         UnavailableController,
       ],
-      providers: [UnavailableGuard, { provide: APP_INTERCEPTOR, useClass: DeprecationInterceptor }, { provide: APP_INTERCEPTOR, useClass: ActingContextInterceptor }],
+      providers: [UnavailableGuard, { provide: APP_INTERCEPTOR, useClass: DeprecationInterceptor }],
     };
   }
 }

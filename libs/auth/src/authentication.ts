@@ -10,9 +10,12 @@ import {
   type IdentifiedTeamToken,
   identifyCredential,
   identifyTeamToken,
+  type Operation,
+  operationOf,
   type ProcedureContext,
   type V0AuthContext,
   type V1AuthContext,
+  v0ActingContext,
   verifyIdentifiedCredential,
   verifyIdentifiedTeamToken,
 } from '@workcell/domain';
@@ -133,19 +136,23 @@ export class RegistryOperationGate implements OperationGate {
     @Inject(AUTHENTICATOR) private readonly authenticator: passport.Authenticator,
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(REDIS) redis: ConstructorParameters<typeof RateLimiter>[2],
-    @Inject(PROCEDURE_CONTEXT) ctx: ProcedureContext,
+    @Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext,
   ) {
     const limiter = new RateLimiter(generation, config, redis);
     this.v1 = new VerifiedCredentials(v1Credentials, ctx, limiter, VERIFIED_CREDENTIALS);
     this.v0 = new VerifiedCredentials(v0Credentials, ctx, limiter, VERIFIED_CREDENTIALS);
   }
 
-  async enter(operationId: string, request: GateRequest & { user?: unknown }, reply: GateReply): Promise<void> {
+  async enter(operationId: string, request: GateRequest & { user?: unknown; operation?: Operation }, reply: GateReply): Promise<void> {
     if (this.generation === 'v0') {
       const operation = v0ById.get(operationId);
       if (!operation) throw new ProtocolError(500, 'internal_error', `unknown v0 operation ${operationId}`);
       if (!operation.authenticated) return;
-      request.user = await this.v0.authenticate(request, reply, await bearerToken(this.authenticator, 'v0-bearer', request.raw));
+      const user = await this.v0.authenticate(request, reply, await bearerToken(this.authenticator, 'v0-bearer', request.raw));
+      request.user = user;
+      // A v0 request acts through the v1 procedures as its team token's member (identity/v0-acting-context.ts).
+      const { tokenMemberId, ...acting } = v0ActingContext(this.ctx, user);
+      request.operation = operationOf(this.ctx, acting, request.id, tokenMemberId);
       return;
     }
     const operation = findV1Operation(operationId);
@@ -154,6 +161,7 @@ export class RegistryOperationGate implements OperationGate {
     const auth = await this.v1.authenticate(request, reply, await bearerToken(this.authenticator, 'v1-bearer', request.raw));
     request.user = auth;
     assertScopes(auth.effectiveScopes, operation.scopes, operation.anyOfScopes);
+    request.operation = operationOf(this.ctx, auth, request.id);
   }
 }
 

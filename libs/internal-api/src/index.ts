@@ -2,10 +2,13 @@ export { RegistryAgreementModule, registryAgreementCheck } from './agreement.js'
 export { createInternalClient, mountInternalApi } from './mount.js';
 export {
   type AuthRouter,
+  type WireOperation,
+  wireOperation,
   createAuthRouter,
   createSystemRouter,
   createWorkerRouter,
   expose,
+  exposeOperation,
   INTERNAL_HEADER,
   INTERNAL_PATH,
   type InternalContext,

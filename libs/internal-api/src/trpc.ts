@@ -4,6 +4,7 @@ import { type AppConfig, isDependencyUnavailable } from '@workcell/config';
 import {
   authenticateCredential,
   authenticateTeamToken,
+  authInput,
   createCredential,
   createServiceAccountCredential,
   deleteServiceAccount,
@@ -11,6 +12,8 @@ import {
   type DomainErrorCode,
   type FieldIssue,
   isDomainError,
+  type Operation,
+  operationOf,
   type Procedure,
   type ProcedureContext,
   revokeCredential,
@@ -21,7 +24,7 @@ import {
   runHandler,
 } from '@workcell/domain';
 import { DATA_EXCEPTION_DETAIL, isDataException, UNAVAILABLE_DETAIL } from '@workcell/http';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /**
  * The internal channel between services: tRPC over HTTP on each service's port under /trpc. Only callers
@@ -93,24 +96,58 @@ export function createSystemRouter(info: ServiceInfo) {
   return router({ info: internalProcedure.query((): ServiceInfo => info) });
 }
 
+/** What a procedure's failure becomes on the wire: its domain error, an input error, unavailable, or the failure itself. */
+function internalError(error: unknown): unknown {
+  if (isDomainError(error)) return new TRPCError({ code: 'BAD_REQUEST', message: error.message, cause: error });
+  // A value PostgreSQL refused is the caller's input error, the same verdict the API would give in-process:
+  // it crosses as that domain error, never as a failure of this service (which the caller renders as 503).
+  if (isDataException(error)) {
+    return new TRPCError({ code: 'BAD_REQUEST', message: DATA_EXCEPTION_DETAIL, cause: new DomainError('validation_failed', DATA_EXCEPTION_DETAIL) });
+  }
+  // A dependency of this service that is unavailable is said so (503 with Retry-After, mount.ts), not as a 500.
+  if (isDependencyUnavailable(error)) return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: UNAVAILABLE_DETAIL, cause: error });
+  return error;
+}
+
 /**
- * A domain procedure served over tRPC: the same zod input and handler the API apps call in-process.
+ * A platform procedure served over tRPC: the same zod input and handler the API apps call in-process.
  * Always a mutation (POST), so inputs such as tokens never travel in a URL.
  */
-export function expose<I extends z.ZodType, O>(procedure: Procedure<I, O>, context: ProcedureContext) {
+export function expose<I extends z.ZodType, O>(procedure: Procedure<I, O, ProcedureContext>, context: ProcedureContext) {
   return internalProcedure.input(procedure.input).mutation(async ({ input }) => {
     try {
       return await runHandler(procedure, context, input as z.output<I>);
     } catch (error) {
-      if (isDomainError(error)) throw new TRPCError({ code: 'BAD_REQUEST', message: error.message, cause: error });
-      // A value PostgreSQL refused is the caller's input error, the same verdict the API would give in-process:
-      // it crosses as that domain error, never as a failure of this service (which the caller renders as 503).
-      if (isDataException(error)) {
-        throw new TRPCError({ code: 'BAD_REQUEST', message: DATA_EXCEPTION_DETAIL, cause: new DomainError('validation_failed', DATA_EXCEPTION_DETAIL) });
-      }
-      // A dependency of this service that is unavailable is said so (503 with Retry-After, mount.ts), not as a 500.
-      if (isDependencyUnavailable(error)) throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: UNAVAILABLE_DETAIL, cause: error });
-      throw error;
+      throw internalError(error);
+    }
+  });
+}
+
+/** The request id as it crosses the wire (the API app's request id, or null). */
+const requestIdInput = z.string().max(128).nullable();
+
+/** An operation as it crosses the internal channel: the caller the API app's gate authenticated, its request id. */
+export interface WireOperation {
+  readonly auth: Operation['auth'];
+  readonly requestId: string | null;
+}
+
+/** The caller of `op` for an internal call (`mutate({ ...wireOperation(op), input })`). */
+export function wireOperation(op: Operation): WireOperation {
+  return { auth: op.auth, requestId: op.requestId };
+}
+
+/**
+ * A caller's procedure served over tRPC: the operation (caller and request id) beside the procedure's own input,
+ * and the handler run as that operation, exactly as in-process.
+ */
+export function exposeOperation<I extends z.ZodType, O>(procedure: Procedure<I, O>, context: ProcedureContext) {
+  return internalProcedure.input(z.object({ auth: authInput, requestId: requestIdInput, input: procedure.input })).mutation(async ({ input }) => {
+    try {
+      const wire = input as WireOperation & { input: z.output<I> };
+      return await runHandler(procedure, operationOf(context, wire.auth, wire.requestId), wire.input);
+    } catch (error) {
+      throw internalError(error);
     }
   });
 }
@@ -125,17 +162,17 @@ export function createAuthRouter(info: ServiceInfo, context: ProcedureContext) {
     }),
     // Everything that mints, rotates or revokes a secret runs here, in the service that owns credentials.
     credentials: router({
-      revokeOwn: expose(revokeOwnCredential, context),
-      create: expose(createCredential, context),
-      rotate: expose(rotateCredential, context),
-      revoke: expose(revokeCredential, context),
+      revokeOwn: exposeOperation(revokeOwnCredential, context),
+      create: exposeOperation(createCredential, context),
+      rotate: exposeOperation(rotateCredential, context),
+      revoke: exposeOperation(revokeCredential, context),
     }),
     serviceAccounts: router({
       /** Revokes every credential of the account. */
-      delete: expose(deleteServiceAccount, context),
-      createCredential: expose(createServiceAccountCredential, context),
-      rotateCredential: expose(rotateServiceAccountCredential, context),
-      revokeCredential: expose(revokeServiceAccountCredential, context),
+      delete: exposeOperation(deleteServiceAccount, context),
+      createCredential: exposeOperation(createServiceAccountCredential, context),
+      rotateCredential: exposeOperation(rotateServiceAccountCredential, context),
+      revokeCredential: exposeOperation(revokeServiceAccountCredential, context),
     }),
   });
 }

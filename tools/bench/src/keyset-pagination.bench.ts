@@ -1,6 +1,6 @@
 import { createDatabase } from '@workcell/db';
 import { insertSyntheticTags, syntheticTagIdAt } from '@workcell/db/testing';
-import { encodeCursor, invoke, listTags, type ProcedureContext, type V1AuthContext } from '@workcell/domain';
+import { encodeCursor, invoke, listTags, operationOf, type ProcedureContext, type V1AuthContext } from '@workcell/domain';
 import { createTestDatabase, testConfig } from '@workcell/testing';
 import { compare, type Comparison } from './ratio.js';
 
@@ -41,8 +41,8 @@ export async function measureKeysetPagination(rows: number, rounds: number, prog
       },
     } satisfies V1AuthContext;
     const cursor = encodeCursor(config, { workspaceId, list: 'listTags', filter: {} }, deepAfter);
-    const first = () => invoke(listTags, ctx, { auth, limit: 50 });
-    const deep = () => invoke(listTags, ctx, { auth, limit: 50, cursor });
+    const first = () => invoke(listTags, operationOf(ctx, auth, null), { limit: 50 });
+    const deep = () => invoke(listTags, operationOf(ctx, auth, null), { limit: 50, cursor });
     if ((await deep()).items.length !== 50) throw new Error('the deep page is not a full page');
     return await compare(first, deep, rounds, Math.min(20, rounds));
   } finally {

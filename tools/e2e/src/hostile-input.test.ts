@@ -345,7 +345,7 @@ describe('hostile input: never a 5xx, always the error document, nothing written
     const client = createInternalClient<AuthRouter>(cell.config.internalUrls.auth, cell.config);
     const authenticated = await client.identity.authenticateCredential.mutate({ token: pat });
     assert.ok(authenticated.ok);
-    const failure = await client.credentials.create.mutate({ auth: authenticated.context, requestId: null, name: NUL, scopes: ['tags:read'] }).then(
+    const failure = await client.credentials.create.mutate({ auth: authenticated.context, requestId: null, input: { name: NUL, scopes: ['tags:read'] } }).then(
       () => assert.fail('the auth service stored a NUL'),
       (error: unknown) => error,
     );

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { V1_SCOPES } from '@workcell/credentials';
 import { claimIdempotencyKey, createDatabase, type Database, holdingIdempotencyKey, poolStatements, PrismaClient, seedDemoWorkspaceIfEmpty } from '@workcell/db';
-import { createTask, getTask, invoke, listTasks, type ProcedureContext, type TaskView, updateTask, type V1AuthContext } from '@workcell/domain';
+import { createTask, getTask, invoke, listTasks, operationOf, type ProcedureContext, type TaskView, updateTask, type V1AuthContext } from '@workcell/domain';
 import { useTestEnvironment } from '@workcell/testing';
 
 /**
@@ -78,7 +78,7 @@ describe('v1 task statements', () => {
       close: async () => undefined,
     };
     ctx = { database, config: env.config, now: () => new Date() };
-    for (let i = 0; i < 120; i++) await invoke(createTask, ctx, { auth, requestId: null, title: `Task ${i}`, tagIds: tagIds.slice(0, i % 4) });
+    for (let i = 0; i < 120; i++) await invoke(createTask, operationOf(ctx, auth, null), { title: `Task ${i}`, tagIds: tagIds.slice(0, i % 4) });
   });
 
   afterAll(async () => {
@@ -88,10 +88,10 @@ describe('v1 task statements', () => {
   });
 
   it('getTask is one statement, and shows the acting member its running timer', async () => {
-    const [first] = (await invoke(listTasks, ctx, { auth, limit: 5 })).items;
+    const [first] = (await invoke(listTasks, operationOf(ctx, auth, null), { limit: 5 })).items;
     assert.ok(first);
     await seeding.prisma.timeEntry.create({ data: { workspaceId, memberId, taskId: first.id, startedAt: new Date('2026-01-02T03:04:05.678Z') } });
-    const { statements, result } = await record(() => invoke(getTask, ctx, { auth, id: first.id }));
+    const { statements, result } = await record(() => invoke(getTask, operationOf(ctx, auth, null), { id: first.id }));
     assert.equal(statements.length, 1, statements.join('\n'));
     assert.equal(result.timerStartedAt, '2026-01-02T03:04:05.678Z');
     assert.deepEqual({ ...result, timerStartedAt: null }, first);
@@ -99,18 +99,18 @@ describe('v1 task statements', () => {
   });
 
   it('a page of 100 tasks with their tags is one statement', async () => {
-    const { statements, result } = await record(() => invoke(listTasks, ctx, { auth, limit: 100 }));
+    const { statements, result } = await record(() => invoke(listTasks, operationOf(ctx, auth, null), { limit: 100 }));
     assert.equal(statements.length, 1, statements.join('\n'));
     assert.equal(result.items.length, 100);
     assert.ok(result.nextCursor);
     assert.ok(result.items.some((t) => t.tagIds.length === 3));
-    const next = await record(() => invoke(listTasks, ctx, { auth, limit: 100, cursor: result.nextCursor! }));
+    const next = await record(() => invoke(listTasks, operationOf(ctx, auth, null), { limit: 100, cursor: result.nextCursor! }));
     assert.equal(next.statements.length, 1);
     assert.ok(next.result.items.length >= 20);
   });
 
   it('a create naming no other resource is one statement (no transaction), two with its Idempotency-Key, none through Prisma', async () => {
-    const plain = await record(() => invoke(createTask, ctx, { auth, requestId: 'r1', title: 'Plain', priority: 'high', dueAt: '2026-03-04T23:30:00+02:00', estimateMinutes: 5 }));
+    const plain = await record(() => invoke(createTask, operationOf(ctx, auth, 'r1'), { title: 'Plain', priority: 'high', dueAt: '2026-03-04T23:30:00+02:00', estimateMinutes: 5 }));
     assert.equal(plain.statements.length, 1, plain.statements.join('\n'));
     assert.equal(plain.prismaUses, 0);
     const body = { title: 'Keyed' };
@@ -129,14 +129,14 @@ describe('v1 task statements', () => {
       assert.equal(claim.outcome, 'claimed');
       recordId = claim.outcome === 'claimed' ? claim.recordId : '';
       // The create's own statement completes the key with its result (the interceptor then has nothing to store).
-      return holdingIdempotencyKey({ workspaceId, recordId, mode: 'run' }, () => invoke(createTask, ctx, { auth, requestId: 'r2', ...body }));
+      return holdingIdempotencyKey({ workspaceId, recordId, mode: 'run' }, () => invoke(createTask, operationOf(ctx, auth, 'r2'), { ...body }));
     });
     assert.equal(keyed.statements.length, 2, keyed.statements.join('\n'));
     const key = await seeding.prisma.idempotencyRecord.findFirstOrThrow({ where: { workspaceId, id: recordId }, select: { state: true, completedBy: true, result: true } });
     assert.deepEqual(key, { state: 'completed', completedBy: 'mutation', result: keyed.result });
     assert.equal(keyed.prismaUses, 0);
     // The stored row and event are what the create answered.
-    assert.deepEqual(await invoke(getTask, ctx, { auth, id: plain.result.id }), plain.result);
+    assert.deepEqual(await invoke(getTask, operationOf(ctx, auth, null), { id: plain.result.id }), plain.result);
     const stored = await seeding.prisma.task.findFirstOrThrow({ where: { workspaceId, id: plain.result.id }, select: { dueDate: true } });
     assert.equal(stored.dueDate?.toISOString(), '2026-03-04T00:00:00.000Z');
     const [event] = await seeding.prisma.outboxEvent.findMany({ where: { workspaceId, aggregateId: keyed.result.id } });
@@ -145,22 +145,22 @@ describe('v1 task statements', () => {
   });
 
   it('a create checks what it names first, in a transaction with the insert only for an assignee (whose row it locks)', async () => {
-    const { statements, result } = await record(() => invoke(createTask, ctx, { auth, requestId: null, title: 'Refs', projectId, listId, tagIds: [tagIds[2]!, tagIds[0]!] }));
+    const { statements, result } = await record(() => invoke(createTask, operationOf(ctx, auth, null), { title: 'Refs', projectId, listId, tagIds: [tagIds[2]!, tagIds[0]!] }));
     // project, list, tags, then the insert
     assert.equal(statements.length, 4, statements.join('\n'));
     assert.equal(prismaUses, 0);
     assert.ok(!statements.includes('BEGIN'));
     assert.deepEqual(result.tagIds, [tagIds[0]!, tagIds[2]!].sort());
-    assert.deepEqual(await invoke(getTask, ctx, { auth, id: result.id }), result);
-    const assigned = await record(() => invoke(createTask, ctx, { auth, requestId: null, title: 'Assigned', assigneeIds: [memberId] }));
+    assert.deepEqual(await invoke(getTask, operationOf(ctx, auth, null), { id: result.id }), result);
+    const assigned = await record(() => invoke(createTask, operationOf(ctx, auth, null), { title: 'Assigned', assigneeIds: [memberId] }));
     assert.deepEqual(assigned.statements, ['BEGIN', 'SELECT id::text AS', 'WITH task AS', 'COMMIT']);
-    assert.deepEqual(await invoke(getTask, ctx, { auth, id: assigned.result.id }), assigned.result);
-    await assert.rejects(invoke(createTask, ctx, { auth, requestId: null, title: 'Bad', tagIds: [tagIds[0]!, randomUUID()] }), (error: { code?: string }) => error.code === 'validation_failed');
+    assert.deepEqual(await invoke(getTask, operationOf(ctx, auth, null), { id: assigned.result.id }), assigned.result);
+    await assert.rejects(invoke(createTask, operationOf(ctx, auth, null), { title: 'Bad', tagIds: [tagIds[0]!, randomUUID()] }), (error: { code?: string }) => error.code === 'validation_failed');
   });
 
   it('an If-Match update reads the task back in one statement', async () => {
-    const task: TaskView = await invoke(createTask, ctx, { auth, requestId: null, title: 'To update' });
-    const { statements, result } = await record(() => invoke(updateTask, ctx, { auth, requestId: null, id: task.id, expectedRevision: 1, title: 'Updated' }));
+    const task: TaskView = await invoke(createTask, operationOf(ctx, auth, null), { title: 'To update' });
+    const { statements, result } = await record(() => invoke(updateTask, operationOf(ctx, auth, null), { id: task.id, expectedRevision: 1, title: 'Updated' }));
     // BEGIN, the guarded UPDATE, the read back, the outbox event, COMMIT.
     assert.equal(statements.length, 5, statements.join('\n'));
     assert.equal(result.revision, '2');

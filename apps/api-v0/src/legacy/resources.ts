@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type LegacyPagedList, legacyRowAt } from '@workcell/db';
 import type { z } from 'zod';
-import { type CursorScope, DomainError, encodeCursor, invoke, isDomainError, type Procedure, type ProcedureContext, type V1AuthContext, type Versioned } from '@workcell/domain';
+import { type CursorScope, DomainError, encodeCursor, invoke, isDomainError, type Operation, type Procedure, type ProcedureContext, type Versioned } from '@workcell/domain';
 import { ProtocolError } from '@workcell/http';
 
 /**
@@ -140,17 +140,11 @@ export function assertNotArchived(resource: Archivable, what: string): void {
 }
 
 /**
- * The resource a v0 read or write is about, by its v1 get procedure (`{ auth, id }`; of a Versioned answer, the
+ * The resource a v0 read or write is about, by its v1 get procedure (`{ id }` as the operation's caller; of a Versioned answer, the
  * resource): 404 `${what} not found` when it is archived (assertNotArchived).
  */
-export async function currentResource<I extends z.ZodType, T extends Archivable>(
-  ctx: ProcedureContext,
-  get: Procedure<I, T | Versioned<T>>,
-  auth: V1AuthContext,
-  id: string,
-  what: string,
-): Promise<T> {
-  const answer = await invoke(get, ctx, { auth, id });
+export async function currentResource<I extends z.ZodType, T extends Archivable>(op: Operation, get: Procedure<I, T | Versioned<T>>, id: string, what: string): Promise<T> {
+  const answer = await invoke(get, op, { id });
   const resource = isVersioned(answer) ? answer.resource : answer;
   assertNotArchived(resource, what);
   return resource;

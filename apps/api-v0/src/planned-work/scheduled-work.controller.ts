@@ -1,10 +1,10 @@
+import { Op } from '@workcell/auth-kit';
 import { Controller, Inject, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { legacyPlannedWorkAt } from '@workcell/db';
 import { DomainError, invoke, isUuid, listPlannedWork, MAX_PLANNED_WORK_SPAN_DAYS, type ProcedureContext } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { isSupportedInstant } from '@workcell/registry';
-import { type Acting, V0Acting } from '../legacy/acting.js';
 import { legacyPage, type LegacySeek, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
@@ -45,13 +45,13 @@ export class ScheduledWorkController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @LegacyOperation('legacyGetScheduledWork')
-  async list(@V0Acting() acting: Acting, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
+  async list(@Op() op: Op, @Req() request: FastifyRequest, @Input() input: OperationInput<Record<string, string>, Page>) {
     const filters = filtersOf(request.query as Record<string, unknown>, this.ctx.now()) as { from: string; to: string };
     const items = await legacyPage(
       this.ctx,
       input.query,
-      (cursor, limit) => invoke(listPlannedWork, this.ctx, { auth: acting.auth, ...filters, limit, ...(cursor === undefined ? {} : { cursor }) }),
-      this.seek(acting.auth.workspaceId, filters),
+      (cursor, limit) => invoke(listPlannedWork, op, { ...filters, limit, ...(cursor === undefined ? {} : { cursor }) }),
+      this.seek(op.auth.workspaceId, filters),
     );
     return items.map(toLegacy);
   }

@@ -1,3 +1,4 @@
+import { Op } from '@workcell/auth-kit';
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -17,7 +18,6 @@ import {
   updateProductGroup,
 } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
-import { type Acting, V0Acting } from '../legacy/acting.js';
 import { bodyAliasId, currentResource, lastWriterWins, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
@@ -29,139 +29,139 @@ const since = (cursor: string | undefined) => (cursor === undefined ? {} : { cur
 /**
  * v0 products and product groups over the v1 procedures (same rows, same ids). v0 has no scopes (contract 5.1:
  * a team token may use every v0 operation of its team), so its frozen broad shape keeps purchasePrice: the
- * acting context holds the products finance overlay for reads and writes. Writes are last-writer-wins.
+ * op context holds the products finance overlay for reads and writes. Writes are last-writer-wins.
  */
 @Controller()
 export class ProductsController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
-  private finance(acting: Acting) {
-    return { ...acting, auth: { ...acting.auth, effectiveScopes: [PRODUCTS_FINANCE_READ, PRODUCTS_FINANCE_WRITE] } };
+  private finance(op: Op): Op {
+    return { ...op, auth: { ...op.auth, effectiveScopes: [PRODUCTS_FINANCE_READ, PRODUCTS_FINANCE_WRITE] } };
   }
 
   @LegacyOperation('legacyGetProducts')
-  async listProducts(@V0Acting() caller: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
-    const acting = this.finance(caller);
+  async listProducts(@Op() caller: Op, @Input() input: OperationInput<Record<string, string>, Page>) {
+    const op = this.finance(caller);
     return (
       await legacyPage(
         this.ctx,
         input.query,
-        (cursor, limit) => invoke(listProducts, this.ctx, { auth: acting.auth, limit, ...since(cursor) }),
-        seekOf(this.ctx, acting.auth.workspaceId, 'products', 'listProducts', { productGroupId: null }),
+        (cursor, limit) => invoke(listProducts, op, { limit, ...since(cursor) }),
+        seekOf(this.ctx, op.auth.workspaceId, 'products', 'listProducts', { productGroupId: null }),
       )
     ).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetProductsById')
-  async getProduct(@V0Acting() acting: Acting, @Input() input: OperationInput<PathId>) {
-    return toLegacy(await currentResource(this.ctx, getProduct, this.finance(acting).auth, input.path._id, 'product'));
+  async getProduct(@Op() op: Op, @Input() input: OperationInput<PathId>) {
+    return toLegacy(await currentResource(this.finance(op), getProduct, input.path._id, 'product'));
   }
 
   @LegacyOperation('legacyPostProducts')
-  async createProduct(@V0Acting() caller: Acting, @Input() input: OperationInput, @Res({ passthrough: true }) reply: FastifyReply) {
-    const acting = this.finance(caller);
-    const { resource } = await invoke(createProduct, this.ctx, { auth: acting.auth, requestId: acting.requestId, ...pick(input.body, PRODUCT) });
+  async createProduct(@Op() caller: Op, @Input() input: OperationInput, @Res({ passthrough: true }) reply: FastifyReply) {
+    const op = this.finance(caller);
+    const { resource } = await invoke(createProduct, op, { ...pick(input.body, PRODUCT) });
     void reply.status(201);
     return toLegacy(resource);
   }
 
   @LegacyOperation('legacyPutProductsById')
-  async updateProduct(@V0Acting() acting: Acting, @Input() input: OperationInput<PathId>) {
-    return this.writeProduct(acting, input.path._id, input.body);
+  async updateProduct(@Op() op: Op, @Input() input: OperationInput<PathId>) {
+    return this.writeProduct(op, input.path._id, input.body);
   }
 
   @LegacyOperation('legacyPutProducts')
-  async updateProductByBody(@V0Acting() acting: Acting, @Input() input: OperationInput) {
-    return this.writeProduct(acting, bodyAliasId(input.body), input.body);
+  async updateProductByBody(@Op() op: Op, @Input() input: OperationInput) {
+    return this.writeProduct(op, bodyAliasId(input.body), input.body);
   }
 
-  private async writeProduct(caller: Acting, id: string, body: unknown) {
-    const acting = this.finance(caller);
+  private async writeProduct(caller: Op, id: string, body: unknown) {
+    const op = this.finance(caller);
     const { resource } = await lastWriterWins(id, async () => {
-      const current = await currentResource(this.ctx, getProduct, acting.auth, id, 'product');
-      return invoke(updateProduct, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id, expectedVersion: current.version, ...pick(body, PRODUCT) });
+      const current = await currentResource(op, getProduct, id, 'product');
+      return invoke(updateProduct, op, { id: current.id, expectedVersion: current.version, ...pick(body, PRODUCT) });
     });
     return toLegacy(resource);
   }
 
   @LegacyOperation('legacyDeleteProductsById')
-  async deleteProduct(@V0Acting() acting: Acting, @Input() input: OperationInput<PathId>, @Res({ passthrough: true }) reply: FastifyReply) {
-    await this.archiveProduct(acting, input.path._id);
+  async deleteProduct(@Op() op: Op, @Input() input: OperationInput<PathId>, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.archiveProduct(op, input.path._id);
     void reply.status(204);
   }
 
   @LegacyOperation('legacyDeleteProducts')
-  async deleteProductByBody(@V0Acting() acting: Acting, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    await this.archiveProduct(acting, bodyAliasId(request.body));
+  async deleteProductByBody(@Op() op: Op, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.archiveProduct(op, bodyAliasId(request.body));
     void reply.status(204);
   }
 
-  private async archiveProduct(caller: Acting, id: string): Promise<void> {
-    const acting = this.finance(caller);
-    const current = await currentResource(this.ctx, getProduct, acting.auth, id, 'product');
-    await invoke(archiveProduct, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id });
+  private async archiveProduct(caller: Op, id: string): Promise<void> {
+    const op = this.finance(caller);
+    const current = await currentResource(op, getProduct, id, 'product');
+    await invoke(archiveProduct, op, { id: current.id });
   }
 
   @LegacyOperation('legacyGetProductgroups')
-  async listGroups(@V0Acting() caller: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
-    const acting = this.finance(caller);
+  async listGroups(@Op() caller: Op, @Input() input: OperationInput<Record<string, string>, Page>) {
+    const op = this.finance(caller);
     return (
       await legacyPage(
         this.ctx,
         input.query,
-        (cursor, limit) => invoke(listProductGroups, this.ctx, { auth: acting.auth, limit, ...since(cursor) }),
-        seekOf(this.ctx, acting.auth.workspaceId, 'productGroups', 'listProductGroups', { parentId: null }),
+        (cursor, limit) => invoke(listProductGroups, op, { limit, ...since(cursor) }),
+        seekOf(this.ctx, op.auth.workspaceId, 'productGroups', 'listProductGroups', { parentId: null }),
       )
     ).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetProductgroupsById')
-  async getGroup(@V0Acting() acting: Acting, @Input() input: OperationInput<PathId>) {
-    return toLegacy(await currentResource(this.ctx, getProductGroup, this.finance(acting).auth, input.path._id, 'product group'));
+  async getGroup(@Op() op: Op, @Input() input: OperationInput<PathId>) {
+    return toLegacy(await currentResource(this.finance(op), getProductGroup, input.path._id, 'product group'));
   }
 
   @LegacyOperation('legacyPostProductgroups')
-  async createGroup(@V0Acting() caller: Acting, @Input() input: OperationInput, @Res({ passthrough: true }) reply: FastifyReply) {
-    const acting = this.finance(caller);
-    const { resource } = await invoke(createProductGroup, this.ctx, { auth: acting.auth, requestId: acting.requestId, ...pick(input.body, PRODUCT_GROUP) });
+  async createGroup(@Op() caller: Op, @Input() input: OperationInput, @Res({ passthrough: true }) reply: FastifyReply) {
+    const op = this.finance(caller);
+    const { resource } = await invoke(createProductGroup, op, { ...pick(input.body, PRODUCT_GROUP) });
     void reply.status(201);
     return toLegacy(resource);
   }
 
   @LegacyOperation('legacyPutProductgroupsById')
-  async updateGroup(@V0Acting() acting: Acting, @Input() input: OperationInput<PathId>) {
-    return this.writeGroup(acting, input.path._id, input.body);
+  async updateGroup(@Op() op: Op, @Input() input: OperationInput<PathId>) {
+    return this.writeGroup(op, input.path._id, input.body);
   }
 
   @LegacyOperation('legacyPutProductgroups')
-  async updateGroupByBody(@V0Acting() acting: Acting, @Input() input: OperationInput) {
-    return this.writeGroup(acting, bodyAliasId(input.body), input.body);
+  async updateGroupByBody(@Op() op: Op, @Input() input: OperationInput) {
+    return this.writeGroup(op, bodyAliasId(input.body), input.body);
   }
 
-  private async writeGroup(caller: Acting, id: string, body: unknown) {
-    const acting = this.finance(caller);
+  private async writeGroup(caller: Op, id: string, body: unknown) {
+    const op = this.finance(caller);
     const { resource } = await lastWriterWins(id, async () => {
-      const current = await currentResource(this.ctx, getProductGroup, acting.auth, id, 'product group');
-      return invoke(updateProductGroup, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id, expectedVersion: current.version, ...pick(body, PRODUCT_GROUP) });
+      const current = await currentResource(op, getProductGroup, id, 'product group');
+      return invoke(updateProductGroup, op, { id: current.id, expectedVersion: current.version, ...pick(body, PRODUCT_GROUP) });
     });
     return toLegacy(resource);
   }
 
   @LegacyOperation('legacyDeleteProductgroupsById')
-  async deleteGroup(@V0Acting() acting: Acting, @Input() input: OperationInput<PathId>, @Res({ passthrough: true }) reply: FastifyReply) {
-    await this.archiveGroup(acting, input.path._id);
+  async deleteGroup(@Op() op: Op, @Input() input: OperationInput<PathId>, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.archiveGroup(op, input.path._id);
     void reply.status(204);
   }
 
   @LegacyOperation('legacyDeleteProductgroups')
-  async deleteGroupByBody(@V0Acting() acting: Acting, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    await this.archiveGroup(acting, bodyAliasId(request.body));
+  async deleteGroupByBody(@Op() op: Op, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.archiveGroup(op, bodyAliasId(request.body));
     void reply.status(204);
   }
 
-  private async archiveGroup(caller: Acting, id: string): Promise<void> {
-    const acting = this.finance(caller);
-    const current = await currentResource(this.ctx, getProductGroup, acting.auth, id, 'product group');
-    await invoke(archiveProductGroup, this.ctx, { auth: acting.auth, requestId: acting.requestId, id: current.id });
+  private async archiveGroup(caller: Op, id: string): Promise<void> {
+    const op = this.finance(caller);
+    const current = await currentResource(op, getProductGroup, id, 'product group');
+    await invoke(archiveProductGroup, op, { id: current.id });
   }
 }

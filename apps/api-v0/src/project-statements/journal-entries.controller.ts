@@ -1,7 +1,7 @@
+import { Op } from '@workcell/auth-kit';
 import { Controller, Inject } from '@nestjs/common';
 import { getProjectStatement, invoke, listProjectStatements, type ProcedureContext } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
-import { type Acting, V0Acting } from '../legacy/acting.js';
 import { currentResource, legacyPage, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
@@ -19,25 +19,25 @@ const FINANCE_READ = 'project-statements:finance:read';
 export class JournalEntriesController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
-  private finance(acting: Acting) {
-    return { ...acting.auth, effectiveScopes: [...acting.auth.effectiveScopes, FINANCE_READ] };
+  private finance(op: Op): Op {
+    return { ...op, auth: { ...op.auth, effectiveScopes: [...op.auth.effectiveScopes, FINANCE_READ] } };
   }
 
   @LegacyOperation('legacyGetJournalEntries')
-  async listJournalEntries(@V0Acting() caller: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
-    const acting = this.finance(caller);
+  async listJournalEntries(@Op() caller: Op, @Input() input: OperationInput<Record<string, string>, Page>) {
+    const op = this.finance(caller);
     return (
       await legacyPage(
         this.ctx,
         input.query,
-        (cursor, limit) => invoke(listProjectStatements, this.ctx, { auth: acting, limit, ...since(cursor) }),
-        seekOf(this.ctx, acting.workspaceId, 'projectStatements', 'listProjectStatements', { projectId: null, kind: null, from: null, to: null, withFinance: true }),
+        (cursor, limit) => invoke(listProjectStatements, op, { limit, ...since(cursor) }),
+        seekOf(this.ctx, op.auth.workspaceId, 'projectStatements', 'listProjectStatements', { projectId: null, kind: null, from: null, to: null, withFinance: true }),
       )
     ).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetJournalEntriesById')
-  async getJournalEntry(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>) {
-    return toLegacy(await currentResource(this.ctx, getProjectStatement, this.finance(acting), input.path._id, 'journal entry'));
+  async getJournalEntry(@Op() op: Op, @Input() input: OperationInput<{ _id: string }>) {
+    return toLegacy(await currentResource(this.finance(op), getProjectStatement, input.path._id, 'journal entry'));
   }
 }

@@ -1,7 +1,7 @@
+import { Op } from '@workcell/auth-kit';
 import { Controller, Inject } from '@nestjs/common';
 import { getProjectTemplate, invoke, listProjectTemplates, type ProcedureContext } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
-import { type Acting, V0Acting } from '../legacy/acting.js';
 import { currentResource, legacyPage, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
@@ -15,18 +15,18 @@ export class ProjectTemplatesController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @LegacyOperation('legacyGetProjectTemplates')
-  async list(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
+  async list(@Op() op: Op, @Input() input: OperationInput<Record<string, string>, Page>) {
     const items = await legacyPage(
       this.ctx,
       input.query,
-      (cursor, limit) => invoke(listProjectTemplates, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }),
-      seekOf(this.ctx, acting.auth.workspaceId, 'projectTemplates', 'listProjectTemplates'),
+      (cursor, limit) => invoke(listProjectTemplates, op, { limit, ...(cursor === undefined ? {} : { cursor }) }),
+      seekOf(this.ctx, op.auth.workspaceId, 'projectTemplates', 'listProjectTemplates'),
     );
     return items.map(toLegacy);
   }
 
   @LegacyOperation('legacyGetProjectTemplatesById')
-  async get(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>) {
-    return toLegacy(await currentResource(this.ctx, getProjectTemplate, acting.auth, input.path._id, 'project template'));
+  async get(@Op() op: Op, @Input() input: OperationInput<{ _id: string }>) {
+    return toLegacy(await currentResource(op, getProjectTemplate, input.path._id, 'project template'));
   }
 }

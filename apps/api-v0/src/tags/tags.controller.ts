@@ -1,7 +1,7 @@
+import { Op } from '@workcell/auth-kit';
 import { Controller, Inject } from '@nestjs/common';
 import { getTag, invoke, listTags, type ProcedureContext } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
-import { type Acting, V0Acting } from '../legacy/acting.js';
 import { currentResource, legacyPage, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
@@ -12,19 +12,19 @@ export class TagsController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @LegacyOperation('legacyGetTags')
-  async list(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
+  async list(@Op() op: Op, @Input() input: OperationInput<Record<string, string>, Page>) {
     return (
       await legacyPage(
         this.ctx,
         input.query,
-        (cursor, limit) => invoke(listTags, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }),
-        seekOf(this.ctx, acting.auth.workspaceId, 'tags', 'listTags'),
+        (cursor, limit) => invoke(listTags, op, { limit, ...(cursor === undefined ? {} : { cursor }) }),
+        seekOf(this.ctx, op.auth.workspaceId, 'tags', 'listTags'),
       )
     ).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetTagsById')
-  async get(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>) {
-    return toLegacy(await currentResource(this.ctx, getTag, acting.auth, input.path._id, 'tag'));
+  async get(@Op() op: Op, @Input() input: OperationInput<{ _id: string }>) {
+    return toLegacy(await currentResource(op, getTag, input.path._id, 'tag'));
   }
 }

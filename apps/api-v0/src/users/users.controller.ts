@@ -1,7 +1,7 @@
+import { Op } from '@workcell/auth-kit';
 import { Controller, Inject } from '@nestjs/common';
 import { invoke, listUsers, type ProcedureContext } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
-import { type Acting, V0Acting } from '../legacy/acting.js';
 import { legacyPage, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
@@ -12,13 +12,13 @@ export class UsersController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @LegacyOperation('legacyGetUsers')
-  async list(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
+  async list(@Op() op: Op, @Input() input: OperationInput<Record<string, string>, Page>) {
     return (
       await legacyPage(
         this.ctx,
         input.query,
-        (cursor, limit) => invoke(listUsers, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }),
-        seekOf(this.ctx, acting.auth.workspaceId, 'users', 'listUsers', { status: null }),
+        (cursor, limit) => invoke(listUsers, op, { limit, ...(cursor === undefined ? {} : { cursor }) }),
+        seekOf(this.ctx, op.auth.workspaceId, 'users', 'listUsers', { status: null }),
       )
     ).map(toLegacy);
   }

@@ -1,8 +1,8 @@
+import { Op } from '@workcell/auth-kit';
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createLegacyWebhook, getLegacyWebhook, invoke, listLegacyWebhooks, type ProcedureContext, removeLegacyWebhook } from '@workcell/domain';
 import { Input, LegacyOperation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
-import { type Acting, V0Acting } from '../legacy/acting.js';
 import { bodyAliasId, legacyPage, pick, seekOf, toLegacy } from '../legacy/resources.js';
 
 type Page = { page?: number; limit?: number };
@@ -17,42 +17,42 @@ export class WebhooksController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @LegacyOperation('legacyGetWebhooks')
-  async list(@V0Acting() acting: Acting, @Input() input: OperationInput<Record<string, string>, Page>) {
+  async list(@Op() op: Op, @Input() input: OperationInput<Record<string, string>, Page>) {
     return (
       await legacyPage(
         this.ctx,
         input.query,
-        (cursor, limit) => invoke(listLegacyWebhooks, this.ctx, { auth: acting.auth, limit, ...(cursor === undefined ? {} : { cursor }) }),
-        seekOf(this.ctx, acting.auth.workspaceId, 'legacyWebhooks', 'listLegacyWebhooks'),
+        (cursor, limit) => invoke(listLegacyWebhooks, op, { limit, ...(cursor === undefined ? {} : { cursor }) }),
+        seekOf(this.ctx, op.auth.workspaceId, 'legacyWebhooks', 'listLegacyWebhooks'),
       )
     ).map(toLegacy);
   }
 
   @LegacyOperation('legacyGetWebhooksById')
-  async get(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>) {
-    return toLegacy(await invoke(getLegacyWebhook, this.ctx, { auth: acting.auth, id: input.path._id }));
+  async get(@Op() op: Op, @Input() input: OperationInput<{ _id: string }>) {
+    return toLegacy(await invoke(getLegacyWebhook, op, { id: input.path._id }));
   }
 
   @LegacyOperation('legacyPostWebhooks')
-  async create(@V0Acting() acting: Acting, @Input() input: OperationInput, @Res({ passthrough: true }) reply: FastifyReply) {
-    const created = await invoke(createLegacyWebhook, this.ctx, { auth: acting.auth, requestId: acting.requestId, ...pick(input.body, CREATE) });
+  async create(@Op() op: Op, @Input() input: OperationInput, @Res({ passthrough: true }) reply: FastifyReply) {
+    const created = await invoke(createLegacyWebhook, op, { ...pick(input.body, CREATE) });
     void reply.status(201);
     return toLegacy(created);
   }
 
   @LegacyOperation('legacyDeleteWebhooksById')
-  async remove(@V0Acting() acting: Acting, @Input() input: OperationInput<{ _id: string }>, @Res({ passthrough: true }) reply: FastifyReply) {
-    await this.delete(acting, input.path._id);
+  async remove(@Op() op: Op, @Input() input: OperationInput<{ _id: string }>, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.delete(op, input.path._id);
     void reply.status(204);
   }
 
   @LegacyOperation('legacyDeleteWebhooks')
-  async removeByBody(@V0Acting() acting: Acting, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    await this.delete(acting, bodyAliasId(request.body));
+  async removeByBody(@Op() op: Op, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.delete(op, bodyAliasId(request.body));
     void reply.status(204);
   }
 
-  private async delete(acting: Acting, id: string): Promise<void> {
-    await invoke(removeLegacyWebhook, this.ctx, { auth: acting.auth, requestId: acting.requestId, id });
+  private async delete(op: Op, id: string): Promise<void> {
+    await invoke(removeLegacyWebhook, op, { id });
   }
 }

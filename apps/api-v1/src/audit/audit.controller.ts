@@ -1,7 +1,7 @@
 import { Controller, Inject, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
-import { invoke, listAuditEvents, type ProcedureContext, type V1AuthContext } from '@workcell/domain';
+import { Op } from '@workcell/auth-kit';
+import { invoke, listAuditEvents, type ProcedureContext } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 import { CURSOR_PAGE_DEFAULT_LIMIT } from '@workcell/registry';
 
@@ -12,10 +12,10 @@ export class AuditController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('listAuditEvents')
-  async list(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<never, AuditQuery>, @Req() request: FastifyRequest) {
+  async list(@Op() op: Op, @Input() input: OperationInput<never, AuditQuery>, @Req() request: FastifyRequest) {
     // `limit` is optional (the registry's documented default), like on every other list.
     const limit = input.query.limit ?? CURSOR_PAGE_DEFAULT_LIMIT;
-    const page = await invoke(listAuditEvents, this.ctx, { workspaceId: auth.workspaceId, ...input.query, limit });
+    const page = await invoke(listAuditEvents, op, { workspaceId: op.auth.workspaceId, ...input.query, limit });
     return list(page.items, { limit, nextCursor: page.nextCursor }, request);
   }
 }

@@ -1,7 +1,6 @@
-import { Controller, Inject, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
-import { AUTH_CLIENT, type AuthClient, internalFailure, V1Auth } from '@workcell/auth-kit';
-import type { V1AuthContext } from '@workcell/domain';
+import { Controller, Inject } from '@nestjs/common';
+import { wireOperation } from '@workcell/internal-api';
+import { AUTH_CLIENT, type AuthClient, internalFailure, Op } from '@workcell/auth-kit';
 import { Operation } from '@workcell/http';
 
 /** The registry's wire names for credential kinds. */
@@ -13,13 +12,13 @@ export class AuthContextController {
   constructor(@Inject(AUTH_CLIENT) private readonly auth: AuthClient) {}
 
   @Operation('getAuthContext')
-  getAuthContext(@V1Auth() auth: V1AuthContext) {
-    const c = auth.credential;
+  getAuthContext(@Op() op: Op) {
+    const c = op.auth.credential;
     return { data: { credentialId: c.id, kind: KIND[c.kind], status: c.status, scopes: c.scopes, expiresAt: c.expiresAt, region: c.region, cell: c.cell } };
   }
 
   @Operation('revokeAuthContext')
-  async revokeAuthContext(@V1Auth() auth: V1AuthContext, @Req() request: FastifyRequest): Promise<void> {
-    await this.auth.credentials.revokeOwn.mutate({ workspaceId: auth.workspaceId, credentialId: auth.credential.id, principal: auth.principal, requestId: request.id }).catch(internalFailure);
+  async revokeAuthContext(@Op() op: Op): Promise<void> {
+    await this.auth.credentials.revokeOwn.mutate({ ...wireOperation(op), input: {} }).catch(internalFailure);
   }
 }

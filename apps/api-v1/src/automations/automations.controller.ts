@@ -1,6 +1,6 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
+import { Op } from '@workcell/auth-kit';
 import {
   abortAutomationRun,
   archiveAutomationDefinition,
@@ -17,7 +17,6 @@ import {
   publishAutomationDefinition,
   restoreAutomationDefinition,
   updateAutomationDefinition,
-  type V1AuthContext,
 } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single, versioned } from '@workcell/http';
 
@@ -33,76 +32,76 @@ export class AutomationsController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('listAutomationActions')
-  async listAutomationActions(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(listAutomationActions, this.ctx, { auth, ...input.query });
+  async listAutomationActions(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listAutomationActions, op, { ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('listAutomationDefinitions')
-  async listAutomationDefinitions(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(listAutomationDefinitions, this.ctx, { auth, ...input.query });
+  async listAutomationDefinitions(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listAutomationDefinitions, op, { ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('createAutomationDefinition')
-  async createAutomationDefinition(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const created = await invoke(createAutomationDefinition, this.ctx, { ...(input.body as object), auth, requestId: request.id });
+  async createAutomationDefinition(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const created = await invoke(createAutomationDefinition, op, { ...(input.body as object) });
     reply.header('location', `/v1/automation-definitions/${created.resource.id}`);
     return versioned(reply, created);
   }
 
   @Operation('getAutomationDefinition')
-  async getAutomationDefinition(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(getAutomationDefinition, this.ctx, { auth, id: input.path.id }));
+  async getAutomationDefinition(@Op() op: Op, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(getAutomationDefinition, op, { id: input.path.id }));
   }
 
   @Operation('updateAutomationDefinition')
-  async updateAutomationDefinition(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(updateAutomationDefinition, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+  async updateAutomationDefinition(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(updateAutomationDefinition, op, { ...(input.body as object), id: input.path.id }));
   }
 
   @Operation('archiveAutomationDefinition')
-  async archiveAutomationDefinition(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest): Promise<void> {
-    await invoke(archiveAutomationDefinition, this.ctx, { id: input.path.id, auth, requestId: request.id });
+  async archiveAutomationDefinition(@Op() op: Op, @Input() input: OperationInput<Id>): Promise<void> {
+    await invoke(archiveAutomationDefinition, op, { id: input.path.id });
   }
 
   @Operation('restoreAutomationDefinition')
-  async restoreAutomationDefinition(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(restoreAutomationDefinition, this.ctx, { id: input.path.id, auth, requestId: request.id }));
+  async restoreAutomationDefinition(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(restoreAutomationDefinition, op, { id: input.path.id }));
   }
 
   @Operation('publishAutomationDefinition')
-  async publishAutomationDefinition(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const version = await invoke(publishAutomationDefinition, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id });
+  async publishAutomationDefinition(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const version = await invoke(publishAutomationDefinition, op, { ...(input.body as object), id: input.path.id });
     reply.header('location', `/v1/automation-definitions/${version.definitionId}/versions/${version.number}`);
     return single(version);
   }
 
   @Operation('listAutomationDefinitionVersions')
-  async listAutomationDefinitionVersions(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest) {
-    const page = await invoke(listAutomationDefinitionVersions, this.ctx, { auth, id: input.path.id, ...input.query });
+  async listAutomationDefinitionVersions(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest) {
+    const page = await invoke(listAutomationDefinitionVersions, op, { id: input.path.id, ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('getAutomationDefinitionVersion')
-  async getAutomationDefinitionVersion(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id & { versionNumber: string }>) {
-    return single(await invoke(getAutomationDefinitionVersion, this.ctx, { auth, id: input.path.id, versionNumber: input.path.versionNumber }));
+  async getAutomationDefinitionVersion(@Op() op: Op, @Input() input: OperationInput<Id & { versionNumber: string }>) {
+    return single(await invoke(getAutomationDefinitionVersion, op, { id: input.path.id, versionNumber: input.path.versionNumber }));
   }
 
   @Operation('listAutomationRuns')
-  async listAutomationRuns(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(listAutomationRuns, this.ctx, { auth, ...input.query });
+  async listAutomationRuns(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listAutomationRuns, op, { ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('getAutomationRun')
-  async getAutomationRun(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>) {
-    return single(await invoke(getAutomationRun, this.ctx, { auth, id: input.path.id }));
+  async getAutomationRun(@Op() op: Op, @Input() input: OperationInput<Id>) {
+    return single(await invoke(getAutomationRun, op, { id: input.path.id }));
   }
 
   @Operation('abortAutomationRun')
-  async abortAutomationRun(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const operation = await invoke(abortAutomationRun, this.ctx, { id: input.path.id, auth, requestId: request.id });
+  async abortAutomationRun(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const operation = await invoke(abortAutomationRun, op, { id: input.path.id });
     reply.header('location', `/v1/automation-runs/${operation.resourceId}`);
     return single(operation);
   }

@@ -1,7 +1,7 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CredentialRecheck, V1Auth } from '@workcell/auth-kit';
-import { getEventCatalog, invoke, listChangesWaiting, type ProcedureContext, type V1AuthContext } from '@workcell/domain';
+import { CredentialRecheck, Op } from '@workcell/auth-kit';
+import { getEventCatalog, invoke, listChangesWaiting, type ProcedureContext } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
 import { ChangeWaits } from './change-waits.js';
 
@@ -22,15 +22,15 @@ export class ChangesController {
    * (CredentialRecheck), so a revocation during the wait answers 401 instead of events.
    */
   @Operation('listChanges')
-  async listChanges(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  async listChanges(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const { wait, ...query } = input.query as { wait?: number };
     const gone = new AbortController();
     const abort = () => gone.abort();
     // 'close' of the response: it was sent, or the connection closed before it could be.
     if (wait) reply.raw.once('close', abort);
     try {
-      const waiter = wait ? this.waits.take(auth.workspaceId, wait, gone.signal) : null;
-      const page = await listChangesWaiting(this.ctx, { auth, ...query }, waiter, () => this.recheck.v1('listChanges', request));
+      const waiter = wait ? this.waits.take(op.auth.workspaceId, wait, gone.signal) : null;
+      const page = await listChangesWaiting(op, { ...query }, waiter, () => this.recheck.v1('listChanges', request));
       const body = list(page.items, page, request);
       return page.more ? body : { ...body, links: { next: null } };
     } finally {
@@ -39,7 +39,7 @@ export class ChangesController {
   }
 
   @Operation('getEventCatalog')
-  async getEventCatalog(@V1Auth() auth: V1AuthContext) {
-    return single(await invoke(getEventCatalog, this.ctx, { auth }));
+  async getEventCatalog(@Op() op: Op) {
+    return single(await invoke(getEventCatalog, op, {}));
   }
 }

@@ -1,7 +1,7 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
-import { createComment, deleteComment, getComment, invoke, listComments, type ProcedureContext, updateComment, type V1AuthContext } from '@workcell/domain';
+import { Op } from '@workcell/auth-kit';
+import { createComment, deleteComment, getComment, invoke, listComments, type ProcedureContext, updateComment } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
 
 type Id = { id: string };
@@ -16,30 +16,30 @@ export class CommentsController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('listComments')
-  async listComments(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(listComments, this.ctx, { auth, ...input.query });
+  async listComments(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listComments, op, { ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('createComment')
-  async createComment(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const created = await invoke(createComment, this.ctx, { ...(input.body as object), auth, requestId: request.id });
+  async createComment(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const created = await invoke(createComment, op, { ...(input.body as object) });
     reply.header('location', `/v1/comments/${created.resource.id}`);
     return versioned(reply, created);
   }
 
   @Operation('getComment')
-  async getComment(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(getComment, this.ctx, { auth, id: input.path.id }));
+  async getComment(@Op() op: Op, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(getComment, op, { id: input.path.id }));
   }
 
   @Operation('updateComment')
-  async updateComment(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(updateComment, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+  async updateComment(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(updateComment, op, { ...(input.body as object), id: input.path.id }));
   }
 
   @Operation('deleteComment')
-  async deleteComment(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest): Promise<void> {
-    await invoke(deleteComment, this.ctx, { id: input.path.id, auth, requestId: request.id });
+  async deleteComment(@Op() op: Op, @Input() input: OperationInput<Id>): Promise<void> {
+    await invoke(deleteComment, op, { id: input.path.id });
   }
 }

@@ -1,17 +1,7 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
-import {
-  archiveContactGroup,
-  createContactGroup,
-  getContactGroup,
-  invoke,
-  listContactGroups,
-  type ProcedureContext,
-  restoreContactGroup,
-  updateContactGroup,
-  type V1AuthContext,
-} from '@workcell/domain';
+import { Op } from '@workcell/auth-kit';
+import { archiveContactGroup, createContactGroup, getContactGroup, invoke, listContactGroups, type ProcedureContext, restoreContactGroup, updateContactGroup } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
 
 type Id = { id: string };
@@ -22,35 +12,35 @@ export class ContactGroupsController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('listContactGroups')
-  async listContactGroups(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(listContactGroups, this.ctx, { auth, ...input.query });
+  async listContactGroups(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listContactGroups, op, { ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('createContactGroup')
-  async createContactGroup(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const created = await invoke(createContactGroup, this.ctx, { ...(input.body as object), auth, requestId: request.id });
+  async createContactGroup(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const created = await invoke(createContactGroup, op, { ...(input.body as object) });
     reply.header('location', `/v1/contact-groups/${created.resource.id}`);
     return versioned(reply, created);
   }
 
   @Operation('getContactGroup')
-  async getContactGroup(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(getContactGroup, this.ctx, { auth, id: input.path.id }));
+  async getContactGroup(@Op() op: Op, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(getContactGroup, op, { id: input.path.id }));
   }
 
   @Operation('updateContactGroup')
-  async updateContactGroup(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(updateContactGroup, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+  async updateContactGroup(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(updateContactGroup, op, { ...(input.body as object), id: input.path.id }));
   }
 
   @Operation('archiveContactGroup')
-  async archiveContactGroup(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest): Promise<void> {
-    await invoke(archiveContactGroup, this.ctx, { id: input.path.id, auth, requestId: request.id });
+  async archiveContactGroup(@Op() op: Op, @Input() input: OperationInput<Id>): Promise<void> {
+    await invoke(archiveContactGroup, op, { id: input.path.id });
   }
 
   @Operation('restoreContactGroup')
-  async restoreContactGroup(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(restoreContactGroup, this.ctx, { id: input.path.id, auth, requestId: request.id }));
+  async restoreContactGroup(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(restoreContactGroup, op, { id: input.path.id }));
   }
 }

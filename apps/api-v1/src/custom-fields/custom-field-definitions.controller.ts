@@ -1,6 +1,6 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
+import { Op } from '@workcell/auth-kit';
 import {
   archiveCustomFieldDefinition,
   createCustomFieldDefinition,
@@ -10,7 +10,6 @@ import {
   type ProcedureContext,
   restoreCustomFieldDefinition,
   updateCustomFieldDefinition,
-  type V1AuthContext,
 } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
 
@@ -22,35 +21,35 @@ export class CustomFieldDefinitionsController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('listCustomFieldDefinitions')
-  async listCustomFieldDefinitions(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(listCustomFieldDefinitions, this.ctx, { auth, ...input.query });
+  async listCustomFieldDefinitions(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listCustomFieldDefinitions, op, { ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('createCustomFieldDefinition')
-  async createCustomFieldDefinition(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const created = await invoke(createCustomFieldDefinition, this.ctx, { ...(input.body as object), auth, requestId: request.id });
+  async createCustomFieldDefinition(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const created = await invoke(createCustomFieldDefinition, op, { ...(input.body as object) });
     reply.header('location', `/v1/custom-field-definitions/${created.resource.id}`);
     return versioned(reply, created);
   }
 
   @Operation('getCustomFieldDefinition')
-  async getCustomFieldDefinition(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(getCustomFieldDefinition, this.ctx, { auth, id: input.path.id }));
+  async getCustomFieldDefinition(@Op() op: Op, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(getCustomFieldDefinition, op, { id: input.path.id }));
   }
 
   @Operation('updateCustomFieldDefinition')
-  async updateCustomFieldDefinition(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(updateCustomFieldDefinition, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+  async updateCustomFieldDefinition(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(updateCustomFieldDefinition, op, { ...(input.body as object), id: input.path.id }));
   }
 
   @Operation('archiveCustomFieldDefinition')
-  async archiveCustomFieldDefinition(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest): Promise<void> {
-    await invoke(archiveCustomFieldDefinition, this.ctx, { id: input.path.id, auth, requestId: request.id });
+  async archiveCustomFieldDefinition(@Op() op: Op, @Input() input: OperationInput<Id>): Promise<void> {
+    await invoke(archiveCustomFieldDefinition, op, { id: input.path.id });
   }
 
   @Operation('restoreCustomFieldDefinition')
-  async restoreCustomFieldDefinition(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(restoreCustomFieldDefinition, this.ctx, { id: input.path.id, auth, requestId: request.id }));
+  async restoreCustomFieldDefinition(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(restoreCustomFieldDefinition, op, { id: input.path.id }));
   }
 }

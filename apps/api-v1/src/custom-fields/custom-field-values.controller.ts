@@ -1,7 +1,7 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
-import { getCustomFieldValues, invoke, type ProcedureContext, updateCustomFieldValues, type V1AuthContext } from '@workcell/domain';
+import { Op } from '@workcell/auth-kit';
+import { getCustomFieldValues, invoke, type ProcedureContext, updateCustomFieldValues } from '@workcell/domain';
 import { Input, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
 
 type Id = { id: string };
@@ -15,41 +15,41 @@ type TargetType = 'projects' | 'tasks' | 'contacts';
 export class CustomFieldValuesController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
-  private async read(targetType: TargetType, auth: V1AuthContext, input: OperationInput<Id>, reply: FastifyReply) {
-    return versioned(reply, await invoke(getCustomFieldValues, this.ctx, { auth, targetType, id: input.path.id }));
+  private async read(targetType: TargetType, op: Op, input: OperationInput<Id>, reply: FastifyReply) {
+    return versioned(reply, await invoke(getCustomFieldValues, op, { targetType, id: input.path.id }));
   }
 
-  private async write(targetType: TargetType, auth: V1AuthContext, input: OperationInput<Id>, request: FastifyRequest, reply: FastifyReply) {
-    return versioned(reply, await invoke(updateCustomFieldValues, this.ctx, { ...(input.body as object), targetType, id: input.path.id, auth, requestId: request.id }));
+  private async write(targetType: TargetType, op: Op, input: OperationInput<Id>, request: FastifyRequest, reply: FastifyReply) {
+    return versioned(reply, await invoke(updateCustomFieldValues, op, { ...(input.body as object), targetType, id: input.path.id }));
   }
 
   @Operation('getProjectCustomFieldValues')
-  getProjectCustomFieldValues(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.read('projects', auth, input, reply);
+  getProjectCustomFieldValues(@Op() op: Op, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.read('projects', op, input, reply);
   }
 
   @Operation('updateProjectCustomFieldValues')
-  updateProjectCustomFieldValues(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.write('projects', auth, input, request, reply);
+  updateProjectCustomFieldValues(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.write('projects', op, input, request, reply);
   }
 
   @Operation('getTaskCustomFieldValues')
-  getTaskCustomFieldValues(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.read('tasks', auth, input, reply);
+  getTaskCustomFieldValues(@Op() op: Op, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.read('tasks', op, input, reply);
   }
 
   @Operation('updateTaskCustomFieldValues')
-  updateTaskCustomFieldValues(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.write('tasks', auth, input, request, reply);
+  updateTaskCustomFieldValues(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.write('tasks', op, input, request, reply);
   }
 
   @Operation('getContactCustomFieldValues')
-  getContactCustomFieldValues(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.read('contacts', auth, input, reply);
+  getContactCustomFieldValues(@Op() op: Op, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.read('contacts', op, input, reply);
   }
 
   @Operation('updateContactCustomFieldValues')
-  updateContactCustomFieldValues(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.write('contacts', auth, input, request, reply);
+  updateContactCustomFieldValues(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.write('contacts', op, input, request, reply);
   }
 }

@@ -1,7 +1,7 @@
 import { Controller, Inject, Req, Res, StreamableFile } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
-import { createExport, downloadExport, getExport, invoke, listExports, type ProcedureContext, type V1AuthContext } from '@workcell/domain';
+import { Op } from '@workcell/auth-kit';
+import { createExport, downloadExport, getExport, invoke, listExports, type ProcedureContext } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
 
 type Id = { id: string };
@@ -16,26 +16,26 @@ export class ExportsController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('listExports')
-  async listExports(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(listExports, this.ctx, { auth, ...input.query });
+  async listExports(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listExports, op, { ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('createExport')
-  async createExport(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const operation = await invoke(createExport, this.ctx, { ...(input.body as object), auth, requestId: request.id });
+  async createExport(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const operation = await invoke(createExport, op, { ...(input.body as object) });
     reply.header('location', `/v1/exports/${operation.id}`);
     return single(operation);
   }
 
   @Operation('getExport')
-  async getExport(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>) {
-    return single(await invoke(getExport, this.ctx, { auth, id: input.path.id }));
+  async getExport(@Op() op: Op, @Input() input: OperationInput<Id>) {
+    return single(await invoke(getExport, op, { id: input.path.id }));
   }
 
   @Operation('downloadExport')
-  async downloadExport(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    const download = await invoke(downloadExport, this.ctx, { auth, id: input.path.id });
+  async downloadExport(@Op() op: Op, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
+    const download = await invoke(downloadExport, op, { id: input.path.id });
     reply.headers(download.headers);
     return new StreamableFile(download.body);
   }

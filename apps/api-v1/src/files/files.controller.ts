@@ -1,6 +1,6 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
+import { Op } from '@workcell/auth-kit';
 import {
   archiveFile,
   completeFileUpload,
@@ -16,7 +16,6 @@ import {
   updateFile,
   uploadIntentView,
   type UploadIntentView,
-  type V1AuthContext,
 } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single, versioned } from '@workcell/http';
 
@@ -32,57 +31,52 @@ export class FilesController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('listFiles')
-  async listFiles(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(listFiles, this.ctx, { auth, ...input.query });
+  async listFiles(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listFiles, op, { ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('getFile')
-  async getFile(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(getFile, this.ctx, { auth, id: input.path.id }));
+  async getFile(@Op() op: Op, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(getFile, op, { id: input.path.id }));
   }
 
   @Operation('updateFile')
-  async updateFile(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(updateFile, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+  async updateFile(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(updateFile, op, { ...(input.body as object), id: input.path.id }));
   }
 
   @Operation('archiveFile')
-  async archiveFile(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest): Promise<void> {
-    await invoke(archiveFile, this.ctx, { id: input.path.id, auth, requestId: request.id });
+  async archiveFile(@Op() op: Op, @Input() input: OperationInput<Id>): Promise<void> {
+    await invoke(archiveFile, op, { id: input.path.id });
   }
 
   @Operation('restoreFile')
-  async restoreFile(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(restoreFile, this.ctx, { id: input.path.id, auth, requestId: request.id }));
+  async restoreFile(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(restoreFile, op, { id: input.path.id }));
   }
 
   @Operation('createFileUploadIntent')
-  async createFileUploadIntent(
-    @V1Auth() auth: V1AuthContext,
-    @Input() input: OperationInput,
-    @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<{ data: UploadIntentView }> {
-    const intent = await invoke(createFileUploadIntent, this.ctx, { ...(input.body as object), auth, requestId: request.id });
+  async createFileUploadIntent(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<{ data: UploadIntentView }> {
+    const intent = await invoke(createFileUploadIntent, op, { ...(input.body as object) });
     reply.header('location', `/v1/files/${intent.fileId}`);
     reply.header('cache-control', 'private, no-store');
     return single(await uploadIntentView(this.ctx, intent));
   }
 
   @Operation('completeFileUpload')
-  async completeFileUpload(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(completeFileUpload, this.ctx, { id: input.path.id, auth, requestId: request.id }));
+  async completeFileUpload(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(completeFileUpload, op, { id: input.path.id }));
   }
 
   @Operation('createFileDownloadIntent')
   async createFileDownloadIntent(
-    @V1Auth() auth: V1AuthContext,
+    @Op() op: Op,
     @Input() input: OperationInput<Id>,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<{ data: DownloadIntentView }> {
-    const intent = await invoke(createFileDownloadIntent, this.ctx, { id: input.path.id, auth, requestId: request.id });
+    const intent = await invoke(createFileDownloadIntent, op, { id: input.path.id });
     reply.header('cache-control', 'private, no-store');
     return single(await downloadIntentView(this.ctx, intent));
   }

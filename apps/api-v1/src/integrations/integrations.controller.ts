@@ -1,7 +1,7 @@
 import { Controller, Inject, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
-import { getIntegration, invoke, listIntegrations, type ProcedureContext, type V1AuthContext } from '@workcell/domain';
+import { Op } from '@workcell/auth-kit';
+import { getIntegration, invoke, listIntegrations, type ProcedureContext } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
 
 /** Integrations (integrations:read): installation status and health of the workspace's connected apps, read-only. */
@@ -10,13 +10,13 @@ export class IntegrationsController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('listIntegrations')
-  async listIntegrations(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(listIntegrations, this.ctx, { auth, ...input.query });
+  async listIntegrations(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listIntegrations, op, { ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('getIntegration')
-  async getIntegration(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<{ id: string }>) {
-    return single(await invoke(getIntegration, this.ctx, { auth, id: input.path.id }));
+  async getIntegration(@Op() op: Op, @Input() input: OperationInput<{ id: string }>) {
+    return single(await invoke(getIntegration, op, { id: input.path.id }));
   }
 }

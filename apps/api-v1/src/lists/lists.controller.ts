@@ -1,7 +1,7 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
-import { archiveList, createList, getList, invoke, listLists, type ProcedureContext, restoreList, updateList, type V1AuthContext } from '@workcell/domain';
+import { Op } from '@workcell/auth-kit';
+import { archiveList, createList, getList, invoke, listLists, type ProcedureContext, restoreList, updateList } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
 
 type Id = { id: string };
@@ -12,35 +12,35 @@ export class ListsController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('listLists')
-  async listLists(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(listLists, this.ctx, { auth, ...input.query });
+  async listLists(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listLists, op, { ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('createList')
-  async createList(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const created = await invoke(createList, this.ctx, { ...(input.body as object), auth, requestId: request.id });
+  async createList(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const created = await invoke(createList, op, { ...(input.body as object) });
     reply.header('location', `/v1/lists/${created.resource.id}`);
     return versioned(reply, created);
   }
 
   @Operation('getList')
-  async getList(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(getList, this.ctx, { auth, id: input.path.id }));
+  async getList(@Op() op: Op, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(getList, op, { id: input.path.id }));
   }
 
   @Operation('updateList')
-  async updateList(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(updateList, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+  async updateList(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(updateList, op, { ...(input.body as object), id: input.path.id }));
   }
 
   @Operation('archiveList')
-  async archiveList(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest): Promise<void> {
-    await invoke(archiveList, this.ctx, { id: input.path.id, auth, requestId: request.id });
+  async archiveList(@Op() op: Op, @Input() input: OperationInput<Id>): Promise<void> {
+    await invoke(archiveList, op, { id: input.path.id });
   }
 
   @Operation('restoreList')
-  async restoreList(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(restoreList, this.ctx, { id: input.path.id, auth, requestId: request.id }));
+  async restoreList(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(restoreList, op, { id: input.path.id }));
   }
 }

@@ -1,7 +1,7 @@
 import { Controller, Inject, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
-import { getMember, invoke, listMembers, type ProcedureContext, removeMember, updateMember, type V1AuthContext } from '@workcell/domain';
+import { Op } from '@workcell/auth-kit';
+import { getMember, invoke, listMembers, type ProcedureContext, removeMember, updateMember } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
 
 type Id = { id: string };
@@ -15,23 +15,23 @@ export class MembersController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('listMembers')
-  async listMembers(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(listMembers, this.ctx, { auth, ...input.query });
+  async listMembers(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listMembers, op, { ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('getMember')
-  async getMember(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>) {
-    return single(await invoke(getMember, this.ctx, { auth, id: input.path.id }));
+  async getMember(@Op() op: Op, @Input() input: OperationInput<Id>) {
+    return single(await invoke(getMember, op, { id: input.path.id }));
   }
 
   @Operation('updateMember')
-  async updateMember(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest) {
-    return single(await invoke(updateMember, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+  async updateMember(@Op() op: Op, @Input() input: OperationInput<Id>) {
+    return single(await invoke(updateMember, op, { ...(input.body as object), id: input.path.id }));
   }
 
   @Operation('removeMember')
-  async removeMember(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest): Promise<void> {
-    await invoke(removeMember, this.ctx, { id: input.path.id, auth, requestId: request.id });
+  async removeMember(@Op() op: Op, @Input() input: OperationInput<Id>): Promise<void> {
+    await invoke(removeMember, op, { id: input.path.id });
   }
 }

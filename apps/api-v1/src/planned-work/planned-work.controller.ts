@@ -1,7 +1,7 @@
 import { Controller, Inject, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
-import { getTaskPlannedWork, invoke, listPlannedWork, type ProcedureContext, replaceTaskPlannedWork, type V1AuthContext } from '@workcell/domain';
+import { Op } from '@workcell/auth-kit';
+import { getTaskPlannedWork, invoke, listPlannedWork, type ProcedureContext, replaceTaskPlannedWork } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
 
 type Id = { id: string };
@@ -15,18 +15,18 @@ export class PlannedWorkController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('listPlannedWork')
-  async listPlannedWork(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(listPlannedWork, this.ctx, { auth, ...(input.query as { from: string; to: string }) });
+  async listPlannedWork(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listPlannedWork, op, { ...(input.query as { from: string; to: string }) });
     return list(page.items, page, request);
   }
 
   @Operation('getTaskPlannedWork')
-  async getTaskPlannedWork(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>) {
-    return single(await invoke(getTaskPlannedWork, this.ctx, { auth, id: input.path.id }));
+  async getTaskPlannedWork(@Op() op: Op, @Input() input: OperationInput<Id>) {
+    return single(await invoke(getTaskPlannedWork, op, { id: input.path.id }));
   }
 
   @Operation('replaceTaskPlannedWork')
-  async replaceTaskPlannedWork(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest) {
-    return single(await invoke(replaceTaskPlannedWork, this.ctx, { ...(input.body as { expectedVersion: string; windows: [] }), id: input.path.id, auth, requestId: request.id }));
+  async replaceTaskPlannedWork(@Op() op: Op, @Input() input: OperationInput<Id>) {
+    return single(await invoke(replaceTaskPlannedWork, op, { ...(input.body as { expectedVersion: string; windows: [] }), id: input.path.id }));
   }
 }

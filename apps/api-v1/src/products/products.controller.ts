@@ -1,7 +1,7 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
-import { archiveProduct, createProduct, getProduct, invoke, listProducts, type ProcedureContext, restoreProduct, updateProduct, type V1AuthContext } from '@workcell/domain';
+import { Op } from '@workcell/auth-kit';
+import { archiveProduct, createProduct, getProduct, invoke, listProducts, type ProcedureContext, restoreProduct, updateProduct } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
 
 type Id = { id: string };
@@ -12,35 +12,35 @@ export class ProductsController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('listProducts')
-  async listProducts(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(listProducts, this.ctx, { auth, ...input.query });
+  async listProducts(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listProducts, op, { ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('createProduct')
-  async createProduct(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const created = await invoke(createProduct, this.ctx, { ...(input.body as object), auth, requestId: request.id });
+  async createProduct(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const created = await invoke(createProduct, op, { ...(input.body as object) });
     reply.header('location', `/v1/products/${created.resource.id}`);
     return versioned(reply, created);
   }
 
   @Operation('getProduct')
-  async getProduct(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(getProduct, this.ctx, { auth, id: input.path.id }));
+  async getProduct(@Op() op: Op, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(getProduct, op, { id: input.path.id }));
   }
 
   @Operation('updateProduct')
-  async updateProduct(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(updateProduct, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+  async updateProduct(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(updateProduct, op, { ...(input.body as object), id: input.path.id }));
   }
 
   @Operation('archiveProduct')
-  async archiveProduct(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest): Promise<void> {
-    await invoke(archiveProduct, this.ctx, { id: input.path.id, auth, requestId: request.id });
+  async archiveProduct(@Op() op: Op, @Input() input: OperationInput<Id>): Promise<void> {
+    await invoke(archiveProduct, op, { id: input.path.id });
   }
 
   @Operation('restoreProduct')
-  async restoreProduct(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(restoreProduct, this.ctx, { id: input.path.id, auth, requestId: request.id }));
+  async restoreProduct(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(restoreProduct, op, { id: input.path.id }));
   }
 }

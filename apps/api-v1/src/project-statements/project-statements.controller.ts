@@ -1,6 +1,6 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
+import { Op } from '@workcell/auth-kit';
 import {
   archiveProjectStatement,
   createProjectStatement,
@@ -10,7 +10,6 @@ import {
   type ProcedureContext,
   restoreProjectStatement,
   updateProjectStatement,
-  type V1AuthContext,
 } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
 
@@ -25,35 +24,35 @@ export class ProjectStatementsController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('listProjectStatements')
-  async listProjectStatements(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(listProjectStatements, this.ctx, { auth, ...input.query });
+  async listProjectStatements(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listProjectStatements, op, { ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('createProjectStatement')
-  async createProjectStatement(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const created = await invoke(createProjectStatement, this.ctx, { ...(input.body as object), auth, requestId: request.id });
+  async createProjectStatement(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const created = await invoke(createProjectStatement, op, { ...(input.body as object) });
     reply.header('location', `/v1/project-statements/${created.resource.id}`);
     return versioned(reply, created);
   }
 
   @Operation('getProjectStatement')
-  async getProjectStatement(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(getProjectStatement, this.ctx, { auth, id: input.path.id }));
+  async getProjectStatement(@Op() op: Op, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(getProjectStatement, op, { id: input.path.id }));
   }
 
   @Operation('updateProjectStatement')
-  async updateProjectStatement(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(updateProjectStatement, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+  async updateProjectStatement(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(updateProjectStatement, op, { ...(input.body as object), id: input.path.id }));
   }
 
   @Operation('archiveProjectStatement')
-  async archiveProjectStatement(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest): Promise<void> {
-    await invoke(archiveProjectStatement, this.ctx, { id: input.path.id, auth, requestId: request.id });
+  async archiveProjectStatement(@Op() op: Op, @Input() input: OperationInput<Id>): Promise<void> {
+    await invoke(archiveProjectStatement, op, { id: input.path.id });
   }
 
   @Operation('restoreProjectStatement')
-  async restoreProjectStatement(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(restoreProjectStatement, this.ctx, { id: input.path.id, auth, requestId: request.id }));
+  async restoreProjectStatement(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(restoreProjectStatement, op, { id: input.path.id }));
   }
 }

@@ -1,17 +1,7 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
-import {
-  archiveProject,
-  completeProject,
-  getProjectLifecycleOperation,
-  invoke,
-  listProjectLifecycleOperations,
-  type ProcedureContext,
-  reopenProject,
-  restoreProject,
-  type V1AuthContext,
-} from '@workcell/domain';
+import { Op } from '@workcell/auth-kit';
+import { archiveProject, completeProject, getProjectLifecycleOperation, invoke, listProjectLifecycleOperations, type ProcedureContext, reopenProject, restoreProject } from '@workcell/domain';
 import { expectedRevisionFrom, Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
 
 type Id = { id: string };
@@ -26,41 +16,41 @@ type Request = typeof completeProject;
 export class ProjectLifecycleController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
-  private async accept(procedure: Request, auth: V1AuthContext, input: OperationInput<Id>, request: FastifyRequest, reply: FastifyReply) {
+  private async accept(procedure: Request, op: Op, input: OperationInput<Id>, request: FastifyRequest, reply: FastifyReply) {
     const expectedRevision = expectedRevisionFrom(request.headers['if-match']);
-    const operation = await invoke(procedure, this.ctx, { id: input.path.id, expectedRevision, auth, requestId: request.id });
+    const operation = await invoke(procedure, op, { id: input.path.id, expectedRevision });
     reply.header('location', `/v1/projects/${operation.resourceId}/lifecycle-operations/${operation.id}`);
     return single(operation);
   }
 
   @Operation('completeProject')
-  completeProject(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.accept(completeProject, auth, input, request, reply);
+  completeProject(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.accept(completeProject, op, input, request, reply);
   }
 
   @Operation('reopenProject')
-  reopenProject(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.accept(reopenProject, auth, input, request, reply);
+  reopenProject(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.accept(reopenProject, op, input, request, reply);
   }
 
   @Operation('archiveProject')
-  archiveProject(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.accept(archiveProject, auth, input, request, reply);
+  archiveProject(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.accept(archiveProject, op, input, request, reply);
   }
 
   @Operation('restoreProject')
-  restoreProject(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.accept(restoreProject, auth, input, request, reply);
+  restoreProject(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.accept(restoreProject, op, input, request, reply);
   }
 
   @Operation('listProjectLifecycleOperations')
-  async listProjectLifecycleOperations(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest) {
-    const page = await invoke(listProjectLifecycleOperations, this.ctx, { auth, id: input.path.id, ...input.query });
+  async listProjectLifecycleOperations(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest) {
+    const page = await invoke(listProjectLifecycleOperations, op, { id: input.path.id, ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('getProjectLifecycleOperation')
-  async getProjectLifecycleOperation(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id & { lifecycleOperationId: string }>) {
-    return single(await invoke(getProjectLifecycleOperation, this.ctx, { auth, id: input.path.id, operationId: input.path.lifecycleOperationId }));
+  async getProjectLifecycleOperation(@Op() op: Op, @Input() input: OperationInput<Id & { lifecycleOperationId: string }>) {
+    return single(await invoke(getProjectLifecycleOperation, op, { id: input.path.id, operationId: input.path.lifecycleOperationId }));
   }
 }

@@ -1,7 +1,7 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
-import { getProjectSharing, invoke, type ProcedureContext, replaceProjectSharing, type V1AuthContext } from '@workcell/domain';
+import { Op } from '@workcell/auth-kit';
+import { getProjectSharing, invoke, type ProcedureContext, replaceProjectSharing } from '@workcell/domain';
 import { Input, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
 
 type Id = { id: string };
@@ -12,12 +12,12 @@ export class ProjectSharingController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('getProjectSharing')
-  async getProjectSharing(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(getProjectSharing, this.ctx, { auth, id: input.path.id }));
+  async getProjectSharing(@Op() op: Op, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(getProjectSharing, op, { id: input.path.id }));
   }
 
   @Operation('replaceProjectSharing')
-  async replaceProjectSharing(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(replaceProjectSharing, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+  async replaceProjectSharing(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(replaceProjectSharing, op, { ...(input.body as object), id: input.path.id }));
   }
 }

@@ -1,7 +1,7 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
-import { createProject, getProject, invoke, listProjects, type ProcedureContext, updateProject, type V1AuthContext } from '@workcell/domain';
+import { Op } from '@workcell/auth-kit';
+import { createProject, getProject, invoke, listProjects, type ProcedureContext, updateProject } from '@workcell/domain';
 import { expectedRevisionFrom, Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, revisioned } from '@workcell/http';
 
 type Id = { id: string };
@@ -15,27 +15,27 @@ export class ProjectsController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('listProjects')
-  async listProjects(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(listProjects, this.ctx, { auth, ...input.query });
+  async listProjects(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listProjects, op, { ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('createProject')
-  async createProject(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const created = await invoke(createProject, this.ctx, { ...(input.body as object), auth, requestId: request.id });
+  async createProject(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const created = await invoke(createProject, op, { ...(input.body as object) });
     reply.header('location', `/v1/projects/${created.id}`);
     return revisioned(reply, created);
   }
 
   @Operation('getProject')
-  async getProject(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return revisioned(reply, await invoke(getProject, this.ctx, { auth, id: input.path.id }));
+  async getProject(@Op() op: Op, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
+    return revisioned(reply, await invoke(getProject, op, { id: input.path.id }));
   }
 
   @Operation('updateProject')
-  async updateProject(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  async updateProject(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const expectedRevision = expectedRevisionFrom(request.headers['if-match']);
-    const updated = await invoke(updateProject, this.ctx, { ...(input.body as object), id: input.path.id, expectedRevision, auth, requestId: request.id });
+    const updated = await invoke(updateProject, op, { ...(input.body as object), id: input.path.id, expectedRevision });
     return revisioned(reply, updated);
   }
 }

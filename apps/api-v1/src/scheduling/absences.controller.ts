@@ -1,14 +1,14 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
-import { createAbsence, deleteAbsence, getAbsence, invoke, listAbsences, type ProcedureContext, updateAbsence, type V1AuthContext } from '@workcell/domain';
+import { Op } from '@workcell/auth-kit';
+import { createAbsence, deleteAbsence, getAbsence, invoke, listAbsences, type ProcedureContext, updateAbsence } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
 
 type Id = { id: string };
 type MemberAbsence = { id: string; absenceId: string };
 
 /**
- * Absences: the acting member's own (absences:*) and another member's (absences:delegated:read, absences:admin:write, with the
+ * Absences: the op member's own (absences:*) and another member's (absences:delegated:read, absences:admin:write, with the
  * relationship checks of libs/domain scheduling/subject.ts). Both routes of an action share one procedure; the
  * delegated one names the member. Updates are compare-and-set.
  */
@@ -17,52 +17,52 @@ export class AbsencesController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('listAbsences')
-  async listAbsences(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(listAbsences, this.ctx, { auth, ...input.query });
+  async listAbsences(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listAbsences, op, { ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('createAbsence')
-  async createAbsence(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const created = await invoke(createAbsence, this.ctx, { ...(input.body as object), auth, requestId: request.id });
+  async createAbsence(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const created = await invoke(createAbsence, op, { ...(input.body as object) });
     reply.header('location', `/v1/absences/${created.resource.id}`);
     return versioned(reply, created);
   }
 
   @Operation('getAbsence')
-  async getAbsence(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(getAbsence, this.ctx, { auth, id: input.path.id }));
+  async getAbsence(@Op() op: Op, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(getAbsence, op, { id: input.path.id }));
   }
 
   @Operation('updateAbsence')
-  async updateAbsence(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(updateAbsence, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+  async updateAbsence(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(updateAbsence, op, { ...(input.body as object), id: input.path.id }));
   }
 
   @Operation('deleteAbsence')
-  async deleteAbsence(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest): Promise<void> {
-    await invoke(deleteAbsence, this.ctx, { id: input.path.id, auth, requestId: request.id });
+  async deleteAbsence(@Op() op: Op, @Input() input: OperationInput<Id>): Promise<void> {
+    await invoke(deleteAbsence, op, { id: input.path.id });
   }
 
   @Operation('listMemberAbsences')
-  async listMemberAbsences(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest) {
-    const page = await invoke(listAbsences, this.ctx, { auth, ...input.query, memberId: input.path.id });
+  async listMemberAbsences(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest) {
+    const page = await invoke(listAbsences, op, { ...input.query, memberId: input.path.id });
     return list(page.items, page, request);
   }
 
   @Operation('createMemberAbsence')
-  async createMemberAbsence(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const created = await invoke(createAbsence, this.ctx, { ...(input.body as object), memberId: input.path.id, auth, requestId: request.id });
+  async createMemberAbsence(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const created = await invoke(createAbsence, op, { ...(input.body as object), memberId: input.path.id });
     return versioned(reply, created);
   }
 
   @Operation('updateMemberAbsence')
-  async updateMemberAbsence(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<MemberAbsence>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(updateAbsence, this.ctx, { ...(input.body as object), memberId: input.path.id, id: input.path.absenceId, auth, requestId: request.id }));
+  async updateMemberAbsence(@Op() op: Op, @Input() input: OperationInput<MemberAbsence>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(updateAbsence, op, { ...(input.body as object), memberId: input.path.id, id: input.path.absenceId }));
   }
 
   @Operation('deleteMemberAbsence')
-  async deleteMemberAbsence(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<MemberAbsence>, @Req() request: FastifyRequest): Promise<void> {
-    await invoke(deleteAbsence, this.ctx, { memberId: input.path.id, id: input.path.absenceId, auth, requestId: request.id });
+  async deleteMemberAbsence(@Op() op: Op, @Input() input: OperationInput<MemberAbsence>): Promise<void> {
+    await invoke(deleteAbsence, op, { memberId: input.path.id, id: input.path.absenceId });
   }
 }

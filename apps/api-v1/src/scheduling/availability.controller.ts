@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
-import { V1Auth } from '@workcell/auth-kit';
-import { getAvailability, invoke, type ProcedureContext, type V1AuthContext } from '@workcell/domain';
+import { Op } from '@workcell/auth-kit';
+import { getAvailability, invoke, type ProcedureContext } from '@workcell/domain';
 import { Input, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
 
 type Id = { id: string };
@@ -11,12 +11,12 @@ export class AvailabilityController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('getAvailability')
-  async getAvailability(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput) {
-    return single(await invoke(getAvailability, this.ctx, { auth, ...input.query }));
+  async getAvailability(@Op() op: Op, @Input() input: OperationInput) {
+    return single(await invoke(getAvailability, op, { ...input.query }));
   }
 
   @Operation('getMemberAvailability')
-  async getMemberAvailability(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>) {
-    return single(await invoke(getAvailability, this.ctx, { auth, ...input.query, memberId: input.path.id }));
+  async getMemberAvailability(@Op() op: Op, @Input() input: OperationInput<Id>) {
+    return single(await invoke(getAvailability, op, { ...input.query, memberId: input.path.id }));
   }
 }

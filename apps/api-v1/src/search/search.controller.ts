@@ -1,7 +1,7 @@
 import { Controller, Inject, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
-import { invoke, type ProcedureContext, searchResources, type V1AuthContext } from '@workcell/domain';
+import { Op } from '@workcell/auth-kit';
+import { invoke, type ProcedureContext, searchResources } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT } from '@workcell/http';
 
 /** Federated search (search:read plus each requested domain's read scope: the registry's `requested-domains` rule). */
@@ -10,8 +10,8 @@ export class SearchController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('searchResources')
-  async searchResources(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(searchResources, this.ctx, { auth, ...input.query });
+  async searchResources(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(searchResources, op, { ...input.query });
     return list(page.items, page, request);
   }
 }

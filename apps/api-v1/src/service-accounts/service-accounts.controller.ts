@@ -1,6 +1,7 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { wireOperation } from '@workcell/internal-api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AUTH_CLIENT, type AuthClient, internalFailure, V1Auth } from '@workcell/auth-kit';
+import { AUTH_CLIENT, type AuthClient, internalFailure, Op } from '@workcell/auth-kit';
 import {
   createServiceAccount,
   getServiceAccount,
@@ -11,11 +12,11 @@ import {
   type ProcedureContext,
   replaceServiceAccountResourceGrants,
   updateServiceAccount,
-  type V1AuthContext,
 } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
 
-type Body<M extends (input: never) => unknown> = Omit<Parameters<M>[0], 'auth' | 'requestId' | 'id' | 'credentialId'>;
+/** The body an internal mutation takes beside the operation (its `input`, without the path's ids). */
+type Body<M extends (input: never) => unknown> = Omit<Parameters<M>[0]['input'], 'id' | 'credentialId'>;
 type Id = { id: string };
 type CredentialPath = { id: string; credentialId: string };
 
@@ -32,70 +33,62 @@ export class ServiceAccountsController {
   ) {}
 
   @Operation('listServiceAccounts')
-  async listServiceAccounts(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(listServiceAccounts, this.ctx, { auth, ...input.query });
+  async listServiceAccounts(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listServiceAccounts, op, { ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('createServiceAccount')
-  async createServiceAccount(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const created = await invoke(createServiceAccount, this.ctx, { ...(input.body as object), auth, requestId: request.id });
+  async createServiceAccount(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const created = await invoke(createServiceAccount, op, { ...(input.body as object) });
     reply.header('location', `/v1/service-accounts/${created.id}`);
     return single(created);
   }
 
   @Operation('getServiceAccount')
-  async getServiceAccount(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>) {
-    return single(await invoke(getServiceAccount, this.ctx, { auth, id: input.path.id }));
+  async getServiceAccount(@Op() op: Op, @Input() input: OperationInput<Id>) {
+    return single(await invoke(getServiceAccount, op, { id: input.path.id }));
   }
 
   @Operation('updateServiceAccount')
-  async updateServiceAccount(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest) {
-    return single(await invoke(updateServiceAccount, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+  async updateServiceAccount(@Op() op: Op, @Input() input: OperationInput<Id>) {
+    return single(await invoke(updateServiceAccount, op, { ...(input.body as object), id: input.path.id }));
   }
 
   @Operation('deleteServiceAccount')
-  async deleteServiceAccount(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest): Promise<void> {
-    await this.auth.serviceAccounts.delete.mutate({ id: input.path.id, auth, requestId: request.id }).catch(internalFailure);
+  async deleteServiceAccount(@Op() op: Op, @Input() input: OperationInput<Id>): Promise<void> {
+    await this.auth.serviceAccounts.delete.mutate({ ...wireOperation(op), input: { id: input.path.id } }).catch(internalFailure);
   }
 
   @Operation('listServiceAccountCredentials')
-  async listServiceAccountCredentials(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest) {
-    const page = await invoke(listServiceAccountCredentials, this.ctx, { auth, id: input.path.id, ...input.query });
+  async listServiceAccountCredentials(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest) {
+    const page = await invoke(listServiceAccountCredentials, op, { id: input.path.id, ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('createServiceAccountCredential')
-  async createServiceAccountCredential(
-    @V1Auth() auth: V1AuthContext,
-    @Input() input: OperationInput<Id, never, Body<AuthClient['serviceAccounts']['createCredential']['mutate']>>,
-    @Req() request: FastifyRequest,
-  ) {
+  async createServiceAccountCredential(@Op() op: Op, @Input() input: OperationInput<Id, never, Body<AuthClient['serviceAccounts']['createCredential']['mutate']>>) {
     // No Location: a service-account credential has no GET of its own (the registry declares none for this 201).
-    return single(await this.auth.serviceAccounts.createCredential.mutate({ ...input.body, id: input.path.id, auth, requestId: request.id }).catch(internalFailure));
+    return single(await this.auth.serviceAccounts.createCredential.mutate({ ...wireOperation(op), input: { ...input.body, id: input.path.id } }).catch(internalFailure));
   }
 
   @Operation('rotateServiceAccountCredential')
-  async rotateServiceAccountCredential(
-    @V1Auth() auth: V1AuthContext,
-    @Input() input: OperationInput<CredentialPath, never, Body<AuthClient['serviceAccounts']['rotateCredential']['mutate']> | undefined>,
-    @Req() request: FastifyRequest,
-  ) {
-    return single(await this.auth.serviceAccounts.rotateCredential.mutate({ ...input.body, ...input.path, auth, requestId: request.id }).catch(internalFailure));
+  async rotateServiceAccountCredential(@Op() op: Op, @Input() input: OperationInput<CredentialPath, never, Body<AuthClient['serviceAccounts']['rotateCredential']['mutate']> | undefined>) {
+    return single(await this.auth.serviceAccounts.rotateCredential.mutate({ ...wireOperation(op), input: { ...input.body, ...input.path } }).catch(internalFailure));
   }
 
   @Operation('revokeServiceAccountCredential')
-  async revokeServiceAccountCredential(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<CredentialPath>, @Req() request: FastifyRequest): Promise<void> {
-    await this.auth.serviceAccounts.revokeCredential.mutate({ ...input.path, auth, requestId: request.id }).catch(internalFailure);
+  async revokeServiceAccountCredential(@Op() op: Op, @Input() input: OperationInput<CredentialPath>): Promise<void> {
+    await this.auth.serviceAccounts.revokeCredential.mutate({ ...wireOperation(op), input: { ...input.path } }).catch(internalFailure);
   }
 
   @Operation('getServiceAccountResourceGrants')
-  async getServiceAccountResourceGrants(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>) {
-    return single(await invoke(getServiceAccountResourceGrants, this.ctx, { auth, id: input.path.id }));
+  async getServiceAccountResourceGrants(@Op() op: Op, @Input() input: OperationInput<Id>) {
+    return single(await invoke(getServiceAccountResourceGrants, op, { id: input.path.id }));
   }
 
   @Operation('replaceServiceAccountResourceGrants')
-  async replaceServiceAccountResourceGrants(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest) {
-    return single(await invoke(replaceServiceAccountResourceGrants, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+  async replaceServiceAccountResourceGrants(@Op() op: Op, @Input() input: OperationInput<Id>) {
+    return single(await invoke(replaceServiceAccountResourceGrants, op, { ...(input.body as object), id: input.path.id }));
   }
 }

@@ -1,6 +1,6 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
+import { Op } from '@workcell/auth-kit';
 import {
   archiveService,
   createService,
@@ -12,7 +12,6 @@ import {
   replaceServiceBillingRates,
   restoreService,
   updateService,
-  type V1AuthContext,
 } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
 
@@ -27,45 +26,45 @@ export class ServicesController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('listServices')
-  async listServices(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(listServices, this.ctx, { auth, ...input.query });
+  async listServices(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listServices, op, { ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('createService')
-  async createService(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const created = await invoke(createService, this.ctx, { ...(input.body as object), auth, requestId: request.id });
+  async createService(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const created = await invoke(createService, op, { ...(input.body as object) });
     reply.header('location', `/v1/services/${created.resource.id}`);
     return versioned(reply, created);
   }
 
   @Operation('getService')
-  async getService(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(getService, this.ctx, { auth, id: input.path.id }));
+  async getService(@Op() op: Op, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(getService, op, { id: input.path.id }));
   }
 
   @Operation('updateService')
-  async updateService(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(updateService, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+  async updateService(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(updateService, op, { ...(input.body as object), id: input.path.id }));
   }
 
   @Operation('archiveService')
-  async archiveService(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest): Promise<void> {
-    await invoke(archiveService, this.ctx, { id: input.path.id, auth, requestId: request.id });
+  async archiveService(@Op() op: Op, @Input() input: OperationInput<Id>): Promise<void> {
+    await invoke(archiveService, op, { id: input.path.id });
   }
 
   @Operation('restoreService')
-  async restoreService(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(restoreService, this.ctx, { id: input.path.id, auth, requestId: request.id }));
+  async restoreService(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(restoreService, op, { id: input.path.id }));
   }
 
   @Operation('getServiceBillingRates')
-  async getServiceBillingRates(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(getServiceBillingRates, this.ctx, { auth, id: input.path.id }));
+  async getServiceBillingRates(@Op() op: Op, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(getServiceBillingRates, op, { id: input.path.id }));
   }
 
   @Operation('replaceServiceBillingRates')
-  async replaceServiceBillingRates(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(replaceServiceBillingRates, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+  async replaceServiceBillingRates(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(replaceServiceBillingRates, op, { ...(input.body as object), id: input.path.id }));
   }
 }

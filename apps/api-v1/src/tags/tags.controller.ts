@@ -1,7 +1,7 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
-import { archiveTag, createTag, getTag, invoke, listTags, type ProcedureContext, restoreTag, updateTag, type V1AuthContext } from '@workcell/domain';
+import { Op } from '@workcell/auth-kit';
+import { archiveTag, createTag, getTag, invoke, listTags, type ProcedureContext, restoreTag, updateTag } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
 
 type Id = { id: string };
@@ -12,35 +12,35 @@ export class TagsController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('listTags')
-  async listTags(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(listTags, this.ctx, { auth, ...input.query });
+  async listTags(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listTags, op, { ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('createTag')
-  async createTag(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const created = await invoke(createTag, this.ctx, { ...(input.body as object), auth, requestId: request.id });
+  async createTag(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const created = await invoke(createTag, op, { ...(input.body as object) });
     reply.header('location', `/v1/tags/${created.resource.id}`);
     return versioned(reply, created);
   }
 
   @Operation('getTag')
-  async getTag(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(getTag, this.ctx, { auth, id: input.path.id }));
+  async getTag(@Op() op: Op, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(getTag, op, { id: input.path.id }));
   }
 
   @Operation('updateTag')
-  async updateTag(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(updateTag, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+  async updateTag(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(updateTag, op, { ...(input.body as object), id: input.path.id }));
   }
 
   @Operation('archiveTag')
-  async archiveTag(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest): Promise<void> {
-    await invoke(archiveTag, this.ctx, { id: input.path.id, auth, requestId: request.id });
+  async archiveTag(@Op() op: Op, @Input() input: OperationInput<Id>): Promise<void> {
+    await invoke(archiveTag, op, { id: input.path.id });
   }
 
   @Operation('restoreTag')
-  async restoreTag(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(restoreTag, this.ctx, { id: input.path.id, auth, requestId: request.id }));
+  async restoreTag(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(restoreTag, op, { id: input.path.id }));
   }
 }

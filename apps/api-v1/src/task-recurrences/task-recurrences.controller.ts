@@ -1,6 +1,6 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
+import { Op } from '@workcell/auth-kit';
 import {
   archiveTaskRecurrence,
   createTaskRecurrence,
@@ -14,7 +14,6 @@ import {
   restoreTaskRecurrence,
   submitTaskRecurrenceEvent,
   updateTaskRecurrence,
-  type V1AuthContext,
 } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single, versioned } from '@workcell/http';
 
@@ -30,59 +29,59 @@ export class TaskRecurrencesController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('listTaskRecurrences')
-  async listTaskRecurrences(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(listTaskRecurrences, this.ctx, { auth, ...input.query });
+  async listTaskRecurrences(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listTaskRecurrences, op, { ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('getTaskRecurrence')
-  async getTaskRecurrence(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(getTaskRecurrence, this.ctx, { auth, id: input.path.id }));
+  async getTaskRecurrence(@Op() op: Op, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(getTaskRecurrence, op, { id: input.path.id }));
   }
 
   @Operation('listTaskRecurrenceOccurrences')
-  async listTaskRecurrenceOccurrences(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest) {
-    const page = await invoke(listTaskRecurrenceOccurrences, this.ctx, { auth, id: input.path.id, ...input.query });
+  async listTaskRecurrenceOccurrences(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest) {
+    const page = await invoke(listTaskRecurrenceOccurrences, op, { id: input.path.id, ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('createTaskRecurrence')
-  async createTaskRecurrence(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const created = await invoke(createTaskRecurrence, this.ctx, { ...(input.body as object), auth, requestId: request.id });
+  async createTaskRecurrence(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const created = await invoke(createTaskRecurrence, op, { ...(input.body as object) });
     reply.header('location', `/v1/task-recurrences/${created.resource.id}`);
     return versioned(reply, created);
   }
 
   @Operation('updateTaskRecurrence')
-  async updateTaskRecurrence(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(updateTaskRecurrence, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+  async updateTaskRecurrence(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(updateTaskRecurrence, op, { ...(input.body as object), id: input.path.id }));
   }
 
   @Operation('archiveTaskRecurrence')
-  async archiveTaskRecurrence(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest): Promise<void> {
-    await invoke(archiveTaskRecurrence, this.ctx, { id: input.path.id, auth, requestId: request.id });
+  async archiveTaskRecurrence(@Op() op: Op, @Input() input: OperationInput<Id>): Promise<void> {
+    await invoke(archiveTaskRecurrence, op, { id: input.path.id });
   }
 
   @Operation('restoreTaskRecurrence')
-  async restoreTaskRecurrence(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(restoreTaskRecurrence, this.ctx, { id: input.path.id, auth, requestId: request.id }));
+  async restoreTaskRecurrence(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(restoreTaskRecurrence, op, { id: input.path.id }));
   }
 
   @Operation('previewTaskRecurrence')
-  async previewTaskRecurrence(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest) {
-    return single(await invoke(previewTaskRecurrence, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+  async previewTaskRecurrence(@Op() op: Op, @Input() input: OperationInput<Id>) {
+    return single(await invoke(previewTaskRecurrence, op, { ...(input.body as object), id: input.path.id }));
   }
 
   @Operation('recheckTaskRecurrence')
-  async recheckTaskRecurrence(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const operation = await invoke(recheckTaskRecurrence, this.ctx, { id: input.path.id, auth, requestId: request.id });
+  async recheckTaskRecurrence(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const operation = await invoke(recheckTaskRecurrence, op, { id: input.path.id });
     reply.header('location', `/v1/task-recurrences/${operation.resourceId}/occurrences`);
     return single(operation);
   }
 
   @Operation('submitTaskRecurrenceEvent')
-  async submitTaskRecurrenceEvent(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const operation = await invoke(submitTaskRecurrenceEvent, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id });
+  async submitTaskRecurrenceEvent(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const operation = await invoke(submitTaskRecurrenceEvent, op, { ...(input.body as object), id: input.path.id });
     reply.header('location', `/v1/task-recurrences/${operation.resourceId}/occurrences`);
     return single(operation);
   }

@@ -1,6 +1,6 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
+import { Op } from '@workcell/auth-kit';
 import {
   archiveTimeEntry,
   createTimeEntry,
@@ -12,7 +12,6 @@ import {
   restoreTimeEntry,
   setTimeEntryBilling,
   updateTimeEntry,
-  type V1AuthContext,
 } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
 
@@ -27,45 +26,45 @@ export class TimeEntriesController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('listTimeEntries')
-  async listTimeEntries(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(listTimeEntries, this.ctx, { auth, ...input.query });
+  async listTimeEntries(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listTimeEntries, op, { ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('createTimeEntry')
-  async createTimeEntry(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const created = await invoke(createTimeEntry, this.ctx, { ...(input.body as object), auth, requestId: request.id });
+  async createTimeEntry(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const created = await invoke(createTimeEntry, op, { ...(input.body as object) });
     reply.header('location', `/v1/time-entries/${created.resource.id}`);
     return versioned(reply, created);
   }
 
   @Operation('getTimeEntry')
-  async getTimeEntry(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(getTimeEntry, this.ctx, { auth, id: input.path.id }));
+  async getTimeEntry(@Op() op: Op, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(getTimeEntry, op, { id: input.path.id }));
   }
 
   @Operation('updateTimeEntry')
-  async updateTimeEntry(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(updateTimeEntry, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+  async updateTimeEntry(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(updateTimeEntry, op, { ...(input.body as object), id: input.path.id }));
   }
 
   @Operation('archiveTimeEntry')
-  async archiveTimeEntry(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest): Promise<void> {
-    await invoke(archiveTimeEntry, this.ctx, { id: input.path.id, auth, requestId: request.id });
+  async archiveTimeEntry(@Op() op: Op, @Input() input: OperationInput<Id>): Promise<void> {
+    await invoke(archiveTimeEntry, op, { id: input.path.id });
   }
 
   @Operation('restoreTimeEntry')
-  async restoreTimeEntry(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(restoreTimeEntry, this.ctx, { id: input.path.id, auth, requestId: request.id }));
+  async restoreTimeEntry(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(restoreTimeEntry, op, { id: input.path.id }));
   }
 
   @Operation('getTimeEntryBilling')
-  async getTimeEntryBilling(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(getTimeEntryBilling, this.ctx, { auth, id: input.path.id }));
+  async getTimeEntryBilling(@Op() op: Op, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(getTimeEntryBilling, op, { id: input.path.id }));
   }
 
   @Operation('setTimeEntryBilling')
-  async setTimeEntryBilling(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(setTimeEntryBilling, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+  async setTimeEntryBilling(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(setTimeEntryBilling, op, { ...(input.body as object), id: input.path.id }));
   }
 }

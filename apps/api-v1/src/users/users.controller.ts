@@ -1,7 +1,7 @@
 import { Controller, Inject, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
-import { getUser, invoke, listUsers, type ProcedureContext, type V1AuthContext } from '@workcell/domain';
+import { Op } from '@workcell/auth-kit';
+import { getUser, invoke, listUsers, type ProcedureContext } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
 
 /**
@@ -13,13 +13,13 @@ export class UsersController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('listUsers')
-  async listUsers(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(listUsers, this.ctx, { auth, ...input.query });
+  async listUsers(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listUsers, op, { ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('getUser')
-  async getUser(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<{ id: string }>) {
-    return single(await invoke(getUser, this.ctx, { auth, id: input.path.id }));
+  async getUser(@Op() op: Op, @Input() input: OperationInput<{ id: string }>) {
+    return single(await invoke(getUser, op, { id: input.path.id }));
   }
 }

@@ -1,7 +1,7 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { V1Auth } from '@workcell/auth-kit';
-import { createWebhook, getWebhook, getWebhookDelivery, invoke, listWebhookDeliveries, listWebhooks, type ProcedureContext, removeWebhook, updateWebhook, type V1AuthContext } from '@workcell/domain';
+import { Op } from '@workcell/auth-kit';
+import { createWebhook, getWebhook, getWebhookDelivery, invoke, listWebhookDeliveries, listWebhooks, type ProcedureContext, removeWebhook, updateWebhook } from '@workcell/domain';
 import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single, versioned } from '@workcell/http';
 
 type Id = { id: string };
@@ -16,41 +16,41 @@ export class WebhooksController {
   constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
 
   @Operation('listWebhooks')
-  async listWebhooks(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest) {
-    const page = await invoke(listWebhooks, this.ctx, { auth, ...input.query });
+  async listWebhooks(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
+    const page = await invoke(listWebhooks, op, { ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('createWebhook')
-  async createWebhook(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const created = await invoke(createWebhook, this.ctx, { ...(input.body as object), auth, requestId: request.id });
+  async createWebhook(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const created = await invoke(createWebhook, op, { ...(input.body as object) });
     reply.header('location', `/v1/webhooks/${created.id}`);
     return single(created);
   }
 
   @Operation('getWebhook')
-  async getWebhook(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(getWebhook, this.ctx, { auth, id: input.path.id }));
+  async getWebhook(@Op() op: Op, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(getWebhook, op, { id: input.path.id }));
   }
 
   @Operation('updateWebhook')
-  async updateWebhook(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return versioned(reply, await invoke(updateWebhook, this.ctx, { ...(input.body as object), id: input.path.id, auth, requestId: request.id }));
+  async updateWebhook(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return versioned(reply, await invoke(updateWebhook, op, { ...(input.body as object), id: input.path.id }));
   }
 
   @Operation('removeWebhook')
-  async removeWebhook(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest): Promise<void> {
-    await invoke(removeWebhook, this.ctx, { id: input.path.id, auth, requestId: request.id });
+  async removeWebhook(@Op() op: Op, @Input() input: OperationInput<Id>): Promise<void> {
+    await invoke(removeWebhook, op, { id: input.path.id });
   }
 
   @Operation('listWebhookDeliveries')
-  async listWebhookDeliveries(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest) {
-    const page = await invoke(listWebhookDeliveries, this.ctx, { auth, id: input.path.id, ...input.query });
+  async listWebhookDeliveries(@Op() op: Op, @Input() input: OperationInput<Id>, @Req() request: FastifyRequest) {
+    const page = await invoke(listWebhookDeliveries, op, { id: input.path.id, ...input.query });
     return list(page.items, page, request);
   }
 
   @Operation('getWebhookDelivery')
-  async getWebhookDelivery(@V1Auth() auth: V1AuthContext, @Input() input: OperationInput<Id & { deliveryId: string }>) {
-    return single(await invoke(getWebhookDelivery, this.ctx, { auth, id: input.path.id, deliveryId: input.path.deliveryId }));
+  async getWebhookDelivery(@Op() op: Op, @Input() input: OperationInput<Id & { deliveryId: string }>) {
+    return single(await invoke(getWebhookDelivery, op, { id: input.path.id, deliveryId: input.path.deliveryId }));
   }
 }

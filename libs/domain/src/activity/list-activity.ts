@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listTargetEventsPage, type TargetEventRecord } from '@workcell/db';
 import { AGGREGATES, EVENT_CATALOG, eventSpec, type EventTypeSpec, mayReceive } from '../events/catalog.js';
 import { isUuid } from '../kernel/ids.js';
-import { authInput, pageInput } from '../kernel/inputs.js';
+import { pageInput } from '../kernel/inputs.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { resolveTarget, type Target, type TargetType, targetTypeInput } from '../kernel/targets.js';
@@ -25,7 +25,6 @@ import { resolveTarget, type Target, type TargetType, targetTypeInput } from '..
 
 export const listActivityInput = z
   .object({
-    auth: authInput,
     ...pageInput,
     targetType: targetTypeInput,
     targetId: z.string().max(64),
@@ -85,9 +84,10 @@ function entry(target: Target, row: TargetEventRecord): ActivityItemView {
   };
 }
 
-export const listActivity = defineProcedure('listActivity', listActivityInput, async (ctx, input): Promise<{ items: ActivityItemView[]; limit: number; nextCursor: string | null }> => {
-  const { auth, cursor, limit } = input;
-  const target = await resolveTarget(ctx.database, auth, { type: input.targetType, id: input.targetId });
+export const listActivity = defineProcedure('listActivity', listActivityInput, async (op, input): Promise<{ items: ActivityItemView[]; limit: number; nextCursor: string | null }> => {
+  const { auth } = op;
+  const { cursor, limit } = input;
+  const target = await resolveTarget(op.database, auth, { type: input.targetType, id: input.targetId });
   const actorId = input.actorId?.toLowerCase();
   const filter = { targetType: target.type, targetId: target.id, actorId: actorId ?? null, from: input.from ?? null, to: input.to ?? null };
   const scope = { workspaceId: auth.workspaceId, list: 'listActivity', filter };
@@ -102,10 +102,10 @@ export const listActivity = defineProcedure('listActivity', listActivityInput, a
     to: input.to === undefined ? undefined : new Date(input.to),
   };
   const page = await paginate(
-    ctx.config,
+    op.config,
     scope,
     { cursor, limit },
-    async (after, take) => (actorId !== undefined && !isUuid(actorId) ? [] : listTargetEventsPage(ctx.database, auth.workspaceId, query, after === undefined ? undefined : BigInt(after), take)),
+    async (after, take) => (actorId !== undefined && !isUuid(actorId) ? [] : listTargetEventsPage(op.database, auth.workspaceId, query, after === undefined ? undefined : BigInt(after), take)),
     (row) => row.sequence.toString(),
   );
   // The event types were filtered in SQL; payload rules (none of these types has one the target's scope does not

@@ -5,7 +5,6 @@ import { defineProcedure } from '../kernel/procedure.js';
 
 export const listAuditEventsInput = z
   .object({
-    workspaceId: z.uuid(),
     cursor: z.string().optional(),
     limit: z.number().int().min(1).max(200),
     action: z.string().max(100).optional(),
@@ -29,10 +28,10 @@ export interface AuditEventView {
 }
 
 /** `GET /v1/audit-events` (audit:read): the workspace's credential and permission changes, oldest first. */
-export const listAuditEvents = defineProcedure('listAuditEvents', listAuditEventsInput, async (ctx, input): Promise<Page<AuditEventView>> => {
+export const listAuditEvents = defineProcedure('listAuditEvents', listAuditEventsInput, async (op, input): Promise<Page<AuditEventView>> => {
   const filter = { action: input.action, actorId: input.actorId, from: input.from ? new Date(input.from) : undefined, to: input.to ? new Date(input.to) : undefined };
-  const scope = { workspaceId: input.workspaceId, list: 'listAuditEvents', filter: { action: input.action, actorId: input.actorId, from: input.from, to: input.to } };
-  const page = await paginate(ctx.config, scope, input, (after, take) => listAuditEventRecords(ctx.database, input.workspaceId, filter, after, take));
+  const scope = { workspaceId: op.auth.workspaceId, list: 'listAuditEvents', filter: { action: input.action, actorId: input.actorId, from: input.from, to: input.to } };
+  const page = await paginate(op.config, scope, input, (after, take) => listAuditEventRecords(op.database, op.auth.workspaceId, filter, after, take));
   return {
     nextCursor: page.nextCursor,
     items: page.items.map((e) => ({

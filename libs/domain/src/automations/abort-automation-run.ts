@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { appendOutboxEvent, endAutomationRun, inTransaction, lockAutomationRun } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { automationIdOf, automationRunEventView, automationRunNotFound } from './view.js';
 
-export const abortAutomationRunInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
+export const abortAutomationRunInput = z.object({ id: z.string().max(64) }).strict();
 
 /** The AsyncOperation an abort answers (202): the abort is done in the request, so it has succeeded. */
 export type AutomationAbortOperationView = {
@@ -26,10 +26,11 @@ export type AutomationAbortOperationView = {
  * committed before the abort or never commits. A run that has ended is 409 automation_run_not_running. Writes
  * `automation_run.aborted` in the same transaction (which completes a held idempotency key).
  */
-export const abortAutomationRun = defineProcedure('abortAutomationRun', abortAutomationRunInput, async (ctx, { auth, id: rawId, requestId }): Promise<AutomationAbortOperationView> => {
+export const abortAutomationRun = defineProcedure('abortAutomationRun', abortAutomationRunInput, async (op, { id: rawId }): Promise<AutomationAbortOperationView> => {
+  const { auth, requestId } = op;
   const id = automationIdOf(rawId, automationRunNotFound);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const run = await lockAutomationRun(tx, auth.workspaceId, id);
     if (!run) throw automationRunNotFound();
     if (run.status !== 'running') throw new DomainError('automation_run_not_running', `the automation run has ended (${run.status}); only a running run can be aborted`, [], { status: run.status });

@@ -3,7 +3,7 @@ import { findTask, type Tx } from '@workcell/db';
 import { TaskCreate, TaskUpdate } from '@workcell/registry';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import type { FieldIssue } from '../kernel/errors.js';
-import { invoke, type ProcedureContext } from '../kernel/procedure.js';
+import { invoke, operationOf, type ProcedureContext } from '../kernel/procedure.js';
 import { findVisibleTarget, TARGETS, type TargetType } from '../kernel/targets.js';
 import { createComment } from '../comments/create-comment.js';
 import { COMMENT_BODY_MAX } from '../comments/view.js';
@@ -26,7 +26,7 @@ export interface AutomationActionSpec {
   readonly requiredScopes: readonly string[];
   readonly input: z.ZodType;
   /**
-   * Applies the step with the owner's authority. `ctx.database` is the step's transaction (withinTransaction), so
+   * Applies the step with the owner's authority. `op.database` is the step's transaction (withinTransaction), so
    * the effect commits together with the run's cursor, or not at all.
    */
   readonly run: (ctx: ProcedureContext, auth: V1AuthContext, input: Record<string, unknown>) => Promise<StepOutcome>;
@@ -62,7 +62,7 @@ export const AUTOMATION_ACTIONS: readonly AutomationActionSpec[] = [
     requiredScopes: ['tasks:write'],
     input: TaskCreate,
     run: async (ctx, auth, input) => {
-      await invoke(createTask, ctx, { ...input, auth, requestId: null });
+      await invoke(createTask, operationOf(ctx, auth, null), input);
       return null;
     },
     referenceIssues: (tx, auth, input) => taskReferenceIssues(tx, auth.workspaceId, input as TaskAttributes),
@@ -78,7 +78,7 @@ export const AUTOMATION_ACTIONS: readonly AutomationActionSpec[] = [
       const { taskId, ...attributes } = input as { taskId: string };
       const task = await findTask(ctx.database, auth.workspaceId, taskIdOf(taskId));
       if (task === null) throw taskNotFound();
-      await invoke(updateTask, ctx, { ...attributes, id: taskId, expectedRevision: task.revision, auth, requestId: null });
+      await invoke(updateTask, operationOf(ctx, auth, null), { ...attributes, id: taskId, expectedRevision: task.revision });
       return null;
     },
     referenceIssues: async (tx, auth, input) => {
@@ -95,7 +95,7 @@ export const AUTOMATION_ACTIONS: readonly AutomationActionSpec[] = [
     requiredScopes: ['comments:write'],
     input: CommentInput,
     run: async (ctx, auth, input) => {
-      await invoke(createComment, ctx, { ...input, auth, requestId: null });
+      await invoke(createComment, operationOf(ctx, auth, null), input);
       return null;
     },
     referenceIssues: async (tx, auth, input) => {

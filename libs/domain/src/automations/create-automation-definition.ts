@@ -3,22 +3,22 @@ import { appendOutboxEvent, insertAutomationDefinition, inTransaction } from '@w
 import { AutomationDefinitionCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { assertFlow, automationDefinitionEventView, type AutomationDefinitionView, type AutomationStep, type AutomationTrigger, versionedAutomationDefinition } from './view.js';
 
-export const createAutomationDefinitionInput = z.object({ ...writeInput, ...AutomationDefinitionCreate.shape }).strict();
+export const createAutomationDefinitionInput = z.object({ ...AutomationDefinitionCreate.shape }).strict();
 
 /**
  * `POST /v1/automation-definitions`: a new draft (revision 1, never published: it triggers nothing yet). The flow
  * is validated (400 with pointers) and the caller needs every scope it implies (403 insufficient_scope). Writes
  * `automation_definition.created` in the same transaction, which also completes a held idempotency key.
  */
-export const createAutomationDefinition = defineProcedure('createAutomationDefinition', createAutomationDefinitionInput, async (ctx, input): Promise<Versioned<AutomationDefinitionView>> => {
-  const { auth, requestId } = input;
+export const createAutomationDefinition = defineProcedure('createAutomationDefinition', createAutomationDefinitionInput, async (op, input): Promise<Versioned<AutomationDefinitionView>> => {
+  const { auth, requestId } = op;
   const trigger = input.trigger as AutomationTrigger;
   const steps = input.steps as AutomationStep[];
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     await assertFlow(tx, auth, trigger, steps);
     const row = await insertAutomationDefinition(tx, auth.workspaceId, { name: input.name, description: input.description ?? null, trigger, steps });
     const result = versionedAutomationDefinition(row);

@@ -3,7 +3,7 @@ import { appendOutboxEvent, findAutomationDefinition, inTransaction, publishAuto
 import { AutomationPublish } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import {
   assertFlow,
   assertLive,
@@ -17,7 +17,7 @@ import {
   findAutomationDefinitionOr404,
 } from './view.js';
 
-export const publishAutomationDefinitionInput = z.object({ ...writeInput, id: z.string().max(64), ...AutomationPublish.shape }).strict();
+export const publishAutomationDefinitionInput = z.object({ id: z.string().max(64), ...AutomationPublish.shape }).strict();
 
 /**
  * `POST /v1/automation-definitions/{id}/publish` (201): compare-and-set on the definition's version. One statement
@@ -26,11 +26,11 @@ export const publishAutomationDefinitionInput = z.object({ ...writeInput, id: z.
  * moved and is 409 version_conflict. The publishing credential must hold every scope the flow implies (it becomes
  * the owner, whose authority the runs use). Writes `automation_definition.published` in the same transaction.
  */
-export const publishAutomationDefinition = defineProcedure('publishAutomationDefinition', publishAutomationDefinitionInput, async (ctx, input): Promise<AutomationVersionView> => {
-  const { auth, requestId } = input;
+export const publishAutomationDefinition = defineProcedure('publishAutomationDefinition', publishAutomationDefinitionInput, async (op, input): Promise<AutomationVersionView> => {
+  const { auth, requestId } = op;
   const id = automationIdOf(input.id, automationDefinitionNotFound);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const current = await findAutomationDefinitionOr404(tx, auth, id);
     assertLive(current);
     await assertFlow(tx, auth, current.trigger as AutomationTrigger, current.steps as AutomationStep[]);

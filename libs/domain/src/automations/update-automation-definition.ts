@@ -4,7 +4,7 @@ import { AutomationDefinitionUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { validationError } from '../roles/permission-model.js';
 import {
   assertFlow,
@@ -19,7 +19,7 @@ import {
   versionedAutomationDefinition,
 } from './view.js';
 
-export const updateAutomationDefinitionInput = z.object({ ...writeInput, id: z.string().max(64), ...AutomationDefinitionUpdate.shape }).strict();
+export const updateAutomationDefinitionInput = z.object({ id: z.string().max(64), ...AutomationDefinitionUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/automation-definitions/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale):
@@ -27,14 +27,14 @@ export const updateAutomationDefinitionInput = z.object({ ...writeInput, id: z.s
  * required as on create. Published versions stay as they are: the change runs once published. An archived
  * definition is 409 until restored. Writes `automation_definition.updated` in the same transaction.
  */
-export const updateAutomationDefinition = defineProcedure('updateAutomationDefinition', updateAutomationDefinitionInput, async (ctx, input): Promise<Versioned<AutomationDefinitionView>> => {
-  const { auth, requestId } = input;
+export const updateAutomationDefinition = defineProcedure('updateAutomationDefinition', updateAutomationDefinitionInput, async (op, input): Promise<Versioned<AutomationDefinitionView>> => {
+  const { auth, requestId } = op;
   const id = automationIdOf(input.id, automationDefinitionNotFound);
   const given = { name: input.name, description: input.description, trigger: input.trigger, steps: input.steps };
   const changed = Object.keys(given).filter((k) => given[k as keyof typeof given] !== undefined);
   if (changed.length === 0) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const current = await findAutomationDefinitionOr404(tx, auth, id);
     assertLive(current);
     const trigger = (input.trigger ?? current.trigger) as AutomationTrigger;

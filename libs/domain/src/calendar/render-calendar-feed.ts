@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { verifierFor, verifiersEqual } from '@workcell/credentials';
 import { findTokenLookup, listCalendarEntries, loadFeedToken, touchFeedToken } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
-import { defineProcedure } from '../kernel/procedure.js';
+import { definePlatformProcedure } from '../kernel/procedure.js';
 import { type ICalEvent, renderCalendar } from './icalendar.js';
 
 export const renderCalendarFeedInput = z
@@ -20,7 +20,7 @@ const DAY = 24 * 3600 * 1000;
  * verifier and revocable. An unknown, revoked or otherwise unusable token is indistinguishable from a
  * missing feed: not_found, with no detail. The feed holds the member's planned work and dated tasks.
  */
-export const renderCalendarFeed = defineProcedure('renderCalendarFeed', renderCalendarFeedInput, async (ctx, input): Promise<string> => {
+export const renderCalendarFeed = definePlatformProcedure('renderCalendarFeed', renderCalendarFeedInput, async (ctx, input): Promise<string> => {
   const notFound = () => new DomainError('not_found', 'not found');
   const verifier = verifierFor(ctx.config.credentialSecret, `feed:${input.token}`);
   const lookup = await findTokenLookup(ctx.database, verifier);

@@ -6,22 +6,22 @@ import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { validationError } from '../roles/permission-model.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { type CallNoteView, versionedCallNote } from './view.js';
 
-export const createCallNoteInput = z.object({ ...writeInput, ...CallNoteCreate.shape }).strict();
+export const createCallNoteInput = z.object({ ...CallNoteCreate.shape }).strict();
 
 /**
  * `POST /v1/call-notes`: a plain-text note (stored and returned verbatim; markup is not interpreted) about
  * an unarchived contact of the caller's workspace (400 /contactId otherwise), written by the calling
  * member or service account; `occurredAt` defaults to now. Writes `call_note.created` in the same transaction.
  */
-export const createCallNote = defineProcedure('createCallNote', createCallNoteInput, async (ctx, input): Promise<Versioned<CallNoteView>> => {
-  requireTypeGrant(input.auth, 'call_note', 'write', 'call notes');
-  const { auth, requestId } = input;
+export const createCallNote = defineProcedure('createCallNote', createCallNoteInput, async (op, input): Promise<Versioned<CallNoteView>> => {
+  requireTypeGrant(op.auth, 'call_note', 'write', 'call notes');
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const contactId = input.contactId.toLowerCase();
     if (!isUuid(contactId) || (await contactKindOf(tx, workspaceId, contactId)) === null) {
       throw validationError('the contact is not valid', [{ pointer: '/contactId', message: `no contact ${JSON.stringify(input.contactId)} in this workspace` }]);

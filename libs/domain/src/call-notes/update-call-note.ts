@@ -6,24 +6,24 @@ import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { type CallNoteView, versionedCallNote } from './view.js';
 
-export const updateCallNoteInput = z.object({ ...writeInput, id: z.string().max(64), ...CallNoteUpdate.shape }).strict();
+export const updateCallNoteInput = z.object({ id: z.string().max(64), ...CallNoteUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/call-notes/{id}`: content and/or occurredAt (the contact and the author never change). The
  * registry declares no precondition for this update: the last writer wins. Writes `call_note.updated` in
  * the same transaction.
  */
-export const updateCallNote = defineProcedure('updateCallNote', updateCallNoteInput, async (ctx, input): Promise<Versioned<CallNoteView>> => {
-  requireGrant(input.auth, 'call_note', input.id, 'write', 'call note');
-  const { auth, requestId } = input;
+export const updateCallNote = defineProcedure('updateCallNote', updateCallNoteInput, async (op, input): Promise<Versioned<CallNoteView>> => {
+  requireGrant(op.auth, 'call_note', input.id, 'write', 'call note');
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw new DomainError('not_found', 'call note not found');
   const id = input.id.toLowerCase();
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const change = {
       ...(input.content === undefined ? {} : { content: input.content }),
       ...(input.occurredAt === undefined ? {} : { occurredAt: new Date(input.occurredAt) }),

@@ -1,7 +1,7 @@
 import { DependencyBudget, withDependencyBudget } from '@workcell/config';
 import type { OutboxWaiter } from '@workcell/db';
 import type { V1AuthContext } from '../kernel/auth-context.js';
-import { invoke, type ProcedureContext } from '../kernel/procedure.js';
+import { invoke, type Operation, operationOf } from '../kernel/procedure.js';
 import { type ChangesPage, listChanges } from './list-changes.js';
 
 /**
@@ -38,10 +38,10 @@ export async function awaitChanges(read: (cursor?: string) => Promise<ChangesPag
  * wait first asks `recheck` for the caller's authorization as it is now (the credential verified again: revoked,
  * expired or narrowed during the wait is refused or applied on that read), since a wait can outlast a revocation.
  */
-export function listChangesWaiting(ctx: ProcedureContext, input: Readonly<Record<string, unknown>>, waiter: OutboxWaiter | null, recheck: () => Promise<V1AuthContext>): Promise<ChangesPage> {
+export function listChangesWaiting(op: Operation, input: Readonly<Record<string, unknown>>, waiter: OutboxWaiter | null, recheck: () => Promise<V1AuthContext>): Promise<ChangesPage> {
   return awaitChanges(
-    async (cursor) => (cursor === undefined ? invoke(listChanges, ctx, input) : invoke(listChanges, ctx, { ...input, auth: await recheck(), cursor })),
+    async (cursor) => (cursor === undefined ? invoke(listChanges, op, input) : invoke(listChanges, operationOf(op, await recheck(), op.requestId), { ...input, cursor })),
     waiter,
-    ctx.config.dependencyTimeoutMs,
+    op.config.dependencyTimeoutMs,
   );
 }

@@ -7,10 +7,10 @@ import { viewerOf } from '../kernel/visibility.js';
 import { DomainError } from '../kernel/errors.js';
 import { decodeCursor, encodeCursor } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../kernel/inputs.js';
+import { pageInput } from '../kernel/inputs.js';
 import { type ChangeView, changeView } from './view.js';
 
-export const listChangesInput = z.object({ auth: authInput, ...pageInput, types: z.string().max(1024).optional(), include: z.enum(['payload']).optional() }).strict();
+export const listChangesInput = z.object({ ...pageInput, types: z.string().max(1024).optional(), include: z.enum(['payload']).optional() }).strict();
 
 /** How many sequence positions one outbox query may cover, and how many such windows one request may read. */
 const WINDOW = 2000n;
@@ -51,11 +51,12 @@ export interface ChangesPage {
  * `include=payload` adds each event's payload as webhooks deliver it; it changes what an entry carries, never
  * which entries a page has, so the cursor is not bound to it.
  */
-export const listChanges = defineProcedure('listChanges', listChangesInput, async (ctx, { auth, cursor, limit, types, include }): Promise<ChangesPage> => {
+export const listChanges = defineProcedure('listChanges', listChangesInput, async (op, { cursor, limit, types, include }): Promise<ChangesPage> => {
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   const wanted = typesFilter(types);
   const scope = { workspaceId, list: 'listChanges', filter: { types: wanted ?? [] } };
-  const decoded = decodeCursor(ctx.config, scope, cursor);
+  const decoded = decodeCursor(op.config, scope, cursor);
   if (decoded !== undefined && !/^\d{1,19}$/.test(decoded)) throw invalidCursor();
   const after = decoded === undefined ? 0n : BigInt(decoded);
 
@@ -68,7 +69,7 @@ export const listChanges = defineProcedure('listChanges', listChangesInput, asyn
   // The head with the first window, in one statement: every event up to the head is committed, so the cursor may
   // move up to it and no further.
   const viewer = viewerOf(auth);
-  const first = await headAndFirstWindow(ctx.database, workspaceId, { after, span: WINDOW, eventTypes, take: limit, viewer });
+  const first = await headAndFirstWindow(op.database, workspaceId, { after, span: WINDOW, eventTypes, take: limit, viewer });
   const head = first.head;
   let position = after;
   const items: ChangeView[] = [];
@@ -76,7 +77,7 @@ export const listChanges = defineProcedure('listChanges', listChangesInput, asyn
   for (let window = 0; window < MAX_WINDOWS && position < head && items.length < limit; window++) {
     const upTo = position + WINDOW < head ? position + WINDOW : head;
     const take = limit - items.length;
-    const rows = window === 0 ? first.rows : await listOutboxWindow(ctx.database, workspaceId, { after: position, upTo, eventTypes, take, viewer });
+    const rows = window === 0 ? first.rows : await listOutboxWindow(op.database, workspaceId, { after: position, upTo, eventTypes, take, viewer });
     for (const row of rows) {
       const spec = specs.get(row.eventType)!;
       // The resource's rule was applied by the statement; the payload's (finance overlays) is the event's own.
@@ -84,5 +85,5 @@ export const listChanges = defineProcedure('listChanges', listChangesInput, asyn
     }
     position = rows.length === take ? rows.at(-1)!.sequence : upTo;
   }
-  return { items, limit, nextCursor: encodeCursor(ctx.config, scope, position.toString()), more: position < head };
+  return { items, limit, nextCursor: encodeCursor(op.config, scope, position.toString()), more: position < head };
 });

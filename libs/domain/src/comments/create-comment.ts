@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { appendOutboxEvent, insertComment, inTransaction } from '@workcell/db';
 import { requireTypeGrant } from '../kernel/grants.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTargetScope, resolveTarget, targetTypeInput } from '../kernel/targets.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { COMMENT_BODY_MAX, type CommentView, versionedComment } from './view.js';
 
-export const createCommentInput = z.object({ ...writeInput, targetType: targetTypeInput, targetId: z.string().max(64), body: z.string().min(1).max(COMMENT_BODY_MAX) }).strict();
+export const createCommentInput = z.object({ targetType: targetTypeInput, targetId: z.string().max(64), body: z.string().min(1).max(COMMENT_BODY_MAX) }).strict();
 
 /**
  * `POST /v1/comments`: a comment by the calling member or service account on a contact, project or task. Needs the
@@ -17,13 +17,13 @@ export const createCommentInput = z.object({ ...writeInput, targetType: targetTy
  * needs `editor` or `manager` access (403 `insufficient_project_access` for a viewer; comments/view.ts). Writes `comment.created`, carrying the result for a held idempotency key, in the same
  * transaction.
  */
-export const createComment = defineProcedure('createComment', createCommentInput, async (ctx, input): Promise<Versioned<CommentView>> => {
-  const { auth, requestId } = input;
+export const createComment = defineProcedure('createComment', createCommentInput, async (op, input): Promise<Versioned<CommentView>> => {
+  const { auth, requestId } = op;
   requireTargetScope(auth, input.targetType);
   requireTypeGrant(auth, 'comment', 'write', 'comments');
   const workspaceId = auth.workspaceId;
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const target = await resolveTarget(tx, auth, { type: input.targetType, id: input.targetId }, { project: 'write', reference: { pointer: '/targetId', live: true } });
     const row = await insertComment(tx, workspaceId, { targetType: target.kind, targetId: target.id, author: auth.principal, body: input.body });
     const result = versionedComment(row);

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { appendOutboxEvent, markCommentDeleted } from '@workcell/db';
-import { writeInput } from '../kernel/inputs.js';
+
 import { defineProcedure } from '../kernel/procedure.js';
 import { commentNotFound, commentView, deletedCommentView, requireAuthorOrModerator, writeComment } from './view.js';
 
-export const deleteCommentInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
+export const deleteCommentInput = z.object({ id: z.string().max(64) }).strict();
 
 /**
  * `DELETE /v1/comments/{id}`: the comment is deleted (`archived_at` set; 404 from then on, a second delete
@@ -12,9 +12,9 @@ export const deleteCommentInput = z.object({ ...writeInput, id: z.string().max(6
  * first. No precondition. Writes `comment.deleted` (the comment's identity and target, not its text) in the same
  * transaction.
  */
-export const deleteComment = defineProcedure('deleteComment', deleteCommentInput, async (ctx, input): Promise<{ deleted: true }> => {
-  const { auth, requestId } = input;
-  return writeComment(ctx, auth, input.id, async (tx, existing, now) => {
+export const deleteComment = defineProcedure('deleteComment', deleteCommentInput, async (op, input): Promise<{ deleted: true }> => {
+  const { auth, requestId } = op;
+  return writeComment(op, auth, input.id, async (tx, existing, now) => {
     await requireAuthorOrModerator(tx, auth, existing);
     const { workspaceId } = auth;
     if (!(await markCommentDeleted(tx, workspaceId, existing.id, now))) throw commentNotFound();

@@ -4,21 +4,21 @@ import { ContactGroupCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { assertParent, type ContactGroupView, versionedContactGroup } from './view.js';
 
-export const createContactGroupInput = z.object({ ...writeInput, ...ContactGroupCreate.shape }).strict();
+export const createContactGroupInput = z.object({ ...ContactGroupCreate.shape }).strict();
 
 /**
  * `POST /v1/contact-groups`: a new group, a root or under an unarchived group of the caller's workspace
  * (400 /parentId otherwise). Writes `contact_group.created` in the same transaction.
  */
-export const createContactGroup = defineProcedure('createContactGroup', createContactGroupInput, async (ctx, input): Promise<Versioned<ContactGroupView>> => {
-  requireTypeGrant(input.auth, 'contact_group', 'write', 'contact groups');
-  const { auth, requestId } = input;
+export const createContactGroup = defineProcedure('createContactGroup', createContactGroupInput, async (op, input): Promise<Versioned<ContactGroupView>> => {
+  requireTypeGrant(op.auth, 'contact_group', 'write', 'contact groups');
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     let parentId: string | null = null;
     if (input.parentId !== undefined && input.parentId !== null) {
       await lockContactGroupHierarchy(tx, workspaceId);

@@ -7,10 +7,10 @@ import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { assertParent, type ContactGroupView, versionedContactGroup } from './view.js';
 
-export const updateContactGroupInput = z.object({ ...writeInput, id: z.string().max(64), ...ContactGroupUpdate.shape }).strict();
+export const updateContactGroupInput = z.object({ id: z.string().max(64), ...ContactGroupUpdate.shape }).strict();
 
 function cycle(): DomainError {
   return new DomainError('hierarchy_cycle', 'a contact group cannot be moved under itself or one of its own descendants', [
@@ -25,14 +25,14 @@ function cycle(): DomainError {
  * commit, so two concurrent moves that would together form a cycle cannot both succeed. Writes
  * `contact_group.moved` (parent changed) and/or `contact_group.updated` (name changed) in the same transaction.
  */
-export const updateContactGroup = defineProcedure('updateContactGroup', updateContactGroupInput, async (ctx, input): Promise<Versioned<ContactGroupView>> => {
-  requireGrant(input.auth, 'contact_group', input.id, 'write', 'contact group');
-  const { auth, requestId } = input;
+export const updateContactGroup = defineProcedure('updateContactGroup', updateContactGroupInput, async (op, input): Promise<Versioned<ContactGroupView>> => {
+  requireGrant(op.auth, 'contact_group', input.id, 'write', 'contact group');
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw new DomainError('not_found', 'contact group not found');
   const id = input.id.toLowerCase();
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     if (input.parentId !== undefined) await lockContactGroupHierarchy(tx, workspaceId);
     const current = await findContactGroup(tx, workspaceId, id);
     if (!current) throw new DomainError('not_found', 'contact group not found');

@@ -4,21 +4,21 @@ import { ContactCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { addressOf, assertContactReferences, type ContactView, versionedContact } from './view.js';
 
-export const createContactInput = z.object({ ...writeInput, ...ContactCreate.shape }).strict();
+export const createContactInput = z.object({ ...ContactCreate.shape }).strict();
 
 /**
  * `POST /v1/contacts`: a new contact (revision 1). Its contact groups and organization must be of the
  * caller's workspace (400 with a pointer otherwise). Writes `contact.created` in the same transaction.
  */
-export const createContact = defineProcedure('createContact', createContactInput, async (ctx, input): Promise<Versioned<ContactView>> => {
-  requireTypeGrant(input.auth, 'contact', 'write', 'contacts');
-  const { auth, requestId } = input;
+export const createContact = defineProcedure('createContact', createContactInput, async (op, input): Promise<Versioned<ContactView>> => {
+  requireTypeGrant(op.auth, 'contact', 'write', 'contacts');
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const organizationId = input.organizationId?.toLowerCase() ?? null;
     const contactGroupIds = (await assertContactReferences(tx, workspaceId, { kind: input.kind, organizationId, organizationPointer: '/organizationId' }, input.contactGroupIds)) ?? [];
     const row = await insertContact(tx, workspaceId, {

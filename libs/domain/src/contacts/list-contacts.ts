@@ -4,12 +4,11 @@ import { grantedIds } from '../kernel/grants.js';
 import { isUuid } from '../kernel/ids.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../kernel/inputs.js';
+import { pageInput } from '../kernel/inputs.js';
 import { type ContactView, contactView } from './view.js';
 
 export const listContactsInput = z
   .object({
-    auth: authInput,
     ...pageInput,
     kind: z.enum(['person', 'organization']).optional(),
     contactGroupId: z.string().max(64).optional(),
@@ -25,12 +24,13 @@ export const listContactsInput = z
 export const listContacts = defineProcedure(
   'listContacts',
   listContactsInput,
-  async (ctx, { auth, cursor, limit, kind, contactGroupId, q }): Promise<{ items: ContactView[]; limit: number; nextCursor: string | null }> => {
+  async (op, { cursor, limit, kind, contactGroupId, q }): Promise<{ items: ContactView[]; limit: number; nextCursor: string | null }> => {
+    const { auth } = op;
     const filter = { kind, contactGroupId: contactGroupId?.toLowerCase(), q };
     const scope = { workspaceId: auth.workspaceId, list: 'listContacts', filter: { kind: kind ?? null, contactGroupId: filter.contactGroupId ?? null, q: q ?? null } };
     const onlyIds = grantedIds(auth, 'contact');
-    const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) =>
-      contactGroupId !== undefined && !isUuid(contactGroupId) ? [] : listContactsPage(ctx.database, auth.workspaceId, { ...filter, onlyIds }, afterId, take),
+    const page = await paginate(op.config, scope, { cursor, limit }, async (afterId, take) =>
+      contactGroupId !== undefined && !isUuid(contactGroupId) ? [] : listContactsPage(op.database, auth.workspaceId, { ...filter, onlyIds }, afterId, take),
     );
     return { items: page.items.map(contactView), limit, nextCursor: page.nextCursor };
   },

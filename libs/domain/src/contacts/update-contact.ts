@@ -7,10 +7,10 @@ import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { addressOf, assertContactReferences, type ContactView, versionedContact } from './view.js';
 
-export const updateContactInput = z.object({ ...writeInput, id: z.string().max(64), ...ContactUpdate.shape }).strict();
+export const updateContactInput = z.object({ id: z.string().max(64), ...ContactUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/contacts/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale):
@@ -18,14 +18,14 @@ export const updateContactInput = z.object({ ...writeInput, id: z.string().max(6
  * (400 with a pointer); turning an organization that people belong to into a person is 409 conflict.
  * Writes `contact.updated` in the same transaction.
  */
-export const updateContact = defineProcedure('updateContact', updateContactInput, async (ctx, input): Promise<Versioned<ContactView>> => {
-  requireGrant(input.auth, 'contact', input.id, 'write', 'contact');
-  const { auth, requestId } = input;
+export const updateContact = defineProcedure('updateContact', updateContactInput, async (op, input): Promise<Versioned<ContactView>> => {
+  requireGrant(op.auth, 'contact', input.id, 'write', 'contact');
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw new DomainError('not_found', 'contact not found');
   const id = input.id.toLowerCase();
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const current = await findContact(tx, workspaceId, id);
     if (!current) throw new DomainError('not_found', 'contact not found');
     const kind = input.kind ?? current.kind;

@@ -25,6 +25,7 @@ import type { ProcedureContext } from '../kernel/procedure.js';
  *   403 insufficient_scope naming them.
  */
 
+/** The caller as it crosses the internal channel to the auth service (libs/internal-api `expose`): checked field by field. */
 export const authInput = z.object({
   workspaceId: z.uuid(),
   principal: z.union([z.object({ type: z.literal('member'), id: z.uuid() }), z.object({ type: z.literal('service_account'), id: z.uuid() })]),
@@ -42,9 +43,6 @@ export const authInput = z.object({
     lastUsedAt: z.string().nullable(),
   }),
 });
-
-/** Input of every write: the caller and the request id for the audit trail. */
-export const writeInput = { auth: authInput, requestId: z.string().max(128).nullable() };
 
 export const pageInput = {
   cursor: z.string().min(1).max(1024).optional(),

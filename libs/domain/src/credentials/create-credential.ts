@@ -3,23 +3,23 @@ import { type AuditActor, mintCredential } from '@workcell/db';
 import { PersonalAccessTokenCreate } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { defineProcedure, type ProcedureContext } from '../kernel/procedure.js';
-import { assertMayGrant, type CredentialView, credentialView, expiryOf, PERSONAL_CREDENTIALS, type PermissionSubject, requirePermission, scopesInput, type WithSecret, writeInput } from './access.js';
+import { assertMayGrant, type CredentialView, credentialView, expiryOf, PERSONAL_CREDENTIALS, type PermissionSubject, requirePermission, scopesInput, type WithSecret } from './access.js';
 
-export const createCredentialInput = z.object({ ...writeInput, ...PersonalAccessTokenCreate.shape, scopes: scopesInput }).strict();
+export const createCredentialInput = z.object({ ...PersonalAccessTokenCreate.shape, scopes: scopesInput }).strict();
 
 /**
  * `POST /v1/credentials`: a personal access token of the acting member. Needs the member permission
  * settings.api.personalCredentials and only scopes the calling credential holds. The scopes are stored as
  * given and narrowed to the member's permissions on every request. The secret is returned here, once.
  */
-export const createCredential = defineProcedure('createCredential', createCredentialInput, async (ctx, input): Promise<WithSecret<CredentialView>> => {
-  const { auth } = input;
-  return issuePersonalAccessToken(ctx, {
+export const createCredential = defineProcedure('createCredential', createCredentialInput, async (op, input): Promise<WithSecret<CredentialView>> => {
+  const { auth } = op;
+  return issuePersonalAccessToken(op, {
     auth,
     name: input.name,
     scopes: input.scopes,
     expiresAt: input.expiresAt,
-    actor: actorOf(auth, input.requestId),
+    actor: actorOf(auth, op.requestId),
   });
 });
 

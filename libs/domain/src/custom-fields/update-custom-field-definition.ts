@@ -3,7 +3,7 @@ import { appendOutboxEvent, customFieldKindsInUse, customFieldOptionsInUse, inTr
 import { CustomFieldDefinitionUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { defineProcedure } from '../kernel/procedure.js';
 import { targetTypeOf } from '../kernel/targets.js';
 import type { Versioned } from '../kernel/versioned.js';
@@ -19,7 +19,7 @@ import {
   versionedCustomFieldDefinition,
 } from './view.js';
 
-export const updateCustomFieldDefinitionInput = z.object({ ...writeInput, id: z.string().max(64), ...CustomFieldDefinitionUpdate.shape }).strict();
+export const updateCustomFieldDefinitionInput = z.object({ id: z.string().max(64), ...CustomFieldDefinitionUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/custom-field-definitions/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale):
@@ -30,8 +30,8 @@ export const updateCustomFieldDefinitionInput = z.object({ ...writeInput, id: z.
  * share-lock the definitions they use, so neither can slip past the other. Writes `custom_field_definition.updated`
  * (the changed attribute names and the definition) in the same transaction.
  */
-export const updateCustomFieldDefinition = defineProcedure('updateCustomFieldDefinition', updateCustomFieldDefinitionInput, async (ctx, input): Promise<Versioned<CustomFieldDefinitionView>> => {
-  const { auth, requestId } = input;
+export const updateCustomFieldDefinition = defineProcedure('updateCustomFieldDefinition', updateCustomFieldDefinitionInput, async (op, input): Promise<Versioned<CustomFieldDefinitionView>> => {
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   const id = customFieldDefinitionIdOf(input.id);
   const targetTypes = input.targetTypes === undefined ? undefined : targetKinds(input.targetTypes);
@@ -44,8 +44,8 @@ export const updateCustomFieldDefinition = defineProcedure('updateCustomFieldDef
   };
   if (Object.keys(change).length === 0) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
   const expected = expectedRevision(input.expectedVersion);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const current = await lockCustomFieldDefinition(tx, workspaceId, id);
     if (!current) throw customFieldDefinitionNotFound();
     if (current.revision !== expected) throw casFailure('version_conflict', 'custom field definition');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { appendOutboxEvent, inTransaction, lockCustomFieldDefinitionsForValues, writeCustomFieldValueSet } from '@workcell/db';
 import { CustomFieldValuesUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { defineProcedure } from '../kernel/procedure.js';
 import { resolveTarget, targetTypeInput } from '../kernel/targets.js';
 import type { Versioned } from '../kernel/versioned.js';
@@ -12,7 +12,7 @@ import { assertRequiredHeld, customFieldValueChange, customFieldValuesView, type
 /** The event of a values write, on the target's aggregate (events/catalog.ts). */
 const VALUES_UPDATED = { project: 'project.custom_field_values_updated', task: 'task.custom_field_values_updated', contact: 'contact.custom_field_values_updated' } as const;
 
-export const updateCustomFieldValuesInput = z.object({ ...writeInput, targetType: targetTypeInput, id: z.string().max(64), ...CustomFieldValuesUpdate.shape }).strict();
+export const updateCustomFieldValuesInput = z.object({ targetType: targetTypeInput, id: z.string().max(64), ...CustomFieldValuesUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/{projects|tasks|contacts}/{id}/custom-field-values` (updateProjectCustomFieldValues, …): compare-and-set
@@ -23,14 +23,14 @@ export const updateCustomFieldValuesInput = z.object({ ...writeInput, targetType
  * Writes `<target>.custom_field_values_updated` (changed keys, their new values, the version) on the target's
  * aggregate in the same transaction, so it shows in the target's activity and the change feed.
  */
-export const updateCustomFieldValues = defineProcedure('updateCustomFieldValues', updateCustomFieldValuesInput, async (ctx, input): Promise<Versioned<CustomFieldValuesView>> => {
-  const { auth, requestId } = input;
+export const updateCustomFieldValues = defineProcedure('updateCustomFieldValues', updateCustomFieldValuesInput, async (op, input): Promise<Versioned<CustomFieldValuesView>> => {
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   const keys = Object.keys(input.values).sort();
   if (keys.length === 0) throw validationError('nothing to change: name at least one value', [{ pointer: '/values', message: 'at least one key is required' }]);
   const expected = expectedRevision(input.expectedVersion);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const target = await resolveTarget(tx, auth, { type: input.targetType, id: input.id }, { access: 'write' });
     const definitions = await lockCustomFieldDefinitionsForValues(tx, workspaceId, keys, target.kind);
     const change = await customFieldValueChange(tx, workspaceId, target, definitions, input.values);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { findLegacyWebhook, findOutboxEvent } from '@workcell/db';
-import { defineProcedure } from '../kernel/procedure.js';
+import { definePlatformProcedure } from '../kernel/procedure.js';
 import { legacyBody } from './body.js';
 import { postJson, type PostOutcome } from './http.js';
 import type { AppConfig } from '@workcell/config';
@@ -37,7 +37,7 @@ export const deliverLegacyWebhookInput = z.object({ workspaceId: z.uuid(), legac
  * and retry schedule as v2 (its job is enqueued on the webhook schedule), without signature headers, breaker or
  * fair share; a webhook removed meanwhile is not sent to.
  */
-export const deliverLegacyWebhook = defineProcedure('deliverLegacyWebhook', deliverLegacyWebhookInput, async (ctx, input): Promise<{ status: string; statusCode?: number | null }> => {
+export const deliverLegacyWebhook = definePlatformProcedure('deliverLegacyWebhook', deliverLegacyWebhookInput, async (ctx, input): Promise<{ status: string; statusCode?: number | null }> => {
   const { workspaceId, legacyWebhookId, eventId, attempt, attempts } = input;
   const webhook = await findLegacyWebhook(ctx.database, workspaceId, legacyWebhookId);
   const event = await findOutboxEvent(ctx.database, workspaceId, eventId);

@@ -4,11 +4,11 @@ import { TargetType } from '@workcell/registry';
 import { isUuid } from '../kernel/ids.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../kernel/inputs.js';
+import { pageInput } from '../kernel/inputs.js';
 import { viewerOf } from '../kernel/visibility.js';
 import { documentView, type DocumentView, storedTargetType } from './view.js';
 
-export const listDocumentsInput = z.object({ auth: authInput, ...pageInput, targetType: TargetType.optional(), targetId: z.string().max(64).optional() }).strict();
+export const listDocumentsInput = z.object({ ...pageInput, targetType: TargetType.optional(), targetId: z.string().max(64).optional() }).strict();
 
 /**
  * `GET /v1/documents`: the workspace's unarchived documents, oldest first, optionally only those of one target type
@@ -19,11 +19,12 @@ export const listDocumentsInput = z.object({ auth: authInput, ...pageInput, targ
 export const listDocuments = defineProcedure(
   'listDocuments',
   listDocumentsInput,
-  async (ctx, { auth, cursor, limit, targetType, targetId }): Promise<{ items: DocumentView[]; limit: number; nextCursor: string | null }> => {
+  async (op, { cursor, limit, targetType, targetId }): Promise<{ items: DocumentView[]; limit: number; nextCursor: string | null }> => {
+    const { auth } = op;
     const filter = { targetType: targetType === undefined ? undefined : storedTargetType(targetType), targetId: targetId?.toLowerCase() };
     const scope = { workspaceId: auth.workspaceId, list: 'listDocuments', filter: { targetType: filter.targetType ?? null, targetId: filter.targetId ?? null } };
-    const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) =>
-      targetId !== undefined && !isUuid(targetId) ? [] : listDocumentsPage(ctx.database, auth.workspaceId, filter, afterId, take, viewerOf(auth)),
+    const page = await paginate(op.config, scope, { cursor, limit }, async (afterId, take) =>
+      targetId !== undefined && !isUuid(targetId) ? [] : listDocumentsPage(op.database, auth.workspaceId, filter, afterId, take, viewerOf(auth)),
     );
     return { items: page.items.map(documentView), limit, nextCursor: page.nextCursor };
   },

@@ -6,11 +6,11 @@ import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { validationError } from '../roles/permission-model.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { requireResourceAccess } from '../kernel/visibility.js';
 import { assertContentWithinBound, documentChanges, documentEventView, documentIdOf, type DocumentView, findDocumentOr404, versionedDocument } from './view.js';
 
-export const updateDocumentInput = z.object({ ...writeInput, id: z.string().max(64), ...DocumentUpdate.shape }).strict();
+export const updateDocumentInput = z.object({ id: z.string().max(64), ...DocumentUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/documents/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale): changes the
@@ -19,16 +19,16 @@ export const updateDocumentInput = z.object({ ...writeInput, id: z.string().max(
  * `insufficient_project_access` (documents/view.ts). Writes `document.updated` (the changed attribute names and the
  * document without its content) in the same transaction.
  */
-export const updateDocument = defineProcedure('updateDocument', updateDocumentInput, async (ctx, input): Promise<Versioned<DocumentView>> => {
-  const { auth, requestId } = input;
+export const updateDocument = defineProcedure('updateDocument', updateDocumentInput, async (op, input): Promise<Versioned<DocumentView>> => {
+  const { auth, requestId } = op;
   requireGrant(auth, 'document', input.id, 'write', 'document');
   const workspaceId = auth.workspaceId;
   const id = documentIdOf(input.id);
   assertContentWithinBound(input);
   const change = documentChanges(input);
   if (Object.keys(change).length === 0) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     await requireResourceAccess(tx, auth, 'document', id, 'write', 'document');
     const outcome = await updateDocumentIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), change);
     if (outcome !== 'updated') throw casFailure(outcome, 'document');

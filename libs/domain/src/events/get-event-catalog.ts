@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput } from '../kernel/inputs.js';
+
 import { EVENT_CHANNELS } from './catalog.js';
 import { receivableSpecs } from './receivable.js';
 
-export const getEventCatalogInput = z.object({ auth: authInput }).strict();
+export const getEventCatalogInput = z.object({}).strict();
 
 export interface EventCatalogView {
   readonly eventTypes: { name: string; description: string; resourceType: string; requiredScopes: string[] }[];
@@ -17,7 +17,8 @@ export interface EventCatalogView {
  * grant on the resource type), and the v1 channels whose scope it holds. Payload rules (a budget statement's
  * events need project-statements:finance:read) are per event and named in the description.
  */
-export const getEventCatalog = defineProcedure('getEventCatalog', getEventCatalogInput, async (_ctx, { auth }): Promise<EventCatalogView> => {
+export const getEventCatalog = defineProcedure('getEventCatalog', getEventCatalogInput, async (op): Promise<EventCatalogView> => {
+  const { auth } = op;
   const held = new Set(auth.effectiveScopes);
   return {
     eventTypes: receivableSpecs(auth, ['changes', 'webhooks']).map((spec) => ({

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { appendOutboxEvent, insertExport, inTransaction } from '@workcell/db';
 import { DOMAIN_READ_SCOPES, ExportCreate, type ResourceDomain } from '@workcell/registry';
-import { writeInput } from '../kernel/inputs.js';
+
 import { defineProcedure } from '../kernel/procedure.js';
 import { assertScopes } from '../kernel/scopes.js';
 import { exportEventView, exportOperationView, type ExportOperationView } from './view.js';
 
-export const createExportInput = z.object({ ...writeInput, ...ExportCreate.shape }).strict();
+export const createExportInput = z.object({ ...ExportCreate.shape }).strict();
 
 /**
  * `POST /v1/exports`: a queued export (202; the API enqueues its job after the commit). Needs the read scope of every
@@ -15,13 +15,14 @@ export const createExportInput = z.object({ ...writeInput, ...ExportCreate.shape
  * never holds what its creator could not read when asking. Writes `export.created` in the same transaction, which
  * also completes a held idempotency key.
  */
-export const createExport = defineProcedure('createExport', createExportInput, async (ctx, { auth, requestId, resourceTypes, format, updatedSince }): Promise<ExportOperationView> => {
+export const createExport = defineProcedure('createExport', createExportInput, async (op, { resourceTypes, format, updatedSince }): Promise<ExportOperationView> => {
+  const { auth, requestId } = op;
   const types = [...new Set(resourceTypes)];
   assertScopes(
     auth.effectiveScopes,
     types.map((t) => DOMAIN_READ_SCOPES[t as ResourceDomain]),
   );
-  const now = ctx.now();
+  const now = op.now();
   const authSnapshot = {
     workspaceId: auth.workspaceId,
     credential: auth.credential,
@@ -30,7 +31,7 @@ export const createExport = defineProcedure('createExport', createExportInput, a
     grants: auth.grants ?? null,
     hiddenProjectIds: auth.hiddenProjectIds ?? null,
   };
-  return inTransaction(ctx.database, async (tx) => {
+  return inTransaction(op.database, async (tx) => {
     const row = await insertExport(
       tx,
       auth.workspaceId,

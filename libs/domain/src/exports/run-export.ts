@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { appendOutboxEvent, type ExportOutcome, type ExportRecord, findExportForJob, finishExport, inTransaction, setExportProgress, startExport } from '@workcell/db';
 import { EXPORT_MAX_ROWS, EXPORT_RESULT_TTL_SECONDS } from '@workcell/registry';
 import type { V1AuthContext } from '../kernel/auth-context.js';
-import { invoke, type ProcedureContext } from '../kernel/procedure.js';
-import { defineProcedure } from '../kernel/procedure.js';
+import { invoke, operationOf, type ProcedureContext } from '../kernel/procedure.js';
+import { definePlatformProcedure } from '../kernel/procedure.js';
 import { storageOf } from '../files/intents.js';
 import { columnsOf, EXPORT_SOURCES } from './sources.js';
 import { exportEventView, exportStorageKey } from './view.js';
@@ -27,7 +27,7 @@ async function readRows(ctx: ProcedureContext, row: ExportRecord): Promise<Row[]
   for (const type of row.resourceTypes as Domain[]) {
     let cursor: string | undefined;
     do {
-      const page = await invoke(EXPORT_SOURCES[type].list, ctx, { auth, limit: PAGE, ...(cursor === undefined ? {} : { cursor }) } as never);
+      const page = await invoke(EXPORT_SOURCES[type].list, operationOf(ctx, auth, null), { limit: PAGE, ...(cursor === undefined ? {} : { cursor }) } as never);
       for (const item of page.items as Record<string, unknown>[]) {
         const updatedAt = typeof item['updatedAt'] === 'string' ? Date.parse(item['updatedAt']) : undefined;
         if (since !== undefined && updatedAt !== undefined && updatedAt < since) continue;
@@ -67,31 +67,43 @@ async function end(ctx: ProcedureContext, workspaceId: string, exportId: string,
  * with its reason. A second run of the same job finds it no longer queued and does nothing. A transient failure
  * (database, storage) is rethrown for the queue to retry after marking nothing; the last attempt marks it failed.
  */
-export const runExport = defineProcedure('runExport', runExportInput.extend({ attempt: z.number().int(), attempts: z.number().int() }), async (ctx, { workspaceId, exportId, attempt, attempts }) => {
-  const row = await findExportForJob(ctx.database, workspaceId, exportId);
-  if (!row || (row.status !== 'queued' && row.status !== 'running')) return { outcome: 'skipped' as const };
-  // A retry finds its own earlier run's `running` row; a first run claims the queued one.
-  if (row.status === 'queued' && !(await startExport(ctx.database, workspaceId, exportId, ctx.now()))) return { outcome: 'skipped' as const };
-  let outcome: ExportOutcome;
-  try {
-    const rows = await readRows(ctx, row);
-    const bytes = renderExport(row.format, row.resourceTypes as Domain[], rows);
-    const storageKey = exportStorageKey(row);
-    await storageOf(ctx).write(storageKey, Readable.from([bytes]), { contentType: 'application/octet-stream', sizeBytes: bytes.length });
-    const now = ctx.now();
-    outcome = {
-      status: 'succeeded',
-      rowsDone: rows.length,
-      rowsTotal: rows.length,
-      failureReason: null,
-      storageKey,
-      sizeBytes: bytes.length,
-      expiresAt: new Date(now.getTime() + EXPORT_RESULT_TTL_SECONDS * 1000),
-    };
-  } catch (error) {
-    if (!(error instanceof TooManyRows) && attempt < attempts) throw error;
-    outcome = { status: 'failed', rowsDone: 0, rowsTotal: null, failureReason: error instanceof TooManyRows ? 'too_many_rows' : 'internal_error', storageKey: null, sizeBytes: null, expiresAt: null };
-  }
-  const ended = await end(ctx, workspaceId, exportId, outcome);
-  return { outcome: ended?.status ?? 'skipped' };
-});
+export const runExport = definePlatformProcedure(
+  'runExport',
+  runExportInput.extend({ attempt: z.number().int(), attempts: z.number().int() }),
+  async (ctx, { workspaceId, exportId, attempt, attempts }) => {
+    const row = await findExportForJob(ctx.database, workspaceId, exportId);
+    if (!row || (row.status !== 'queued' && row.status !== 'running')) return { outcome: 'skipped' as const };
+    // A retry finds its own earlier run's `running` row; a first run claims the queued one.
+    if (row.status === 'queued' && !(await startExport(ctx.database, workspaceId, exportId, ctx.now()))) return { outcome: 'skipped' as const };
+    let outcome: ExportOutcome;
+    try {
+      const rows = await readRows(ctx, row);
+      const bytes = renderExport(row.format, row.resourceTypes as Domain[], rows);
+      const storageKey = exportStorageKey(row);
+      await storageOf(ctx).write(storageKey, Readable.from([bytes]), { contentType: 'application/octet-stream', sizeBytes: bytes.length });
+      const now = ctx.now();
+      outcome = {
+        status: 'succeeded',
+        rowsDone: rows.length,
+        rowsTotal: rows.length,
+        failureReason: null,
+        storageKey,
+        sizeBytes: bytes.length,
+        expiresAt: new Date(now.getTime() + EXPORT_RESULT_TTL_SECONDS * 1000),
+      };
+    } catch (error) {
+      if (!(error instanceof TooManyRows) && attempt < attempts) throw error;
+      outcome = {
+        status: 'failed',
+        rowsDone: 0,
+        rowsTotal: null,
+        failureReason: error instanceof TooManyRows ? 'too_many_rows' : 'internal_error',
+        storageKey: null,
+        sizeBytes: null,
+        expiresAt: null,
+      };
+    }
+    const ended = await end(ctx, workspaceId, exportId, outcome);
+    return { outcome: ended?.status ?? 'skipped' };
+  },
+);

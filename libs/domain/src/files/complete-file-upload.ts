@@ -4,13 +4,13 @@ import { appendOutboxEvent, completeFileUploadRows, type FileRecord, findFile, f
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { requireGrant } from '../kernel/grants.js';
 import { isUuid } from '../kernel/ids.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { defineProcedure, type ProcedureContext } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { storageOf } from './intents.js';
 import { fileNotFound, type FileView, versionedFile } from './view.js';
 
-export const completeFileUploadInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
+export const completeFileUploadInput = z.object({ id: z.string().max(64) }).strict();
 
 const intentNotFound = (): DomainError => new DomainError('not_found', 'upload intent not found');
 export const uploadExpired = (): DomainError => new DomainError('upload_expired', 'the upload reservation expired; create a new upload intent');
@@ -45,28 +45,28 @@ async function verifyStoredBytes(ctx: ProcedureContext, file: FileRecord): Promi
  * lapsed; 409 `upload_not_received` without stored bytes; 409 `upload_mismatch` with a pointer per contradicted
  * field, after which the bytes are removed and the upload URL takes a new upload until it expires.
  */
-export const completeFileUpload = defineProcedure('completeFileUpload', completeFileUploadInput, async (ctx, input): Promise<Versioned<FileView>> => {
-  const { auth, requestId } = input;
+export const completeFileUpload = defineProcedure('completeFileUpload', completeFileUploadInput, async (op, input): Promise<Versioned<FileView>> => {
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw intentNotFound();
   const id = input.id.toLowerCase();
-  const reservation = await findUploadReservation(ctx.database, workspaceId, id);
+  const reservation = await findUploadReservation(op.database, workspaceId, id);
   if (!reservation) throw intentNotFound();
   requireGrant(auth, 'file', reservation.fileId, 'write', 'file');
-  const file = await findFile(ctx.database, workspaceId, reservation.fileId);
+  const file = await findFile(op.database, workspaceId, reservation.fileId);
   if (!file) throw fileNotFound();
   if (reservation.status === 'completed') return versionedFile(file);
-  const started = ctx.now();
+  const started = op.now();
   if (reservation.status === 'expired' || reservation.expiresAt.getTime() <= started.getTime()) throw uploadExpired();
-  const issues = await verifyStoredBytes(ctx, file);
+  const issues = await verifyStoredBytes(op, file);
   if (issues === null) throw new DomainError('upload_not_received', 'no bytes have been uploaded for this intent yet: PUT them to its uploadUrl');
   if (issues.length > 0) {
-    await storageOf(ctx).remove(file.storageKey);
-    await releaseUploadClaim(ctx.database, workspaceId, id);
+    await storageOf(op).remove(file.storageKey);
+    await releaseUploadClaim(op.database, workspaceId, id);
     throw new DomainError('upload_mismatch', 'the uploaded bytes do not match the upload intent; they were removed: upload the declared bytes again', issues);
   }
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     if (!(await completeFileUploadRows(tx, workspaceId, id, file.id, now))) {
       // Completed meanwhile by a concurrent request (answer its file), or lapsed while the bytes were read.
       const again = await findUploadReservation(tx, workspaceId, id);

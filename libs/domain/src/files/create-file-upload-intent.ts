@@ -3,12 +3,12 @@ import { appendOutboxEvent, insertFileUpload, inTransaction, newFileIds } from '
 import { FileUploadIntentCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { capabilityToken, tokenHash } from './capabilities.js';
 import type { StoredUploadIntent } from './intents.js';
 import { fileView } from './view.js';
 
-export const createFileUploadIntentInput = z.object({ ...writeInput, ...FileUploadIntentCreate.shape }).strict();
+export const createFileUploadIntentInput = z.object({ ...FileUploadIntentCreate.shape }).strict();
 
 /**
  * `POST /v1/file-upload-intents`: a `pending` file and the reservation of its one upload (declared size, content
@@ -16,15 +16,15 @@ export const createFileUploadIntentInput = z.object({ ...writeInput, ...FileUplo
  * derived when answering (intents.ts). Writes `file.created` in the same transaction, which also completes a held
  * idempotency key with the stored intent, so a replay answers the same URL.
  */
-export const createFileUploadIntent = defineProcedure('createFileUploadIntent', createFileUploadIntentInput, async (ctx, input): Promise<StoredUploadIntent> => {
-  const { auth, requestId } = input;
+export const createFileUploadIntent = defineProcedure('createFileUploadIntent', createFileUploadIntentInput, async (op, input): Promise<StoredUploadIntent> => {
+  const { auth, requestId } = op;
   requireTypeGrant(auth, 'file', 'write', 'files');
   const workspaceId = auth.workspaceId;
-  const now = ctx.now();
-  const expiresAt = new Date(now.getTime() + ctx.config.files.uploadTtlMs);
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  const expiresAt = new Date(now.getTime() + op.config.files.uploadTtlMs);
+  return inTransaction(op.database, async (tx) => {
     const { fileId, reservationId } = await newFileIds(tx);
-    const token = capabilityToken(ctx.config, 'upload', workspaceId, reservationId);
+    const token = capabilityToken(op.config, 'upload', workspaceId, reservationId);
     const { file } = await insertFileUpload(tx, workspaceId, {
       fileId,
       reservationId,

@@ -4,25 +4,25 @@ import { FileUpdate } from '@workcell/registry';
 import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { validationError } from '../roles/permission-model.js';
 import { fileIdOf, fileNotFound, type FileView, findFileOr404, versionedFile } from './view.js';
 
-export const updateFileInput = z.object({ ...writeInput, id: z.string().max(64), ...FileUpdate.shape }).strict();
+export const updateFileInput = z.object({ id: z.string().max(64), ...FileUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/files/{id}`: renames the file (its bytes, size, type and checksum never change). The registry declares
  * no precondition: the last writer wins. Writes `file.updated` in the same transaction.
  */
-export const updateFile = defineProcedure('updateFile', updateFileInput, async (ctx, input): Promise<Versioned<FileView>> => {
-  const { auth, requestId } = input;
+export const updateFile = defineProcedure('updateFile', updateFileInput, async (op, input): Promise<Versioned<FileView>> => {
+  const { auth, requestId } = op;
   requireGrant(auth, 'file', input.id, 'write', 'file');
   const workspaceId = auth.workspaceId;
   const id = fileIdOf(input.id);
   const name = input.name;
   if (name === undefined) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     if (!(await renameFile(tx, workspaceId, id, name))) throw fileNotFound();
     const row = await findFileOr404(tx, workspaceId, id);
     const result = versionedFile(row);

@@ -4,23 +4,22 @@ import { actorOf } from '../identity/actor.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../kernel/inputs.js';
 
-export const deleteGroupInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
+export const deleteGroupInput = z.object({ id: z.string().max(64) }).strict();
 
 /**
  * `DELETE /v1/groups/{id}`: archives the group (never deletes it). Its membership links stay for the audit
  * trail, but an archived group is 404 everywhere and no member lists it in groupIds any more. Audited.
  */
-export const deleteGroup = defineProcedure('deleteGroup', deleteGroupInput, async (ctx, input): Promise<{ archived: true }> => {
-  const { auth } = input;
+export const deleteGroup = defineProcedure('deleteGroup', deleteGroupInput, async (op, input): Promise<{ archived: true }> => {
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw new DomainError('not_found', 'group not found');
   const id = input.id.toLowerCase();
-  const now = ctx.now();
-  return inAuthorizationTransaction(ctx.database, workspaceId, async (tx) => {
+  const now = op.now();
+  return inAuthorizationTransaction(op.database, workspaceId, async (tx) => {
     if (!(await archiveGroup(tx, workspaceId, id, now))) throw new DomainError('not_found', 'group not found');
-    await recordAudit(tx, { workspaceId, actor: actorOf(auth, input.requestId), action: 'group.archived', targetType: 'group', targetId: id, occurredAt: now });
+    await recordAudit(tx, { workspaceId, actor: actorOf(auth, op.requestId), action: 'group.archived', targetType: 'group', targetId: id, occurredAt: now });
     return { archived: true as const };
   });
 });

@@ -7,10 +7,10 @@ import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { assertAllFound, assertIdList } from '../roles/permission-model.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { type GroupView, groupView } from './view.js';
 
-export const replaceGroupMembersInput = z.object({ ...writeInput, id: z.string().max(64), ...GroupMembersReplace.shape }).strict();
+export const replaceGroupMembersInput = z.object({ id: z.string().max(64), ...GroupMembersReplace.shape }).strict();
 
 /**
  * `PUT /v1/groups/{id}/members` (compare-and-set on the group's version, all or nothing): the group's whole
@@ -18,15 +18,15 @@ export const replaceGroupMembersInput = z.object({ ...writeInput, id: z.string()
  * pointer into memberIds, and nothing changes. Members who stay keep their addedAt. One transaction with
  * its audit event.
  */
-export const replaceGroupMembers = defineProcedure('replaceGroupMembers', replaceGroupMembersInput, async (ctx, input): Promise<GroupView> => {
-  const { auth } = input;
+export const replaceGroupMembers = defineProcedure('replaceGroupMembers', replaceGroupMembersInput, async (op, input): Promise<GroupView> => {
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw new DomainError('not_found', 'group not found');
   const id = input.id.toLowerCase();
   assertIdList(input.memberIds, '/memberIds', 'member');
   const memberIds = input.memberIds.map((m) => m.toLowerCase());
-  const now = ctx.now();
-  return inAuthorizationTransaction(ctx.database, workspaceId, async (tx) => {
+  const now = op.now();
+  return inAuthorizationTransaction(op.database, workspaceId, async (tx) => {
     // The compare-and-set comes first: it row-locks the group, so concurrent replacements queue behind it.
     const outcome = await updateGroupIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), {});
     if (outcome !== 'updated') throw casFailure(outcome, 'group');
@@ -34,7 +34,7 @@ export const replaceGroupMembers = defineProcedure('replaceGroupMembers', replac
     const { added, removed } = await replaceGroupMemberLinks(tx, workspaceId, id, memberIds);
     await recordAudit(tx, {
       workspaceId,
-      actor: actorOf(auth, input.requestId),
+      actor: actorOf(auth, op.requestId),
       action: 'group.members_replaced',
       targetType: 'group',
       targetId: id,

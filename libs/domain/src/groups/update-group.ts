@@ -6,28 +6,28 @@ import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { type GroupView, groupView } from './view.js';
 
-export const updateGroupInput = z.object({ ...writeInput, id: z.string().max(64), ...GroupUpdate.shape }).strict();
+export const updateGroupInput = z.object({ id: z.string().max(64), ...GroupUpdate.shape }).strict();
 
 /** `PATCH /v1/groups/{id}` (compare-and-set): name and description. Audited. */
-export const updateGroup = defineProcedure('updateGroup', updateGroupInput, async (ctx, input): Promise<GroupView> => {
-  const { auth } = input;
+export const updateGroup = defineProcedure('updateGroup', updateGroupInput, async (op, input): Promise<GroupView> => {
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw new DomainError('not_found', 'group not found');
   const id = input.id.toLowerCase();
-  const now = ctx.now();
+  const now = op.now();
   const change = {
     ...(input.name === undefined ? {} : { name: input.name }),
     ...(input.description === undefined ? {} : { description: input.description }),
   };
-  return inTransaction(ctx.database, async (tx) => {
+  return inTransaction(op.database, async (tx) => {
     const outcome = await updateGroupIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), change);
     if (outcome !== 'updated') throw casFailure(outcome, 'group');
     await recordAudit(tx, {
       workspaceId,
-      actor: actorOf(auth, input.requestId),
+      actor: actorOf(auth, op.requestId),
       action: 'group.updated',
       targetType: 'group',
       targetId: id,

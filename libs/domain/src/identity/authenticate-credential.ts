@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseToken, verifierFor, verifiersEqual } from '@workcell/credentials';
 import { type CredentialRecord, type Database, findTokenLookup, hiddenProjectIds, listServiceAccountGrants, loadCredential, recordAuthenticationRefusal, touchCredential } from '@workcell/db';
 import type { AuthGrant, Principal, V1AuthContext } from '../kernel/auth-context.js';
-import { defineProcedure, type ProcedureContext } from '../kernel/procedure.js';
+import { definePlatformProcedure, type ProcedureContext } from '../kernel/procedure.js';
 import { isAdministrator } from '../kernel/visibility.js';
 
 export const authenticateCredentialInput = z.object({ token: z.string().max(4096) }).strict();
@@ -140,7 +140,7 @@ export async function verifyIdentifiedCredential(ctx: ProcedureContext, identifi
  * Verifies a v1 bearer credential completely (contract 5.2 rule 1): identifyCredential, then
  * verifyIdentifiedCredential. A credential of another cell is refused, never redirected.
  */
-export const authenticateCredential = defineProcedure('authenticateCredential', authenticateCredentialInput, async (ctx, { token }): Promise<V1Authentication> => {
+export const authenticateCredential = definePlatformProcedure('authenticateCredential', authenticateCredentialInput, async (ctx, { token }): Promise<V1Authentication> => {
   const identified = await identifyCredential(ctx, token);
   if (!identified) return reject('unauthenticated', UNKNOWN);
   return verifyIdentifiedCredential(ctx, identified);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseToken, verifierFor, verifiersEqual } from '@workcell/credentials';
 import { findTokenLookup, loadTeamToken, touchTeamToken } from '@workcell/db';
-import { defineProcedure, type ProcedureContext } from '../kernel/procedure.js';
+import { definePlatformProcedure, type ProcedureContext } from '../kernel/procedure.js';
 
 export const authenticateTeamTokenInput = z.object({ token: z.string().max(4096) }).strict();
 
@@ -45,7 +45,7 @@ export async function verifyIdentifiedTeamToken(ctx: ProcedureContext, identifie
  * Verifies a v0 team token (contract 5.1): identifyTeamToken, then verifyIdentifiedTeamToken. Failures carry no
  * team data.
  */
-export const authenticateTeamToken = defineProcedure('authenticateTeamToken', authenticateTeamTokenInput, async (ctx, { token }): Promise<V0Authentication> => {
+export const authenticateTeamToken = definePlatformProcedure('authenticateTeamToken', authenticateTeamTokenInput, async (ctx, { token }): Promise<V0Authentication> => {
   const identified = await identifyTeamToken(ctx, token);
   if (!identified) return { ok: false, code: 'unauthenticated' };
   return verifyIdentifiedTeamToken(ctx, identified);

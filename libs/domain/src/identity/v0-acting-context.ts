@@ -41,6 +41,6 @@ export function v0ActingContext(ctx: ProcedureContext, auth: V0AuthContext): V1A
 }
 
 /** Actions that need a member (timers, call-note authorship) refuse a team token minted without one. */
-export function requireTokenMember(acting: { readonly tokenMemberId: string | null }, what: string): void {
-  if (acting.tokenMemberId === null) throw new DomainError('forbidden', `${what} needs a member; this team token was not issued by a member`);
+export function requireTokenMember(op: { readonly tokenMemberId?: string | null }, what: string): void {
+  if (op.tokenMemberId === null) throw new DomainError('forbidden', `${what} needs a member; this team token was not issued by a member`);
 }

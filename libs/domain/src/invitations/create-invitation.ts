@@ -3,11 +3,11 @@ import { appendOutboxEvent, findRolePermissions, inTransaction, insertInvitation
 import { InvitationCreate } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { assertAllFound, assertIdList, assertMayGrant, seesPersonalData } from '../roles/permission-model.js';
 import { INVITATION_LIFETIME_MS, invitationEventView, invitationView, type InvitationView } from './view.js';
 
-export const createInvitationInput = z.object({ ...writeInput, ...InvitationCreate.shape }).strict();
+export const createInvitationInput = z.object({ ...InvitationCreate.shape }).strict();
 
 /**
  * `POST /v1/invitations`: invites an e-mail address (stored lower-case) to join with `roleIds`, for
@@ -18,14 +18,14 @@ export const createInvitationInput = z.object({ ...writeInput, ...InvitationCrea
  * role_in_use check and a concurrent create for the same address see it. `invitation.created` (without the address)
  * is written in the same transaction, which completes a held idempotency key; the worker sends the e-mail from it.
  */
-export const createInvitation = defineProcedure('createInvitation', createInvitationInput, async (ctx, input): Promise<InvitationView> => {
-  const { auth, requestId } = input;
+export const createInvitation = defineProcedure('createInvitation', createInvitationInput, async (op, input): Promise<InvitationView> => {
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   assertIdList(input.roleIds, '/roleIds', 'role');
   const roleIds = input.roleIds.map((r) => r.toLowerCase());
   const email = input.email.toLowerCase();
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     await lockPermissions(tx, workspaceId);
     const roles = await findRolePermissions(tx, workspaceId, roleIds);
     assertAllFound(roleIds, roles, '/roleIds', 'role');

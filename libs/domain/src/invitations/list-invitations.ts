@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { listInvitationsPage } from '@workcell/db';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../kernel/inputs.js';
+import { pageInput } from '../kernel/inputs.js';
 import { invitationView, type InvitationView } from './view.js';
 import { seesPersonalData } from '../roles/permission-model.js';
 
-export const listInvitationsInput = z.object({ auth: authInput, status: z.enum(['pending', 'accepted', 'revoked', 'expired']).optional(), ...pageInput }).strict();
+export const listInvitationsInput = z.object({ status: z.enum(['pending', 'accepted', 'revoked', 'expired']).optional(), ...pageInput }).strict();
 
 /**
  * `GET /v1/invitations`: the workspace's invitations, oldest first, optionally of one status (decided at the request's
@@ -16,10 +16,11 @@ export const listInvitationsInput = z.object({ auth: authInput, status: z.enum([
 export const listInvitations = defineProcedure(
   'listInvitations',
   listInvitationsInput,
-  async (ctx, { auth, status, cursor, limit }): Promise<{ items: InvitationView[]; limit: number; nextCursor: string | null }> => {
-    const now = ctx.now();
+  async (op, { status, cursor, limit }): Promise<{ items: InvitationView[]; limit: number; nextCursor: string | null }> => {
+    const { auth } = op;
+    const now = op.now();
     const scope = { workspaceId: auth.workspaceId, list: 'listInvitations', filter: { status: status ?? null } };
-    const page = await paginate(ctx.config, scope, { cursor, limit }, (afterId, take) => listInvitationsPage(ctx.database, auth.workspaceId, { status, now }, afterId, take));
+    const page = await paginate(op.config, scope, { cursor, limit }, (afterId, take) => listInvitationsPage(op.database, auth.workspaceId, { status, now }, afterId, take));
     const personalData = seesPersonalData(auth);
     return { items: page.items.map((row) => invitationView(row, now, personalData)), limit, nextCursor: page.nextCursor };
   },

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { appendOutboxEvent, effectiveStatus, inTransaction, markInvitationResent } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { invitationEventView, invitationIdOf, invitationNotFound, invitationView, type InvitationView, notPending, RESEND_INTERVAL_MS } from './view.js';
 import { seesPersonalData } from '../roles/permission-model.js';
 
-export const resendInvitationInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
+export const resendInvitationInput = z.object({ id: z.string().max(64) }).strict();
 
 /**
  * `POST /v1/invitations/{id}/resend`: sends the invitation's e-mail again (with a new acceptance link; earlier links
@@ -16,12 +16,12 @@ export const resendInvitationInput = z.object({ ...writeInput, id: z.string().ma
  * once send one e-mail. Writes `invitation.resent` (completing a held idempotency key), from which the worker sends
  * the e-mail.
  */
-export const resendInvitation = defineProcedure('resendInvitation', resendInvitationInput, async (ctx, input): Promise<InvitationView> => {
-  const { auth, requestId } = input;
+export const resendInvitation = defineProcedure('resendInvitation', resendInvitationInput, async (op, input): Promise<InvitationView> => {
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   const id = invitationIdOf(input.id);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const change = await markInvitationResent(tx, workspaceId, id, now, new Date(now.getTime() - RESEND_INTERVAL_MS));
     if (change.outcome === 'not_found' || !change.row) throw invitationNotFound();
     const row = change.row;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { appendOutboxEvent, effectiveStatus, inTransaction, markInvitationRevoked } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { invitationEventView, invitationIdOf, invitationNotFound, notPending } from './view.js';
 
-export const revokeInvitationInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
+export const revokeInvitationInput = z.object({ id: z.string().max(64) }).strict();
 
 /**
  * `DELETE /v1/invitations/{id}`: a pending invitation becomes `revoked` (kept, never deleted): its links stop working
@@ -12,12 +12,12 @@ export const revokeInvitationInput = z.object({ ...writeInput, id: z.string().ma
  * end state is the one asked for); an accepted or expired one is 409 `invitation_not_pending` (revoking cannot undo
  * an acceptance, remove the member instead). Writes `invitation.revoked`.
  */
-export const revokeInvitation = defineProcedure('revokeInvitation', revokeInvitationInput, async (ctx, input): Promise<{ revoked: true }> => {
-  const { auth, requestId } = input;
+export const revokeInvitation = defineProcedure('revokeInvitation', revokeInvitationInput, async (op, input): Promise<{ revoked: true }> => {
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   const id = invitationIdOf(input.id);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const change = await markInvitationRevoked(tx, workspaceId, id, now);
     if (!change.row) throw invitationNotFound();
     if (change.outcome === 'not_pending') {

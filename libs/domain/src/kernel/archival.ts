@@ -4,8 +4,8 @@ import type { V1AuthContext } from './auth-context.js';
 import { DomainError } from './errors.js';
 import { requireGrant } from './grants.js';
 import { isUuid } from './ids.js';
-import { writeInput } from './inputs.js';
-import { defineProcedure, type Procedure, type ProcedureContext } from './procedure.js';
+
+import { defineProcedure, type Procedure, type Operation } from './procedure.js';
 import type { Versioned } from './versioned.js';
 import { requireResourceAccess } from './visibility.js';
 
@@ -50,7 +50,7 @@ export function archivable<Row, View>(resource: Archivable<Row, View>): Archivab
   return resource;
 }
 
-const idInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
+const idInput = z.object({ id: z.string().max(64) }).strict();
 
 /** `user_group` → `userGroup`: the events' payload keys. */
 const camel = (type: string): string => type.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -67,18 +67,14 @@ async function existing<Row>(resource: Archivable<Row, unknown>, tx: Tx, workspa
  * What archive and restore share: the write grant, the path id (a non-UUID names nothing), and one transaction in
  * which the resource must exist (404 `<noun> not found` otherwise), with the instant of the change.
  */
-function onExisting<Row, T>(
-  resource: Archivable<Row, unknown>,
-  ctx: ProcedureContext,
-  { auth, id: rawId }: { auth: V1AuthContext; id: string },
-  work: (tx: Tx, id: string, now: Date) => Promise<T>,
-): Promise<T> {
+function onExisting<Row, T>(resource: Archivable<Row, unknown>, op: Operation, { id: rawId }: { id: string }, work: (tx: Tx, id: string, now: Date) => Promise<T>): Promise<T> {
+  const { auth } = op;
   if (isGrantResourceType(resource.type)) requireGrant(auth, resource.type, rawId, 'write', nounOf(resource));
   resource.authorize?.(auth);
   if (!isUuid(rawId)) throw new DomainError('not_found', `${nounOf(resource)} not found`);
   const id = rawId.toLowerCase();
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     await existing(resource, tx, auth.workspaceId, id);
     if (resource.followsProject && isRuledResourceType(resource.type)) await requireResourceAccess(tx, auth, resource.type, id, 'write', nounOf(resource));
     return work(tx, id, now);
@@ -86,11 +82,11 @@ function onExisting<Row, T>(
 }
 
 export function archiveProcedure<Row>(name: string, resource: Archivable<Row, unknown>): Procedure<typeof idInput, { archived: true }> {
-  return defineProcedure(name, idInput, (ctx, input) =>
-    onExisting(resource, ctx, input, async (tx, id, now) => {
-      const workspaceId = input.auth.workspaceId;
+  return defineProcedure(name, idInput, (op, input) =>
+    onExisting(resource, op, input, async (tx, id, now) => {
+      const workspaceId = op.auth.workspaceId;
       if (await resource.setArchived(tx, workspaceId, id, now)) {
-        const payload = { [`${camel(resource.type)}Id`]: id, archivedAt: now.toISOString(), requestId: input.requestId };
+        const payload = { [`${camel(resource.type)}Id`]: id, archivedAt: now.toISOString(), requestId: op.requestId };
         await appendOutboxEvent(tx, { workspaceId, aggregateType: resource.type, aggregateId: id, eventType: `${resource.type}.archived`, payload, occurredAt: now });
       }
       return { archived: true as const };
@@ -99,16 +95,16 @@ export function archiveProcedure<Row>(name: string, resource: Archivable<Row, un
 }
 
 export function restoreProcedure<Row, View>(name: string, resource: Archivable<Row, View>): Procedure<typeof idInput, Versioned<View>> {
-  return defineProcedure(name, idInput, (ctx, input) =>
-    onExisting(resource, ctx, input, async (tx, id, now) => {
-      const workspaceId = input.auth.workspaceId;
+  return defineProcedure(name, idInput, (op, input) =>
+    onExisting(resource, op, input, async (tx, id, now) => {
+      const workspaceId = op.auth.workspaceId;
       const restored = await resource.setArchived(tx, workspaceId, id, null);
       // Read again: the answer carries the revision the restore produced.
       const row = await existing(resource, tx, workspaceId, id);
-      const result = resource.answer(row, input.auth, now);
+      const result = resource.answer(row, op.auth, now);
       if (restored) {
         const view = resource.eventView ? resource.eventView(row, now) : { ...result.resource };
-        const payload = { [camel(resource.type)]: view, requestId: input.requestId } as DomainEvent['payload'];
+        const payload = { [camel(resource.type)]: view, requestId: op.requestId } as DomainEvent['payload'];
         await appendOutboxEvent(tx, { workspaceId, aggregateType: resource.type, aggregateId: id, eventType: `${resource.type}.restored`, payload, occurredAt: now, result });
       }
       return result;

@@ -12,16 +12,44 @@ export interface ProcedureContext {
 }
 
 /**
- * A domain procedure in the tRPC style: one zod input schema and one handler. Both API generations call
- * it in-process with `invoke`; services expose the same object over tRPC (`.input(p.input)` + the handler).
+ * One operation of a caller, passed explicitly to every procedure that acts for one (issue 28): the context, the
+ * caller as the gate authenticated it, and the request id its events and audit rows carry (null for work the
+ * platform does on a caller's behalf: an automation step, an export page). The API apps build it once per request
+ * (the operation gate); nothing about the caller travels in a procedure's input.
  */
-export interface Procedure<I extends z.ZodType, O> {
-  readonly name: string;
-  readonly input: I;
-  readonly handler: (ctx: ProcedureContext, input: z.output<I>) => Promise<O>;
+export interface Operation extends ProcedureContext {
+  readonly auth: V1AuthContext;
+  readonly requestId: string | null;
+  /**
+   * The v0 team token's minting member when a v0 request acts (identity/v0-acting-context.ts): null for a token
+   * minted without one, which acts as nobody; undefined for every v1 caller.
+   */
+  readonly tokenMemberId?: string | null;
 }
 
-export function defineProcedure<I extends z.ZodType, O>(name: string, input: I, handler: (ctx: ProcedureContext, input: z.output<I>) => Promise<O>): Procedure<I, O> {
+/** The operation of `auth` on `ctx`: a request's (with its id) or the platform acting for a caller (requestId null). */
+export function operationOf(ctx: ProcedureContext, auth: V1AuthContext, requestId: string | null, tokenMemberId?: string | null): Operation {
+  return { database: ctx.database, config: ctx.config, now: ctx.now, auth, requestId, ...(tokenMemberId === undefined ? {} : { tokenMemberId }) };
+}
+
+/**
+ * A domain procedure in the tRPC style: one zod input schema and one handler. Both API generations call
+ * it in-process with `invoke`; services expose the same object over tRPC (libs/internal-api `expose`). `C` is what
+ * it runs with: an `Operation` for a caller's procedure, the bare `ProcedureContext` for the platform's own work.
+ */
+export interface Procedure<I extends z.ZodType, O, C extends ProcedureContext = Operation> {
+  readonly name: string;
+  readonly input: I;
+  readonly handler: (op: C, input: z.output<I>) => Promise<O>;
+}
+
+/** A procedure that acts for a caller: its handler gets the `Operation`. */
+export function defineProcedure<I extends z.ZodType, O>(name: string, input: I, handler: (op: Operation, input: z.output<I>) => Promise<O>): Procedure<I, O> {
+  return { name, input, handler };
+}
+
+/** A procedure the platform runs for itself (worker jobs, credential checks): no caller. */
+export function definePlatformProcedure<I extends z.ZodType, O>(name: string, input: I, handler: (ctx: ProcedureContext, input: z.output<I>) => Promise<O>): Procedure<I, O, ProcedureContext> {
   return { name, input, handler };
 }
 
@@ -37,30 +65,29 @@ export function issuesOf(error: z.ZodError): FieldIssue[] {
  * held idempotency key (libs/db heldIdempotencyKey) it is the operation's one procedure: a replay returns the
  * stored result without running anything, a run notes the result the key is completed with.
  */
-export async function invoke<I extends z.ZodType, O>(procedure: Procedure<I, O>, ctx: ProcedureContext, raw: unknown): Promise<O> {
+export async function invoke<I extends z.ZodType, O, C extends ProcedureContext>(procedure: Procedure<I, O, C>, op: C, raw: unknown): Promise<O> {
   const held = heldIdempotencyKey();
   if (held?.invoked) throw new Error(`${procedure.name}: an idempotent operation invokes exactly one procedure`);
   if (held) held.invoked = true;
   if (held?.mode === 'replay') return held.result as O;
   const parsed = procedure.input.safeParse(raw);
   if (!parsed.success) throw new DomainError('validation_failed', `invalid input for ${procedure.name}`, issuesOf(parsed.error));
-  const result = await runHandler(procedure, ctx, parsed.data);
+  const result = await runHandler(procedure, op, parsed.data);
   if (held) held.result = result;
   return result;
 }
 
 /**
- * The principal a procedure's input acts for (its `auth`), recorded with every event the procedure appends; null
- * without one (worker jobs: the platform itself) and for a v0 team token minted without a member, which acts as
- * nobody (identity/v0-acting-context.ts).
+ * The principal an operation acts for, recorded with every event the procedure appends; null without one (the
+ * platform itself) and for a v0 team token minted without a member, which acts as nobody.
  */
-function actorOfInput(input: unknown): EventActor | null {
-  const auth = (input as { auth?: Partial<V1AuthContext> & { tokenMemberId?: string | null } } | null)?.auth;
-  if (auth?.principal === undefined || auth.tokenMemberId === null) return null;
+function eventActorOf(ctx: ProcedureContext): EventActor | null {
+  const { auth, tokenMemberId } = ctx as Partial<Operation>;
+  if (auth === undefined || tokenMemberId === null) return null;
   return { type: auth.principal.type, id: auth.principal.id };
 }
 
-/** Runs a procedure's handler on validated input, acting as the input's principal (libs/db actingAs). */
-export function runHandler<I extends z.ZodType, O>(procedure: Procedure<I, O>, ctx: ProcedureContext, input: z.output<I>): Promise<O> {
-  return actingAs(actorOfInput(input), () => procedure.handler(ctx, input));
+/** Runs a procedure's handler on validated input, acting as the operation's principal (libs/db actingAs). */
+export function runHandler<I extends z.ZodType, O, C extends ProcedureContext>(procedure: Procedure<I, O, C>, op: C, input: z.output<I>): Promise<O> {
+  return actingAs(eventActorOf(op), () => procedure.handler(op, input));
 }

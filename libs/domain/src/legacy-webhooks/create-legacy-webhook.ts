@@ -1,23 +1,23 @@
 import { z } from 'zod';
 import { appendOutboxEvent, insertLegacyWebhook, inTransaction } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { legacyWebhookAttributes, type LegacyWebhookView, legacyWebhookView, validateTargetUrl } from './view.js';
 
-export const createLegacyWebhookInput = z.object({ ...writeInput, ...legacyWebhookAttributes }).strict();
+export const createLegacyWebhookInput = z.object({ ...legacyWebhookAttributes }).strict();
 
 /**
  * v0 `POST /webhooks`: a new unsigned subscription of the team. Writes `legacy_webhook.created` in the same
  * transaction; the event leaves the URL out, because legacy receivers often carry a shared secret in it and the
  * change feed is readable more widely than the subscriptions.
  */
-export const createLegacyWebhook = defineProcedure('createLegacyWebhook', createLegacyWebhookInput, async (ctx, input): Promise<LegacyWebhookView> => {
-  const { auth, requestId } = input;
+export const createLegacyWebhook = defineProcedure('createLegacyWebhook', createLegacyWebhookInput, async (op, input): Promise<LegacyWebhookView> => {
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
-  const url = validateTargetUrl(input.url, ctx.config);
+  const url = validateTargetUrl(input.url, op.config);
   const events = [...new Set(input.events ?? [])];
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const row = await insertLegacyWebhook(tx, workspaceId, { url, events });
     await appendOutboxEvent(tx, {
       workspaceId,

@@ -2,22 +2,23 @@ import { z } from 'zod';
 import { appendOutboxEvent, archiveLegacyWebhook, inTransaction } from '@workcell/db';
 import { isUuid } from '../kernel/ids.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { legacyWebhookNotFound } from './view.js';
 
-export const removeLegacyWebhookInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
+export const removeLegacyWebhookInput = z.object({ id: z.string().max(64) }).strict();
 
 /**
  * v0 `DELETE /webhooks/{_id}`: the subscription is gone for v0 (404 from then on, never listed, never delivered
  * to) but archived, not deleted: the row stays for the delivery history and audit like every other archived
  * resource. Deleting it again is 404. Writes `legacy_webhook.deleted` in the same transaction.
  */
-export const removeLegacyWebhook = defineProcedure('removeLegacyWebhook', removeLegacyWebhookInput, async (ctx, { auth, requestId, id: rawId }): Promise<{ removed: true }> => {
+export const removeLegacyWebhook = defineProcedure('removeLegacyWebhook', removeLegacyWebhookInput, async (op, { id: rawId }): Promise<{ removed: true }> => {
+  const { auth, requestId } = op;
   if (!isUuid(rawId)) throw legacyWebhookNotFound();
   const workspaceId = auth.workspaceId;
   const id = rawId.toLowerCase();
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     if (!(await archiveLegacyWebhook(tx, workspaceId, id, now))) throw legacyWebhookNotFound();
     await appendOutboxEvent(tx, {
       workspaceId,

@@ -4,18 +4,18 @@ import { ListCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { type ListView, storedListKind, versionedList } from './view.js';
 
-export const createListInput = z.object({ ...writeInput, ...ListCreate.shape }).strict();
+export const createListInput = z.object({ ...ListCreate.shape }).strict();
 
 /** `POST /v1/lists`: a new list (revision 1). Writes `list.created` in the same transaction. */
-export const createList = defineProcedure('createList', createListInput, async (ctx, input): Promise<Versioned<ListView>> => {
-  requireTypeGrant(input.auth, 'list', 'write', 'lists');
-  const { auth, requestId } = input;
+export const createList = defineProcedure('createList', createListInput, async (op, input): Promise<Versioned<ListView>> => {
+  requireTypeGrant(op.auth, 'list', 'write', 'lists');
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const row = await insertList(tx, workspaceId, { name: input.name, kind: storedListKind(input.kind), position: input.position ?? 0, color: input.color ?? null });
     const result = versionedList(row);
     await appendOutboxEvent(tx, { workspaceId, aggregateType: 'list', aggregateId: row.id, eventType: 'list.created', payload: { list: { ...result.resource }, requestId }, occurredAt: now, result });

@@ -6,23 +6,23 @@ import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { type ListView, versionedList } from './view.js';
 
-export const updateListInput = z.object({ ...writeInput, id: z.string().max(64), ...ListUpdate.shape }).strict();
+export const updateListInput = z.object({ id: z.string().max(64), ...ListUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/lists/{id}`: name, position and/or color (the kind never changes). The registry declares no
  * precondition for this update: the last writer wins. Writes `list.updated` in the same transaction.
  */
-export const updateList = defineProcedure('updateList', updateListInput, async (ctx, input): Promise<Versioned<ListView>> => {
-  requireGrant(input.auth, 'list', input.id, 'write', 'list');
-  const { auth, requestId } = input;
+export const updateList = defineProcedure('updateList', updateListInput, async (op, input): Promise<Versioned<ListView>> => {
+  requireGrant(op.auth, 'list', input.id, 'write', 'list');
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw new DomainError('not_found', 'list not found');
   const id = input.id.toLowerCase();
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const change = {
       ...(input.name === undefined ? {} : { name: input.name }),
       ...(input.position === undefined ? {} : { position: input.position }),

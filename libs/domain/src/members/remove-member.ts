@@ -5,9 +5,8 @@ import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { assertAdministrable, countAdministrators } from '../roles/permission-model.js';
-import { writeInput } from '../kernel/inputs.js';
 
-export const removeMemberInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
+export const removeMemberInput = z.object({ id: z.string().max(64) }).strict();
 
 /**
  * `DELETE /v1/members/{id}`: removes a member from the workspace without deleting anything audited. The
@@ -16,20 +15,20 @@ export const removeMemberInput = z.object({ ...writeInput, id: z.string().max(64
  * tokens answer 401. Removing the last administrator is 409 last_administrator. Not reversible through
  * the API. One transaction with its audit event.
  */
-export const removeMember = defineProcedure('removeMember', removeMemberInput, async (ctx, input): Promise<{ removed: true }> => {
-  const { auth } = input;
+export const removeMember = defineProcedure('removeMember', removeMemberInput, async (op, input): Promise<{ removed: true }> => {
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw new DomainError('not_found', 'member not found');
   const id = input.id.toLowerCase();
-  const now = ctx.now();
-  return inPermissionTransaction(ctx.database, workspaceId, async (tx) => {
+  const now = op.now();
+  return inPermissionTransaction(op.database, workspaceId, async (tx) => {
     const administrators = await countAdministrators(tx, workspaceId);
     const removed = await markMemberRemoved(tx, workspaceId, id, now);
     if (!removed) throw new DomainError('not_found', 'member not found');
     await assertAdministrable(tx, workspaceId, administrators);
     await recordAudit(tx, {
       workspaceId,
-      actor: actorOf(auth, input.requestId),
+      actor: actorOf(auth, op.requestId),
       action: 'member.removed',
       targetType: 'member',
       targetId: id,

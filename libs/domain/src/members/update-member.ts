@@ -7,10 +7,10 @@ import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { assertAdministrable, assertAllFound, assertIdList, assertMayGrant, countAdministrators, seesPersonalData } from '../roles/permission-model.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { type MemberView, memberView, STATUS_TO_STORED } from './view.js';
 
-export const updateMemberInput = z.object({ ...writeInput, id: z.string().max(64), ...MemberUpdate.shape }).strict();
+export const updateMemberInput = z.object({ id: z.string().max(64), ...MemberUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/members/{id}` (compare-and-set): the member's role assignment (`roleIds`, replaced as a whole
@@ -19,17 +19,17 @@ export const updateMemberInput = z.object({ ...writeInput, id: z.string().max(64
  * Unknown roles are 400 (pointer into roleIds); granting a role with permissions the caller does not hold
  * is 403; leaving no administrator is 409 last_administrator. One transaction with its audit events.
  */
-export const updateMember = defineProcedure('updateMember', updateMemberInput, async (ctx, input): Promise<MemberView> => {
-  const { auth } = input;
+export const updateMember = defineProcedure('updateMember', updateMemberInput, async (op, input): Promise<MemberView> => {
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw new DomainError('not_found', 'member not found');
   const id = input.id.toLowerCase();
   if (input.roleIds) assertIdList(input.roleIds, '/roleIds', 'role');
   const roleIds = input.roleIds?.map((r) => r.toLowerCase());
-  const now = ctx.now();
-  const actor = actorOf(auth, input.requestId);
+  const now = op.now();
+  const actor = actorOf(auth, op.requestId);
 
-  return inPermissionTransaction(ctx.database, workspaceId, async (tx) => {
+  return inPermissionTransaction(op.database, workspaceId, async (tx) => {
     const member = await findMember(tx, workspaceId, id);
     if (!member) throw new DomainError('not_found', 'member not found');
     if (roleIds) {

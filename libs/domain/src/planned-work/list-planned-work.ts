@@ -4,7 +4,7 @@ import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../kernel/inputs.js';
+import { pageInput } from '../kernel/inputs.js';
 import { viewerOf } from '../kernel/visibility.js';
 import { type PlannedWorkView, plannedWorkView } from './view.js';
 
@@ -15,7 +15,6 @@ const id = z.string().min(1).max(64);
 
 export const listPlannedWorkInput = z
   .object({
-    auth: authInput,
     ...pageInput,
     from: z.iso.datetime({ offset: true }),
     to: z.iso.datetime({ offset: true }),
@@ -34,8 +33,9 @@ const badRange = (message: string) => new DomainError('validation_failed', messa
  * statement). An id filter
  * that is no UUID names nothing: an empty page.
  */
-export const listPlannedWork = defineProcedure('listPlannedWork', listPlannedWorkInput, async (ctx, input): Promise<{ items: PlannedWorkView[]; limit: number; nextCursor: string | null }> => {
-  const { auth, cursor, limit, memberId, projectId, taskId } = input;
+export const listPlannedWork = defineProcedure('listPlannedWork', listPlannedWorkInput, async (op, input): Promise<{ items: PlannedWorkView[]; limit: number; nextCursor: string | null }> => {
+  const { auth } = op;
+  const { cursor, limit, memberId, projectId, taskId } = input;
   const from = new Date(input.from);
   const to = new Date(input.to);
   if (to <= from) throw badRange('to must be after from');
@@ -53,6 +53,6 @@ export const listPlannedWork = defineProcedure('listPlannedWork', listPlannedWor
     list: 'listPlannedWork',
     filter: { from: from.toISOString(), to: to.toISOString(), memberId: filter.memberId, projectId: filter.projectId, taskId: filter.taskId },
   };
-  const page = await paginate(ctx.config, scope, { cursor, limit }, (afterId, take) => listPlannedWorkPage(ctx.database, auth.workspaceId, filter, afterId, take, viewerOf(auth)));
+  const page = await paginate(op.config, scope, { cursor, limit }, (afterId, take) => listPlannedWorkPage(op.database, auth.workspaceId, filter, afterId, take, viewerOf(auth)));
   return { items: page.items.map(plannedWorkView), limit, nextCursor: page.nextCursor };
 });

@@ -5,11 +5,11 @@ import { isUuid } from '../kernel/ids.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { requireProjectAccess } from '../kernel/visibility.js';
 import { scheduleVersion, type TaskPlannedWorkView, taskPlannedWorkView } from './view.js';
 
-export const replaceTaskPlannedWorkInput = z.object({ ...writeInput, id: z.string().max(64), ...TaskPlannedWorkReplace.shape }).strict();
+export const replaceTaskPlannedWorkInput = z.object({ id: z.string().max(64), ...TaskPlannedWorkReplace.shape }).strict();
 
 type WindowInput = z.output<typeof TaskPlannedWorkReplace>['windows'][number];
 
@@ -43,14 +43,14 @@ async function scheduleIssues(tx: Tx, workspaceId: string, windows: readonly Win
  * archived task's schedule is read-only (409). A service account needs write on the task; a task in a shared
  * project needs editor or manager access there (404 when its sharing hides it, 403 with viewer access).
  */
-export const replaceTaskPlannedWork = defineProcedure('replaceTaskPlannedWork', replaceTaskPlannedWorkInput, async (ctx, input): Promise<TaskPlannedWorkView> => {
-  const { auth, requestId } = input;
+export const replaceTaskPlannedWork = defineProcedure('replaceTaskPlannedWork', replaceTaskPlannedWorkInput, async (op, input): Promise<TaskPlannedWorkView> => {
+  const { auth, requestId } = op;
   requireGrant(auth, 'task', input.id, 'write', 'task');
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw new DomainError('not_found', 'task not found');
   const id = input.id.toLowerCase();
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const task = await lockScheduleTask(tx, workspaceId, id);
     if (!task) throw new DomainError('not_found', 'task not found');
     // Sharing: the schedule is part of the task, so replacing it changes the task's project (editor or manager).

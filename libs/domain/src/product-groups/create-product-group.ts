@@ -4,21 +4,21 @@ import { ProductGroupCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { assertProductGroupReference, type ProductGroupView, versionedProductGroup } from './view.js';
 
-export const createProductGroupInput = z.object({ ...writeInput, ...ProductGroupCreate.shape }).strict();
+export const createProductGroupInput = z.object({ ...ProductGroupCreate.shape }).strict();
 
 /**
  * `POST /v1/product-groups`: a new group, a root or under an unarchived group of the caller's workspace
  * (400 /parentId otherwise). Writes `product_group.created` in the same transaction.
  */
-export const createProductGroup = defineProcedure('createProductGroup', createProductGroupInput, async (ctx, input): Promise<Versioned<ProductGroupView>> => {
-  const { auth, requestId } = input;
+export const createProductGroup = defineProcedure('createProductGroup', createProductGroupInput, async (op, input): Promise<Versioned<ProductGroupView>> => {
+  const { auth, requestId } = op;
   requireTypeGrant(auth, 'product_group', 'write', 'product groups');
   const workspaceId = auth.workspaceId;
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     let parentId: string | null = null;
     if (input.parentId !== undefined && input.parentId !== null) {
       await lockProductGroupHierarchy(tx, workspaceId);

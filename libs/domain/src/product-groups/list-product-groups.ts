@@ -4,10 +4,10 @@ import { isUuid } from '../kernel/ids.js';
 import { grantedIds } from '../kernel/grants.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../kernel/inputs.js';
+import { pageInput } from '../kernel/inputs.js';
 import { productGroupView, type ProductGroupView } from './view.js';
 
-export const listProductGroupsInput = z.object({ auth: authInput, ...pageInput, parentId: z.string().max(64).optional() }).strict();
+export const listProductGroupsInput = z.object({ ...pageInput, parentId: z.string().max(64).optional() }).strict();
 
 /**
  * `GET /v1/product-groups`: the workspace's unarchived product groups, oldest first, optionally only the
@@ -17,12 +17,13 @@ export const listProductGroupsInput = z.object({ auth: authInput, ...pageInput, 
 export const listProductGroups = defineProcedure(
   'listProductGroups',
   listProductGroupsInput,
-  async (ctx, { auth, cursor, limit, parentId }): Promise<{ items: ProductGroupView[]; limit: number; nextCursor: string | null }> => {
+  async (op, { cursor, limit, parentId }): Promise<{ items: ProductGroupView[]; limit: number; nextCursor: string | null }> => {
+    const { auth } = op;
     const parent = parentId?.toLowerCase();
     const onlyIds = grantedIds(auth, 'product_group');
     const scope = { workspaceId: auth.workspaceId, list: 'listProductGroups', filter: { parentId: parent ?? null } };
-    const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) =>
-      parentId !== undefined && !isUuid(parentId) ? [] : listProductGroupsPage(ctx.database, auth.workspaceId, { parentId: parent, onlyIds }, afterId, take),
+    const page = await paginate(op.config, scope, { cursor, limit }, async (afterId, take) =>
+      parentId !== undefined && !isUuid(parentId) ? [] : listProductGroupsPage(op.database, auth.workspaceId, { parentId: parent, onlyIds }, afterId, take),
     );
     return { items: page.items.map(productGroupView), limit, nextCursor: page.nextCursor };
   },

@@ -7,10 +7,10 @@ import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { validationError } from '../roles/permission-model.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { assertProductGroupReference, findProductGroupOr404, productGroupIdOf, type ProductGroupView, versionedProductGroup } from './view.js';
 
-export const updateProductGroupInput = z.object({ ...writeInput, id: z.string().max(64), ...ProductGroupUpdate.shape }).strict();
+export const updateProductGroupInput = z.object({ id: z.string().max(64), ...ProductGroupUpdate.shape }).strict();
 
 function cycle(): DomainError {
   return new DomainError('hierarchy_cycle', 'a product group cannot be moved under itself or one of its own descendants', [
@@ -25,16 +25,16 @@ function cycle(): DomainError {
  * so two concurrent moves that would together form a cycle cannot both succeed. Writes `product_group.moved`
  * (parent changed) and/or `product_group.updated` (anything else) in the same transaction.
  */
-export const updateProductGroup = defineProcedure('updateProductGroup', updateProductGroupInput, async (ctx, input): Promise<Versioned<ProductGroupView>> => {
-  const { auth, requestId } = input;
+export const updateProductGroup = defineProcedure('updateProductGroup', updateProductGroupInput, async (op, input): Promise<Versioned<ProductGroupView>> => {
+  const { auth, requestId } = op;
   requireGrant(auth, 'product_group', input.id, 'write', 'product group');
   const workspaceId = auth.workspaceId;
   const id = productGroupIdOf(input.id);
   if (input.name === undefined && input.parentId === undefined) {
     throw validationError('nothing to change: name or parentId is needed', [{ pointer: '', message: 'name or parentId is required' }]);
   }
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     if (input.parentId !== undefined) await lockProductGroupHierarchy(tx, workspaceId);
     const current = await findProductGroupOr404(tx, workspaceId, id);
     let parentId: string | null | undefined = undefined;

@@ -4,23 +4,23 @@ import { ProductCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { assertFinanceWrite, productChanges, productEventView, type ProductView, versionedProduct } from './view.js';
 
-export const createProductInput = z.object({ ...writeInput, ...ProductCreate.shape }).strict();
+export const createProductInput = z.object({ ...ProductCreate.shape }).strict();
 
 /**
  * `POST /v1/products`: a new product (revision 1). purchasePrice needs products:finance:write (403 before
  * anything is written); a product group must be an unarchived group of the workspace (400 /productGroupId).
  * Writes `product.created` (without purchasePrice) in the same transaction.
  */
-export const createProduct = defineProcedure('createProduct', createProductInput, async (ctx, input): Promise<Versioned<ProductView>> => {
-  const { auth, requestId } = input;
+export const createProduct = defineProcedure('createProduct', createProductInput, async (op, input): Promise<Versioned<ProductView>> => {
+  const { auth, requestId } = op;
   requireTypeGrant(auth, 'product', 'write', 'products');
   assertFinanceWrite(auth, input);
   const workspaceId = auth.workspaceId;
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const values = await productChanges(tx, auth, input);
     const row = await insertProduct(tx, workspaceId, { ...values, name: input.name, unit: input.unit });
     const result = versionedProduct(row, auth);

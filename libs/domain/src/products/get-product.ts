@@ -4,15 +4,16 @@ import { isUuid } from '../kernel/ids.js';
 import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { authInput } from '../kernel/inputs.js';
+
 import { productNotFound, type ProductView, versionedProduct } from './view.js';
 
-export const getProductInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();
+export const getProductInput = z.object({ id: z.string().max(64) }).strict();
 
 /** `GET /v1/products/{id}`: one product of the caller's workspace, archived or not; purchasePrice only with products:finance:read. */
-export const getProduct = defineProcedure('getProduct', getProductInput, async (ctx, { auth, id }): Promise<Versioned<ProductView>> => {
+export const getProduct = defineProcedure('getProduct', getProductInput, async (op, { id }): Promise<Versioned<ProductView>> => {
+  const { auth } = op;
   requireGrant(auth, 'product', id, 'read', 'product');
-  const row = isUuid(id) ? await findProduct(ctx.database, auth.workspaceId, id.toLowerCase()) : null;
+  const row = isUuid(id) ? await findProduct(op.database, auth.workspaceId, id.toLowerCase()) : null;
   if (!row) throw productNotFound();
   return versionedProduct(row, auth);
 });

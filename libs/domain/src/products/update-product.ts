@@ -6,24 +6,24 @@ import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { validationError } from '../roles/permission-model.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { assertFinanceWrite, findProductOr404, productChanges, productEventView, productIdOf, type ProductView, versionedProduct } from './view.js';
 
-export const updateProductInput = z.object({ ...writeInput, id: z.string().max(64), ...ProductUpdate.shape }).strict();
+export const updateProductInput = z.object({ id: z.string().max(64), ...ProductUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/products/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale): changes
  * the given attributes. purchasePrice needs products:finance:write (403, nothing written). Writes
  * `product.updated` (the changed attribute names and the product, both without purchasePrice) in the same transaction.
  */
-export const updateProduct = defineProcedure('updateProduct', updateProductInput, async (ctx, input): Promise<Versioned<ProductView>> => {
-  const { auth, requestId } = input;
+export const updateProduct = defineProcedure('updateProduct', updateProductInput, async (op, input): Promise<Versioned<ProductView>> => {
+  const { auth, requestId } = op;
   requireGrant(auth, 'product', input.id, 'write', 'product');
   const workspaceId = auth.workspaceId;
   const id = productIdOf(input.id);
   assertFinanceWrite(auth, input);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     await findProductOr404(tx, workspaceId, id);
     const change = await productChanges(tx, auth, input);
     if (Object.keys(change).length === 0) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);

@@ -2,22 +2,23 @@ import { z } from 'zod';
 import { appendOutboxEvent, inTransaction, setProjectStatementArchived } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { assertFinanceWrite, findWritableStatement, statementIdOf } from './view.js';
 
-export const archiveProjectStatementInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
+export const archiveProjectStatementInput = z.object({ id: z.string().max(64) }).strict();
 
 /**
  * `DELETE /v1/project-statements/{id}`: archives the statement (sets `archived_at`, never deletes). Archiving an
  * archived one changes nothing. A budget statement: 404 without the finance read overlay, 403 without the finance
  * write overlay. Writes `project_statement.archived` in the same transaction.
  */
-export const archiveProjectStatement = defineProcedure('archiveProjectStatement', archiveProjectStatementInput, async (ctx, { auth, requestId, id: rawId }): Promise<{ archived: true }> => {
+export const archiveProjectStatement = defineProcedure('archiveProjectStatement', archiveProjectStatementInput, async (op, { id: rawId }): Promise<{ archived: true }> => {
+  const { auth, requestId } = op;
   requireGrant(auth, 'project_statement', rawId, 'write', 'project statement');
   const workspaceId = auth.workspaceId;
   const id = statementIdOf(rawId);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const statement = await findWritableStatement(tx, auth, id);
     assertFinanceWrite(auth, statement, {});
     if (await setProjectStatementArchived(tx, workspaceId, id, now)) {

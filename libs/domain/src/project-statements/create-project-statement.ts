@@ -4,11 +4,11 @@ import { ProjectStatementCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { requireProjectAccess } from '../kernel/visibility.js';
 import { assertFinanceWrite, type ProjectStatementView, resolveStatement, statementEventView, versionedStatement } from './view.js';
 
-export const createProjectStatementInput = z.object({ ...writeInput, ...ProjectStatementCreate.shape }).strict();
+export const createProjectStatementInput = z.object({ ...ProjectStatementCreate.shape }).strict();
 
 /**
  * `POST /v1/project-statements`: a new statement of an unarchived project of the workspace the caller may change
@@ -16,13 +16,13 @@ export const createProjectStatementInput = z.object({ ...writeInput, ...ProjectS
  * budget statement or a purchasePrice needs project-statements:finance:write (403 before anything is written).
  * Writes `project_statement.created` (without purchasePrice) in the same transaction.
  */
-export const createProjectStatement = defineProcedure('createProjectStatement', createProjectStatementInput, async (ctx, input): Promise<Versioned<ProjectStatementView>> => {
-  requireTypeGrant(input.auth, 'project_statement', 'write', 'project statements');
-  assertFinanceWrite(input.auth, null, input);
-  const { auth, requestId } = input;
+export const createProjectStatement = defineProcedure('createProjectStatement', createProjectStatementInput, async (op, input): Promise<Versioned<ProjectStatementView>> => {
+  requireTypeGrant(op.auth, 'project_statement', 'write', 'project statements');
+  assertFinanceWrite(op.auth, null, input);
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const { projectId, ...values } = await resolveStatement(tx, workspaceId, null, input);
     // Sharing: a statement of a shared project changes it (editor or manager); one the caller may not see is 400 like a missing one.
     await requireProjectAccess(tx, auth, projectId, 'write', 'project', '/projectId');

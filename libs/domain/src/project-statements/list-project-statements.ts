@@ -3,13 +3,12 @@ import { listProjectStatementsPage } from '@workcell/db';
 import { isUuid } from '../kernel/ids.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../kernel/inputs.js';
+import { pageInput } from '../kernel/inputs.js';
 import { viewerOf } from '../kernel/visibility.js';
 import { holdsFinanceRead, type ProjectStatementView, statementView } from './view.js';
 
 export const listProjectStatementsInput = z
   .object({
-    auth: authInput,
     ...pageInput,
     projectId: z.string().max(64).optional(),
     kind: z.enum(['expense', 'revenue', 'budget']).optional(),
@@ -27,7 +26,8 @@ export const listProjectStatementsInput = z
 export const listProjectStatements = defineProcedure(
   'listProjectStatements',
   listProjectStatementsInput,
-  async (ctx, { auth, cursor, limit, projectId, kind, from, to }): Promise<{ items: ProjectStatementView[]; limit: number; nextCursor: string | null }> => {
+  async (op, { cursor, limit, projectId, kind, from, to }): Promise<{ items: ProjectStatementView[]; limit: number; nextCursor: string | null }> => {
+    const { auth } = op;
     const withFinance = holdsFinanceRead(auth);
     const project = projectId?.toLowerCase();
     const scope = { workspaceId: auth.workspaceId, list: 'listProjectStatements', filter: { projectId: project ?? null, kind: kind ?? null, from: from ?? null, to: to ?? null, withFinance } };
@@ -39,8 +39,8 @@ export const listProjectStatements = defineProcedure(
       to: to === undefined ? undefined : new Date(`${to}T00:00:00Z`),
       withBudget: withFinance,
     };
-    const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) =>
-      impossible ? [] : listProjectStatementsPage(ctx.database, auth.workspaceId, filter, afterId, take, viewerOf(auth)),
+    const page = await paginate(op.config, scope, { cursor, limit }, async (afterId, take) =>
+      impossible ? [] : listProjectStatementsPage(op.database, auth.workspaceId, filter, afterId, take, viewerOf(auth)),
     );
     return { items: page.items.map((row) => statementView(row, withFinance)), limit, nextCursor: page.nextCursor };
   },

@@ -3,41 +3,38 @@ import { appendOutboxEvent, findProjectStatement, inTransaction, setProjectState
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { assertFinanceWrite, findWritableStatement, type ProjectStatementView, statementEventView, statementIdOf, versionedStatement } from './view.js';
 
-export const restoreProjectStatementInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
+export const restoreProjectStatementInput = z.object({ id: z.string().max(64) }).strict();
 
 /**
  * `POST /v1/project-statements/{id}/restore`: clears `archived_at`; restoring an unarchived one changes nothing.
  * A budget statement: 404 without the finance read overlay, 403 without the finance write overlay. Writes
  * `project_statement.restored` (without purchasePrice) in the same transaction as the change.
  */
-export const restoreProjectStatement = defineProcedure(
-  'restoreProjectStatement',
-  restoreProjectStatementInput,
-  async (ctx, { auth, requestId, id: rawId }): Promise<Versioned<ProjectStatementView>> => {
-    requireGrant(auth, 'project_statement', rawId, 'write', 'project statement');
-    const workspaceId = auth.workspaceId;
-    const id = statementIdOf(rawId);
-    const now = ctx.now();
-    return inTransaction(ctx.database, async (tx) => {
-      assertFinanceWrite(auth, await findWritableStatement(tx, auth, id), {});
-      const restored = await setProjectStatementArchived(tx, workspaceId, id, null);
-      const row = (await findProjectStatement(tx, workspaceId, id, true))!;
-      const result = versionedStatement(row, auth);
-      if (restored) {
-        await appendOutboxEvent(tx, {
-          workspaceId,
-          aggregateType: 'project_statement',
-          aggregateId: id,
-          eventType: 'project_statement.restored',
-          payload: { projectStatement: { ...statementEventView(row) }, requestId },
-          occurredAt: now,
-          result,
-        });
-      }
-      return result;
-    });
-  },
-);
+export const restoreProjectStatement = defineProcedure('restoreProjectStatement', restoreProjectStatementInput, async (op, { id: rawId }): Promise<Versioned<ProjectStatementView>> => {
+  const { auth, requestId } = op;
+  requireGrant(auth, 'project_statement', rawId, 'write', 'project statement');
+  const workspaceId = auth.workspaceId;
+  const id = statementIdOf(rawId);
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
+    assertFinanceWrite(auth, await findWritableStatement(tx, auth, id), {});
+    const restored = await setProjectStatementArchived(tx, workspaceId, id, null);
+    const row = (await findProjectStatement(tx, workspaceId, id, true))!;
+    const result = versionedStatement(row, auth);
+    if (restored) {
+      await appendOutboxEvent(tx, {
+        workspaceId,
+        aggregateType: 'project_statement',
+        aggregateId: id,
+        eventType: 'project_statement.restored',
+        payload: { projectStatement: { ...statementEventView(row) }, requestId },
+        occurredAt: now,
+        result,
+      });
+    }
+    return result;
+  });
+});

@@ -5,10 +5,10 @@ import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { assertFinanceWrite, findWritableStatement, namedAttributes, type ProjectStatementView, resolveStatement, statementEventView, statementIdOf, versionedStatement } from './view.js';
 
-export const updateProjectStatementInput = z.object({ ...writeInput, id: z.string().max(64), ...ProjectStatementUpdate.shape }).strict();
+export const updateProjectStatementInput = z.object({ id: z.string().max(64), ...ProjectStatementUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/project-statements/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale):
@@ -16,13 +16,13 @@ export const updateProjectStatementInput = z.object({ ...writeInput, id: z.strin
  * into a budget statement or supplying purchasePrice needs project-statements:finance:write (403, nothing
  * written). Writes `project_statement.updated` (without purchasePrice) in the same transaction.
  */
-export const updateProjectStatement = defineProcedure('updateProjectStatement', updateProjectStatementInput, async (ctx, input): Promise<Versioned<ProjectStatementView>> => {
-  requireGrant(input.auth, 'project_statement', input.id, 'write', 'project statement');
-  const { auth, requestId } = input;
+export const updateProjectStatement = defineProcedure('updateProjectStatement', updateProjectStatementInput, async (op, input): Promise<Versioned<ProjectStatementView>> => {
+  requireGrant(op.auth, 'project_statement', input.id, 'write', 'project statement');
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   const id = statementIdOf(input.id);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const current = await findWritableStatement(tx, auth, id);
     assertFinanceWrite(auth, current, input);
     const { projectId: _unchanged, ...values } = await resolveStatement(tx, workspaceId, current, input);

@@ -4,18 +4,18 @@ import { ProjectTemplateCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { blueprintRecords, templateEventPayload, type ProjectTemplateView, versionedProjectTemplate } from './view.js';
 
-export const createProjectTemplateInput = z.object({ ...writeInput, ...ProjectTemplateCreate.shape }).strict();
+export const createProjectTemplateInput = z.object({ ...ProjectTemplateCreate.shape }).strict();
 
 /** `POST /v1/project-templates`: a new template (revision 1). Writes `project_template.created` in the same transaction. */
-export const createProjectTemplate = defineProcedure('createProjectTemplate', createProjectTemplateInput, async (ctx, input): Promise<Versioned<ProjectTemplateView>> => {
-  requireTypeGrant(input.auth, 'project_template', 'write', 'project templates');
-  const { auth, requestId } = input;
+export const createProjectTemplate = defineProcedure('createProjectTemplate', createProjectTemplateInput, async (op, input): Promise<Versioned<ProjectTemplateView>> => {
+  requireTypeGrant(op.auth, 'project_template', 'write', 'project templates');
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const row = await insertProjectTemplate(tx, workspaceId, { name: input.name, description: input.description ?? null, taskBlueprints: blueprintRecords(input.taskBlueprints ?? []) }, now);
     const result = versionedProjectTemplate(row);
     await appendOutboxEvent(tx, {

@@ -6,11 +6,11 @@ import { requireTypeGrant } from '../kernel/grants.js';
 import { LATEST_INSTANT_MS } from '../kernel/limits.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { assertProjectReferences, type ProjectView, projectView } from '../projects/view.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { taskView } from '../tasks/view.js';
 import { templateId } from './view.js';
 
-export const instantiateProjectTemplateInput = z.object({ ...writeInput, id: z.string().max(64), ...ProjectTemplateInstantiation.shape }).strict();
+export const instantiateProjectTemplateInput = z.object({ id: z.string().max(64), ...ProjectTemplateInstantiation.shape }).strict();
 
 const DAY = 24 * 3600 * 1000;
 
@@ -33,13 +33,13 @@ function skeletonTask(blueprint: TaskBlueprintRecord, projectStart: Date): Skele
  * An archived template cannot be instantiated (409). A service account needs a read grant on the template and
  * a type-wide write grant on projects (the skeleton's tasks belong to the new project).
  */
-export const instantiateProjectTemplate = defineProcedure('instantiateProjectTemplate', instantiateProjectTemplateInput, async (ctx, input): Promise<ProjectView> => {
-  const { auth, requestId } = input;
+export const instantiateProjectTemplate = defineProcedure('instantiateProjectTemplate', instantiateProjectTemplateInput, async (op, input): Promise<ProjectView> => {
+  const { auth, requestId } = op;
   const id = templateId(auth, input.id, 'read');
   requireTypeGrant(auth, 'project', 'write', 'projects');
   const workspaceId = auth.workspaceId;
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const template = await findProjectTemplate(tx, workspaceId, id);
     if (!template) throw new DomainError('not_found', 'project template not found');
     if (template.archivedAt !== null) throw new DomainError('conflict', 'the project template is archived; restore it before instantiating it');

@@ -6,7 +6,7 @@ import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { requireGrant } from '../kernel/grants.js';
 import { ifMatchFailure } from '../kernel/if-match.js';
-import type { ProcedureContext } from '../kernel/procedure.js';
+import type { Operation } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { archivableFields } from '../kernel/base-view.js';
 
@@ -56,8 +56,6 @@ export function templateId(auth: V1AuthContext, rawId: string, access: 'read' | 
 }
 
 export interface GuardedTemplateWrite {
-  readonly auth: V1AuthContext;
-  readonly requestId: string | null;
   readonly id: string;
   readonly event: string;
   /** What the 409 says when the revision matches but the state does not. */
@@ -70,11 +68,11 @@ export interface GuardedTemplateWrite {
  * The shared shape of update, archive and restore: one transaction holding the If-Match write (check and
  * write one statement in the data layer), the re-read and the outbox event.
  */
-export async function writeProjectTemplate(ctx: ProcedureContext, input: GuardedTemplateWrite): Promise<Versioned<ProjectTemplateView>> {
-  const workspaceId = input.auth.workspaceId;
-  const id = templateId(input.auth, input.id, 'write');
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+export async function writeProjectTemplate(op: Operation, input: GuardedTemplateWrite): Promise<Versioned<ProjectTemplateView>> {
+  const workspaceId = op.auth.workspaceId;
+  const id = templateId(op.auth, input.id, 'write');
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const outcome = await input.write(tx, workspaceId, id, now);
     if (outcome !== 'updated') throw ifMatchFailure(outcome, 'project template', input.stateConflict);
     const result = versionedProjectTemplate((await findProjectTemplate(tx, workspaceId, id))!);
@@ -83,7 +81,7 @@ export async function writeProjectTemplate(ctx: ProcedureContext, input: Guarded
       aggregateType: 'project_template',
       aggregateId: id,
       eventType: input.event,
-      payload: { projectTemplate: templateEventPayload(result.resource), ...(input.changed ? { changed: input.changed } : {}), requestId: input.requestId },
+      payload: { projectTemplate: templateEventPayload(result.resource), ...(input.changed ? { changed: input.changed } : {}), requestId: op.requestId },
       occurredAt: now,
     });
     return result;

@@ -3,18 +3,19 @@ import { appendOutboxEvent, inTransaction, insertProject } from '@workcell/db';
 import { ProjectCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { assertProjectReferences, projectChanges, type ProjectView, projectView } from './view.js';
 
-export const createProjectInput = z.object({ ...writeInput, ...ProjectCreate.shape }).strict();
+export const createProjectInput = z.object({ ...ProjectCreate.shape }).strict();
 
 /** `POST /v1/projects`: a new active project (revision 1); writes `project.created` in the same transaction. */
-export const createProject = defineProcedure('createProject', createProjectInput, async (ctx, input): Promise<ProjectView> => {
-  requireTypeGrant(input.auth, 'project', 'write', 'projects');
-  const { auth, requestId, ...attributes } = input;
+export const createProject = defineProcedure('createProject', createProjectInput, async (op, input): Promise<ProjectView> => {
+  requireTypeGrant(op.auth, 'project', 'write', 'projects');
+  const { auth, requestId } = op;
+  const attributes = input;
   const workspaceId = auth.workspaceId;
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     await assertProjectReferences(tx, workspaceId, attributes);
     const changes = projectChanges(attributes);
     const row = await insertProject(tx, workspaceId, { ...changes, name: attributes.name, tagIds: changes.tagIds ?? [] }, now);

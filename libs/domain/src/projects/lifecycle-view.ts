@@ -5,8 +5,7 @@ import { requireProjectAccess } from '../kernel/visibility.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { expectedRevisionInput } from '../kernel/if-match.js';
-import type { ProcedureContext } from '../kernel/procedure.js';
-import { writeInput } from '../kernel/inputs.js';
+import type { Operation } from '../kernel/procedure.js';
 
 /** One error of the contract's error document, as stored on a failed operation. */
 export interface LifecycleErrorView {
@@ -57,7 +56,7 @@ const ALLOWED: Record<LifecycleKind, { from: (s: { status: 'active' | 'completed
   restore: { from: (s) => s.archived, state: 'is not archived' },
 };
 
-export const lifecycleRequestInput = z.object({ ...writeInput, id: z.string().max(64), expectedRevision: expectedRevisionInput }).strict();
+export const lifecycleRequestInput = z.object({ id: z.string().max(64), expectedRevision: expectedRevisionInput }).strict();
 
 /**
  * Accepts a lifecycle transition: in one transaction (the project row locked), the project must exist in the
@@ -65,14 +64,15 @@ export const lifecycleRequestInput = z.object({ ...writeInput, id: z.string().ma
  * other operation queued or running (409); then the operation is recorded (queued) with its outbox event.
  * The caller enqueues the job after the commit.
  */
-export async function requestProjectLifecycle(ctx: ProcedureContext, kind: LifecycleKind, input: z.output<typeof lifecycleRequestInput>): Promise<LifecycleOperationView> {
-  const { auth, requestId, id: rawId, expectedRevision } = input;
+export async function requestProjectLifecycle(op: Operation, kind: LifecycleKind, input: z.output<typeof lifecycleRequestInput>): Promise<LifecycleOperationView> {
+  const { auth, requestId } = op;
+  const { id: rawId, expectedRevision } = input;
   requireGrant(auth, 'project', rawId, 'write', 'project');
   const workspaceId = auth.workspaceId;
   if (!isUuid(rawId)) throw new DomainError('not_found', 'project not found');
   const projectId = rawId.toLowerCase();
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const project = await lockProjectLifecycleState(tx, workspaceId, projectId);
     if (!project) throw new DomainError('not_found', 'project not found');
     await requireProjectAccess(tx, auth, projectId, 'write', 'project');

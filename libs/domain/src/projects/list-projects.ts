@@ -4,12 +4,11 @@ import { viewerOf } from '../kernel/visibility.js';
 import { isUuid } from '../kernel/ids.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../kernel/inputs.js';
+import { pageInput } from '../kernel/inputs.js';
 import { type ProjectView, projectView } from './view.js';
 
 export const listProjectsInput = z
   .object({
-    auth: authInput,
     ...pageInput,
     status: z.enum(['active', 'completed', 'archived']).optional(),
     customerId: z.string().min(1).max(64).optional(),
@@ -18,8 +17,9 @@ export const listProjectsInput = z
   .strict();
 
 /** `GET /v1/projects`: the workspace's projects in id (creation) order; archived ones only with `status=archived`. */
-export const listProjects = defineProcedure('listProjects', listProjectsInput, async (ctx, input): Promise<{ items: ProjectView[]; limit: number; nextCursor: string | null }> => {
-  const { auth, cursor, limit, status, customerId, updatedSince } = input;
+export const listProjects = defineProcedure('listProjects', listProjectsInput, async (op, input): Promise<{ items: ProjectView[]; limit: number; nextCursor: string | null }> => {
+  const { auth } = op;
+  const { cursor, limit, status, customerId, updatedSince } = input;
   const filter = {
     ...(status === undefined ? {} : { status }),
     ...(customerId === undefined ? {} : { contactId: customerId.toLowerCase() }),
@@ -27,8 +27,8 @@ export const listProjects = defineProcedure('listProjects', listProjectsInput, a
   };
   // A customer id that is no UUID names no project: an empty page, without asking the database.
   if (customerId !== undefined && !isUuid(customerId)) return { items: [], limit, nextCursor: null };
-  const page = await paginate(ctx.config, { workspaceId: auth.workspaceId, list: 'listProjects', filter: { status, customerId, updatedSince } }, { cursor, limit }, (afterId, take) =>
-    listProjectsPage(ctx.database, auth.workspaceId, filter, afterId, take, viewerOf(auth)),
+  const page = await paginate(op.config, { workspaceId: auth.workspaceId, list: 'listProjects', filter: { status, customerId, updatedSince } }, { cursor, limit }, (afterId, take) =>
+    listProjectsPage(op.database, auth.workspaceId, filter, afterId, take, viewerOf(auth)),
   );
   return { items: page.items.map(projectView), limit, nextCursor: page.nextCursor };
 });

@@ -18,10 +18,10 @@ import { requireGrant } from '../kernel/grants.js';
 import { requireProjectAccess } from '../kernel/visibility.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { PRINCIPAL_TYPES, type ProjectSharingView, versionedSharing } from './sharing-view.js';
 
-export const replaceProjectSharingInput = z.object({ ...writeInput, id: z.string().max(64), ...ProjectSharingReplace.shape }).strict();
+export const replaceProjectSharingInput = z.object({ id: z.string().max(64), ...ProjectSharingReplace.shape }).strict();
 
 const NAMES: Readonly<Record<SharingPrincipalType, string>> = { member: 'member', group: 'group', service_account: 'service account' };
 
@@ -34,16 +34,16 @@ const NAMES: Readonly<Record<SharingPrincipalType, string>> = { member: 'member'
  * - Sharing is a permission change: it writes `project.sharing_replaced` to the audit trail (previous and new
  *   set) and `project.sharing_replaced` to the outbox, in the replacement's transaction.
  */
-export const replaceProjectSharing = defineProcedure('replaceProjectSharing', replaceProjectSharingInput, async (ctx, input): Promise<Versioned<ProjectSharingView>> => {
-  const { auth, requestId } = input;
+export const replaceProjectSharing = defineProcedure('replaceProjectSharing', replaceProjectSharingInput, async (op, input): Promise<Versioned<ProjectSharingView>> => {
+  const { auth, requestId } = op;
   requireGrant(auth, 'project', input.id, 'write', 'project');
   if (!isUuid(input.id)) throw new DomainError('not_found', 'project not found');
   const projectId = input.id.toLowerCase();
   const workspaceId = auth.workspaceId;
   const entries: SharingEntryRow[] = input.entries.map((e) => ({ principalType: PRINCIPAL_TYPES[e.principalType], principalId: e.principalId.toLowerCase(), access: e.access }));
-  const now = ctx.now();
+  const now = op.now();
   // Moves the workspace's authorization epoch: verified credentials carry the projects hidden from them.
-  return inAuthorizationTransaction(ctx.database, workspaceId, async (tx) => {
+  return inAuthorizationTransaction(op.database, workspaceId, async (tx) => {
     const previous = await loadProjectSharing(tx, workspaceId, projectId);
     if (!previous) throw new DomainError('not_found', 'project not found');
     // Only a manager of the project, or an administrator, changes its entries (an open project's first ones: an

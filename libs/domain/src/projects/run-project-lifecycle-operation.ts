@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { appendOutboxEvent, applyProjectLifecycle, findLifecycleOperationById, findProject, inTransaction, setLifecycleOperationStatus } from '@workcell/db';
 import { DomainError, isDomainError } from '../kernel/errors.js';
-import { defineProcedure } from '../kernel/procedure.js';
+import { definePlatformProcedure } from '../kernel/procedure.js';
 import { type LifecycleErrorView, type LifecycleOperationView, lifecycleOperationView } from './lifecycle-view.js';
 import { projectView } from './view.js';
 
@@ -27,7 +27,7 @@ function errorOf(error: unknown): LifecycleErrorView {
  * attempt, or at once for a domain refusal, it ends failed, with the error, visible through GET. A finished
  * operation is never run again.
  */
-export const runProjectLifecycleOperation = defineProcedure('runProjectLifecycleOperation', runProjectLifecycleOperationInput, async (ctx, input): Promise<LifecycleOperationView | null> => {
+export const runProjectLifecycleOperation = definePlatformProcedure('runProjectLifecycleOperation', runProjectLifecycleOperationInput, async (ctx, input): Promise<LifecycleOperationView | null> => {
   const { workspaceId, operationId, attempt, attempts } = input;
   const existing = await findLifecycleOperationById(ctx.database, workspaceId, operationId);
   if (!existing || existing.status === 'succeeded' || existing.status === 'failed') return existing ? lifecycleOperationView(existing) : null;

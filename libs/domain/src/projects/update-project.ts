@@ -7,25 +7,26 @@ import { expectedRevisionInput, ifMatchFailure } from '../kernel/if-match.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import { requireProjectAccess } from '../kernel/visibility.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { assertProjectReferences, projectChanges, type ProjectView, projectView } from './view.js';
 
-export const updateProjectInput = z.object({ ...writeInput, id: z.string().max(64), expectedRevision: expectedRevisionInput, ...ProjectUpdate.shape }).strict();
+export const updateProjectInput = z.object({ id: z.string().max(64), expectedRevision: expectedRevisionInput, ...ProjectUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/projects/{id}` (If-Match): the sent attributes only. The revision check and the write are one
  * statement (stale: 412); an archived project is read-only (409). Writes `project.updated` in the same transaction.
  */
-export const updateProject = defineProcedure('updateProject', updateProjectInput, async (ctx, input): Promise<ProjectView> => {
-  requireGrant(input.auth, 'project', input.id, 'write', 'project');
-  const { auth, requestId, id: rawId, expectedRevision, ...attributes } = input;
+export const updateProject = defineProcedure('updateProject', updateProjectInput, async (op, input): Promise<ProjectView> => {
+  requireGrant(op.auth, 'project', input.id, 'write', 'project');
+  const { auth, requestId } = op;
+  const { id: rawId, expectedRevision, ...attributes } = input;
   const workspaceId = auth.workspaceId;
   if (!isUuid(rawId)) throw new DomainError('not_found', 'project not found');
   const id = rawId.toLowerCase();
   const changes = projectChanges(attributes);
   if (Object.keys(changes).length === 0) throw new DomainError('validation_failed', 'send at least one attribute', [{ pointer: '', message: 'Send at least one attribute.' }]);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     await requireProjectAccess(tx, auth, id, 'write', 'project');
     await assertProjectReferences(tx, workspaceId, attributes);
     const outcome = await updateProjectIfRevision(tx, workspaceId, id, expectedRevision, changes, now);

@@ -5,10 +5,10 @@ import { actorOf } from '../identity/actor.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { assertMayGrant, assertPermissionKeys } from './permission-model.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { type RoleView, roleView } from './view.js';
 
-export const createRoleInput = z.object({ ...writeInput, ...RoleCreate.shape }).strict();
+export const createRoleInput = z.object({ ...RoleCreate.shape }).strict();
 
 export function nameTaken(name: string): DomainError {
   return new DomainError('conflict', 'a role with this name already exists', [
@@ -20,11 +20,11 @@ export function nameTaken(name: string): DomainError {
  * `POST /v1/roles`: a custom role. Every permission must be a known key (400, pointer into permissions)
  * the caller holds itself (403); names are unique per workspace (409 conflict). Audited.
  */
-export const createRole = defineProcedure('createRole', createRoleInput, async (ctx, input): Promise<RoleView> => {
-  const { auth } = input;
+export const createRole = defineProcedure('createRole', createRoleInput, async (op, input): Promise<RoleView> => {
+  const { auth } = op;
   assertPermissionKeys(input.permissions);
-  const now = ctx.now();
-  return inPermissionTransaction(ctx.database, auth.workspaceId, async (tx) => {
+  const now = op.now();
+  return inPermissionTransaction(op.database, auth.workspaceId, async (tx) => {
     await assertMayGrant(
       tx,
       auth,
@@ -34,7 +34,7 @@ export const createRole = defineProcedure('createRole', createRoleInput, async (
     const role = await insertRole(tx, auth.workspaceId, { name: input.name, description: input.description ?? null, permissions: input.permissions });
     await recordAudit(tx, {
       workspaceId: auth.workspaceId,
-      actor: actorOf(auth, input.requestId),
+      actor: actorOf(auth, op.requestId),
       action: 'role.created',
       targetType: 'role',
       targetId: role.id,

@@ -4,23 +4,23 @@ import { actorOf } from '../identity/actor.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { builtInRole } from './update-role.js';
 
-export const deleteRoleInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
+export const deleteRoleInput = z.object({ id: z.string().max(64) }).strict();
 
 /**
  * `DELETE /v1/roles/{id}`: archives a custom role (never deletes it: audit events name it). Refused with
  * 409 built_in_role for built-in roles and 409 role_in_use while a member holds it or a pending invitation
  * would grant it (unassign it first: nobody loses a permission as a side effect). Audited.
  */
-export const deleteRole = defineProcedure('deleteRole', deleteRoleInput, async (ctx, input): Promise<{ archived: true }> => {
-  const { auth } = input;
+export const deleteRole = defineProcedure('deleteRole', deleteRoleInput, async (op, input): Promise<{ archived: true }> => {
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw new DomainError('not_found', 'role not found');
   const id = input.id.toLowerCase();
-  const now = ctx.now();
-  return inPermissionTransaction(ctx.database, workspaceId, async (tx) => {
+  const now = op.now();
+  return inPermissionTransaction(op.database, workspaceId, async (tx) => {
     const role = await findRole(tx, workspaceId, id);
     if (!role) throw new DomainError('not_found', 'role not found');
     if (role.isSystem) throw builtInRole();
@@ -31,7 +31,7 @@ export const deleteRole = defineProcedure('deleteRole', deleteRoleInput, async (
     if (!(await archiveRole(tx, workspaceId, id, now))) throw new DomainError('not_found', 'role not found');
     await recordAudit(tx, {
       workspaceId,
-      actor: actorOf(auth, input.requestId),
+      actor: actorOf(auth, op.requestId),
       action: 'role.archived',
       targetType: 'role',
       targetId: id,

@@ -7,11 +7,11 @@ import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { assertAdministrable, assertMayGrant, assertPermissionKeys, countAdministrators } from './permission-model.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { builtInRole } from './update-role.js';
 import { type RoleView, roleView } from './view.js';
 
-export const replaceRolePermissionsInput = z.object({ ...writeInput, id: z.string().max(64), ...RolePermissionsReplace.shape }).strict();
+export const replaceRolePermissionsInput = z.object({ id: z.string().max(64), ...RolePermissionsReplace.shape }).strict();
 
 /**
  * `PUT /v1/roles/{id}/permissions` (compare-and-set, all or nothing): the role's whole permission set.
@@ -20,14 +20,14 @@ export const replaceRolePermissionsInput = z.object({ ...writeInput, id: z.strin
  * built-in roles are 409 built_in_role. Every member holding the role, and their personal access tokens,
  * see the new set on their very next request. One transaction with its audit event.
  */
-export const replaceRolePermissions = defineProcedure('replaceRolePermissions', replaceRolePermissionsInput, async (ctx, input): Promise<RoleView> => {
-  const { auth } = input;
+export const replaceRolePermissions = defineProcedure('replaceRolePermissions', replaceRolePermissionsInput, async (op, input): Promise<RoleView> => {
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw new DomainError('not_found', 'role not found');
   const id = input.id.toLowerCase();
   assertPermissionKeys(input.permissions);
-  const now = ctx.now();
-  return inPermissionTransaction(ctx.database, workspaceId, async (tx) => {
+  const now = op.now();
+  return inPermissionTransaction(op.database, workspaceId, async (tx) => {
     const role = await findRole(tx, workspaceId, id);
     if (!role) throw new DomainError('not_found', 'role not found');
     if (role.isSystem) throw builtInRole();
@@ -44,7 +44,7 @@ export const replaceRolePermissions = defineProcedure('replaceRolePermissions', 
     await assertAdministrable(tx, workspaceId, administrators);
     await recordAudit(tx, {
       workspaceId,
-      actor: actorOf(auth, input.requestId),
+      actor: actorOf(auth, op.requestId),
       action: 'role.permissions_replaced',
       targetType: 'role',
       targetId: id,

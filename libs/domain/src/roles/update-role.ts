@@ -7,23 +7,23 @@ import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { nameTaken } from './create-role.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { type RoleView, roleView } from './view.js';
 
-export const updateRoleInput = z.object({ ...writeInput, id: z.string().max(64), ...RoleUpdate.shape }).strict();
+export const updateRoleInput = z.object({ id: z.string().max(64), ...RoleUpdate.shape }).strict();
 
 export function builtInRole(): DomainError {
   return new DomainError('built_in_role', 'built-in roles cannot be changed or deleted; create a custom role instead');
 }
 
 /** `PATCH /v1/roles/{id}` (compare-and-set): name and description of a custom role (built-in roles: 409). Audited. */
-export const updateRole = defineProcedure('updateRole', updateRoleInput, async (ctx, input): Promise<RoleView> => {
-  const { auth } = input;
+export const updateRole = defineProcedure('updateRole', updateRoleInput, async (op, input): Promise<RoleView> => {
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw new DomainError('not_found', 'role not found');
   const id = input.id.toLowerCase();
-  const now = ctx.now();
-  return inPermissionTransaction(ctx.database, workspaceId, async (tx) => {
+  const now = op.now();
+  return inPermissionTransaction(op.database, workspaceId, async (tx) => {
     const role = await findRole(tx, workspaceId, id);
     if (!role) throw new DomainError('not_found', 'role not found');
     if (role.isSystem) throw builtInRole();
@@ -36,7 +36,7 @@ export const updateRole = defineProcedure('updateRole', updateRoleInput, async (
     if (outcome !== 'updated') throw casFailure(outcome, 'role');
     await recordAudit(tx, {
       workspaceId,
-      actor: actorOf(auth, input.requestId),
+      actor: actorOf(auth, op.requestId),
       action: 'role.updated',
       targetType: 'role',
       targetId: id,

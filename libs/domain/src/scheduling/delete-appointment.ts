@@ -1,23 +1,24 @@
 import { z } from 'zod';
 import { appendOutboxEvent, archiveAppointment, inTransaction } from '@workcell/db';
 import { requireGrant } from '../kernel/grants.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { defineProcedure } from '../kernel/procedure.js';
 import { appointmentNotFound, assertChangeable, findAppointmentOr404 } from './appointment-view.js';
 import { resolveSubject } from './subject.js';
 
-export const deleteAppointmentInput = z.object({ ...writeInput, memberId: z.string().max(64).optional(), id: z.string().max(64) }).strict();
+export const deleteAppointmentInput = z.object({ memberId: z.string().max(64).optional(), id: z.string().max(64) }).strict();
 
 /**
  * `DELETE /v1/appointments/{id}` and `DELETE /v1/members/{id}/appointments/{appointmentId}`: archives the
  * appointment (404 afterwards, a second delete included) and writes `appointment.deleted`.
  */
-export const deleteAppointment = defineProcedure('deleteAppointment', deleteAppointmentInput, async (ctx, input): Promise<void> => {
-  const { auth, requestId, memberId, id } = input;
+export const deleteAppointment = defineProcedure('deleteAppointment', deleteAppointmentInput, async (op, input): Promise<void> => {
+  const { auth, requestId } = op;
+  const { memberId, id } = input;
   const workspaceId = auth.workspaceId;
-  const subject = await resolveSubject(ctx.database, auth, memberId);
-  const now = ctx.now();
-  await inTransaction(ctx.database, async (tx) => {
+  const subject = await resolveSubject(op.database, auth, memberId);
+  const now = op.now();
+  await inTransaction(op.database, async (tx) => {
     const current = await findAppointmentOr404(tx, workspaceId, subject, id);
     // After the lookup: another member's appointment is 404 on this calendar whatever a grant says of it.
     requireGrant(auth, 'appointment', current.id, 'write', 'appointment');

@@ -3,7 +3,7 @@ import { absencesBetween, busyIntervals, loadWorkspaceSettings } from '@workcell
 import { Timestamp, TimeZone } from '@workcell/registry';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { requireTypeGrant } from '../kernel/grants.js';
-import { authInput } from '../kernel/inputs.js';
+
 import { defineProcedure } from '../kernel/procedure.js';
 import { validationError } from '../roles/permission-model.js';
 import { resolveSubject } from './subject.js';
@@ -18,7 +18,7 @@ export const WORK_END_HOUR = 17;
 export const MIDDAY_HOUR = 13;
 
 export const getAvailabilityInput = z
-  .object({ auth: authInput, memberId: z.string().max(64).optional(), from: Timestamp, to: Timestamp, granularity: z.enum(['hour', 'day']).default('day'), timeZone: TimeZone.optional() })
+  .object({ memberId: z.string().max(64).optional(), from: Timestamp, to: Timestamp, granularity: z.enum(['hour', 'day']).default('day'), timeZone: TimeZone.optional() })
   .strict();
 
 type Reason = 'working-hours' | 'appointment' | 'absence' | 'planned-work';
@@ -71,16 +71,17 @@ function requireAvailabilityGrants(auth: V1AuthContext): void {
  * that zone) minus appointments the member owns or attends and its planned work. The window [from, to) is cut into
  * local days or hours; each carries its free minutes and the reasons for the minutes that are not free.
  */
-export const getAvailability = defineProcedure('getAvailability', getAvailabilityInput, async (ctx, input): Promise<AvailabilityView> => {
-  const { auth, memberId, granularity } = input;
+export const getAvailability = defineProcedure('getAvailability', getAvailabilityInput, async (op, input): Promise<AvailabilityView> => {
+  const { auth } = op;
+  const { memberId, granularity } = input;
   // Whose availability first: another workspace's member is 404 whatever the window.
-  const subject = await resolveSubject(ctx.database, auth, memberId);
+  const subject = await resolveSubject(op.database, auth, memberId);
   requireAvailabilityGrants(auth);
   const from = Date.parse(input.from);
   const to = Date.parse(input.to);
   if (to <= from) throw validationError('the window is empty', [{ pointer: '', parameter: 'to', message: 'must be after from' }]);
   if (to - from > AVAILABILITY_MAX_DAYS * 24 * HOUR) throw validationError('the window is too long', [{ pointer: '', parameter: 'to', message: `at most ${AVAILABILITY_MAX_DAYS} days after from` }]);
-  const zone = input.timeZone ?? (await loadWorkspaceSettings(ctx.database, auth.workspaceId))?.timezone ?? 'UTC';
+  const zone = input.timeZone ?? (await loadWorkspaceSettings(op.database, auth.workspaceId))?.timezone ?? 'UTC';
 
   // The local days the window touches, each with its bounds and working hours.
   const days: { day: LocalDay; bounds: Interval; work: Interval | null }[] = [];
@@ -98,8 +99,8 @@ export const getAvailability = defineProcedure('getAvailability', getAvailabilit
     return date;
   };
   const [busy, absences] = await Promise.all([
-    busyIntervals(ctx.database, auth.workspaceId, subject.memberId, new Date(from), new Date(to)),
-    absencesBetween(ctx.database, auth.workspaceId, subject.memberId, dayDate(firstDay), dayDate(nextDay(lastDay))),
+    busyIntervals(op.database, auth.workspaceId, subject.memberId, new Date(from), new Date(to)),
+    absencesBetween(op.database, auth.workspaceId, subject.memberId, dayDate(firstDay), dayDate(nextDay(lastDay))),
   ]);
 
   // Approved absences as instants on the local days of the window (half days at MIDDAY_HOUR).

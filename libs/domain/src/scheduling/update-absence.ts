@@ -3,28 +3,29 @@ import { appendOutboxEvent, inTransaction, updateAbsenceIfRevision } from '@work
 import { MemberAbsenceUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { requireGrant } from '../kernel/grants.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { validationError } from '../roles/permission-model.js';
 import { absenceValues, type AbsenceView, absenceView, assertOwnChangeable, findAbsenceOr404, versionedAbsence } from './absence-view.js';
 import { resolveSubject } from './subject.js';
 
-export const updateAbsenceInput = z.object({ ...writeInput, memberId: z.string().max(64).optional(), id: z.string().max(64), ...MemberAbsenceUpdate.shape }).strict();
+export const updateAbsenceInput = z.object({ memberId: z.string().max(64).optional(), id: z.string().max(64), ...MemberAbsenceUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/absences/{id}` (the member's own, while requested) and `PATCH /v1/members/{id}/absences/{absenceId}`
  * (an administrator: any attribute and status, e.g. approving). Compare-and-set on `expectedVersion`; the result may
  * not overlap another requested or approved absence (409 `conflict`). Writes `absence.updated`.
  */
-export const updateAbsence = defineProcedure('updateAbsence', updateAbsenceInput, async (ctx, input): Promise<Versioned<AbsenceView>> => {
-  const { auth, requestId, memberId, id, expectedVersion, ...fields } = input;
+export const updateAbsence = defineProcedure('updateAbsence', updateAbsenceInput, async (op, input): Promise<Versioned<AbsenceView>> => {
+  const { auth, requestId } = op;
+  const { memberId, id, expectedVersion, ...fields } = input;
   const workspaceId = auth.workspaceId;
   const changed = Object.keys(fields).filter((key) => fields[key as keyof typeof fields] !== undefined);
   if (changed.length === 0) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
-  const subject = await resolveSubject(ctx.database, auth, memberId);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const subject = await resolveSubject(op.database, auth, memberId);
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const current = await findAbsenceOr404(tx, workspaceId, subject, id);
     // After the lookup: another member's absence is 404 on this calendar whatever a grant says of it.
     requireGrant(auth, 'absence', current.id, 'write', 'absence');

@@ -3,28 +3,29 @@ import { appendOutboxEvent, inTransaction, updateAppointmentIfRevision } from '@
 import { AppointmentUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { requireGrant } from '../kernel/grants.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { validationError } from '../roles/permission-model.js';
 import { appointmentValues, type AppointmentView, assertChangeable, findAppointmentOr404, redactedAppointmentView, versionedAppointment } from './appointment-view.js';
 import { resolveSubject } from './subject.js';
 
-export const updateAppointmentInput = z.object({ ...writeInput, memberId: z.string().max(64).optional(), id: z.string().max(64), ...AppointmentUpdate.shape }).strict();
+export const updateAppointmentInput = z.object({ memberId: z.string().max(64).optional(), id: z.string().max(64), ...AppointmentUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/appointments/{id}` and `PATCH /v1/members/{id}/appointments/{appointmentId}` (compare-and-set on
  * `expectedVersion`, 409 version_conflict when stale): the given attributes, checked together with the stored ones
  * (a new endsAt against the stored startsAt). Writes `appointment.updated` (the changed attribute names).
  */
-export const updateAppointment = defineProcedure('updateAppointment', updateAppointmentInput, async (ctx, input): Promise<Versioned<AppointmentView>> => {
-  const { auth, requestId, memberId, id, expectedVersion, ...fields } = input;
+export const updateAppointment = defineProcedure('updateAppointment', updateAppointmentInput, async (op, input): Promise<Versioned<AppointmentView>> => {
+  const { auth, requestId } = op;
+  const { memberId, id, expectedVersion, ...fields } = input;
   const workspaceId = auth.workspaceId;
   const changed = Object.keys(fields).filter((key) => fields[key as keyof typeof fields] !== undefined);
   if (changed.length === 0) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
-  const subject = await resolveSubject(ctx.database, auth, memberId);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const subject = await resolveSubject(op.database, auth, memberId);
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const current = await findAppointmentOr404(tx, workspaceId, subject, id);
     // After the lookup: another member's appointment is 404 on this calendar whatever a grant says of it.
     requireGrant(auth, 'appointment', current.id, 'write', 'appointment');

@@ -8,11 +8,11 @@ import { paginate } from '../kernel/pagination.js';
 import { viewerOf } from '../kernel/visibility.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { assertScopes } from '../kernel/scopes.js';
-import { authInput, pageInput } from '../kernel/inputs.js';
+import { pageInput } from '../kernel/inputs.js';
 import { holdsFinanceRead } from '../project-statements/view.js';
 import { seesPersonalData } from '../roles/permission-model.js';
 
-export const searchResourcesInput = z.object({ auth: authInput, ...pageInput, q: z.string().min(1).max(200), types: z.string().max(1024).optional() }).strict();
+export const searchResourcesInput = z.object({ ...pageInput, q: z.string().min(1).max(200), types: z.string().max(1024).optional() }).strict();
 
 export interface SearchResultView {
   readonly type: ResourceDomain;
@@ -89,15 +89,16 @@ function afterOf(key: string | undefined): SearchAfter | undefined {
 export const searchResources = defineProcedure(
   'searchResources',
   searchResourcesInput,
-  async (ctx, { auth, cursor, limit, q, types }): Promise<{ items: SearchResultView[]; limit: number; nextCursor: string | null }> => {
+  async (op, { cursor, limit, q, types }): Promise<{ items: SearchResultView[]; limit: number; nextCursor: string | null }> => {
+    const { auth } = op;
     const domains = requestedDomains(auth, types);
     const filters = domains.map((d) => domainFilter(auth, d));
     const scope = { workspaceId: auth.workspaceId, list: 'searchResources', filter: { q, domains: [...domains].sort() } };
     const page = await paginate(
-      ctx.config,
+      op.config,
       scope,
       { cursor, limit },
-      async (after, take) => (await searchPage(ctx.database, auth.workspaceId, q, filters, afterOf(after), take)).map((hit) => ({ ...hit, key: keyOf(hit) })),
+      async (after, take) => (await searchPage(op.database, auth.workspaceId, q, filters, afterOf(after), take)).map((hit) => ({ ...hit, key: keyOf(hit) })),
       (hit) => hit.key,
     );
     return {

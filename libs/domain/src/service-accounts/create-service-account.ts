@@ -1,25 +1,25 @@
 import { z } from 'zod';
 import { createServiceAccount as insertServiceAccount } from '@workcell/db';
 import { ServiceAccountCreate } from '@workcell/registry';
-import { MANAGE_SERVICE_ACCOUNTS, requirePermission, writeInput } from '../credentials/access.js';
+import { MANAGE_SERVICE_ACCOUNTS, requirePermission } from '../credentials/access.js';
 import { actorOf } from '../identity/actor.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { type ServiceAccountView, serviceAccountView } from './view.js';
 
-export const createServiceAccountInput = z.object({ ...writeInput, ...ServiceAccountCreate.shape }).strict();
+export const createServiceAccountInput = z.object({ ...ServiceAccountCreate.shape }).strict();
 
 /** `POST /v1/service-accounts`: owned by the acting member, who needs settings.api.serviceAccounts.manage. */
-export const createServiceAccount = defineProcedure('createServiceAccount', createServiceAccountInput, async (ctx, input): Promise<ServiceAccountView> => {
-  const ownerMemberId = await requirePermission(ctx, input.auth, MANAGE_SERVICE_ACCOUNTS, 'creating a service account');
+export const createServiceAccount = defineProcedure('createServiceAccount', createServiceAccountInput, async (op, input): Promise<ServiceAccountView> => {
+  const ownerMemberId = await requirePermission(op, op.auth, MANAGE_SERVICE_ACCOUNTS, 'creating a service account');
   const row = await insertServiceAccount(
-    ctx.database,
+    op.database,
     {
-      workspaceId: input.auth.workspaceId,
+      workspaceId: op.auth.workspaceId,
       name: input.name,
       description: input.description ?? null,
       ownerMemberId,
-      actor: actorOf(input.auth, input.requestId),
-      now: ctx.now(),
+      actor: actorOf(op.auth, op.requestId),
+      now: op.now(),
     },
     serviceAccountView,
   );

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { type GrantRow, replaceResourceGrants } from '@workcell/db';
 import { ResourceGrantsReplace } from '@workcell/registry';
-import { isResourceId, MANAGE_SERVICE_ACCOUNTS, notFound, requirePermission, writeInput } from '../credentials/access.js';
+import { isResourceId, MANAGE_SERVICE_ACCOUNTS, notFound, requirePermission } from '../credentials/access.js';
 import { actorOf } from '../identity/actor.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { GRANT_DOMAINS } from '../kernel/grants.js';
 import { grantsView, type ResourceGrantsView } from './resource-grant-types.js';
 
-export const replaceServiceAccountResourceGrantsInput = z.object({ ...writeInput, id: z.string().max(64), ...ResourceGrantsReplace.shape }).strict();
+export const replaceServiceAccountResourceGrantsInput = z.object({ id: z.string().max(64), ...ResourceGrantsReplace.shape }).strict();
 
 /**
  * `PUT /v1/service-accounts/{id}/resource-grants` (compare-and-set): replaces the whole set atomically, all or
@@ -22,9 +22,9 @@ export const replaceServiceAccountResourceGrantsInput = z.object({ ...writeInput
  * UPDATE that bumps it: a stale one is 409 version_conflict and changes nothing; of concurrent replacements
  * based on the same version exactly one wins.
  */
-export const replaceServiceAccountResourceGrants = defineProcedure('replaceServiceAccountResourceGrants', replaceServiceAccountResourceGrantsInput, async (ctx, input): Promise<ResourceGrantsView> => {
-  const { auth } = input;
-  await requirePermission(ctx, auth, MANAGE_SERVICE_ACCOUNTS, 'replacing the resource grants of a service account');
+export const replaceServiceAccountResourceGrants = defineProcedure('replaceServiceAccountResourceGrants', replaceServiceAccountResourceGrantsInput, async (op, input): Promise<ResourceGrantsView> => {
+  const { auth } = op;
+  await requirePermission(op, auth, MANAGE_SERVICE_ACCOUNTS, 'replacing the resource grants of a service account');
   if (!isResourceId(input.id)) throw notFound('service account');
 
   const issues: FieldIssue[] = [];
@@ -47,13 +47,13 @@ export const replaceServiceAccountResourceGrants = defineProcedure('replaceServi
   }
   if (issues.length > 0) throw new DomainError('validation_failed', 'the resource grants are not valid', issues);
 
-  const result = await replaceResourceGrants(ctx.database, {
+  const result = await replaceResourceGrants(op.database, {
     workspaceId: auth.workspaceId,
     serviceAccountId: input.id,
     expectedRevision: /^[1-9]\d{0,8}$/.test(input.expectedVersion) ? Number(input.expectedVersion) : null,
     grants,
-    actor: actorOf(auth, input.requestId),
-    now: ctx.now(),
+    actor: actorOf(auth, op.requestId),
+    now: op.now(),
   });
   switch (result.kind) {
     case 'not_found':

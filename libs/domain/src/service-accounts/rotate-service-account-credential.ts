@@ -11,13 +11,12 @@ import {
   type ServiceAccountCredentialView,
   serviceAccountCredentialView,
   type WithSecret,
-  writeInput,
 } from '../credentials/access.js';
 import { actorOf } from '../identity/actor.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 
-export const rotateServiceAccountCredentialInput = z.object({ ...writeInput, id: z.string().max(64), credentialId: z.string().max(64), ...CredentialRotate.shape }).strict();
+export const rotateServiceAccountCredentialInput = z.object({ id: z.string().max(64), credentialId: z.string().max(64), ...CredentialRotate.shape }).strict();
 
 /**
  * `POST /v1/service-accounts/{id}/credentials/{credentialId}/rotate`: like rotateCredential, for a credential
@@ -26,22 +25,22 @@ export const rotateServiceAccountCredentialInput = z.object({ ...writeInput, id:
 export const rotateServiceAccountCredential = defineProcedure(
   'rotateServiceAccountCredential',
   rotateServiceAccountCredentialInput,
-  async (ctx, input): Promise<WithSecret<ServiceAccountCredentialView>> => {
-    const { auth } = input;
-    await requirePermission(ctx, auth, MANAGE_SERVICE_ACCOUNTS, 'rotating a service-account credential');
-    const account = isResourceId(input.id) ? await findServiceAccount(ctx.database, auth.workspaceId, input.id) : null;
+  async (op, input): Promise<WithSecret<ServiceAccountCredentialView>> => {
+    const { auth } = op;
+    await requirePermission(op, auth, MANAGE_SERVICE_ACCOUNTS, 'rotating a service-account credential');
+    const account = isResourceId(input.id) ? await findServiceAccount(op.database, auth.workspaceId, input.id) : null;
     if (!account) throw notFound('service account');
     const owner = { serviceAccountId: account.id };
-    const current = isResourceId(input.credentialId) ? await findOwnedCredential(ctx.database, auth.workspaceId, owner, input.credentialId) : null;
+    const current = isResourceId(input.credentialId) ? await findOwnedCredential(op.database, auth.workspaceId, owner, input.credentialId) : null;
     if (!current) throw notFound('credential');
     assertMayGrant(auth, current.scopes);
-    const now = ctx.now();
-    const rotated = await rotateOwnedCredential(ctx.database, ctx.config, {
+    const now = op.now();
+    const rotated = await rotateOwnedCredential(op.database, op.config, {
       workspaceId: auth.workspaceId,
       owner,
       credentialId: current.id,
       expiresAt: expiryOf(input.expiresAt, now),
-      actor: actorOf(auth, input.requestId),
+      actor: actorOf(auth, op.requestId),
       now,
     });
     if (!rotated) throw new DomainError('conflict', 'only an active credential can be rotated; create a new one instead');

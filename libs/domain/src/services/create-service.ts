@@ -4,18 +4,18 @@ import { ServiceCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { type ServiceView, versionedService } from './view.js';
 
-export const createServiceInput = z.object({ ...writeInput, ...ServiceCreate.shape }).strict();
+export const createServiceInput = z.object({ ...ServiceCreate.shape }).strict();
 
 /** `POST /v1/services`: a new service (billable unless told otherwise, revision 1). Writes `service.created`. */
-export const createService = defineProcedure('createService', createServiceInput, async (ctx, input): Promise<Versioned<ServiceView>> => {
-  requireTypeGrant(input.auth, 'service', 'write', 'services');
-  const { auth, requestId } = input;
+export const createService = defineProcedure('createService', createServiceInput, async (op, input): Promise<Versioned<ServiceView>> => {
+  requireTypeGrant(op.auth, 'service', 'write', 'services');
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const row = await insertService(tx, workspaceId, { name: input.name, description: input.description ?? null, billable: input.billable ?? true, defaultRate: input.defaultRate ?? null });
     const result = versionedService(row);
     await appendOutboxEvent(tx, {

@@ -4,15 +4,16 @@ import { isUuid } from '../kernel/ids.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { authInput } from '../kernel/inputs.js';
+
 import { type ServiceBillingRatesView, serviceNotFound, versionedBillingRates } from './view.js';
 
-export const getServiceBillingRatesInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();
+export const getServiceBillingRatesInput = z.object({ id: z.string().max(64) }).strict();
 
 /** `GET /v1/services/{id}/billing-rates` (services:read, contract 5.3): every rate of the service and the set's version. */
-export const getServiceBillingRates = defineProcedure('getServiceBillingRates', getServiceBillingRatesInput, async (ctx, { auth, id }): Promise<Versioned<ServiceBillingRatesView>> => {
+export const getServiceBillingRates = defineProcedure('getServiceBillingRates', getServiceBillingRatesInput, async (op, { id }): Promise<Versioned<ServiceBillingRatesView>> => {
+  const { auth } = op;
   requireGrant(auth, 'service', id, 'read', 'service');
-  const service = isUuid(id) ? await findService(ctx.database, auth.workspaceId, id.toLowerCase()) : null;
+  const service = isUuid(id) ? await findService(op.database, auth.workspaceId, id.toLowerCase()) : null;
   if (!service) throw serviceNotFound();
-  return versionedBillingRates(service, await listServiceBillingRates(ctx.database, auth.workspaceId, service.id));
+  return versionedBillingRates(service, await listServiceBillingRates(op.database, auth.workspaceId, service.id));
 });

@@ -4,15 +4,16 @@ import { isUuid } from '../kernel/ids.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { authInput } from '../kernel/inputs.js';
+
 import { serviceNotFound, type ServiceView, versionedService } from './view.js';
 
-export const getServiceInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();
+export const getServiceInput = z.object({ id: z.string().max(64) }).strict();
 
 /** `GET /v1/services/{id}`: one service of the caller's workspace, archived or not (another workspace's: 404). */
-export const getService = defineProcedure('getService', getServiceInput, async (ctx, { auth, id }): Promise<Versioned<ServiceView>> => {
+export const getService = defineProcedure('getService', getServiceInput, async (op, { id }): Promise<Versioned<ServiceView>> => {
+  const { auth } = op;
   requireGrant(auth, 'service', id, 'read', 'service');
-  const row = isUuid(id) ? await findService(ctx.database, auth.workspaceId, id.toLowerCase()) : null;
+  const row = isUuid(id) ? await findService(op.database, auth.workspaceId, id.toLowerCase()) : null;
   if (!row) throw serviceNotFound();
   return versionedService(row);
 });

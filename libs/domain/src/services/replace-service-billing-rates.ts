@@ -7,10 +7,10 @@ import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { findServiceOr404, serviceIdOf, type ServiceBillingRatesView, versionedBillingRates } from './view.js';
 
-export const replaceServiceBillingRatesInput = z.object({ ...writeInput, id: z.string().max(64), ...ServiceBillingRatesReplace.shape }).strict();
+export const replaceServiceBillingRatesInput = z.object({ id: z.string().max(64), ...ServiceBillingRatesReplace.shape }).strict();
 
 /**
  * `PUT /v1/services/{id}/billing-rates`: replaces the whole rate set atomically, compare-and-set on the service's
@@ -18,13 +18,13 @@ export const replaceServiceBillingRatesInput = z.object({ ...writeInput, id: z.s
  * `memberId` names a member of the workspace (null: everyone else), at most one rate per member and `validFrom`
  * (400 with a pointer, nothing written). Writes `service.billing_rates_replaced` in the same transaction.
  */
-export const replaceServiceBillingRates = defineProcedure('replaceServiceBillingRates', replaceServiceBillingRatesInput, async (ctx, input): Promise<Versioned<ServiceBillingRatesView>> => {
-  requireGrant(input.auth, 'service', input.id, 'write', 'service');
-  const { auth, requestId } = input;
+export const replaceServiceBillingRates = defineProcedure('replaceServiceBillingRates', replaceServiceBillingRatesInput, async (op, input): Promise<Versioned<ServiceBillingRatesView>> => {
+  requireGrant(op.auth, 'service', input.id, 'write', 'service');
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   const id = serviceIdOf(input.id);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     await findServiceOr404(tx, workspaceId, id);
     const memberIds = [...new Set(input.rates.flatMap((r) => (r.memberId !== null && isUuid(r.memberId) ? [r.memberId.toLowerCase()] : [])))];
     const members = await lockExistingMemberIds(tx, workspaceId, memberIds);

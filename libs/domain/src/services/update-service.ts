@@ -5,22 +5,22 @@ import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { findServiceOr404, serviceIdOf, type ServiceView, versionedService } from './view.js';
 
-export const updateServiceInput = z.object({ ...writeInput, id: z.string().max(64), ...ServiceUpdate.shape }).strict();
+export const updateServiceInput = z.object({ id: z.string().max(64), ...ServiceUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/services/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale): the given
  * attributes. Writes `service.updated` in the same transaction.
  */
-export const updateService = defineProcedure('updateService', updateServiceInput, async (ctx, input): Promise<Versioned<ServiceView>> => {
-  requireGrant(input.auth, 'service', input.id, 'write', 'service');
-  const { auth, requestId } = input;
+export const updateService = defineProcedure('updateService', updateServiceInput, async (op, input): Promise<Versioned<ServiceView>> => {
+  requireGrant(op.auth, 'service', input.id, 'write', 'service');
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   const id = serviceIdOf(input.id);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const current = await findServiceOr404(tx, workspaceId, id);
     const values = {
       name: input.name ?? current.name,

@@ -4,18 +4,18 @@ import { TagCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { type TagView, versionedTag } from './view.js';
 
-export const createTagInput = z.object({ ...writeInput, ...TagCreate.shape }).strict();
+export const createTagInput = z.object({ ...TagCreate.shape }).strict();
 
 /** `POST /v1/tags`: a new tag (revision 1). Writes `tag.created` in the same transaction. */
-export const createTag = defineProcedure('createTag', createTagInput, async (ctx, input): Promise<Versioned<TagView>> => {
-  requireTypeGrant(input.auth, 'tag', 'write', 'tags');
-  const { auth, requestId } = input;
+export const createTag = defineProcedure('createTag', createTagInput, async (op, input): Promise<Versioned<TagView>> => {
+  requireTypeGrant(op.auth, 'tag', 'write', 'tags');
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const row = await insertTag(tx, workspaceId, { name: input.name, color: input.color ?? null });
     const result = versionedTag(row);
     await appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId: row.id, eventType: 'tag.created', payload: { tag: { ...result.resource }, requestId }, occurredAt: now, result });

@@ -6,23 +6,23 @@ import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { type TagView, versionedTag } from './view.js';
 
-export const updateTagInput = z.object({ ...writeInput, id: z.string().max(64), ...TagUpdate.shape }).strict();
+export const updateTagInput = z.object({ id: z.string().max(64), ...TagUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/tags/{id}`: name and/or color. The registry declares no precondition for this update: the
  * last writer wins. Writes `tag.updated` in the same transaction.
  */
-export const updateTag = defineProcedure('updateTag', updateTagInput, async (ctx, input): Promise<Versioned<TagView>> => {
-  requireGrant(input.auth, 'tag', input.id, 'write', 'tag');
-  const { auth, requestId } = input;
+export const updateTag = defineProcedure('updateTag', updateTagInput, async (op, input): Promise<Versioned<TagView>> => {
+  requireGrant(op.auth, 'tag', input.id, 'write', 'tag');
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw new DomainError('not_found', 'tag not found');
   const id = input.id.toLowerCase();
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const change = {
       ...(input.name === undefined ? {} : { name: input.name }),
       ...(input.color === undefined ? {} : { color: input.color }),

@@ -6,12 +6,12 @@ import { requireProjectAccess, viewerOf } from '../kernel/visibility.js';
 import { isUuid } from '../kernel/ids.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { validationError } from '../roles/permission-model.js';
 import { assertSchedule, cursorFrom } from './rule.js';
 import { taskRecurrenceEventView, type TaskRecurrenceView, versionedTaskRecurrence } from './view.js';
 
-export const createTaskRecurrenceInput = z.object({ ...writeInput, ...TaskRecurrenceCreate.shape }).strict();
+export const createTaskRecurrenceInput = z.object({ ...TaskRecurrenceCreate.shape }).strict();
 
 /**
  * `POST /v1/task-recurrences`: a new series (revision 1) of an unarchived task of the workspace the caller may write
@@ -21,14 +21,14 @@ export const createTaskRecurrenceInput = z.object({ ...writeInput, ...TaskRecurr
  * instant left makes an `ended` series. Writes `task_recurrence.created` in the same transaction, which also
  * completes a held idempotency key.
  */
-export const createTaskRecurrence = defineProcedure('createTaskRecurrence', createTaskRecurrenceInput, async (ctx, input): Promise<Versioned<TaskRecurrenceView>> => {
-  const { auth, requestId } = input;
+export const createTaskRecurrence = defineProcedure('createTaskRecurrence', createTaskRecurrenceInput, async (op, input): Promise<Versioned<TaskRecurrenceView>> => {
+  const { auth, requestId } = op;
   requireTypeGrant(auth, 'task', 'write', 'tasks');
   const schedule = { rule: input.rule, startsOn: input.startsOn, timeZone: input.timeZone };
   assertSchedule(schedule);
   const workspaceId = auth.workspaceId;
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const taskId = input.templateTaskId.toLowerCase();
     // The template as the caller may see it (task grants, project sharing); a series makes tasks in its project: editor or manager there.
     const template = isUuid(taskId) ? await findTask(tx, workspaceId, taskId, viewerOf(auth)) : null;

@@ -17,7 +17,7 @@ import {
   type TaskRecurrenceRecord,
   type Tx,
 } from '@workcell/db';
-import { defineProcedure } from '../kernel/procedure.js';
+import { definePlatformProcedure } from '../kernel/procedure.js';
 import { taskView } from '../tasks/view.js';
 import { instantsBetween, nextInstant } from './rule.js';
 import { scheduleOf, taskOccurrenceView } from './view.js';
@@ -124,7 +124,7 @@ export const materialiseDueTaskRecurrencesInput = z.object({ limit: z.number().i
  * work instead of waiting on each other). Up to `limit` series per run; the next run takes the rest. A series whose
  * transaction fails is rolled back whole and left for the next run, without holding up the others (`failed`).
  */
-export const materialiseDueTaskRecurrences = defineProcedure('materialiseDueTaskRecurrences', materialiseDueTaskRecurrencesInput, async (ctx, { limit }) => {
+export const materialiseDueTaskRecurrences = definePlatformProcedure('materialiseDueTaskRecurrences', materialiseDueTaskRecurrencesInput, async (ctx, { limit }) => {
   const failed: string[] = [];
   let series = 0;
   let occurrences = 0;

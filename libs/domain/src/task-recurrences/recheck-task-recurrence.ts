@@ -3,12 +3,12 @@ import { z } from 'zod';
 import { advanceTaskRecurrence, appendOutboxEvent, listTaskOccurrencesPage } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { appendOccurrencesCreated, materialise, MAX_OCCURRENCES_PER_RUN } from './materialise.js';
 import { expandSchedule, nextInstant } from './rule.js';
 import { onLockedSeries, recurrenceOperation, type RecurrenceOperationView, scheduleOf } from './view.js';
 
-export const recheckTaskRecurrenceInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
+export const recheckTaskRecurrenceInput = z.object({ id: z.string().max(64) }).strict();
 
 /**
  * `POST /v1/task-recurrences/{id}/recheck` (202): re-evaluates the series now. Every instant of its schedule from
@@ -19,9 +19,9 @@ export const recheckTaskRecurrenceInput = z.object({ ...writeInput, id: z.string
  * succeeded; `Location` names the series' occurrences. A paused series is 409 (resume it first), an archived one 409.
  * Writes `task_recurrence.rechecked` (and `task_recurrence.occurrences_created` when it made any).
  */
-export const recheckTaskRecurrence = defineProcedure('recheckTaskRecurrence', recheckTaskRecurrenceInput, async (ctx, input): Promise<RecurrenceOperationView> => {
-  const { auth, requestId } = input;
-  return onLockedSeries(ctx, auth, input.id, 'exclusive', async (tx, series, now) => {
+export const recheckTaskRecurrence = defineProcedure('recheckTaskRecurrence', recheckTaskRecurrenceInput, async (op, input): Promise<RecurrenceOperationView> => {
+  const { auth, requestId } = op;
+  return onLockedSeries(op, auth, input.id, 'exclusive', async (tx, series, now) => {
     const id = series.id;
     if (series.state === 'paused') throw new DomainError('conflict', 'the task recurrence is paused; resume it (status active) first');
     const schedule = scheduleOf(series);

@@ -3,11 +3,11 @@ import { appendOutboxEvent, findTaskOccurrenceIdByEvent } from '@workcell/db';
 import { TaskRecurrenceEvent } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { appendOccurrencesCreated, materialise } from './materialise.js';
 import { onLockedSeries, recurrenceOperation, type RecurrenceOperationView, scheduleOf } from './view.js';
 
-export const submitTaskRecurrenceEventInput = z.object({ ...writeInput, id: z.string().max(64), ...TaskRecurrenceEvent.shape }).strict();
+export const submitTaskRecurrenceEventInput = z.object({ id: z.string().max(64), ...TaskRecurrenceEvent.shape }).strict();
 
 /**
  * `POST /v1/task-recurrences/{id}/events` (202): an external event triggers one occurrence of an event-driven
@@ -17,9 +17,9 @@ export const submitTaskRecurrenceEventInput = z.object({ ...writeInput, id: z.st
  * `task_recurrence.event_received` event; they do not change what is created. A scheduled series takes no events,
  * and a paused, ended or archived one none either: 409 conflict.
  */
-export const submitTaskRecurrenceEvent = defineProcedure('submitTaskRecurrenceEvent', submitTaskRecurrenceEventInput, async (ctx, input): Promise<RecurrenceOperationView> => {
-  const { auth, requestId } = input;
-  return onLockedSeries(ctx, auth, input.id, 'shared', async (tx, series, now) => {
+export const submitTaskRecurrenceEvent = defineProcedure('submitTaskRecurrenceEvent', submitTaskRecurrenceEventInput, async (op, input): Promise<RecurrenceOperationView> => {
+  const { auth, requestId } = op;
+  return onLockedSeries(op, auth, input.id, 'shared', async (tx, series, now) => {
     const id = series.id;
     if (scheduleOf(series).rule.frequency !== 'external') throw new DomainError('conflict', 'only a series with frequency external takes events');
     if (series.state !== 'active') throw new DomainError('conflict', `the task recurrence is ${series.state}; it takes no events`);

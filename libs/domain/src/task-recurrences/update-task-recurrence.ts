@@ -5,12 +5,12 @@ import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { validationError } from '../roles/permission-model.js';
 import { assertSchedule, cursorFrom, type Schedule } from './rule.js';
 import { assertLive, findTaskRecurrenceOr404, findWritableTaskRecurrence, scheduleOf, taskRecurrenceEventView, taskRecurrenceIdOf, type TaskRecurrenceView, versionedTaskRecurrence } from './view.js';
 
-export const updateTaskRecurrenceInput = z.object({ ...writeInput, id: z.string().max(64), ...TaskRecurrenceUpdate.shape }).strict();
+export const updateTaskRecurrenceInput = z.object({ id: z.string().max(64), ...TaskRecurrenceUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/task-recurrences/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale): changes
@@ -20,15 +20,15 @@ export const updateTaskRecurrenceInput = z.object({ ...writeInput, id: z.string(
  * whose schedule has no instant left is `ended`; a new rule with instants left makes an ended series active again.
  * An archived series is 409 until restored. Writes `task_recurrence.updated` in the same transaction.
  */
-export const updateTaskRecurrence = defineProcedure('updateTaskRecurrence', updateTaskRecurrenceInput, async (ctx, input): Promise<Versioned<TaskRecurrenceView>> => {
-  const { auth, requestId } = input;
+export const updateTaskRecurrence = defineProcedure('updateTaskRecurrence', updateTaskRecurrenceInput, async (op, input): Promise<Versioned<TaskRecurrenceView>> => {
+  const { auth, requestId } = op;
   requireTypeGrant(auth, 'task', 'write', 'tasks');
   const workspaceId = auth.workspaceId;
   const id = taskRecurrenceIdOf(input.id);
   const given = { rule: input.rule, startsOn: input.startsOn, timeZone: input.timeZone, status: input.status };
   if (Object.values(given).every((v) => v === undefined)) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const current = await findWritableTaskRecurrence(tx, auth, id);
     assertLive(current);
     const stored = scheduleOf(current);

@@ -3,11 +3,11 @@ import { type Client, inTransaction, insertTask, newTask, outboxEvent } from '@w
 import { TaskCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { requireProjectAccess } from '../kernel/visibility.js';
 import { assertTaskReferences, taskChanges, type TaskView, taskView } from './view.js';
 
-export const createTaskInput = z.object({ ...writeInput, ...TaskCreate.shape }).strict();
+export const createTaskInput = z.object({ ...TaskCreate.shape }).strict();
 
 /**
  * `POST /v1/tasks`: a new open task (revision 1) and its `task.created` event, written together by one statement,
@@ -16,11 +16,12 @@ export const createTaskInput = z.object({ ...writeInput, ...TaskCreate.shape }).
  * project, list and tag checks take no lock, so a transaction would add nothing to them but two round trips and a
  * longer hold on the workspace's event counter.
  */
-export const createTask = defineProcedure('createTask', createTaskInput, async (ctx, input): Promise<TaskView> => {
-  requireTypeGrant(input.auth, 'task', 'write', 'tasks');
-  const { auth, requestId, ...attributes } = input;
+export const createTask = defineProcedure('createTask', createTaskInput, async (op, input): Promise<TaskView> => {
+  requireTypeGrant(op.auth, 'task', 'write', 'tasks');
+  const { auth, requestId } = op;
+  const attributes = input;
   const workspaceId = auth.workspaceId;
-  const now = ctx.now();
+  const now = op.now();
   const changes = taskChanges(attributes);
   const task = newTask(workspaceId, { ...changes, title: attributes.title, tagIds: changes.tagIds ?? [] }, now);
   const view = taskView(task);
@@ -32,5 +33,5 @@ export const createTask = defineProcedure('createTask', createTaskInput, async (
     await insertTask(client, task, event);
     return view;
   };
-  return attributes.assigneeIds?.length ? inTransaction(ctx.database, write) : write(ctx.database);
+  return attributes.assigneeIds?.length ? inTransaction(op.database, write) : write(op.database);
 });

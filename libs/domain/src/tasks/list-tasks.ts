@@ -3,7 +3,7 @@ import { listTasksPage } from '@workcell/db';
 import { isUuid } from '../kernel/ids.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../kernel/inputs.js';
+import { pageInput } from '../kernel/inputs.js';
 import { viewerOf } from '../kernel/visibility.js';
 import { type TaskView, taskView } from './view.js';
 
@@ -11,7 +11,6 @@ const id = z.string().min(1).max(64);
 
 export const listTasksInput = z
   .object({
-    auth: authInput,
     ...pageInput,
     projectId: id.optional(),
     listId: id.optional(),
@@ -22,8 +21,9 @@ export const listTasksInput = z
   .strict();
 
 /** `GET /v1/tasks`: the workspace's unarchived tasks in id (creation) order, filtered. */
-export const listTasks = defineProcedure('listTasks', listTasksInput, async (ctx, input): Promise<{ items: TaskView[]; limit: number; nextCursor: string | null }> => {
-  const { auth, cursor, limit, projectId, listId, assigneeId, status, updatedSince } = input;
+export const listTasks = defineProcedure('listTasks', listTasksInput, async (op, input): Promise<{ items: TaskView[]; limit: number; nextCursor: string | null }> => {
+  const { auth } = op;
+  const { cursor, limit, projectId, listId, assigneeId, status, updatedSince } = input;
   // An id filter that is no UUID names no task: an empty page, without asking the database.
   if ([projectId, listId, assigneeId].some((v) => v !== undefined && !isUuid(v))) return { items: [], limit, nextCursor: null };
   const filter = {
@@ -33,8 +33,8 @@ export const listTasks = defineProcedure('listTasks', listTasksInput, async (ctx
     ...(status === undefined ? {} : { status }),
     ...(updatedSince === undefined ? {} : { updatedSince: new Date(updatedSince) }),
   };
-  const page = await paginate(ctx.config, { workspaceId: auth.workspaceId, list: 'listTasks', filter: { projectId, listId, assigneeId, status, updatedSince } }, { cursor, limit }, (afterId, take) =>
-    listTasksPage(ctx.database, auth.workspaceId, filter, afterId, take, viewerOf(auth)),
+  const page = await paginate(op.config, { workspaceId: auth.workspaceId, list: 'listTasks', filter: { projectId, listId, assigneeId, status, updatedSince } }, { cursor, limit }, (afterId, take) =>
+    listTasksPage(op.database, auth.workspaceId, filter, afterId, take, viewerOf(auth)),
   );
   return { items: page.items.map(taskView), limit, nextCursor: page.nextCursor };
 });

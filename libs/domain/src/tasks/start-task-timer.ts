@@ -3,13 +3,13 @@ import { appendOutboxEvent, findRunningTimer, findTask, inTransaction, insertRun
 import { TaskTimerStart } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { requireMember } from '../credentials/access.js';
 import { holdsBilling, timeEntryEventView, type TimeEntryView, timeEntryView } from '../time-entries/view.js';
 import { taskIdOf, taskNotFound } from './view.js';
 import { requireProjectAccess, viewerOf } from '../kernel/visibility.js';
 
-export const startTaskTimerInput = z.object({ ...writeInput, id: z.string().max(64), ...TaskTimerStart.shape }).strict();
+export const startTaskTimerInput = z.object({ id: z.string().max(64), ...TaskTimerStart.shape }).strict();
 
 /**
  * `POST /v1/tasks/{id}/timer/start`: a running time entry (stopped_at null) of the acting member on the task.
@@ -23,13 +23,13 @@ export const startTaskTimerInput = z.object({ ...writeInput, id: z.string().max(
  * Writes `task.timer_started` and, since the timer is a time entry, `time_entry.created` (the same event any
  * other creation of a time entry writes) in the same transaction.
  */
-export const startTaskTimer = defineProcedure('startTaskTimer', startTaskTimerInput, async (ctx, input): Promise<TimeEntryView> => {
-  const { auth, requestId } = input;
+export const startTaskTimer = defineProcedure('startTaskTimer', startTaskTimerInput, async (op, input): Promise<TimeEntryView> => {
+  const { auth, requestId } = op;
   const memberId = requireMember(auth, 'time tracking');
   const workspaceId = auth.workspaceId;
   const taskId = taskIdOf(input.id);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     const task = await findTask(tx, workspaceId, taskId, viewerOf(auth));
     if (!task) throw taskNotFound();
     // The timer is a time entry in the task's project: adding one changes that project (editor or manager).

@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { appendOutboxEvent, findTask, inTransaction, stopRunningTimer } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { requireMember } from '../credentials/access.js';
 import { holdsBilling, timeEntryEventView, type TimeEntryView, timeEntryView } from '../time-entries/view.js';
 import { taskIdOf, taskNotFound } from './view.js';
 import { viewerOf } from '../kernel/visibility.js';
 
-export const stopTaskTimerInput = z.object({ ...writeInput, id: z.string().max(64) }).strict();
+export const stopTaskTimerInput = z.object({ id: z.string().max(64) }).strict();
 
 /**
  * `POST /v1/tasks/{id}/timer/stop`: ends the acting member's running time entry on this task (stopped_at and
@@ -16,13 +16,13 @@ export const stopTaskTimerInput = z.object({ ...writeInput, id: z.string().max(6
  * nothing changes. A service-account principal: 403 forbidden. Writes `task.timer_stopped` and, since the
  * timer is a time entry, `time_entry.updated` (its end and duration changed) in the same transaction.
  */
-export const stopTaskTimer = defineProcedure('stopTaskTimer', stopTaskTimerInput, async (ctx, input): Promise<TimeEntryView> => {
-  const { auth, requestId } = input;
+export const stopTaskTimer = defineProcedure('stopTaskTimer', stopTaskTimerInput, async (op, input): Promise<TimeEntryView> => {
+  const { auth, requestId } = op;
   const memberId = requireMember(auth, 'time tracking');
   const workspaceId = auth.workspaceId;
   const taskId = taskIdOf(input.id);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     if (!(await findTask(tx, workspaceId, taskId, viewerOf(auth)))) throw taskNotFound();
     const entry = await stopRunningTimer(tx, workspaceId, memberId, taskId, now);
     if (!entry) throw new DomainError('timer_not_running', 'no timer of yours is running on this task');

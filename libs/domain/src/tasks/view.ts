@@ -13,13 +13,13 @@ import {
   updateTaskIfRevision,
 } from '@workcell/db';
 import { TaskCreate } from '@workcell/registry';
-import type { V1AuthContext } from '../kernel/auth-context.js';
+
 import { requireGrant } from '../kernel/grants.js';
 import { requireProjectAccess, requireResourceAccess, viewerOf } from '../kernel/visibility.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { ifMatchFailure } from '../kernel/if-match.js';
-import type { ProcedureContext } from '../kernel/procedure.js';
+import type { Operation } from '../kernel/procedure.js';
 import { tagIssues } from '../tags/tag-issues.js';
 import { archivableFields } from '../kernel/base-view.js';
 
@@ -151,10 +151,8 @@ export function taskIdOf(raw: string): string {
  * then `task.<event>` is appended to the outbox.
  */
 export async function writeTask(
-  ctx: ProcedureContext,
+  op: Operation,
   write: {
-    auth: V1AuthContext;
-    requestId: string | null;
     id: string;
     expectedRevision: number;
     guard: TaskGuard;
@@ -164,12 +162,12 @@ export async function writeTask(
     stateConflict: string;
   },
 ): Promise<TaskView> {
-  const { auth } = write;
+  const { auth } = op;
   requireGrant(auth, 'task', write.id, 'write', 'task');
   const workspaceId = auth.workspaceId;
   const id = taskIdOf(write.id);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     // Sharing: the task's project now and, for a move, the project it goes to (kernel/visibility.ts).
     await requireResourceAccess(tx, auth, 'task', id, 'write', 'task');
     if (write.attributes.projectId != null) await requireProjectAccess(tx, auth, write.attributes.projectId, 'write', 'project', '/projectId');
@@ -183,7 +181,7 @@ export async function writeTask(
       aggregateType: 'task',
       aggregateId: id,
       eventType: write.event,
-      payload: { task: { ...view, timerStartedAt: null }, changed: Object.keys(write.attributes), requestId: write.requestId },
+      payload: { task: { ...view, timerStartedAt: null }, changed: Object.keys(write.attributes), requestId: op.requestId },
       occurredAt: now,
     });
     return view;

@@ -3,7 +3,7 @@ import { listTimeEntriesPage } from '@workcell/db';
 import { isUuid } from '../kernel/ids.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../kernel/inputs.js';
+import { pageInput } from '../kernel/inputs.js';
 import { viewerOf } from '../kernel/visibility.js';
 import { holdsBilling, type TimeEntryView, timeEntryView } from './view.js';
 
@@ -11,7 +11,6 @@ const timestamp = z.iso.datetime({ offset: true });
 
 export const listTimeEntriesInput = z
   .object({
-    auth: authInput,
     ...pageInput,
     taskId: z.string().max(64).optional(),
     projectId: z.string().max(64).optional(),
@@ -29,7 +28,8 @@ export const listTimeEntriesInput = z
 export const listTimeEntries = defineProcedure(
   'listTimeEntries',
   listTimeEntriesInput,
-  async (ctx, { auth, cursor, limit, taskId, projectId, userId, startedFrom, startedTo }): Promise<{ items: TimeEntryView[]; limit: number; nextCursor: string | null }> => {
+  async (op, { cursor, limit, taskId, projectId, userId, startedFrom, startedTo }): Promise<{ items: TimeEntryView[]; limit: number; nextCursor: string | null }> => {
+    const { auth } = op;
     const filter = {
       taskId: taskId?.toLowerCase(),
       projectId: projectId?.toLowerCase(),
@@ -43,10 +43,10 @@ export const listTimeEntries = defineProcedure(
       filter: { taskId: filter.taskId ?? null, projectId: filter.projectId ?? null, userId: filter.memberId ?? null, startedFrom: startedFrom ?? null, startedTo: startedTo ?? null },
     };
     const impossible = [taskId, projectId, userId].some((v) => v !== undefined && !isUuid(v));
-    const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) =>
-      impossible ? [] : listTimeEntriesPage(ctx.database, auth.workspaceId, filter, afterId, take, viewerOf(auth)),
+    const page = await paginate(op.config, scope, { cursor, limit }, async (afterId, take) =>
+      impossible ? [] : listTimeEntriesPage(op.database, auth.workspaceId, filter, afterId, take, viewerOf(auth)),
     );
-    const now = ctx.now();
+    const now = op.now();
     const withBilling = holdsBilling(auth);
     return { items: page.items.map((row) => timeEntryView(row, withBilling, now)), limit, nextCursor: page.nextCursor };
   },

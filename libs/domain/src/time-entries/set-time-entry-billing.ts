@@ -5,24 +5,24 @@ import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { requireResourceAccess } from '../kernel/visibility.js';
 import { type TimeEntryBillingResource, versionedBilling } from './billing.js';
 import { timeEntryIdOf } from './view.js';
 
-export const setTimeEntryBillingInput = z.object({ ...writeInput, id: z.string().max(64), ...TimeEntryBillingSet.shape }).strict();
+export const setTimeEntryBillingInput = z.object({ id: z.string().max(64), ...TimeEntryBillingSet.shape }).strict();
 
 /**
  * `PUT /v1/time-entries/{id}/billing` (time-entries:billing; compare-and-set on the entry's version, 409
  * version_conflict when stale): replaces billable state and rate. Writes `time_entry.billing_set`.
  */
-export const setTimeEntryBilling = defineProcedure('setTimeEntryBilling', setTimeEntryBillingInput, async (ctx, input): Promise<Versioned<TimeEntryBillingResource>> => {
-  requireGrant(input.auth, 'time_entry', input.id, 'write', 'time entry');
-  const { auth, requestId } = input;
+export const setTimeEntryBilling = defineProcedure('setTimeEntryBilling', setTimeEntryBillingInput, async (op, input): Promise<Versioned<TimeEntryBillingResource>> => {
+  requireGrant(op.auth, 'time_entry', input.id, 'write', 'time entry');
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   const id = timeEntryIdOf(input.id);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     // Sharing: changing an entry changes its project (its own, else its task's): editor or manager.
     await requireResourceAccess(tx, auth, 'time_entry', id, 'write', 'time entry');
     const outcome = await setTimeEntryBillingIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), { billable: input.billable, rate: input.billingRate });

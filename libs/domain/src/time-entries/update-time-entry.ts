@@ -5,24 +5,24 @@ import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { requireResourceAccess } from '../kernel/visibility.js';
 import { findTimeEntryOr404, holdsBilling, resolveTimeEntry, timeEntryIdOf, timeEntryEventView, type TimeEntryView, versionedTimeEntry } from './view.js';
 
-export const updateTimeEntryInput = z.object({ ...writeInput, id: z.string().max(64), ...TimeEntryUpdate.shape }).strict();
+export const updateTimeEntryInput = z.object({ id: z.string().max(64), ...TimeEntryUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/time-entries/{id}` (compare-and-set on `expectedVersion`, 409 version_conflict when stale): the
  * given attributes, validated on the resulting entry (a running timer cannot be edited into an invalid range;
  * `endedAt` stops it; a stopped entry cannot be restarted). Writes `time_entry.updated` in the same transaction.
  */
-export const updateTimeEntry = defineProcedure('updateTimeEntry', updateTimeEntryInput, async (ctx, input): Promise<Versioned<TimeEntryView>> => {
-  requireGrant(input.auth, 'time_entry', input.id, 'write', 'time entry');
-  const { auth, requestId } = input;
+export const updateTimeEntry = defineProcedure('updateTimeEntry', updateTimeEntryInput, async (op, input): Promise<Versioned<TimeEntryView>> => {
+  requireGrant(op.auth, 'time_entry', input.id, 'write', 'time entry');
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   const id = timeEntryIdOf(input.id);
-  const now = ctx.now();
-  return inTransaction(ctx.database, async (tx) => {
+  const now = op.now();
+  return inTransaction(op.database, async (tx) => {
     // Sharing: the entry's project now (its own, else its task's) must be one the caller may change; resolveTimeEntry checks the one it moves to.
     await requireResourceAccess(tx, auth, 'time_entry', id, 'write', 'time entry');
     const current = await findTimeEntryOr404(tx, workspaceId, id);

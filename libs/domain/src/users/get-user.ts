@@ -3,14 +3,15 @@ import { findWorkspaceUser } from '@workcell/db';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput } from '../kernel/inputs.js';
+
 import { type UserView, userView } from './view.js';
 
-export const getUserInput = z.object({ auth: authInput, id: z.string().max(64) }).strict();
+export const getUserInput = z.object({ id: z.string().max(64) }).strict();
 
 /** `GET /v1/users/{id}`: one user (membership id) of the caller's workspace; removed or foreign ones are 404. */
-export const getUser = defineProcedure('getUser', getUserInput, async (ctx, { auth, id }): Promise<UserView> => {
-  const row = isUuid(id) ? await findWorkspaceUser(ctx.database, auth.workspaceId, id.toLowerCase()) : null;
+export const getUser = defineProcedure('getUser', getUserInput, async (op, { id }): Promise<UserView> => {
+  const { auth } = op;
+  const row = isUuid(id) ? await findWorkspaceUser(op.database, auth.workspaceId, id.toLowerCase()) : null;
   if (!row) throw new DomainError('not_found', 'user not found');
   return userView(row);
 });

@@ -3,25 +3,25 @@ import { insertWebhook, inTransaction, recordAudit } from '@workcell/db';
 import { WebhookCreate } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { encryptSigningSecret, generateSigningSecret } from './secret.js';
 import { webhookDescription, webhookEventTypes, webhookUrl, type WebhookView, webhookView } from './view.js';
 
-export const createWebhookInput = z.object({ ...writeInput, ...WebhookCreate.shape }).strict();
+export const createWebhookInput = z.object({ ...WebhookCreate.shape }).strict();
 
 /**
  * `POST /v1/webhooks`: a signed subscription owned by the calling credential. Returns the signing secret, once;
  * only its ciphertext is stored. Audited as `webhook.created` (a webhook receives workspace data).
  */
-export const createWebhook = defineProcedure('createWebhook', createWebhookInput, async (ctx, input): Promise<WebhookView & { signingSecret: string }> => {
-  const { auth } = input;
+export const createWebhook = defineProcedure('createWebhook', createWebhookInput, async (op, input): Promise<WebhookView & { signingSecret: string }> => {
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
-  const url = webhookUrl(input.url, ctx.config);
+  const url = webhookUrl(input.url, op.config);
   const eventTypes = webhookEventTypes(input.eventTypes);
   const secret = generateSigningSecret();
-  const { ciphertext, keyId } = encryptSigningSecret(ctx.config, workspaceId, secret);
-  const now = ctx.now();
-  const row = await inTransaction(ctx.database, async (tx) => {
+  const { ciphertext, keyId } = encryptSigningSecret(op.config, workspaceId, secret);
+  const now = op.now();
+  const row = await inTransaction(op.database, async (tx) => {
     const created = await insertWebhook(tx, workspaceId, {
       url,
       description: webhookDescription(input.description) ?? null,
@@ -30,7 +30,7 @@ export const createWebhook = defineProcedure('createWebhook', createWebhookInput
       secretCiphertext: ciphertext,
       secretKeyId: keyId,
     });
-    await recordAudit(tx, { workspaceId, actor: actorOf(auth, input.requestId), action: 'webhook.created', targetType: 'webhook', targetId: created.id, metadata: { eventTypes }, occurredAt: now });
+    await recordAudit(tx, { workspaceId, actor: actorOf(auth, op.requestId), action: 'webhook.created', targetType: 'webhook', targetId: created.id, metadata: { eventTypes }, occurredAt: now });
     return created;
   });
   return { ...webhookView(row, now), signingSecret: secret };

@@ -7,12 +7,12 @@ import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { isWebhookAdministrator, ownerOf } from './access.js';
 import { encryptSigningSecret, generateSigningSecret } from './secret.js';
 import { versionedWebhook, webhookDescription, webhookEventTypes, webhookNotFound, webhookUrl, type WebhookView } from './view.js';
 
-export const updateWebhookInput = z.object({ ...writeInput, id: z.string().max(64), ...WebhookUpdate.shape }).strict();
+export const updateWebhookInput = z.object({ id: z.string().max(64), ...WebhookUpdate.shape }).strict();
 
 /** The PATCH answer: the subscription, with what the owner's actions produced (each present only when asked for). */
 export type UpdatedWebhookView = WebhookView & { readonly signingSecret?: string; readonly recoveredDeliveries?: number; readonly testDeliveryId?: string };
@@ -45,23 +45,23 @@ function recoveryStart(value: string | undefined, now: Date): Date | undefined {
  * who does not own it may only disable it (reason `administrator`); anything else it sends is 403. Audited as
  * `webhook.updated` (with what changed and which actions ran) / `webhook.disabled`.
  */
-export const updateWebhook = defineProcedure('updateWebhook', updateWebhookInput, async (ctx, input): Promise<Versioned<UpdatedWebhookView>> => {
-  const { auth } = input;
+export const updateWebhook = defineProcedure('updateWebhook', updateWebhookInput, async (op, input): Promise<Versioned<UpdatedWebhookView>> => {
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw webhookNotFound();
   const id = input.id.toLowerCase();
-  const url = input.url === undefined ? undefined : webhookUrl(input.url, ctx.config);
+  const url = input.url === undefined ? undefined : webhookUrl(input.url, op.config);
   const eventTypes = input.eventTypes === undefined ? undefined : webhookEventTypes(input.eventTypes);
   const description = webhookDescription(input.description);
   const revision = expectedRevision(input.expectedVersion);
-  const actor = actorOf(auth, input.requestId);
-  const now = ctx.now();
+  const actor = actorOf(auth, op.requestId);
+  const now = op.now();
   const rotate = input.rotateSigningSecret === true;
   if (input.previousSecretExpiresInSeconds !== undefined && !rotate) throw invalid('/previousSecretExpiresInSeconds', 'previousSecretExpiresInSeconds goes with rotateSigningSecret: true');
   const recoverSince = recoveryStart(input.recoverSince, now);
   const sendTest = input.sendTestEvent === true;
   const actions = input.rotateSigningSecret !== undefined || recoverSince !== undefined || input.sendTestEvent !== undefined;
-  return inTransaction(ctx.database, async (tx) => {
+  return inTransaction(op.database, async (tx) => {
     const owned = await findWebhook(tx, workspaceId, id, ownerOf(auth));
     if (!owned) return disableAsAdministrator();
     // A status the subscription already has changes nothing about it (an administrator's reason stays).
@@ -81,16 +81,16 @@ export const updateWebhook = defineProcedure('updateWebhook', updateWebhookInput
       secret === undefined
         ? undefined
         : {
-            ...encryptSigningSecret(ctx.config, workspaceId, secret),
+            ...encryptSigningSecret(op.config, workspaceId, secret),
             previousExpiresAt: new Date(now.getTime() + (input.previousSecretExpiresInSeconds ?? WEBHOOK_PREVIOUS_SECRET_DEFAULT_SECONDS) * 1000),
           };
     const change = { url, description, eventTypes, status, rotateSecret };
     const outcome = await updateWebhookIfRevision(tx, workspaceId, id, auth.credential.id, revision, change);
     if (outcome !== 'updated') throw casFailure(outcome, 'webhook');
     const recoveredDeliveries = recoverSince === undefined ? undefined : await recoverFailedDeliveries(tx, workspaceId, id, recoverSince);
-    const attemptsAllowed = ctx.config.webhooks.retryScheduleMs.length + 1;
+    const attemptsAllowed = op.config.webhooks.retryScheduleMs.length + 1;
     const testDeliveryId = sendTest
-      ? await insertTestDelivery(tx, { workspaceId, subscriptionId: id, ownerCredentialId: auth.credential.id, attemptsAllowed, requestId: input.requestId, now })
+      ? await insertTestDelivery(tx, { workspaceId, subscriptionId: id, ownerCredentialId: auth.credential.id, attemptsAllowed, requestId: op.requestId, now })
       : undefined;
     const changed = Object.entries({ url, description, eventTypes, status: input.status })
       .filter(([, v]) => v !== undefined)
@@ -112,7 +112,7 @@ export const updateWebhook = defineProcedure('updateWebhook', updateWebhookInput
     return { ...updated, resource: { ...updated.resource, ...produced } };
 
     async function disableAsAdministrator(): Promise<Versioned<UpdatedWebhookView>> {
-      const administrator = await isWebhookAdministrator(ctx, auth);
+      const administrator = await isWebhookAdministrator(op, auth);
       const row = administrator ? await findWebhook(tx, workspaceId, id, { administrator: true }) : null;
       if (!row) throw webhookNotFound();
       if (input.status !== 'disabled' || url !== undefined || input.description !== undefined || eventTypes !== undefined || actions || input.previousSecretExpiresInSeconds !== undefined) {

@@ -5,7 +5,7 @@ import { DomainError } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
 import { paginate } from '../kernel/pagination.js';
 import { defineProcedure, type ProcedureContext } from '../kernel/procedure.js';
-import { authInput, pageInput } from '../kernel/inputs.js';
+import { pageInput } from '../kernel/inputs.js';
 import { ownerOf } from './access.js';
 import { type WebhookDeliveryView, webhookDeliveryView, webhookNotFound } from './view.js';
 
@@ -20,30 +20,32 @@ async function ownedWebhook(ctx: ProcedureContext, auth: V1AuthContext, id: stri
   return row;
 }
 
-export const listWebhookDeliveriesInput = z.object({ auth: authInput, id: z.string().max(64), status: z.enum(['pending', 'succeeded', 'failed']).optional(), ...pageInput }).strict();
+export const listWebhookDeliveriesInput = z.object({ id: z.string().max(64), status: z.enum(['pending', 'succeeded', 'failed']).optional(), ...pageInput }).strict();
 
 /** `GET /v1/webhooks/{id}/deliveries`: the owner's view of its subscription's deliveries, oldest first. */
 export const listWebhookDeliveries = defineProcedure(
   'listWebhookDeliveries',
   listWebhookDeliveriesInput,
-  async (ctx, { auth, id, status, cursor, limit }): Promise<{ items: WebhookDeliveryView[]; limit: number; nextCursor: string | null }> => {
-    const webhook = await ownedWebhook(ctx, auth, id);
+  async (op, { id, status, cursor, limit }): Promise<{ items: WebhookDeliveryView[]; limit: number; nextCursor: string | null }> => {
+    const { auth } = op;
+    const webhook = await ownedWebhook(op, auth, id);
     const filter = status === undefined ? {} : { status };
     const scope = { workspaceId: auth.workspaceId, list: `listWebhookDeliveries:${webhook.id}`, filter };
-    const page = await paginate(ctx.config, scope, { cursor, limit }, async (afterId, take) =>
-      listWebhookDeliveriesPage(ctx.database, auth.workspaceId, webhook.id, auth.credential.id, filter, afterId, take),
+    const page = await paginate(op.config, scope, { cursor, limit }, async (afterId, take) =>
+      listWebhookDeliveriesPage(op.database, auth.workspaceId, webhook.id, auth.credential.id, filter, afterId, take),
     );
-    const now = ctx.now();
+    const now = op.now();
     return { items: page.items.map((row) => webhookDeliveryView(row, now)), limit, nextCursor: page.nextCursor };
   },
 );
 
-export const getWebhookDeliveryInput = z.object({ auth: authInput, id: z.string().max(64), deliveryId: z.string().max(64) }).strict();
+export const getWebhookDeliveryInput = z.object({ id: z.string().max(64), deliveryId: z.string().max(64) }).strict();
 
 /** `GET /v1/webhooks/{id}/deliveries/{deliveryId}`: one delivery, for the owner only. */
-export const getWebhookDelivery = defineProcedure('getWebhookDelivery', getWebhookDeliveryInput, async (ctx, { auth, id, deliveryId }): Promise<WebhookDeliveryView> => {
-  const webhook = await ownedWebhook(ctx, auth, id);
-  const row = isUuid(deliveryId) ? await findWebhookDelivery(ctx.database, auth.workspaceId, webhook.id, deliveryId.toLowerCase(), auth.credential.id) : null;
+export const getWebhookDelivery = defineProcedure('getWebhookDelivery', getWebhookDeliveryInput, async (op, { id, deliveryId }): Promise<WebhookDeliveryView> => {
+  const { auth } = op;
+  const webhook = await ownedWebhook(op, auth, id);
+  const row = isUuid(deliveryId) ? await findWebhookDelivery(op.database, auth.workspaceId, webhook.id, deliveryId.toLowerCase(), auth.credential.id) : null;
   if (!row) throw new DomainError('not_found', 'delivery not found');
-  return webhookDeliveryView(row, ctx.now());
+  return webhookDeliveryView(row, op.now());
 });

@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { workspaceUsage } from '@workcell/db';
 import { IDEMPOTENCY_RETENTION_HOURS, V0_MAX_PAGE_SIZE, V0_REQUESTS_PER_MINUTE, V1_MAX_PAGE_SIZE } from '../kernel/limits.js';
 import { defineProcedure } from '../kernel/procedure.js';
-import { authInput } from '../kernel/inputs.js';
 
-export const getWorkspaceEntitlementsInput = z.object({ auth: authInput }).strict();
+export const getWorkspaceEntitlementsInput = z.object({}).strict();
 
 export interface WorkspaceEntitlementsView {
   readonly plan: string;
@@ -19,8 +18,9 @@ export const PLAN = 'standard';
  * limited) and current use (null: not a counted quantity, e.g. a per-minute rate). Limits are read from the
  * same configuration that enforces them, so the document cannot disagree with the behaviour.
  */
-export const getWorkspaceEntitlements = defineProcedure('getWorkspaceEntitlements', getWorkspaceEntitlementsInput, async (ctx, { auth }): Promise<WorkspaceEntitlementsView> => {
-  const usage = await workspaceUsage(ctx.database, auth.workspaceId);
+export const getWorkspaceEntitlements = defineProcedure('getWorkspaceEntitlements', getWorkspaceEntitlementsInput, async (op): Promise<WorkspaceEntitlementsView> => {
+  const { auth } = op;
+  const usage = await workspaceUsage(op.database, auth.workspaceId);
   return {
     plan: PLAN,
     entitlements: [
@@ -28,8 +28,8 @@ export const getWorkspaceEntitlements = defineProcedure('getWorkspaceEntitlement
       { key: 'serviceAccounts', limit: null, used: usage.activeServiceAccounts },
       { key: 'credentials', limit: null, used: usage.activeCredentials },
       { key: 'projects', limit: null, used: usage.projects },
-      { key: 'apiV1.readRequestsPerMinute', limit: ctx.config.v1RateLimits.read, used: null },
-      { key: 'apiV1.writeRequestsPerMinute', limit: ctx.config.v1RateLimits.write, used: null },
+      { key: 'apiV1.readRequestsPerMinute', limit: op.config.v1RateLimits.read, used: null },
+      { key: 'apiV1.writeRequestsPerMinute', limit: op.config.v1RateLimits.write, used: null },
       { key: 'apiV1.maxPageSize', limit: V1_MAX_PAGE_SIZE, used: null },
       { key: 'apiV1.idempotencyKeyRetentionHours', limit: IDEMPOTENCY_RETENTION_HOURS, used: null },
       { key: 'apiV0.requestsPerMinutePerPath', limit: V0_REQUESTS_PER_MINUTE, used: null },

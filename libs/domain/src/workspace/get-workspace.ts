@@ -3,7 +3,7 @@ import { findWorkspace } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 
-export const getWorkspaceInput = z.object({ workspaceId: z.uuid() }).strict();
+export const getWorkspaceInput = z.object({}).strict();
 
 export interface WorkspaceView {
   readonly id: string;
@@ -17,8 +17,9 @@ export interface WorkspaceView {
 }
 
 /** The caller's own workspace (v0: its team). */
-export const getWorkspace = defineProcedure('getWorkspace', getWorkspaceInput, async (ctx, { workspaceId }): Promise<WorkspaceView> => {
-  const workspace = await findWorkspace(ctx.database, workspaceId);
+export const getWorkspace = defineProcedure('getWorkspace', getWorkspaceInput, async (op): Promise<WorkspaceView> => {
+  const { workspaceId } = op.auth;
+  const workspace = await findWorkspace(op.database, workspaceId);
   if (!workspace) throw new DomainError('not_found', 'workspace not found');
   return {
     id: workspace.id,

@@ -5,10 +5,10 @@ import { actorOf } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { writeInput } from '../kernel/inputs.js';
+
 import { versionedSettings, type WorkspaceSettingsView } from './settings-view.js';
 
-export const updateWorkspaceSettingsInput = z.object({ ...writeInput, ...WorkspaceSettingsUpdate.shape }).strict();
+export const updateWorkspaceSettingsInput = z.object({ ...WorkspaceSettingsUpdate.shape }).strict();
 
 /**
  * `PATCH /v1/workspace/settings` (workspace-settings:write, compare-and-set): the sent fields of the safe
@@ -16,10 +16,10 @@ export const updateWorkspaceSettingsInput = z.object({ ...writeInput, ...Workspa
  * sensitive: the change is audited (`workspace.settings_updated`, previous and new values) and written to the
  * outbox in the same transaction.
  */
-export const updateWorkspaceSettings = defineProcedure('updateWorkspaceSettings', updateWorkspaceSettingsInput, async (ctx, input): Promise<Versioned<WorkspaceSettingsView>> => {
-  const { auth, requestId } = input;
+export const updateWorkspaceSettings = defineProcedure('updateWorkspaceSettings', updateWorkspaceSettingsInput, async (op, input): Promise<Versioned<WorkspaceSettingsView>> => {
+  const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
-  const now = ctx.now();
+  const now = op.now();
   const change = {
     ...(input.name === undefined ? {} : { name: input.name }),
     ...(input.locale === undefined ? {} : { locale: input.locale }),
@@ -28,7 +28,7 @@ export const updateWorkspaceSettings = defineProcedure('updateWorkspaceSettings'
     ...(input.defaultCurrency === undefined ? {} : { currency: input.defaultCurrency }),
     ...(input.dateFormat === undefined ? {} : { dateFormat: input.dateFormat }),
   };
-  return inTransaction(ctx.database, async (tx) => {
+  return inTransaction(op.database, async (tx) => {
     const before = await loadWorkspaceSettings(tx, workspaceId);
     const outcome = await updateWorkspaceSettingsIfRevision(tx, workspaceId, expectedRevision(input.expectedVersion), change);
     if (outcome !== 'updated') throw casFailure(outcome, 'workspace settings');
