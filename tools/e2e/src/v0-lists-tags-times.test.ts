@@ -255,6 +255,14 @@ describe('v0 lists, tags, times and users', () => {
       assert.equal(await cell.database.prisma.timeEntry.count({ where: { workspaceId: cell.workspaceId } }), before);
       const named = await createTime(memberless, { userId: cell.ownerMemberId });
       assert.equal(named['userId'], cell.ownerMemberId);
+      // Who the events name (docs/comments-and-activity.md "Actors"): a memberless token acts as nobody (the
+      // platform), a member's token as that member.
+      const actorOf = async (id: string) => {
+        const event = await cell.database.prisma.outboxEvent.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, aggregateId: id, eventType: 'time_entry.created' } });
+        return { type: event.actorType, id: event.actorId };
+      };
+      assert.deepEqual(await actorOf(named._id), { type: null, id: null });
+      assert.deepEqual(await actorOf((await createTime(await teamToken()))._id), { type: 'member', id: cell.ownerMemberId });
     });
 
     it('GET /times pages with page/limit (400 when invalid), without archived or foreign entries; GET /times/{_id} reads one (404 otherwise)', async () => {

@@ -15,7 +15,7 @@ export class AuditController {
   async list(@Op() op: Op, @Input() input: OperationInput<never, AuditQuery>, @Req() request: FastifyRequest) {
     // `limit` is optional (the registry's documented default), like on every other list.
     const limit = input.query.limit ?? CURSOR_PAGE_DEFAULT_LIMIT;
-    const page = await invoke(listAuditEvents, op, { workspaceId: op.auth.workspaceId, ...input.query, limit });
+    const page = await invoke(listAuditEvents, op, { ...input.query, limit });
     return list(page.items, { limit, nextCursor: page.nextCursor }, request);
   }
 }

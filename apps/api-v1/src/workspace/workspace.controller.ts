@@ -15,7 +15,7 @@ export class WorkspaceController {
   /** Also how a client tells authentication failure (401) from authorization failure (403): it needs only workspace:read. */
   @Operation('getWorkspace')
   async getWorkspace(@Op() op: Op, @Res({ passthrough: true }) reply: FastifyReply) {
-    const { revision, updatedAt: _updatedAt, ...workspace } = await invoke(getWorkspace, op, { workspaceId: op.auth.workspaceId });
+    const { revision, updatedAt: _updatedAt, ...workspace } = await invoke(getWorkspace, op, {});
     return versioned(reply, { resource: workspace, revision });
   }
 
