@@ -152,7 +152,7 @@ export class RegistryOperationGate implements OperationGate {
       request.user = user;
       // A v0 request acts through the v1 procedures as its team token's member (identity/v0-acting-context.ts).
       const { tokenMemberId, ...acting } = v0ActingContext(this.ctx, user);
-      request.operation = operationOf(this.ctx, acting, request.id, tokenMemberId);
+      request.operation = operationOf(this.ctx, acting, request.id, { tokenMemberId });
       return;
     }
     const operation = findV1Operation(operationId);

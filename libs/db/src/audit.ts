@@ -1,3 +1,4 @@
+import type { EventActor } from './outbox.js';
 import type { Tx } from './transactions.js';
 import type { Database } from './database.js';
 
@@ -6,6 +7,11 @@ export interface AuditActor {
   readonly principalType: 'member' | 'service_account' | 'system';
   readonly principalId: string | null;
   readonly requestId?: string | null;
+}
+
+/** The audit actor as its events name it: its principal, or null for the platform (`system`). */
+export function eventActorOf(actor: AuditActor): EventActor | null {
+  return actor.principalType === 'system' || actor.principalId === null ? null : { type: actor.principalType, id: actor.principalId };
 }
 
 export interface AuditEntry {

@@ -51,7 +51,12 @@ export interface Database extends Statements {
   close(): Promise<void>;
 }
 
-/** The workspace whose authorization change is running in this async context (Database.changeAuthorization). */
+/**
+ * The workspace whose authorization change is running in this async context (Database.changeAuthorization). The one
+ * AsyncLocalStorage left in this library (issue 28), and on purpose: it carries nothing an operation uses, it only lets
+ * the data layer's authorization writes check that they run inside the epoch's two moves, so a write that forgot
+ * them fails in every test that reaches it. An explicit argument would be trusted instead of checked.
+ */
 const authorizationChange = new AsyncLocalStorage<string>();
 
 /**

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { configFrom } from '@workcell/config';
 import { useTestDatabase } from '@workcell/testing';
 import { createDatabase, type Database } from './database.js';
-import { claimIdempotencyKey, type HeldIdempotencyKey, holdingIdempotencyKey } from './idempotency.js';
+import { claimIdempotencyKey, type HeldIdempotencyKey } from './idempotency.js';
 import { appendOutboxEvent } from './outbox.js';
 import { seedDemoWorkspaceIfEmpty } from './seed.js';
 import { inTransaction } from './transactions.js';
@@ -31,12 +31,10 @@ describe('idempotency keys completed by the mutation', () => {
     claimIdempotencyKey(database, { workspaceId, credentialId, operationId: 'createTag', key, fingerprint: 'f', now, lockMs: 60_000, retentionMs: 86_400_000 });
   /** A mutation that writes its event, with `result`, under the held key; `fail` rolls its transaction back after the write. */
   const mutate = (held: HeldIdempotencyKey, result: unknown, fail = false) =>
-    holdingIdempotencyKey(held, () =>
-      inTransaction(database, async (tx) => {
-        await appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId: randomUUID(), eventType: 'tag.created', payload: {}, result });
-        if (fail) throw new Error('the mutation failed after its write');
-      }),
-    );
+    inTransaction(database, async (tx) => {
+      await appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId: randomUUID(), eventType: 'tag.created', payload: {}, result, actor: null, cause: null, heldKey: held });
+      if (fail) throw new Error('the mutation failed after its write');
+    });
   const afterTheLock = () => new Date(Date.now() + 61_000);
 
   it('a key whose mutation committed is replayed with its result (keys in their order), even after its lock expired', async () => {
@@ -67,7 +65,9 @@ describe('idempotency keys completed by the mutation', () => {
     const first = await claim(key);
     const held: HeldIdempotencyKey = { workspaceId, recordId: first.outcome === 'claimed' ? first.recordId : '', mode: 'run' };
     await mutate(held, undefined);
-    await inTransaction(database, (tx) => appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId: randomUUID(), eventType: 'tag.created', payload: {}, result: { id: 'y' } }));
+    await inTransaction(database, (tx) =>
+      appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId: randomUUID(), eventType: 'tag.created', payload: {}, result: { id: 'y' }, actor: null, cause: null }),
+    );
     assert.equal(held.storedByMutation, undefined);
     assert.equal((await claim(key)).outcome, 'in_progress');
   });

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Prisma } from './generated/prisma/client.js';
 import type { Database } from './database.js';
 import { executeStatement, type SqlClient } from './transactions.js';
@@ -17,8 +16,8 @@ export type IdempotencyClaim =
   | { readonly outcome: 'in_progress' };
 
 /**
- * The idempotency key a request holds while its operation runs (libs/http's IdempotencyInterceptor holds it
- * around the handler). `run`: the operation runs; its mutation stores its result with the key in the same
+ * The idempotency key a request holds while its operation runs (libs/http's IdempotencyInterceptor puts it in the
+ * request's operation, which hands it to every event the operation appends). `run`: the operation runs; its mutation stores its result with the key in the same
  * statement (outboxAppend, for an event that carries the result), and the procedure's result is noted here.
  * `replay`: the stored result stands in for the procedure (invoke returns it), so the handler renders the first
  * response again.
@@ -35,21 +34,8 @@ export interface HeldIdempotencyKey {
   storedByMutation?: unknown;
 }
 
-const heldKey = new AsyncLocalStorage<HeldIdempotencyKey>();
-
-/** Runs `work` holding the idempotency key: everything it calls, to the mutation's statement, sees it. */
-export function holdingIdempotencyKey<T>(held: HeldIdempotencyKey, work: () => T): T {
-  return heldKey.run(held, work);
-}
-
-/** The key the current request holds, if any (heldIdempotencyKey). */
-export function heldIdempotencyKey(): HeldIdempotencyKey | undefined {
-  return heldKey.getStore();
-}
-
-/** The UPDATE that completes the held key with `result`, when the current request holds one for this workspace. */
-function heldKeyCompletion(workspaceId: string, result: unknown): Prisma.Sql | undefined {
-  const held = heldKey.getStore();
+/** The UPDATE that completes the held key with `result`, when the operation holds one (in `run`) for this workspace. */
+function heldKeyCompletion(held: HeldIdempotencyKey | null | undefined, workspaceId: string, result: unknown): Prisma.Sql | undefined {
   if (result === undefined || held?.mode !== 'run' || held.workspaceId !== workspaceId) return undefined;
   held.storedByMutation = result;
   return Prisma.sql`UPDATE idempotency_records SET state = 'completed', result = ${JSON.stringify(result)}::json, completed_by = 'mutation', locked_until = NULL, updated_at = clock_timestamp()
@@ -58,11 +44,11 @@ function heldKeyCompletion(workspaceId: string, result: unknown): Prisma.Sql | u
 
 /**
  * The CTE (after outboxAppend's `appended`) that completes the held key with `result` in the mutation's own
- * statement: the key commits completed exactly when the change commits. Empty outside an idempotent run, or for
+ * statement: the key commits completed exactly when the change commits. Empty without a key held in `run`, or for
  * another workspace's event.
  */
-export function keyCompletion(workspaceId: string, result: unknown): Prisma.Sql {
-  const update = heldKeyCompletion(workspaceId, result);
+export function keyCompletion(held: HeldIdempotencyKey | null | undefined, workspaceId: string, result: unknown): Prisma.Sql {
+  const update = heldKeyCompletion(held, workspaceId, result);
   return update ? Prisma.sql`, key_completed AS (${update})` : Prisma.empty;
 }
 
@@ -70,8 +56,8 @@ export function keyCompletion(workspaceId: string, result: unknown): Prisma.Sql 
  * Completes the held key with `result` inside the caller's transaction, for a mutation that writes no outbox
  * event (an audited one): like keyCompletion, the key commits completed exactly when the change commits.
  */
-export async function completeHeldKey(tx: SqlClient, workspaceId: string, result: unknown): Promise<void> {
-  const update = heldKeyCompletion(workspaceId, result);
+export async function completeHeldKey(tx: SqlClient, held: HeldIdempotencyKey | null | undefined, workspaceId: string, result: unknown): Promise<void> {
+  const update = heldKeyCompletion(held, workspaceId, result);
   if (update) await executeStatement(tx, update);
 }
 

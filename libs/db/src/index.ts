@@ -1,19 +1,9 @@
 export { assertChangingAuthorization, createDatabase, type Database, inAuthorizationTransaction, type Prisma, poolStatements, PrismaClient, type Statements } from './database.js';
-export {
-  claimIdempotencyKey,
-  completeHeldKey,
-  completeIdempotencyKey,
-  type HeldIdempotencyKey,
-  heldIdempotencyKey,
-  holdingIdempotencyKey,
-  type IdempotencyClaim,
-  purgeExpiredIdempotencyRecords,
-  releaseIdempotencyKey,
-} from './idempotency.js';
+export { claimIdempotencyKey, completeHeldKey, completeIdempotencyKey, type HeldIdempotencyKey, type IdempotencyClaim, purgeExpiredIdempotencyRecords, releaseIdempotencyKey } from './idempotency.js';
 export { DEMO_OWNER_EMAIL, DEMO_WORKSPACE_NAME, type DemoTokens, demoTokensStillActive, refreshDemoTokens, seedDemoWorkspaceIfEmpty } from './seed.js';
 export { createWorkspace, type CreatedWorkspace, type FoundedWorkspace, foundWorkspace, OWNER_ROLE_NAME, type WorkspaceFounding } from './workspace-provisioning.js';
 export { type CredentialRecord, findTokenLookup, loadCredential, loadTeamToken, type TeamTokenRecord, type TokenLookup, touchCredential, touchTeamToken } from './identity.js';
-export { type AuditActor, type AuditEntry, type AuditEventRecord, type AuditFilter, listAuditEvents, recordAudit, recordAuthenticationRefusal } from './audit.js';
+export { type AuditActor, type AuditEntry, eventActorOf, type AuditEventRecord, type AuditFilter, listAuditEvents, recordAudit, recordAuthenticationRefusal } from './audit.js';
 export { type CredentialInput, issueCredential, issueFeedToken, issueTeamToken, revokeCredential } from './credentials.js';
 export { findWorkspace, type WorkspaceRecord, workspaceUsage, type WorkspaceUsage } from './workspaces.js';
 export {
@@ -54,9 +44,7 @@ export { archiveRole, findRole, findRolePermissions, insertRole, listRolesPage, 
 export { archiveGroup, findGroup, type GroupMemberRecord, type GroupRecord, insertGroup, listGroupMembersPage, listGroupsPage, replaceGroupMemberLinks, updateGroupIfRevision } from './groups.js';
 export { type CalendarEntry, type FeedTokenRecord, listCalendarEntries, loadFeedToken, touchFeedToken } from './calendar.js';
 export {
-  actingAs,
   appendOutboxEvent,
-  causedBy,
   type DomainEvent,
   type EventActor,
   type EventCause,

@@ -39,7 +39,7 @@ describe('outbox notifications', () => {
   });
 
   const append = (tx: Parameters<typeof appendOutboxEvent>[0]) =>
-    appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId: randomUUID(), eventType: 'tag.created', payload: { tag: {} } });
+    appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId: randomUUID(), eventType: 'tag.created', payload: { tag: {} }, actor: null, cause: null });
 
   it('notifies the workspace on commit, once per transaction', async () => {
     heard.length = 0;
@@ -67,7 +67,7 @@ describe('outbox notifications', () => {
     const occurredAt = new Date('2026-01-02T03:04:05.678Z');
     const aggregateId = randomUUID();
     const sequence = await database.prisma.$transaction((tx) =>
-      appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId, eventType: 'tag.updated', payload: { tag: { name: 'x', at: occurredAt } }, occurredAt }),
+      appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId, eventType: 'tag.updated', payload: { tag: { name: 'x', at: occurredAt } }, occurredAt, actor: null, cause: null }),
     );
     const row = await database.prisma.outboxEvent.findFirstOrThrow({ where: { workspaceId, aggregateId } });
     assert.equal(row.sequence, sequence);

@@ -1,9 +1,8 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import type { AppConfig } from '@workcell/config';
 import type { Tx } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
-import { keyCompletion } from './idempotency.js';
+import { type HeldIdempotencyKey, keyCompletion } from './idempotency.js';
 import { currentTraceparent } from '@workcell/telemetry';
 
 export interface DomainEvent {
@@ -21,8 +20,12 @@ export interface DomainEvent {
    * commits. Not part of the event.
    */
   readonly result?: unknown;
-  /** Who made the change; by default the principal the current procedure acts as (actingAs), null for the platform. */
-  readonly actor?: EventActor | null;
+  /** Who made the change: the principal of the operation that made it; null for the platform itself. */
+  readonly actor: EventActor | null;
+  /** The automation run whose step made the change (docs/automations.md: loops); null for anything else. */
+  readonly cause: EventCause | null;
+  /** The idempotency key the operation holds, completed with `result` by the event's own statement (keyCompletion). */
+  readonly heldKey?: HeldIdempotencyKey | null;
 }
 
 /** The principal whose request made a change: recorded with its events (`actor_type`, `actor_id`). */
@@ -31,38 +34,12 @@ export interface EventActor {
   readonly id: string;
 }
 
-const acting = new AsyncLocalStorage<{ readonly actor: EventActor | null }>();
-
-/**
- * Runs `work` acting as `actor` (null: the platform itself): every event it appends records that actor, so the
- * event log says who made each change (a target's activity is derived from it). The domain's `invoke` runs every
- * procedure this way, with the principal of its auth context.
- */
-export function actingAs<T>(actor: EventActor | null, work: () => T): T {
-  return acting.run({ actor }, work);
-}
-
 /** The automation run whose step is writing (docs/automations.md: loops): recorded with every event it appends. */
 export interface EventCause {
   readonly definitionId: string;
   readonly runId: string;
   /** The run's depth in a chain of automations (1: triggered by a change no automation made). */
   readonly depth: number;
-}
-
-const causing = new AsyncLocalStorage<EventCause>();
-
-/**
- * Runs `work` as a step of an automation run: every event it appends records the definition, the run and the
- * chain's depth, so the relay never lets those events trigger the same definition again and stops a chain across
- * definitions at its bound. A store of its own, so the procedures' actingAs inside `work` keeps it.
- */
-export function causedBy<T>(cause: EventCause, work: () => T): T {
-  return causing.run(cause, work);
-}
-
-function actorOf(event: DomainEvent): EventActor | null {
-  return event.actor !== undefined ? event.actor : (acting.getStore()?.actor ?? null);
 }
 
 /** The channel an outbox append notifies on commit (payload: the workspace id); the worker's relay LISTENs on it. */
@@ -100,14 +77,13 @@ export function outboxEvent(event: DomainEvent): DomainEvent {
  * ${outboxAppend(event)}`, so no event can be written without waking the relay.
  */
 export function outboxAppend(event: DomainEvent): Prisma.Sql {
-  const actor = actorOf(event);
-  const cause = causing.getStore();
+  const { actor, cause } = event;
   return Prisma.sql`appended AS (
       INSERT INTO outbox_events (workspace_id, sequence, aggregate_type, aggregate_id, event_type, payload, occurred_at, actor_type, actor_id, caused_by_definition_id, caused_by_run_id, automation_depth, trace_context)
       VALUES (${event.workspaceId}::uuid, next_event_sequence(${event.workspaceId}::uuid), ${event.aggregateType}, ${event.aggregateId}::uuid,
               ${event.eventType}, ${JSON.stringify(event.payload)}::jsonb, COALESCE(${event.occurredAt ?? null}::timestamptz, clock_timestamp()),
               ${actor?.type ?? null}, ${actor?.id ?? null}::uuid, ${cause?.definitionId ?? null}::uuid, ${cause?.runId ?? null}::uuid, ${cause?.depth ?? 0}::int, ${currentTraceparent()}::text)
-      RETURNING sequence)${keyCompletion(event.workspaceId, event.result)}
+      RETURNING sequence)${keyCompletion(event.heldKey, event.workspaceId, event.result)}
     SELECT appended.sequence FROM appended CROSS JOIN pg_notify(${OUTBOX_CHANNEL}, ${event.workspaceId})`;
 }
 

@@ -95,7 +95,9 @@ if (!PGBOUNCER_AVAILABLE) console.warn('the PgBouncer checks are skipped: pgboun
     const listener = listenForOutboxEvents(config, { onEvent: (id) => heard.push(id), onListening: () => up() });
     try {
       await listening;
-      await database.prisma.$transaction((tx) => appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId: randomUUID(), eventType: 'tag.created', payload: { tag: {} } }));
+      await database.prisma.$transaction((tx) =>
+        appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId: randomUUID(), eventType: 'tag.created', payload: { tag: {} }, actor: null, cause: null }),
+      );
       while (!heard.includes(workspaceId)) await new Promise((r) => setTimeout(r, 10));
     } finally {
       await listener.close();

@@ -27,7 +27,8 @@ describe('outbox readers keep sequence order', () => {
     await database.prisma.outboxEvent.updateMany({ where: { publishedAt: null }, data: { publishedAt: new Date() } });
     sequences = await database.prisma.$transaction(async (tx) => {
       const appended: bigint[] = [];
-      for (let i = 0; i < 12; i++) appended.push(await appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId: randomUUID(), eventType: 'tag.created', payload: { tag: {} } }));
+      for (let i = 0; i < 12; i++)
+        appended.push(await appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId: randomUUID(), eventType: 'tag.created', payload: { tag: {} }, actor: null, cause: null }));
       return appended;
     });
     assert.ok(

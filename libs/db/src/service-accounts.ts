@@ -1,7 +1,7 @@
 import { type AuditActor, recordAudit } from './audit.js';
 import { revokeServiceAccountCredentials } from './credential-admin.js';
 import { assertChangingAuthorization, type Database, inAuthorizationTransaction } from './database.js';
-import { completeHeldKey } from './idempotency.js';
+import { completeHeldKey, type HeldIdempotencyKey } from './idempotency.js';
 import type { Prisma } from './generated/prisma/client.js';
 
 /**
@@ -49,8 +49,8 @@ export async function findServiceAccount(database: Database, workspaceId: string
 export async function createServiceAccount(
   database: Database,
   input: { workspaceId: string; name: string; description: string | null; ownerMemberId: string; actor: AuditActor; now: Date },
-  /** The operation's answer for the new row, stored with a held idempotency key in this transaction (completeHeldKey). */
-  answer?: (row: ServiceAccountRow) => unknown,
+  /** The operation's held idempotency key and its answer for the new row, stored with the key in this transaction (completeHeldKey). */
+  completes?: { heldKey: HeldIdempotencyKey | null | undefined; answer: (row: ServiceAccountRow) => unknown },
 ): Promise<ServiceAccountRow> {
   return database.prisma.$transaction(async (tx) => {
     const row = await tx.serviceAccount.create({
@@ -66,7 +66,7 @@ export async function createServiceAccount(
       metadata: { name: row.name, ownerMemberId: row.ownerMemberId },
       occurredAt: input.now,
     });
-    if (answer) await completeHeldKey(tx, input.workspaceId, answer(row));
+    if (completes) await completeHeldKey(tx, completes.heldKey, input.workspaceId, completes.answer(row));
     return row;
   });
 }

@@ -1,7 +1,7 @@
-import { type AuditActor, recordAudit } from './audit.js';
+import { type AuditActor, eventActorOf, recordAudit } from './audit.js';
 import { Prisma } from './generated/prisma/client.js';
 import { pageIds } from './keyset.js';
-import { appendOutboxEvent } from './outbox.js';
+import { appendOutboxEvent, type EventActor } from './outbox.js';
 import { type CasOutcome, type Client, clientOf, executeStatement } from './transactions.js';
 
 /**
@@ -189,7 +189,7 @@ export async function recoverFailedDeliveries(tx: Client, workspaceId: string, s
  */
 export async function insertTestDelivery(
   tx: Tx,
-  input: { workspaceId: string; subscriptionId: string; ownerCredentialId: string; attemptsAllowed: number; requestId: string | null; now: Date },
+  input: { workspaceId: string; subscriptionId: string; ownerCredentialId: string; attemptsAllowed: number; requestId: string | null; actor: EventActor | null; now: Date },
 ): Promise<string> {
   const { workspaceId, subscriptionId } = input;
   const sequence = await appendOutboxEvent(tx, {
@@ -199,6 +199,8 @@ export async function insertTestDelivery(
     eventType: 'webhook.test',
     payload: { webhook: { id: subscriptionId }, requestId: input.requestId },
     occurredAt: input.now,
+    actor: input.actor,
+    cause: null,
   });
   const [row] = await tx.$queryRaw<{ id: string }[]>`
     INSERT INTO webhook_deliveries (workspace_id, subscription_id, owner_credential_id, event_id, event_type, attempt, attempts_allowed, status, next_attempt_at)
@@ -254,6 +256,8 @@ export async function disableWebhooks(tx: Tx, input: { workspaceId: string; sele
       // Never the url or event types: they are the owner's.
       payload: { webhook: { id: row.id, status: 'disabled', disabledReason: reason, disabledAt: now.toISOString() }, requestId: actor.requestId ?? null },
       occurredAt: now,
+      actor: eventActorOf(actor),
+      cause: null,
     });
   }
   return rows.map((r) => r.id);

@@ -1,5 +1,19 @@
 export { DOMAIN_ERROR_CODES, DomainError, type DomainErrorCode, type FieldIssue, isDomainError } from './kernel/errors.js';
-export { defineProcedure, definePlatformProcedure, invoke, issuesOf, type Operation, operationOf, type Procedure, type ProcedureContext, runHandler } from './kernel/procedure.js';
+export {
+  defineProcedure,
+  definePlatformProcedure,
+  type EventInput,
+  type EventSource,
+  invoke,
+  issuesOf,
+  type Operation,
+  type OperationExtras,
+  operationOf,
+  platformEvents,
+  type Procedure,
+  type ProcedureContext,
+  runHandler,
+} from './kernel/procedure.js';
 export type { AuthGrant, CredentialMetadata, Principal, V1AuthContext } from './kernel/auth-context.js';
 export {
   authenticateCredential,

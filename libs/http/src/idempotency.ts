@@ -3,8 +3,8 @@ import { type CallHandler, type ExecutionContext, Injectable, type NestIntercept
 import type { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { catchError, from, mergeMap, Observable, of } from 'rxjs';
-import { claimIdempotencyKey, completeIdempotencyKey, type Database, type HeldIdempotencyKey, holdingIdempotencyKey, releaseIdempotencyKey } from '@workcell/db';
-import { IDEMPOTENCY_RETENTION_HOURS, type V1AuthContext } from '@workcell/domain';
+import { claimIdempotencyKey, completeIdempotencyKey, type Database, type HeldIdempotencyKey, releaseIdempotencyKey } from '@workcell/db';
+import { IDEMPOTENCY_RETENTION_HOURS, type Operation } from '@workcell/domain';
 import { canonicalJson, findV1Operation, IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from '@workcell/registry';
 import { OPERATION_METADATA } from './operations.js';
 import { ProtocolError } from './problems.js';
@@ -25,7 +25,7 @@ const REPLAYED_HEADERS = ['location', 'etag'];
  * the workspace (the same key on two operations names two requests) and are kept 24 hours. A request that
  * fails frees its key, so the retry runs again.
  *
- * The handler runs holding the key (libs/db holdingIdempotencyKey): the operation's mutation stores the
+ * The handler runs holding the key (the request's operation carries it: `op.idempotencyKey`): its mutation stores the
  * procedure's result with the key in its own statement, so the key is completed exactly when the change commits
  * and a process that dies between the two cannot let a retry run the operation again. A replay runs the handler
  * with the stored result standing in for its procedure (invoke), so it renders the first response again: status,
@@ -42,11 +42,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const operationId = this.reflector.get<string | undefined>(OPERATION_METADATA, context.getHandler());
     const operation = operationId ? findV1Operation(operationId) : undefined;
     const http = context.switchToHttp();
-    const request = http.getRequest<FastifyRequest & { user?: V1AuthContext }>();
+    const request = http.getRequest<FastifyRequest & { operation?: Operation }>();
     const key = request.headers[IDEMPOTENCY_KEY_HEADER];
-    if (!operation?.idempotent || typeof key !== 'string' || !request.user) return next.handle();
+    if (!operation?.idempotent || typeof key !== 'string' || !request.operation) return next.handle();
     const reply = http.getResponse<FastifyReply>();
-    const auth = request.user;
+    const { auth } = request.operation;
     const fingerprint = createHash('sha256')
       .update(canonicalJson([operation.operationId, request.url, request.body ?? null]))
       .digest('hex');
@@ -60,13 +60,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
             throw new ProtocolError(409, 'idempotency_request_in_progress', 'a request with this Idempotency-Key is still being processed; retry later', [], { 'retry-after': '1' });
           case 'replay':
             reply.header('idempotency-replayed', 'true');
-            if ('result' in claim) return holding({ workspaceId: auth.workspaceId, recordId: '', mode: 'replay', result: claim.result }, next);
+            if ('result' in claim) return holding(request, { workspaceId: auth.workspaceId, recordId: '', mode: 'replay', result: claim.result }, next);
             for (const [name, value] of Object.entries(claim.headers)) reply.header(name, value);
             reply.status(claim.status);
             return of(claim.body ?? undefined);
           case 'claimed': {
             const held: HeldIdempotencyKey = { workspaceId: auth.workspaceId, recordId: claim.recordId, mode: 'run' };
-            return holding(held, next).pipe(
+            return holding(request, held, next).pipe(
               mergeMap(async (body: unknown) => {
                 // The mutation completed the key with the result the handler rendered: nothing is left to store.
                 const stored = held.storedByMutation;
@@ -91,9 +91,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 }
 
-/** Runs the handler (subscribed to inside the key's async context, so its procedure and mutation see the key). */
-function holding(held: HeldIdempotencyKey, next: CallHandler): Observable<unknown> {
-  return new Observable((subscriber) => holdingIdempotencyKey(held, () => next.handle().subscribe(subscriber)));
+/**
+ * Runs the handler holding the key: the request's operation carries it from here on (`@Op()` reads the operation when
+ * the handler runs, after the interceptors), so its procedure and mutation see it.
+ */
+function holding(request: { operation?: Operation }, held: HeldIdempotencyKey, next: CallHandler): Observable<unknown> {
+  request.operation = { ...request.operation!, idempotencyKey: held };
+  return next.handle();
 }
 
 /**

@@ -79,7 +79,7 @@ describe('v1 change feed and event catalog', () => {
     // Another workspace's events, with sequences that overlap this workspace's.
     await cell.database.prisma.$transaction(async (tx) => {
       for (const eventType of ['tag.created', 'tag.updated', 'tag.archived']) {
-        await appendOutboxEvent(tx, { workspaceId: other.workspaceId, aggregateType: 'tag', aggregateId: other.tagId, eventType, payload: {} });
+        await appendOutboxEvent(tx, { actor: null, cause: null, workspaceId: other.workspaceId, aggregateType: 'tag', aggregateId: other.tagId, eventType, payload: {} });
       }
     });
   });
@@ -459,7 +459,9 @@ describe('v1 change feed and event catalog', () => {
     };
     /** An outbox event of another workspace, committed as a domain write would (it notifies that workspace). */
     const commitElsewhere = () =>
-      cell.database.prisma.$transaction((tx) => appendOutboxEvent(tx, { workspaceId: other.workspaceId, aggregateType: 'tag', aggregateId: other.tagId, eventType: 'tag.updated', payload: {} }));
+      cell.database.prisma.$transaction((tx) =>
+        appendOutboxEvent(tx, { actor: null, cause: null, workspaceId: other.workspaceId, aggregateType: 'tag', aggregateId: other.tagId, eventType: 'tag.updated', payload: {} }),
+      );
 
     it('a held follower gets the event committed after its request started (woken by the commit, not by the deadline)', async () => {
       const start = await head();

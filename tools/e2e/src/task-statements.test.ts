@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { V1_SCOPES } from '@workcell/credentials';
-import { claimIdempotencyKey, createDatabase, type Database, holdingIdempotencyKey, poolStatements, PrismaClient, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { claimIdempotencyKey, createDatabase, type Database, poolStatements, PrismaClient, seedDemoWorkspaceIfEmpty } from '@workcell/db';
 import { createTask, getTask, invoke, listTasks, operationOf, type ProcedureContext, type TaskView, updateTask, type V1AuthContext } from '@workcell/domain';
 import { useTestEnvironment } from '@workcell/testing';
 
@@ -129,7 +129,7 @@ describe('v1 task statements', () => {
       assert.equal(claim.outcome, 'claimed');
       recordId = claim.outcome === 'claimed' ? claim.recordId : '';
       // The create's own statement completes the key with its result (the interceptor then has nothing to store).
-      return holdingIdempotencyKey({ workspaceId, recordId, mode: 'run' }, () => invoke(createTask, operationOf(ctx, auth, 'r2'), { ...body }));
+      return invoke(createTask, operationOf(ctx, auth, 'r2', { idempotencyKey: { workspaceId, recordId, mode: 'run' } }), { ...body });
     });
     assert.equal(keyed.statements.length, 2, keyed.statements.join('\n'));
     const key = await seeding.prisma.idempotencyRecord.findFirstOrThrow({ where: { workspaceId, id: recordId }, select: { state: true, completedBy: true, result: true } });

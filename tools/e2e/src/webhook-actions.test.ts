@@ -39,7 +39,7 @@ describe('webhook actions: rotate, recover, test event; the history', () => {
   const emit = async (eventType: string) =>
     cell.database.prisma.$transaction(async (tx) => {
       const aggregateId = randomUUID();
-      await appendOutboxEvent(tx, { workspaceId: cell.workspaceId, aggregateType: eventType.split('.')[0]!, aggregateId, eventType, payload: { note: 'x' } });
+      await appendOutboxEvent(tx, { actor: null, cause: null, workspaceId: cell.workspaceId, aggregateType: eventType.split('.')[0]!, aggregateId, eventType, payload: { note: 'x' } });
       return (await tx.outboxEvent.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, aggregateId } })).id;
     });
   const deliveriesOf = (subscriptionId: string) => cell.database.prisma.webhookDelivery.findMany({ where: { workspaceId: cell.workspaceId, subscriptionId }, orderBy: { id: 'asc' } });

@@ -76,7 +76,7 @@ describe('webhook delivery', () => {
       const ids: string[] = [];
       for (const e of events) {
         const aggregateId = randomUUID();
-        await appendOutboxEvent(tx, { workspaceId: cell.workspaceId, aggregateId, ...e });
+        await appendOutboxEvent(tx, { actor: null, cause: null, workspaceId: cell.workspaceId, aggregateId, ...e });
         ids.push((await tx.outboxEvent.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, aggregateId } })).id);
       }
       return ids;
@@ -263,7 +263,7 @@ describe('webhook delivery', () => {
     const ids = await cell.database.prisma.$transaction(async (tx) => {
       const out: string[] = [];
       for (const aggregateId of [granted, randomUUID()]) {
-        await appendOutboxEvent(tx, { workspaceId: cell.workspaceId, aggregateId, aggregateType: 'tag', eventType: 'tag.updated', payload: { tag: {} } });
+        await appendOutboxEvent(tx, { actor: null, cause: null, workspaceId: cell.workspaceId, aggregateId, aggregateType: 'tag', eventType: 'tag.updated', payload: { tag: {} } });
         out.push((await tx.outboxEvent.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, aggregateId } })).id);
       }
       return out;

@@ -56,7 +56,7 @@ describe('webhook dispatcher: fair share, circuit breaker, leases', () => {
       const ids: string[] = [];
       for (let i = 0; i < count; i++) {
         const aggregateId = randomUUID();
-        await appendOutboxEvent(tx, { workspaceId, aggregateType: eventType.split('.')[0]!, aggregateId, eventType, payload: {} });
+        await appendOutboxEvent(tx, { actor: null, cause: null, workspaceId, aggregateType: eventType.split('.')[0]!, aggregateId, eventType, payload: {} });
         ids.push((await tx.outboxEvent.findFirstOrThrow({ where: { workspaceId, aggregateId } })).id);
       }
       return ids;

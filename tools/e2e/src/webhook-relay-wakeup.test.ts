@@ -37,7 +37,7 @@ describe('webhook relay wake-up', () => {
   const emit = async () =>
     database.prisma.$transaction(async (tx) => {
       const aggregateId = randomUUID();
-      await appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId, eventType: 'tag.created', payload: { tag: { id: aggregateId } } });
+      await appendOutboxEvent(tx, { actor: null, cause: null, workspaceId, aggregateType: 'tag', aggregateId, eventType: 'tag.created', payload: { tag: { id: aggregateId } } });
       return (await tx.outboxEvent.findFirstOrThrow({ where: { workspaceId, aggregateId } })).id;
     });
   const delivered = (eventId: string) => waitFor(`the delivery of ${eventId}`, () => received.includes(eventId));

@@ -14,8 +14,8 @@ import { resolveTarget, type Target, type TargetType, targetTypeInput } from '..
  *   `commented`, `comment-edited`, `comment-deleted`), oldest first by sequence (commit order), keyset-paged.
  * - Only events this credential could learn of through the change feed appear (the catalog's read scopes and
  *   payload rules, events/catalog.ts): timer events need time-entries:read, comment events comments:read, ….
- * - The actor is what the event recorded: the principal whose request appended it (`invoke` acts as it, libs/db
- *   `actingAs`). Events without one were made by the platform itself (worker jobs, e.g. a project lifecycle
+ * - The actor is what the event recorded: the principal of the operation that emitted it (`op.emit`,
+ *   kernel/procedure.ts). Events without one were made by the platform itself (worker jobs, e.g. a project lifecycle
  *   transition) or recorded before actors were: `system`, actorId null. Nothing is guessed from other tables.
  * - The target's rule (kernel/targets.ts): its type's read scope (403), a service account's grant on it, its
  *   existence in the workspace and its project's sharing (404: a project, or a task in a project, the caller may

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, endAutomationRun, inTransaction, lockAutomationRun } from '@workcell/db';
+import { endAutomationRun, inTransaction, lockAutomationRun } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 
@@ -47,7 +47,7 @@ export const abortAutomationRun = defineProcedure('abortAutomationRun', abortAut
       completedAt: when,
       error: null,
     };
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId: auth.workspaceId,
       aggregateType: 'automation_run',
       aggregateId: id,

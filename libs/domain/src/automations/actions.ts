@@ -3,7 +3,7 @@ import { findTask, type Tx } from '@workcell/db';
 import { TaskCreate, TaskUpdate } from '@workcell/registry';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import type { FieldIssue } from '../kernel/errors.js';
-import { invoke, operationOf, type ProcedureContext } from '../kernel/procedure.js';
+import { invoke, type Operation } from '../kernel/procedure.js';
 import { findVisibleTarget, TARGETS, type TargetType } from '../kernel/targets.js';
 import { createComment } from '../comments/create-comment.js';
 import { COMMENT_BODY_MAX } from '../comments/view.js';
@@ -26,10 +26,10 @@ export interface AutomationActionSpec {
   readonly requiredScopes: readonly string[];
   readonly input: z.ZodType;
   /**
-   * Applies the step with the owner's authority. `op.database` is the step's transaction (withinTransaction), so
-   * the effect commits together with the run's cursor, or not at all.
+   * Applies the step as `op`: the owner's authority, the run as the cause of its events, and `op.database` the step's
+   * transaction (withinTransaction), so the effect commits together with the run's cursor, or not at all.
    */
-  readonly run: (ctx: ProcedureContext, auth: V1AuthContext, input: Record<string, unknown>) => Promise<StepOutcome>;
+  readonly run: (op: Operation, input: Record<string, unknown>) => Promise<StepOutcome>;
   /**
    * The ids of an input (matching `input`) that name nothing of the caller's workspace it may see, with pointers
    * into the input: the reference checks of the action's procedure, made when the flow is written (create, update,
@@ -61,8 +61,8 @@ export const AUTOMATION_ACTIONS: readonly AutomationActionSpec[] = [
     category: 'tasks',
     requiredScopes: ['tasks:write'],
     input: TaskCreate,
-    run: async (ctx, auth, input) => {
-      await invoke(createTask, operationOf(ctx, auth, null), input);
+    run: async (op, input) => {
+      await invoke(createTask, op, input);
       return null;
     },
     referenceIssues: (tx, auth, input) => taskReferenceIssues(tx, auth.workspaceId, input as TaskAttributes),
@@ -74,11 +74,11 @@ export const AUTOMATION_ACTIONS: readonly AutomationActionSpec[] = [
     category: 'tasks',
     requiredScopes: ['tasks:write'],
     input: TaskUpdateInput,
-    run: async (ctx, auth, input) => {
+    run: async (op, input) => {
       const { taskId, ...attributes } = input as { taskId: string };
-      const task = await findTask(ctx.database, auth.workspaceId, taskIdOf(taskId));
+      const task = await findTask(op.database, op.auth.workspaceId, taskIdOf(taskId));
       if (task === null) throw taskNotFound();
-      await invoke(updateTask, operationOf(ctx, auth, null), { ...attributes, id: taskId, expectedRevision: task.revision });
+      await invoke(updateTask, op, { ...attributes, id: taskId, expectedRevision: task.revision });
       return null;
     },
     referenceIssues: async (tx, auth, input) => {
@@ -94,8 +94,8 @@ export const AUTOMATION_ACTIONS: readonly AutomationActionSpec[] = [
     category: 'comments',
     requiredScopes: ['comments:write'],
     input: CommentInput,
-    run: async (ctx, auth, input) => {
-      await invoke(createComment, operationOf(ctx, auth, null), input);
+    run: async (op, input) => {
+      await invoke(createComment, op, input);
       return null;
     },
     referenceIssues: async (tx, auth, input) => {
@@ -113,7 +113,7 @@ export const AUTOMATION_ACTIONS: readonly AutomationActionSpec[] = [
     category: 'flow',
     requiredScopes: [],
     input: DelayInput,
-    run: async (_ctx, _auth, input) => ({ delaySeconds: (input as { seconds: number }).seconds }),
+    run: async (_op, input) => ({ delaySeconds: (input as { seconds: number }).seconds }),
   },
 ];
 

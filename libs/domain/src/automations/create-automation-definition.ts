@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, insertAutomationDefinition, inTransaction } from '@workcell/db';
+import { insertAutomationDefinition, inTransaction } from '@workcell/db';
 import { AutomationDefinitionCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
@@ -22,7 +22,7 @@ export const createAutomationDefinition = defineProcedure('createAutomationDefin
     await assertFlow(tx, auth, trigger, steps);
     const row = await insertAutomationDefinition(tx, auth.workspaceId, { name: input.name, description: input.description ?? null, trigger, steps });
     const result = versionedAutomationDefinition(row);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId: auth.workspaceId,
       aggregateType: 'automation_definition',
       aggregateId: row.id,

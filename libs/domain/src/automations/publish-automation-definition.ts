@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, findAutomationDefinition, inTransaction, publishAutomationDefinition as publishDraft } from '@workcell/db';
+import { findAutomationDefinition, inTransaction, publishAutomationDefinition as publishDraft } from '@workcell/db';
 import { AutomationPublish } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -42,7 +42,7 @@ export const publishAutomationDefinition = defineProcedure('publishAutomationDef
     }
     const result = automationVersionView(version);
     const row = (await findAutomationDefinition(tx, auth.workspaceId, id))!;
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId: auth.workspaceId,
       aggregateType: 'automation_definition',
       aggregateId: id,

@@ -1,8 +1,6 @@
 import {
   advanceAutomationRun,
-  appendOutboxEvent,
   type AutomationRunRecord,
-  causedBy,
   endAutomationRun,
   findAutomationDefinition,
   findAutomationRun,
@@ -20,7 +18,7 @@ import { mayReceiveEvent } from '../events/receivable.js';
 import { authorityOf } from '../identity/authenticate-credential.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { DomainError, isDomainError } from '../kernel/errors.js';
-import { issuesOf, type ProcedureContext } from '../kernel/procedure.js';
+import { issuesOf, operationOf, platformEvents, type ProcedureContext } from '../kernel/procedure.js';
 import { assertScopes } from '../kernel/scopes.js';
 import { automationAction } from './actions.js';
 import { type AutomationStep, automationRunEventView, resolveTemplates } from './view.js';
@@ -47,20 +45,25 @@ const ENDED = { succeeded: 'succeeded', failed: 'failed' } as const;
 /** Ends a running run and writes its event (nothing when it had ended already: aborted meanwhile, or a duplicate). */
 async function end(ctx: ProcedureContext, run: AutomationRunRecord, status: 'succeeded' | 'failed', error: Failure | null): Promise<void> {
   const now = ctx.now();
-  await causedBy({ definitionId: run.definitionId, runId: run.id, depth: run.depth }, () =>
-    inTransaction(ctx.database, async (tx) => {
-      const ended = await endAutomationRun(tx, run.workspaceId, run.id, { status, error }, now);
-      if (!ended) return;
-      await appendOutboxEvent(tx, {
-        workspaceId: run.workspaceId,
-        aggregateType: 'automation_run',
-        aggregateId: run.id,
-        eventType: `automation_run.${ENDED[status]}`,
-        payload: { automationRun: automationRunEventView(ended) },
-        occurredAt: now,
-      });
-    }),
-  );
+  // The run's own events name it as their cause, so they never trigger its definition again.
+  const events = platformEvents(causeOf(run));
+  await inTransaction(ctx.database, async (tx) => {
+    const ended = await endAutomationRun(tx, run.workspaceId, run.id, { status, error }, now);
+    if (!ended) return;
+    await events.emit(tx, {
+      workspaceId: run.workspaceId,
+      aggregateType: 'automation_run',
+      aggregateId: run.id,
+      eventType: `automation_run.${ENDED[status]}`,
+      payload: { automationRun: automationRunEventView(ended) },
+      occurredAt: now,
+    });
+  });
+}
+
+/** What a run's events record as their cause (docs/automations.md: loops). */
+function causeOf(run: AutomationRunRecord) {
+  return { definitionId: run.definitionId, runId: run.id, depth: run.depth };
 }
 
 /** The owner's authority now, or why it cannot act (a revoked, expired or inactive owner never acts). */
@@ -154,19 +157,19 @@ async function applyStep(
   }
   const now = ctx.now();
   const { workspaceId, id: runId } = run;
-  return causedBy({ definitionId: run.definitionId, runId, depth: run.depth }, () =>
-    inTransaction(ctx.database, async (tx) => {
-      const locked = await lockAutomationRun(tx, workspaceId, runId);
-      if (!locked || locked.status !== 'running' || locked.stepsCompleted !== index) return 'skipped' as const;
-      // A delay this job was enqueued to end is over; otherwise the action runs (a delay asks for its wait).
-      const elapsedDelay = step.actionId === 'flow.delay' && index === resumedAt - 1;
-      const outcome = elapsedDelay ? null : await action.run({ ...ctx, database: withinTransaction(ctx.database, tx) }, owner, parsed.data as Record<string, unknown>);
-      const resumeAt = outcome === null ? null : new Date(now.getTime() + outcome.delaySeconds * 1000);
-      if (!(await advanceAutomationRun(tx, workspaceId, runId, index, resumeAt, now))) return 'skipped' as const;
-      if (outcome !== null) await scheduler.resume({ workspaceId, runId, step: index + 1 }, outcome.delaySeconds * 1000);
-      return outcome === null ? ('applied' as const) : ('waiting' as const);
-    }),
-  );
+  return inTransaction(ctx.database, async (tx) => {
+    const locked = await lockAutomationRun(tx, workspaceId, runId);
+    if (!locked || locked.status !== 'running' || locked.stepsCompleted !== index) return 'skipped' as const;
+    // A delay this job was enqueued to end is over; otherwise the action runs (a delay asks for its wait).
+    const elapsedDelay = step.actionId === 'flow.delay' && index === resumedAt - 1;
+    // The step acts as the owner, in this transaction, with the run as the cause of its events.
+    const stepOp = operationOf({ ...ctx, database: withinTransaction(ctx.database, tx) }, owner, null, { cause: causeOf(run) });
+    const outcome = elapsedDelay ? null : await action.run(stepOp, parsed.data as Record<string, unknown>);
+    const resumeAt = outcome === null ? null : new Date(now.getTime() + outcome.delaySeconds * 1000);
+    if (!(await advanceAutomationRun(tx, workspaceId, runId, index, resumeAt, now))) return 'skipped' as const;
+    if (outcome !== null) await scheduler.resume({ workspaceId, runId, step: index + 1 }, outcome.delaySeconds * 1000);
+    return outcome === null ? ('applied' as const) : ('waiting' as const);
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, inTransaction, updateAutomationDefinitionIfRevision } from '@workcell/db';
+import { inTransaction, updateAutomationDefinitionIfRevision } from '@workcell/db';
 import { AutomationDefinitionUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -48,7 +48,7 @@ export const updateAutomationDefinition = defineProcedure('updateAutomationDefin
     });
     if (outcome !== 'updated') throw casFailure(outcome, 'automation definition');
     const row = await findAutomationDefinitionOr404(tx, auth, id);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId: auth.workspaceId,
       aggregateType: 'automation_definition',
       aggregateId: id,

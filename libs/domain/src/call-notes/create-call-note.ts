@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, contactKindOf, insertCallNote, inTransaction } from '@workcell/db';
+import { contactKindOf, insertCallNote, inTransaction } from '@workcell/db';
 import { CallNoteCreate } from '@workcell/registry';
 import { isUuid } from '../kernel/ids.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -33,7 +33,7 @@ export const createCallNote = defineProcedure('createCallNote', createCallNoteIn
       occurredAt: input.occurredAt === undefined ? now : new Date(input.occurredAt),
     });
     const result = versionedCallNote(row);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'call_note',
       aggregateId: row.id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, findCallNote, inTransaction, updateCallNoteAttributes } from '@workcell/db';
+import { findCallNote, inTransaction, updateCallNoteAttributes } from '@workcell/db';
 import { CallNoteUpdate } from '@workcell/registry';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
@@ -32,7 +32,7 @@ export const updateCallNote = defineProcedure('updateCallNote', updateCallNoteIn
     const row = await findCallNote(tx, workspaceId, id);
     if (!row) throw new DomainError('not_found', 'call note not found');
     const result = versionedCallNote(row);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'call_note',
       aggregateId: id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, insertComment, inTransaction } from '@workcell/db';
+import { insertComment, inTransaction } from '@workcell/db';
 import { requireTypeGrant } from '../kernel/grants.js';
 
 import { defineProcedure } from '../kernel/procedure.js';
@@ -27,7 +27,7 @@ export const createComment = defineProcedure('createComment', createCommentInput
     const target = await resolveTarget(tx, auth, { type: input.targetType, id: input.targetId }, { project: 'write', reference: { pointer: '/targetId', live: true } });
     const row = await insertComment(tx, workspaceId, { targetType: target.kind, targetId: target.id, author: auth.principal, body: input.body });
     const result = versionedComment(row);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'comment',
       aggregateId: row.id,

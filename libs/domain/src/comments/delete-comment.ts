@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, markCommentDeleted } from '@workcell/db';
+import { markCommentDeleted } from '@workcell/db';
 
 import { defineProcedure } from '../kernel/procedure.js';
 import { commentNotFound, commentView, deletedCommentView, requireAuthorOrModerator, writeComment } from './view.js';
@@ -18,7 +18,7 @@ export const deleteComment = defineProcedure('deleteComment', deleteCommentInput
     await requireAuthorOrModerator(tx, auth, existing);
     const { workspaceId } = auth;
     if (!(await markCommentDeleted(tx, workspaceId, existing.id, now))) throw commentNotFound();
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'comment',
       aggregateId: existing.id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, findComment, updateCommentBody } from '@workcell/db';
+import { findComment, updateCommentBody } from '@workcell/db';
 
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
@@ -21,7 +21,7 @@ export const updateComment = defineProcedure('updateComment', updateCommentInput
     const row = await findComment(tx, workspaceId, existing.id);
     if (!row) throw commentNotFound();
     const result = versionedComment(row);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'comment',
       aggregateId: row.id,

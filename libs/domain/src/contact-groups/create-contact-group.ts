@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, insertContactGroup, inTransaction, lockContactGroupHierarchy } from '@workcell/db';
+import { insertContactGroup, inTransaction, lockContactGroupHierarchy } from '@workcell/db';
 import { ContactGroupCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
@@ -26,7 +26,7 @@ export const createContactGroup = defineProcedure('createContactGroup', createCo
     }
     const row = await insertContactGroup(tx, workspaceId, { name: input.name, parentId });
     const result = versionedContactGroup(row);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'contact_group',
       aggregateId: row.id,

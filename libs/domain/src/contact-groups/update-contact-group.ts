@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, contactGroupAncestors, findContactGroup, inTransaction, lockContactGroupHierarchy, updateContactGroupIfRevision } from '@workcell/db';
+import { contactGroupAncestors, findContactGroup, inTransaction, lockContactGroupHierarchy, updateContactGroupIfRevision } from '@workcell/db';
 import { ContactGroupUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
@@ -52,7 +52,7 @@ export const updateContactGroup = defineProcedure('updateContactGroup', updateCo
     const result = versionedContactGroup(updated);
     const contactGroup = { ...result.resource };
     if (parentId !== undefined && parentId !== current.parentId) {
-      await appendOutboxEvent(tx, {
+      await op.emit(tx, {
         workspaceId,
         aggregateType: 'contact_group',
         aggregateId: id,
@@ -62,7 +62,7 @@ export const updateContactGroup = defineProcedure('updateContactGroup', updateCo
       });
     }
     if (input.name !== undefined || parentId === undefined || parentId === current.parentId) {
-      await appendOutboxEvent(tx, {
+      await op.emit(tx, {
         workspaceId,
         aggregateType: 'contact_group',
         aggregateId: id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, insertContact, inTransaction } from '@workcell/db';
+import { insertContact, inTransaction } from '@workcell/db';
 import { ContactCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
@@ -31,7 +31,7 @@ export const createContact = defineProcedure('createContact', createContactInput
       contactGroupIds,
     });
     const result = versionedContact(row);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'contact',
       aggregateId: row.id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, countOrganizationPeople, findContact, inTransaction, updateContactIfRevision } from '@workcell/db';
+import { countOrganizationPeople, findContact, inTransaction, updateContactIfRevision } from '@workcell/db';
 import { ContactUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
@@ -52,7 +52,7 @@ export const updateContact = defineProcedure('updateContact', updateContactInput
     const updated = await findContact(tx, workspaceId, id);
     if (!updated) throw new DomainError('not_found', 'contact not found');
     const result = versionedContact(updated);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'contact',
       aggregateId: id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, insertCustomFieldDefinition, inTransaction } from '@workcell/db';
+import { insertCustomFieldDefinition, inTransaction } from '@workcell/db';
 import { CustomFieldDefinitionCreate } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
 
@@ -30,7 +30,7 @@ export const createCustomFieldDefinition = defineProcedure('createCustomFieldDef
       ]);
     }
     const result = versionedCustomFieldDefinition(row);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'custom_field_definition',
       aggregateId: row.id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, customFieldKindsInUse, customFieldOptionsInUse, inTransaction, lockCustomFieldDefinition, updateCustomFieldDefinitionIfRevision } from '@workcell/db';
+import { customFieldKindsInUse, customFieldOptionsInUse, inTransaction, lockCustomFieldDefinition, updateCustomFieldDefinitionIfRevision } from '@workcell/db';
 import { CustomFieldDefinitionUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
@@ -82,7 +82,7 @@ export const updateCustomFieldDefinition = defineProcedure('updateCustomFieldDef
     if (outcome !== 'updated') throw casFailure(outcome, 'custom field definition');
     const row = await findCustomFieldDefinitionOr404(tx, workspaceId, id);
     const result = versionedCustomFieldDefinition(row);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'custom_field_definition',
       aggregateId: id,

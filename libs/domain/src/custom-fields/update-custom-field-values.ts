@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, inTransaction, lockCustomFieldDefinitionsForValues, writeCustomFieldValueSet } from '@workcell/db';
+import { inTransaction, lockCustomFieldDefinitionsForValues, writeCustomFieldValueSet } from '@workcell/db';
 import { CustomFieldValuesUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 
@@ -39,7 +39,7 @@ export const updateCustomFieldValues = defineProcedure('updateCustomFieldValues'
     assertRequiredHeld(target, definitions, written.values);
     const result = await customFieldValuesView(tx, workspaceId, target, written);
     const values = Object.fromEntries(keys.map((key) => [key, result.resource.values[key] ?? null]));
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: target.kind,
       aggregateId: target.id,

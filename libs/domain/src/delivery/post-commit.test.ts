@@ -38,7 +38,7 @@ describe('post-commit work starts from the outbox', () => {
     const exportId = randomUUID();
     const operationId = randomUUID();
     const events = await database.prisma.$transaction(async (tx) => [
-      await appendOutboxEvent(tx, { workspaceId, aggregateType: 'export', aggregateId: exportId, eventType: 'export.created', payload: {}, occurredAt: new Date() }),
+      await appendOutboxEvent(tx, { workspaceId, aggregateType: 'export', aggregateId: exportId, eventType: 'export.created', payload: {}, occurredAt: new Date(), actor: null, cause: null }),
       await appendOutboxEvent(tx, {
         workspaceId,
         aggregateType: 'project',
@@ -46,6 +46,8 @@ describe('post-commit work starts from the outbox', () => {
         eventType: 'project.lifecycle_requested',
         payload: { operationId, kind: 'archive' },
         occurredAt: new Date(),
+        actor: null,
+        cause: null,
       }),
     ]);
     const unpublished = () => database.prisma.outboxEvent.count({ where: { workspaceId, sequence: { in: events }, publishedAt: null } });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, insertDocument, inTransaction } from '@workcell/db';
+import { insertDocument, inTransaction } from '@workcell/db';
 import { DocumentCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -24,7 +24,7 @@ export const createDocument = defineProcedure('createDocument', createDocumentIn
     const target = await documentTarget(tx, auth, input);
     const row = await insertDocument(tx, workspaceId, { title: input.title, format: input.format, content: input.content, target });
     const result = versionedDocument(row);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'document',
       aggregateId: row.id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, inTransaction, updateDocumentIfRevision } from '@workcell/db';
+import { inTransaction, updateDocumentIfRevision } from '@workcell/db';
 import { DocumentUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { requireGrant } from '../kernel/grants.js';
@@ -33,7 +33,7 @@ export const updateDocument = defineProcedure('updateDocument', updateDocumentIn
     const outcome = await updateDocumentIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), change);
     if (outcome !== 'updated') throw casFailure(outcome, 'document');
     const row = await findDocumentOr404(tx, workspaceId, id);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'document',
       aggregateId: id,

@@ -28,13 +28,14 @@ function allSources(): string[] {
 }
 
 /**
- * The argument text of each `appendOutboxEvent(` call, and of each `outboxEvent(` (an event a writer appends in its
- * own statement), with balanced parentheses.
+ * The argument text of each `appendOutboxEvent(` call and each `op.emit(`/`events.emit(` (an operation's or the
+ * platform's, kernel/procedure.ts), and of each `outboxEvent(`/`op.event(`/`events.event(` (an event a writer appends
+ * in its own statement), with balanced parentheses.
  */
 function calls(text: string): string[] {
   const found: string[] = [];
   const next = (from: number) => {
-    const match = /\b(appendOutboxEvent|outboxEvent)\(/g;
+    const match = /\b(appendOutboxEvent|outboxEvent|(?:op|events)\.(?:emit|event))\(/g;
     match.lastIndex = from;
     const m = match.exec(text);
     return m ? { at: m.index, length: m[0].length } : null;
@@ -71,6 +72,8 @@ function emittedEventTypes(): Emitted[] {
     for (const args of calls(text)) {
       // The functions' own declarations (`appendOutboxEvent(tx: Tx, …)`, `outboxEvent(event: DomainEvent)`) are no call sites.
       if (/^\s*(tx:\s*Tx|event:\s*DomainEvent)/.test(args)) continue;
+      // The operation's and the platform's emitters (kernel/procedure.ts) pass on an event their caller stated.
+      if (/^\s*tx, (this\.)?event\((event|input)\)\s*$/.test(args)) continue;
       const aggregateType = /aggregateType:\s*'([^']+)'/.exec(args)?.[1] ?? null;
       const literal = /eventType:\s*'([^']+)'/.exec(args);
       const template = /eventType:\s*`([^`$]*)\$\{(\w+)\[[^\]]+\]\}([^`]*)`/.exec(args);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, insertExport, inTransaction } from '@workcell/db';
+import { insertExport, inTransaction } from '@workcell/db';
 import { DOMAIN_READ_SCOPES, ExportCreate, type ResourceDomain } from '@workcell/registry';
 
 import { defineProcedure } from '../kernel/procedure.js';
@@ -39,7 +39,7 @@ export const createExport = defineProcedure('createExport', createExportInput, a
       now,
     );
     const result = exportOperationView(row);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId: auth.workspaceId,
       aggregateType: 'export',
       aggregateId: row.id,

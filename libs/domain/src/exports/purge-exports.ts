@@ -1,7 +1,11 @@
-import { appendOutboxEvent, expireExports } from '@workcell/db';
+import { expireExports } from '@workcell/db';
 import type { ProcedureContext } from '../kernel/procedure.js';
 import { storageOf } from '../files/intents.js';
 import { exportEventView } from './view.js';
+import { platformEvents } from '../kernel/procedure.js';
+
+/** The platform expires exports: its events name no actor. */
+const events = platformEvents();
 
 const BATCH = 100;
 
@@ -18,7 +22,7 @@ export async function purgeExpiredExports(ctx: ProcedureContext): Promise<{ expi
       ctx.now(),
       BATCH,
       (key) => storage.remove(key),
-      async (tx, row) => void (await appendOutboxEvent(tx, { workspaceId: row.workspaceId, aggregateType: 'export', aggregateId: row.id, eventType: 'export.expired', payload: exportEventView(row) })),
+      async (tx, row) => void (await events.emit(tx, { workspaceId: row.workspaceId, aggregateType: 'export', aggregateId: row.id, eventType: 'export.expired', payload: exportEventView(row) })),
     );
     expired += batch;
     if (batch < BATCH) return { expired };

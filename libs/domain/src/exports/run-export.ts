@@ -1,14 +1,17 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
-import { appendOutboxEvent, type ExportOutcome, type ExportRecord, findExportForJob, finishExport, inTransaction, setExportProgress, startExport } from '@workcell/db';
+import { type ExportOutcome, type ExportRecord, findExportForJob, finishExport, inTransaction, setExportProgress, startExport } from '@workcell/db';
 import { EXPORT_MAX_ROWS, EXPORT_RESULT_TTL_SECONDS } from '@workcell/registry';
 import type { V1AuthContext } from '../kernel/auth-context.js';
-import { invoke, operationOf, type ProcedureContext } from '../kernel/procedure.js';
+import { invoke, operationOf, platformEvents, type ProcedureContext } from '../kernel/procedure.js';
 import { definePlatformProcedure } from '../kernel/procedure.js';
 import { storageOf } from '../files/intents.js';
 import { columnsOf, EXPORT_SOURCES } from './sources.js';
 import { exportEventView, exportStorageKey } from './view.js';
+
+/** The worker runs the export: its events name no actor (the request that asked for it named its creator). */
+const events = platformEvents();
 
 export const runExportInput = z.object({ workspaceId: z.uuid(), exportId: z.uuid() }).strict();
 
@@ -57,7 +60,7 @@ const ENDED = { succeeded: 'succeeded', failed: 'failed' } as const;
 async function end(ctx: ProcedureContext, workspaceId: string, exportId: string, outcome: ExportOutcome): Promise<ExportRecord | null> {
   return inTransaction(ctx.database, async (tx) => {
     const row = await finishExport(tx, workspaceId, exportId, outcome, ctx.now());
-    if (row) await appendOutboxEvent(tx, { workspaceId, aggregateType: 'export', aggregateId: row.id, eventType: `export.${ENDED[outcome.status]}`, payload: exportEventView(row) });
+    if (row) await events.emit(tx, { workspaceId, aggregateType: 'export', aggregateId: row.id, eventType: `export.${ENDED[outcome.status]}`, payload: exportEventView(row) });
     return row;
   });
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { appendOutboxEvent, completeFileUploadRows, type FileRecord, findFile, findUploadReservation, inTransaction, releaseUploadClaim } from '@workcell/db';
+import { completeFileUploadRows, type FileRecord, findFile, findUploadReservation, inTransaction, releaseUploadClaim } from '@workcell/db';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { requireGrant } from '../kernel/grants.js';
 import { isUuid } from '../kernel/ids.js';
@@ -75,7 +75,7 @@ export const completeFileUpload = defineProcedure('completeFileUpload', complete
     }
     const row = (await findFile(tx, workspaceId, file.id))!;
     const result = versionedFile(row);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'file', aggregateId: row.id, eventType: 'file.uploaded', payload: { file: { ...result.resource }, requestId }, occurredAt: now, result });
+    await op.emit(tx, { workspaceId, aggregateType: 'file', aggregateId: row.id, eventType: 'file.uploaded', payload: { file: { ...result.resource }, requestId }, occurredAt: now, result });
     return result;
   });
 });

@@ -32,7 +32,7 @@ export const createFileDownloadIntent = defineProcedure('createFileDownloadInten
     await insertDownloadIntent(tx, workspaceId, { id, fileId, tokenHash: tokenHash(capabilityToken(op.config, 'download', workspaceId, id)), expiresAt });
     const result: StoredDownloadIntent = { id, fileId, workspaceId, storageKey: file.storageKey, contentType: file.contentType, fileName: file.name, expiresAt: expiresAt.toISOString() };
     // No event: completes a held idempotency key with the intent in this transaction (a replay answers the same URL).
-    await completeHeldKey(tx, workspaceId, result);
+    await completeHeldKey(tx, op.idempotencyKey, workspaceId, result);
     return result;
   });
 });

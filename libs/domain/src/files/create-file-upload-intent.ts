@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, insertFileUpload, inTransaction, newFileIds } from '@workcell/db';
+import { insertFileUpload, inTransaction, newFileIds } from '@workcell/db';
 import { FileUploadIntentCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -47,7 +47,7 @@ export const createFileUploadIntent = defineProcedure('createFileUploadIntent', 
       status: 'open',
       expiresAt: expiresAt.toISOString(),
     };
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'file', aggregateId: fileId, eventType: 'file.created', payload: { file: { ...fileView(file) }, requestId }, occurredAt: now, result });
+    await op.emit(tx, { workspaceId, aggregateType: 'file', aggregateId: fileId, eventType: 'file.created', payload: { file: { ...fileView(file) }, requestId }, occurredAt: now, result });
     return result;
   });
 });

@@ -1,7 +1,11 @@
-import { appendOutboxEvent, clearExpiredFileBytes, expireUpload, inTransaction, lockLapsedReservations, purgeExpiredDownloadIntents } from '@workcell/db';
+import { clearExpiredFileBytes, expireUpload, inTransaction, lockLapsedReservations, purgeExpiredDownloadIntents } from '@workcell/db';
 import type { ProcedureContext } from '../kernel/procedure.js';
 import { storageOf } from './intents.js';
 import { fileView } from './view.js';
+import { platformEvents } from '../kernel/procedure.js';
+
+/** The worker sweeps files: its events name no actor. */
+const events = platformEvents();
 
 /** How long an expired download capability is kept (it answers 410 meanwhile), and the sweep's batch size. */
 const DOWNLOAD_INTENT_RETENTION_MS = 24 * 3_600_000;
@@ -31,14 +35,13 @@ export async function sweepFiles(ctx: ProcedureContext): Promise<FileSweep> {
       for (const reservation of lapsed) {
         const file = await expireUpload(tx, reservation.workspaceId, reservation.id, reservation.fileId);
         if (!file) continue;
-        await appendOutboxEvent(tx, {
+        await events.emit(tx, {
           workspaceId: file.workspaceId,
           aggregateType: 'file',
           aggregateId: file.id,
           eventType: 'file.expired',
           payload: { file: { ...fileView(file) } },
           occurredAt: now,
-          actor: null,
         });
         expired++;
       }

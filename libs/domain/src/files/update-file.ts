@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, inTransaction, renameFile } from '@workcell/db';
+import { inTransaction, renameFile } from '@workcell/db';
 import { FileUpdate } from '@workcell/registry';
 import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -26,7 +26,7 @@ export const updateFile = defineProcedure('updateFile', updateFileInput, async (
     if (!(await renameFile(tx, workspaceId, id, name))) throw fileNotFound();
     const row = await findFileOr404(tx, workspaceId, id);
     const result = versionedFile(row);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'file',
       aggregateId: id,

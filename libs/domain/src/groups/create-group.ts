@@ -16,7 +16,7 @@ export const createGroup = defineProcedure('createGroup', createGroupInput, asyn
     const group = await insertGroup(tx, auth.workspaceId, { name: input.name, description: input.description ?? null });
     await recordAudit(tx, { workspaceId: auth.workspaceId, actor: actorOf(auth, op.requestId), action: 'group.created', targetType: 'group', targetId: group.id, occurredAt: now });
     const result = groupView(group);
-    await completeHeldKey(tx, auth.workspaceId, result);
+    await completeHeldKey(tx, op.idempotencyKey, auth.workspaceId, result);
     return result;
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, findRolePermissions, inTransaction, insertInvitation, isMemberEmail, lockPermissions, pendingInvitationFor } from '@workcell/db';
+import { findRolePermissions, inTransaction, insertInvitation, isMemberEmail, lockPermissions, pendingInvitationFor } from '@workcell/db';
 import { InvitationCreate } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -48,7 +48,7 @@ export const createInvitation = defineProcedure('createInvitation', createInvita
     const invitedBy = auth.principal.type === 'member' ? { memberId: auth.principal.id } : { serviceAccountId: auth.principal.id };
     const row = await insertInvitation(tx, workspaceId, { email, roleIds, message: input.message ?? null, expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_MS), invitedBy, now });
     const result = invitationView(row, now, seesPersonalData(auth));
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'invitation',
       aggregateId: row.id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, effectiveStatus, inTransaction, markInvitationResent } from '@workcell/db';
+import { effectiveStatus, inTransaction, markInvitationResent } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 
@@ -31,7 +31,7 @@ export const resendInvitation = defineProcedure('resendInvitation', resendInvita
       throw new DomainError('resend_too_soon', `the invitation was sent less than ${RESEND_INTERVAL_MS / 1000} seconds ago; retry after ${retryAfterSeconds} s`, [], { retryAfterSeconds });
     }
     const result = invitationView(row, now, seesPersonalData(auth));
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'invitation',
       aggregateId: id,

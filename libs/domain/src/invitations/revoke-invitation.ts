@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, effectiveStatus, inTransaction, markInvitationRevoked } from '@workcell/db';
+import { effectiveStatus, inTransaction, markInvitationRevoked } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
 
 import { invitationEventView, invitationIdOf, invitationNotFound, notPending } from './view.js';
@@ -25,7 +25,7 @@ export const revokeInvitation = defineProcedure('revokeInvitation', revokeInvita
       if (status === 'revoked') return { revoked: true as const };
       throw notPending(status);
     }
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'invitation',
       aggregateId: id,

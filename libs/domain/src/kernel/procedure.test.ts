@@ -4,7 +4,7 @@ import { testConfig } from '@workcell/testing';
 import type { Database } from '@workcell/db';
 import * as domain from '../index.js';
 import type { V1AuthContext } from './auth-context.js';
-import { defineProcedure, invoke, operationOf, type Procedure, type ProcedureContext } from './procedure.js';
+import { defineProcedure, invoke, operationOf, platformEvents, type Procedure, type ProcedureContext } from './procedure.js';
 
 const procedures = (Object.values(domain) as unknown[]).filter(
   (value): value is Procedure<z.ZodType, unknown> => typeof value === 'object' && value !== null && 'handler' in value && 'input' in value && typeof value.handler === 'function',
@@ -27,8 +27,18 @@ describe('procedures take their caller from the operation (issue 28)', () => {
     await assert.rejects(invoke(whoAmI, op, { auth: { ...auth, principal: { type: 'member', id: 'someone-else' } } }), (error: { code?: string }) => error.code === 'validation_failed');
   });
 
-  it('the operation carries the request id and, for v0, the token member', () => {
-    assert.deepEqual(operationOf(ctx, auth, 'req-1'), { ...ctx, auth, requestId: 'req-1' });
-    assert.equal(operationOf(ctx, auth, null, null).tokenMemberId, null);
+  it('events name the operation: its caller (nobody for a memberless v0 token), its cause and its held key', () => {
+    const stated = { workspaceId: auth.workspaceId, aggregateType: 'tag', aggregateId: auth.principal.id, eventType: 'tag.created', payload: {} };
+    const op = operationOf(ctx, auth, 'req-1');
+    assert.equal(op.requestId, 'req-1');
+    assert.deepEqual(op.event(stated), { ...stated, actor: { type: 'member', id: auth.principal.id }, cause: null, heldKey: null });
+    const other = { ...auth, principal: { type: 'service_account' as const, id: '01a1fc94-97ea-7433-a1ba-8714884845a3' } };
+    assert.deepEqual({ ...op, auth: other }.event(stated).actor, { type: 'service_account', id: other.principal.id }, 'a copy with another caller emits as that caller');
+    assert.equal(operationOf(ctx, auth, null, { tokenMemberId: null }).event(stated).actor, null);
+    const cause = { definitionId: auth.principal.id, runId: auth.workspaceId, depth: 2 };
+    const idempotencyKey = { workspaceId: auth.workspaceId, recordId: auth.principal.id, mode: 'run' as const };
+    const step = operationOf(ctx, auth, null, { cause, idempotencyKey }).event(stated);
+    assert.deepEqual([step.cause, step.heldKey], [cause, idempotencyKey]);
+    assert.deepEqual(platformEvents(cause).event(stated), { ...stated, actor: null, cause });
   });
 });

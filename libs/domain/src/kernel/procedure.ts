@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { AppConfig } from '@workcell/config';
-import { actingAs, type Database, type EventActor, heldIdempotencyKey } from '@workcell/db';
+import { appendOutboxEvent, type Database, type DomainEvent, type EventActor, type EventCause, type HeldIdempotencyKey, type Tx } from '@workcell/db';
 import type { V1AuthContext } from './auth-context.js';
 import { DomainError, type FieldIssue } from './errors.js';
 
@@ -11,15 +11,33 @@ export interface ProcedureContext {
   readonly now: () => Date;
 }
 
+/** An event as a procedure states it; who made it, why and the held idempotency key come from where it is emitted. */
+export type EventInput = Omit<DomainEvent, 'actor' | 'cause' | 'heldKey'>;
+
+/** Where events come from: an operation (its caller, its cause, its key) or the platform (platformEvents). */
+export interface EventSource {
+  /** The complete event, for a write that appends it in its own statement (outboxAppend). */
+  event(event: EventInput): DomainEvent;
+  /** Appends the event in `tx`, the mutation's transaction (appendOutboxEvent). */
+  emit(tx: Tx, event: EventInput): Promise<bigint>;
+}
+
 /**
  * One operation of a caller, passed explicitly to every procedure that acts for one (issue 28): the context, the
  * caller as the gate authenticated it, and the request id its events and audit rows carry (null for work the
  * platform does on a caller's behalf: an automation step, an export page). The API apps build it once per request
  * (the operation gate); nothing about the caller travels in a procedure's input.
  */
-export interface Operation extends ProcedureContext {
+export interface Operation extends ProcedureContext, EventSource {
   readonly auth: V1AuthContext;
   readonly requestId: string | null;
+  /** The automation run whose step this operation is (run-automation.ts): its events name it, so loops stop. */
+  readonly cause?: EventCause | null;
+  /**
+   * The idempotency key the request holds (libs/http IdempotencyInterceptor): its one procedure's mutation completes
+   * it with the result in the event's own statement; a replay returns the stored result instead of running.
+   */
+  readonly idempotencyKey?: HeldIdempotencyKey;
   /**
    * The v0 team token's minting member when a v0 request acts (identity/v0-acting-context.ts): null for a token
    * minted without one, which acts as nobody; undefined for every v1 caller.
@@ -27,9 +45,34 @@ export interface Operation extends ProcedureContext {
   readonly tokenMemberId?: string | null;
 }
 
-/** The operation of `auth` on `ctx`: a request's (with its id) or the platform acting for a caller (requestId null). */
-export function operationOf(ctx: ProcedureContext, auth: V1AuthContext, requestId: string | null, tokenMemberId?: string | null): Operation {
-  return { database: ctx.database, config: ctx.config, now: ctx.now, auth, requestId, ...(tokenMemberId === undefined ? {} : { tokenMemberId }) };
+/** What an operation may carry beside its caller and request id. */
+export interface OperationExtras {
+  readonly tokenMemberId?: string | null;
+  readonly cause?: EventCause | null;
+  readonly idempotencyKey?: HeldIdempotencyKey;
+}
+
+/**
+ * The operation of `auth` on `ctx`: a request's (with its id) or the platform acting for a caller (requestId null).
+ * Its `event`/`emit` read the operation they are called on, so a copy with another `auth` (`{ ...op, auth }`) emits
+ * as that copy.
+ */
+export function operationOf(ctx: ProcedureContext, auth: V1AuthContext, requestId: string | null, extras: OperationExtras = {}): Operation {
+  return { database: ctx.database, config: ctx.config, now: ctx.now, auth, requestId, ...extras, event: operationEvent, emit: emitOperationEvent };
+}
+
+function operationEvent(this: Operation, event: EventInput): DomainEvent {
+  return { ...event, actor: eventActorOf(this), cause: this.cause ?? null, heldKey: this.idempotencyKey ?? null };
+}
+
+function emitOperationEvent(this: Operation, tx: Tx, event: EventInput): Promise<bigint> {
+  return appendOutboxEvent(tx, this.event(event));
+}
+
+/** The platform's own events (worker jobs, the relay): no actor; `cause` for the bookkeeping of an automation run. */
+export function platformEvents(cause: EventCause | null = null): EventSource {
+  const event = (input: EventInput): DomainEvent => ({ ...input, actor: null, cause });
+  return { event, emit: (tx, input) => appendOutboxEvent(tx, event(input)) };
 }
 
 /**
@@ -61,12 +104,12 @@ export function issuesOf(error: z.ZodError): FieldIssue[] {
 }
 
 /**
- * Validates raw input against the procedure's schema (validation_failed with JSON pointers) and runs it. Under a
- * held idempotency key (libs/db heldIdempotencyKey) it is the operation's one procedure: a replay returns the
- * stored result without running anything, a run notes the result the key is completed with.
+ * Validates raw input against the procedure's schema (validation_failed with JSON pointers) and runs it. Under the
+ * operation's held idempotency key it is the operation's one procedure: a replay returns the stored result without
+ * running anything, a run notes the result the key is completed with.
  */
 export async function invoke<I extends z.ZodType, O, C extends ProcedureContext>(procedure: Procedure<I, O, C>, op: C, raw: unknown): Promise<O> {
-  const held = heldIdempotencyKey();
+  const held = (op as Partial<Operation>).idempotencyKey;
   if (held?.invoked) throw new Error(`${procedure.name}: an idempotent operation invokes exactly one procedure`);
   if (held) held.invoked = true;
   if (held?.mode === 'replay') return held.result as O;
@@ -78,16 +121,14 @@ export async function invoke<I extends z.ZodType, O, C extends ProcedureContext>
 }
 
 /**
- * The principal an operation acts for, recorded with every event the procedure appends; null without one (the
- * platform itself) and for a v0 team token minted without a member, which acts as nobody.
+ * The principal an operation acts for, recorded with every event it emits: a v0 team token minted without a member
+ * acts as nobody (null, like the platform).
  */
-function eventActorOf(ctx: ProcedureContext): EventActor | null {
-  const { auth, tokenMemberId } = ctx as Partial<Operation>;
-  if (auth === undefined || tokenMemberId === null) return null;
-  return { type: auth.principal.type, id: auth.principal.id };
+export function eventActorOf(op: Operation): EventActor | null {
+  return op.tokenMemberId === null ? null : { type: op.auth.principal.type, id: op.auth.principal.id };
 }
 
-/** Runs a procedure's handler on validated input, acting as the operation's principal (libs/db actingAs). */
+/** Runs a procedure's handler on validated input (the internal channel's entry, after its own validation). */
 export function runHandler<I extends z.ZodType, O, C extends ProcedureContext>(procedure: Procedure<I, O, C>, op: C, input: z.output<I>): Promise<O> {
-  return actingAs(eventActorOf(op), () => procedure.handler(op, input));
+  return procedure.handler(op, input);
 }

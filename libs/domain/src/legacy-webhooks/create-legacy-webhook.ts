@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, insertLegacyWebhook, inTransaction } from '@workcell/db';
+import { insertLegacyWebhook, inTransaction } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
 
 import { legacyWebhookAttributes, type LegacyWebhookView, legacyWebhookView, validateTargetUrl } from './view.js';
@@ -19,7 +19,7 @@ export const createLegacyWebhook = defineProcedure('createLegacyWebhook', create
   const now = op.now();
   return inTransaction(op.database, async (tx) => {
     const row = await insertLegacyWebhook(tx, workspaceId, { url, events });
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'legacy_webhook',
       aggregateId: row.id,

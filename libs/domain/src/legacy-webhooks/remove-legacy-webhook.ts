@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, archiveLegacyWebhook, inTransaction } from '@workcell/db';
+import { archiveLegacyWebhook, inTransaction } from '@workcell/db';
 import { isUuid } from '../kernel/ids.js';
 import { defineProcedure } from '../kernel/procedure.js';
 
@@ -20,7 +20,7 @@ export const removeLegacyWebhook = defineProcedure('removeLegacyWebhook', remove
   const now = op.now();
   return inTransaction(op.database, async (tx) => {
     if (!(await archiveLegacyWebhook(tx, workspaceId, id, now))) throw legacyWebhookNotFound();
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'legacy_webhook',
       aggregateId: id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, insertList, inTransaction } from '@workcell/db';
+import { insertList, inTransaction } from '@workcell/db';
 import { ListCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
@@ -18,7 +18,7 @@ export const createList = defineProcedure('createList', createListInput, async (
   return inTransaction(op.database, async (tx) => {
     const row = await insertList(tx, workspaceId, { name: input.name, kind: storedListKind(input.kind), position: input.position ?? 0, color: input.color ?? null });
     const result = versionedList(row);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'list', aggregateId: row.id, eventType: 'list.created', payload: { list: { ...result.resource }, requestId }, occurredAt: now, result });
+    await op.emit(tx, { workspaceId, aggregateType: 'list', aggregateId: row.id, eventType: 'list.created', payload: { list: { ...result.resource }, requestId }, occurredAt: now, result });
     return result;
   });
 });

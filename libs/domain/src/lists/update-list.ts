@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, findList, inTransaction, updateListAttributes } from '@workcell/db';
+import { findList, inTransaction, updateListAttributes } from '@workcell/db';
 import { ListUpdate } from '@workcell/registry';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
@@ -32,7 +32,7 @@ export const updateList = defineProcedure('updateList', updateListInput, async (
     const row = await findList(tx, workspaceId, id);
     if (!row) throw new DomainError('not_found', 'list not found');
     const result = versionedList(row);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'list',
       aggregateId: id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { activeMemberIds, appendOutboxEvent, inTransaction, listTaskPlannedWork, lockScheduleTask, type PlannedWorkWindow, replaceTaskPlannedWorkRows, type Tx } from '@workcell/db';
+import { activeMemberIds, inTransaction, listTaskPlannedWork, lockScheduleTask, type PlannedWorkWindow, replaceTaskPlannedWorkRows, type Tx } from '@workcell/db';
 import { TaskPlannedWorkReplace } from '@workcell/registry';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
@@ -64,7 +64,7 @@ export const replaceTaskPlannedWork = defineProcedure('replaceTaskPlannedWork', 
     }
     await replaceTaskPlannedWorkRows(tx, workspaceId, id, rows, now);
     const view = taskPlannedWorkView(id, await listTaskPlannedWork(tx, workspaceId, id));
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'task',
       aggregateId: id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, insertProductGroup, inTransaction, lockProductGroupHierarchy } from '@workcell/db';
+import { insertProductGroup, inTransaction, lockProductGroupHierarchy } from '@workcell/db';
 import { ProductGroupCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -26,7 +26,7 @@ export const createProductGroup = defineProcedure('createProductGroup', createPr
     }
     const row = await insertProductGroup(tx, workspaceId, { name: input.name, parentId });
     const result = versionedProductGroup(row);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'product_group',
       aggregateId: row.id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, inTransaction, lockProductGroupHierarchy, productGroupAncestors, updateProductGroupIfRevision } from '@workcell/db';
+import { inTransaction, lockProductGroupHierarchy, productGroupAncestors, updateProductGroupIfRevision } from '@workcell/db';
 import { ProductGroupUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
@@ -52,7 +52,7 @@ export const updateProductGroup = defineProcedure('updateProductGroup', updatePr
     const productGroup = { ...result.resource };
     const moved = parentId !== undefined && parentId !== current.parentId;
     if (moved) {
-      await appendOutboxEvent(tx, {
+      await op.emit(tx, {
         workspaceId,
         aggregateType: 'product_group',
         aggregateId: id,
@@ -62,7 +62,7 @@ export const updateProductGroup = defineProcedure('updateProductGroup', updatePr
       });
     }
     if (input.name !== undefined || !moved) {
-      await appendOutboxEvent(tx, {
+      await op.emit(tx, {
         workspaceId,
         aggregateType: 'product_group',
         aggregateId: id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, insertProduct, inTransaction } from '@workcell/db';
+import { insertProduct, inTransaction } from '@workcell/db';
 import { ProductCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -24,7 +24,7 @@ export const createProduct = defineProcedure('createProduct', createProductInput
     const values = await productChanges(tx, auth, input);
     const row = await insertProduct(tx, workspaceId, { ...values, name: input.name, unit: input.unit });
     const result = versionedProduct(row, auth);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'product',
       aggregateId: row.id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, inTransaction, updateProductIfRevision } from '@workcell/db';
+import { inTransaction, updateProductIfRevision } from '@workcell/db';
 import { ProductUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { requireGrant } from '../kernel/grants.js';
@@ -30,7 +30,7 @@ export const updateProduct = defineProcedure('updateProduct', updateProductInput
     const outcome = await updateProductIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), change);
     if (outcome !== 'updated') throw casFailure(outcome, 'product');
     const row = await findProductOr404(tx, workspaceId, id);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'product',
       aggregateId: id,

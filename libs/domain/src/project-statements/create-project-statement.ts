@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, insertProjectStatement, inTransaction } from '@workcell/db';
+import { insertProjectStatement, inTransaction } from '@workcell/db';
 import { ProjectStatementCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
@@ -28,7 +28,7 @@ export const createProjectStatement = defineProcedure('createProjectStatement', 
     await requireProjectAccess(tx, auth, projectId, 'write', 'project', '/projectId');
     const row = await insertProjectStatement(tx, workspaceId, projectId, values);
     const result = versionedStatement(row, auth);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'project_statement',
       aggregateId: row.id,

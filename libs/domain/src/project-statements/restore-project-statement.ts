@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, findProjectStatement, inTransaction, setProjectStatementArchived } from '@workcell/db';
+import { findProjectStatement, inTransaction, setProjectStatementArchived } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
@@ -25,7 +25,7 @@ export const restoreProjectStatement = defineProcedure('restoreProjectStatement'
     const row = (await findProjectStatement(tx, workspaceId, id, true))!;
     const result = versionedStatement(row, auth);
     if (restored) {
-      await appendOutboxEvent(tx, {
+      await op.emit(tx, {
         workspaceId,
         aggregateType: 'project_statement',
         aggregateId: id,

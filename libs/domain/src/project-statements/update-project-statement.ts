@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, findProjectStatement, inTransaction, updateProjectStatementIfRevision } from '@workcell/db';
+import { findProjectStatement, inTransaction, updateProjectStatementIfRevision } from '@workcell/db';
 import { ProjectStatementUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -30,7 +30,7 @@ export const updateProjectStatement = defineProcedure('updateProjectStatement', 
     if (outcome !== 'updated') throw casFailure(outcome, 'project statement');
     const row = (await findProjectStatement(tx, workspaceId, id, true))!;
     const changed = namedAttributes(input);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'project_statement',
       aggregateId: id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, inTransaction, insertProjectTemplate } from '@workcell/db';
+import { inTransaction, insertProjectTemplate } from '@workcell/db';
 import { ProjectTemplateCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -18,7 +18,7 @@ export const createProjectTemplate = defineProcedure('createProjectTemplate', cr
   return inTransaction(op.database, async (tx) => {
     const row = await insertProjectTemplate(tx, workspaceId, { name: input.name, description: input.description ?? null, taskBlueprints: blueprintRecords(input.taskBlueprints ?? []) }, now);
     const result = versionedProjectTemplate(row);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'project_template',
       aggregateId: row.id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, findProject, findProjectTemplate, findTask, insertProject, insertSkeletonTasks, inTransaction, type SkeletonTask, type TaskBlueprintRecord } from '@workcell/db';
+import { findProject, findProjectTemplate, findTask, insertProject, insertSkeletonTasks, inTransaction, type SkeletonTask, type TaskBlueprintRecord } from '@workcell/db';
 import { ProjectTemplateInstantiation } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
 import { requireTypeGrant } from '../kernel/grants.js';
@@ -61,7 +61,7 @@ export const instantiateProjectTemplate = defineProcedure('instantiateProjectTem
     );
     const taskIds = await insertSkeletonTasks(tx, workspaceId, created.id, skeleton, now);
     const view = projectView((await findProject(tx, workspaceId, created.id))!);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'project',
       aggregateId: created.id,
@@ -73,7 +73,7 @@ export const instantiateProjectTemplate = defineProcedure('instantiateProjectTem
     // Each skeleton task is announced like any created task, so change-feed and webhook consumers see it.
     for (const taskId of taskIds) {
       const task = taskView((await findTask(tx, workspaceId, taskId))!);
-      await appendOutboxEvent(tx, {
+      await op.emit(tx, {
         workspaceId,
         aggregateType: 'task',
         aggregateId: taskId,

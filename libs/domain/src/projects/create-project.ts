@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, inTransaction, insertProject } from '@workcell/db';
+import { inTransaction, insertProject } from '@workcell/db';
 import { ProjectCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
@@ -20,7 +20,7 @@ export const createProject = defineProcedure('createProject', createProjectInput
     const changes = projectChanges(attributes);
     const row = await insertProject(tx, workspaceId, { ...changes, name: attributes.name, tagIds: changes.tagIds ?? [] }, now);
     const view = projectView(row);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'project',
       aggregateId: row.id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, hasActiveLifecycleOperation, inTransaction, insertLifecycleOperation, type LifecycleKind, type LifecycleOperationRecord, lockProjectLifecycleState } from '@workcell/db';
+import { hasActiveLifecycleOperation, inTransaction, insertLifecycleOperation, type LifecycleKind, type LifecycleOperationRecord, lockProjectLifecycleState } from '@workcell/db';
 import { requireGrant } from '../kernel/grants.js';
 import { requireProjectAccess } from '../kernel/visibility.js';
 import { isUuid } from '../kernel/ids.js';
@@ -81,7 +81,7 @@ export async function requestProjectLifecycle(op: Operation, kind: LifecycleKind
     if (!rule.from({ status: project.status, archived: project.archivedAt !== null })) throw new DomainError('conflict', `the project ${rule.state}`);
     if (await hasActiveLifecycleOperation(tx, workspaceId, projectId)) throw new DomainError('conflict', 'the project already has a lifecycle operation queued or running; wait for it to finish');
     const operation = lifecycleOperationView(await insertLifecycleOperation(tx, { workspaceId, projectId, kind, requestedByCredentialId: auth.credential.id }, now));
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'project',
       aggregateId: projectId,

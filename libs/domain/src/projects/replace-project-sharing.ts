@@ -1,14 +1,5 @@
 import { z } from 'zod';
-import {
-  appendOutboxEvent,
-  existingSharingPrincipals,
-  inAuthorizationTransaction,
-  loadProjectSharing,
-  recordAudit,
-  replaceProjectSharingIfRevision,
-  type SharingEntryRow,
-  type SharingPrincipalType,
-} from '@workcell/db';
+import { existingSharingPrincipals, inAuthorizationTransaction, loadProjectSharing, recordAudit, replaceProjectSharingIfRevision, type SharingEntryRow, type SharingPrincipalType } from '@workcell/db';
 import { ProjectSharingReplace } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
@@ -81,7 +72,7 @@ export const replaceProjectSharing = defineProcedure('replaceProjectSharing', re
       metadata: { previous: before, entries: result.resource.entries, version: result.resource.version },
       occurredAt: now,
     });
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'project',
       aggregateId: projectId,

@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { appendOutboxEvent, applyProjectLifecycle, findLifecycleOperationById, findProject, inTransaction, setLifecycleOperationStatus } from '@workcell/db';
+import { applyProjectLifecycle, findLifecycleOperationById, findProject, inTransaction, setLifecycleOperationStatus } from '@workcell/db';
 import { DomainError, isDomainError } from '../kernel/errors.js';
-import { definePlatformProcedure } from '../kernel/procedure.js';
+import { definePlatformProcedure, platformEvents } from '../kernel/procedure.js';
 import { type LifecycleErrorView, type LifecycleOperationView, lifecycleOperationView } from './lifecycle-view.js';
 import { projectView } from './view.js';
+
+/** The worker runs the transition: its events name no actor (the request that asked for it named its caller). */
+const events = platformEvents();
 
 export const runProjectLifecycleOperationInput = z.object({ workspaceId: z.uuid(), operationId: z.uuid(), attempt: z.number().int().min(1), attempts: z.number().int().min(1) }).strict();
 
@@ -47,7 +50,7 @@ export const runProjectLifecycleOperation = definePlatformProcedure('runProjectL
         throw new Error('the lifecycle operation is no longer running');
       }
       const operation = lifecycleOperationView((await findLifecycleOperationById(tx, workspaceId, operationId))!);
-      await appendOutboxEvent(tx, {
+      await events.emit(tx, {
         workspaceId,
         aggregateType: 'project',
         aggregateId: existing.projectId,
@@ -67,7 +70,7 @@ export const runProjectLifecycleOperation = definePlatformProcedure('runProjectL
     } else {
       await inTransaction(ctx.database, async (tx) => {
         if (await setLifecycleOperationStatus(tx, workspaceId, operationId, ['running', 'queued'], { status: 'failed', error: { ...failure }, finishedAt: now }, now)) {
-          await appendOutboxEvent(tx, {
+          await events.emit(tx, {
             workspaceId,
             aggregateType: 'project',
             aggregateId: existing.projectId,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, findProject, inTransaction, updateProjectIfRevision } from '@workcell/db';
+import { findProject, inTransaction, updateProjectIfRevision } from '@workcell/db';
 import { ProjectUpdate } from '@workcell/registry';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
@@ -32,7 +32,7 @@ export const updateProject = defineProcedure('updateProject', updateProjectInput
     const outcome = await updateProjectIfRevision(tx, workspaceId, id, expectedRevision, changes, now);
     if (outcome !== 'updated') throw ifMatchFailure(outcome, 'project', 'is archived; restore it before changing it');
     const view = projectView((await findProject(tx, workspaceId, id))!);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'project',
       aggregateId: id,

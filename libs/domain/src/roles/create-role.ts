@@ -42,7 +42,7 @@ export const createRole = defineProcedure('createRole', createRoleInput, async (
       occurredAt: now,
     });
     const result = roleView(role);
-    await completeHeldKey(tx, auth.workspaceId, result);
+    await completeHeldKey(tx, op.idempotencyKey, auth.workspaceId, result);
     return result;
   });
 });

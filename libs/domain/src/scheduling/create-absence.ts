@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, insertAbsence, inTransaction } from '@workcell/db';
+import { insertAbsence, inTransaction } from '@workcell/db';
 import { MemberAbsenceCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 
@@ -27,7 +27,7 @@ export const createAbsence = defineProcedure('createAbsence', createAbsenceInput
     const values = await absenceValues(tx, workspaceId, subject, null, memberId === undefined ? { ...fields, status: undefined } : fields, memberId === undefined ? 'requested' : 'approved');
     const row = await insertAbsence(tx, workspaceId, subject.memberId, values);
     const result = versionedAbsence(row);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'absence',
       aggregateId: row.id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, insertAppointment, inTransaction } from '@workcell/db';
+import { insertAppointment, inTransaction } from '@workcell/db';
 import { AppointmentCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 
@@ -26,7 +26,7 @@ export const createAppointment = defineProcedure('createAppointment', createAppo
     const values = await appointmentValues(tx, workspaceId, null, fields);
     const row = await insertAppointment(tx, workspaceId, subject.memberId, values);
     const result = versionedAppointment(subject, row);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'appointment',
       aggregateId: row.id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, archiveAbsence, inTransaction } from '@workcell/db';
+import { archiveAbsence, inTransaction } from '@workcell/db';
 import { requireGrant } from '../kernel/grants.js';
 
 import { defineProcedure } from '../kernel/procedure.js';
@@ -24,7 +24,7 @@ export const deleteAbsence = defineProcedure('deleteAbsence', deleteAbsenceInput
     requireGrant(auth, 'absence', current.id, 'write', 'absence');
     assertOwnChangeable(memberId !== undefined, current);
     if (!(await archiveAbsence(tx, workspaceId, subject.memberId, current.id, now))) throw absenceNotFound();
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'absence',
       aggregateId: current.id,

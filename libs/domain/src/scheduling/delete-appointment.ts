@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, archiveAppointment, inTransaction } from '@workcell/db';
+import { archiveAppointment, inTransaction } from '@workcell/db';
 import { requireGrant } from '../kernel/grants.js';
 
 import { defineProcedure } from '../kernel/procedure.js';
@@ -24,7 +24,7 @@ export const deleteAppointment = defineProcedure('deleteAppointment', deleteAppo
     requireGrant(auth, 'appointment', current.id, 'write', 'appointment');
     assertChangeable(subject, current);
     if (!(await archiveAppointment(tx, workspaceId, subject.memberId, current.id, now))) throw appointmentNotFound();
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'appointment',
       aggregateId: current.id,

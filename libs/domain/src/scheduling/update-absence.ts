@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, inTransaction, updateAbsenceIfRevision } from '@workcell/db';
+import { inTransaction, updateAbsenceIfRevision } from '@workcell/db';
 import { MemberAbsenceUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { requireGrant } from '../kernel/grants.js';
@@ -34,7 +34,7 @@ export const updateAbsence = defineProcedure('updateAbsence', updateAbsenceInput
     const outcome = await updateAbsenceIfRevision(tx, workspaceId, subject.memberId, current.id, expectedRevision(expectedVersion), values);
     if (outcome !== 'updated') throw casFailure(outcome, 'absence');
     const row = await findAbsenceOr404(tx, workspaceId, subject, current.id);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'absence',
       aggregateId: row.id,

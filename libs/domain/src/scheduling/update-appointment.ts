@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, inTransaction, updateAppointmentIfRevision } from '@workcell/db';
+import { inTransaction, updateAppointmentIfRevision } from '@workcell/db';
 import { AppointmentUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { requireGrant } from '../kernel/grants.js';
@@ -34,7 +34,7 @@ export const updateAppointment = defineProcedure('updateAppointment', updateAppo
     const outcome = await updateAppointmentIfRevision(tx, workspaceId, subject.memberId, current.id, expectedRevision(expectedVersion), values);
     if (outcome !== 'updated') throw casFailure(outcome, 'appointment');
     const row = await findAppointmentOr404(tx, workspaceId, subject, current.id);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'appointment',
       aggregateId: row.id,

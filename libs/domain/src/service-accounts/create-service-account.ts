@@ -21,7 +21,7 @@ export const createServiceAccount = defineProcedure('createServiceAccount', crea
       actor: actorOf(op.auth, op.requestId),
       now: op.now(),
     },
-    serviceAccountView,
+    { heldKey: op.idempotencyKey, answer: serviceAccountView },
   );
   return serviceAccountView(row);
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, insertService, inTransaction } from '@workcell/db';
+import { insertService, inTransaction } from '@workcell/db';
 import { ServiceCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
@@ -18,7 +18,7 @@ export const createService = defineProcedure('createService', createServiceInput
   return inTransaction(op.database, async (tx) => {
     const row = await insertService(tx, workspaceId, { name: input.name, description: input.description ?? null, billable: input.billable ?? true, defaultRate: input.defaultRate ?? null });
     const result = versionedService(row);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'service',
       aggregateId: row.id,

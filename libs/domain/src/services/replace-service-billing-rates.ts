@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, findService, inTransaction, listServiceBillingRates, lockExistingMemberIds, replaceServiceBillingRatesIfRevision } from '@workcell/db';
+import { findService, inTransaction, listServiceBillingRates, lockExistingMemberIds, replaceServiceBillingRatesIfRevision } from '@workcell/db';
 import { ServiceBillingRatesReplace } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
@@ -42,7 +42,7 @@ export const replaceServiceBillingRates = defineProcedure('replaceServiceBilling
     const outcome = await replaceServiceBillingRatesIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), rows);
     if (outcome !== 'updated') throw casFailure(outcome, 'service');
     const result = versionedBillingRates((await findService(tx, workspaceId, id))!, await listServiceBillingRates(tx, workspaceId, id));
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'service',
       aggregateId: id,

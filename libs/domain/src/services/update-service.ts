@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, findService, inTransaction, updateServiceIfRevision } from '@workcell/db';
+import { findService, inTransaction, updateServiceIfRevision } from '@workcell/db';
 import { ServiceCreate, ServiceUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -32,7 +32,7 @@ export const updateService = defineProcedure('updateService', updateServiceInput
     if (outcome !== 'updated') throw casFailure(outcome, 'service');
     const result = versionedService((await findService(tx, workspaceId, id))!);
     const changed = Object.keys(ServiceCreate.shape).filter((k) => input[k as keyof typeof ServiceCreate.shape] !== undefined);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'service',
       aggregateId: id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, insertTag, inTransaction } from '@workcell/db';
+import { insertTag, inTransaction } from '@workcell/db';
 import { TagCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
@@ -18,7 +18,7 @@ export const createTag = defineProcedure('createTag', createTagInput, async (op,
   return inTransaction(op.database, async (tx) => {
     const row = await insertTag(tx, workspaceId, { name: input.name, color: input.color ?? null });
     const result = versionedTag(row);
-    await appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId: row.id, eventType: 'tag.created', payload: { tag: { ...result.resource }, requestId }, occurredAt: now, result });
+    await op.emit(tx, { workspaceId, aggregateType: 'tag', aggregateId: row.id, eventType: 'tag.created', payload: { tag: { ...result.resource }, requestId }, occurredAt: now, result });
     return result;
   });
 });

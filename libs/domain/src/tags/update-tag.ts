@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, findTag, inTransaction, updateTagAttributes } from '@workcell/db';
+import { findTag, inTransaction, updateTagAttributes } from '@workcell/db';
 import { TagUpdate } from '@workcell/registry';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
@@ -31,7 +31,7 @@ export const updateTag = defineProcedure('updateTag', updateTagInput, async (op,
     const row = await findTag(tx, workspaceId, id);
     if (!row) throw new DomainError('not_found', 'tag not found');
     const result = versionedTag(row);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'tag',
       aggregateId: id,

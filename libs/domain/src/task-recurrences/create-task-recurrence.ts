@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, findTask, inTransaction, insertTaskRecurrence } from '@workcell/db';
+import { findTask, inTransaction, insertTaskRecurrence } from '@workcell/db';
 import { TaskRecurrenceCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { requireProjectAccess, viewerOf } from '../kernel/visibility.js';
@@ -40,7 +40,7 @@ export const createTaskRecurrence = defineProcedure('createTaskRecurrence', crea
     const state = !external && next === null ? 'ended' : (input.status ?? 'active');
     const row = await insertTaskRecurrence(tx, workspaceId, taskId, { rule: input.rule, startsOn: new Date(`${input.startsOn}T00:00:00Z`), timezone: input.timeZone, state, nextOccurrenceAt: next });
     const result = versionedTaskRecurrence(row);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'task_recurrence',
       aggregateId: row.id,

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import {
   advanceTaskRecurrence,
-  appendOutboxEvent,
   dueTaskRecurrences,
   findTask,
   inTransaction,
@@ -10,14 +9,13 @@ import {
   lockTaskRecurrence,
   newTask,
   type OccurrenceSource,
-  outboxEvent,
   setTaskOccurrenceTask,
   type TaskOccurrenceRecord,
   type TaskRecord,
   type TaskRecurrenceRecord,
   type Tx,
 } from '@workcell/db';
-import { definePlatformProcedure } from '../kernel/procedure.js';
+import { definePlatformProcedure, type EventSource, platformEvents } from '../kernel/procedure.js';
 import { taskView } from '../tasks/view.js';
 import { instantsBetween, nextInstant } from './rule.js';
 import { scheduleOf, taskOccurrenceView } from './view.js';
@@ -63,6 +61,7 @@ export async function materialise(
   instants: readonly Date[],
   source: OccurrenceSource,
   now: Date,
+  events: EventSource,
   requestId: string | null,
   externalEventId: string | null = null,
 ): Promise<TaskOccurrenceRecord[]> {
@@ -79,7 +78,7 @@ export async function materialise(
     }
     const task = occurrenceTask(template, scheduledFor, now);
     const view = taskView(task);
-    await insertTask(tx, task, outboxEvent({ workspaceId, aggregateType: 'task', aggregateId: task.id, eventType: 'task.created', payload: { task: { ...view }, requestId }, occurredAt: now }));
+    await insertTask(tx, task, events.event({ workspaceId, aggregateType: 'task', aggregateId: task.id, eventType: 'task.created', payload: { task: { ...view }, requestId }, occurredAt: now }));
     await setTaskOccurrenceTask(tx, workspaceId, occurrence.id, task.id);
     made.push({ ...occurrence, taskId: task.id, status: 'created' });
   }
@@ -87,9 +86,9 @@ export async function materialise(
 }
 
 /** `task_recurrence.occurrences_created`, when a run created any (subscribers learn of new occurrences without polling). */
-export async function appendOccurrencesCreated(tx: Tx, series: TaskRecurrenceRecord, made: readonly TaskOccurrenceRecord[], now: Date, requestId: string | null): Promise<void> {
+export async function appendOccurrencesCreated(tx: Tx, series: TaskRecurrenceRecord, made: readonly TaskOccurrenceRecord[], now: Date, events: EventSource, requestId: string | null): Promise<void> {
   if (made.length === 0) return;
-  await appendOutboxEvent(tx, {
+  await events.emit(tx, {
     workspaceId: series.workspaceId,
     aggregateType: 'task_recurrence',
     aggregateId: series.id,
@@ -103,16 +102,24 @@ export async function appendOccurrencesCreated(tx: Tx, series: TaskRecurrenceRec
  * The scheduled occurrences due by `dueBy` from the series' cursor (at most MAX_OCCURRENCES_PER_RUN), then the
  * cursor moved past them; a series whose rule has no instant left ends. In `tx`, which holds the series' lock.
  */
-export async function materialiseFromCursor(tx: Tx, series: TaskRecurrenceRecord, dueBy: Date, now: Date, source: OccurrenceSource, requestId: string | null): Promise<TaskOccurrenceRecord[]> {
+export async function materialiseFromCursor(
+  tx: Tx,
+  series: TaskRecurrenceRecord,
+  dueBy: Date,
+  now: Date,
+  source: OccurrenceSource,
+  events: EventSource,
+  requestId: string | null,
+): Promise<TaskOccurrenceRecord[]> {
   const schedule = scheduleOf(series);
   const instants = series.nextOccurrenceAt === null ? [] : instantsBetween(schedule, series.nextOccurrenceAt, dueBy, MAX_OCCURRENCES_PER_RUN);
-  const made = await materialise(tx, series, instants, source, now, requestId);
+  const made = await materialise(tx, series, instants, source, now, events, requestId);
   const last = instants.at(-1) ?? null;
   // With nothing due the cursor moves to the schedule's next instant at or after it (a rule changed under it).
   const next = last !== null ? nextInstant(schedule, last) : series.nextOccurrenceAt === null ? null : nextInstant(schedule, series.nextOccurrenceAt, true);
   const state = next === null && schedule.rule.frequency !== 'external' ? 'ended' : series.state;
   await advanceTaskRecurrence(tx, series.workspaceId, series.id, { nextOccurrenceAt: next, lastOccurrenceAt: last, state, checkedAt: now });
-  await appendOccurrencesCreated(tx, series, made, now, requestId);
+  await appendOccurrencesCreated(tx, series, made, now, events, requestId);
   return made;
 }
 
@@ -137,7 +144,7 @@ export const materialiseDueTaskRecurrences = definePlatformProcedure('materialis
         if (due === undefined) return null;
         picked.id = due.id;
         const locked = await lockTaskRecurrence(tx, due.workspaceId, due.id);
-        return locked === null ? [] : materialiseFromCursor(tx, locked.row, now, now, 'schedule', null);
+        return locked === null ? [] : materialiseFromCursor(tx, locked.row, now, now, 'schedule', platformEvents(), null);
       });
       if (made === null) break;
       series++;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { advanceTaskRecurrence, appendOutboxEvent, listTaskOccurrencesPage } from '@workcell/db';
+import { advanceTaskRecurrence, listTaskOccurrencesPage } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 
@@ -35,14 +35,14 @@ export const recheckTaskRecurrence = defineProcedure('recheckTaskRecurrence', re
     // The first day's instants up to now without an occurrence, oldest first; the walk ends with the batch full.
     const batch: Date[] = [];
     expandSchedule(schedule, null, true, (instant) => instant <= now && (existing.has(instant.getTime()) || batch.push(instant) < MAX_OCCURRENCES_PER_RUN));
-    const made = await materialise(tx, series, batch, 'recheck', now, requestId);
+    const made = await materialise(tx, series, batch, 'recheck', now, op, requestId);
     // The worker never makes instants from before now: what this request left missing waits for the next recheck.
     const next = nextInstant(schedule, now);
     const state = next === null && schedule.rule.frequency !== 'external' ? 'ended' : series.state;
     await advanceTaskRecurrence(tx, auth.workspaceId, id, { nextOccurrenceAt: schedule.rule.frequency === 'external' ? null : next, lastOccurrenceAt: batch.at(-1) ?? null, state, checkedAt: now });
-    await appendOccurrencesCreated(tx, series, made, now, requestId);
+    await appendOccurrencesCreated(tx, series, made, now, op, requestId);
     const result = recurrenceOperation(randomUUID(), 'task-recurrence.recheck', id, now);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId: auth.workspaceId,
       aggregateType: 'task_recurrence',
       aggregateId: id,

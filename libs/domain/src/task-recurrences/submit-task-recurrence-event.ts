@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, findTaskOccurrenceIdByEvent } from '@workcell/db';
+import { findTaskOccurrenceIdByEvent } from '@workcell/db';
 import { TaskRecurrenceEvent } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -23,9 +23,9 @@ export const submitTaskRecurrenceEvent = defineProcedure('submitTaskRecurrenceEv
     const id = series.id;
     if (scheduleOf(series).rule.frequency !== 'external') throw new DomainError('conflict', 'only a series with frequency external takes events');
     if (series.state !== 'active') throw new DomainError('conflict', `the task recurrence is ${series.state}; it takes no events`);
-    const made = await materialise(tx, series, [new Date(input.occurredAt)], 'external-event', now, requestId, input.externalEventId);
+    const made = await materialise(tx, series, [new Date(input.occurredAt)], 'external-event', now, op, requestId, input.externalEventId);
     const occurrenceId = made[0]?.id ?? (await findTaskOccurrenceIdByEvent(tx, auth.workspaceId, id, input.externalEventId))!;
-    await appendOccurrencesCreated(tx, series, made, now, requestId);
+    await appendOccurrencesCreated(tx, series, made, now, op, requestId);
     const result = recurrenceOperation(occurrenceId, 'task-recurrence.event', id, now);
     const payload = {
       taskRecurrenceId: id,
@@ -36,7 +36,7 @@ export const submitTaskRecurrenceEvent = defineProcedure('submitTaskRecurrenceEv
       duplicate: made.length === 0,
       requestId,
     };
-    await appendOutboxEvent(tx, { workspaceId: auth.workspaceId, aggregateType: 'task_recurrence', aggregateId: id, eventType: 'task_recurrence.event_received', payload, occurredAt: now, result });
+    await op.emit(tx, { workspaceId: auth.workspaceId, aggregateType: 'task_recurrence', aggregateId: id, eventType: 'task_recurrence.event_received', payload, occurredAt: now, result });
     return result;
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, inTransaction, type TaskRecurrenceChanges, updateTaskRecurrenceIfRevision } from '@workcell/db';
+import { inTransaction, type TaskRecurrenceChanges, updateTaskRecurrenceIfRevision } from '@workcell/db';
 import { TaskRecurrenceUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { requireTypeGrant } from '../kernel/grants.js';
@@ -51,7 +51,7 @@ export const updateTaskRecurrence = defineProcedure('updateTaskRecurrence', upda
     if (outcome !== 'updated') throw casFailure(outcome, 'task recurrence');
     const row = await findTaskRecurrenceOr404(tx, auth, id);
     const changed = Object.keys(given).filter((k) => given[k as keyof typeof given] !== undefined);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'task_recurrence',
       aggregateId: id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Client, inTransaction, insertTask, newTask, outboxEvent } from '@workcell/db';
+import { type Client, inTransaction, insertTask, newTask } from '@workcell/db';
 import { TaskCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
@@ -25,7 +25,7 @@ export const createTask = defineProcedure('createTask', createTaskInput, async (
   const changes = taskChanges(attributes);
   const task = newTask(workspaceId, { ...changes, title: attributes.title, tagIds: changes.tagIds ?? [] }, now);
   const view = taskView(task);
-  const event = outboxEvent({ workspaceId, aggregateType: 'task', aggregateId: task.id, eventType: 'task.created', payload: { task: { ...view }, requestId }, occurredAt: now, result: view });
+  const event = op.event({ workspaceId, aggregateType: 'task', aggregateId: task.id, eventType: 'task.created', payload: { task: { ...view }, requestId }, occurredAt: now, result: view });
   const write = async (client: Client) => {
     // Creating a task in a shared project is changing that project: editor or manager (kernel/visibility.ts).
     await requireProjectAccess(client, auth, attributes.projectId ?? null, 'write', 'project', '/projectId');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, findRunningTimer, findTask, inTransaction, insertRunningTimer } from '@workcell/db';
+import { findRunningTimer, findTask, inTransaction, insertRunningTimer } from '@workcell/db';
 import { TaskTimerStart } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -43,7 +43,7 @@ export const startTaskTimer = defineProcedure('startTaskTimer', startTaskTimerIn
         taskId: running?.taskId ?? null,
       });
     }
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'task',
       aggregateId: taskId,
@@ -52,7 +52,7 @@ export const startTaskTimer = defineProcedure('startTaskTimer', startTaskTimerIn
       occurredAt: now,
     });
     const result = timeEntryView(entry, holdsBilling(auth), now);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'time_entry',
       aggregateId: entry.id,

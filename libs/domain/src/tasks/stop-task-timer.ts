@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, findTask, inTransaction, stopRunningTimer } from '@workcell/db';
+import { findTask, inTransaction, stopRunningTimer } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 
@@ -26,7 +26,7 @@ export const stopTaskTimer = defineProcedure('stopTaskTimer', stopTaskTimerInput
     if (!(await findTask(tx, workspaceId, taskId, viewerOf(auth)))) throw taskNotFound();
     const entry = await stopRunningTimer(tx, workspaceId, memberId, taskId, now);
     if (!entry) throw new DomainError('timer_not_running', 'no timer of yours is running on this task');
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'task',
       aggregateId: taskId,
@@ -35,7 +35,7 @@ export const stopTaskTimer = defineProcedure('stopTaskTimer', stopTaskTimerInput
       occurredAt: now,
     });
     const result = timeEntryView(entry, holdsBilling(auth), now);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'time_entry',
       aggregateId: entry.id,

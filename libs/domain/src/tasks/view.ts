@@ -1,17 +1,4 @@
-import {
-  appendOutboxEvent,
-  type Client,
-  findTask,
-  inTransaction,
-  listExists,
-  lockExistingMemberIds,
-  projectExists,
-  type TaskChanges,
-  type TaskGuard,
-  type TaskRecord,
-  type Tx,
-  updateTaskIfRevision,
-} from '@workcell/db';
+import { type Client, findTask, inTransaction, listExists, lockExistingMemberIds, projectExists, type TaskChanges, type TaskGuard, type TaskRecord, type Tx, updateTaskIfRevision } from '@workcell/db';
 import { TaskCreate } from '@workcell/registry';
 
 import { requireGrant } from '../kernel/grants.js';
@@ -176,7 +163,7 @@ export async function writeTask(
     const outcome = await updateTaskIfRevision(tx, workspaceId, id, write.expectedRevision, write.guard, changes, now);
     if (outcome !== 'updated') throw ifMatchFailure(outcome, 'task', write.stateConflict);
     const view = taskView((await findTask(tx, workspaceId, id, viewerOf(auth)))!);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'task',
       aggregateId: id,

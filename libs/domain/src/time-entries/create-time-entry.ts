@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, insertTimeEntry, inTransaction } from '@workcell/db';
+import { insertTimeEntry, inTransaction } from '@workcell/db';
 import { TimeEntryCreate } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -25,7 +25,7 @@ export const createTimeEntry = defineProcedure('createTimeEntry', createTimeEntr
     const row = await insertTimeEntry(tx, workspaceId, values, now);
     if (!row) throw new DomainError('timer_already_running', 'the member already has a running timer; stop it first');
     const result = versionedTimeEntry(row, holdsBilling(auth), now);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'time_entry',
       aggregateId: row.id,

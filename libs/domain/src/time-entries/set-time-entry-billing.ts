@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, findTimeEntry, inTransaction, setTimeEntryBillingIfRevision } from '@workcell/db';
+import { findTimeEntry, inTransaction, setTimeEntryBillingIfRevision } from '@workcell/db';
 import { TimeEntryBillingSet } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -28,7 +28,7 @@ export const setTimeEntryBilling = defineProcedure('setTimeEntryBilling', setTim
     const outcome = await setTimeEntryBillingIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), { billable: input.billable, rate: input.billingRate });
     if (outcome !== 'updated') throw casFailure(outcome, 'time entry');
     const result = versionedBilling((await findTimeEntry(tx, workspaceId, id))!);
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'time_entry',
       aggregateId: id,

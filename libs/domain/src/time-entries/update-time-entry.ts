@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, findTimeEntry, inTransaction, updateTimeEntryIfRevision } from '@workcell/db';
+import { findTimeEntry, inTransaction, updateTimeEntryIfRevision } from '@workcell/db';
 import { TimeEntryCreate, TimeEntryUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -31,7 +31,7 @@ export const updateTimeEntry = defineProcedure('updateTimeEntry', updateTimeEntr
     if (outcome !== 'updated') throw casFailure(outcome, 'time entry');
     const row = (await findTimeEntry(tx, workspaceId, id))!;
     const changed = Object.keys(timeEntryAttributesOf(input));
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'time_entry',
       aggregateId: id,

@@ -5,7 +5,7 @@ import { actorOf } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
-import { defineProcedure } from '../kernel/procedure.js';
+import { defineProcedure, eventActorOf } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 
 import { isWebhookAdministrator, ownerOf } from './access.js';
@@ -90,7 +90,7 @@ export const updateWebhook = defineProcedure('updateWebhook', updateWebhookInput
     const recoveredDeliveries = recoverSince === undefined ? undefined : await recoverFailedDeliveries(tx, workspaceId, id, recoverSince);
     const attemptsAllowed = op.config.webhooks.retryScheduleMs.length + 1;
     const testDeliveryId = sendTest
-      ? await insertTestDelivery(tx, { workspaceId, subscriptionId: id, ownerCredentialId: auth.credential.id, attemptsAllowed, requestId: op.requestId, now })
+      ? await insertTestDelivery(tx, { workspaceId, subscriptionId: id, ownerCredentialId: auth.credential.id, attemptsAllowed, requestId: op.requestId, actor: eventActorOf(op), now })
       : undefined;
     const changed = Object.entries({ url, description, eventTypes, status: input.status })
       .filter(([, v]) => v !== undefined)

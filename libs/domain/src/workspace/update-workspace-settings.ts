@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appendOutboxEvent, inTransaction, loadWorkspaceSettings, recordAudit, updateWorkspaceSettingsIfRevision } from '@workcell/db';
+import { inTransaction, loadWorkspaceSettings, recordAudit, updateWorkspaceSettingsIfRevision } from '@workcell/db';
 import { WorkspaceSettingsUpdate } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
@@ -44,7 +44,7 @@ export const updateWorkspaceSettings = defineProcedure('updateWorkspaceSettings'
       metadata: { changed, previous, settings: result.resource },
       occurredAt: now,
     });
-    await appendOutboxEvent(tx, {
+    await op.emit(tx, {
       workspaceId,
       aggregateType: 'workspace',
       aggregateId: workspaceId,
