@@ -11,13 +11,16 @@ import { dbQueryDuration, endSpan, observePool, SpanKind, startChildSpan } from 
 export { PrismaClient };
 export type { Prisma } from './generated/prisma/client.js';
 
-/** Something that runs one SQL statement: the pool (Database) or a transaction on a client of its own (Database.transaction). */
+/**
+ * Something that runs one SQL statement: the pool (Database) or a transaction on a client of its own
+ * (Database.transaction). The caller says what it wants back, the rows or the count, so no layer has to guess it
+ * from the statement's text.
+ */
 export interface Statements {
-  /**
-   * Rows come as pg decodes them (timestamps as Date, text arrays as arrays; int8 and numeric as strings), so a
-   * caller selects columns in those terms; `count` is the rows the statement affected.
-   */
-  statement<T>(query: Prisma.Sql): Promise<{ rows: T[]; count: number }>;
+  /** The statement's rows as pg decodes them (timestamps as Date, text arrays as arrays; int8 and numeric as strings). */
+  rows<T>(query: Prisma.Sql): Promise<T[]>;
+  /** The number of rows the statement affected. */
+  execute(query: Prisma.Sql): Promise<number>;
 }
 
 /**
@@ -37,13 +40,11 @@ export interface Database extends Statements {
    */
   changeAuthorization<T>(workspaceId: string, change: () => Promise<T>): Promise<T>;
   /**
-   * One statement straight through the pool (within the request's dependency budget like every statement),
-   * bypassing Prisma's client: the thinnest path for a hot statement (issue 11: a task read through Prisma's raw
-   * query costs about twice as much CPU as through pg). It commits by itself.
-   */
-  statement<T>(query: Prisma.Sql): Promise<{ rows: T[]; count: number }>;
-  /**
-   * One transaction on a pool client of its own, its statements straight through pg like `statement`: the thin
+   * `rows` and `execute` run one statement straight through the pool (within the request's dependency budget like
+   * every statement), bypassing Prisma's client: the thinnest path for a hot statement (issue 11: a task read
+   * through Prisma's raw query costs about twice as much CPU as through pg). It commits by itself.
+   *
+   * One transaction on a pool client of its own, its statements straight through pg like `rows`/`execute`: the thin
    * path for a hot transaction (the webhook relay's; Prisma's interactive transaction cost it most of its CPU).
    * `work`'s throw rolls back and is rethrown; a client whose ROLLBACK failed is destroyed, not reused.
    */
@@ -267,20 +268,23 @@ function budgetedConnect(this: BudgetedPool, callback?: ConnectCallback): Promis
 }
 BudgetedPool.prototype.connect = budgetedConnect as typeof pg.Pool.prototype.connect;
 
-async function runStatement<T>(client: pg.Pool | pg.PoolClient, query: Prisma.Sql): Promise<{ rows: T[]; count: number }> {
-  const result = await client.query({ text: query.text, values: query.values });
-  return { rows: result.rows as T[], count: result.rowCount ?? 0 };
+/** Statements straight through pg on `client` (the pool, or a client holding a transaction). */
+function pgStatements(client: pg.Pool | pg.PoolClient): Statements {
+  return {
+    rows: async <T>(query: Prisma.Sql) => (await client.query({ text: query.text, values: query.values })).rows as T[],
+    execute: async (query: Prisma.Sql) => (await client.query({ text: query.text, values: query.values })).rowCount ?? 0,
+  };
 }
 
 /**
- * Database.statement and Database.transaction on a pool. A transaction that has not ended after
+ * Database.rows, Database.execute and Database.transaction on a pool. A transaction that has not ended after
  * `transactionTimeoutMs` (a statement the server never answers: a partition, a black hole) has its connection
  * destroyed: the statement fails, the server rolls the transaction back when it notices, and its locks (the relay
  * lock among them) cannot be held for ever. Requests' statements are bounded sooner by their dependency budget.
  */
-export function poolStatements(pool: pg.Pool, options: { transactionTimeoutMs: number }): Pick<Database, 'statement' | 'transaction'> {
+export function poolStatements(pool: pg.Pool, options: { transactionTimeoutMs: number }): Pick<Database, 'rows' | 'execute' | 'transaction'> {
   return {
-    statement: (query) => runStatement(pool, query),
+    ...pgStatements(pool),
     async transaction<T>(work: (tx: Statements) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       // A destroyed connection also emits 'error' on the client; the failed statement reports it.
@@ -293,7 +297,7 @@ export function poolStatements(pool: pg.Pool, options: { transactionTimeoutMs: n
       let broken: Error | undefined;
       try {
         await client.query('BEGIN');
-        const result = await work({ statement: (query) => runStatement(client, query) });
+        const result = await work(pgStatements(client));
         await client.query('COMMIT');
         return result;
       } catch (error) {

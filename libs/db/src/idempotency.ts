@@ -75,29 +75,27 @@ export async function claimIdempotencyKey(
   const { workspaceId, credentialId, operationId, key, fingerprint, now } = input;
   const lockedUntil = new Date(now.getTime() + input.lockMs);
   const expiresAt = new Date(now.getTime() + input.retentionMs);
-  // Each statement straight through the pool (Database.statement): this runs on every keyed write (issue 11).
-  const inserted = await database.statement<{ id: string }>(Prisma.sql`
+  // Each statement straight through the pool (Database.rows/execute): this runs on every keyed write (issue 11).
+  const inserted = await database.rows<{ id: string }>(Prisma.sql`
     INSERT INTO idempotency_records (workspace_id, credential_id, operation_id, key, request_fingerprint, state, locked_until, expires_at)
     VALUES (${workspaceId}::uuid, ${credentialId}::uuid, ${operationId}, ${key}, ${fingerprint}, 'in_progress', ${lockedUntil}::timestamptz, ${expiresAt}::timestamptz)
     ON CONFLICT (workspace_id, credential_id, operation_id, key) DO NOTHING
     RETURNING id::text AS id`);
-  if (inserted.rows[0]) return { outcome: 'claimed', recordId: inserted.rows[0].id };
-  const [existing] = (
-    await database.statement<{ id: string; fingerprint: string; state: string; status: number | null; body: unknown; headers: Record<string, string> | null; result: unknown }>(Prisma.sql`
+  if (inserted[0]) return { outcome: 'claimed', recordId: inserted[0].id };
+  const [existing] = await database.rows<{ id: string; fingerprint: string; state: string; status: number | null; body: unknown; headers: Record<string, string> | null; result: unknown }>(Prisma.sql`
       SELECT id::text AS id, request_fingerprint AS fingerprint, state::text AS state, response_status AS status, response_body AS body, response_headers AS headers, result
       FROM idempotency_records
-      WHERE workspace_id = ${workspaceId}::uuid AND credential_id = ${credentialId}::uuid AND operation_id = ${operationId} AND key = ${key}`)
-  ).rows;
+      WHERE workspace_id = ${workspaceId}::uuid AND credential_id = ${credentialId}::uuid AND operation_id = ${operationId} AND key = ${key}`);
   if (!existing) return claimIdempotencyKey(database, input); // purged between the two statements
   if (existing.fingerprint !== fingerprint) return { outcome: 'mismatch' };
   if (existing.state === 'completed' && existing.result !== null) return { outcome: 'replay', result: existing.result };
   if (existing.state === 'completed' && existing.status !== null) {
     return { outcome: 'replay', status: existing.status, body: existing.body, headers: existing.headers ?? {} };
   }
-  const takenOver = await database.statement(Prisma.sql`
+  const takenOver = await database.execute(Prisma.sql`
     UPDATE idempotency_records SET locked_until = ${lockedUntil}::timestamptz, expires_at = ${expiresAt}::timestamptz, updated_at = ${now}::timestamptz
     WHERE workspace_id = ${workspaceId}::uuid AND id = ${existing.id}::uuid AND state = 'in_progress' AND locked_until < ${now}::timestamptz`);
-  return takenOver.count === 1 ? { outcome: 'claimed', recordId: existing.id } : { outcome: 'in_progress' };
+  return takenOver === 1 ? { outcome: 'claimed', recordId: existing.id } : { outcome: 'in_progress' };
 }
 
 /**
@@ -112,7 +110,7 @@ export async function completeIdempotencyKey(
   outcome: { result: unknown; status: number; body: unknown; headers: Record<string, string> },
 ): Promise<void> {
   // No body is stored as JSON null (a replay answers without one).
-  await database.statement(Prisma.sql`
+  await database.execute(Prisma.sql`
     UPDATE idempotency_records
     SET state = 'completed', result = ${outcome.result === undefined ? null : JSON.stringify(outcome.result)}::json, completed_by = 'request',
       response_status = ${outcome.status}::int, response_body = ${JSON.stringify(outcome.body ?? null)}::jsonb,
@@ -122,5 +120,5 @@ export async function completeIdempotencyKey(
 
 /** The request failed without a response worth replaying: free the key so a retry runs again. */
 export async function releaseIdempotencyKey(database: Database, workspaceId: string, recordId: string): Promise<void> {
-  await database.statement(Prisma.sql`DELETE FROM idempotency_records WHERE workspace_id = ${workspaceId}::uuid AND id = ${recordId}::uuid AND state = 'in_progress'`);
+  await database.execute(Prisma.sql`DELETE FROM idempotency_records WHERE workspace_id = ${workspaceId}::uuid AND id = ${recordId}::uuid AND state = 'in_progress'`);
 }

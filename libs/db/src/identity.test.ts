@@ -62,9 +62,13 @@ describe('loadCredential', () => {
         prismaUses++;
         return database.prisma;
       },
-      statement: (query) => {
+      rows: (query) => {
         statements++;
-        return database.statement(query);
+        return database.rows(query);
+      },
+      execute: (query) => {
+        statements++;
+        return database.execute(query);
       },
     };
     const p = database.prisma;

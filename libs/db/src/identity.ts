@@ -20,7 +20,7 @@ export interface TokenLookup {
  * (docs/scale-out.md); this way every lookup is routed to one.
  */
 export async function findTokenLookup(database: Database, verifier: Uint8Array<ArrayBuffer>): Promise<TokenLookup | null> {
-  const { rows } = await database.statement<TokenLookup>(Prisma.sql`
+  const rows = await database.rows<TokenLookup>(Prisma.sql`
     SELECT token_type::text AS "tokenType", workspace_id::text AS "workspaceId", token_id::text AS "tokenId"
     FROM credential_lookups WHERE verifier = ${Buffer.from(verifier)}`);
   return rows[0] ?? null;

@@ -12,12 +12,12 @@ import { Prisma } from './generated/prisma/client.js';
 describe('Database.transaction (a pool transaction)', () => {
   let db: TestDatabase;
   let database: Database;
-  const rows = async () => (await database.statement<{ n: number }>(Prisma.sql`SELECT n FROM scratch ORDER BY n`)).rows.map((r) => r.n);
+  const rows = async () => (await database.rows<{ n: number }>(Prisma.sql`SELECT n FROM scratch ORDER BY n`)).map((r) => r.n);
 
   beforeAll(async () => {
     db = await createTestDatabase();
     database = createDatabase(testConfig({ DATABASE_URL: db.url }), { poolSize: 1 });
-    await database.statement(Prisma.sql`CREATE TABLE scratch (n int PRIMARY KEY)`);
+    await database.execute(Prisma.sql`CREATE TABLE scratch (n int PRIMARY KEY)`);
   });
   afterAll(async () => {
     await database?.close();
@@ -26,9 +26,9 @@ describe('Database.transaction (a pool transaction)', () => {
 
   it('commits every statement of the work together and returns its result', async () => {
     const result = await database.transaction(async (tx) => {
-      const inserted = await tx.statement(Prisma.sql`INSERT INTO scratch (n) VALUES (1), (2)`);
-      const [row] = (await tx.statement<{ total: number }>(Prisma.sql`SELECT count(*)::int AS total FROM scratch`)).rows;
-      return { inserted: inserted.count, seen: row!.total };
+      const inserted = await tx.execute(Prisma.sql`INSERT INTO scratch (n) VALUES (1), (2)`);
+      const [row] = await tx.rows<{ total: number }>(Prisma.sql`SELECT count(*)::int AS total FROM scratch`);
+      return { inserted, seen: row!.total };
     });
     assert.deepEqual(result, { inserted: 2, seen: 2 });
     assert.deepEqual(await rows(), [1, 2]);
@@ -38,10 +38,10 @@ describe('Database.transaction (a pool transaction)', () => {
     const outside = createDatabase(testConfig({ DATABASE_URL: db.url }), { poolSize: 1 });
     try {
       await database.transaction(async (tx) => {
-        await tx.statement(Prisma.sql`INSERT INTO scratch (n) VALUES (3)`);
-        assert.deepEqual((await outside.statement<{ n: number }>(Prisma.sql`SELECT n FROM scratch WHERE n = 3`)).rows, []);
+        await tx.execute(Prisma.sql`INSERT INTO scratch (n) VALUES (3)`);
+        assert.deepEqual(await outside.rows<{ n: number }>(Prisma.sql`SELECT n FROM scratch WHERE n = 3`), []);
       });
-      assert.deepEqual((await outside.statement<{ n: number }>(Prisma.sql`SELECT n FROM scratch WHERE n = 3`)).rows, [{ n: 3 }]);
+      assert.deepEqual(await outside.rows<{ n: number }>(Prisma.sql`SELECT n FROM scratch WHERE n = 3`), [{ n: 3 }]);
     } finally {
       await outside.close();
     }
@@ -50,26 +50,26 @@ describe('Database.transaction (a pool transaction)', () => {
   it('a throw in the work rolls every statement back and is rethrown; the client serves on', async () => {
     await assert.rejects(
       database.transaction(async (tx) => {
-        await tx.statement(Prisma.sql`INSERT INTO scratch (n) VALUES (10)`);
+        await tx.execute(Prisma.sql`INSERT INTO scratch (n) VALUES (10)`);
         throw new Error('the work failed');
       }),
       { message: 'the work failed' },
     );
     // A failed statement aborts the transaction; it is rolled back too, and the next one starts clean.
     await assert.rejects(
-      database.transaction((tx) => tx.statement(Prisma.sql`INSERT INTO scratch (n) VALUES (1)`)),
+      database.transaction((tx) => tx.execute(Prisma.sql`INSERT INTO scratch (n) VALUES (1)`)),
       { code: '23505' },
     );
     assert.deepEqual(await rows(), [1, 2, 3]);
-    assert.deepEqual(await database.transaction(async (tx) => (await tx.statement<{ one: number }>(Prisma.sql`SELECT 1 AS one`)).rows), [{ one: 1 }]);
+    assert.deepEqual(await database.transaction(async (tx) => await tx.rows<{ one: number }>(Prisma.sql`SELECT 1 AS one`)), [{ one: 1 }]);
   });
 
   it('a session that dies mid-transaction fails the work, commits nothing, and the pool serves on with a new client', async () => {
     await assert.rejects(
       database.transaction(async (tx) => {
-        await tx.statement(Prisma.sql`INSERT INTO scratch (n) VALUES (20)`);
+        await tx.execute(Prisma.sql`INSERT INTO scratch (n) VALUES (20)`);
         // The server ends this very session: the statement fails, and so does the ROLLBACK.
-        await tx.statement(Prisma.sql`SELECT pg_terminate_backend(pg_backend_pid())`);
+        await tx.execute(Prisma.sql`SELECT pg_terminate_backend(pg_backend_pid())`);
       }),
     );
     // The pool's only client is replaced by a fresh connection; the dead session's insert never committed.
@@ -80,19 +80,19 @@ describe('Database.transaction (a pool transaction)', () => {
     const proxy = await TcpProxy.start(db.url);
     const pool = new pg.Pool({ connectionString: proxy.rewrite(db.url), max: 1 });
     pool.on('error', () => undefined);
-    const { statement, transaction } = poolStatements(pool, { transactionTimeoutMs: 500 });
+    const proxied = poolStatements(pool, { transactionTimeoutMs: 500 });
     try {
-      await statement(Prisma.sql`SELECT 1`);
-      const hung = transaction(async (tx) => {
-        await tx.statement(Prisma.sql`INSERT INTO scratch (n) VALUES (30)`);
+      await proxied.execute(Prisma.sql`SELECT 1`);
+      const hung = proxied.transaction(async (tx) => {
+        await tx.execute(Prisma.sql`INSERT INTO scratch (n) VALUES (30)`);
         await proxy.blackhole();
-        await tx.statement(Prisma.sql`INSERT INTO scratch (n) VALUES (31)`);
+        await tx.execute(Prisma.sql`INSERT INTO scratch (n) VALUES (31)`);
       });
       // Without the timeout this would wait for TCP to give up (minutes); the test fails at 10 s instead.
       const bound = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the transaction hung')), 10_000).unref());
       await assert.rejects(Promise.race([hung, bound]), /did not end within 500 ms/);
       await proxy.restore();
-      assert.deepEqual((await statement<{ one: number }>(Prisma.sql`SELECT 1 AS one`)).rows, [{ one: 1 }], 'a new connection serves');
+      assert.deepEqual(await proxied.rows<{ one: number }>(Prisma.sql`SELECT 1 AS one`), [{ one: 1 }], 'a new connection serves');
       assert.deepEqual(await rows(), [1, 2, 3], 'nothing of the cut transaction committed');
     } finally {
       await pool.end();

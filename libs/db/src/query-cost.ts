@@ -36,10 +36,8 @@ export async function measureQueryCost(config: AppConfig, work: (database: Datab
   // Cost measurement observes statements only: no API instance caches verifications against this database. Its
   // statements go through Prisma so that they are recorded (`count` is the rows returned: costs are of reads).
   const statementsOf = (client: Prisma.TransactionClient): Statements => ({
-    async statement<T>(query: Prisma.Sql) {
-      const rows = await client.$queryRawUnsafe<T[]>(query.text, ...query.values);
-      return { rows, count: rows.length };
-    },
+    rows: <T>(query: Prisma.Sql) => client.$queryRawUnsafe<T[]>(query.text, ...query.values),
+    execute: (query: Prisma.Sql) => client.$executeRawUnsafe(query.text, ...query.values),
   });
   const database: Database = {
     prisma,

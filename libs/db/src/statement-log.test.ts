@@ -30,8 +30,8 @@ describe('the statement log', () => {
   it("records a service's distinct statements once, with their first values, and names its sessions", async () => {
     const database = createDatabase(testConfig({ DATABASE_URL: env.databaseUrl, DATABASE_STATEMENT_LOG: directory }), { service: 'api-v1', poolSize: 1 });
     try {
-      for (const n of [1, 2, 3]) await database.statement(Prisma.sql`SELECT ${n}::int AS n, 'statement-log-probe' AS probe`);
-      const { rows } = await database.statement<{ name: string }>(Prisma.sql`SELECT application_name AS name FROM pg_stat_activity WHERE pid = pg_backend_pid()`);
+      for (const n of [1, 2, 3]) await database.execute(Prisma.sql`SELECT ${n}::int AS n, 'statement-log-probe' AS probe`);
+      const rows = await database.rows<{ name: string }>(Prisma.sql`SELECT application_name AS name FROM pg_stat_activity WHERE pid = pg_backend_pid()`);
       assert.equal(rows[0]?.name, 'workcell-api-v1');
     } finally {
       await database.close();
@@ -44,7 +44,7 @@ describe('the statement log', () => {
   it('records nothing for a pool that serves no service', async () => {
     const database = createDatabase(testConfig({ DATABASE_URL: env.databaseUrl, DATABASE_STATEMENT_LOG: directory }), { poolSize: 1 });
     try {
-      await database.statement(Prisma.sql`SELECT 'statement-log-probe' AS probe`);
+      await database.execute(Prisma.sql`SELECT 'statement-log-probe' AS probe`);
     } finally {
       await database.close();
     }

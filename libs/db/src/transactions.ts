@@ -20,12 +20,12 @@ export type SqlClient = Statements | Tx;
  * timestamptz, text arrays, booleans, jsonb; bytea as a Buffer or a Uint8Array).
  */
 export async function readRows<T>(client: SqlClient, query: Prisma.Sql): Promise<T[]> {
-  return 'statement' in client ? (await client.statement<T>(query)).rows : client.$queryRaw<T[]>(query);
+  return 'execute' in client ? client.rows<T>(query) : client.$queryRaw<T[]>(query);
 }
 
 /** One write statement the same way (readRows); resolves to the number of rows it affected. */
 export async function executeStatement(client: SqlClient, query: Prisma.Sql): Promise<number> {
-  return 'statement' in client ? (await client.statement(query)).count : client.$executeRaw(query);
+  return 'execute' in client ? client.execute(query) : client.$executeRaw(query);
 }
 
 /** Outcome of a compare-and-set write, decided by the database (`UPDATE … WHERE revision = $expected`). */
@@ -65,9 +65,6 @@ export async function lockPermissions(tx: Tx, workspaceId: string): Promise<void
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`workcell:permissions:${workspaceId}`}::text, 0))`;
 }
 
-/** Whether a statement answers rows (a query, or a write with RETURNING or ending in a SELECT after WITH). */
-const answersRows = (sql: string): boolean => /^\s*(SELECT|WITH|VALUES)\b/i.test(sql) || /\bRETURNING\b/i.test(sql);
-
 /**
  * The database as seen from inside `tx`: every statement, Prisma call and nested transaction of a procedure
  * invoked with it runs in `tx` (a nested inTransaction joins it), so a procedure written for the pool can commit or
@@ -77,15 +74,11 @@ export function withinTransaction(database: Database, tx: Tx): Database {
   const prisma = new Proxy(tx, {
     get: (target, key) => (key === '$transaction' ? (work: (t: Tx) => Promise<unknown>) => work(target) : Reflect.get(target, key)),
   }) as unknown as Database['prisma'];
-  const statement = async <T>(query: Prisma.Sql): Promise<{ rows: T[]; count: number }> => {
-    if (!answersRows(query.sql)) return { rows: [], count: await tx.$executeRaw(query) };
-    const rows = await tx.$queryRaw<T[]>(query);
-    return { rows, count: rows.length };
-  };
+  const statements: Statements = { rows: <T>(query: Prisma.Sql) => tx.$queryRaw<T[]>(query), execute: (query) => tx.$executeRaw(query) };
   return {
     prisma,
-    statement,
-    transaction: (work) => work({ statement }),
+    ...statements,
+    transaction: (work) => work(statements),
     ping: (timeoutMs) => database.ping(timeoutMs),
     changeAuthorization: () => Promise.reject(new Error('an authorization change cannot join another transaction')),
     close: () => Promise.resolve(),
