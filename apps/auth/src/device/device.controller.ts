@@ -12,14 +12,13 @@ import {
   normalUserCode,
   type ProcedureContext,
   redeemDeviceLogin,
-  resolveSession,
   startDeviceLogin,
 } from '@workcell/domain';
 import type { SessionRecord } from '@workcell/db';
 import { APP_CONFIG, LOGGER, type Logger, PROCEDURE_CONTEXT, ProtocolError, REDIS, sendProblem, toProblem } from '@workcell/http';
 import type { Redis } from '@workcell/redis';
 import { sendFailure, sendPage, seeOther } from '../sign-in/respond.js';
-import { cookiesOf, field, hashed, requireFormToken, RETURN_COOKIE, SESSION_COOKIE, setCookie, spendBudget } from '../sign-in/web.js';
+import { field, hashed, postingSession, RETURN_COOKIE, sessionOf, setCookie, spendBudget } from '../sign-in/web.js';
 import { oauthErrors } from './oauth.js';
 import { deviceApprovalPage, deviceCodePage, deviceDonePage } from './pages.js';
 
@@ -109,7 +108,7 @@ export class DeviceController {
     try {
       const typed = (request.query as Record<string, unknown> | undefined)?.['user_code'];
       const code = normalUserCode(typed);
-      const session = await resolveSession(this.ctx, cookiesOf(request)[SESSION_COOKIE]);
+      const session = await sessionOf(this.ctx, request);
       if (!session) {
         // Signing in leads back here, with the code the link carried (the sign-in link itself stays a plain link).
         setCookie(reply, this.config, RETURN_COOKIE, code === null ? '/device' : `/device?user_code=${code}`, 15 * 60);
@@ -125,7 +124,7 @@ export class DeviceController {
   @Post('device')
   async enter(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     try {
-      const session = await this.postingSession(request, reply);
+      const session = await postingSession(this.ctx, request, reply);
       if (!session) return;
       await this.approval(request, reply, session, field(request.body, 'user_code') ?? '');
     } catch (error) {
@@ -138,7 +137,7 @@ export class DeviceController {
     let session: SessionRecord | null = null;
     const body = bodyOf(request);
     try {
-      session = await this.postingSession(request, reply);
+      session = await postingSession(this.ctx, request, reply);
       if (!session) return;
       const scopes = body['scopes'] === undefined ? [] : ([] as unknown[]).concat(body['scopes']);
       await approveDeviceLogin(
@@ -162,7 +161,7 @@ export class DeviceController {
   @Post('device/deny')
   async deny(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     try {
-      const session = await this.postingSession(request, reply);
+      const session = await postingSession(this.ctx, request, reply);
       if (!session) return;
       await denyDeviceLogin(this.ctx, session.userId, field(request.body, 'user_code'));
       sendPage(reply, 200, deviceDonePage(false));
@@ -176,16 +175,6 @@ export class DeviceController {
   }
 
   /** The live session of a form post whose token matches it; null (answered: 303 to /sign-in) without a session. */
-  private async postingSession(request: FastifyRequest, reply: FastifyReply): Promise<SessionRecord | null> {
-    const session = await resolveSession(this.ctx, cookiesOf(request)[SESSION_COOKIE]);
-    if (!session) {
-      seeOther(reply, '/sign-in');
-      return null;
-    }
-    requireFormToken(this.config, `session:${session.id}`, request.body);
-    return session;
-  }
-
   /**
    * The approval page of a typed code, or the code page again with why not (404). Wrong codes count against the
    * session's and the client address's budgets (429 + Retry-After once spent), so codes cannot be guessed.

@@ -1,12 +1,12 @@
 import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '@workcell/config';
-import { ACCOUNT_TOKEN_MAX_LIFETIME_MS, accountOverview, createAccountToken, formToken, type ProcedureContext, resolveSession, revokeAccountToken, signOut, signOutEverywhere } from '@workcell/domain';
+import { ACCOUNT_TOKEN_MAX_LIFETIME_MS, accountOverview, createAccountToken, formToken, type ProcedureContext, revokeAccountToken, signOut, signOutEverywhere } from '@workcell/domain';
 import { APP_CONFIG, LOGGER, type Logger, PROCEDURE_CONTEXT, toProblem } from '@workcell/http';
 import type { SessionRecord } from '@workcell/db';
 import { accountPage, type AccountPageInput } from './pages.js';
 import { answersWithPage, sendFailure, sendPage, seeOther } from './respond.js';
-import { clearSessionCookie, cookiesOf, field, requireFormToken, SESSION_COOKIE } from './web.js';
+import { clearSessionCookie, field, postingSession, sessionOf } from './web.js';
 
 const day = (at: Date) => at.toISOString().slice(0, 10);
 
@@ -22,10 +22,6 @@ export class AccountController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
-
-  private session(request: FastifyRequest): Promise<SessionRecord | null> {
-    return resolveSession(this.ctx, cookiesOf(request)[SESSION_COOKIE]);
-  }
 
   private async render(reply: FastifyReply, status: number, session: SessionRecord, extra: Pick<AccountPageInput, 'created' | 'problem'> = {}): Promise<void> {
     const now = this.ctx.now();
@@ -46,20 +42,10 @@ export class AccountController {
   }
 
   /** The live session of a form post whose token matches it; null (answered: 303 to /sign-in) without a session. */
-  private async postingSession(request: FastifyRequest, reply: FastifyReply): Promise<SessionRecord | null> {
-    const session = await this.session(request);
-    if (!session) {
-      seeOther(reply, '/sign-in');
-      return null;
-    }
-    requireFormToken(this.config, `session:${session.id}`, request.body);
-    return session;
-  }
-
   @Get('account')
   async account(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     try {
-      const session = await this.session(request);
+      const session = await sessionOf(this.ctx, request);
       if (!session) return seeOther(reply, '/sign-in');
       await this.render(reply, 200, session);
     } catch (error) {
@@ -71,7 +57,7 @@ export class AccountController {
   async create(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     let session: SessionRecord | null = null;
     try {
-      session = await this.postingSession(request, reply);
+      session = await postingSession(this.ctx, request, reply);
       if (!session) return;
       const body = request.body as Record<string, unknown>;
       const scopes = body['scopes'] === undefined ? [] : ([] as unknown[]).concat(body['scopes']);
@@ -99,7 +85,7 @@ export class AccountController {
   @Post('account/tokens/revoke')
   async revoke(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     try {
-      const session = await this.postingSession(request, reply);
+      const session = await postingSession(this.ctx, request, reply);
       if (!session) return;
       await revokeAccountToken(this.ctx, session.userId, { workspaceId: field(request.body, 'workspaceId'), id: field(request.body, 'id') }, request.id);
       seeOther(reply, '/account');
@@ -111,7 +97,7 @@ export class AccountController {
   @Post('sign-out')
   async signOut(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     try {
-      const session = await this.postingSession(request, reply);
+      const session = await postingSession(this.ctx, request, reply);
       if (!session) return;
       await signOut(this.ctx, session, request.id);
       clearSessionCookie(reply, this.config);
@@ -124,7 +110,7 @@ export class AccountController {
   @Post('sign-out/everywhere')
   async signOutEverywhere(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     try {
-      const session = await this.postingSession(request, reply);
+      const session = await postingSession(this.ctx, request, reply);
       if (!session) return;
       await signOutEverywhere(this.ctx, session, request.id);
       clearSessionCookie(reply, this.config);

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '@workcell/config';
-import { formTokenValid, randomSecret, SESSION_ABSOLUTE_MS } from '@workcell/domain';
+import type { SessionRecord } from '@workcell/db';
+import { formTokenValid, type ProcedureContext, randomSecret, resolveSession, SESSION_ABSOLUTE_MS } from '@workcell/domain';
 import { ProtocolError } from '@workcell/http';
 import type { Redis } from '@workcell/redis';
+import { seeOther } from './respond.js';
 
 /**
  * The web plumbing of the sign-in and account pages: cookies, form bodies, form tokens (CSRF) and the sign-in
@@ -111,3 +113,22 @@ export async function spendBudget(redis: Redis, key: string, limit: number): Pro
 }
 
 export const hashed = (value: string): string => createHash('sha256').update(value).digest('hex');
+
+/** The signed-in person's session of this request (its cookie), or null. */
+export function sessionOf(ctx: ProcedureContext, request: FastifyRequest): Promise<SessionRecord | null> {
+  return resolveSession(ctx, cookiesOf(request)[SESSION_COOKIE]);
+}
+
+/**
+ * The session a form post acts for: without one the person is sent to sign in (null); with one, the form must carry
+ * the session's form token (403 otherwise), so no other site can post on the person's behalf.
+ */
+export async function postingSession(ctx: ProcedureContext, request: FastifyRequest, reply: FastifyReply): Promise<SessionRecord | null> {
+  const session = await sessionOf(ctx, request);
+  if (!session) {
+    seeOther(reply, '/sign-in');
+    return null;
+  }
+  requireFormToken(ctx.config, `session:${session.id}`, request.body);
+  return session;
+}
