@@ -1,7 +1,7 @@
 import { createParamDecorator, type DynamicModule, type ExecutionContext, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import type { AppConfig } from '@workcell/config';
-import type { Operation, V0AuthContext, V1AuthContext } from '@workcell/domain';
+import type { Operation } from '@workcell/domain';
 import { APP_CONFIG, type ApiGeneration, OPERATION_GATE } from '@workcell/http';
 import { AUTH_CLIENT, type AuthClient, AUTHENTICATOR, createAuthClient, createAuthenticator, CredentialRecheck, OperationGuard, RegistryOperationGate } from './authentication.js';
 
@@ -28,12 +28,6 @@ export class ApiAuthModule {
     };
   }
 }
-
-/** The authenticated v1 context of the request (set by the OperationGuard). */
-export const V1Auth = createParamDecorator((_data: unknown, ctx: ExecutionContext): V1AuthContext => ctx.switchToHttp().getRequest<{ user: V1AuthContext }>().user);
-
-/** The authenticated v0 context of the request (set by the OperationGuard). */
-export const V0Auth = createParamDecorator((_data: unknown, ctx: ExecutionContext): V0AuthContext => ctx.switchToHttp().getRequest<{ user: V0AuthContext }>().user);
 
 /**
  * The operation of this authenticated request (issue 28): the caller, the request id and the context every procedure

@@ -143,13 +143,12 @@ export class RegistryOperationGate implements OperationGate {
     this.v0 = new VerifiedCredentials(v0Credentials, ctx, limiter, VERIFIED_CREDENTIALS);
   }
 
-  async enter(operationId: string, request: GateRequest & { user?: unknown; operation?: Operation }, reply: GateReply): Promise<void> {
+  async enter(operationId: string, request: GateRequest & { operation?: Operation }, reply: GateReply): Promise<void> {
     if (this.generation === 'v0') {
       const operation = v0ById.get(operationId);
       if (!operation) throw new ProtocolError(500, 'internal_error', `unknown v0 operation ${operationId}`);
       if (!operation.authenticated) return;
       const user = await this.v0.authenticate(request, reply, await bearerToken(this.authenticator, 'v0-bearer', request.raw));
-      request.user = user;
       // A v0 request acts through the v1 procedures as its team token's member (identity/v0-acting-context.ts).
       const { tokenMemberId, ...acting } = v0ActingContext(this.ctx, user);
       request.operation = operationOf(this.ctx, acting, request.id, { tokenMemberId });
@@ -159,7 +158,6 @@ export class RegistryOperationGate implements OperationGate {
     if (!operation) throw new ProtocolError(500, 'internal_error', `unknown v1 operation ${operationId}`);
     if (!operation.authenticated) return;
     const auth = await this.v1.authenticate(request, reply, await bearerToken(this.authenticator, 'v1-bearer', request.raw));
-    request.user = auth;
     assertScopes(auth.effectiveScopes, operation.scopes, operation.anyOfScopes);
     request.operation = operationOf(this.ctx, auth, request.id);
   }
