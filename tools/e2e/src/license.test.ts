@@ -31,6 +31,11 @@ describe('the license', () => {
     assert.match(text, /END OF TERMS AND CONDITIONS/);
   });
 
+  it('ships in the published packages (the SDK and the CLI), the same text as at the root', () => {
+    const text = readFileSync(join(root, 'LICENSE'), 'utf8');
+    for (const dir of ['libs/sdk', 'tools/cli']) assert.equal(readFileSync(join(root, dir, 'LICENSE'), 'utf8'), text, `${dir}/LICENSE`);
+  });
+
   it('is Apache-2.0 in the root package.json and every workspace package.json', () => {
     const manifests = [join(root, 'package.json'), ...workspaceManifests()];
     assert.ok(manifests.length > 20, `found the workspace packages (${manifests.length})`);
