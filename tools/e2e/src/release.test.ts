@@ -24,7 +24,7 @@ function run(file: string, args: readonly string[], cwd: string, extra: Record<s
 }
 
 async function git(cwd: string, ...args: string[]): Promise<string> {
-  const result = run('git', args, cwd, GIT_IDENTITY);
+  const result = run('git', ['-c', 'commit.gpgsign=false', '-c', 'core.hooksPath=/dev/null', ...args], cwd, GIT_IDENTITY);
   assert.equal(result.status, 0, `git ${args.join(' ')}: ${result.stderr}`);
   return result.stdout;
 }
