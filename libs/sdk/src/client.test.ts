@@ -206,6 +206,19 @@ describe('WorkcellClient', () => {
     assert.deepEqual(sent, ['https://eu1.api.test/v1/exports/e1/download */*', 'https://eu1.api.test/v1/exports/e1/download */*']);
     await assert.rejects(api.downloadRequest('listTags'), /listTags answers JSON, not a file/);
   });
+
+  it('answers the OpenAPI document whole as data (it has no envelope), and the envelope data otherwise', async () => {
+    const document = { openapi: '3.1.0', info: { title: 'Workcell v1', version: '1' }, paths: {} };
+    const { api } = client([
+      { status: 200, body: document },
+      { status: 200, body: { data: { apiVersion: 'v1' }, meta: null } },
+    ]);
+    const answer = await api.call('getOpenApiDocument');
+    const typed: { [key: string]: unknown } = answer.data;
+    assert.deepEqual(typed, document);
+    assert.equal(answer.meta, null);
+    assert.deepEqual((await api.request('getApiVersion')).data, { apiVersion: 'v1' });
+  });
 });
 
 /** A local HTTP server whose handler decides how (and whether) to answer; closed by the caller. */

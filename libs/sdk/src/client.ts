@@ -37,11 +37,22 @@ export interface ClientOptions {
 /** The generated types of one operation (from the v1 OpenAPI document). */
 type Spec<O extends OperationId> = O extends keyof operations ? operations[O] : never;
 type SuccessResponse<O extends OperationId> = Spec<O>['responses'][Extract<keyof Spec<O>['responses'], 200 | 201 | 202>];
-/** A JSON answer's `data`; a file's text; undefined for 204 (and for a JSON document without an envelope). */
-type DataOf<R> = R extends { content: infer C } ? (C extends { 'application/json': infer B } ? (B extends { data: infer D } ? D : undefined) : string) : undefined;
+/** A JSON answer's `data` (all of it for a document without an envelope, `Whole`); a file's text; undefined for 204. */
+type DataOf<R, Whole extends boolean> = R extends { content: infer C }
+  ? C extends { 'application/json': infer B }
+    ? Whole extends true
+      ? B
+      : B extends { data: infer D }
+        ? D
+        : undefined
+    : string
+  : undefined;
 
-/** What an operation answers in the envelope's `data` (undefined for 204; the file's text for a download operation). */
-export type ResponseData<O extends OperationId> = DataOf<SuccessResponse<O>>;
+/**
+ * What an operation answers in the envelope's `data` (undefined for 204; the file's text for a download operation;
+ * the whole document for one answered without an envelope, e.g. `getOpenApiDocument`).
+ */
+export type ResponseData<O extends OperationId> = DataOf<SuccessResponse<O>, (typeof OPERATIONS)[O]['document']>;
 /** The operations that answer a file (CSV, JSON Lines…) rather than a JSON envelope: the ones `download` takes. */
 export type DownloadOperationId = { [O in OperationId]: (typeof OPERATIONS)[O]['download'] extends true ? O : never }[OperationId];
 /** The JSON body an operation takes. */
@@ -303,7 +314,8 @@ export class WorkcellClient {
   /** A JSON envelope's `data` and `meta`; a file's text as `data` (what a download operation answers `call`). */
   private async success<T>(response: Response, attempts: number, operation: OperationSpec): Promise<ApiResponse<T>> {
     const text = await response.text();
-    const envelope = (operation.download ? { data: text } : text ? JSON.parse(text) : {}) as { data?: T; meta?: ApiResponse<T>['meta'] };
+    const parsed: unknown = operation.download || !text ? undefined : JSON.parse(text);
+    const envelope = (operation.download ? { data: text } : operation.document ? { data: parsed } : (parsed ?? {})) as { data?: T; meta?: ApiResponse<T>['meta'] };
     return {
       ...this.metadataOf(response, attempts),
       data: envelope.data as T,

@@ -239,6 +239,14 @@ describe('workcell CLI', () => {
     assert.deepEqual([u.sent[0]!.method, u.sent[0]!.url, u.sent[0]!.headers['if-match'], u.sent[0]!.body], ['PATCH', 'https://api.test/v1/tasks/t1', '"4"', '{"title":"x"}']);
   });
 
+  it('prints the OpenAPI document (call getOpenApiDocument), which comes without the data envelope', async () => {
+    const document = { openapi: '3.1.0', info: { title: 'Workcell v1', version: '1' }, paths: { '/v1': {} } };
+    const t = io({ env: { WORKCELL_TOKEN: pat, WORKCELL_BASE_URL: 'https://api.test' }, answer: () => ({ status: 200, body: document }) });
+    assert.equal(await runCli(['call', 'getOpenApiDocument'], t.io), 0);
+    assert.equal(t.sent[0]!.url, 'https://api.test/v1/openapi.json');
+    assert.deepEqual(JSON.parse(t.out.join('\n')), document);
+  });
+
   it('downloads an export to a file (exports download -o) or stdout (call downloadExport), as the bytes came', async () => {
     const env = { WORKCELL_TOKEN: pat, WORKCELL_BASE_URL: 'https://api.test' };
     const csv = 'type,id,name\r\ntags,t1,"a, b"\r\n';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { V1_SCOPES } from '@workcell/credentials';
 import { type Database, issueCredential } from '@workcell/db';
-import { EXPORT_MAX_ROWS } from '@workcell/registry';
+import { EXPORT_MAX_ROWS, EXPORT_MEDIA_TYPES } from '@workcell/registry';
 import { fileStorage } from '@workcell/storage';
 import { useTestEnvironment, waitFor } from '@workcell/testing';
 import { QueueRuntime } from '@workcell/worker';
@@ -95,7 +95,8 @@ describe('v1 exports', () => {
     assert.ok(e.expiresAt && e.sizeBytes! > 0);
     const download = await fetch(`${cell.v1.url}/v1/exports/${e.id}/download`, { headers: { authorization: `Bearer ${admin}` } });
     assert.equal(download.status, 200);
-    assert.match(download.headers.get('content-type')!, /application\/x-ndjson/);
+    // The media type the OpenAPI document declares (the registry's), in UTF-8.
+    assert.equal(download.headers.get('content-type'), `${EXPORT_MEDIA_TYPES.jsonl}; charset=utf-8`);
     assert.match(download.headers.get('content-disposition')!, new RegExp(`export-${e.id}\\.jsonl`));
     assert.equal(download.headers.get('cache-control'), 'private, no-store');
     const lines = jsonl(await download.text());
@@ -117,7 +118,7 @@ describe('v1 exports', () => {
     const tagId = await created('/v1/tags', { name });
     const listId = await created('/v1/lists', { name: `List ${++seq}`, kind: 'tasks' });
     const { text, download } = await exported({ resourceTypes: ['tags', 'lists'], format: 'csv' });
-    assert.match(download.headers.get('content-type')!, /text\/csv/);
+    assert.equal(download.headers.get('content-type'), `${EXPORT_MEDIA_TYPES.csv}; charset=utf-8`);
     const [header] = text.split('\r\n');
     assert.ok(header!.startsWith('type,id,'), header);
     assert.ok(header!.includes('kind'), 'the lists’ fields are columns too');

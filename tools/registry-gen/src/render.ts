@@ -77,6 +77,7 @@ function renderSdkOperations(digest: string, v1: readonly V1OperationRow[], defi
     authenticated: r.authenticated,
     async: r.async,
     download: definitions[i]!.response.kind === 'binary',
+    document: definitions[i]!.response.kind === 'document',
     family: r.family,
     summary: definitions[i]!.summary,
   }));
@@ -101,6 +102,8 @@ function renderSdkOperations(digest: string, v1: readonly V1OperationRow[], defi
     '  readonly async: boolean;',
     "  /** Answers a file (CSV, JSON Lines…), not a JSON envelope: read it with the client's `download`. */",
     '  readonly download: boolean;',
+    "  /** Answers a JSON document of its own (the OpenAPI document), not the envelope: the client's `data` is all of it. */",
+    '  readonly document: boolean;',
     '  /** The resource family (the first part of its scopes). */',
     '  readonly family: string;',
     '  readonly summary: string;',

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { findExport } from '@workcell/db';
-import { DOMAIN_READ_SCOPES, type ResourceDomain } from '@workcell/registry';
+import { DOMAIN_READ_SCOPES, EXPORT_MEDIA_TYPES, type ResourceDomain } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
 
@@ -17,7 +17,8 @@ export interface ExportDownload {
   readonly headers: Record<string, string>;
 }
 
-const MEDIA_TYPES = { csv: 'text/csv; charset=utf-8', jsonl: 'application/x-ndjson; charset=utf-8' } as const;
+/** The media types the OpenAPI document declares for the download (one source: the registry), in UTF-8. */
+const contentTypeOf = (format: keyof typeof EXPORT_MEDIA_TYPES) => `${EXPORT_MEDIA_TYPES[format]}; charset=utf-8`;
 
 /**
  * `GET /v1/exports/{id}/download`: the result's bytes, to the credential that created the export only (its
@@ -41,7 +42,7 @@ export const downloadExport = defineProcedure('downloadExport', downloadExportIn
   return {
     body: stored.body,
     headers: {
-      'content-type': MEDIA_TYPES[row.format],
+      'content-type': contentTypeOf(row.format),
       'content-length': String(stored.sizeBytes),
       'content-disposition': `attachment; filename="export-${row.id}.${row.format}"`,
       'cache-control': 'private, no-store',
