@@ -128,6 +128,18 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ WORKCELL_ENV: 'production', CREDENTIAL_SECRET: 's'.repeat(32) }).env, 'production');
   });
 
+  it('refuses an http:// public URL in production, except to a loopback host', () => {
+    const production = { WORKCELL_ENV: 'production', CREDENTIAL_SECRET: 's'.repeat(32) };
+    const paths = { V0_BASE_URL: '', V0_BASE_URL_ALT: '', V1_BASE_URL: '', INVITATION_ACCEPT_URL: '/invitations/accept', SIGN_IN_URL: '/sign-in' };
+    for (const [name, path] of Object.entries(paths)) {
+      assert.throws(() => loadConfig({ ...production, [name]: `http://api.example.com${path}` }), new RegExp(`${name} must be an https:// URL when WORKCELL_ENV=production`), name);
+      assert.doesNotThrow(() => loadConfig({ ...production, [name]: `https://api.example.com${path}` }), name);
+      for (const host of ['127.0.0.1:3000', 'localhost:3000', '[::1]:3000']) assert.doesNotThrow(() => loadConfig({ ...production, [name]: `http://${host}${path}` }), `${name} ${host}`);
+      // Outside production a plain-text URL is the developer's choice.
+      assert.doesNotThrow(() => loadConfig({ [name]: `http://api.example.com${path}` }), name);
+    }
+  });
+
   it('loadConfigOrExit prints one line naming the variable and exits non-zero', () => {
     const entry = fileURLToPath(new URL('./index.js', import.meta.url));
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', `import(${JSON.stringify(entry)}).then(m => m.loadConfigOrExit())`], {

@@ -19,6 +19,13 @@ const anyHttpUrl = () =>
     .transform((u) => u.replace(/\/+$/, ''));
 const httpUrl = (fallback: string) => anyHttpUrl().default(fallback);
 const noQueryOrFragment = (u: string) => !/[?#]/.test(u);
+/** The URLs a client or a mail recipient is sent to (links, Location, the reference page's server). */
+const PUBLIC_URL_VARIABLES = ['V0_BASE_URL', 'V0_BASE_URL_ALT', 'V1_BASE_URL', 'INVITATION_ACCEPT_URL', 'SIGN_IN_URL'] as const;
+/** Whether a URL's host is a loopback one (localhost, 127.0.0.0/8, [::1]): reachable from the machine itself only. */
+function hasLoopbackHost(u: string): boolean {
+  const host = new URL(u).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1';
+}
 const label = (fallback: string) =>
   z
     .string()
@@ -196,6 +203,16 @@ export const environmentSchema = z
       ctx.addIssue({ code: 'custom', path: ['FILE_S3_BUCKET'], message: 'is required when FILE_STORAGE_DRIVER=s3' });
     }
     // ---- end of files ----
+    // A public URL in clear text would carry sign-in links, tokens and bodies over the network unprotected. A
+    // loopback host stays allowed: nothing outside the machine reaches it (a single-machine compose evaluation).
+    if (env.WORKCELL_ENV === 'production') {
+      for (const name of PUBLIC_URL_VARIABLES) {
+        const url = env[name];
+        if (url.startsWith('http://') && !hasLoopbackHost(url)) {
+          ctx.addIssue({ code: 'custom', path: [name], message: 'must be an https:// URL when WORKCELL_ENV=production (http:// only to a loopback host)' });
+        }
+      }
+    }
     if (env.WORKCELL_ENV === 'production' && env.WEBHOOK_EXTRA_CA_FILE !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_EXTRA_CA_FILE'], message: 'must not be set when WORKCELL_ENV=production' });
     }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createApiV1App } from '@workcell/api-v1';
 import { V1_SCOPES } from '@workcell/credentials';
 import { issueCredential, issueFeedToken } from '@workcell/db';
-import { type V0OperationDefinition, v0Operations } from '@workcell/registry';
+import { openApiDocument, type V0OperationDefinition, v0Operations } from '@workcell/registry';
 import { type RunningApp, startApp, useTestEnvironment } from '@workcell/testing';
 import { callApi } from './support/v1.js';
 import { callV0, type LegacyReply, legacyErrorOf, startV0Cell, V0_RECIPES, type V0Cell } from './support/v0.js';
@@ -44,9 +44,22 @@ describe('v0: a success and an error path for every operation of the registry', 
     assert.equal(reply.status, 201, `${segment}: ${reply.text}`);
     return reply.body._id;
   };
+  /** The v0 document declares what the service sends (issue 29): every status seen here, and the feed's media type. */
+  const document = JSON.parse(openApiDocument('v0').text) as {
+    paths: Record<string, Record<string, { responses: Record<string, { $ref?: string }> }>>;
+    components: { responses: Record<string, { content?: Record<string, unknown> }> };
+  };
+  const declared = (op: V0OperationDefinition, reply: LegacyReply, what: string) => {
+    const response = document.paths[op.path]![op.method.toLowerCase()]!.responses[String(reply.status)];
+    assert.ok(response, `${what}: ${reply.status} is not declared in the v0 document`);
+    const content = document.components.responses[(response.$ref ?? '').replace('#/components/responses/', '')]?.content;
+    const type = reply.headers.get('content-type')?.split(';')[0];
+    if (type && reply.text !== '') assert.ok(content && type in content, `${what}: ${reply.status} ${type} is not declared in the v0 document`);
+  };
   const check = (op: V0OperationDefinition, kind: 'success' | 'error', reply: LegacyReply, expected: Outcome) => {
     const what = `${kind} path of ${op.method} ${op.path}`;
     assert.equal(reply.status, expected.status, `${what}: ${reply.text}`);
+    declared(op, reply, what);
     if (expected.shape === 'error') legacyErrorOf(reply);
     if (expected.shape === 'object')
       assert.ok(reply.body !== null && typeof reply.body === 'object' && !Array.isArray(reply.body) && typeof (reply.body as Legacy)._id === 'string', `${what}: a legacy resource`);

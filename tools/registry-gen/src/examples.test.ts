@@ -37,6 +37,7 @@ function parses(schema: z.ZodType, value: unknown, what: string): void {
 function parameterExamples(doc: Document, op: Operation, what: string): Record<'path' | 'query' | 'header', Record<string, string>> {
   const out = { path: {}, query: {}, header: {} } as Record<'path' | 'query' | 'header', Record<string, string>>;
   for (const parameter of (op.parameters ?? []).map((p) => deref(doc, p, 'parameters'))) {
+    if (doc === v1 && parameter['in'] === 'query' && parameter['required'] !== true) continue;
     assert.ok('example' in parameter, `${what}: parameter ${String(parameter['name'])} has no example`);
     const name = String(parameter['name']);
     out[parameter['in'] as 'path' | 'query' | 'header'][parameter['in'] === 'header' ? name.toLowerCase() : name] = String(parameter['example']);
@@ -126,6 +127,27 @@ describe('v1.openapi.json examples', () => {
       if (def.concurrency === 'if-match') assert.ok(codes.get(400)?.includes('invalid_precondition') && codes.has(412) && codes.has(428), def.operationId);
       if (def.concurrency === 'cas') assert.ok(codes.get(409)?.includes('version_conflict'), def.operationId);
     }
+  });
+});
+
+describe('v1.openapi.json: the reference page\'s "Test Request" (issue 29)', () => {
+  it('pre-fills no optional query parameter: none carries an example, in its parameter or its schema', () => {
+    let optional = 0;
+    for (const def of v1Operations) {
+      const op = v1.paths[def.path]![def.method.toLowerCase()]!;
+      for (const parameter of (op.parameters ?? []).map((p) => deref(v1, p, 'parameters'))) {
+        if (parameter['in'] !== 'query' || parameter['required'] === true) continue;
+        optional++;
+        const what = `${def.operationId} ${String(parameter['name'])}`;
+        assert.ok(!('example' in parameter) && !('examples' in parameter), `${what}: an example Scalar would send`);
+        const schema = parameter['schema'] as Json;
+        assert.ok(!('example' in schema) && !('examples' in schema), `${what}: a schema example Scalar would send`);
+        // A default Scalar may fill in is one the server accepts.
+        if ('default' in schema && def.request.query)
+          parses(def.request.query, { ...parameterExamples(v1, op, what).query, [String(parameter['name'])]: String(schema['default']) }, `${what} default`);
+      }
+    }
+    assert.ok(optional > 100, `only ${optional} optional query parameters seen`);
   });
 });
 

@@ -150,7 +150,7 @@ describe('generated v0.openapi.json', () => {
     assert.deepEqual(servers, ['{base_url}', '{base_url_alt}']);
   });
 
-  it('declares all 87 operations with x-authenticated, x-contract-status and the six responses (+ the refusal of unavailable ones)', () => {
+  it('declares all 87 operations with x-authenticated, x-contract-status and the six responses (+ what v0 really sends: 302, 403, 404)', () => {
     assert.equal(ops.length, 87);
     for (const def of v0Operations) {
       const found = ops.find((o) => o.path === def.path && o.method === def.method);
@@ -161,7 +161,12 @@ describe('generated v0.openapi.json', () => {
       assert.equal(op['x-availability'], def.availability);
       assert.equal(op['x-v1-operation-id'], def.v1OperationId);
       const frozen = ['200', '201', '204', '400', '401', '429'];
-      assert.deepEqual(Object.keys(op['responses'] as object).sort(), (def.availability === 'unavailable' ? [...frozen, '403'] : frozen).sort());
+      const sent = [
+        ...(def.path === '/' ? ['302'] : []),
+        ...(def.availability === 'unavailable' || def.authenticated ? ['403'] : []),
+        ...(def.path.includes('{_id}') || def.path === '/calendar/{token}.ics' ? ['404'] : []),
+      ];
+      assert.deepEqual(Object.keys(op['responses'] as object).sort(), [...frozen, ...sent].sort(), def.operationId);
       assert.deepEqual(op.security, def.authenticated ? [{ apiToken: [] }] : []);
       assert.equal(Boolean(op['requestBody']), def.body === 'required');
     }
@@ -180,6 +185,45 @@ describe('redocly lint', () => {
   });
 });
 
+describe('generated v0.openapi.json: what v0 really sends (issue 29)', () => {
+  type Response = { $ref?: string; description?: string; headers?: Record<string, unknown>; content?: Record<string, { example?: unknown }> };
+  type Doc = { paths: Record<string, Record<string, { responses: Record<string, Response> }>>; components: { responses: Record<string, Response> } };
+  const doc = JSON.parse(readFileSync(join(REPO_ROOT, 'libs/registry/generated/v0.openapi.json'), 'utf8')) as Doc;
+  const resolved = (op: { method: string; path: string }, status: string): Response | undefined => {
+    const response = doc.paths[op.path]![op.method.toLowerCase()]!.responses[status];
+    return response?.$ref ? doc.components.responses[response.$ref.replace('#/components/responses/', '')] : response;
+  };
+  const errorCode = (response: Response | undefined) => (response?.content?.['application/json']?.example as { error?: { code?: string } } | undefined)?.error?.code;
+
+  it('GET / declares its 302 with a Location header (the redirect to v1 discovery)', () => {
+    const redirect = resolved({ method: 'GET', path: '/' }, '302');
+    assert.ok(redirect, '302');
+    assert.ok(redirect.headers?.['Location'], 'Location');
+    assert.equal(redirect.content, undefined, 'no body');
+  });
+
+  it('the calendar feed answers text/calendar, not JSON', () => {
+    const ok = resolved({ method: 'GET', path: '/calendar/{token}.ics' }, '200');
+    assert.deepEqual(Object.keys(ok?.content ?? {}), ['text/calendar']);
+    assert.match(String(ok?.content?.['text/calendar']?.example), /^BEGIN:VCALENDAR\r\n/);
+  });
+
+  it('the 36 /{_id} operations declare 404 not_found', () => {
+    const byId = v0Operations.filter((op) => op.path.includes('{_id}'));
+    assert.equal(byId.length, 36);
+    for (const op of byId) assert.equal(errorCode(resolved(op, '404')), 'not_found', op.operationId);
+  });
+
+  it('every authenticated operation declares 403 for a locked team (team_locked), public ones do not', () => {
+    for (const op of v0Operations) {
+      const refusal = resolved(op, '403');
+      if (!op.authenticated) assert.equal(refusal, undefined, op.operationId);
+      else if (op.availability === 'unavailable') assert.match(refusal?.description ?? '', /locked/, op.operationId);
+      else assert.equal(errorCode(refusal), 'team_locked', op.operationId);
+    }
+  });
+});
+
 describe('generated v0.openapi.json: deprecation and refusal', () => {
   type Doc = { paths: Record<string, Record<string, { responses: Record<string, { $ref?: string }> }>>; components: { responses: Record<string, { headers?: Record<string, unknown> }> } };
   const doc = JSON.parse(readFileSync(join(REPO_ROOT, 'libs/registry/generated/v0.openapi.json'), 'utf8')) as Doc;
@@ -188,8 +232,8 @@ describe('generated v0.openapi.json: deprecation and refusal', () => {
   it('declares 403 with Deprecation and Link exactly on unavailable operations, and the headers on deprecated-alias successes', () => {
     for (const op of v0Operations) {
       const responses = doc.paths[op.path]![op.method.toLowerCase()]!.responses;
-      const refusal = responses['403'];
-      assert.equal(refusal !== undefined, op.availability === 'unavailable', `${op.operationId} 403`);
+      const refusal = op.availability === 'unavailable' ? responses['403'] : undefined;
+      assert.equal(responseOf(responses['403']?.$ref)?.headers?.['Deprecation'] !== undefined, op.availability === 'unavailable', `${op.operationId} 403`);
       if (refusal) assert.deepEqual(Object.keys(responseOf(refusal.$ref)?.headers ?? {}).sort(), ['Deprecation', 'Link']);
       const okHeaders = Object.keys(responseOf(responses['200']!.$ref)?.headers ?? {}).sort();
       assert.deepEqual(okHeaders, op.availability === 'deprecated-alias' ? ['Deprecation', 'Link'] : [], `${op.operationId} 200 headers`);

@@ -39,7 +39,7 @@ Every operation carries \`x-authenticated\`, \`x-contract-status: frozen-legacy\
 \`page\` (integer, minimum 1) and \`limit\` (integer, 1-500) are accepted by every GET except \`GET /\` (the contract shows them for list and \`/{_id}\` GETs and for the calendar feed; the same rule is applied to the resources whose parameters it does not show). POST and PUT take a required broad JSON body; payload fields are not part of the frozen contract. Integers (\`page\`, \`limit\`) are decimal digits only (no sign, spaces, exponent, hex or fraction). A body must be \`application/json\` in UTF-8 without a \`Content-Encoding\` other than \`identity\` (otherwise 415 in the legacy error shape); no text of a request (body, query or path) may hold NUL, another control character except tab, line feed and carriage return, or invalid UTF-8; dates and timestamps lie in years 0001-9999 (UTC). Any of these, and any value the database cannot store, is a 400 \`invalid_request\`.
 
 ## Responses and errors
-Every operation declares 200, 201, 204, 400, 401 and 429. 200, 201 and 400 use a broad legacy response shape; errors (401, 429, and the 400/403/404 error bodies) use the legacy error shape \`{ "error": { "code", "message" } }\`. 403: team locked, or operation not possible; \`unavailable\` operations declare it as the status of their refusal (code \`forbidden\`, naming the v1 replacement, after authentication, with nothing read or written); 404: resource or route does not exist (another team's resource answers exactly like a missing one); 405: a path of this document with a method it does not list (code \`method_not_allowed\`, \`Allow\` names its methods; before authentication); 5xx: not completed.
+Every operation declares 200, 201, 204, 400, 401 and 429; besides, each declares what the service really sends: 302 on \`GET /\` (to v1's discovery document), \`text/calendar\` on the calendar feed, 404 on the \`/{_id}\` operations and the calendar feed, and 403 on every authenticated operation (a locked team). 200, 201 and 400 use a broad legacy response shape; errors (401, 429, and the 400/403/404 error bodies) use the legacy error shape \`{ "error": { "code", "message" } }\`. 403: team locked, or operation not possible; \`unavailable\` operations declare it as the status of their refusal (code \`forbidden\`, naming the v1 replacement, after authentication, with nothing read or written); 404: resource or route does not exist (another team's resource answers exactly like a missing one); 405: a path of this document with a method it does not list (code \`method_not_allowed\`, \`Allow\` names its methods; before authentication); 5xx: not completed.
 
 ## Deprecation
 \`deprecated-alias\` and \`unavailable\` operations answer with \`Deprecation: @<unix seconds>\` (RFC 9745) and \`Link: <v1 successor>; rel="successor-version"\`; nothing else about their frozen shapes changes.
@@ -75,6 +75,10 @@ function parametersOf(op: V0OperationDefinition, components: Components): JsonSc
   return out;
 }
 
+/** The discovery redirect (apps/api-v0 meta) and the iCalendar feed (apps/api-v0 calendar): v0's non-JSON answers. */
+export const ROOT_OPERATION = 'legacyGetRoot';
+export const CALENDAR_OPERATION = 'legacyGetCalendarByTokenIcs';
+
 function operationObject(op: V0OperationDefinition, components: Components): JsonSchema {
   const parameters = parametersOf(op, components);
   const notes = [op.v1OperationId ? `v1 replacement: \`${op.v1OperationId}\` (${op.migrationClass}).` : 'No v1 replacement; remains on v0.'];
@@ -96,13 +100,18 @@ function operationObject(op: V0OperationDefinition, components: Components): Jso
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses: {
-      '200': { $ref: `#/components/responses/${op.availability === 'deprecated-alias' ? 'LegacyOkDeprecated' : 'LegacyOk'}` },
+      // What the v0 app sends beyond the frozen six (contract 3): GET / redirects to v1's discovery document.
+      ...(op.operationId === ROOT_OPERATION ? { '302': { $ref: '#/components/responses/LegacyDiscoveryRedirect' } } : {}),
+      '200': { $ref: `#/components/responses/${op.operationId === CALENDAR_OPERATION ? 'LegacyCalendarFeed' : op.availability === 'deprecated-alias' ? 'LegacyOkDeprecated' : 'LegacyOk'}` },
       '201': { $ref: '#/components/responses/LegacyCreated' },
       '204': { $ref: `#/components/responses/${op.availability === 'deprecated-alias' ? 'LegacyNoContentDeprecated' : 'LegacyNoContent'}` },
       '400': { $ref: '#/components/responses/LegacyBadRequest' },
       '401': { $ref: '#/components/responses/LegacyUnauthorized' },
-      // The status chosen for refusing an unavailable operation (contract 7.1: "the operation cannot be performed").
-      ...(op.availability === 'unavailable' ? { '403': { $ref: '#/components/responses/LegacyUnavailable' } } : {}),
+      // The status chosen for refusing an unavailable operation (contract 7.1: "the operation cannot be performed"),
+      // and on every authenticated operation the refusal of a locked team's token (contract 7.1, 403).
+      ...(op.availability === 'unavailable' ? { '403': { $ref: '#/components/responses/LegacyUnavailable' } } : op.authenticated ? { '403': { $ref: '#/components/responses/LegacyTeamLocked' } } : {}),
+      // A `/{_id}` operation names a resource: an unknown id, or another team's, answers 404.
+      ...(op.path.includes('{_id}') || op.operationId === CALENDAR_OPERATION ? { '404': { $ref: '#/components/responses/LegacyNotFound' } } : {}),
       '429': { $ref: '#/components/responses/LegacyTooManyRequests' },
     },
     'x-authenticated': op.authenticated,
@@ -148,9 +157,29 @@ export function buildV0Document(ops: readonly V0OperationDefinition[]): JsonSche
     LegacyOkDeprecated: { description: 'Success with data (broad legacy response shape); a deprecated-alias operation.', headers: deprecationHeaders, content: broad },
     LegacyNoContentDeprecated: { description: 'Success, no body; a deprecated-alias operation.', headers: deprecationHeaders },
     LegacyUnavailable: {
-      description: 'The frozen route is unavailable: refused after authentication with code `forbidden`, naming the v1 replacement; nothing is read or written.',
+      description:
+        'The frozen route is unavailable: refused after authentication with code `forbidden`, naming the v1 replacement; nothing is read or written. A token of a locked team is refused with 403 `team_locked` first.',
       headers: deprecationHeaders,
       content: error('forbidden', unavailableMessage(ops)),
+    },
+    LegacyTeamLocked: {
+      description: "The token's team is locked: refused after authentication with code `team_locked`; nothing is read or written.",
+      content: error('team_locked', 'the team is locked'),
+    },
+    LegacyNotFound: {
+      description: "No resource with this `_id` in the token's team (another team's resource answers exactly like a missing one); on the calendar feed, no feed with this token.",
+      content: error('not_found', 'the resource does not exist'),
+    },
+    LegacyDiscoveryRedirect: {
+      description: "`GET /` redirects to v1's discovery document; no body.",
+      headers: {
+        Location: { description: 'The v1 discovery document: `{v1 base}/v1`.', schema: { type: 'string', format: 'uri' } },
+        'Cache-Control': { description: '`public, max-age=300`.', schema: { type: 'string' } },
+      },
+    },
+    LegacyCalendarFeed: {
+      description: "The member's iCalendar feed (RFC 5545), `Cache-Control: private, max-age=300`.",
+      content: { 'text/calendar': { schema: { type: 'string' }, example: 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Workcell//Calendar Feed 0.4.5//EN\r\nEND:VCALENDAR\r\n' } },
     },
     LegacyCreated: { description: 'Resource created (broad legacy response shape).', content: broad },
     LegacyNoContent: { description: 'Success, no body.' },

@@ -204,6 +204,15 @@ const SUCCESS_HEADERS = ['X-Request-Id', ...RATE_LIMIT_HEADERS];
 const headerRefs = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
 
 /** Shared parameters referenced instead of inlined. */
+/**
+ * Whether a parameter carries an `example`. The reference page's "Test Request" fills every parameter that has one,
+ * so an optional query parameter (a filter, a cursor) has none: a made-up cursor or filter value would be sent and
+ * refused (`cursor=Example cursor` answers 400). Path parameters, required query parameters and headers keep theirs.
+ */
+function prefilled(location: string, required: boolean): boolean {
+  return location !== 'query' || required;
+}
+
 const SHARED_PARAMETERS: Record<string, { key: string; param: JsonSchema }> = {
   'path:id': {
     key: 'Id',
@@ -280,7 +289,7 @@ function parametersOf(op: OperationDefinition, components: Components): JsonSche
         required: location === 'path' ? true : !optional,
         ...(typeof description === 'string' ? { description } : {}),
         schema: rest,
-        example: exampleOf(rest, components, name),
+        ...(prefilled(location, !optional) ? { example: exampleOf(rest, components, name) } : {}),
       });
     }
   };
@@ -497,7 +506,10 @@ export function buildV1Document(ops: readonly OperationDefinition[], digest: str
   const responses = { ...errors.all(), [INTERNAL_ERROR]: internalErrorResponse() };
   const usedFamilies = new Set(ops.map((op) => op.family));
   const parameters = Object.fromEntries(
-    Object.values(SHARED_PARAMETERS).map((p) => [p.key, { ...p.param, example: exampleOf(p.param['schema'] as JsonSchema, components, p.param['name'] as string) }]),
+    Object.values(SHARED_PARAMETERS).map((p) => [
+      p.key,
+      prefilled(p.param['in'] as string, p.param['required'] === true) ? { ...p.param, example: exampleOf(p.param['schema'] as JsonSchema, components, p.param['name'] as string) } : p.param,
+    ]),
   );
   const reachable = reachableSchemas({ paths, responses }, components);
   const schemas = Object.fromEntries([...reachable].sort().map((id) => [id, components[id]]));

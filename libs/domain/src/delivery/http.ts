@@ -5,6 +5,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import type { AppConfig } from '@workcell/config';
+import ipaddr from 'ipaddr.js';
 
 /**
  * The outgoing POST of a webhook delivery. Rules (docs/webhooks.md "Webhooks"):
@@ -42,13 +43,40 @@ for (const [net, bits] of [
   BLOCKED.addSubnet(net, bits, 'ipv6');
 }
 
-/** Whether an address is not a public unicast one (IPv4-mapped IPv6 judged by its IPv4). */
+/**
+ * The IPv4 address an IPv6 address carries, for the forms that reach it: IPv4-mapped (::ffff:0:0/96),
+ * IPv4-compatible (::/96, deprecated but still routed by some stacks), SIIT (::ffff:0:0:0/96), NAT64
+ * (64:ff9b::/96, RFC 6052) and 6to4 (2002::/16, the IPv4 address in bits 16-48). Null for any other address.
+ */
+export function embeddedIpv4(address: ipaddr.IPv6): string | null {
+  const p = address.parts;
+  const v4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]).toString();
+  const zeros = (from: number, to: number) => p.slice(from, to).every((part) => part === 0);
+  if (zeros(0, 5) && p[5] === 0xffff) return v4(p[6]!, p[7]!);
+  if (zeros(0, 6) && (p[6] !== 0 || p[7]! > 1)) return v4(p[6]!, p[7]!);
+  if (zeros(0, 4) && p[4] === 0xffff && p[5] === 0) return v4(p[6]!, p[7]!);
+  if (p[0] === 0x64 && p[1] === 0xff9b && zeros(2, 6)) return v4(p[6]!, p[7]!);
+  if (p[0] === 0x2002) return v4(p[1]!, p[2]!);
+  return null;
+}
+
+/**
+ * Whether an address is not a public unicast one. An IPv6 address embedding an IPv4 address (mapped, compatible,
+ * SIIT, NAT64, 6to4; any spelling, dotted or hexadecimal) is judged by the IPv4 address it reaches.
+ */
 export function isNonPublicAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return BLOCKED.check(mapped[1]!, 'ipv4');
   const family = isIP(address);
   if (family === 0) return true;
-  return BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 4) return BLOCKED.check(address, 'ipv4');
+  let parsed: ipaddr.IPv6;
+  try {
+    parsed = ipaddr.IPv6.parse(address);
+  } catch {
+    return true;
+  }
+  const embedded = embeddedIpv4(parsed);
+  if (embedded !== null) return BLOCKED.check(embedded, 'ipv4');
+  return BLOCKED.check(address, 'ipv6');
 }
 
 const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {

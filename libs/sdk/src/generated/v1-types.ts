@@ -6418,15 +6418,9 @@ export interface components {
          * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
          */
         Id: string;
-        /**
-         * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-         * @example Example cursor
-         */
+        /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
         Cursor: string;
-        /**
-         * @description Page size, 1-200 in decimal digits only; default 50.
-         * @example 50
-         */
+        /** @description Page size, 1-200 in decimal digits only; default 50. */
         Limit: number;
         /**
          * @description Strong revision (quoted ETag) of the last read. Missing: 428 `precondition_required`; stale: 412 `precondition_failed`; weak, `*` or malformed: 400 `invalid_precondition`.
@@ -6868,27 +6862,14 @@ export interface operations {
     listProjects: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /** @example active */
                 status?: "active" | "completed" | "archived";
-                /**
-                 * @description Opaque resource identifier.
-                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
-                 */
+                /** @description Opaque resource identifier. */
                 customerId?: string;
-                /**
-                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
-                 * @example 2025-01-06T09:00:00Z
-                 */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 updatedSince?: string;
             };
             header?: never;
@@ -7472,15 +7453,9 @@ export interface operations {
     listProjectLifecycleOperations: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -7750,15 +7725,9 @@ export interface operations {
     listProjectTemplates: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -8254,37 +8223,18 @@ export interface operations {
     listTasks: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /**
-                 * @description Opaque resource identifier.
-                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
-                 */
+                /** @description Opaque resource identifier. */
                 projectId?: string;
-                /**
-                 * @description Opaque resource identifier.
-                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
-                 */
+                /** @description Opaque resource identifier. */
                 listId?: string;
-                /**
-                 * @description Opaque resource identifier.
-                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
-                 */
+                /** @description Opaque resource identifier. */
                 assigneeId?: string;
-                /** @example open */
                 status?: "open" | "completed";
-                /**
-                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
-                 * @example 2025-01-06T09:00:00Z
-                 */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 updatedSince?: string;
             };
             header?: never;
@@ -9127,22 +9077,12 @@ export interface operations {
     listTaskRecurrences: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /**
-                 * @description Opaque resource identifier.
-                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
-                 */
+                /** @description Opaque resource identifier. */
                 templateTaskId?: string;
-                /** @example active */
                 status?: "active" | "paused" | "ended";
             };
             header?: never;
@@ -9529,15 +9469,9 @@ export interface operations {
     listTaskRecurrenceOccurrences: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -9920,40 +9854,19 @@ export interface operations {
     listTimeEntries: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /**
-                 * @description Opaque resource identifier.
-                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
-                 */
+                /** @description Opaque resource identifier. */
                 taskId?: string;
-                /**
-                 * @description Opaque resource identifier.
-                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
-                 */
+                /** @description Opaque resource identifier. */
                 projectId?: string;
-                /**
-                 * @description Opaque resource identifier.
-                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
-                 */
+                /** @description Opaque resource identifier. */
                 userId?: string;
-                /**
-                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
-                 * @example 2025-01-06T09:00:00Z
-                 */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 startedFrom?: string;
-                /**
-                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
-                 * @example 2025-01-06T09:00:00Z
-                 */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 startedTo?: string;
             };
             header?: never;
@@ -10481,24 +10394,13 @@ export interface operations {
     listContacts: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /** @example person */
                 kind?: "person" | "organization";
-                /**
-                 * @description Opaque resource identifier.
-                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
-                 */
+                /** @description Opaque resource identifier. */
                 contactGroupId?: string;
-                /** @example Example q */
                 q?: string;
             };
             header?: never;
@@ -10933,20 +10835,11 @@ export interface operations {
     listCallNotes: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /**
-                 * @description Opaque resource identifier.
-                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
-                 */
+                /** @description Opaque resource identifier. */
                 contactId?: string;
             };
             header?: never;
@@ -11288,20 +11181,11 @@ export interface operations {
     listContactGroups: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /**
-                 * @description Opaque resource identifier.
-                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
-                 */
+                /** @description Opaque resource identifier. */
                 parentId?: string;
             };
             header?: never;
@@ -11653,17 +11537,10 @@ export interface operations {
     listUsers: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /** @example active */
                 status?: "active" | "inactive";
             };
             header?: never;
@@ -11770,17 +11647,10 @@ export interface operations {
     listLists: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /** @example projects */
                 kind?: "projects" | "tasks";
             };
             header?: never;
@@ -12124,15 +11994,9 @@ export interface operations {
     listServices: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -12640,15 +12504,9 @@ export interface operations {
     listTags: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -12979,20 +12837,11 @@ export interface operations {
     listCustomFieldDefinitions: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /**
-                 * @description Resource family of the target.
-                 * @example contacts
-                 */
+                /** @description Resource family of the target. */
                 targetType?: "contacts" | "projects" | "tasks";
             };
             header?: never;
@@ -13762,15 +13611,9 @@ export interface operations {
     listPlannedWork: {
         parameters: {
             query: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /**
                  * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
@@ -13782,20 +13625,11 @@ export interface operations {
                  * @example 2025-01-06T09:00:00Z
                  */
                 to: string;
-                /**
-                 * @description Opaque resource identifier.
-                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
-                 */
+                /** @description Opaque resource identifier. */
                 memberId?: string;
-                /**
-                 * @description Opaque resource identifier.
-                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
-                 */
+                /** @description Opaque resource identifier. */
                 projectId?: string;
-                /**
-                 * @description Opaque resource identifier.
-                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
-                 */
+                /** @description Opaque resource identifier. */
                 taskId?: string;
             };
             header?: never;
@@ -13990,25 +13824,13 @@ export interface operations {
     listAppointments: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /**
-                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
-                 * @example 2025-01-06T09:00:00Z
-                 */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 from?: string;
-                /**
-                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
-                 * @example 2025-01-06T09:00:00Z
-                 */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 to?: string;
             };
             header?: never;
@@ -14352,25 +14174,13 @@ export interface operations {
     listMemberAppointments: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /**
-                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
-                 * @example 2025-01-06T09:00:00Z
-                 */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 from?: string;
-                /**
-                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
-                 * @example 2025-01-06T09:00:00Z
-                 */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 to?: string;
             };
             header?: never;
@@ -14674,27 +14484,14 @@ export interface operations {
     listAbsences: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /**
-                 * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
-                 * @example 2025-01-06
-                 */
+                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
                 from?: string;
-                /**
-                 * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
-                 * @example 2025-01-06
-                 */
+                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
                 to?: string;
-                /** @example requested */
                 status?: "requested" | "approved" | "rejected" | "canceled";
             };
             header?: never;
@@ -15000,27 +14797,14 @@ export interface operations {
     listMemberAbsences: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /**
-                 * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
-                 * @example 2025-01-06
-                 */
+                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
                 from?: string;
-                /**
-                 * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
-                 * @example 2025-01-06
-                 */
+                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
                 to?: string;
-                /** @example requested */
                 status?: "requested" | "approved" | "rejected" | "canceled";
             };
             header?: never;
@@ -15304,12 +15088,8 @@ export interface operations {
                  * @example 2025-01-06T09:00:00Z
                  */
                 to: string;
-                /** @example hour */
                 granularity?: "hour" | "day";
-                /**
-                 * @description IANA time-zone name, e.g. Europe/Berlin.
-                 * @example Europe/Berlin
-                 */
+                /** @description IANA time-zone name, e.g. Europe/Berlin. */
                 timeZone?: string;
             };
             header?: never;
@@ -15374,12 +15154,8 @@ export interface operations {
                  * @example 2025-01-06T09:00:00Z
                  */
                 to: string;
-                /** @example hour */
                 granularity?: "hour" | "day";
-                /**
-                 * @description IANA time-zone name, e.g. Europe/Berlin.
-                 * @example Europe/Berlin
-                 */
+                /** @description IANA time-zone name, e.g. Europe/Berlin. */
                 timeZone?: string;
             };
             header?: never;
@@ -15441,15 +15217,9 @@ export interface operations {
     listActivity: {
         parameters: {
             query: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /**
                  * @description Resource family of the target.
@@ -15461,20 +15231,11 @@ export interface operations {
                  * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
                  */
                 targetId: string;
-                /**
-                 * @description Opaque resource identifier.
-                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
-                 */
+                /** @description Opaque resource identifier. */
                 actorId?: string;
-                /**
-                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
-                 * @example 2025-01-06T09:00:00Z
-                 */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 from?: string;
-                /**
-                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
-                 * @example 2025-01-06T09:00:00Z
-                 */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 to?: string;
             };
             header?: never;
@@ -15534,15 +15295,9 @@ export interface operations {
     listComments: {
         parameters: {
             query: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /**
                  * @description Resource family of the target.
@@ -15837,25 +15592,13 @@ export interface operations {
     listDocuments: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /**
-                 * @description Resource family of the target.
-                 * @example contacts
-                 */
+                /** @description Resource family of the target. */
                 targetType?: "contacts" | "projects" | "tasks";
-                /**
-                 * @description Opaque resource identifier.
-                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
-                 */
+                /** @description Opaque resource identifier. */
                 targetId?: string;
             };
             header?: never;
@@ -16216,20 +15959,11 @@ export interface operations {
     listFiles: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /**
-                 * @description `pending` until its upload is completed and verified, then `available`; `expired` when its upload reservation lapsed first (it never becomes available: create a new upload intent).
-                 * @example pending
-                 */
+                /** @description `pending` until its upload is completed and verified, then `available`; `expired` when its upload reservation lapsed first (it never becomes available: create a new upload intent). */
                 status?: "pending" | "available" | "expired";
             };
             header?: never;
@@ -16698,20 +16432,11 @@ export interface operations {
     listProducts: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /**
-                 * @description Opaque resource identifier.
-                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
-                 */
+                /** @description Opaque resource identifier. */
                 productGroupId?: string;
             };
             header?: never;
@@ -17125,20 +16850,11 @@ export interface operations {
     listProductGroups: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /**
-                 * @description Opaque resource identifier.
-                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
-                 */
+                /** @description Opaque resource identifier. */
                 parentId?: string;
             };
             header?: never;
@@ -17490,32 +17206,16 @@ export interface operations {
     listProjectStatements: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /**
-                 * @description Opaque resource identifier.
-                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
-                 */
+                /** @description Opaque resource identifier. */
                 projectId?: string;
-                /** @example expense */
                 kind?: "expense" | "revenue" | "budget";
-                /**
-                 * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
-                 * @example 2025-01-06
-                 */
+                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
                 from?: string;
-                /**
-                 * @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31.
-                 * @example 2025-01-06
-                 */
+                /** @description ISO-8601 calendar date, 0001-01-01 to 9999-12-31. */
                 to?: string;
             };
             header?: never;
@@ -17942,22 +17642,12 @@ export interface operations {
     listMembers: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /** @example active */
                 status?: "active" | "deactivated";
-                /**
-                 * @description Opaque resource identifier.
-                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
-                 */
+                /** @description Opaque resource identifier. */
                 roleId?: string;
             };
             header?: never;
@@ -18199,17 +17889,10 @@ export interface operations {
     listInvitations: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /** @example pending */
                 status?: "pending" | "accepted" | "revoked" | "expired";
             };
             header?: never;
@@ -18499,15 +18182,9 @@ export interface operations {
     listRoles: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -18870,15 +18547,9 @@ export interface operations {
     listGroups: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -19156,15 +18827,9 @@ export interface operations {
     listGroupMembers: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -19292,19 +18957,12 @@ export interface operations {
     searchResources: {
         parameters: {
             query: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
                 /** @example Example q */
                 q: string;
-                /** @example a */
                 types?: string;
             };
             header?: never;
@@ -19362,17 +19020,10 @@ export interface operations {
     listExports: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /** @example pending */
                 status?: "pending" | "running" | "succeeded" | "failed" | "expired";
             };
             header?: never;
@@ -19615,15 +19266,9 @@ export interface operations {
     listAutomationActions: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -19683,17 +19328,10 @@ export interface operations {
     listAutomationDefinitions: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /** @example draft */
                 status?: "draft" | "published";
             };
             header?: never;
@@ -20205,15 +19843,9 @@ export interface operations {
     listAutomationDefinitionVersions: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -20353,22 +19985,12 @@ export interface operations {
     listAutomationRuns: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /**
-                 * @description Opaque resource identifier.
-                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
-                 */
+                /** @description Opaque resource identifier. */
                 definitionId?: string;
-                /** @example running */
                 status?: "running" | "succeeded" | "failed" | "aborted";
             };
             header?: never;
@@ -20565,15 +20187,9 @@ export interface operations {
     listIntegrations: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -20684,17 +20300,10 @@ export interface operations {
     listCredentials: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /** @example active */
                 status?: "active" | "expired" | "revoked";
             };
             header?: never;
@@ -20936,15 +20545,9 @@ export interface operations {
     listServiceAccounts: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -21222,15 +20825,9 @@ export interface operations {
     listServiceAccountCredentials: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -21626,24 +21223,13 @@ export interface operations {
     listChanges: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /** @example a */
                 types?: string;
-                /**
-                 * @description Long poll: when caught up, hold the request up to this many seconds (0-30, decimal digits only) for an event to be committed in the workspace; default 0 answers at once. A server may answer sooner (it is shutting down, or holds too many requests): resume from `meta.nextCursor` either way.
-                 * @example 1
-                 */
+                /** @description Long poll: when caught up, hold the request up to this many seconds (0-30, decimal digits only) for an event to be committed in the workspace; default 0 answers at once. A server may answer sooner (it is shutting down, or holds too many requests): resume from `meta.nextCursor` either way. */
                 wait?: number;
-                /** @example payload */
                 include?: "payload";
             };
             header?: never;
@@ -21758,15 +21344,9 @@ export interface operations {
     listWebhooks: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
             };
             header?: never;
@@ -22087,17 +21667,10 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /** @example pending */
                 status?: "pending" | "succeeded" | "failed";
             };
             header?: never;
@@ -22252,32 +21825,16 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
-                /**
-                 * @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page.
-                 * @example Example cursor
-                 */
+                /** @description Opaque continuation cursor from `meta.nextCursor` (or `links.next`) of the previous page. */
                 cursor?: components["parameters"]["Cursor"];
-                /**
-                 * @description Page size, 1-200 in decimal digits only; default 50.
-                 * @example 50
-                 */
+                /** @description Page size, 1-200 in decimal digits only; default 50. */
                 limit?: components["parameters"]["Limit"];
-                /** @example Example action */
                 action?: string;
-                /**
-                 * @description Opaque resource identifier.
-                 * @example 0194a1b2-c3d4-7e5f-8a6b-1c2d3e4f5a60
-                 */
+                /** @description Opaque resource identifier. */
                 actorId?: string;
-                /**
-                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
-                 * @example 2025-01-06T09:00:00Z
-                 */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 from?: string;
-                /**
-                 * @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.
-                 * @example 2025-01-06T09:00:00Z
-                 */
+                /** @description RFC 3339 timestamp; in UTC between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. */
                 to?: string;
             };
             header?: never;
