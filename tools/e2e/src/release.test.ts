@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { stripVTControlCharacters } from 'node:util';
 import { copyFile, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,8 +20,11 @@ const manifest = async (dir: string) => JSON.parse(await readFile(join(dir, 'pac
 
 /** Runs a command to its end (no stdin; nothing in this process needs to answer it meanwhile). */
 function run(file: string, args: readonly string[], cwd: string, extra: Record<string, string> = {}) {
-  const result = spawnSync(file, args, { cwd, env: childEnv(extra), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 80_000, maxBuffer: 16 * 1024 * 1024 });
-  return { status: result.status ?? 1, stdout: result.stdout, stderr: result.stderr + (result.error ? String(result.error) : '') };
+  // Plain text whatever the parent forces (`npm test` runs under nx, which sets FORCE_COLOR for its children).
+  const env = { ...childEnv(extra), FORCE_COLOR: '0', NO_COLOR: '1' };
+  const result = spawnSync(file, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 80_000, maxBuffer: 16 * 1024 * 1024 });
+  const plain = (text: string) => stripVTControlCharacters(text);
+  return { status: result.status ?? 1, stdout: plain(result.stdout), stderr: plain(result.stderr + (result.error ? String(result.error) : '')) };
 }
 
 async function git(cwd: string, ...args: string[]): Promise<string> {
