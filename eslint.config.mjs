@@ -96,4 +96,16 @@ export default [
     files: ['libs/config/src/config.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
+  {
+    // Every transaction is opened or joined by inTransaction (libs/db transactions.ts): an automation step's procedure
+    // runs inside its run's transaction (withinTransaction) and must join it, which a direct $transaction would not.
+    files: ['apps/**/src/**/*.ts', 'libs/**/src/**/*.ts'],
+    ignores: ['libs/db/src/transactions.ts', 'libs/db/src/query-cost.ts', '**/*.test.ts', '**/*.bench.ts', '**/src/testing.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.property.name='$transaction']", message: 'Open a transaction with inTransaction (@workcell/db), which joins the one a caller already holds.' },
+      ],
+    },
+  },
 ];

@@ -1,5 +1,4 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '@workcell/config';
 import { CoreModule, createHttpApplication, createLogger, type Logger, servedOpenApiDocument } from '@workcell/http';
@@ -8,8 +7,6 @@ import { ApiAuthModule } from '@workcell/auth-kit';
 import { DiscoveryController } from './meta/discovery.controller.js';
 import { TeamsController } from './teams/teams.controller.js';
 import { CalendarController } from './calendar/calendar.controller.js';
-import { DeprecationInterceptor, UnavailableGuard } from './legacy/deprecation.js';
-import { UnavailableController } from './legacy/unavailable.controller.js';
 import { TasksController } from './tasks/tasks.controller.js';
 import { ProjectsController } from './projects/projects.controller.js';
 import { ContactsController } from './contacts/contacts.controller.js';
@@ -51,9 +48,7 @@ export class ApiV0Module {
         JournalEntriesController,
         ServicesController,
         ProductsController,
-        UnavailableController,
       ],
-      providers: [UnavailableGuard, { provide: APP_INTERCEPTOR, useClass: DeprecationInterceptor }],
     };
   }
 }

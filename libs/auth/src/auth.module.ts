@@ -1,8 +1,8 @@
-import { createParamDecorator, type DynamicModule, type ExecutionContext, Module } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import type { AppConfig } from '@workcell/config';
 import type { Operation } from '@workcell/domain';
-import { APP_CONFIG, type ApiGeneration, OPERATION_GATE } from '@workcell/http';
+import { APP_CONFIG, type ApiGeneration, OPERATION_GATE, operationParameter } from '@workcell/http';
 import { AUTH_CLIENT, type AuthClient, AUTHENTICATOR, createAuthClient, createAuthenticator, CredentialRecheck, OperationGuard, RegistryOperationGate } from './authentication.js';
 
 /** Authentication and authorization for an API app: every route is guarded by its registry operation. */
@@ -33,10 +33,6 @@ export class ApiAuthModule {
  * The operation of this authenticated request (issue 28): the caller, the request id and the context every procedure
  * runs with, built once by the operation gate. Handlers pass it to `invoke` as it is.
  */
-export const Op = createParamDecorator((_data: unknown, ctx: ExecutionContext): Operation => {
-  const operation = ctx.switchToHttp().getRequest<{ operation?: Operation }>().operation;
-  if (!operation) throw new Error('@Op() on an operation that authenticates nobody');
-  return operation;
-});
+export const Op = (): ParameterDecorator => operationParameter('op');
 /** The type of `@Op()`'s value: `@Op() op: Op`. */
 export type Op = Operation;

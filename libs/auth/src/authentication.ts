@@ -19,19 +19,7 @@ import {
   verifyIdentifiedCredential,
   verifyIdentifiedTeamToken,
 } from '@workcell/domain';
-import {
-  type ApiGeneration,
-  APP_CONFIG,
-  dependencyUnavailable,
-  INFRASTRUCTURE_METADATA,
-  OPERATION_GATE,
-  OPERATION_METADATA,
-  type OperationGate,
-  PROCEDURE_CONTEXT,
-  ProtocolError,
-  RateLimiter,
-  REDIS,
-} from '@workcell/http';
+import { type ApiGeneration, APP_CONFIG, dependencyUnavailable, INFRASTRUCTURE_METADATA, type OperationGate, PROCEDURE_CONTEXT, ProtocolError, RateLimiter, REDIS } from '@workcell/http';
 import { type AuthRouter, createInternalClient, rethrowDomainError } from '@workcell/internal-api';
 import { findV1Operation, v0Operations } from '@workcell/registry';
 import { AuthorizationHeaderStrategy } from './bearer.strategy.js';
@@ -189,22 +177,16 @@ export class CredentialRecheck {
 }
 
 /**
- * The API apps' global guard: runs the operation gate of the operation a handler declares. A handler without
- * an operation is refused: nothing is reachable unless the registry declares it.
+ * The API apps' global guard, for the routes Nest itself mounts: only infrastructure controllers (health) pass.
+ * Operations never reach it: each is mounted with its compiled request path (libs/http operation-routes.ts), whose
+ * first step is the operation's gate. So nothing Nest routes is reachable unless it declares itself infrastructure.
  */
 @Injectable()
 export class OperationGuard implements CanActivate {
-  constructor(
-    @Inject(Reflector) private readonly reflector: Reflector,
-    @Inject(OPERATION_GATE) private readonly gate: OperationGate,
-  ) {}
+  constructor(@Inject(Reflector) private readonly reflector: Reflector) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean {
     if (this.reflector.get<boolean | undefined>(INFRASTRUCTURE_METADATA, context.getClass())) return true;
-    const operationId = this.reflector.get<string | undefined>(OPERATION_METADATA, context.getHandler());
-    if (!operationId) throw new ProtocolError(500, 'internal_error', 'handler without a registry operation');
-    const http = context.switchToHttp();
-    await this.gate.enter(operationId, http.getRequest<GateRequest>(), http.getResponse<GateReply>());
-    return true;
+    throw new ProtocolError(500, 'internal_error', 'a route outside the registry and the infrastructure');
   }
 }

@@ -46,6 +46,10 @@ export interface DependencyCall {
   end(): void;
 }
 
+// An AsyncLocalStorage rather than a field of the request's operation (issue 28 passes everything else explicitly):
+// the budget is read where no operation reaches: inside pg's pool and clients (libs/db BudgetedPool, BudgetedClient)
+// when Prisma's driver adapter runs a statement, and in the Redis commands, job enqueues and internal calls that
+// libraries make on a request's behalf.
 const storage = new AsyncLocalStorage<DependencyBudget>();
 
 /** Runs `work` (and everything it starts asynchronously) under `budget`. */

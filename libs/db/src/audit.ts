@@ -1,5 +1,5 @@
 import type { EventActor } from './outbox.js';
-import type { Tx } from './transactions.js';
+import { inTransaction, type Tx } from './transactions.js';
 import type { Database } from './database.js';
 
 export interface AuditActor {
@@ -66,7 +66,7 @@ export async function recordAuthenticationRefusal(
     select: { id: true },
   });
   if (recent) return;
-  await database.prisma.$transaction((tx) =>
+  await inTransaction(database, (tx) =>
     recordAudit(tx, {
       workspaceId: input.workspaceId,
       actor: { credentialId: input.credentialId, principalType: input.principalType ?? 'system', principalId: input.principalId },

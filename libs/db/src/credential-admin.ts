@@ -2,7 +2,7 @@ import type { AppConfig } from '@workcell/config';
 import type { CredentialKind } from '@workcell/credentials';
 import { type AuditActor, recordAudit } from './audit.js';
 import { issueCredential } from './credentials.js';
-import type { Tx } from './transactions.js';
+import { inTransaction, type Tx } from './transactions.js';
 import { assertChangingAuthorization, type Database } from './database.js';
 import type { Prisma } from './generated/prisma/client.js';
 import { disableWebhooks, transferWebhooks } from './webhooks.js';
@@ -125,7 +125,7 @@ export async function mintCredential(
   config: AppConfig,
   input: { workspaceId: string; owner: CredentialOwner; name: string; scopes: readonly string[]; expiresAt: Date | null; actor: AuditActor; now: Date },
 ): Promise<{ credential: CredentialMetaRow; token: string }> {
-  return database.prisma.$transaction(async (tx) => {
+  return inTransaction(database, async (tx) => {
     const { id, token } = await issueCredential(tx, config, {
       workspaceId: input.workspaceId,
       ...ownerInput(input.owner),
@@ -161,7 +161,7 @@ export async function rotateOwnedCredential(
   input: { workspaceId: string; owner: CredentialOwner; credentialId: string; expiresAt: Date | null | undefined; actor: AuditActor; now: Date },
 ): Promise<{ credential: CredentialMetaRow; token: string; previous: CredentialMetaRow } | null> {
   return database.changeAuthorization(input.workspaceId, () =>
-    database.prisma.$transaction(async (tx) => {
+    inTransaction(database, async (tx) => {
       assertChangingAuthorization(input.workspaceId);
       const { count } = await tx.credential.updateMany({
         where: { AND: [{ workspaceId: input.workspaceId, id: input.credentialId, ...ownerWhere(input.owner) }, statusWhere('active', input.now)] },
@@ -203,7 +203,7 @@ export async function revokeOwnedCredential(
   input: { workspaceId: string; owner: CredentialOwner; credentialId: string; actor: AuditActor; now: Date },
 ): Promise<'revoked' | 'unchanged' | 'not_found'> {
   return database.changeAuthorization(input.workspaceId, () =>
-    database.prisma.$transaction(async (tx) => {
+    inTransaction(database, async (tx) => {
       assertChangingAuthorization(input.workspaceId);
       const where = { workspaceId: input.workspaceId, id: input.credentialId, ...ownerWhere(input.owner) };
       const { count } = await tx.credential.updateMany({ where: { AND: [where, notRevokedWhere] }, data: { status: 'revoked', revokedAt: input.now, revision: { increment: 1 } } });

@@ -2,7 +2,7 @@ import type { AppConfig } from '@workcell/config';
 import { type CredentialKind, generateFeedToken, generatePublicId, generateToken, verifierFor } from '@workcell/credentials';
 import { type AuditActor, recordAudit } from './audit.js';
 import { assertChangingAuthorization, type Database } from './database.js';
-import type { Tx } from './transactions.js';
+import { inTransaction, type Tx } from './transactions.js';
 import { disableWebhooks } from './webhooks.js';
 
 /** Mints a v0 team token, stores its verifier and lookup row, and returns the token (shown once). */
@@ -63,7 +63,7 @@ export async function issueCredential(tx: Tx, config: AppConfig, input: Credenti
  */
 export async function revokeCredential(database: Database, workspaceId: string, credentialId: string, actor: AuditActor, now: Date): Promise<boolean> {
   return database.changeAuthorization(workspaceId, () =>
-    database.prisma.$transaction(async (tx) => {
+    inTransaction(database, async (tx) => {
       assertChangingAuthorization(workspaceId);
       const { count } = await tx.credential.updateMany({
         where: { workspaceId, id: credentialId, status: 'active', revokedAt: null },

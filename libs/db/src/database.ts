@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { type AppConfig, currentDependencyBudget, dependencyDeadline, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
@@ -67,11 +68,6 @@ const authorizationChange = new AsyncLocalStorage<string>();
  */
 export function assertChangingAuthorization(workspaceId: string): void {
   if (authorizationChange.getStore() !== workspaceId) throw new Error(`an authorization change of workspace ${workspaceId} must run inside Database.changeAuthorization`);
-}
-
-/** One transaction that changes a workspace's authorization state, inside Database.changeAuthorization. */
-export function inAuthorizationTransaction<T>(database: Database, workspaceId: string, work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
-  return database.changeAuthorization(workspaceId, () => database.prisma.$transaction(work));
 }
 
 /** Runs `change` as an authorization change without moving any epoch (a Database no API instance caches against). */
@@ -268,11 +264,101 @@ function budgetedConnect(this: BudgetedPool, callback?: ConnectCallback): Promis
 }
 BudgetedPool.prototype.connect = budgetedConnect as typeof pg.Pool.prototype.connect;
 
+/**
+ * How a statement is sent: named (prepared once per connection) or unnamed (planned on every execution); `renew`
+ * gives a text a new name, so every connection prepares it again (a stale plan, stalePlan).
+ */
+interface StatementNaming {
+  (query: Prisma.Sql): pg.QueryConfig;
+  renew?(text: string): void;
+}
+
+const unnamed: StatementNaming = (query) => ({ text: query.text, values: query.values });
+
+/**
+ * PostgreSQL refuses to execute a prepared statement whose result's row type has changed since it was prepared (a
+ * migration altered the type of a column it returns): the connection keeps the statement, so it would fail there
+ * until the connection ends.
+ */
+const stalePlan = (error: unknown): boolean => (error as { code?: string }).code === '0A000' && /cached plan must not change result type/.test((error as Error).message);
+
+/** How many distinct read texts one process prepares at most; later ones are sent unnamed. */
+export const PREPARED_READS_LIMIT = 500;
+
+/**
+ * Tables the platform fills at the rate of requests or events (queues, logs, keys, short-lived capabilities): their
+ * statistics lag their size by up to an autovacuum cycle, so a generic plan made on them can be a sequential scan
+ * over a table that has since grown by thousands of rows. A read that names one is planned every time.
+ */
+export const FAST_GROWING_TABLES = [
+  'outbox_events',
+  'webhook_deliveries',
+  'idempotency_records',
+  'audit_events',
+  'automation_runs',
+  'task_occurrences',
+  'project_lifecycle_operations',
+  'file_upload_reservations',
+  'file_download_intents',
+  'invitation_messages',
+  'sign_in_links',
+  'sessions',
+  'device_authorizations',
+  'exports',
+] as const;
+const FAST_GROWING = new RegExp(`\\b(?:${FAST_GROWING_TABLES.join('|')})\\b`);
+
+/**
+ * Names the reads (`SELECT …`) that `rows` sends, so each connection prepares a text once and PostgreSQL, after five
+ * executions, runs its generic plan instead of planning the statement on every request: planning is the largest layer
+ * of the v1 read (docs/performance.md, "Cost ledger"). A generic plan is as good as the statistics it was made with,
+ * so only reads of tables whose statistics keep up (not FAST_GROWING_TABLES), and no write: with every statement
+ * prepared, the keyed create's key completion ran a sequential scan planned while `idempotency_records` was empty,
+ * holding its workspace's event-sequence row (measured: 0.16× → 0.089×). Only on a direct session (`prepare`): a
+ * transaction pooler hands each statement any server connection, where the name may not exist. The texts are
+ * bounded (`limit`): one built per request (an IN list of any length) must not add prepared statements to every
+ * connection without end.
+ */
+export function preparedReads(prepare: boolean, limit = PREPARED_READS_LIMIT): StatementNaming {
+  if (!prepare) return unnamed;
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => `wc_${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
+  let renewals = 0;
+  const naming: StatementNaming = (query) => {
+    const { text, values } = query;
+    if (!/^\s*SELECT\b/i.test(text) || FAST_GROWING.test(text)) return { text, values };
+    let name = names.get(text);
+    if (name === undefined) {
+      if (names.size >= limit) return { text, values };
+      name = nameOf(text);
+      names.set(text, name);
+    }
+    return { name, text, values };
+  };
+  // A renewed text gets a name no connection has prepared yet, so each prepares it again on its next use (the old
+  // statement stays on it, unused, until the connection ends).
+  naming.renew = (text) => {
+    if (names.has(text)) names.set(text, `${nameOf(text)}_${++renewals}`);
+  };
+  return naming;
+}
+
 /** Statements straight through pg on `client` (the pool, or a client holding a transaction). */
-function pgStatements(client: pg.Pool | pg.PoolClient): Statements {
+function pgStatements(client: pg.Pool | pg.PoolClient, naming: StatementNaming): Statements {
   return {
-    rows: async <T>(query: Prisma.Sql) => (await client.query({ text: query.text, values: query.values })).rows as T[],
-    execute: async (query: Prisma.Sql) => (await client.query({ text: query.text, values: query.values })).rowCount ?? 0,
+    async rows<T>(query: Prisma.Sql) {
+      const config = naming(query);
+      try {
+        return (await client.query(config)).rows as T[];
+      } catch (error) {
+        if (config.name === undefined || !stalePlan(error)) throw error;
+        naming.renew?.(query.text);
+        // On the pool the read runs again, under its new name; in a transaction the refusal has aborted it.
+        if (client instanceof pg.Pool) return (await client.query(naming(query))).rows as T[];
+        throw error;
+      }
+    },
+    execute: async (query: Prisma.Sql) => (await client.query(unnamed(query))).rowCount ?? 0,
   };
 }
 
@@ -282,9 +368,10 @@ function pgStatements(client: pg.Pool | pg.PoolClient): Statements {
  * destroyed: the statement fails, the server rolls the transaction back when it notices, and its locks (the relay
  * lock among them) cannot be held for ever. Requests' statements are bounded sooner by their dependency budget.
  */
-export function poolStatements(pool: pg.Pool, options: { transactionTimeoutMs: number }): Pick<Database, 'rows' | 'execute' | 'transaction'> {
+export function poolStatements(pool: pg.Pool, options: { transactionTimeoutMs: number; naming?: StatementNaming }): Pick<Database, 'rows' | 'execute' | 'transaction'> {
+  const naming = options.naming ?? unnamed;
   return {
-    ...pgStatements(pool),
+    ...pgStatements(pool, naming),
     async transaction<T>(work: (tx: Statements) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       // A destroyed connection also emits 'error' on the client; the failed statement reports it.
@@ -297,7 +384,7 @@ export function poolStatements(pool: pg.Pool, options: { transactionTimeoutMs: n
       let broken: Error | undefined;
       try {
         await client.query('BEGIN');
-        const result = await work(pgStatements(client));
+        const result = await work(pgStatements(client, naming));
         await client.query('COMMIT');
         return result;
       } catch (error) {
@@ -363,7 +450,8 @@ export function createDatabase(config: AppConfig, options: { poolSize?: number; 
   let redis: Redis | undefined;
   return {
     prisma,
-    ...poolStatements(pool, { transactionTimeoutMs: TRANSACTION_TIMEOUT_MS }),
+    // DATABASE_DIRECT_URL names another address when DATABASE_URL goes through a transaction pooler.
+    ...poolStatements(pool, { transactionTimeoutMs: TRANSACTION_TIMEOUT_MS, naming: preparedReads(config.database.directUrl === config.database.url) }),
     changeAuthorization(workspaceId, change) {
       redis ??= createRedis(config, 'authorization-epochs');
       return changingAuthorization(redis, config.dependencyTimeoutMs, workspaceId, () => authorizationChange.run(workspaceId, change));

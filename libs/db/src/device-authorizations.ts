@@ -1,6 +1,6 @@
 import { recordAudit, type AuditActor } from './audit.js';
 import type { Database } from './database.js';
-import type { Tx } from './transactions.js';
+import { inTransaction, type Tx } from './transactions.js';
 
 /**
  * Device logins of the CLI (RFC 8628; docs/authentication.md "Device login"). A global table like sessions: every
@@ -72,7 +72,7 @@ export async function approveDeviceAuthorization(
   database: Database,
   input: { userCodeHash: Uint8Array<ArrayBuffer>; userId: string; workspaceId: string; tokenName: string; scopes: readonly string[]; tokenExpiresAt: Date; now: Date; actor: AuditActor },
 ): Promise<boolean> {
-  return database.prisma.$transaction(async (tx) => {
+  return inTransaction(database, async (tx) => {
     const rows = await tx.$queryRaw<{ id: string; client_id: string }[]>`
       UPDATE device_authorizations
       SET user_id = ${input.userId}::uuid, approved_workspace_id = ${input.workspaceId}::uuid, token_name = ${input.tokenName}, scopes = ${[...input.scopes]}::text[],

@@ -1,6 +1,6 @@
 import type { Prisma as PrismaTypes } from './generated/prisma/client.js';
 import type { Database } from './database.js';
-import { type Client, clientOf, type Tx } from './transactions.js';
+import { type Client, clientOf, inTransaction, type Tx } from './transactions.js';
 
 /**
  * v1 exports (issue 14). An export belongs to the credential that created it: every read names that credential, so
@@ -131,7 +131,8 @@ export async function expireExports(
   remove: (storageKey: string) => Promise<void>,
   expired: (tx: Tx, row: ExportRecord) => Promise<void>,
 ): Promise<number> {
-  return database.prisma.$transaction(
+  return inTransaction(
+    database,
     async (tx) => {
       const due = await tx.$queryRaw<{ workspace_id: string; id: string; storage_key: string | null }[]>`
         SELECT workspace_id::text, id::text, storage_key FROM exports

@@ -1,5 +1,5 @@
 import { setArchivedAt } from './revisioned-rows.js';
-import { type Client, clientOf, type Tx } from './transactions.js';
+import { type Client, clientOf, inTransaction, type Tx } from './transactions.js';
 import type { Prisma } from './generated/prisma/client.js';
 import type { FileStatus, UploadReservationStatus } from './generated/prisma/enums.js';
 import { pageIds } from './keyset.js';
@@ -229,7 +229,8 @@ export async function expireUpload(tx: Tx, workspaceId: string, reservationId: s
  * file's bytes, and a worker stopped half-way leaves the rest for the next sweep (removal is idempotent).
  */
 export async function clearExpiredFileBytes(database: Database, now: Date, limit: number, remove: (storageKey: string) => Promise<void>): Promise<number> {
-  return database.prisma.$transaction(
+  return inTransaction(
+    database,
     async (tx) => {
       const due = await tx.$queryRaw<{ workspace_id: string; id: string; storage_key: string }[]>`
         SELECT workspace_id::text, id::text, storage_key FROM files

@@ -16,7 +16,7 @@ export type IdempotencyClaim =
   | { readonly outcome: 'in_progress' };
 
 /**
- * The idempotency key a request holds while its operation runs (libs/http's IdempotencyInterceptor puts it in the
+ * The idempotency key a request holds while its operation runs (libs/http's runIdempotent puts it in the
  * request's operation, which hands it to every event the operation appends). `run`: the operation runs; its mutation stores its result with the key in the same
  * statement (outboxAppend, for an event that carries the result), and the procedure's result is noted here.
  * `replay`: the stored result stands in for the procedure (invoke returns it), so the handler renders the first

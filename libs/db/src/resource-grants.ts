@@ -1,6 +1,6 @@
 import { type AuditActor, recordAudit } from './audit.js';
-import type { Tx } from './transactions.js';
-import { assertChangingAuthorization, type Database, inAuthorizationTransaction } from './database.js';
+import { inAuthorizationTransaction, inTransaction, type Tx } from './transactions.js';
+import { assertChangingAuthorization, type Database } from './database.js';
 import type { ResourceAccess, ResourceType } from './generated/prisma/enums.js';
 
 /**
@@ -61,7 +61,8 @@ export async function listServiceAccountGrants(database: Database, workspaceId: 
 
 /** The grants and version of an unarchived service account, or null. */
 export async function loadResourceGrants(database: Database, workspaceId: string, serviceAccountId: string): Promise<{ revision: number; grants: GrantRow[] } | null> {
-  return database.prisma.$transaction(
+  return inTransaction(
+    database,
     async (tx) => {
       const account = await tx.serviceAccount.findFirst({ where: { workspaceId, id: serviceAccountId, archivedAt: null }, select: { revision: true } });
       if (!account) return null;

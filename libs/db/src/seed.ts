@@ -1,8 +1,8 @@
 import type { AppConfig } from '@workcell/config';
 import { type V1Scope, V1_SCOPES, verifierFor } from '@workcell/credentials';
 import { issueCredential, issueFeedToken, issueTeamToken } from './credentials.js';
-import type { Tx } from './transactions.js';
-import { type Database, inAuthorizationTransaction } from './database.js';
+import { inAuthorizationTransaction, inTransaction, type Tx } from './transactions.js';
+import { type Database } from './database.js';
 import { foundWorkspace } from './workspace-provisioning.js';
 
 /**
@@ -72,7 +72,7 @@ async function issueDemoTokens(tx: Tx, config: AppConfig, workspaceId: string, o
 
 /** Seeds the demo workspace when the database has no workspace at all; returns its tokens, or null if it did nothing. */
 export async function seedDemoWorkspaceIfEmpty(database: Database, config: AppConfig): Promise<DemoTokens | null> {
-  return database.prisma.$transaction(async (tx) => {
+  return inTransaction(database, async (tx) => {
     // Serialises concurrent seeders (two `npm start`s) so the emptiness check and the inserts are one step.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(7763736565)`;
     if ((await tx.workspace.count()) > 0) return null;

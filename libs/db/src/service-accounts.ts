@@ -1,8 +1,9 @@
 import { type AuditActor, recordAudit } from './audit.js';
 import { revokeServiceAccountCredentials } from './credential-admin.js';
-import { assertChangingAuthorization, type Database, inAuthorizationTransaction } from './database.js';
+import { assertChangingAuthorization, type Database } from './database.js';
 import { completeHeldKey, type HeldIdempotencyKey } from './idempotency.js';
 import type { Prisma } from './generated/prisma/client.js';
+import { inAuthorizationTransaction, inTransaction } from './transactions.js';
 
 /**
  * Service-account principals. Deleting one archives it (disabled, every credential revoked, archived_at
@@ -52,7 +53,7 @@ export async function createServiceAccount(
   /** The operation's held idempotency key and its answer for the new row, stored with the key in this transaction (completeHeldKey). */
   completes?: { heldKey: HeldIdempotencyKey | null | undefined; answer: (row: ServiceAccountRow) => unknown },
 ): Promise<ServiceAccountRow> {
-  return database.prisma.$transaction(async (tx) => {
+  return inTransaction(database, async (tx) => {
     const row = await tx.serviceAccount.create({
       data: { workspaceId: input.workspaceId, name: input.name, description: input.description, ownerMemberId: input.ownerMemberId },
       select: SELECT,

@@ -1,6 +1,6 @@
 import { recordAudit } from './audit.js';
 import type { Database } from './database.js';
-import type { Tx } from './transactions.js';
+import { inTransaction, type Tx } from './transactions.js';
 
 /**
  * Sign-in links and browser sessions (docs/authentication.md "Signing in"). Both belong to a user, the global
@@ -113,7 +113,7 @@ export type SignInOutcome = { readonly outcome: 'signed_in'; readonly userId: st
  * `session.started` is audited in each of the person's workspaces.
  */
 export async function signInWithLink(database: Database, input: NewSession & { tokenHash: Uint8Array<ArrayBuffer> }): Promise<SignInOutcome> {
-  return database.prisma.$transaction(async (tx) => {
+  return inTransaction(database, async (tx) => {
     const used = await tx.$queryRaw<{ user_id: string }[]>`
       UPDATE sign_in_links SET used_at = ${input.now}
       WHERE token_hash = ${input.tokenHash} AND used_at IS NULL AND expires_at > ${input.now}
@@ -153,7 +153,7 @@ export type InviteeSessionOutcome = { readonly outcome: 'signed_in'; readonly us
  * did not grant already (a person with other workspaces signs in by e-mail link, as the token may be days old).
  */
 export async function startInviteeSession(database: Database, input: NewSession & { workspaceId: string; memberId: string }): Promise<InviteeSessionOutcome> {
-  return database.prisma.$transaction(async (tx) => {
+  return inTransaction(database, async (tx) => {
     const member = await tx.workspaceMember.findUnique({ where: { workspaceId_id: { workspaceId: input.workspaceId, id: input.memberId } }, select: { userId: true } });
     if (!member) return { outcome: 'not_only_membership' } as const;
     const memberships = await sessionMemberships(tx, member.userId);
@@ -180,7 +180,7 @@ export async function touchSession(database: Database, idHash: Uint8Array<ArrayB
 
 /** Ends one session of the user (compare-and-set on `revoked_at IS NULL`), audited as `session.ended`. */
 export async function endSession(database: Database, input: { userId: string; sessionId: string; now: Date; requestId: string | null }): Promise<boolean> {
-  return database.prisma.$transaction(async (tx) => {
+  return inTransaction(database, async (tx) => {
     const { count } = await tx.session.updateMany({ where: { id: input.sessionId, userId: input.userId, revokedAt: null }, data: { revokedAt: input.now } });
     if (count === 0) return false;
     await auditForUser(tx, input.userId, 'session.ended', 'session', input.sessionId, input.requestId, input.now);
@@ -190,7 +190,7 @@ export async function endSession(database: Database, input: { userId: string; se
 
 /** Ends every live session of the user ("sign out everywhere"), audited once as `session.ended_all` with the count. */
 export async function endAllSessions(database: Database, input: { userId: string; sessionId: string; now: Date; requestId: string | null }): Promise<number> {
-  return database.prisma.$transaction(async (tx) => {
+  return inTransaction(database, async (tx) => {
     const { count } = await tx.session.updateMany({ where: { userId: input.userId, revokedAt: null }, data: { revokedAt: input.now } });
     await auditForUser(tx, input.userId, 'session.ended_all', 'session', input.sessionId, input.requestId, input.now, { sessionsEnded: count });
     return count;

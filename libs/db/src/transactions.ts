@@ -36,8 +36,24 @@ export type CasOutcome = 'updated' | 'not_found' | 'version_conflict';
  * waits are the client's (createDatabase: start within DEPENDENCY_TIMEOUT_MS, statements within the request's
  * dependency budget), so a transaction never holds a request past its bound.
  */
-export function inTransaction<T>(database: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
-  return database.prisma.$transaction(work);
+export function inTransaction<T>(database: Database, work: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> {
+  const joined = (database as Joinable)[JOINED];
+  return joined ? work(joined) : database.prisma.$transaction(work, options);
+}
+
+/** What a transaction may be opened with (Prisma's): isolation level and its own waits. */
+export type TransactionOptions = Parameters<Database['prisma']['$transaction']>[1];
+
+/**
+ * The transaction a Database made by withinTransaction stands for: inTransaction joins it instead of opening one.
+ * Every transaction is opened here (lint forbids `$transaction` elsewhere), so the join cannot be bypassed.
+ */
+const JOINED = Symbol('the joined transaction');
+type Joinable = Database & { readonly [JOINED]?: Tx };
+
+/** One transaction that changes a workspace's authorization state, inside Database.changeAuthorization. */
+export function inAuthorizationTransaction<T>(database: Database, workspaceId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return database.changeAuthorization(workspaceId, () => inTransaction(database, work));
 }
 
 /**
@@ -50,7 +66,7 @@ export function inTransaction<T>(database: Database, work: (tx: Tx) => Promise<T
  */
 export function inPermissionTransaction<T>(database: Database, workspaceId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
   return database.changeAuthorization(workspaceId, () =>
-    database.prisma.$transaction(async (tx) => {
+    inTransaction(database, async (tx) => {
       await lockPermissions(tx, workspaceId);
       return work(tx);
     }),
@@ -69,18 +85,18 @@ export async function lockPermissions(tx: Tx, workspaceId: string): Promise<void
  * The database as seen from inside `tx`: every statement, Prisma call and nested transaction of a procedure
  * invoked with it runs in `tx` (a nested inTransaction joins it), so a procedure written for the pool can commit or
  * roll back together with its caller's own writes (an automation step and the compare-and-set of the run's cursor).
+ * Its `prisma` is the transaction's client: it has no `$transaction`, which only inTransaction calls, and joins.
  */
 export function withinTransaction(database: Database, tx: Tx): Database {
-  const prisma = new Proxy(tx, {
-    get: (target, key) => (key === '$transaction' ? (work: (t: Tx) => Promise<unknown>) => work(target) : Reflect.get(target, key)),
-  }) as unknown as Database['prisma'];
   const statements: Statements = { rows: <T>(query: Prisma.Sql) => tx.$queryRaw<T[]>(query), execute: (query) => tx.$executeRaw(query) };
-  return {
-    prisma,
+  const joined: Joinable = {
+    [JOINED]: tx,
+    prisma: tx as Database['prisma'],
     ...statements,
     transaction: (work) => work(statements),
     ping: (timeoutMs) => database.ping(timeoutMs),
     changeAuthorization: () => Promise.reject(new Error('an authorization change cannot join another transaction')),
     close: () => Promise.resolve(),
   };
+  return joined;
 }

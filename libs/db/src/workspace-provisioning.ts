@@ -2,7 +2,7 @@ import type { AppConfig } from '@workcell/config';
 import { PERMISSION_KEYS, V1_SCOPES } from '@workcell/credentials';
 import { issueCredential } from './credentials.js';
 import type { Database } from './database.js';
-import type { Tx } from './transactions.js';
+import { inTransaction, type Tx } from './transactions.js';
 
 /** The built-in role a new workspace's first administrator holds: every permission key (docs/members-and-workspace.md). */
 export const OWNER_ROLE_NAME = 'Owner';
@@ -48,7 +48,7 @@ export interface CreatedWorkspace extends FoundedWorkspace {
  * the API with that token.
  */
 export async function createWorkspace(database: Database, config: AppConfig, founding: WorkspaceFounding, tokenExpiresAt: Date | null = null): Promise<CreatedWorkspace> {
-  return database.prisma.$transaction(async (tx) => {
+  return inTransaction(database, async (tx) => {
     const founded = await foundWorkspace(tx, config, founding);
     const credential = await issueCredential(tx, config, {
       workspaceId: founded.workspaceId,

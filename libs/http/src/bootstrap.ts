@@ -1,29 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { DynamicModule, Type } from '@nestjs/common';
-import { NestFactory, Reflector } from '@nestjs/core';
+import { ModulesContainer, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type AppConfig, loadConfigOrExit } from '@workcell/config';
 import { createLogger, type Logger, NestPinoLogger } from './logger.js';
 import { installRepresentationEtags } from './preconditions.js';
-import { DEFAULT_BODY_LIMIT } from '@workcell/registry';
+import { DEFAULT_BODY_LIMIT, v0Operations } from '@workcell/registry';
 import { type ApiGeneration, compareWithRegistry, type MountedRoute, registryBodyLimits, registryRoutes, type RouteCoverage } from './operations.js';
+import { mountOperation, type OperationHandler, operationHandlers } from './operation-routes.js';
 import { ProtocolError, toProblem } from './problems.js';
 import { clientErrorHandler, type ErrorRenderer, ProblemFilter, sendProblem, v0Errors, v1Errors } from './protocols.js';
 import { installMethodNotAllowed } from './methods.js';
 import { OPERATION_GATE, type OperationGate } from './operation-gate.js';
 import { installRateLimit, RateLimiter } from './rate-limit.js';
 import { installCanonicalResourceIds } from './resource-ids.js';
-import { installApiReference, notImplemented, referenceDocument, REFERENCE_PAGES } from './reference.js';
+import { installApiReference, referenceDocument, REFERENCE_PAGES } from './reference.js';
 import { applyServerLimits } from './server-limits.js';
 import { APP_CONFIG, DATABASE, REDIS, SERVICE_NAME } from './tokens.js';
 import { installObservability, METRICS_PATH, requestTraceIds } from './observability.js';
 import { startTracing, stopTracing } from '@workcell/telemetry';
-import { IdempotencyInterceptor, IdempotencyKeyInterceptor } from './idempotency.js';
 import type { Database } from '@workcell/db';
 import { FILE_TRANSFER_PREFIX } from '@workcell/domain';
-import { jsonStructureProblem, RequestValidationInterceptor } from './validation.js';
+import { jsonStructureProblem } from './validation.js';
 import type { Redis } from '@workcell/redis';
 
 /** Incoming X-Request-Id values are kept only when they are short and harmless; otherwise we mint one. */
@@ -224,21 +224,22 @@ export async function createHttpApplication(rootModule: Type<unknown> | DynamicM
 }
 
 /**
- * Makes an API app answer exactly its registry: every error in the generation's shape, every mounted
- * route a registry operation (or refuse to start), every operation without a handler a 501.
+ * Makes an API app answer exactly its registry: every error in the generation's shape, every route Nest mounted an
+ * infrastructure route (or refuse to start), every operation the compiled request path of its handler
+ * (operation-routes.ts), and every operation without a handler a 501 after its gate.
  */
 async function mountApi(app: NestFastifyApplication, generation: ApiGeneration, mounted: readonly MountedRoute[], logger: Logger): Promise<void> {
   const renderer = RENDERERS[generation];
+  // What fails before an operation's handler (body parsing, unknown routes) and the infrastructure routes' failures.
   app.useGlobalFilters(new ProblemFilter(renderer, logger));
-  // Interceptors run in this order, after the guard (authentication, scopes): a malformed Idempotency-Key is
-  // reported as such before the request's other inputs are validated.
-  if (generation === 'v1') app.useGlobalInterceptors(new IdempotencyKeyInterceptor(app.get(Reflector)));
-  app.useGlobalInterceptors(new RequestValidationInterceptor(app.get(Reflector), generation));
-  if (generation === 'v1') app.useGlobalInterceptors(new IdempotencyInterceptor(app.get(Reflector), app.get<Database>(DATABASE)));
   await app.init();
-  let coverage: RouteCoverage;
+  const handlers = new Map<string, OperationHandler>();
+  const routes = registryRoutes(generation);
   try {
-    coverage = compareWithRegistry(generation, mounted, INFRASTRUCTURE_ROUTES);
+    compareWithRegistry(generation, mounted, INFRASTRUCTURE_ROUTES);
+    for (const handler of operationHandlers(app.get(ModulesContainer))) handlers.set(handler.operationId, handler);
+    const strays = [...handlers.keys()].filter((id) => !routes.some((route) => route.operationId === id));
+    if (strays.length > 0) throw new Error(`${generation} has handlers for operations it does not serve: ${strays.join(', ')}`);
   } catch (error) {
     await app.close();
     throw error;
@@ -249,32 +250,19 @@ async function mountApi(app: NestFastifyApplication, generation: ApiGeneration, 
   // address-keyed rate limit (authenticated operations are limited by their gate, once the credential is known),
   // then 405 for a known path with another method.
   installCanonicalResourceIds(fastify, generation);
-  installRateLimit(fastify, new RateLimiter(generation, app.get<AppConfig>(APP_CONFIG), app.get<Redis>(REDIS)), generation, isInfrastructure);
+  const config = app.get<AppConfig>(APP_CONFIG);
+  installRateLimit(fastify, new RateLimiter(generation, config, app.get<Redis>(REDIS)), generation, isInfrastructure);
   installMethodNotAllowed(fastify, generation);
   if (generation === 'v1') installRepresentationEtags(fastify);
-  const gate = app.get<OperationGate>(OPERATION_GATE, { strict: false });
-  const byId = new Map(registryRoutes(generation).map((r) => [r.operationId, r]));
-  for (const operationId of coverage.notImplemented) {
-    const route = byId.get(operationId)!;
-    fastify.route({
-      method: route.method as 'GET',
-      url: route.url,
-      // The operation's gate first (rate limit, 401, 403), as for an implemented one; then 501.
-      handler: async (request, reply) => {
-        try {
-          await gate.enter(operationId, request, reply);
-          throw notImplemented(operationId);
-        } catch (error) {
-          const problem = toProblem(error);
-          if (problem.status >= 500 && problem.status !== 501)
-            logger.error({ requestId: request.id, err: error instanceof Error ? { name: error.name, message: error.message } : String(error) }, 'request failed');
-          sendProblem(reply, request, problem, renderer);
-        }
-        return reply;
-      },
-    });
-  }
-  const config = app.get<AppConfig>(APP_CONFIG);
+  const options = { generation, gate: app.get<OperationGate>(OPERATION_GATE, { strict: false }), database: app.get<Database>(DATABASE), config, renderer, logger };
+  for (const route of routes) mountOperation(fastify, route, handlers.get(route.operationId), options);
+  const unavailable = new Set(generation === 'v0' ? v0Operations.filter((op) => op.availability === 'unavailable').map((op) => op.operationId) : []);
+  const implemented = (id: string) => handlers.has(id) || unavailable.has(id);
+  const coverage: RouteCoverage = {
+    generation,
+    implemented: routes.filter((route) => implemented(route.operationId)).map((route) => route.operationId),
+    notImplemented: routes.filter((route) => !implemented(route.operationId)).map((route) => route.operationId),
+  };
   installApiReference(fastify, generation, () => referenceDocument(generation, coverage, config, renderer));
   coverageByApp.set(app, coverage);
 }

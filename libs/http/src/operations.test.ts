@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { type V1OperationId, v1Operations } from '@workcell/registry';
 import { testConfig } from '@workcell/testing';
-import { captureLogger, createStrayApiApp } from './testing.js';
+import { captureLogger, createMisplacedHandlerApp, createStrayApiApp } from './testing.js';
 import { compareWithRegistry, INFRASTRUCTURE_ROUTES, Operation, registryRoutes, routePath } from './index.js';
 
 describe('registry routing', () => {
@@ -50,5 +50,10 @@ describe('registry routing', () => {
   it('an API app that mounts a stray route refuses to start', async () => {
     const config = testConfig();
     await assert.rejects(createStrayApiApp(config, captureLogger(config).logger), /GET \/v1\/not-in-the-registry/);
+  });
+
+  it('an API app with a handler of an operation it does not serve refuses to start', async () => {
+    const config = testConfig();
+    await assert.rejects(createMisplacedHandlerApp(config, captureLogger(config).logger), /v1 has handlers for operations it does not serve: legacyGetTeams/);
   });
 });

@@ -1,11 +1,12 @@
-import { applyDecorators, Header, HttpCode, RequestMapping, RequestMethod, SetMetadata } from '@nestjs/common';
+import { applyDecorators, Header, SetMetadata } from '@nestjs/common';
 import { getV1Operation, v0Operations, type V1OperationId, v1Operations } from '@workcell/registry';
 
 /**
- * Routes come only from the operation registry: a controller method names its operation and the
- * decorator derives method, path and success status from the registry entry (raw @Get/@Post… are
- * forbidden in the API apps by lint). At start-up each API app compares what it mounted with its
- * registry and answers every operation it does not implement yet with 501 `not_implemented`.
+ * Routes come only from the operation registry: a controller method names its operation, and at start-up the API app
+ * mounts one compiled handler per registry operation (operation-routes.ts) with the method, path and success status of
+ * its registry entry (raw @Get/@Post… are forbidden in the API apps by lint; Nest mounts only infrastructure routes).
+ * Each API app compares what it mounted with its registry and answers every operation it does not implement yet with
+ * 501 `not_implemented`.
  */
 
 export type ApiGeneration = 'v0' | 'v1';
@@ -16,9 +17,19 @@ export function routePath(template: string): string {
   return template.replace(/\{(\w+)\}/g, ':$1');
 }
 
-function mapping(method: string, path: string) {
-  const requestMethod = RequestMethod[method as keyof typeof RequestMethod];
-  return RequestMapping({ path: routePath(path), method: requestMethod });
+/** Where a handler's own parameters are declared: `@Op()` and `@Input()` (index → what the compiled path passes). */
+export const OPERATION_PARAMETERS = 'workcell:operation-parameters';
+
+/** What the compiled request path passes for an operation parameter: the request's Operation, or its validated input. */
+export type OperationParameter = 'op' | 'input';
+
+/** A parameter decorator of the compiled request path (operation-routes.ts resolves it; Nest never sees it). */
+export function operationParameter(kind: OperationParameter): ParameterDecorator {
+  return (target, key, index) => {
+    if (key === undefined) throw new Error(`@${kind}() belongs on a handler's parameter`);
+    const declared = (Reflect.getMetadata(OPERATION_PARAMETERS, target, key) ?? {}) as Record<number, OperationParameter>;
+    Reflect.defineMetadata(OPERATION_PARAMETERS, { ...declared, [index]: kind }, target, key);
+  };
 }
 
 /**
@@ -28,14 +39,13 @@ function mapping(method: string, path: string) {
 export function Operation(operationId: V1OperationId): MethodDecorator {
   const operation = getV1Operation(operationId);
   const noStore = operation.responseHeaders.includes('Cache-Control') ? [Header('Cache-Control', 'private, no-store')] : [];
-  return applyDecorators(mapping(operation.method, operation.path), HttpCode(operation.success), SetMetadata(OPERATION_METADATA, operationId), ...noStore);
+  return applyDecorators(SetMetadata(OPERATION_METADATA, operationId), ...noStore);
 }
 
 /** Mounts a controller method as the v0 operation of that (generated) name, e.g. `legacyGetTeams`. */
 export function LegacyOperation(operationId: string): MethodDecorator {
-  const operation = v0Operations.find((op) => op.operationId === operationId);
-  if (!operation) throw new Error(`unknown v0 operation ${operationId}`);
-  return applyDecorators(mapping(operation.method, operation.path), HttpCode(200), SetMetadata(OPERATION_METADATA, operationId));
+  if (!v0Operations.some((op) => op.operationId === operationId)) throw new Error(`unknown v0 operation ${operationId}`);
+  return SetMetadata(OPERATION_METADATA, operationId);
 }
 
 export interface RegistryRoute {

@@ -98,9 +98,26 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, origin
 }
 
 /**
- * Catches everything a request can throw (Nest handlers, guards, pipes, Fastify's body parsing, unknown
- * routes) and renders it in the API generation's shape. A 500 says nothing about its cause; the cause is
- * logged with the request id instead.
+ * Every failed request of an API app ends here, once: its error mapped to a problem (toProblem) and sent in the
+ * generation's shape, unless an answer already went out. A 5xx says nothing about its cause; the cause is logged
+ * with the request id instead (a 501, an operation not implemented yet, has none).
+ */
+export function sendFailure(reply: FastifyReply, request: FastifyRequest, error: unknown, renderer: ErrorRenderer, logger: Logger): void {
+  const problem = reportFailure(request, error, logger);
+  if (!reply.sent) sendProblem(reply, request, problem, renderer);
+}
+
+/** A failure's problem, its cause logged with the request id when it is a 5xx (sendFailure; pages render it their way). */
+export function reportFailure(request: FastifyRequest, error: unknown, logger: Logger): Problem {
+  const problem = toProblem(error);
+  if (problem.status >= 500 && problem.status !== 501)
+    logger.error({ requestId: request.id, err: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) }, 'request failed');
+  return problem;
+}
+
+/**
+ * What fails outside an operation's compiled request path (Fastify's body parsing, unknown routes, the
+ * infrastructure routes Nest serves), rendered like an operation's failure (sendFailure).
  */
 @Catch()
 export class ProblemFilter implements ExceptionFilter {
@@ -111,12 +128,7 @@ export class ProblemFilter implements ExceptionFilter {
 
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const request = http.getRequest<FastifyRequest>();
-    const reply = http.getResponse<FastifyReply>();
-    const problem = toProblem(error);
-    if (problem.status >= 500)
-      this.logger.error({ requestId: request.id, err: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) }, 'request failed');
-    sendProblem(reply, request, problem, this.renderer);
+    sendFailure(http.getResponse<FastifyReply>(), http.getRequest<FastifyRequest>(), error, this.renderer, this.logger);
   }
 }
 

@@ -63,7 +63,7 @@ function boundConnections(server: Server, limits: AppConfig['http']): void {
  *
  * The budget is carried by async context. Fastify runs the hooks after body parsing in the body stream's
  * context, not the request's, so it is entered again once the body is in (preValidation comes before any
- * handler, guard or interceptor).
+ * operation's compiled request path).
  */
 function openDependencyBudgets(fastify: FastifyInstance, timeoutMs: number): void {
   const budgets = new WeakMap<object, DependencyBudget>();

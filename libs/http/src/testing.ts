@@ -6,6 +6,7 @@ import { Body, Controller, type DynamicModule, Get, Module, Post } from '@nestjs
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from '@workcell/config';
 import { createHttpApplication } from './bootstrap.js';
+import { LegacyOperation } from './operations.js';
 import { CoreModule } from './core.module.js';
 import { createLogger, type Logger } from './logger.js';
 
@@ -69,12 +70,27 @@ class StrayController {
 }
 
 @Module({})
-class StrayApiModule {
-  static register(config: AppConfig, logger: Logger): DynamicModule {
-    return { module: StrayApiModule, imports: [CoreModule.forRoot({ config, service: 'test', logger })], controllers: [StrayController] };
-  }
+class RefusedApiModule {}
+
+/** A v1 API app of one controller (the fixtures below, which it must refuse to start with). */
+function createV1AppOf(controller: new () => object, config: AppConfig, logger: Logger): Promise<NestFastifyApplication> {
+  const module: DynamicModule = { module: RefusedApiModule, imports: [CoreModule.forRoot({ config, service: 'test', logger })], controllers: [controller] };
+  return createHttpApplication(module, { logger, api: 'v1' });
 }
 
 export function createStrayApiApp(config: AppConfig, logger: Logger): Promise<NestFastifyApplication> {
-  return createHttpApplication(StrayApiModule.register(config, logger), { logger, api: 'v1' });
+  return createV1AppOf(StrayController, config, logger);
+}
+
+/** A v1 app with a handler of a v0 operation: the app must refuse to start (it would never be mounted). */
+@Controller()
+class MisplacedHandlerController {
+  @LegacyOperation('legacyGetTeams')
+  teams() {
+    return [];
+  }
+}
+
+export function createMisplacedHandlerApp(config: AppConfig, logger: Logger): Promise<NestFastifyApplication> {
+  return createV1AppOf(MisplacedHandlerController, config, logger);
 }

@@ -60,7 +60,9 @@ export function createCluster(config: AppConfig, nodeOptions: RedisOptions, clus
 }
 
 export function createRedis(config: AppConfig, connectionName: string): Redis {
-  const options: RedisOptions = { ...redisOptions(config), keyPrefix: keyPrefix(config), connectionName };
+  // Auto-pipelining: the commands of concurrent requests issued in one event-loop turn go out in one write (each API
+  // request's gate is one script call; one write per request was a measured share of the API's CPU, docs/performance.md).
+  const options: RedisOptions = { ...redisOptions(config), keyPrefix: keyPrefix(config), connectionName, enableAutoPipelining: true };
   const redis: Redis = isClusterMode(config) ? createCluster(config, options) : new SingleRedis(config.redis.url, options);
   // Connection errors are reported through failed commands and readiness; an unhandled 'error' event would crash.
   redis.on('error', () => undefined);
@@ -76,3 +78,4 @@ export async function pingRedis(redis: Redis, timeoutMs: number): Promise<void> 
 
 export { authorizationEpochKeys, changingAuthorization, PENDING_TTL_MS } from './authorization-epochs.js';
 export { type Redis, runScript, whenReady } from './commands.js';
+export { ADMIT_KNOWN, SLIDING_WINDOW } from './rate-limit-scripts.js';

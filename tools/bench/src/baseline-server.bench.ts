@@ -4,6 +4,10 @@
 import Fastify from 'fastify';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import pg from 'pg';
+import { Redis } from 'ioredis';
+import { ADMIT_KNOWN, authorizationEpochKeys, runScript } from '@workcell/redis';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 
 /**
  * The baseline of `npm run bench`: a bare Fastify server over a `pg` pool, with no authentication, rate limit,
@@ -11,11 +15,22 @@ import pg from 'pg';
  *   GET  /tasks/:id  one SELECT of the task row
  *   GET  /tasks      the first page of 100 unarchived tasks in id order (v1 listTasks' order)
  *   POST /tasks      a single-row INSERT … RETURNING
- * Usage: node baseline-server.bench.js <port> <database url> <workspace id>
+ *   GET  /gated/tasks/:id  the gate's one Redis round trip (the API's admission script, ADMIT_KNOWN, with its keys),
+ *                    then the row read: the raw stack with the guarantee the issue keeps (the cost ledger's first line)
+ *   GET  /gated-statement/tasks/:id  the same script, then the API's own getTask statement (its text and values as the
+ *                    API sent them, recorded by DATABASE_STATEMENT_LOG and written by the harness to <statement file>,
+ *                    the task id put in the recorded one's place), unnamed as the API sends it (planned every time):
+ *                    the raw stack doing the API's database work
+ *   GET  /gated-statement-prepared/tasks/:id  the same, prepared once per connection (what preparing would buy)
+ * Usage: node baseline-server.bench.js <port> <database url> <workspace id> <redis url> <redis key prefix> <statement file>
  */
 
-const [port, databaseUrl, workspaceId] = process.argv.slice(2) as [string, string, string];
+const [port, databaseUrl, workspaceId, redisUrl, redisPrefix, statementFile] = process.argv.slice(2) as [string, string, string, string, string, string];
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+// As the API's connection is made (libs/redis createRedis): its own key prefix, auto-pipelining.
+const redis = new Redis(redisUrl, { keyPrefix: `${redisPrefix}:`, enableAutoPipelining: true });
+const epochKeys = authorizationEpochKeys(workspaceId);
+const budget = `rl:v1:{${workspaceId}}:c:baseline:read`;
 const app = Fastify({ logger: false });
 
 const COLUMNS = 'id, project_id, list_id, assignee_member_id, title, description, status, priority, due_at, estimate_minutes, completed_at, revision, archived_at, created_at, updated_at';
@@ -30,6 +45,34 @@ app.get<{ Params: { id: string } }>('/tasks/:id', async (request, reply) => {
   if (rows.length === 0) return reply.code(404).send({ error: 'not found' });
   return { data: rows[0] };
 });
+
+app.get<{ Params: { id: string } }>('/gated/tasks/:id', async (request, reply) => {
+  await runScript(redis, ADMIT_KNOWN, [budget, epochKeys.epoch, epochKeys.pending], [60_000, 1_000_000, randomUUID()]);
+  const { rows } = await pool.query(`SELECT ${COLUMNS} FROM tasks WHERE workspace_id = $1 AND id = $2`, [workspaceId, request.params.id]);
+  if (rows.length === 0) return reply.code(404).send({ error: 'not found' });
+  return { data: rows[0] };
+});
+
+/** The API's getTask statement, read when first asked for (the harness writes it once the API has sent it). */
+let statement: { text: string; values: unknown[]; idIndex: number } | undefined;
+async function apiStatement(id: string, prepared: boolean) {
+  statement ??= JSON.parse(readFileSync(statementFile, 'utf8')) as { text: string; values: unknown[]; idIndex: number };
+  await runScript(redis, ADMIT_KNOWN, [budget, epochKeys.epoch, epochKeys.pending], [60_000, 1_000_000, randomUUID()]);
+  const values = statement.values.map((value, index) => (index === statement!.idIndex ? id : value));
+  const { rows } = await pool.query(prepared ? { name: 'api-get-task', text: statement.text, values } : { text: statement.text, values });
+  return rows[0] as unknown;
+}
+
+for (const [path, prepared] of [
+  ['/gated-statement/tasks/:id', false],
+  ['/gated-statement-prepared/tasks/:id', true],
+] as const) {
+  app.get<{ Params: { id: string } }>(path, async (request, reply) => {
+    const row = await apiStatement(request.params.id, prepared);
+    if (row === undefined) return reply.code(404).send({ error: 'not found' });
+    return { data: row };
+  });
+}
 
 app.get<{ Querystring: { limit?: string } }>('/tasks', async (request) => {
   const limit = Math.min(200, Number(request.query.limit ?? 100));
@@ -48,6 +91,7 @@ const stop = () =>
   void app
     .close()
     .then(() => pool.end())
+    .then(() => redis.quit())
     .finally(() => process.exit(0));
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

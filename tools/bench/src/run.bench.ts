@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createTcpServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -32,7 +32,7 @@ import { renderDocument, type Row, textTable } from './report.js';
  *   npm run bench -- --profile DIR    a V8 CPU profile of each service, written when it stops
  */
 
-const ROW_IDS = ['keyset', 'v1-get', 'v0-get', 'v1-list', 'search', 'v0-deep-page', 'v1-create', 'webhooks', 'changes', 'rss', 'webhooks-fairness'] as const;
+const ROW_IDS = ['keyset', 'v1-get', 'v0-get', 'v1-list', 'search', 'v0-deep-page', 'v1-create', 'ledger', 'webhooks', 'changes', 'rss', 'webhooks-fairness'] as const;
 type RowId = (typeof ROW_IDS)[number];
 
 const { values } = parseArgs({
@@ -101,11 +101,12 @@ const MAX_FAILED_SHARE = SMOKE ? 0.5 : 0.01;
 const FOLLOWER_WAIT_SECONDS = 10;
 
 /**
- * Ports 47100–47199 belong to this benchmark. The webhooks-fairness receivers take ports the system assigns: the
- * fixed ones lie within Linux's default range of outgoing (ephemeral) ports, and a connection of the run that was
- * given one of them holds it in TIME_WAIT for up to a minute after it closed.
+ * Ports 47100–47199 belong to this benchmark's services, which all listen before the first load run. Every webhook
+ * receiver takes a port the system assigns, because it starts mid-run: the fixed ports lie within Linux's default
+ * range of outgoing (ephemeral) ports, and by then one of the run's many outgoing connections may hold it (a CI run
+ * failed with EADDRINUSE on a fixed receiver port that had been free at the start).
  */
-const PORTS = { apiV0: 47101, apiV1: 47102, auth: 47103, worker: 47104, baseline: 47105, receiver: 47106 } as const;
+const PORTS = { apiV0: 47101, apiV1: 47102, auth: 47103, worker: 47104, baseline: 47105, apiV1Unlogged: 47107 } as const;
 /** The most connections each silent receiver of `webhooks-fairness` holds at once (further ones it closes at once). */
 const SILENT_MAX_HELD = 1_000;
 const origin = (port: number) => `http://127.0.0.1:${port}`;
@@ -468,9 +469,16 @@ try {
       startProcess('api-v0', ['apps/api-v0/dist/main.js'], serviceEnv, workDir),
       startProcess('api-v1', ['apps/api-v1/dist/main.js'], serviceEnv, workDir),
     ];
-    const baselineServer = startProcess('baseline', [join(distDir, 'baseline-server.bench.js'), String(PORTS.baseline), db.url, workspaceId], {}, workDir);
-    const servicePorts: Record<string, number> = { auth: PORTS.auth, worker: PORTS.worker, 'api-v0': PORTS.apiV0, 'api-v1': PORTS.apiV1 };
-    await Promise.all([...services.map((s) => waitReady(s, servicePorts[s.name]!)), waitReady(baselineServer, PORTS.baseline)]);
+    const statementFile = join(workDir, 'get-task-statement.json');
+    const statementLog = join(workDir, 'statements');
+    const baselineServer = startProcess('baseline', [join(distDir, 'baseline-server.bench.js'), String(PORTS.baseline), db.url, workspaceId, base.redis.url, redisPrefix, statementFile], {}, workDir);
+    // The cost ledger's A/B of the request log: a second api-v1, the same build with LOG_LEVEL=warn (no request line),
+    // recording the statements it sends (the ledger's raw stack runs its getTask statement).
+    const unlogged = wanted('ledger')
+      ? startProcess('api-v1-unlogged', ['apps/api-v1/dist/main.js'], { ...serviceEnv, LOG_LEVEL: 'warn', API_V1_PORT: String(PORTS.apiV1Unlogged), DATABASE_STATEMENT_LOG: statementLog }, workDir)
+      : null;
+    const servicePorts: Record<string, number> = { auth: PORTS.auth, worker: PORTS.worker, 'api-v0': PORTS.apiV0, 'api-v1': PORTS.apiV1, 'api-v1-unlogged': PORTS.apiV1Unlogged };
+    await Promise.all([...[...services, ...(unlogged ? [unlogged] : [])].map((s) => waitReady(s, servicePorts[s.name]!)), waitReady(baselineServer, PORTS.baseline)]);
     progress(`services ready (logs in ${workDir})`);
 
     const baselineOrigin = origin(PORTS.baseline);
@@ -597,6 +605,75 @@ try {
       }
     }
 
+    if (wanted('ledger')) {
+      // The API's getTask statement, as the unlogged api-v1 sent it, for the raw stack's /gated-statement route (its
+      // pairs are harness errors when it could not be recorded).
+      try {
+        const probeId = readIds[0]!;
+        const probe = await fetch(`${origin(PORTS.apiV1Unlogged)}/v1/tasks/${probeId}`, { headers: { authorization: `Bearer ${v1Token}` } });
+        if (probe.status !== 200) throw new Error(`the ledger's getTask probe answered ${probe.status}`);
+        const recorded = readdirSync(statementLog)
+          .flatMap((file) => readFileSync(join(statementLog, file), 'utf8').split('\n').filter(Boolean))
+          .map((line) => JSON.parse(line) as { text: string; values: unknown[] })
+          .find((st) => /FROM tasks t\b/.test(st.text) && st.values.includes(probeId));
+        if (!recorded) throw new Error('the API sent no statement reading the probed task');
+        writeFileSync(statementFile, JSON.stringify({ ...recorded, idIndex: recorded.values.indexOf(probeId) }));
+      } catch (error) {
+        rows.push(errorRow("ledger: the API's getTask statement", 'reported', error));
+      }
+      // The cost ledger of the v1 read (docs/performance.md): each pair removes one layer, A/B in this run.
+      const ledger: [string, string, Omit<LoadSpec, 'seconds' | 'connections'>, Omit<LoadSpec, 'seconds' | 'connections'>][] = [
+        [
+          "ledger: raw row read + the gate's Redis script vs raw row read",
+          'raw + gate script',
+          { origin: baselineOrigin, method: 'GET', path: '/tasks/{id}', ids: readIds, tokens: [] },
+          { origin: baselineOrigin, method: 'GET', path: '/gated/tasks/{id}', ids: readIds, tokens: [] },
+        ],
+        [
+          "ledger: raw + the gate's Redis script + the API's getTask statement vs raw + the gate's Redis script",
+          'raw + gate script + API statement',
+          { origin: baselineOrigin, method: 'GET', path: '/gated/tasks/{id}', ids: readIds, tokens: [] },
+          { origin: baselineOrigin, method: 'GET', path: '/gated-statement/tasks/{id}', ids: readIds, tokens: [] },
+        ],
+        [
+          "ledger: the API's getTask statement prepared once per connection vs planned every time (raw + gate script)",
+          'API statement prepared vs unprepared',
+          { origin: baselineOrigin, method: 'GET', path: '/gated-statement/tasks/{id}', ids: readIds, tokens: [] },
+          { origin: baselineOrigin, method: 'GET', path: '/gated-statement-prepared/tasks/{id}', ids: readIds, tokens: [] },
+        ],
+        [
+          "ledger: v1 GET /v1/tasks/{id} vs raw + the gate's Redis script + the API's getTask statement",
+          'v1 getTask vs raw + gate script + API statement',
+          { origin: baselineOrigin, method: 'GET', path: '/gated-statement/tasks/{id}', ids: readIds, tokens: [] },
+          { origin: v1, method: 'GET', path: '/v1/tasks/{id}', ids: readIds, tokens: [v1Token] },
+        ],
+        [
+          'ledger: v1 GET /v1/tasks/{id} with the request log vs without (LOG_LEVEL=warn)',
+          'v1 getTask logged vs unlogged',
+          { origin: origin(PORTS.apiV1Unlogged), method: 'GET', path: '/v1/tasks/{id}', ids: readIds, tokens: [v1Token] },
+          { origin: v1, method: 'GET', path: '/v1/tasks/{id}', ids: readIds, tokens: [v1Token] },
+        ],
+      ];
+      for (const [name, label, without, withLayer] of ledger) {
+        try {
+          const result = await pair(label, without, withLayer);
+          const failure = failureOf(result);
+          const ratio = result.candidate.rps / result.baseline.rps;
+          rows.push({
+            name: `${name}: throughput`,
+            measured: rps(result.candidate.rps),
+            baseline: rps(result.baseline.rps),
+            ratio: x(ratio),
+            target: 'reported',
+            met: null,
+            ...(failure === undefined ? {} : { note: `error: ${failure}` }),
+          });
+        } catch (error) {
+          rows.push(errorRow(name, 'reported', error));
+        }
+      }
+    }
+
     if (wanted('webhooks') || wanted('changes')) {
       rows.push(...(await events(v1, demo.personalAccessToken, v1Token)));
     }
@@ -677,7 +754,7 @@ async function events(v1: string, adminToken: string, writeToken: string): Promi
   const label = `events at ${MODE.eventRate}/s for ${MODE.eventSeconds} s`;
   const webhookName = `Webhooks: commit-to-delivery (${MODE.eventRate} events/s for ${MODE.eventSeconds} s)`;
   const feedName = 'Change feed: commit-to-follower';
-  const receiver = await EventReceiver.start(PORTS.receiver);
+  const receiver = await EventReceiver.start(0);
   let subscription: string | undefined;
   const follower = { stop: false, seen: new Map<string, number>(), polls: 0, failures: 0, lastFailure: '' };
   // Stopping the follower ends its held request rather than waiting out the long poll.
@@ -1017,6 +1094,7 @@ function describeMethod(): string[] {
     'Services: `node apps/<name>/dist/main.js` for auth, worker, api-v0 and api-v1, each a process with NODE_ENV=production and LOG_LEVEL=info (the request log on, written to a file). WORKCELL_ENV is development because production refuses webhook receivers on a loopback or plain http address, which the local receiver is; nothing else on the request path reads it.',
     'Limits: the v1 read and write rate limits are raised to 1,000,000 per minute so that nothing answers 429. v0 keeps its fixed 100 per minute per token and path: its getTask load spreads over 2,000 ids (one path each) and 20 team tokens, so no token and path pair comes near it (a row with more than 1% non-2xx answers is a harness error, never a number).',
     'Baseline: a bare Fastify server over a `pg` pool (10 connections) in a process of its own, on the same database, tables and workspace: one SELECT of the task row, one SELECT of the first 100 unarchived tasks in id order, one single-row INSERT.',
+    "Cost ledger (rows `ledger: …`): pairs that each remove one layer of the v1 read in the same run. The baseline server's `/gated/tasks/{id}` runs the gate's own Redis script (ADMIT_KNOWN, over ioredis with auto-pipelining, as the API does) before the same row read, so the raw stack carries the guarantee the API keeps (one exact shared rate limit and the authorization epoch, one round trip); its `/gated-statement/tasks/{id}` then runs the API's own getTask statement instead of the plain row read (the text and values the API sent, recorded with DATABASE_STATEMENT_LOG: tags, the caller's timer and the visibility rule), unnamed as the API sends it (`/gated-statement-prepared/…` prepares it once per connection: what preparing would buy), so the pair against v1 is the platform's own cost in the API process; a second api-v1 process, the same build with LOG_LEVEL=warn, answers without the request log line. Ratios are with the layer / without it.",
     `Data: a fresh database (the test harness's template, migrated) with the demo workspace and ${MODE.deepRows.toLocaleString('en')} tasks inserted by one INSERT … SELECT generate_series; each getTask request reads a random one of ${MODE.readIds.toLocaleString('en')} of them. v1 requests use a personal access token with tasks:read and tasks:write; v0 requests a random one of ${V0_TEAM_TOKENS} team tokens.`,
     `v0 deep page: one request at a time, page 1 and the deep page alternately, ${MODE.deepRounds} round(s); the ratio of their medians.`,
     `Webhooks and change feed: tasks are created through v1 at ${MODE.eventRate} per second for ${MODE.eventSeconds} s (autocannon's fixed overall rate); a receiver in the benchmark process, subscribed through POST /v1/webhooks to task.created, notes each arrival; latency is arrival minus the event's occurredAt (written in the creating transaction, so it includes the commit). A follower reads GET /v1/changes?types=tasks from its end before the load, asking again at once after each answer with wait=${FOLLOWER_WAIT_SECONDS} (a caught-up request is held until the next commit in the workspace); latency is when it first sees a created task minus its occurredAt.`,

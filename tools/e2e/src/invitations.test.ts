@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir } from 'node:fs/promises';
 import { V1_SCOPES } from '@workcell/credentials';
 import { DEMO_OWNER_EMAIL } from '@workcell/db';
 import { sendInvitationMail } from '@workcell/domain';
 import { OutboxMailer } from '@workcell/mail';
-import { useTestEnvironment, waitFor } from '@workcell/testing';
-import { textOf } from './support/mail.js';
+import { useTestEnvironment } from '@workcell/testing';
+import { invitationMail, linkOf, textOf } from './support/mail.js';
 import { useV1Cell } from './support/cell.js';
 import { assertProblem, assertShape, errorOf, type ListBody } from './support/v1.js';
 
@@ -50,14 +49,9 @@ describe('v1 invitations', () => {
   const mailOf = async (invitationId: string, eventType = 'invitation.created') => {
     const [event] = await cell.outbox(invitationId, eventType);
     assert.ok(event, `no ${eventType} event`);
-    const file = join(outboxDir(), `invitation-${event.id}.eml`);
-    return waitFor(`the e-mail of ${eventType} ${event.id}`, () => readFile(file, 'utf8').catch(() => null));
+    return invitationMail(cell.database, cell.workspaceId, outboxDir(), event.id);
   };
-  const linkIn = (eml: string) => {
-    const link = /^(http:\/\/\S+\/invitations\/accept\?token=\S+)$/m.exec(textOf(eml))?.[1];
-    assert.ok(link, `no acceptance link in ${eml}`);
-    return new URL(link);
-  };
+  const linkIn = (eml: string) => linkOf(eml, '/invitations/accept');
   const accept = (body: unknown) =>
     fetch(`${cell.auth.url}/invitations/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({
       status: r.status,

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
 import { useTestEnvironment, waitFor } from '@workcell/testing';
 import { AuthAgent, csrfOf, type Page } from './support/auth-agent.js';
-import { textOf } from './support/mail.js';
+import { invitationMail, linkOf, sentMail, tokenHashOf } from './support/mail.js';
 import { addMember, useV1Cell } from './support/cell.js';
 
 /**
@@ -51,23 +51,23 @@ describe('sign-in by e-mail link, sessions and the account page', () => {
     }
   }
 
-  /** The sign-in e-mails to an address, oldest first (the outbox driver writes `sign-in-<link id>.eml`; link ids are UUIDv7). */
+  /** The files of the sign-in e-mails to an address, oldest first (the outbox driver writes `sign-in-<link id>.eml`; link ids are UUIDv7). */
   async function mailsTo(email: string): Promise<string[]> {
     const files = (await readdir(outboxDir()).catch(() => [] as string[])).filter((f) => f.startsWith('sign-in-') && f.endsWith('.eml')).sort();
     const mails: string[] = [];
     for (const file of files) {
       const eml = await readFile(join(outboxDir(), file), 'utf8');
-      if (new RegExp(`^To: ${email.replace(/[.+]/g, '\\$&')}$`, 'mi').test(eml)) mails.push(eml);
+      if (new RegExp(`^To: ${email.replace(/[.+]/g, '\\$&')}$`, 'mi').test(eml)) mails.push(file);
     }
     return mails;
   }
 
-  /** The link of the address's next sign-in e-mail after `seen` of them (waits for the send; a bound, not a timing assertion). */
+  /** The link of the address's next sign-in e-mail after `seen` of them, once it works (its token's hash committed). */
   async function nextLink(email: string, seen: number): Promise<URL> {
-    const eml = await waitFor(`sign-in e-mail ${seen + 1} to ${email}`, async () => (await mailsTo(email))[seen]);
-    const link = /^(http:\/\/\S+\/sign-in\?token=\S+)$/m.exec(textOf(eml))?.[1];
-    assert.ok(link, `no sign-in link in ${eml}`);
-    return new URL(link);
+    const file = await waitFor(`sign-in e-mail ${seen + 1} to ${email}`, async () => (await mailsTo(email))[seen]);
+    const linkId = file.slice('sign-in-'.length, -'.eml'.length);
+    const stored = async (eml: string) => (await cell.database.prisma.signInLink.count({ where: { id: linkId, tokenHash: tokenHashOf(linkOf(eml, '/sign-in')) } })) === 1;
+    return linkOf(await sentMail(`the link of ${file}`, () => readFile(join(outboxDir(), file), 'utf8'), stored), '/sign-in');
   }
 
   const workspaceCall = (token: string) => cell.call<unknown>('GET', '/v1/workspace', token);
@@ -80,8 +80,7 @@ describe('sign-in by e-mail link, sessions and the account page', () => {
     assert.equal(invited.status, 201, JSON.stringify(invited.body));
     const [event] = await cell.outbox(invited.body.data.id, 'invitation.created');
     assert.ok(event);
-    const eml = await waitFor('the invitation e-mail', () => readFile(join(outboxDir(), `invitation-${event.id}.eml`), 'utf8').catch(() => null));
-    return new URL(/^(http:\/\/\S+\/invitations\/accept\?token=\S+)$/m.exec(textOf(eml))![1]!).searchParams.get('token') ?? '';
+    return linkOf(await invitationMail(cell.database, cell.workspaceId, outboxDir(), event.id), '/invitations/accept').searchParams.get('token') ?? '';
   }
 
   /** A member with the signer role (settings.api.personalCredentials, workspace:read, projects:read), by invitation. */
@@ -317,13 +316,7 @@ describe('sign-in by e-mail link, sessions and the account page', () => {
     assert.equal((await new Agent().complete(link)).status, 303);
     const mailed = await cell.database.prisma.signInLink.findFirstOrThrow({ where: { user: { email }, usedAt: { not: null } }, orderBy: { createdAt: 'desc' } });
     assert.ok(mailed.mailAttempts >= 2, `attempts: ${mailed.mailAttempts}`);
-    assert.deepEqual(
-      Buffer.from(mailed.tokenHash ?? []),
-      createHash('sha256')
-        .update(link.searchParams.get('token') ?? '')
-        .digest(),
-      'only the token’s SHA-256 is stored',
-    );
+    assert.deepEqual(Buffer.from(mailed.tokenHash ?? []), Buffer.from(tokenHashOf(link)), 'only the token’s SHA-256 is stored');
   });
 
   it('an address may ask for 5 links in 15 minutes, then 429 with Retry-After and the error document', async () => {

@@ -128,7 +128,7 @@ describe('v1 task statements', () => {
       });
       assert.equal(claim.outcome, 'claimed');
       recordId = claim.outcome === 'claimed' ? claim.recordId : '';
-      // The create's own statement completes the key with its result (the interceptor then has nothing to store).
+      // The create's own statement completes the key with its result (runIdempotent then has nothing to store).
       return invoke(createTask, operationOf(ctx, auth, 'r2', { idempotencyKey: { workspaceId, recordId, mode: 'run' } }), { ...body });
     });
     assert.equal(keyed.statements.length, 2, keyed.statements.join('\n'));

@@ -174,6 +174,12 @@ function resourceExamples(v1: OperationDefinition): { v1Body: unknown; v0Body: u
 const fence = (lang: string, ...body: string[]) => ['```' + lang, ...body, '```', ''];
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 
+/** One JSON request and its 200 answer as an `http` block: the request line, the bearer token, the body if any. */
+function exchange(requestLine: string, token: string, body: unknown, answer: unknown): string[] {
+  const request = body === undefined ? [] : ['Content-Type: application/json', '', json(body)];
+  return fence('http', requestLine, `Authorization: Bearer ${token}`, ...request, '', 'HTTP/1.1 200 OK', 'Content-Type: application/json; charset=utf-8', '', json(answer));
+}
+
 function examples(v0Operations: readonly V0OperationDefinition[]): string[] {
   const byId = new Map(v0Operations.map((op) => [op.operationId, op]));
   const op = (id: string) => {
@@ -191,28 +197,10 @@ function examples(v0Operations: readonly V0OperationDefinition[]): string[] {
     '',
     'Before (v0):',
     '',
-    ...fence(
-      'http',
-      `${equivalent.method} ${equivalent.path.replace('{_id}', ID)}`,
-      `Authorization: Bearer ${V0_TOKEN}`,
-      '',
-      `HTTP/1.1 200 OK`,
-      'Content-Type: application/json; charset=utf-8',
-      '',
-      json(eq.v0Body),
-    ),
+    ...exchange(`${equivalent.method} ${equivalent.path.replace('{_id}', ID)}`, V0_TOKEN, undefined, eq.v0Body),
     `After (v1, scope ${eqV1.scopes.map((s) => `\`${s}\``).join(', ')}):`,
     '',
-    ...fence(
-      'http',
-      `${eqV1.method} ${eqV1.path.replace('{id}', ID)}`,
-      `Authorization: Bearer ${V1_TOKEN}`,
-      '',
-      `HTTP/1.1 200 OK`,
-      'Content-Type: application/json; charset=utf-8',
-      '',
-      json(eq.v1Body),
-    ),
+    ...exchange(`${eqV1.method} ${eqV1.path.replace('{id}', ID)}`, V1_TOKEN, undefined, eq.v1Body),
   );
 
   const adapted = op(EXAMPLE_OPERATIONS['adaptation-required']);
@@ -226,34 +214,10 @@ function examples(v0Operations: readonly V0OperationDefinition[]): string[] {
     '',
     'Before (v0):',
     '',
-    ...fence(
-      'http',
-      `${adapted.method} ${adapted.path.replace('{_id}', ID)}`,
-      `Authorization: Bearer ${V0_TOKEN}`,
-      'Content-Type: application/json',
-      '',
-      json(change),
-      '',
-      'HTTP/1.1 200 OK',
-      'Content-Type: application/json; charset=utf-8',
-      '',
-      json({ ...(ad.v0Body as object), ...(change as object) }),
-    ),
+    ...exchange(`${adapted.method} ${adapted.path.replace('{_id}', ID)}`, V0_TOKEN, change, { ...(ad.v0Body as object), ...(change as object) }),
     'After (v1):',
     '',
-    ...fence(
-      'http',
-      `${adV1.method} ${adV1.path.replace('{id}', ID)}`,
-      `Authorization: Bearer ${V1_TOKEN}`,
-      'Content-Type: application/json',
-      '',
-      json(change),
-      '',
-      'HTTP/1.1 200 OK',
-      'Content-Type: application/json; charset=utf-8',
-      '',
-      json({ ...(ad.v1Body as object), data: { ...(ad.v1Body as { data: object }).data, ...(change as object) } }),
-    ),
+    ...exchange(`${adV1.method} ${adV1.path.replace('{id}', ID)}`, V1_TOKEN, change, { ...(ad.v1Body as object), data: { ...(ad.v1Body as { data: object }).data, ...(change as object) } }),
   );
 
   const retained = op(EXAMPLE_OPERATIONS['retained-v0']);

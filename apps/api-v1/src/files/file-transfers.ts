@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FILE_TRANSFER_PREFIX, openDownload, type ProcedureContext, receiveUpload } from '@workcell/domain';
-import { type Logger, sendProblem, toProblem, v1Errors } from '@workcell/http';
+import { type Logger, sendFailure, v1Errors } from '@workcell/http';
 
 type Capability = { Params: { workspaceId: string; token: string } };
 
@@ -18,9 +18,7 @@ type Capability = { Params: { workspaceId: string; token: string } };
  */
 export async function installFileTransfers(fastify: FastifyInstance, ctx: ProcedureContext, logger: Logger): Promise<void> {
   const fail = (request: FastifyRequest, reply: FastifyReply, error: unknown) => {
-    const problem = toProblem(error);
-    if (problem.status >= 500) logger.error({ requestId: request.id, err: error instanceof Error ? { name: error.name, message: error.message } : String(error) }, 'file transfer failed');
-    if (!reply.sent) sendProblem(reply, request, problem, v1Errors);
+    sendFailure(reply, request, error, v1Errors, logger);
     return reply;
   };
   await fastify.register(async (scope) => {

@@ -15,7 +15,7 @@ import {
   startDeviceLogin,
 } from '@workcell/domain';
 import type { SessionRecord } from '@workcell/db';
-import { APP_CONFIG, LOGGER, type Logger, PROCEDURE_CONTEXT, ProtocolError, REDIS, sendProblem, toProblem } from '@workcell/http';
+import { APP_CONFIG, LOGGER, type Logger, PROCEDURE_CONTEXT, ProtocolError, REDIS, reportFailure, sendProblem, toProblem } from '@workcell/http';
 import type { Redis } from '@workcell/redis';
 import { sendFailure, sendPage, seeOther } from '../sign-in/respond.js';
 import { field, hashed, postingSession, RETURN_COOKIE, sessionOf, setCookie, spendBudget } from '../sign-in/web.js';
@@ -98,9 +98,7 @@ export class DeviceController {
 
   /** The device endpoints' refusals: RFC 6749 5.2's `error` beside the v1 error document. */
   private refuse(reply: FastifyReply, request: FastifyRequest, error: unknown): void {
-    const problem = toProblem(error);
-    if (problem.status >= 500) this.logger.error({ requestId: request.id, err: error instanceof Error ? error.message : String(error) }, 'device login failed');
-    sendProblem(reply, request, problem, oauthErrors);
+    sendProblem(reply, request, reportFailure(request, error, this.logger), oauthErrors);
   }
 
   @Get('device')

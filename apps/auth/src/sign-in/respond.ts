@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type Logger, sendProblem, toProblem, v1Errors } from '@workcell/http';
+import { type Logger, reportFailure, sendProblem, v1Errors } from '@workcell/http';
 import { messagePage, PAGE_HEADERS } from './pages.js';
 
 /** An HTML page of the sign-in and account routes, with their security headers. */
@@ -28,8 +28,7 @@ export function answersWithPage(request: FastifyRequest): boolean {
  * with the same status (and Retry-After when the refusal ends by itself).
  */
 export function sendFailure(reply: FastifyReply, request: FastifyRequest, error: unknown, logger: Logger, title = 'Something went wrong'): void {
-  const problem = toProblem(error);
-  if (problem.status >= 500) logger.error({ requestId: request.id, err: error instanceof Error ? error.message : String(error) }, 'auth service request failed');
+  const problem = reportFailure(request, error, logger);
   if (!answersWithPage(request)) {
     sendProblem(reply, request, problem, v1Errors);
     return;

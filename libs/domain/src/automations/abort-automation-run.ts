@@ -48,7 +48,6 @@ export const abortAutomationRun = defineProcedure('abortAutomationRun', abortAut
       error: null,
     };
     await op.emit(tx, {
-      workspaceId: auth.workspaceId,
       aggregateType: 'automation_run',
       aggregateId: id,
       eventType: 'automation_run.aborted',

@@ -23,7 +23,6 @@ export const createAutomationDefinition = defineProcedure('createAutomationDefin
     const row = await insertAutomationDefinition(tx, auth.workspaceId, { name: input.name, description: input.description ?? null, trigger, steps });
     const result = versionedAutomationDefinition(row);
     await op.emit(tx, {
-      workspaceId: auth.workspaceId,
       aggregateType: 'automation_definition',
       aggregateId: row.id,
       eventType: 'automation_definition.created',

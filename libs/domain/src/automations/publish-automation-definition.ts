@@ -43,7 +43,6 @@ export const publishAutomationDefinition = defineProcedure('publishAutomationDef
     const result = automationVersionView(version);
     const row = (await findAutomationDefinition(tx, auth.workspaceId, id))!;
     await op.emit(tx, {
-      workspaceId: auth.workspaceId,
       aggregateType: 'automation_definition',
       aggregateId: id,
       eventType: 'automation_definition.published',

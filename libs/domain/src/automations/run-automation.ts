@@ -46,12 +46,11 @@ const ENDED = { succeeded: 'succeeded', failed: 'failed' } as const;
 async function end(ctx: ProcedureContext, run: AutomationRunRecord, status: 'succeeded' | 'failed', error: Failure | null): Promise<void> {
   const now = ctx.now();
   // The run's own events name it as their cause, so they never trigger its definition again.
-  const events = platformEvents(causeOf(run));
+  const events = platformEvents(run.workspaceId, causeOf(run));
   await inTransaction(ctx.database, async (tx) => {
     const ended = await endAutomationRun(tx, run.workspaceId, run.id, { status, error }, now);
     if (!ended) return;
     await events.emit(tx, {
-      workspaceId: run.workspaceId,
       aggregateType: 'automation_run',
       aggregateId: run.id,
       eventType: `automation_run.${ENDED[status]}`,

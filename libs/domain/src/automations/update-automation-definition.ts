@@ -49,7 +49,6 @@ export const updateAutomationDefinition = defineProcedure('updateAutomationDefin
     if (outcome !== 'updated') throw casFailure(outcome, 'automation definition');
     const row = await findAutomationDefinitionOr404(tx, auth, id);
     await op.emit(tx, {
-      workspaceId: auth.workspaceId,
       aggregateType: 'automation_definition',
       aggregateId: id,
       eventType: 'automation_definition.updated',

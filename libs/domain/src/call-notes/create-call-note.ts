@@ -34,7 +34,6 @@ export const createCallNote = defineProcedure('createCallNote', createCallNoteIn
     });
     const result = versionedCallNote(row);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'call_note',
       aggregateId: row.id,
       eventType: 'call_note.created',

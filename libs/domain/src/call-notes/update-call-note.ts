@@ -33,7 +33,6 @@ export const updateCallNote = defineProcedure('updateCallNote', updateCallNoteIn
     if (!row) throw new DomainError('not_found', 'call note not found');
     const result = versionedCallNote(row);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'call_note',
       aggregateId: id,
       eventType: 'call_note.updated',

@@ -28,7 +28,6 @@ export const createComment = defineProcedure('createComment', createCommentInput
     const row = await insertComment(tx, workspaceId, { targetType: target.kind, targetId: target.id, author: auth.principal, body: input.body });
     const result = versionedComment(row);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'comment',
       aggregateId: row.id,
       eventType: 'comment.created',

@@ -19,7 +19,6 @@ export const deleteComment = defineProcedure('deleteComment', deleteCommentInput
     const { workspaceId } = auth;
     if (!(await markCommentDeleted(tx, workspaceId, existing.id, now))) throw commentNotFound();
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'comment',
       aggregateId: existing.id,
       eventType: 'comment.deleted',

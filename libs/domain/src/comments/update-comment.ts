@@ -22,7 +22,6 @@ export const updateComment = defineProcedure('updateComment', updateCommentInput
     if (!row) throw commentNotFound();
     const result = versionedComment(row);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'comment',
       aggregateId: row.id,
       eventType: 'comment.updated',

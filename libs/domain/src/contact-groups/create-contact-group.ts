@@ -27,7 +27,6 @@ export const createContactGroup = defineProcedure('createContactGroup', createCo
     const row = await insertContactGroup(tx, workspaceId, { name: input.name, parentId });
     const result = versionedContactGroup(row);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'contact_group',
       aggregateId: row.id,
       eventType: 'contact_group.created',

@@ -53,7 +53,6 @@ export const updateContactGroup = defineProcedure('updateContactGroup', updateCo
     const contactGroup = { ...result.resource };
     if (parentId !== undefined && parentId !== current.parentId) {
       await op.emit(tx, {
-        workspaceId,
         aggregateType: 'contact_group',
         aggregateId: id,
         eventType: 'contact_group.moved',
@@ -63,7 +62,6 @@ export const updateContactGroup = defineProcedure('updateContactGroup', updateCo
     }
     if (input.name !== undefined || parentId === undefined || parentId === current.parentId) {
       await op.emit(tx, {
-        workspaceId,
         aggregateType: 'contact_group',
         aggregateId: id,
         eventType: 'contact_group.updated',

@@ -32,7 +32,6 @@ export const createContact = defineProcedure('createContact', createContactInput
     });
     const result = versionedContact(row);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'contact',
       aggregateId: row.id,
       eventType: 'contact.created',

@@ -53,7 +53,6 @@ export const updateContact = defineProcedure('updateContact', updateContactInput
     if (!updated) throw new DomainError('not_found', 'contact not found');
     const result = versionedContact(updated);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'contact',
       aggregateId: id,
       eventType: 'contact.updated',

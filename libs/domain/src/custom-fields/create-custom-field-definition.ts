@@ -31,7 +31,6 @@ export const createCustomFieldDefinition = defineProcedure('createCustomFieldDef
     }
     const result = versionedCustomFieldDefinition(row);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'custom_field_definition',
       aggregateId: row.id,
       eventType: 'custom_field_definition.created',

@@ -83,7 +83,6 @@ export const updateCustomFieldDefinition = defineProcedure('updateCustomFieldDef
     const row = await findCustomFieldDefinitionOr404(tx, workspaceId, id);
     const result = versionedCustomFieldDefinition(row);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'custom_field_definition',
       aggregateId: id,
       eventType: 'custom_field_definition.updated',

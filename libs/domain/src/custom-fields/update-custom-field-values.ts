@@ -40,7 +40,6 @@ export const updateCustomFieldValues = defineProcedure('updateCustomFieldValues'
     const result = await customFieldValuesView(tx, workspaceId, target, written);
     const values = Object.fromEntries(keys.map((key) => [key, result.resource.values[key] ?? null]));
     await op.emit(tx, {
-      workspaceId,
       aggregateType: target.kind,
       aggregateId: target.id,
       eventType: `${VALUES_UPDATED[target.kind]}`,

@@ -17,6 +17,27 @@ describe('isNonPublicAddress', () => {
     for (const address of ['2606:4700:4700::1111', '2001:4860:4860::8888']) assert.equal(isNonPublicAddress(address), false, address);
   });
 
+  it('refuses the special-purpose ranges no receiver lives in: documentation, benchmarking, reserved, broadcast, Teredo, local-use NAT64', () => {
+    const special = [
+      ['192.0.2.10', 'TEST-NET-1'],
+      ['198.51.100.7', 'TEST-NET-2'],
+      ['203.0.113.9', 'TEST-NET-3'],
+      ['198.18.0.1', 'benchmarking'],
+      ['240.0.0.1', 'reserved'],
+      ['255.255.255.255', 'broadcast'],
+      ['2001:db8::1', 'IPv6 documentation'],
+      ['3fff::1', 'IPv6 documentation (RFC 9637)'],
+      ['2001:2::1', 'IPv6 benchmarking'],
+      ['fec0::1', 'deprecated site-local'],
+      ['100::1', 'discard-only'],
+      // Teredo: server 65.54.227.120, client 127.0.0.1 obfuscated (bits inverted) in the last 32 bits.
+      ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'Teredo'],
+      ['2001:0:4136:e378:8000:63bf:f7f7:f7f7', 'Teredo (a public client)'],
+      ['64:ff9b:1::a00:1', 'local-use NAT64 (RFC 8215)'],
+    ] as const;
+    for (const [address, what] of special) assert.equal(isNonPublicAddress(address), true, `${what}: ${address}`);
+  });
+
   const forms: ReadonlyArray<readonly [string, string, string]> = [
     // [form, embedding a private or loopback address, embedding a public one]
     ['IPv4-mapped, dotted', '::ffff:127.0.0.1', '::ffff:8.8.8.8'],

@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { readFileSync } from 'node:fs';
 import { Agent as HttpAgent, type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import type { AppConfig } from '@workcell/config';
 import ipaddr from 'ipaddr.js';
@@ -19,29 +19,12 @@ import ipaddr from 'ipaddr.js';
 
 export class DeliveryRefused extends Error {}
 
-const BLOCKED = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 3],
-] as const) {
-  BLOCKED.addSubnet(net, bits, 'ipv4');
-}
-for (const [net, bits] of [
-  ['::', 127],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  BLOCKED.addSubnet(net, bits, 'ipv6');
-}
+/**
+ * Whether ipaddr.js places the address in no special-purpose range (IANA's registries, RFC 6890 and its successors):
+ * private, loopback, link-local, CGNAT, unspecified, broadcast, multicast, documentation, benchmarking, reserved,
+ * Teredo, ORCHID, AMT, AS112 and the like are not where a webhook receiver lives. The library keeps that list.
+ */
+const isPublicUnicast = (address: ipaddr.IPv4 | ipaddr.IPv6): boolean => address.range() === 'unicast';
 
 /**
  * The IPv4 address an IPv6 address carries, for the forms that reach it: IPv4-mapped (::ffff:0:0/96),
@@ -61,22 +44,21 @@ export function embeddedIpv4(address: ipaddr.IPv6): string | null {
 }
 
 /**
- * Whether an address is not a public unicast one. An IPv6 address embedding an IPv4 address (mapped, compatible,
- * SIIT, NAT64, 6to4; any spelling, dotted or hexadecimal) is judged by the IPv4 address it reaches.
+ * Whether an address is not a public unicast one (isPublicUnicast). An IPv6 address embedding an IPv4 address
+ * (mapped, compatible, SIIT, NAT64, 6to4; any spelling, dotted or hexadecimal) is judged by the IPv4 address it
+ * reaches; the forms that hide one less plainly (Teredo's obfuscated client, NAT64's local-use prefix) are refused.
  */
 export function isNonPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
-  if (family === 4) return BLOCKED.check(address, 'ipv4');
-  let parsed: ipaddr.IPv6;
   try {
-    parsed = ipaddr.IPv6.parse(address);
+    if (family === 4) return !isPublicUnicast(ipaddr.IPv4.parse(address));
+    const parsed = ipaddr.IPv6.parse(address);
+    const embedded = embeddedIpv4(parsed);
+    return !isPublicUnicast(embedded === null ? parsed : ipaddr.IPv4.parse(embedded));
   } catch {
     return true;
   }
-  const embedded = embeddedIpv4(parsed);
-  if (embedded !== null) return BLOCKED.check(embedded, 'ipv4');
-  return BLOCKED.check(address, 'ipv6');
 }
 
 const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {

@@ -25,7 +25,6 @@ export const createDocument = defineProcedure('createDocument', createDocumentIn
     const row = await insertDocument(tx, workspaceId, { title: input.title, format: input.format, content: input.content, target });
     const result = versionedDocument(row);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'document',
       aggregateId: row.id,
       eventType: 'document.created',

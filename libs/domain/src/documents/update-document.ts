@@ -34,7 +34,6 @@ export const updateDocument = defineProcedure('updateDocument', updateDocumentIn
     if (outcome !== 'updated') throw casFailure(outcome, 'document');
     const row = await findDocumentOr404(tx, workspaceId, id);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'document',
       aggregateId: id,
       eventType: 'document.updated',

@@ -28,14 +28,14 @@ function allSources(): string[] {
 }
 
 /**
- * The argument text of each `appendOutboxEvent(` call and each `op.emit(`/`events.emit(` (an operation's or the
+ * The argument text of each `appendOutboxEvent(` call and each `op.emit(`/`events.emit(`/`platformEvents(workspaceId).emit(` (an operation's or the
  * platform's, kernel/procedure.ts), and of each `outboxEvent(`/`op.event(`/`events.event(` (an event a writer appends
  * in its own statement), with balanced parentheses.
  */
 function calls(text: string): string[] {
   const found: string[] = [];
   const next = (from: number) => {
-    const match = /\b(appendOutboxEvent|outboxEvent|(?:op|events)\.(?:emit|event))\(/g;
+    const match = /\b(appendOutboxEvent|outboxEvent|(?:op|events|platformEvents\([\w.]*\))\.(?:emit|event))\(/g;
     match.lastIndex = from;
     const m = match.exec(text);
     return m ? { at: m.index, length: m[0].length } : null;

@@ -40,7 +40,6 @@ export const createExport = defineProcedure('createExport', createExportInput, a
     );
     const result = exportOperationView(row);
     await op.emit(tx, {
-      workspaceId: auth.workspaceId,
       aggregateType: 'export',
       aggregateId: row.id,
       eventType: 'export.created',

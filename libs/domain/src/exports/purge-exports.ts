@@ -4,9 +4,6 @@ import { storageOf } from '../files/intents.js';
 import { exportEventView } from './view.js';
 import { platformEvents } from '../kernel/procedure.js';
 
-/** The platform expires exports: its events name no actor. */
-const events = platformEvents();
-
 const BATCH = 100;
 
 /**
@@ -22,7 +19,7 @@ export async function purgeExpiredExports(ctx: ProcedureContext): Promise<{ expi
       ctx.now(),
       BATCH,
       (key) => storage.remove(key),
-      async (tx, row) => void (await events.emit(tx, { workspaceId: row.workspaceId, aggregateType: 'export', aggregateId: row.id, eventType: 'export.expired', payload: exportEventView(row) })),
+      async (tx, row) => void (await platformEvents(row.workspaceId).emit(tx, { aggregateType: 'export', aggregateId: row.id, eventType: 'export.expired', payload: exportEventView(row) })),
     );
     expired += batch;
     if (batch < BATCH) return { expired };

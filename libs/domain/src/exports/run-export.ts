@@ -10,9 +10,6 @@ import { storageOf } from '../files/intents.js';
 import { columnsOf, EXPORT_SOURCES } from './sources.js';
 import { exportEventView, exportStorageKey } from './view.js';
 
-/** The worker runs the export: its events name no actor (the request that asked for it named its creator). */
-const events = platformEvents();
-
 export const runExportInput = z.object({ workspaceId: z.uuid(), exportId: z.uuid() }).strict();
 
 type Domain = keyof typeof EXPORT_SOURCES;
@@ -60,7 +57,8 @@ const ENDED = { succeeded: 'succeeded', failed: 'failed' } as const;
 async function end(ctx: ProcedureContext, workspaceId: string, exportId: string, outcome: ExportOutcome): Promise<ExportRecord | null> {
   return inTransaction(ctx.database, async (tx) => {
     const row = await finishExport(tx, workspaceId, exportId, outcome, ctx.now());
-    if (row) await events.emit(tx, { workspaceId, aggregateType: 'export', aggregateId: row.id, eventType: `export.${ENDED[outcome.status]}`, payload: exportEventView(row) });
+    // The worker runs the export: its events name no actor (the request that asked for it named its creator).
+    if (row) await platformEvents(workspaceId).emit(tx, { aggregateType: 'export', aggregateId: row.id, eventType: `export.${ENDED[outcome.status]}`, payload: exportEventView(row) });
     return row;
   });
 }

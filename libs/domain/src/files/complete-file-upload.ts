@@ -75,7 +75,7 @@ export const completeFileUpload = defineProcedure('completeFileUpload', complete
     }
     const row = (await findFile(tx, workspaceId, file.id))!;
     const result = versionedFile(row);
-    await op.emit(tx, { workspaceId, aggregateType: 'file', aggregateId: row.id, eventType: 'file.uploaded', payload: { file: { ...result.resource }, requestId }, occurredAt: now, result });
+    await op.emit(tx, { aggregateType: 'file', aggregateId: row.id, eventType: 'file.uploaded', payload: { file: { ...result.resource }, requestId }, occurredAt: now, result });
     return result;
   });
 });

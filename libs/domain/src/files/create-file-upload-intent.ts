@@ -47,7 +47,7 @@ export const createFileUploadIntent = defineProcedure('createFileUploadIntent', 
       status: 'open',
       expiresAt: expiresAt.toISOString(),
     };
-    await op.emit(tx, { workspaceId, aggregateType: 'file', aggregateId: fileId, eventType: 'file.created', payload: { file: { ...fileView(file) }, requestId }, occurredAt: now, result });
+    await op.emit(tx, { aggregateType: 'file', aggregateId: fileId, eventType: 'file.created', payload: { file: { ...fileView(file) }, requestId }, occurredAt: now, result });
     return result;
   });
 });

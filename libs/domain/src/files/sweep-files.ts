@@ -4,9 +4,6 @@ import { storageOf } from './intents.js';
 import { fileView } from './view.js';
 import { platformEvents } from '../kernel/procedure.js';
 
-/** The worker sweeps files: its events name no actor. */
-const events = platformEvents();
-
 /** How long an expired download capability is kept (it answers 410 meanwhile), and the sweep's batch size. */
 const DOWNLOAD_INTENT_RETENTION_MS = 24 * 3_600_000;
 const BATCH = 500;
@@ -35,8 +32,8 @@ export async function sweepFiles(ctx: ProcedureContext): Promise<FileSweep> {
       for (const reservation of lapsed) {
         const file = await expireUpload(tx, reservation.workspaceId, reservation.id, reservation.fileId);
         if (!file) continue;
-        await events.emit(tx, {
-          workspaceId: file.workspaceId,
+        // The worker sweeps files: its events name no actor.
+        await platformEvents(reservation.workspaceId).emit(tx, {
           aggregateType: 'file',
           aggregateId: file.id,
           eventType: 'file.expired',

@@ -27,7 +27,6 @@ export const updateFile = defineProcedure('updateFile', updateFileInput, async (
     const row = await findFileOr404(tx, workspaceId, id);
     const result = versionedFile(row);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'file',
       aggregateId: id,
       eventType: 'file.updated',

@@ -8,9 +8,6 @@ import { tokenHash } from './send-invitation-mail.js';
 import { invitationEventView, notPending } from './view.js';
 import { platformEvents } from '../kernel/procedure.js';
 
-/** Accepting from the invitation page is no API operation: its events name no actor (the invitee is no member yet). */
-const events = platformEvents();
-
 /** The body of `POST /invitations/accept` (auth service): the token from the e-mail's link and, for a new user, a name. */
 export const AcceptInvitation = z
   .strictObject({
@@ -61,8 +58,8 @@ export async function acceptInvitation(ctx: ProcedureContext, input: unknown, re
     const admitted = await admitInvitee(tx, invitation, displayName ?? invitation.email.slice(0, invitation.email.indexOf('@')), now);
     if (admitted.outcome === 'already_member') throw new DomainError('already_member', 'this address already belongs to a member of the workspace');
     const accepted = { ...invitation, status: 'accepted' as const, acceptedAt: now, acceptedMemberId: admitted.memberId };
-    await events.emit(tx, {
-      workspaceId: invitation.workspaceId,
+    // Accepting from the invitation page is no API operation: its events name no actor (the invitee is no member yet).
+    await platformEvents(invitation.workspaceId).emit(tx, {
       aggregateType: 'invitation',
       aggregateId: invitation.id,
       eventType: 'invitation.accepted',

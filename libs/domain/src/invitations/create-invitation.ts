@@ -49,7 +49,6 @@ export const createInvitation = defineProcedure('createInvitation', createInvita
     const row = await insertInvitation(tx, workspaceId, { email, roleIds, message: input.message ?? null, expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_MS), invitedBy, now });
     const result = invitationView(row, now, seesPersonalData(auth));
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'invitation',
       aggregateId: row.id,
       eventType: 'invitation.created',

@@ -32,7 +32,6 @@ export const resendInvitation = defineProcedure('resendInvitation', resendInvita
     }
     const result = invitationView(row, now, seesPersonalData(auth));
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'invitation',
       aggregateId: id,
       eventType: 'invitation.resent',

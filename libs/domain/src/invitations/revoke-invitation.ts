@@ -26,7 +26,6 @@ export const revokeInvitation = defineProcedure('revokeInvitation', revokeInvita
       throw notPending(status);
     }
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'invitation',
       aggregateId: id,
       eventType: 'invitation.revoked',

@@ -87,7 +87,7 @@ export function archiveProcedure<Row>(name: string, resource: Archivable<Row, un
       const workspaceId = op.auth.workspaceId;
       if (await resource.setArchived(tx, workspaceId, id, now)) {
         const payload = { [`${camel(resource.type)}Id`]: id, archivedAt: now.toISOString(), requestId: op.requestId };
-        await op.emit(tx, { workspaceId, aggregateType: resource.type, aggregateId: id, eventType: `${resource.type}.archived`, payload, occurredAt: now });
+        await op.emit(tx, { aggregateType: resource.type, aggregateId: id, eventType: `${resource.type}.archived`, payload, occurredAt: now });
       }
       return { archived: true as const };
     }),
@@ -105,7 +105,7 @@ export function restoreProcedure<Row, View>(name: string, resource: Archivable<R
       if (restored) {
         const view = resource.eventView ? resource.eventView(row, now) : { ...result.resource };
         const payload = { [camel(resource.type)]: view, requestId: op.requestId } as DomainEvent['payload'];
-        await op.emit(tx, { workspaceId, aggregateType: resource.type, aggregateId: id, eventType: `${resource.type}.restored`, payload, occurredAt: now, result });
+        await op.emit(tx, { aggregateType: resource.type, aggregateId: id, eventType: `${resource.type}.restored`, payload, occurredAt: now, result });
       }
       return result;
     }),

@@ -27,11 +27,14 @@ describe('procedures take their caller from the operation (issue 28)', () => {
     await assert.rejects(invoke(whoAmI, op, { auth: { ...auth, principal: { type: 'member', id: 'someone-else' } } }), (error: { code?: string }) => error.code === 'validation_failed');
   });
 
-  it('events name the operation: its caller (nobody for a memberless v0 token), its cause and its held key', () => {
-    const stated = { workspaceId: auth.workspaceId, aggregateType: 'tag', aggregateId: auth.principal.id, eventType: 'tag.created', payload: {} };
+  it('events name the operation: its workspace, its caller (nobody for a memberless v0 token), its cause and its held key', () => {
+    const stated = { aggregateType: 'tag', aggregateId: auth.principal.id, eventType: 'tag.created', payload: {} };
     const op = operationOf(ctx, auth, 'req-1');
     assert.equal(op.requestId, 'req-1');
-    assert.deepEqual(op.event(stated), { ...stated, actor: { type: 'member', id: auth.principal.id }, cause: null, heldKey: null });
+    assert.deepEqual(op.event(stated), { ...stated, workspaceId: auth.workspaceId, actor: { type: 'member', id: auth.principal.id }, cause: null, heldKey: null });
+    // A literal naming another workspace is refused by the type; a value that carries one still emits in the caller's.
+    const smuggled = { ...stated, workspaceId: '01a1fc94-97ea-7433-a1ba-8714884845a4' };
+    assert.equal(op.event(smuggled).workspaceId, auth.workspaceId);
     const other = { ...auth, principal: { type: 'service_account' as const, id: '01a1fc94-97ea-7433-a1ba-8714884845a3' } };
     assert.deepEqual({ ...op, auth: other }.event(stated).actor, { type: 'service_account', id: other.principal.id }, 'a copy with another caller emits as that caller');
     assert.equal(operationOf(ctx, auth, null, { tokenMemberId: null }).event(stated).actor, null);
@@ -39,6 +42,7 @@ describe('procedures take their caller from the operation (issue 28)', () => {
     const idempotencyKey = { workspaceId: auth.workspaceId, recordId: auth.principal.id, mode: 'run' as const };
     const step = operationOf(ctx, auth, null, { cause, idempotencyKey }).event(stated);
     assert.deepEqual([step.cause, step.heldKey], [cause, idempotencyKey]);
-    assert.deepEqual(platformEvents(cause).event(stated), { ...stated, actor: null, cause });
+    const elsewhere = '01a1fc94-97ea-7433-a1ba-8714884845a5';
+    assert.deepEqual(platformEvents(elsewhere, cause).event(stated), { ...stated, workspaceId: elsewhere, actor: null, cause });
   });
 });

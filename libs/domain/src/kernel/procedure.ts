@@ -11,10 +11,13 @@ export interface ProcedureContext {
   readonly now: () => Date;
 }
 
-/** An event as a procedure states it; who made it, why and the held idempotency key come from where it is emitted. */
-export type EventInput = Omit<DomainEvent, 'actor' | 'cause' | 'heldKey'>;
+/**
+ * An event as a procedure states it; its workspace, who made it, why and the held idempotency key come from where it
+ * is emitted (the operation's caller, or the workspace a platform job works in), so no site restates them.
+ */
+export type EventInput = Omit<DomainEvent, 'workspaceId' | 'actor' | 'cause' | 'heldKey'>;
 
-/** Where events come from: an operation (its caller, its cause, its key) or the platform (platformEvents). */
+/** Where events come from: an operation (its workspace, caller, cause and key) or the platform (platformEvents). */
 export interface EventSource {
   /** The complete event, for a write that appends it in its own statement (outboxAppend). */
   event(event: EventInput): DomainEvent;
@@ -34,7 +37,7 @@ export interface Operation extends ProcedureContext, EventSource {
   /** The automation run whose step this operation is (run-automation.ts): its events name it, so loops stop. */
   readonly cause?: EventCause | null;
   /**
-   * The idempotency key the request holds (libs/http IdempotencyInterceptor): its one procedure's mutation completes
+   * The idempotency key the request holds (libs/http runIdempotent): its one procedure's mutation completes
    * it with the result in the event's own statement; a replay returns the stored result instead of running.
    */
   readonly idempotencyKey?: HeldIdempotencyKey;
@@ -46,11 +49,7 @@ export interface Operation extends ProcedureContext, EventSource {
 }
 
 /** What an operation may carry beside its caller and request id. */
-export interface OperationExtras {
-  readonly tokenMemberId?: string | null;
-  readonly cause?: EventCause | null;
-  readonly idempotencyKey?: HeldIdempotencyKey;
-}
+export type OperationExtras = Pick<Operation, 'tokenMemberId' | 'cause' | 'idempotencyKey'>;
 
 /**
  * The operation of `auth` on `ctx`: a request's (with its id) or the platform acting for a caller (requestId null).
@@ -62,16 +61,19 @@ export function operationOf(ctx: ProcedureContext, auth: V1AuthContext, requestI
 }
 
 function operationEvent(this: Operation, event: EventInput): DomainEvent {
-  return { ...event, actor: eventActorOf(this), cause: this.cause ?? null, heldKey: this.idempotencyKey ?? null };
+  return { ...event, workspaceId: this.auth.workspaceId, actor: eventActorOf(this), cause: this.cause ?? null, heldKey: this.idempotencyKey ?? null };
 }
 
 function emitOperationEvent(this: Operation, tx: Tx, event: EventInput): Promise<bigint> {
   return appendOutboxEvent(tx, this.event(event));
 }
 
-/** The platform's own events (worker jobs, the relay): no actor; `cause` for the bookkeeping of an automation run. */
-export function platformEvents(cause: EventCause | null = null): EventSource {
-  const event = (input: EventInput): DomainEvent => ({ ...input, actor: null, cause });
+/**
+ * The platform's own events in one workspace (worker jobs, the relay): no actor; `cause` for the bookkeeping of an
+ * automation run.
+ */
+export function platformEvents(workspaceId: string, cause: EventCause | null = null): EventSource {
+  const event = (input: EventInput): DomainEvent => ({ ...input, workspaceId, actor: null, cause });
   return { event, emit: (tx, input) => appendOutboxEvent(tx, event(input)) };
 }
 

@@ -20,7 +20,6 @@ export const createLegacyWebhook = defineProcedure('createLegacyWebhook', create
   return inTransaction(op.database, async (tx) => {
     const row = await insertLegacyWebhook(tx, workspaceId, { url, events });
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'legacy_webhook',
       aggregateId: row.id,
       eventType: 'legacy_webhook.created',

@@ -21,7 +21,6 @@ export const removeLegacyWebhook = defineProcedure('removeLegacyWebhook', remove
   return inTransaction(op.database, async (tx) => {
     if (!(await archiveLegacyWebhook(tx, workspaceId, id, now))) throw legacyWebhookNotFound();
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'legacy_webhook',
       aggregateId: id,
       eventType: 'legacy_webhook.deleted',

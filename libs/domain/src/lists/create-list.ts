@@ -18,7 +18,7 @@ export const createList = defineProcedure('createList', createListInput, async (
   return inTransaction(op.database, async (tx) => {
     const row = await insertList(tx, workspaceId, { name: input.name, kind: storedListKind(input.kind), position: input.position ?? 0, color: input.color ?? null });
     const result = versionedList(row);
-    await op.emit(tx, { workspaceId, aggregateType: 'list', aggregateId: row.id, eventType: 'list.created', payload: { list: { ...result.resource }, requestId }, occurredAt: now, result });
+    await op.emit(tx, { aggregateType: 'list', aggregateId: row.id, eventType: 'list.created', payload: { list: { ...result.resource }, requestId }, occurredAt: now, result });
     return result;
   });
 });

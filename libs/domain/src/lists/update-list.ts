@@ -33,7 +33,6 @@ export const updateList = defineProcedure('updateList', updateListInput, async (
     if (!row) throw new DomainError('not_found', 'list not found');
     const result = versionedList(row);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'list',
       aggregateId: id,
       eventType: 'list.updated',

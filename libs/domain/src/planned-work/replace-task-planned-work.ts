@@ -65,7 +65,6 @@ export const replaceTaskPlannedWork = defineProcedure('replaceTaskPlannedWork', 
     await replaceTaskPlannedWorkRows(tx, workspaceId, id, rows, now);
     const view = taskPlannedWorkView(id, await listTaskPlannedWork(tx, workspaceId, id));
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'task',
       aggregateId: id,
       eventType: 'planned_work.replaced',

@@ -27,7 +27,6 @@ export const createProductGroup = defineProcedure('createProductGroup', createPr
     const row = await insertProductGroup(tx, workspaceId, { name: input.name, parentId });
     const result = versionedProductGroup(row);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'product_group',
       aggregateId: row.id,
       eventType: 'product_group.created',

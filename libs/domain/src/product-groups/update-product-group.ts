@@ -53,7 +53,6 @@ export const updateProductGroup = defineProcedure('updateProductGroup', updatePr
     const moved = parentId !== undefined && parentId !== current.parentId;
     if (moved) {
       await op.emit(tx, {
-        workspaceId,
         aggregateType: 'product_group',
         aggregateId: id,
         eventType: 'product_group.moved',
@@ -63,7 +62,6 @@ export const updateProductGroup = defineProcedure('updateProductGroup', updatePr
     }
     if (input.name !== undefined || !moved) {
       await op.emit(tx, {
-        workspaceId,
         aggregateType: 'product_group',
         aggregateId: id,
         eventType: 'product_group.updated',

@@ -25,7 +25,6 @@ export const createProduct = defineProcedure('createProduct', createProductInput
     const row = await insertProduct(tx, workspaceId, { ...values, name: input.name, unit: input.unit });
     const result = versionedProduct(row, auth);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'product',
       aggregateId: row.id,
       eventType: 'product.created',

@@ -31,7 +31,6 @@ export const updateProduct = defineProcedure('updateProduct', updateProductInput
     if (outcome !== 'updated') throw casFailure(outcome, 'product');
     const row = await findProductOr404(tx, workspaceId, id);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'product',
       aggregateId: id,
       eventType: 'product.updated',

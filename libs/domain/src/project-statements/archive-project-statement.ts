@@ -24,7 +24,7 @@ export const archiveProjectStatement = defineProcedure('archiveProjectStatement'
     if (await setProjectStatementArchived(tx, workspaceId, id, now)) {
       // The kind travels with the event: a budget statement's events reach only finance readers (events/catalog.ts).
       const payload = { projectStatementId: id, kind: statement.kind, archivedAt: now.toISOString(), requestId };
-      await op.emit(tx, { workspaceId, aggregateType: 'project_statement', aggregateId: id, eventType: 'project_statement.archived', payload, occurredAt: now });
+      await op.emit(tx, { aggregateType: 'project_statement', aggregateId: id, eventType: 'project_statement.archived', payload, occurredAt: now });
     }
     return { archived: true as const };
   });

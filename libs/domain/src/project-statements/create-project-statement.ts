@@ -29,7 +29,6 @@ export const createProjectStatement = defineProcedure('createProjectStatement', 
     const row = await insertProjectStatement(tx, workspaceId, projectId, values);
     const result = versionedStatement(row, auth);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'project_statement',
       aggregateId: row.id,
       eventType: 'project_statement.created',

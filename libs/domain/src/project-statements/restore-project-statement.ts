@@ -26,7 +26,6 @@ export const restoreProjectStatement = defineProcedure('restoreProjectStatement'
     const result = versionedStatement(row, auth);
     if (restored) {
       await op.emit(tx, {
-        workspaceId,
         aggregateType: 'project_statement',
         aggregateId: id,
         eventType: 'project_statement.restored',

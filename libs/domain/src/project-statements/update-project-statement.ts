@@ -31,7 +31,6 @@ export const updateProjectStatement = defineProcedure('updateProjectStatement', 
     const row = (await findProjectStatement(tx, workspaceId, id, true))!;
     const changed = namedAttributes(input);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'project_statement',
       aggregateId: id,
       eventType: 'project_statement.updated',

@@ -19,7 +19,6 @@ export const createProjectTemplate = defineProcedure('createProjectTemplate', cr
     const row = await insertProjectTemplate(tx, workspaceId, { name: input.name, description: input.description ?? null, taskBlueprints: blueprintRecords(input.taskBlueprints ?? []) }, now);
     const result = versionedProjectTemplate(row);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'project_template',
       aggregateId: row.id,
       eventType: 'project_template.created',

@@ -62,7 +62,6 @@ export const instantiateProjectTemplate = defineProcedure('instantiateProjectTem
     const taskIds = await insertSkeletonTasks(tx, workspaceId, created.id, skeleton, now);
     const view = projectView((await findProject(tx, workspaceId, created.id))!);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'project',
       aggregateId: created.id,
       eventType: 'project.created',
@@ -74,7 +73,6 @@ export const instantiateProjectTemplate = defineProcedure('instantiateProjectTem
     for (const taskId of taskIds) {
       const task = taskView((await findTask(tx, workspaceId, taskId))!);
       await op.emit(tx, {
-        workspaceId,
         aggregateType: 'task',
         aggregateId: taskId,
         eventType: 'task.created',

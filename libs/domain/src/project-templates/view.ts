@@ -77,7 +77,6 @@ export async function writeProjectTemplate(op: Operation, input: GuardedTemplate
     if (outcome !== 'updated') throw ifMatchFailure(outcome, 'project template', input.stateConflict);
     const result = versionedProjectTemplate((await findProjectTemplate(tx, workspaceId, id))!);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'project_template',
       aggregateId: id,
       eventType: input.event,

@@ -21,7 +21,6 @@ export const createProject = defineProcedure('createProject', createProjectInput
     const row = await insertProject(tx, workspaceId, { ...changes, name: attributes.name, tagIds: changes.tagIds ?? [] }, now);
     const view = projectView(row);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'project',
       aggregateId: row.id,
       eventType: 'project.created',

@@ -82,7 +82,6 @@ export async function requestProjectLifecycle(op: Operation, kind: LifecycleKind
     if (await hasActiveLifecycleOperation(tx, workspaceId, projectId)) throw new DomainError('conflict', 'the project already has a lifecycle operation queued or running; wait for it to finish');
     const operation = lifecycleOperationView(await insertLifecycleOperation(tx, { workspaceId, projectId, kind, requestedByCredentialId: auth.credential.id }, now));
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'project',
       aggregateId: projectId,
       eventType: 'project.lifecycle_requested',

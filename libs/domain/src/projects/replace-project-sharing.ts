@@ -73,7 +73,6 @@ export const replaceProjectSharing = defineProcedure('replaceProjectSharing', re
       occurredAt: now,
     });
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'project',
       aggregateId: projectId,
       eventType: 'project.sharing_replaced',

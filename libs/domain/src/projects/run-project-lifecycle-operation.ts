@@ -5,9 +5,6 @@ import { definePlatformProcedure, platformEvents } from '../kernel/procedure.js'
 import { type LifecycleErrorView, type LifecycleOperationView, lifecycleOperationView } from './lifecycle-view.js';
 import { projectView } from './view.js';
 
-/** The worker runs the transition: its events name no actor (the request that asked for it named its caller). */
-const events = platformEvents();
-
 export const runProjectLifecycleOperationInput = z.object({ workspaceId: z.uuid(), operationId: z.uuid(), attempt: z.number().int().min(1), attempts: z.number().int().min(1) }).strict();
 
 const PAST = { complete: 'completed', reopen: 'reopened', archive: 'archived', restore: 'restored' } as const;
@@ -32,6 +29,8 @@ function errorOf(error: unknown): LifecycleErrorView {
  */
 export const runProjectLifecycleOperation = definePlatformProcedure('runProjectLifecycleOperation', runProjectLifecycleOperationInput, async (ctx, input): Promise<LifecycleOperationView | null> => {
   const { workspaceId, operationId, attempt, attempts } = input;
+  // The worker runs the transition: its events name no actor (the request that asked for it named its caller).
+  const events = platformEvents(workspaceId);
   const existing = await findLifecycleOperationById(ctx.database, workspaceId, operationId);
   if (!existing || existing.status === 'succeeded' || existing.status === 'failed') return existing ? lifecycleOperationView(existing) : null;
   if (!(await setLifecycleOperationStatus(ctx.database, workspaceId, operationId, ['queued', 'running'], { status: 'running', ...(existing.startedAt ? {} : { startedAt: ctx.now() }) }, ctx.now()))) {
@@ -51,7 +50,6 @@ export const runProjectLifecycleOperation = definePlatformProcedure('runProjectL
       }
       const operation = lifecycleOperationView((await findLifecycleOperationById(tx, workspaceId, operationId))!);
       await events.emit(tx, {
-        workspaceId,
         aggregateType: 'project',
         aggregateId: existing.projectId,
         eventType: `project.${PAST[existing.kind]}`,
@@ -71,7 +69,6 @@ export const runProjectLifecycleOperation = definePlatformProcedure('runProjectL
       await inTransaction(ctx.database, async (tx) => {
         if (await setLifecycleOperationStatus(tx, workspaceId, operationId, ['running', 'queued'], { status: 'failed', error: { ...failure }, finishedAt: now }, now)) {
           await events.emit(tx, {
-            workspaceId,
             aggregateType: 'project',
             aggregateId: existing.projectId,
             eventType: 'project.lifecycle_failed',

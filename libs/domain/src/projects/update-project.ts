@@ -33,7 +33,6 @@ export const updateProject = defineProcedure('updateProject', updateProjectInput
     if (outcome !== 'updated') throw ifMatchFailure(outcome, 'project', 'is archived; restore it before changing it');
     const view = projectView((await findProject(tx, workspaceId, id))!);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'project',
       aggregateId: id,
       eventType: 'project.updated',

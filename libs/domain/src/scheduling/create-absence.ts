@@ -28,7 +28,6 @@ export const createAbsence = defineProcedure('createAbsence', createAbsenceInput
     const row = await insertAbsence(tx, workspaceId, subject.memberId, values);
     const result = versionedAbsence(row);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'absence',
       aggregateId: row.id,
       eventType: 'absence.created',

@@ -27,7 +27,6 @@ export const createAppointment = defineProcedure('createAppointment', createAppo
     const row = await insertAppointment(tx, workspaceId, subject.memberId, values);
     const result = versionedAppointment(subject, row);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'appointment',
       aggregateId: row.id,
       eventType: 'appointment.created',

@@ -25,7 +25,6 @@ export const deleteAbsence = defineProcedure('deleteAbsence', deleteAbsenceInput
     assertOwnChangeable(memberId !== undefined, current);
     if (!(await archiveAbsence(tx, workspaceId, subject.memberId, current.id, now))) throw absenceNotFound();
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'absence',
       aggregateId: current.id,
       eventType: 'absence.deleted',

@@ -25,7 +25,6 @@ export const deleteAppointment = defineProcedure('deleteAppointment', deleteAppo
     assertChangeable(subject, current);
     if (!(await archiveAppointment(tx, workspaceId, subject.memberId, current.id, now))) throw appointmentNotFound();
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'appointment',
       aggregateId: current.id,
       eventType: 'appointment.deleted',

@@ -35,7 +35,6 @@ export const updateAbsence = defineProcedure('updateAbsence', updateAbsenceInput
     if (outcome !== 'updated') throw casFailure(outcome, 'absence');
     const row = await findAbsenceOr404(tx, workspaceId, subject, current.id);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'absence',
       aggregateId: row.id,
       eventType: 'absence.updated',

@@ -35,7 +35,6 @@ export const updateAppointment = defineProcedure('updateAppointment', updateAppo
     if (outcome !== 'updated') throw casFailure(outcome, 'appointment');
     const row = await findAppointmentOr404(tx, workspaceId, subject, current.id);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'appointment',
       aggregateId: row.id,
       eventType: 'appointment.updated',

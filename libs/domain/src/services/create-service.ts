@@ -19,7 +19,6 @@ export const createService = defineProcedure('createService', createServiceInput
     const row = await insertService(tx, workspaceId, { name: input.name, description: input.description ?? null, billable: input.billable ?? true, defaultRate: input.defaultRate ?? null });
     const result = versionedService(row);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'service',
       aggregateId: row.id,
       eventType: 'service.created',

@@ -43,7 +43,6 @@ export const replaceServiceBillingRates = defineProcedure('replaceServiceBilling
     if (outcome !== 'updated') throw casFailure(outcome, 'service');
     const result = versionedBillingRates((await findService(tx, workspaceId, id))!, await listServiceBillingRates(tx, workspaceId, id));
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'service',
       aggregateId: id,
       eventType: 'service.billing_rates_replaced',

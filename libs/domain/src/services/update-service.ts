@@ -33,7 +33,6 @@ export const updateService = defineProcedure('updateService', updateServiceInput
     const result = versionedService((await findService(tx, workspaceId, id))!);
     const changed = Object.keys(ServiceCreate.shape).filter((k) => input[k as keyof typeof ServiceCreate.shape] !== undefined);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'service',
       aggregateId: id,
       eventType: 'service.updated',

@@ -18,7 +18,7 @@ export const createTag = defineProcedure('createTag', createTagInput, async (op,
   return inTransaction(op.database, async (tx) => {
     const row = await insertTag(tx, workspaceId, { name: input.name, color: input.color ?? null });
     const result = versionedTag(row);
-    await op.emit(tx, { workspaceId, aggregateType: 'tag', aggregateId: row.id, eventType: 'tag.created', payload: { tag: { ...result.resource }, requestId }, occurredAt: now, result });
+    await op.emit(tx, { aggregateType: 'tag', aggregateId: row.id, eventType: 'tag.created', payload: { tag: { ...result.resource }, requestId }, occurredAt: now, result });
     return result;
   });
 });

@@ -32,7 +32,6 @@ export const updateTag = defineProcedure('updateTag', updateTagInput, async (op,
     if (!row) throw new DomainError('not_found', 'tag not found');
     const result = versionedTag(row);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'tag',
       aggregateId: id,
       eventType: 'tag.updated',

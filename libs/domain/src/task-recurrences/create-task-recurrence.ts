@@ -41,7 +41,6 @@ export const createTaskRecurrence = defineProcedure('createTaskRecurrence', crea
     const row = await insertTaskRecurrence(tx, workspaceId, taskId, { rule: input.rule, startsOn: new Date(`${input.startsOn}T00:00:00Z`), timezone: input.timeZone, state, nextOccurrenceAt: next });
     const result = versionedTaskRecurrence(row);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'task_recurrence',
       aggregateId: row.id,
       eventType: 'task_recurrence.created',

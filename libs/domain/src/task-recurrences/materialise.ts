@@ -78,7 +78,7 @@ export async function materialise(
     }
     const task = occurrenceTask(template, scheduledFor, now);
     const view = taskView(task);
-    await insertTask(tx, task, events.event({ workspaceId, aggregateType: 'task', aggregateId: task.id, eventType: 'task.created', payload: { task: { ...view }, requestId }, occurredAt: now }));
+    await insertTask(tx, task, events.event({ aggregateType: 'task', aggregateId: task.id, eventType: 'task.created', payload: { task: { ...view }, requestId }, occurredAt: now }));
     await setTaskOccurrenceTask(tx, workspaceId, occurrence.id, task.id);
     made.push({ ...occurrence, taskId: task.id, status: 'created' });
   }
@@ -89,7 +89,6 @@ export async function materialise(
 export async function appendOccurrencesCreated(tx: Tx, series: TaskRecurrenceRecord, made: readonly TaskOccurrenceRecord[], now: Date, events: EventSource, requestId: string | null): Promise<void> {
   if (made.length === 0) return;
   await events.emit(tx, {
-    workspaceId: series.workspaceId,
     aggregateType: 'task_recurrence',
     aggregateId: series.id,
     eventType: 'task_recurrence.occurrences_created',
@@ -144,7 +143,7 @@ export const materialiseDueTaskRecurrences = definePlatformProcedure('materialis
         if (due === undefined) return null;
         picked.id = due.id;
         const locked = await lockTaskRecurrence(tx, due.workspaceId, due.id);
-        return locked === null ? [] : materialiseFromCursor(tx, locked.row, now, now, 'schedule', platformEvents(), null);
+        return locked === null ? [] : materialiseFromCursor(tx, locked.row, now, now, 'schedule', platformEvents(locked.row.workspaceId), null);
       });
       if (made === null) break;
       series++;

@@ -43,7 +43,6 @@ export const recheckTaskRecurrence = defineProcedure('recheckTaskRecurrence', re
     await appendOccurrencesCreated(tx, series, made, now, op, requestId);
     const result = recurrenceOperation(randomUUID(), 'task-recurrence.recheck', id, now);
     await op.emit(tx, {
-      workspaceId: auth.workspaceId,
       aggregateType: 'task_recurrence',
       aggregateId: id,
       eventType: 'task_recurrence.rechecked',

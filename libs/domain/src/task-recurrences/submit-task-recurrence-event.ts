@@ -36,7 +36,7 @@ export const submitTaskRecurrenceEvent = defineProcedure('submitTaskRecurrenceEv
       duplicate: made.length === 0,
       requestId,
     };
-    await op.emit(tx, { workspaceId: auth.workspaceId, aggregateType: 'task_recurrence', aggregateId: id, eventType: 'task_recurrence.event_received', payload, occurredAt: now, result });
+    await op.emit(tx, { aggregateType: 'task_recurrence', aggregateId: id, eventType: 'task_recurrence.event_received', payload, occurredAt: now, result });
     return result;
   });
 });

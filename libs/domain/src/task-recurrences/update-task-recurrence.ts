@@ -52,7 +52,6 @@ export const updateTaskRecurrence = defineProcedure('updateTaskRecurrence', upda
     const row = await findTaskRecurrenceOr404(tx, auth, id);
     const changed = Object.keys(given).filter((k) => given[k as keyof typeof given] !== undefined);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'task_recurrence',
       aggregateId: id,
       eventType: 'task_recurrence.updated',

@@ -25,7 +25,7 @@ export const createTask = defineProcedure('createTask', createTaskInput, async (
   const changes = taskChanges(attributes);
   const task = newTask(workspaceId, { ...changes, title: attributes.title, tagIds: changes.tagIds ?? [] }, now);
   const view = taskView(task);
-  const event = op.event({ workspaceId, aggregateType: 'task', aggregateId: task.id, eventType: 'task.created', payload: { task: { ...view }, requestId }, occurredAt: now, result: view });
+  const event = op.event({ aggregateType: 'task', aggregateId: task.id, eventType: 'task.created', payload: { task: { ...view }, requestId }, occurredAt: now, result: view });
   const write = async (client: Client) => {
     // Creating a task in a shared project is changing that project: editor or manager (kernel/visibility.ts).
     await requireProjectAccess(client, auth, attributes.projectId ?? null, 'write', 'project', '/projectId');

@@ -44,7 +44,6 @@ export const startTaskTimer = defineProcedure('startTaskTimer', startTaskTimerIn
       });
     }
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'task',
       aggregateId: taskId,
       eventType: 'task.timer_started',
@@ -53,7 +52,6 @@ export const startTaskTimer = defineProcedure('startTaskTimer', startTaskTimerIn
     });
     const result = timeEntryView(entry, holdsBilling(auth), now);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'time_entry',
       aggregateId: entry.id,
       eventType: 'time_entry.created',

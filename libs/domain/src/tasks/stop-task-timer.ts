@@ -27,7 +27,6 @@ export const stopTaskTimer = defineProcedure('stopTaskTimer', stopTaskTimerInput
     const entry = await stopRunningTimer(tx, workspaceId, memberId, taskId, now);
     if (!entry) throw new DomainError('timer_not_running', 'no timer of yours is running on this task');
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'task',
       aggregateId: taskId,
       eventType: 'task.timer_stopped',
@@ -36,7 +35,6 @@ export const stopTaskTimer = defineProcedure('stopTaskTimer', stopTaskTimerInput
     });
     const result = timeEntryView(entry, holdsBilling(auth), now);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'time_entry',
       aggregateId: entry.id,
       eventType: 'time_entry.updated',

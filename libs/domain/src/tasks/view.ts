@@ -164,7 +164,6 @@ export async function writeTask(
     if (outcome !== 'updated') throw ifMatchFailure(outcome, 'task', write.stateConflict);
     const view = taskView((await findTask(tx, workspaceId, id, viewerOf(auth)))!);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'task',
       aggregateId: id,
       eventType: write.event,

@@ -26,7 +26,6 @@ export const createTimeEntry = defineProcedure('createTimeEntry', createTimeEntr
     if (!row) throw new DomainError('timer_already_running', 'the member already has a running timer; stop it first');
     const result = versionedTimeEntry(row, holdsBilling(auth), now);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'time_entry',
       aggregateId: row.id,
       eventType: 'time_entry.created',

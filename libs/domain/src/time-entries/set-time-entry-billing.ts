@@ -29,7 +29,6 @@ export const setTimeEntryBilling = defineProcedure('setTimeEntryBilling', setTim
     if (outcome !== 'updated') throw casFailure(outcome, 'time entry');
     const result = versionedBilling((await findTimeEntry(tx, workspaceId, id))!);
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'time_entry',
       aggregateId: id,
       eventType: 'time_entry.billing_set',

@@ -32,7 +32,6 @@ export const updateTimeEntry = defineProcedure('updateTimeEntry', updateTimeEntr
     const row = (await findTimeEntry(tx, workspaceId, id))!;
     const changed = Object.keys(timeEntryAttributesOf(input));
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'time_entry',
       aggregateId: id,
       eventType: 'time_entry.updated',

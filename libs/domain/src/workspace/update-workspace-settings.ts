@@ -45,7 +45,6 @@ export const updateWorkspaceSettings = defineProcedure('updateWorkspaceSettings'
       occurredAt: now,
     });
     await op.emit(tx, {
-      workspaceId,
       aggregateType: 'workspace',
       aggregateId: workspaceId,
       eventType: 'workspace.settings_updated',
