@@ -70,8 +70,8 @@ describe('webhook dispatcher: fair share, circuit breaker, leases', () => {
       req.on('end', () => {
         const path = req.url ?? '/';
         received.push({ path, webhookId: String(req.headers['webhook-id']), at: Date.now() });
-        // /held and /dead: held (a receiver that accepts and never answers); /fail: always 500.
-        if (path === '/held' || path === '/dead') {
+        // /held… and /dead: held (a receiver that accepts and never answers); /fail: always 500.
+        if (path.startsWith('/held') || path === '/dead') {
           held.set(path, [...(held.get(path) ?? []), res]);
           maxOpen.set(path, Math.max(maxOpen.get(path) ?? 0, open(path)));
           return;
@@ -197,6 +197,41 @@ describe('webhook dispatcher: fair share, circuit breaker, leases', () => {
     const row = await subscriptionRow(hook);
     assert.deepEqual([row.consecutiveFailures, row.breakerUntil], [0, null]);
     release('/held');
+  });
+
+  it('recovered deliveries are attempted again oldest first at the subscription’s share', async () => {
+    const hook = await subscribe('/held-recovery', ['contact.created']);
+    // Four events, each fanned out by its own relay run, so each delivery is older than the next.
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      ids.push(...(await emit('contact.created')));
+      await waitFor('the delivery row', async () => (await rowsOf(hook)).length === i + 1);
+    }
+    await waitFor('two attempts in flight', () => open('/held-recovery') === 2);
+    const version = (await callApi<{ data: { version: string } }>(cell.v1, 'GET', `/v1/webhooks/${hook}`, admin)).body.data.version;
+    const disabled = await callApi<{ data: { version: string } }>(cell.v1, 'PATCH', `/v1/webhooks/${hook}`, admin, { expectedVersion: version, status: 'disabled' });
+    assert.equal(disabled.status, 200);
+    assert.ok((await rowsOf(hook)).every((d) => d.status === 'failed'));
+    const before = requestsTo('/held-recovery').length;
+    const recovered = await callApi<{ data: { recoveredDeliveries: number } }>(cell.v1, 'PATCH', `/v1/webhooks/${hook}`, admin, {
+      expectedVersion: disabled.body.data.version,
+      status: 'active',
+      recoverSince: new Date(Date.now() - 60_000).toISOString(),
+    });
+    assert.equal(recovered.body.data.recoveredDeliveries, 4, JSON.stringify(recovered.body));
+    // The share is two: the two oldest are in flight again, the two newer wait for them.
+    await waitFor('two recovered attempts in flight', () => requestsTo('/held-recovery').length === before + 2);
+    const sentAgain = () =>
+      requestsTo('/held-recovery')
+        .slice(before)
+        .map((r) => r.webhookId);
+    assert.deepEqual(new Set(sentAgain()), new Set(ids.slice(0, 2)), 'the two oldest first');
+    await waitFor('the recovered deliveries to succeed', async () => {
+      release('/held-recovery');
+      return (await rowsOf(hook)).every((d) => d.status === 'succeeded');
+    });
+    assert.deepEqual(new Set(sentAgain().slice(2)), new Set(ids.slice(2)), 'then the two newer');
+    assert.equal(sentAgain().length, 4, 'each once');
   });
 
   it('a claimed attempt lost with its process is claimed again when its lease ends, numbered on; a stale outcome is not recorded', async () => {
