@@ -110,7 +110,8 @@ export const environmentSchema = z
       .transform((value, issue) => parseRetrySchedule(value, issue)),
     WEBHOOK_BREAKER_THRESHOLD: z.coerce.number().int().min(1).max(1_000).default(5),
     // The relay is woken by each commit (LISTEN/NOTIFY); this poll is its safety net and the dispatcher's clock for
-    // retries. Attempts in flight per worker, and per subscription across workers (fairness: one receiver's share).
+    // retries. Attempts in flight per worker, and per subscription or legacy v0 webhook across workers (fairness: one
+    // receiver's share).
     WEBHOOK_RELAY_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(1_000),
     WEBHOOK_SUBSCRIPTION_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
     WEBHOOK_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(64),

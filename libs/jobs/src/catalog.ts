@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AppConfig } from '@workcell/config';
+import type { JobShare } from './shares.js';
 
 /**
  * The typed job catalog: every background job the platform runs, its queue, its payload schema and its
@@ -22,6 +23,8 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType> {
   readonly attempts: number;
   /** Runs on this fixed interval (or the configured one), as one scheduler per job name. */
   readonly everyMs?: number | ((config: AppConfig) => number);
+  /** At most so many jobs of one key run at once, across every worker (shares.ts). */
+  readonly share?: JobShare<z.infer<S>>;
 }
 
 function define<S extends z.ZodType>(definition: JobDefinition<S>): JobDefinition<S> {
@@ -75,13 +78,22 @@ export const jobCatalog = {
   }),
   /**
    * One unsigned legacy v0 delivery of one event to one legacy webhook (no history row: the id is the pair). Its
-   * attempts and their spacing are the webhook retry schedule's (enqueued with `retry: 'webhook-schedule'`).
+   * attempts and their spacing are the webhook retry schedule's (enqueued with `retry: 'webhook-schedule'`). One
+   * legacy webhook has at most WEBHOOK_SUBSCRIPTION_CONCURRENCY attempts in flight across all workers, like a signed
+   * subscription (docs/webhooks.md "Fair share"): a receiver that never answers holds only its share of the queue.
    */
   'webhooks.deliver-legacy': define({
     queue: 'deliveries',
     data: z.object({ workspaceId: z.uuid(), legacyWebhookId: z.uuid(), eventId: z.uuid() }).strict(),
     jobId: (d) => `webhooks.deliver-legacy.${d.legacyWebhookId}.${d.eventId}`,
     attempts: 8,
+    share: {
+      key: (d) => `legacy-webhook:${d.workspaceId}:${d.legacyWebhookId}`,
+      limit: (config) => config.webhooks.subscriptionConcurrency,
+      // An attempt ends within the delivery timeout; the margin covers reading its webhook and event.
+      leaseMs: (config) => config.webhooks.timeoutMs + 30_000,
+      waitMs: (config) => config.webhooks.timeoutMs,
+    },
   }),
   // ---- files (docs/files.md) ----
   /**

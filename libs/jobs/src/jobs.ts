@@ -1,4 +1,4 @@
-import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, Job, type JobsOptions, Queue, UnrecoverableError, Worker } from 'bullmq';
 
 /**
  * A failure that another attempt cannot fix (the work is no longer possible): the job ends failed at once
@@ -10,6 +10,7 @@ import { createCluster, isClusterMode, redisOptions } from '@workcell/redis';
 import type { Cluster } from 'ioredis';
 import { contextFromTraceparent, currentTraceparent, inSpan, jobDuration, jobOutcomes, observeQueueDepth, SpanKind } from '@workcell/telemetry';
 import { type JobData, type JobDefinition, jobCatalog, type JobHandlers, type JobName, type JobRun, QUEUE_NAMES, type QueueName } from './catalog.js';
+import { type JobShare, JobShares } from './shares.js';
 
 /**
  * What a Queue or Worker connects with. One server: options, BullMQ makes (and closes) its own connections. Redis
@@ -159,31 +160,44 @@ export function webhookScheduleDelayMs(config: AppConfig, attemptsMade: number):
   return jitterDelayMs(schedule[Math.min(Math.max(attemptsMade, 1), schedule.length) - 1]!);
 }
 
+/** How many waiting jobs a freed slot is offered to before it is left for the next to ask. */
+const HAND_OVER_TRIES = 3;
+
 /** Consumer side: one BullMQ worker per queue, dispatching each job to its typed handler. */
 export class JobWorkers {
   private readonly workers: Worker[] = [];
   private readonly clients: Cluster[] = [];
+  private readonly shares: JobShares;
 
   constructor(
     private readonly config: AppConfig,
     private readonly handlers: JobHandlers,
     private readonly onFailed: (job: Job | undefined, error: Error) => void = () => undefined,
-  ) {}
+  ) {
+    this.shares = new JobShares(config);
+  }
 
   start(queues: readonly QueueName[] = QUEUE_NAMES): void {
     for (const queue of queues) {
-      const worker = new Worker(
+      const worker: Worker = new Worker(
         queue,
-        async (job: Job) => {
+        async (job: Job, token?: string) => {
           const name = job.name as JobName;
-          const definition = jobCatalog[name];
+          const definition: JobDefinition | undefined = jobCatalog[name];
           if (!definition) throw new Error(`no handler for job ${job.name}`);
           const { [TRACEPARENT_KEY]: traceparent, ...raw } = (job.data ?? {}) as Record<string, unknown>;
+          const data: unknown = definition.data.parse(raw);
+          const share = definition.share;
+          if (share && !(await this.shares.acquire(share, data, job.id!))) {
+            // No room in its share: back to the delayed set, without spending an attempt, until a slot is handed over.
+            await job.moveToDelayed(Date.now() + jitterDelayMs(share.waitMs(this.config)), token);
+            throw new DelayedError();
+          }
           const attempts = job.opts.attempts ?? definition.attempts;
           const started = performance.now();
           let outcome = 'failed';
           try {
-            const run = () => (this.handlers[name] as (d: unknown, run: JobRun) => Promise<unknown>)(definition.data.parse(raw), { attempt: job.attemptsMade + 1, attempts });
+            const run = () => (this.handlers[name] as (d: unknown, run: JobRun) => Promise<unknown>)(data, { attempt: job.attemptsMade + 1, attempts });
             // A consumer span of the trace that enqueued the job; a job enqueued outside any trace starts its own, but a
             // periodic one (the relay's poll every second) is not traced: it would be a trace per run, all alike.
             const traced = typeof traceparent === 'string' || definition.everyMs === undefined;
@@ -194,6 +208,7 @@ export class JobWorkers {
           } finally {
             jobOutcomes.labels(queue, name, outcome).inc();
             jobDuration.labels(queue, name).observe((performance.now() - started) / 1000);
+            if (share) await this.handOver(worker, share, data, job.id!);
           }
         },
         {
@@ -211,6 +226,25 @@ export class JobWorkers {
     }
   }
 
+  /**
+   * Frees the job's slot in its share and starts the job that waited longest for one (a waiting job that already
+   * left the delayed set, or is gone, passes its turn on). A failure here delays that job until it asks again.
+   */
+  private async handOver<D>(worker: Worker, share: JobShare<D>, data: D, jobId: string): Promise<void> {
+    try {
+      for (let next = await this.shares.release(share, data, jobId), tries = 0; next !== null && tries < HAND_OVER_TRIES; tries += 1) {
+        const waiting = await Job.fromId(worker, next);
+        if (waiting && (await waiting.isDelayed())) {
+          await waiting.promote().catch(() => undefined);
+          return;
+        }
+        next = await this.shares.release(share, data, next);
+      }
+    } catch {
+      // Redis refused: the waiting job asks again after its wait (JobShare.waitMs).
+    }
+  }
+
   get running(): boolean {
     return this.workers.length > 0 && this.workers.every((w) => w.isRunning());
   }
@@ -219,6 +253,7 @@ export class JobWorkers {
   async close(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.close()));
     this.workers.length = 0;
+    await this.shares.close();
     await quitAll(this.clients);
   }
 }

@@ -66,10 +66,13 @@ describe('webhook dispatcher: fair share, circuit breaker, leases', () => {
 
   beforeAll(async () => {
     server = createServer((req, res) => {
-      req.resume();
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
         const path = req.url ?? '/';
-        received.push({ path, webhookId: String(req.headers['webhook-id']), at: Date.now() });
+        // A legacy v0 delivery has no webhook-* headers: its event id is the body's `_id`.
+        const webhookId = req.headers['webhook-id'] ?? (JSON.parse(body) as { _id: string })._id;
+        received.push({ path, webhookId: String(webhookId), at: Date.now() });
         // /held… and /dead: held (a receiver that accepts and never answers); /fail: always 500.
         if (path.startsWith('/held') || path === '/dead') {
           held.set(path, [...(held.get(path) ?? []), res]);
@@ -232,6 +235,25 @@ describe('webhook dispatcher: fair share, circuit breaker, leases', () => {
     });
     assert.deepEqual(new Set(sentAgain().slice(2)), new Set(ids.slice(2)), 'then the two newer');
     assert.equal(sentAgain().length, 4, 'each once');
+  });
+
+  it('a legacy v0 webhook that never answers holds at most its share of the legacy deliveries, while another is delivered meanwhile', async () => {
+    const legacyWebhook = (path: string, event: string) => database.prisma.legacyWebhook.create({ data: { workspaceId, url: `${base}${path}`, events: [event] } });
+    const silent = await legacyWebhook('/held-legacy', 'call_note.created');
+    const healthy = await legacyWebhook('/ok-legacy', 'call_note.updated');
+    // More events than the worker has legacy slots (6): without a share, the silent receiver would hold them all.
+    const ids = await emit('call_note.created', 8);
+    await waitFor('two attempts at the silent receiver', () => open('/held-legacy') === 2);
+    const [healthyId] = await emit('call_note.updated');
+    await waitFor('the healthy legacy delivery', () => requestsTo('/ok-legacy').some((r) => r.webhookId === healthyId));
+    assert.equal(maxOpen.get('/held-legacy'), 2, 'never more than WEBHOOK_SUBSCRIPTION_CONCURRENCY in flight');
+    // Answered, the silent receiver's other events get their turn (a slot freed is handed over), still two at a time.
+    await waitFor('every event at the silent receiver', () => {
+      release('/held-legacy');
+      return ids.every((id) => requestsTo('/held-legacy').some((r) => r.webhookId === id));
+    });
+    assert.equal(maxOpen.get('/held-legacy'), 2);
+    await database.prisma.legacyWebhook.updateMany({ where: { workspaceId, id: { in: [silent.id, healthy.id] } }, data: { archivedAt: new Date() } });
   });
 
   it('a claimed attempt lost with its process is claimed again when its lease ends, numbered on; a stale outcome is not recorded', async () => {

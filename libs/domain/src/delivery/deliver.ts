@@ -34,8 +34,8 @@ export const deliverLegacyWebhookInput = z.object({ workspaceId: z.uuid(), legac
 
 /**
  * One attempt of an unsigned legacy v0 delivery (no history table: the queue's job is its record). The same POST
- * and retry schedule as v2 (its job is enqueued on the webhook schedule), without signature headers, breaker or
- * fair share; a webhook removed meanwhile is not sent to.
+ * and retry schedule as v2 (its job is enqueued on the webhook schedule) and the same share per receiver (its job's
+ * catalog `share`), without signature headers or breaker; a webhook removed meanwhile is not sent to.
  */
 export const deliverLegacyWebhook = definePlatformProcedure('deliverLegacyWebhook', deliverLegacyWebhookInput, async (ctx, input): Promise<{ status: string; statusCode?: number | null }> => {
   const { workspaceId, legacyWebhookId, eventId, attempt, attempts } = input;
