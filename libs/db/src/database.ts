@@ -92,6 +92,8 @@ const baseQuery = pg.Client.prototype.query as (this: pg.Client, ...args: unknow
 class BudgetedClient extends pg.Client {
   /** DATABASE_STATEMENT_LOG's recorder, handed down from the pool's options (createDatabase). */
   readonly statementLog: StatementLog | undefined;
+  /** Settles when the last statement sent on this client has (sendInTurn); undefined while none is outstanding. */
+  turn: Promise<void> | undefined;
 
   constructor(config?: pg.ClientConfig & { statementLog?: StatementLog; connectTimeoutMillis?: number }) {
     // The connect timeout is the client's own: the pool has none (BudgetedPool).
@@ -114,7 +116,8 @@ function budgetedQuery(this: BudgetedClient, ...args: unknown[]): unknown {
   }
   const budget = currentDependencyBudget();
   const first = args[0] as { submit?: unknown } | undefined;
-  if (!budget || (first !== null && typeof first === 'object' && typeof first.submit === 'function')) return baseQuery.apply(this, args);
+  if (first !== null && typeof first === 'object' && typeof first.submit === 'function') return baseQuery.apply(this, args);
+  if (!budget) return sendInTurn(this, args);
   const call = startDependencyCall(Infinity);
   const callbackAt = typeof args[2] === 'function' ? 2 : typeof args[1] === 'function' ? 1 : -1;
   if (call.timeoutMs === 0) {
@@ -137,10 +140,41 @@ function budgetedQuery(this: BudgetedClient, ...args: unknown[]): unknown {
       settled();
       callback(error, result);
     };
-    return baseQuery.apply(this, args);
+    return sendInTurn(this, args);
   }
-  const result = baseQuery.apply(this, args) as Promise<unknown>;
+  const result = sendInTurn(this, args) as Promise<unknown>;
   result.then(settled, settled);
+  return result;
+}
+
+/**
+ * Sends a statement once the statement sent before it on this client has settled. pg 8 queues a statement sent
+ * while another runs on the same client, deprecated (pg 9 refuses it), and Prisma's pg adapter sends a write's
+ * relation reads at once inside an interactive transaction, all on its one client (prisma/orm#29468, open): the
+ * client keeps the turn itself. With nothing outstanding the statement goes out at once, as before.
+ */
+function sendInTurn(client: BudgetedClient, args: unknown[]): unknown {
+  const previous = client.turn;
+  let done!: () => void;
+  const turn = new Promise<void>((resolve) => (done = resolve));
+  client.turn = turn;
+  void turn.then(() => {
+    if (client.turn === turn) client.turn = undefined;
+  });
+  const callbackAt = typeof args[2] === 'function' ? 2 : typeof args[1] === 'function' ? 1 : -1;
+  if (callbackAt >= 0) {
+    const callback = args[callbackAt] as Callback;
+    args[callbackAt] = (error: Error | undefined, result?: unknown) => {
+      done();
+      callback(error, result);
+    };
+    // Sent later, a statement pg refuses at once still answers through its callback.
+    if (previous) void previous.then(() => baseQuery.apply(client, args)).catch((error: Error) => (args[callbackAt] as Callback)(error));
+    else baseQuery.apply(client, args);
+    return undefined;
+  }
+  const result = previous ? previous.then(() => baseQuery.apply(client, args) as Promise<unknown>) : (baseQuery.apply(client, args) as Promise<unknown>);
+  result.then(done, done);
   return result;
 }
 
