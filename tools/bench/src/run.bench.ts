@@ -80,7 +80,8 @@ const MODE = SMOKE
       rounds: 3,
       readIds: 2_000,
       deepRows: 100_000,
-      deepRounds: 3,
+      // One page at a time, about 50 ms each: enough rounds that one disturbed stretch of the machine does not decide the median.
+      deepRounds: 11,
       eventRate: 200,
       eventSeconds: 30,
       drainSeconds: 120,
