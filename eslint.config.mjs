@@ -105,6 +105,11 @@ export default [
       'no-restricted-syntax': [
         'error',
         { selector: "CallExpression[callee.property.name='$transaction']", message: 'Open a transaction with inTransaction (@workcell/db), which joins the one a caller already holds.' },
+        // An operation's unit of work is op.transaction (libs/domain kernel/procedure.ts): one way for every procedure.
+        {
+          selector: "CallExpression[callee.name='inTransaction'] > MemberExpression.arguments:first-child[object.name='op'][property.name='database']",
+          message: "Use op.transaction(work): the operation's unit of work.",
+        },
       ],
     },
   },

@@ -149,8 +149,8 @@ function budgetedQuery(this: BudgetedClient, ...args: unknown[]): unknown {
 
 /**
  * Sends a statement once the statement sent before it on this client has settled. pg 8 queues a statement sent
- * while another runs on the same client, deprecated (pg 9 refuses it), and Prisma's pg adapter sends a write's
- * relation reads at once inside an interactive transaction, all on its one client (prisma/orm#29468, open): the
+ * while another runs on the same client, deprecated (pg 9 refuses it), and Prisma's pg adapter sends a read's
+ * relation queries at once inside an interactive transaction, all on its one client (prisma/orm#29468, open): the
  * client keeps the turn itself. With nothing outstanding the statement goes out at once, as before.
  */
 function sendInTurn(client: BudgetedClient, args: unknown[]): unknown {

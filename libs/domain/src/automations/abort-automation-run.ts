@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endAutomationRun, inTransaction, lockAutomationRun } from '@workcell/db';
+import { endAutomationRun, lockAutomationRun } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 
@@ -30,7 +30,7 @@ export const abortAutomationRun = defineProcedure('abortAutomationRun', abortAut
   const { auth, requestId } = op;
   const id = automationIdOf(rawId, automationRunNotFound);
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const run = await lockAutomationRun(tx, auth.workspaceId, id);
     if (!run) throw automationRunNotFound();
     if (run.status !== 'running') throw new DomainError('automation_run_not_running', `the automation run has ended (${run.status}); only a running run can be aborted`, [], { status: run.status });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { insertAutomationDefinition, inTransaction } from '@workcell/db';
+import { insertAutomationDefinition } from '@workcell/db';
 import { AutomationDefinitionCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
@@ -18,7 +18,7 @@ export const createAutomationDefinition = defineProcedure('createAutomationDefin
   const trigger = input.trigger as AutomationTrigger;
   const steps = input.steps as AutomationStep[];
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     await assertFlow(tx, auth, trigger, steps);
     const row = await insertAutomationDefinition(tx, auth.workspaceId, { name: input.name, description: input.description ?? null, trigger, steps });
     const result = versionedAutomationDefinition(row);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findAutomationDefinition, inTransaction, publishAutomationDefinition as publishDraft } from '@workcell/db';
+import { findAutomationDefinition, publishAutomationDefinition as publishDraft } from '@workcell/db';
 import { AutomationPublish } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -30,7 +30,7 @@ export const publishAutomationDefinition = defineProcedure('publishAutomationDef
   const { auth, requestId } = op;
   const id = automationIdOf(input.id, automationDefinitionNotFound);
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const current = await findAutomationDefinitionOr404(tx, auth, id);
     assertLive(current);
     await assertFlow(tx, auth, current.trigger as AutomationTrigger, current.steps as AutomationStep[]);

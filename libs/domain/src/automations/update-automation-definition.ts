@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inTransaction, updateAutomationDefinitionIfRevision } from '@workcell/db';
+import { updateAutomationDefinitionIfRevision } from '@workcell/db';
 import { AutomationDefinitionUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -34,7 +34,7 @@ export const updateAutomationDefinition = defineProcedure('updateAutomationDefin
   const changed = Object.keys(given).filter((k) => given[k as keyof typeof given] !== undefined);
   if (changed.length === 0) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const current = await findAutomationDefinitionOr404(tx, auth, id);
     assertLive(current);
     const trigger = (input.trigger ?? current.trigger) as AutomationTrigger;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { contactKindOf, insertCallNote, inTransaction } from '@workcell/db';
+import { contactKindOf, insertCallNote } from '@workcell/db';
 import { CallNoteCreate } from '@workcell/registry';
 import { isUuid } from '../kernel/ids.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -21,7 +21,7 @@ export const createCallNote = defineProcedure('createCallNote', createCallNoteIn
   const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const contactId = input.contactId.toLowerCase();
     if (!isUuid(contactId) || (await contactKindOf(tx, workspaceId, contactId)) === null) {
       throw validationError('the contact is not valid', [{ pointer: '/contactId', message: `no contact ${JSON.stringify(input.contactId)} in this workspace` }]);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findCallNote, inTransaction, updateCallNoteAttributes } from '@workcell/db';
+import { findCallNote, updateCallNoteAttributes } from '@workcell/db';
 import { CallNoteUpdate } from '@workcell/registry';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
@@ -23,7 +23,7 @@ export const updateCallNote = defineProcedure('updateCallNote', updateCallNoteIn
   if (!isUuid(input.id)) throw new DomainError('not_found', 'call note not found');
   const id = input.id.toLowerCase();
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const change = {
       ...(input.content === undefined ? {} : { content: input.content }),
       ...(input.occurredAt === undefined ? {} : { occurredAt: new Date(input.occurredAt) }),

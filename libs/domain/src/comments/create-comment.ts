@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { insertComment, inTransaction } from '@workcell/db';
+import { insertComment } from '@workcell/db';
 import { requireTypeGrant } from '../kernel/grants.js';
 
 import { defineProcedure } from '../kernel/procedure.js';
@@ -23,7 +23,7 @@ export const createComment = defineProcedure('createComment', createCommentInput
   requireTypeGrant(auth, 'comment', 'write', 'comments');
   const workspaceId = auth.workspaceId;
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const target = await resolveTarget(tx, auth, { type: input.targetType, id: input.targetId }, { project: 'write', reference: { pointer: '/targetId', live: true } });
     const row = await insertComment(tx, workspaceId, { targetType: target.kind, targetId: target.id, author: auth.principal, body: input.body });
     const result = versionedComment(row);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { insertContactGroup, inTransaction, lockContactGroupHierarchy } from '@workcell/db';
+import { insertContactGroup, lockContactGroupHierarchy } from '@workcell/db';
 import { ContactGroupCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
@@ -18,7 +18,7 @@ export const createContactGroup = defineProcedure('createContactGroup', createCo
   const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     let parentId: string | null = null;
     if (input.parentId !== undefined && input.parentId !== null) {
       await lockContactGroupHierarchy(tx, workspaceId);

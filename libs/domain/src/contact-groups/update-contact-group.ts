@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { contactGroupAncestors, findContactGroup, inTransaction, lockContactGroupHierarchy, updateContactGroupIfRevision } from '@workcell/db';
+import { contactGroupAncestors, findContactGroup, lockContactGroupHierarchy, updateContactGroupIfRevision } from '@workcell/db';
 import { ContactGroupUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
@@ -32,7 +32,7 @@ export const updateContactGroup = defineProcedure('updateContactGroup', updateCo
   if (!isUuid(input.id)) throw new DomainError('not_found', 'contact group not found');
   const id = input.id.toLowerCase();
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     if (input.parentId !== undefined) await lockContactGroupHierarchy(tx, workspaceId);
     const current = await findContactGroup(tx, workspaceId, id);
     if (!current) throw new DomainError('not_found', 'contact group not found');

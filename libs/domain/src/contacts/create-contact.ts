@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { insertContact, inTransaction } from '@workcell/db';
+import { insertContact } from '@workcell/db';
 import { ContactCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
@@ -18,7 +18,7 @@ export const createContact = defineProcedure('createContact', createContactInput
   const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const organizationId = input.organizationId?.toLowerCase() ?? null;
     const contactGroupIds = (await assertContactReferences(tx, workspaceId, { kind: input.kind, organizationId, organizationPointer: '/organizationId' }, input.contactGroupIds)) ?? [];
     const row = await insertContact(tx, workspaceId, {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countOrganizationPeople, findContact, inTransaction, updateContactIfRevision } from '@workcell/db';
+import { countOrganizationPeople, findContact, updateContactIfRevision } from '@workcell/db';
 import { ContactUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
@@ -25,7 +25,7 @@ export const updateContact = defineProcedure('updateContact', updateContactInput
   if (!isUuid(input.id)) throw new DomainError('not_found', 'contact not found');
   const id = input.id.toLowerCase();
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const current = await findContact(tx, workspaceId, id);
     if (!current) throw new DomainError('not_found', 'contact not found');
     const kind = input.kind ?? current.kind;

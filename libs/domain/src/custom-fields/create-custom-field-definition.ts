@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { insertCustomFieldDefinition, inTransaction } from '@workcell/db';
+import { insertCustomFieldDefinition } from '@workcell/db';
 import { CustomFieldDefinitionCreate } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
 
@@ -22,7 +22,7 @@ export const createCustomFieldDefinition = defineProcedure('createCustomFieldDef
   assertOptionsFit(fieldType, options, input.options !== undefined);
   const workspaceId = auth.workspaceId;
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const row = await insertCustomFieldDefinition(tx, workspaceId, { key: input.key, label: input.label, fieldType, targetTypes, required: input.required ?? false, options });
     if (!row) {
       throw new DomainError('conflict', 'a custom field with this key already exists', [

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { customFieldKindsInUse, customFieldOptionsInUse, inTransaction, lockCustomFieldDefinition, updateCustomFieldDefinitionIfRevision } from '@workcell/db';
+import { customFieldKindsInUse, customFieldOptionsInUse, lockCustomFieldDefinition, updateCustomFieldDefinitionIfRevision } from '@workcell/db';
 import { CustomFieldDefinitionUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
@@ -45,7 +45,7 @@ export const updateCustomFieldDefinition = defineProcedure('updateCustomFieldDef
   if (Object.keys(change).length === 0) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
   const expected = expectedRevision(input.expectedVersion);
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const current = await lockCustomFieldDefinition(tx, workspaceId, id);
     if (!current) throw customFieldDefinitionNotFound();
     if (current.revision !== expected) throw casFailure('version_conflict', 'custom field definition');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inTransaction, lockCustomFieldDefinitionsForValues, writeCustomFieldValueSet } from '@workcell/db';
+import { lockCustomFieldDefinitionsForValues, writeCustomFieldValueSet } from '@workcell/db';
 import { CustomFieldValuesUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 
@@ -30,7 +30,7 @@ export const updateCustomFieldValues = defineProcedure('updateCustomFieldValues'
   if (keys.length === 0) throw validationError('nothing to change: name at least one value', [{ pointer: '/values', message: 'at least one key is required' }]);
   const expected = expectedRevision(input.expectedVersion);
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const target = await resolveTarget(tx, auth, { type: input.targetType, id: input.id }, { access: 'write' });
     const definitions = await lockCustomFieldDefinitionsForValues(tx, workspaceId, keys, target.kind);
     const change = await customFieldValueChange(tx, workspaceId, target, definitions, input.values);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { insertDocument, inTransaction } from '@workcell/db';
+import { insertDocument } from '@workcell/db';
 import { DocumentCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -20,7 +20,7 @@ export const createDocument = defineProcedure('createDocument', createDocumentIn
   assertContentWithinBound(input);
   const workspaceId = auth.workspaceId;
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const target = await documentTarget(tx, auth, input);
     const row = await insertDocument(tx, workspaceId, { title: input.title, format: input.format, content: input.content, target });
     const result = versionedDocument(row);

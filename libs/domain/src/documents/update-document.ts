@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inTransaction, updateDocumentIfRevision } from '@workcell/db';
+import { updateDocumentIfRevision } from '@workcell/db';
 import { DocumentUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { requireGrant } from '../kernel/grants.js';
@@ -28,7 +28,7 @@ export const updateDocument = defineProcedure('updateDocument', updateDocumentIn
   const change = documentChanges(input);
   if (Object.keys(change).length === 0) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     await requireResourceAccess(tx, auth, 'document', id, 'write', 'document');
     const outcome = await updateDocumentIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), change);
     if (outcome !== 'updated') throw casFailure(outcome, 'document');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { insertExport, inTransaction } from '@workcell/db';
+import { insertExport } from '@workcell/db';
 import { DOMAIN_READ_SCOPES, ExportCreate, type ResourceDomain } from '@workcell/registry';
 
 import { defineProcedure } from '../kernel/procedure.js';
@@ -31,7 +31,7 @@ export const createExport = defineProcedure('createExport', createExportInput, a
     grants: auth.grants ?? null,
     hiddenProjectIds: auth.hiddenProjectIds ?? null,
   };
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const row = await insertExport(
       tx,
       auth.workspaceId,

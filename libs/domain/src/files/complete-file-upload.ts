@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { completeFileUploadRows, type FileRecord, findFile, findUploadReservation, inTransaction, releaseUploadClaim } from '@workcell/db';
+import { completeFileUploadRows, type FileRecord, findFile, findUploadReservation, releaseUploadClaim } from '@workcell/db';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { requireGrant } from '../kernel/grants.js';
 import { isUuid } from '../kernel/ids.js';
@@ -66,7 +66,7 @@ export const completeFileUpload = defineProcedure('completeFileUpload', complete
     throw new DomainError('upload_mismatch', 'the uploaded bytes do not match the upload intent; they were removed: upload the declared bytes again', issues);
   }
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     if (!(await completeFileUploadRows(tx, workspaceId, id, file.id, now))) {
       // Completed meanwhile by a concurrent request (answer its file), or lapsed while the bytes were read.
       const again = await findUploadReservation(tx, workspaceId, id);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { completeHeldKey, findFile, insertDownloadIntent, inTransaction, newDownloadIntentId } from '@workcell/db';
+import { completeHeldKey, findFile, insertDownloadIntent, newDownloadIntentId } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import { requireGrant } from '../kernel/grants.js';
 
@@ -24,7 +24,7 @@ export const createFileDownloadIntent = defineProcedure('createFileDownloadInten
   const fileId = fileIdOf(input.id);
   const now = op.now();
   const expiresAt = new Date(now.getTime() + op.config.files.downloadTtlMs);
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const file = await findFile(tx, workspaceId, fileId);
     if (!file) throw fileNotFound();
     if (file.status !== 'available' || file.archivedAt !== null) throw fileNotAvailable();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { insertFileUpload, inTransaction, newFileIds } from '@workcell/db';
+import { insertFileUpload, newFileIds } from '@workcell/db';
 import { FileUploadIntentCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -22,7 +22,7 @@ export const createFileUploadIntent = defineProcedure('createFileUploadIntent', 
   const workspaceId = auth.workspaceId;
   const now = op.now();
   const expiresAt = new Date(now.getTime() + op.config.files.uploadTtlMs);
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const { fileId, reservationId } = await newFileIds(tx);
     const token = capabilityToken(op.config, 'upload', workspaceId, reservationId);
     const { file } = await insertFileUpload(tx, workspaceId, {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inTransaction, renameFile } from '@workcell/db';
+import { renameFile } from '@workcell/db';
 import { FileUpdate } from '@workcell/registry';
 import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -22,7 +22,7 @@ export const updateFile = defineProcedure('updateFile', updateFileInput, async (
   const name = input.name;
   if (name === undefined) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     if (!(await renameFile(tx, workspaceId, id, name))) throw fileNotFound();
     const row = await findFileOr404(tx, workspaceId, id);
     const result = versionedFile(row);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { completeHeldKey, insertGroup, inTransaction, recordAudit } from '@workcell/db';
+import { completeHeldKey, insertGroup, recordAudit } from '@workcell/db';
 import { GroupCreate } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -12,7 +12,7 @@ export const createGroupInput = z.object({ ...GroupCreate.shape }).strict();
 export const createGroup = defineProcedure('createGroup', createGroupInput, async (op, input): Promise<GroupView> => {
   const { auth } = op;
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const group = await insertGroup(tx, auth.workspaceId, { name: input.name, description: input.description ?? null });
     await recordAudit(tx, { workspaceId: auth.workspaceId, actor: actorOf(auth, op.requestId), action: 'group.created', targetType: 'group', targetId: group.id, occurredAt: now });
     const result = groupView(group);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findGroup, inTransaction, recordAudit, updateGroupIfRevision } from '@workcell/db';
+import { findGroup, recordAudit, updateGroupIfRevision } from '@workcell/db';
 import { GroupUpdate } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
@@ -22,7 +22,7 @@ export const updateGroup = defineProcedure('updateGroup', updateGroupInput, asyn
     ...(input.name === undefined ? {} : { name: input.name }),
     ...(input.description === undefined ? {} : { description: input.description }),
   };
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const outcome = await updateGroupIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), change);
     if (outcome !== 'updated') throw casFailure(outcome, 'group');
     await recordAudit(tx, {

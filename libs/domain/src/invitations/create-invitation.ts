@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findRolePermissions, inTransaction, insertInvitation, isMemberEmail, lockPermissions, pendingInvitationFor } from '@workcell/db';
+import { findRolePermissions, insertInvitation, isMemberEmail, lockPermissions, pendingInvitationFor } from '@workcell/db';
 import { InvitationCreate } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -25,7 +25,7 @@ export const createInvitation = defineProcedure('createInvitation', createInvita
   const roleIds = input.roleIds.map((r) => r.toLowerCase());
   const email = input.email.toLowerCase();
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     await lockPermissions(tx, workspaceId);
     const roles = await findRolePermissions(tx, workspaceId, roleIds);
     assertAllFound(roleIds, roles, '/roleIds', 'role');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { effectiveStatus, inTransaction, markInvitationResent } from '@workcell/db';
+import { effectiveStatus, markInvitationResent } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 
@@ -21,7 +21,7 @@ export const resendInvitation = defineProcedure('resendInvitation', resendInvita
   const workspaceId = auth.workspaceId;
   const id = invitationIdOf(input.id);
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const change = await markInvitationResent(tx, workspaceId, id, now, new Date(now.getTime() - RESEND_INTERVAL_MS));
     if (change.outcome === 'not_found' || !change.row) throw invitationNotFound();
     const row = change.row;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { effectiveStatus, inTransaction, markInvitationRevoked } from '@workcell/db';
+import { effectiveStatus, markInvitationRevoked } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
 
 import { invitationEventView, invitationIdOf, invitationNotFound, notPending } from './view.js';
@@ -17,7 +17,7 @@ export const revokeInvitation = defineProcedure('revokeInvitation', revokeInvita
   const workspaceId = auth.workspaceId;
   const id = invitationIdOf(input.id);
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const change = await markInvitationRevoked(tx, workspaceId, id, now);
     if (!change.row) throw invitationNotFound();
     if (change.outcome === 'not_pending') {

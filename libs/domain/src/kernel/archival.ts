@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type DomainEvent, type GrantResourceType, inTransaction, isGrantResourceType, isRuledResourceType, type Tx } from '@workcell/db';
+import { type DomainEvent, type GrantResourceType, isGrantResourceType, isRuledResourceType, type Tx } from '@workcell/db';
 import type { V1AuthContext } from './auth-context.js';
 import { DomainError } from './errors.js';
 import { requireGrant } from './grants.js';
@@ -74,7 +74,7 @@ function onExisting<Row, T>(resource: Archivable<Row, unknown>, op: Operation, {
   if (!isUuid(rawId)) throw new DomainError('not_found', `${nounOf(resource)} not found`);
   const id = rawId.toLowerCase();
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     await existing(resource, tx, auth.workspaceId, id);
     if (resource.followsProject && isRuledResourceType(resource.type)) await requireResourceAccess(tx, auth, resource.type, id, 'write', nounOf(resource));
     return work(tx, id, now);

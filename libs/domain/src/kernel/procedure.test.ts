@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { testConfig } from '@workcell/testing';
-import type { Database } from '@workcell/db';
+import { type Database, type Tx, withinTransaction } from '@workcell/db';
 import * as domain from '../index.js';
 import type { V1AuthContext } from './auth-context.js';
 import { defineProcedure, invoke, operationOf, platformEvents, type Procedure, type ProcedureContext } from './procedure.js';
@@ -25,6 +25,18 @@ describe('procedures take their caller from the operation (issue 28)', () => {
     const op = operationOf(ctx, auth, 'req-1');
     assert.equal(await invoke(whoAmI, op, {}), auth.principal.id);
     await assert.rejects(invoke(whoAmI, op, { auth: { ...auth, principal: { type: 'member', id: 'someone-else' } } }), (error: { code?: string }) => error.code === 'validation_failed');
+  });
+
+  it('op.transaction opens a transaction on the operation’s database, or joins the one it stands for', async () => {
+    const opened: string[] = [];
+    const pool = { prisma: { $transaction: (work: (tx: Tx) => Promise<unknown>) => (opened.push('opened'), work('new tx' as unknown as Tx)) } } as unknown as Database;
+    const op = operationOf({ ...ctx, database: pool }, auth, 'req-1');
+    assert.equal(await op.transaction(async (tx) => tx), 'new tx');
+    assert.deepEqual(opened, ['opened']);
+    // An automation step's operation: its database is the run's transaction, which the step's work joins.
+    const step = { ...op, database: withinTransaction(pool, 'run tx' as unknown as Tx) };
+    assert.equal(await step.transaction(async (tx) => tx), 'run tx');
+    assert.deepEqual(opened, ['opened'], 'no transaction of its own');
   });
 
   it('events name the operation: its workspace, its caller (nobody for a memberless v0 token), its cause and its held key', () => {

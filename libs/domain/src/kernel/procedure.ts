@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { AppConfig } from '@workcell/config';
-import { appendOutboxEvent, type Database, type DomainEvent, type EventActor, type EventCause, type HeldIdempotencyKey, type Tx } from '@workcell/db';
+import { appendOutboxEvent, type Database, type DomainEvent, type EventActor, type EventCause, type HeldIdempotencyKey, inTransaction, type Tx } from '@workcell/db';
 import type { V1AuthContext } from './auth-context.js';
 import { DomainError, type FieldIssue } from './errors.js';
 
@@ -46,6 +46,12 @@ export interface Operation extends ProcedureContext, EventSource {
    * minted without one, which acts as nobody; undefined for every v1 caller.
    */
   readonly tokenMemberId?: string | null;
+  /**
+   * The operation's unit of work: everything `work` does commits together or not at all. It opens a transaction on
+   * the operation's database, or joins the one that database stands for (an automation step inside its run's
+   * transaction: inTransaction), so a procedure never asks which.
+   */
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
 }
 
 /** What an operation may carry beside its caller and request id. */
@@ -53,11 +59,15 @@ export type OperationExtras = Pick<Operation, 'tokenMemberId' | 'cause' | 'idemp
 
 /**
  * The operation of `auth` on `ctx`: a request's (with its id) or the platform acting for a caller (requestId null).
- * Its `event`/`emit` read the operation they are called on, so a copy with another `auth` (`{ ...op, auth }`) emits
- * as that copy.
+ * Its `event`/`emit`/`transaction` read the operation they are called on, so a copy with another `auth` (`{ ...op, auth }`)
+ * emits as that copy.
  */
 export function operationOf(ctx: ProcedureContext, auth: V1AuthContext, requestId: string | null, extras: OperationExtras = {}): Operation {
-  return { database: ctx.database, config: ctx.config, now: ctx.now, auth, requestId, ...extras, event: operationEvent, emit: emitOperationEvent };
+  return { database: ctx.database, config: ctx.config, now: ctx.now, auth, requestId, ...extras, event: operationEvent, emit: emitOperationEvent, transaction: operationTransaction };
+}
+
+function operationTransaction<T>(this: Operation, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return inTransaction(this.database, work);
 }
 
 function operationEvent(this: Operation, event: EventInput): DomainEvent {

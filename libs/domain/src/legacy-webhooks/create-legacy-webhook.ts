@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { insertLegacyWebhook, inTransaction } from '@workcell/db';
+import { insertLegacyWebhook } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
 
 import { legacyWebhookAttributes, type LegacyWebhookView, legacyWebhookView, validateTargetUrl } from './view.js';
@@ -17,7 +17,7 @@ export const createLegacyWebhook = defineProcedure('createLegacyWebhook', create
   const url = validateTargetUrl(input.url, op.config);
   const events = [...new Set(input.events ?? [])];
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const row = await insertLegacyWebhook(tx, workspaceId, { url, events });
     await op.emit(tx, {
       aggregateType: 'legacy_webhook',

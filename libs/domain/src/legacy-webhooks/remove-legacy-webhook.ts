@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { archiveLegacyWebhook, inTransaction } from '@workcell/db';
+import { archiveLegacyWebhook } from '@workcell/db';
 import { isUuid } from '../kernel/ids.js';
 import { defineProcedure } from '../kernel/procedure.js';
 
@@ -18,7 +18,7 @@ export const removeLegacyWebhook = defineProcedure('removeLegacyWebhook', remove
   const workspaceId = auth.workspaceId;
   const id = rawId.toLowerCase();
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     if (!(await archiveLegacyWebhook(tx, workspaceId, id, now))) throw legacyWebhookNotFound();
     await op.emit(tx, {
       aggregateType: 'legacy_webhook',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { insertList, inTransaction } from '@workcell/db';
+import { insertList } from '@workcell/db';
 import { ListCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
@@ -15,7 +15,7 @@ export const createList = defineProcedure('createList', createListInput, async (
   const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const row = await insertList(tx, workspaceId, { name: input.name, kind: storedListKind(input.kind), position: input.position ?? 0, color: input.color ?? null });
     const result = versionedList(row);
     await op.emit(tx, { aggregateType: 'list', aggregateId: row.id, eventType: 'list.created', payload: { list: { ...result.resource }, requestId }, occurredAt: now, result });

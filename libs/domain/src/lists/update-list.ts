@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findList, inTransaction, updateListAttributes } from '@workcell/db';
+import { findList, updateListAttributes } from '@workcell/db';
 import { ListUpdate } from '@workcell/registry';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
@@ -22,7 +22,7 @@ export const updateList = defineProcedure('updateList', updateListInput, async (
   if (!isUuid(input.id)) throw new DomainError('not_found', 'list not found');
   const id = input.id.toLowerCase();
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const change = {
       ...(input.name === undefined ? {} : { name: input.name }),
       ...(input.position === undefined ? {} : { position: input.position }),

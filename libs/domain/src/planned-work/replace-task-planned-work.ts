@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { activeMemberIds, inTransaction, listTaskPlannedWork, lockScheduleTask, type PlannedWorkWindow, replaceTaskPlannedWorkRows, type Tx } from '@workcell/db';
+import { activeMemberIds, listTaskPlannedWork, lockScheduleTask, type PlannedWorkWindow, replaceTaskPlannedWorkRows, type Tx } from '@workcell/db';
 import { TaskPlannedWorkReplace } from '@workcell/registry';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
@@ -50,7 +50,7 @@ export const replaceTaskPlannedWork = defineProcedure('replaceTaskPlannedWork', 
   if (!isUuid(input.id)) throw new DomainError('not_found', 'task not found');
   const id = input.id.toLowerCase();
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const task = await lockScheduleTask(tx, workspaceId, id);
     if (!task) throw new DomainError('not_found', 'task not found');
     // Sharing: the schedule is part of the task, so replacing it changes the task's project (editor or manager).

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { insertProductGroup, inTransaction, lockProductGroupHierarchy } from '@workcell/db';
+import { insertProductGroup, lockProductGroupHierarchy } from '@workcell/db';
 import { ProductGroupCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -18,7 +18,7 @@ export const createProductGroup = defineProcedure('createProductGroup', createPr
   requireTypeGrant(auth, 'product_group', 'write', 'product groups');
   const workspaceId = auth.workspaceId;
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     let parentId: string | null = null;
     if (input.parentId !== undefined && input.parentId !== null) {
       await lockProductGroupHierarchy(tx, workspaceId);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inTransaction, lockProductGroupHierarchy, productGroupAncestors, updateProductGroupIfRevision } from '@workcell/db';
+import { lockProductGroupHierarchy, productGroupAncestors, updateProductGroupIfRevision } from '@workcell/db';
 import { ProductGroupUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
@@ -34,7 +34,7 @@ export const updateProductGroup = defineProcedure('updateProductGroup', updatePr
     throw validationError('nothing to change: name or parentId is needed', [{ pointer: '', message: 'name or parentId is required' }]);
   }
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     if (input.parentId !== undefined) await lockProductGroupHierarchy(tx, workspaceId);
     const current = await findProductGroupOr404(tx, workspaceId, id);
     let parentId: string | null | undefined = undefined;

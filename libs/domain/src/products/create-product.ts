@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { insertProduct, inTransaction } from '@workcell/db';
+import { insertProduct } from '@workcell/db';
 import { ProductCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -20,7 +20,7 @@ export const createProduct = defineProcedure('createProduct', createProductInput
   assertFinanceWrite(auth, input);
   const workspaceId = auth.workspaceId;
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const values = await productChanges(tx, auth, input);
     const row = await insertProduct(tx, workspaceId, { ...values, name: input.name, unit: input.unit });
     const result = versionedProduct(row, auth);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inTransaction, updateProductIfRevision } from '@workcell/db';
+import { updateProductIfRevision } from '@workcell/db';
 import { ProductUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { requireGrant } from '../kernel/grants.js';
@@ -23,7 +23,7 @@ export const updateProduct = defineProcedure('updateProduct', updateProductInput
   const id = productIdOf(input.id);
   assertFinanceWrite(auth, input);
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     await findProductOr404(tx, workspaceId, id);
     const change = await productChanges(tx, auth, input);
     if (Object.keys(change).length === 0) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inTransaction, setProjectStatementArchived } from '@workcell/db';
+import { setProjectStatementArchived } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 
@@ -18,7 +18,7 @@ export const archiveProjectStatement = defineProcedure('archiveProjectStatement'
   const workspaceId = auth.workspaceId;
   const id = statementIdOf(rawId);
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const statement = await findWritableStatement(tx, auth, id);
     assertFinanceWrite(auth, statement, {});
     if (await setProjectStatementArchived(tx, workspaceId, id, now)) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { insertProjectStatement, inTransaction } from '@workcell/db';
+import { insertProjectStatement } from '@workcell/db';
 import { ProjectStatementCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
@@ -22,7 +22,7 @@ export const createProjectStatement = defineProcedure('createProjectStatement', 
   const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const { projectId, ...values } = await resolveStatement(tx, workspaceId, null, input);
     // Sharing: a statement of a shared project changes it (editor or manager); one the caller may not see is 400 like a missing one.
     await requireProjectAccess(tx, auth, projectId, 'write', 'project', '/projectId');

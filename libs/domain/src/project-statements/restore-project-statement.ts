@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findProjectStatement, inTransaction, setProjectStatementArchived } from '@workcell/db';
+import { findProjectStatement, setProjectStatementArchived } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
@@ -19,7 +19,7 @@ export const restoreProjectStatement = defineProcedure('restoreProjectStatement'
   const workspaceId = auth.workspaceId;
   const id = statementIdOf(rawId);
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     assertFinanceWrite(auth, await findWritableStatement(tx, auth, id), {});
     const restored = await setProjectStatementArchived(tx, workspaceId, id, null);
     const row = (await findProjectStatement(tx, workspaceId, id, true))!;

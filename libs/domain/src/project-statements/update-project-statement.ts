@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findProjectStatement, inTransaction, updateProjectStatementIfRevision } from '@workcell/db';
+import { findProjectStatement, updateProjectStatementIfRevision } from '@workcell/db';
 import { ProjectStatementUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -22,7 +22,7 @@ export const updateProjectStatement = defineProcedure('updateProjectStatement', 
   const workspaceId = auth.workspaceId;
   const id = statementIdOf(input.id);
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const current = await findWritableStatement(tx, auth, id);
     assertFinanceWrite(auth, current, input);
     const { projectId: _unchanged, ...values } = await resolveStatement(tx, workspaceId, current, input);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inTransaction, insertProjectTemplate } from '@workcell/db';
+import { insertProjectTemplate } from '@workcell/db';
 import { ProjectTemplateCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -15,7 +15,7 @@ export const createProjectTemplate = defineProcedure('createProjectTemplate', cr
   const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const row = await insertProjectTemplate(tx, workspaceId, { name: input.name, description: input.description ?? null, taskBlueprints: blueprintRecords(input.taskBlueprints ?? []) }, now);
     const result = versionedProjectTemplate(row);
     await op.emit(tx, {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findProject, findProjectTemplate, findTask, insertProject, insertSkeletonTasks, inTransaction, type SkeletonTask, type TaskBlueprintRecord } from '@workcell/db';
+import { findProject, findProjectTemplate, findTask, insertProject, insertSkeletonTasks, type SkeletonTask, type TaskBlueprintRecord } from '@workcell/db';
 import { ProjectTemplateInstantiation } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
 import { requireTypeGrant } from '../kernel/grants.js';
@@ -39,7 +39,7 @@ export const instantiateProjectTemplate = defineProcedure('instantiateProjectTem
   requireTypeGrant(auth, 'project', 'write', 'projects');
   const workspaceId = auth.workspaceId;
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const template = await findProjectTemplate(tx, workspaceId, id);
     if (!template) throw new DomainError('not_found', 'project template not found');
     if (template.archivedAt !== null) throw new DomainError('conflict', 'the project template is archived; restore it before instantiating it');

@@ -1,6 +1,6 @@
 import type { TaskBlueprint } from '@workcell/registry';
 import type { z } from 'zod';
-import { findProjectTemplate, type GuardedOutcome, inTransaction, type ProjectTemplateRecord, type TaskBlueprintRecord, type Tx } from '@workcell/db';
+import { findProjectTemplate, type GuardedOutcome, type ProjectTemplateRecord, type TaskBlueprintRecord, type Tx } from '@workcell/db';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
@@ -72,7 +72,7 @@ export async function writeProjectTemplate(op: Operation, input: GuardedTemplate
   const workspaceId = op.auth.workspaceId;
   const id = templateId(op.auth, input.id, 'write');
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const outcome = await input.write(tx, workspaceId, id, now);
     if (outcome !== 'updated') throw ifMatchFailure(outcome, 'project template', input.stateConflict);
     const result = versionedProjectTemplate((await findProjectTemplate(tx, workspaceId, id))!);

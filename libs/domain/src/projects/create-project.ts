@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inTransaction, insertProject } from '@workcell/db';
+import { insertProject } from '@workcell/db';
 import { ProjectCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
@@ -15,7 +15,7 @@ export const createProject = defineProcedure('createProject', createProjectInput
   const attributes = input;
   const workspaceId = auth.workspaceId;
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     await assertProjectReferences(tx, workspaceId, attributes);
     const changes = projectChanges(attributes);
     const row = await insertProject(tx, workspaceId, { ...changes, name: attributes.name, tagIds: changes.tagIds ?? [] }, now);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hasActiveLifecycleOperation, inTransaction, insertLifecycleOperation, type LifecycleKind, type LifecycleOperationRecord, lockProjectLifecycleState } from '@workcell/db';
+import { hasActiveLifecycleOperation, insertLifecycleOperation, type LifecycleKind, type LifecycleOperationRecord, lockProjectLifecycleState } from '@workcell/db';
 import { requireGrant } from '../kernel/grants.js';
 import { requireProjectAccess } from '../kernel/visibility.js';
 import { isUuid } from '../kernel/ids.js';
@@ -72,7 +72,7 @@ export async function requestProjectLifecycle(op: Operation, kind: LifecycleKind
   if (!isUuid(rawId)) throw new DomainError('not_found', 'project not found');
   const projectId = rawId.toLowerCase();
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const project = await lockProjectLifecycleState(tx, workspaceId, projectId);
     if (!project) throw new DomainError('not_found', 'project not found');
     await requireProjectAccess(tx, auth, projectId, 'write', 'project');

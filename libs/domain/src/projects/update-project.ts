@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findProject, inTransaction, updateProjectIfRevision } from '@workcell/db';
+import { findProject, updateProjectIfRevision } from '@workcell/db';
 import { ProjectUpdate } from '@workcell/registry';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
@@ -26,7 +26,7 @@ export const updateProject = defineProcedure('updateProject', updateProjectInput
   const changes = projectChanges(attributes);
   if (Object.keys(changes).length === 0) throw new DomainError('validation_failed', 'send at least one attribute', [{ pointer: '', message: 'Send at least one attribute.' }]);
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     await requireProjectAccess(tx, auth, id, 'write', 'project');
     await assertProjectReferences(tx, workspaceId, attributes);
     const outcome = await updateProjectIfRevision(tx, workspaceId, id, expectedRevision, changes, now);

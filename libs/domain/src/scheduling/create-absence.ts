@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { insertAbsence, inTransaction } from '@workcell/db';
+import { insertAbsence } from '@workcell/db';
 import { MemberAbsenceCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 
@@ -23,7 +23,7 @@ export const createAbsence = defineProcedure('createAbsence', createAbsenceInput
   const subject = await resolveSubject(op.database, auth, memberId);
   requireTypeGrant(auth, 'absence', 'write', 'absences');
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const values = await absenceValues(tx, workspaceId, subject, null, memberId === undefined ? { ...fields, status: undefined } : fields, memberId === undefined ? 'requested' : 'approved');
     const row = await insertAbsence(tx, workspaceId, subject.memberId, values);
     const result = versionedAbsence(row);

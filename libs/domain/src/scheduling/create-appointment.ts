@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { insertAppointment, inTransaction } from '@workcell/db';
+import { insertAppointment } from '@workcell/db';
 import { AppointmentCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 
@@ -22,7 +22,7 @@ export const createAppointment = defineProcedure('createAppointment', createAppo
   const subject = await resolveSubject(op.database, auth, memberId);
   requireTypeGrant(auth, 'appointment', 'write', 'appointments');
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const values = await appointmentValues(tx, workspaceId, null, fields);
     const row = await insertAppointment(tx, workspaceId, subject.memberId, values);
     const result = versionedAppointment(subject, row);

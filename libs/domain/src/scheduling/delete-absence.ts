@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { archiveAbsence, inTransaction } from '@workcell/db';
+import { archiveAbsence } from '@workcell/db';
 import { requireGrant } from '../kernel/grants.js';
 
 import { defineProcedure } from '../kernel/procedure.js';
@@ -18,7 +18,7 @@ export const deleteAbsence = defineProcedure('deleteAbsence', deleteAbsenceInput
   const workspaceId = auth.workspaceId;
   const subject = await resolveSubject(op.database, auth, memberId);
   const now = op.now();
-  await inTransaction(op.database, async (tx) => {
+  await op.transaction(async (tx) => {
     const current = await findAbsenceOr404(tx, workspaceId, subject, id);
     // After the lookup: another member's absence is 404 on this calendar whatever a grant says of it.
     requireGrant(auth, 'absence', current.id, 'write', 'absence');

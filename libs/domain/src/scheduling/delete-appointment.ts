@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { archiveAppointment, inTransaction } from '@workcell/db';
+import { archiveAppointment } from '@workcell/db';
 import { requireGrant } from '../kernel/grants.js';
 
 import { defineProcedure } from '../kernel/procedure.js';
@@ -18,7 +18,7 @@ export const deleteAppointment = defineProcedure('deleteAppointment', deleteAppo
   const workspaceId = auth.workspaceId;
   const subject = await resolveSubject(op.database, auth, memberId);
   const now = op.now();
-  await inTransaction(op.database, async (tx) => {
+  await op.transaction(async (tx) => {
     const current = await findAppointmentOr404(tx, workspaceId, subject, id);
     // After the lookup: another member's appointment is 404 on this calendar whatever a grant says of it.
     requireGrant(auth, 'appointment', current.id, 'write', 'appointment');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inTransaction, updateAbsenceIfRevision } from '@workcell/db';
+import { updateAbsenceIfRevision } from '@workcell/db';
 import { MemberAbsenceUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { requireGrant } from '../kernel/grants.js';
@@ -25,7 +25,7 @@ export const updateAbsence = defineProcedure('updateAbsence', updateAbsenceInput
   if (changed.length === 0) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
   const subject = await resolveSubject(op.database, auth, memberId);
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const current = await findAbsenceOr404(tx, workspaceId, subject, id);
     // After the lookup: another member's absence is 404 on this calendar whatever a grant says of it.
     requireGrant(auth, 'absence', current.id, 'write', 'absence');

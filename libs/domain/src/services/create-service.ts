@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { insertService, inTransaction } from '@workcell/db';
+import { insertService } from '@workcell/db';
 import { ServiceCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
@@ -15,7 +15,7 @@ export const createService = defineProcedure('createService', createServiceInput
   const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const row = await insertService(tx, workspaceId, { name: input.name, description: input.description ?? null, billable: input.billable ?? true, defaultRate: input.defaultRate ?? null });
     const result = versionedService(row);
     await op.emit(tx, {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findService, inTransaction, listServiceBillingRates, lockExistingMemberIds, replaceServiceBillingRatesIfRevision } from '@workcell/db';
+import { findService, listServiceBillingRates, lockExistingMemberIds, replaceServiceBillingRatesIfRevision } from '@workcell/db';
 import { ServiceBillingRatesReplace } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
@@ -24,7 +24,7 @@ export const replaceServiceBillingRates = defineProcedure('replaceServiceBilling
   const workspaceId = auth.workspaceId;
   const id = serviceIdOf(input.id);
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     await findServiceOr404(tx, workspaceId, id);
     const memberIds = [...new Set(input.rates.flatMap((r) => (r.memberId !== null && isUuid(r.memberId) ? [r.memberId.toLowerCase()] : [])))];
     const members = await lockExistingMemberIds(tx, workspaceId, memberIds);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findService, inTransaction, updateServiceIfRevision } from '@workcell/db';
+import { findService, updateServiceIfRevision } from '@workcell/db';
 import { ServiceCreate, ServiceUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -20,7 +20,7 @@ export const updateService = defineProcedure('updateService', updateServiceInput
   const workspaceId = auth.workspaceId;
   const id = serviceIdOf(input.id);
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const current = await findServiceOr404(tx, workspaceId, id);
     const values = {
       name: input.name ?? current.name,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { insertTag, inTransaction } from '@workcell/db';
+import { insertTag } from '@workcell/db';
 import { TagCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
@@ -15,7 +15,7 @@ export const createTag = defineProcedure('createTag', createTagInput, async (op,
   const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const row = await insertTag(tx, workspaceId, { name: input.name, color: input.color ?? null });
     const result = versionedTag(row);
     await op.emit(tx, { aggregateType: 'tag', aggregateId: row.id, eventType: 'tag.created', payload: { tag: { ...result.resource }, requestId }, occurredAt: now, result });

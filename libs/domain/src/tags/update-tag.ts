@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findTag, inTransaction, updateTagAttributes } from '@workcell/db';
+import { findTag, updateTagAttributes } from '@workcell/db';
 import { TagUpdate } from '@workcell/registry';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
@@ -22,7 +22,7 @@ export const updateTag = defineProcedure('updateTag', updateTagInput, async (op,
   if (!isUuid(input.id)) throw new DomainError('not_found', 'tag not found');
   const id = input.id.toLowerCase();
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const change = {
       ...(input.name === undefined ? {} : { name: input.name }),
       ...(input.color === undefined ? {} : { color: input.color }),

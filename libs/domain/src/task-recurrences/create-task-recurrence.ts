@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findTask, inTransaction, insertTaskRecurrence } from '@workcell/db';
+import { findTask, insertTaskRecurrence } from '@workcell/db';
 import { TaskRecurrenceCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { requireProjectAccess, viewerOf } from '../kernel/visibility.js';
@@ -28,7 +28,7 @@ export const createTaskRecurrence = defineProcedure('createTaskRecurrence', crea
   assertSchedule(schedule);
   const workspaceId = auth.workspaceId;
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const taskId = input.templateTaskId.toLowerCase();
     // The template as the caller may see it (task grants, project sharing); a series makes tasks in its project: editor or manager there.
     const template = isUuid(taskId) ? await findTask(tx, workspaceId, taskId, viewerOf(auth)) : null;

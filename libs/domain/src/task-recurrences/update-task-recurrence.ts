@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inTransaction, type TaskRecurrenceChanges, updateTaskRecurrenceIfRevision } from '@workcell/db';
+import { type TaskRecurrenceChanges, updateTaskRecurrenceIfRevision } from '@workcell/db';
 import { TaskRecurrenceUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { requireTypeGrant } from '../kernel/grants.js';
@@ -28,7 +28,7 @@ export const updateTaskRecurrence = defineProcedure('updateTaskRecurrence', upda
   const given = { rule: input.rule, startsOn: input.startsOn, timeZone: input.timeZone, status: input.status };
   if (Object.values(given).every((v) => v === undefined)) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const current = await findWritableTaskRecurrence(tx, auth, id);
     assertLive(current);
     const stored = scheduleOf(current);

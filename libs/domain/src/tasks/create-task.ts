@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Client, inTransaction, insertTask, newTask } from '@workcell/db';
+import { type Client, insertTask, newTask } from '@workcell/db';
 import { TaskCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
@@ -33,5 +33,5 @@ export const createTask = defineProcedure('createTask', createTaskInput, async (
     await insertTask(client, task, event);
     return view;
   };
-  return attributes.assigneeIds?.length ? inTransaction(op.database, write) : write(op.database);
+  return attributes.assigneeIds?.length ? op.transaction(write) : write(op.database);
 });

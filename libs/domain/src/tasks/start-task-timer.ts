@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findRunningTimer, findTask, inTransaction, insertRunningTimer } from '@workcell/db';
+import { findRunningTimer, findTask, insertRunningTimer } from '@workcell/db';
 import { TaskTimerStart } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -29,7 +29,7 @@ export const startTaskTimer = defineProcedure('startTaskTimer', startTaskTimerIn
   const workspaceId = auth.workspaceId;
   const taskId = taskIdOf(input.id);
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const task = await findTask(tx, workspaceId, taskId, viewerOf(auth));
     if (!task) throw taskNotFound();
     // The timer is a time entry in the task's project: adding one changes that project (editor or manager).

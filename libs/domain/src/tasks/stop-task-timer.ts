@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findTask, inTransaction, stopRunningTimer } from '@workcell/db';
+import { findTask, stopRunningTimer } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 
@@ -22,7 +22,7 @@ export const stopTaskTimer = defineProcedure('stopTaskTimer', stopTaskTimerInput
   const workspaceId = auth.workspaceId;
   const taskId = taskIdOf(input.id);
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     if (!(await findTask(tx, workspaceId, taskId, viewerOf(auth)))) throw taskNotFound();
     const entry = await stopRunningTimer(tx, workspaceId, memberId, taskId, now);
     if (!entry) throw new DomainError('timer_not_running', 'no timer of yours is running on this task');

@@ -1,4 +1,4 @@
-import { type Client, findTask, inTransaction, listExists, lockExistingMemberIds, projectExists, type TaskChanges, type TaskGuard, type TaskRecord, type Tx, updateTaskIfRevision } from '@workcell/db';
+import { type Client, findTask, listExists, lockExistingMemberIds, projectExists, type TaskChanges, type TaskGuard, type TaskRecord, type Tx, updateTaskIfRevision } from '@workcell/db';
 import { TaskCreate } from '@workcell/registry';
 
 import { requireGrant } from '../kernel/grants.js';
@@ -154,7 +154,7 @@ export async function writeTask(
   const workspaceId = auth.workspaceId;
   const id = taskIdOf(write.id);
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     // Sharing: the task's project now and, for a move, the project it goes to (kernel/visibility.ts).
     await requireResourceAccess(tx, auth, 'task', id, 'write', 'task');
     if (write.attributes.projectId != null) await requireProjectAccess(tx, auth, write.attributes.projectId, 'write', 'project', '/projectId');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { insertTimeEntry, inTransaction } from '@workcell/db';
+import { insertTimeEntry } from '@workcell/db';
 import { TimeEntryCreate } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -20,7 +20,7 @@ export const createTimeEntry = defineProcedure('createTimeEntry', createTimeEntr
   const { auth, requestId } = op;
   const workspaceId = auth.workspaceId;
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const values = await resolveTimeEntry(tx, auth, null, input, now);
     const row = await insertTimeEntry(tx, workspaceId, values, now);
     if (!row) throw new DomainError('timer_already_running', 'the member already has a running timer; stop it first');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findTimeEntry, inTransaction, setTimeEntryBillingIfRevision } from '@workcell/db';
+import { findTimeEntry, setTimeEntryBillingIfRevision } from '@workcell/db';
 import { TimeEntryBillingSet } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -22,7 +22,7 @@ export const setTimeEntryBilling = defineProcedure('setTimeEntryBilling', setTim
   const workspaceId = auth.workspaceId;
   const id = timeEntryIdOf(input.id);
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     // Sharing: changing an entry changes its project (its own, else its task's): editor or manager.
     await requireResourceAccess(tx, auth, 'time_entry', id, 'write', 'time entry');
     const outcome = await setTimeEntryBillingIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), { billable: input.billable, rate: input.billingRate });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findTimeEntry, inTransaction, updateTimeEntryIfRevision } from '@workcell/db';
+import { findTimeEntry, updateTimeEntryIfRevision } from '@workcell/db';
 import { TimeEntryCreate, TimeEntryUpdate } from '@workcell/registry';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -22,7 +22,7 @@ export const updateTimeEntry = defineProcedure('updateTimeEntry', updateTimeEntr
   const workspaceId = auth.workspaceId;
   const id = timeEntryIdOf(input.id);
   const now = op.now();
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     // Sharing: the entry's project now (its own, else its task's) must be one the caller may change; resolveTimeEntry checks the one it moves to.
     await requireResourceAccess(tx, auth, 'time_entry', id, 'write', 'time entry');
     const current = await findTimeEntryOr404(tx, workspaceId, id);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { insertWebhook, inTransaction, recordAudit } from '@workcell/db';
+import { insertWebhook, recordAudit } from '@workcell/db';
 import { WebhookCreate } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -21,7 +21,7 @@ export const createWebhook = defineProcedure('createWebhook', createWebhookInput
   const secret = generateSigningSecret();
   const { ciphertext, keyId } = encryptSigningSecret(op.config, workspaceId, secret);
   const now = op.now();
-  const row = await inTransaction(op.database, async (tx) => {
+  const row = await op.transaction(async (tx) => {
     const created = await insertWebhook(tx, workspaceId, {
       url,
       description: webhookDescription(input.description) ?? null,

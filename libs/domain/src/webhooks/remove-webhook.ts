@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { archiveWebhook, findWebhook, inTransaction, recordAudit } from '@workcell/db';
+import { archiveWebhook, findWebhook, recordAudit } from '@workcell/db';
 import { actorOf } from '../identity/actor.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
@@ -21,7 +21,7 @@ export const removeWebhook = defineProcedure('removeWebhook', removeWebhookInput
   if (!isUuid(input.id)) throw webhookNotFound();
   const id = input.id.toLowerCase();
   const now = op.now();
-  await inTransaction(op.database, async (tx) => {
+  await op.transaction(async (tx) => {
     if (!(await archiveWebhook(tx, workspaceId, id, auth.credential.id, now))) {
       if ((await isWebhookAdministrator(op, auth)) && (await findWebhook(tx, workspaceId, id, { administrator: true }))) {
         throw new DomainError('forbidden', 'only the credential that owns a subscription may remove it; an administrator may disable it (PATCH status "disabled")');

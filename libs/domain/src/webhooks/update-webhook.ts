@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { disableWebhooks, findWebhook, insertTestDelivery, inTransaction, recordAudit, recoverFailedDeliveries, updateWebhookIfRevision, type WebhookChanges } from '@workcell/db';
+import { disableWebhooks, findWebhook, insertTestDelivery, recordAudit, recoverFailedDeliveries, updateWebhookIfRevision, type WebhookChanges } from '@workcell/db';
 import { WEBHOOK_PREVIOUS_SECRET_DEFAULT_SECONDS, WEBHOOK_RECOVERY_DAYS, WebhookUpdate } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
@@ -61,7 +61,7 @@ export const updateWebhook = defineProcedure('updateWebhook', updateWebhookInput
   const recoverSince = recoveryStart(input.recoverSince, now);
   const sendTest = input.sendTestEvent === true;
   const actions = input.rotateSigningSecret !== undefined || recoverSince !== undefined || input.sendTestEvent !== undefined;
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const owned = await findWebhook(tx, workspaceId, id, ownerOf(auth));
     if (!owned) return disableAsAdministrator();
     // A status the subscription already has changes nothing about it (an administrator's reason stays).

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inTransaction, loadWorkspaceSettings, recordAudit, updateWorkspaceSettingsIfRevision } from '@workcell/db';
+import { loadWorkspaceSettings, recordAudit, updateWorkspaceSettingsIfRevision } from '@workcell/db';
 import { WorkspaceSettingsUpdate } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
@@ -28,7 +28,7 @@ export const updateWorkspaceSettings = defineProcedure('updateWorkspaceSettings'
     ...(input.defaultCurrency === undefined ? {} : { currency: input.defaultCurrency }),
     ...(input.dateFormat === undefined ? {} : { dateFormat: input.dateFormat }),
   };
-  return inTransaction(op.database, async (tx) => {
+  return op.transaction(async (tx) => {
     const before = await loadWorkspaceSettings(tx, workspaceId);
     const outcome = await updateWorkspaceSettingsIfRevision(tx, workspaceId, expectedRevision(input.expectedVersion), change);
     if (outcome !== 'updated') throw casFailure(outcome, 'workspace settings');
