@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { updateAutomationDefinitionIfRevision } from '@workcell/db';
 import { AutomationDefinitionUpdate } from '@workcell/registry';
+import { givenAttributes } from '../kernel/attributes.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 
-import { validationError } from '../roles/permission-model.js';
 import {
   assertFlow,
   assertLive,
@@ -31,8 +31,7 @@ export const updateAutomationDefinition = defineProcedure('updateAutomationDefin
   const { auth, requestId } = op;
   const id = automationIdOf(input.id, automationDefinitionNotFound);
   const given = { name: input.name, description: input.description, trigger: input.trigger, steps: input.steps };
-  const changed = Object.keys(given).filter((k) => given[k as keyof typeof given] !== undefined);
-  if (changed.length === 0) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
+  const changed = givenAttributes(given);
   const now = op.now();
   return op.transaction(async (tx) => {
     const current = await findAutomationDefinitionOr404(tx, auth, id);

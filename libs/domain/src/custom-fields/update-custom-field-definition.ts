@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { customFieldKindsInUse, customFieldOptionsInUse, lockCustomFieldDefinition, updateCustomFieldDefinitionIfRevision } from '@workcell/db';
 import { CustomFieldDefinitionUpdate } from '@workcell/registry';
+import { nothingToChange } from '../kernel/attributes.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 
 import { defineProcedure } from '../kernel/procedure.js';
 import { targetTypeOf } from '../kernel/targets.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { validationError } from '../roles/permission-model.js';
 import {
   assertOptionsFit,
   customFieldDefinitionIdOf,
@@ -42,7 +42,7 @@ export const updateCustomFieldDefinition = defineProcedure('updateCustomFieldDef
     ...(input.required === undefined ? {} : { required: input.required }),
     ...(options === undefined ? {} : { options }),
   };
-  if (Object.keys(change).length === 0) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
+  if (Object.keys(change).length === 0) throw nothingToChange();
   const expected = expectedRevision(input.expectedVersion);
   const now = op.now();
   return op.transaction(async (tx) => {

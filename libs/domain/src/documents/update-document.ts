@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { updateDocumentIfRevision } from '@workcell/db';
 import { DocumentUpdate } from '@workcell/registry';
+import { nothingToChange } from '../kernel/attributes.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { validationError } from '../roles/permission-model.js';
 
 import { requireResourceAccess } from '../kernel/visibility.js';
 import { assertContentWithinBound, documentChanges, documentEventView, documentIdOf, type DocumentView, findDocumentOr404, versionedDocument } from './view.js';
@@ -26,7 +26,7 @@ export const updateDocument = defineProcedure('updateDocument', updateDocumentIn
   const id = documentIdOf(input.id);
   assertContentWithinBound(input);
   const change = documentChanges(input);
-  if (Object.keys(change).length === 0) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
+  if (Object.keys(change).length === 0) throw nothingToChange();
   const now = op.now();
   return op.transaction(async (tx) => {
     await requireResourceAccess(tx, auth, 'document', id, 'write', 'document');

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { renameFile } from '@workcell/db';
 import { FileUpdate } from '@workcell/registry';
+import { nothingToChange } from '../kernel/attributes.js';
 import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 
-import { validationError } from '../roles/permission-model.js';
 import { fileIdOf, fileNotFound, type FileView, findFileOr404, versionedFile } from './view.js';
 
 export const updateFileInput = z.object({ id: z.string().max(64), ...FileUpdate.shape }).strict();
@@ -20,7 +20,7 @@ export const updateFile = defineProcedure('updateFile', updateFileInput, async (
   const workspaceId = auth.workspaceId;
   const id = fileIdOf(input.id);
   const name = input.name;
-  if (name === undefined) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
+  if (name === undefined) throw nothingToChange();
   const now = op.now();
   return op.transaction(async (tx) => {
     if (!(await renameFile(tx, workspaceId, id, name))) throw fileNotFound();

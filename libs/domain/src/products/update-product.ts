@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { updateProductIfRevision } from '@workcell/db';
 import { ProductUpdate } from '@workcell/registry';
+import { nothingToChange } from '../kernel/attributes.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { validationError } from '../roles/permission-model.js';
 
 import { assertFinanceWrite, findProductOr404, productChanges, productEventView, productIdOf, type ProductView, versionedProduct } from './view.js';
 
@@ -26,7 +26,7 @@ export const updateProduct = defineProcedure('updateProduct', updateProductInput
   return op.transaction(async (tx) => {
     await findProductOr404(tx, workspaceId, id);
     const change = await productChanges(tx, auth, input);
-    if (Object.keys(change).length === 0) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
+    if (Object.keys(change).length === 0) throw nothingToChange();
     const outcome = await updateProductIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), change);
     if (outcome !== 'updated') throw casFailure(outcome, 'product');
     const row = await findProductOr404(tx, workspaceId, id);

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { updateAbsenceIfRevision } from '@workcell/db';
 import { MemberAbsenceUpdate } from '@workcell/registry';
+import { givenAttributes } from '../kernel/attributes.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { requireGrant } from '../kernel/grants.js';
 
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { validationError } from '../roles/permission-model.js';
 import { absenceValues, type AbsenceView, absenceView, assertOwnChangeable, findAbsenceOr404, versionedAbsence } from './absence-view.js';
 import { resolveSubject } from './subject.js';
 
@@ -21,8 +21,7 @@ export const updateAbsence = defineProcedure('updateAbsence', updateAbsenceInput
   const { auth, requestId } = op;
   const { memberId, id, expectedVersion, ...fields } = input;
   const workspaceId = auth.workspaceId;
-  const changed = Object.keys(fields).filter((key) => fields[key as keyof typeof fields] !== undefined);
-  if (changed.length === 0) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
+  const changed = givenAttributes(fields);
   const subject = await resolveSubject(op.database, auth, memberId);
   const now = op.now();
   return op.transaction(async (tx) => {

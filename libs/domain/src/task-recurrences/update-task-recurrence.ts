@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { type TaskRecurrenceChanges, updateTaskRecurrenceIfRevision } from '@workcell/db';
 import { TaskRecurrenceUpdate } from '@workcell/registry';
+import { nothingToChange } from '../kernel/attributes.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 
-import { validationError } from '../roles/permission-model.js';
 import { assertSchedule, cursorFrom, type Schedule } from './rule.js';
 import { assertLive, findTaskRecurrenceOr404, findWritableTaskRecurrence, scheduleOf, taskRecurrenceEventView, taskRecurrenceIdOf, type TaskRecurrenceView, versionedTaskRecurrence } from './view.js';
 
@@ -26,7 +26,7 @@ export const updateTaskRecurrence = defineProcedure('updateTaskRecurrence', upda
   const workspaceId = auth.workspaceId;
   const id = taskRecurrenceIdOf(input.id);
   const given = { rule: input.rule, startsOn: input.startsOn, timeZone: input.timeZone, status: input.status };
-  if (Object.values(given).every((v) => v === undefined)) throw validationError('nothing to change: name at least one attribute', [{ pointer: '', message: 'at least one attribute is required' }]);
+  if (Object.values(given).every((v) => v === undefined)) throw nothingToChange();
   const now = op.now();
   return op.transaction(async (tx) => {
     const current = await findWritableTaskRecurrence(tx, auth, id);
