@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { CREDENTIAL_KINDS } from '@workcell/credentials';
-import { type CredentialMetaRow, memberPermissionKeys } from '@workcell/db';
+import { type CredentialMetaRow, type CredentialOwner, findOwnedCredential, memberPermissionKeys, rotateOwnedCredential } from '@workcell/db';
 import { ScopeList } from '@workcell/registry';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { DomainError } from '../kernel/errors.js';
-import type { ProcedureContext } from '../kernel/procedure.js';
+import type { Operation, ProcedureContext } from '../kernel/procedure.js';
+import { actorOf } from '../identity/actor.js';
+import { isUuid } from '../kernel/ids.js';
 
 /**
  * What the credential and service-account procedures share: the authenticated caller as input (so the auth
@@ -143,4 +145,32 @@ export function credentialView(row: CredentialMetaRow, now: Date): CredentialVie
 export function serviceAccountCredentialView(row: CredentialMetaRow, now: Date): ServiceAccountCredentialView {
   const { id, ...rest } = credentialView(row, now);
   return { id, serviceAccountId: row.serviceAccountId ?? '', ...rest };
+}
+
+/**
+ * Rotates one of `owner`'s credentials (rotateCredential, rotateServiceAccountCredential): a successor is minted and
+ * the credential revoked in one transaction. Another owner's or an unknown id is 404; the caller must be able to grant
+ * every scope of it (it hands out a secret for them); only an active credential rotates (409 conflict).
+ */
+export async function rotateOwned(
+  op: Operation,
+  owner: CredentialOwner,
+  credentialId: string,
+  expiresAt: string | null | undefined,
+  now: Date,
+): Promise<{ credential: CredentialMetaRow; token: string }> {
+  const { auth } = op;
+  const current = isUuid(credentialId) ? await findOwnedCredential(op.database, auth.workspaceId, owner, credentialId) : null;
+  if (!current) throw notFound('credential');
+  assertMayGrant(auth, current.scopes);
+  const rotated = await rotateOwnedCredential(op.database, op.config, {
+    workspaceId: auth.workspaceId,
+    owner,
+    credentialId: current.id,
+    expiresAt: expiryOf(expiresAt, now),
+    actor: actorOf(auth, op.requestId),
+    now,
+  });
+  if (!rotated) throw new DomainError('conflict', 'only an active credential can be rotated; create a new one instead');
+  return rotated;
 }
