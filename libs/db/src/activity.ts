@@ -1,7 +1,7 @@
 import { Prisma } from './generated/prisma/client.js';
 import type { EventActor } from './outbox.js';
 import type { TargetKind } from './targets.js';
-import { readRows, type SqlClient } from './transactions.js';
+import type { Db } from './database.js';
 
 /**
  * A target's activity, read from the event log (outbox_events), never from a second record: the target's own
@@ -42,7 +42,7 @@ type Row = { id: string; sequence: string; aggregate_type: string; event_type: s
  * outbox_events_aggregate_sequence_idx, its comments' on the SQL-only outbox_events_comment_target_idx, whose
  * expressions the second branch repeats verbatim), so a page costs the same however long the history.
  */
-export async function listTargetEventsPage(client: SqlClient, workspaceId: string, query: TargetEventQuery, afterSequence: bigint | undefined, take: number): Promise<TargetEventRecord[]> {
+export async function listTargetEventsPage(client: Db, workspaceId: string, query: TargetEventQuery, afterSequence: bigint | undefined, take: number): Promise<TargetEventRecord[]> {
   const after = (afterSequence ?? 0n).toString();
   const filters = Prisma.sql`${query.actorId === undefined ? Prisma.empty : Prisma.sql` AND o.actor_id = ${query.actorId}::uuid`}${
     query.from === undefined ? Prisma.empty : Prisma.sql` AND o.occurred_at >= ${query.from}::timestamptz`
@@ -63,9 +63,7 @@ export async function listTargetEventsPage(client: SqlClient, workspaceId: strin
        ORDER BY o.sequence LIMIT ${take})`);
   }
   if (branches.length === 0) return [];
-  const rows = await readRows<Row>(
-    client,
-    // ORDER BY names the column of the union, not the text alias of the same name (which would order 10000 before 8199).
+  const rows = await client.rows<Row>( // ORDER BY names the column of the union, not the text alias of the same name (which would order 10000 before 8199).
     Prisma.sql`SELECT e.id::text AS id, e.sequence::text AS sequence, e.aggregate_type, e.event_type, e.payload, e.occurred_at, e.actor_type, e.actor_id::text AS actor_id
       FROM (${Prisma.join(branches, ' UNION ALL ')}) e
      ORDER BY e.sequence LIMIT ${take}`,

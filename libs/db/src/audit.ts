@@ -1,6 +1,6 @@
 import type { EventActor } from './outbox.js';
-import { inTransaction, type Tx } from './transactions.js';
-import type { Database } from './database.js';
+import type { Database, Db } from './database.js';
+import { inTransaction } from './transactions.js';
 
 export interface AuditActor {
   readonly credentialId: string | null;
@@ -27,8 +27,8 @@ export interface AuditEntry {
 }
 
 /** Records a credential or permission change in the same transaction as the change itself. */
-export async function recordAudit(tx: Tx, entry: AuditEntry): Promise<void> {
-  await tx.auditEvent.create({
+export async function recordAudit(tx: Db, entry: AuditEntry): Promise<void> {
+  await tx.prisma.auditEvent.create({
     data: {
       workspaceId: entry.workspaceId,
       actorCredentialId: entry.actor.credentialId,

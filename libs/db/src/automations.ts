@@ -1,8 +1,8 @@
 import { Prisma } from './generated/prisma/client.js';
-import type { Database } from './database.js';
+import type { Database, Db } from './database.js';
 import { pageIds } from './keyset.js';
 import { setArchivedAt, updateIfRevision } from './revisioned-rows.js';
-import { type CasOutcome, type Client, clientOf, readRows, type SqlClient, type Tx } from './transactions.js';
+import { type CasOutcome } from './transactions.js';
 
 /**
  * Automations (issue 14, docs/automations.md). Every query is scoped by the workspace id. A definition's draft
@@ -45,20 +45,20 @@ const definitionSelect = {
   updatedAt: true,
 } as const satisfies Prisma.AutomationDefinitionSelect;
 
-export async function findAutomationDefinition(client: Client, workspaceId: string, id: string): Promise<AutomationDefinitionRecord | null> {
-  return clientOf(client).automationDefinition.findFirst({ where: { workspaceId, id }, select: definitionSelect });
+export async function findAutomationDefinition(client: Db, workspaceId: string, id: string): Promise<AutomationDefinitionRecord | null> {
+  return client.prisma.automationDefinition.findFirst({ where: { workspaceId, id }, select: definitionSelect });
 }
 
 /** One keyset page of the workspace's unarchived definitions in id order; `published`: only those with (or without) a published version. */
 export async function listAutomationDefinitionsPage(
-  client: Client,
+  client: Db,
   workspaceId: string,
   filter: { published?: boolean | undefined },
   afterId: string | undefined,
   take: number,
 ): Promise<AutomationDefinitionRecord[]> {
   const published = filter.published === undefined ? {} : { publishedVersion: filter.published ? { not: null } : null };
-  return clientOf(client).automationDefinition.findMany({ where: { workspaceId, archivedAt: null, ...published, ...pageIds(afterId) }, orderBy: { id: 'asc' }, take, select: definitionSelect });
+  return client.prisma.automationDefinition.findMany({ where: { workspaceId, archivedAt: null, ...published, ...pageIds(afterId) }, orderBy: { id: 'asc' }, take, select: definitionSelect });
 }
 
 export interface AutomationDraft {
@@ -68,26 +68,26 @@ export interface AutomationDraft {
   readonly steps?: readonly object[];
 }
 
-export async function insertAutomationDefinition(tx: Tx, workspaceId: string, draft: Required<AutomationDraft>): Promise<AutomationDefinitionRecord> {
-  return tx.automationDefinition.create({
+export async function insertAutomationDefinition(tx: Db, workspaceId: string, draft: Required<AutomationDraft>): Promise<AutomationDefinitionRecord> {
+  return tx.prisma.automationDefinition.create({
     data: { workspaceId, name: draft.name, description: draft.description, trigger: draft.trigger as Prisma.InputJsonObject, steps: draft.steps as Prisma.InputJsonArray },
     select: definitionSelect,
   });
 }
 
 /** Compare-and-set of the draft: one `UPDATE … WHERE revision = $expected` (the published versions are untouched). */
-export async function updateAutomationDefinitionIfRevision(tx: Tx, workspaceId: string, id: string, expectedRevision: number, draft: AutomationDraft): Promise<CasOutcome> {
+export async function updateAutomationDefinitionIfRevision(tx: Db, workspaceId: string, id: string, expectedRevision: number, draft: AutomationDraft): Promise<CasOutcome> {
   const data = {
     ...(draft.name === undefined ? {} : { name: draft.name }),
     ...(draft.description === undefined ? {} : { description: draft.description }),
     ...(draft.trigger === undefined ? {} : { trigger: draft.trigger as Prisma.InputJsonObject }),
     ...(draft.steps === undefined ? {} : { steps: draft.steps as Prisma.InputJsonArray }),
   };
-  return updateIfRevision(tx.automationDefinition, workspaceId, id, expectedRevision, data);
+  return updateIfRevision(tx.prisma.automationDefinition, workspaceId, id, expectedRevision, data);
 }
 
-export async function setAutomationDefinitionArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
-  return setArchivedAt(tx.automationDefinition, workspaceId, id, archivedAt);
+export async function setAutomationDefinitionArchived(tx: Db, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  return setArchivedAt(tx.prisma.automationDefinition, workspaceId, id, archivedAt);
 }
 
 export interface AutomationVersionRecord {
@@ -109,30 +109,26 @@ const versionColumns = Prisma.sql`id::text AS id, definition_id::text AS "defini
  * nothing. Null when nothing was published (the caller finds out why).
  */
 export async function publishAutomationDefinition(
-  tx: Tx,
+  tx: Db,
   workspaceId: string,
   id: string,
   expectedRevision: number,
   publisher: { credentialId: string; note: string | null },
   now: Date,
 ): Promise<AutomationVersionRecord | null> {
-  const rows = await readRows<AutomationVersionRecord>(
-    tx,
-    Prisma.sql`WITH published AS (
+  const rows = await tx.rows<AutomationVersionRecord>(Prisma.sql`WITH published AS (
         UPDATE automation_definitions SET published_version = COALESCE(published_version, 0) + 1, owner_credential_id = ${publisher.credentialId}::uuid,
                revision = revision + 1, updated_at = ${now}::timestamptz
          WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid AND revision = ${expectedRevision} AND archived_at IS NULL
         RETURNING published_version, trigger, steps)
       INSERT INTO automation_versions (workspace_id, definition_id, version, body, note, created_by_credential_id, created_at)
       SELECT ${workspaceId}::uuid, ${id}::uuid, published_version, jsonb_build_object('trigger', trigger, 'steps', steps), ${publisher.note}, ${publisher.credentialId}::uuid, ${now}::timestamptz FROM published
-      RETURNING ${versionColumns}`,
-  );
+      RETURNING ${versionColumns}`);
   return rows[0] ?? null;
 }
 
-export async function findAutomationVersion(client: SqlClient | Database, workspaceId: string, definitionId: string, number: number): Promise<AutomationVersionRecord | null> {
-  const rows = await readRows<AutomationVersionRecord>(
-    client,
+export async function findAutomationVersion(client: Db | Database, workspaceId: string, definitionId: string, number: number): Promise<AutomationVersionRecord | null> {
+  const rows = await client.rows<AutomationVersionRecord>(
     Prisma.sql`SELECT ${versionColumns} FROM automation_versions WHERE workspace_id = ${workspaceId}::uuid AND definition_id = ${definitionId}::uuid AND version = ${number}`,
   );
   return rows[0] ?? null;
@@ -140,11 +136,8 @@ export async function findAutomationVersion(client: SqlClient | Database, worksp
 
 /** One keyset page of a definition's versions in id order (publication order: ids are UUIDv7). */
 export async function listAutomationVersionsPage(client: Database, workspaceId: string, definitionId: string, afterId: string | undefined, take: number): Promise<AutomationVersionRecord[]> {
-  return readRows<AutomationVersionRecord>(
-    client,
-    Prisma.sql`SELECT ${versionColumns} FROM automation_versions WHERE workspace_id = ${workspaceId}::uuid AND definition_id = ${definitionId}::uuid
-      ${afterId === undefined ? Prisma.empty : Prisma.sql`AND id > ${afterId}::uuid`} ORDER BY id LIMIT ${take}`,
-  );
+  return client.rows<AutomationVersionRecord>(Prisma.sql`SELECT ${versionColumns} FROM automation_versions WHERE workspace_id = ${workspaceId}::uuid AND definition_id = ${definitionId}::uuid
+      ${afterId === undefined ? Prisma.empty : Prisma.sql`AND id > ${afterId}::uuid`} ORDER BY id LIMIT ${take}`);
 }
 
 export interface AutomationRunRecord {
@@ -169,14 +162,14 @@ const runColumns = Prisma.sql`id::text AS id, workspace_id::text AS "workspaceId
   event_id::text AS "eventId", event_type AS "eventType", status::text AS status, steps_completed AS "stepsCompleted", depth, resume_at AS "resumeAt", error,
   started_at AS "startedAt", finished_at AS "endedAt", aborted_by_credential_id::text AS "abortedByCredentialId", updated_at AS "updatedAt"`;
 
-export async function findAutomationRun(client: SqlClient | Database, workspaceId: string, id: string): Promise<AutomationRunRecord | null> {
-  const rows = await readRows<AutomationRunRecord>(client, Prisma.sql`SELECT ${runColumns} FROM automation_runs WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid`);
+export async function findAutomationRun(client: Db | Database, workspaceId: string, id: string): Promise<AutomationRunRecord | null> {
+  const rows = await client.rows<AutomationRunRecord>(Prisma.sql`SELECT ${runColumns} FROM automation_runs WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid`);
   return rows[0] ?? null;
 }
 
 /** The run locked for the rest of the transaction (a step's transaction, an abort): they take turns on the row. */
-export async function lockAutomationRun(tx: SqlClient, workspaceId: string, id: string): Promise<AutomationRunRecord | null> {
-  const rows = await readRows<AutomationRunRecord>(tx, Prisma.sql`SELECT ${runColumns} FROM automation_runs WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid FOR UPDATE`);
+export async function lockAutomationRun(tx: Db, workspaceId: string, id: string): Promise<AutomationRunRecord | null> {
+  const rows = await tx.rows<AutomationRunRecord>(Prisma.sql`SELECT ${runColumns} FROM automation_runs WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid FOR UPDATE`);
   return rows[0] ?? null;
 }
 
@@ -188,13 +181,10 @@ export async function listAutomationRunsPage(
   afterId: string | undefined,
   take: number,
 ): Promise<AutomationRunRecord[]> {
-  return readRows<AutomationRunRecord>(
-    client,
-    Prisma.sql`SELECT ${runColumns} FROM automation_runs WHERE workspace_id = ${workspaceId}::uuid
+  return client.rows<AutomationRunRecord>(Prisma.sql`SELECT ${runColumns} FROM automation_runs WHERE workspace_id = ${workspaceId}::uuid
       ${filter.definitionId === undefined ? Prisma.empty : Prisma.sql`AND definition_id = ${filter.definitionId}::uuid`}
       ${filter.status === undefined ? Prisma.empty : Prisma.sql`AND status = ${filter.status}::automation_run_status`}
-      ${afterId === undefined ? Prisma.empty : Prisma.sql`AND id > ${afterId}::uuid`} ORDER BY id LIMIT ${take}`,
-  );
+      ${afterId === undefined ? Prisma.empty : Prisma.sql`AND id > ${afterId}::uuid`} ORDER BY id LIMIT ${take}`);
 }
 
 /** A published, unarchived definition as the relay matches events against it (its published version's trigger). */
@@ -207,15 +197,12 @@ export interface TriggerableAutomation {
 }
 
 /** The published, unarchived definitions of these workspaces with the trigger of their latest version. */
-export async function triggerableAutomationsOf(client: SqlClient, workspaceIds: readonly string[]): Promise<TriggerableAutomation[]> {
+export async function triggerableAutomationsOf(client: Db, workspaceIds: readonly string[]): Promise<TriggerableAutomation[]> {
   if (workspaceIds.length === 0) return [];
-  return readRows<TriggerableAutomation>(
-    client,
-    Prisma.sql`SELECT d.workspace_id::text AS "workspaceId", d.id::text AS "definitionId", v.id::text AS "versionId", v.version AS "versionNumber", v.body -> 'trigger' AS trigger
+  return client.rows<TriggerableAutomation>(Prisma.sql`SELECT d.workspace_id::text AS "workspaceId", d.id::text AS "definitionId", v.id::text AS "versionId", v.version AS "versionNumber", v.body -> 'trigger' AS trigger
       FROM automation_definitions d
       JOIN automation_versions v ON v.workspace_id = d.workspace_id AND v.definition_id = d.id AND v.version = d.published_version
-     WHERE d.workspace_id = ANY(${[...workspaceIds]}::uuid[]) AND d.archived_at IS NULL`,
-  );
+     WHERE d.workspace_id = ANY(${[...workspaceIds]}::uuid[]) AND d.archived_at IS NULL`);
 }
 
 export interface NewAutomationRun {
@@ -234,19 +221,20 @@ export interface NewAutomationRun {
  * Inserts the runs whose (definition, event) has none yet, `running` (or `failed` with their error) from `now`;
  * returns the ids of the running ones it inserted. A relay run repeated after a rollback inserts nothing twice.
  */
-export async function insertAutomationRunsOnce(client: SqlClient, runs: readonly NewAutomationRun[], now: Date): Promise<{ workspaceId: string; id: string }[]> {
+export async function insertAutomationRunsOnce(client: Db, runs: readonly NewAutomationRun[], now: Date): Promise<{ workspaceId: string; id: string }[]> {
   if (runs.length === 0) return [];
   const values = runs.map(
     (r) => Prisma.sql`(${r.workspaceId}::uuid, ${r.definitionId}::uuid, ${r.versionId}::uuid, ${r.versionNumber}::int, ${r.eventId}::uuid, ${r.eventType}, ${r.depth}::int,
       ${r.error === null ? 'running' : 'failed'}::automation_run_status, ${r.error === null ? null : JSON.stringify(r.error)}::jsonb, ${now}::timestamptz, ${r.error === null ? null : now}::timestamptz)`,
   );
-  return readRows<{ workspaceId: string; id: string }>(
-    client,
-    Prisma.sql`INSERT INTO automation_runs (workspace_id, definition_id, version_id, version_number, event_id, event_type, depth, status, error, started_at, finished_at)
+  return client
+    .rows<{ workspaceId: string; id: string }>(
+      Prisma.sql`INSERT INTO automation_runs (workspace_id, definition_id, version_id, version_number, event_id, event_type, depth, status, error, started_at, finished_at)
       VALUES ${Prisma.join(values)}
       ON CONFLICT (workspace_id, definition_id, event_id) DO NOTHING
       RETURNING workspace_id::text AS "workspaceId", id::text AS id, status::text AS status`,
-  ).then((rows) => (rows as { workspaceId: string; id: string; status: string }[]).filter((r) => r.status === 'running').map(({ workspaceId, id }) => ({ workspaceId, id })));
+    )
+    .then((rows) => (rows as { workspaceId: string; id: string; status: string }[]).filter((r) => r.status === 'running').map(({ workspaceId, id }) => ({ workspaceId, id })));
 }
 
 /**
@@ -254,30 +242,25 @@ export async function insertAutomationRunsOnce(client: SqlClient, runs: readonly
  * that makes a step exactly-once, in the step's transaction. False when the run is no longer running or another
  * worker moved the cursor first (the step's transaction must then roll back).
  */
-export async function advanceAutomationRun(tx: SqlClient, workspaceId: string, id: string, from: number, resumeAt: Date | null, now: Date): Promise<boolean> {
-  const rows = await readRows<{ id: string }>(
-    tx,
-    Prisma.sql`UPDATE automation_runs SET steps_completed = ${from + 1}::int, resume_at = ${resumeAt}::timestamptz, updated_at = ${now}::timestamptz
-      WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid AND status = 'running' AND steps_completed = ${from}::int RETURNING id::text AS id`,
-  );
+export async function advanceAutomationRun(tx: Db, workspaceId: string, id: string, from: number, resumeAt: Date | null, now: Date): Promise<boolean> {
+  const rows = await tx.rows<{ id: string }>(Prisma.sql`UPDATE automation_runs SET steps_completed = ${from + 1}::int, resume_at = ${resumeAt}::timestamptz, updated_at = ${now}::timestamptz
+      WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid AND status = 'running' AND steps_completed = ${from}::int RETURNING id::text AS id`);
   return rows.length === 1;
 }
 
 /** Ends a running run (succeeded, failed with its error, or aborted by a credential); null when it was not running. */
 export async function endAutomationRun(
-  tx: SqlClient,
+  tx: Db,
   workspaceId: string,
   id: string,
   end: { status: Exclude<AutomationRunStatusValue, 'running'>; error: { code: string; message: string } | null; abortedByCredentialId?: string },
   now: Date,
 ): Promise<AutomationRunRecord | null> {
-  const rows = await readRows<AutomationRunRecord>(
-    tx,
-    Prisma.sql`UPDATE automation_runs SET status = ${end.status}::automation_run_status, error = ${end.error === null ? null : JSON.stringify(end.error)}::jsonb,
+  const rows =
+    await tx.rows<AutomationRunRecord>(Prisma.sql`UPDATE automation_runs SET status = ${end.status}::automation_run_status, error = ${end.error === null ? null : JSON.stringify(end.error)}::jsonb,
         finished_at = ${now}::timestamptz, updated_at = ${now}::timestamptz, resume_at = NULL,
         aborted_at = ${end.status === 'aborted' ? now : null}::timestamptz, aborted_by_credential_id = ${end.abortedByCredentialId ?? null}::uuid
-      WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid AND status = 'running' RETURNING ${runColumns}`,
-  );
+      WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid AND status = 'running' RETURNING ${runColumns}`);
   return rows[0] ?? null;
 }
 
@@ -287,10 +270,7 @@ export async function endAutomationRun(
  * commit and its continuation's enqueue). The caller enqueues them again under their deterministic job id.
  */
 export async function staleAutomationRuns(client: Database, before: Date, take: number): Promise<{ workspaceId: string; id: string; stepsCompleted: number }[]> {
-  return readRows(
-    client,
-    Prisma.sql`SELECT workspace_id::text AS "workspaceId", id::text AS id, steps_completed AS "stepsCompleted" FROM automation_runs
+  return client.rows(Prisma.sql`SELECT workspace_id::text AS "workspaceId", id::text AS id, steps_completed AS "stepsCompleted" FROM automation_runs
       WHERE status = 'running' AND updated_at < ${before}::timestamptz AND (resume_at IS NULL OR resume_at < ${before}::timestamptz)
-      ORDER BY updated_at LIMIT ${take}`,
-  );
+      ORDER BY updated_at LIMIT ${take}`);
 }

@@ -1,4 +1,4 @@
-import { type Client, clientOf, type Tx } from './transactions.js';
+import type { Db } from './database.js';
 import { pageIds } from './keyset.js';
 
 /**
@@ -44,20 +44,20 @@ function record(row: Row): CallNoteRecord {
 }
 
 /** One call note of the workspace, archived or not. */
-export async function findCallNote(client: Client, workspaceId: string, id: string): Promise<CallNoteRecord | null> {
-  const row = await clientOf(client).callNote.findFirst({ where: { workspaceId, id, contactId: { not: null } }, select });
+export async function findCallNote(client: Db, workspaceId: string, id: string): Promise<CallNoteRecord | null> {
+  const row = await client.prisma.callNote.findFirst({ where: { workspaceId, id, contactId: { not: null } }, select });
   return row ? record(row) : null;
 }
 
 /** One keyset page of the workspace's unarchived call notes in id order, optionally of one contact. */
 export async function listCallNotesPage(
-  client: Client,
+  client: Db,
   workspaceId: string,
   filter: { readonly contactId?: string | undefined; readonly onlyIds?: readonly string[] | null },
   afterId: string | undefined,
   take: number,
 ): Promise<CallNoteRecord[]> {
-  const rows = await clientOf(client).callNote.findMany({
+  const rows = await client.prisma.callNote.findMany({
     where: {
       workspaceId,
       archivedAt: null,
@@ -72,11 +72,11 @@ export async function listCallNotesPage(
 }
 
 export async function insertCallNote(
-  tx: Tx,
+  tx: Db,
   workspaceId: string,
   input: { contactId: string; author: { type: 'member' | 'service_account'; id: string }; content: string; occurredAt: Date },
 ): Promise<CallNoteRecord> {
-  const row = await tx.callNote.create({
+  const row = await tx.prisma.callNote.create({
     data: {
       workspaceId,
       contactId: input.contactId,
@@ -90,8 +90,8 @@ export async function insertCallNote(
 }
 
 /** Last-writer-wins update (the registry declares no precondition); false when the note is missing. */
-export async function updateCallNoteAttributes(tx: Tx, workspaceId: string, id: string, change: { content?: string; occurredAt?: Date }): Promise<boolean> {
-  const { count } = await tx.callNote.updateMany({
+export async function updateCallNoteAttributes(tx: Db, workspaceId: string, id: string, change: { content?: string; occurredAt?: Date }): Promise<boolean> {
+  const { count } = await tx.prisma.callNote.updateMany({
     where: { workspaceId, id, contactId: { not: null } },
     data: {
       ...(change.content === undefined ? {} : { content: change.content }),
@@ -103,8 +103,8 @@ export async function updateCallNoteAttributes(tx: Tx, workspaceId: string, id: 
 }
 
 /** Sets or clears `archived_at`; false when the note is missing or already in that state. */
-export async function setCallNoteArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
-  const { count } = await tx.callNote.updateMany({
+export async function setCallNoteArchived(tx: Db, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  const { count } = await tx.prisma.callNote.updateMany({
     where: { workspaceId, id, contactId: { not: null }, archivedAt: archivedAt === null ? { not: null } : null },
     data: { archivedAt, revision: { increment: 1 } },
   });

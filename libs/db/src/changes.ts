@@ -1,7 +1,7 @@
 import { ResourceType } from './generated/prisma/enums.js';
 import type { GrantResourceType } from './resource-grants.js';
 import { Prisma } from './generated/prisma/client.js';
-import { readRows, type SqlClient } from './transactions.js';
+import type { Db } from './database.js';
 import { eventReadableSql, type Viewer } from './visibility.js';
 
 /**
@@ -45,10 +45,10 @@ const changeRecord = (r: WindowRow): ChangeRecord => ({
 
 /**
  * The highest committed sequence of the workspace (0 before its first event); every event up to it is visible.
- * The feed's two statements go straight through pg (readRows): a follower reads on every commit it is woken for.
+ * The feed's two statements go straight through pg (Db.rows on the pool): a follower reads on every commit it is woken for.
  */
-export async function committedEventHead(client: SqlClient, workspaceId: string): Promise<bigint> {
-  const [row] = await readRows<{ last_sequence: string }>(client, Prisma.sql`SELECT last_sequence::text AS last_sequence FROM event_sequence_counters WHERE workspace_id = ${workspaceId}::uuid`);
+export async function committedEventHead(client: Db, workspaceId: string): Promise<bigint> {
+  const [row] = await client.rows<{ last_sequence: string }>(Prisma.sql`SELECT last_sequence::text AS last_sequence FROM event_sequence_counters WHERE workspace_id = ${workspaceId}::uuid`);
   return row ? BigInt(row.last_sequence) : 0n;
 }
 
@@ -57,15 +57,9 @@ export async function committedEventHead(client: SqlClient, workspaceId: string)
  * (visibility.ts, in the statement), in sequence order, at most `take`. The window bound keeps the
  * (workspace_id, sequence) index range scan short however sparse the matching types are.
  */
-export async function listOutboxWindow(
-  client: SqlClient,
-  workspaceId: string,
-  window: { after: bigint; upTo: bigint; eventTypes: readonly string[]; take: number; viewer: Viewer },
-): Promise<ChangeRecord[]> {
+export async function listOutboxWindow(client: Db, workspaceId: string, window: { after: bigint; upTo: bigint; eventTypes: readonly string[]; take: number; viewer: Viewer }): Promise<ChangeRecord[]> {
   if (window.eventTypes.length === 0 || window.upTo <= window.after) return [];
-  const rows = await readRows<WindowRow>(
-    client,
-    // ORDER BY names the column, not the text alias of the same name (which would order 10000 before 8199).
+  const rows = await client.rows<WindowRow>( // ORDER BY names the column, not the text alias of the same name (which would order 10000 before 8199).
     Prisma.sql`SELECT o.id::text AS id, o.sequence::text AS sequence, aggregate_type, aggregate_id::text AS aggregate_id, event_type, payload, occurred_at
       FROM outbox_events o
      WHERE o.workspace_id = ${workspaceId}::uuid AND o.sequence > ${window.after.toString()}::bigint AND o.sequence <= ${window.upTo.toString()}::bigint
@@ -80,14 +74,14 @@ export async function listOutboxWindow(
  * window is after < sequence <= min(after + span, head). A caught-up follower reads only this, on every commit.
  */
 export async function headAndFirstWindow(
-  client: SqlClient,
+  client: Db,
   workspaceId: string,
   window: { after: bigint; span: bigint; eventTypes: readonly string[]; take: number; viewer: Viewer },
 ): Promise<{ head: bigint; rows: ChangeRecord[] }> {
   if (window.eventTypes.length === 0) return { head: await committedEventHead(client, workspaceId), rows: [] };
-  const rows = await readRows<{ head: string } & { [K in keyof WindowRow]: WindowRow[K] | null }>(
-    client,
-    Prisma.sql`WITH head AS (SELECT COALESCE(max(last_sequence), 0) AS last FROM event_sequence_counters WHERE workspace_id = ${workspaceId}::uuid)
+  const rows = await client.rows<
+    { head: string } & { [K in keyof WindowRow]: WindowRow[K] | null }
+  >(Prisma.sql`WITH head AS (SELECT COALESCE(max(last_sequence), 0) AS last FROM event_sequence_counters WHERE workspace_id = ${workspaceId}::uuid)
     SELECT h.last::text AS head, w.id::text AS id, w.sequence::text AS sequence, w.aggregate_type, w.aggregate_id::text AS aggregate_id, w.event_type, w.payload, w.occurred_at
       FROM head h
       LEFT JOIN LATERAL (
@@ -97,8 +91,7 @@ export async function headAndFirstWindow(
            AND o.sequence <= LEAST(${window.after.toString()}::bigint + ${window.span.toString()}::bigint, h.last)
            AND o.event_type = ANY(${[...window.eventTypes]}::text[]) AND ${eventReadableSql(window.viewer)}
          ORDER BY o.sequence LIMIT ${window.take}) w ON true
-     ORDER BY w.sequence`,
-  );
+     ORDER BY w.sequence`);
   const head = BigInt(rows[0]!.head);
   return { head, rows: rows.flatMap((r) => (r.sequence === null ? [] : [changeRecord(r as WindowRow)])) };
 }

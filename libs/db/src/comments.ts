@@ -1,6 +1,6 @@
 import { Prisma } from './generated/prisma/client.js';
 import type { TargetKind } from './targets.js';
-import { readRows, type SqlClient, type Tx } from './transactions.js';
+import type { Db } from './database.js';
 import { resourceReadableSql, targetProjectSql, type Viewer } from './visibility.js';
 
 /**
@@ -63,9 +63,9 @@ const commentReadable = (viewer: Viewer) => resourceReadableSql('comment', Prism
  * One live comment of the workspace; null when it is missing or deleted, or (with a viewer) one it may not see.
  * Without a viewer: the platform's own read (after a write the caller was allowed to make).
  */
-export async function findComment(client: SqlClient, workspaceId: string, id: string, viewer: Viewer | null = null): Promise<CommentRecord | null> {
+export async function findComment(client: Db, workspaceId: string, id: string, viewer: Viewer | null = null): Promise<CommentRecord | null> {
   const visible = viewer === null ? Prisma.sql`true` : commentReadable(viewer);
-  const [row] = await readRows<Row>(client, Prisma.sql`SELECT ${COLUMNS} FROM comments c WHERE c.workspace_id = ${workspaceId}::uuid AND c.id = ${id}::uuid AND c.archived_at IS NULL AND ${visible}`);
+  const [row] = await client.rows<Row>(Prisma.sql`SELECT ${COLUMNS} FROM comments c WHERE c.workspace_id = ${workspaceId}::uuid AND c.id = ${id}::uuid AND c.archived_at IS NULL AND ${visible}`);
   return row ? record(row) : null;
 }
 
@@ -74,25 +74,22 @@ export async function findComment(client: SqlClient, workspaceId: string, id: st
  * (workspace_id, target_type, target_id, id).
  */
 export async function listCommentsPage(
-  client: SqlClient,
+  client: Db,
   workspaceId: string,
   target: { readonly kind: TargetKind; readonly id: string },
   afterId: string | undefined,
   take: number,
   viewer: Viewer,
 ): Promise<CommentRecord[]> {
-  const rows = await readRows<Row>(
-    client,
-    Prisma.sql`SELECT ${COLUMNS} FROM comments c
+  const rows = await client.rows<Row>(Prisma.sql`SELECT ${COLUMNS} FROM comments c
       WHERE c.workspace_id = ${workspaceId}::uuid AND c.target_type = ${target.kind}::comment_target_type AND c.target_id = ${target.id}::uuid AND c.archived_at IS NULL
         ${afterId === undefined ? Prisma.empty : Prisma.sql`AND c.id > ${afterId}::uuid`} AND ${commentReadable(viewer)}
-      ORDER BY c.id LIMIT ${take}`,
-  );
+      ORDER BY c.id LIMIT ${take}`);
   return rows.map(record);
 }
 
-export async function insertComment(tx: Tx, workspaceId: string, input: { targetType: TargetKind; targetId: string; author: CommentAuthor; body: string }): Promise<CommentRecord> {
-  const row = await tx.comment.create({
+export async function insertComment(tx: Db, workspaceId: string, input: { targetType: TargetKind; targetId: string; author: CommentAuthor; body: string }): Promise<CommentRecord> {
+  const row = await tx.prisma.comment.create({
     data: {
       workspaceId,
       targetType: input.targetType,
@@ -106,13 +103,13 @@ export async function insertComment(tx: Tx, workspaceId: string, input: { target
 }
 
 /** A new body, edited at `editedAt` (no precondition: the last writer wins); false when the comment is missing or deleted. */
-export async function updateCommentBody(tx: Tx, workspaceId: string, id: string, body: string, editedAt: Date): Promise<boolean> {
-  const { count } = await tx.comment.updateMany({ where: { workspaceId, id, ...live }, data: { body, editedAt, revision: { increment: 1 } } });
+export async function updateCommentBody(tx: Db, workspaceId: string, id: string, body: string, editedAt: Date): Promise<boolean> {
+  const { count } = await tx.prisma.comment.updateMany({ where: { workspaceId, id, ...live }, data: { body, editedAt, revision: { increment: 1 } } });
   return count === 1;
 }
 
 /** Deletes the comment (sets `archived_at`); false when it is missing or already deleted. */
-export async function markCommentDeleted(tx: Tx, workspaceId: string, id: string, at: Date): Promise<boolean> {
-  const { count } = await tx.comment.updateMany({ where: { workspaceId, id, ...live }, data: { archivedAt: at, revision: { increment: 1 } } });
+export async function markCommentDeleted(tx: Db, workspaceId: string, id: string, at: Date): Promise<boolean> {
+  const { count } = await tx.prisma.comment.updateMany({ where: { workspaceId, id, ...live }, data: { archivedAt: at, revision: { increment: 1 } } });
   return count === 1;
 }

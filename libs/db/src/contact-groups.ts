@@ -4,7 +4,7 @@ import { type TreeGroupFilter, type TreeGroupRecord, groupTree } from './group-t
 export type ContactGroupRecord = TreeGroupRecord;
 export type ContactGroupFilter = TreeGroupFilter;
 
-const tree = groupTree({ table: 'contact_groups', delegate: (tx) => tx.contactGroup });
+const tree = groupTree({ table: 'contact_groups', delegate: (tx) => tx.prisma.contactGroup });
 
 export const contactGroupAncestors = tree.ancestors;
 export const findContactGroup = tree.find;

@@ -1,6 +1,7 @@
 import { setArchivedAt } from './revisioned-rows.js';
 import { pageIds } from './keyset.js';
-import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
+import type { Db } from './database.js';
+import { type CasOutcome } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
 
 /**
@@ -76,8 +77,8 @@ function record(row: Row): ContactRecord {
 }
 
 /** One contact of the workspace, archived or not. */
-export async function findContact(client: Client, workspaceId: string, id: string): Promise<ContactRecord | null> {
-  const row = await clientOf(client).contact.findFirst({ where: { workspaceId, id }, select });
+export async function findContact(client: Db, workspaceId: string, id: string): Promise<ContactRecord | null> {
+  const row = await client.prisma.contact.findFirst({ where: { workspaceId, id }, select });
   return row ? record(row) : null;
 }
 
@@ -91,8 +92,8 @@ export interface ContactFilter {
 }
 
 /** One keyset page of the workspace's unarchived contacts in id order. */
-export async function listContactsPage(client: Client, workspaceId: string, filter: ContactFilter, afterId: string | undefined, take: number): Promise<ContactRecord[]> {
-  const rows = await clientOf(client).contact.findMany({
+export async function listContactsPage(client: Db, workspaceId: string, filter: ContactFilter, afterId: string | undefined, take: number): Promise<ContactRecord[]> {
+  const rows = await client.prisma.contact.findMany({
     where: {
       workspaceId,
       archivedAt: null,
@@ -109,14 +110,14 @@ export async function listContactsPage(client: Client, workspaceId: string, filt
 }
 
 /** The kind of an unarchived contact of the workspace, or null when there is none with that id. */
-export async function contactKindOf(client: Client, workspaceId: string, id: string): Promise<ContactKind | null> {
-  const row = await clientOf(client).contact.findFirst({ where: { workspaceId, id, archivedAt: null }, select: { kind: true } });
+export async function contactKindOf(client: Db, workspaceId: string, id: string): Promise<ContactKind | null> {
+  const row = await client.prisma.contact.findFirst({ where: { workspaceId, id, archivedAt: null }, select: { kind: true } });
   return row?.kind ?? null;
 }
 
 /** How many contacts (archived ones included) name this contact as their organization. */
-export async function countOrganizationPeople(tx: Tx, workspaceId: string, organizationId: string): Promise<number> {
-  return tx.contact.count({ where: { workspaceId, organizationId } });
+export async function countOrganizationPeople(tx: Db, workspaceId: string, organizationId: string): Promise<number> {
+  return tx.prisma.contact.count({ where: { workspaceId, organizationId } });
 }
 
 export interface ContactChanges {
@@ -143,17 +144,17 @@ function columns(change: ContactChanges) {
   };
 }
 
-async function replaceLinks(tx: Tx, workspaceId: string, contactId: string, groupIds: readonly string[]): Promise<void> {
-  await tx.contactGroupMembership.deleteMany({ where: { workspaceId, contactId } });
-  if (groupIds.length > 0) await tx.contactGroupMembership.createMany({ data: groupIds.map((contactGroupId) => ({ workspaceId, contactId, contactGroupId })) });
+async function replaceLinks(tx: Db, workspaceId: string, contactId: string, groupIds: readonly string[]): Promise<void> {
+  await tx.prisma.contactGroupMembership.deleteMany({ where: { workspaceId, contactId } });
+  if (groupIds.length > 0) await tx.prisma.contactGroupMembership.createMany({ data: groupIds.map((contactGroupId) => ({ workspaceId, contactId, contactGroupId })) });
 }
 
 export async function insertContact(
-  tx: Tx,
+  tx: Db,
   workspaceId: string,
   input: Required<Pick<ContactChanges, 'kind' | 'name'>> & ContactChanges & { contactGroupIds: readonly string[] },
 ): Promise<ContactRecord> {
-  const { id } = await tx.contact.create({
+  const { id } = await tx.prisma.contact.create({
     data: {
       workspaceId,
       kind: input.kind,
@@ -174,22 +175,22 @@ export async function insertContact(
  * `UPDATE … WHERE revision = $expected`; the link rows are replaced only when that update applied.
  */
 export async function updateContactIfRevision(
-  tx: Tx,
+  tx: Db,
   workspaceId: string,
   id: string,
   expectedRevision: number,
   change: ContactChanges & { contactGroupIds?: readonly string[] },
 ): Promise<CasOutcome> {
-  const { count } = await tx.contact.updateMany({
+  const { count } = await tx.prisma.contact.updateMany({
     where: { workspaceId, id, revision: expectedRevision },
     data: { ...columns(change), revision: { increment: 1 } },
   });
-  if (count !== 1) return (await tx.contact.count({ where: { workspaceId, id } })) > 0 ? 'version_conflict' : 'not_found';
+  if (count !== 1) return (await tx.prisma.contact.count({ where: { workspaceId, id } })) > 0 ? 'version_conflict' : 'not_found';
   if (change.contactGroupIds !== undefined) await replaceLinks(tx, workspaceId, id, change.contactGroupIds);
   return 'updated';
 }
 
 /** Sets or clears `archived_at`; false when the contact is missing or already in that state. */
-export function setContactArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
-  return setArchivedAt(tx.contact, workspaceId, id, archivedAt);
+export function setContactArchived(tx: Db, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  return setArchivedAt(tx.prisma.contact, workspaceId, id, archivedAt);
 }

@@ -2,8 +2,8 @@ import type { AppConfig } from '@workcell/config';
 import type { CredentialKind } from '@workcell/credentials';
 import { type AuditActor, recordAudit } from './audit.js';
 import { issueCredential } from './credentials.js';
-import { inTransaction, type Tx } from './transactions.js';
-import { assertChangingAuthorization, type Database } from './database.js';
+import { assertChangingAuthorization, type Database, type Db } from './database.js';
+import { inTransaction } from './transactions.js';
 import type { Prisma } from './generated/prisma/client.js';
 import { disableWebhooks, transferWebhooks } from './webhooks.js';
 
@@ -100,8 +100,8 @@ function ownerInput(owner: CredentialOwner): { kind: CredentialKind; memberId?: 
   return 'memberId' in owner ? { kind: 'personal_access_token', memberId: owner.memberId } : { kind: 'service_account', serviceAccountId: owner.serviceAccountId };
 }
 
-async function readMeta(tx: Tx, workspaceId: string, id: string): Promise<CredentialMetaRow> {
-  return tx.credential.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId, id } }, select: META_SELECT });
+async function readMeta(tx: Db, workspaceId: string, id: string): Promise<CredentialMetaRow> {
+  return tx.prisma.credential.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId, id } }, select: META_SELECT });
 }
 
 /** What the audit trail says about a credential: ids, kind, name, scopes and expiry; never its secret or verifier. */
@@ -163,7 +163,7 @@ export async function rotateOwnedCredential(
   return database.changeAuthorization(input.workspaceId, () =>
     inTransaction(database, async (tx) => {
       assertChangingAuthorization(input.workspaceId);
-      const { count } = await tx.credential.updateMany({
+      const { count } = await tx.prisma.credential.updateMany({
         where: { AND: [{ workspaceId: input.workspaceId, id: input.credentialId, ...ownerWhere(input.owner) }, statusWhere('active', input.now)] },
         data: { status: 'revoked', revokedAt: input.now, revision: { increment: 1 } },
       });
@@ -206,8 +206,8 @@ export async function revokeOwnedCredential(
     inTransaction(database, async (tx) => {
       assertChangingAuthorization(input.workspaceId);
       const where = { workspaceId: input.workspaceId, id: input.credentialId, ...ownerWhere(input.owner) };
-      const { count } = await tx.credential.updateMany({ where: { AND: [where, notRevokedWhere] }, data: { status: 'revoked', revokedAt: input.now, revision: { increment: 1 } } });
-      if (count === 0) return (await tx.credential.count({ where })) > 0 ? 'unchanged' : 'not_found';
+      const { count } = await tx.prisma.credential.updateMany({ where: { AND: [where, notRevokedWhere] }, data: { status: 'revoked', revokedAt: input.now, revision: { increment: 1 } } });
+      if (count === 0) return (await tx.prisma.credential.count({ where })) > 0 ? 'unchanged' : 'not_found';
       const row = await readMeta(tx, input.workspaceId, input.credentialId);
       await recordAudit(tx, {
         workspaceId: input.workspaceId,
@@ -228,12 +228,12 @@ export async function revokeOwnedCredential(
  * Revokes every unrevoked credential of a service account inside the caller's transaction, one audit event
  * each, and disables their webhook subscriptions (`owner_revoked`).
  */
-export async function revokeServiceAccountCredentials(tx: Tx, input: { workspaceId: string; serviceAccountId: string; actor: AuditActor; now: Date; reason: string }): Promise<string[]> {
+export async function revokeServiceAccountCredentials(tx: Db, input: { workspaceId: string; serviceAccountId: string; actor: AuditActor; now: Date; reason: string }): Promise<string[]> {
   assertChangingAuthorization(input.workspaceId);
   const where = { AND: [{ workspaceId: input.workspaceId, serviceAccountId: input.serviceAccountId }, notRevokedWhere] };
-  const rows = await tx.credential.findMany({ where, select: META_SELECT, orderBy: { id: 'asc' } });
+  const rows = await tx.prisma.credential.findMany({ where, select: META_SELECT, orderBy: { id: 'asc' } });
   if (rows.length === 0) return [];
-  await tx.credential.updateMany({ where: { AND: [where, { id: { in: rows.map((r) => r.id) } }] }, data: { status: 'revoked', revokedAt: input.now, revision: { increment: 1 } } });
+  await tx.prisma.credential.updateMany({ where: { AND: [where, { id: { in: rows.map((r) => r.id) } }] }, data: { status: 'revoked', revokedAt: input.now, revision: { increment: 1 } } });
   for (const row of rows) {
     await recordAudit(tx, {
       workspaceId: input.workspaceId,

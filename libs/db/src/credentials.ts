@@ -1,16 +1,16 @@
 import type { AppConfig } from '@workcell/config';
 import { type CredentialKind, generateFeedToken, generatePublicId, generateToken, verifierFor } from '@workcell/credentials';
 import { type AuditActor, recordAudit } from './audit.js';
-import { assertChangingAuthorization, type Database } from './database.js';
-import { inTransaction, type Tx } from './transactions.js';
+import { assertChangingAuthorization, type Database, type Db } from './database.js';
+import { inTransaction } from './transactions.js';
 import { disableWebhooks } from './webhooks.js';
 
 /** Mints a v0 team token, stores its verifier and lookup row, and returns the token (shown once). */
-export async function issueTeamToken(tx: Tx, config: AppConfig, input: { workspaceId: string; name: string; createdByMemberId?: string | null }): Promise<string> {
+export async function issueTeamToken(tx: Db, config: AppConfig, input: { workspaceId: string; name: string; createdByMemberId?: string | null }): Promise<string> {
   const token = generateToken('v0_team_token', config.region, config.cell);
   const verifier = verifierFor(config.credentialSecret, token);
-  const row = await tx.teamToken.create({ data: { workspaceId: input.workspaceId, name: input.name, verifier, createdByMemberId: input.createdByMemberId ?? null } });
-  await tx.credentialLookup.create({ data: { verifier, tokenType: 'team_token', workspaceId: input.workspaceId, tokenId: row.id } });
+  const row = await tx.prisma.teamToken.create({ data: { workspaceId: input.workspaceId, name: input.name, verifier, createdByMemberId: input.createdByMemberId ?? null } });
+  await tx.prisma.credentialLookup.create({ data: { verifier, tokenType: 'team_token', workspaceId: input.workspaceId, tokenId: row.id } });
   return token;
 }
 
@@ -30,12 +30,12 @@ export interface CredentialInput {
 }
 
 /** Mints a v1 credential, stores its verifier and lookup row, and returns its id and the token (shown once). */
-export async function issueCredential(tx: Tx, config: AppConfig, input: CredentialInput): Promise<{ id: string; token: string }> {
+export async function issueCredential(tx: Db, config: AppConfig, input: CredentialInput): Promise<{ id: string; token: string }> {
   const region = input.region ?? config.region;
   const cell = input.cell ?? config.cell;
   const token = generateToken(input.kind, region, cell);
   const verifier = verifierFor(config.credentialSecret, token);
-  const row = await tx.credential.create({
+  const row = await tx.prisma.credential.create({
     data: {
       workspaceId: input.workspaceId,
       publicId: generatePublicId(input.kind),
@@ -52,7 +52,7 @@ export async function issueCredential(tx: Tx, config: AppConfig, input: Credenti
       rotatedFromId: input.rotatedFromId ?? null,
     },
   });
-  await tx.credentialLookup.create({ data: { verifier, tokenType: 'credential', workspaceId: input.workspaceId, tokenId: row.id } });
+  await tx.prisma.credentialLookup.create({ data: { verifier, tokenType: 'credential', workspaceId: input.workspaceId, tokenId: row.id } });
   return { id: row.id, token };
 }
 
@@ -65,7 +65,7 @@ export async function revokeCredential(database: Database, workspaceId: string, 
   return database.changeAuthorization(workspaceId, () =>
     inTransaction(database, async (tx) => {
       assertChangingAuthorization(workspaceId);
-      const { count } = await tx.credential.updateMany({
+      const { count } = await tx.prisma.credential.updateMany({
         where: { workspaceId, id: credentialId, status: 'active', revokedAt: null },
         data: { status: 'revoked', revokedAt: now, revision: { increment: 1 } },
       });
@@ -81,10 +81,10 @@ export async function revokeCredential(database: Database, workspaceId: string, 
  * Mints a calendar feed token for a member. Feed tokens travel in a URL, so they carry no prefix; the
  * verifier is domain-separated ("feed:" + token) so a feed token can never verify as any other kind.
  */
-export async function issueFeedToken(tx: Tx, config: AppConfig, input: { workspaceId: string; memberId: string; name?: string }): Promise<string> {
+export async function issueFeedToken(tx: Db, config: AppConfig, input: { workspaceId: string; memberId: string; name?: string }): Promise<string> {
   const token = generateFeedToken();
   const verifier = verifierFor(config.credentialSecret, `feed:${token}`);
-  const row = await tx.calendarFeedToken.create({ data: { workspaceId: input.workspaceId, memberId: input.memberId, name: input.name ?? null, verifier } });
-  await tx.credentialLookup.create({ data: { verifier, tokenType: 'calendar_feed_token', workspaceId: input.workspaceId, tokenId: row.id } });
+  const row = await tx.prisma.calendarFeedToken.create({ data: { workspaceId: input.workspaceId, memberId: input.memberId, name: input.name ?? null, verifier } });
+  await tx.prisma.credentialLookup.create({ data: { verifier, tokenType: 'calendar_feed_token', workspaceId: input.workspaceId, tokenId: row.id } });
   return token;
 }

@@ -3,7 +3,8 @@ import type { CustomFieldType } from './generated/prisma/enums.js';
 import { pageIds } from './keyset.js';
 import { setArchivedAt, updateIfRevision } from './revisioned-rows.js';
 import type { TargetKind } from './targets.js';
-import { type CasOutcome, type Client, clientOf, readRows, type Tx } from './transactions.js';
+import type { Db } from './database.js';
+import { type CasOutcome } from './transactions.js';
 
 /**
  * Custom fields: definitions (a schema per workspace, keyed by a stable `key`, applying to contacts, projects and/or
@@ -59,26 +60,26 @@ function recordOf(row: Selected): CustomFieldDefinitionRecord {
 }
 
 /** One definition of the workspace, archived or not. */
-export async function findCustomFieldDefinition(client: Client, workspaceId: string, id: string): Promise<CustomFieldDefinitionRecord | null> {
-  const row = await clientOf(client).customFieldDefinition.findFirst({ where: { workspaceId, id }, select });
+export async function findCustomFieldDefinition(client: Db, workspaceId: string, id: string): Promise<CustomFieldDefinitionRecord | null> {
+  const row = await client.prisma.customFieldDefinition.findFirst({ where: { workspaceId, id }, select });
   return row && recordOf(row);
 }
 
 /** The definition row locked against concurrent writers (FOR UPDATE) for the rest of the transaction; null when missing. */
-export async function lockCustomFieldDefinition(tx: Tx, workspaceId: string, id: string): Promise<CustomFieldDefinitionRecord | null> {
-  const rows = await readRows<{ id: string }>(tx, Prisma.sql`SELECT id::text FROM custom_field_definitions WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid FOR UPDATE`);
+export async function lockCustomFieldDefinition(tx: Db, workspaceId: string, id: string): Promise<CustomFieldDefinitionRecord | null> {
+  const rows = await tx.rows<{ id: string }>(Prisma.sql`SELECT id::text FROM custom_field_definitions WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid FOR UPDATE`);
   return rows.length === 0 ? null : findCustomFieldDefinition(tx, workspaceId, id);
 }
 
 /** One keyset page of the workspace's unarchived definitions in id order, optionally only those applying to a kind. */
 export async function listCustomFieldDefinitionsPage(
-  client: Client,
+  client: Db,
   workspaceId: string,
   filter: { readonly targetKind?: TargetKind | undefined },
   afterId: string | undefined,
   take: number,
 ): Promise<CustomFieldDefinitionRecord[]> {
-  const rows = await clientOf(client).customFieldDefinition.findMany({
+  const rows = await client.prisma.customFieldDefinition.findMany({
     where: { workspaceId, archivedAt: null, ...(filter.targetKind === undefined ? {} : { targetTypes: { has: filter.targetKind } }), ...pageIds(afterId) },
     orderBy: { id: 'asc' },
     take,
@@ -88,9 +89,9 @@ export async function listCustomFieldDefinitionsPage(
 }
 
 /** Definitions by id (archived ones too), to name the stored values of a target by key. */
-export async function customFieldDefinitionsByIds(client: Client, workspaceId: string, ids: readonly string[]): Promise<CustomFieldDefinitionRecord[]> {
+export async function customFieldDefinitionsByIds(client: Db, workspaceId: string, ids: readonly string[]): Promise<CustomFieldDefinitionRecord[]> {
   if (ids.length === 0) return [];
-  const rows = await clientOf(client).customFieldDefinition.findMany({ where: { workspaceId, id: { in: [...ids] } }, select });
+  const rows = await client.prisma.customFieldDefinition.findMany({ where: { workspaceId, id: { in: [...ids] } }, select });
   return rows.map(recordOf);
 }
 
@@ -99,14 +100,11 @@ export async function customFieldDefinitionsByIds(client: Client, workspaceId: s
  * unarchived required ones applying to `kind`. A definition change (compare-and-set update, archive) waits for the
  * write, and the write for it: a value can never be stored against a definition state that refuses it.
  */
-export async function lockCustomFieldDefinitionsForValues(tx: Tx, workspaceId: string, keys: readonly string[], kind: TargetKind): Promise<CustomFieldDefinitionRecord[]> {
-  const rows = await readRows<{ id: string }>(
-    tx,
-    Prisma.sql`SELECT id::text FROM custom_field_definitions
+export async function lockCustomFieldDefinitionsForValues(tx: Db, workspaceId: string, keys: readonly string[], kind: TargetKind): Promise<CustomFieldDefinitionRecord[]> {
+  const rows = await tx.rows<{ id: string }>(Prisma.sql`SELECT id::text FROM custom_field_definitions
       WHERE workspace_id = ${workspaceId}::uuid
         AND (key = ANY(${[...keys]}::text[]) OR (required AND archived_at IS NULL AND ${kind}::custom_field_target_type = ANY(target_types)))
-      ORDER BY id FOR SHARE`,
-  );
+      ORDER BY id FOR SHARE`);
   return customFieldDefinitionsByIds(
     tx,
     workspaceId,
@@ -123,12 +121,12 @@ export interface CustomFieldDefinitionChanges {
 
 /** A new definition (revision 1); null when the workspace already has one with this key (archived ones included). */
 export async function insertCustomFieldDefinition(
-  tx: Tx,
+  tx: Db,
   workspaceId: string,
   values: Required<CustomFieldDefinitionChanges> & { key: string; fieldType: CustomFieldTypeValue },
 ): Promise<CustomFieldDefinitionRecord | null> {
   // ON CONFLICT DO NOTHING: a concurrent create of the same key is told apart here, not by a unique-violation error.
-  const [row] = await tx.customFieldDefinition.createManyAndReturn({
+  const [row] = await tx.prisma.customFieldDefinition.createManyAndReturn({
     data: [
       {
         workspaceId,
@@ -147,41 +145,35 @@ export async function insertCustomFieldDefinition(
 }
 
 /** Compare-and-set of a definition's configuration: one `UPDATE … WHERE revision = $expected`. */
-export function updateCustomFieldDefinitionIfRevision(tx: Tx, workspaceId: string, id: string, expectedRevision: number, change: CustomFieldDefinitionChanges): Promise<CasOutcome> {
+export function updateCustomFieldDefinitionIfRevision(tx: Db, workspaceId: string, id: string, expectedRevision: number, change: CustomFieldDefinitionChanges): Promise<CasOutcome> {
   const data = {
     ...(change.label === undefined ? {} : { label: change.label }),
     ...(change.targetTypes === undefined ? {} : { targetTypes: [...change.targetTypes] }),
     ...(change.required === undefined ? {} : { required: change.required }),
     ...(change.options === undefined ? {} : { options: [...change.options] as unknown as Prisma.InputJsonValue }),
   };
-  return updateIfRevision(tx.customFieldDefinition, workspaceId, id, expectedRevision, data);
+  return updateIfRevision(tx.prisma.customFieldDefinition, workspaceId, id, expectedRevision, data);
 }
 
 /** Sets or clears `archived_at`; false when the definition is missing or already in that state. */
-export function setCustomFieldDefinitionArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
-  return setArchivedAt(tx.customFieldDefinition, workspaceId, id, archivedAt);
+export function setCustomFieldDefinitionArchived(tx: Db, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  return setArchivedAt(tx.prisma.customFieldDefinition, workspaceId, id, archivedAt);
 }
 
 /** Of the given option keys of a definition, those a stored value uses (a select value or an element of a multi-select). */
-export async function customFieldOptionsInUse(client: Client, workspaceId: string, definitionId: string, optionKeys: readonly string[]): Promise<string[]> {
+export async function customFieldOptionsInUse(client: Db, workspaceId: string, definitionId: string, optionKeys: readonly string[]): Promise<string[]> {
   if (optionKeys.length === 0) return [];
-  const rows = await readRows<{ key: string }>(
-    clientOf(client),
-    Prisma.sql`SELECT o.key FROM unnest(${[...optionKeys]}::text[]) AS o(key)
+  const rows = await client.rows<{ key: string }>(Prisma.sql`SELECT o.key FROM unnest(${[...optionKeys]}::text[]) AS o(key)
       WHERE EXISTS (SELECT 1 FROM custom_field_value_sets s WHERE s.workspace_id = ${workspaceId}::uuid
-        AND (s.field_values @> jsonb_build_object(${definitionId}::text, o.key) OR s.field_values @> jsonb_build_object(${definitionId}::text, jsonb_build_array(o.key))))`,
-  );
+        AND (s.field_values @> jsonb_build_object(${definitionId}::text, o.key) OR s.field_values @> jsonb_build_object(${definitionId}::text, jsonb_build_array(o.key))))`);
   return rows.map((r) => r.key);
 }
 
 /** Of the given kinds, those with a target holding a value of the definition. */
-export async function customFieldKindsInUse(client: Client, workspaceId: string, definitionId: string, kinds: readonly TargetKind[]): Promise<TargetKind[]> {
+export async function customFieldKindsInUse(client: Db, workspaceId: string, definitionId: string, kinds: readonly TargetKind[]): Promise<TargetKind[]> {
   if (kinds.length === 0) return [];
-  const rows = await readRows<{ kind: TargetKind }>(
-    clientOf(client),
-    Prisma.sql`SELECT DISTINCT target_type::text AS kind FROM custom_field_value_sets
-      WHERE workspace_id = ${workspaceId}::uuid AND target_type::text = ANY(${[...kinds]}::text[]) AND field_values ? ${definitionId}::text`,
-  );
+  const rows = await client.rows<{ kind: TargetKind }>(Prisma.sql`SELECT DISTINCT target_type::text AS kind FROM custom_field_value_sets
+      WHERE workspace_id = ${workspaceId}::uuid AND target_type::text = ANY(${[...kinds]}::text[]) AND field_values ? ${definitionId}::text`);
   return rows.map((r) => r.kind);
 }
 
@@ -191,8 +183,8 @@ export interface CustomFieldValueSetRecord {
   readonly revision: number;
 }
 
-export async function findCustomFieldValueSet(client: Client, workspaceId: string, kind: TargetKind, targetId: string): Promise<CustomFieldValueSetRecord> {
-  const row = await clientOf(client).customFieldValueSet.findUnique({
+export async function findCustomFieldValueSet(client: Db, workspaceId: string, kind: TargetKind, targetId: string): Promise<CustomFieldValueSetRecord> {
+  const row = await client.prisma.customFieldValueSet.findUnique({
     where: { workspaceId_targetType_targetId: { workspaceId, targetType: kind, targetId } },
     select: { fieldValues: true, revision: true },
   });
@@ -206,7 +198,7 @@ export async function findCustomFieldValueSet(client: Client, workspaceId: strin
  * Null when the revision is stale.
  */
 export async function writeCustomFieldValueSet(
-  tx: Tx,
+  tx: Db,
   workspaceId: string,
   kind: TargetKind,
   targetId: string,
@@ -215,9 +207,7 @@ export async function writeCustomFieldValueSet(
 ): Promise<CustomFieldValueSetRecord | null> {
   const set = JSON.stringify(change.set);
   const remove = [...change.remove];
-  const [row] = await readRows<{ values: Record<string, unknown>; revision: number }>(
-    tx,
-    // A stored set is at revision 2 or later: revision 1 names "never written", which only the insert can match.
+  const [row] = await tx.rows<{ values: Record<string, unknown>; revision: number }>( // A stored set is at revision 2 or later: revision 1 names "never written", which only the insert can match.
     Prisma.sql`WITH updated AS (
         UPDATE custom_field_value_sets
           SET field_values = (field_values || ${set}::jsonb) - ${remove}::text[], revision = revision + 1, updated_at = now()

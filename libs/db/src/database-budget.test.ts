@@ -72,7 +72,7 @@ describe("PostgreSQL within a request's dependency budget", () => {
     // Each request holds a connection for 150 ms (well within its own budget); the last ones queue about 900 ms,
     // longer than the 500 ms budget, behind the others, while the pool keeps making progress.
     const requests = Array.from({ length: 12 }, () =>
-      timed(() => withDependencyBudget(new DependencyBudget(BUDGET_MS), async () => await inTransaction(database, (tx) => tx.$queryRaw`SELECT pg_sleep(0.15)::text`))),
+      timed(() => withDependencyBudget(new DependencyBudget(BUDGET_MS), async () => await inTransaction(database, (tx) => tx.prisma.$queryRaw`SELECT pg_sleep(0.15)::text`))),
     );
     const outcomes = await Promise.all(requests);
     assert.deepEqual(
@@ -108,8 +108,8 @@ describe("PostgreSQL within a request's dependency budget", () => {
         new DependencyBudget(BUDGET_MS),
         async () =>
           await inTransaction(database, async (tx) => {
-            await tx.tag.create({ data: { workspaceId, name } });
-            await tx.$queryRaw`SELECT pg_sleep(2)::text`;
+            await tx.prisma.tag.create({ data: { workspaceId, name } });
+            await tx.prisma.$queryRaw`SELECT pg_sleep(2)::text`;
           }),
       ),
     );
@@ -134,7 +134,7 @@ describe("PostgreSQL within a request's dependency budget", () => {
       for (const work of [
         () => database.prisma.tag.findMany({ where: { workspaceId } }),
         () => database.prisma.tag.create({ data: { workspaceId, name: `partition-${randomUUID()}` } }),
-        () => inTransaction(database, (tx) => tx.tag.count({ where: { workspaceId } })),
+        () => inTransaction(database, (tx) => tx.prisma.tag.count({ where: { workspaceId } })),
         () => database.ping(),
       ]) {
         const { ms, error } = await timed(() => withDependencyBudget(new DependencyBudget(BUDGET_MS), async () => await work()));

@@ -13,15 +13,20 @@ export { PrismaClient };
 export type { Prisma } from './generated/prisma/client.js';
 
 /**
- * Something that runs one SQL statement: the pool (Database) or a transaction on a client of its own
- * (Database.transaction). The caller says what it wants back, the rows or the count, so no layer has to guess it
- * from the statement's text.
+ * Where statements run: the pool (Database) or one transaction (inTransaction, Database.transaction). Every
+ * data-layer function takes it, so one written for the pool runs unchanged inside a caller's transaction. The caller
+ * says what it wants back, the rows or the count, so no layer has to guess it from the statement's text.
  */
-export interface Statements {
+export interface Db {
   /** The statement's rows as pg decodes them (timestamps as Date, text arrays as arrays; int8 and numeric as strings). */
   rows<T>(query: Prisma.Sql): Promise<T[]>;
   /** The number of rows the statement affected. */
   execute(query: Prisma.Sql): Promise<number>;
+  /**
+   * Prisma's models on the pool or in the transaction. A pool transaction (Database.transaction), the thin path for
+   * statements only, has none: reading it there throws.
+   */
+  readonly prisma: Prisma.TransactionClient;
 }
 
 /**
@@ -29,7 +34,7 @@ export interface Statements {
  * readiness probe. A lost server surfaces as failed queries, and the pool reconnects by itself when the
  * server is back, so no service restart is ever needed.
  */
-export interface Database extends Statements {
+export interface Database extends Db {
   readonly prisma: PrismaClient;
   /** Resolves when PostgreSQL answers within the timeout; rejects otherwise. */
   ping(timeoutMs?: number): Promise<void>;
@@ -49,7 +54,7 @@ export interface Database extends Statements {
    * path for a hot transaction (the webhook relay's; Prisma's interactive transaction cost it most of its CPU).
    * `work`'s throw rolls back and is rethrown; a client whose ROLLBACK failed is destroyed, not reused.
    */
-  transaction<T>(work: (tx: Statements) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -378,7 +383,7 @@ export function preparedReads(prepare: boolean, limit = PREPARED_READS_LIMIT): S
 }
 
 /** Statements straight through pg on `client` (the pool, or a client holding a transaction). */
-function pgStatements(client: pg.Pool | pg.PoolClient, naming: StatementNaming): Statements {
+function pgStatements(client: pg.Pool | pg.PoolClient, naming: StatementNaming): Pick<Db, 'rows' | 'execute'> {
   return {
     async rows<T>(query: Prisma.Sql) {
       const config = naming(query);
@@ -396,6 +401,15 @@ function pgStatements(client: pg.Pool | pg.PoolClient, naming: StatementNaming):
   };
 }
 
+/** A pool transaction's Db: its statements go straight through pg, and Prisma cannot join it. */
+function withoutModels(statements: Pick<Db, 'rows' | 'execute'>): Db {
+  return Object.defineProperty(statements, 'prisma', {
+    get(): never {
+      throw new Error("a pool transaction (Database.transaction) runs statements only: Prisma's models need inTransaction");
+    },
+  }) as Db;
+}
+
 /**
  * Database.rows, Database.execute and Database.transaction on a pool. A transaction that has not ended after
  * `transactionTimeoutMs` (a statement the server never answers: a partition, a black hole) has its connection
@@ -406,7 +420,7 @@ export function poolStatements(pool: pg.Pool, options: { transactionTimeoutMs: n
   const naming = options.naming ?? unnamed;
   return {
     ...pgStatements(pool, naming),
-    async transaction<T>(work: (tx: Statements) => Promise<T>): Promise<T> {
+    async transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       // A destroyed connection also emits 'error' on the client; the failed statement reports it.
       const ignore = () => undefined;
@@ -418,7 +432,7 @@ export function poolStatements(pool: pg.Pool, options: { transactionTimeoutMs: n
       let broken: Error | undefined;
       try {
         await client.query('BEGIN');
-        const result = await work(pgStatements(client, naming));
+        const result = await work(withoutModels(pgStatements(client, naming)));
         await client.query('COMMIT');
         return result;
       } catch (error) {

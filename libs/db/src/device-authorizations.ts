@@ -1,6 +1,6 @@
 import { recordAudit, type AuditActor } from './audit.js';
-import type { Database } from './database.js';
-import { inTransaction, type Tx } from './transactions.js';
+import type { Database, Db } from './database.js';
+import { inTransaction } from './transactions.js';
 
 /**
  * Device logins of the CLI (RFC 8628; docs/authentication.md "Device login"). A global table like sessions: every
@@ -73,7 +73,7 @@ export async function approveDeviceAuthorization(
   input: { userCodeHash: Uint8Array<ArrayBuffer>; userId: string; workspaceId: string; tokenName: string; scopes: readonly string[]; tokenExpiresAt: Date; now: Date; actor: AuditActor },
 ): Promise<boolean> {
   return inTransaction(database, async (tx) => {
-    const rows = await tx.$queryRaw<{ id: string; client_id: string }[]>`
+    const rows = await tx.prisma.$queryRaw<{ id: string; client_id: string }[]>`
       UPDATE device_authorizations
       SET user_id = ${input.userId}::uuid, approved_workspace_id = ${input.workspaceId}::uuid, token_name = ${input.tokenName}, scopes = ${[...input.scopes]}::text[],
           token_expires_at = ${input.tokenExpiresAt}, approved_at = ${input.now}
@@ -103,8 +103,8 @@ export async function denyDeviceAuthorization(database: Database, input: { userC
 }
 
 /** The device login of this device code, locked for the redeeming transaction (polls of one device run one at a time). */
-export async function lockDeviceAuthorization(tx: Tx, deviceCodeHash: Uint8Array<ArrayBuffer>): Promise<LockedDeviceLogin | null> {
-  const rows = await tx.$queryRaw<
+export async function lockDeviceAuthorization(tx: Db, deviceCodeHash: Uint8Array<ArrayBuffer>): Promise<LockedDeviceLogin | null> {
+  const rows = await tx.prisma.$queryRaw<
     {
       id: string;
       client_id: string;
@@ -144,11 +144,11 @@ export async function lockDeviceAuthorization(tx: Tx, deviceCodeHash: Uint8Array
 }
 
 /** Records a poll: when it came and the interval the device must keep from now on (raised by slow_down). */
-export async function recordDevicePoll(tx: Tx, id: string, now: Date, pollIntervalSeconds: number): Promise<void> {
-  await tx.$executeRaw`UPDATE device_authorizations SET last_polled_at = ${now}, poll_interval_seconds = ${pollIntervalSeconds} WHERE id = ${id}::uuid`;
+export async function recordDevicePoll(tx: Db, id: string, now: Date, pollIntervalSeconds: number): Promise<void> {
+  await tx.prisma.$executeRaw`UPDATE device_authorizations SET last_polled_at = ${now}, poll_interval_seconds = ${pollIntervalSeconds} WHERE id = ${id}::uuid`;
 }
 
 /** The approval redeemed for the credential minted in the same transaction (once: the row is locked and checked). */
-export async function markDeviceAuthorizationRedeemed(tx: Tx, id: string, credentialId: string, now: Date): Promise<void> {
-  await tx.$executeRaw`UPDATE device_authorizations SET redeemed_at = ${now}, credential_id = ${credentialId}::uuid WHERE id = ${id}::uuid AND redeemed_at IS NULL`;
+export async function markDeviceAuthorizationRedeemed(tx: Db, id: string, credentialId: string, now: Date): Promise<void> {
+  await tx.prisma.$executeRaw`UPDATE device_authorizations SET redeemed_at = ${now}, credential_id = ${credentialId}::uuid WHERE id = ${id}::uuid AND redeemed_at IS NULL`;
 }

@@ -1,5 +1,6 @@
 import { setArchivedAt, updateIfRevision } from './revisioned-rows.js';
-import { type CasOutcome, readRows, type SqlClient, type Tx } from './transactions.js';
+import type { Db } from './database.js';
+import { type CasOutcome } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
 import type { DocumentFormat, DocumentTargetType } from './generated/prisma/enums.js';
 import { resourceReadableSql, targetProjectSql, type Viewer } from './visibility.js';
@@ -61,9 +62,9 @@ const documentReadable = (viewer: Viewer) => resourceReadableSql('document', Pri
  * One document of the workspace, archived or not; with a viewer, only one it may see. Without one: the platform's
  * own read (after a write the caller was allowed to make).
  */
-export async function findDocument(client: SqlClient, workspaceId: string, id: string, viewer: Viewer | null = null): Promise<DocumentRecord | null> {
+export async function findDocument(client: Db, workspaceId: string, id: string, viewer: Viewer | null = null): Promise<DocumentRecord | null> {
   const visible = viewer === null ? Prisma.sql`true` : documentReadable(viewer);
-  const [row] = await readRows<DocumentRecord>(client, Prisma.sql`SELECT ${COLUMNS} FROM documents d WHERE d.workspace_id = ${workspaceId}::uuid AND d.id = ${id}::uuid AND ${visible}`);
+  const [row] = await client.rows<DocumentRecord>(Prisma.sql`SELECT ${COLUMNS} FROM documents d WHERE d.workspace_id = ${workspaceId}::uuid AND d.id = ${id}::uuid AND ${visible}`);
   return row ?? null;
 }
 
@@ -73,13 +74,13 @@ export interface DocumentFilter {
 }
 
 /** One keyset page of the workspace's unarchived documents that `viewer` may see, in id order. */
-export async function listDocumentsPage(client: SqlClient, workspaceId: string, filter: DocumentFilter, afterId: string | undefined, take: number, viewer: Viewer): Promise<DocumentRecord[]> {
+export async function listDocumentsPage(client: Db, workspaceId: string, filter: DocumentFilter, afterId: string | undefined, take: number, viewer: Viewer): Promise<DocumentRecord[]> {
   const where = [Prisma.sql`d.workspace_id = ${workspaceId}::uuid`, Prisma.sql`d.archived_at IS NULL`];
   if (filter.targetType !== undefined) where.push(Prisma.sql`d.target_type = ${filter.targetType}::document_target_type`);
   if (filter.targetId !== undefined) where.push(Prisma.sql`d.target_id = ${filter.targetId}::uuid`);
   if (afterId !== undefined) where.push(Prisma.sql`d.id > ${afterId}::uuid`);
   where.push(documentReadable(viewer));
-  return readRows<DocumentRecord>(client, Prisma.sql`SELECT ${COLUMNS} FROM documents d WHERE ${Prisma.join(where, ' AND ')} ORDER BY d.id LIMIT ${take}`);
+  return client.rows<DocumentRecord>(Prisma.sql`SELECT ${COLUMNS} FROM documents d WHERE ${Prisma.join(where, ' AND ')} ORDER BY d.id LIMIT ${take}`);
 }
 
 /** Attributes as written; `undefined` leaves a stored value alone (updates). */
@@ -89,17 +90,17 @@ export interface DocumentChanges {
   readonly content?: string;
 }
 
-export async function insertDocument(tx: Tx, workspaceId: string, values: Required<DocumentChanges> & { target: DocumentTarget | null }): Promise<DocumentRecord> {
+export async function insertDocument(tx: Db, workspaceId: string, values: Required<DocumentChanges> & { target: DocumentTarget | null }): Promise<DocumentRecord> {
   const { target, ...attributes } = values;
-  return tx.document.create({ data: { ...attributes, workspaceId, targetType: target?.type ?? null, targetId: target?.id ?? null }, select });
+  return tx.prisma.document.create({ data: { ...attributes, workspaceId, targetType: target?.type ?? null, targetId: target?.id ?? null }, select });
 }
 
 /** Compare-and-set of a document's attributes: one `UPDATE … WHERE revision = $expected`. */
-export function updateDocumentIfRevision(tx: Tx, workspaceId: string, id: string, expectedRevision: number, change: DocumentChanges): Promise<CasOutcome> {
-  return updateIfRevision(tx.document, workspaceId, id, expectedRevision, change);
+export function updateDocumentIfRevision(tx: Db, workspaceId: string, id: string, expectedRevision: number, change: DocumentChanges): Promise<CasOutcome> {
+  return updateIfRevision(tx.prisma.document, workspaceId, id, expectedRevision, change);
 }
 
 /** Sets or clears `archived_at`; false when the document is missing or already in that state. */
-export function setDocumentArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
-  return setArchivedAt(tx.document, workspaceId, id, archivedAt);
+export function setDocumentArchived(tx: Db, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  return setArchivedAt(tx.prisma.document, workspaceId, id, archivedAt);
 }

@@ -1,6 +1,6 @@
 import type { Prisma as PrismaTypes } from './generated/prisma/client.js';
-import type { Database } from './database.js';
-import { type Client, clientOf, inTransaction, type Tx } from './transactions.js';
+import type { Database, Db } from './database.js';
+import { inTransaction } from './transactions.js';
 
 /**
  * v1 exports (issue 14). An export belongs to the credential that created it: every read names that credential, so
@@ -50,35 +50,35 @@ export interface NewExport {
   readonly requestedByCredentialId: string;
 }
 
-export async function insertExport(tx: Tx, workspaceId: string, input: NewExport, now: Date): Promise<ExportRecord> {
-  const row = await tx.export.create({
+export async function insertExport(tx: Db, workspaceId: string, input: NewExport, now: Date): Promise<ExportRecord> {
+  const row = await tx.prisma.export.create({
     data: { workspaceId, ...input, resourceTypes: [...input.resourceTypes], authSnapshot: input.authSnapshot as PrismaTypes.InputJsonValue, createdAt: now, updatedAt: now },
   });
   return record(row);
 }
 
 /** One export of the credential (null when missing or another credential's). */
-export async function findExport(client: Client, workspaceId: string, credentialId: string, id: string): Promise<ExportRecord | null> {
-  const row = await clientOf(client).export.findFirst({ where: { workspaceId, id, requestedByCredentialId: credentialId } });
+export async function findExport(client: Db, workspaceId: string, credentialId: string, id: string): Promise<ExportRecord | null> {
+  const row = await client.prisma.export.findFirst({ where: { workspaceId, id, requestedByCredentialId: credentialId } });
   return row ? record(row) : null;
 }
 
 /** The export the job runs, whoever created it. */
-export async function findExportForJob(client: Client, workspaceId: string, id: string): Promise<ExportRecord | null> {
-  const row = await clientOf(client).export.findFirst({ where: { workspaceId, id } });
+export async function findExportForJob(client: Db, workspaceId: string, id: string): Promise<ExportRecord | null> {
+  const row = await client.prisma.export.findFirst({ where: { workspaceId, id } });
   return row ? record(row) : null;
 }
 
 /** One keyset page of the credential's exports, newest first (ids are UUIDv7: descending id is newest first). */
 export async function listExportsPage(
-  client: Client,
+  client: Db,
   workspaceId: string,
   credentialId: string,
   status: ExportStatusValue | undefined,
   beforeId: string | undefined,
   take: number,
 ): Promise<ExportRecord[]> {
-  const rows = await clientOf(client).export.findMany({
+  const rows = await client.prisma.export.findMany({
     where: { workspaceId, requestedByCredentialId: credentialId, ...(status === undefined ? {} : { status }), ...(beforeId === undefined ? {} : { id: { lt: beforeId } }) },
     orderBy: { id: 'desc' },
     take,
@@ -111,12 +111,12 @@ export interface ExportOutcome {
  * Ends a queued or running export with its outcome (in the caller's transaction, which appends its event); null when
  * it had ended already.
  */
-export async function finishExport(tx: Tx, workspaceId: string, id: string, outcome: ExportOutcome, now: Date): Promise<ExportRecord | null> {
-  const { count } = await tx.export.updateMany({
+export async function finishExport(tx: Db, workspaceId: string, id: string, outcome: ExportOutcome, now: Date): Promise<ExportRecord | null> {
+  const { count } = await tx.prisma.export.updateMany({
     where: { workspaceId, id, status: { in: ['queued', 'running'] } },
     data: { ...outcome, sizeBytes: outcome.sizeBytes === null ? null : BigInt(outcome.sizeBytes), finishedAt: now, updatedAt: now },
   });
-  return count === 0 ? null : record(await tx.export.findFirstOrThrow({ where: { workspaceId, id } }));
+  return count === 0 ? null : record(await tx.prisma.export.findFirstOrThrow({ where: { workspaceId, id } }));
 }
 
 /**
@@ -129,19 +129,19 @@ export async function expireExports(
   now: Date,
   limit: number,
   remove: (storageKey: string) => Promise<void>,
-  expired: (tx: Tx, row: ExportRecord) => Promise<void>,
+  expired: (tx: Db, row: ExportRecord) => Promise<void>,
 ): Promise<number> {
   return inTransaction(
     database,
     async (tx) => {
-      const due = await tx.$queryRaw<{ workspace_id: string; id: string; storage_key: string | null }[]>`
+      const due = await tx.prisma.$queryRaw<{ workspace_id: string; id: string; storage_key: string | null }[]>`
         SELECT workspace_id::text, id::text, storage_key FROM exports
         WHERE status = 'succeeded' AND expires_at <= ${now}::timestamptz
         ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
       for (const due1 of due) {
         if (due1.storage_key !== null) await remove(due1.storage_key);
-        await tx.export.updateMany({ where: { workspaceId: due1.workspace_id, id: due1.id }, data: { status: 'expired', storageKey: null, updatedAt: now } });
-        await expired(tx, record(await tx.export.findFirstOrThrow({ where: { workspaceId: due1.workspace_id, id: due1.id } })));
+        await tx.prisma.export.updateMany({ where: { workspaceId: due1.workspace_id, id: due1.id }, data: { status: 'expired', storageKey: null, updatedAt: now } });
+        await expired(tx, record(await tx.prisma.export.findFirstOrThrow({ where: { workspaceId: due1.workspace_id, id: due1.id } })));
       }
       return due.length;
     },

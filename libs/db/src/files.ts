@@ -1,9 +1,9 @@
 import { setArchivedAt } from './revisioned-rows.js';
-import { type Client, clientOf, inTransaction, type Tx } from './transactions.js';
+import type { Database, Db } from './database.js';
+import { inTransaction } from './transactions.js';
 import type { Prisma } from './generated/prisma/client.js';
 import type { FileStatus, UploadReservationStatus } from './generated/prisma/enums.js';
 import { pageIds } from './keyset.js';
-import type { Database } from './database.js';
 
 /**
  * Files and their transfers (docs/files.md). A file row exists from its upload intent on (`pending`), becomes
@@ -48,8 +48,8 @@ const select = {
 } as const satisfies Prisma.FileSelect;
 
 /** One file of the workspace, archived or not. */
-export async function findFile(client: Client, workspaceId: string, id: string): Promise<FileRecord | null> {
-  return clientOf(client).file.findFirst({ where: { workspaceId, id }, select });
+export async function findFile(client: Db, workspaceId: string, id: string): Promise<FileRecord | null> {
+  return client.prisma.file.findFirst({ where: { workspaceId, id }, select });
 }
 
 export interface FileFilter {
@@ -59,8 +59,8 @@ export interface FileFilter {
 }
 
 /** One keyset page of the workspace's unarchived files in id order. */
-export async function listFilesPage(client: Client, workspaceId: string, filter: FileFilter, afterId: string | undefined, take: number): Promise<FileRecord[]> {
-  return clientOf(client).file.findMany({
+export async function listFilesPage(client: Db, workspaceId: string, filter: FileFilter, afterId: string | undefined, take: number): Promise<FileRecord[]> {
+  return client.prisma.file.findMany({
     where: { workspaceId, archivedAt: null, ...(filter.status === undefined ? {} : { status: filter.status }), ...pageIds(afterId, filter.onlyIds) },
     orderBy: { id: 'asc' },
     take,
@@ -69,8 +69,8 @@ export async function listFilesPage(client: Client, workspaceId: string, filter:
 }
 
 /** Two new UUIDv7 ids from the database (a file's and its reservation's), known before the rows are written. */
-export async function newFileIds(tx: Tx): Promise<{ fileId: string; reservationId: string }> {
-  const [row] = await tx.$queryRaw<{ file_id: string; reservation_id: string }[]>`SELECT uuidv7()::text AS file_id, uuidv7()::text AS reservation_id`;
+export async function newFileIds(tx: Db): Promise<{ fileId: string; reservationId: string }> {
+  const [row] = await tx.prisma.$queryRaw<{ file_id: string; reservation_id: string }[]>`SELECT uuidv7()::text AS file_id, uuidv7()::text AS reservation_id`;
   return { fileId: row!.file_id, reservationId: row!.reservation_id };
 }
 
@@ -103,8 +103,8 @@ export interface NewFileUpload {
 export const fileStorageKey = (workspaceId: string, fileId: string): string => `${workspaceId}/${fileId}`;
 
 /** A pending file and its upload reservation. */
-export async function insertFileUpload(tx: Tx, workspaceId: string, upload: NewFileUpload): Promise<{ file: FileRecord; reservation: UploadReservationRecord }> {
-  const file = await tx.file.create({
+export async function insertFileUpload(tx: Db, workspaceId: string, upload: NewFileUpload): Promise<{ file: FileRecord; reservation: UploadReservationRecord }> {
+  const file = await tx.prisma.file.create({
     data: {
       workspaceId,
       id: upload.fileId,
@@ -117,7 +117,7 @@ export async function insertFileUpload(tx: Tx, workspaceId: string, upload: NewF
     },
     select,
   });
-  const reservation = await tx.fileUploadReservation.create({
+  const reservation = await tx.prisma.fileUploadReservation.create({
     data: { workspaceId, id: upload.reservationId, fileId: upload.fileId, tokenHash: upload.tokenHash, expiresAt: upload.expiresAt, createdByCredentialId: upload.credentialId },
     select: reservationSelect,
   });
@@ -125,18 +125,18 @@ export async function insertFileUpload(tx: Tx, workspaceId: string, upload: NewF
 }
 
 /** A new name (last writer wins: the registry declares no precondition); false when the file is missing. */
-export async function renameFile(tx: Tx, workspaceId: string, id: string, name: string): Promise<boolean> {
-  const { count } = await tx.file.updateMany({ where: { workspaceId, id }, data: { name, revision: { increment: 1 } } });
+export async function renameFile(tx: Db, workspaceId: string, id: string, name: string): Promise<boolean> {
+  const { count } = await tx.prisma.file.updateMany({ where: { workspaceId, id }, data: { name, revision: { increment: 1 } } });
   return count === 1;
 }
 
 /** Sets or clears `archived_at`; false when the file is missing or already in that state. */
-export function setFileArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
-  return setArchivedAt(tx.file, workspaceId, id, archivedAt);
+export function setFileArchived(tx: Db, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  return setArchivedAt(tx.prisma.file, workspaceId, id, archivedAt);
 }
 
-export async function findUploadReservation(client: Client, workspaceId: string, id: string): Promise<UploadReservationRecord | null> {
-  return clientOf(client).fileUploadReservation.findFirst({ where: { workspaceId, id }, select: reservationSelect });
+export async function findUploadReservation(client: Db, workspaceId: string, id: string): Promise<UploadReservationRecord | null> {
+  return client.prisma.fileUploadReservation.findFirst({ where: { workspaceId, id }, select: reservationSelect });
 }
 
 /** Why an upload to a capability URL cannot start (or null when it was claimed). */
@@ -165,21 +165,21 @@ export async function claimUpload(database: Database, workspaceId: string, token
 }
 
 /** Gives a reservation's upload back (the upload failed, or its bytes did not match at completion). */
-export async function releaseUploadClaim(client: Client, workspaceId: string, reservationId: string): Promise<void> {
-  await clientOf(client).fileUploadReservation.updateMany({ where: { workspaceId, id: reservationId, status: 'pending' }, data: { uploadClaimedAt: null } });
+export async function releaseUploadClaim(client: Db, workspaceId: string, reservationId: string): Promise<void> {
+  await client.prisma.fileUploadReservation.updateMany({ where: { workspaceId, id: reservationId, status: 'pending' }, data: { uploadClaimedAt: null } });
 }
 
 /**
  * Completes a reservation and makes its file available: one conditional `UPDATE` of the reservation (still
  * pending and unexpired at `now`), then the file. False when the reservation was no longer open.
  */
-export async function completeFileUploadRows(tx: Tx, workspaceId: string, reservationId: string, fileId: string, now: Date): Promise<boolean> {
-  const { count } = await tx.fileUploadReservation.updateMany({
+export async function completeFileUploadRows(tx: Db, workspaceId: string, reservationId: string, fileId: string, now: Date): Promise<boolean> {
+  const { count } = await tx.prisma.fileUploadReservation.updateMany({
     where: { workspaceId, id: reservationId, status: 'pending', expiresAt: { gt: now } },
     data: { status: 'completed', completedAt: now },
   });
   if (count !== 1) return false;
-  await tx.file.updateMany({ where: { workspaceId, id: fileId, status: 'pending' }, data: { status: 'available', revision: { increment: 1 } } });
+  await tx.prisma.file.updateMany({ where: { workspaceId, id: fileId, status: 'pending' }, data: { status: 'available', revision: { increment: 1 } } });
   return true;
 }
 
@@ -188,19 +188,19 @@ export interface DownloadGrant {
   readonly expiresAt: Date;
 }
 
-export async function insertDownloadIntent(tx: Tx, workspaceId: string, intent: { id: string; fileId: string; tokenHash: Uint8Array<ArrayBuffer>; expiresAt: Date }): Promise<void> {
-  await tx.fileDownloadIntent.create({ data: { workspaceId, id: intent.id, fileId: intent.fileId, tokenHash: intent.tokenHash, expiresAt: intent.expiresAt } });
+export async function insertDownloadIntent(tx: Db, workspaceId: string, intent: { id: string; fileId: string; tokenHash: Uint8Array<ArrayBuffer>; expiresAt: Date }): Promise<void> {
+  await tx.prisma.fileDownloadIntent.create({ data: { workspaceId, id: intent.id, fileId: intent.fileId, tokenHash: intent.tokenHash, expiresAt: intent.expiresAt } });
 }
 
 /** A new UUIDv7 id from the database. */
-export async function newDownloadIntentId(tx: Tx): Promise<string> {
-  const [row] = await tx.$queryRaw<{ id: string }[]>`SELECT uuidv7()::text AS id`;
+export async function newDownloadIntentId(tx: Db): Promise<string> {
+  const [row] = await tx.prisma.$queryRaw<{ id: string }[]>`SELECT uuidv7()::text AS id`;
   return row!.id;
 }
 
 /** The file a download capability names (with its expiry), or null for an unknown token. */
-export async function findDownloadGrant(client: Client, workspaceId: string, tokenHash: Uint8Array<ArrayBuffer>): Promise<DownloadGrant | null> {
-  const row = await clientOf(client).fileDownloadIntent.findFirst({ where: { workspaceId, tokenHash }, select: { expiresAt: true, file: { select } } });
+export async function findDownloadGrant(client: Db, workspaceId: string, tokenHash: Uint8Array<ArrayBuffer>): Promise<DownloadGrant | null> {
+  const row = await client.prisma.fileDownloadIntent.findFirst({ where: { workspaceId, tokenHash }, select: { expiresAt: true, file: { select } } });
   return row ? { file: row.file, expiresAt: row.expiresAt } : null;
 }
 
@@ -208,8 +208,8 @@ export async function findDownloadGrant(client: Client, workspaceId: string, tok
  * Up to `limit` lapsed reservations (pending, `expires_at <= now`), locked `FOR UPDATE SKIP LOCKED` in the caller's
  * transaction: two workers sweeping at once split the work, so each reservation is expired exactly once.
  */
-export async function lockLapsedReservations(tx: Tx, now: Date, limit: number): Promise<{ workspaceId: string; id: string; fileId: string }[]> {
-  const rows = await tx.$queryRaw<{ workspace_id: string; id: string; file_id: string }[]>`
+export async function lockLapsedReservations(tx: Db, now: Date, limit: number): Promise<{ workspaceId: string; id: string; fileId: string }[]> {
+  const rows = await tx.prisma.$queryRaw<{ workspace_id: string; id: string; file_id: string }[]>`
     SELECT workspace_id::text, id::text, file_id::text FROM file_upload_reservations
     WHERE status = 'pending' AND expires_at <= ${now}::timestamptz
     ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
@@ -217,9 +217,9 @@ export async function lockLapsedReservations(tx: Tx, now: Date, limit: number): 
 }
 
 /** Marks a reservation expired and its file, when still pending, expired too: the file, or null when it was not pending. */
-export async function expireUpload(tx: Tx, workspaceId: string, reservationId: string, fileId: string): Promise<FileRecord | null> {
-  await tx.fileUploadReservation.updateMany({ where: { workspaceId, id: reservationId, status: 'pending' }, data: { status: 'expired' } });
-  const { count } = await tx.file.updateMany({ where: { workspaceId, id: fileId, status: 'pending' }, data: { status: 'expired', revision: { increment: 1 } } });
+export async function expireUpload(tx: Db, workspaceId: string, reservationId: string, fileId: string): Promise<FileRecord | null> {
+  await tx.prisma.fileUploadReservation.updateMany({ where: { workspaceId, id: reservationId, status: 'pending' }, data: { status: 'expired' } });
+  const { count } = await tx.prisma.file.updateMany({ where: { workspaceId, id: fileId, status: 'pending' }, data: { status: 'expired', revision: { increment: 1 } } });
   return count === 1 ? findFile(tx, workspaceId, fileId) : null;
 }
 
@@ -232,13 +232,13 @@ export async function clearExpiredFileBytes(database: Database, now: Date, limit
   return inTransaction(
     database,
     async (tx) => {
-      const due = await tx.$queryRaw<{ workspace_id: string; id: string; storage_key: string }[]>`
+      const due = await tx.prisma.$queryRaw<{ workspace_id: string; id: string; storage_key: string }[]>`
         SELECT workspace_id::text, id::text, storage_key FROM files
         WHERE status = 'expired' AND storage_cleared_at IS NULL
         ORDER BY updated_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
       for (const row of due) {
         await remove(row.storage_key);
-        await tx.$executeRaw`UPDATE files SET storage_cleared_at = ${now}::timestamptz WHERE workspace_id = ${row.workspace_id}::uuid AND id = ${row.id}::uuid`;
+        await tx.prisma.$executeRaw`UPDATE files SET storage_cleared_at = ${now}::timestamptz WHERE workspace_id = ${row.workspace_id}::uuid AND id = ${row.id}::uuid`;
       }
       return due.length;
     },

@@ -1,6 +1,7 @@
 import { setArchivedAt, updateIfRevision } from './revisioned-rows.js';
 import { Prisma } from './generated/prisma/client.js';
-import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
+import type { Db } from './database.js';
+import { type CasOutcome } from './transactions.js';
 import { pageIds } from './keyset.js';
 
 /**
@@ -42,35 +43,35 @@ type Row = Omit<TreeGroupRecord, 'ancestorIds'>;
 const MAX_DEPTH = 1000;
 
 /** The two tables have the same columns, so one delegate type serves both (the product-group one is cast to it). */
-type GroupDelegate = Tx['contactGroup'];
+type GroupDelegate = Db['prisma']['contactGroup'];
 
 export interface GroupTree {
   /** The ancestor ids (root first) of each given group, by group id. */
-  ancestors(client: Client, workspaceId: string, ids: readonly string[]): Promise<Map<string, string[]>>;
+  ancestors(client: Db, workspaceId: string, ids: readonly string[]): Promise<Map<string, string[]>>;
   /** One group of the workspace, archived or not. */
-  find(client: Client, workspaceId: string, id: string): Promise<TreeGroupRecord | null>;
+  find(client: Db, workspaceId: string, id: string): Promise<TreeGroupRecord | null>;
   /** One keyset page of the workspace's unarchived groups in id order. */
-  listPage(client: Client, workspaceId: string, filter: TreeGroupFilter, afterId: string | undefined, take: number): Promise<TreeGroupRecord[]>;
+  listPage(client: Db, workspaceId: string, filter: TreeGroupFilter, afterId: string | undefined, take: number): Promise<TreeGroupRecord[]>;
   /** Of the given ids (UUIDs), those naming an unarchived group of the workspace. */
-  existingIds(client: Client, workspaceId: string, ids: readonly string[]): Promise<Set<string>>;
+  existingIds(client: Db, workspaceId: string, ids: readonly string[]): Promise<Set<string>>;
   /** Serialises every change of the workspace's hierarchy of this family until the transaction ends. */
-  lock(tx: Tx, workspaceId: string): Promise<void>;
-  insert(tx: Tx, workspaceId: string, input: { name: string; parentId: string | null }): Promise<TreeGroupRecord>;
+  lock(tx: Db, workspaceId: string): Promise<void>;
+  insert(tx: Db, workspaceId: string, input: { name: string; parentId: string | null }): Promise<TreeGroupRecord>;
   /** Compare-and-set of a group's attributes: one `UPDATE … WHERE revision = $expected`. */
-  updateIfRevision(tx: Tx, workspaceId: string, id: string, expectedRevision: number, change: { name?: string; parentId?: string | null }): Promise<CasOutcome>;
+  updateIfRevision(tx: Db, workspaceId: string, id: string, expectedRevision: number, change: { name?: string; parentId?: string | null }): Promise<CasOutcome>;
   /** Sets or clears `archived_at`; false when the group is missing or already in that state. */
-  setArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean>;
+  setArchived(tx: Db, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean>;
 }
 
-export function groupTree(family: { readonly table: 'contact_groups' | 'product_groups'; readonly delegate: (tx: Tx) => GroupDelegate }): GroupTree {
+export function groupTree(family: { readonly table: 'contact_groups' | 'product_groups'; readonly delegate: (tx: Db) => GroupDelegate }): GroupTree {
   const table = Prisma.raw(family.table);
   const lockKey = (workspaceId: string) => `workcell:${family.table}:${workspaceId}`;
-  const of = (client: Client) => family.delegate(clientOf(client));
+  const of = (client: Db) => family.delegate(client);
 
   const ancestors: GroupTree['ancestors'] = async (client, workspaceId, ids) => {
     const result = new Map<string, string[]>(ids.map((id) => [id, []]));
     if (ids.length === 0) return result;
-    const rows = await clientOf(client).$queryRaw<{ start_id: string; id: string }[]>`
+    const rows = await client.prisma.$queryRaw<{ start_id: string; id: string }[]>`
       WITH RECURSIVE chain(start_id, id, parent_id, depth) AS (
         SELECT g.id, g.id, g.parent_id, 0 FROM ${table} g WHERE g.workspace_id = ${workspaceId}::uuid AND g.id = ANY(${[...ids]}::uuid[])
         UNION ALL
@@ -83,7 +84,7 @@ export function groupTree(family: { readonly table: 'contact_groups' | 'product_
     return result;
   };
 
-  const withAncestors = async (client: Client, workspaceId: string, rows: readonly Row[]): Promise<TreeGroupRecord[]> => {
+  const withAncestors = async (client: Db, workspaceId: string, rows: readonly Row[]): Promise<TreeGroupRecord[]> => {
     const found = await ancestors(
       client,
       workspaceId,
@@ -113,7 +114,7 @@ export function groupTree(family: { readonly table: 'contact_groups' | 'product_
       return new Set(rows.map((r) => r.id));
     },
     async lock(tx, workspaceId) {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${lockKey(workspaceId)}::text, 0))`;
+      await tx.prisma.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${lockKey(workspaceId)}::text, 0))`;
     },
     async insert(tx, workspaceId, input) {
       const row = await of(tx).create({ data: { workspaceId, name: input.name, parentId: input.parentId }, select });

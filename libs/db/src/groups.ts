@@ -1,5 +1,5 @@
-import { assertChangingAuthorization } from './database.js';
-import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
+import { assertChangingAuthorization, type Db } from './database.js';
+import { type CasOutcome } from './transactions.js';
 
 /**
  * Workspace groups. Archived groups (deleteGroup) keep their rows and membership links for the audit
@@ -46,14 +46,14 @@ function toRecord({ _count, ...row }: GroupRow): GroupRecord {
   return { ...row, memberCount: _count.groupMembers };
 }
 
-export async function findGroup(client: Client, workspaceId: string, id: string): Promise<GroupRecord | null> {
-  const row = await clientOf(client).group.findFirst({ where: { workspaceId, id, archivedAt: null }, select: groupSelect });
+export async function findGroup(client: Db, workspaceId: string, id: string): Promise<GroupRecord | null> {
+  const row = await client.prisma.group.findFirst({ where: { workspaceId, id, archivedAt: null }, select: groupSelect });
   return row ? toRecord(row) : null;
 }
 
 /** One keyset page of the workspace's groups in id order: ids after `afterId`, at most `take`. */
-export async function listGroupsPage(client: Client, workspaceId: string, afterId: string | undefined, take: number): Promise<GroupRecord[]> {
-  const rows = await clientOf(client).group.findMany({
+export async function listGroupsPage(client: Db, workspaceId: string, afterId: string | undefined, take: number): Promise<GroupRecord[]> {
+  const rows = await client.prisma.group.findMany({
     where: { workspaceId, archivedAt: null, ...(afterId === undefined ? {} : { id: { gt: afterId } }) },
     orderBy: { id: 'asc' },
     take,
@@ -62,8 +62,8 @@ export async function listGroupsPage(client: Client, workspaceId: string, afterI
   return rows.map(toRecord);
 }
 
-export async function insertGroup(tx: Tx, workspaceId: string, input: { name: string; description: string | null }): Promise<GroupRecord> {
-  const row = await tx.group.create({ data: { workspaceId, name: input.name, description: input.description }, select: groupSelect });
+export async function insertGroup(tx: Db, workspaceId: string, input: { name: string; description: string | null }): Promise<GroupRecord> {
+  const row = await tx.prisma.group.create({ data: { workspaceId, name: input.name, description: input.description }, select: groupSelect });
   return toRecord(row);
 }
 
@@ -71,8 +71,8 @@ export async function insertGroup(tx: Tx, workspaceId: string, input: { name: st
  * Compare-and-set of a group: one `UPDATE … WHERE revision = $expected`. It also takes the group's row
  * lock, so a membership replacement that follows in the same transaction cannot interleave with another.
  */
-export async function updateGroupIfRevision(tx: Tx, workspaceId: string, id: string, expectedRevision: number, change: { name?: string; description?: string | null }): Promise<CasOutcome> {
-  const { count } = await tx.group.updateMany({
+export async function updateGroupIfRevision(tx: Db, workspaceId: string, id: string, expectedRevision: number, change: { name?: string; description?: string | null }): Promise<CasOutcome> {
+  const { count } = await tx.prisma.group.updateMany({
     where: { workspaceId, id, archivedAt: null, revision: expectedRevision },
     data: {
       ...(change.name === undefined ? {} : { name: change.name }),
@@ -85,10 +85,10 @@ export async function updateGroupIfRevision(tx: Tx, workspaceId: string, id: str
 }
 
 /** Archives a group (never deletes it); false when it is missing or already archived. */
-export async function archiveGroup(tx: Tx, workspaceId: string, id: string, now: Date): Promise<boolean> {
+export async function archiveGroup(tx: Db, workspaceId: string, id: string, now: Date): Promise<boolean> {
   // Its members lose what its project access-control entries gave them (visibility.ts): an authorization change.
   assertChangingAuthorization(workspaceId);
-  const { count } = await tx.group.updateMany({ where: { workspaceId, id, archivedAt: null }, data: { archivedAt: now, revision: { increment: 1 } } });
+  const { count } = await tx.prisma.group.updateMany({ where: { workspaceId, id, archivedAt: null }, data: { archivedAt: now, revision: { increment: 1 } } });
   return count === 1;
 }
 
@@ -98,8 +98,8 @@ export interface GroupMemberRecord {
 }
 
 /** One keyset page of a group's (unremoved) members in member-id order. */
-export async function listGroupMembersPage(client: Client, workspaceId: string, groupId: string, afterMemberId: string | undefined, take: number): Promise<GroupMemberRecord[]> {
-  const rows = await clientOf(client).groupMember.findMany({
+export async function listGroupMembersPage(client: Db, workspaceId: string, groupId: string, afterMemberId: string | undefined, take: number): Promise<GroupMemberRecord[]> {
+  const rows = await client.prisma.groupMember.findMany({
     where: { workspaceId, groupId, member: { removedAt: null }, ...(afterMemberId === undefined ? {} : { memberId: { gt: afterMemberId } }) },
     orderBy: { memberId: 'asc' },
     take,
@@ -109,15 +109,15 @@ export async function listGroupMembersPage(client: Client, workspaceId: string, 
 }
 
 /** Makes the group hold exactly `memberIds` (ids of unremoved members); members who stay keep their addedAt. */
-export async function replaceGroupMemberLinks(tx: Tx, workspaceId: string, groupId: string, memberIds: readonly string[]): Promise<{ added: string[]; removed: string[] }> {
+export async function replaceGroupMemberLinks(tx: Db, workspaceId: string, groupId: string, memberIds: readonly string[]): Promise<{ added: string[]; removed: string[] }> {
   // Who is in a group decides which shared projects they see (visibility.ts): an authorization change.
   assertChangingAuthorization(workspaceId);
-  const current = (await tx.groupMember.findMany({ where: { workspaceId, groupId }, select: { memberId: true } })).map((r) => r.memberId);
+  const current = (await tx.prisma.groupMember.findMany({ where: { workspaceId, groupId }, select: { memberId: true } })).map((r) => r.memberId);
   const wanted = new Set(memberIds);
   const have = new Set(current);
   const removed = current.filter((id) => !wanted.has(id));
   const added = [...wanted].filter((id) => !have.has(id));
-  if (removed.length > 0) await tx.groupMember.deleteMany({ where: { workspaceId, groupId, memberId: { in: removed } } });
-  if (added.length > 0) await tx.groupMember.createMany({ data: added.map((memberId) => ({ workspaceId, groupId, memberId })) });
+  if (removed.length > 0) await tx.prisma.groupMember.deleteMany({ where: { workspaceId, groupId, memberId: { in: removed } } });
+  if (added.length > 0) await tx.prisma.groupMember.createMany({ data: added.map((memberId) => ({ workspaceId, groupId, memberId })) });
   return { added, removed };
 }

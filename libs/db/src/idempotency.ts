@@ -1,6 +1,5 @@
 import { Prisma } from './generated/prisma/client.js';
-import type { Database } from './database.js';
-import { executeStatement, type SqlClient } from './transactions.js';
+import type { Database, Db } from './database.js';
 
 /** Deletes idempotency records whose retention has passed; returns how many went. */
 export async function purgeExpiredIdempotencyRecords(database: Database, now: Date): Promise<number> {
@@ -56,9 +55,9 @@ export function keyCompletion(held: HeldIdempotencyKey | null | undefined, works
  * Completes the held key with `result` inside the caller's transaction, for a mutation that writes no outbox
  * event (an audited one): like keyCompletion, the key commits completed exactly when the change commits.
  */
-export async function completeHeldKey(tx: SqlClient, held: HeldIdempotencyKey | null | undefined, workspaceId: string, result: unknown): Promise<void> {
+export async function completeHeldKey(tx: Db, held: HeldIdempotencyKey | null | undefined, workspaceId: string, result: unknown): Promise<void> {
   const update = heldKeyCompletion(held, workspaceId, result);
-  if (update) await executeStatement(tx, update);
+  if (update) await tx.execute(update);
 }
 
 /**

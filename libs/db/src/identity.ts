@@ -1,6 +1,5 @@
 import type { Database } from './database.js';
 import { Prisma } from './generated/prisma/client.js';
-import { readRows } from './transactions.js';
 
 /**
  * Reads that authentication needs. A token is found through the global credential_lookups table (its
@@ -82,9 +81,7 @@ interface CredentialRow extends Omit<CredentialRecord, 'workspace' | 'member' | 
  * cold, and for each webhook owner on every relay run; Prisma's nested select sent several).
  */
 export async function loadCredential(database: Database, workspaceId: string, id: string): Promise<CredentialRecord | null> {
-  const [row] = await readRows<CredentialRow>(
-    database,
-    Prisma.sql`
+  const [row] = await database.rows<CredentialRow>(Prisma.sql`
       SELECT c.id::text AS id, c.workspace_id::text AS "workspaceId", c.public_id AS "publicId", c.kind::text AS kind, c.name,
              c.verifier, c.scopes, c.status::text AS status, c.expires_at AS "expiresAt", c.region, c.cell, c.audience,
              c.created_at AS "createdAt", c.last_used_at AS "lastUsedAt", c.revoked_at AS "revokedAt",
@@ -102,8 +99,7 @@ export async function loadCredential(database: Database, workspaceId: string, id
       JOIN workspaces w ON w.id = c.workspace_id
       LEFT JOIN workspace_members m ON m.workspace_id = c.workspace_id AND m.id = c.member_id
       LEFT JOIN service_accounts sa ON sa.workspace_id = c.workspace_id AND sa.id = c.service_account_id
-      WHERE c.workspace_id = ${workspaceId}::uuid AND c.id = ${id}::uuid`,
-  );
+      WHERE c.workspace_id = ${workspaceId}::uuid AND c.id = ${id}::uuid`);
   if (!row) return null;
   const { workspaceRegion, workspaceCell, workspaceLockedAt, memberId, memberStatus, permissions, serviceAccountId, serviceAccountStatus, ...credential } = row;
   return {

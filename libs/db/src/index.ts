@@ -1,4 +1,4 @@
-export { assertChangingAuthorization, createDatabase, type Database, type Prisma, poolStatements, preparedReads, PrismaClient, type Statements } from './database.js';
+export { assertChangingAuthorization, createDatabase, type Database, type Db, type Prisma, poolStatements, preparedReads, PrismaClient } from './database.js';
 export { claimIdempotencyKey, completeHeldKey, completeIdempotencyKey, type HeldIdempotencyKey, type IdempotencyClaim, purgeExpiredIdempotencyRecords, releaseIdempotencyKey } from './idempotency.js';
 export { DEMO_OWNER_EMAIL, DEMO_WORKSPACE_NAME, type DemoTokens, demoTokensStillActive, refreshDemoTokens, seedDemoWorkspaceIfEmpty } from './seed.js';
 export { createWorkspace, type CreatedWorkspace, type FoundedWorkspace, foundWorkspace, OWNER_ROLE_NAME, type WorkspaceFounding } from './workspace-provisioning.js';
@@ -27,18 +27,7 @@ export {
   updateServiceAccount,
 } from './service-accounts.js';
 export { type GrantAccess, type GrantResourceType, type GrantRow, listServiceAccountGrants, loadResourceGrants, replaceResourceGrants, type ReplaceGrantsResult } from './resource-grants.js';
-export {
-  type CasOutcome,
-  type Client,
-  inAuthorizationTransaction,
-  inPermissionTransaction,
-  inTransaction,
-  lockPermissions,
-  type SqlClient,
-  type TransactionOptions,
-  type Tx,
-  withinTransaction,
-} from './transactions.js';
+export { type CasOutcome, inAuthorizationTransaction, inPermissionTransaction, inTransaction, lockPermissions, type TransactionOptions, withinTransaction } from './transactions.js';
 export {
   countMembersHoldingAll,
   findMember,

@@ -1,5 +1,5 @@
 import { Prisma } from './generated/prisma/client.js';
-import { readRows, type SqlClient } from './transactions.js';
+import type { Db } from './database.js';
 
 /**
  * The workspace's connected apps (issue 14), derived at request time from the rows that are the installations: its
@@ -47,12 +47,12 @@ function integrations(workspaceId: string, where: Prisma.Sql, tail: Prisma.Sql):
 }
 
 /** One keyset page of the workspace's integrations in id order (both sources have UUIDv7 ids: creation order). */
-export async function listIntegrationsPage(client: SqlClient, workspaceId: string, afterId: string | undefined, take: number): Promise<IntegrationRecord[]> {
+export async function listIntegrationsPage(client: Db, workspaceId: string, afterId: string | undefined, take: number): Promise<IntegrationRecord[]> {
   const where = afterId === undefined ? Prisma.sql`true` : Prisma.sql`i.id::uuid > ${afterId}::uuid`;
-  return readRows<IntegrationRecord>(client, integrations(workspaceId, where, Prisma.sql`ORDER BY i.id::uuid LIMIT ${take}`));
+  return client.rows<IntegrationRecord>(integrations(workspaceId, where, Prisma.sql`ORDER BY i.id::uuid LIMIT ${take}`));
 }
 
-export async function findIntegration(client: SqlClient, workspaceId: string, id: string): Promise<IntegrationRecord | null> {
-  const rows = await readRows<IntegrationRecord>(client, integrations(workspaceId, Prisma.sql`i.id::uuid = ${id}::uuid`, Prisma.sql``));
+export async function findIntegration(client: Db, workspaceId: string, id: string): Promise<IntegrationRecord | null> {
+  const rows = await client.rows<IntegrationRecord>(integrations(workspaceId, Prisma.sql`i.id::uuid = ${id}::uuid`, Prisma.sql``));
   return rows[0] ?? null;
 }

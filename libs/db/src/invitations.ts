@@ -1,6 +1,5 @@
 import type { Prisma } from './generated/prisma/client.js';
-import { assertChangingAuthorization } from './database.js';
-import { type Client, clientOf, type Tx } from './transactions.js';
+import { assertChangingAuthorization, type Db } from './database.js';
 
 /**
  * Workspace invitations (docs/invitations.md). The stored status is `pending` until the invitation is accepted or
@@ -70,20 +69,20 @@ function statusWhere(status: InvitationStatusValue, now: Date): Prisma.Invitatio
   return { status };
 }
 
-export async function findInvitation(client: Client, workspaceId: string, id: string): Promise<InvitationRecord | null> {
-  const row = await clientOf(client).invitation.findFirst({ where: { workspaceId, id }, select: invitationSelect });
+export async function findInvitation(client: Db, workspaceId: string, id: string): Promise<InvitationRecord | null> {
+  const row = await client.prisma.invitation.findFirst({ where: { workspaceId, id }, select: invitationSelect });
   return row ? toRecord(row) : null;
 }
 
 /** One keyset page of the workspace's invitations in id (creation) order, optionally of one effective status at `now`. */
 export async function listInvitationsPage(
-  client: Client,
+  client: Db,
   workspaceId: string,
   filter: { status?: InvitationStatusValue | undefined; now: Date },
   afterId: string | undefined,
   take: number,
 ): Promise<InvitationRecord[]> {
-  const rows = await clientOf(client).invitation.findMany({
+  const rows = await client.prisma.invitation.findMany({
     where: {
       workspaceId,
       ...(filter.status === undefined ? {} : statusWhere(filter.status, filter.now)),
@@ -100,17 +99,17 @@ export async function listInvitationsPage(
  * Whether the address (lower case) has a membership in the workspace: active, deactivated, or removed (removal is
  * final: the row stays, and re-admitting it would bring the removed member's old credentials back to life).
  */
-export async function isMemberEmail(tx: Tx, workspaceId: string, email: string): Promise<boolean> {
-  return (await tx.workspaceMember.count({ where: { workspaceId, user: { email } } })) > 0;
+export async function isMemberEmail(tx: Db, workspaceId: string, email: string): Promise<boolean> {
+  return (await tx.prisma.workspaceMember.count({ where: { workspaceId, user: { email } } })) > 0;
 }
 
 /**
  * The address's pending invitation that has not expired at `now`, if any; one that has expired is marked `expired`
  * first, freeing the one-pending-per-address slot (invitations_one_pending_per_email_key) for a new invitation.
  */
-export async function pendingInvitationFor(tx: Tx, workspaceId: string, email: string, now: Date): Promise<string | null> {
-  await tx.invitation.updateMany({ where: { workspaceId, email, status: 'pending', expiresAt: { lte: now } }, data: { status: 'expired', revision: { increment: 1 } } });
-  const row = await tx.invitation.findFirst({ where: { workspaceId, email, status: 'pending' }, select: { id: true } });
+export async function pendingInvitationFor(tx: Db, workspaceId: string, email: string, now: Date): Promise<string | null> {
+  await tx.prisma.invitation.updateMany({ where: { workspaceId, email, status: 'pending', expiresAt: { lte: now } }, data: { status: 'expired', revision: { increment: 1 } } });
+  const row = await tx.prisma.invitation.findFirst({ where: { workspaceId, email, status: 'pending' }, select: { id: true } });
   return row?.id ?? null;
 }
 
@@ -123,8 +122,8 @@ export interface NewInvitation {
   readonly now: Date;
 }
 
-export async function insertInvitation(tx: Tx, workspaceId: string, input: NewInvitation): Promise<InvitationRecord> {
-  const { id } = await tx.invitation.create({
+export async function insertInvitation(tx: Db, workspaceId: string, input: NewInvitation): Promise<InvitationRecord> {
+  const { id } = await tx.prisma.invitation.create({
     data: {
       workspaceId,
       email: input.email,
@@ -137,7 +136,7 @@ export async function insertInvitation(tx: Tx, workspaceId: string, input: NewIn
     },
     select: { id: true },
   });
-  await tx.invitationRole.createMany({ data: input.roleIds.map((roleId) => ({ workspaceId, invitationId: id, roleId })) });
+  await tx.prisma.invitationRole.createMany({ data: input.roleIds.map((roleId) => ({ workspaceId, invitationId: id, roleId })) });
   return (await findInvitation(tx, workspaceId, id))!;
 }
 
@@ -147,8 +146,8 @@ export type InvitationChange = { readonly outcome: 'updated'; readonly row: Invi
  * Resend: one `UPDATE … WHERE` a pending, unexpired invitation last sent at or before `sentBefore` (the bound on
  * resends) moves its `last_sent_at` to `now`. The expiry is left as it is. Otherwise says why not.
  */
-export async function markInvitationResent(tx: Tx, workspaceId: string, id: string, now: Date, sentBefore: Date): Promise<InvitationChange> {
-  const { count } = await tx.invitation.updateMany({
+export async function markInvitationResent(tx: Db, workspaceId: string, id: string, now: Date, sentBefore: Date): Promise<InvitationChange> {
+  const { count } = await tx.prisma.invitation.updateMany({
     where: { workspaceId, id, status: 'pending', expiresAt: { gt: now }, lastSentAt: { lte: sentBefore } },
     data: { lastSentAt: now, revision: { increment: 1 } },
   });
@@ -159,8 +158,8 @@ export async function markInvitationResent(tx: Tx, workspaceId: string, id: stri
 }
 
 /** Revoke: one `UPDATE … WHERE` a pending, unexpired invitation becomes `revoked`. Otherwise says why not. */
-export async function markInvitationRevoked(tx: Tx, workspaceId: string, id: string, now: Date): Promise<InvitationChange> {
-  const { count } = await tx.invitation.updateMany({
+export async function markInvitationRevoked(tx: Db, workspaceId: string, id: string, now: Date): Promise<InvitationChange> {
+  const { count } = await tx.prisma.invitation.updateMany({
     where: { workspaceId, id, status: 'pending', expiresAt: { gt: now } },
     data: { status: 'revoked', revokedAt: now, revision: { increment: 1 } },
   });
@@ -172,10 +171,10 @@ export async function markInvitationRevoked(tx: Tx, workspaceId: string, id: str
 // ─── the e-mail and its acceptance ───────────────────────────────────────────
 
 /** The invitation, its workspace's name and its inviter's display name, its row locked (FOR UPDATE) until the transaction ends. */
-export async function lockInvitationForMail(tx: Tx, workspaceId: string, id: string): Promise<{ invitation: InvitationRecord; workspaceName: string; inviterName: string | null } | null> {
-  const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM invitations WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid FOR UPDATE`;
+export async function lockInvitationForMail(tx: Db, workspaceId: string, id: string): Promise<{ invitation: InvitationRecord; workspaceName: string; inviterName: string | null } | null> {
+  const locked = await tx.prisma.$queryRaw<{ id: string }[]>`SELECT id::text FROM invitations WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid FOR UPDATE`;
   if (locked.length === 0) return null;
-  const row = await tx.invitation.findFirst({
+  const row = await tx.prisma.invitation.findFirst({
     where: { workspaceId, id },
     select: { ...invitationSelect, workspace: { select: { name: true } }, invitedByMember: { select: { user: { select: { name: true } } } }, invitedByServiceAccount: { select: { name: true } } },
   });
@@ -185,23 +184,23 @@ export async function lockInvitationForMail(tx: Tx, workspaceId: string, id: str
 }
 
 /** Whether the message of this id (the outbox event that asked for it) was already sent. */
-export async function invitationMessageSent(tx: Tx, workspaceId: string, id: string): Promise<boolean> {
-  return (await tx.invitationMessage.count({ where: { workspaceId, id } })) > 0;
+export async function invitationMessageSent(tx: Db, workspaceId: string, id: string): Promise<boolean> {
+  return (await tx.prisma.invitationMessage.count({ where: { workspaceId, id } })) > 0;
 }
 
 /** Records a sent message and the hash of the token it carried. */
-export async function insertInvitationMessage(tx: Tx, workspaceId: string, message: { id: string; invitationId: string; tokenHash: Buffer; sentAt: Date }): Promise<void> {
-  await tx.invitationMessage.create({ data: { workspaceId, id: message.id, invitationId: message.invitationId, tokenHash: new Uint8Array(message.tokenHash), sentAt: message.sentAt } });
+export async function insertInvitationMessage(tx: Db, workspaceId: string, message: { id: string; invitationId: string; tokenHash: Buffer; sentAt: Date }): Promise<void> {
+  await tx.prisma.invitationMessage.create({ data: { workspaceId, id: message.id, invitationId: message.invitationId, tokenHash: new Uint8Array(message.tokenHash), sentAt: message.sentAt } });
 }
 
 /** Whether some message of the workspace carried the token of this hash (a plain read, before any lock is taken). */
-export async function invitationTokenKnown(client: Client, workspaceId: string, tokenHash: Buffer): Promise<boolean> {
-  return (await clientOf(client).invitationMessage.count({ where: { workspaceId, tokenHash: new Uint8Array(tokenHash) } })) > 0;
+export async function invitationTokenKnown(client: Db, workspaceId: string, tokenHash: Buffer): Promise<boolean> {
+  return (await client.prisma.invitationMessage.count({ where: { workspaceId, tokenHash: new Uint8Array(tokenHash) } })) > 0;
 }
 
 /** The invitation one of whose messages carried the token of this hash, its row locked (FOR UPDATE). */
-export async function lockInvitationByToken(tx: Tx, workspaceId: string, tokenHash: Buffer): Promise<InvitationRecord | null> {
-  const found = await tx.$queryRaw<{ id: string }[]>`
+export async function lockInvitationByToken(tx: Db, workspaceId: string, tokenHash: Buffer): Promise<InvitationRecord | null> {
+  const found = await tx.prisma.$queryRaw<{ id: string }[]>`
     SELECT i.id::text FROM invitation_messages m
       JOIN invitations i ON i.workspace_id = m.workspace_id AND i.id = m.invitation_id
      WHERE m.workspace_id = ${workspaceId}::uuid AND m.token_hash = ${tokenHash}
@@ -216,19 +215,19 @@ export async function lockInvitationByToken(tx: Tx, workspaceId: string, tokenHa
  * id, or `already_member` when the user has a membership in the workspace already (removed ones included).
  */
 export async function admitInvitee(
-  tx: Tx,
+  tx: Db,
   invitation: InvitationRecord,
   name: string,
   now: Date,
 ): Promise<{ outcome: 'admitted'; memberId: string; userCreated: boolean } | { outcome: 'already_member' }> {
   const { workspaceId } = invitation;
   assertChangingAuthorization(workspaceId);
-  const existing = await tx.user.findUnique({ where: { email: invitation.email }, select: { id: true } });
-  const user = existing ?? (await tx.user.create({ data: { email: invitation.email, name }, select: { id: true } }));
-  if (existing && (await tx.workspaceMember.count({ where: { workspaceId, userId: existing.id } })) > 0) return { outcome: 'already_member' };
-  const memberId = (await tx.workspaceMember.create({ data: { workspaceId, userId: user.id, joinedAt: now }, select: { id: true } })).id;
-  await tx.memberRole.createMany({ data: invitation.roleIds.map((roleId) => ({ workspaceId, memberId, roleId })) });
-  await tx.invitation.update({
+  const existing = await tx.prisma.user.findUnique({ where: { email: invitation.email }, select: { id: true } });
+  const user = existing ?? (await tx.prisma.user.create({ data: { email: invitation.email, name }, select: { id: true } }));
+  if (existing && (await tx.prisma.workspaceMember.count({ where: { workspaceId, userId: existing.id } })) > 0) return { outcome: 'already_member' };
+  const memberId = (await tx.prisma.workspaceMember.create({ data: { workspaceId, userId: user.id, joinedAt: now }, select: { id: true } })).id;
+  await tx.prisma.memberRole.createMany({ data: invitation.roleIds.map((roleId) => ({ workspaceId, memberId, roleId })) });
+  await tx.prisma.invitation.update({
     where: { workspaceId_id: { workspaceId, id: invitation.id } },
     data: { status: 'accepted', acceptedAt: now, acceptedMemberId: memberId, revision: { increment: 1 } },
   });

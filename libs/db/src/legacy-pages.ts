@@ -1,5 +1,5 @@
 import { Prisma } from './generated/prisma/client.js';
-import { type Client, clientOf } from './transactions.js';
+import type { Db } from './database.js';
 
 /**
  * v0 pages by number (issue 11). A v0 collection is the v1 list in id (creation) order, cut into pages of
@@ -48,10 +48,10 @@ const LISTS: Record<LegacyPagedList, { readonly table: string; readonly live: st
 };
 
 /** The id of the row at 0-based position `position` of the list in id order, or null past its end. */
-export async function legacyRowAt(client: Client, list: LegacyPagedList, workspaceId: string, position: number): Promise<string | null> {
+export async function legacyRowAt(client: Db, list: LegacyPagedList, workspaceId: string, position: number): Promise<string | null> {
   const { table, live } = LISTS[list];
   // Only the found id is turned into text: a cast in the scan would run for every row skipped (3× slower).
-  const rows = await clientOf(client).$queryRaw<{ at: string | null }[]>`
+  const rows = await client.prisma.$queryRaw<{ at: string | null }[]>`
     SELECT (SELECT id FROM ${Prisma.raw(table)} WHERE workspace_id = ${workspaceId}::uuid AND ${Prisma.raw(live)} ORDER BY id OFFSET ${position} LIMIT 1)::text AS at`;
   return rows[0]?.at ?? null;
 }
@@ -65,8 +65,8 @@ export interface LegacyPlannedWorkFilter {
 }
 
 /** legacyRowAt for planned work in a window (listPlannedWorkPage's conditions: its task unarchived). */
-export async function legacyPlannedWorkAt(client: Client, workspaceId: string, filter: LegacyPlannedWorkFilter, position: number): Promise<string | null> {
-  const rows = await clientOf(client).$queryRaw<{ at: string | null }[]>`
+export async function legacyPlannedWorkAt(client: Db, workspaceId: string, filter: LegacyPlannedWorkFilter, position: number): Promise<string | null> {
+  const rows = await client.prisma.$queryRaw<{ at: string | null }[]>`
     SELECT (SELECT w.id
     FROM planned_work w JOIN tasks t ON t.workspace_id = w.workspace_id AND t.id = w.task_id
     WHERE w.workspace_id = ${workspaceId}::uuid AND t.archived_at IS NULL

@@ -1,4 +1,4 @@
-import { type Client, clientOf, type Tx } from './transactions.js';
+import type { Db } from './database.js';
 import type { Prisma } from './generated/prisma/client.js';
 
 /**
@@ -31,13 +31,13 @@ const select = {
 } as const satisfies Prisma.LegacyWebhookSelect;
 
 /** One subscription of the workspace, archived or not. */
-export async function findLegacyWebhook(client: Client, workspaceId: string, id: string): Promise<LegacyWebhookRecord | null> {
-  return clientOf(client).legacyWebhook.findFirst({ where: { workspaceId, id }, select });
+export async function findLegacyWebhook(client: Db, workspaceId: string, id: string): Promise<LegacyWebhookRecord | null> {
+  return client.prisma.legacyWebhook.findFirst({ where: { workspaceId, id }, select });
 }
 
 /** One keyset page of the workspace's unarchived subscriptions in id order. */
-export async function listLegacyWebhooksPage(client: Client, workspaceId: string, afterId: string | undefined, take: number): Promise<LegacyWebhookRecord[]> {
-  return clientOf(client).legacyWebhook.findMany({
+export async function listLegacyWebhooksPage(client: Db, workspaceId: string, afterId: string | undefined, take: number): Promise<LegacyWebhookRecord[]> {
+  return client.prisma.legacyWebhook.findMany({
     where: { workspaceId, archivedAt: null, ...(afterId === undefined ? {} : { id: { gt: afterId } }) },
     orderBy: { id: 'asc' },
     take,
@@ -45,12 +45,12 @@ export async function listLegacyWebhooksPage(client: Client, workspaceId: string
   });
 }
 
-export async function insertLegacyWebhook(tx: Tx, workspaceId: string, input: { url: string; events: readonly string[] }): Promise<LegacyWebhookRecord> {
-  return tx.legacyWebhook.create({ data: { workspaceId, url: input.url, events: [...input.events] }, select });
+export async function insertLegacyWebhook(tx: Db, workspaceId: string, input: { url: string; events: readonly string[] }): Promise<LegacyWebhookRecord> {
+  return tx.prisma.legacyWebhook.create({ data: { workspaceId, url: input.url, events: [...input.events] }, select });
 }
 
 /** Sets `archived_at` on an unarchived subscription; false when it is missing or already archived. */
-export async function archiveLegacyWebhook(tx: Tx, workspaceId: string, id: string, at: Date): Promise<boolean> {
-  const { count } = await tx.legacyWebhook.updateMany({ where: { workspaceId, id, archivedAt: null }, data: { archivedAt: at, revision: { increment: 1 } } });
+export async function archiveLegacyWebhook(tx: Db, workspaceId: string, id: string, at: Date): Promise<boolean> {
+  const { count } = await tx.prisma.legacyWebhook.updateMany({ where: { workspaceId, id, archivedAt: null }, data: { archivedAt: at, revision: { increment: 1 } } });
   return count === 1;
 }

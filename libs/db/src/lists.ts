@@ -1,5 +1,5 @@
 import { setArchivedAt } from './revisioned-rows.js';
-import { type Client, clientOf, type Tx } from './transactions.js';
+import type { Db } from './database.js';
 import type { Prisma } from './generated/prisma/client.js';
 import { pageIds } from './keyset.js';
 
@@ -37,19 +37,19 @@ const select = {
 } as const satisfies Prisma.ListSelect;
 
 /** One list of the workspace, archived or not. */
-export async function findList(client: Client, workspaceId: string, id: string): Promise<ListRecord | null> {
-  return clientOf(client).list.findFirst({ where: { workspaceId, id }, select });
+export async function findList(client: Db, workspaceId: string, id: string): Promise<ListRecord | null> {
+  return client.prisma.list.findFirst({ where: { workspaceId, id }, select });
 }
 
 /** One keyset page of the workspace's unarchived lists in id order, optionally of one kind. */
 export async function listListsPage(
-  client: Client,
+  client: Db,
   workspaceId: string,
   filter: { kind?: ListKindValue | undefined; onlyIds?: readonly string[] | null },
   afterId: string | undefined,
   take: number,
 ): Promise<ListRecord[]> {
-  return clientOf(client).list.findMany({
+  return client.prisma.list.findMany({
     where: {
       workspaceId,
       archivedAt: null,
@@ -68,13 +68,13 @@ export interface ListChanges {
   readonly color?: string | null;
 }
 
-export async function insertList(tx: Tx, workspaceId: string, input: { name: string; kind: ListKindValue; position: number; color: string | null }): Promise<ListRecord> {
-  return tx.list.create({ data: { workspaceId, name: input.name, kind: input.kind, position: input.position, color: input.color }, select });
+export async function insertList(tx: Db, workspaceId: string, input: { name: string; kind: ListKindValue; position: number; color: string | null }): Promise<ListRecord> {
+  return tx.prisma.list.create({ data: { workspaceId, name: input.name, kind: input.kind, position: input.position, color: input.color }, select });
 }
 
 /** The given attributes (no precondition: the last writer wins); false when the list is missing. */
-export async function updateListAttributes(tx: Tx, workspaceId: string, id: string, change: ListChanges): Promise<boolean> {
-  const { count } = await tx.list.updateMany({
+export async function updateListAttributes(tx: Db, workspaceId: string, id: string, change: ListChanges): Promise<boolean> {
+  const { count } = await tx.prisma.list.updateMany({
     where: { workspaceId, id },
     data: {
       ...(change.name === undefined ? {} : { name: change.name }),
@@ -87,6 +87,6 @@ export async function updateListAttributes(tx: Tx, workspaceId: string, id: stri
 }
 
 /** Sets or clears `archived_at`; false when the list is missing or already in that state. */
-export function setListArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
-  return setArchivedAt(tx.list, workspaceId, id, archivedAt);
+export function setListArchived(tx: Db, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  return setArchivedAt(tx.prisma.list, workspaceId, id, archivedAt);
 }

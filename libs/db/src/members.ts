@@ -1,5 +1,5 @@
-import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
-import { assertChangingAuthorization } from './database.js';
+import { assertChangingAuthorization, type Db } from './database.js';
+import { type CasOutcome } from './transactions.js';
 
 /**
  * Workspace memberships. A removed member (removeMember) keeps its row, because credentials, time entries
@@ -60,8 +60,8 @@ function toRecord({ memberRoles, groupMembers, ...row }: MemberRow): MemberRecor
   return { ...row, roleIds: memberRoles.map((r) => r.roleId), groupIds: groupMembers.map((g) => g.groupId) };
 }
 
-export async function findMember(client: Client, workspaceId: string, id: string): Promise<MemberRecord | null> {
-  const row = await clientOf(client).workspaceMember.findFirst({ where: { workspaceId, id, removedAt: null }, select: memberSelect });
+export async function findMember(client: Db, workspaceId: string, id: string): Promise<MemberRecord | null> {
+  const row = await client.prisma.workspaceMember.findFirst({ where: { workspaceId, id, removedAt: null }, select: memberSelect });
   return row ? toRecord(row) : null;
 }
 
@@ -72,8 +72,8 @@ export interface MemberFilter {
 }
 
 /** One keyset page of the workspace's members in id order: ids after `afterId`, at most `take`. */
-export async function listMembersPage(client: Client, workspaceId: string, filter: MemberFilter, afterId: string | undefined, take: number): Promise<MemberRecord[]> {
-  const rows = await clientOf(client).workspaceMember.findMany({
+export async function listMembersPage(client: Db, workspaceId: string, filter: MemberFilter, afterId: string | undefined, take: number): Promise<MemberRecord[]> {
+  const rows = await client.prisma.workspaceMember.findMany({
     where: {
       workspaceId,
       removedAt: null,
@@ -89,10 +89,10 @@ export async function listMembersPage(client: Client, workspaceId: string, filte
 }
 
 /** Compare-and-set of a member's status: one `UPDATE … WHERE revision = $expected` (also bumps the revision when only roles change). */
-export async function updateMemberIfRevision(tx: Tx, workspaceId: string, id: string, expectedRevision: number, change: { status?: { to: 'active' | 'disabled'; at: Date } }): Promise<CasOutcome> {
+export async function updateMemberIfRevision(tx: Db, workspaceId: string, id: string, expectedRevision: number, change: { status?: { to: 'active' | 'disabled'; at: Date } }): Promise<CasOutcome> {
   assertChangingAuthorization(workspaceId);
   const status = change.status;
-  const { count } = await tx.workspaceMember.updateMany({
+  const { count } = await tx.prisma.workspaceMember.updateMany({
     where: { workspaceId, id, removedAt: null, revision: expectedRevision },
     data: {
       ...(status === undefined ? {} : { status: status.to, disabledAt: status.to === 'disabled' ? status.at : null }),
@@ -104,14 +104,14 @@ export async function updateMemberIfRevision(tx: Tx, workspaceId: string, id: st
 }
 
 /** Makes the member hold exactly `roleIds` (ids of existing roles); keeps untouched assignments as they are. */
-export async function replaceMemberRoles(tx: Tx, workspaceId: string, memberId: string, roleIds: readonly string[]): Promise<{ added: string[]; removed: string[] }> {
+export async function replaceMemberRoles(tx: Db, workspaceId: string, memberId: string, roleIds: readonly string[]): Promise<{ added: string[]; removed: string[] }> {
   assertChangingAuthorization(workspaceId);
-  const current = (await tx.memberRole.findMany({ where: { workspaceId, memberId }, select: { roleId: true } })).map((r) => r.roleId);
+  const current = (await tx.prisma.memberRole.findMany({ where: { workspaceId, memberId }, select: { roleId: true } })).map((r) => r.roleId);
   const wanted = new Set(roleIds);
   const removed = current.filter((id) => !wanted.has(id));
   const added = [...wanted].filter((id) => !current.includes(id));
-  if (removed.length > 0) await tx.memberRole.deleteMany({ where: { workspaceId, memberId, roleId: { in: removed } } });
-  if (added.length > 0) await tx.memberRole.createMany({ data: added.map((roleId) => ({ workspaceId, memberId, roleId })) });
+  if (removed.length > 0) await tx.prisma.memberRole.deleteMany({ where: { workspaceId, memberId, roleId: { in: removed } } });
+  if (added.length > 0) await tx.prisma.memberRole.createMany({ data: added.map((roleId) => ({ workspaceId, memberId, roleId })) });
   return { added, removed };
 }
 
@@ -120,20 +120,20 @@ export async function replaceMemberRoles(tx: Tx, workspaceId: string, memberId: 
  * role and group (bumping the revision of those groups, whose membership changed). Returns what it held,
  * or null when there is no such (unremoved) member.
  */
-export async function markMemberRemoved(tx: Tx, workspaceId: string, id: string, now: Date): Promise<{ roleIds: string[]; groupIds: string[]; wasActive: boolean } | null> {
+export async function markMemberRemoved(tx: Db, workspaceId: string, id: string, now: Date): Promise<{ roleIds: string[]; groupIds: string[]; wasActive: boolean } | null> {
   assertChangingAuthorization(workspaceId);
-  const before = await tx.workspaceMember.findFirst({ where: { workspaceId, id, removedAt: null }, select: { status: true, disabledAt: true } });
+  const before = await tx.prisma.workspaceMember.findFirst({ where: { workspaceId, id, removedAt: null }, select: { status: true, disabledAt: true } });
   if (!before) return null;
-  const { count } = await tx.workspaceMember.updateMany({
+  const { count } = await tx.prisma.workspaceMember.updateMany({
     where: { workspaceId, id, removedAt: null },
     data: { status: 'disabled', disabledAt: before.disabledAt ?? now, removedAt: now, revision: { increment: 1 } },
   });
   if (count === 0) return null;
-  const roleIds = (await tx.memberRole.findMany({ where: { workspaceId, memberId: id }, select: { roleId: true }, orderBy: { roleId: 'asc' } })).map((r) => r.roleId);
-  const groupIds = (await tx.groupMember.findMany({ where: { workspaceId, memberId: id }, select: { groupId: true }, orderBy: { groupId: 'asc' } })).map((g) => g.groupId);
-  await tx.memberRole.deleteMany({ where: { workspaceId, memberId: id } });
-  await tx.groupMember.deleteMany({ where: { workspaceId, memberId: id } });
-  if (groupIds.length > 0) await tx.group.updateMany({ where: { workspaceId, id: { in: groupIds } }, data: { revision: { increment: 1 } } });
+  const roleIds = (await tx.prisma.memberRole.findMany({ where: { workspaceId, memberId: id }, select: { roleId: true }, orderBy: { roleId: 'asc' } })).map((r) => r.roleId);
+  const groupIds = (await tx.prisma.groupMember.findMany({ where: { workspaceId, memberId: id }, select: { groupId: true }, orderBy: { groupId: 'asc' } })).map((g) => g.groupId);
+  await tx.prisma.memberRole.deleteMany({ where: { workspaceId, memberId: id } });
+  await tx.prisma.groupMember.deleteMany({ where: { workspaceId, memberId: id } });
+  if (groupIds.length > 0) await tx.prisma.group.updateMany({ where: { workspaceId, id: { in: groupIds } }, data: { revision: { increment: 1 } } });
   return { roleIds, groupIds, wasActive: before.status === 'active' };
 }
 
@@ -141,8 +141,8 @@ export async function markMemberRemoved(tx: Tx, workspaceId: string, id: string,
  * Active, unremoved members holding every one of `permissions` through their (unarchived) roles: the
  * members who can still administer the workspace.
  */
-export async function countMembersHoldingAll(tx: Tx, workspaceId: string, permissions: readonly string[]): Promise<number> {
-  return tx.workspaceMember.count({
+export async function countMembersHoldingAll(tx: Db, workspaceId: string, permissions: readonly string[]): Promise<number> {
+  return tx.prisma.workspaceMember.count({
     where: {
       workspaceId,
       status: 'active',
@@ -157,9 +157,9 @@ export async function countMembersHoldingAll(tx: Tx, workspaceId: string, permis
  * until the transaction ends, so a concurrent removeMember cannot slip in between this check and the
  * caller's write.
  */
-export async function lockExistingMemberIds(tx: Tx, workspaceId: string, ids: readonly string[]): Promise<Set<string>> {
+export async function lockExistingMemberIds(tx: Db, workspaceId: string, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await tx.$queryRaw<{ id: string }[]>`
+  const rows = await tx.prisma.$queryRaw<{ id: string }[]>`
     SELECT id::text AS id FROM workspace_members
     WHERE workspace_id = ${workspaceId}::uuid AND id = ANY(${[...ids]}::uuid[]) AND removed_at IS NULL
     FOR SHARE`;
@@ -167,8 +167,8 @@ export async function lockExistingMemberIds(tx: Tx, workspaceId: string, ids: re
 }
 
 /** The permission keys an active, unremoved member currently holds through its unarchived roles (none otherwise). */
-export async function memberPermissionKeys(client: Client, workspaceId: string, memberId: string): Promise<string[]> {
-  const row = await clientOf(client).workspaceMember.findFirst({
+export async function memberPermissionKeys(client: Db, workspaceId: string, memberId: string): Promise<string[]> {
+  const row = await client.prisma.workspaceMember.findFirst({
     where: { workspaceId, id: memberId, status: 'active', removedAt: null },
     select: { memberRoles: { where: { role: { archivedAt: null } }, select: { role: { select: { permissions: true } } } } },
   });

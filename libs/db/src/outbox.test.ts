@@ -5,6 +5,7 @@ import { useTestDatabase } from '@workcell/testing';
 import { createDatabase, type Database } from './database.js';
 import { appendOutboxEvent, listenForOutboxEvents, type OutboxListener } from './outbox.js';
 import { seedDemoWorkspaceIfEmpty } from './seed.js';
+import { inTransaction } from './transactions.js';
 
 /**
  * The outbox append notifies OUTBOX_CHANNEL in the writing transaction: PostgreSQL delivers it on commit only,
@@ -43,7 +44,7 @@ describe('outbox notifications', () => {
 
   it('notifies the workspace on commit, once per transaction', async () => {
     heard.length = 0;
-    const sequences = await database.prisma.$transaction(async (tx) => [await append(tx), await append(tx)]);
+    const sequences = await inTransaction(database, async (tx) => [await append(tx), await append(tx)]);
     assert.equal(sequences[1], sequences[0]! + 1n);
     await marker('m1');
     assert.deepEqual(heard, [workspaceId, 'm1']);
@@ -52,7 +53,7 @@ describe('outbox notifications', () => {
   it('does not notify for a transaction that rolled back', async () => {
     heard.length = 0;
     await assert.rejects(
-      database.prisma.$transaction(async (tx) => {
+      inTransaction(database, async (tx) => {
         await append(tx);
         throw new Error('roll back');
       }),
@@ -66,7 +67,7 @@ describe('outbox notifications', () => {
   it('stores the event as before: sequence, payload, occurredAt', async () => {
     const occurredAt = new Date('2026-01-02T03:04:05.678Z');
     const aggregateId = randomUUID();
-    const sequence = await database.prisma.$transaction((tx) =>
+    const sequence = await inTransaction(database, (tx) =>
       appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId, eventType: 'tag.updated', payload: { tag: { name: 'x', at: occurredAt } }, occurredAt, actor: null, cause: null }),
     );
     const row = await database.prisma.outboxEvent.findFirstOrThrow({ where: { workspaceId, aggregateId } });

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { AppConfig } from '@workcell/config';
-import type { Tx } from './transactions.js';
+import type { Db } from './database.js';
 import { Prisma } from './generated/prisma/client.js';
 import { type HeldIdempotencyKey, keyCompletion } from './idempotency.js';
 import { currentTraceparent } from '@workcell/telemetry';
@@ -56,8 +56,8 @@ export const OUTBOX_CHANNEL = 'workcell_outbox';
  * transaction with the same workspace collapse into one. One statement, so the counter row is held for one round
  * trip less and the notification costs none.
  */
-export async function appendOutboxEvent(tx: Tx, event: DomainEvent): Promise<bigint> {
-  const [row] = await tx.$queryRaw<{ sequence: bigint }[]>`WITH ${outboxAppend(event)}`;
+export async function appendOutboxEvent(tx: Db, event: DomainEvent): Promise<bigint> {
+  const [row] = await tx.prisma.$queryRaw<{ sequence: bigint }[]>`WITH ${outboxAppend(event)}`;
   return row!.sequence;
 }
 

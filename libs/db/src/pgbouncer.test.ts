@@ -7,6 +7,7 @@ import { type HarnessService, PGBOUNCER_POOL_SIZE, startPgBouncer, useTestDataba
 import { createDatabase, type Database } from './database.js';
 import { appendOutboxEvent, listenForOutboxEvents } from './outbox.js';
 import { seedDemoWorkspaceIfEmpty } from './seed.js';
+import { inTransaction } from './transactions.js';
 
 const PGBOUNCER_AVAILABLE = spawnSync('sh', ['-c', 'command -v pgbouncer']).status === 0;
 if (!PGBOUNCER_AVAILABLE) console.warn('the PgBouncer checks are skipped: pgbouncer is not installed (Debian: pgbouncer)');
@@ -66,9 +67,9 @@ if (!PGBOUNCER_AVAILABLE) console.warn('the PgBouncer checks are skipped: pgboun
     // Each transaction holds its server connection a moment, so the instances' 30 connections queue for the 5.
     const work = instances.flatMap((database) =>
       Array.from({ length: 5 }, async (_, i) => {
-        const [row] = await database.prisma.$transaction(async (tx) => {
-          await tx.$executeRaw`SELECT pg_sleep(0.1)`;
-          return tx.$queryRaw<{ n: number }[]>`SELECT ${i}::int AS n`;
+        const [row] = await inTransaction(database, async (tx) => {
+          await tx.prisma.$executeRaw`SELECT pg_sleep(0.1)`;
+          return tx.prisma.$queryRaw<{ n: number }[]>`SELECT ${i}::int AS n`;
         });
         // The same statement shapes again, now on whichever server connection each gets.
         assert.equal((await database.prisma.workspace.count()) >= 0, true);
@@ -95,7 +96,7 @@ if (!PGBOUNCER_AVAILABLE) console.warn('the PgBouncer checks are skipped: pgboun
     const listener = listenForOutboxEvents(config, { onEvent: (id) => heard.push(id), onListening: () => up() });
     try {
       await listening;
-      await database.prisma.$transaction((tx) =>
+      await inTransaction(database, (tx) =>
         appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId: randomUUID(), eventType: 'tag.created', payload: { tag: {} }, actor: null, cause: null }),
       );
       while (!heard.includes(workspaceId)) await new Promise((r) => setTimeout(r, 10));

@@ -1,5 +1,5 @@
 import { Prisma } from './generated/prisma/client.js';
-import { type Client, clientOf, readRows, type SqlClient, type Tx } from './transactions.js';
+import type { Db } from './database.js';
 import { resourceReadableSql, type Viewer } from './visibility.js';
 
 /**
@@ -40,8 +40,8 @@ export interface ScheduleTask {
 }
 
 /** The task, locked for the rest of the transaction (serializes replacements of its schedule); null when missing. */
-export async function lockScheduleTask(tx: Tx, workspaceId: string, taskId: string): Promise<ScheduleTask | null> {
-  const rows = await tx.$queryRaw<{ id: string; project_id: string | null; archived_at: Date | null }[]>`
+export async function lockScheduleTask(tx: Db, workspaceId: string, taskId: string): Promise<ScheduleTask | null> {
+  const rows = await tx.prisma.$queryRaw<{ id: string; project_id: string | null; archived_at: Date | null }[]>`
     SELECT id::text AS id, project_id::text AS project_id, archived_at FROM tasks
      WHERE workspace_id = ${workspaceId}::uuid AND id = ${taskId}::uuid FOR UPDATE`;
   const row = rows[0];
@@ -52,10 +52,9 @@ export async function lockScheduleTask(tx: Tx, workspaceId: string, taskId: stri
 const taskReadable = (viewer: Viewer) => resourceReadableSql('task', Prisma.sql`t.workspace_id`, Prisma.sql`t.id`, viewer, { project: Prisma.sql`t.project_id` });
 
 /** The task (archived or not) without a lock, for reads; null when missing or, with a viewer, not one it may see. */
-export async function findScheduleTask(client: SqlClient, workspaceId: string, taskId: string, viewer: Viewer | null = null): Promise<ScheduleTask | null> {
+export async function findScheduleTask(client: Db, workspaceId: string, taskId: string, viewer: Viewer | null = null): Promise<ScheduleTask | null> {
   const visible = viewer === null ? Prisma.sql`true` : taskReadable(viewer);
-  const rows = await readRows<{ id: string; projectId: string | null; archivedAt: Date | null }>(
-    client,
+  const rows = await client.rows<{ id: string; projectId: string | null; archivedAt: Date | null }>(
     Prisma.sql`SELECT t.id::text AS id, t.project_id::text AS "projectId", t.archived_at AS "archivedAt" FROM tasks t WHERE t.workspace_id = ${workspaceId}::uuid AND t.id = ${taskId}::uuid AND ${visible}`,
   );
   const row = rows[0];
@@ -63,8 +62,8 @@ export async function findScheduleTask(client: SqlClient, workspaceId: string, t
 }
 
 /** Every window of one task, by start then id. */
-export async function listTaskPlannedWork(client: Client, workspaceId: string, taskId: string): Promise<PlannedWorkRecord[]> {
-  const rows = await clientOf(client).plannedWork.findMany({ where: { workspaceId, taskId }, orderBy: [{ windowStart: 'asc' }, { id: 'asc' }], select });
+export async function listTaskPlannedWork(client: Db, workspaceId: string, taskId: string): Promise<PlannedWorkRecord[]> {
+  const rows = await client.prisma.plannedWork.findMany({ where: { workspaceId, taskId }, orderBy: [{ windowStart: 'asc' }, { id: 'asc' }], select });
   return rows.map(record);
 }
 
@@ -76,17 +75,17 @@ export interface PlannedWorkWindow {
 }
 
 /** Deletes the task's windows and inserts these (new ids); run under lockScheduleTask. */
-export async function replaceTaskPlannedWorkRows(tx: Tx, workspaceId: string, taskId: string, windows: readonly PlannedWorkWindow[], now: Date): Promise<void> {
-  await tx.plannedWork.deleteMany({ where: { workspaceId, taskId } });
+export async function replaceTaskPlannedWorkRows(tx: Db, workspaceId: string, taskId: string, windows: readonly PlannedWorkWindow[], now: Date): Promise<void> {
+  await tx.prisma.plannedWork.deleteMany({ where: { workspaceId, taskId } });
   if (windows.length > 0) {
-    await tx.plannedWork.createMany({ data: windows.map((w) => ({ workspaceId, taskId, ...w, createdAt: now, updatedAt: now })) });
+    await tx.prisma.plannedWork.createMany({ data: windows.map((w) => ({ workspaceId, taskId, ...w, createdAt: now, updatedAt: now })) });
   }
 }
 
 /** Of the given member ids (UUIDs), those of active members of the workspace. */
-export async function activeMemberIds(client: Client, workspaceId: string, ids: readonly string[]): Promise<Set<string>> {
+export async function activeMemberIds(client: Db, workspaceId: string, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await clientOf(client).workspaceMember.findMany({ where: { workspaceId, id: { in: [...ids] }, status: 'active' }, select: { id: true } });
+  const rows = await client.prisma.workspaceMember.findMany({ where: { workspaceId, id: { in: [...ids] }, status: 'active' }, select: { id: true } });
   return new Set(rows.map((r) => r.id));
 }
 
@@ -100,7 +99,7 @@ export interface PlannedWorkFilter {
 }
 
 /** One keyset page (id order) of windows overlapping the range, on unarchived tasks the viewer may see. */
-export async function listPlannedWorkPage(client: SqlClient, workspaceId: string, filter: PlannedWorkFilter, afterId: string | undefined, take: number, viewer: Viewer): Promise<PlannedWorkRecord[]> {
+export async function listPlannedWorkPage(client: Db, workspaceId: string, filter: PlannedWorkFilter, afterId: string | undefined, take: number, viewer: Viewer): Promise<PlannedWorkRecord[]> {
   const where = [
     Prisma.sql`w.workspace_id = ${workspaceId}::uuid`,
     Prisma.sql`w.window_end > ${filter.from}::timestamptz`,
@@ -112,11 +111,8 @@ export async function listPlannedWorkPage(client: SqlClient, workspaceId: string
   if (filter.projectId !== undefined) where.push(Prisma.sql`t.project_id = ${filter.projectId}::uuid`);
   if (afterId !== undefined) where.push(Prisma.sql`w.id > ${afterId}::uuid`);
   where.push(taskReadable(viewer));
-  return readRows<PlannedWorkRecord>(
-    client,
-    Prisma.sql`SELECT w.id::text AS id, w.task_id::text AS "taskId", t.project_id::text AS "projectId", w.member_id::text AS "memberId",
+  return client.rows<PlannedWorkRecord>(Prisma.sql`SELECT w.id::text AS id, w.task_id::text AS "taskId", t.project_id::text AS "projectId", w.member_id::text AS "memberId",
         w.window_start AS "windowStart", w.window_end AS "windowEnd", w.minutes
       FROM planned_work w JOIN tasks t ON t.workspace_id = w.workspace_id AND t.id = w.task_id
-      WHERE ${Prisma.join(where, ' AND ')} ORDER BY w.id LIMIT ${take}`,
-  );
+      WHERE ${Prisma.join(where, ' AND ')} ORDER BY w.id LIMIT ${take}`);
 }

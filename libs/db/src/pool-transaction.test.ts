@@ -34,6 +34,14 @@ describe('Database.transaction (a pool transaction)', () => {
     assert.deepEqual(await rows(), [1, 2]);
   });
 
+  it("runs statements only: Prisma's models are not on it, and asking for them says so", async () => {
+    await assert.rejects(
+      database.transaction(async (tx) => tx.prisma.workspace.findMany()),
+      /runs statements only/,
+    );
+    assert.deepEqual(await database.transaction((tx) => tx.rows<{ one: number }>(Prisma.sql`SELECT 1 AS one`)), [{ one: 1 }]);
+  });
+
   it('is one transaction: what it wrote is invisible to the pool until it commits', async () => {
     const outside = createDatabase(testConfig({ DATABASE_URL: db.url }), { poolSize: 1 });
     try {

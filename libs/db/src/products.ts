@@ -1,5 +1,6 @@
 import { setArchivedAt, updateIfRevision } from './revisioned-rows.js';
-import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
+import type { Db } from './database.js';
+import { type CasOutcome } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
 import { pageIds } from './keyset.js';
 
@@ -56,8 +57,8 @@ function record(row: Row): ProductRecord {
 }
 
 /** One product of the workspace, archived or not. */
-export async function findProduct(client: Client, workspaceId: string, id: string): Promise<ProductRecord | null> {
-  const row = await clientOf(client).product.findFirst({ where: { workspaceId, id }, select });
+export async function findProduct(client: Db, workspaceId: string, id: string): Promise<ProductRecord | null> {
+  const row = await client.prisma.product.findFirst({ where: { workspaceId, id }, select });
   return row ? record(row) : null;
 }
 
@@ -68,8 +69,8 @@ export interface ProductFilter {
 }
 
 /** One keyset page of the workspace's unarchived products in id order. */
-export async function listProductsPage(client: Client, workspaceId: string, filter: ProductFilter, afterId: string | undefined, take: number): Promise<ProductRecord[]> {
-  const rows = await clientOf(client).product.findMany({
+export async function listProductsPage(client: Db, workspaceId: string, filter: ProductFilter, afterId: string | undefined, take: number): Promise<ProductRecord[]> {
+  const rows = await client.prisma.product.findMany({
     where: {
       workspaceId,
       archivedAt: null,
@@ -111,16 +112,16 @@ function data(change: ProductChanges) {
   };
 }
 
-export async function insertProduct(tx: Tx, workspaceId: string, values: ProductChanges & { name: string; unit: string }): Promise<ProductRecord> {
-  return record(await tx.product.create({ data: { ...data(values), workspaceId, name: values.name, unit: values.unit }, select }));
+export async function insertProduct(tx: Db, workspaceId: string, values: ProductChanges & { name: string; unit: string }): Promise<ProductRecord> {
+  return record(await tx.prisma.product.create({ data: { ...data(values), workspaceId, name: values.name, unit: values.unit }, select }));
 }
 
 /** Compare-and-set of a product's attributes: one `UPDATE … WHERE revision = $expected`. */
-export function updateProductIfRevision(tx: Tx, workspaceId: string, id: string, expectedRevision: number, change: ProductChanges): Promise<CasOutcome> {
-  return updateIfRevision(tx.product, workspaceId, id, expectedRevision, data(change));
+export function updateProductIfRevision(tx: Db, workspaceId: string, id: string, expectedRevision: number, change: ProductChanges): Promise<CasOutcome> {
+  return updateIfRevision(tx.prisma.product, workspaceId, id, expectedRevision, data(change));
 }
 
 /** Sets or clears `archived_at`; false when the product is missing or already in that state. */
-export function setProductArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
-  return setArchivedAt(tx.product, workspaceId, id, archivedAt);
+export function setProductArchived(tx: Db, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  return setArchivedAt(tx.prisma.product, workspaceId, id, archivedAt);
 }

@@ -1,4 +1,4 @@
-import { type Client, clientOf, type Tx } from './transactions.js';
+import type { Db } from './database.js';
 import { Prisma } from './generated/prisma/client.js';
 
 /**
@@ -37,39 +37,39 @@ const select = {
 } as const;
 
 /** The project's lifecycle state, with its row locked until commit (serializes requests and the worker per project). */
-export async function lockProjectLifecycleState(tx: Tx, workspaceId: string, projectId: string): Promise<{ revision: number; status: 'active' | 'completed'; archivedAt: Date | null } | null> {
-  const rows = await tx.$queryRaw<{ revision: number; status: 'active' | 'completed'; archived_at: Date | null }[]>`
+export async function lockProjectLifecycleState(tx: Db, workspaceId: string, projectId: string): Promise<{ revision: number; status: 'active' | 'completed'; archivedAt: Date | null } | null> {
+  const rows = await tx.prisma.$queryRaw<{ revision: number; status: 'active' | 'completed'; archived_at: Date | null }[]>`
     SELECT revision, status::text AS status, archived_at FROM projects WHERE workspace_id = ${workspaceId}::uuid AND id = ${projectId}::uuid FOR UPDATE`;
   const row = rows[0];
   return row ? { revision: row.revision, status: row.status, archivedAt: row.archived_at } : null;
 }
 
 /** Whether the project has a queued or running operation. */
-export async function hasActiveLifecycleOperation(client: Client, workspaceId: string, projectId: string): Promise<boolean> {
-  return (await clientOf(client).projectLifecycleOperation.count({ where: { workspaceId, projectId, status: { in: ['queued', 'running'] } } })) > 0;
+export async function hasActiveLifecycleOperation(client: Db, workspaceId: string, projectId: string): Promise<boolean> {
+  return (await client.prisma.projectLifecycleOperation.count({ where: { workspaceId, projectId, status: { in: ['queued', 'running'] } } })) > 0;
 }
 
 export async function insertLifecycleOperation(
-  tx: Tx,
+  tx: Db,
   input: { workspaceId: string; projectId: string; kind: LifecycleKind; requestedByCredentialId: string | null },
   now: Date,
 ): Promise<LifecycleOperationRecord> {
-  return (await tx.projectLifecycleOperation.create({ data: { ...input, status: 'queued', createdAt: now, updatedAt: now }, select })) as LifecycleOperationRecord;
+  return (await tx.prisma.projectLifecycleOperation.create({ data: { ...input, status: 'queued', createdAt: now, updatedAt: now }, select })) as LifecycleOperationRecord;
 }
 
 /** Any operation by id (the worker's view: it has no project id). */
-export async function findLifecycleOperationById(client: Client, workspaceId: string, id: string): Promise<LifecycleOperationRecord | null> {
-  return (await clientOf(client).projectLifecycleOperation.findFirst({ where: { workspaceId, id }, select })) as LifecycleOperationRecord | null;
+export async function findLifecycleOperationById(client: Db, workspaceId: string, id: string): Promise<LifecycleOperationRecord | null> {
+  return (await client.prisma.projectLifecycleOperation.findFirst({ where: { workspaceId, id }, select })) as LifecycleOperationRecord | null;
 }
 
 /** One operation of the project in the workspace. */
-export async function findLifecycleOperation(client: Client, workspaceId: string, projectId: string, id: string): Promise<LifecycleOperationRecord | null> {
-  return (await clientOf(client).projectLifecycleOperation.findFirst({ where: { workspaceId, projectId, id }, select })) as LifecycleOperationRecord | null;
+export async function findLifecycleOperation(client: Db, workspaceId: string, projectId: string, id: string): Promise<LifecycleOperationRecord | null> {
+  return (await client.prisma.projectLifecycleOperation.findFirst({ where: { workspaceId, projectId, id }, select })) as LifecycleOperationRecord | null;
 }
 
 /** One keyset page of the project's operations in id (creation) order. */
-export async function listLifecycleOperationsPage(client: Client, workspaceId: string, projectId: string, afterId: string | undefined, take: number): Promise<LifecycleOperationRecord[]> {
-  return (await clientOf(client).projectLifecycleOperation.findMany({
+export async function listLifecycleOperationsPage(client: Db, workspaceId: string, projectId: string, afterId: string | undefined, take: number): Promise<LifecycleOperationRecord[]> {
+  return (await client.prisma.projectLifecycleOperation.findMany({
     where: { workspaceId, projectId, ...(afterId === undefined ? {} : { id: { gt: afterId } }) },
     orderBy: { id: 'asc' },
     take,
@@ -82,7 +82,7 @@ export async function listLifecycleOperationsPage(client: Client, workspaceId: s
  * Returns whether it moved.
  */
 export async function setLifecycleOperationStatus(
-  client: Client,
+  client: Db,
   workspaceId: string,
   id: string,
   from: readonly LifecycleStatus[],
@@ -90,7 +90,7 @@ export async function setLifecycleOperationStatus(
   now: Date,
 ): Promise<boolean> {
   const { error, ...rest } = change;
-  const { count } = await clientOf(client).projectLifecycleOperation.updateMany({
+  const { count } = await client.prisma.projectLifecycleOperation.updateMany({
     where: { workspaceId, id, status: { in: [...from] } },
     data: { ...rest, ...(error === undefined ? {} : { error: error === null ? Prisma.DbNull : error }), updatedAt: now },
   });
@@ -101,7 +101,7 @@ export async function setLifecycleOperationStatus(
  * Applies a lifecycle transition to the project (revision + 1) when its current state allows it; the state
  * guard and the write are one statement. `state_conflict`: the project is not in a state the transition starts from.
  */
-export async function applyProjectLifecycle(tx: Tx, workspaceId: string, projectId: string, kind: LifecycleKind, now: Date): Promise<'updated' | 'not_found' | 'state_conflict'> {
+export async function applyProjectLifecycle(tx: Db, workspaceId: string, projectId: string, kind: LifecycleKind, now: Date): Promise<'updated' | 'not_found' | 'state_conflict'> {
   const where = { workspaceId, id: projectId };
   const transitions = {
     complete: { where: { ...where, archivedAt: null, status: 'active' as const }, data: { status: 'completed' as const, completedAt: now } },
@@ -110,7 +110,7 @@ export async function applyProjectLifecycle(tx: Tx, workspaceId: string, project
     restore: { where: { ...where, archivedAt: { not: null } }, data: { archivedAt: null } },
   } satisfies Record<LifecycleKind, { where: Prisma.ProjectWhereInput; data: Prisma.ProjectUpdateManyMutationInput }>;
   const t = transitions[kind];
-  const { count } = await tx.project.updateMany({ where: t.where, data: { ...t.data, updatedAt: now, revision: { increment: 1 } } });
+  const { count } = await tx.prisma.project.updateMany({ where: t.where, data: { ...t.data, updatedAt: now, revision: { increment: 1 } } });
   if (count === 1) return 'updated';
-  return (await tx.project.count({ where })) === 0 ? 'not_found' : 'state_conflict';
+  return (await tx.prisma.project.count({ where })) === 0 ? 'not_found' : 'state_conflict';
 }

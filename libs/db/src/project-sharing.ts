@@ -1,5 +1,5 @@
-import { assertChangingAuthorization } from './database.js';
-import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
+import { assertChangingAuthorization, type Db } from './database.js';
+import { type CasOutcome } from './transactions.js';
 
 /**
  * A project's access-control entries, replaced as a whole set. The set's compare-and-set version is the
@@ -25,8 +25,8 @@ export interface ProjectSharingRecord {
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The entries in a stable order (principal type, then id); null when the project does not exist. */
-export async function loadProjectSharing(client: Client, workspaceId: string, projectId: string): Promise<ProjectSharingRecord | null> {
-  const project = await clientOf(client).project.findFirst({
+export async function loadProjectSharing(client: Db, workspaceId: string, projectId: string): Promise<ProjectSharingRecord | null> {
+  const project = await client.prisma.project.findFirst({
     where: { workspaceId, id: projectId },
     select: { sharingRevision: true, projectAccessEntries: { select: { memberId: true, groupId: true, serviceAccountId: true, access: true } } },
   });
@@ -41,27 +41,31 @@ export async function loadProjectSharing(client: Client, workspaceId: string, pr
 }
 
 /** Which of the ids name a current principal of that type in the workspace (locked FOR SHARE until commit). */
-export async function existingSharingPrincipals(tx: Tx, workspaceId: string, type: SharingPrincipalType, ids: readonly string[]): Promise<Set<string>> {
+export async function existingSharingPrincipals(tx: Db, workspaceId: string, type: SharingPrincipalType, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const list = [...ids];
   const rows =
     type === 'member'
-      ? await tx.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM workspace_members WHERE workspace_id = ${workspaceId}::uuid AND id = ANY(${list}::uuid[]) AND removed_at IS NULL FOR SHARE`
+      ? await tx.prisma.$queryRaw<
+          { id: string }[]
+        >`SELECT id::text AS id FROM workspace_members WHERE workspace_id = ${workspaceId}::uuid AND id = ANY(${list}::uuid[]) AND removed_at IS NULL FOR SHARE`
       : type === 'group'
-        ? await tx.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM groups WHERE workspace_id = ${workspaceId}::uuid AND id = ANY(${list}::uuid[]) AND archived_at IS NULL FOR SHARE`
-        : await tx.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM service_accounts WHERE workspace_id = ${workspaceId}::uuid AND id = ANY(${list}::uuid[]) AND archived_at IS NULL FOR SHARE`;
+        ? await tx.prisma.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM groups WHERE workspace_id = ${workspaceId}::uuid AND id = ANY(${list}::uuid[]) AND archived_at IS NULL FOR SHARE`
+        : await tx.prisma.$queryRaw<
+            { id: string }[]
+          >`SELECT id::text AS id FROM service_accounts WHERE workspace_id = ${workspaceId}::uuid AND id = ANY(${list}::uuid[]) AND archived_at IS NULL FOR SHARE`;
   return new Set(rows.map((r) => r.id));
 }
 
 /** Replaces the whole entry set if the sharing version is still `expectedRevision`; all or nothing (caller's transaction). */
-export async function replaceProjectSharingIfRevision(tx: Tx, workspaceId: string, projectId: string, expectedRevision: number, entries: readonly SharingEntryRow[]): Promise<CasOutcome> {
+export async function replaceProjectSharingIfRevision(tx: Db, workspaceId: string, projectId: string, expectedRevision: number, entries: readonly SharingEntryRow[]): Promise<CasOutcome> {
   // Who sees the project changes: verified credentials carry the projects hidden from them (visibility.ts).
   assertChangingAuthorization(workspaceId);
-  const { count } = await tx.project.updateMany({ where: { workspaceId, id: projectId, sharingRevision: expectedRevision }, data: { sharingRevision: { increment: 1 } } });
-  if (count !== 1) return (await tx.project.count({ where: { workspaceId, id: projectId } })) === 0 ? 'not_found' : 'version_conflict';
-  await tx.projectAccessEntry.deleteMany({ where: { workspaceId, projectId } });
+  const { count } = await tx.prisma.project.updateMany({ where: { workspaceId, id: projectId, sharingRevision: expectedRevision }, data: { sharingRevision: { increment: 1 } } });
+  if (count !== 1) return (await tx.prisma.project.count({ where: { workspaceId, id: projectId } })) === 0 ? 'not_found' : 'version_conflict';
+  await tx.prisma.projectAccessEntry.deleteMany({ where: { workspaceId, projectId } });
   if (entries.length > 0) {
-    await tx.projectAccessEntry.createMany({
+    await tx.prisma.projectAccessEntry.createMany({
       data: entries.map((e) => ({
         workspaceId,
         projectId,

@@ -1,5 +1,6 @@
 import { setArchivedAt, updateIfRevision } from './revisioned-rows.js';
-import { type CasOutcome, type Client, clientOf, readRows, type SqlClient, type Tx } from './transactions.js';
+import type { Db } from './database.js';
+import { type CasOutcome } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
 import type { ProjectStatementKind } from './generated/prisma/enums.js';
 import { resourceReadableSql, type Viewer } from './visibility.js';
@@ -83,10 +84,9 @@ const statementReadable = (viewer: Viewer) => resourceReadableSql('project_state
  * One statement of the workspace, archived or not; a budget statement only `withBudget`; with a viewer, only one it
  * may see (visibility.ts, in the statement). Without one: the platform's own read.
  */
-export async function findProjectStatement(client: SqlClient, workspaceId: string, id: string, withBudget: boolean, viewer: Viewer | null = null): Promise<ProjectStatementRow | null> {
+export async function findProjectStatement(client: Db, workspaceId: string, id: string, withBudget: boolean, viewer: Viewer | null = null): Promise<ProjectStatementRow | null> {
   const visible = viewer === null ? Prisma.sql`true` : statementReadable(viewer);
-  const rows = await readRows<ProjectStatementRow>(
-    client,
+  const rows = await client.rows<ProjectStatementRow>(
     Prisma.sql`SELECT ${RECORD_COLUMNS} FROM project_statements s WHERE s.workspace_id = ${workspaceId}::uuid AND s.id = ${id}::uuid AND ${visibleKind(withBudget)} AND ${visible}`,
   );
   return rows[0] ? record(rows[0]) : null;
@@ -103,7 +103,7 @@ export interface ProjectStatementFilter {
 
 /** One keyset page of the workspace's unarchived statements the viewer may see, in id order. */
 export async function listProjectStatementsPage(
-  client: SqlClient,
+  client: Db,
   workspaceId: string,
   filter: ProjectStatementFilter,
   afterId: string | undefined,
@@ -117,7 +117,7 @@ export async function listProjectStatementsPage(
   if (filter.to !== undefined) where.push(Prisma.sql`s.occurred_on <= ${isoDate(filter.to)}::date`);
   if (afterId !== undefined) where.push(Prisma.sql`s.id > ${afterId}::uuid`);
   where.push(statementReadable(viewer));
-  const rows = await readRows<ProjectStatementRow>(client, Prisma.sql`SELECT ${RECORD_COLUMNS} FROM project_statements s WHERE ${Prisma.join(where, ' AND ')} ORDER BY s.id LIMIT ${take}`);
+  const rows = await client.rows<ProjectStatementRow>(Prisma.sql`SELECT ${RECORD_COLUMNS} FROM project_statements s WHERE ${Prisma.join(where, ' AND ')} ORDER BY s.id LIMIT ${take}`);
   return rows.map(record);
 }
 
@@ -149,21 +149,21 @@ function data(v: ProjectStatementValues) {
   };
 }
 
-export async function insertProjectStatement(tx: Tx, workspaceId: string, projectId: string, v: ProjectStatementValues): Promise<ProjectStatementRow> {
-  return record(await tx.projectStatement.create({ data: { workspaceId, projectId, ...data(v) }, select }));
+export async function insertProjectStatement(tx: Db, workspaceId: string, projectId: string, v: ProjectStatementValues): Promise<ProjectStatementRow> {
+  return record(await tx.prisma.projectStatement.create({ data: { workspaceId, projectId, ...data(v) }, select }));
 }
 
 /** Compare-and-set of the statement's attributes: one `UPDATE … WHERE revision = $expected`. */
-export function updateProjectStatementIfRevision(tx: Tx, workspaceId: string, id: string, expectedRevision: number, v: ProjectStatementValues): Promise<CasOutcome> {
-  return updateIfRevision(tx.projectStatement, workspaceId, id, expectedRevision, data(v));
+export function updateProjectStatementIfRevision(tx: Db, workspaceId: string, id: string, expectedRevision: number, v: ProjectStatementValues): Promise<CasOutcome> {
+  return updateIfRevision(tx.prisma.projectStatement, workspaceId, id, expectedRevision, data(v));
 }
 
 /** Sets or clears `archived_at`; false when the statement is missing or already in that state. */
-export function setProjectStatementArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
-  return setArchivedAt(tx.projectStatement, workspaceId, id, archivedAt);
+export function setProjectStatementArchived(tx: Db, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  return setArchivedAt(tx.prisma.projectStatement, workspaceId, id, archivedAt);
 }
 
 /** Whether the id (a UUID) names an unarchived product of the workspace (a statement's `productId`). */
-export async function statementProductExists(client: Client, workspaceId: string, id: string): Promise<boolean> {
-  return (await clientOf(client).product.count({ where: { workspaceId, id, archivedAt: null } })) === 1;
+export async function statementProductExists(client: Db, workspaceId: string, id: string): Promise<boolean> {
+  return (await client.prisma.product.count({ where: { workspaceId, id, archivedAt: null } })) === 1;
 }

@@ -1,4 +1,4 @@
-import { type Client, clientOf, type Tx } from './transactions.js';
+import type { Db } from './database.js';
 import { pageIds } from './keyset.js';
 import type { GuardedOutcome } from './tasks.js';
 
@@ -76,14 +76,14 @@ function data(changes: ProjectTemplateChanges) {
 }
 
 /** One template of the workspace, archived or not. */
-export async function findProjectTemplate(client: Client, workspaceId: string, id: string): Promise<ProjectTemplateRecord | null> {
-  const row = await clientOf(client).projectTemplate.findFirst({ where: { workspaceId, id }, select });
+export async function findProjectTemplate(client: Db, workspaceId: string, id: string): Promise<ProjectTemplateRecord | null> {
+  const row = await client.prisma.projectTemplate.findFirst({ where: { workspaceId, id }, select });
   return row ? record(row) : null;
 }
 
 /** One keyset page of the workspace's unarchived templates in id order; `onlyIds` (grants) narrows it. */
-export async function listProjectTemplatesPage(client: Client, workspaceId: string, afterId: string | undefined, take: number, onlyIds: readonly string[] | null): Promise<ProjectTemplateRecord[]> {
-  const rows = await clientOf(client).projectTemplate.findMany({
+export async function listProjectTemplatesPage(client: Db, workspaceId: string, afterId: string | undefined, take: number, onlyIds: readonly string[] | null): Promise<ProjectTemplateRecord[]> {
+  const rows = await client.prisma.projectTemplate.findMany({
     where: { workspaceId, archivedAt: null, ...pageIds(afterId, onlyIds) },
     orderBy: { id: 'asc' },
     take,
@@ -93,12 +93,12 @@ export async function listProjectTemplatesPage(client: Client, workspaceId: stri
 }
 
 export async function insertProjectTemplate(
-  tx: Tx,
+  tx: Db,
   workspaceId: string,
   input: { name: string; description: string | null; taskBlueprints: readonly TaskBlueprintRecord[] },
   now: Date,
 ): Promise<ProjectTemplateRecord> {
-  const row = await tx.projectTemplate.create({
+  const row = await tx.prisma.projectTemplate.create({
     data: { workspaceId, name: input.name, description: input.description, body: bodyOf(input.taskBlueprints), createdAt: now, updatedAt: now },
     select,
   });
@@ -106,14 +106,14 @@ export async function insertProjectTemplate(
 }
 
 /** Why a guarded write did not apply: the row is gone, its revision moved on, or it is in the wrong state. */
-async function failure(tx: Tx, workspaceId: string, id: string, expectedRevision: number): Promise<GuardedOutcome> {
-  const current = await tx.projectTemplate.findFirst({ where: { workspaceId, id }, select: { revision: true } });
+async function failure(tx: Db, workspaceId: string, id: string, expectedRevision: number): Promise<GuardedOutcome> {
+  const current = await tx.prisma.projectTemplate.findFirst({ where: { workspaceId, id }, select: { revision: true } });
   return current === null ? 'not_found' : current.revision !== expectedRevision ? 'version_conflict' : 'state_conflict';
 }
 
 /** If-Match write of an unarchived template's attributes (archived: state_conflict). */
-export async function updateProjectTemplateIfRevision(tx: Tx, workspaceId: string, id: string, expectedRevision: number, changes: ProjectTemplateChanges, now: Date): Promise<GuardedOutcome> {
-  const { count } = await tx.projectTemplate.updateMany({
+export async function updateProjectTemplateIfRevision(tx: Db, workspaceId: string, id: string, expectedRevision: number, changes: ProjectTemplateChanges, now: Date): Promise<GuardedOutcome> {
+  const { count } = await tx.prisma.projectTemplate.updateMany({
     where: { workspaceId, id, revision: expectedRevision, archivedAt: null },
     data: { ...data(changes), updatedAt: now, revision: { increment: 1 } },
   });
@@ -124,8 +124,8 @@ export async function updateProjectTemplateIfRevision(tx: Tx, workspaceId: strin
  * If-Match archive (`archivedAt` a date; the template must be unarchived) or restore (null; it must be
  * archived); the wrong state is state_conflict.
  */
-export async function setProjectTemplateArchivedIfRevision(tx: Tx, workspaceId: string, id: string, expectedRevision: number, archivedAt: Date | null, now: Date): Promise<GuardedOutcome> {
-  const { count } = await tx.projectTemplate.updateMany({
+export async function setProjectTemplateArchivedIfRevision(tx: Db, workspaceId: string, id: string, expectedRevision: number, archivedAt: Date | null, now: Date): Promise<GuardedOutcome> {
+  const { count } = await tx.prisma.projectTemplate.updateMany({
     where: { workspaceId, id, revision: expectedRevision, archivedAt: archivedAt === null ? { not: null } : null },
     data: { archivedAt, updatedAt: now, revision: { increment: 1 } },
   });
@@ -143,10 +143,10 @@ export interface SkeletonTask {
  * The tasks of an instantiated template, in blueprint order, on the new project. due_at is the due day at
  * 00:00 UTC so due_date (read by the v0 calendar feed) stays its UTC date, as everywhere else.
  */
-export async function insertSkeletonTasks(tx: Tx, workspaceId: string, projectId: string, tasks: readonly SkeletonTask[], now: Date): Promise<string[]> {
+export async function insertSkeletonTasks(tx: Db, workspaceId: string, projectId: string, tasks: readonly SkeletonTask[], now: Date): Promise<string[]> {
   const ids: string[] = [];
   for (const t of tasks) {
-    const created = await tx.task.create({
+    const created = await tx.prisma.task.create({
       data: { workspaceId, projectId, title: t.title, description: t.description, startDate: t.startDate, dueDate: t.dueDate, dueAt: t.dueDate, createdAt: now, updatedAt: now },
       select: { id: true },
     });

@@ -1,5 +1,5 @@
 import { Prisma } from './generated/prisma/client.js';
-import { type Client, clientOf, readRows, type SqlClient, type Tx } from './transactions.js';
+import type { Db } from './database.js';
 import { resourceReadableSql, type Viewer } from './visibility.js';
 import type { GuardedOutcome } from './tasks.js';
 
@@ -53,27 +53,27 @@ const RECORD_COLUMNS = Prisma.sql`
  * One project (archived ones too); with a viewer, only one it may see (visibility.ts: grants and sharing, in the
  * statement). Without one: the platform's own reads (after a write the caller was allowed to make).
  */
-export async function findProject(client: SqlClient, workspaceId: string, id: string, viewer: Viewer | null = null): Promise<ProjectRecord | null> {
+export async function findProject(client: Db, workspaceId: string, id: string, viewer: Viewer | null = null): Promise<ProjectRecord | null> {
   const visible = viewer === null ? Prisma.sql`true` : resourceReadableSql('project', Prisma.sql`p.workspace_id`, Prisma.sql`p.id`, viewer);
-  const rows = await readRows<ProjectRecord>(client, Prisma.sql`SELECT ${RECORD_COLUMNS} FROM projects p WHERE p.workspace_id = ${workspaceId}::uuid AND p.id = ${id}::uuid AND ${visible}`);
+  const rows = await client.rows<ProjectRecord>(Prisma.sql`SELECT ${RECORD_COLUMNS} FROM projects p WHERE p.workspace_id = ${workspaceId}::uuid AND p.id = ${id}::uuid AND ${visible}`);
   return rows[0] ?? null;
 }
 
 /** One keyset page in id order of the projects the viewer may see. Archived projects only with `status: 'archived'`, otherwise never. */
-export async function listProjectsPage(client: SqlClient, workspaceId: string, filter: ProjectFilter, afterId: string | undefined, take: number, viewer: Viewer): Promise<ProjectRecord[]> {
+export async function listProjectsPage(client: Db, workspaceId: string, filter: ProjectFilter, afterId: string | undefined, take: number, viewer: Viewer): Promise<ProjectRecord[]> {
   const where = [Prisma.sql`p.workspace_id = ${workspaceId}::uuid`, filter.status === 'archived' ? Prisma.sql`p.archived_at IS NOT NULL` : Prisma.sql`p.archived_at IS NULL`];
   if (filter.status === 'active' || filter.status === 'completed') where.push(Prisma.sql`p.status = ${filter.status}::project_status`);
   if (filter.contactId !== undefined) where.push(Prisma.sql`p.contact_id = ${filter.contactId}::uuid`);
   if (filter.updatedSince !== undefined) where.push(Prisma.sql`p.updated_at >= ${filter.updatedSince}::timestamptz`);
   if (afterId !== undefined) where.push(Prisma.sql`p.id > ${afterId}::uuid`);
   where.push(resourceReadableSql('project', Prisma.sql`p.workspace_id`, Prisma.sql`p.id`, viewer));
-  return readRows<ProjectRecord>(client, Prisma.sql`SELECT ${RECORD_COLUMNS} FROM projects p WHERE ${Prisma.join(where, ' AND ')} ORDER BY p.id LIMIT ${take}`);
+  return client.rows<ProjectRecord>(Prisma.sql`SELECT ${RECORD_COLUMNS} FROM projects p WHERE ${Prisma.join(where, ' AND ')} ORDER BY p.id LIMIT ${take}`);
 }
 
-export async function insertProject(tx: Tx, workspaceId: string, input: ProjectChanges & { name: string; tagIds: readonly string[] }, now: Date): Promise<ProjectRecord> {
+export async function insertProject(tx: Db, workspaceId: string, input: ProjectChanges & { name: string; tagIds: readonly string[] }, now: Date): Promise<ProjectRecord> {
   const { tagIds, ...fields } = input;
-  const created = await tx.project.create({ data: { workspaceId, ...fields, createdAt: now, updatedAt: now }, select: { id: true } });
-  if (tagIds.length > 0) await tx.projectTag.createMany({ data: tagIds.map((tagId) => ({ workspaceId, projectId: created.id, tagId })) });
+  const created = await tx.prisma.project.create({ data: { workspaceId, ...fields, createdAt: now, updatedAt: now }, select: { id: true } });
+  if (tagIds.length > 0) await tx.prisma.projectTag.createMany({ data: tagIds.map((tagId) => ({ workspaceId, projectId: created.id, tagId })) });
   const row = await findProject(tx, workspaceId, created.id);
   return row!;
 }
@@ -83,7 +83,7 @@ export async function insertProject(tx: Tx, workspaceId: string, input: ProjectC
  * the write are one statement (archived: state_conflict); the tag links are replaced after it, under the row lock that statement took.
  */
 export async function updateProjectIfRevision(
-  tx: Tx,
+  tx: Db,
   workspaceId: string,
   id: string,
   expectedRevision: number,
@@ -91,33 +91,30 @@ export async function updateProjectIfRevision(
   now: Date,
 ): Promise<GuardedOutcome> {
   const { tagIds, ...fields } = changes;
-  const { count } = await tx.project.updateMany({
+  const { count } = await tx.prisma.project.updateMany({
     where: { workspaceId, id, revision: expectedRevision, archivedAt: null },
     data: { ...fields, updatedAt: now, revision: { increment: 1 } },
   });
   if (count !== 1) {
-    const current = await tx.project.findFirst({ where: { workspaceId, id }, select: { revision: true } });
+    const current = await tx.prisma.project.findFirst({ where: { workspaceId, id }, select: { revision: true } });
     return current === null ? 'not_found' : current.revision !== expectedRevision ? 'version_conflict' : 'state_conflict';
   }
   if (tagIds !== undefined) {
-    await tx.projectTag.deleteMany({ where: { workspaceId, projectId: id } });
-    if (tagIds.length > 0) await tx.projectTag.createMany({ data: tagIds.map((tagId) => ({ workspaceId, projectId: id, tagId })) });
+    await tx.prisma.projectTag.deleteMany({ where: { workspaceId, projectId: id } });
+    if (tagIds.length > 0) await tx.prisma.projectTag.createMany({ data: tagIds.map((tagId) => ({ workspaceId, projectId: id, tagId })) });
   }
   return 'updated';
 }
 
 /** Of the given ids (UUIDs), those naming an unarchived tag of the workspace. */
-export async function existingTagIds(client: Client, workspaceId: string, ids: readonly string[]): Promise<Set<string>> {
+export async function existingTagIds(client: Db, workspaceId: string, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await readRows<{ id: string }>(
-    client,
-    Prisma.sql`
-    SELECT id::text AS id FROM tags WHERE workspace_id = ${workspaceId}::uuid AND id = ANY(${[...ids]}::uuid[]) AND archived_at IS NULL`,
-  );
+  const rows = await client.rows<{ id: string }>(Prisma.sql`
+    SELECT id::text AS id FROM tags WHERE workspace_id = ${workspaceId}::uuid AND id = ANY(${[...ids]}::uuid[]) AND archived_at IS NULL`);
   return new Set(rows.map((r) => r.id));
 }
 
 /** Whether the id (a UUID) names an unarchived contact of the workspace. */
-export async function contactExists(client: Client, workspaceId: string, id: string): Promise<boolean> {
-  return (await clientOf(client).contact.count({ where: { workspaceId, id, archivedAt: null } })) === 1;
+export async function contactExists(client: Db, workspaceId: string, id: string): Promise<boolean> {
+  return (await client.prisma.contact.count({ where: { workspaceId, id, archivedAt: null } })) === 1;
 }

@@ -1,6 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { AppConfig } from '@workcell/config';
-import { type Database, runAsAuthorizationChange, type Statements } from './database.js';
+import { type Database, runAsAuthorizationChange, type Db } from './database.js';
 import { type Prisma, PrismaClient } from './generated/prisma/client.js';
 import { createManagedPool } from './pool.js';
 
@@ -35,13 +35,14 @@ export async function measureQueryCost(config: AppConfig, work: (database: Datab
   prisma.$on('query', (event) => recorded.push({ query: event.query, params: event.params }));
   // Cost measurement observes statements only: no API instance caches verifications against this database. Its
   // statements go through Prisma so that they are recorded (`count` is the rows returned: costs are of reads).
-  const statementsOf = (client: Prisma.TransactionClient): Statements => ({
+  const statementsOf = (client: Prisma.TransactionClient): Db => ({
+    prisma: client,
     rows: <T>(query: Prisma.Sql) => client.$queryRawUnsafe<T[]>(query.text, ...query.values),
     execute: (query: Prisma.Sql) => client.$executeRawUnsafe(query.text, ...query.values),
   });
   const database: Database = {
-    prisma,
     ...statementsOf(prisma),
+    prisma,
     transaction: (work) => prisma.$transaction((tx) => work(statementsOf(tx))),
     ping: async () => undefined,
     changeAuthorization: (workspaceId, change) => runAsAuthorizationChange(workspaceId, change),

@@ -1,6 +1,6 @@
 import { type AuditActor, recordAudit } from './audit.js';
-import { inAuthorizationTransaction, inTransaction, type Tx } from './transactions.js';
-import { assertChangingAuthorization, type Database } from './database.js';
+import { assertChangingAuthorization, type Database, type Db } from './database.js';
+import { inAuthorizationTransaction, inTransaction } from './transactions.js';
 import type { ResourceAccess, ResourceType } from './generated/prisma/enums.js';
 
 /**
@@ -19,29 +19,29 @@ export interface GrantRow {
   readonly access: GrantAccess;
 }
 
-type IdsOf = (tx: Tx, workspaceId: string, ids: string[]) => Promise<{ id: string }[]>;
+type IdsOf = (tx: Db, workspaceId: string, ids: string[]) => Promise<{ id: string }[]>;
 
 /** Which ids of a resource family exist in the workspace (archived ones included: archive is reversible). */
 const EXISTING: Readonly<Record<GrantResourceType, IdsOf>> = {
-  project: (tx, workspaceId, ids) => tx.project.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
-  task: (tx, workspaceId, ids) => tx.task.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
-  time_entry: (tx, workspaceId, ids) => tx.timeEntry.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
-  contact: (tx, workspaceId, ids) => tx.contact.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
-  contact_group: (tx, workspaceId, ids) => tx.contactGroup.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
-  call_note: (tx, workspaceId, ids) => tx.callNote.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
-  list: (tx, workspaceId, ids) => tx.list.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
-  service: (tx, workspaceId, ids) => tx.service.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
-  tag: (tx, workspaceId, ids) => tx.tag.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
-  product: (tx, workspaceId, ids) => tx.product.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
-  product_group: (tx, workspaceId, ids) => tx.productGroup.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
-  project_statement: (tx, workspaceId, ids) => tx.projectStatement.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
-  project_template: (tx, workspaceId, ids) => tx.projectTemplate.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
-  planned_work: (tx, workspaceId, ids) => tx.plannedWork.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
-  appointment: (tx, workspaceId, ids) => tx.appointment.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
-  absence: (tx, workspaceId, ids) => tx.absence.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
-  comment: (tx, workspaceId, ids) => tx.comment.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
-  document: (tx, workspaceId, ids) => tx.document.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
-  file: (tx, workspaceId, ids) => tx.file.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
+  project: (tx, workspaceId, ids) => tx.prisma.project.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
+  task: (tx, workspaceId, ids) => tx.prisma.task.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
+  time_entry: (tx, workspaceId, ids) => tx.prisma.timeEntry.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
+  contact: (tx, workspaceId, ids) => tx.prisma.contact.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
+  contact_group: (tx, workspaceId, ids) => tx.prisma.contactGroup.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
+  call_note: (tx, workspaceId, ids) => tx.prisma.callNote.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
+  list: (tx, workspaceId, ids) => tx.prisma.list.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
+  service: (tx, workspaceId, ids) => tx.prisma.service.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
+  tag: (tx, workspaceId, ids) => tx.prisma.tag.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
+  product: (tx, workspaceId, ids) => tx.prisma.product.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
+  product_group: (tx, workspaceId, ids) => tx.prisma.productGroup.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
+  project_statement: (tx, workspaceId, ids) => tx.prisma.projectStatement.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
+  project_template: (tx, workspaceId, ids) => tx.prisma.projectTemplate.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
+  planned_work: (tx, workspaceId, ids) => tx.prisma.plannedWork.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
+  appointment: (tx, workspaceId, ids) => tx.prisma.appointment.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
+  absence: (tx, workspaceId, ids) => tx.prisma.absence.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
+  comment: (tx, workspaceId, ids) => tx.prisma.comment.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
+  document: (tx, workspaceId, ids) => tx.prisma.document.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
+  file: (tx, workspaceId, ids) => tx.prisma.file.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } }),
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -49,8 +49,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const cmp = (a: string | null, b: string | null): number => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
 
 /** A set's stable order: by resource type name, then resource id (the type-wide grant first), then access. */
-async function grantsOf(tx: Tx, workspaceId: string, serviceAccountId: string): Promise<GrantRow[]> {
-  const rows = await tx.resourceGrant.findMany({ where: { workspaceId, serviceAccountId }, select: { resourceType: true, resourceId: true, access: true } });
+async function grantsOf(tx: Db, workspaceId: string, serviceAccountId: string): Promise<GrantRow[]> {
+  const rows = await tx.prisma.resourceGrant.findMany({ where: { workspaceId, serviceAccountId }, select: { resourceType: true, resourceId: true, access: true } });
   return rows.sort((a, b) => cmp(a.resourceType, b.resourceType) || cmp(a.resourceId, b.resourceId) || cmp(a.access, b.access));
 }
 
@@ -64,7 +64,7 @@ export async function loadResourceGrants(database: Database, workspaceId: string
   return inTransaction(
     database,
     async (tx) => {
-      const account = await tx.serviceAccount.findFirst({ where: { workspaceId, id: serviceAccountId, archivedAt: null }, select: { revision: true } });
+      const account = await tx.prisma.serviceAccount.findFirst({ where: { workspaceId, id: serviceAccountId, archivedAt: null }, select: { revision: true } });
       if (!account) return null;
       return { revision: account.revision, grants: await grantsOf(tx, workspaceId, serviceAccountId) };
       // One snapshot, so the version always describes exactly the grants returned with it.
@@ -92,7 +92,7 @@ export async function replaceResourceGrants(
   const { workspaceId, serviceAccountId } = input;
   return inAuthorizationTransaction(database, workspaceId, async (tx) => {
     assertChangingAuthorization(workspaceId);
-    const account = await tx.serviceAccount.findFirst({ where: { workspaceId, id: serviceAccountId, archivedAt: null }, select: { revision: true } });
+    const account = await tx.prisma.serviceAccount.findFirst({ where: { workspaceId, id: serviceAccountId, archivedAt: null }, select: { revision: true } });
     if (!account) return { kind: 'not_found' };
 
     const unknown: number[] = [];
@@ -112,19 +112,19 @@ export async function replaceResourceGrants(
     if (unknown.length > 0) return { kind: 'unknown_resources', indexes: unknown.sort((a, b) => a - b) };
 
     if (input.expectedRevision === null) return { kind: 'version_conflict', revision: account.revision };
-    const { count } = await tx.serviceAccount.updateMany({
+    const { count } = await tx.prisma.serviceAccount.updateMany({
       where: { workspaceId, id: serviceAccountId, archivedAt: null, revision: input.expectedRevision },
       data: { revision: { increment: 1 } },
     });
     if (count === 0) {
-      const now = await tx.serviceAccount.findFirst({ where: { workspaceId, id: serviceAccountId, archivedAt: null }, select: { revision: true } });
+      const now = await tx.prisma.serviceAccount.findFirst({ where: { workspaceId, id: serviceAccountId, archivedAt: null }, select: { revision: true } });
       return now ? { kind: 'version_conflict', revision: now.revision } : { kind: 'not_found' };
     }
 
     const previous = await grantsOf(tx, workspaceId, serviceAccountId);
-    await tx.resourceGrant.deleteMany({ where: { workspaceId, serviceAccountId } });
+    await tx.prisma.resourceGrant.deleteMany({ where: { workspaceId, serviceAccountId } });
     if (input.grants.length > 0) {
-      await tx.resourceGrant.createMany({
+      await tx.prisma.resourceGrant.createMany({
         data: input.grants.map((g) => ({ workspaceId, serviceAccountId, resourceType: g.resourceType, resourceId: g.resourceId?.toLowerCase() ?? null, access: g.access })),
       });
     }

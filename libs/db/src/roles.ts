@@ -1,5 +1,5 @@
-import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
-import { assertChangingAuthorization } from './database.js';
+import { assertChangingAuthorization, type Db } from './database.js';
+import { type CasOutcome } from './transactions.js';
 
 /**
  * Roles: named sets of permission keys. Archived roles (deleteRole) stay in the table for the audit trail
@@ -31,13 +31,13 @@ const roleSelect = {
   updatedAt: true,
 } as const;
 
-export async function findRole(client: Client, workspaceId: string, id: string): Promise<RoleRecord | null> {
-  return clientOf(client).role.findFirst({ where: { workspaceId, id, archivedAt: null }, select: roleSelect });
+export async function findRole(client: Db, workspaceId: string, id: string): Promise<RoleRecord | null> {
+  return client.prisma.role.findFirst({ where: { workspaceId, id, archivedAt: null }, select: roleSelect });
 }
 
 /** One keyset page of the workspace's roles in id order: ids after `afterId`, at most `take`. */
-export async function listRolesPage(client: Client, workspaceId: string, afterId: string | undefined, take: number): Promise<RoleRecord[]> {
-  return clientOf(client).role.findMany({
+export async function listRolesPage(client: Db, workspaceId: string, afterId: string | undefined, take: number): Promise<RoleRecord[]> {
+  return client.prisma.role.findMany({
     where: { workspaceId, archivedAt: null, ...(afterId === undefined ? {} : { id: { gt: afterId } }) },
     orderBy: { id: 'asc' },
     take,
@@ -46,13 +46,13 @@ export async function listRolesPage(client: Client, workspaceId: string, afterId
 }
 
 /** Whether another role of the workspace (archived ones included: names are unique per workspace) has this name. */
-export async function roleNameTaken(tx: Tx, workspaceId: string, name: string, exceptId?: string): Promise<boolean> {
-  const row = await tx.role.findFirst({ where: { workspaceId, name, ...(exceptId === undefined ? {} : { id: { not: exceptId } }) }, select: { id: true } });
+export async function roleNameTaken(tx: Db, workspaceId: string, name: string, exceptId?: string): Promise<boolean> {
+  const row = await tx.prisma.role.findFirst({ where: { workspaceId, name, ...(exceptId === undefined ? {} : { id: { not: exceptId } }) }, select: { id: true } });
   return row !== null;
 }
 
-export async function insertRole(tx: Tx, workspaceId: string, input: { name: string; description: string | null; permissions: readonly string[] }): Promise<RoleRecord> {
-  return tx.role.create({
+export async function insertRole(tx: Db, workspaceId: string, input: { name: string; description: string | null; permissions: readonly string[] }): Promise<RoleRecord> {
+  return tx.prisma.role.create({
     data: { workspaceId, name: input.name, description: input.description, permissions: [...input.permissions] },
     select: roleSelect,
   });
@@ -60,14 +60,14 @@ export async function insertRole(tx: Tx, workspaceId: string, input: { name: str
 
 /** Compare-and-set of a role's attributes and/or permissions: one `UPDATE … WHERE revision = $expected`. */
 export async function updateRoleIfRevision(
-  tx: Tx,
+  tx: Db,
   workspaceId: string,
   id: string,
   expectedRevision: number,
   change: { name?: string; description?: string | null; permissions?: readonly string[] },
 ): Promise<CasOutcome> {
   assertChangingAuthorization(workspaceId);
-  const { count } = await tx.role.updateMany({
+  const { count } = await tx.prisma.role.updateMany({
     where: { workspaceId, id, archivedAt: null, revision: expectedRevision },
     data: {
       ...(change.name === undefined ? {} : { name: change.name }),
@@ -81,22 +81,22 @@ export async function updateRoleIfRevision(
 }
 
 /** Archives a role (never deletes it); false when it is missing or already archived. */
-export async function archiveRole(tx: Tx, workspaceId: string, id: string, now: Date): Promise<boolean> {
+export async function archiveRole(tx: Db, workspaceId: string, id: string, now: Date): Promise<boolean> {
   assertChangingAuthorization(workspaceId);
-  const { count } = await tx.role.updateMany({ where: { workspaceId, id, archivedAt: null }, data: { archivedAt: now, revision: { increment: 1 } } });
+  const { count } = await tx.prisma.role.updateMany({ where: { workspaceId, id, archivedAt: null }, data: { archivedAt: now, revision: { increment: 1 } } });
   return count === 1;
 }
 
 /** What still refers to a role: members holding it and pending invitations that would grant it. */
-export async function roleUsage(tx: Tx, workspaceId: string, id: string, now: Date): Promise<{ members: number; pendingInvitations: number }> {
-  const members = await tx.memberRole.count({ where: { workspaceId, roleId: id } });
-  const pendingInvitations = await tx.invitation.count({ where: { workspaceId, status: 'pending', expiresAt: { gt: now }, roles: { some: { roleId: id } } } });
+export async function roleUsage(tx: Db, workspaceId: string, id: string, now: Date): Promise<{ members: number; pendingInvitations: number }> {
+  const members = await tx.prisma.memberRole.count({ where: { workspaceId, roleId: id } });
+  const pendingInvitations = await tx.prisma.invitation.count({ where: { workspaceId, status: 'pending', expiresAt: { gt: now }, roles: { some: { roleId: id } } } });
   return { members, pendingInvitations };
 }
 
 /** Of the given ids (UUIDs), those naming an unarchived role of the workspace, with that role's permission keys. */
-export async function findRolePermissions(tx: Tx, workspaceId: string, ids: readonly string[]): Promise<Map<string, readonly string[]>> {
+export async function findRolePermissions(tx: Db, workspaceId: string, ids: readonly string[]): Promise<Map<string, readonly string[]>> {
   if (ids.length === 0) return new Map();
-  const rows = await tx.role.findMany({ where: { workspaceId, id: { in: [...ids] }, archivedAt: null }, select: { id: true, permissions: true } });
+  const rows = await tx.prisma.role.findMany({ where: { workspaceId, id: { in: [...ids] }, archivedAt: null }, select: { id: true, permissions: true } });
   return new Map(rows.map((r) => [r.id, r.permissions]));
 }

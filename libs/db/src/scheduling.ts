@@ -2,7 +2,8 @@ import type { Prisma } from './generated/prisma/client.js';
 import type { AbsenceKind, AbsenceStatus } from './generated/prisma/enums.js';
 import { pageIds } from './keyset.js';
 import { setArchivedAt, updateIfRevision } from './revisioned-rows.js';
-import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
+import type { Db } from './database.js';
+import { type CasOutcome } from './transactions.js';
 
 /**
  * Appointments and absences of members (docs/scheduling.md). Every query names the workspace and the member whose
@@ -71,20 +72,20 @@ export interface InstantWindow {
   readonly to?: Date | undefined;
 }
 
-export async function findAppointment(client: Client, workspaceId: string, memberId: string, id: string): Promise<AppointmentRecord | null> {
-  return clientOf(client).appointment.findFirst({ where: { workspaceId, memberId, id, archivedAt: null }, select: appointmentSelect });
+export async function findAppointment(client: Db, workspaceId: string, memberId: string, id: string): Promise<AppointmentRecord | null> {
+  return client.prisma.appointment.findFirst({ where: { workspaceId, memberId, id, archivedAt: null }, select: appointmentSelect });
 }
 
 /** One keyset page (id order) of a member's live appointments overlapping the window. */
 export async function listAppointmentsPage(
-  client: Client,
+  client: Db,
   workspaceId: string,
   memberId: string,
   filter: InstantWindow & { onlyIds?: readonly string[] | null },
   afterId: string | undefined,
   take: number,
 ): Promise<AppointmentRecord[]> {
-  return clientOf(client).appointment.findMany({
+  return client.prisma.appointment.findMany({
     where: {
       workspaceId,
       memberId,
@@ -99,18 +100,18 @@ export async function listAppointmentsPage(
   });
 }
 
-export async function insertAppointment(tx: Tx, workspaceId: string, memberId: string, values: AppointmentValues): Promise<AppointmentRecord> {
-  return tx.appointment.create({ data: { ...values, workspaceId, memberId }, select: appointmentSelect });
+export async function insertAppointment(tx: Db, workspaceId: string, memberId: string, values: AppointmentValues): Promise<AppointmentRecord> {
+  return tx.prisma.appointment.create({ data: { ...values, workspaceId, memberId }, select: appointmentSelect });
 }
 
 /** Compare-and-set of a member's live appointment: `UPDATE … WHERE revision = $expected`; a miss is told apart by a count. */
-export function updateAppointmentIfRevision(tx: Tx, workspaceId: string, memberId: string, id: string, expectedRevision: number, values: AppointmentValues): Promise<CasOutcome> {
-  return updateIfRevision(tx.appointment, workspaceId, id, expectedRevision, values, { memberId, archivedAt: null });
+export function updateAppointmentIfRevision(tx: Db, workspaceId: string, memberId: string, id: string, expectedRevision: number, values: AppointmentValues): Promise<CasOutcome> {
+  return updateIfRevision(tx.prisma.appointment, workspaceId, id, expectedRevision, values, { memberId, archivedAt: null });
 }
 
 /** Archives a member's live appointment; false when there is none. */
-export function archiveAppointment(tx: Tx, workspaceId: string, memberId: string, id: string, now: Date): Promise<boolean> {
-  return setArchivedAt(tx.appointment, workspaceId, id, now, { memberId });
+export function archiveAppointment(tx: Db, workspaceId: string, memberId: string, id: string, now: Date): Promise<boolean> {
+  return setArchivedAt(tx.prisma.appointment, workspaceId, id, now, { memberId });
 }
 
 export interface AbsenceRecord {
@@ -153,20 +154,20 @@ export interface AbsenceValues {
   readonly status: AbsenceStatusValue;
 }
 
-export async function findAbsence(client: Client, workspaceId: string, memberId: string, id: string): Promise<AbsenceRecord | null> {
-  return clientOf(client).absence.findFirst({ where: { workspaceId, memberId, id, archivedAt: null }, select: absenceSelect });
+export async function findAbsence(client: Db, workspaceId: string, memberId: string, id: string): Promise<AbsenceRecord | null> {
+  return client.prisma.absence.findFirst({ where: { workspaceId, memberId, id, archivedAt: null }, select: absenceSelect });
 }
 
 /** One keyset page (id order) of a member's live absences overlapping [from, to) (dates), optionally of one status. */
 export async function listAbsencesPage(
-  client: Client,
+  client: Db,
   workspaceId: string,
   memberId: string,
   filter: InstantWindow & { status?: AbsenceStatusValue | undefined; onlyIds?: readonly string[] | null },
   afterId: string | undefined,
   take: number,
 ): Promise<AbsenceRecord[]> {
-  return clientOf(client).absence.findMany({
+  return client.prisma.absence.findMany({
     where: {
       workspaceId,
       memberId,
@@ -186,8 +187,8 @@ export async function listAbsencesPage(
  * Serializes the absence writes of one member: locks the member row until the transaction ends, so two concurrent
  * writes cannot each see no overlap and both commit one. False when the member is not an active, unremoved member.
  */
-export async function lockMemberForAbsences(tx: Tx, workspaceId: string, memberId: string): Promise<boolean> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
+export async function lockMemberForAbsences(tx: Db, workspaceId: string, memberId: string): Promise<boolean> {
+  const rows = await tx.prisma.$queryRaw<{ id: string }[]>`
     SELECT id::text FROM workspace_members
      WHERE workspace_id = ${workspaceId}::uuid AND id = ${memberId}::uuid AND status = 'active' AND removed_at IS NULL
      FOR UPDATE`;
@@ -195,8 +196,8 @@ export async function lockMemberForAbsences(tx: Tx, workspaceId: string, memberI
 }
 
 /** The id of a live, requested or approved absence of the member overlapping [startsOn, endsOn), other than `exceptId`. */
-export async function overlappingAbsence(tx: Tx, workspaceId: string, memberId: string, startsOn: Date, endsOn: Date, exceptId: string | null): Promise<string | null> {
-  const row = await tx.absence.findFirst({
+export async function overlappingAbsence(tx: Db, workspaceId: string, memberId: string, startsOn: Date, endsOn: Date, exceptId: string | null): Promise<string | null> {
+  const row = await tx.prisma.absence.findFirst({
     where: {
       workspaceId,
       memberId,
@@ -211,22 +212,22 @@ export async function overlappingAbsence(tx: Tx, workspaceId: string, memberId: 
   return row?.id ?? null;
 }
 
-export async function insertAbsence(tx: Tx, workspaceId: string, memberId: string, values: AbsenceValues): Promise<AbsenceRecord> {
-  return tx.absence.create({ data: { ...values, workspaceId, memberId }, select: absenceSelect });
+export async function insertAbsence(tx: Db, workspaceId: string, memberId: string, values: AbsenceValues): Promise<AbsenceRecord> {
+  return tx.prisma.absence.create({ data: { ...values, workspaceId, memberId }, select: absenceSelect });
 }
 
 /** Compare-and-set of a member's live absence. */
-export function updateAbsenceIfRevision(tx: Tx, workspaceId: string, memberId: string, id: string, expectedRevision: number, values: AbsenceValues): Promise<CasOutcome> {
-  return updateIfRevision(tx.absence, workspaceId, id, expectedRevision, values, { memberId, archivedAt: null });
+export function updateAbsenceIfRevision(tx: Db, workspaceId: string, memberId: string, id: string, expectedRevision: number, values: AbsenceValues): Promise<CasOutcome> {
+  return updateIfRevision(tx.prisma.absence, workspaceId, id, expectedRevision, values, { memberId, archivedAt: null });
 }
 
-export function archiveAbsence(tx: Tx, workspaceId: string, memberId: string, id: string, now: Date): Promise<boolean> {
-  return setArchivedAt(tx.absence, workspaceId, id, now, { memberId });
+export function archiveAbsence(tx: Db, workspaceId: string, memberId: string, id: string, now: Date): Promise<boolean> {
+  return setArchivedAt(tx.prisma.absence, workspaceId, id, now, { memberId });
 }
 
 /** Whether two members share an unarchived group (the relationship delegated calendar access asks for). */
-export async function shareAGroup(client: Client, workspaceId: string, memberId: string, otherMemberId: string): Promise<boolean> {
-  const count = await clientOf(client).groupMember.count({
+export async function shareAGroup(client: Db, workspaceId: string, memberId: string, otherMemberId: string): Promise<boolean> {
+  const count = await client.prisma.groupMember.count({
     where: { workspaceId, memberId, group: { archivedAt: null, groupMembers: { some: { memberId: otherMemberId } } } },
   });
   return count > 0;
@@ -240,8 +241,8 @@ export interface BusyInterval {
 }
 
 /** The member's live appointments (owned or attended) and planned work overlapping [from, to). */
-export async function busyIntervals(client: Client, workspaceId: string, memberId: string, from: Date, to: Date): Promise<BusyInterval[]> {
-  const db = clientOf(client);
+export async function busyIntervals(client: Db, workspaceId: string, memberId: string, from: Date, to: Date): Promise<BusyInterval[]> {
+  const db = client.prisma;
   const [appointments, planned] = await Promise.all([
     db.appointment.findMany({
       where: { workspaceId, archivedAt: null, startsAt: { lt: to }, endsAt: { gt: from }, OR: [{ memberId }, { attendeeMemberIds: { has: memberId } }] },
@@ -256,8 +257,8 @@ export async function busyIntervals(client: Client, workspaceId: string, memberI
 }
 
 /** The member's live approved absences overlapping the dates [fromDay, toDay) (a request is not an absence yet). */
-export async function absencesBetween(client: Client, workspaceId: string, memberId: string, fromDay: Date, toDay: Date): Promise<AbsenceRecord[]> {
-  return clientOf(client).absence.findMany({
+export async function absencesBetween(client: Db, workspaceId: string, memberId: string, fromDay: Date, toDay: Date): Promise<AbsenceRecord[]> {
+  return client.prisma.absence.findMany({
     where: { workspaceId, memberId, archivedAt: null, status: 'approved', startsOn: { lt: toDay }, endsOn: { gt: fromDay } },
     select: absenceSelect,
   });

@@ -1,5 +1,5 @@
 import { Prisma } from './generated/prisma/client.js';
-import { readRows, type SqlClient } from './transactions.js';
+import type { Db } from './database.js';
 import { resourceReadableSql, type RuledResourceType, type Viewer } from './visibility.js';
 
 /**
@@ -152,13 +152,11 @@ function domainSelect(filter: DomainFilter): Prisma.Sql {
  * One page of hits over the given domains, best first: score descending, then type and id ascending (a total
  * order, so the keyset `after` never skips or repeats a hit while the rows stay the same).
  */
-export async function searchPage(client: SqlClient, workspaceId: string, text: string, domains: readonly DomainFilter[], after: SearchAfter | undefined, take: number): Promise<SearchHitRecord[]> {
+export async function searchPage(client: Db, workspaceId: string, text: string, domains: readonly DomainFilter[], after: SearchAfter | undefined, take: number): Promise<SearchHitRecord[]> {
   if (domains.length === 0) return [];
   const seek =
     after === undefined ? Prisma.sql`true` : Prisma.sql`(h.score < ${after.score}::float8 OR (h.score = ${after.score}::float8 AND (h.type, h.id) > (${after.type}::text, ${after.id}::uuid)))`;
-  return readRows<SearchHitRecord>(
-    client,
-    Prisma.sql`WITH q AS (SELECT websearch_to_tsquery('simple'::regconfig, ${text}) AS query), ws AS (SELECT ${workspaceId}::uuid AS id)
+  return client.rows<SearchHitRecord>(Prisma.sql`WITH q AS (SELECT websearch_to_tsquery('simple'::regconfig, ${text}) AS query), ws AS (SELECT ${workspaceId}::uuid AS id)
       SELECT h.type, h.id::text AS id, h.title, h.snippet, h.score, h."updatedAt"
       FROM (${Prisma.join(
         domains.map((d) => Prisma.sql`(${domainSelect(d)})`),
@@ -166,6 +164,5 @@ export async function searchPage(client: SqlClient, workspaceId: string, text: s
       )}) h
       WHERE ${seek}
       ORDER BY h.score DESC, h.type, h.id
-      LIMIT ${take}`,
-  );
+      LIMIT ${take}`);
 }

@@ -1,8 +1,8 @@
 import type { AppConfig } from '@workcell/config';
 import { type V1Scope, V1_SCOPES, verifierFor } from '@workcell/credentials';
 import { issueCredential, issueFeedToken, issueTeamToken } from './credentials.js';
-import { inAuthorizationTransaction, inTransaction, type Tx } from './transactions.js';
-import { type Database } from './database.js';
+import { type Database, type Db } from './database.js';
+import { inAuthorizationTransaction, inTransaction } from './transactions.js';
 import { foundWorkspace } from './workspace-provisioning.js';
 
 /**
@@ -37,14 +37,14 @@ const DEMO_GRANTS = [
  * Service accounts act within their resource grants: the demo integration reads every project and works on every
  * task and time entry, matching its scopes. Idempotent (a refresh of an older demo workspace adds what is missing).
  */
-async function grantDemoAccess(tx: Tx, workspaceId: string, serviceAccountId: string): Promise<void> {
-  await tx.resourceGrant.createMany({
+async function grantDemoAccess(tx: Db, workspaceId: string, serviceAccountId: string): Promise<void> {
+  await tx.prisma.resourceGrant.createMany({
     data: DEMO_GRANTS.map((g) => ({ workspaceId, serviceAccountId, resourceType: g.resourceType, resourceId: null, access: g.access })),
     skipDuplicates: true,
   });
 }
 
-async function issueDemoTokens(tx: Tx, config: AppConfig, workspaceId: string, ownerMemberId: string, serviceAccountId: string): Promise<DemoTokens> {
+async function issueDemoTokens(tx: Db, config: AppConfig, workspaceId: string, ownerMemberId: string, serviceAccountId: string): Promise<DemoTokens> {
   return {
     workspaceId,
     v0TeamToken: await issueTeamToken(tx, config, { workspaceId, name: `${DEMO_TOKEN_NAME} v0 team token`, createdByMemberId: ownerMemberId }),
@@ -74,27 +74,27 @@ async function issueDemoTokens(tx: Tx, config: AppConfig, workspaceId: string, o
 export async function seedDemoWorkspaceIfEmpty(database: Database, config: AppConfig): Promise<DemoTokens | null> {
   return inTransaction(database, async (tx) => {
     // Serialises concurrent seeders (two `npm start`s) so the emptiness check and the inserts are one step.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(7763736565)`;
-    if ((await tx.workspace.count()) > 0) return null;
+    await tx.prisma.$executeRaw`SELECT pg_advisory_xact_lock(7763736565)`;
+    if ((await tx.prisma.workspace.count()) > 0) return null;
 
     const { workspaceId, administratorMemberId } = await foundWorkspace(tx, config, { name: DEMO_WORKSPACE_NAME, administrator: { email: DEMO_OWNER_EMAIL, name: 'Demo Owner' } });
     const owner = { id: administratorMemberId };
-    const serviceAccount = await tx.serviceAccount.create({ data: { workspaceId, name: 'Demo integration', ownerMemberId: owner.id } });
+    const serviceAccount = await tx.prisma.serviceAccount.create({ data: { workspaceId, name: 'Demo integration', ownerMemberId: owner.id } });
     await grantDemoAccess(tx, workspaceId, serviceAccount.id);
 
     const projects = [];
     for (const name of ['Website relaunch', 'Quarterly close', 'Customer onboarding']) {
-      projects.push(await tx.project.create({ data: { workspaceId, name } }));
+      projects.push(await tx.prisma.project.create({ data: { workspaceId, name } }));
     }
     const tasks = [];
     for (const [i, title] of ['Draft sitemap', 'Review copy', 'Reconcile accounts', 'Prepare report', 'Kick-off call', 'Send welcome pack'].entries()) {
       const dueDate = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 2 + i));
-      tasks.push(await tx.task.create({ data: { workspaceId, projectId: projects[Math.floor(i / 2)]!.id, title, assigneeMemberId: owner.id, dueDate } }));
+      tasks.push(await tx.prisma.task.create({ data: { workspaceId, projectId: projects[Math.floor(i / 2)]!.id, title, assigneeMemberId: owner.id, dueDate } }));
     }
     const day = 24 * 3600 * 1000;
     for (const [i, task] of tasks.slice(0, 4).entries()) {
       const startedAt = new Date(Date.now() - (i + 1) * day);
-      await tx.timeEntry.create({
+      await tx.prisma.timeEntry.create({
         data: {
           workspaceId,
           memberId: owner.id,
@@ -110,7 +110,7 @@ export async function seedDemoWorkspaceIfEmpty(database: Database, config: AppCo
     const tomorrow = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1, 9));
     for (const [i, task] of tasks.slice(0, 2).entries()) {
       const windowStart = new Date(tomorrow.getTime() + i * 3 * 3600 * 1000);
-      await tx.plannedWork.create({ data: { workspaceId, memberId: owner.id, taskId: task.id, windowStart, windowEnd: new Date(windowStart.getTime() + 2 * 3600 * 1000), minutes: 120 } });
+      await tx.prisma.plannedWork.create({ data: { workspaceId, memberId: owner.id, taskId: task.id, windowStart, windowEnd: new Date(windowStart.getTime() + 2 * 3600 * 1000), minutes: 120 } });
     }
     return issueDemoTokens(tx, config, workspaceId, owner.id, serviceAccount.id);
   });
@@ -126,15 +126,15 @@ export async function refreshDemoTokens(database: Database, config: AppConfig): 
   const workspaceId = workspace.id;
   // Revoking tokens that running services may have verified: an authorization change (Database.changeAuthorization).
   return inAuthorizationTransaction(database, workspaceId, async (tx) => {
-    const owner = await tx.workspaceMember.findFirst({ where: { workspaceId, user: { email: DEMO_OWNER_EMAIL } } });
-    const serviceAccount = await tx.serviceAccount.findFirst({ where: { workspaceId, name: 'Demo integration' } });
+    const owner = await tx.prisma.workspaceMember.findFirst({ where: { workspaceId, user: { email: DEMO_OWNER_EMAIL } } });
+    const serviceAccount = await tx.prisma.serviceAccount.findFirst({ where: { workspaceId, name: 'Demo integration' } });
     if (!owner || !serviceAccount) return null;
     await grantDemoAccess(tx, workspaceId, serviceAccount.id);
     const now = new Date();
     const demo = { startsWith: DEMO_TOKEN_NAME };
-    await tx.teamToken.updateMany({ where: { workspaceId, name: demo, revokedAt: null }, data: { revokedAt: now } });
-    await tx.calendarFeedToken.updateMany({ where: { workspaceId, name: demo, revokedAt: null }, data: { revokedAt: now } });
-    await tx.credential.updateMany({
+    await tx.prisma.teamToken.updateMany({ where: { workspaceId, name: demo, revokedAt: null }, data: { revokedAt: now } });
+    await tx.prisma.calendarFeedToken.updateMany({ where: { workspaceId, name: demo, revokedAt: null }, data: { revokedAt: now } });
+    await tx.prisma.credential.updateMany({
       where: { workspaceId, name: demo, status: 'active' },
       data: { status: 'revoked', revokedAt: now, revision: { increment: 1 } },
     });

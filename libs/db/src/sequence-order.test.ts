@@ -6,6 +6,7 @@ import { committedEventHead, headAndFirstWindow, listOutboxWindow } from './chan
 import { createDatabase, type Database } from './database.js';
 import { appendOutboxEvent } from './outbox.js';
 import { seedDemoWorkspaceIfEmpty } from './seed.js';
+import { inTransaction } from './transactions.js';
 import { lockUnpublishedEvents } from './webhook-delivery.js';
 import { TEAM_WIDE_VIEWER } from './visibility-testing.js';
 
@@ -25,7 +26,7 @@ describe('outbox readers keep sequence order', () => {
     database = createDatabase(config, { poolSize: 2 });
     workspaceId = (await seedDemoWorkspaceIfEmpty(database, config))!.workspaceId;
     await database.prisma.outboxEvent.updateMany({ where: { publishedAt: null }, data: { publishedAt: new Date() } });
-    sequences = await database.prisma.$transaction(async (tx) => {
+    sequences = await inTransaction(database, async (tx) => {
       const appended: bigint[] = [];
       for (let i = 0; i < 12; i++)
         appended.push(await appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId: randomUUID(), eventType: 'tag.created', payload: { tag: {} }, actor: null, cause: null }));

@@ -54,7 +54,7 @@ export async function createServiceAccount(
   completes?: { heldKey: HeldIdempotencyKey | null | undefined; answer: (row: ServiceAccountRow) => unknown },
 ): Promise<ServiceAccountRow> {
   return inTransaction(database, async (tx) => {
-    const row = await tx.serviceAccount.create({
+    const row = await tx.prisma.serviceAccount.create({
       data: { workspaceId: input.workspaceId, name: input.name, description: input.description, ownerMemberId: input.ownerMemberId },
       select: SELECT,
     });
@@ -91,7 +91,7 @@ export async function updateServiceAccount(
     const { workspaceId, id, changes } = input;
     assertChangingAuthorization(workspaceId);
     // Locks the row, so the status transition recorded below is the one that happened.
-    const locked = await tx.$queryRaw<{ status: 'active' | 'disabled' }[]>`
+    const locked = await tx.prisma.$queryRaw<{ status: 'active' | 'disabled' }[]>`
       SELECT status::text AS status FROM service_accounts WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid AND archived_at IS NULL FOR UPDATE`;
     const current = locked[0];
     if (!current) return null;
@@ -102,7 +102,7 @@ export async function updateServiceAccount(
       data.status = changes.status;
       data.disabledAt = changes.status === 'disabled' ? input.now : null;
     }
-    const row = await tx.serviceAccount.update({ where: { workspaceId_id: { workspaceId, id } }, data, select: SELECT });
+    const row = await tx.prisma.serviceAccount.update({ where: { workspaceId_id: { workspaceId, id } }, data, select: SELECT });
     await recordAudit(tx, {
       workspaceId,
       actor: input.actor,
@@ -125,9 +125,9 @@ export async function archiveServiceAccount(database: Database, input: { workspa
   return inAuthorizationTransaction(database, input.workspaceId, async (tx) => {
     const { workspaceId, id, now } = input;
     assertChangingAuthorization(workspaceId);
-    const current = await tx.serviceAccount.findFirst({ where: { workspaceId, id, archivedAt: null }, select: { status: true, disabledAt: true } });
+    const current = await tx.prisma.serviceAccount.findFirst({ where: { workspaceId, id, archivedAt: null }, select: { status: true, disabledAt: true } });
     if (!current) return false;
-    const { count } = await tx.serviceAccount.updateMany({
+    const { count } = await tx.prisma.serviceAccount.updateMany({
       where: { workspaceId, id, archivedAt: null },
       data: { status: 'disabled', disabledAt: current.disabledAt ?? now, archivedAt: now, revision: { increment: 1 } },
     });

@@ -1,5 +1,6 @@
 import { setArchivedAt } from './revisioned-rows.js';
-import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
+import type { Db } from './database.js';
+import { type CasOutcome } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
 import { pageIds } from './keyset.js';
 
@@ -46,19 +47,19 @@ function record(row: Row): ServiceRow {
 }
 
 /** One service of the workspace, archived or not. */
-export async function findService(client: Client, workspaceId: string, id: string): Promise<ServiceRow | null> {
-  const row = await clientOf(client).service.findFirst({ where: { workspaceId, id }, select });
+export async function findService(client: Db, workspaceId: string, id: string): Promise<ServiceRow | null> {
+  const row = await client.prisma.service.findFirst({ where: { workspaceId, id }, select });
   return row ? record(row) : null;
 }
 
 /** Whether the id (a UUID) names an unarchived service of the workspace. */
-export async function serviceExists(client: Client, workspaceId: string, id: string): Promise<boolean> {
-  return (await clientOf(client).service.count({ where: { workspaceId, id, archivedAt: null } })) === 1;
+export async function serviceExists(client: Db, workspaceId: string, id: string): Promise<boolean> {
+  return (await client.prisma.service.count({ where: { workspaceId, id, archivedAt: null } })) === 1;
 }
 
 /** One keyset page of the workspace's unarchived services in id order (only `onlyIds` when given). */
-export async function listServicesPage(client: Client, workspaceId: string, onlyIds: readonly string[] | null, afterId: string | undefined, take: number): Promise<ServiceRow[]> {
-  const rows = await clientOf(client).service.findMany({
+export async function listServicesPage(client: Db, workspaceId: string, onlyIds: readonly string[] | null, afterId: string | undefined, take: number): Promise<ServiceRow[]> {
+  const rows = await client.prisma.service.findMany({
     where: { workspaceId, archivedAt: null, ...pageIds(afterId, onlyIds) },
     orderBy: { id: 'asc' },
     take,
@@ -84,24 +85,24 @@ function data(v: ServiceValues) {
   };
 }
 
-export async function insertService(tx: Tx, workspaceId: string, v: ServiceValues): Promise<ServiceRow> {
-  return record(await tx.service.create({ data: { workspaceId, ...data(v) }, select }));
+export async function insertService(tx: Db, workspaceId: string, v: ServiceValues): Promise<ServiceRow> {
+  return record(await tx.prisma.service.create({ data: { workspaceId, ...data(v) }, select }));
 }
 
-async function casOutcome(tx: Tx, workspaceId: string, id: string, count: number): Promise<CasOutcome> {
+async function casOutcome(tx: Db, workspaceId: string, id: string, count: number): Promise<CasOutcome> {
   if (count === 1) return 'updated';
-  return (await tx.service.count({ where: { workspaceId, id } })) > 0 ? 'version_conflict' : 'not_found';
+  return (await tx.prisma.service.count({ where: { workspaceId, id } })) > 0 ? 'version_conflict' : 'not_found';
 }
 
 /** Compare-and-set of the service's attributes: one `UPDATE … WHERE revision = $expected`. */
-export async function updateServiceIfRevision(tx: Tx, workspaceId: string, id: string, expectedRevision: number, v: ServiceValues): Promise<CasOutcome> {
-  const { count } = await tx.service.updateMany({ where: { workspaceId, id, revision: expectedRevision }, data: { ...data(v), revision: { increment: 1 } } });
+export async function updateServiceIfRevision(tx: Db, workspaceId: string, id: string, expectedRevision: number, v: ServiceValues): Promise<CasOutcome> {
+  const { count } = await tx.prisma.service.updateMany({ where: { workspaceId, id, revision: expectedRevision }, data: { ...data(v), revision: { increment: 1 } } });
   return casOutcome(tx, workspaceId, id, count);
 }
 
 /** Sets or clears `archived_at`; false when the service is missing or already in that state. */
-export function setServiceArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
-  return setArchivedAt(tx.service, workspaceId, id, archivedAt);
+export function setServiceArchived(tx: Db, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  return setArchivedAt(tx.prisma.service, workspaceId, id, archivedAt);
 }
 
 export interface ServiceBillingRateRow {
@@ -113,8 +114,8 @@ export interface ServiceBillingRateRow {
 }
 
 /** The service's rates in a stable order: valid-from date, then the everyone-rate before member rates, then member id. */
-export async function listServiceBillingRates(client: Client, workspaceId: string, serviceId: string): Promise<ServiceBillingRateRow[]> {
-  const rows = await clientOf(client).serviceBillingRate.findMany({
+export async function listServiceBillingRates(client: Db, workspaceId: string, serviceId: string): Promise<ServiceBillingRateRow[]> {
+  const rows = await client.prisma.serviceBillingRate.findMany({
     where: { workspaceId, serviceId },
     orderBy: [{ validFrom: 'asc' }, { memberId: { sort: 'asc', nulls: 'first' } }, { id: 'asc' }],
     select: { memberId: true, validFrom: true, rate: true, currency: true },
@@ -127,13 +128,13 @@ export async function listServiceBillingRates(client: Client, workspaceId: strin
  * first (it locks the service row, so concurrent replacements run one after another and the later one sees 0
  * rows), then the old rows are deleted and the new ones inserted, all in the caller's transaction.
  */
-export async function replaceServiceBillingRatesIfRevision(tx: Tx, workspaceId: string, serviceId: string, expectedRevision: number, rates: readonly ServiceBillingRateRow[]): Promise<CasOutcome> {
-  const { count } = await tx.service.updateMany({ where: { workspaceId, id: serviceId, revision: expectedRevision }, data: { revision: { increment: 1 } } });
+export async function replaceServiceBillingRatesIfRevision(tx: Db, workspaceId: string, serviceId: string, expectedRevision: number, rates: readonly ServiceBillingRateRow[]): Promise<CasOutcome> {
+  const { count } = await tx.prisma.service.updateMany({ where: { workspaceId, id: serviceId, revision: expectedRevision }, data: { revision: { increment: 1 } } });
   const outcome = await casOutcome(tx, workspaceId, serviceId, count);
   if (outcome !== 'updated') return outcome;
-  await tx.serviceBillingRate.deleteMany({ where: { workspaceId, serviceId } });
+  await tx.prisma.serviceBillingRate.deleteMany({ where: { workspaceId, serviceId } });
   if (rates.length > 0) {
-    await tx.serviceBillingRate.createMany({
+    await tx.prisma.serviceBillingRate.createMany({
       data: rates.map((r) => ({ workspaceId, serviceId, memberId: r.memberId, validFrom: r.validFrom, rate: new Prisma.Decimal(r.rate), currency: r.currency })),
     });
   }

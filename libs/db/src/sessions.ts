@@ -1,6 +1,6 @@
 import { recordAudit } from './audit.js';
-import type { Database } from './database.js';
-import { inTransaction, type Tx } from './transactions.js';
+import type { Database, Db } from './database.js';
+import { inTransaction } from './transactions.js';
 
 /**
  * Sign-in links and browser sessions (docs/authentication.md "Signing in"). Both belong to a user, the global
@@ -48,8 +48,8 @@ export interface DueSignInMail {
  * Claims the link whose e-mail is due longest, not yet expired, skipping those another worker holds (FOR UPDATE SKIP
  * LOCKED: the table is the queue). The lock lasts the caller's transaction, which mails it or rolls back.
  */
-export async function lockDueSignInMail(tx: Tx, now: Date): Promise<DueSignInMail | null> {
-  const rows = await tx.$queryRaw<{ id: string; email: string; expires_at: Date; mail_attempts: number }[]>`
+export async function lockDueSignInMail(tx: Db, now: Date): Promise<DueSignInMail | null> {
+  const rows = await tx.prisma.$queryRaw<{ id: string; email: string; expires_at: Date; mail_attempts: number }[]>`
     SELECT l.id::text, u.email, l.expires_at, l.mail_attempts FROM sign_in_links l JOIN users u ON u.id = l.user_id
     WHERE l.mail_due_at <= ${now} AND l.expires_at > ${now}
     ORDER BY l.mail_due_at LIMIT 1
@@ -59,8 +59,8 @@ export async function lockDueSignInMail(tx: Tx, now: Date): Promise<DueSignInMai
 }
 
 /** Records the mailed link's token hash (in the transaction that holds its lock and commits after the send). */
-export async function recordSignInLinkMailed(tx: Tx, id: string, tokenHash: Uint8Array<ArrayBuffer>): Promise<void> {
-  await tx.$executeRaw`
+export async function recordSignInLinkMailed(tx: Db, id: string, tokenHash: Uint8Array<ArrayBuffer>): Promise<void> {
+  await tx.prisma.$executeRaw`
     UPDATE sign_in_links SET token_hash = ${tokenHash}, mail_due_at = NULL, mail_attempts = mail_attempts + 1
     WHERE id = ${id}::uuid AND mail_due_at IS NOT NULL`;
 }
@@ -81,7 +81,7 @@ export async function signInLinkState(database: Database, tokenHash: Uint8Array<
 }
 
 /** Every active membership of the user (a read across workspaces: the person's own list). */
-export async function sessionMemberships(client: Database | Tx, userId: string): Promise<SessionMembership[]> {
+export async function sessionMemberships(client: Database | Db, userId: string): Promise<SessionMembership[]> {
   const prisma = 'prisma' in client ? client.prisma : client;
   const rows = await prisma.workspaceMember.findMany({
     where: { userId, status: 'active', removedAt: null, workspace: { lockedAt: null } },
@@ -91,7 +91,7 @@ export async function sessionMemberships(client: Database | Tx, userId: string):
   return rows.map((r) => ({ workspaceId: r.workspaceId, workspaceName: r.workspace.name, memberId: r.id }));
 }
 
-async function auditForUser(tx: Tx, userId: string, action: string, targetType: string, targetId: string, requestId: string | null, now: Date, metadata: Record<string, unknown> = {}): Promise<void> {
+async function auditForUser(tx: Db, userId: string, action: string, targetType: string, targetId: string, requestId: string | null, now: Date, metadata: Record<string, unknown> = {}): Promise<void> {
   for (const m of await sessionMemberships(tx, userId)) {
     await recordAudit(tx, {
       workspaceId: m.workspaceId,
@@ -114,13 +114,13 @@ export type SignInOutcome = { readonly outcome: 'signed_in'; readonly userId: st
  */
 export async function signInWithLink(database: Database, input: NewSession & { tokenHash: Uint8Array<ArrayBuffer> }): Promise<SignInOutcome> {
   return inTransaction(database, async (tx) => {
-    const used = await tx.$queryRaw<{ user_id: string }[]>`
+    const used = await tx.prisma.$queryRaw<{ user_id: string }[]>`
       UPDATE sign_in_links SET used_at = ${input.now}
       WHERE token_hash = ${input.tokenHash} AND used_at IS NULL AND expires_at > ${input.now}
       RETURNING user_id::text`;
     const userId = used[0]?.user_id;
     if (userId === undefined) {
-      const row = await tx.signInLink.findUnique({ where: { tokenHash: input.tokenHash }, select: { usedAt: true } });
+      const row = await tx.prisma.signInLink.findUnique({ where: { tokenHash: input.tokenHash }, select: { usedAt: true } });
       return { outcome: !row ? 'unknown' : row.usedAt !== null ? 'used' : 'expired' } as const;
     }
     return { outcome: 'signed_in', userId, sessionId: await insertSession(tx, userId, input, 'email_link') } as const;
@@ -136,8 +136,8 @@ export interface NewSession {
 }
 
 /** A new session of the user, audited `session.started` (with how it started) in each of the person's workspaces. */
-async function insertSession(tx: Tx, userId: string, input: NewSession, method: 'email_link' | 'invitation'): Promise<string> {
-  const session = await tx.session.create({
+async function insertSession(tx: Db, userId: string, input: NewSession, method: 'email_link' | 'invitation'): Promise<string> {
+  const session = await tx.prisma.session.create({
     data: { userId, idHash: input.sessionIdHash, createdAt: input.now, lastSeenAt: input.now, expiresAt: input.sessionExpiresAt },
     select: { id: true },
   });
@@ -154,7 +154,7 @@ export type InviteeSessionOutcome = { readonly outcome: 'signed_in'; readonly us
  */
 export async function startInviteeSession(database: Database, input: NewSession & { workspaceId: string; memberId: string }): Promise<InviteeSessionOutcome> {
   return inTransaction(database, async (tx) => {
-    const member = await tx.workspaceMember.findUnique({ where: { workspaceId_id: { workspaceId: input.workspaceId, id: input.memberId } }, select: { userId: true } });
+    const member = await tx.prisma.workspaceMember.findUnique({ where: { workspaceId_id: { workspaceId: input.workspaceId, id: input.memberId } }, select: { userId: true } });
     if (!member) return { outcome: 'not_only_membership' } as const;
     const memberships = await sessionMemberships(tx, member.userId);
     if (memberships.length !== 1 || memberships[0]?.memberId !== input.memberId) return { outcome: 'not_only_membership' } as const;
@@ -181,7 +181,7 @@ export async function touchSession(database: Database, idHash: Uint8Array<ArrayB
 /** Ends one session of the user (compare-and-set on `revoked_at IS NULL`), audited as `session.ended`. */
 export async function endSession(database: Database, input: { userId: string; sessionId: string; now: Date; requestId: string | null }): Promise<boolean> {
   return inTransaction(database, async (tx) => {
-    const { count } = await tx.session.updateMany({ where: { id: input.sessionId, userId: input.userId, revokedAt: null }, data: { revokedAt: input.now } });
+    const { count } = await tx.prisma.session.updateMany({ where: { id: input.sessionId, userId: input.userId, revokedAt: null }, data: { revokedAt: input.now } });
     if (count === 0) return false;
     await auditForUser(tx, input.userId, 'session.ended', 'session', input.sessionId, input.requestId, input.now);
     return true;
@@ -191,7 +191,7 @@ export async function endSession(database: Database, input: { userId: string; se
 /** Ends every live session of the user ("sign out everywhere"), audited once as `session.ended_all` with the count. */
 export async function endAllSessions(database: Database, input: { userId: string; sessionId: string; now: Date; requestId: string | null }): Promise<number> {
   return inTransaction(database, async (tx) => {
-    const { count } = await tx.session.updateMany({ where: { userId: input.userId, revokedAt: null }, data: { revokedAt: input.now } });
+    const { count } = await tx.prisma.session.updateMany({ where: { userId: input.userId, revokedAt: null }, data: { revokedAt: input.now } });
     await auditForUser(tx, input.userId, 'session.ended_all', 'session', input.sessionId, input.requestId, input.now, { sessionsEnded: count });
     return count;
   });

@@ -49,7 +49,7 @@ describe('statements sent at once on one client', () => {
     process.throwDeprecation = true;
     // Whichever Prisma sends first, both settle: the division by zero fails, and the other answers or finds the
     // transaction aborted.
-    const settled = await inTransaction(database, (tx) => Promise.allSettled([tx.$queryRaw`SELECT 1 / 0`, tx.$queryRaw`SELECT 1 AS one`]));
+    const settled = await inTransaction(database, (tx) => Promise.allSettled([tx.prisma.$queryRaw`SELECT 1 / 0`, tx.prisma.$queryRaw`SELECT 1 AS one`]));
     assert.equal(settled.length, 2);
     assert.equal(settled[0]!.status, 'rejected');
   });

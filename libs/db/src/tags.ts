@@ -1,5 +1,5 @@
 import { setArchivedAt } from './revisioned-rows.js';
-import { type Client, clientOf, type Tx } from './transactions.js';
+import type { Db } from './database.js';
 import type { Prisma } from './generated/prisma/client.js';
 import { pageIds } from './keyset.js';
 
@@ -31,13 +31,13 @@ const select = {
 } as const satisfies Prisma.TagSelect;
 
 /** One tag of the workspace, archived or not. */
-export async function findTag(client: Client, workspaceId: string, id: string): Promise<TagRecord | null> {
-  return clientOf(client).tag.findFirst({ where: { workspaceId, id }, select });
+export async function findTag(client: Db, workspaceId: string, id: string): Promise<TagRecord | null> {
+  return client.prisma.tag.findFirst({ where: { workspaceId, id }, select });
 }
 
 /** One keyset page of the workspace's unarchived tags in id order. */
-export async function listTagsPage(client: Client, workspaceId: string, afterId: string | undefined, take: number, onlyIds?: readonly string[] | null): Promise<TagRecord[]> {
-  return clientOf(client).tag.findMany({
+export async function listTagsPage(client: Db, workspaceId: string, afterId: string | undefined, take: number, onlyIds?: readonly string[] | null): Promise<TagRecord[]> {
+  return client.prisma.tag.findMany({
     where: { workspaceId, archivedAt: null, ...pageIds(afterId, onlyIds) },
     orderBy: { id: 'asc' },
     take,
@@ -50,13 +50,13 @@ export interface TagChanges {
   readonly color?: string | null;
 }
 
-export async function insertTag(tx: Tx, workspaceId: string, input: { name: string; color: string | null }): Promise<TagRecord> {
-  return tx.tag.create({ data: { workspaceId, name: input.name, color: input.color }, select });
+export async function insertTag(tx: Db, workspaceId: string, input: { name: string; color: string | null }): Promise<TagRecord> {
+  return tx.prisma.tag.create({ data: { workspaceId, name: input.name, color: input.color }, select });
 }
 
 /** The given attributes (no precondition: the last writer wins); false when the tag is missing. */
-export async function updateTagAttributes(tx: Tx, workspaceId: string, id: string, change: TagChanges): Promise<boolean> {
-  const { count } = await tx.tag.updateMany({
+export async function updateTagAttributes(tx: Db, workspaceId: string, id: string, change: TagChanges): Promise<boolean> {
+  const { count } = await tx.prisma.tag.updateMany({
     where: { workspaceId, id },
     data: {
       ...(change.name === undefined ? {} : { name: change.name }),
@@ -68,6 +68,6 @@ export async function updateTagAttributes(tx: Tx, workspaceId: string, id: strin
 }
 
 /** Sets or clears `archived_at`; false when the tag is missing or already in that state. */
-export function setTagArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
-  return setArchivedAt(tx.tag, workspaceId, id, archivedAt);
+export function setTagArchived(tx: Db, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  return setArchivedAt(tx.prisma.tag, workspaceId, id, archivedAt);
 }

@@ -1,6 +1,6 @@
 import { Prisma } from './generated/prisma/client.js';
 import type { CommentTargetType } from './generated/prisma/enums.js';
-import { readRows, type SqlClient } from './transactions.js';
+import type { Db } from './database.js';
 import { resourceReadableSql, type Viewer } from './visibility.js';
 
 /** The resources comments and activity attach to (the `comment_target_type` enum), stored in their own tables. */
@@ -17,11 +17,10 @@ const TABLES: Readonly<Record<TargetKind, { table: Prisma.Sql; project: Prisma.S
  * Whether a target exists in the workspace (archived or not) and `viewer` may see it (its rule in visibility.ts:
  * grants and its project's sharing, in the statement): null when it does not or may not. One primary-key lookup.
  */
-export async function findTargetState(client: SqlClient, workspaceId: string, kind: TargetKind, id: string, viewer: Viewer): Promise<{ readonly archived: boolean } | null> {
+export async function findTargetState(client: Db, workspaceId: string, kind: TargetKind, id: string, viewer: Viewer): Promise<{ readonly archived: boolean } | null> {
   const { table, project } = TABLES[kind];
   const readable = resourceReadableSql(kind, Prisma.sql`x.workspace_id`, Prisma.sql`x.id`, viewer, project === undefined ? {} : { project });
-  const [row] = await readRows<{ archived: boolean }>(
-    client,
+  const [row] = await client.rows<{ archived: boolean }>(
     Prisma.sql`SELECT x.archived_at IS NOT NULL AS archived FROM ${table} x WHERE x.workspace_id = ${workspaceId}::uuid AND x.id = ${id}::uuid AND ${readable}`,
   );
   return row ?? null;

@@ -2,7 +2,8 @@ import { Prisma } from './generated/prisma/client.js';
 import type { RecurrenceState } from './generated/prisma/enums.js';
 import { pageIds } from './keyset.js';
 import { setArchivedAt, updateIfRevision } from './revisioned-rows.js';
-import { type CasOutcome, type Client, clientOf, readRows, type SqlClient, type Tx } from './transactions.js';
+import type { Db } from './database.js';
+import { type CasOutcome } from './transactions.js';
 import { resourceReadableSql, type Viewer } from './visibility.js';
 
 /**
@@ -66,12 +67,9 @@ const recurrenceReadable = (viewer: Viewer) =>
   });
 
 /** One series (archived ones too); with a viewer, only one it may see. Without one: the platform's own read (the worker's, or after a permitted write). */
-export async function findTaskRecurrence(client: SqlClient, workspaceId: string, id: string, viewer: Viewer | null = null): Promise<TaskRecurrenceRecord | null> {
+export async function findTaskRecurrence(client: Db, workspaceId: string, id: string, viewer: Viewer | null = null): Promise<TaskRecurrenceRecord | null> {
   const visible = viewer === null ? Prisma.sql`true` : recurrenceReadable(viewer);
-  const rows = await readRows<TaskRecurrenceRecord>(
-    client,
-    Prisma.sql`SELECT ${RECORD_COLUMNS} FROM task_recurrences r WHERE r.workspace_id = ${workspaceId}::uuid AND r.id = ${id}::uuid AND ${visible}`,
-  );
+  const rows = await client.rows<TaskRecurrenceRecord>(Prisma.sql`SELECT ${RECORD_COLUMNS} FROM task_recurrences r WHERE r.workspace_id = ${workspaceId}::uuid AND r.id = ${id}::uuid AND ${visible}`);
   return rows[0] ?? null;
 }
 
@@ -83,7 +81,7 @@ export async function findTaskRecurrence(client: SqlClient, workspaceId: string,
  * is not one it may see (then nothing is locked).
  */
 export async function lockTaskRecurrence(
-  tx: Tx,
+  tx: Db,
   workspaceId: string,
   id: string,
   mode: 'update' | 'update-or-busy' | 'share' = 'update',
@@ -91,10 +89,7 @@ export async function lockTaskRecurrence(
 ): Promise<{ row: TaskRecurrenceRecord; busy: boolean } | null> {
   const lock = mode === 'share' ? Prisma.sql`FOR SHARE OF r` : mode === 'update' ? Prisma.sql`FOR UPDATE OF r` : Prisma.sql`FOR UPDATE OF r SKIP LOCKED`;
   const visible = viewer === null ? Prisma.sql`true` : recurrenceReadable(viewer);
-  const locked = await readRows<{ id: string }>(
-    tx,
-    Prisma.sql`SELECT r.id::text AS id FROM task_recurrences r WHERE r.workspace_id = ${workspaceId}::uuid AND r.id = ${id}::uuid AND ${visible} ${lock}`,
-  );
+  const locked = await tx.rows<{ id: string }>(Prisma.sql`SELECT r.id::text AS id FROM task_recurrences r WHERE r.workspace_id = ${workspaceId}::uuid AND r.id = ${id}::uuid AND ${visible} ${lock}`);
   const row = await findTaskRecurrence(tx, workspaceId, id, viewer);
   return row === null ? null : { row, busy: locked.length === 0 };
 }
@@ -106,7 +101,7 @@ export interface TaskRecurrenceFilter {
 
 /** One keyset page of the workspace's unarchived series the viewer may see, in id order. */
 export async function listTaskRecurrencesPage(
-  client: SqlClient,
+  client: Db,
   workspaceId: string,
   filter: TaskRecurrenceFilter,
   afterId: string | undefined,
@@ -118,7 +113,7 @@ export async function listTaskRecurrencesPage(
   if (filter.state !== undefined) where.push(Prisma.sql`r.state = ${filter.state}::recurrence_state`);
   if (afterId !== undefined) where.push(Prisma.sql`r.id > ${afterId}::uuid`);
   where.push(recurrenceReadable(viewer));
-  return readRows<TaskRecurrenceRecord>(client, Prisma.sql`SELECT ${RECORD_COLUMNS} FROM task_recurrences r WHERE ${Prisma.join(where, ' AND ')} ORDER BY r.id LIMIT ${take}`);
+  return client.rows<TaskRecurrenceRecord>(Prisma.sql`SELECT ${RECORD_COLUMNS} FROM task_recurrences r WHERE ${Prisma.join(where, ' AND ')} ORDER BY r.id LIMIT ${take}`);
 }
 
 /** Attributes as written; `undefined` leaves a stored value alone (updates). */
@@ -130,17 +125,17 @@ export interface TaskRecurrenceChanges {
   readonly nextOccurrenceAt?: Date | null;
 }
 
-export async function insertTaskRecurrence(tx: Tx, workspaceId: string, taskId: string, values: Required<TaskRecurrenceChanges>): Promise<TaskRecurrenceRecord> {
-  return tx.taskRecurrence.create({ data: { ...values, rule: values.rule as Prisma.InputJsonObject, workspaceId, taskId }, select });
+export async function insertTaskRecurrence(tx: Db, workspaceId: string, taskId: string, values: Required<TaskRecurrenceChanges>): Promise<TaskRecurrenceRecord> {
+  return tx.prisma.taskRecurrence.create({ data: { ...values, rule: values.rule as Prisma.InputJsonObject, workspaceId, taskId }, select });
 }
 
 /** Compare-and-set of a series' attributes: one `UPDATE … WHERE revision = $expected`. */
-export async function updateTaskRecurrenceIfRevision(tx: Tx, workspaceId: string, id: string, expectedRevision: number, change: TaskRecurrenceChanges): Promise<CasOutcome> {
-  return updateIfRevision(tx.taskRecurrence, workspaceId, id, expectedRevision, change);
+export async function updateTaskRecurrenceIfRevision(tx: Db, workspaceId: string, id: string, expectedRevision: number, change: TaskRecurrenceChanges): Promise<CasOutcome> {
+  return updateIfRevision(tx.prisma.taskRecurrence, workspaceId, id, expectedRevision, change);
 }
 
-export async function setTaskRecurrenceArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
-  return setArchivedAt(tx.taskRecurrence, workspaceId, id, archivedAt);
+export async function setTaskRecurrenceArchived(tx: Db, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  return setArchivedAt(tx.prisma.taskRecurrence, workspaceId, id, archivedAt);
 }
 
 /**
@@ -148,12 +143,12 @@ export async function setTaskRecurrenceArchived(tx: Tx, workspaceId: string, id:
  * series, so it never makes a client's compare-and-set stale). `lastOccurrenceAt` only moves forward.
  */
 export async function advanceTaskRecurrence(
-  tx: Tx,
+  tx: Db,
   workspaceId: string,
   id: string,
   cursor: { nextOccurrenceAt: Date | null; lastOccurrenceAt: Date | null; state: RecurrenceStateValue; checkedAt: Date },
 ): Promise<void> {
-  await tx.$executeRaw`
+  await tx.prisma.$executeRaw`
     UPDATE task_recurrences SET next_occurrence_at = ${cursor.nextOccurrenceAt}::timestamptz, state = ${cursor.state}::recurrence_state, last_checked_at = ${cursor.checkedAt}::timestamptz,
       last_occurrence_at = GREATEST(last_occurrence_at, ${cursor.lastOccurrenceAt}::timestamptz)
     WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid`;
@@ -163,13 +158,10 @@ export async function advanceTaskRecurrence(
  * Up to `take` series due by `dueBy` (active, unarchived, cursor at or before it), oldest cursor first. SKIP LOCKED:
  * a series another worker is materialising is left to it; `exceptIds` are left out (this run's failures).
  */
-export async function dueTaskRecurrences(tx: Tx, dueBy: Date, take: number, exceptIds: readonly string[] = []): Promise<{ workspaceId: string; id: string }[]> {
-  return readRows(
-    tx,
-    Prisma.sql`SELECT workspace_id::text AS "workspaceId", id::text AS id FROM task_recurrences
+export async function dueTaskRecurrences(tx: Db, dueBy: Date, take: number, exceptIds: readonly string[] = []): Promise<{ workspaceId: string; id: string }[]> {
+  return tx.rows(Prisma.sql`SELECT workspace_id::text AS "workspaceId", id::text AS id FROM task_recurrences
       WHERE state = 'active' AND archived_at IS NULL AND next_occurrence_at <= ${dueBy}::timestamptz AND NOT (id = ANY(${[...exceptIds]}::uuid[]))
-      ORDER BY next_occurrence_at LIMIT ${take} FOR UPDATE SKIP LOCKED`,
-  );
+      ORDER BY next_occurrence_at LIMIT ${take} FOR UPDATE SKIP LOCKED`);
 }
 
 export interface TaskOccurrenceRecord {
@@ -196,29 +188,26 @@ export interface NewTaskOccurrence {
  * exactly-once step. Returns the new row, or null when it existed; the caller then makes its task and links it
  * (setTaskOccurrenceTask) in the same transaction.
  */
-export async function insertTaskOccurrenceOnce(tx: Tx, workspaceId: string, occurrence: NewTaskOccurrence): Promise<TaskOccurrenceRecord | null> {
+export async function insertTaskOccurrenceOnce(tx: Db, workspaceId: string, occurrence: NewTaskOccurrence): Promise<TaskOccurrenceRecord | null> {
   const conflict =
     occurrence.externalEventId === null
       ? Prisma.sql`ON CONFLICT (workspace_id, recurrence_id, scheduled_for) WHERE external_event_id IS NULL DO NOTHING`
       : Prisma.sql`ON CONFLICT (workspace_id, recurrence_id, external_event_id) WHERE external_event_id IS NOT NULL DO NOTHING`;
-  const rows = await readRows<TaskOccurrenceRecord>(
-    tx,
-    Prisma.sql`INSERT INTO task_occurrences (workspace_id, recurrence_id, scheduled_for, source, status, external_event_id)
+  const rows = await tx.rows<TaskOccurrenceRecord>(Prisma.sql`INSERT INTO task_occurrences (workspace_id, recurrence_id, scheduled_for, source, status, external_event_id)
       VALUES (${workspaceId}::uuid, ${occurrence.recurrenceId}::uuid, ${occurrence.scheduledFor}::timestamptz, ${occurrence.source}, ${occurrence.status}, ${occurrence.externalEventId})
       ${conflict}
-      RETURNING id::text AS id, recurrence_id::text AS "recurrenceId", task_id::text AS "taskId", scheduled_for AS "scheduledFor", source, status, external_event_id AS "externalEventId", created_at AS "createdAt"`,
-  );
+      RETURNING id::text AS id, recurrence_id::text AS "recurrenceId", task_id::text AS "taskId", scheduled_for AS "scheduledFor", source, status, external_event_id AS "externalEventId", created_at AS "createdAt"`);
   return rows[0] ?? null;
 }
 
 /** Links an occurrence inserted by insertTaskOccurrenceOnce to the task made for it (same transaction). */
-export async function setTaskOccurrenceTask(tx: Tx, workspaceId: string, id: string, taskId: string): Promise<void> {
-  await tx.taskOccurrence.updateMany({ where: { workspaceId, id }, data: { taskId, status: 'created' } });
+export async function setTaskOccurrenceTask(tx: Db, workspaceId: string, id: string, taskId: string): Promise<void> {
+  await tx.prisma.taskOccurrence.updateMany({ where: { workspaceId, id }, data: { taskId, status: 'created' } });
 }
 
 /** One keyset page of a series' occurrences in id order (creation order: ids are UUIDv7). */
-export async function listTaskOccurrencesPage(client: Client, workspaceId: string, recurrenceId: string, afterId: string | undefined, take: number): Promise<TaskOccurrenceRecord[]> {
-  const rows = await clientOf(client).taskOccurrence.findMany({
+export async function listTaskOccurrencesPage(client: Db, workspaceId: string, recurrenceId: string, afterId: string | undefined, take: number): Promise<TaskOccurrenceRecord[]> {
+  const rows = await client.prisma.taskOccurrence.findMany({
     where: { workspaceId, recurrenceId, ...pageIds(afterId) },
     orderBy: { id: 'asc' },
     take,
@@ -228,7 +217,7 @@ export async function listTaskOccurrencesPage(client: Client, workspaceId: strin
 }
 
 /** The id of the occurrence an external event id made (null when none). */
-export async function findTaskOccurrenceIdByEvent(client: Client, workspaceId: string, recurrenceId: string, externalEventId: string): Promise<string | null> {
-  const row = await clientOf(client).taskOccurrence.findFirst({ where: { workspaceId, recurrenceId, externalEventId }, select: { id: true } });
+export async function findTaskOccurrenceIdByEvent(client: Db, workspaceId: string, recurrenceId: string, externalEventId: string): Promise<string | null> {
+  const row = await client.prisma.taskOccurrence.findFirst({ where: { workspaceId, recurrenceId, externalEventId }, select: { id: true } });
   return row?.id ?? null;
 }

@@ -2,7 +2,8 @@ import { Prisma } from './generated/prisma/client.js';
 import { type DomainEvent, outboxAppend } from './outbox.js';
 import { uuidv7 } from './uuidv7.js';
 import { resourceReadableSql, type Viewer } from './visibility.js';
-import { type CasOutcome, type Client, executeStatement, readRows, type Tx } from './transactions.js';
+import type { Db } from './database.js';
+import { type CasOutcome } from './transactions.js';
 
 /**
  * v1 tasks (issue 6). Every query is scoped by the workspace id; archived tasks stay in the table and are left
@@ -91,14 +92,14 @@ const taskReadable = (viewer: Viewer) => resourceReadableSql('task', Prisma.sql`
  * One task (archived ones too) as `viewer` sees it: only one it may see, with its member's running timer. Without
  * a viewer: the platform's own read (after a write the caller was allowed to make), showing no timer.
  */
-export async function findTask(client: Client, workspaceId: string, id: string, viewer: Viewer | null = null): Promise<TaskRecord | null> {
+export async function findTask(client: Db, workspaceId: string, id: string, viewer: Viewer | null = null): Promise<TaskRecord | null> {
   const where = Prisma.sql`t.workspace_id = ${workspaceId}::uuid AND t.id = ${id}::uuid AND ${viewer === null ? Prisma.sql`true` : taskReadable(viewer)}`;
-  const rows = await readRows<TaskRecord>(client, selectTasks(viewer?.memberId ?? null, where));
+  const rows = await client.rows<TaskRecord>(selectTasks(viewer?.memberId ?? null, where));
   return rows[0] ?? null;
 }
 
 /** One keyset page of the unarchived tasks `viewer` may see, in id order: one statement, tags and its timer included. */
-export async function listTasksPage(client: Client, workspaceId: string, filter: TaskFilter, afterId: string | undefined, take: number, viewer: Viewer): Promise<TaskRecord[]> {
+export async function listTasksPage(client: Db, workspaceId: string, filter: TaskFilter, afterId: string | undefined, take: number, viewer: Viewer): Promise<TaskRecord[]> {
   const where = [Prisma.sql`t.workspace_id = ${workspaceId}::uuid`, Prisma.sql`t.archived_at IS NULL`];
   if (filter.projectId !== undefined) where.push(Prisma.sql`t.project_id = ${filter.projectId}::uuid`);
   if (filter.listId !== undefined) where.push(Prisma.sql`t.list_id = ${filter.listId}::uuid`);
@@ -107,7 +108,7 @@ export async function listTasksPage(client: Client, workspaceId: string, filter:
   if (filter.updatedSince !== undefined) where.push(Prisma.sql`t.updated_at >= ${filter.updatedSince}::timestamptz`);
   if (afterId !== undefined) where.push(Prisma.sql`t.id > ${afterId}::uuid`);
   where.push(taskReadable(viewer));
-  return readRows<TaskRecord>(client, selectTasks(viewer.memberId, Prisma.join(where, ' AND '), Prisma.sql`ORDER BY t.id LIMIT ${take}`));
+  return client.rows<TaskRecord>(selectTasks(viewer.memberId, Prisma.join(where, ' AND '), Prisma.sql`ORDER BY t.id LIMIT ${take}`));
 }
 
 /** The columns of the attributes a write sets (undefined: left out, so a column default applies on insert). */
@@ -159,7 +160,7 @@ export function newTask(workspaceId: string, input: TaskChanges & { title: strin
  * outside a transaction it needs no BEGIN/COMMIT, and the workspace's event counter row is held only while the
  * statement runs.
  */
-export async function insertTask(client: Client, task: TaskRecord, event: DomainEvent): Promise<void> {
+export async function insertTask(client: Db, task: TaskRecord, event: DomainEvent): Promise<void> {
   const columns = [
     ['id', Prisma.sql`${task.id}::uuid`],
     ...taskColumns(task),
@@ -167,17 +168,14 @@ export async function insertTask(client: Client, task: TaskRecord, event: Domain
     ['created_at', Prisma.sql`${task.createdAt}::timestamptz`],
     ['updated_at', Prisma.sql`${task.updatedAt}::timestamptz`],
   ] as [string, Prisma.Sql][];
-  await executeStatement(
-    client,
-    Prisma.sql`
+  await client.execute(Prisma.sql`
     WITH task AS (
       INSERT INTO tasks (workspace_id, ${Prisma.raw(columns.map(([column]) => column).join(', '))})
       VALUES (${task.workspaceId}::uuid, ${Prisma.join(columns.map(([, value]) => value))})
     ), tags AS (
       INSERT INTO task_tags (workspace_id, task_id, tag_id)
       SELECT ${task.workspaceId}::uuid, ${task.id}::uuid, tag_id FROM unnest(${[...task.tagIds]}::uuid[]) AS tag_id
-    ), ${outboxAppend(event)}`,
-  );
+    ), ${outboxAppend(event)}`);
 }
 
 /** The state a guarded task write requires (undefined: any). */
@@ -194,7 +192,7 @@ export type GuardedOutcome = CasOutcome | 'state_conflict';
  * links, when given, are replaced after it under the row lock it took.
  */
 export async function updateTaskIfRevision(
-  tx: Tx,
+  tx: Db,
   workspaceId: string,
   id: string,
   expectedRevision: number,
@@ -207,32 +205,32 @@ export async function updateTaskIfRevision(
   const where = [Prisma.sql`workspace_id = ${workspaceId}::uuid`, Prisma.sql`id = ${id}::uuid`, Prisma.sql`revision = ${expectedRevision}::int`];
   if (guard.archived !== undefined) where.push(guard.archived ? Prisma.sql`archived_at IS NOT NULL` : Prisma.sql`archived_at IS NULL`);
   if (guard.completed !== undefined) where.push(guard.completed ? Prisma.sql`status = 'completed'` : Prisma.sql`status <> 'completed'`);
-  const count = await tx.$executeRaw`UPDATE tasks SET ${Prisma.join(set)} WHERE ${Prisma.join(where, ' AND ')}`;
+  const count = await tx.prisma.$executeRaw`UPDATE tasks SET ${Prisma.join(set)} WHERE ${Prisma.join(where, ' AND ')}`;
   if (count !== 1) {
-    const current = await tx.task.findFirst({ where: { workspaceId, id }, select: { revision: true } });
+    const current = await tx.prisma.task.findFirst({ where: { workspaceId, id }, select: { revision: true } });
     return current === null ? 'not_found' : current.revision !== expectedRevision ? 'version_conflict' : 'state_conflict';
   }
   if (tagIds !== undefined) {
-    await tx.taskTag.deleteMany({ where: { workspaceId, taskId: id } });
-    if (tagIds.length > 0) await tx.taskTag.createMany({ data: tagIds.map((tagId) => ({ workspaceId, taskId: id, tagId })) });
+    await tx.prisma.taskTag.deleteMany({ where: { workspaceId, taskId: id } });
+    if (tagIds.length > 0) await tx.prisma.taskTag.createMany({ data: tagIds.map((tagId) => ({ workspaceId, taskId: id, tagId })) });
   }
   return 'updated';
 }
 
 /** Whether the id (a UUID) names an unarchived project of the workspace. */
-export async function projectExists(client: Client, workspaceId: string, id: string): Promise<boolean> {
-  const rows = await readRows(client, Prisma.sql`SELECT 1 AS found FROM projects WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid AND archived_at IS NULL`);
+export async function projectExists(client: Db, workspaceId: string, id: string): Promise<boolean> {
+  const rows = await client.rows(Prisma.sql`SELECT 1 AS found FROM projects WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid AND archived_at IS NULL`);
   return rows.length === 1;
 }
 
 /** Whether the id (a UUID) names an unarchived task of the workspace. */
-export async function taskExists(client: Client, workspaceId: string, id: string): Promise<boolean> {
-  const rows = await readRows(client, Prisma.sql`SELECT 1 AS found FROM tasks WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid AND archived_at IS NULL`);
+export async function taskExists(client: Db, workspaceId: string, id: string): Promise<boolean> {
+  const rows = await client.rows(Prisma.sql`SELECT 1 AS found FROM tasks WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid AND archived_at IS NULL`);
   return rows.length === 1;
 }
 
 /** Whether the id (a UUID) names an unarchived list of the workspace. */
-export async function listExists(client: Client, workspaceId: string, id: string): Promise<boolean> {
-  const rows = await readRows(client, Prisma.sql`SELECT 1 AS found FROM lists WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid AND archived_at IS NULL`);
+export async function listExists(client: Db, workspaceId: string, id: string): Promise<boolean> {
+  const rows = await client.rows(Prisma.sql`SELECT 1 AS found FROM lists WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid AND archived_at IS NULL`);
   return rows.length === 1;
 }

@@ -1,4 +1,4 @@
-import { type Client, clientOf, type Tx } from './transactions.js';
+import type { Db } from './database.js';
 import { findTimeEntry, type TimeEntryRow } from './time-entry-crud.js';
 
 /**
@@ -9,18 +9,18 @@ import { findTimeEntry, type TimeEntryRow } from './time-entry-crud.js';
  */
 
 /** The member's running timer (at most one), if any. */
-export async function findRunningTimer(client: Client, workspaceId: string, memberId: string): Promise<TimeEntryRow | null> {
-  const running = await clientOf(client).timeEntry.findFirst({ where: { workspaceId, memberId, stoppedAt: null }, select: { id: true } });
+export async function findRunningTimer(client: Db, workspaceId: string, memberId: string): Promise<TimeEntryRow | null> {
+  const running = await client.prisma.timeEntry.findFirst({ where: { workspaceId, memberId, stoppedAt: null }, select: { id: true } });
   return running ? findTimeEntry(client, workspaceId, running.id) : null;
 }
 
 /** Starts a timer: the new running entry, or null when the member already has one (nothing is written). */
 export async function insertRunningTimer(
-  tx: Tx,
+  tx: Db,
   input: { workspaceId: string; memberId: string; taskId: string; projectId: string | null; description: string | null },
   now: Date,
 ): Promise<TimeEntryRow | null> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
+  const rows = await tx.prisma.$queryRaw<{ id: string }[]>`
     INSERT INTO time_entries (workspace_id, member_id, task_id, project_id, description, started_at, created_at, updated_at)
     VALUES (${input.workspaceId}::uuid, ${input.memberId}::uuid, ${input.taskId}::uuid, ${input.projectId}::uuid, ${input.description}, ${now}, ${now}, ${now})
     ON CONFLICT (workspace_id, member_id) WHERE stopped_at IS NULL DO NOTHING
@@ -31,8 +31,8 @@ export async function insertRunningTimer(
 }
 
 /** Stops the member's running timer on that task: the stopped entry, or null when none runs there. */
-export async function stopRunningTimer(tx: Tx, workspaceId: string, memberId: string, taskId: string, now: Date): Promise<TimeEntryRow | null> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
+export async function stopRunningTimer(tx: Db, workspaceId: string, memberId: string, taskId: string, now: Date): Promise<TimeEntryRow | null> {
+  const rows = await tx.prisma.$queryRaw<{ id: string }[]>`
     UPDATE time_entries
     SET stopped_at = GREATEST(${now}::timestamptz, started_at),
         duration_seconds = GREATEST(0, FLOOR(EXTRACT(EPOCH FROM (${now}::timestamptz - started_at))))::int,

@@ -1,5 +1,6 @@
 import { setArchivedAt } from './revisioned-rows.js';
-import { type CasOutcome, readRows, type SqlClient, type Tx } from './transactions.js';
+import type { Db } from './database.js';
+import { type CasOutcome } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
 import { projectReadableSql, resourceReadableSql, timeEntryProjectSql, type Viewer } from './visibility.js';
 
@@ -49,9 +50,9 @@ const entryReadable = (viewer: Viewer) =>
  * One time entry of the workspace, archived or not; with a viewer, only one it may see (visibility.ts, in the
  * statement). Without one: the platform's own read (after a write the caller was allowed to make).
  */
-export async function findTimeEntry(client: SqlClient, workspaceId: string, id: string, viewer: Viewer | null = null): Promise<TimeEntryRow | null> {
+export async function findTimeEntry(client: Db, workspaceId: string, id: string, viewer: Viewer | null = null): Promise<TimeEntryRow | null> {
   const visible = viewer === null ? Prisma.sql`true` : entryReadable(viewer);
-  const rows = await readRows<TimeEntryRow>(client, Prisma.sql`SELECT ${RECORD_COLUMNS} FROM time_entries e WHERE e.workspace_id = ${workspaceId}::uuid AND e.id = ${id}::uuid AND ${visible}`);
+  const rows = await client.rows<TimeEntryRow>(Prisma.sql`SELECT ${RECORD_COLUMNS} FROM time_entries e WHERE e.workspace_id = ${workspaceId}::uuid AND e.id = ${id}::uuid AND ${visible}`);
   return rows[0] ? record(rows[0]) : null;
 }
 
@@ -64,7 +65,7 @@ export interface TimeEntryFilter {
 }
 
 /** One keyset page of the workspace's unarchived time entries the viewer may see, in id order. */
-export async function listTimeEntriesPage(client: SqlClient, workspaceId: string, filter: TimeEntryFilter, afterId: string | undefined, take: number, viewer: Viewer): Promise<TimeEntryRow[]> {
+export async function listTimeEntriesPage(client: Db, workspaceId: string, filter: TimeEntryFilter, afterId: string | undefined, take: number, viewer: Viewer): Promise<TimeEntryRow[]> {
   const where = [Prisma.sql`e.workspace_id = ${workspaceId}::uuid`, Prisma.sql`e.archived_at IS NULL`];
   if (filter.taskId !== undefined) where.push(Prisma.sql`e.task_id = ${filter.taskId}::uuid`);
   if (filter.projectId !== undefined) where.push(Prisma.sql`e.project_id = ${filter.projectId}::uuid`);
@@ -73,7 +74,7 @@ export async function listTimeEntriesPage(client: SqlClient, workspaceId: string
   if (filter.startedTo !== undefined) where.push(Prisma.sql`e.started_at < ${filter.startedTo}::timestamptz`);
   if (afterId !== undefined) where.push(Prisma.sql`e.id > ${afterId}::uuid`);
   where.push(entryReadable(viewer));
-  const rows = await readRows<TimeEntryRow>(client, Prisma.sql`SELECT ${RECORD_COLUMNS} FROM time_entries e WHERE ${Prisma.join(where, ' AND ')} ORDER BY e.id LIMIT ${take}`);
+  const rows = await client.rows<TimeEntryRow>(Prisma.sql`SELECT ${RECORD_COLUMNS} FROM time_entries e WHERE ${Prisma.join(where, ' AND ')} ORDER BY e.id LIMIT ${take}`);
   return rows.map(record);
 }
 
@@ -81,10 +82,9 @@ export async function listTimeEntriesPage(client: SqlClient, workspaceId: string
  * The project of an unarchived task of the workspace: undefined when there is no such task, or (with a viewer) when
  * its project's sharing hides it from the viewer (visibility.ts; sharing only: a reference is not bounded by task grants).
  */
-export async function taskProjectOf(client: SqlClient, workspaceId: string, taskId: string, viewer: Viewer | null = null): Promise<{ projectId: string | null } | undefined> {
+export async function taskProjectOf(client: Db, workspaceId: string, taskId: string, viewer: Viewer | null = null): Promise<{ projectId: string | null } | undefined> {
   const visible = viewer === null ? Prisma.sql`true` : projectReadableSql(Prisma.sql`t.workspace_id`, Prisma.sql`t.project_id`, viewer);
-  const rows = await readRows<{ projectId: string | null }>(
-    client,
+  const rows = await client.rows<{ projectId: string | null }>(
     Prisma.sql`SELECT t.project_id::text AS "projectId" FROM tasks t WHERE t.workspace_id = ${workspaceId}::uuid AND t.id = ${taskId}::uuid AND t.archived_at IS NULL AND ${visible}`,
   );
   return rows[0];
@@ -104,8 +104,8 @@ export interface TimeEntryValues {
  * A new time entry. A running one (`stoppedAt` null) is an `INSERT … ON CONFLICT DO NOTHING` against the
  * one-running-timer index: null when the member already has a running timer (nothing is written).
  */
-export async function insertTimeEntry(tx: Tx, workspaceId: string, v: TimeEntryValues, now: Date): Promise<TimeEntryRow | null> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
+export async function insertTimeEntry(tx: Db, workspaceId: string, v: TimeEntryValues, now: Date): Promise<TimeEntryRow | null> {
+  const rows = await tx.prisma.$queryRaw<{ id: string }[]>`
     INSERT INTO time_entries (workspace_id, member_id, task_id, project_id, description, started_at, stopped_at, duration_seconds, created_at, updated_at)
     VALUES (${workspaceId}::uuid, ${v.memberId}::uuid, ${v.taskId}::uuid, ${v.projectId}::uuid, ${v.description}, ${v.startedAt}, ${v.stoppedAt}, ${v.durationSeconds}, ${now}, ${now})
     ON CONFLICT (workspace_id, member_id) WHERE stopped_at IS NULL DO NOTHING
@@ -115,24 +115,24 @@ export async function insertTimeEntry(tx: Tx, workspaceId: string, v: TimeEntryV
 }
 
 /** Compare-and-set of the entry's attributes: one `UPDATE … WHERE revision = $expected`. */
-export async function updateTimeEntryIfRevision(tx: Tx, workspaceId: string, id: string, expectedRevision: number, v: TimeEntryValues): Promise<CasOutcome> {
-  const { count } = await tx.timeEntry.updateMany({
+export async function updateTimeEntryIfRevision(tx: Db, workspaceId: string, id: string, expectedRevision: number, v: TimeEntryValues): Promise<CasOutcome> {
+  const { count } = await tx.prisma.timeEntry.updateMany({
     where: { workspaceId, id, revision: expectedRevision },
     data: { ...v, revision: { increment: 1 } },
   });
   if (count === 1) return 'updated';
-  return (await tx.timeEntry.count({ where: { workspaceId, id } })) > 0 ? 'version_conflict' : 'not_found';
+  return (await tx.prisma.timeEntry.count({ where: { workspaceId, id } })) > 0 ? 'version_conflict' : 'not_found';
 }
 
 /** Compare-and-set of the billing state. */
 export async function setTimeEntryBillingIfRevision(
-  tx: Tx,
+  tx: Db,
   workspaceId: string,
   id: string,
   expectedRevision: number,
   billing: { billable: boolean; rate: { amount: string; currency: string } | null },
 ): Promise<CasOutcome> {
-  const { count } = await tx.timeEntry.updateMany({
+  const { count } = await tx.prisma.timeEntry.updateMany({
     where: { workspaceId, id, revision: expectedRevision },
     data: {
       billable: billing.billable,
@@ -142,10 +142,10 @@ export async function setTimeEntryBillingIfRevision(
     },
   });
   if (count === 1) return 'updated';
-  return (await tx.timeEntry.count({ where: { workspaceId, id } })) > 0 ? 'version_conflict' : 'not_found';
+  return (await tx.prisma.timeEntry.count({ where: { workspaceId, id } })) > 0 ? 'version_conflict' : 'not_found';
 }
 
 /** Sets or clears `archived_at`; false when the entry is missing or already in that state. */
-export function setTimeEntryArchived(tx: Tx, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
-  return setArchivedAt(tx.timeEntry, workspaceId, id, archivedAt);
+export function setTimeEntryArchived(tx: Db, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
+  return setArchivedAt(tx.prisma.timeEntry, workspaceId, id, archivedAt);
 }

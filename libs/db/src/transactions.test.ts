@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createTestDatabase, type TestDatabase, testConfig } from '@workcell/testing';
-import { createDatabase, type Database } from './database.js';
+import { createDatabase, type Database, type Db } from './database.js';
 import { Prisma } from './generated/prisma/client.js';
 import { inAuthorizationTransaction, inTransaction, withinTransaction } from './transactions.js';
 
@@ -12,7 +12,7 @@ import { inAuthorizationTransaction, inTransaction, withinTransaction } from './
 describe('inTransaction and withinTransaction', () => {
   let db: TestDatabase;
   let database: Database;
-  const txid = async (client: { $queryRaw: Database['prisma']['$queryRaw'] }) => (await client.$queryRaw<{ id: string }[]>`SELECT txid_current()::text AS id`)[0]!.id;
+  const txid = async (client: Db) => (await client.rows<{ id: string }>(Prisma.sql`SELECT txid_current()::text AS id`))[0]!.id;
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -24,12 +24,32 @@ describe('inTransaction and withinTransaction', () => {
     await db?.drop();
   });
 
+  it('one Db: a function written for the pool runs in the transaction, its raw statements and its models alike', async () => {
+    // What a data function sees (its one Db parameter), on the pool and inside a transaction.
+    const write = async (client: Db, label: string) => {
+      await client.execute(Prisma.sql`INSERT INTO joined_writes VALUES (${label})`);
+      return { txid: await txid(client), modelTxid: (await client.prisma.$queryRaw<{ id: string }[]>`SELECT txid_current()::text AS id`)[0]!.id };
+    };
+    await assert.rejects(
+      inTransaction(database, async (tx) => {
+        const seen = await write(tx, 'in-tx');
+        assert.equal(seen.txid, seen.modelTxid, 'rows and prisma run in one transaction');
+        throw new Error('roll back');
+      }),
+      /roll back/,
+    );
+    assert.deepEqual(await database.rows(Prisma.sql`SELECT label FROM joined_writes`), [], 'both rolled back with it');
+    const alone = await write(database, 'pool');
+    assert.notEqual(alone.txid, alone.modelTxid, 'on the pool each statement commits by itself');
+    await database.execute(Prisma.sql`DELETE FROM joined_writes`);
+  });
+
   it('a transaction opened on a joined Database is the caller’s: the same transaction id, and its writes roll back with it', async () => {
     await assert.rejects(
       inTransaction(database, async (tx) => {
         const joined = withinTransaction(database, tx);
         const inner = await inTransaction(joined, async (innerTx) => {
-          await innerTx.$executeRaw`INSERT INTO joined_writes VALUES ('inner')`;
+          await innerTx.prisma.$executeRaw`INSERT INTO joined_writes VALUES ('inner')`;
           return txid(innerTx);
         });
         assert.equal(inner, await txid(tx));
@@ -47,7 +67,7 @@ describe('inTransaction and withinTransaction', () => {
   });
 
   it('options apply to a transaction it opens; a joined one keeps the caller’s', async () => {
-    const level = (client: { $queryRaw: Database['prisma']['$queryRaw'] }) => client.$queryRaw<{ level: string }[]>`SELECT current_setting('transaction_isolation') AS level`;
+    const level = (client: Db) => client.rows<{ level: string }>(Prisma.sql`SELECT current_setting('transaction_isolation') AS level`);
     assert.deepEqual(await inTransaction(database, level, { isolationLevel: 'Serializable' }), [{ level: 'serializable' }]);
     await inTransaction(database, async (tx) => {
       assert.deepEqual(await inTransaction(withinTransaction(database, tx), level, { isolationLevel: 'Serializable' }), [{ level: 'read committed' }]);

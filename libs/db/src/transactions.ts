@@ -1,32 +1,5 @@
-import type { Database, Statements } from './database.js';
+import type { Database, Db } from './database.js';
 import type { Prisma } from './generated/prisma/client.js';
-
-/** A Prisma interactive transaction's client (inTransaction). */
-export type Tx = Prisma.TransactionClient;
-
-/** Reads run on the pool or inside a caller's transaction. */
-export type Client = Database | Tx;
-
-export function clientOf(client: Client): Tx {
-  return 'prisma' in client ? client.prisma : client;
-}
-
-/** Where a raw statement may run: the pool, a pool transaction (Database.transaction) or a Prisma transaction. */
-export type SqlClient = Statements | Tx;
-
-/**
- * One statement that returns rows: through pg directly on the pool or a pool transaction (Statements), inside
- * the caller's Prisma transaction otherwise. The statement selects only columns pg and Prisma decode alike (text, int4,
- * timestamptz, text arrays, booleans, jsonb; bytea as a Buffer or a Uint8Array).
- */
-export async function readRows<T>(client: SqlClient, query: Prisma.Sql): Promise<T[]> {
-  return 'execute' in client ? client.rows<T>(query) : client.$queryRaw<T[]>(query);
-}
-
-/** One write statement the same way (readRows); resolves to the number of rows it affected. */
-export async function executeStatement(client: SqlClient, query: Prisma.Sql): Promise<number> {
-  return 'execute' in client ? client.execute(query) : client.$executeRaw(query);
-}
 
 /** Outcome of a compare-and-set write, decided by the database (`UPDATE … WHERE revision = $expected`). */
 export type CasOutcome = 'updated' | 'not_found' | 'version_conflict';
@@ -36,9 +9,14 @@ export type CasOutcome = 'updated' | 'not_found' | 'version_conflict';
  * waits are the client's (createDatabase: start within DEPENDENCY_TIMEOUT_MS, statements within the request's
  * dependency budget), so a transaction never holds a request past its bound.
  */
-export function inTransaction<T>(database: Database, work: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> {
+export function inTransaction<T>(database: Database, work: (tx: Db) => Promise<T>, options?: TransactionOptions): Promise<T> {
   const joined = (database as Joinable)[JOINED];
-  return joined ? work(joined) : database.prisma.$transaction(work, options);
+  return joined ? work(joined) : database.prisma.$transaction((tx) => work(dbOf(tx)), options);
+}
+
+/** The Db of one Prisma interactive transaction: its models, and its raw statements through Prisma's client. */
+function dbOf(tx: Prisma.TransactionClient): Db {
+  return { prisma: tx, rows: <T>(query: Prisma.Sql) => tx.$queryRaw<T[]>(query), execute: (query: Prisma.Sql) => tx.$executeRaw(query) };
 }
 
 /** What a transaction may be opened with (Prisma's): isolation level and its own waits. */
@@ -49,10 +27,10 @@ export type TransactionOptions = Parameters<Database['prisma']['$transaction']>[
  * Every transaction is opened here (lint forbids `$transaction` elsewhere), so the join cannot be bypassed.
  */
 const JOINED = Symbol('the joined transaction');
-type Joinable = Database & { readonly [JOINED]?: Tx };
+type Joinable = Database & { readonly [JOINED]?: Db };
 
 /** One transaction that changes a workspace's authorization state, inside Database.changeAuthorization. */
-export function inAuthorizationTransaction<T>(database: Database, workspaceId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+export function inAuthorizationTransaction<T>(database: Database, workspaceId: string, work: (tx: Db) => Promise<T>): Promise<T> {
   return database.changeAuthorization(workspaceId, () => inTransaction(database, work));
 }
 
@@ -64,7 +42,7 @@ export function inAuthorizationTransaction<T>(database: Database, workspaceId: s
  * that are each fine alone (write skew). Other workspaces are not blocked. It is an authorization change
  * (Database.changeAuthorization): API instances re-verify the workspace's credentials on their next request.
  */
-export function inPermissionTransaction<T>(database: Database, workspaceId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+export function inPermissionTransaction<T>(database: Database, workspaceId: string, work: (tx: Db) => Promise<T>): Promise<T> {
   return database.changeAuthorization(workspaceId, () =>
     inTransaction(database, async (tx) => {
       await lockPermissions(tx, workspaceId);
@@ -77,8 +55,8 @@ export function inPermissionTransaction<T>(database: Database, workspaceId: stri
  * The workspace's permission lock alone, for a transaction that must not interleave with permission changes but
  * changes no authorization itself (creating an invitation, which deleteRole's role_in_use check must see).
  */
-export async function lockPermissions(tx: Tx, workspaceId: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`workcell:permissions:${workspaceId}`}::text, 0))`;
+export async function lockPermissions(tx: Db, workspaceId: string): Promise<void> {
+  await tx.prisma.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`workcell:permissions:${workspaceId}`}::text, 0))`;
 }
 
 /**
@@ -87,13 +65,13 @@ export async function lockPermissions(tx: Tx, workspaceId: string): Promise<void
  * roll back together with its caller's own writes (an automation step and the compare-and-set of the run's cursor).
  * Its `prisma` is the transaction's client: it has no `$transaction`, which only inTransaction calls, and joins.
  */
-export function withinTransaction(database: Database, tx: Tx): Database {
-  const statements: Statements = { rows: <T>(query: Prisma.Sql) => tx.$queryRaw<T[]>(query), execute: (query) => tx.$executeRaw(query) };
+export function withinTransaction(database: Database, tx: Db): Database {
   const joined: Joinable = {
     [JOINED]: tx,
-    prisma: tx as Database['prisma'],
-    ...statements,
-    transaction: (work) => work(statements),
+    prisma: tx.prisma as Database['prisma'],
+    rows: (query) => tx.rows(query),
+    execute: (query) => tx.execute(query),
+    transaction: (work) => work(tx),
     ping: (timeoutMs) => database.ping(timeoutMs),
     changeAuthorization: () => Promise.reject(new Error('an authorization change cannot join another transaction')),
     close: () => Promise.resolve(),

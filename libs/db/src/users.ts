@@ -1,5 +1,5 @@
 import type { Prisma } from './generated/prisma/client.js';
-import { type Client, clientOf } from './transactions.js';
+import type { Db } from './database.js';
 
 /**
  * Workspace users: the workspace's (unremoved) memberships joined with their global User rows. A user is
@@ -33,20 +33,20 @@ function toRecord({ user, ...row }: Row): WorkspaceUserRecord {
 }
 
 /** One user (membership id) of the workspace; null when missing, removed or in another workspace. */
-export async function findWorkspaceUser(client: Client, workspaceId: string, id: string): Promise<WorkspaceUserRecord | null> {
-  const row = await clientOf(client).workspaceMember.findFirst({ where: { workspaceId, id, removedAt: null }, select });
+export async function findWorkspaceUser(client: Db, workspaceId: string, id: string): Promise<WorkspaceUserRecord | null> {
+  const row = await client.prisma.workspaceMember.findFirst({ where: { workspaceId, id, removedAt: null }, select });
   return row ? toRecord(row) : null;
 }
 
 /** One keyset page of the workspace's users in id order, optionally of one stored status. */
 export async function listWorkspaceUsersPage(
-  client: Client,
+  client: Db,
   workspaceId: string,
   filter: { readonly status?: 'active' | 'disabled' | undefined },
   afterId: string | undefined,
   take: number,
 ): Promise<WorkspaceUserRecord[]> {
-  const rows = await clientOf(client).workspaceMember.findMany({
+  const rows = await client.prisma.workspaceMember.findMany({
     where: {
       workspaceId,
       removedAt: null,

@@ -1,6 +1,6 @@
 import { Prisma } from './generated/prisma/client.js';
 import type { GrantResourceType } from './resource-grants.js';
-import { readRows, type SqlClient } from './transactions.js';
+import type { Db } from './database.js';
 
 /**
  * Who may see what, beyond tenancy: one rule per resource type, written as SQL so every path that shows resources
@@ -168,22 +168,23 @@ export function eventReadableSql(viewer: Viewer, types: readonly string[] = Obje
   return branches.length === 0 ? Prisma.sql`true` : Prisma.sql`(CASE o.aggregate_type ${Prisma.join(branches, ' ')} ELSE true END)`;
 }
 
-async function accessTo(client: SqlClient, workspaceId: string, project: Prisma.Sql, viewer: Viewer): Promise<{ projectId: string; access: ProjectAccess } | null> {
+async function accessTo(client: Db, workspaceId: string, project: Prisma.Sql, viewer: Viewer): Promise<{ projectId: string; access: ProjectAccess } | null> {
   const w = Prisma.sql`${workspaceId}::uuid`;
-  const [row] = await readRows<{ id: string; entries: number; level: number | null }>(
-    client,
-    Prisma.sql`SELECT p.id::text AS id, (SELECT count(*)::int FROM project_access_entries a WHERE a.workspace_id = p.workspace_id AND a.project_id = p.id) AS entries,
+  const [row] = await client.rows<{
+    id: string;
+    entries: number;
+    level: number | null;
+  }>(Prisma.sql`SELECT p.id::text AS id, (SELECT count(*)::int FROM project_access_entries a WHERE a.workspace_id = p.workspace_id AND a.project_id = p.id) AS entries,
         (SELECT max(CASE a.access WHEN 'manager' THEN 3 WHEN 'editor' THEN 2 ELSE 1 END)::int FROM project_access_entries a
           WHERE a.workspace_id = p.workspace_id AND a.project_id = p.id AND ${principalMatch(w, viewer)}) AS level
-      FROM projects p WHERE p.workspace_id = ${w} AND p.id = ${project}`,
-  );
+      FROM projects p WHERE p.workspace_id = ${w} AND p.id = ${project}`);
   if (!row) return null;
   const access: ProjectAccess = viewer.unrestricted ? 'manager' : row.entries === 0 ? 'open' : row.level === null ? 'none' : (['viewer', 'editor', 'manager'] as const)[row.level - 1]!;
   return { projectId: row.id, access };
 }
 
 /** The viewer's access to one project: `open` (no entries: scopes decide), its entry's level, `none`; null: no such project. */
-export async function projectAccess(client: SqlClient, workspaceId: string, projectId: string, viewer: Viewer): Promise<ProjectAccess | null> {
+export async function projectAccess(client: Db, workspaceId: string, projectId: string, viewer: Viewer): Promise<ProjectAccess | null> {
   return (await accessTo(client, workspaceId, Prisma.sql`${projectId}::uuid`, viewer))?.access ?? null;
 }
 
@@ -191,7 +192,7 @@ export async function projectAccess(client: SqlClient, workspaceId: string, proj
  * The project a resource of `type` belongs to now and the viewer's access to it, in one statement; null when it
  * belongs to none (or there is no such resource: the caller's own statement decides that).
  */
-export async function resourceProjectAccess(client: SqlClient, type: RuledResourceType, workspaceId: string, id: string, viewer: Viewer): Promise<{ projectId: string; access: ProjectAccess } | null> {
+export async function resourceProjectAccess(client: Db, type: RuledResourceType, workspaceId: string, id: string, viewer: Viewer): Promise<{ projectId: string; access: ProjectAccess } | null> {
   const rule: ResourceRule = RESOURCE_RULES[type];
   if (!rule.project) return null;
   return accessTo(client, workspaceId, rule.project(Prisma.sql`${workspaceId}::uuid`, Prisma.sql`${id}::uuid`), viewer);
@@ -202,21 +203,19 @@ export async function resourceProjectAccess(client: SqlClient, type: RuledResour
  * belongs to): the projects sharing hides from it. One statement over the workspace's entries, made when a
  * credential is verified (identity/authenticate-credential.ts in the domain).
  */
-export async function hiddenProjectIds(client: SqlClient, workspaceId: string, principal: { readonly memberId: string | null; readonly serviceAccountId: string | null }): Promise<string[]> {
+export async function hiddenProjectIds(client: Db, workspaceId: string, principal: { readonly memberId: string | null; readonly serviceAccountId: string | null }): Promise<string[]> {
   const w = Prisma.sql`${workspaceId}::uuid`;
   const viewer: Viewer = { unrestricted: false, hiddenProjects: null, credentialId: '', grants: null, ...principal };
-  const rows = await readRows<{ id: string }>(
-    client,
+  const rows = await client.rows<{ id: string }>(
     Prisma.sql`SELECT a.project_id::text AS id FROM project_access_entries a WHERE a.workspace_id = ${w} GROUP BY a.project_id HAVING NOT bool_or(${principalMatch(w, viewer)}) ORDER BY a.project_id`,
   );
   return rows.map((r) => r.id);
 }
 
 /** Which of these outbox events (ids) the viewer may read now: one statement (webhook fan-out, per owner). */
-export async function readableEventIds(client: SqlClient, workspaceId: string, eventIds: readonly string[], viewer: Viewer): Promise<Set<string>> {
+export async function readableEventIds(client: Db, workspaceId: string, eventIds: readonly string[], viewer: Viewer): Promise<Set<string>> {
   if (eventIds.length === 0) return new Set();
-  const rows = await readRows<{ id: string }>(
-    client,
+  const rows = await client.rows<{ id: string }>(
     Prisma.sql`SELECT o.id::text AS id FROM outbox_events o WHERE o.workspace_id = ${workspaceId}::uuid AND o.id = ANY(${[...eventIds]}::uuid[]) AND ${eventReadableSql(viewer)}`,
   );
   return new Set(rows.map((r) => r.id));

@@ -1,6 +1,6 @@
-import type { Database, Statements } from './database.js';
+import type { Database, Db } from './database.js';
 import { Prisma } from './generated/prisma/client.js';
-import { type Client, clientOf, executeStatement, inTransaction, readRows, type SqlClient, type Tx } from './transactions.js';
+import { inTransaction } from './transactions.js';
 
 /**
  * The data side of the webhook relay (the outbox publisher). One relay runs at a time across every worker
@@ -31,16 +31,16 @@ export interface UnpublishedEvent {
  * pool client of its own (Database.transaction): the relay runs for every burst of commits, and Prisma's
  * interactive transaction cost the worker most of its CPU at 200 events a second (docs/performance.md).
  */
-export async function withRelayLock<T>(database: Database, work: (tx: Statements) => Promise<T>): Promise<T | null> {
+export async function withRelayLock<T>(database: Database, work: (tx: Db) => Promise<T>): Promise<T | null> {
   return database.transaction(async (tx) => {
-    const [row] = await readRows<{ locked: boolean }>(tx, Prisma.sql`SELECT pg_try_advisory_xact_lock(hashtextextended('workcell:webhook-relay'::text, 0)) AS locked`);
+    const [row] = await tx.rows<{ locked: boolean }>(Prisma.sql`SELECT pg_try_advisory_xact_lock(hashtextextended('workcell:webhook-relay'::text, 0)) AS locked`);
     return row?.locked ? work(tx) : null;
   });
 }
 
 /** The oldest unpublished events, in per-workspace sequence order, locked until the transaction ends. */
-export async function lockUnpublishedEvents(tx: SqlClient, take: number): Promise<UnpublishedEvent[]> {
-  const rows = await readRows<{
+export async function lockUnpublishedEvents(tx: Db, take: number): Promise<UnpublishedEvent[]> {
+  const rows = await tx.rows<{
     workspace_id: string;
     id: string;
     sequence: string;
@@ -52,9 +52,7 @@ export async function lockUnpublishedEvents(tx: SqlClient, take: number): Promis
     caused_by_definition_id: string | null;
     automation_depth: number;
     trace_context: string | null;
-  }>(
-    tx,
-    // ORDER BY names the columns, not their text aliases of the same names (text would order 10 before 9).
+  }>( // ORDER BY names the columns, not their text aliases of the same names (text would order 10 before 9).
     Prisma.sql`SELECT o.workspace_id::text AS workspace_id, o.id::text AS id, o.sequence::text AS sequence, aggregate_type, aggregate_id::text AS aggregate_id, event_type, payload, occurred_at,
         caused_by_definition_id::text AS caused_by_definition_id, automation_depth, trace_context
       FROM outbox_events o WHERE published_at IS NULL
@@ -97,14 +95,16 @@ export interface RelaySubscription {
 }
 
 /** The active, unarchived signed subscriptions of these workspaces. */
-export async function activeWebhooksOf(client: SqlClient, workspaceIds: readonly string[]): Promise<RelaySubscription[]> {
-  const rows = await readRows<{ workspace_id: string; id: string; event_types: string[]; owner_credential_id: string }>(
-    client,
-    Prisma.sql`SELECT workspace_id::text AS workspace_id, id::text AS id, event_types, owner_credential_id::text AS owner_credential_id
+export async function activeWebhooksOf(client: Db, workspaceIds: readonly string[]): Promise<RelaySubscription[]> {
+  const rows = await client.rows<{
+    workspace_id: string;
+    id: string;
+    event_types: string[];
+    owner_credential_id: string;
+  }>(Prisma.sql`SELECT workspace_id::text AS workspace_id, id::text AS id, event_types, owner_credential_id::text AS owner_credential_id
       FROM webhook_subscriptions
      WHERE workspace_id = ANY(${[...workspaceIds]}::uuid[]) AND status = 'active' AND archived_at IS NULL
-     ORDER BY webhook_subscriptions.id`,
-  );
+     ORDER BY webhook_subscriptions.id`);
   return rows.map((r) => ({ workspaceId: r.workspace_id, id: r.id, eventTypes: r.event_types, ownerCredentialId: r.owner_credential_id }));
 }
 
@@ -116,14 +116,11 @@ export interface RelayLegacyWebhook {
 }
 
 /** The unarchived legacy v0 webhooks of these workspaces. */
-export async function activeLegacyWebhooksOf(client: SqlClient, workspaceIds: readonly string[]): Promise<RelayLegacyWebhook[]> {
-  return readRows<RelayLegacyWebhook>(
-    client,
-    Prisma.sql`SELECT workspace_id::text AS "workspaceId", id::text AS id, url, events
+export async function activeLegacyWebhooksOf(client: Db, workspaceIds: readonly string[]): Promise<RelayLegacyWebhook[]> {
+  return client.rows<RelayLegacyWebhook>(Prisma.sql`SELECT workspace_id::text AS "workspaceId", id::text AS id, url, events
       FROM legacy_webhooks
      WHERE workspace_id = ANY(${[...workspaceIds]}::uuid[]) AND archived_at IS NULL
-     ORDER BY legacy_webhooks.id`,
-  );
+     ORDER BY legacy_webhooks.id`);
 }
 
 export interface NewDelivery {
@@ -139,34 +136,32 @@ export interface NewDelivery {
  * uuidv7()); returns the ids of those inserted. One delivery per (subscription, event): an event fanned out again
  * (its publication undone) adds none.
  */
-export async function insertPendingDeliveries(tx: SqlClient, rows: readonly NewDelivery[], attemptsAllowed: number): Promise<{ workspaceId: string; id: string; eventId: string }[]> {
+export async function insertPendingDeliveries(tx: Db, rows: readonly NewDelivery[], attemptsAllowed: number): Promise<{ workspaceId: string; id: string; eventId: string }[]> {
   if (rows.length === 0) return [];
-  return readRows<{ workspaceId: string; id: string; eventId: string }>(
-    tx,
-    Prisma.sql`INSERT INTO webhook_deliveries (workspace_id, subscription_id, owner_credential_id, event_id, event_type, attempt, attempts_allowed, status, next_attempt_at)
+  return tx.rows<{
+    workspaceId: string;
+    id: string;
+    eventId: string;
+  }>(Prisma.sql`INSERT INTO webhook_deliveries (workspace_id, subscription_id, owner_credential_id, event_id, event_type, attempt, attempts_allowed, status, next_attempt_at)
       SELECT workspace_id, subscription_id, owner_credential_id, event_id, event_type, 0, ${attemptsAllowed}::int, 'pending'::webhook_delivery_status, now()
         FROM unnest(${rows.map((r) => r.workspaceId)}::uuid[], ${rows.map((r) => r.subscriptionId)}::uuid[], ${rows.map((r) => r.ownerCredentialId)}::uuid[],
                     ${rows.map((r) => r.eventId)}::uuid[], ${rows.map((r) => r.eventType)}::text[])
              AS d(workspace_id, subscription_id, owner_credential_id, event_id, event_type)
       ON CONFLICT (workspace_id, subscription_id, event_id) DO NOTHING
-      RETURNING workspace_id::text AS "workspaceId", id::text AS id, event_id::text AS "eventId"`,
-  );
+      RETURNING workspace_id::text AS "workspaceId", id::text AS id, event_id::text AS "eventId"`);
 }
 
 /** Marks these events published at `at` (those still unpublished), in one statement. */
-export async function markEventsPublished(tx: SqlClient, events: readonly { workspaceId: string; id: string }[], at: Date): Promise<void> {
+export async function markEventsPublished(tx: Db, events: readonly { workspaceId: string; id: string }[], at: Date): Promise<void> {
   if (events.length === 0) return;
-  await executeStatement(
-    tx,
-    Prisma.sql`UPDATE outbox_events o SET published_at = ${at}
+  await tx.execute(Prisma.sql`UPDATE outbox_events o SET published_at = ${at}
       FROM unnest(${events.map((e) => e.workspaceId)}::uuid[], ${events.map((e) => e.id)}::uuid[]) AS p(workspace_id, id)
-     WHERE o.workspace_id = p.workspace_id AND o.id = p.id AND o.published_at IS NULL`,
-  );
+     WHERE o.workspace_id = p.workspace_id AND o.id = p.id AND o.published_at IS NULL`);
 }
 
 /** What a delivery job needs of its event. */
-export async function findOutboxEvent(client: Client, workspaceId: string, id: string): Promise<UnpublishedEvent | null> {
-  const row = await clientOf(client).outboxEvent.findFirst({
+export async function findOutboxEvent(client: Db, workspaceId: string, id: string): Promise<UnpublishedEvent | null> {
+  const row = await client.prisma.outboxEvent.findFirst({
     where: { workspaceId, id },
     select: { workspaceId: true, id: true, sequence: true, aggregateType: true, aggregateId: true, eventType: true, payload: true, occurredAt: true },
   });
@@ -243,7 +238,7 @@ export async function claimDueDeliveries(database: Database, limits: ClaimLimits
   return inTransaction(database, async (tx) => {
     // First the subscriptions, locked until this transaction ends: another dispatcher skips them meanwhile, and one
     // that held them before has committed, so the next statement's snapshot (taken after these locks) sees its leases.
-    const locked = await tx.$queryRaw<{ workspace_id: string; id: string }[]>`
+    const locked = await tx.prisma.$queryRaw<{ workspace_id: string; id: string }[]>`
       SELECT s.workspace_id::text AS workspace_id, s.id::text AS id
         FROM webhook_subscriptions s
         CROSS JOIN LATERAL (
@@ -260,10 +255,8 @@ export async function claimDueDeliveries(database: Database, limits: ClaimLimits
 }
 
 /** The claim's second statement: of each locked subscription, its oldest due deliveries up to its room, leased. */
-async function claimFrom(tx: Tx, locked: readonly { workspace_id: string; id: string }[], limits: ClaimLimits): Promise<ClaimedDelivery[]> {
-  const rows = await readRows<ClaimedRow>(
-    tx,
-    Prisma.sql`WITH candidates AS (
+async function claimFrom(tx: Db, locked: readonly { workspace_id: string; id: string }[], limits: ClaimLimits): Promise<ClaimedDelivery[]> {
+  const rows = await tx.rows<ClaimedRow>(Prisma.sql`WITH candidates AS (
         SELECT s.workspace_id, s.id, due.next_attempt_at AS oldest_due,
                (CASE WHEN s.consecutive_failures >= ${limits.breakerThreshold}::int THEN 1 ELSE ${limits.perSubscription}::int END)
                  - (SELECT count(*) FROM webhook_deliveries f
@@ -298,8 +291,7 @@ async function claimFrom(tx: Tx, locked: readonly { workspace_id: string; id: st
              e.id::text AS event_id, e.sequence::text AS sequence, e.aggregate_type, e.aggregate_id::text AS aggregate_id, e.event_type, e.payload, e.occurred_at, e.trace_context
         FROM claimed c
         JOIN webhook_subscriptions s ON s.workspace_id = c.workspace_id AND s.id = c.subscription_id
-        JOIN outbox_events e ON e.workspace_id = c.workspace_id AND e.id = c.event_id`,
-  );
+        JOIN outbox_events e ON e.workspace_id = c.workspace_id AND e.id = c.event_id`);
   return rows.map((r) => ({
     workspaceId: r.workspace_id,
     id: r.id,
@@ -360,12 +352,10 @@ export interface RecordedOutcome {
  * written when it was not closed: a healthy receiver's successes write nothing there); a failure counts, and from
  * the threshold on rests the breaker for the schedule's next delay (×0.8–1.2), one more step per failure.
  */
-export async function recordAttemptOutcome(client: Client, outcome: AttemptOutcome, breaker: BreakerSettings): Promise<RecordedOutcome> {
+export async function recordAttemptOutcome(client: Db, outcome: AttemptOutcome, breaker: BreakerSettings): Promise<RecordedOutcome> {
   const succeeded = outcome.status === 'succeeded';
   const exchange = outcome.exchange;
-  const [row] = await readRows<{ subscription_id: string; failing_since: Date | null; consecutive_failures: number | null }>(
-    client,
-    Prisma.sql`WITH d AS (
+  const [row] = await client.rows<{ subscription_id: string; failing_since: Date | null; consecutive_failures: number | null }>(Prisma.sql`WITH d AS (
         UPDATE webhook_deliveries
            SET status = ${outcome.status}::webhook_delivery_status,
                response_status_code = ${outcome.responseStatusCode}::int, response_time_ms = ${outcome.responseTimeMs}::int,
@@ -391,7 +381,6 @@ export async function recordAttemptOutcome(client: Client, outcome: AttemptOutco
            AND (NOT ${succeeded}::boolean OR s.consecutive_failures > 0 OR s.breaker_until IS NOT NULL)
         RETURNING s.failing_since, s.consecutive_failures
       )
-      SELECT d.subscription_id::text AS subscription_id, (SELECT failing_since FROM s) AS failing_since, (SELECT consecutive_failures FROM s) AS consecutive_failures FROM d`,
-  );
+      SELECT d.subscription_id::text AS subscription_id, (SELECT failing_since FROM s) AS failing_since, (SELECT consecutive_failures FROM s) AS consecutive_failures FROM d`);
   return { recorded: row !== undefined, subscriptionId: row?.subscription_id ?? null, failingSince: row?.failing_since ?? null, consecutiveFailures: row?.consecutive_failures ?? 0 };
 }

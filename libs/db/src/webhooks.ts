@@ -2,7 +2,8 @@ import { type AuditActor, eventActorOf, recordAudit } from './audit.js';
 import { Prisma } from './generated/prisma/client.js';
 import { pageIds } from './keyset.js';
 import { appendOutboxEvent, type EventActor } from './outbox.js';
-import { type CasOutcome, type Client, clientOf, executeStatement } from './transactions.js';
+import type { Db } from './database.js';
+import { type CasOutcome } from './transactions.js';
 
 /**
  * Signed (v2) webhook subscriptions and their delivery history. The signing secret is stored only encrypted
@@ -11,9 +12,6 @@ import { type CasOutcome, type Client, clientOf, executeStatement } from './tran
  * Every query is scoped by the workspace id, and every API read or write by its reader (below): ownership is
  * part of the SQL statement, never a check after the fact.
  */
-
-// The transaction client, named here rather than imported from credentials.ts (which imports this file).
-type Tx = Prisma.TransactionClient;
 
 export type WebhookStatus = 'active' | 'paused' | 'disabled';
 
@@ -69,13 +67,13 @@ const select = {
 } as const satisfies Prisma.WebhookSubscriptionSelect;
 
 /** One unarchived subscription of the workspace the reader may see (a removed one is gone for the API). */
-export async function findWebhook(client: Client, workspaceId: string, id: string, reader: WebhookReader): Promise<WebhookRecord | null> {
-  return clientOf(client).webhookSubscription.findFirst({ where: { workspaceId, id, archivedAt: null, ...readerWhere(reader) }, select });
+export async function findWebhook(client: Db, workspaceId: string, id: string, reader: WebhookReader): Promise<WebhookRecord | null> {
+  return client.prisma.webhookSubscription.findFirst({ where: { workspaceId, id, archivedAt: null, ...readerWhere(reader) }, select });
 }
 
 /** One keyset page of the unarchived subscriptions the reader may see, in id order. */
-export async function listWebhooksPage(client: Client, workspaceId: string, reader: WebhookReader, afterId: string | undefined, take: number): Promise<WebhookRecord[]> {
-  return clientOf(client).webhookSubscription.findMany({ where: { workspaceId, archivedAt: null, ...readerWhere(reader), ...pageIds(afterId) }, orderBy: { id: 'asc' }, take, select });
+export async function listWebhooksPage(client: Db, workspaceId: string, reader: WebhookReader, afterId: string | undefined, take: number): Promise<WebhookRecord[]> {
+  return client.prisma.webhookSubscription.findMany({ where: { workspaceId, archivedAt: null, ...readerWhere(reader), ...pageIds(afterId) }, orderBy: { id: 'asc' }, take, select });
 }
 
 export interface NewWebhook {
@@ -87,8 +85,8 @@ export interface NewWebhook {
   readonly secretKeyId: string;
 }
 
-export async function insertWebhook(tx: Tx, workspaceId: string, input: NewWebhook): Promise<WebhookRecord> {
-  return tx.webhookSubscription.create({
+export async function insertWebhook(tx: Db, workspaceId: string, input: NewWebhook): Promise<WebhookRecord> {
+  return tx.prisma.webhookSubscription.create({
     data: {
       workspaceId,
       url: input.url,
@@ -116,9 +114,9 @@ export interface WebhookChanges {
  * Compare-and-set of an unarchived subscription by its owner: one `UPDATE … WHERE owner_credential_id = $owner
  * AND revision = $expected`. Another credential's subscription is `not_found`, as if it did not exist.
  */
-export async function updateWebhookIfRevision(tx: Tx, workspaceId: string, id: string, ownerCredentialId: string, expectedRevision: number, change: WebhookChanges): Promise<CasOutcome> {
+export async function updateWebhookIfRevision(tx: Db, workspaceId: string, id: string, ownerCredentialId: string, expectedRevision: number, change: WebhookChanges): Promise<CasOutcome> {
   const { status, rotateSecret } = change;
-  const { count } = await tx.webhookSubscription.updateMany({
+  const { count } = await tx.prisma.webhookSubscription.updateMany({
     where: { workspaceId, id, ownerCredentialId, archivedAt: null, revision: expectedRevision },
     data: {
       ...(change.url === undefined ? {} : { url: change.url }),
@@ -137,18 +135,15 @@ export async function updateWebhookIfRevision(tx: Tx, workspaceId: string, id: s
     if (rotateSecret) await rotateSigningSecret(tx, workspaceId, id, rotateSecret);
     return 'updated';
   }
-  return (await tx.webhookSubscription.count({ where: { workspaceId, id, ownerCredentialId, archivedAt: null } })) > 0 ? 'version_conflict' : 'not_found';
+  return (await tx.prisma.webhookSubscription.count({ where: { workspaceId, id, ownerCredentialId, archivedAt: null } })) > 0 ? 'version_conflict' : 'not_found';
 }
 
 /** The current secret becomes the previous one (one statement: both columns read before either is written). */
-async function rotateSigningSecret(tx: Tx, workspaceId: string, id: string, next: NonNullable<WebhookChanges['rotateSecret']>): Promise<void> {
-  await executeStatement(
-    tx,
-    Prisma.sql`UPDATE webhook_subscriptions
+async function rotateSigningSecret(tx: Db, workspaceId: string, id: string, next: NonNullable<WebhookChanges['rotateSecret']>): Promise<void> {
+  await tx.execute(Prisma.sql`UPDATE webhook_subscriptions
        SET previous_secret_ciphertext = secret_ciphertext, previous_secret_key_id = secret_key_id, previous_secret_expires_at = ${next.previousExpiresAt}::timestamptz,
            secret_ciphertext = ${Buffer.from(next.ciphertext)}::bytea, secret_key_id = ${next.keyId}::text
-     WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid`,
-  );
+     WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid`);
 }
 
 /**
@@ -157,30 +152,24 @@ async function rotateSigningSecret(tx: Tx, workspaceId: string, id: string, next
  * attempted keeps its last attempt's failure; one never attempted gets `reason`. An attempt in flight is not
  * recorded afterwards (its row is no longer pending).
  */
-export async function abandonPendingDeliveries(tx: Client, workspaceId: string, subscriptionIds: readonly string[], reason: 'subscription_disabled' | 'subscription_removed'): Promise<number> {
+export async function abandonPendingDeliveries(tx: Db, workspaceId: string, subscriptionIds: readonly string[], reason: 'subscription_disabled' | 'subscription_removed'): Promise<number> {
   if (subscriptionIds.length === 0) return 0;
   const message = reason === 'subscription_removed' ? 'the subscription was removed' : 'the subscription was disabled';
-  return executeStatement(
-    tx,
-    Prisma.sql`UPDATE webhook_deliveries
+  return tx.execute(Prisma.sql`UPDATE webhook_deliveries
        SET status = 'failed', failure_reason = CASE WHEN attempt = 0 THEN ${reason}::text ELSE failure_reason END,
            error = CASE WHEN attempt = 0 THEN ${message}::text ELSE error END,
            next_attempt_at = NULL, lease_until = NULL, updated_at = now()
-     WHERE workspace_id = ${workspaceId}::uuid AND subscription_id = ANY(${[...subscriptionIds]}::uuid[]) AND status = 'pending'`,
-  );
+     WHERE workspace_id = ${workspaceId}::uuid AND subscription_id = ANY(${[...subscriptionIds]}::uuid[]) AND status = 'pending'`);
 }
 
 /**
  * `recoverSince`: every failed delivery of the subscription created since `since` is pending again, due now, with
  * one more attempt; the dispatcher sends them oldest first at the subscription's fair share. Returns how many.
  */
-export async function recoverFailedDeliveries(tx: Client, workspaceId: string, subscriptionId: string, since: Date): Promise<number> {
-  return executeStatement(
-    tx,
-    Prisma.sql`UPDATE webhook_deliveries
+export async function recoverFailedDeliveries(tx: Db, workspaceId: string, subscriptionId: string, since: Date): Promise<number> {
+  return tx.execute(Prisma.sql`UPDATE webhook_deliveries
        SET status = 'pending', attempts_allowed = attempt + 1, next_attempt_at = now(), lease_until = NULL, delivered_at = NULL, updated_at = now()
-     WHERE workspace_id = ${workspaceId}::uuid AND subscription_id = ${subscriptionId}::uuid AND status = 'failed' AND created_at >= ${since}::timestamptz`,
-  );
+     WHERE workspace_id = ${workspaceId}::uuid AND subscription_id = ${subscriptionId}::uuid AND status = 'failed' AND created_at >= ${since}::timestamptz`);
 }
 
 /**
@@ -188,7 +177,7 @@ export async function recoverFailedDeliveries(tx: Client, workspaceId: string, s
  * due now, in the caller's transaction. Returns the delivery id.
  */
 export async function insertTestDelivery(
-  tx: Tx,
+  tx: Db,
   input: { workspaceId: string; subscriptionId: string; ownerCredentialId: string; attemptsAllowed: number; requestId: string | null; actor: EventActor | null; now: Date },
 ): Promise<string> {
   const { workspaceId, subscriptionId } = input;
@@ -202,7 +191,7 @@ export async function insertTestDelivery(
     actor: input.actor,
     cause: null,
   });
-  const [row] = await tx.$queryRaw<{ id: string }[]>`
+  const [row] = await tx.prisma.$queryRaw<{ id: string }[]>`
     INSERT INTO webhook_deliveries (workspace_id, subscription_id, owner_credential_id, event_id, event_type, attempt, attempts_allowed, status, next_attempt_at)
     SELECT e.workspace_id, ${subscriptionId}::uuid, ${input.ownerCredentialId}::uuid, e.id, e.event_type, 0, ${input.attemptsAllowed}::int, 'pending'::webhook_delivery_status, now()
       FROM outbox_events e WHERE e.workspace_id = ${workspaceId}::uuid AND e.sequence = ${sequence}
@@ -211,8 +200,8 @@ export async function insertTestDelivery(
 }
 
 /** Archives an unarchived subscription of its owner; false when it is missing, removed or another credential's. */
-export async function archiveWebhook(tx: Tx, workspaceId: string, id: string, ownerCredentialId: string, at: Date): Promise<boolean> {
-  const { count } = await tx.webhookSubscription.updateMany({ where: { workspaceId, id, ownerCredentialId, archivedAt: null }, data: { archivedAt: at, revision: { increment: 1 } } });
+export async function archiveWebhook(tx: Db, workspaceId: string, id: string, ownerCredentialId: string, at: Date): Promise<boolean> {
+  const { count } = await tx.prisma.webhookSubscription.updateMany({ where: { workspaceId, id, ownerCredentialId, archivedAt: null }, data: { archivedAt: at, revision: { increment: 1 } } });
   if (count === 1) await abandonPendingDeliveries(tx, workspaceId, [id], 'subscription_removed');
   return count === 1;
 }
@@ -227,7 +216,7 @@ export type WebhookSelection = { readonly ids: readonly string[]; readonly expec
  * dead). Idempotent: one already
  * disabled is left alone (its first reason stays). Returns the ids it disabled.
  */
-export async function disableWebhooks(tx: Tx, input: { workspaceId: string; selection: WebhookSelection; reason: WebhookDisabledReason; actor: AuditActor; now: Date }): Promise<string[]> {
+export async function disableWebhooks(tx: Db, input: { workspaceId: string; selection: WebhookSelection; reason: WebhookDisabledReason; actor: AuditActor; now: Date }): Promise<string[]> {
   const { workspaceId, selection, reason, actor, now } = input;
   const selected: Prisma.WebhookSubscriptionWhereInput =
     'ids' in selection
@@ -235,7 +224,7 @@ export async function disableWebhooks(tx: Tx, input: { workspaceId: string; sele
       : { ownerCredentialId: { in: [...selection.ownerCredentialIds] } };
   if (('ids' in selection ? selection.ids : selection.ownerCredentialIds).length === 0) return [];
   // UPDATE … RETURNING in one statement: the status check and the change cannot be split by a concurrent writer.
-  const rows = await tx.webhookSubscription.updateManyAndReturn({
+  const rows = await tx.prisma.webhookSubscription.updateManyAndReturn({
     where: { workspaceId, archivedAt: null, status: { not: 'disabled' }, ...selected },
     data: { status: 'disabled', disabledReason: reason, disabledAt: now, revision: { increment: 1 } },
     select: { id: true, ownerCredentialId: true },
@@ -268,8 +257,8 @@ export async function disableWebhooks(tx: Tx, input: { workspaceId: string; sele
  * subscription the predecessor owned (removed ones too, for their history). Delivery history follows its
  * subscription (reads check the subscription's current owner), so nothing else moves.
  */
-export async function transferWebhooks(tx: Tx, workspaceId: string, fromCredentialId: string, toCredentialId: string): Promise<number> {
-  const { count } = await tx.webhookSubscription.updateMany({
+export async function transferWebhooks(tx: Db, workspaceId: string, fromCredentialId: string, toCredentialId: string): Promise<number> {
+  const { count } = await tx.prisma.webhookSubscription.updateMany({
     where: { workspaceId, ownerCredentialId: fromCredentialId },
     data: { ownerCredentialId: toCredentialId, revision: { increment: 1 } },
   });
@@ -340,13 +329,13 @@ const ownedBy = (workspaceId: string, ownerCredentialId: string): Prisma.Webhook
 });
 
 /** One delivery of a subscription, only when `ownerCredentialId` owns the subscription now. */
-export async function findWebhookDelivery(client: Client, workspaceId: string, subscriptionId: string, id: string, ownerCredentialId: string): Promise<WebhookDeliveryRecord | null> {
-  return clientOf(client).webhookDelivery.findFirst({ where: { workspaceId, subscriptionId, id, ...ownedBy(workspaceId, ownerCredentialId) }, select: deliverySelect });
+export async function findWebhookDelivery(client: Db, workspaceId: string, subscriptionId: string, id: string, ownerCredentialId: string): Promise<WebhookDeliveryRecord | null> {
+  return client.prisma.webhookDelivery.findFirst({ where: { workspaceId, subscriptionId, id, ...ownedBy(workspaceId, ownerCredentialId) }, select: deliverySelect });
 }
 
 /** One keyset page of the deliveries of a subscription `ownerCredentialId` owns now, oldest first. */
 export async function listWebhookDeliveriesPage(
-  client: Client,
+  client: Db,
   workspaceId: string,
   subscriptionId: string,
   ownerCredentialId: string,
@@ -354,7 +343,7 @@ export async function listWebhookDeliveriesPage(
   afterId: string | undefined,
   take: number,
 ): Promise<WebhookDeliveryRecord[]> {
-  return clientOf(client).webhookDelivery.findMany({
+  return client.prisma.webhookDelivery.findMany({
     where: { workspaceId, subscriptionId, ...ownedBy(workspaceId, ownerCredentialId), ...(filter.status ? { status: filter.status } : {}), ...pageIds(afterId) },
     orderBy: { id: 'asc' },
     take,

@@ -1,8 +1,8 @@
 import type { AppConfig } from '@workcell/config';
 import { PERMISSION_KEYS, V1_SCOPES } from '@workcell/credentials';
 import { issueCredential } from './credentials.js';
-import type { Database } from './database.js';
-import { inTransaction, type Tx } from './transactions.js';
+import type { Database, Db } from './database.js';
+import { inTransaction } from './transactions.js';
 
 /** The built-in role a new workspace's first administrator holds: every permission key (docs/members-and-workspace.md). */
 export const OWNER_ROLE_NAME = 'Owner';
@@ -24,14 +24,14 @@ export interface FoundedWorkspace {
  * built-in Owner role holding every permission key, so the workspace starts with the one administrator the
  * last-administrator rule requires. Used by the demo seed and by `npm run workspace:create`.
  */
-export async function foundWorkspace(tx: Tx, config: AppConfig, founding: WorkspaceFounding): Promise<FoundedWorkspace> {
-  const workspace = await tx.workspace.create({ data: { name: founding.name, region: config.region, cell: config.cell } });
+export async function foundWorkspace(tx: Db, config: AppConfig, founding: WorkspaceFounding): Promise<FoundedWorkspace> {
+  const workspace = await tx.prisma.workspace.create({ data: { name: founding.name, region: config.region, cell: config.cell } });
   const workspaceId = workspace.id;
   const email = founding.administrator.email.toLowerCase();
-  const user = await tx.user.upsert({ where: { email }, update: {}, create: { email, name: founding.administrator.name } });
-  const member = await tx.workspaceMember.create({ data: { workspaceId, userId: user.id } });
-  const role = await tx.role.create({ data: { workspaceId, name: OWNER_ROLE_NAME, description: 'Every permission of the workspace', permissions: [...PERMISSION_KEYS], isSystem: true } });
-  await tx.memberRole.create({ data: { workspaceId, memberId: member.id, roleId: role.id } });
+  const user = await tx.prisma.user.upsert({ where: { email }, update: {}, create: { email, name: founding.administrator.name } });
+  const member = await tx.prisma.workspaceMember.create({ data: { workspaceId, userId: user.id } });
+  const role = await tx.prisma.role.create({ data: { workspaceId, name: OWNER_ROLE_NAME, description: 'Every permission of the workspace', permissions: [...PERMISSION_KEYS], isSystem: true } });
+  await tx.prisma.memberRole.create({ data: { workspaceId, memberId: member.id, roleId: role.id } });
   return { workspaceId, administratorMemberId: member.id, ownerRoleId: role.id };
 }
 

@@ -1,4 +1,5 @@
-import { type CasOutcome, type Client, clientOf, type Tx } from './transactions.js';
+import type { Db } from './database.js';
+import { type CasOutcome } from './transactions.js';
 
 /**
  * The workspace settings row (one per workspace, created on first write; until then the column defaults are
@@ -17,8 +18,8 @@ export interface WorkspaceSettingsRecord {
 }
 
 /** Settings of an existing workspace (null when there is none). */
-export async function loadWorkspaceSettings(client: Client, workspaceId: string): Promise<WorkspaceSettingsRecord | null> {
-  const workspace = await clientOf(client).workspace.findUnique({
+export async function loadWorkspaceSettings(client: Db, workspaceId: string): Promise<WorkspaceSettingsRecord | null> {
+  const workspace = await client.prisma.workspace.findUnique({
     where: { id: workspaceId },
     select: { name: true, createdAt: true, settings: { select: { locale: true, timezone: true, currency: true, weekStartDay: true, dateFormat: true, revision: true, updatedAt: true } } },
   });
@@ -37,12 +38,12 @@ export interface WorkspaceSettingsChanges {
 }
 
 /** Applies the changes if the settings are still at `expectedRevision` (one compare-and-set statement). */
-export async function updateWorkspaceSettingsIfRevision(tx: Tx, workspaceId: string, expectedRevision: number, change: WorkspaceSettingsChanges): Promise<CasOutcome> {
+export async function updateWorkspaceSettingsIfRevision(tx: Db, workspaceId: string, expectedRevision: number, change: WorkspaceSettingsChanges): Promise<CasOutcome> {
   // The row exists from the first write on; creating it at revision 1 keeps "1" the version of the defaults.
-  await tx.$executeRaw`INSERT INTO workspace_settings (workspace_id) SELECT id FROM workspaces WHERE id = ${workspaceId}::uuid ON CONFLICT (workspace_id) DO NOTHING`;
+  await tx.prisma.$executeRaw`INSERT INTO workspace_settings (workspace_id) SELECT id FROM workspaces WHERE id = ${workspaceId}::uuid ON CONFLICT (workspace_id) DO NOTHING`;
   const { name, ...settings } = change;
-  const { count } = await tx.workspaceSettings.updateMany({ where: { workspaceId, revision: expectedRevision }, data: { ...settings, revision: { increment: 1 } } });
-  if (count !== 1) return (await tx.workspace.count({ where: { id: workspaceId } })) === 0 ? 'not_found' : 'version_conflict';
-  if (name !== undefined) await tx.workspace.update({ where: { id: workspaceId }, data: { name, revision: { increment: 1 } } });
+  const { count } = await tx.prisma.workspaceSettings.updateMany({ where: { workspaceId, revision: expectedRevision }, data: { ...settings, revision: { increment: 1 } } });
+  if (count !== 1) return (await tx.prisma.workspace.count({ where: { id: workspaceId } })) === 0 ? 'not_found' : 'version_conflict';
+  if (name !== undefined) await tx.prisma.workspace.update({ where: { id: workspaceId }, data: { name, revision: { increment: 1 } } });
   return 'updated';
 }

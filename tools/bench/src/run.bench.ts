@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { type AppConfig, loadConfig } from '@workcell/config';
-import { createDatabase, createWorkspace, type Database, issueCredential, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { createDatabase, createWorkspace, type Database, issueCredential, issueTeamToken, seedDemoWorkspaceIfEmpty, inTransaction } from '@workcell/db';
 import { createTestDatabase, dropRedisPrefix, type TestDatabase } from '@workcell/testing';
 import { KEYSET_MAX_RATIO, measureKeysetPagination } from './keyset-pagination.bench.js';
 import { measureCompiledSerialization } from './serialization.bench.js';
@@ -440,7 +440,7 @@ try {
     if (!demo) throw new Error('the new benchmark database already had a workspace');
     const workspaceId = demo.workspaceId;
     const ownerMemberId = (await opened.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId } })).id;
-    const { v1Token, v0Tokens } = await opened.prisma.$transaction(async (tx) => {
+    const { v1Token, v0Tokens } = await inTransaction(opened, async (tx) => {
       const minted = await issueCredential(tx, config, {
         workspaceId,
         kind: 'personal_access_token',

@@ -6,7 +6,7 @@ import { createAuthApp } from '@workcell/auth';
 import { createWorkerApp } from '@workcell/worker';
 import type { AppConfig } from '@workcell/config';
 import { generateToken } from '@workcell/credentials';
-import { createDatabase, type Database, type DemoTokens, issueCredential, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { createDatabase, type Database, type DemoTokens, issueCredential, issueTeamToken, seedDemoWorkspaceIfEmpty, inTransaction } from '@workcell/db';
 import { createLogger } from '@workcell/http';
 import { type RunningApp, startApp, testConfig, useTestEnvironment } from '@workcell/testing';
 
@@ -33,7 +33,7 @@ describe('authentication and authorization (contract 5)', () => {
   let v1b: RunningApp;
 
   const mint = async (input: Omit<Parameters<typeof issueCredential>[2], 'workspaceId'>) => {
-    const { token } = await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId: tokens.workspaceId, ...input }));
+    const { token } = await inTransaction(database, (tx) => issueCredential(tx, config, { workspaceId: tokens.workspaceId, ...input }));
     secrets.push(token);
     return token;
   };
@@ -106,7 +106,7 @@ describe('authentication and authorization (contract 5)', () => {
     });
 
     it('refuses a revoked team token', async () => {
-      const token = await database.prisma.$transaction((tx) => issueTeamToken(tx, config, { workspaceId: tokens.workspaceId, name: 'short-lived' }));
+      const token = await inTransaction(database, (tx) => issueTeamToken(tx, config, { workspaceId: tokens.workspaceId, name: 'short-lived' }));
       secrets.push(token);
       assert.equal((await get(v0, '/teams', token)).status, 200);
       await database.changeAuthorization(tokens.workspaceId, () =>

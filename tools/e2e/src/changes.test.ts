@@ -4,7 +4,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ChangeWaits, createApiV1App } from '@workcell/api-v1';
 import type { AppConfig } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
-import { appendOutboxEvent, type OutboxWaiters } from '@workcell/db';
+import { appendOutboxEvent, type OutboxWaiters, inTransaction } from '@workcell/db';
 import { encodeCursor, signedBody } from '@workcell/domain';
 import { createApiV0App } from '@workcell/api-v0';
 import { type RunningApp, startApp, TcpProxy, useTestEnvironment } from '@workcell/testing';
@@ -77,7 +77,7 @@ describe('v1 change feed and event catalog', () => {
     other.workspaceId = await cell.otherWorkspace();
     other.tagId = (await cell.database.prisma.tag.create({ data: { workspaceId: other.workspaceId, name: 'Foreign tag' } })).id;
     // Another workspace's events, with sequences that overlap this workspace's.
-    await cell.database.prisma.$transaction(async (tx) => {
+    await inTransaction(cell.database, async (tx) => {
       for (const eventType of ['tag.created', 'tag.updated', 'tag.archived']) {
         await appendOutboxEvent(tx, { actor: null, cause: null, workspaceId: other.workspaceId, aggregateType: 'tag', aggregateId: other.tagId, eventType, payload: {} });
       }
@@ -459,7 +459,7 @@ describe('v1 change feed and event catalog', () => {
     };
     /** An outbox event of another workspace, committed as a domain write would (it notifies that workspace). */
     const commitElsewhere = () =>
-      cell.database.prisma.$transaction((tx) =>
+      inTransaction(cell.database, (tx) =>
         appendOutboxEvent(tx, { actor: null, cause: null, workspaceId: other.workspaceId, aggregateType: 'tag', aggregateId: other.tagId, eventType: 'tag.updated', payload: {} }),
       );
 

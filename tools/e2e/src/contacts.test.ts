@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { V1_SCOPES } from '@workcell/credentials';
-import { issueCredential } from '@workcell/db';
+import { issueCredential, inTransaction } from '@workcell/db';
 import { useTestEnvironment } from '@workcell/testing';
 import { useV1Cell } from './support/cell.js';
 import { assertProblem, assertShape, errorOf, type ListBody } from './support/v1.js';
@@ -592,7 +592,7 @@ describe('v1 contacts, contact groups and call notes', () => {
       const account = await cell.database.prisma.serviceAccount.create({ data: { workspaceId: cell.workspaceId, name: `notes bot ${++seq}`, ownerMemberId: cell.ownerMemberId } });
       // Service accounts act within their resource grants: this one may write every call note.
       await cell.database.prisma.resourceGrant.create({ data: { workspaceId: cell.workspaceId, serviceAccountId: account.id, resourceType: 'call_note', resourceId: null, access: 'write' } });
-      const { token } = await cell.database.prisma.$transaction((tx) =>
+      const { token } = await inTransaction(cell.database, (tx) =>
         issueCredential(tx, cell.config, { workspaceId: cell.workspaceId, kind: 'service_account', name: 'bot', scopes: ['call-notes:write', 'call-notes:read'], serviceAccountId: account.id }),
       );
       const reply = await call<{ data: CallNote }>('POST', '/v1/call-notes', token, { contactId: contact.id, content: 'from the bot' });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import type { AppConfig } from '@workcell/config';
 import { PERMISSION_KEYS, V1_SCOPES } from '@workcell/credentials';
-import { type Database, type DemoTokens, issueCredential } from '@workcell/db';
+import { type Database, type DemoTokens, issueCredential, inTransaction } from '@workcell/db';
 import { GRANT_DOMAINS } from '@workcell/domain';
 import { createLogger } from '@workcell/http';
 import { GRANT_RESOURCE_TYPES } from '@workcell/registry';
@@ -91,7 +91,7 @@ describe('credential administration (contract 5.2, 5.3)', () => {
     return credential;
   };
   const mint = async (input: Omit<Parameters<typeof issueCredential>[2], 'workspaceId'> & { workspaceId?: string }) => {
-    const { id, token } = await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId: ws, ...input }));
+    const { id, token } = await inTransaction(database, (tx) => issueCredential(tx, config, { workspaceId: ws, ...input }));
     revealed.set(token, -1);
     return { id, token };
   };

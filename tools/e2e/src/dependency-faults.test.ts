@@ -4,7 +4,7 @@ import { createApiV0App } from '@workcell/api-v0';
 import { createApiV1App } from '@workcell/api-v1';
 import { createAuthApp } from '@workcell/auth';
 import { createWorkerApp } from '@workcell/worker';
-import { createDatabase, type Database, type DemoTokens, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { createDatabase, type Database, type DemoTokens, issueTeamToken, seedDemoWorkspaceIfEmpty, inTransaction } from '@workcell/db';
 import { type Impostor, postgresRefusing, redisReplying, type RunningApp, startApp, TcpProxy, testConfig, useTestEnvironment } from '@workcell/testing';
 
 /**
@@ -191,7 +191,7 @@ describe('dependency faults: PostgreSQL, Redis and the auth service cut, black-h
       it(`${fault.dependency} ${named[kind]}: in flight and new requests answer 503 within the bound, then recover by themselves`, async () => {
         const proxy = fault.proxy();
         // v0 limits each token to 100 requests per minute and path: the load and the probes get their own.
-        const v0Token = () => database.prisma.$transaction((tx) => issueTeamToken(tx, env.config, { workspaceId, name: `fault-${++seq}`, createdByMemberId: memberId }));
+        const v0Token = () => inTransaction(database, (tx) => issueTeamToken(tx, env.config, { workspaceId, name: `fault-${++seq}`, createdByMemberId: memberId }));
         const ops = operations(await v0Token());
         await recovered(ops, 'before the fault');
         const loadOps = operations(await v0Token());

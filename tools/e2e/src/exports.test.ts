@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { V1_SCOPES } from '@workcell/credentials';
-import { type Database, issueCredential } from '@workcell/db';
+import { type Database, issueCredential, inTransaction } from '@workcell/db';
 import { EXPORT_MAX_ROWS, EXPORT_MEDIA_TYPES } from '@workcell/registry';
 import { fileStorage } from '@workcell/storage';
 import { useTestEnvironment, waitFor } from '@workcell/testing';
@@ -192,9 +192,7 @@ describe('v1 exports', () => {
     const foreignWs = await cell.otherWorkspace();
     const user = await database.prisma.user.create({ data: { email: `foreign-${foreignWs}@x.test`, name: 'Foreign' } });
     const memberId = (await database.prisma.workspaceMember.create({ data: { workspaceId: foreignWs, userId: user.id } })).id;
-    const credential = await database.prisma.$transaction((tx) =>
-      issueCredential(tx, cell.config, { workspaceId: foreignWs, kind: 'personal_access_token', name: 'foreign', scopes: V1_SCOPES, memberId }),
-    );
+    const credential = await inTransaction(database, (tx) => issueCredential(tx, cell.config, { workspaceId: foreignWs, kind: 'personal_access_token', name: 'foreign', scopes: V1_SCOPES, memberId }));
     const foreignCredentialId = (await database.prisma.credential.findFirstOrThrow({ where: { workspaceId: foreignWs } })).id;
     void credential;
     const foreign = await database.prisma.export.create({ data: { workspaceId: foreignWs, resourceTypes: ['tags'], format: 'csv', authSnapshot: {}, requestedByCredentialId: foreignCredentialId } });

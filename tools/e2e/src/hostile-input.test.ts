@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { internalFailure } from '@workcell/auth-kit';
 import { V1_SCOPES } from '@workcell/credentials';
-import { issueCredential, issueFeedToken } from '@workcell/db';
+import { issueCredential, issueFeedToken, inTransaction } from '@workcell/db';
 import { DomainError } from '@workcell/domain';
 import { routeCoverage } from '@workcell/http';
 import { type AuthRouter, createInternalClient } from '@workcell/internal-api';
@@ -173,8 +173,8 @@ describe('hostile input: never a 5xx, always the error document, nothing written
     cell = await startV0Cell(env, { v1: true, settings: { V1_RATE_LIMIT_READ_PER_MINUTE: '100000', V1_RATE_LIMIT_WRITE_PER_MINUTE: '100000' } });
     v1 = cell.v1!;
     const { workspaceId, memberId } = cell.team;
-    pat = (await cell.database.prisma.$transaction((tx) => issueCredential(tx, cell.config, { workspaceId, kind: 'personal_access_token', name: 'hostile', scopes: V1_SCOPES, memberId }))).token;
-    feedToken = await cell.database.prisma.$transaction((tx) => issueFeedToken(tx, cell.config, { workspaceId, memberId }));
+    pat = (await inTransaction(cell.database, (tx) => issueCredential(tx, cell.config, { workspaceId, kind: 'personal_access_token', name: 'hostile', scopes: V1_SCOPES, memberId }))).token;
+    feedToken = await inTransaction(cell.database, (tx) => issueFeedToken(tx, cell.config, { workspaceId, memberId }));
     for (let i = 0; i < 40; i++) v0Tokens.push(await cell.team.token());
     const tables = await cell.database.prisma.$queryRawUnsafe<Array<{ tablename: string }>>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`);
     digestSql = tables

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { AppConfig } from '@workcell/config';
 import { PERMISSION_KEYS, V1_SCOPES } from '@workcell/credentials';
-import { type Database, issueCredential } from '@workcell/db';
+import { type Database, issueCredential, inTransaction } from '@workcell/db';
 import { type RunningApp, useTestEnvironment } from '@workcell/testing';
 import { startV1Cell, type V1Cell } from './support/cell.js';
 import { callApi, errorOf, type ListBody, type Reply } from './support/v1.js';
@@ -49,7 +49,7 @@ describe('members, roles and groups: the permission model of personal access tok
   let seq = 0;
 
   const mint = async (memberId: string, scopes: readonly string[], name = `pat-${++seq}`) => {
-    const { id, token } = await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name, scopes, memberId }));
+    const { id, token } = await inTransaction(database, (tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name, scopes, memberId }));
     return { id, token };
   };
 
@@ -368,7 +368,7 @@ describe('members, roles and groups: the permission model of personal access tok
         const role = (await database.prisma.role.create({ data: { workspaceId: ws, name: 'Admins', permissions: adminScopes } })).id;
         const [x, y] = [await addMember([role], ws), await addMember([role], ws)];
         const pat = async (memberId: string) =>
-          (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId: ws, kind: 'personal_access_token', name: 'race', scopes: adminScopes, memberId }))).token;
+          (await inTransaction(database, (tx) => issueCredential(tx, config, { workspaceId: ws, kind: 'personal_access_token', name: 'race', scopes: adminScopes, memberId }))).token;
         const [tx, ty] = [await pat(x), await pat(y)];
         const replies = await Promise.all([
           call('PATCH', `/v1/members/${y}`, tx, { expectedVersion: '1', status: 'deactivated' }, v1),

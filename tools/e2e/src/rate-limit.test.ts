@@ -5,7 +5,7 @@ import { createApiV0App } from '@workcell/api-v0';
 import { createApiV1App } from '@workcell/api-v1';
 import { createAuthApp } from '@workcell/auth';
 import { createWorkerApp } from '@workcell/worker';
-import { createDatabase, type Database, type DemoTokens, issueCredential, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { createDatabase, type Database, type DemoTokens, issueCredential, issueTeamToken, seedDemoWorkspaceIfEmpty, inTransaction } from '@workcell/db';
 import { type RunningApp, startApp, TcpProxy, testConfig, useTestEnvironment } from '@workcell/testing';
 
 const env = useTestEnvironment();
@@ -94,7 +94,7 @@ describe('rate limits shared through Redis (contract 8)', () => {
   });
 
   /** A team token of its own (the demo token's /teams budget is spent by the first test). */
-  const freshTeamToken = () => database.prisma.$transaction((tx) => issueTeamToken(tx, env.config, { workspaceId: tokens.workspaceId, name: `rl-${randomUUID()}`, createdByMemberId: null }));
+  const freshTeamToken = () => inTransaction(database, (tx) => issueTeamToken(tx, env.config, { workspaceId: tokens.workspaceId, name: `rl-${randomUUID()}`, createdByMemberId: null }));
 
   it('v0: one budget per token and canonical path, however the scheme or the path is spelled', async () => {
     const api = await startApp(createApiV0App, cell());
@@ -199,7 +199,7 @@ describe('rate limits shared through Redis (contract 8)', () => {
     const memberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId: tokens.workspaceId } })).id;
     const issue = async () =>
       (
-        await database.prisma.$transaction((tx) =>
+        await inTransaction(database, (tx) =>
           issueCredential(tx, env.config, { workspaceId: tokens.workspaceId, kind: 'personal_access_token', name: `rl-${randomUUID()}`, scopes: ['workspace:read'], memberId }),
         )
       ).token;

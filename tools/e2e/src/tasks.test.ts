@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { issueCredential } from '@workcell/db';
+import { issueCredential, inTransaction } from '@workcell/db';
 import { useTestEnvironment } from '@workcell/testing';
 import { useV1Cell } from './support/cell.js';
 import { callApi, errorOf, type ErrorItem, type ListBody, type Reply } from './support/v1.js';
@@ -77,7 +77,7 @@ describe('v1 tasks', () => {
     readOnly = await mint(['tasks:read']);
     const serviceAccountId = (await cell.database.prisma.serviceAccount.findFirstOrThrow({ where: { workspaceId: cell.workspaceId } })).id;
     serviceAccountToken = (
-      await cell.database.prisma.$transaction((tx) =>
+      await inTransaction(cell.database, (tx) =>
         issueCredential(tx, cell.config, { workspaceId: cell.workspaceId, kind: 'service_account', name: 'sa', scopes: ['tasks:read', 'time-entries:write'], serviceAccountId }),
       )
     ).token;

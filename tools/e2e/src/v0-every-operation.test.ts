@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createApiV1App } from '@workcell/api-v1';
 import { V1_SCOPES } from '@workcell/credentials';
-import { issueCredential, issueFeedToken } from '@workcell/db';
+import { issueCredential, issueFeedToken, inTransaction } from '@workcell/db';
 import { openApiDocument, type V0OperationDefinition, v0Operations } from '@workcell/registry';
 import { type RunningApp, startApp, useTestEnvironment } from '@workcell/testing';
 import { callApi } from './support/v1.js';
@@ -77,8 +77,8 @@ describe('v0: a success and an error path for every operation of the registry', 
     v1 = await startApp(createApiV1App, cell.config);
     token = await cell.team.token();
     const { workspaceId, memberId } = cell.team;
-    pat = (await cell.database.prisma.$transaction((tx) => issueCredential(tx, cell.config, { workspaceId, kind: 'personal_access_token', name: 'every-op', scopes: V1_SCOPES, memberId }))).token;
-    feedToken = await cell.database.prisma.$transaction((tx) => issueFeedToken(tx, cell.config, { workspaceId, memberId }));
+    pat = (await inTransaction(cell.database, (tx) => issueCredential(tx, cell.config, { workspaceId, kind: 'personal_access_token', name: 'every-op', scopes: V1_SCOPES, memberId }))).token;
+    feedToken = await inTransaction(cell.database, (tx) => issueFeedToken(tx, cell.config, { workspaceId, memberId }));
     contactId = await fresh('contacts');
     // Resources v0 can read but not write: made through v1.
     const projectId = await v1Create('/v1/projects', { name: 'Statement project' });

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { V1_SCOPES } from '@workcell/credentials';
-import { appendOutboxEvent } from '@workcell/db';
+import { appendOutboxEvent, inTransaction } from '@workcell/db';
 import { useTestEnvironment, waitFor } from '@workcell/testing';
 import { useV1Cell } from './support/cell.js';
 import { assertProblem, assertShape, callApi } from './support/v1.js';
@@ -37,10 +37,10 @@ describe('webhook actions: rotate, recover, test event; the history', () => {
   };
   const versionOf = async (id: string) => (await call<{ data: { version: string } }>('GET', `/v1/webhooks/${id}`, cell.admin)).body.data.version;
   const emit = async (eventType: string) =>
-    cell.database.prisma.$transaction(async (tx) => {
+    inTransaction(cell.database, async (tx) => {
       const aggregateId = randomUUID();
       await appendOutboxEvent(tx, { actor: null, cause: null, workspaceId: cell.workspaceId, aggregateType: eventType.split('.')[0]!, aggregateId, eventType, payload: { note: 'x' } });
-      return (await tx.outboxEvent.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, aggregateId } })).id;
+      return (await tx.prisma.outboxEvent.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, aggregateId } })).id;
     });
   const deliveriesOf = (subscriptionId: string) => cell.database.prisma.webhookDelivery.findMany({ where: { workspaceId: cell.workspaceId, subscriptionId }, orderBy: { id: 'asc' } });
 

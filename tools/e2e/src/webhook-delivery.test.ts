@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { configFrom } from '@workcell/config';
 import { V1_SCOPES } from '@workcell/credentials';
-import { appendOutboxEvent } from '@workcell/db';
+import { appendOutboxEvent, inTransaction } from '@workcell/db';
 import { attemptDelivery, type DeliverySink, postJson, relayOutbox } from '@workcell/domain';
 import { JobQueues, WEBHOOK_SCHEDULE, webhookScheduleDelayMs } from '@workcell/jobs';
 import { verifyWebhook, WorkcellWebhookVerificationError } from '@workcell/sdk';
@@ -72,12 +72,12 @@ describe('webhook delivery', () => {
   const deliveriesOf = (subscriptionId: string) => cell.database.prisma.webhookDelivery.findMany({ where: { workspaceId: cell.workspaceId, subscriptionId }, orderBy: { id: 'asc' } });
   /** Appends events straight to the outbox, as a domain write would. */
   const emit = async (events: { aggregateType: string; eventType: string; payload: object }[]) =>
-    cell.database.prisma.$transaction(async (tx) => {
+    inTransaction(cell.database, async (tx) => {
       const ids: string[] = [];
       for (const e of events) {
         const aggregateId = randomUUID();
         await appendOutboxEvent(tx, { actor: null, cause: null, workspaceId: cell.workspaceId, aggregateId, ...e });
-        ids.push((await tx.outboxEvent.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, aggregateId } })).id);
+        ids.push((await tx.prisma.outboxEvent.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, aggregateId } })).id);
       }
       return ids;
     });
@@ -260,11 +260,11 @@ describe('webhook delivery', () => {
     const granted = randomUUID();
     const { token } = await cell.serviceAccount(['webhooks:read', 'webhooks:write', 'tags:read'], [{ resourceType: 'tag', resourceId: granted, access: 'read' }]);
     const hook = await subscribe('/ok', ['tag.updated'], token);
-    const ids = await cell.database.prisma.$transaction(async (tx) => {
+    const ids = await inTransaction(cell.database, async (tx) => {
       const out: string[] = [];
       for (const aggregateId of [granted, randomUUID()]) {
         await appendOutboxEvent(tx, { actor: null, cause: null, workspaceId: cell.workspaceId, aggregateId, aggregateType: 'tag', eventType: 'tag.updated', payload: { tag: {} } });
-        out.push((await tx.outboxEvent.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, aggregateId } })).id);
+        out.push((await tx.prisma.outboxEvent.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, aggregateId } })).id);
       }
       return out;
     });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { V1_SCOPES } from '@workcell/credentials';
-import { appendOutboxEvent, claimDueDeliveries, type Database, recordAttemptOutcome } from '@workcell/db';
+import { appendOutboxEvent, claimDueDeliveries, type Database, recordAttemptOutcome, inTransaction } from '@workcell/db';
 import { JobQueues } from '@workcell/jobs';
 import { useTestEnvironment, waitFor } from '@workcell/testing';
 import { QueueRuntime } from '@workcell/worker';
@@ -52,12 +52,12 @@ describe('webhook dispatcher: fair share, circuit breaker, leases', () => {
   };
   /** Appends events in one transaction, as a domain write would; returns their ids. */
   const emit = async (eventType: string, count = 1) =>
-    database.prisma.$transaction(async (tx) => {
+    inTransaction(database, async (tx) => {
       const ids: string[] = [];
       for (let i = 0; i < count; i++) {
         const aggregateId = randomUUID();
         await appendOutboxEvent(tx, { actor: null, cause: null, workspaceId, aggregateType: eventType.split('.')[0]!, aggregateId, eventType, payload: {} });
-        ids.push((await tx.outboxEvent.findFirstOrThrow({ where: { workspaceId, aggregateId } })).id);
+        ids.push((await tx.prisma.outboxEvent.findFirstOrThrow({ where: { workspaceId, aggregateId } })).id);
       }
       return ids;
     });

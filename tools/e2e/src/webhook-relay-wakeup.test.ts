@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { V1_SCOPES } from '@workcell/credentials';
-import { appendOutboxEvent, type Database } from '@workcell/db';
+import { appendOutboxEvent, type Database, inTransaction } from '@workcell/db';
 import { createLogger } from '@workcell/http';
 import { JobQueues } from '@workcell/jobs';
 import { TcpProxy, testConfig, useTestEnvironment, waitFor } from '@workcell/testing';
@@ -35,10 +35,10 @@ describe('webhook relay wake-up', () => {
 
   /** Appends one tag.created event in its own transaction, as a domain write would; returns the event id. */
   const emit = async () =>
-    database.prisma.$transaction(async (tx) => {
+    inTransaction(database, async (tx) => {
       const aggregateId = randomUUID();
       await appendOutboxEvent(tx, { actor: null, cause: null, workspaceId, aggregateType: 'tag', aggregateId, eventType: 'tag.created', payload: { tag: { id: aggregateId } } });
-      return (await tx.outboxEvent.findFirstOrThrow({ where: { workspaceId, aggregateId } })).id;
+      return (await tx.prisma.outboxEvent.findFirstOrThrow({ where: { workspaceId, aggregateId } })).id;
     });
   const delivered = (eventId: string) => waitFor(`the delivery of ${eventId}`, () => received.includes(eventId));
   /** One tick of the safety-net poll: the job its scheduler enqueues every WEBHOOK_RELAY_POLL_MS. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { V1_SCOPES } from '@workcell/credentials';
-import { issueCredential } from '@workcell/db';
+import { issueCredential, inTransaction } from '@workcell/db';
 import { createLogger } from '@workcell/http';
 import { useTestEnvironment } from '@workcell/testing';
 import { useV1Cell } from './support/cell.js';
@@ -49,7 +49,7 @@ describe('v1 webhooks', () => {
     other.workspaceId = await cell.otherWorkspace();
     const user = await cell.database.prisma.user.create({ data: { email: `elsewhere-${randomUUID()}@example.com`, name: 'Else' } });
     const member = await cell.database.prisma.workspaceMember.create({ data: { workspaceId: other.workspaceId, userId: user.id } });
-    const credential = await cell.database.prisma.$transaction((tx) =>
+    const credential = await inTransaction(cell.database, (tx) =>
       issueCredential(tx, cell.config, { workspaceId: other.workspaceId, kind: 'personal_access_token', name: 'x', scopes: V1_SCOPES, memberId: member.id }),
     );
     other.webhookId = (
@@ -230,9 +230,7 @@ describe('v1 webhooks', () => {
     const m = await cell.database.prisma.workspaceMember.create({ data: { workspaceId: cell.workspaceId, userId: user.id } });
     const role = await cell.database.prisma.role.create({ data: { workspaceId: cell.workspaceId, name: `role ${randomUUID()}`, permissions: [...permissions] } });
     await cell.database.prisma.memberRole.create({ data: { workspaceId: cell.workspaceId, memberId: m.id, roleId: role.id } });
-    const { token } = await cell.database.prisma.$transaction((tx) =>
-      issueCredential(tx, cell.config, { workspaceId: cell.workspaceId, kind: 'personal_access_token', name: 'm', scopes, memberId: m.id }),
-    );
+    const { token } = await inTransaction(cell.database, (tx) => issueCredential(tx, cell.config, { workspaceId: cell.workspaceId, kind: 'personal_access_token', name: 'm', scopes, memberId: m.id }));
     return token;
   };
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findTask, type Tx } from '@workcell/db';
+import { findTask, type Db } from '@workcell/db';
 import { TaskCreate, TaskUpdate } from '@workcell/registry';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import type { FieldIssue } from '../kernel/errors.js';
@@ -36,11 +36,11 @@ export interface AutomationActionSpec {
    * publish) so a foreign or made-up id is refused then rather than failing every run. A template is no id yet: the
    * caller drops issues at template values.
    */
-  readonly referenceIssues?: (tx: Tx, auth: V1AuthContext, input: Record<string, unknown>) => Promise<FieldIssue[]>;
+  readonly referenceIssues?: (tx: Db, auth: V1AuthContext, input: Record<string, unknown>) => Promise<FieldIssue[]>;
 }
 
 /** The issue of an id that names no visible task, project or contact of the workspace (null: it names one). */
-async function targetIssue(tx: Tx, auth: V1AuthContext, type: TargetType, id: string, pointer: string): Promise<FieldIssue | null> {
+async function targetIssue(tx: Db, auth: V1AuthContext, type: TargetType, id: string, pointer: string): Promise<FieldIssue | null> {
   const found = await findVisibleTarget(tx, auth, TARGETS[type].kind, id);
   return found === null ? { pointer, message: `no ${TARGETS[type].what} ${JSON.stringify(id)} in this workspace` } : null;
 }

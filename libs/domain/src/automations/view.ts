@@ -2,11 +2,10 @@ import {
   type AutomationDefinitionRecord,
   type AutomationRunRecord,
   type AutomationVersionRecord,
-  type Client,
+  type Db,
   type DomainEvent,
   findAutomationDefinition,
   setAutomationDefinitionArchived,
-  type Tx,
 } from '@workcell/db';
 import { archivable } from '../kernel/archival.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
@@ -129,7 +128,7 @@ export function automationIdOf(raw: string, notFound: () => DomainError): string
   return raw.toLowerCase();
 }
 
-export async function findAutomationDefinitionOr404(client: Client, auth: V1AuthContext, id: string): Promise<AutomationDefinitionRecord> {
+export async function findAutomationDefinitionOr404(client: Db, auth: V1AuthContext, id: string): Promise<AutomationDefinitionRecord> {
   const row = await findAutomationDefinition(client, auth.workspaceId, id);
   if (!row) throw automationDefinitionNotFound();
   return row;
@@ -211,7 +210,7 @@ function atTemplate(input: unknown, pointer: string): boolean {
  * see: each action's referenceIssues, else 400 validation_failed at /steps/{i}/input/... A template is not checked:
  * its id is the event's, known at run time (where the action's procedure checks it).
  */
-export async function assertFlow(tx: Tx, auth: V1AuthContext, trigger: AutomationTrigger, steps: readonly AutomationStep[]): Promise<void> {
+export async function assertFlow(tx: Db, auth: V1AuthContext, trigger: AutomationTrigger, steps: readonly AutomationStep[]): Promise<void> {
   assertScopes(auth.effectiveScopes, flowScopes(trigger, steps));
   const issues: FieldIssue[] = [];
   for (const [i, step] of steps.entries()) {

@@ -1,4 +1,4 @@
-import { type CommentRecord, findComment, inTransaction, memberPermissionKeys, type Tx } from '@workcell/db';
+import { type CommentRecord, findComment, inTransaction, memberPermissionKeys, type Db } from '@workcell/db';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { baseFields } from '../kernel/base-view.js';
 import { DomainError } from '../kernel/errors.js';
@@ -72,7 +72,7 @@ export function requireCommentTarget(auth: V1AuthContext, row: CommentRecord): v
  * rule, and write access to its project (403 `insufficient_project_access` for a viewer). `work` gets the comment
  * and the instant.
  */
-export function writeComment<T>(ctx: ProcedureContext, auth: V1AuthContext, rawId: string, work: (tx: Tx, existing: CommentRecord, now: Date) => Promise<T>): Promise<T> {
+export function writeComment<T>(ctx: ProcedureContext, auth: V1AuthContext, rawId: string, work: (tx: Db, existing: CommentRecord, now: Date) => Promise<T>): Promise<T> {
   requireGrant(auth, 'comment', rawId, 'write', 'comment');
   if (!isUuid(rawId)) throw commentNotFound();
   const now = ctx.now();
@@ -93,7 +93,7 @@ export function requireAuthor(auth: V1AuthContext, row: CommentRecord): void {
 }
 
 /** The author deletes a comment, or a workspace administrator (a member holding every administration permission); 403 `forbidden` otherwise. */
-export async function requireAuthorOrModerator(tx: Tx, auth: V1AuthContext, row: CommentRecord): Promise<void> {
+export async function requireAuthorOrModerator(tx: Db, auth: V1AuthContext, row: CommentRecord): Promise<void> {
   if (isAuthor(auth, row)) return;
   if (auth.principal.type === 'member') {
     const held = new Set(await memberPermissionKeys(tx, auth.workspaceId, auth.principal.id));

@@ -1,4 +1,4 @@
-import { type ContactAddress, type ContactKind, contactKindOf, type ContactRecord, existingContactGroupIds, findContact, setContactArchived, type Tx } from '@workcell/db';
+import { type ContactAddress, type ContactKind, contactKindOf, type ContactRecord, existingContactGroupIds, findContact, setContactArchived, type Db } from '@workcell/db';
 import type { PostalAddress } from '@workcell/registry';
 import type { z } from 'zod';
 import { archivable } from '../kernel/archival.js';
@@ -56,7 +56,7 @@ export function addressOf(address: z.output<typeof PostalAddress> | null | undef
  * Returns the group ids normalised to lower case.
  */
 export async function assertContactReferences(
-  client: Tx,
+  client: Db,
   workspaceId: string,
   subject: { id?: string; kind: ContactKind; organizationId: string | null; organizationPointer: string },
   contactGroupIds: readonly string[] | undefined,

@@ -1,4 +1,4 @@
-import { activeMemberIds, type Client, type CustomFieldDefinitionRecord, customFieldDefinitionsByIds, type CustomFieldValueSetRecord } from '@workcell/db';
+import { activeMemberIds, type Db, type CustomFieldDefinitionRecord, customFieldDefinitionsByIds, type CustomFieldValueSetRecord } from '@workcell/db';
 import { CUSTOM_FIELD_TEXT_MAX_CHARS, DateOnly } from '@workcell/registry';
 import { versionOf } from '../kernel/cas.js';
 import type { FieldIssue } from '../kernel/errors.js';
@@ -25,7 +25,7 @@ export interface CustomFieldValuesView {
 }
 
 /** The stored values named by key (archived definitions' included), keys in order. */
-export async function customFieldValuesView(client: Client, workspaceId: string, target: Target, set: CustomFieldValueSetRecord): Promise<Versioned<CustomFieldValuesView>> {
+export async function customFieldValuesView(client: Db, workspaceId: string, target: Target, set: CustomFieldValueSetRecord): Promise<Versioned<CustomFieldValuesView>> {
   const definitions = await customFieldDefinitionsByIds(client, workspaceId, Object.keys(set.values));
   const values = Object.fromEntries(
     definitions
@@ -75,7 +75,7 @@ function liveKeys(definition: CustomFieldDefinitionRecord): string {
  * that is no active member of the workspace. `definitions` are those the write names (locked by the caller).
  */
 export async function customFieldValueChange(
-  client: Client,
+  client: Db,
   workspaceId: string,
   target: Target,
   definitions: readonly CustomFieldDefinitionRecord[],

@@ -6,7 +6,7 @@ import {
   findCustomFieldDefinition,
   setCustomFieldDefinitionArchived,
   type TargetKind,
-  type Tx,
+  type Db,
 } from '@workcell/db';
 import type { CustomFieldOption, CustomFieldType } from '@workcell/registry';
 import { archivable } from '../kernel/archival.js';
@@ -122,7 +122,7 @@ export function customFieldDefinitionIdOf(raw: string): string {
   return raw.toLowerCase();
 }
 
-export async function findCustomFieldDefinitionOr404(tx: Tx, workspaceId: string, id: string): Promise<CustomFieldDefinitionRecord> {
+export async function findCustomFieldDefinitionOr404(tx: Db, workspaceId: string, id: string): Promise<CustomFieldDefinitionRecord> {
   const row = await findCustomFieldDefinition(tx, workspaceId, id);
   if (!row) throw customFieldDefinitionNotFound();
   return row;

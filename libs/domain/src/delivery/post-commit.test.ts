@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { configFrom } from '@workcell/config';
-import { appendOutboxEvent, createDatabase, type Database, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { appendOutboxEvent, createDatabase, type Database, inTransaction, seedDemoWorkspaceIfEmpty } from '@workcell/db';
 import { useTestDatabase } from '@workcell/testing';
 import { jobsStartedBy, type PostCommitJob } from './post-commit.js';
 import { type DeliverySink, relayOutbox } from './relay.js';
@@ -37,7 +37,7 @@ describe('post-commit work starts from the outbox', () => {
   it('enqueues each job before publishing its event; a failed enqueue leaves the event for the next run', async () => {
     const exportId = randomUUID();
     const operationId = randomUUID();
-    const events = await database.prisma.$transaction(async (tx) => [
+    const events = await inTransaction(database, async (tx) => [
       await appendOutboxEvent(tx, { workspaceId, aggregateType: 'export', aggregateId: exportId, eventType: 'export.created', payload: {}, occurredAt: new Date(), actor: null, cause: null }),
       await appendOutboxEvent(tx, {
         workspaceId,

@@ -11,7 +11,7 @@ import {
   markEventsPublished,
   readableEventIds,
   type NewDelivery,
-  type SqlClient,
+  type Db,
   triggerableAutomationsOf,
   type WebhookDisabledReason,
   withRelayLock,
@@ -87,7 +87,7 @@ async function ownersOf(database: Database, owners: readonly { workspaceId: stri
  * The deliveries whose event's aggregate the subscription's owner may read now (the resource's visibility rule,
  * libs/db visibility.ts, as its GET applies it): one statement per owner with candidates in this batch.
  */
-async function readableByOwner(tx: SqlClient, candidates: readonly NewDelivery[], owners: ReadonlyMap<string, Owner>): Promise<NewDelivery[]> {
+async function readableByOwner(tx: Db, candidates: readonly NewDelivery[], owners: ReadonlyMap<string, Owner>): Promise<NewDelivery[]> {
   const byOwner = new Map<string, NewDelivery[]>();
   for (const c of candidates) byOwner.set(c.ownerCredentialId, [...(byOwner.get(c.ownerCredentialId) ?? []), c]);
   const readable = new Set<string>();

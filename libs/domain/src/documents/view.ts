@@ -1,4 +1,4 @@
-import { type DocumentFormatValue, type DocumentRecord, type DocumentTarget, type DocumentTargetTypeValue, findDocument, setDocumentArchived, type Tx } from '@workcell/db';
+import { type DocumentFormatValue, type DocumentRecord, type DocumentTarget, type DocumentTargetTypeValue, findDocument, setDocumentArchived, type Db } from '@workcell/db';
 import { DOCUMENT_MAX_CONTENT_CHARS, type DocumentCreate, type TargetType } from '@workcell/registry';
 import type { z } from 'zod';
 import { archivable } from '../kernel/archival.js';
@@ -112,7 +112,7 @@ export function documentChanges(input: DocumentAttributes): { title?: string; fo
  * target family's read scope is not needed (the document shows nothing of the target but the id the caller sent), as
  * a product's productGroupId needs no product-groups:read.
  */
-export async function documentTarget(tx: Tx, auth: V1AuthContext, input: DocumentAttributes): Promise<DocumentTarget | null> {
+export async function documentTarget(tx: Db, auth: V1AuthContext, input: DocumentAttributes): Promise<DocumentTarget | null> {
   const { targetType, targetId } = input;
   if (targetType == null && targetId == null) return null;
   if (targetType == null || targetId == null) {
@@ -133,7 +133,7 @@ export function documentIdOf(raw: string): string {
   return raw.toLowerCase();
 }
 
-export async function findDocumentOr404(tx: Tx, workspaceId: string, id: string): Promise<DocumentRecord> {
+export async function findDocumentOr404(tx: Db, workspaceId: string, id: string): Promise<DocumentRecord> {
   const row = await findDocument(tx, workspaceId, id);
   if (!row) throw documentNotFound();
   return row;

@@ -70,8 +70,8 @@ function emittedEventTypes(): Emitted[] {
     const text = readFileSync(file, 'utf8');
     const where = relative(root, file);
     for (const args of calls(text)) {
-      // The functions' own declarations (`appendOutboxEvent(tx: Tx, …)`, `outboxEvent(event: DomainEvent)`) are no call sites.
-      if (/^\s*(tx:\s*Tx|event:\s*DomainEvent)/.test(args)) continue;
+      // The functions' own declarations (`appendOutboxEvent(tx: Db, …)`, `outboxEvent(event: DomainEvent)`) are no call sites.
+      if (/^\s*(tx:\s*Db|event:\s*DomainEvent)/.test(args)) continue;
       // The operation's and the platform's emitters (kernel/procedure.ts) pass on an event their caller stated.
       if (/^\s*tx, (this\.)?event\((event|input)\)\s*$/.test(args)) continue;
       const aggregateType = /aggregateType:\s*'([^']+)'/.exec(args)?.[1] ?? null;

@@ -1,4 +1,4 @@
-import { type GrantResourceType, isRuledResourceType, readableEventIds, RESOURCE_RULES, type ResourceRule, type SqlClient } from '@workcell/db';
+import { type GrantResourceType, isRuledResourceType, readableEventIds, RESOURCE_RULES, type ResourceRule, type Db } from '@workcell/db';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { viewerOf } from '../kernel/visibility.js';
 import { aggregateOfResourceType, EVENT_CATALOG, type EventChannel, type EventTypeSpec, mayReceive } from './catalog.js';
@@ -35,12 +35,7 @@ export function receivableSpecs(auth: V1AuthContext, channels: readonly EventCha
 }
 
 /** Whether the credential may learn of this one event now: its type and payload, then its resource (one statement). */
-export async function mayReceiveEvent(
-  client: SqlClient,
-  auth: V1AuthContext,
-  spec: EventTypeSpec,
-  event: { readonly id: string; readonly workspaceId: string; readonly payload: unknown },
-): Promise<boolean> {
+export async function mayReceiveEvent(client: Db, auth: V1AuthContext, spec: EventTypeSpec, event: { readonly id: string; readonly workspaceId: string; readonly payload: unknown }): Promise<boolean> {
   if (!mayReceive(auth.effectiveScopes, spec, event.payload)) return false;
   return (await readableEventIds(client, event.workspaceId, [event.id], viewerOf(auth))).has(event.id);
 }

@@ -1,4 +1,4 @@
-import { type FileRecord, findFile, setFileArchived, type Tx } from '@workcell/db';
+import { type FileRecord, findFile, setFileArchived, type Db } from '@workcell/db';
 import { archivable } from '../kernel/archival.js';
 import { archivableFields } from '../kernel/base-view.js';
 import { DomainError } from '../kernel/errors.js';
@@ -49,7 +49,7 @@ export function fileIdOf(raw: string): string {
   return raw.toLowerCase();
 }
 
-export async function findFileOr404(tx: Tx, workspaceId: string, id: string): Promise<FileRecord> {
+export async function findFileOr404(tx: Db, workspaceId: string, id: string): Promise<FileRecord> {
   const row = await findFile(tx, workspaceId, id);
   if (!row) throw fileNotFound();
   return row;

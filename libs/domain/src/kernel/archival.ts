@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type DomainEvent, type GrantResourceType, isGrantResourceType, isRuledResourceType, type Tx } from '@workcell/db';
+import { type DomainEvent, type GrantResourceType, isGrantResourceType, isRuledResourceType, type Db } from '@workcell/db';
 import type { V1AuthContext } from './auth-context.js';
 import { DomainError } from './errors.js';
 import { requireGrant } from './grants.js';
@@ -28,9 +28,9 @@ export type UngrantedType = 'custom_field_definition' | 'task_recurrence' | 'aut
 export interface Archivable<Row, View> {
   /** The resource type: its grant type, the events' aggregate type and their name prefix; messages name it with spaces (`contact group`). */
   readonly type: GrantResourceType | UngrantedType;
-  readonly find: (tx: Tx, workspaceId: string, id: string) => Promise<Row | null>;
+  readonly find: (tx: Db, workspaceId: string, id: string) => Promise<Row | null>;
   /** Sets or clears `archived_at`; true when that changed the row. */
-  readonly setArchived: (tx: Tx, workspaceId: string, id: string, at: Date | null) => Promise<boolean>;
+  readonly setArchived: (tx: Db, workspaceId: string, id: string, at: Date | null) => Promise<boolean>;
   /** The resource as the restore answers it to this caller. */
   readonly answer: (row: Row, auth: V1AuthContext, now: Date) => Versioned<View>;
   /** The resource as its `.restored` event carries it, when that differs from the answer (no caller overlay). */
@@ -57,7 +57,7 @@ const camel = (type: string): string => type.replace(/_([a-z])/g, (_, c: string)
 
 const nounOf = (resource: Pick<Archivable<unknown, unknown>, 'type'>): string => resource.type.replace(/_/g, ' ');
 
-async function existing<Row>(resource: Archivable<Row, unknown>, tx: Tx, workspaceId: string, id: string): Promise<Row> {
+async function existing<Row>(resource: Archivable<Row, unknown>, tx: Db, workspaceId: string, id: string): Promise<Row> {
   const row = await resource.find(tx, workspaceId, id);
   if (!row) throw new DomainError('not_found', `${nounOf(resource)} not found`);
   return row;
@@ -67,7 +67,7 @@ async function existing<Row>(resource: Archivable<Row, unknown>, tx: Tx, workspa
  * What archive and restore share: the write grant, the path id (a non-UUID names nothing), and one transaction in
  * which the resource must exist (404 `<noun> not found` otherwise), with the instant of the change.
  */
-function onExisting<Row, T>(resource: Archivable<Row, unknown>, op: Operation, { id: rawId }: { id: string }, work: (tx: Tx, id: string, now: Date) => Promise<T>): Promise<T> {
+function onExisting<Row, T>(resource: Archivable<Row, unknown>, op: Operation, { id: rawId }: { id: string }, work: (tx: Db, id: string, now: Date) => Promise<T>): Promise<T> {
   const { auth } = op;
   if (isGrantResourceType(resource.type)) requireGrant(auth, resource.type, rawId, 'write', nounOf(resource));
   resource.authorize?.(auth);

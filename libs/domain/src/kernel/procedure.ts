@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { AppConfig } from '@workcell/config';
-import { appendOutboxEvent, type Database, type DomainEvent, type EventActor, type EventCause, type HeldIdempotencyKey, inTransaction, type Tx } from '@workcell/db';
+import { appendOutboxEvent, type Database, type DomainEvent, type EventActor, type EventCause, type HeldIdempotencyKey, inTransaction, type Db } from '@workcell/db';
 import type { V1AuthContext } from './auth-context.js';
 import { DomainError, type FieldIssue } from './errors.js';
 
@@ -22,7 +22,7 @@ export interface EventSource {
   /** The complete event, for a write that appends it in its own statement (outboxAppend). */
   event(event: EventInput): DomainEvent;
   /** Appends the event in `tx`, the mutation's transaction (appendOutboxEvent). */
-  emit(tx: Tx, event: EventInput): Promise<bigint>;
+  emit(tx: Db, event: EventInput): Promise<bigint>;
 }
 
 /**
@@ -51,7 +51,7 @@ export interface Operation extends ProcedureContext, EventSource {
    * the operation's database, or joins the one that database stands for (an automation step inside its run's
    * transaction: inTransaction), so a procedure never asks which.
    */
-  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>;
 }
 
 /** What an operation may carry beside its caller and request id. */
@@ -66,7 +66,7 @@ export function operationOf(ctx: ProcedureContext, auth: V1AuthContext, requestI
   return { database: ctx.database, config: ctx.config, now: ctx.now, auth, requestId, ...extras, event: operationEvent, emit: emitOperationEvent, transaction: operationTransaction };
 }
 
-function operationTransaction<T>(this: Operation, work: (tx: Tx) => Promise<T>): Promise<T> {
+function operationTransaction<T>(this: Operation, work: (tx: Db) => Promise<T>): Promise<T> {
   return inTransaction(this.database, work);
 }
 
@@ -74,7 +74,7 @@ function operationEvent(this: Operation, event: EventInput): DomainEvent {
   return { ...event, workspaceId: this.auth.workspaceId, actor: eventActorOf(this), cause: this.cause ?? null, heldKey: this.idempotencyKey ?? null };
 }
 
-function emitOperationEvent(this: Operation, tx: Tx, event: EventInput): Promise<bigint> {
+function emitOperationEvent(this: Operation, tx: Db, event: EventInput): Promise<bigint> {
   return appendOutboxEvent(tx, this.event(event));
 }
 

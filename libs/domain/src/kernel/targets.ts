@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findTargetState, type SqlClient, type TargetKind } from '@workcell/db';
+import { findTargetState, type Db, type TargetKind } from '@workcell/db';
 import type { GrantAccessLevel, V1AuthContext } from './auth-context.js';
 import { DomainError, isDomainError } from './errors.js';
 import { requireGrant } from './grants.js';
@@ -91,7 +91,7 @@ export interface TargetUse {
  * of its project, in the lookup's statement). With `need` beyond 'read', the caller's access to the target's
  * project must also cover it: 403 `insufficient_project_access` for a viewer (kernel/visibility.ts).
  */
-export async function findVisibleTarget(client: SqlClient, auth: V1AuthContext, kind: TargetKind, rawId: string, need: ProjectNeed = 'read'): Promise<{ readonly archived: boolean } | null> {
+export async function findVisibleTarget(client: Db, auth: V1AuthContext, kind: TargetKind, rawId: string, need: ProjectNeed = 'read'): Promise<{ readonly archived: boolean } | null> {
   if (!isUuid(rawId)) return null;
   const id = rawId.toLowerCase();
   const state = await findTargetState(client, auth.workspaceId, kind, id, viewerOf(auth));
@@ -106,7 +106,7 @@ export async function findVisibleTarget(client: SqlClient, auth: V1AuthContext, 
  * target and one in a project the caller may not see are missing too), then the caller's access to that project
  * for a write (403 `insufficient_project_access`).
  */
-export async function resolveTarget(client: SqlClient, auth: V1AuthContext, ref: { readonly type: TargetType; readonly id: string }, use: TargetUse = {}): Promise<Target> {
+export async function resolveTarget(client: Db, auth: V1AuthContext, ref: { readonly type: TargetType; readonly id: string }, use: TargetUse = {}): Promise<Target> {
   const { kind, what } = TARGETS[ref.type];
   const access = use.access ?? 'read';
   const missing = (problem = `no ${what} ${JSON.stringify(ref.id)} in this workspace`) =>

@@ -1,4 +1,4 @@
-import { type GrantResourceType, type ProjectAccess, projectAccess, resourceProjectAccess, type RuledResourceType, type SqlClient, type Viewer } from '@workcell/db';
+import { type GrantResourceType, type ProjectAccess, projectAccess, resourceProjectAccess, type RuledResourceType, type Db, type Viewer } from '@workcell/db';
 import type { V1AuthContext } from './auth-context.js';
 import { DomainError } from './errors.js';
 import { isUuid } from './ids.js';
@@ -78,7 +78,7 @@ function refuse(access: ProjectAccess | null, need: ProjectNeed, what: string, p
  * pass without a statement. With `pointer` the project is a reference in a body: one the caller cannot see is
  * 400 `validation_failed` at that pointer, exactly like one that does not exist.
  */
-export async function requireProjectAccess(client: SqlClient, auth: V1AuthContext, projectId: string | null, need: ProjectNeed, what: string, pointer?: string): Promise<void> {
+export async function requireProjectAccess(client: Db, auth: V1AuthContext, projectId: string | null, need: ProjectNeed, what: string, pointer?: string): Promise<void> {
   if (projectId === null) return;
   const viewer = viewerOf(auth);
   if (viewer.unrestricted) return;
@@ -89,7 +89,7 @@ export async function requireProjectAccess(client: SqlClient, auth: V1AuthContex
  * The same for a resource that belongs to a project (its type's rule, libs/db visibility.ts): its project now.
  * A resource of no project (or none at all: the caller's own statement answers 404) passes.
  */
-export async function requireResourceAccess(client: SqlClient, auth: V1AuthContext, type: RuledResourceType, id: string, need: ProjectNeed, what: string): Promise<void> {
+export async function requireResourceAccess(client: Db, auth: V1AuthContext, type: RuledResourceType, id: string, need: ProjectNeed, what: string): Promise<void> {
   const viewer = viewerOf(auth);
   if (viewer.unrestricted || !isUuid(id)) return;
   const found = await resourceProjectAccess(client, type, auth.workspaceId, id.toLowerCase(), viewer);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { activeMemberIds, listTaskPlannedWork, lockScheduleTask, type PlannedWorkWindow, replaceTaskPlannedWorkRows, type Tx } from '@workcell/db';
+import { activeMemberIds, listTaskPlannedWork, lockScheduleTask, type PlannedWorkWindow, replaceTaskPlannedWorkRows, type Db } from '@workcell/db';
 import { TaskPlannedWorkReplace } from '@workcell/registry';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
@@ -19,7 +19,7 @@ type WindowInput = z.output<typeof TaskPlannedWorkReplace>['windows'][number];
  * of one member overlapping on this task (the same member twice at once is a data error; different members,
  * or one member on different tasks, may overlap).
  */
-async function scheduleIssues(tx: Tx, workspaceId: string, windows: readonly WindowInput[]): Promise<{ issues: FieldIssue[]; rows: PlannedWorkWindow[] }> {
+async function scheduleIssues(tx: Db, workspaceId: string, windows: readonly WindowInput[]): Promise<{ issues: FieldIssue[]; rows: PlannedWorkWindow[] }> {
   const issues: FieldIssue[] = [];
   const rows = windows.map((w) => ({ memberId: w.memberId.toLowerCase(), windowStart: new Date(w.startsAt), windowEnd: new Date(w.endsAt), minutes: w.plannedMinutes }));
   const members = await activeMemberIds(tx, workspaceId, [...new Set(rows.map((r) => r.memberId).filter(isUuid))]);

@@ -1,4 +1,4 @@
-import { findProductGroup, productGroupIsActive, type ProductGroupRecord, setProductGroupArchived, type Tx } from '@workcell/db';
+import { findProductGroup, productGroupIsActive, type ProductGroupRecord, setProductGroupArchived, type Db } from '@workcell/db';
 import { archivable } from '../kernel/archival.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { DomainError } from '../kernel/errors.js';
@@ -20,7 +20,7 @@ export function productGroupIdOf(raw: string): string {
   return raw.toLowerCase();
 }
 
-export async function findProductGroupOr404(tx: Tx, workspaceId: string, id: string): Promise<ProductGroupRecord> {
+export async function findProductGroupOr404(tx: Db, workspaceId: string, id: string): Promise<ProductGroupRecord> {
   const row = await findProductGroup(tx, workspaceId, id);
   if (!row) throw productGroupNotFound();
   return row;
@@ -31,7 +31,7 @@ export async function findProductGroupOr404(tx: Tx, workspaceId: string, id: str
  * the caller's workspace that the caller may read (a service account's grants): 400 with `pointer` otherwise,
  * the same answer for all three so nothing about ungranted groups is revealed. Returns the id in lower case.
  */
-export async function assertProductGroupReference(tx: Tx, auth: V1AuthContext, raw: string, pointer: string): Promise<string> {
+export async function assertProductGroupReference(tx: Db, auth: V1AuthContext, raw: string, pointer: string): Promise<string> {
   const id = raw.toLowerCase();
   const granted = grantedIds(auth, 'product_group');
   const visible = isUuid(raw) && (granted === null || granted.includes(id)) && (await productGroupIsActive(tx, auth.workspaceId, id));

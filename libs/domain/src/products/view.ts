@@ -1,4 +1,4 @@
-import { findProduct, type MoneyValue, type ProductChanges, type ProductRecord, setProductArchived, type Tx } from '@workcell/db';
+import { findProduct, type MoneyValue, type ProductChanges, type ProductRecord, setProductArchived, type Db } from '@workcell/db';
 import type { ProductCreate } from '@workcell/registry';
 import type { z } from 'zod';
 import { archivable } from '../kernel/archival.js';
@@ -79,7 +79,7 @@ export function assertFinanceWrite(auth: V1AuthContext, input: ProductAttributes
 }
 
 /** The stored changes of `input`; a named product group must be an unarchived, visible group (400 /productGroupId). */
-export async function productChanges(tx: Tx, auth: V1AuthContext, input: ProductAttributes): Promise<ProductChanges> {
+export async function productChanges(tx: Db, auth: V1AuthContext, input: ProductAttributes): Promise<ProductChanges> {
   const productGroupId =
     input.productGroupId === undefined || input.productGroupId === null ? input.productGroupId : await assertProductGroupReference(tx, auth, input.productGroupId, '/productGroupId');
   const change: { -readonly [K in keyof ProductChanges]: ProductChanges[K] } = {};
@@ -98,7 +98,7 @@ export function productIdOf(raw: string): string {
   return raw.toLowerCase();
 }
 
-export async function findProductOr404(tx: Tx, workspaceId: string, id: string): Promise<ProductRecord> {
+export async function findProductOr404(tx: Db, workspaceId: string, id: string): Promise<ProductRecord> {
   const row = await findProduct(tx, workspaceId, id);
   if (!row) throw productNotFound();
   return row;

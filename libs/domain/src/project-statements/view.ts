@@ -7,7 +7,7 @@ import {
   type ProjectStatementValues,
   serviceExists,
   statementProductExists,
-  type Tx,
+  type Db,
 } from '@workcell/db';
 import { ProjectStatementCreate } from '@workcell/registry';
 import type { V1AuthContext } from '../kernel/auth-context.js';
@@ -107,7 +107,7 @@ export function statementIdOf(raw: string): string {
  * 404; changing it changes its project, so the caller needs editor or manager access there (kernel/visibility.ts:
  * 404 when the project's sharing hides it, 403 insufficient_project_access with viewer access).
  */
-export async function findWritableStatement(tx: Tx, auth: V1AuthContext, id: string): Promise<ProjectStatementRow> {
+export async function findWritableStatement(tx: Db, auth: V1AuthContext, id: string): Promise<ProjectStatementRow> {
   const row = await findProjectStatement(tx, auth.workspaceId, id, holdsFinanceRead(auth));
   if (!row) throw statementNotFound();
   await requireProjectAccess(tx, auth, row.projectId, 'write', 'project statement');
@@ -130,7 +130,7 @@ export function assertFinanceWrite(auth: V1AuthContext, current: ProjectStatemen
  * project, `productId` and `serviceId` name unarchived rows of the caller's workspace (one 400 with a pointer per
  * bad reference otherwise).
  */
-export async function resolveStatement(tx: Tx, workspaceId: string, current: ProjectStatementRow | null, input: StatementAttributes): Promise<ProjectStatementValues & { projectId: string }> {
+export async function resolveStatement(tx: Db, workspaceId: string, current: ProjectStatementRow | null, input: StatementAttributes): Promise<ProjectStatementValues & { projectId: string }> {
   const issues: FieldIssue[] = [];
   const ref = async (value: string | null | undefined, pointer: string, what: string, exists: (id: string) => Promise<boolean>, fallback: string | null): Promise<string | null> => {
     if (value === undefined) return fallback;

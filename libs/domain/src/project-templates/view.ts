@@ -1,6 +1,6 @@
 import type { TaskBlueprint } from '@workcell/registry';
 import type { z } from 'zod';
-import { findProjectTemplate, type GuardedOutcome, type ProjectTemplateRecord, type TaskBlueprintRecord, type Tx } from '@workcell/db';
+import { findProjectTemplate, type GuardedOutcome, type ProjectTemplateRecord, type TaskBlueprintRecord, type Db } from '@workcell/db';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
@@ -60,7 +60,7 @@ export interface GuardedTemplateWrite {
   readonly event: string;
   /** What the 409 says when the revision matches but the state does not. */
   readonly stateConflict: string;
-  readonly write: (tx: Tx, workspaceId: string, id: string, now: Date) => Promise<GuardedOutcome>;
+  readonly write: (tx: Db, workspaceId: string, id: string, now: Date) => Promise<GuardedOutcome>;
   readonly changed?: readonly string[];
 }
 

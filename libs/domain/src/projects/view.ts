@@ -1,4 +1,4 @@
-import { type Client, contactExists, type ProjectChanges, type ProjectRecord } from '@workcell/db';
+import { type Db, contactExists, type ProjectChanges, type ProjectRecord } from '@workcell/db';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
 import { tagIssues } from '../tags/tag-issues.js';
@@ -65,7 +65,7 @@ export function projectChanges(input: ProjectAttributes): ProjectChanges & { tag
  * References in a body must name rows of the caller's workspace (a foreign or unknown id is the same 400,
  * with a JSON pointer); the composite foreign keys would refuse them anyway.
  */
-export async function assertProjectReferences(client: Client, workspaceId: string, input: ProjectAttributes): Promise<void> {
+export async function assertProjectReferences(client: Db, workspaceId: string, input: ProjectAttributes): Promise<void> {
   const issues: FieldIssue[] = [];
   if (input.customerId != null && !(isUuid(input.customerId) && (await contactExists(client, workspaceId, input.customerId.toLowerCase())))) {
     issues.push({ pointer: '/customerId', message: 'no such contact in this workspace' });

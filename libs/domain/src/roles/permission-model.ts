@@ -1,5 +1,5 @@
 import { PERMISSION_KEYS, SETTINGS_PERMISSIONS } from '@workcell/credentials';
-import { countMembersHoldingAll, memberPermissionKeys, type Tx } from '@workcell/db';
+import { countMembersHoldingAll, memberPermissionKeys, type Db } from '@workcell/db';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
@@ -73,7 +73,7 @@ export function assertAllFound(ids: readonly string[], found: { has(id: string):
  * No escalation: every key in `grants` (each with the pointer of the body entry that grants it) must be
  * held by the caller. Runs inside the permission transaction, so it sees the caller's current roles.
  */
-export async function assertMayGrant(tx: Tx, auth: V1AuthContext, grants: readonly { key: string; pointer: string }[]): Promise<void> {
+export async function assertMayGrant(tx: Db, auth: V1AuthContext, grants: readonly { key: string; pointer: string }[]): Promise<void> {
   if (grants.length === 0) return;
   const held = new Set(auth.effectiveScopes);
   if (grants.some((g) => SETTINGS_KEYS.has(g.key)) && auth.principal.type === 'member') {
@@ -88,7 +88,7 @@ export async function assertMayGrant(tx: Tx, auth: V1AuthContext, grants: readon
 }
 
 /** How many members can administer the workspace now; call before a change and pass it to assertAdministrable after. */
-export function countAdministrators(tx: Tx, workspaceId: string): Promise<number> {
+export function countAdministrators(tx: Db, workspaceId: string): Promise<number> {
   return countMembersHoldingAll(tx, workspaceId, ADMINISTRATION_PERMISSIONS);
 }
 
@@ -97,7 +97,7 @@ export function countAdministrators(tx: Tx, workspaceId: string): Promise<number
  * permission lock): refused when the change took the last administrator away. A workspace that had none
  * before (legacy data) is not made worse by a change that leaves none, so that is allowed.
  */
-export async function assertAdministrable(tx: Tx, workspaceId: string, before: number): Promise<void> {
+export async function assertAdministrable(tx: Db, workspaceId: string, before: number): Promise<void> {
   if (before === 0) return;
   if ((await countAdministrators(tx, workspaceId)) > 0) return;
   throw new DomainError('last_administrator', `the change would leave no active member holding ${ADMINISTRATION_PERMISSIONS.join(' and ')}; give another member those permissions first`);

@@ -1,4 +1,4 @@
-import { type AbsenceKindValue, type AbsenceRecord, type AbsenceStatusValue, type AbsenceValues, type Client, findAbsence, lockMemberForAbsences, overlappingAbsence, type Tx } from '@workcell/db';
+import { type AbsenceKindValue, type AbsenceRecord, type AbsenceStatusValue, type AbsenceValues, type Db, findAbsence, lockMemberForAbsences, overlappingAbsence } from '@workcell/db';
 import { baseFields } from '../kernel/base-view.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
@@ -44,7 +44,7 @@ export const versionedAbsence = (row: AbsenceRecord): Versioned<AbsenceView> => 
 
 export const absenceNotFound = () => new DomainError('not_found', 'absence not found');
 
-export async function findAbsenceOr404(client: Client, workspaceId: string, subject: Subject, id: string): Promise<AbsenceRecord> {
+export async function findAbsenceOr404(client: Db, workspaceId: string, subject: Subject, id: string): Promise<AbsenceRecord> {
   const row = isUuid(id) ? await findAbsence(client, workspaceId, subject.memberId, id.toLowerCase()) : null;
   if (!row) throw absenceNotFound();
   return row;
@@ -77,7 +77,7 @@ const BLOCKING: readonly AbsenceStatusValue[] = ['requested', 'approved'];
  * endsOn after startsOn (exclusive end). Then, with the member's absence writes serialized (its row locked for the
  * transaction), a requested or approved absence may not overlap another one of the member: 409 `conflict` naming it.
  */
-export async function absenceValues(tx: Tx, workspaceId: string, subject: Subject, current: AbsenceRecord | null, fields: AbsenceFields, initialStatus: AbsenceStatusValue): Promise<AbsenceValues> {
+export async function absenceValues(tx: Db, workspaceId: string, subject: Subject, current: AbsenceRecord | null, fields: AbsenceFields, initialStatus: AbsenceStatusValue): Promise<AbsenceValues> {
   const values: AbsenceValues = {
     kind: fields.kind ?? current?.kind ?? 'other',
     startsOn: fields.startsOn === undefined ? (current?.startsOn ?? new Date(0)) : new Date(`${fields.startsOn}T00:00:00Z`),

@@ -1,4 +1,4 @@
-import { activeMemberIds, type AppointmentRecord, type AppointmentValues, type Client, contactExists, findAppointment, projectExists } from '@workcell/db';
+import { activeMemberIds, type AppointmentRecord, type AppointmentValues, type Db, contactExists, findAppointment, projectExists } from '@workcell/db';
 import { baseFields } from '../kernel/base-view.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
@@ -59,7 +59,7 @@ export const versionedAppointment = (subject: Subject, row: AppointmentRecord): 
 
 export const appointmentNotFound = () => new DomainError('not_found', 'appointment not found');
 
-export async function findAppointmentOr404(client: Client, workspaceId: string, subject: Subject, id: string): Promise<AppointmentRecord> {
+export async function findAppointmentOr404(client: Db, workspaceId: string, subject: Subject, id: string): Promise<AppointmentRecord> {
   const row = isUuid(id) ? await findAppointment(client, workspaceId, subject.memberId, id.toLowerCase()) : null;
   if (!row) throw appointmentNotFound();
   return row;
@@ -110,7 +110,7 @@ function isLocalMidnight(zone: string, instant: number): boolean {
  * the end after the start, an all-day appointment on local midnights of its zone, attendees active members (each
  * once), the contact and project of the workspace. 400 with a pointer per problem; nothing is written.
  */
-export async function appointmentValues(client: Client, workspaceId: string, current: AppointmentValues | null, fields: AppointmentFields): Promise<AppointmentValues> {
+export async function appointmentValues(client: Db, workspaceId: string, current: AppointmentValues | null, fields: AppointmentFields): Promise<AppointmentValues> {
   const base = current ?? DEFAULTS;
   const values: AppointmentValues = {
     title: fields.title ?? base.title,

@@ -1,4 +1,4 @@
-import { activeMemberIds, type Client, type GrantResourceType, shareAGroup } from '@workcell/db';
+import { activeMemberIds, type Db, type GrantResourceType, shareAGroup } from '@workcell/db';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { DomainError } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
@@ -21,7 +21,7 @@ export interface Subject {
 
 export const MEMBER_ADMINISTRATION = 'members:write';
 
-export async function resolveSubject(client: Client, auth: V1AuthContext, memberId: string | undefined): Promise<Subject> {
+export async function resolveSubject(client: Db, auth: V1AuthContext, memberId: string | undefined): Promise<Subject> {
   if (memberId === undefined) {
     if (auth.principal.type !== 'member') {
       throw new DomainError('forbidden', 'a service account acts for no member: use the /v1/members/{id}/… routes with the delegated scopes and resource grants on appointments or absences');

@@ -1,4 +1,4 @@
-import { findService, type ServiceBillingRateRow, type ServiceRow, setServiceArchived, type Tx } from '@workcell/db';
+import { findService, type ServiceBillingRateRow, type ServiceRow, setServiceArchived, type Db } from '@workcell/db';
 import { archivable } from '../kernel/archival.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
@@ -68,7 +68,7 @@ export function serviceIdOf(raw: string): string {
   return raw.toLowerCase();
 }
 
-export async function findServiceOr404(tx: Tx, workspaceId: string, id: string): Promise<ServiceRow> {
+export async function findServiceOr404(tx: Db, workspaceId: string, id: string): Promise<ServiceRow> {
   const row = await findService(tx, workspaceId, id);
   if (!row) throw serviceNotFound();
   return row;

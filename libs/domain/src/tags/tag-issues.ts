@@ -1,9 +1,9 @@
-import { type Client, existingTagIds } from '@workcell/db';
+import { type Db, existingTagIds } from '@workcell/db';
 import type { FieldIssue } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
 
 /** Tag ids must be distinct, unarchived tags of the workspace. */
-export async function tagIssues(client: Client, workspaceId: string, tagIds: readonly string[] | undefined): Promise<FieldIssue[]> {
+export async function tagIssues(client: Db, workspaceId: string, tagIds: readonly string[] | undefined): Promise<FieldIssue[]> {
   if (tagIds === undefined) return [];
   const issues: FieldIssue[] = [];
   const known = await existingTagIds(

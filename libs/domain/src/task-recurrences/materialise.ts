@@ -13,7 +13,7 @@ import {
   type TaskOccurrenceRecord,
   type TaskRecord,
   type TaskRecurrenceRecord,
-  type Tx,
+  type Db,
 } from '@workcell/db';
 import { definePlatformProcedure, type EventSource, platformEvents } from '../kernel/procedure.js';
 import { taskView } from '../tasks/view.js';
@@ -56,7 +56,7 @@ function occurrenceTask(template: TaskRecord, scheduledFor: Date, now: Date): Ta
  * series' lock. Returns the occurrences it created; existing ones are left alone.
  */
 export async function materialise(
-  tx: Tx,
+  tx: Db,
   series: TaskRecurrenceRecord,
   instants: readonly Date[],
   source: OccurrenceSource,
@@ -86,7 +86,7 @@ export async function materialise(
 }
 
 /** `task_recurrence.occurrences_created`, when a run created any (subscribers learn of new occurrences without polling). */
-export async function appendOccurrencesCreated(tx: Tx, series: TaskRecurrenceRecord, made: readonly TaskOccurrenceRecord[], now: Date, events: EventSource, requestId: string | null): Promise<void> {
+export async function appendOccurrencesCreated(tx: Db, series: TaskRecurrenceRecord, made: readonly TaskOccurrenceRecord[], now: Date, events: EventSource, requestId: string | null): Promise<void> {
   if (made.length === 0) return;
   await events.emit(tx, {
     aggregateType: 'task_recurrence',
@@ -102,7 +102,7 @@ export async function appendOccurrencesCreated(tx: Tx, series: TaskRecurrenceRec
  * cursor moved past them; a series whose rule has no instant left ends. In `tx`, which holds the series' lock.
  */
 export async function materialiseFromCursor(
-  tx: Tx,
+  tx: Db,
   series: TaskRecurrenceRecord,
   dueBy: Date,
   now: Date,

@@ -1,4 +1,4 @@
-import { findTaskRecurrence, inTransaction, lockTaskRecurrence, setTaskRecurrenceArchived, type SqlClient, type TaskOccurrenceRecord, type TaskRecurrenceRecord, type Tx } from '@workcell/db';
+import { findTaskRecurrence, inTransaction, lockTaskRecurrence, setTaskRecurrenceArchived, type Db, type TaskOccurrenceRecord, type TaskRecurrenceRecord } from '@workcell/db';
 import type { ProcedureContext } from '../kernel/procedure.js';
 import { archivable } from '../kernel/archival.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
@@ -83,7 +83,7 @@ export function taskRecurrenceIdOf(raw: string): string {
 }
 
 /** The series of the caller's workspace whose template task the caller may see (task grants, project sharing: in the statement), else 404. */
-export async function findTaskRecurrenceOr404(tx: SqlClient, auth: V1AuthContext, id: string): Promise<TaskRecurrenceRecord> {
+export async function findTaskRecurrenceOr404(tx: Db, auth: V1AuthContext, id: string): Promise<TaskRecurrenceRecord> {
   const row = await findTaskRecurrence(tx, auth.workspaceId, id, viewerOf(auth));
   if (!row) throw taskRecurrenceNotFound();
   return row;
@@ -93,7 +93,7 @@ export async function findTaskRecurrenceOr404(tx: SqlClient, auth: V1AuthContext
  * A write's series: one the caller may see (else 404) whose template task's project it may change (sharing: editor
  * or manager, else 403 insufficient_project_access), since a series makes tasks in that project.
  */
-export async function findWritableTaskRecurrence(tx: Tx, auth: V1AuthContext, id: string): Promise<TaskRecurrenceRecord> {
+export async function findWritableTaskRecurrence(tx: Db, auth: V1AuthContext, id: string): Promise<TaskRecurrenceRecord> {
   const row = await findTaskRecurrenceOr404(tx, auth, id);
   await requireResourceAccess(tx, auth, 'task_recurrence', id, 'write', 'task recurrence');
   return row;
@@ -116,7 +116,7 @@ export function onLockedSeries<T>(
   auth: V1AuthContext,
   rawId: string,
   lock: 'exclusive' | 'shared',
-  work: (tx: Tx, series: TaskRecurrenceRecord, now: Date) => Promise<T>,
+  work: (tx: Db, series: TaskRecurrenceRecord, now: Date) => Promise<T>,
 ): Promise<T> {
   requireTypeGrant(auth, 'task', 'write', 'tasks');
   const id = taskRecurrenceIdOf(rawId);

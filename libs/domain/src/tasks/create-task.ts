@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Client, insertTask, newTask } from '@workcell/db';
+import { type Db, insertTask, newTask } from '@workcell/db';
 import { TaskCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
@@ -26,7 +26,7 @@ export const createTask = defineProcedure('createTask', createTaskInput, async (
   const task = newTask(workspaceId, { ...changes, title: attributes.title, tagIds: changes.tagIds ?? [] }, now);
   const view = taskView(task);
   const event = op.event({ aggregateType: 'task', aggregateId: task.id, eventType: 'task.created', payload: { task: { ...view }, requestId }, occurredAt: now, result: view });
-  const write = async (client: Client) => {
+  const write = async (client: Db) => {
     // Creating a task in a shared project is changing that project: editor or manager (kernel/visibility.ts).
     await requireProjectAccess(client, auth, attributes.projectId ?? null, 'write', 'project', '/projectId');
     await assertTaskReferences(client, workspaceId, attributes);

@@ -1,4 +1,4 @@
-import { type Client, findTask, listExists, lockExistingMemberIds, projectExists, type TaskChanges, type TaskGuard, type TaskRecord, type Tx, updateTaskIfRevision } from '@workcell/db';
+import { type Db, findTask, listExists, lockExistingMemberIds, projectExists, type TaskChanges, type TaskGuard, type TaskRecord, updateTaskIfRevision } from '@workcell/db';
 import { TaskCreate } from '@workcell/registry';
 
 import { requireGrant } from '../kernel/grants.js';
@@ -96,13 +96,13 @@ export function taskChanges(input: TaskAttributes): TaskChanges & { tagIds?: rea
  * project, list and tag checks take no lock and may run outside a transaction; an assignee's member row is locked
  * until commit, so that check needs the transaction that writes the task.
  */
-export async function assertTaskReferences(client: Client, workspaceId: string, input: TaskAttributes): Promise<void> {
+export async function assertTaskReferences(client: Db, workspaceId: string, input: TaskAttributes): Promise<void> {
   const issues = await taskReferenceIssues(client, workspaceId, input);
   if (issues.length > 0) throw new DomainError('validation_failed', 'the request refers to resources that do not exist in this workspace', issues);
 }
 
 /** The references of a task body that name no row of the workspace (assertTaskReferences' issues; automations check step inputs with it). */
-export async function taskReferenceIssues(client: Client, workspaceId: string, input: TaskAttributes): Promise<FieldIssue[]> {
+export async function taskReferenceIssues(client: Db, workspaceId: string, input: TaskAttributes): Promise<FieldIssue[]> {
   const issues: FieldIssue[] = [];
   if (input.projectId != null && !(isUuid(input.projectId) && (await projectExists(client, workspaceId, input.projectId.toLowerCase())))) {
     issues.push({ pointer: '/projectId', message: 'no such project in this workspace' });
@@ -114,7 +114,7 @@ export async function taskReferenceIssues(client: Client, workspaceId: string, i
     input.assigneeIds.slice(1).forEach((_, i) => issues.push({ pointer: `/assigneeIds/${i + 1}`, message: 'a task has at most one assignee' }));
     const first = input.assigneeIds[0];
     if (first !== undefined && 'prisma' in client) throw new Error('an assignee check must run in the transaction that writes the task');
-    if (first !== undefined && !(isUuid(first) && (await lockExistingMemberIds(client as Tx, workspaceId, [first.toLowerCase()])).has(first.toLowerCase()))) {
+    if (first !== undefined && !(isUuid(first) && (await lockExistingMemberIds(client as Db, workspaceId, [first.toLowerCase()])).has(first.toLowerCase()))) {
       issues.push({ pointer: '/assigneeIds/0', message: 'no such member in this workspace' });
     }
   }

@@ -1,4 +1,4 @@
-import { findTimeEntry, lockExistingMemberIds, projectExists, setTimeEntryArchived, taskProjectOf, type TimeEntryRow, type TimeEntryValues, type Tx } from '@workcell/db';
+import { findTimeEntry, lockExistingMemberIds, projectExists, setTimeEntryArchived, taskProjectOf, type TimeEntryRow, type TimeEntryValues, type Db } from '@workcell/db';
 import { MAX_DURATION_SECONDS, type TimeEntryCreate } from '@workcell/registry';
 import type { z } from 'zod';
 import { archivable } from '../kernel/archival.js';
@@ -89,7 +89,7 @@ export function timeEntryIdOf(raw: string): string {
   return raw.toLowerCase();
 }
 
-export async function findTimeEntryOr404(tx: Tx, workspaceId: string, id: string): Promise<TimeEntryRow> {
+export async function findTimeEntryOr404(tx: Db, workspaceId: string, id: string): Promise<TimeEntryRow> {
   const row = await findTimeEntry(tx, workspaceId, id);
   if (!row) throw timeEntryNotFound();
   return row;
@@ -101,7 +101,7 @@ export async function findTimeEntryOr404(tx: Tx, workspaceId: string, id: string
  * is an active member (default: the acting member), and the range is consistent. 400 with pointers otherwise. The
  * project the entry is put into must be one the caller may change (requireTargetProjectWrite).
  */
-export async function resolveTimeEntry(tx: Tx, auth: V1AuthContext, current: TimeEntryRow | null, input: TimeEntryAttributes, now: Date): Promise<TimeEntryValues> {
+export async function resolveTimeEntry(tx: Db, auth: V1AuthContext, current: TimeEntryRow | null, input: TimeEntryAttributes, now: Date): Promise<TimeEntryValues> {
   const workspaceId = auth.workspaceId;
   const issues: FieldIssue[] = [];
   const lower = (v: string | null | undefined) => (v === null || v === undefined ? v : v.toLowerCase());
@@ -177,7 +177,7 @@ export async function resolveTimeEntry(tx: Tx, auth: V1AuthContext, current: Tim
  * (create, or an update naming `projectId` or `taskId`) changes that project, so the caller needs editor or manager
  * access there. A project the caller may not see is 400 at its pointer, like a missing one; viewer access is 403.
  */
-async function requireTargetProjectWrite(tx: Tx, auth: V1AuthContext, projectId: string | null, taskId: string | null, taskProject: string | null | undefined): Promise<void> {
+async function requireTargetProjectWrite(tx: Db, auth: V1AuthContext, projectId: string | null, taskId: string | null, taskProject: string | null | undefined): Promise<void> {
   if (projectId !== null) return requireProjectAccess(tx, auth, projectId, 'write', 'project', '/projectId');
   if (taskProject !== undefined) return requireProjectAccess(tx, auth, taskProject, 'write', 'task', '/taskId');
   // No project of its own and its task unchanged: it now follows that task's project.

@@ -5,7 +5,7 @@ import { createAuthApp } from '@workcell/auth';
 import { V1_SCOPES } from '@workcell/credentials';
 import { createWorkerApp } from '@workcell/worker';
 import type { AppConfig } from '@workcell/config';
-import { createDatabase, type Database, type DemoTokens, type GrantResourceType, issueCredential, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { createDatabase, type Database, type DemoTokens, type GrantResourceType, issueCredential, seedDemoWorkspaceIfEmpty, inTransaction } from '@workcell/db';
 import type { Logger } from '@workcell/http';
 import { harnessMode, type RunningApp, startApp, testConfig, type TestEnvironment } from '@workcell/testing';
 import { callApi, listAllPages, type Reply } from './v1.js';
@@ -106,7 +106,7 @@ export async function startV1Cell(env: TestEnvironment, options: CellOptions = {
   const v1b = await startApp((c) => createApiV1App(c, logger?.(c, 'api-v1')), services.secondConfig);
   let minted = 0;
   const mintFor = async (memberId: string, scopes: readonly string[]) =>
-    (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: `pat-${++minted}`, scopes, memberId }))).token;
+    (await inTransaction(database, (tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: `pat-${++minted}`, scopes, memberId }))).token;
   return {
     database,
     workspaceId,
@@ -140,17 +140,17 @@ export async function addMember(database: Database, config: AppConfig, workspace
   const role = await database.prisma.role.create({ data: { workspaceId, name: `Role of member ${n} ${memberId}`, permissions: [...permissions] } });
   await database.prisma.memberRole.create({ data: { workspaceId, memberId, roleId: role.id } });
   const mint = async (scopes: readonly string[]) =>
-    (await database.prisma.$transaction((tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: `pat-of-${memberId}-${++added}`, scopes, memberId }))).token;
+    (await inTransaction(database, (tx) => issueCredential(tx, config, { workspaceId, kind: 'personal_access_token', name: `pat-of-${memberId}-${++added}`, scopes, memberId }))).token;
   return { memberId, email: user.email, mint };
 }
 
 /** A new active service account (owned by `ownerMemberId`) with one credential of these scopes and these resource grants. */
 export async function addServiceAccount(database: Database, config: AppConfig, owner: { workspaceId: string; ownerMemberId: string }, scopes: readonly string[], grants: readonly SaGrant[]) {
   const { workspaceId, ownerMemberId } = owner;
-  return database.prisma.$transaction(async (tx) => {
-    const account = await tx.serviceAccount.create({ data: { workspaceId, name: `sa-${++added}-${randomUUID().slice(0, 8)}`, ownerMemberId } });
+  return inTransaction(database, async (tx) => {
+    const account = await tx.prisma.serviceAccount.create({ data: { workspaceId, name: `sa-${++added}-${randomUUID().slice(0, 8)}`, ownerMemberId } });
     if (grants.length > 0) {
-      await tx.resourceGrant.createMany({ data: grants.map((g) => ({ workspaceId, serviceAccountId: account.id, resourceType: g.resourceType, resourceId: g.resourceId, access: g.access })) });
+      await tx.prisma.resourceGrant.createMany({ data: grants.map((g) => ({ workspaceId, serviceAccountId: account.id, resourceType: g.resourceType, resourceId: g.resourceId, access: g.access })) });
     }
     const { token } = await issueCredential(tx, config, { workspaceId, kind: 'service_account', name: `sa-cred-${added}`, scopes, serviceAccountId: account.id });
     return { token, serviceAccountId: account.id };

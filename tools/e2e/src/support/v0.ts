@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createApiV0App } from '@workcell/api-v0';
 import { createApiV1App } from '@workcell/api-v1';
 import type { AppConfig } from '@workcell/config';
-import { createDatabase, type Database, type DemoTokens, issueCredential, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { createDatabase, type Database, type DemoTokens, issueCredential, issueTeamToken, seedDemoWorkspaceIfEmpty, inTransaction } from '@workcell/db';
 import { harnessMode, type RunningApp, startApp, type TestEnvironment } from '@workcell/testing';
 import { type CellOptions, fixtureValue, otherWorkspace, startCellServices, withFields } from './cell.js';
 import { startBalancer } from './front-door.js';
@@ -118,8 +118,7 @@ export async function startV0Cell(env: TestEnvironment, options: V0CellOptions =
     : v0a;
   const v1 = options.v1 ? await startApp((c) => createApiV1App(c, logger?.(c, 'api-v1')), config) : undefined;
   let minted = 0;
-  const teamToken = (workspaceId: string, createdByMemberId: string | null) =>
-    database.prisma.$transaction((tx) => issueTeamToken(tx, config, { workspaceId, name: `v0-${++minted}`, createdByMemberId }));
+  const teamToken = (workspaceId: string, createdByMemberId: string | null) => inTransaction(database, (tx) => issueTeamToken(tx, config, { workspaceId, name: `v0-${++minted}`, createdByMemberId }));
   const teamOf = (workspaceId: string, memberId: string): Team => ({
     workspaceId,
     memberId,
@@ -142,11 +141,8 @@ export async function startV0Cell(env: TestEnvironment, options: V0CellOptions =
     otherWorkspace: (name = 'Elsewhere') => otherWorkspace(database, config, name),
     teamToken: (createdByMemberId = ownerMemberId, workspaceId = seeded.workspaceId) => teamToken(workspaceId, createdByMemberId),
     mint: async (scopes) =>
-      (
-        await database.prisma.$transaction((tx) =>
-          issueCredential(tx, config, { workspaceId: seeded.workspaceId, kind: 'personal_access_token', name: `pat-${++minted}`, scopes, memberId: ownerMemberId }),
-        )
-      ).token,
+      (await inTransaction(database, (tx) => issueCredential(tx, config, { workspaceId: seeded.workspaceId, kind: 'personal_access_token', name: `pat-${++minted}`, scopes, memberId: ownerMemberId })))
+        .token,
     async close() {
       for (const app of [v1, v0]) await app?.close();
       await services.close();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PERMISSION_KEYS, V1_SCOPES } from '@workcell/credentials';
-import { type GrantResourceType, issueCredential } from '@workcell/db';
+import { type GrantResourceType, issueCredential, inTransaction } from '@workcell/db';
 import { addMember, addServiceAccount } from '@workcell/e2e/support/cell';
 import { RESOURCE_DOMAINS, v1Operations } from '@workcell/registry';
 import { waitFor } from '@workcell/testing';
@@ -157,7 +157,7 @@ export async function visibility(world: World): Promise<Ledger> {
     { name: 'service account without grants', token: bareSa.token, scopes: V1_SCOPES, pii: true },
   ];
   // Another credential of the administrator: the first one's exports and subscriptions are not its own.
-  const other = await cell.database.prisma.$transaction((tx) =>
+  const other = await inTransaction(cell.database, (tx) =>
     issueCredential(tx, cell.config, { workspaceId: a.workspaceId, kind: 'personal_access_token', name: `visibility ${marker}`, scopes: V1_SCOPES, memberId: a.memberId }),
   );
   principals.push({ name: 'administrator’s other credential', token: other.token, scopes: V1_SCOPES, pii: true });

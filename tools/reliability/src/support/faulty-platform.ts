@@ -1,7 +1,7 @@
 import { createApiV0App } from '@workcell/api-v0';
 import { createApiV1App } from '@workcell/api-v1';
 import { V1_SCOPES } from '@workcell/credentials';
-import { createDatabase, type Database, issueCredential, issueTeamToken, seedDemoWorkspaceIfEmpty } from '@workcell/db';
+import { createDatabase, type Database, issueCredential, issueTeamToken, seedDemoWorkspaceIfEmpty, inTransaction } from '@workcell/db';
 import { type RunningApp, startApp, TcpProxy, testConfig, type TestEnvironment } from '@workcell/testing';
 import { startCellServices } from '@workcell/e2e/support/cell';
 
@@ -49,9 +49,9 @@ export async function startFaultyPlatform(env: TestEnvironment, settings: Record
   const memberId = (await database.prisma.workspaceMember.findFirstOrThrow({ where: { workspaceId: demo.workspaceId } })).id;
   const teamTokens: string[] = [];
   for (let i = 0; i < 20; i++) {
-    teamTokens.push(await database.prisma.$transaction((tx) => issueTeamToken(tx, env.config, { workspaceId: demo.workspaceId, name: `faults-${i}`, createdByMemberId: memberId })));
+    teamTokens.push(await inTransaction(database, (tx) => issueTeamToken(tx, env.config, { workspaceId: demo.workspaceId, name: `faults-${i}`, createdByMemberId: memberId })));
   }
-  const probe = await database.prisma.$transaction(async (tx) => ({
+  const probe = await inTransaction(database, async (tx) => ({
     pat: (await issueCredential(tx, env.config, { workspaceId: demo.workspaceId, kind: 'personal_access_token', name: 'faults-probe', scopes: V1_SCOPES, memberId })).token,
     teamToken: await issueTeamToken(tx, env.config, { workspaceId: demo.workspaceId, name: 'faults-probe', createdByMemberId: memberId }),
   }));

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PERMISSION_KEYS, V1_SCOPES } from '@workcell/credentials';
-import { type GrantResourceType, issueCredential } from '@workcell/db';
+import { type GrantResourceType, issueCredential, inTransaction } from '@workcell/db';
 import { routeCoverage } from '@workcell/http';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type OperationDefinition, type V0OperationDefinition, v1Operations } from '@workcell/registry';
@@ -62,13 +62,13 @@ async function equip(cell: V0Cell, team: Team, label: string, withRole: boolean,
   const { workspaceId, memberId } = team;
   const prisma = cell.database.prisma;
   const resourceTypes = (await prisma.$queryRawUnsafe<{ t: string }[]>('SELECT unnest(enum_range(NULL::resource_type))::text AS t')).map((r) => r.t);
-  const { pat, serviceAccount } = await prisma.$transaction(async (tx) => {
+  const { pat, serviceAccount } = await inTransaction(cell.database, async (tx) => {
     if (withRole) {
-      const role = await tx.role.create({ data: { workspaceId, name: `Owner ${label}`, description: 'Every permission', permissions: [...PERMISSION_KEYS], isSystem: true } });
-      await tx.memberRole.create({ data: { workspaceId, memberId, roleId: role.id } });
+      const role = await tx.prisma.role.create({ data: { workspaceId, name: `Owner ${label}`, description: 'Every permission', permissions: [...PERMISSION_KEYS], isSystem: true } });
+      await tx.prisma.memberRole.create({ data: { workspaceId, memberId, roleId: role.id } });
     }
-    const account = await tx.serviceAccount.create({ data: { workspaceId, name: `reliability ${label}`, ownerMemberId: memberId } });
-    await tx.resourceGrant.createMany({
+    const account = await tx.prisma.serviceAccount.create({ data: { workspaceId, name: `reliability ${label}`, ownerMemberId: memberId } });
+    await tx.prisma.resourceGrant.createMany({
       data: resourceTypes.map((resourceType) => ({ workspaceId, serviceAccountId: account.id, resourceType: resourceType as GrantResourceType, resourceId: null, access: 'write' as const })),
     });
     const pat = (await issueCredential(tx, cell.config, { workspaceId, kind: 'personal_access_token', name: `reliability pat ${label}`, scopes: V1_SCOPES, memberId })).token;
@@ -129,9 +129,9 @@ export async function startWorld(env: TestEnvironment, settings: Record<string, 
   // member or service account listed would revoke the suite's own access; A gets a spare member instead, and the
   // credentials and service accounts made below.
   const OWN_IDENTITIES = new Set(['/v1/credentials', '/v1/service-accounts', '/v1/members']);
-  const spare = await cell.database.prisma.$transaction(async (tx) => {
-    const user = await tx.user.create({ data: { email: `${randomUUID()}@reliability.test`, name: 'Spare member' } });
-    return tx.workspaceMember.create({ data: { workspaceId: a.workspaceId, userId: user.id } });
+  const spare = await inTransaction(cell.database, async (tx) => {
+    const user = await tx.prisma.user.create({ data: { email: `${randomUUID()}@reliability.test`, name: 'Spare member' } });
+    return tx.prisma.workspaceMember.create({ data: { workspaceId: a.workspaceId, userId: user.id } });
   });
   add('/v1/members', spare.id);
   for (const op of v1Operations.filter((o) => o.method === 'GET' && o.response.kind === 'list' && !o.path.includes('{') && served.has(o.operationId) && !OWN_IDENTITIES.has(o.path))) {
@@ -212,7 +212,7 @@ export async function startWorld(env: TestEnvironment, settings: Record<string, 
   let minted = 0;
   const mintToken = async (label: string) =>
     (
-      await cell.database.prisma.$transaction((tx) =>
+      await inTransaction(cell.database, (tx) =>
         issueCredential(tx, cell.config, { workspaceId: a.workspaceId, kind: 'personal_access_token', name: `${label}-${++minted}`, scopes: V1_SCOPES, memberId: a.memberId }),
       )
     ).token;
