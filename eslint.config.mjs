@@ -98,7 +98,7 @@ export default [
   },
   {
     // Every transaction is opened or joined by inTransaction (libs/db transactions.ts): an automation step's procedure
-    // runs inside its run's transaction (withinTransaction) and must join it, which a direct $transaction would not.
+    // runs with its run's transaction as its database and must join it, which a direct $transaction would not.
     files: ['apps/**/src/**/*.ts', 'libs/**/src/**/*.ts'],
     ignores: ['libs/db/src/transactions.ts', 'libs/db/src/query-cost.ts', '**/*.test.ts', '**/*.bench.ts', '**/src/testing.ts'],
     rules: {

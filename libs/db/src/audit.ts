@@ -1,5 +1,5 @@
 import type { EventActor } from './outbox.js';
-import type { Database, Db } from './database.js';
+import type { Db } from './database.js';
 import { inTransaction } from './transactions.js';
 
 export interface AuditActor {
@@ -51,7 +51,7 @@ export async function recordAudit(tx: Db, entry: AuditEntry): Promise<void> {
  * tokens name no workspace and are not recorded (the request log has them, without the token).
  */
 export async function recordAuthenticationRefusal(
-  database: Database,
+  database: Db,
   input: { workspaceId: string; credentialId: string; principalType: 'member' | 'service_account' | null; principalId: string | null; reason: string; now: Date },
 ): Promise<void> {
   const since = new Date(input.now.getTime() - 60_000);
@@ -99,7 +99,7 @@ export interface AuditFilter {
 }
 
 /** One keyset page of a workspace's audit events in id (= time) order. */
-export async function listAuditEvents(database: Database, workspaceId: string, filter: AuditFilter, afterId: string | undefined, take: number): Promise<AuditEventRecord[]> {
+export async function listAuditEvents(database: Db, workspaceId: string, filter: AuditFilter, afterId: string | undefined, take: number): Promise<AuditEventRecord[]> {
   return database.prisma.auditEvent.findMany({
     where: {
       workspaceId,

@@ -1,5 +1,5 @@
 import { Prisma } from './generated/prisma/client.js';
-import type { Database, Db } from './database.js';
+import type { Db } from './database.js';
 import { pageIds } from './keyset.js';
 import { setArchivedAt, updateIfRevision } from './revisioned-rows.js';
 import { type CasOutcome } from './transactions.js';
@@ -127,7 +127,7 @@ export async function publishAutomationDefinition(
   return rows[0] ?? null;
 }
 
-export async function findAutomationVersion(client: Db | Database, workspaceId: string, definitionId: string, number: number): Promise<AutomationVersionRecord | null> {
+export async function findAutomationVersion(client: Db, workspaceId: string, definitionId: string, number: number): Promise<AutomationVersionRecord | null> {
   const rows = await client.rows<AutomationVersionRecord>(
     Prisma.sql`SELECT ${versionColumns} FROM automation_versions WHERE workspace_id = ${workspaceId}::uuid AND definition_id = ${definitionId}::uuid AND version = ${number}`,
   );
@@ -135,7 +135,7 @@ export async function findAutomationVersion(client: Db | Database, workspaceId: 
 }
 
 /** One keyset page of a definition's versions in id order (publication order: ids are UUIDv7). */
-export async function listAutomationVersionsPage(client: Database, workspaceId: string, definitionId: string, afterId: string | undefined, take: number): Promise<AutomationVersionRecord[]> {
+export async function listAutomationVersionsPage(client: Db, workspaceId: string, definitionId: string, afterId: string | undefined, take: number): Promise<AutomationVersionRecord[]> {
   return client.rows<AutomationVersionRecord>(Prisma.sql`SELECT ${versionColumns} FROM automation_versions WHERE workspace_id = ${workspaceId}::uuid AND definition_id = ${definitionId}::uuid
       ${afterId === undefined ? Prisma.empty : Prisma.sql`AND id > ${afterId}::uuid`} ORDER BY id LIMIT ${take}`);
 }
@@ -162,7 +162,7 @@ const runColumns = Prisma.sql`id::text AS id, workspace_id::text AS "workspaceId
   event_id::text AS "eventId", event_type AS "eventType", status::text AS status, steps_completed AS "stepsCompleted", depth, resume_at AS "resumeAt", error,
   started_at AS "startedAt", finished_at AS "endedAt", aborted_by_credential_id::text AS "abortedByCredentialId", updated_at AS "updatedAt"`;
 
-export async function findAutomationRun(client: Db | Database, workspaceId: string, id: string): Promise<AutomationRunRecord | null> {
+export async function findAutomationRun(client: Db, workspaceId: string, id: string): Promise<AutomationRunRecord | null> {
   const rows = await client.rows<AutomationRunRecord>(Prisma.sql`SELECT ${runColumns} FROM automation_runs WHERE workspace_id = ${workspaceId}::uuid AND id = ${id}::uuid`);
   return rows[0] ?? null;
 }
@@ -175,7 +175,7 @@ export async function lockAutomationRun(tx: Db, workspaceId: string, id: string)
 
 /** One keyset page of the workspace's runs in id order (start order), optionally of one definition and/or status. */
 export async function listAutomationRunsPage(
-  client: Database,
+  client: Db,
   workspaceId: string,
   filter: { definitionId?: string | undefined; status?: AutomationRunStatusValue | undefined },
   afterId: string | undefined,
@@ -269,7 +269,7 @@ export async function endAutomationRun(
  * their job may have been lost (a crash between the relay's commit and the enqueue, or between a delay step's
  * commit and its continuation's enqueue). The caller enqueues them again under their deterministic job id.
  */
-export async function staleAutomationRuns(client: Database, before: Date, take: number): Promise<{ workspaceId: string; id: string; stepsCompleted: number }[]> {
+export async function staleAutomationRuns(client: Db, before: Date, take: number): Promise<{ workspaceId: string; id: string; stepsCompleted: number }[]> {
   return client.rows(Prisma.sql`SELECT workspace_id::text AS "workspaceId", id::text AS id, steps_completed AS "stepsCompleted" FROM automation_runs
       WHERE status = 'running' AND updated_at < ${before}::timestamptz AND (resume_at IS NULL OR resume_at < ${before}::timestamptz)
       ORDER BY updated_at LIMIT ${take}`);

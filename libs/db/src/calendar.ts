@@ -1,4 +1,4 @@
-import type { Database } from './database.js';
+import type { Db } from './database.js';
 
 export interface FeedTokenRecord {
   readonly id: string;
@@ -10,7 +10,7 @@ export interface FeedTokenRecord {
   readonly workspaceLocked: boolean;
 }
 
-export async function loadFeedToken(database: Database, workspaceId: string, id: string): Promise<FeedTokenRecord | null> {
+export async function loadFeedToken(database: Db, workspaceId: string, id: string): Promise<FeedTokenRecord | null> {
   const row = await database.prisma.calendarFeedToken.findUnique({
     where: { workspaceId_id: { workspaceId, id } },
     select: { id: true, workspaceId: true, memberId: true, verifier: true, revokedAt: true, member: { select: { status: true } }, workspace: { select: { lockedAt: true } } },
@@ -45,7 +45,7 @@ interface Row {
  * A member's scheduled work (planned work windows) and dated tasks assigned to them, not archived, in one
  * stable order (start, then kind and id) so page/limit page through a consistent sequence.
  */
-export async function listCalendarEntries(database: Database, workspaceId: string, memberId: string, offset: number, limit: number): Promise<CalendarEntry[]> {
+export async function listCalendarEntries(database: Db, workspaceId: string, memberId: string, offset: number, limit: number): Promise<CalendarEntry[]> {
   const rows = await database.prisma.$queryRaw<Row[]>`
     SELECT * FROM (
       SELECT 'planned_work' AS source, pw.id::text AS id, t.title, pw.note, pw.window_start AS starts_at, pw.window_end AS ends_at, pw.updated_at
@@ -68,7 +68,7 @@ export async function listCalendarEntries(database: Database, workspaceId: strin
   );
 }
 
-export async function touchFeedToken(database: Database, workspaceId: string, id: string, now: Date): Promise<void> {
+export async function touchFeedToken(database: Db, workspaceId: string, id: string, now: Date): Promise<void> {
   await database.prisma.calendarFeedToken.updateMany({
     where: { workspaceId, id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - 60_000) } }] },
     data: { lastUsedAt: now },

@@ -2,8 +2,8 @@ import type { AppConfig } from '@workcell/config';
 import type { CredentialKind } from '@workcell/credentials';
 import { type AuditActor, recordAudit } from './audit.js';
 import { issueCredential } from './credentials.js';
-import { assertChangingAuthorization, type Database, type Db } from './database.js';
-import { inTransaction } from './transactions.js';
+import { assertChangingAuthorization, type Db } from './database.js';
+import { inAuthorizationTransaction, inTransaction } from './transactions.js';
 import type { Prisma } from './generated/prisma/client.js';
 import { disableWebhooks, transferWebhooks } from './webhooks.js';
 
@@ -74,7 +74,7 @@ function statusWhere(status: CredentialStatusFilter, now: Date): Prisma.Credenti
 
 /** One keyset page (id > afterId, ascending) of an owner's credentials. */
 export async function listCredentialPage(
-  database: Database,
+  database: Db,
   input: { workspaceId: string; owner: CredentialOwner; status?: CredentialStatusFilter | undefined; now: Date; afterId: string | undefined; take: number },
 ): Promise<CredentialMetaRow[]> {
   return database.prisma.credential.findMany({
@@ -92,7 +92,7 @@ export async function listCredentialPage(
 }
 
 /** One credential of this owner in this workspace, or null (another owner's or workspace's id is as unknown as a missing one). */
-export async function findOwnedCredential(database: Database, workspaceId: string, owner: CredentialOwner, id: string): Promise<CredentialMetaRow | null> {
+export async function findOwnedCredential(database: Db, workspaceId: string, owner: CredentialOwner, id: string): Promise<CredentialMetaRow | null> {
   return database.prisma.credential.findFirst({ where: { workspaceId, id, ...ownerWhere(owner) }, select: META_SELECT });
 }
 
@@ -121,7 +121,7 @@ function auditFacts(row: CredentialMetaRow): Record<string, unknown> {
  * metadata and the token, which the caller shows once: only its verifier is stored.
  */
 export async function mintCredential(
-  database: Database,
+  database: Db,
   config: AppConfig,
   input: { workspaceId: string; owner: CredentialOwner; name: string; scopes: readonly string[]; expiresAt: Date | null; actor: AuditActor; now: Date },
 ): Promise<{ credential: CredentialMetaRow; token: string }> {
@@ -156,41 +156,39 @@ export async function mintCredential(
  * subscriptions (and so their delivery history) in the same transaction, so deliveries never stop.
  */
 export async function rotateOwnedCredential(
-  database: Database,
+  database: Db,
   config: AppConfig,
   input: { workspaceId: string; owner: CredentialOwner; credentialId: string; expiresAt: Date | null | undefined; actor: AuditActor; now: Date },
 ): Promise<{ credential: CredentialMetaRow; token: string; previous: CredentialMetaRow } | null> {
-  return database.changeAuthorization(input.workspaceId, () =>
-    inTransaction(database, async (tx) => {
-      assertChangingAuthorization(input.workspaceId);
-      const { count } = await tx.prisma.credential.updateMany({
-        where: { AND: [{ workspaceId: input.workspaceId, id: input.credentialId, ...ownerWhere(input.owner) }, statusWhere('active', input.now)] },
-        data: { status: 'revoked', revokedAt: input.now, revision: { increment: 1 } },
-      });
-      if (count === 0) return null;
-      const previous = await readMeta(tx, input.workspaceId, input.credentialId);
-      const { id, token } = await issueCredential(tx, config, {
-        workspaceId: input.workspaceId,
-        ...ownerInput(input.owner),
-        name: previous.name,
-        scopes: previous.scopes,
-        expiresAt: input.expiresAt === undefined ? previous.expiresAt : input.expiresAt,
-        rotatedFromId: previous.id,
-      });
-      const credential = await readMeta(tx, input.workspaceId, id);
-      const webhooks = await transferWebhooks(tx, input.workspaceId, previous.id, id);
-      await recordAudit(tx, {
-        workspaceId: input.workspaceId,
-        actor: input.actor,
-        action: 'credential.rotated',
-        targetType: 'credential',
-        targetId: previous.id,
-        metadata: { ...auditFacts(credential), successorId: id, webhooksTransferred: webhooks },
-        occurredAt: input.now,
-      });
-      return { credential, token, previous };
-    }),
-  );
+  return inAuthorizationTransaction(database, input.workspaceId, async (tx) => {
+    assertChangingAuthorization(input.workspaceId);
+    const { count } = await tx.prisma.credential.updateMany({
+      where: { AND: [{ workspaceId: input.workspaceId, id: input.credentialId, ...ownerWhere(input.owner) }, statusWhere('active', input.now)] },
+      data: { status: 'revoked', revokedAt: input.now, revision: { increment: 1 } },
+    });
+    if (count === 0) return null;
+    const previous = await readMeta(tx, input.workspaceId, input.credentialId);
+    const { id, token } = await issueCredential(tx, config, {
+      workspaceId: input.workspaceId,
+      ...ownerInput(input.owner),
+      name: previous.name,
+      scopes: previous.scopes,
+      expiresAt: input.expiresAt === undefined ? previous.expiresAt : input.expiresAt,
+      rotatedFromId: previous.id,
+    });
+    const credential = await readMeta(tx, input.workspaceId, id);
+    const webhooks = await transferWebhooks(tx, input.workspaceId, previous.id, id);
+    await recordAudit(tx, {
+      workspaceId: input.workspaceId,
+      actor: input.actor,
+      action: 'credential.rotated',
+      targetType: 'credential',
+      targetId: previous.id,
+      metadata: { ...auditFacts(credential), successorId: id, webhooksTransferred: webhooks },
+      occurredAt: input.now,
+    });
+    return { credential, token, previous };
+  });
 }
 
 /**
@@ -199,29 +197,27 @@ export async function rotateOwnedCredential(
  * 'unchanged' when it was already revoked (revocation is permanent and idempotent).
  */
 export async function revokeOwnedCredential(
-  database: Database,
+  database: Db,
   input: { workspaceId: string; owner: CredentialOwner; credentialId: string; actor: AuditActor; now: Date },
 ): Promise<'revoked' | 'unchanged' | 'not_found'> {
-  return database.changeAuthorization(input.workspaceId, () =>
-    inTransaction(database, async (tx) => {
-      assertChangingAuthorization(input.workspaceId);
-      const where = { workspaceId: input.workspaceId, id: input.credentialId, ...ownerWhere(input.owner) };
-      const { count } = await tx.prisma.credential.updateMany({ where: { AND: [where, notRevokedWhere] }, data: { status: 'revoked', revokedAt: input.now, revision: { increment: 1 } } });
-      if (count === 0) return (await tx.prisma.credential.count({ where })) > 0 ? 'unchanged' : 'not_found';
-      const row = await readMeta(tx, input.workspaceId, input.credentialId);
-      await recordAudit(tx, {
-        workspaceId: input.workspaceId,
-        actor: input.actor,
-        action: 'credential.revoked',
-        targetType: 'credential',
-        targetId: row.id,
-        metadata: auditFacts(row),
-        occurredAt: input.now,
-      });
-      await disableWebhooks(tx, { workspaceId: input.workspaceId, selection: { ownerCredentialIds: [row.id] }, reason: 'owner_revoked', actor: input.actor, now: input.now });
-      return 'revoked';
-    }),
-  );
+  return inAuthorizationTransaction(database, input.workspaceId, async (tx) => {
+    assertChangingAuthorization(input.workspaceId);
+    const where = { workspaceId: input.workspaceId, id: input.credentialId, ...ownerWhere(input.owner) };
+    const { count } = await tx.prisma.credential.updateMany({ where: { AND: [where, notRevokedWhere] }, data: { status: 'revoked', revokedAt: input.now, revision: { increment: 1 } } });
+    if (count === 0) return (await tx.prisma.credential.count({ where })) > 0 ? 'unchanged' : 'not_found';
+    const row = await readMeta(tx, input.workspaceId, input.credentialId);
+    await recordAudit(tx, {
+      workspaceId: input.workspaceId,
+      actor: input.actor,
+      action: 'credential.revoked',
+      targetType: 'credential',
+      targetId: row.id,
+      metadata: auditFacts(row),
+      occurredAt: input.now,
+    });
+    await disableWebhooks(tx, { workspaceId: input.workspaceId, selection: { ownerCredentialIds: [row.id] }, reason: 'owner_revoked', actor: input.actor, now: input.now });
+    return 'revoked';
+  });
 }
 
 /**

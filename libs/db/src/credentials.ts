@@ -1,8 +1,8 @@
 import type { AppConfig } from '@workcell/config';
 import { type CredentialKind, generateFeedToken, generatePublicId, generateToken, verifierFor } from '@workcell/credentials';
 import { type AuditActor, recordAudit } from './audit.js';
-import { assertChangingAuthorization, type Database, type Db } from './database.js';
-import { inTransaction } from './transactions.js';
+import { assertChangingAuthorization, type Db } from './database.js';
+import { inAuthorizationTransaction } from './transactions.js';
 import { disableWebhooks } from './webhooks.js';
 
 /** Mints a v0 team token, stores its verifier and lookup row, and returns the token (shown once). */
@@ -61,20 +61,18 @@ export async function issueCredential(tx: Db, config: AppConfig, input: Credenti
  * webhook subscriptions become disabled (`owner_revoked`, never silently dead); returns false when it was not
  * active (already revoked, or not in this workspace).
  */
-export async function revokeCredential(database: Database, workspaceId: string, credentialId: string, actor: AuditActor, now: Date): Promise<boolean> {
-  return database.changeAuthorization(workspaceId, () =>
-    inTransaction(database, async (tx) => {
-      assertChangingAuthorization(workspaceId);
-      const { count } = await tx.prisma.credential.updateMany({
-        where: { workspaceId, id: credentialId, status: 'active', revokedAt: null },
-        data: { status: 'revoked', revokedAt: now, revision: { increment: 1 } },
-      });
-      if (count === 0) return false;
-      await recordAudit(tx, { workspaceId, actor, action: 'credential.revoked', targetType: 'credential', targetId: credentialId, occurredAt: now });
-      await disableWebhooks(tx, { workspaceId, selection: { ownerCredentialIds: [credentialId] }, reason: 'owner_revoked', actor, now });
-      return true;
-    }),
-  );
+export async function revokeCredential(database: Db, workspaceId: string, credentialId: string, actor: AuditActor, now: Date): Promise<boolean> {
+  return inAuthorizationTransaction(database, workspaceId, async (tx) => {
+    assertChangingAuthorization(workspaceId);
+    const { count } = await tx.prisma.credential.updateMany({
+      where: { workspaceId, id: credentialId, status: 'active', revokedAt: null },
+      data: { status: 'revoked', revokedAt: now, revision: { increment: 1 } },
+    });
+    if (count === 0) return false;
+    await recordAudit(tx, { workspaceId, actor, action: 'credential.revoked', targetType: 'credential', targetId: credentialId, occurredAt: now });
+    await disableWebhooks(tx, { workspaceId, selection: { ownerCredentialIds: [credentialId] }, reason: 'owner_revoked', actor, now });
+    return true;
+  });
 }
 
 /**

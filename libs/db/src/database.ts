@@ -12,12 +12,17 @@ import { dbQueryDuration, endSpan, observePool, SpanKind, startChildSpan } from 
 export { PrismaClient };
 export type { Prisma } from './generated/prisma/client.js';
 
+/** The mark of a Db that is one transaction (Db[IN_TRANSACTION]). */
+export const IN_TRANSACTION: unique symbol = Symbol('one transaction');
+
 /**
  * Where statements run: the pool (Database) or one transaction (inTransaction, Database.transaction). Every
  * data-layer function takes it, so one written for the pool runs unchanged inside a caller's transaction. The caller
  * says what it wants back, the rows or the count, so no layer has to guess it from the statement's text.
  */
 export interface Db {
+  /** Set on a Db that is one transaction (inTransaction's, Database.transaction's): a transaction asked of it joins it. */
+  readonly [IN_TRANSACTION]?: true;
   /** The statement's rows as pg decodes them (timestamps as Date, text arrays as arrays; int8 and numeric as strings). */
   rows<T>(query: Prisma.Sql): Promise<T[]>;
   /** The number of rows the statement affected. */
@@ -403,7 +408,7 @@ function pgStatements(client: pg.Pool | pg.PoolClient, naming: StatementNaming):
 
 /** A pool transaction's Db: its statements go straight through pg, and Prisma cannot join it. */
 function withoutModels(statements: Pick<Db, 'rows' | 'execute'>): Db {
-  return Object.defineProperty(statements, 'prisma', {
+  return Object.defineProperty({ ...statements, [IN_TRANSACTION]: true as const }, 'prisma', {
     get(): never {
       throw new Error("a pool transaction (Database.transaction) runs statements only: Prisma's models need inTransaction");
     },

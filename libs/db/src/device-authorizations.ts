@@ -1,5 +1,5 @@
 import { recordAudit, type AuditActor } from './audit.js';
-import type { Database, Db } from './database.js';
+import type { Db } from './database.js';
 import { inTransaction } from './transactions.js';
 
 /**
@@ -36,7 +36,7 @@ export interface LockedDeviceLogin {
 
 /** Stores a new device login; false when its user code's hash is taken (the caller draws another code). */
 export async function createDeviceAuthorization(
-  database: Database,
+  database: Db,
   input: {
     deviceCodeHash: Uint8Array<ArrayBuffer>;
     userCodeHash: Uint8Array<ArrayBuffer>;
@@ -56,7 +56,7 @@ export async function createDeviceAuthorization(
 }
 
 /** The device login this user code names while it waits for a decision (live, neither approved nor denied), or null. */
-export async function pendingDeviceAuthorization(database: Database, userCodeHash: Uint8Array<ArrayBuffer>, now: Date): Promise<PendingDeviceLogin | null> {
+export async function pendingDeviceAuthorization(database: Db, userCodeHash: Uint8Array<ArrayBuffer>, now: Date): Promise<PendingDeviceLogin | null> {
   const row = await database.prisma.deviceAuthorization.findFirst({
     where: { userCodeHash, expiresAt: { gt: now }, approvedAt: null, deniedAt: null },
     select: { id: true, clientId: true, requestedScopes: true, createdAt: true, expiresAt: true },
@@ -69,7 +69,7 @@ export async function pendingDeviceAuthorization(database: Database, userCodeHas
  * `device_login.approved` in the workspace the token will belong to. False when the code is no longer pending.
  */
 export async function approveDeviceAuthorization(
-  database: Database,
+  database: Db,
   input: { userCodeHash: Uint8Array<ArrayBuffer>; userId: string; workspaceId: string; tokenName: string; scopes: readonly string[]; tokenExpiresAt: Date; now: Date; actor: AuditActor },
 ): Promise<boolean> {
   return inTransaction(database, async (tx) => {
@@ -95,7 +95,7 @@ export async function approveDeviceAuthorization(
 }
 
 /** The person's refusal (compare-and-set on a live undecided login). False when the code is no longer pending. */
-export async function denyDeviceAuthorization(database: Database, input: { userCodeHash: Uint8Array<ArrayBuffer>; userId: string; now: Date }): Promise<boolean> {
+export async function denyDeviceAuthorization(database: Db, input: { userCodeHash: Uint8Array<ArrayBuffer>; userId: string; now: Date }): Promise<boolean> {
   const count = await database.prisma.$executeRaw`
     UPDATE device_authorizations SET user_id = ${input.userId}::uuid, denied_at = ${input.now}
     WHERE user_code_hash = ${input.userCodeHash} AND expires_at > ${input.now} AND approved_at IS NULL AND denied_at IS NULL`;

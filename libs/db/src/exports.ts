@@ -1,5 +1,5 @@
 import type { Prisma as PrismaTypes } from './generated/prisma/client.js';
-import type { Database, Db } from './database.js';
+import type { Db } from './database.js';
 import { inTransaction } from './transactions.js';
 
 /**
@@ -87,13 +87,13 @@ export async function listExportsPage(
 }
 
 /** queued -> running; false when the export is not queued (already run, failed or running elsewhere). */
-export async function startExport(database: Database, workspaceId: string, id: string, now: Date): Promise<boolean> {
+export async function startExport(database: Db, workspaceId: string, id: string, now: Date): Promise<boolean> {
   const { count } = await database.prisma.export.updateMany({ where: { workspaceId, id, status: 'queued' }, data: { status: 'running', startedAt: now, updatedAt: now } });
   return count === 1;
 }
 
 /** Progress of a running export (no event: a counter, polled on the resource). */
-export async function setExportProgress(database: Database, workspaceId: string, id: string, rowsDone: number, now: Date): Promise<void> {
+export async function setExportProgress(database: Db, workspaceId: string, id: string, rowsDone: number, now: Date): Promise<void> {
   await database.prisma.export.updateMany({ where: { workspaceId, id, status: 'running' }, data: { rowsDone, updatedAt: now } });
 }
 
@@ -124,13 +124,7 @@ export async function finishExport(tx: Db, workspaceId: string, id: string, outc
  * marks it expired without a storage key and calls `expired` with the row (to append its event), one transaction per batch; rows another worker holds
  * are skipped (FOR UPDATE SKIP LOCKED). The number expired.
  */
-export async function expireExports(
-  database: Database,
-  now: Date,
-  limit: number,
-  remove: (storageKey: string) => Promise<void>,
-  expired: (tx: Db, row: ExportRecord) => Promise<void>,
-): Promise<number> {
+export async function expireExports(database: Db, now: Date, limit: number, remove: (storageKey: string) => Promise<void>, expired: (tx: Db, row: ExportRecord) => Promise<void>): Promise<number> {
   return inTransaction(
     database,
     async (tx) => {

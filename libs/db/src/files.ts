@@ -1,5 +1,5 @@
 import { setArchivedAt } from './revisioned-rows.js';
-import type { Database, Db } from './database.js';
+import type { Db } from './database.js';
 import { inTransaction } from './transactions.js';
 import type { Prisma } from './generated/prisma/client.js';
 import type { FileStatus, UploadReservationStatus } from './generated/prisma/enums.js';
@@ -147,7 +147,7 @@ export type UploadClaim = { readonly claimed: UploadReservationRecord; readonly 
  * status = 'pending' AND expires_at > now`, so of two concurrent uploads exactly one wins. A miss is told apart by
  * reading the row: unknown token, expired (by time or by the sweep), completed, or already taken by an upload.
  */
-export async function claimUpload(database: Database, workspaceId: string, tokenHash: Uint8Array<ArrayBuffer>, now: Date): Promise<UploadClaim> {
+export async function claimUpload(database: Db, workspaceId: string, tokenHash: Uint8Array<ArrayBuffer>, now: Date): Promise<UploadClaim> {
   const prisma = database.prisma;
   const { count } = await prisma.fileUploadReservation.updateMany({
     where: { workspaceId, tokenHash, status: 'pending', expiresAt: { gt: now }, uploadClaimedAt: null },
@@ -228,7 +228,7 @@ export async function expireUpload(tx: Db, workspaceId: string, reservationId: s
  * and marks them cleared, holding their rows `FOR UPDATE SKIP LOCKED` meanwhile: two workers never remove the same
  * file's bytes, and a worker stopped half-way leaves the rest for the next sweep (removal is idempotent).
  */
-export async function clearExpiredFileBytes(database: Database, now: Date, limit: number, remove: (storageKey: string) => Promise<void>): Promise<number> {
+export async function clearExpiredFileBytes(database: Db, now: Date, limit: number, remove: (storageKey: string) => Promise<void>): Promise<number> {
   return inTransaction(
     database,
     async (tx) => {
@@ -247,7 +247,7 @@ export async function clearExpiredFileBytes(database: Database, now: Date, limit
 }
 
 /** Deletes download capabilities that expired before `before` (they answer nothing but 410 by then). */
-export async function purgeExpiredDownloadIntents(database: Database, before: Date): Promise<number> {
+export async function purgeExpiredDownloadIntents(database: Db, before: Date): Promise<number> {
   const { count } = await database.prisma.fileDownloadIntent.deleteMany({ where: { expiresAt: { lt: before } } });
   return count;
 }

@@ -1,8 +1,8 @@
 import { Prisma } from './generated/prisma/client.js';
-import type { Database, Db } from './database.js';
+import type { Db } from './database.js';
 
 /** Deletes idempotency records whose retention has passed; returns how many went. */
-export async function purgeExpiredIdempotencyRecords(database: Database, now: Date): Promise<number> {
+export async function purgeExpiredIdempotencyRecords(database: Db, now: Date): Promise<number> {
   const { count } = await database.prisma.idempotencyRecord.deleteMany({ where: { expiresAt: { lt: now } } });
   return count;
 }
@@ -68,7 +68,7 @@ export async function completeHeldKey(tx: Db, held: HeldIdempotencyKey | null | 
  * mutation committed is completed already (keyCompletion) and is replayed, never run again.
  */
 export async function claimIdempotencyKey(
-  database: Database,
+  database: Db,
   input: { workspaceId: string; credentialId: string; operationId: string; key: string; fingerprint: string; now: Date; lockMs: number; retentionMs: number },
 ): Promise<IdempotencyClaim> {
   const { workspaceId, credentialId, operationId, key, fingerprint, now } = input;
@@ -103,7 +103,7 @@ export async function claimIdempotencyKey(
  * as sent (a handler that invoked none is replayed from it).
  */
 export async function completeIdempotencyKey(
-  database: Database,
+  database: Db,
   workspaceId: string,
   recordId: string,
   outcome: { result: unknown; status: number; body: unknown; headers: Record<string, string> },
@@ -118,6 +118,6 @@ export async function completeIdempotencyKey(
 }
 
 /** The request failed without a response worth replaying: free the key so a retry runs again. */
-export async function releaseIdempotencyKey(database: Database, workspaceId: string, recordId: string): Promise<void> {
+export async function releaseIdempotencyKey(database: Db, workspaceId: string, recordId: string): Promise<void> {
   await database.execute(Prisma.sql`DELETE FROM idempotency_records WHERE workspace_id = ${workspaceId}::uuid AND id = ${recordId}::uuid AND state = 'in_progress'`);
 }

@@ -1,4 +1,4 @@
-import type { Database } from './database.js';
+import type { Db } from './database.js';
 import { Prisma } from './generated/prisma/client.js';
 
 /**
@@ -18,7 +18,7 @@ export interface TokenLookup {
  * `verifier IN (…)` statement, which a table distributed by verifier answers from several shards
  * (docs/scale-out.md); this way every lookup is routed to one.
  */
-export async function findTokenLookup(database: Database, verifier: Uint8Array<ArrayBuffer>): Promise<TokenLookup | null> {
+export async function findTokenLookup(database: Db, verifier: Uint8Array<ArrayBuffer>): Promise<TokenLookup | null> {
   const rows = await database.rows<TokenLookup>(Prisma.sql`
     SELECT token_type::text AS "tokenType", workspace_id::text AS "workspaceId", token_id::text AS "tokenId"
     FROM credential_lookups WHERE verifier = ${Buffer.from(verifier)}`);
@@ -35,7 +35,7 @@ export interface TeamTokenRecord {
   readonly workspace: { readonly id: string; readonly name: string; readonly lockedAt: Date | null };
 }
 
-export async function loadTeamToken(database: Database, workspaceId: string, id: string): Promise<TeamTokenRecord | null> {
+export async function loadTeamToken(database: Db, workspaceId: string, id: string): Promise<TeamTokenRecord | null> {
   return database.prisma.teamToken.findUnique({
     where: { workspaceId_id: { workspaceId, id } },
     select: { id: true, workspaceId: true, verifier: true, revokedAt: true, createdByMemberId: true, workspace: { select: { id: true, name: true, lockedAt: true } } },
@@ -80,7 +80,7 @@ interface CredentialRow extends Omit<CredentialRecord, 'workspace' | 'member' | 
  * service account: one statement straight through the pool (it runs for every credential an instance verifies
  * cold, and for each webhook owner on every relay run; Prisma's nested select sent several).
  */
-export async function loadCredential(database: Database, workspaceId: string, id: string): Promise<CredentialRecord | null> {
+export async function loadCredential(database: Db, workspaceId: string, id: string): Promise<CredentialRecord | null> {
   const [row] = await database.rows<CredentialRow>(Prisma.sql`
       SELECT c.id::text AS id, c.workspace_id::text AS "workspaceId", c.public_id AS "publicId", c.kind::text AS kind, c.name,
              c.verifier, c.scopes, c.status::text AS status, c.expires_at AS "expiresAt", c.region, c.cell, c.audience,
@@ -111,14 +111,14 @@ export async function loadCredential(database: Database, workspaceId: string, id
 }
 
 /** Records use at most once a minute per credential, so authentication is not a write per request. */
-export async function touchCredential(database: Database, workspaceId: string, id: string, now: Date): Promise<void> {
+export async function touchCredential(database: Db, workspaceId: string, id: string, now: Date): Promise<void> {
   await database.prisma.credential.updateMany({
     where: { workspaceId, id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - 60_000) } }] },
     data: { lastUsedAt: now },
   });
 }
 
-export async function touchTeamToken(database: Database, workspaceId: string, id: string, now: Date): Promise<void> {
+export async function touchTeamToken(database: Db, workspaceId: string, id: string, now: Date): Promise<void> {
   await database.prisma.teamToken.updateMany({
     where: { workspaceId, id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - 60_000) } }] },
     data: { lastUsedAt: now },

@@ -1,5 +1,5 @@
 import { type AuditActor, recordAudit } from './audit.js';
-import { assertChangingAuthorization, type Database, type Db } from './database.js';
+import { assertChangingAuthorization, type Db } from './database.js';
 import { inAuthorizationTransaction, inTransaction } from './transactions.js';
 import type { ResourceAccess, ResourceType } from './generated/prisma/enums.js';
 
@@ -55,12 +55,12 @@ async function grantsOf(tx: Db, workspaceId: string, serviceAccountId: string): 
 }
 
 /** A service account's grants as authentication carries them (read on every request: nothing cached). */
-export async function listServiceAccountGrants(database: Database, workspaceId: string, serviceAccountId: string): Promise<GrantRow[]> {
+export async function listServiceAccountGrants(database: Db, workspaceId: string, serviceAccountId: string): Promise<GrantRow[]> {
   return database.prisma.resourceGrant.findMany({ where: { workspaceId, serviceAccountId }, select: { resourceType: true, resourceId: true, access: true } });
 }
 
 /** The grants and version of an unarchived service account, or null. */
-export async function loadResourceGrants(database: Database, workspaceId: string, serviceAccountId: string): Promise<{ revision: number; grants: GrantRow[] } | null> {
+export async function loadResourceGrants(database: Db, workspaceId: string, serviceAccountId: string): Promise<{ revision: number; grants: GrantRow[] } | null> {
   return inTransaction(
     database,
     async (tx) => {
@@ -86,7 +86,7 @@ export type ReplaceGrantsResult =
  * and `service_account.resource_grants_replaced` recorded with the previous and the new set.
  */
 export async function replaceResourceGrants(
-  database: Database,
+  database: Db,
   input: { workspaceId: string; serviceAccountId: string; expectedRevision: number | null; grants: readonly GrantRow[]; actor: AuditActor; now: Date },
 ): Promise<ReplaceGrantsResult> {
   const { workspaceId, serviceAccountId } = input;

@@ -1,7 +1,7 @@
 import type { AppConfig } from '@workcell/config';
 import { type V1Scope, V1_SCOPES, verifierFor } from '@workcell/credentials';
 import { issueCredential, issueFeedToken, issueTeamToken } from './credentials.js';
-import { type Database, type Db } from './database.js';
+import type { Db } from './database.js';
 import { inAuthorizationTransaction, inTransaction } from './transactions.js';
 import { foundWorkspace } from './workspace-provisioning.js';
 
@@ -71,7 +71,7 @@ async function issueDemoTokens(tx: Db, config: AppConfig, workspaceId: string, o
 }
 
 /** Seeds the demo workspace when the database has no workspace at all; returns its tokens, or null if it did nothing. */
-export async function seedDemoWorkspaceIfEmpty(database: Database, config: AppConfig): Promise<DemoTokens | null> {
+export async function seedDemoWorkspaceIfEmpty(database: Db, config: AppConfig): Promise<DemoTokens | null> {
   return inTransaction(database, async (tx) => {
     // Serialises concurrent seeders (two `npm start`s) so the emptiness check and the inserts are one step.
     await tx.prisma.$executeRaw`SELECT pg_advisory_xact_lock(7763736565)`;
@@ -120,7 +120,7 @@ export async function seedDemoWorkspaceIfEmpty(database: Database, config: AppCo
  * For an already-seeded demo workspace: revokes the demo tokens minted earlier and mints new ones, so a
  * developer who lost the printed tokens gets working ones. Touches nothing but the demo workspace's demo tokens.
  */
-export async function refreshDemoTokens(database: Database, config: AppConfig): Promise<DemoTokens | null> {
+export async function refreshDemoTokens(database: Db, config: AppConfig): Promise<DemoTokens | null> {
   const workspace = await database.prisma.workspace.findFirst({ where: { name: DEMO_WORKSPACE_NAME }, orderBy: { createdAt: 'asc' }, select: { id: true } });
   if (!workspace) return null;
   const workspaceId = workspace.id;
@@ -147,7 +147,7 @@ export async function refreshDemoTokens(database: Database, config: AppConfig): 
  * each is found by its verifier in the demo workspace and is neither revoked nor expired. A token from another
  * database, another credential secret or an earlier refresh is not.
  */
-export async function demoTokensStillActive(database: Database, config: AppConfig, tokens: DemoTokens): Promise<boolean> {
+export async function demoTokensStillActive(database: Db, config: AppConfig, tokens: DemoTokens): Promise<boolean> {
   const lookup = (secret: string) => database.prisma.credentialLookup.findUnique({ where: { verifier: verifierFor(config.credentialSecret, secret) } });
   const [team, personal, service, feed] = await Promise.all([
     lookup(tokens.v0TeamToken),

@@ -1,6 +1,6 @@
 import { type AuditActor, recordAudit } from './audit.js';
 import { revokeServiceAccountCredentials } from './credential-admin.js';
-import { assertChangingAuthorization, type Database } from './database.js';
+import { assertChangingAuthorization, type Db } from './database.js';
 import { completeHeldKey, type HeldIdempotencyKey } from './idempotency.js';
 import type { Prisma } from './generated/prisma/client.js';
 import { inAuthorizationTransaction, inTransaction } from './transactions.js';
@@ -33,7 +33,7 @@ const SELECT = {
   updatedAt: true,
 } as const satisfies Prisma.ServiceAccountSelect;
 
-export async function listServiceAccountPage(database: Database, input: { workspaceId: string; afterId: string | undefined; take: number }): Promise<ServiceAccountRow[]> {
+export async function listServiceAccountPage(database: Db, input: { workspaceId: string; afterId: string | undefined; take: number }): Promise<ServiceAccountRow[]> {
   return database.prisma.serviceAccount.findMany({
     where: { workspaceId: input.workspaceId, archivedAt: null, ...(input.afterId === undefined ? {} : { id: { gt: input.afterId } }) },
     orderBy: { id: 'asc' },
@@ -43,12 +43,12 @@ export async function listServiceAccountPage(database: Database, input: { worksp
 }
 
 /** An unarchived service account of this workspace, or null. */
-export async function findServiceAccount(database: Database, workspaceId: string, id: string): Promise<ServiceAccountRow | null> {
+export async function findServiceAccount(database: Db, workspaceId: string, id: string): Promise<ServiceAccountRow | null> {
   return database.prisma.serviceAccount.findFirst({ where: { workspaceId, id, archivedAt: null }, select: SELECT });
 }
 
 export async function createServiceAccount(
-  database: Database,
+  database: Db,
   input: { workspaceId: string; name: string; description: string | null; ownerMemberId: string; actor: AuditActor; now: Date },
   /** The operation's held idempotency key and its answer for the new row, stored with the key in this transaction (completeHeldKey). */
   completes?: { heldKey: HeldIdempotencyKey | null | undefined; answer: (row: ServiceAccountRow) => unknown },
@@ -83,10 +83,7 @@ export interface ServiceAccountChanges {
  * transition), in one transaction. Disabling stops every credential of the account at once, because
  * authentication checks the account's status on every request; enabling again resumes the unrevoked ones.
  */
-export async function updateServiceAccount(
-  database: Database,
-  input: { workspaceId: string; id: string; changes: ServiceAccountChanges; actor: AuditActor; now: Date },
-): Promise<ServiceAccountRow | null> {
+export async function updateServiceAccount(database: Db, input: { workspaceId: string; id: string; changes: ServiceAccountChanges; actor: AuditActor; now: Date }): Promise<ServiceAccountRow | null> {
   return inAuthorizationTransaction(database, input.workspaceId, async (tx) => {
     const { workspaceId, id, changes } = input;
     assertChangingAuthorization(workspaceId);
@@ -121,7 +118,7 @@ export async function updateServiceAccount(
  * `service_account.deleted` and one `credential.revoked` per credential, in one transaction. Nothing is
  * physically deleted. False when there is no such unarchived account.
  */
-export async function archiveServiceAccount(database: Database, input: { workspaceId: string; id: string; actor: AuditActor; now: Date }): Promise<boolean> {
+export async function archiveServiceAccount(database: Db, input: { workspaceId: string; id: string; actor: AuditActor; now: Date }): Promise<boolean> {
   return inAuthorizationTransaction(database, input.workspaceId, async (tx) => {
     const { workspaceId, id, now } = input;
     assertChangingAuthorization(workspaceId);

@@ -1,5 +1,5 @@
 import { recordAudit } from './audit.js';
-import type { Database, Db } from './database.js';
+import type { Db } from './database.js';
 import { inTransaction } from './transactions.js';
 
 /**
@@ -26,12 +26,12 @@ export interface SessionRecord {
 }
 
 /** The user with this (lower-case) address, or null. */
-export async function findUserIdByEmail(database: Database, email: string): Promise<string | null> {
+export async function findUserIdByEmail(database: Db, email: string): Promise<string | null> {
   return (await database.prisma.user.findUnique({ where: { email }, select: { id: true } }))?.id ?? null;
 }
 
 /** Stores a new sign-in link of the user whose e-mail is due now (no token yet: the worker draws it when it mails the link). */
-export async function createSignInLink(database: Database, input: { userId: string; now: Date; expiresAt: Date }): Promise<string> {
+export async function createSignInLink(database: Db, input: { userId: string; now: Date; expiresAt: Date }): Promise<string> {
   const row = await database.prisma.signInLink.create({ data: { userId: input.userId, createdAt: input.now, expiresAt: input.expiresAt, mailDueAt: input.now }, select: { id: true } });
   return row.id;
 }
@@ -66,14 +66,14 @@ export async function recordSignInLinkMailed(tx: Db, id: string, tokenHash: Uint
 }
 
 /** After a failed send: the next attempt is due at `dueAt` (compare-and-set: a link mailed meanwhile stays mailed). */
-export async function postponeSignInMail(database: Database, id: string, dueAt: Date): Promise<void> {
+export async function postponeSignInMail(database: Db, id: string, dueAt: Date): Promise<void> {
   await database.prisma.$executeRaw`
     UPDATE sign_in_links SET mail_due_at = ${dueAt}, mail_attempts = mail_attempts + 1
     WHERE id = ${id}::uuid AND mail_due_at IS NOT NULL`;
 }
 
 /** Whether a link with this token hash exists and is still usable (a read: GET never consumes). */
-export async function signInLinkState(database: Database, tokenHash: Uint8Array<ArrayBuffer>, now: Date): Promise<'usable' | 'used' | 'expired' | 'unknown'> {
+export async function signInLinkState(database: Db, tokenHash: Uint8Array<ArrayBuffer>, now: Date): Promise<'usable' | 'used' | 'expired' | 'unknown'> {
   const row = await database.prisma.signInLink.findUnique({ where: { tokenHash }, select: { usedAt: true, expiresAt: true } });
   if (!row) return 'unknown';
   if (row.usedAt !== null) return 'used';
@@ -81,7 +81,7 @@ export async function signInLinkState(database: Database, tokenHash: Uint8Array<
 }
 
 /** Every active membership of the user (a read across workspaces: the person's own list). */
-export async function sessionMemberships(client: Database | Db, userId: string): Promise<SessionMembership[]> {
+export async function sessionMemberships(client: Db, userId: string): Promise<SessionMembership[]> {
   const prisma = 'prisma' in client ? client.prisma : client;
   const rows = await prisma.workspaceMember.findMany({
     where: { userId, status: 'active', removedAt: null, workspace: { lockedAt: null } },
@@ -112,7 +112,7 @@ export type SignInOutcome = { readonly outcome: 'signed_in'; readonly userId: st
  * AND expires_at > now`) lets exactly one of concurrent attempts through; the session stores its id's hash only.
  * `session.started` is audited in each of the person's workspaces.
  */
-export async function signInWithLink(database: Database, input: NewSession & { tokenHash: Uint8Array<ArrayBuffer> }): Promise<SignInOutcome> {
+export async function signInWithLink(database: Db, input: NewSession & { tokenHash: Uint8Array<ArrayBuffer> }): Promise<SignInOutcome> {
   return inTransaction(database, async (tx) => {
     const used = await tx.prisma.$queryRaw<{ user_id: string }[]>`
       UPDATE sign_in_links SET used_at = ${input.now}
@@ -152,7 +152,7 @@ export type InviteeSessionOutcome = { readonly outcome: 'signed_in'; readonly us
  * person's only active one: the invitation's token then grants nothing through the session that the acceptance
  * did not grant already (a person with other workspaces signs in by e-mail link, as the token may be days old).
  */
-export async function startInviteeSession(database: Database, input: NewSession & { workspaceId: string; memberId: string }): Promise<InviteeSessionOutcome> {
+export async function startInviteeSession(database: Db, input: NewSession & { workspaceId: string; memberId: string }): Promise<InviteeSessionOutcome> {
   return inTransaction(database, async (tx) => {
     const member = await tx.prisma.workspaceMember.findUnique({ where: { workspaceId_id: { workspaceId: input.workspaceId, id: input.memberId } }, select: { userId: true } });
     if (!member) return { outcome: 'not_only_membership' } as const;
@@ -166,7 +166,7 @@ export async function startInviteeSession(database: Database, input: NewSession 
  * The live session with this id hash, its last use moved to now in the same statement: one compare-and-set that
  * refuses a revoked session, one past its absolute expiry and one idle since `idleSince`. Null otherwise.
  */
-export async function touchSession(database: Database, idHash: Uint8Array<ArrayBuffer>, now: Date, idleSince: Date): Promise<SessionRecord | null> {
+export async function touchSession(database: Db, idHash: Uint8Array<ArrayBuffer>, now: Date, idleSince: Date): Promise<SessionRecord | null> {
   const rows = await database.prisma.$queryRaw<{ id: string; user_id: string; created_at: Date; expires_at: Date }[]>`
     UPDATE sessions SET last_seen_at = ${now}
     WHERE id_hash = ${idHash} AND revoked_at IS NULL AND expires_at > ${now} AND last_seen_at > ${idleSince}
@@ -179,7 +179,7 @@ export async function touchSession(database: Database, idHash: Uint8Array<ArrayB
 }
 
 /** Ends one session of the user (compare-and-set on `revoked_at IS NULL`), audited as `session.ended`. */
-export async function endSession(database: Database, input: { userId: string; sessionId: string; now: Date; requestId: string | null }): Promise<boolean> {
+export async function endSession(database: Db, input: { userId: string; sessionId: string; now: Date; requestId: string | null }): Promise<boolean> {
   return inTransaction(database, async (tx) => {
     const { count } = await tx.prisma.session.updateMany({ where: { id: input.sessionId, userId: input.userId, revokedAt: null }, data: { revokedAt: input.now } });
     if (count === 0) return false;
@@ -189,7 +189,7 @@ export async function endSession(database: Database, input: { userId: string; se
 }
 
 /** Ends every live session of the user ("sign out everywhere"), audited once as `session.ended_all` with the count. */
-export async function endAllSessions(database: Database, input: { userId: string; sessionId: string; now: Date; requestId: string | null }): Promise<number> {
+export async function endAllSessions(database: Db, input: { userId: string; sessionId: string; now: Date; requestId: string | null }): Promise<number> {
   return inTransaction(database, async (tx) => {
     const { count } = await tx.prisma.session.updateMany({ where: { userId: input.userId, revokedAt: null }, data: { revokedAt: input.now } });
     await auditForUser(tx, input.userId, 'session.ended_all', 'session', input.sessionId, input.requestId, input.now, { sessionsEnded: count });

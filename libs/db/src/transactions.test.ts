@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { createTestDatabase, type TestDatabase, testConfig } from '@workcell/testing';
 import { createDatabase, type Database, type Db } from './database.js';
 import { Prisma } from './generated/prisma/client.js';
-import { inAuthorizationTransaction, inTransaction, withinTransaction } from './transactions.js';
+import { inAuthorizationTransaction, inTransaction } from './transactions.js';
 
 /**
- * Opening and joining transactions (transactions.ts): a procedure written for the pool, run with the Database of a
- * caller's transaction (withinTransaction: an automation step inside its run's transaction), opens no transaction of
- * its own: its inTransaction joins the caller's, so both commit or roll back together.
+ * Opening and joining transactions (transactions.ts): a procedure written for the pool, given a caller's transaction
+ * as its Db (an automation step inside its run's transaction), opens no transaction of its own: its inTransaction
+ * joins the caller's, so both commit or roll back together.
  */
-describe('inTransaction and withinTransaction', () => {
+describe('inTransaction: opening on the pool, joining a transaction', () => {
   let db: TestDatabase;
   let database: Database;
   const txid = async (client: Db) => (await client.rows<{ id: string }>(Prisma.sql`SELECT txid_current()::text AS id`))[0]!.id;
@@ -44,19 +44,17 @@ describe('inTransaction and withinTransaction', () => {
     await database.execute(Prisma.sql`DELETE FROM joined_writes`);
   });
 
-  it('a transaction opened on a joined Database is the caller’s: the same transaction id, and its writes roll back with it', async () => {
+  it('a transaction asked of a transaction is the caller’s: the same transaction id, and its writes roll back with it', async () => {
     await assert.rejects(
       inTransaction(database, async (tx) => {
-        const joined = withinTransaction(database, tx);
-        const inner = await inTransaction(joined, async (innerTx) => {
+        const inner = await inTransaction(tx, async (innerTx) => {
           await innerTx.prisma.$executeRaw`INSERT INTO joined_writes VALUES ('inner')`;
           return txid(innerTx);
         });
         assert.equal(inner, await txid(tx));
-        // Reads and writes straight on the joined Database run in the caller's transaction too.
-        await joined.execute(Prisma.sql`INSERT INTO joined_writes VALUES ('statement')`);
+        await tx.execute(Prisma.sql`INSERT INTO joined_writes VALUES ('statement')`);
         assert.deepEqual(
-          (await joined.rows<{ label: string }>(Prisma.sql`SELECT label FROM joined_writes ORDER BY label`)).map((r) => r.label),
+          (await tx.rows<{ label: string }>(Prisma.sql`SELECT label FROM joined_writes ORDER BY label`)).map((r) => r.label),
           ['inner', 'statement'],
         );
         throw new Error('the caller rolls back');
@@ -70,14 +68,14 @@ describe('inTransaction and withinTransaction', () => {
     const level = (client: Db) => client.rows<{ level: string }>(Prisma.sql`SELECT current_setting('transaction_isolation') AS level`);
     assert.deepEqual(await inTransaction(database, level, { isolationLevel: 'Serializable' }), [{ level: 'serializable' }]);
     await inTransaction(database, async (tx) => {
-      assert.deepEqual(await inTransaction(withinTransaction(database, tx), level, { isolationLevel: 'Serializable' }), [{ level: 'read committed' }]);
+      assert.deepEqual(await inTransaction(tx, level, { isolationLevel: 'Serializable' }), [{ level: 'read committed' }]);
     });
   });
 
   it('an authorization change cannot join another transaction', async () => {
     await inTransaction(database, async (tx) => {
       await assert.rejects(
-        inAuthorizationTransaction(withinTransaction(database, tx), '00000000-0000-0000-0000-000000000000', async () => undefined),
+        inAuthorizationTransaction(tx, '00000000-0000-0000-0000-000000000000', async () => undefined),
         /cannot join another transaction/,
       );
     });

@@ -1,36 +1,49 @@
-import type { Database, Db } from './database.js';
+import { type Database, type Db, IN_TRANSACTION } from './database.js';
 import type { Prisma } from './generated/prisma/client.js';
 
 /** Outcome of a compare-and-set write, decided by the database (`UPDATE … WHERE revision = $expected`). */
 export type CasOutcome = 'updated' | 'not_found' | 'version_conflict';
 
 /**
- * One transaction: everything `work` does commits together or not at all (a thrown error rolls it back). Its
- * waits are the client's (createDatabase: start within DEPENDENCY_TIMEOUT_MS, statements within the request's
- * dependency budget), so a transaction never holds a request past its bound.
+ * One transaction: everything `work` does commits together or not at all (a thrown error rolls it back). On the pool
+ * it opens one; on a Db that is a transaction already it joins it, so a function written for the pool, given a
+ * caller's transaction (an automation step inside its run's, a device login's redemption), commits or rolls back
+ * with the caller's own writes. Its waits are the client's (createDatabase: start within DEPENDENCY_TIMEOUT_MS,
+ * statements within the request's dependency budget), so a transaction never holds a request past its bound.
+ * Every transaction is opened here (lint forbids `$transaction` elsewhere), so the join cannot be bypassed.
  */
-export function inTransaction<T>(database: Database, work: (tx: Db) => Promise<T>, options?: TransactionOptions): Promise<T> {
-  const joined = (database as Joinable)[JOINED];
-  return joined ? work(joined) : database.prisma.$transaction((tx) => work(dbOf(tx)), options);
+export function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>, options?: TransactionOptions): Promise<T> {
+  return db[IN_TRANSACTION] ? work(db) : (db as Database).prisma.$transaction((tx) => work(dbOf(tx)), options);
+}
+
+/**
+ * One transaction for statements only, straight through pg (Database.transaction: the thin path of a hot transaction,
+ * the webhook relay's); like inTransaction it joins a transaction `db` is already.
+ */
+export function inStatementTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  return db[IN_TRANSACTION] ? work(db) : (db as Database).transaction(work);
 }
 
 /** The Db of one Prisma interactive transaction: its models, and its raw statements through Prisma's client. */
 function dbOf(tx: Prisma.TransactionClient): Db {
-  return { prisma: tx, rows: <T>(query: Prisma.Sql) => tx.$queryRaw<T[]>(query), execute: (query: Prisma.Sql) => tx.$executeRaw(query) };
+  return { [IN_TRANSACTION]: true, prisma: tx, rows: <T>(query: Prisma.Sql) => tx.$queryRaw<T[]>(query), execute: (query: Prisma.Sql) => tx.$executeRaw(query) };
+}
+
+/** The pool an authorization change opens its transaction on (a Db that is no transaction is the Database). */
+function poolOf(db: Db): Database {
+  if (db[IN_TRANSACTION]) throw new Error('an authorization change opens its own transaction on the pool: it cannot join another transaction');
+  return db as Database;
 }
 
 /** What a transaction may be opened with (Prisma's): isolation level and its own waits. */
 export type TransactionOptions = Parameters<Database['prisma']['$transaction']>[1];
 
 /**
- * The transaction a Database made by withinTransaction stands for: inTransaction joins it instead of opening one.
- * Every transaction is opened here (lint forbids `$transaction` elsewhere), so the join cannot be bypassed.
+ * One transaction that changes a workspace's authorization state, inside Database.changeAuthorization: opened on the
+ * pool, never joined (the epoch's two moves must bracket its commit).
  */
-const JOINED = Symbol('the joined transaction');
-type Joinable = Database & { readonly [JOINED]?: Db };
-
-/** One transaction that changes a workspace's authorization state, inside Database.changeAuthorization. */
-export function inAuthorizationTransaction<T>(database: Database, workspaceId: string, work: (tx: Db) => Promise<T>): Promise<T> {
+export async function inAuthorizationTransaction<T>(db: Db, workspaceId: string, work: (tx: Db) => Promise<T>): Promise<T> {
+  const database = poolOf(db);
   return database.changeAuthorization(workspaceId, () => inTransaction(database, work));
 }
 
@@ -42,7 +55,8 @@ export function inAuthorizationTransaction<T>(database: Database, workspaceId: s
  * that are each fine alone (write skew). Other workspaces are not blocked. It is an authorization change
  * (Database.changeAuthorization): API instances re-verify the workspace's credentials on their next request.
  */
-export function inPermissionTransaction<T>(database: Database, workspaceId: string, work: (tx: Db) => Promise<T>): Promise<T> {
+export async function inPermissionTransaction<T>(db: Db, workspaceId: string, work: (tx: Db) => Promise<T>): Promise<T> {
+  const database = poolOf(db);
   return database.changeAuthorization(workspaceId, () =>
     inTransaction(database, async (tx) => {
       await lockPermissions(tx, workspaceId);
@@ -57,24 +71,4 @@ export function inPermissionTransaction<T>(database: Database, workspaceId: stri
  */
 export async function lockPermissions(tx: Db, workspaceId: string): Promise<void> {
   await tx.prisma.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`workcell:permissions:${workspaceId}`}::text, 0))`;
-}
-
-/**
- * The database as seen from inside `tx`: every statement, Prisma call and nested transaction of a procedure
- * invoked with it runs in `tx` (a nested inTransaction joins it), so a procedure written for the pool can commit or
- * roll back together with its caller's own writes (an automation step and the compare-and-set of the run's cursor).
- * Its `prisma` is the transaction's client: it has no `$transaction`, which only inTransaction calls, and joins.
- */
-export function withinTransaction(database: Database, tx: Db): Database {
-  const joined: Joinable = {
-    [JOINED]: tx,
-    prisma: tx.prisma as Database['prisma'],
-    rows: (query) => tx.rows(query),
-    execute: (query) => tx.execute(query),
-    transaction: (work) => work(tx),
-    ping: (timeoutMs) => database.ping(timeoutMs),
-    changeAuthorization: () => Promise.reject(new Error('an authorization change cannot join another transaction')),
-    close: () => Promise.resolve(),
-  };
-  return joined;
 }

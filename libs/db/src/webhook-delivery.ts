@@ -1,6 +1,6 @@
-import type { Database, Db } from './database.js';
+import type { Db } from './database.js';
 import { Prisma } from './generated/prisma/client.js';
-import { inTransaction } from './transactions.js';
+import { inStatementTransaction, inTransaction } from './transactions.js';
 
 /**
  * The data side of the webhook relay (the outbox publisher). One relay runs at a time across every worker
@@ -31,8 +31,8 @@ export interface UnpublishedEvent {
  * pool client of its own (Database.transaction): the relay runs for every burst of commits, and Prisma's
  * interactive transaction cost the worker most of its CPU at 200 events a second (docs/performance.md).
  */
-export async function withRelayLock<T>(database: Database, work: (tx: Db) => Promise<T>): Promise<T | null> {
-  return database.transaction(async (tx) => {
+export async function withRelayLock<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T | null> {
+  return inStatementTransaction(db, async (tx) => {
     const [row] = await tx.rows<{ locked: boolean }>(Prisma.sql`SELECT pg_try_advisory_xact_lock(hashtextextended('workcell:webhook-relay'::text, 0)) AS locked`);
     return row?.locked ? work(tx) : null;
   });
@@ -234,7 +234,7 @@ type ClaimedRow = {
  * claimed again then; recordAttemptOutcome clears the lease. Spans workspaces: tools/statement-check allows it.
  */
 
-export async function claimDueDeliveries(database: Database, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(database: Db, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
   return inTransaction(database, async (tx) => {
     // First the subscriptions, locked until this transaction ends: another dispatcher skips them meanwhile, and one
     // that held them before has committed, so the next statement's snapshot (taken after these locks) sees its leases.

@@ -1,7 +1,7 @@
 import type { AppConfig } from '@workcell/config';
 import { PERMISSION_KEYS, V1_SCOPES } from '@workcell/credentials';
 import { issueCredential } from './credentials.js';
-import type { Database, Db } from './database.js';
+import type { Db } from './database.js';
 import { inTransaction } from './transactions.js';
 
 /** The built-in role a new workspace's first administrator holds: every permission key (docs/members-and-workspace.md). */
@@ -47,7 +47,7 @@ export interface CreatedWorkspace extends FoundedWorkspace {
  * permissions, contract 5.2). Everything else (members, service accounts, further tokens) is then made through
  * the API with that token.
  */
-export async function createWorkspace(database: Database, config: AppConfig, founding: WorkspaceFounding, tokenExpiresAt: Date | null = null): Promise<CreatedWorkspace> {
+export async function createWorkspace(database: Db, config: AppConfig, founding: WorkspaceFounding, tokenExpiresAt: Date | null = null): Promise<CreatedWorkspace> {
   return inTransaction(database, async (tx) => {
     const founded = await foundWorkspace(tx, config, founding);
     const credential = await issueCredential(tx, config, {

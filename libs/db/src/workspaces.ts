@@ -1,4 +1,4 @@
-import type { Database } from './database.js';
+import type { Db } from './database.js';
 
 export interface WorkspaceRecord {
   readonly id: string;
@@ -11,7 +11,7 @@ export interface WorkspaceRecord {
   readonly updatedAt: Date;
 }
 
-export async function findWorkspace(database: Database, workspaceId: string): Promise<WorkspaceRecord | null> {
+export async function findWorkspace(database: Db, workspaceId: string): Promise<WorkspaceRecord | null> {
   return database.prisma.workspace.findUnique({
     where: { id: workspaceId },
     select: { id: true, name: true, region: true, cell: true, lockedAt: true, revision: true, createdAt: true, updatedAt: true },
@@ -26,7 +26,7 @@ export interface WorkspaceUsage {
 }
 
 /** What the workspace uses now, as the entitlements report it (archived and removed things do not count). */
-export async function workspaceUsage(database: Database, workspaceId: string): Promise<WorkspaceUsage> {
+export async function workspaceUsage(database: Db, workspaceId: string): Promise<WorkspaceUsage> {
   const p = database.prisma;
   const [activeMembers, activeServiceAccounts, activeCredentials, projects] = await Promise.all([
     p.workspaceMember.count({ where: { workspaceId, status: 'active', removedAt: null } }),

@@ -27,7 +27,8 @@ export interface AutomationActionSpec {
   readonly input: z.ZodType;
   /**
    * Applies the step as `op`: the owner's authority, the run as the cause of its events, and `op.database` the step's
-   * transaction (withinTransaction), so the effect commits together with the run's cursor, or not at all.
+   * transaction (a Db that is one: inTransaction joins it), so the effect commits together with the run's cursor, or
+   * not at all.
    */
   readonly run: (op: Operation, input: Record<string, unknown>) => Promise<StepOutcome>;
   /**

@@ -11,7 +11,6 @@ import {
   lockAutomationRun,
   staleAutomationRuns,
   type UnpublishedEvent,
-  withinTransaction,
 } from '@workcell/db';
 import { eventSpec } from '../events/catalog.js';
 import { mayReceiveEvent } from '../events/receivable.js';
@@ -162,7 +161,7 @@ async function applyStep(
     // A delay this job was enqueued to end is over; otherwise the action runs (a delay asks for its wait).
     const elapsedDelay = step.actionId === 'flow.delay' && index === resumedAt - 1;
     // The step acts as the owner, in this transaction, with the run as the cause of its events.
-    const stepOp = operationOf({ ...ctx, database: withinTransaction(ctx.database, tx) }, owner, null, { cause: causeOf(run) });
+    const stepOp = operationOf({ ...ctx, database: tx }, owner, null, { cause: causeOf(run) });
     const outcome = elapsedDelay ? null : await action.run(stepOp, parsed.data as Record<string, unknown>);
     const resumeAt = outcome === null ? null : new Date(now.getTime() + outcome.delaySeconds * 1000);
     if (!(await advanceAutomationRun(tx, workspaceId, runId, index, resumeAt, now))) return 'skipped' as const;

@@ -1,7 +1,6 @@
 import {
   activeLegacyWebhooksOf,
   activeWebhooksOf,
-  type Database,
   disableWebhooks,
   insertPendingDeliveries,
   insertAutomationRunsOnce,
@@ -72,7 +71,7 @@ const DISABLED_BY_REFUSAL: Readonly<Record<string, WebhookDisabledReason>> = {
 type Owner = { readonly ok: true; readonly context: V1AuthContext } | { readonly ok: false; readonly disable: WebhookDisabledReason | null };
 
 /** Each owner credential's authority now, computed exactly as authentication does. */
-async function ownersOf(database: Database, owners: readonly { workspaceId: string; ownerCredentialId: string }[], now: Date): Promise<Map<string, Owner>> {
+async function ownersOf(database: Db, owners: readonly { workspaceId: string; ownerCredentialId: string }[], now: Date): Promise<Map<string, Owner>> {
   const authorities = new Map<string, Owner>();
   for (const { workspaceId, ownerCredentialId } of owners) {
     if (authorities.has(ownerCredentialId)) continue;

@@ -1,4 +1,4 @@
-import { inTransaction, lockDeviceAuthorization, markDeviceAuthorizationRedeemed, recordDevicePoll, withinTransaction } from '@workcell/db';
+import { inTransaction, lockDeviceAuthorization, markDeviceAuthorizationRedeemed, recordDevicePoll } from '@workcell/db';
 import { issuePersonalAccessToken } from '../credentials/create-credential.js';
 import { isDomainError } from '../kernel/errors.js';
 import type { ProcedureContext } from '../kernel/procedure.js';
@@ -45,7 +45,7 @@ export async function redeemDeviceLogin(ctx: ProcedureContext, input: Readonly<R
     }
     await recordDevicePoll(tx, login.id, now, login.pollIntervalSeconds);
     if (login.approvedAt === null || login.userId === null || login.workspaceId === null) return refused('authorization_pending', 'waiting for the person to approve the code');
-    const joined: ProcedureContext = { ...ctx, database: withinTransaction(ctx.database, tx) };
+    const joined: ProcedureContext = { ...ctx, database: tx };
     try {
       const member = await accountMember(joined, login.userId, login.workspaceId);
       const created = await issuePersonalAccessToken(joined, {

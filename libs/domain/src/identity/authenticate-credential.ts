@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseToken, verifierFor, verifiersEqual } from '@workcell/credentials';
-import { type CredentialRecord, type Database, findTokenLookup, hiddenProjectIds, listServiceAccountGrants, loadCredential, recordAuthenticationRefusal, touchCredential } from '@workcell/db';
+import { type CredentialRecord, type Db, findTokenLookup, hiddenProjectIds, listServiceAccountGrants, loadCredential, recordAuthenticationRefusal, touchCredential } from '@workcell/db';
 import type { AuthGrant, Principal, V1AuthContext } from '../kernel/auth-context.js';
 import { definePlatformProcedure, type ProcedureContext } from '../kernel/procedure.js';
 import { isAdministrator } from '../kernel/visibility.js';
@@ -22,7 +22,7 @@ type Authority = { readonly ok: true; readonly context: V1AuthContext } | { read
  * relay (which acts for a subscription's owner) both use it, so a credential can never receive more by webhook
  * than it could read by request.
  */
-export async function authorityOf(database: Database, credential: CredentialRecord, now: Date): Promise<Authority> {
+export async function authorityOf(database: Db, credential: CredentialRecord, now: Date): Promise<Authority> {
   const refuse = (code: V1AuthFailureCode, message: string, reason: string): Authority => ({ ok: false, code, message, reason });
   if (credential.status === 'revoked' || credential.revokedAt !== null) return refuse('credential_revoked', 'the credential has been revoked; create a new one', 'revoked');
   if (credential.status === 'expired' || (credential.expiresAt !== null && credential.expiresAt <= now)) return refuse('credential_expired', 'the credential has expired; create a new one', 'expired');

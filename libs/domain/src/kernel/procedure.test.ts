@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { testConfig } from '@workcell/testing';
-import { type Database, type Db, withinTransaction } from '@workcell/db';
+import type { Database } from '@workcell/db';
 import * as domain from '../index.js';
 import type { V1AuthContext } from './auth-context.js';
 import { defineProcedure, invoke, operationOf, platformEvents, type Procedure, type ProcedureContext } from './procedure.js';
@@ -27,15 +27,16 @@ describe('procedures take their caller from the operation (issue 28)', () => {
     await assert.rejects(invoke(whoAmI, op, { auth: { ...auth, principal: { type: 'member', id: 'someone-else' } } }), (error: { code?: string }) => error.code === 'validation_failed');
   });
 
-  it('op.transaction opens a transaction on the operation’s database, or joins the one it stands for', async () => {
+  it('op.transaction opens a transaction on the operation’s database, or joins the one it is', async () => {
     const opened: string[] = [];
     const pool = { prisma: { $transaction: (work: (tx: unknown) => Promise<unknown>) => (opened.push('opened'), work('new tx')) } } as unknown as Database;
     const op = operationOf({ ...ctx, database: pool }, auth, 'req-1');
-    assert.equal((await op.transaction(async (tx) => tx)).prisma, 'new tx');
+    const tx = await op.transaction(async (opened) => opened);
+    assert.equal(tx.prisma, 'new tx');
     assert.deepEqual(opened, ['opened']);
     // An automation step's operation: its database is the run's transaction, which the step's work joins.
-    const step = { ...op, database: withinTransaction(pool, 'run tx' as unknown as Db) };
-    assert.equal(await step.transaction(async (tx) => tx), 'run tx');
+    const step = operationOf({ ...ctx, database: tx }, auth, null);
+    assert.equal(await step.transaction(async (joined) => joined), tx);
     assert.deepEqual(opened, ['opened'], 'no transaction of its own');
   });
 

@@ -1,12 +1,16 @@
 import type { z } from 'zod';
 import type { AppConfig } from '@workcell/config';
-import { appendOutboxEvent, type Database, type DomainEvent, type EventActor, type EventCause, type HeldIdempotencyKey, inTransaction, type Db } from '@workcell/db';
+import { appendOutboxEvent, type DomainEvent, type EventActor, type EventCause, type HeldIdempotencyKey, inTransaction, type Db } from '@workcell/db';
 import type { V1AuthContext } from './auth-context.js';
 import { DomainError, type FieldIssue } from './errors.js';
 
-/** What every procedure runs with: the data layer, the cell's config and a clock (tests pin it). */
+/**
+ * What every procedure runs with: where its statements run, the cell's config and a clock (tests pin it). `database` is
+ * the pool, or a caller's transaction (an automation step inside its run's, a device login's redemption): the
+ * procedure's own transactions join it (inTransaction), so it commits or rolls back with the caller's writes.
+ */
 export interface ProcedureContext {
-  readonly database: Database;
+  readonly database: Db;
   readonly config: AppConfig;
   readonly now: () => Date;
 }
@@ -48,8 +52,8 @@ export interface Operation extends ProcedureContext, EventSource {
   readonly tokenMemberId?: string | null;
   /**
    * The operation's unit of work: everything `work` does commits together or not at all. It opens a transaction on
-   * the operation's database, or joins the one that database stands for (an automation step inside its run's
-   * transaction: inTransaction), so a procedure never asks which.
+   * the operation's database, or joins the one it is (an automation step inside its run's transaction:
+   * inTransaction), so a procedure never asks which.
    */
   transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>;
 }
