@@ -27,7 +27,7 @@ export {
   updateServiceAccount,
 } from './service-accounts.js';
 export { type GrantAccess, type GrantResourceType, type GrantRow, listServiceAccountGrants, loadResourceGrants, replaceResourceGrants, type ReplaceGrantsResult } from './resource-grants.js';
-export { type CasOutcome, inAuthorizationTransaction, inPermissionTransaction, inTransaction, lockPermissions, type TransactionOptions } from './transactions.js';
+export { type CasOutcome, inAuthorizationTransaction, inPermissionTransaction, inTransaction, isTransaction, lockPermissions, type TransactionOptions } from './transactions.js';
 export {
   countMembersHoldingAll,
   findMember,

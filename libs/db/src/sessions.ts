@@ -82,8 +82,7 @@ export async function signInLinkState(database: Db, tokenHash: Uint8Array<ArrayB
 
 /** Every active membership of the user (a read across workspaces: the person's own list). */
 export async function sessionMemberships(client: Db, userId: string): Promise<SessionMembership[]> {
-  const prisma = 'prisma' in client ? client.prisma : client;
-  const rows = await prisma.workspaceMember.findMany({
+  const rows = await client.prisma.workspaceMember.findMany({
     where: { userId, status: 'active', removedAt: null, workspace: { lockedAt: null } },
     select: { id: true, workspaceId: true, workspace: { select: { name: true } } },
     orderBy: [{ workspaceId: 'asc' }],

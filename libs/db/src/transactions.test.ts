@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createTestDatabase, type TestDatabase, testConfig } from '@workcell/testing';
 import { createDatabase, type Database, type Db } from './database.js';
 import { Prisma } from './generated/prisma/client.js';
-import { inAuthorizationTransaction, inTransaction } from './transactions.js';
+import { inAuthorizationTransaction, inTransaction, isTransaction } from './transactions.js';
 
 /**
  * Opening and joining transactions (transactions.ts): a procedure written for the pool, given a caller's transaction
@@ -42,6 +42,12 @@ describe('inTransaction: opening on the pool, joining a transaction', () => {
     const alone = await write(database, 'pool');
     assert.notEqual(alone.txid, alone.modelTxid, 'on the pool each statement commits by itself');
     await database.execute(Prisma.sql`DELETE FROM joined_writes`);
+  });
+
+  it('tells a transaction from the pool: the pool is none, inTransaction’s and a pool transaction’s Db are', async () => {
+    assert.equal(isTransaction(database), false);
+    assert.equal(await inTransaction(database, async (tx) => isTransaction(tx)), true);
+    assert.equal(await database.transaction(async (tx) => isTransaction(tx)), true);
   });
 
   it('a transaction asked of a transaction is the caller’s: the same transaction id, and its writes roll back with it', async () => {

@@ -13,7 +13,7 @@ export type CasOutcome = 'updated' | 'not_found' | 'version_conflict';
  * Every transaction is opened here (lint forbids `$transaction` elsewhere), so the join cannot be bypassed.
  */
 export function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>, options?: TransactionOptions): Promise<T> {
-  return db[IN_TRANSACTION] ? work(db) : (db as Database).prisma.$transaction((tx) => work(dbOf(tx)), options);
+  return isTransaction(db) ? work(db) : (db as Database).prisma.$transaction((tx) => work(dbOf(tx)), options);
 }
 
 /**
@@ -21,7 +21,12 @@ export function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>, options?:
  * the webhook relay's); like inTransaction it joins a transaction `db` is already.
  */
 export function inStatementTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
-  return db[IN_TRANSACTION] ? work(db) : (db as Database).transaction(work);
+  return isTransaction(db) ? work(db) : (db as Database).transaction(work);
+}
+
+/** Whether `db` is one transaction (inTransaction's, Database.transaction's), not the pool. */
+export function isTransaction(db: Db): boolean {
+  return db[IN_TRANSACTION] === true;
 }
 
 /** The Db of one Prisma interactive transaction: its models, and its raw statements through Prisma's client. */
@@ -31,7 +36,7 @@ function dbOf(tx: Prisma.TransactionClient): Db {
 
 /** The pool an authorization change opens its transaction on (a Db that is no transaction is the Database). */
 function poolOf(db: Db): Database {
-  if (db[IN_TRANSACTION]) throw new Error('an authorization change opens its own transaction on the pool: it cannot join another transaction');
+  if (isTransaction(db)) throw new Error('an authorization change opens its own transaction on the pool: it cannot join another transaction');
   return db as Database;
 }
 

@@ -1,4 +1,4 @@
-import { type Db, findTask, listExists, lockExistingMemberIds, projectExists, type TaskChanges, type TaskGuard, type TaskRecord, updateTaskIfRevision } from '@workcell/db';
+import { type Db, findTask, isTransaction, listExists, lockExistingMemberIds, projectExists, type TaskChanges, type TaskGuard, type TaskRecord, updateTaskIfRevision } from '@workcell/db';
 import { TaskCreate } from '@workcell/registry';
 
 import { requireGrant } from '../kernel/grants.js';
@@ -113,8 +113,8 @@ export async function taskReferenceIssues(client: Db, workspaceId: string, input
   if (input.assigneeIds !== undefined) {
     input.assigneeIds.slice(1).forEach((_, i) => issues.push({ pointer: `/assigneeIds/${i + 1}`, message: 'a task has at most one assignee' }));
     const first = input.assigneeIds[0];
-    if (first !== undefined && 'prisma' in client) throw new Error('an assignee check must run in the transaction that writes the task');
-    if (first !== undefined && !(isUuid(first) && (await lockExistingMemberIds(client as Db, workspaceId, [first.toLowerCase()])).has(first.toLowerCase()))) {
+    if (first !== undefined && !isTransaction(client)) throw new Error('an assignee check must run in the transaction that writes the task');
+    if (first !== undefined && !(isUuid(first) && (await lockExistingMemberIds(client, workspaceId, [first.toLowerCase()])).has(first.toLowerCase()))) {
       issues.push({ pointer: '/assigneeIds/0', message: 'no such member in this workspace' });
     }
   }
