@@ -205,17 +205,7 @@ export async function revokeOwnedCredential(
     const where = { workspaceId: input.workspaceId, id: input.credentialId, ...ownerWhere(input.owner) };
     const { count } = await tx.prisma.credential.updateMany({ where: { AND: [where, notRevokedWhere] }, data: { status: 'revoked', revokedAt: input.now, revision: { increment: 1 } } });
     if (count === 0) return (await tx.prisma.credential.count({ where })) > 0 ? 'unchanged' : 'not_found';
-    const row = await readMeta(tx, input.workspaceId, input.credentialId);
-    await recordAudit(tx, {
-      workspaceId: input.workspaceId,
-      actor: input.actor,
-      action: 'credential.revoked',
-      targetType: 'credential',
-      targetId: row.id,
-      metadata: auditFacts(row),
-      occurredAt: input.now,
-    });
-    await disableWebhooks(tx, { workspaceId: input.workspaceId, selection: { ownerCredentialIds: [row.id] }, reason: 'owner_revoked', actor: input.actor, now: input.now });
+    await recordRevocations(tx, input, [await readMeta(tx, input.workspaceId, input.credentialId)]);
     return 'revoked';
   });
 }
@@ -230,17 +220,18 @@ export async function revokeServiceAccountCredentials(tx: Db, input: { workspace
   const rows = await tx.prisma.credential.findMany({ where, select: META_SELECT, orderBy: { id: 'asc' } });
   if (rows.length === 0) return [];
   await tx.prisma.credential.updateMany({ where: { AND: [where, { id: { in: rows.map((r) => r.id) } }] }, data: { status: 'revoked', revokedAt: input.now, revision: { increment: 1 } } });
-  for (const row of rows) {
-    await recordAudit(tx, {
-      workspaceId: input.workspaceId,
-      actor: input.actor,
-      action: 'credential.revoked',
-      targetType: 'credential',
-      targetId: row.id,
-      metadata: { ...auditFacts(row), reason: input.reason },
-      occurredAt: input.now,
-    });
-  }
-  await disableWebhooks(tx, { workspaceId: input.workspaceId, selection: { ownerCredentialIds: rows.map((r) => r.id) }, reason: 'owner_revoked', actor: input.actor, now: input.now });
+  await recordRevocations(tx, input, rows, { reason: input.reason });
   return rows.map((r) => r.id);
+}
+
+/**
+ * What revoking credentials also writes: one `credential.revoked` audit event each (with `facts` beside the
+ * credential's own), and their webhook subscriptions disabled (`owner_revoked`, never silently dead).
+ */
+async function recordRevocations(tx: Db, input: { workspaceId: string; actor: AuditActor; now: Date }, rows: readonly CredentialMetaRow[], facts: Record<string, unknown> = {}): Promise<void> {
+  const { workspaceId, actor, now } = input;
+  for (const row of rows) {
+    await recordAudit(tx, { workspaceId, actor, action: 'credential.revoked', targetType: 'credential', targetId: row.id, metadata: { ...auditFacts(row), ...facts }, occurredAt: now });
+  }
+  await disableWebhooks(tx, { workspaceId, selection: { ownerCredentialIds: rows.map((r) => r.id) }, reason: 'owner_revoked', actor, now });
 }
