@@ -63,7 +63,8 @@ export async function listTargetEventsPage(client: Db, workspaceId: string, quer
        ORDER BY o.sequence LIMIT ${take})`);
   }
   if (branches.length === 0) return [];
-  const rows = await client.rows<Row>( // ORDER BY names the column of the union, not the text alias of the same name (which would order 10000 before 8199).
+  const rows = await client.rows<Row>(
+    // ORDER BY names the column of the union, not the text alias of the same name (which would order 10000 before 8199).
     Prisma.sql`SELECT e.id::text AS id, e.sequence::text AS sequence, e.aggregate_type, e.event_type, e.payload, e.occurred_at, e.actor_type, e.actor_id::text AS actor_id
       FROM (${Prisma.join(branches, ' UNION ALL ')}) e
      ORDER BY e.sequence LIMIT ${take}`,

@@ -59,7 +59,8 @@ export async function committedEventHead(client: Db, workspaceId: string): Promi
  */
 export async function listOutboxWindow(client: Db, workspaceId: string, window: { after: bigint; upTo: bigint; eventTypes: readonly string[]; take: number; viewer: Viewer }): Promise<ChangeRecord[]> {
   if (window.eventTypes.length === 0 || window.upTo <= window.after) return [];
-  const rows = await client.rows<WindowRow>( // ORDER BY names the column, not the text alias of the same name (which would order 10000 before 8199).
+  const rows = await client.rows<WindowRow>(
+    // ORDER BY names the column, not the text alias of the same name (which would order 10000 before 8199).
     Prisma.sql`SELECT o.id::text AS id, o.sequence::text AS sequence, aggregate_type, aggregate_id::text AS aggregate_id, event_type, payload, occurred_at
       FROM outbox_events o
      WHERE o.workspace_id = ${workspaceId}::uuid AND o.sequence > ${window.after.toString()}::bigint AND o.sequence <= ${window.upTo.toString()}::bigint

@@ -207,7 +207,8 @@ export async function writeCustomFieldValueSet(
 ): Promise<CustomFieldValueSetRecord | null> {
   const set = JSON.stringify(change.set);
   const remove = [...change.remove];
-  const [row] = await tx.rows<{ values: Record<string, unknown>; revision: number }>( // A stored set is at revision 2 or later: revision 1 names "never written", which only the insert can match.
+  const [row] = await tx.rows<{ values: Record<string, unknown>; revision: number }>(
+    // A stored set is at revision 2 or later: revision 1 names "never written", which only the insert can match.
     Prisma.sql`WITH updated AS (
         UPDATE custom_field_value_sets
           SET field_values = (field_values || ${set}::jsonb) - ${remove}::text[], revision = revision + 1, updated_at = now()

@@ -52,7 +52,8 @@ export async function lockUnpublishedEvents(tx: Db, take: number): Promise<Unpub
     caused_by_definition_id: string | null;
     automation_depth: number;
     trace_context: string | null;
-  }>( // ORDER BY names the columns, not their text aliases of the same names (text would order 10 before 9).
+  }>(
+    // ORDER BY names the columns, not their text aliases of the same names (text would order 10 before 9).
     Prisma.sql`SELECT o.workspace_id::text AS workspace_id, o.id::text AS id, o.sequence::text AS sequence, aggregate_type, aggregate_id::text AS aggregate_id, event_type, payload, occurred_at,
         caused_by_definition_id::text AS caused_by_definition_id, automation_depth, trace_context
       FROM outbox_events o WHERE published_at IS NULL
