@@ -1,6 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { AppConfig } from '@workcell/config';
-import { type Database, runAsAuthorizationChange, type Db } from './database.js';
+import { type Database, type Db, IN_TRANSACTION, runAsAuthorizationChange } from './database.js';
 import { type Prisma, PrismaClient } from './generated/prisma/client.js';
 import { createManagedPool } from './pool.js';
 
@@ -43,7 +43,8 @@ export async function measureQueryCost(config: AppConfig, work: (database: Datab
   const database: Database = {
     ...statementsOf(prisma),
     prisma,
-    transaction: (work) => prisma.$transaction((tx) => work(statementsOf(tx))),
+    // A transaction's Db carries the mark, so what runs inside it joins it (inTransaction) instead of opening one.
+    transaction: (work) => prisma.$transaction((tx) => work({ ...statementsOf(tx), [IN_TRANSACTION]: true })),
     ping: async () => undefined,
     changeAuthorization: (workspaceId, change) => runAsAuthorizationChange(workspaceId, change),
     close: async () => undefined,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createTestDatabase, type TestDatabase, testConfig } from '@workcell/testing';
 import { createDatabase, type Database, type Db } from './database.js';
 import { Prisma } from './generated/prisma/client.js';
+import { measureQueryCost } from './query-cost.js';
 import { inAuthorizationTransaction, inTransaction, isTransaction } from './transactions.js';
 
 /**
@@ -48,6 +49,12 @@ describe('inTransaction: opening on the pool, joining a transaction', () => {
     assert.equal(isTransaction(database), false);
     assert.equal(await inTransaction(database, async (tx) => isTransaction(tx)), true);
     assert.equal(await database.transaction(async (tx) => isTransaction(tx)), true);
+  });
+
+  it('the query-cost Database’s transaction is one too: work inside it joins it', async () => {
+    let joined = false;
+    await measureQueryCost(testConfig({ DATABASE_URL: db.url }), (costed) => costed.transaction((tx) => inTransaction(tx, async (inner) => void (joined = inner === tx))));
+    assert.equal(joined, true);
   });
 
   it('a transaction asked of a transaction is the caller’s: the same transaction id, and its writes roll back with it', async () => {
