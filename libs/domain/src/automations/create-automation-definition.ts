@@ -3,6 +3,7 @@ import { insertAutomationDefinition } from '@workcell/db';
 import { AutomationDefinitionCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { assertFlow, automationDefinitionEventView, type AutomationDefinitionView, type AutomationStep, type AutomationTrigger, versionedAutomationDefinition } from './view.js';
 
@@ -22,14 +23,7 @@ export const createAutomationDefinition = defineProcedure('createAutomationDefin
     await assertFlow(tx, auth, trigger, steps);
     const row = await insertAutomationDefinition(tx, auth.workspaceId, { name: input.name, description: input.description ?? null, trigger, steps });
     const result = versionedAutomationDefinition(row);
-    await op.emit(tx, {
-      aggregateType: 'automation_definition',
-      aggregateId: row.id,
-      eventType: 'automation_definition.created',
-      payload: { automationDefinition: automationDefinitionEventView(row), requestId },
-      occurredAt: now,
-      result,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'automation_definition', id: row.id, action: 'created', view: automationDefinitionEventView(row), at: now, result }));
     return result;
   });
 });

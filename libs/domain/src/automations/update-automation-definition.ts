@@ -5,6 +5,7 @@ import { givenAttributes } from '../kernel/attributes.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import {
   assertFlow,
@@ -47,13 +48,7 @@ export const updateAutomationDefinition = defineProcedure('updateAutomationDefin
     });
     if (outcome !== 'updated') throw casFailure(outcome, 'automation definition');
     const row = await findAutomationDefinitionOr404(tx, auth, id);
-    await op.emit(tx, {
-      aggregateType: 'automation_definition',
-      aggregateId: id,
-      eventType: 'automation_definition.updated',
-      payload: { automationDefinition: automationDefinitionEventView(row), changed, requestId },
-      occurredAt: now,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'automation_definition', id, action: 'updated', view: automationDefinitionEventView(row), changed, at: now }));
     return versionedAutomationDefinition(row);
   });
 });

@@ -5,6 +5,7 @@ import { isUuid } from '../kernel/ids.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 import { validationError } from '../roles/permission-model.js';
 
 import { type CallNoteView, versionedCallNote } from './view.js';
@@ -33,14 +34,7 @@ export const createCallNote = defineProcedure('createCallNote', createCallNoteIn
       occurredAt: input.occurredAt === undefined ? now : new Date(input.occurredAt),
     });
     const result = versionedCallNote(row);
-    await op.emit(tx, {
-      aggregateType: 'call_note',
-      aggregateId: row.id,
-      eventType: 'call_note.created',
-      payload: { callNote: { ...result.resource }, requestId },
-      occurredAt: now,
-      result,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'call_note', id: row.id, action: 'created', view: { ...result.resource }, at: now, result }));
     return result;
   });
 });

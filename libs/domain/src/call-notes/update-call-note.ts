@@ -6,6 +6,7 @@ import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { type CallNoteView, versionedCallNote } from './view.js';
 
@@ -32,13 +33,7 @@ export const updateCallNote = defineProcedure('updateCallNote', updateCallNoteIn
     const row = await findCallNote(tx, workspaceId, id);
     if (!row) throw new DomainError('not_found', 'call note not found');
     const result = versionedCallNote(row);
-    await op.emit(tx, {
-      aggregateType: 'call_note',
-      aggregateId: id,
-      eventType: 'call_note.updated',
-      payload: { callNote: { ...result.resource }, changed: Object.keys(change), requestId },
-      occurredAt: now,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'call_note', id, action: 'updated', view: { ...result.resource }, changed: Object.keys(change), at: now }));
     return result;
   });
 });

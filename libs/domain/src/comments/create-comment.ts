@@ -5,6 +5,7 @@ import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTargetScope, resolveTarget, targetTypeInput } from '../kernel/targets.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 import { COMMENT_BODY_MAX, type CommentView, versionedComment } from './view.js';
 
 export const createCommentInput = z.object({ targetType: targetTypeInput, targetId: z.string().max(64), body: z.string().min(1).max(COMMENT_BODY_MAX) }).strict();
@@ -27,14 +28,7 @@ export const createComment = defineProcedure('createComment', createCommentInput
     const target = await resolveTarget(tx, auth, { type: input.targetType, id: input.targetId }, { project: 'write', reference: { pointer: '/targetId', live: true } });
     const row = await insertComment(tx, workspaceId, { targetType: target.kind, targetId: target.id, author: auth.principal, body: input.body });
     const result = versionedComment(row);
-    await op.emit(tx, {
-      aggregateType: 'comment',
-      aggregateId: row.id,
-      eventType: 'comment.created',
-      payload: { comment: { ...result.resource }, requestId },
-      occurredAt: now,
-      result,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'comment', id: row.id, action: 'created', view: { ...result.resource }, at: now, result }));
     return result;
   });
 });

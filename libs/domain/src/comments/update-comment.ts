@@ -3,6 +3,7 @@ import { findComment, updateCommentBody } from '@workcell/db';
 
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 import { COMMENT_BODY_MAX, commentNotFound, type CommentView, requireAuthor, versionedComment, writeComment } from './view.js';
 
 export const updateCommentInput = z.object({ id: z.string().max(64), body: z.string().min(1).max(COMMENT_BODY_MAX) }).strict();
@@ -21,13 +22,7 @@ export const updateComment = defineProcedure('updateComment', updateCommentInput
     const row = await findComment(tx, workspaceId, existing.id);
     if (!row) throw commentNotFound();
     const result = versionedComment(row);
-    await op.emit(tx, {
-      aggregateType: 'comment',
-      aggregateId: row.id,
-      eventType: 'comment.updated',
-      payload: { comment: { ...result.resource }, changed: ['body'], requestId },
-      occurredAt: now,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'comment', id: row.id, action: 'updated', view: { ...result.resource }, changed: ['body'], at: now }));
     return result;
   });
 });

@@ -4,6 +4,7 @@ import { ContactGroupCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { assertParent, type ContactGroupView, versionedContactGroup } from './view.js';
 
@@ -26,14 +27,7 @@ export const createContactGroup = defineProcedure('createContactGroup', createCo
     }
     const row = await insertContactGroup(tx, workspaceId, { name: input.name, parentId });
     const result = versionedContactGroup(row);
-    await op.emit(tx, {
-      aggregateType: 'contact_group',
-      aggregateId: row.id,
-      eventType: 'contact_group.created',
-      payload: { contactGroup: { ...result.resource }, requestId },
-      occurredAt: now,
-      result,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'contact_group', id: row.id, action: 'created', view: { ...result.resource }, at: now, result }));
     return result;
   });
 });

@@ -7,6 +7,7 @@ import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { assertParent, type ContactGroupView, versionedContactGroup } from './view.js';
 
@@ -61,13 +62,7 @@ export const updateContactGroup = defineProcedure('updateContactGroup', updateCo
       });
     }
     if (input.name !== undefined || parentId === undefined || parentId === current.parentId) {
-      await op.emit(tx, {
-        aggregateType: 'contact_group',
-        aggregateId: id,
-        eventType: 'contact_group.updated',
-        payload: { contactGroup, changed: Object.keys(change), requestId },
-        occurredAt: now,
-      });
+      await op.emit(tx, resourceEvent(op, { type: 'contact_group', id, action: 'updated', view: contactGroup, changed: Object.keys(change), at: now }));
     }
     return result;
   });

@@ -4,6 +4,7 @@ import { ContactCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { addressOf, assertContactReferences, type ContactView, versionedContact } from './view.js';
 
@@ -31,14 +32,7 @@ export const createContact = defineProcedure('createContact', createContactInput
       contactGroupIds,
     });
     const result = versionedContact(row);
-    await op.emit(tx, {
-      aggregateType: 'contact',
-      aggregateId: row.id,
-      eventType: 'contact.created',
-      payload: { contact: { ...result.resource }, requestId },
-      occurredAt: now,
-      result,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'contact', id: row.id, action: 'created', view: { ...result.resource }, at: now, result }));
     return result;
   });
 });

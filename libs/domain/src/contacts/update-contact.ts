@@ -7,6 +7,7 @@ import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { addressOf, assertContactReferences, type ContactView, versionedContact } from './view.js';
 
@@ -52,13 +53,7 @@ export const updateContact = defineProcedure('updateContact', updateContactInput
     const updated = await findContact(tx, workspaceId, id);
     if (!updated) throw new DomainError('not_found', 'contact not found');
     const result = versionedContact(updated);
-    await op.emit(tx, {
-      aggregateType: 'contact',
-      aggregateId: id,
-      eventType: 'contact.updated',
-      payload: { contact: { ...result.resource }, changed: Object.keys(change), requestId },
-      occurredAt: now,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'contact', id, action: 'updated', view: { ...result.resource }, changed: Object.keys(change), at: now }));
     return result;
   });
 });

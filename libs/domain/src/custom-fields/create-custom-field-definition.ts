@@ -5,6 +5,7 @@ import { DomainError } from '../kernel/errors.js';
 
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 import { assertOptionsFit, type CustomFieldDefinitionView, storedFieldType, storedOptions, targetKinds, versionedCustomFieldDefinition } from './view.js';
 
 export const createCustomFieldDefinitionInput = z.object({ ...CustomFieldDefinitionCreate.shape }).strict();
@@ -30,14 +31,7 @@ export const createCustomFieldDefinition = defineProcedure('createCustomFieldDef
       ]);
     }
     const result = versionedCustomFieldDefinition(row);
-    await op.emit(tx, {
-      aggregateType: 'custom_field_definition',
-      aggregateId: row.id,
-      eventType: 'custom_field_definition.created',
-      payload: { customFieldDefinition: { ...result.resource }, requestId },
-      occurredAt: now,
-      result,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'custom_field_definition', id: row.id, action: 'created', view: { ...result.resource }, at: now, result }));
     return result;
   });
 });

@@ -8,6 +8,7 @@ import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { targetTypeOf } from '../kernel/targets.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 import {
   assertOptionsFit,
   customFieldDefinitionIdOf,
@@ -82,13 +83,7 @@ export const updateCustomFieldDefinition = defineProcedure('updateCustomFieldDef
     if (outcome !== 'updated') throw casFailure(outcome, 'custom field definition');
     const row = await findCustomFieldDefinitionOr404(tx, workspaceId, id);
     const result = versionedCustomFieldDefinition(row);
-    await op.emit(tx, {
-      aggregateType: 'custom_field_definition',
-      aggregateId: id,
-      eventType: 'custom_field_definition.updated',
-      payload: { customFieldDefinition: { ...result.resource }, changed: Object.keys(change), requestId },
-      occurredAt: now,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'custom_field_definition', id, action: 'updated', view: { ...result.resource }, changed: Object.keys(change), at: now }));
     return result;
   });
 });

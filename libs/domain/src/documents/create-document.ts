@@ -4,6 +4,7 @@ import { DocumentCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { assertContentWithinBound, documentEventView, documentTarget, type DocumentView, versionedDocument } from './view.js';
 
@@ -24,14 +25,7 @@ export const createDocument = defineProcedure('createDocument', createDocumentIn
     const target = await documentTarget(tx, auth, input);
     const row = await insertDocument(tx, workspaceId, { title: input.title, format: input.format, content: input.content, target });
     const result = versionedDocument(row);
-    await op.emit(tx, {
-      aggregateType: 'document',
-      aggregateId: row.id,
-      eventType: 'document.created',
-      payload: { document: documentEventView(row), requestId },
-      occurredAt: now,
-      result,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'document', id: row.id, action: 'created', view: documentEventView(row), at: now, result }));
     return result;
   });
 });

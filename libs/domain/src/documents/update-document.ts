@@ -8,6 +8,7 @@ import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 
 import { requireResourceAccess } from '../kernel/visibility.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 import { assertContentWithinBound, documentChanges, documentEventView, documentIdOf, type DocumentView, findDocumentOr404, versionedDocument } from './view.js';
 
 export const updateDocumentInput = z.object({ id: z.string().max(64), ...DocumentUpdate.shape }).strict();
@@ -33,13 +34,7 @@ export const updateDocument = defineProcedure('updateDocument', updateDocumentIn
     const outcome = await updateDocumentIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), change);
     if (outcome !== 'updated') throw casFailure(outcome, 'document');
     const row = await findDocumentOr404(tx, workspaceId, id);
-    await op.emit(tx, {
-      aggregateType: 'document',
-      aggregateId: id,
-      eventType: 'document.updated',
-      payload: { document: documentEventView(row), changed: Object.keys(change), requestId },
-      occurredAt: now,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'document', id, action: 'updated', view: documentEventView(row), changed: Object.keys(change), at: now }));
     return versionedDocument(row);
   });
 });

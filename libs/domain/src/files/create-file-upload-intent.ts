@@ -3,6 +3,7 @@ import { insertFileUpload, newFileIds } from '@workcell/db';
 import { FileUploadIntentCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { capabilityToken, tokenHash } from './capabilities.js';
 import type { StoredUploadIntent } from './intents.js';
@@ -47,7 +48,7 @@ export const createFileUploadIntent = defineProcedure('createFileUploadIntent', 
       status: 'open',
       expiresAt: expiresAt.toISOString(),
     };
-    await op.emit(tx, { aggregateType: 'file', aggregateId: fileId, eventType: 'file.created', payload: { file: { ...fileView(file) }, requestId }, occurredAt: now, result });
+    await op.emit(tx, resourceEvent(op, { type: 'file', id: fileId, action: 'created', view: { ...fileView(file) }, at: now, result }));
     return result;
   });
 });

@@ -5,6 +5,7 @@ import { nothingToChange } from '../kernel/attributes.js';
 import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { fileIdOf, fileNotFound, type FileView, findFileOr404, versionedFile } from './view.js';
 
@@ -26,13 +27,7 @@ export const updateFile = defineProcedure('updateFile', updateFileInput, async (
     if (!(await renameFile(tx, workspaceId, id, name))) throw fileNotFound();
     const row = await findFileOr404(tx, workspaceId, id);
     const result = versionedFile(row);
-    await op.emit(tx, {
-      aggregateType: 'file',
-      aggregateId: id,
-      eventType: 'file.updated',
-      payload: { file: { ...result.resource }, changed: ['name'], requestId },
-      occurredAt: now,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'file', id, action: 'updated', view: { ...result.resource }, changed: ['name'], at: now }));
     return result;
   });
 });

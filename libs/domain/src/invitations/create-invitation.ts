@@ -3,6 +3,7 @@ import { findRolePermissions, insertInvitation, isMemberEmail, lockPermissions, 
 import { InvitationCreate } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { assertAllFound, assertIdList, assertMayGrant, seesPersonalData } from '../roles/permission-model.js';
 import { INVITATION_LIFETIME_MS, invitationEventView, invitationView, type InvitationView } from './view.js';
@@ -48,14 +49,7 @@ export const createInvitation = defineProcedure('createInvitation', createInvita
     const invitedBy = auth.principal.type === 'member' ? { memberId: auth.principal.id } : { serviceAccountId: auth.principal.id };
     const row = await insertInvitation(tx, workspaceId, { email, roleIds, message: input.message ?? null, expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_MS), invitedBy, now });
     const result = invitationView(row, now, seesPersonalData(auth));
-    await op.emit(tx, {
-      aggregateType: 'invitation',
-      aggregateId: row.id,
-      eventType: 'invitation.created',
-      payload: { invitation: invitationEventView(row, now), requestId },
-      occurredAt: now,
-      result,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'invitation', id: row.id, action: 'created', view: invitationEventView(row, now), at: now, result }));
     return result;
   });
 });

@@ -6,6 +6,7 @@ import { requireGrant } from './grants.js';
 import { isUuid } from './ids.js';
 
 import { defineProcedure, type Procedure, type Operation } from './procedure.js';
+import { camelType, resourceEvent } from './resource-events.js';
 import type { Versioned } from './versioned.js';
 import { requireResourceAccess } from './visibility.js';
 
@@ -52,9 +53,6 @@ export function archivable<Row, View>(resource: Archivable<Row, View>): Archivab
 
 const idInput = z.object({ id: z.string().max(64) }).strict();
 
-/** `user_group` → `userGroup`: the events' payload keys. */
-const camel = (type: string): string => type.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-
 const nounOf = (resource: Pick<Archivable<unknown, unknown>, 'type'>): string => resource.type.replace(/_/g, ' ');
 
 async function existing<Row>(resource: Archivable<Row, unknown>, tx: Db, workspaceId: string, id: string): Promise<Row> {
@@ -86,7 +84,7 @@ export function archiveProcedure<Row>(name: string, resource: Archivable<Row, un
     onExisting(resource, op, input, async (tx, id, now) => {
       const workspaceId = op.auth.workspaceId;
       if (await resource.setArchived(tx, workspaceId, id, now)) {
-        const payload = { [`${camel(resource.type)}Id`]: id, archivedAt: now.toISOString(), requestId: op.requestId };
+        const payload = { [`${camelType(resource.type)}Id`]: id, archivedAt: now.toISOString(), requestId: op.requestId };
         await op.emit(tx, { aggregateType: resource.type, aggregateId: id, eventType: `${resource.type}.archived`, payload, occurredAt: now });
       }
       return { archived: true as const };
@@ -104,8 +102,7 @@ export function restoreProcedure<Row, View>(name: string, resource: Archivable<R
       const result = resource.answer(row, op.auth, now);
       if (restored) {
         const view = resource.eventView ? resource.eventView(row, now) : { ...result.resource };
-        const payload = { [camel(resource.type)]: view, requestId: op.requestId } as DomainEvent['payload'];
-        await op.emit(tx, { aggregateType: resource.type, aggregateId: id, eventType: `${resource.type}.restored`, payload, occurredAt: now, result });
+        await op.emit(tx, resourceEvent(op, { type: resource.type, id, action: 'restored', view: view as DomainEvent['payload'], at: now, result }));
       }
       return result;
     }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { insertLegacyWebhook } from '@workcell/db';
 import { defineProcedure } from '../kernel/procedure.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { legacyWebhookAttributes, type LegacyWebhookView, legacyWebhookView, validateTargetUrl } from './view.js';
 
@@ -19,13 +20,7 @@ export const createLegacyWebhook = defineProcedure('createLegacyWebhook', create
   const now = op.now();
   return op.transaction(async (tx) => {
     const row = await insertLegacyWebhook(tx, workspaceId, { url, events });
-    await op.emit(tx, {
-      aggregateType: 'legacy_webhook',
-      aggregateId: row.id,
-      eventType: 'legacy_webhook.created',
-      payload: { legacyWebhook: { id: row.id, events }, requestId },
-      occurredAt: now,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'legacy_webhook', id: row.id, action: 'created', view: { id: row.id, events }, at: now }));
     return legacyWebhookView(row);
   });
 });

@@ -4,6 +4,7 @@ import { ListCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { type ListView, storedListKind, versionedList } from './view.js';
 
@@ -18,7 +19,7 @@ export const createList = defineProcedure('createList', createListInput, async (
   return op.transaction(async (tx) => {
     const row = await insertList(tx, workspaceId, { name: input.name, kind: storedListKind(input.kind), position: input.position ?? 0, color: input.color ?? null });
     const result = versionedList(row);
-    await op.emit(tx, { aggregateType: 'list', aggregateId: row.id, eventType: 'list.created', payload: { list: { ...result.resource }, requestId }, occurredAt: now, result });
+    await op.emit(tx, resourceEvent(op, { type: 'list', id: row.id, action: 'created', view: { ...result.resource }, at: now, result }));
     return result;
   });
 });

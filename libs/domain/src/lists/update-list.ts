@@ -6,6 +6,7 @@ import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { type ListView, versionedList } from './view.js';
 
@@ -32,13 +33,7 @@ export const updateList = defineProcedure('updateList', updateListInput, async (
     const row = await findList(tx, workspaceId, id);
     if (!row) throw new DomainError('not_found', 'list not found');
     const result = versionedList(row);
-    await op.emit(tx, {
-      aggregateType: 'list',
-      aggregateId: id,
-      eventType: 'list.updated',
-      payload: { list: { ...result.resource }, changed: Object.keys(change), requestId },
-      occurredAt: now,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'list', id, action: 'updated', view: { ...result.resource }, changed: Object.keys(change), at: now }));
     return result;
   });
 });

@@ -4,6 +4,7 @@ import { ProductGroupCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { assertProductGroupReference, type ProductGroupView, versionedProductGroup } from './view.js';
 
@@ -26,14 +27,7 @@ export const createProductGroup = defineProcedure('createProductGroup', createPr
     }
     const row = await insertProductGroup(tx, workspaceId, { name: input.name, parentId });
     const result = versionedProductGroup(row);
-    await op.emit(tx, {
-      aggregateType: 'product_group',
-      aggregateId: row.id,
-      eventType: 'product_group.created',
-      payload: { productGroup: { ...result.resource }, requestId },
-      occurredAt: now,
-      result,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'product_group', id: row.id, action: 'created', view: { ...result.resource }, at: now, result }));
     return result;
   });
 });

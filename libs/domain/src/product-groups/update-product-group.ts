@@ -6,6 +6,7 @@ import { DomainError } from '../kernel/errors.js';
 import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 import { validationError } from '../roles/permission-model.js';
 
 import { assertProductGroupReference, findProductGroupOr404, productGroupIdOf, type ProductGroupView, versionedProductGroup } from './view.js';
@@ -61,13 +62,7 @@ export const updateProductGroup = defineProcedure('updateProductGroup', updatePr
       });
     }
     if (input.name !== undefined || !moved) {
-      await op.emit(tx, {
-        aggregateType: 'product_group',
-        aggregateId: id,
-        eventType: 'product_group.updated',
-        payload: { productGroup, changed: Object.keys(change), requestId },
-        occurredAt: now,
-      });
+      await op.emit(tx, resourceEvent(op, { type: 'product_group', id, action: 'updated', view: productGroup, changed: Object.keys(change), at: now }));
     }
     return result;
   });

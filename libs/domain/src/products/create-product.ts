@@ -4,6 +4,7 @@ import { ProductCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { assertFinanceWrite, productChanges, productEventView, type ProductView, versionedProduct } from './view.js';
 
@@ -24,14 +25,7 @@ export const createProduct = defineProcedure('createProduct', createProductInput
     const values = await productChanges(tx, auth, input);
     const row = await insertProduct(tx, workspaceId, { ...values, name: input.name, unit: input.unit });
     const result = versionedProduct(row, auth);
-    await op.emit(tx, {
-      aggregateType: 'product',
-      aggregateId: row.id,
-      eventType: 'product.created',
-      payload: { product: productEventView(row), requestId },
-      occurredAt: now,
-      result,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'product', id: row.id, action: 'created', view: productEventView(row), at: now, result }));
     return result;
   });
 });

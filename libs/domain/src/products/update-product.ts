@@ -6,6 +6,7 @@ import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { assertFinanceWrite, findProductOr404, productChanges, productEventView, productIdOf, type ProductView, versionedProduct } from './view.js';
 
@@ -30,13 +31,7 @@ export const updateProduct = defineProcedure('updateProduct', updateProductInput
     const outcome = await updateProductIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), change);
     if (outcome !== 'updated') throw casFailure(outcome, 'product');
     const row = await findProductOr404(tx, workspaceId, id);
-    await op.emit(tx, {
-      aggregateType: 'product',
-      aggregateId: id,
-      eventType: 'product.updated',
-      payload: { product: productEventView(row), changed: Object.keys(change).filter((k) => k !== 'purchasePrice'), requestId },
-      occurredAt: now,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'product', id, action: 'updated', view: productEventView(row), changed: Object.keys(change).filter((k) => k !== 'purchasePrice'), at: now }));
     return versionedProduct(row, auth);
   });
 });

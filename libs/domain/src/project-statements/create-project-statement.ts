@@ -6,6 +6,7 @@ import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 
 import { requireProjectAccess } from '../kernel/visibility.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 import { assertFinanceWrite, type ProjectStatementView, resolveStatement, statementEventView, versionedStatement } from './view.js';
 
 export const createProjectStatementInput = z.object({ ...ProjectStatementCreate.shape }).strict();
@@ -28,14 +29,7 @@ export const createProjectStatement = defineProcedure('createProjectStatement', 
     await requireProjectAccess(tx, auth, projectId, 'write', 'project', '/projectId');
     const row = await insertProjectStatement(tx, workspaceId, projectId, values);
     const result = versionedStatement(row, auth);
-    await op.emit(tx, {
-      aggregateType: 'project_statement',
-      aggregateId: row.id,
-      eventType: 'project_statement.created',
-      payload: { projectStatement: { ...statementEventView(row) }, requestId },
-      occurredAt: now,
-      result,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'project_statement', id: row.id, action: 'created', view: { ...statementEventView(row) }, at: now, result }));
     return result;
   });
 });

@@ -5,6 +5,7 @@ import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { assertFinanceWrite, findWritableStatement, namedAttributes, type ProjectStatementView, resolveStatement, statementEventView, statementIdOf, versionedStatement } from './view.js';
 
@@ -30,13 +31,7 @@ export const updateProjectStatement = defineProcedure('updateProjectStatement', 
     if (outcome !== 'updated') throw casFailure(outcome, 'project statement');
     const row = (await findProjectStatement(tx, workspaceId, id, true))!;
     const changed = namedAttributes(input);
-    await op.emit(tx, {
-      aggregateType: 'project_statement',
-      aggregateId: id,
-      eventType: 'project_statement.updated',
-      payload: { projectStatement: { ...statementEventView(row) }, changed, requestId },
-      occurredAt: now,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'project_statement', id, action: 'updated', view: { ...statementEventView(row) }, changed, at: now }));
     return versionedStatement(row, auth);
   });
 });

@@ -4,6 +4,7 @@ import { ProjectTemplateCreate } from '@workcell/registry';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { blueprintRecords, templateEventPayload, type ProjectTemplateView, versionedProjectTemplate } from './view.js';
 
@@ -18,14 +19,7 @@ export const createProjectTemplate = defineProcedure('createProjectTemplate', cr
   return op.transaction(async (tx) => {
     const row = await insertProjectTemplate(tx, workspaceId, { name: input.name, description: input.description ?? null, taskBlueprints: blueprintRecords(input.taskBlueprints ?? []) }, now);
     const result = versionedProjectTemplate(row);
-    await op.emit(tx, {
-      aggregateType: 'project_template',
-      aggregateId: row.id,
-      eventType: 'project_template.created',
-      payload: { projectTemplate: templateEventPayload(result.resource), requestId },
-      occurredAt: now,
-      result,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'project_template', id: row.id, action: 'created', view: templateEventPayload(result.resource), at: now, result }));
     return result;
   });
 });

@@ -3,6 +3,7 @@ import { insertProject } from '@workcell/db';
 import { ProjectCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { assertProjectReferences, projectChanges, type ProjectView, projectView } from './view.js';
 
@@ -20,14 +21,7 @@ export const createProject = defineProcedure('createProject', createProjectInput
     const changes = projectChanges(attributes);
     const row = await insertProject(tx, workspaceId, { ...changes, name: attributes.name, tagIds: changes.tagIds ?? [] }, now);
     const view = projectView(row);
-    await op.emit(tx, {
-      aggregateType: 'project',
-      aggregateId: row.id,
-      eventType: 'project.created',
-      payload: { project: { ...view }, requestId },
-      occurredAt: now,
-      result: view,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'project', id: row.id, action: 'created', view: { ...view }, at: now, result: view }));
     return view;
   });
 });

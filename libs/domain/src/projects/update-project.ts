@@ -7,6 +7,7 @@ import { expectedRevisionInput, ifMatchFailure } from '../kernel/if-match.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import { requireProjectAccess } from '../kernel/visibility.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { assertProjectReferences, projectChanges, type ProjectView, projectView } from './view.js';
 
@@ -32,13 +33,7 @@ export const updateProject = defineProcedure('updateProject', updateProjectInput
     const outcome = await updateProjectIfRevision(tx, workspaceId, id, expectedRevision, changes, now);
     if (outcome !== 'updated') throw ifMatchFailure(outcome, 'project', 'is archived; restore it before changing it');
     const view = projectView((await findProject(tx, workspaceId, id))!);
-    await op.emit(tx, {
-      aggregateType: 'project',
-      aggregateId: id,
-      eventType: 'project.updated',
-      payload: { project: { ...view }, changed: Object.keys(attributes), requestId },
-      occurredAt: now,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'project', id, action: 'updated', view: { ...view }, changed: Object.keys(attributes), at: now }));
     return view;
   });
 });

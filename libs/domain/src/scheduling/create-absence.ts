@@ -5,6 +5,7 @@ import { requireTypeGrant } from '../kernel/grants.js';
 
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 import { absenceValues, type AbsenceView, absenceView, versionedAbsence } from './absence-view.js';
 import { resolveSubject } from './subject.js';
 
@@ -27,14 +28,7 @@ export const createAbsence = defineProcedure('createAbsence', createAbsenceInput
     const values = await absenceValues(tx, workspaceId, subject, null, memberId === undefined ? { ...fields, status: undefined } : fields, memberId === undefined ? 'requested' : 'approved');
     const row = await insertAbsence(tx, workspaceId, subject.memberId, values);
     const result = versionedAbsence(row);
-    await op.emit(tx, {
-      aggregateType: 'absence',
-      aggregateId: row.id,
-      eventType: 'absence.created',
-      payload: { absence: absenceView(row), requestId },
-      occurredAt: now,
-      result,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'absence', id: row.id, action: 'created', view: absenceView(row), at: now, result }));
     return result;
   });
 });

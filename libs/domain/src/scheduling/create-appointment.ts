@@ -5,6 +5,7 @@ import { requireTypeGrant } from '../kernel/grants.js';
 
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 import { appointmentValues, type AppointmentView, redactedAppointmentView, versionedAppointment } from './appointment-view.js';
 import { resolveSubject } from './subject.js';
 
@@ -26,14 +27,7 @@ export const createAppointment = defineProcedure('createAppointment', createAppo
     const values = await appointmentValues(tx, workspaceId, null, fields);
     const row = await insertAppointment(tx, workspaceId, subject.memberId, values);
     const result = versionedAppointment(subject, row);
-    await op.emit(tx, {
-      aggregateType: 'appointment',
-      aggregateId: row.id,
-      eventType: 'appointment.created',
-      payload: { appointment: redactedAppointmentView(row), requestId },
-      occurredAt: now,
-      result,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'appointment', id: row.id, action: 'created', view: redactedAppointmentView(row), at: now, result }));
     return result;
   });
 });

@@ -7,6 +7,7 @@ import { requireGrant } from '../kernel/grants.js';
 
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 import { absenceValues, type AbsenceView, absenceView, assertOwnChangeable, findAbsenceOr404, versionedAbsence } from './absence-view.js';
 import { resolveSubject } from './subject.js';
 
@@ -33,13 +34,7 @@ export const updateAbsence = defineProcedure('updateAbsence', updateAbsenceInput
     const outcome = await updateAbsenceIfRevision(tx, workspaceId, subject.memberId, current.id, expectedRevision(expectedVersion), values);
     if (outcome !== 'updated') throw casFailure(outcome, 'absence');
     const row = await findAbsenceOr404(tx, workspaceId, subject, current.id);
-    await op.emit(tx, {
-      aggregateType: 'absence',
-      aggregateId: row.id,
-      eventType: 'absence.updated',
-      payload: { absence: absenceView(row), changed, requestId },
-      occurredAt: now,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'absence', id: row.id, action: 'updated', view: absenceView(row), changed, at: now }));
     return versionedAbsence(row);
   });
 });

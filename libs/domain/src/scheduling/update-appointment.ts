@@ -7,6 +7,7 @@ import { requireGrant } from '../kernel/grants.js';
 
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 import { appointmentValues, type AppointmentView, assertChangeable, findAppointmentOr404, redactedAppointmentView, versionedAppointment } from './appointment-view.js';
 import { resolveSubject } from './subject.js';
 
@@ -33,13 +34,7 @@ export const updateAppointment = defineProcedure('updateAppointment', updateAppo
     const outcome = await updateAppointmentIfRevision(tx, workspaceId, subject.memberId, current.id, expectedRevision(expectedVersion), values);
     if (outcome !== 'updated') throw casFailure(outcome, 'appointment');
     const row = await findAppointmentOr404(tx, workspaceId, subject, current.id);
-    await op.emit(tx, {
-      aggregateType: 'appointment',
-      aggregateId: row.id,
-      eventType: 'appointment.updated',
-      payload: { appointment: redactedAppointmentView(row), changed, requestId },
-      occurredAt: now,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'appointment', id: row.id, action: 'updated', view: redactedAppointmentView(row), changed, at: now }));
     return versionedAppointment(subject, row);
   });
 });

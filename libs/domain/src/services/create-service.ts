@@ -4,6 +4,7 @@ import { ServiceCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { type ServiceView, versionedService } from './view.js';
 
@@ -18,14 +19,7 @@ export const createService = defineProcedure('createService', createServiceInput
   return op.transaction(async (tx) => {
     const row = await insertService(tx, workspaceId, { name: input.name, description: input.description ?? null, billable: input.billable ?? true, defaultRate: input.defaultRate ?? null });
     const result = versionedService(row);
-    await op.emit(tx, {
-      aggregateType: 'service',
-      aggregateId: row.id,
-      eventType: 'service.created',
-      payload: { service: { ...result.resource }, requestId },
-      occurredAt: now,
-      result,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'service', id: row.id, action: 'created', view: { ...result.resource }, at: now, result }));
     return result;
   });
 });

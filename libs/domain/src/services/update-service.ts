@@ -5,6 +5,7 @@ import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { findServiceOr404, serviceIdOf, type ServiceView, versionedService } from './view.js';
 
@@ -32,13 +33,7 @@ export const updateService = defineProcedure('updateService', updateServiceInput
     if (outcome !== 'updated') throw casFailure(outcome, 'service');
     const result = versionedService((await findService(tx, workspaceId, id))!);
     const changed = Object.keys(ServiceCreate.shape).filter((k) => input[k as keyof typeof ServiceCreate.shape] !== undefined);
-    await op.emit(tx, {
-      aggregateType: 'service',
-      aggregateId: id,
-      eventType: 'service.updated',
-      payload: { service: { ...result.resource }, changed, requestId },
-      occurredAt: now,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'service', id, action: 'updated', view: { ...result.resource }, changed, at: now }));
     return result;
   });
 });

@@ -4,6 +4,7 @@ import { TagCreate } from '@workcell/registry';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { type TagView, versionedTag } from './view.js';
 
@@ -18,7 +19,7 @@ export const createTag = defineProcedure('createTag', createTagInput, async (op,
   return op.transaction(async (tx) => {
     const row = await insertTag(tx, workspaceId, { name: input.name, color: input.color ?? null });
     const result = versionedTag(row);
-    await op.emit(tx, { aggregateType: 'tag', aggregateId: row.id, eventType: 'tag.created', payload: { tag: { ...result.resource }, requestId }, occurredAt: now, result });
+    await op.emit(tx, resourceEvent(op, { type: 'tag', id: row.id, action: 'created', view: { ...result.resource }, at: now, result }));
     return result;
   });
 });

@@ -6,6 +6,7 @@ import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { type TagView, versionedTag } from './view.js';
 
@@ -31,13 +32,7 @@ export const updateTag = defineProcedure('updateTag', updateTagInput, async (op,
     const row = await findTag(tx, workspaceId, id);
     if (!row) throw new DomainError('not_found', 'tag not found');
     const result = versionedTag(row);
-    await op.emit(tx, {
-      aggregateType: 'tag',
-      aggregateId: id,
-      eventType: 'tag.updated',
-      payload: { tag: { ...result.resource }, changed: Object.keys(change), requestId },
-      occurredAt: now,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'tag', id, action: 'updated', view: { ...result.resource }, changed: Object.keys(change), at: now }));
     return result;
   });
 });

@@ -6,6 +6,7 @@ import { requireProjectAccess, viewerOf } from '../kernel/visibility.js';
 import { isUuid } from '../kernel/ids.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { validationError } from '../roles/permission-model.js';
 import { assertSchedule, cursorFrom } from './rule.js';
@@ -40,14 +41,7 @@ export const createTaskRecurrence = defineProcedure('createTaskRecurrence', crea
     const state = !external && next === null ? 'ended' : (input.status ?? 'active');
     const row = await insertTaskRecurrence(tx, workspaceId, taskId, { rule: input.rule, startsOn: new Date(`${input.startsOn}T00:00:00Z`), timezone: input.timeZone, state, nextOccurrenceAt: next });
     const result = versionedTaskRecurrence(row);
-    await op.emit(tx, {
-      aggregateType: 'task_recurrence',
-      aggregateId: row.id,
-      eventType: 'task_recurrence.created',
-      payload: { taskRecurrence: taskRecurrenceEventView(row), requestId },
-      occurredAt: now,
-      result,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'task_recurrence', id: row.id, action: 'created', view: taskRecurrenceEventView(row), at: now, result }));
     return result;
   });
 });

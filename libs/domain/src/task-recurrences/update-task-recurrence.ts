@@ -6,6 +6,7 @@ import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { assertSchedule, cursorFrom, type Schedule } from './rule.js';
 import { assertLive, findTaskRecurrenceOr404, findWritableTaskRecurrence, scheduleOf, taskRecurrenceEventView, taskRecurrenceIdOf, type TaskRecurrenceView, versionedTaskRecurrence } from './view.js';
@@ -51,13 +52,7 @@ export const updateTaskRecurrence = defineProcedure('updateTaskRecurrence', upda
     if (outcome !== 'updated') throw casFailure(outcome, 'task recurrence');
     const row = await findTaskRecurrenceOr404(tx, auth, id);
     const changed = Object.keys(given).filter((k) => given[k as keyof typeof given] !== undefined);
-    await op.emit(tx, {
-      aggregateType: 'task_recurrence',
-      aggregateId: id,
-      eventType: 'task_recurrence.updated',
-      payload: { taskRecurrence: taskRecurrenceEventView(row), changed, requestId },
-      occurredAt: now,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'task_recurrence', id, action: 'updated', view: taskRecurrenceEventView(row), changed, at: now }));
     return versionedTaskRecurrence(row);
   });
 });

@@ -8,6 +8,7 @@ import { requireMember } from '../credentials/access.js';
 import { holdsBilling, timeEntryEventView, type TimeEntryView, timeEntryView } from '../time-entries/view.js';
 import { taskIdOf, taskNotFound } from './view.js';
 import { requireProjectAccess, viewerOf } from '../kernel/visibility.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 export const startTaskTimerInput = z.object({ id: z.string().max(64), ...TaskTimerStart.shape }).strict();
 
@@ -51,14 +52,7 @@ export const startTaskTimer = defineProcedure('startTaskTimer', startTaskTimerIn
       occurredAt: now,
     });
     const result = timeEntryView(entry, holdsBilling(auth), now);
-    await op.emit(tx, {
-      aggregateType: 'time_entry',
-      aggregateId: entry.id,
-      eventType: 'time_entry.created',
-      payload: { timeEntry: { ...timeEntryEventView(entry, now) }, requestId },
-      occurredAt: now,
-      result,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'time_entry', id: entry.id, action: 'created', view: { ...timeEntryEventView(entry, now) }, at: now, result }));
     return result;
   });
 });

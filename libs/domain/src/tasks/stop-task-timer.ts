@@ -7,6 +7,7 @@ import { requireMember } from '../credentials/access.js';
 import { holdsBilling, timeEntryEventView, type TimeEntryView, timeEntryView } from '../time-entries/view.js';
 import { taskIdOf, taskNotFound } from './view.js';
 import { viewerOf } from '../kernel/visibility.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 export const stopTaskTimerInput = z.object({ id: z.string().max(64) }).strict();
 
@@ -34,14 +35,10 @@ export const stopTaskTimer = defineProcedure('stopTaskTimer', stopTaskTimerInput
       occurredAt: now,
     });
     const result = timeEntryView(entry, holdsBilling(auth), now);
-    await op.emit(tx, {
-      aggregateType: 'time_entry',
-      aggregateId: entry.id,
-      eventType: 'time_entry.updated',
-      payload: { timeEntry: { ...timeEntryEventView(entry, now) }, changed: ['endedAt', 'durationSeconds'], requestId },
-      occurredAt: now,
-      result,
-    });
+    await op.emit(
+      tx,
+      resourceEvent(op, { type: 'time_entry', id: entry.id, action: 'updated', view: { ...timeEntryEventView(entry, now) }, changed: ['endedAt', 'durationSeconds'], at: now, result }),
+    );
     return result;
   });
 });

@@ -5,6 +5,7 @@ import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { holdsBilling, resolveTimeEntry, timeEntryEventView, type TimeEntryView, versionedTimeEntry } from './view.js';
 
@@ -25,14 +26,7 @@ export const createTimeEntry = defineProcedure('createTimeEntry', createTimeEntr
     const row = await insertTimeEntry(tx, workspaceId, values, now);
     if (!row) throw new DomainError('timer_already_running', 'the member already has a running timer; stop it first');
     const result = versionedTimeEntry(row, holdsBilling(auth), now);
-    await op.emit(tx, {
-      aggregateType: 'time_entry',
-      aggregateId: row.id,
-      eventType: 'time_entry.created',
-      payload: { timeEntry: { ...timeEntryEventView(row, now) }, requestId },
-      occurredAt: now,
-      result,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'time_entry', id: row.id, action: 'created', view: { ...timeEntryEventView(row, now) }, at: now, result }));
     return result;
   });
 });

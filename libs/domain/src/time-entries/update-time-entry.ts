@@ -7,6 +7,7 @@ import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
 
 import { requireResourceAccess } from '../kernel/visibility.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 import { findTimeEntryOr404, holdsBilling, resolveTimeEntry, timeEntryIdOf, timeEntryEventView, type TimeEntryView, versionedTimeEntry } from './view.js';
 
 export const updateTimeEntryInput = z.object({ id: z.string().max(64), ...TimeEntryUpdate.shape }).strict();
@@ -31,13 +32,7 @@ export const updateTimeEntry = defineProcedure('updateTimeEntry', updateTimeEntr
     if (outcome !== 'updated') throw casFailure(outcome, 'time entry');
     const row = (await findTimeEntry(tx, workspaceId, id))!;
     const changed = Object.keys(timeEntryAttributesOf(input));
-    await op.emit(tx, {
-      aggregateType: 'time_entry',
-      aggregateId: id,
-      eventType: 'time_entry.updated',
-      payload: { timeEntry: { ...timeEntryEventView(row, now) }, changed, requestId },
-      occurredAt: now,
-    });
+    await op.emit(tx, resourceEvent(op, { type: 'time_entry', id, action: 'updated', view: { ...timeEntryEventView(row, now) }, changed, at: now }));
     return versionedTimeEntry(row, holdsBilling(auth), now);
   });
 });
