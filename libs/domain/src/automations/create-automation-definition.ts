@@ -15,7 +15,7 @@ export const createAutomationDefinitionInput = z.object({ ...AutomationDefinitio
  * `automation_definition.created` in the same transaction, which also completes a held idempotency key.
  */
 export const createAutomationDefinition = defineProcedure('createAutomationDefinition', createAutomationDefinitionInput, async (op, input): Promise<Versioned<AutomationDefinitionView>> => {
-  const { auth, requestId } = op;
+  const { auth } = op;
   const trigger = input.trigger as AutomationTrigger;
   const steps = input.steps as AutomationStep[];
   const now = op.now();

@@ -29,7 +29,7 @@ export const updateAutomationDefinitionInput = z.object({ id: z.string().max(64)
  * definition is 409 until restored. Writes `automation_definition.updated` in the same transaction.
  */
 export const updateAutomationDefinition = defineProcedure('updateAutomationDefinition', updateAutomationDefinitionInput, async (op, input): Promise<Versioned<AutomationDefinitionView>> => {
-  const { auth, requestId } = op;
+  const { auth } = op;
   const id = automationIdOf(input.id, automationDefinitionNotFound);
   const given = { name: input.name, description: input.description, trigger: input.trigger, steps: input.steps };
   const changed = givenAttributes(given);

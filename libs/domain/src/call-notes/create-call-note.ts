@@ -19,7 +19,7 @@ export const createCallNoteInput = z.object({ ...CallNoteCreate.shape }).strict(
  */
 export const createCallNote = defineProcedure('createCallNote', createCallNoteInput, async (op, input): Promise<Versioned<CallNoteView>> => {
   requireTypeGrant(op.auth, 'call_note', 'write', 'call notes');
-  const { auth, requestId } = op;
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   const now = op.now();
   return op.transaction(async (tx) => {

@@ -19,7 +19,7 @@ export const updateCallNoteInput = z.object({ id: z.string().max(64), ...CallNot
  */
 export const updateCallNote = defineProcedure('updateCallNote', updateCallNoteInput, async (op, input): Promise<Versioned<CallNoteView>> => {
   requireGrant(op.auth, 'call_note', input.id, 'write', 'call note');
-  const { auth, requestId } = op;
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw new DomainError('not_found', 'call note not found');
   const id = input.id.toLowerCase();

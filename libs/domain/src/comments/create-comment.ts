@@ -19,7 +19,7 @@ export const createCommentInput = z.object({ targetType: targetTypeInput, target
  * transaction.
  */
 export const createComment = defineProcedure('createComment', createCommentInput, async (op, input): Promise<Versioned<CommentView>> => {
-  const { auth, requestId } = op;
+  const { auth } = op;
   requireTargetScope(auth, input.targetType);
   requireTypeGrant(auth, 'comment', 'write', 'comments');
   const workspaceId = auth.workspaceId;

@@ -14,7 +14,7 @@ export const updateCommentInput = z.object({ id: z.string().max(64), body: z.str
  * wins. Writes `comment.updated` in the same transaction.
  */
 export const updateComment = defineProcedure('updateComment', updateCommentInput, async (op, input): Promise<Versioned<CommentView>> => {
-  const { auth, requestId } = op;
+  const { auth } = op;
   return writeComment(op, auth, input.id, async (tx, existing, now) => {
     requireAuthor(auth, existing);
     const { workspaceId } = auth;

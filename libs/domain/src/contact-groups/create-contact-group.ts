@@ -16,7 +16,7 @@ export const createContactGroupInput = z.object({ ...ContactGroupCreate.shape })
  */
 export const createContactGroup = defineProcedure('createContactGroup', createContactGroupInput, async (op, input): Promise<Versioned<ContactGroupView>> => {
   requireTypeGrant(op.auth, 'contact_group', 'write', 'contact groups');
-  const { auth, requestId } = op;
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   const now = op.now();
   return op.transaction(async (tx) => {

@@ -16,7 +16,7 @@ export const createContactInput = z.object({ ...ContactCreate.shape }).strict();
  */
 export const createContact = defineProcedure('createContact', createContactInput, async (op, input): Promise<Versioned<ContactView>> => {
   requireTypeGrant(op.auth, 'contact', 'write', 'contacts');
-  const { auth, requestId } = op;
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   const now = op.now();
   return op.transaction(async (tx) => {

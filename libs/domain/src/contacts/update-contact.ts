@@ -21,7 +21,7 @@ export const updateContactInput = z.object({ id: z.string().max(64), ...ContactU
  */
 export const updateContact = defineProcedure('updateContact', updateContactInput, async (op, input): Promise<Versioned<ContactView>> => {
   requireGrant(op.auth, 'contact', input.id, 'write', 'contact');
-  const { auth, requestId } = op;
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw new DomainError('not_found', 'contact not found');
   const id = input.id.toLowerCase();

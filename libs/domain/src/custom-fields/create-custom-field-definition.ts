@@ -16,7 +16,7 @@ export const createCustomFieldDefinitionInput = z.object({ ...CustomFieldDefinit
  * Writes `custom_field_definition.created` in the same transaction, which also completes a held idempotency key.
  */
 export const createCustomFieldDefinition = defineProcedure('createCustomFieldDefinition', createCustomFieldDefinitionInput, async (op, input): Promise<Versioned<CustomFieldDefinitionView>> => {
-  const { auth, requestId } = op;
+  const { auth } = op;
   const fieldType = storedFieldType(input.fieldType);
   const targetTypes = targetKinds(input.targetTypes);
   const options = storedOptions(input.options ?? []);

@@ -32,7 +32,7 @@ export const updateCustomFieldDefinitionInput = z.object({ id: z.string().max(64
  * (the changed attribute names and the definition) in the same transaction.
  */
 export const updateCustomFieldDefinition = defineProcedure('updateCustomFieldDefinition', updateCustomFieldDefinitionInput, async (op, input): Promise<Versioned<CustomFieldDefinitionView>> => {
-  const { auth, requestId } = op;
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   const id = customFieldDefinitionIdOf(input.id);
   const targetTypes = input.targetTypes === undefined ? undefined : targetKinds(input.targetTypes);

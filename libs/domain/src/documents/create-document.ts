@@ -16,7 +16,7 @@ export const createDocumentInput = z.object({ ...DocumentCreate.shape }).strict(
  * `document.created` (without the content) in the same transaction, which also completes a held idempotency key.
  */
 export const createDocument = defineProcedure('createDocument', createDocumentInput, async (op, input): Promise<Versioned<DocumentView>> => {
-  const { auth, requestId } = op;
+  const { auth } = op;
   requireTypeGrant(auth, 'document', 'write', 'documents');
   assertContentWithinBound(input);
   const workspaceId = auth.workspaceId;

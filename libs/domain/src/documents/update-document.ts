@@ -21,7 +21,7 @@ export const updateDocumentInput = z.object({ id: z.string().max(64), ...Documen
  * document without its content) in the same transaction.
  */
 export const updateDocument = defineProcedure('updateDocument', updateDocumentInput, async (op, input): Promise<Versioned<DocumentView>> => {
-  const { auth, requestId } = op;
+  const { auth } = op;
   requireGrant(auth, 'document', input.id, 'write', 'document');
   const workspaceId = auth.workspaceId;
   const id = documentIdOf(input.id);

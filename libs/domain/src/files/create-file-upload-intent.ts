@@ -18,7 +18,7 @@ export const createFileUploadIntentInput = z.object({ ...FileUploadIntentCreate.
  * idempotency key with the stored intent, so a replay answers the same URL.
  */
 export const createFileUploadIntent = defineProcedure('createFileUploadIntent', createFileUploadIntentInput, async (op, input): Promise<StoredUploadIntent> => {
-  const { auth, requestId } = op;
+  const { auth } = op;
   requireTypeGrant(auth, 'file', 'write', 'files');
   const workspaceId = auth.workspaceId;
   const now = op.now();

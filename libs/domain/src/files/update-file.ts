@@ -16,7 +16,7 @@ export const updateFileInput = z.object({ id: z.string().max(64), ...FileUpdate.
  * no precondition: the last writer wins. Writes `file.updated` in the same transaction.
  */
 export const updateFile = defineProcedure('updateFile', updateFileInput, async (op, input): Promise<Versioned<FileView>> => {
-  const { auth, requestId } = op;
+  const { auth } = op;
   requireGrant(auth, 'file', input.id, 'write', 'file');
   const workspaceId = auth.workspaceId;
   const id = fileIdOf(input.id);

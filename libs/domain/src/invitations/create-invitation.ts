@@ -20,7 +20,7 @@ export const createInvitationInput = z.object({ ...InvitationCreate.shape }).str
  * is written in the same transaction, which completes a held idempotency key; the worker sends the e-mail from it.
  */
 export const createInvitation = defineProcedure('createInvitation', createInvitationInput, async (op, input): Promise<InvitationView> => {
-  const { auth, requestId } = op;
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   assertIdList(input.roleIds, '/roleIds', 'role');
   const roleIds = input.roleIds.map((r) => r.toLowerCase());

@@ -13,7 +13,7 @@ export const createLegacyWebhookInput = z.object({ ...legacyWebhookAttributes })
  * change feed is readable more widely than the subscriptions.
  */
 export const createLegacyWebhook = defineProcedure('createLegacyWebhook', createLegacyWebhookInput, async (op, input): Promise<LegacyWebhookView> => {
-  const { auth, requestId } = op;
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   const url = validateTargetUrl(input.url, op.config);
   const events = [...new Set(input.events ?? [])];

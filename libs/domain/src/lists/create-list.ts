@@ -13,7 +13,7 @@ export const createListInput = z.object({ ...ListCreate.shape }).strict();
 /** `POST /v1/lists`: a new list (revision 1). Writes `list.created` in the same transaction. */
 export const createList = defineProcedure('createList', createListInput, async (op, input): Promise<Versioned<ListView>> => {
   requireTypeGrant(op.auth, 'list', 'write', 'lists');
-  const { auth, requestId } = op;
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   const now = op.now();
   return op.transaction(async (tx) => {

@@ -18,7 +18,7 @@ export const updateListInput = z.object({ id: z.string().max(64), ...ListUpdate.
  */
 export const updateList = defineProcedure('updateList', updateListInput, async (op, input): Promise<Versioned<ListView>> => {
   requireGrant(op.auth, 'list', input.id, 'write', 'list');
-  const { auth, requestId } = op;
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw new DomainError('not_found', 'list not found');
   const id = input.id.toLowerCase();

@@ -15,7 +15,7 @@ export const createProductGroupInput = z.object({ ...ProductGroupCreate.shape })
  * (400 /parentId otherwise). Writes `product_group.created` in the same transaction.
  */
 export const createProductGroup = defineProcedure('createProductGroup', createProductGroupInput, async (op, input): Promise<Versioned<ProductGroupView>> => {
-  const { auth, requestId } = op;
+  const { auth } = op;
   requireTypeGrant(auth, 'product_group', 'write', 'product groups');
   const workspaceId = auth.workspaceId;
   const now = op.now();

@@ -16,7 +16,7 @@ export const createProductInput = z.object({ ...ProductCreate.shape }).strict();
  * Writes `product.created` (without purchasePrice) in the same transaction.
  */
 export const createProduct = defineProcedure('createProduct', createProductInput, async (op, input): Promise<Versioned<ProductView>> => {
-  const { auth, requestId } = op;
+  const { auth } = op;
   requireTypeGrant(auth, 'product', 'write', 'products');
   assertFinanceWrite(auth, input);
   const workspaceId = auth.workspaceId;

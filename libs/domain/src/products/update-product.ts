@@ -18,7 +18,7 @@ export const updateProductInput = z.object({ id: z.string().max(64), ...ProductU
  * `product.updated` (the changed attribute names and the product, both without purchasePrice) in the same transaction.
  */
 export const updateProduct = defineProcedure('updateProduct', updateProductInput, async (op, input): Promise<Versioned<ProductView>> => {
-  const { auth, requestId } = op;
+  const { auth } = op;
   requireGrant(auth, 'product', input.id, 'write', 'product');
   const workspaceId = auth.workspaceId;
   const id = productIdOf(input.id);

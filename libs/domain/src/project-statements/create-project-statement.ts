@@ -20,7 +20,7 @@ export const createProjectStatementInput = z.object({ ...ProjectStatementCreate.
 export const createProjectStatement = defineProcedure('createProjectStatement', createProjectStatementInput, async (op, input): Promise<Versioned<ProjectStatementView>> => {
   requireTypeGrant(op.auth, 'project_statement', 'write', 'project statements');
   assertFinanceWrite(op.auth, null, input);
-  const { auth, requestId } = op;
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   const now = op.now();
   return op.transaction(async (tx) => {

@@ -19,7 +19,7 @@ export const updateProjectStatementInput = z.object({ id: z.string().max(64), ..
  */
 export const updateProjectStatement = defineProcedure('updateProjectStatement', updateProjectStatementInput, async (op, input): Promise<Versioned<ProjectStatementView>> => {
   requireGrant(op.auth, 'project_statement', input.id, 'write', 'project statement');
-  const { auth, requestId } = op;
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   const id = statementIdOf(input.id);
   const now = op.now();

@@ -13,7 +13,7 @@ export const createProjectTemplateInput = z.object({ ...ProjectTemplateCreate.sh
 /** `POST /v1/project-templates`: a new template (revision 1). Writes `project_template.created` in the same transaction. */
 export const createProjectTemplate = defineProcedure('createProjectTemplate', createProjectTemplateInput, async (op, input): Promise<Versioned<ProjectTemplateView>> => {
   requireTypeGrant(op.auth, 'project_template', 'write', 'project templates');
-  const { auth, requestId } = op;
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   const now = op.now();
   return op.transaction(async (tx) => {

@@ -12,7 +12,7 @@ export const createProjectInput = z.object({ ...ProjectCreate.shape }).strict();
 /** `POST /v1/projects`: a new active project (revision 1); writes `project.created` in the same transaction. */
 export const createProject = defineProcedure('createProject', createProjectInput, async (op, input): Promise<ProjectView> => {
   requireTypeGrant(op.auth, 'project', 'write', 'projects');
-  const { auth, requestId } = op;
+  const { auth } = op;
   const attributes = input;
   const workspaceId = auth.workspaceId;
   const now = op.now();

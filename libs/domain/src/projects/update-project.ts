@@ -19,7 +19,7 @@ export const updateProjectInput = z.object({ id: z.string().max(64), expectedRev
  */
 export const updateProject = defineProcedure('updateProject', updateProjectInput, async (op, input): Promise<ProjectView> => {
   requireGrant(op.auth, 'project', input.id, 'write', 'project');
-  const { auth, requestId } = op;
+  const { auth } = op;
   const { id: rawId, expectedRevision, ...attributes } = input;
   const workspaceId = auth.workspaceId;
   if (!isUuid(rawId)) throw new DomainError('not_found', 'project not found');

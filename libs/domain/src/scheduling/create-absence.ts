@@ -18,7 +18,7 @@ export const createAbsenceInput = z.object({ memberId: z.string().max(64).option
  * `absence.created` in the same transaction, which completes a held idempotency key.
  */
 export const createAbsence = defineProcedure('createAbsence', createAbsenceInput, async (op, input): Promise<Versioned<AbsenceView>> => {
-  const { auth, requestId } = op;
+  const { auth } = op;
   const { memberId, ...fields } = input;
   const workspaceId = auth.workspaceId;
   const subject = await resolveSubject(op.database, auth, memberId);

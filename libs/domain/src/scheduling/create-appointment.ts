@@ -17,7 +17,7 @@ export const createAppointmentInput = z.object({ memberId: z.string().max(64).op
  * `appointment.created` (a private one redacted) in the same transaction, which completes a held idempotency key.
  */
 export const createAppointment = defineProcedure('createAppointment', createAppointmentInput, async (op, input): Promise<Versioned<AppointmentView>> => {
-  const { auth, requestId } = op;
+  const { auth } = op;
   const { memberId, ...fields } = input;
   const workspaceId = auth.workspaceId;
   const subject = await resolveSubject(op.database, auth, memberId);

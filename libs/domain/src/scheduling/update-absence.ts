@@ -3,13 +3,12 @@ import { updateAbsenceIfRevision } from '@workcell/db';
 import { MemberAbsenceUpdate } from '@workcell/registry';
 import { givenAttributes } from '../kernel/attributes.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
-import { requireGrant } from '../kernel/grants.js';
 
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { resourceEvent } from '../kernel/resource-events.js';
-import { absenceValues, type AbsenceView, absenceView, assertOwnChangeable, findAbsenceOr404, versionedAbsence } from './absence-view.js';
-import { resolveSubject } from './subject.js';
+import { absenceValues, type AbsenceView, absenceView, findAbsenceOr404, versionedAbsence } from './absence-view.js';
+import { absenceEntry, onCalendarEntry } from './calendar-entry.js';
 
 export const updateAbsenceInput = z.object({ memberId: z.string().max(64).optional(), id: z.string().max(64), ...MemberAbsenceUpdate.shape }).strict();
 
@@ -19,17 +18,11 @@ export const updateAbsenceInput = z.object({ memberId: z.string().max(64).option
  * not overlap another requested or approved absence (409 `conflict`). Writes `absence.updated`.
  */
 export const updateAbsence = defineProcedure('updateAbsence', updateAbsenceInput, async (op, input): Promise<Versioned<AbsenceView>> => {
-  const { auth, requestId } = op;
-  const { memberId, id, expectedVersion, ...fields } = input;
-  const workspaceId = auth.workspaceId;
+  // The path's ids name the entry (onCalendarEntry); the rest are the attributes to change.
+  const { memberId: _memberId, id: _id, expectedVersion, ...fields } = input;
   const changed = givenAttributes(fields);
-  const subject = await resolveSubject(op.database, auth, memberId);
-  const now = op.now();
-  return op.transaction(async (tx) => {
-    const current = await findAbsenceOr404(tx, workspaceId, subject, id);
-    // After the lookup: another member's absence is 404 on this calendar whatever a grant says of it.
-    requireGrant(auth, 'absence', current.id, 'write', 'absence');
-    assertOwnChangeable(memberId !== undefined, current);
+  return onCalendarEntry(op, absenceEntry, input, async (tx, subject, current, now) => {
+    const workspaceId = op.auth.workspaceId;
     const values = await absenceValues(tx, workspaceId, subject, current, fields, current.status);
     const outcome = await updateAbsenceIfRevision(tx, workspaceId, subject.memberId, current.id, expectedRevision(expectedVersion), values);
     if (outcome !== 'updated') throw casFailure(outcome, 'absence');

@@ -3,13 +3,12 @@ import { updateAppointmentIfRevision } from '@workcell/db';
 import { AppointmentUpdate } from '@workcell/registry';
 import { givenAttributes } from '../kernel/attributes.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
-import { requireGrant } from '../kernel/grants.js';
 
 import { defineProcedure } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { resourceEvent } from '../kernel/resource-events.js';
-import { appointmentValues, type AppointmentView, assertChangeable, findAppointmentOr404, redactedAppointmentView, versionedAppointment } from './appointment-view.js';
-import { resolveSubject } from './subject.js';
+import { appointmentValues, type AppointmentView, findAppointmentOr404, redactedAppointmentView, versionedAppointment } from './appointment-view.js';
+import { appointmentEntry, onCalendarEntry } from './calendar-entry.js';
 
 export const updateAppointmentInput = z.object({ memberId: z.string().max(64).optional(), id: z.string().max(64), ...AppointmentUpdate.shape }).strict();
 
@@ -19,17 +18,11 @@ export const updateAppointmentInput = z.object({ memberId: z.string().max(64).op
  * (a new endsAt against the stored startsAt). Writes `appointment.updated` (the changed attribute names).
  */
 export const updateAppointment = defineProcedure('updateAppointment', updateAppointmentInput, async (op, input): Promise<Versioned<AppointmentView>> => {
-  const { auth, requestId } = op;
-  const { memberId, id, expectedVersion, ...fields } = input;
-  const workspaceId = auth.workspaceId;
+  // The path's ids name the entry (onCalendarEntry); the rest are the attributes to change.
+  const { memberId: _memberId, id: _id, expectedVersion, ...fields } = input;
   const changed = givenAttributes(fields);
-  const subject = await resolveSubject(op.database, auth, memberId);
-  const now = op.now();
-  return op.transaction(async (tx) => {
-    const current = await findAppointmentOr404(tx, workspaceId, subject, id);
-    // After the lookup: another member's appointment is 404 on this calendar whatever a grant says of it.
-    requireGrant(auth, 'appointment', current.id, 'write', 'appointment');
-    assertChangeable(subject, current);
+  return onCalendarEntry(op, appointmentEntry, input, async (tx, subject, current, now) => {
+    const workspaceId = op.auth.workspaceId;
     const values = await appointmentValues(tx, workspaceId, current, fields);
     const outcome = await updateAppointmentIfRevision(tx, workspaceId, subject.memberId, current.id, expectedRevision(expectedVersion), values);
     if (outcome !== 'updated') throw casFailure(outcome, 'appointment');

@@ -13,7 +13,7 @@ export const createServiceInput = z.object({ ...ServiceCreate.shape }).strict();
 /** `POST /v1/services`: a new service (billable unless told otherwise, revision 1). Writes `service.created`. */
 export const createService = defineProcedure('createService', createServiceInput, async (op, input): Promise<Versioned<ServiceView>> => {
   requireTypeGrant(op.auth, 'service', 'write', 'services');
-  const { auth, requestId } = op;
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   const now = op.now();
   return op.transaction(async (tx) => {

@@ -17,7 +17,7 @@ export const updateServiceInput = z.object({ id: z.string().max(64), ...ServiceU
  */
 export const updateService = defineProcedure('updateService', updateServiceInput, async (op, input): Promise<Versioned<ServiceView>> => {
   requireGrant(op.auth, 'service', input.id, 'write', 'service');
-  const { auth, requestId } = op;
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   const id = serviceIdOf(input.id);
   const now = op.now();

@@ -13,7 +13,7 @@ export const createTagInput = z.object({ ...TagCreate.shape }).strict();
 /** `POST /v1/tags`: a new tag (revision 1). Writes `tag.created` in the same transaction. */
 export const createTag = defineProcedure('createTag', createTagInput, async (op, input): Promise<Versioned<TagView>> => {
   requireTypeGrant(op.auth, 'tag', 'write', 'tags');
-  const { auth, requestId } = op;
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   const now = op.now();
   return op.transaction(async (tx) => {

@@ -18,7 +18,7 @@ export const updateTagInput = z.object({ id: z.string().max(64), ...TagUpdate.sh
  */
 export const updateTag = defineProcedure('updateTag', updateTagInput, async (op, input): Promise<Versioned<TagView>> => {
   requireGrant(op.auth, 'tag', input.id, 'write', 'tag');
-  const { auth, requestId } = op;
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   if (!isUuid(input.id)) throw new DomainError('not_found', 'tag not found');
   const id = input.id.toLowerCase();

@@ -23,7 +23,7 @@ export const createTaskRecurrenceInput = z.object({ ...TaskRecurrenceCreate.shap
  * completes a held idempotency key.
  */
 export const createTaskRecurrence = defineProcedure('createTaskRecurrence', createTaskRecurrenceInput, async (op, input): Promise<Versioned<TaskRecurrenceView>> => {
-  const { auth, requestId } = op;
+  const { auth } = op;
   requireTypeGrant(auth, 'task', 'write', 'tasks');
   const schedule = { rule: input.rule, startsOn: input.startsOn, timeZone: input.timeZone };
   assertSchedule(schedule);

@@ -22,7 +22,7 @@ export const updateTaskRecurrenceInput = z.object({ id: z.string().max(64), ...T
  * An archived series is 409 until restored. Writes `task_recurrence.updated` in the same transaction.
  */
 export const updateTaskRecurrence = defineProcedure('updateTaskRecurrence', updateTaskRecurrenceInput, async (op, input): Promise<Versioned<TaskRecurrenceView>> => {
-  const { auth, requestId } = op;
+  const { auth } = op;
   requireTypeGrant(auth, 'task', 'write', 'tasks');
   const workspaceId = auth.workspaceId;
   const id = taskRecurrenceIdOf(input.id);

@@ -18,7 +18,7 @@ export const createTimeEntryInput = z.object({ ...TimeEntryCreate.shape }).stric
  */
 export const createTimeEntry = defineProcedure('createTimeEntry', createTimeEntryInput, async (op, input): Promise<Versioned<TimeEntryView>> => {
   requireTypeGrant(op.auth, 'time_entry', 'write', 'time entries');
-  const { auth, requestId } = op;
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   const now = op.now();
   return op.transaction(async (tx) => {

@@ -19,7 +19,7 @@ export const updateTimeEntryInput = z.object({ id: z.string().max(64), ...TimeEn
  */
 export const updateTimeEntry = defineProcedure('updateTimeEntry', updateTimeEntryInput, async (op, input): Promise<Versioned<TimeEntryView>> => {
   requireGrant(op.auth, 'time_entry', input.id, 'write', 'time entry');
-  const { auth, requestId } = op;
+  const { auth } = op;
   const workspaceId = auth.workspaceId;
   const id = timeEntryIdOf(input.id);
   const now = op.now();
