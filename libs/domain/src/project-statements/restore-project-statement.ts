@@ -3,6 +3,7 @@ import { findProjectStatement, setProjectStatementArchived } from '@workcell/db'
 import { defineProcedure } from '../kernel/procedure.js';
 import { requireGrant } from '../kernel/grants.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { resourceEvent } from '../kernel/resource-events.js';
 
 import { assertFinanceWrite, findWritableStatement, type ProjectStatementView, statementEventView, statementIdOf, versionedStatement } from './view.js';
 
@@ -14,7 +15,7 @@ export const restoreProjectStatementInput = z.object({ id: z.string().max(64) })
  * `project_statement.restored` (without purchasePrice) in the same transaction as the change.
  */
 export const restoreProjectStatement = defineProcedure('restoreProjectStatement', restoreProjectStatementInput, async (op, { id: rawId }): Promise<Versioned<ProjectStatementView>> => {
-  const { auth, requestId } = op;
+  const { auth } = op;
   requireGrant(auth, 'project_statement', rawId, 'write', 'project statement');
   const workspaceId = auth.workspaceId;
   const id = statementIdOf(rawId);
@@ -25,14 +26,7 @@ export const restoreProjectStatement = defineProcedure('restoreProjectStatement'
     const row = (await findProjectStatement(tx, workspaceId, id, true))!;
     const result = versionedStatement(row, auth);
     if (restored) {
-      await op.emit(tx, {
-        aggregateType: 'project_statement',
-        aggregateId: id,
-        eventType: 'project_statement.restored',
-        payload: { projectStatement: { ...statementEventView(row) }, requestId },
-        occurredAt: now,
-        result,
-      });
+      await op.emit(tx, resourceEvent(op, { type: 'project_statement', id: id, action: 'restored', view: { ...statementEventView(row) }, at: now, result: result }));
     }
     return result;
   });

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { archiveRole, findRole, inPermissionTransaction, recordAudit, roleUsage } from '@workcell/db';
+import { archiveRole, inPermissionTransaction, recordAudit, roleUsage } from '@workcell/db';
 import { actorOf } from '../identity/actor.js';
-import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 
-import { builtInRole } from './update-role.js';
+import { findCustomRole, roleIdOf, roleNotFound } from './custom-role.js';
 
 export const deleteRoleInput = z.object({ id: z.string().max(64) }).strict();
 
@@ -17,18 +16,15 @@ export const deleteRoleInput = z.object({ id: z.string().max(64) }).strict();
 export const deleteRole = defineProcedure('deleteRole', deleteRoleInput, async (op, input): Promise<{ archived: true }> => {
   const { auth } = op;
   const workspaceId = auth.workspaceId;
-  if (!isUuid(input.id)) throw new DomainError('not_found', 'role not found');
-  const id = input.id.toLowerCase();
+  const id = roleIdOf(input.id);
   const now = op.now();
   return inPermissionTransaction(op.database, workspaceId, async (tx) => {
-    const role = await findRole(tx, workspaceId, id);
-    if (!role) throw new DomainError('not_found', 'role not found');
-    if (role.isSystem) throw builtInRole();
+    const role = await findCustomRole(tx, workspaceId, id);
     const usage = await roleUsage(tx, workspaceId, id, now);
     if (usage.members > 0 || usage.pendingInvitations > 0) {
       throw new DomainError('role_in_use', `the role is still assigned to ${usage.members} member(s) and offered by ${usage.pendingInvitations} pending invitation(s); unassign it first`, [], usage);
     }
-    if (!(await archiveRole(tx, workspaceId, id, now))) throw new DomainError('not_found', 'role not found');
+    if (!(await archiveRole(tx, workspaceId, id, now))) throw roleNotFound();
     await recordAudit(tx, {
       workspaceId,
       actor: actorOf(auth, op.requestId),

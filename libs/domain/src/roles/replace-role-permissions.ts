@@ -3,12 +3,10 @@ import { findRole, inPermissionTransaction, recordAudit, updateRoleIfRevision } 
 import { RolePermissionsReplace } from '@workcell/registry';
 import { actorOf } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
-import { isUuid } from '../kernel/ids.js';
-import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { assertAdministrable, assertMayGrant, assertPermissionKeys, countAdministrators } from './permission-model.js';
 
-import { builtInRole } from './update-role.js';
+import { findCustomRole, roleIdOf, roleNotFound } from './custom-role.js';
 import { type RoleView, roleView } from './view.js';
 
 export const replaceRolePermissionsInput = z.object({ id: z.string().max(64), ...RolePermissionsReplace.shape }).strict();
@@ -23,14 +21,11 @@ export const replaceRolePermissionsInput = z.object({ id: z.string().max(64), ..
 export const replaceRolePermissions = defineProcedure('replaceRolePermissions', replaceRolePermissionsInput, async (op, input): Promise<RoleView> => {
   const { auth } = op;
   const workspaceId = auth.workspaceId;
-  if (!isUuid(input.id)) throw new DomainError('not_found', 'role not found');
-  const id = input.id.toLowerCase();
+  const id = roleIdOf(input.id);
   assertPermissionKeys(input.permissions);
   const now = op.now();
   return inPermissionTransaction(op.database, workspaceId, async (tx) => {
-    const role = await findRole(tx, workspaceId, id);
-    if (!role) throw new DomainError('not_found', 'role not found');
-    if (role.isSystem) throw builtInRole();
+    const role = await findCustomRole(tx, workspaceId, id);
     const current = new Set(role.permissions);
     const wanted = new Set(input.permissions);
     await assertMayGrant(
@@ -52,7 +47,7 @@ export const replaceRolePermissions = defineProcedure('replaceRolePermissions', 
       occurredAt: now,
     });
     const updated = await findRole(tx, workspaceId, id);
-    if (!updated) throw new DomainError('not_found', 'role not found');
+    if (!updated) throw roleNotFound();
     return roleView(updated);
   });
 });
