@@ -3,7 +3,7 @@ import { findTask, type Db } from '@workcell/db';
 import { TaskCreate, TaskUpdate } from '@workcell/registry';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import type { FieldIssue } from '../kernel/errors.js';
-import { invoke, type Operation } from '../kernel/procedure.js';
+import { invoke, type Operation, type Procedure } from '../kernel/procedure.js';
 import { findVisibleTarget, TARGETS, type TargetType } from '../kernel/targets.js';
 import { createComment } from '../comments/create-comment.js';
 import { COMMENT_BODY_MAX } from '../comments/view.js';
@@ -50,6 +50,14 @@ const TaskUpdateInput = z.strictObject({ taskId: z.uuid(), ...TaskUpdate.shape }
 const CommentInput = z.strictObject({ targetType: z.enum(['contacts', 'projects', 'tasks']), targetId: z.uuid(), body: z.string().min(1).max(COMMENT_BODY_MAX) });
 const DelayInput = z.strictObject({ seconds: z.number().int().min(1).max(MAX_DELAY_SECONDS) });
 
+/** An action that is one procedure, invoked with the step's input as its own (validated by it). */
+const invoking =
+  (procedure: Procedure<z.ZodType, unknown>) =>
+  async (op: Operation, input: unknown): Promise<null> => {
+    await invoke(procedure, op, input);
+    return null;
+  };
+
 /**
  * The action catalog (GET /v1/automation-actions): each action calls the same domain procedure as the API, with the
  * definition owner's authority as it is at run time, so an automation can do nothing its owner could not.
@@ -62,10 +70,7 @@ export const AUTOMATION_ACTIONS: readonly AutomationActionSpec[] = [
     category: 'tasks',
     requiredScopes: ['tasks:write'],
     input: TaskCreate,
-    run: async (op, input) => {
-      await invoke(createTask, op, input);
-      return null;
-    },
+    run: invoking(createTask),
     referenceIssues: (tx, auth, input) => taskReferenceIssues(tx, auth.workspaceId, input as TaskAttributes),
   },
   {
@@ -95,10 +100,7 @@ export const AUTOMATION_ACTIONS: readonly AutomationActionSpec[] = [
     category: 'comments',
     requiredScopes: ['comments:write'],
     input: CommentInput,
-    run: async (op, input) => {
-      await invoke(createComment, op, input);
-      return null;
-    },
+    run: invoking(createComment),
     referenceIssues: async (tx, auth, input) => {
       const { targetType, targetId } = input as { targetType: string; targetId: string };
       // A templated target type leaves the kind of the id unknown until the run.

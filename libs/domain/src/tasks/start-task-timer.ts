@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import { findRunningTimer, findTask, insertRunningTimer } from '@workcell/db';
+import { findRunningTimer, insertRunningTimer } from '@workcell/db';
 import { TaskTimerStart } from '@workcell/registry';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 
-import { requireMember } from '../credentials/access.js';
 import { holdsBilling, timeEntryEventView, type TimeEntryView, timeEntryView } from '../time-entries/view.js';
-import { taskIdOf, taskNotFound } from './view.js';
-import { requireProjectAccess, viewerOf } from '../kernel/visibility.js';
+import { onTaskTimer } from './timer.js';
+import { requireProjectAccess } from '../kernel/visibility.js';
 import { resourceEvent } from '../kernel/resource-events.js';
 
 export const startTaskTimerInput = z.object({ id: z.string().max(64), ...TaskTimerStart.shape }).strict();
@@ -26,13 +25,9 @@ export const startTaskTimerInput = z.object({ id: z.string().max(64), ...TaskTim
  */
 export const startTaskTimer = defineProcedure('startTaskTimer', startTaskTimerInput, async (op, input): Promise<TimeEntryView> => {
   const { auth, requestId } = op;
-  const memberId = requireMember(auth, 'time tracking');
   const workspaceId = auth.workspaceId;
-  const taskId = taskIdOf(input.id);
-  const now = op.now();
-  return op.transaction(async (tx) => {
-    const task = await findTask(tx, workspaceId, taskId, viewerOf(auth));
-    if (!task) throw taskNotFound();
+  return onTaskTimer(op, input.id, async (tx, task, memberId, now) => {
+    const taskId = task.id;
     // The timer is a time entry in the task's project: adding one changes that project (editor or manager).
     await requireProjectAccess(tx, auth, task.projectId, 'write', 'task');
     if (task.archivedAt !== null) throw new DomainError('conflict', 'the task is archived; restore it before tracking time on it');

@@ -1,12 +1,10 @@
 import { z } from 'zod';
-import { findTask, stopRunningTimer } from '@workcell/db';
+import { stopRunningTimer } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 
-import { requireMember } from '../credentials/access.js';
 import { holdsBilling, timeEntryEventView, type TimeEntryView, timeEntryView } from '../time-entries/view.js';
-import { taskIdOf, taskNotFound } from './view.js';
-import { viewerOf } from '../kernel/visibility.js';
+import { onTaskTimer } from './timer.js';
 import { resourceEvent } from '../kernel/resource-events.js';
 
 export const stopTaskTimerInput = z.object({ id: z.string().max(64) }).strict();
@@ -19,13 +17,9 @@ export const stopTaskTimerInput = z.object({ id: z.string().max(64) }).strict();
  */
 export const stopTaskTimer = defineProcedure('stopTaskTimer', stopTaskTimerInput, async (op, input): Promise<TimeEntryView> => {
   const { auth, requestId } = op;
-  const memberId = requireMember(auth, 'time tracking');
-  const workspaceId = auth.workspaceId;
-  const taskId = taskIdOf(input.id);
-  const now = op.now();
-  return op.transaction(async (tx) => {
-    if (!(await findTask(tx, workspaceId, taskId, viewerOf(auth)))) throw taskNotFound();
-    const entry = await stopRunningTimer(tx, workspaceId, memberId, taskId, now);
+  return onTaskTimer(op, input.id, async (tx, task, memberId, now) => {
+    const taskId = task.id;
+    const entry = await stopRunningTimer(tx, auth.workspaceId, memberId, taskId, now);
     if (!entry) throw new DomainError('timer_not_running', 'no timer of yours is running on this task');
     await op.emit(tx, {
       aggregateType: 'task',
