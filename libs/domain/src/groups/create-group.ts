@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { completeHeldKey, insertGroup, recordAudit } from '@workcell/db';
+import { completeHeldKey, insertGroup } from '@workcell/db';
 import { GroupCreate } from '@workcell/registry';
-import { actorOf } from '../identity/actor.js';
+import { recordOperationAudit } from '../identity/actor.js';
 import { defineProcedure } from '../kernel/procedure.js';
 
 import { type GroupView, groupView } from './view.js';
@@ -14,7 +14,7 @@ export const createGroup = defineProcedure('createGroup', createGroupInput, asyn
   const now = op.now();
   return op.transaction(async (tx) => {
     const group = await insertGroup(tx, auth.workspaceId, { name: input.name, description: input.description ?? null });
-    await recordAudit(tx, { workspaceId: auth.workspaceId, actor: actorOf(auth, op.requestId), action: 'group.created', targetType: 'group', targetId: group.id, occurredAt: now });
+    await recordOperationAudit(op, tx, { action: 'group.created', targetType: 'group', targetId: group.id, occurredAt: now });
     const result = groupView(group);
     await completeHeldKey(tx, op.idempotencyKey, auth.workspaceId, result);
     return result;

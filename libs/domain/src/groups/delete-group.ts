@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { archiveGroup, inAuthorizationTransaction, recordAudit } from '@workcell/db';
-import { actorOf } from '../identity/actor.js';
+import { archiveGroup, inAuthorizationTransaction } from '@workcell/db';
+import { recordOperationAudit } from '../identity/actor.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -19,7 +19,7 @@ export const deleteGroup = defineProcedure('deleteGroup', deleteGroupInput, asyn
   const now = op.now();
   return inAuthorizationTransaction(op.database, workspaceId, async (tx) => {
     if (!(await archiveGroup(tx, workspaceId, id, now))) throw new DomainError('not_found', 'group not found');
-    await recordAudit(tx, { workspaceId, actor: actorOf(auth, op.requestId), action: 'group.archived', targetType: 'group', targetId: id, occurredAt: now });
+    await recordOperationAudit(op, tx, { action: 'group.archived', targetType: 'group', targetId: id, occurredAt: now });
     return { archived: true as const };
   });
 });

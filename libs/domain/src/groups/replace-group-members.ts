@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { findGroup, inAuthorizationTransaction, lockExistingMemberIds, recordAudit, replaceGroupMemberLinks, updateGroupIfRevision } from '@workcell/db';
+import { findGroup, inAuthorizationTransaction, lockExistingMemberIds, replaceGroupMemberLinks, updateGroupIfRevision } from '@workcell/db';
 import { GroupMembersReplace } from '@workcell/registry';
-import { actorOf } from '../identity/actor.js';
+import { recordOperationAudit } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
@@ -32,9 +32,7 @@ export const replaceGroupMembers = defineProcedure('replaceGroupMembers', replac
     if (outcome !== 'updated') throw casFailure(outcome, 'group');
     assertAllFound(memberIds, await lockExistingMemberIds(tx, workspaceId, memberIds), '/memberIds', 'member');
     const { added, removed } = await replaceGroupMemberLinks(tx, workspaceId, id, memberIds);
-    await recordAudit(tx, {
-      workspaceId,
-      actor: actorOf(auth, op.requestId),
+    await recordOperationAudit(op, tx, {
       action: 'group.members_replaced',
       targetType: 'group',
       targetId: id,

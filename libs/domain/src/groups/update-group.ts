@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { findGroup, recordAudit, updateGroupIfRevision } from '@workcell/db';
+import { findGroup, updateGroupIfRevision } from '@workcell/db';
 import { GroupUpdate } from '@workcell/registry';
-import { actorOf } from '../identity/actor.js';
+import { recordOperationAudit } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
@@ -25,9 +25,7 @@ export const updateGroup = defineProcedure('updateGroup', updateGroupInput, asyn
   return op.transaction(async (tx) => {
     const outcome = await updateGroupIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), change);
     if (outcome !== 'updated') throw casFailure(outcome, 'group');
-    await recordAudit(tx, {
-      workspaceId,
-      actor: actorOf(auth, op.requestId),
+    await recordOperationAudit(op, tx, {
       action: 'group.updated',
       targetType: 'group',
       targetId: id,

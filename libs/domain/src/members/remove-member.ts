@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { inPermissionTransaction, markMemberRemoved, recordAudit } from '@workcell/db';
-import { actorOf } from '../identity/actor.js';
+import { inPermissionTransaction, markMemberRemoved } from '@workcell/db';
+import { recordOperationAudit } from '../identity/actor.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -26,9 +26,7 @@ export const removeMember = defineProcedure('removeMember', removeMemberInput, a
     const removed = await markMemberRemoved(tx, workspaceId, id, now);
     if (!removed) throw new DomainError('not_found', 'member not found');
     await assertAdministrable(tx, workspaceId, administrators);
-    await recordAudit(tx, {
-      workspaceId,
-      actor: actorOf(auth, op.requestId),
+    await recordOperationAudit(op, tx, {
       action: 'member.removed',
       targetType: 'member',
       targetId: id,

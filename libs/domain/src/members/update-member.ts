@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { findMember, findRolePermissions, inPermissionTransaction, recordAudit, replaceMemberRoles, updateMemberIfRevision } from '@workcell/db';
+import { findMember, findRolePermissions, inPermissionTransaction, replaceMemberRoles, updateMemberIfRevision } from '@workcell/db';
 import { MemberUpdate } from '@workcell/registry';
-import { actorOf } from '../identity/actor.js';
+import { recordOperationAudit } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
@@ -27,7 +27,6 @@ export const updateMember = defineProcedure('updateMember', updateMemberInput, a
   if (input.roleIds) assertIdList(input.roleIds, '/roleIds', 'role');
   const roleIds = input.roleIds?.map((r) => r.toLowerCase());
   const now = op.now();
-  const actor = actorOf(auth, op.requestId);
 
   return inPermissionTransaction(op.database, workspaceId, async (tx) => {
     const member = await findMember(tx, workspaceId, id);
@@ -53,9 +52,7 @@ export const updateMember = defineProcedure('updateMember', updateMemberInput, a
     await assertAdministrable(tx, workspaceId, administrators);
 
     if (statusChanged) {
-      await recordAudit(tx, {
-        workspaceId,
-        actor,
+      await recordOperationAudit(op, tx, {
         action: 'member.status_changed',
         targetType: 'member',
         targetId: id,
@@ -64,9 +61,7 @@ export const updateMember = defineProcedure('updateMember', updateMemberInput, a
       });
     }
     if (roles.added.length > 0 || roles.removed.length > 0) {
-      await recordAudit(tx, {
-        workspaceId,
-        actor,
+      await recordOperationAudit(op, tx, {
         action: 'member.roles_changed',
         targetType: 'member',
         targetId: id,

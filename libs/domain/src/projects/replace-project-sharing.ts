@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { existingSharingPrincipals, inAuthorizationTransaction, loadProjectSharing, recordAudit, replaceProjectSharingIfRevision, type SharingEntryRow, type SharingPrincipalType } from '@workcell/db';
+import { existingSharingPrincipals, inAuthorizationTransaction, loadProjectSharing, replaceProjectSharingIfRevision, type SharingEntryRow, type SharingPrincipalType } from '@workcell/db';
 import { ProjectSharingReplace } from '@workcell/registry';
-import { actorOf } from '../identity/actor.js';
+import { recordOperationAudit } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
@@ -63,9 +63,7 @@ export const replaceProjectSharing = defineProcedure('replaceProjectSharing', re
     if (outcome !== 'updated') throw casFailure(outcome, 'project sharing');
     const result = versionedSharing(projectId, (await loadProjectSharing(tx, workspaceId, projectId))!);
     const before = versionedSharing(projectId, previous).resource.entries;
-    await recordAudit(tx, {
-      workspaceId,
-      actor: actorOf(auth, requestId),
+    await recordOperationAudit(op, tx, {
       action: 'project.sharing_replaced',
       targetType: 'project',
       targetId: projectId,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { completeHeldKey, inPermissionTransaction, insertRole, recordAudit, roleNameTaken } from '@workcell/db';
+import { completeHeldKey, inPermissionTransaction, insertRole, roleNameTaken } from '@workcell/db';
 import { RoleCreate } from '@workcell/registry';
-import { actorOf } from '../identity/actor.js';
+import { recordOperationAudit } from '../identity/actor.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { assertMayGrant, assertPermissionKeys } from './permission-model.js';
@@ -32,9 +32,7 @@ export const createRole = defineProcedure('createRole', createRoleInput, async (
     );
     if (await roleNameTaken(tx, auth.workspaceId, input.name)) throw nameTaken(input.name);
     const role = await insertRole(tx, auth.workspaceId, { name: input.name, description: input.description ?? null, permissions: input.permissions });
-    await recordAudit(tx, {
-      workspaceId: auth.workspaceId,
-      actor: actorOf(auth, op.requestId),
+    await recordOperationAudit(op, tx, {
       action: 'role.created',
       targetType: 'role',
       targetId: role.id,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { archiveRole, inPermissionTransaction, recordAudit, roleUsage } from '@workcell/db';
-import { actorOf } from '../identity/actor.js';
+import { archiveRole, inPermissionTransaction, roleUsage } from '@workcell/db';
+import { recordOperationAudit } from '../identity/actor.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
 
@@ -25,9 +25,7 @@ export const deleteRole = defineProcedure('deleteRole', deleteRoleInput, async (
       throw new DomainError('role_in_use', `the role is still assigned to ${usage.members} member(s) and offered by ${usage.pendingInvitations} pending invitation(s); unassign it first`, [], usage);
     }
     if (!(await archiveRole(tx, workspaceId, id, now))) throw roleNotFound();
-    await recordAudit(tx, {
-      workspaceId,
-      actor: actorOf(auth, op.requestId),
+    await recordOperationAudit(op, tx, {
       action: 'role.archived',
       targetType: 'role',
       targetId: id,

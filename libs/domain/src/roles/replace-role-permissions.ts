@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { findRole, inPermissionTransaction, recordAudit, updateRoleIfRevision } from '@workcell/db';
+import { findRole, inPermissionTransaction, updateRoleIfRevision } from '@workcell/db';
 import { RolePermissionsReplace } from '@workcell/registry';
-import { actorOf } from '../identity/actor.js';
+import { recordOperationAudit } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { assertAdministrable, assertMayGrant, assertPermissionKeys, countAdministrators } from './permission-model.js';
@@ -37,9 +37,7 @@ export const replaceRolePermissions = defineProcedure('replaceRolePermissions', 
     const outcome = await updateRoleIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), { permissions: input.permissions });
     if (outcome !== 'updated') throw casFailure(outcome, 'role');
     await assertAdministrable(tx, workspaceId, administrators);
-    await recordAudit(tx, {
-      workspaceId,
-      actor: actorOf(auth, op.requestId),
+    await recordOperationAudit(op, tx, {
       action: 'role.permissions_replaced',
       targetType: 'role',
       targetId: id,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { findRole, inPermissionTransaction, recordAudit, roleNameTaken, updateRoleIfRevision } from '@workcell/db';
+import { findRole, inPermissionTransaction, roleNameTaken, updateRoleIfRevision } from '@workcell/db';
 import { RoleUpdate } from '@workcell/registry';
-import { actorOf } from '../identity/actor.js';
+import { recordOperationAudit } from '../identity/actor.js';
 import { casFailure, expectedRevision } from '../kernel/cas.js';
 import { defineProcedure } from '../kernel/procedure.js';
 import { nameTaken } from './create-role.js';
@@ -26,9 +26,7 @@ export const updateRole = defineProcedure('updateRole', updateRoleInput, async (
     };
     const outcome = await updateRoleIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), change);
     if (outcome !== 'updated') throw casFailure(outcome, 'role');
-    await recordAudit(tx, {
-      workspaceId,
-      actor: actorOf(auth, op.requestId),
+    await recordOperationAudit(op, tx, {
       action: 'role.updated',
       targetType: 'role',
       targetId: id,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { insertWebhook, recordAudit } from '@workcell/db';
+import { insertWebhook } from '@workcell/db';
 import { WebhookCreate } from '@workcell/registry';
-import { actorOf } from '../identity/actor.js';
+import { recordOperationAudit } from '../identity/actor.js';
 import { defineProcedure } from '../kernel/procedure.js';
 
 import { encryptSigningSecret, generateSigningSecret } from './secret.js';
@@ -30,7 +30,7 @@ export const createWebhook = defineProcedure('createWebhook', createWebhookInput
       secretCiphertext: ciphertext,
       secretKeyId: keyId,
     });
-    await recordAudit(tx, { workspaceId, actor: actorOf(auth, op.requestId), action: 'webhook.created', targetType: 'webhook', targetId: created.id, metadata: { eventTypes }, occurredAt: now });
+    await recordOperationAudit(op, tx, { action: 'webhook.created', targetType: 'webhook', targetId: created.id, metadata: { eventTypes }, occurredAt: now });
     return created;
   });
   return { ...webhookView(row, now), signingSecret: secret };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { archiveWebhook, findWebhook, recordAudit } from '@workcell/db';
-import { actorOf } from '../identity/actor.js';
+import { archiveWebhook, findWebhook } from '@workcell/db';
+import { recordOperationAudit } from '../identity/actor.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError } from '../kernel/errors.js';
 import { defineProcedure } from '../kernel/procedure.js';
@@ -28,6 +28,6 @@ export const removeWebhook = defineProcedure('removeWebhook', removeWebhookInput
       }
       throw webhookNotFound();
     }
-    await recordAudit(tx, { workspaceId, actor: actorOf(auth, op.requestId), action: 'webhook.removed', targetType: 'webhook', targetId: id, occurredAt: now });
+    await recordOperationAudit(op, tx, { action: 'webhook.removed', targetType: 'webhook', targetId: id, occurredAt: now });
   });
 });
