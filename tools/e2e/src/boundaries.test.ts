@@ -15,52 +15,55 @@ async function problems(path: string, code: string): Promise<string[]> {
   return (result?.messages ?? []).filter((m) => m.severity === 2).map((m) => `${m.ruleId}: ${m.message}`);
 }
 
+/** Source that imports `name` from `module` and uses it (an unused import would be a different problem). */
+const importing = (name: string, module: string) => `import { ${name} } from '${module}';\nexport const x = ${name};\n`;
+
 const probes: { rule: string; path: string; code: string; expect: RegExp }[] = [
   {
     rule: 'apps never import each other',
     path: 'apps/api-v0/src/probe.ts',
-    code: "import { createApiV1App } from '@workcell/api-v1';\nexport const x = createApiV1App;\n",
+    code: importing('createApiV1App', '@workcell/api-v1'),
     expect: /enforce-module-boundaries/,
   },
   {
     rule: 'Prisma stays in the data layer (apps)',
     path: 'apps/api-v1/src/probe.ts',
-    code: "import { PrismaClient } from '@prisma/client';\nexport const x = PrismaClient;\n",
+    code: importing('PrismaClient', '@prisma/client'),
     expect: /enforce-module-boundaries/,
   },
   { rule: 'Prisma stays in the data layer (platform)', path: 'libs/http/src/probe.ts', code: "import pg from 'pg';\nexport const x = pg;\n", expect: /enforce-module-boundaries/ },
   {
     rule: 'utility libraries import no Nest platform',
     path: 'libs/credentials/src/probe.ts',
-    code: "import { Injectable } from '@nestjs/common';\nexport const x = Injectable;\n",
+    code: importing('Injectable', '@nestjs/common'),
     expect: /enforce-module-boundaries/,
   },
-  { rule: 'utility libraries import no BullMQ', path: 'libs/config/src/probe.ts', code: "import { Queue } from 'bullmq';\nexport const x = Queue;\n", expect: /enforce-module-boundaries/ },
-  { rule: 'the data layer imports no HTTP plumbing', path: 'libs/db/src/probe.ts', code: "import { serve } from '@workcell/http';\nexport const x = serve;\n", expect: /enforce-module-boundaries/ },
+  { rule: 'utility libraries import no BullMQ', path: 'libs/config/src/probe.ts', code: importing('Queue', 'bullmq'), expect: /enforce-module-boundaries/ },
+  { rule: 'the data layer imports no HTTP plumbing', path: 'libs/db/src/probe.ts', code: importing('serve', '@workcell/http'), expect: /enforce-module-boundaries/ },
   {
     rule: 'production code does not import the test harness',
     path: 'libs/http/src/probe.ts',
-    code: "import { startApp } from '@workcell/testing';\nexport const x = startApp;\n",
+    code: importing('startApp', '@workcell/testing'),
     expect: /enforce-module-boundaries/,
   },
   {
     rule: 'production code does not import a testing subpath (apps)',
     path: 'apps/api-v1/src/probe.ts',
-    code: "import { measureQueryCost } from '@workcell/db/testing';\nexport const x = measureQueryCost;\n",
+    code: importing('measureQueryCost', '@workcell/db/testing'),
     expect: /no-restricted-imports/,
   },
   {
     rule: 'production code does not import a testing subpath (libraries)',
     path: 'libs/http/src/probe.ts',
-    code: "import { measureQueryCost } from '@workcell/db/testing';\nexport const x = measureQueryCost;\n",
+    code: importing('measureQueryCost', '@workcell/db/testing'),
     expect: /no-restricted-imports/,
   },
-  { rule: 'API routes only through the registry (v1)', path: 'apps/api-v1/src/probe.ts', code: "import { Get } from '@nestjs/common';\nexport const x = Get;\n", expect: /no-restricted-imports/ },
-  { rule: 'API routes only through the registry (v0)', path: 'apps/api-v0/src/probe.ts', code: "import { Post } from '@nestjs/common';\nexport const x = Post;\n", expect: /no-restricted-imports/ },
+  { rule: 'API routes only through the registry (v1)', path: 'apps/api-v1/src/probe.ts', code: importing('Get', '@nestjs/common'), expect: /no-restricted-imports/ },
+  { rule: 'API routes only through the registry (v0)', path: 'apps/api-v0/src/probe.ts', code: importing('Post', '@nestjs/common'), expect: /no-restricted-imports/ },
   {
     rule: 'the APIs enqueue no jobs: post-commit work starts from the outbox',
     path: 'apps/api-v1/src/probe.ts',
-    code: "import { JobQueues } from '@workcell/jobs';\nexport const x = JobQueues;\n",
+    code: importing('JobQueues', '@workcell/jobs'),
     expect: /no-restricted-imports/,
   },
   { rule: 'only libs/config reads process.env', path: 'apps/worker/src/probe.ts', code: "export const x = process.env['DATABASE_URL'];\n", expect: /no-restricted-properties/ },
@@ -78,9 +81,9 @@ describe('module boundaries', () => {
   }
 
   it('accepts a permitted import (so the probes fail for the right reason)', async () => {
-    assert.deepEqual(await problems('apps/api-v1/src/probe.ts', "import { serve } from '@workcell/http';\nexport const x = serve;\n"), []);
-    assert.deepEqual(await problems('libs/http/src/probe.test.ts', "import { startApp } from '@workcell/testing';\nexport const x = startApp;\n"), []);
-    assert.deepEqual(await problems('tools/bench/src/probe.bench.ts', "import { insertSyntheticTags } from '@workcell/db/testing';\nexport const x = insertSyntheticTags;\n"), []);
-    assert.deepEqual(await problems('tools/e2e/src/probe.test.ts', "import { measureQueryCost } from '@workcell/db/testing';\nexport const x = measureQueryCost;\n"), []);
+    assert.deepEqual(await problems('apps/api-v1/src/probe.ts', importing('serve', '@workcell/http')), []);
+    assert.deepEqual(await problems('libs/http/src/probe.test.ts', importing('startApp', '@workcell/testing')), []);
+    assert.deepEqual(await problems('tools/bench/src/probe.bench.ts', importing('insertSyntheticTags', '@workcell/db/testing')), []);
+    assert.deepEqual(await problems('tools/e2e/src/probe.test.ts', importing('measureQueryCost', '@workcell/db/testing')), []);
   });
 });

@@ -10,7 +10,7 @@ import { createApiV0App } from '@workcell/api-v0';
 import { type RunningApp, startApp, TcpProxy, useTestEnvironment } from '@workcell/testing';
 import { useV1Cell } from './support/cell.js';
 import { callV0 } from './support/v0.js';
-import { assertProblem, assertShape, errorOf, type ListBody, type Reply } from './support/v1.js';
+import { assertProblem, assertShape, errorOf, type ListBody, type Reply, type Schema } from './support/v1.js';
 
 /**
  * The durable change feed (`GET /v1/changes`) and the event catalog (`GET /v1/event-catalog`), contract 6, end to
@@ -23,7 +23,7 @@ import { assertProblem, assertShape, errorOf, type ListBody, type Reply } from '
 
 const env = useTestEnvironment();
 
-type Change = { id: string; eventId: string; type: string; resourceType: string; resourceId: string; action: string; occurredAt: string; payload?: Record<string, unknown> };
+type Change = Schema<'Change'>;
 type Catalog = { eventTypes: { name: string; description: string; resourceType: string; requiredScopes: string[] }[]; channels: { name: string; transport: string; description: string }[] };
 
 describe('v1 change feed and event catalog', () => {
@@ -462,6 +462,14 @@ describe('v1 change feed and event catalog', () => {
       inTransaction(cell.database, (tx) =>
         appendOutboxEvent(tx, { actor: null, cause: null, workspaceId: other.workspaceId, aggregateType: 'tag', aggregateId: other.tagId, eventType: 'tag.updated', payload: {} }),
       );
+    /** The read answered 200 with exactly one change: the creation of `tag`. */
+    const assertAnsweredCreation = (reply: Reply<ListBody<Change>>, tag: string) => {
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+      assert.deepEqual(
+        reply.body.data.map((c) => [c.resourceId, c.action]),
+        [[tag, 'created']],
+      );
+    };
 
     it('a held follower gets the event committed after its request started (woken by the commit, not by the deadline)', async () => {
       const start = await head();
@@ -470,11 +478,7 @@ describe('v1 change feed and event catalog', () => {
       await held(1);
       const tag = await createTag();
       const reply = await waiting;
-      assert.equal(reply.status, 200, JSON.stringify(reply.body));
-      assert.deepEqual(
-        reply.body.data.map((c) => [c.resourceId, c.action]),
-        [[tag, 'created']],
-      );
+      assertAnsweredCreation(reply, tag);
       assert.equal(reply.body.links.next, null);
       const rest = await readFeed(cell.admin, reply.body.meta.nextCursor!);
       assert.deepEqual(rest.items, [], 'the cursor resumes right after what it answered');
@@ -501,11 +505,7 @@ describe('v1 change feed and event catalog', () => {
       await commitElsewhere();
       const tag = await createTag();
       const reply = await waiting;
-      assert.equal(reply.status, 200, JSON.stringify(reply.body));
-      assert.deepEqual(
-        reply.body.data.map((c) => [c.resourceId, c.action]),
-        [[tag, 'created']],
-      );
+      assertAnsweredCreation(reply, tag);
       assert.ok(!reply.body.data.some((c) => c.resourceId === task || c.resourceType !== 'tags'));
       await released();
     });
@@ -535,12 +535,7 @@ describe('v1 change feed and event catalog', () => {
       await listenProxy.cut();
       const tag = await createTag();
       await listenProxy.restore();
-      const reply = await waiting;
-      assert.equal(reply.status, 200, JSON.stringify(reply.body));
-      assert.deepEqual(
-        reply.body.data.map((c) => [c.resourceId, c.action]),
-        [[tag, 'created']],
-      );
+      assertAnsweredCreation(await waiting, tag);
       await released();
     });
 
@@ -555,12 +550,7 @@ describe('v1 change feed and event catalog', () => {
       assertProblem(await waiting, 401, 'credential_revoked');
       await released();
       // The same read with a credential left alone answers the event the revoked one was refused.
-      const kept = await feedPage(cell.admin, { cursor: start, wait: '10' });
-      assert.equal(kept.status, 200, JSON.stringify(kept.body));
-      assert.deepEqual(
-        kept.body.data.map((c) => [c.resourceId, c.action]),
-        [[tag, 'created']],
-      );
+      assertAnsweredCreation(await feedPage(cell.admin, { cursor: start, wait: '10' }), tag);
     });
 
     it('answers a backlog at once, like without wait, links.next and all', async () => {

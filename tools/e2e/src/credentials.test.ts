@@ -8,7 +8,7 @@ import { createLogger } from '@workcell/http';
 import { GRANT_RESOURCE_TYPES } from '@workcell/registry';
 import { type RunningApp, useTestEnvironment } from '@workcell/testing';
 import { startV1Cell, type V1Cell } from './support/cell.js';
-import type { ErrorItem } from './support/v1.js';
+import type { ErrorItem, Schema } from './support/v1.js';
 
 /**
  * Credential administration through the running services (contract 5.2, 5.3): personal access tokens,
@@ -26,24 +26,12 @@ type Doc = {
   links?: { next: string | null };
 };
 type Reply = { status: number; text: string; body: Doc; headers: Headers; index: number };
-type Credential = {
-  id: string;
-  name: string;
-  prefix: string;
-  status: string;
-  scopes: string[];
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-  createdAt: string;
-  revokedAt: string | null;
-  region: string;
-  cell: string;
-  serviceAccountId?: string;
-  secret?: string;
-};
-type ServiceAccount = { id: string; name: string; description: string | null; status: string; ownerMemberId: string; createdAt: string; updatedAt: string };
+/** A credential as the credential routes answer: a service account's names its account; a new or rotated one shows its secret, once. */
+type Credential = Schema<'PersonalAccessToken'> & Partial<Pick<Schema<'ServiceAccountCredentialWithSecret'>, 'serviceAccountId' | 'secret'>>;
+type ServiceAccount = Schema<'ServiceAccount'>;
+/** A grant as a replacement may send it: the refused ones too (an unknown resource type). */
 type Grant = { resourceType: string; resourceId: string | null; access: 'read' | 'write' };
-type Grants = { serviceAccountId: string; grants: Grant[]; version: string };
+type Grants = Schema<'ResourceGrants'>;
 
 const PAT_FIELDS = ['cell', 'createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'prefix', 'region', 'revokedAt', 'scopes', 'status'];
 const SA_CREDENTIAL_FIELDS = [...PAT_FIELDS, 'serviceAccountId'].sort();

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { V1_SCOPES } from '@workcell/credentials';
-import type { Database } from '@workcell/db';
-import { type RunningApp, useTestEnvironment } from '@workcell/testing';
-import { startV1Cell, type V1Cell } from './support/cell.js';
-import { assertProblem, assertShape, callApi, listAllPages, type ListBody } from './support/v1.js';
+import { useTestEnvironment } from '@workcell/testing';
+import { targetsOf, useV1Cell } from './support/cell.js';
+import { assertProblem, assertShape, type ListBody } from './support/v1.js';
 
 /**
  * v1 custom fields end to end: definitions (typed, keyed, options, target types; compare-and-set updates that never
@@ -33,60 +31,42 @@ const DEFS = ['custom-field-definitions:read', 'custom-field-definitions:write']
 const VALUES = ['custom-field-values:read', 'custom-field-values:write'];
 
 describe('v1 custom fields', () => {
-  let cell: V1Cell;
-  let database: Database;
-  let workspaceId: string;
-  let v1: RunningApp;
-  let v1b: RunningApp;
-  let admin: string;
+  const cell = useV1Cell(env);
+  const { call } = cell;
+  const { contact, project, task } = targetsOf(cell);
   const other = { workspaceId: '', definitionId: '', taskId: '' };
   let seq = 0;
 
-  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}, app: RunningApp = v1) =>
-    callApi<T>(app, method, path, token, body, headers);
-  const define = async (body: Record<string, unknown> = {}, token = admin) => {
+  const define = async (body: Record<string, unknown> = {}, token = cell.admin) => {
     const reply = await call<{ data: Definition }>('POST', '/v1/custom-field-definitions', token, { key: `field_${++seq}`, label: `Field ${seq}`, fieldType: 'text', targetTypes: ['tasks'], ...body });
     assert.equal(reply.status, 201, JSON.stringify(reply.body).slice(0, 500));
     return reply.body.data;
   };
-  const created = async (path: string, body: Record<string, unknown>) => {
-    const reply = await call<{ data: { id: string } }>('POST', path, admin, body);
-    assert.equal(reply.status, 201, JSON.stringify(reply.body));
-    return reply.body.data.id;
-  };
-  const contact = () => created('/v1/contacts', { kind: 'person', name: `Contact ${++seq}` });
-  const project = () => created('/v1/projects', { name: `Project ${++seq}` });
-  const task = () => created('/v1/tasks', { title: `Task ${++seq}` });
-  const valuesOf = async (segment: string, id: string, token = admin) => {
+  const valuesOf = async (segment: string, id: string, token = cell.admin) => {
     const reply = await call<{ data: Values }>('GET', `/v1/${segment}/${id}/custom-field-values`, token);
     assert.equal(reply.status, 200, JSON.stringify(reply.body));
     return reply.body.data;
   };
-  const write = (segment: string, id: string, values: Record<string, unknown>, expectedVersion: string, token = admin, app = v1) =>
+  const write = (segment: string, id: string, values: Record<string, unknown>, expectedVersion: string, token = cell.admin, app = cell.v1) =>
     call<{ data: Values }>('PATCH', `/v1/${segment}/${id}/custom-field-values`, token, { expectedVersion, values }, {}, app);
   const written = async (segment: string, id: string, values: Record<string, unknown>, expectedVersion: string) => {
     const reply = await write(segment, id, values, expectedVersion);
     assert.equal(reply.status, 200, JSON.stringify(reply.body));
     return reply.body.data;
   };
-  const listAll = (path: string, token = admin) => listAllPages<Definition>(v1, path, token);
+  const listAll = (path: string, token?: string) => cell.listAll<Definition>(path, token);
 
   beforeAll(async () => {
-    cell = await startV1Cell(env);
-    ({ database, workspaceId, v1, v1b } = cell);
-    admin = await cell.mint(V1_SCOPES);
     other.workspaceId = await cell.otherWorkspace();
     other.definitionId = (
-      await database.prisma.customFieldDefinition.create({ data: { workspaceId: other.workspaceId, key: 'foreign', label: 'Foreign', fieldType: 'text', targetTypes: ['task'] } })
+      await cell.database.prisma.customFieldDefinition.create({ data: { workspaceId: other.workspaceId, key: 'foreign', label: 'Foreign', fieldType: 'text', targetTypes: ['task'] } })
     ).id;
-    other.taskId = (await database.prisma.task.create({ data: { workspaceId: other.workspaceId, title: 'Foreign task' } })).id;
+    other.taskId = (await cell.database.prisma.task.create({ data: { workspaceId: other.workspaceId, title: 'Foreign task' } })).id;
   });
-
-  afterAll(() => cell?.close());
 
   describe('definitions', () => {
     it('creates a definition: 201, Location, ETag, the stored shape, and custom_field_definition.created', async () => {
-      const reply = await call<{ data: Definition }>('POST', '/v1/custom-field-definitions', admin, {
+      const reply = await call<{ data: Definition }>('POST', '/v1/custom-field-definitions', cell.admin, {
         key: 'stage',
         label: ' Stage ',
         fieldType: 'select',
@@ -106,7 +86,7 @@ describe('v1 custom fields', () => {
         { key: 'new', label: 'New', archived: false },
         { key: 'done', label: 'Done', archived: true },
       ]);
-      const got = await call<{ data: Definition }>('GET', `/v1/custom-field-definitions/${d.id}`, admin);
+      const got = await call<{ data: Definition }>('GET', `/v1/custom-field-definitions/${d.id}`, cell.admin);
       assert.deepEqual(got.body.data, d);
       const events = await cell.outbox(d.id);
       assert.deepEqual(
@@ -119,8 +99,9 @@ describe('v1 custom fields', () => {
     it('every field type, member included, is accepted; key and configuration rules answer 400 with pointers, a taken key 409 /key', async () => {
       for (const fieldType of ['text', 'number', 'date', 'boolean', 'member']) assert.equal((await define({ fieldType })).fieldType, fieldType);
       assert.equal((await define({ fieldType: 'multi-select', options: [{ key: 'a', label: 'A' }] })).fieldType, 'multi-select');
-      const before = await database.prisma.customFieldDefinition.count({ where: { workspaceId } });
-      const bad = (body: Record<string, unknown>) => call('POST', '/v1/custom-field-definitions', admin, { key: `bad_${++seq}`, label: 'Bad', fieldType: 'text', targetTypes: ['tasks'], ...body });
+      const before = await cell.database.prisma.customFieldDefinition.count({ where: { workspaceId: cell.workspaceId } });
+      const bad = (body: Record<string, unknown>) =>
+        call('POST', '/v1/custom-field-definitions', cell.admin, { key: `bad_${++seq}`, label: 'Bad', fieldType: 'text', targetTypes: ['tasks'], ...body });
       assertProblem(await bad({ key: 'Not A Key' }), 400, 'validation_failed', '/key');
       assertProblem(await bad({ fieldType: 'url' }), 400, 'validation_failed', '/fieldType');
       assertProblem(await bad({ targetTypes: [] }), 400, 'validation_failed', '/targetTypes');
@@ -144,13 +125,15 @@ describe('v1 custom fields', () => {
       assertProblem(await bad({ fieldType: 'select', options: [{ key: 'A B', label: 'A' }] }), 400, 'validation_failed', '/options/0/key');
       assertProblem(await bad({ label: '' }), 400, 'validation_failed', '/label');
       assertProblem(await bad({ extra: true }), 400, 'validation_failed');
-      assert.equal(await database.prisma.customFieldDefinition.count({ where: { workspaceId } }), before);
+      assert.equal(await cell.database.prisma.customFieldDefinition.count({ where: { workspaceId: cell.workspaceId } }), before);
       const taken = await define();
-      assertProblem(await call('POST', '/v1/custom-field-definitions', admin, { key: taken.key, label: 'Twice', fieldType: 'number', targetTypes: ['contacts'] }), 409, 'conflict', '/key');
-      assert.equal((await call('DELETE', `/v1/custom-field-definitions/${taken.id}`, admin)).status, 204);
-      assertProblem(await call('POST', '/v1/custom-field-definitions', admin, { key: taken.key, label: 'Twice', fieldType: 'number', targetTypes: ['contacts'] }), 409, 'conflict', '/key');
+      assertProblem(await call('POST', '/v1/custom-field-definitions', cell.admin, { key: taken.key, label: 'Twice', fieldType: 'number', targetTypes: ['contacts'] }), 409, 'conflict', '/key');
+      assert.equal((await call('DELETE', `/v1/custom-field-definitions/${taken.id}`, cell.admin)).status, 204);
+      assertProblem(await call('POST', '/v1/custom-field-definitions', cell.admin, { key: taken.key, label: 'Twice', fieldType: 'number', targetTypes: ['contacts'] }), 409, 'conflict', '/key');
       const racers = await Promise.all(
-        [0, 1, 2, 3].map((i) => call('POST', '/v1/custom-field-definitions', admin, { key: 'raced', label: `Racer ${i}`, fieldType: 'text', targetTypes: ['tasks'] }, {}, i % 2 ? v1b : v1)),
+        [0, 1, 2, 3].map((i) =>
+          call('POST', '/v1/custom-field-definitions', cell.admin, { key: 'raced', label: `Racer ${i}`, fieldType: 'text', targetTypes: ['tasks'] }, {}, i % 2 ? cell.v1b : cell.v1),
+        ),
       );
       assert.deepEqual(racers.map((r) => r.status).sort(), [201, 409, 409, 409]);
     });
@@ -158,30 +141,32 @@ describe('v1 custom fields', () => {
     it('replays an idempotent create with the same key and creates once', async () => {
       const key = `cf-${randomUUID()}`;
       const body = { key: 'idempotent_field', label: 'Idempotent', fieldType: 'number', targetTypes: ['contacts'] };
-      const first = await call<{ data: Definition }>('POST', '/v1/custom-field-definitions', admin, body, { 'idempotency-key': key });
-      const second = await call<{ data: Definition }>('POST', '/v1/custom-field-definitions', admin, body, { 'idempotency-key': key }, v1b);
+      const first = await call<{ data: Definition }>('POST', '/v1/custom-field-definitions', cell.admin, body, { 'idempotency-key': key });
+      const second = await call<{ data: Definition }>('POST', '/v1/custom-field-definitions', cell.admin, body, { 'idempotency-key': key }, cell.v1b);
       assert.equal(first.status, 201);
       assert.equal(second.status, 201);
       assert.equal(second.headers.get('idempotency-replayed'), 'true');
       assert.deepEqual(second.body, first.body);
-      assert.equal(await database.prisma.customFieldDefinition.count({ where: { workspaceId, key: 'idempotent_field' } }), 1);
-      assertProblem(await call('POST', '/v1/custom-field-definitions', admin, { ...body, label: 'Changed' }, { 'idempotency-key': key }), 409, 'idempotency_key_reused');
+      assert.equal(await cell.database.prisma.customFieldDefinition.count({ where: { workspaceId: cell.workspaceId, key: 'idempotent_field' } }), 1);
+      assertProblem(await call('POST', '/v1/custom-field-definitions', cell.admin, { ...body, label: 'Changed' }, { 'idempotency-key': key }), 409, 'idempotency_key_reused');
     });
 
     it('updates are compare-and-set: the current version wins once, a stale one is 409, none is 400; key and fieldType are immutable', async () => {
       const d = await define();
-      const reply = await call<{ data: Definition }>('PATCH', `/v1/custom-field-definitions/${d.id}`, admin, { label: 'Renamed', required: true, expectedVersion: d.version });
+      const reply = await call<{ data: Definition }>('PATCH', `/v1/custom-field-definitions/${d.id}`, cell.admin, { label: 'Renamed', required: true, expectedVersion: d.version });
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
       assertShape('updateCustomFieldDefinition', reply.body.data);
       assert.equal(reply.headers.get('etag'), '"2"');
       assert.deepEqual([reply.body.data.label, reply.body.data.required, reply.body.data.version], ['Renamed', true, '2']);
-      assertProblem(await call('PATCH', `/v1/custom-field-definitions/${d.id}`, admin, { label: 'Stale', expectedVersion: d.version }), 409, 'version_conflict');
-      assertProblem(await call('PATCH', `/v1/custom-field-definitions/${d.id}`, admin, { label: 'No version' }), 400, 'validation_failed', '/expectedVersion');
-      assertProblem(await call('PATCH', `/v1/custom-field-definitions/${d.id}`, admin, { expectedVersion: '2' }), 400, 'validation_failed');
-      assertProblem(await call('PATCH', `/v1/custom-field-definitions/${d.id}`, admin, { key: 'other', expectedVersion: '2' }), 400, 'validation_failed');
-      assertProblem(await call('PATCH', `/v1/custom-field-definitions/${d.id}`, admin, { fieldType: 'number', expectedVersion: '2' }), 400, 'validation_failed');
-      assertProblem(await call('PATCH', `/v1/custom-field-definitions/${d.id}`, admin, { options: [{ key: 'a', label: 'A' }], expectedVersion: '2' }), 400, 'validation_failed', '/options');
-      const racers = await Promise.all([0, 1, 2, 3].map((i) => call('PATCH', `/v1/custom-field-definitions/${d.id}`, admin, { label: `Racer ${i}`, expectedVersion: '2' }, {}, i % 2 ? v1b : v1)));
+      assertProblem(await call('PATCH', `/v1/custom-field-definitions/${d.id}`, cell.admin, { label: 'Stale', expectedVersion: d.version }), 409, 'version_conflict');
+      assertProblem(await call('PATCH', `/v1/custom-field-definitions/${d.id}`, cell.admin, { label: 'No version' }), 400, 'validation_failed', '/expectedVersion');
+      assertProblem(await call('PATCH', `/v1/custom-field-definitions/${d.id}`, cell.admin, { expectedVersion: '2' }), 400, 'validation_failed');
+      assertProblem(await call('PATCH', `/v1/custom-field-definitions/${d.id}`, cell.admin, { key: 'other', expectedVersion: '2' }), 400, 'validation_failed');
+      assertProblem(await call('PATCH', `/v1/custom-field-definitions/${d.id}`, cell.admin, { fieldType: 'number', expectedVersion: '2' }), 400, 'validation_failed');
+      assertProblem(await call('PATCH', `/v1/custom-field-definitions/${d.id}`, cell.admin, { options: [{ key: 'a', label: 'A' }], expectedVersion: '2' }), 400, 'validation_failed', '/options');
+      const racers = await Promise.all(
+        [0, 1, 2, 3].map((i) => call('PATCH', `/v1/custom-field-definitions/${d.id}`, cell.admin, { label: `Racer ${i}`, expectedVersion: '2' }, {}, i % 2 ? cell.v1b : cell.v1)),
+      );
       assert.deepEqual(racers.map((r) => r.status).sort(), [200, 409, 409, 409]);
       const events = await cell.outbox(d.id);
       assert.deepEqual(
@@ -190,28 +175,28 @@ describe('v1 custom fields', () => {
       );
       assert.deepEqual((events[1]!.payload as { changed: string[] }).changed, ['label', 'required']);
       // The field became required on tasks: archive it so the other tests' task values need not hold it.
-      assert.equal((await call('DELETE', `/v1/custom-field-definitions/${d.id}`, admin)).status, 204);
+      assert.equal((await call('DELETE', `/v1/custom-field-definitions/${d.id}`, cell.admin)).status, 204);
     });
 
     it('archive never deletes: 204, left out of lists, still readable; restore brings it back; events and change feed', async () => {
       const d = await define();
-      assert.equal((await call('DELETE', `/v1/custom-field-definitions/${d.id}`, admin)).status, 204);
+      assert.equal((await call('DELETE', `/v1/custom-field-definitions/${d.id}`, cell.admin)).status, 204);
       assert.ok(!(await listAll('/v1/custom-field-definitions?limit=200')).some((x) => x.id === d.id));
-      const seen = await call<{ data: Definition }>('GET', `/v1/custom-field-definitions/${d.id}`, admin);
+      const seen = await call<{ data: Definition }>('GET', `/v1/custom-field-definitions/${d.id}`, cell.admin);
       assert.ok(seen.body.data.archivedAt !== null);
-      assert.equal((await call('DELETE', `/v1/custom-field-definitions/${d.id}`, admin)).status, 204, 'archiving again is fine');
-      const restored = await call<{ data: Definition }>('POST', `/v1/custom-field-definitions/${d.id}/restore`, admin);
+      assert.equal((await call('DELETE', `/v1/custom-field-definitions/${d.id}`, cell.admin)).status, 204, 'archiving again is fine');
+      const restored = await call<{ data: Definition }>('POST', `/v1/custom-field-definitions/${d.id}/restore`, cell.admin);
       assert.equal(restored.status, 200);
       assertShape('restoreCustomFieldDefinition', restored.body.data);
       assert.equal(restored.body.data.archivedAt, null);
       assert.equal(restored.headers.get('etag'), '"3"');
-      assert.equal((await call('POST', `/v1/custom-field-definitions/${d.id}/restore`, admin)).status, 200, 'restoring again is fine');
+      assert.equal((await call('POST', `/v1/custom-field-definitions/${d.id}/restore`, cell.admin)).status, 200, 'restoring again is fine');
       const events = await cell.outbox(d.id);
       assert.deepEqual(
         events.map((e) => e.eventType),
         ['custom_field_definition.created', 'custom_field_definition.archived', 'custom_field_definition.restored'],
       );
-      const changes = await listAllPages<{ resourceType: string; resourceId: string; action: string }>(v1, '/v1/changes?types=custom-field-definitions&limit=200', admin);
+      const changes = await cell.listAll<{ resourceType: string; resourceId: string; action: string }>('/v1/changes?types=custom-field-definitions&limit=200');
       assert.deepEqual(
         changes.filter((c) => c.resourceId === d.id).map((c) => `${c.resourceType} ${c.action}`),
         ['custom-field-definitions created', 'custom-field-definitions archived', 'custom-field-definitions restored'],
@@ -221,7 +206,7 @@ describe('v1 custom fields', () => {
     it('lists page with a cursor, filter by target type, and never show another workspace', async () => {
       const onContacts = await define({ targetTypes: ['contacts'] });
       const onTasks = await define({ targetTypes: ['tasks', 'projects'] });
-      const first = await call<ListBody<Definition>>('GET', '/v1/custom-field-definitions?limit=2', admin);
+      const first = await call<ListBody<Definition>>('GET', '/v1/custom-field-definitions?limit=2', cell.admin);
       assert.equal(first.status, 200);
       assert.equal(first.body.data.length, 2);
       for (const item of first.body.data) assertShape('listCustomFieldDefinitions', item);
@@ -237,8 +222,8 @@ describe('v1 custom fields', () => {
       assert.ok(contacts.includes(onContacts.id) && !contacts.includes(onTasks.id));
       const projects = (await listAll('/v1/custom-field-definitions?targetType=projects&limit=200')).map((d) => d.id);
       assert.ok(projects.includes(onTasks.id) && !projects.includes(onContacts.id));
-      assertProblem(await call('GET', '/v1/custom-field-definitions?targetType=files', admin), 400, 'validation_failed');
-      assertProblem(await call('GET', `/v1/custom-field-definitions?targetType=tasks&cursor=${first.body.meta.nextCursor}`, admin), 400, 'validation_failed');
+      assertProblem(await call('GET', '/v1/custom-field-definitions?targetType=files', cell.admin), 400, 'validation_failed');
+      assertProblem(await call('GET', `/v1/custom-field-definitions?targetType=tasks&cursor=${first.body.meta.nextCursor}`, cell.admin), 400, 'validation_failed');
     });
   });
 
@@ -250,7 +235,7 @@ describe('v1 custom fields', () => {
       const empty = await valuesOf('tasks', t);
       assertShape('getTaskCustomFieldValues', empty);
       assert.deepEqual(empty, { targetType: 'tasks', targetId: t, values: {}, version: '1' });
-      const taskBefore = await database.prisma.task.findFirstOrThrow({ where: { workspaceId, id: t } });
+      const taskBefore = await cell.database.prisma.task.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id: t } });
       const reply = await write('tasks', t, { [text.key]: 'Hello', [num.key]: 2.5 }, '1');
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
       assertShape('updateTaskCustomFieldValues', reply.body.data);
@@ -259,8 +244,8 @@ describe('v1 custom fields', () => {
       const cleared = await written('tasks', t, { [num.key]: null }, '2');
       assert.deepEqual(cleared.values, { [text.key]: 'Hello' });
       assert.deepEqual(await valuesOf('tasks', t), cleared);
-      assert.equal((await call('GET', `/v1/tasks/${t.toUpperCase()}/custom-field-values`, admin)).status, 200);
-      const taskAfter = await database.prisma.task.findFirstOrThrow({ where: { workspaceId, id: t } });
+      assert.equal((await call('GET', `/v1/tasks/${t.toUpperCase()}/custom-field-values`, cell.admin)).status, 200);
+      const taskAfter = await cell.database.prisma.task.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id: t } });
       assert.equal(taskAfter.revision, taskBefore.revision, 'the task itself is unchanged');
     });
 
@@ -268,7 +253,7 @@ describe('v1 custom fields', () => {
       const c = await contact();
       const d = await define({ fieldType: 'text', targetTypes: ['contacts'] });
       const set = await written('contacts', c, { [d.key]: 'before' }, '1');
-      assert.equal((await call('DELETE', `/v1/contacts/${c}`, admin)).status, 204);
+      assert.equal((await call('DELETE', `/v1/contacts/${c}`, cell.admin)).status, 204);
       assert.deepEqual((await valuesOf('contacts', c)).values, { [d.key]: 'before' });
       assert.deepEqual((await written('contacts', c, { [d.key]: 'after' }, set.version)).values, { [d.key]: 'after' });
     });
@@ -276,19 +261,19 @@ describe('v1 custom fields', () => {
     it('values writes are compare-and-set: a stale version is 409 version_conflict, exactly one of concurrent writers wins, first writes included', async () => {
       const t = await task();
       const d = await define({ fieldType: 'number' });
-      const firsts = await Promise.all([0, 1, 2, 3].map((i) => write('tasks', t, { [d.key]: i }, '1', admin, i % 2 ? v1b : v1)));
+      const firsts = await Promise.all([0, 1, 2, 3].map((i) => write('tasks', t, { [d.key]: i }, '1', cell.admin, i % 2 ? cell.v1b : cell.v1)));
       assert.deepEqual(firsts.map((r) => r.status).sort(), [200, 409, 409, 409]);
       assertProblem(
         firsts.find((r) => r.status === 409)!,
         409,
         'version_conflict',
       );
-      const racers = await Promise.all([0, 1, 2, 3].map((i) => write('tasks', t, { [d.key]: 10 + i }, '2', admin, i % 2 ? v1b : v1)));
+      const racers = await Promise.all([0, 1, 2, 3].map((i) => write('tasks', t, { [d.key]: 10 + i }, '2', cell.admin, i % 2 ? cell.v1b : cell.v1)));
       assert.deepEqual(racers.map((r) => r.status).sort(), [200, 409, 409, 409]);
       assert.equal((await valuesOf('tasks', t)).version, '3');
       assertProblem(await write('tasks', t, { [d.key]: 1 }, '2'), 409, 'version_conflict');
       assertProblem(await write('tasks', t, { [d.key]: 1 }, 'x'), 409, 'version_conflict');
-      assertProblem(await call('PATCH', `/v1/tasks/${t}/custom-field-values`, admin, { values: { [d.key]: 1 } }), 400, 'validation_failed', '/expectedVersion');
+      assertProblem(await call('PATCH', `/v1/tasks/${t}/custom-field-values`, cell.admin, { values: { [d.key]: 1 } }), 400, 'validation_failed', '/expectedVersion');
       assertProblem(await write('tasks', t, {}, '3'), 400, 'validation_failed', '/values');
       assert.equal((await valuesOf('tasks', t)).version, '3');
     });
@@ -340,7 +325,7 @@ describe('v1 custom fields', () => {
       const both = await write('tasks', t, { [d.number.key]: 'x', [d.boolean.key]: 1 }, '1');
       assertProblem(both, 400, 'validation_failed', `/values/${d.number.key}`);
       assertProblem(both, 400, 'validation_failed', `/values/${d.boolean.key}`);
-      assert.equal(await database.prisma.customFieldValueSet.count({ where: { workspaceId, targetId: t } }), 0, 'nothing written');
+      assert.equal(await cell.database.prisma.customFieldValueSet.count({ where: { workspaceId: cell.workspaceId, targetId: t } }), 0, 'nothing written');
       const accepted = await written(
         'tasks',
         t,
@@ -364,7 +349,7 @@ describe('v1 custom fields', () => {
       const t = await task();
       const d = await define({ fieldType: 'date' });
       for (const value of ['0000-01-01', '0000-12-31', '10000-01-01', '+010000-01-01']) assertProblem(await write('tasks', t, { [d.key]: value }, '1'), 400, 'validation_failed', `/values/${d.key}`);
-      assert.equal(await database.prisma.customFieldValueSet.count({ where: { workspaceId, targetId: t } }), 0, 'nothing written');
+      assert.equal(await cell.database.prisma.customFieldValueSet.count({ where: { workspaceId: cell.workspaceId, targetId: t } }), 0, 'nothing written');
       assert.equal((await written('tasks', t, { [d.key]: '0001-01-01' }, '1')).values[d.key], '0001-01-01');
       assert.equal((await valuesOf('tasks', t)).values[d.key], '0001-01-01');
       assert.equal((await written('tasks', t, { [d.key]: '9999-12-31' }, '2')).values[d.key], '9999-12-31');
@@ -376,10 +361,10 @@ describe('v1 custom fields', () => {
       const d = await define({ fieldType: 'member' });
       const { memberId } = await cell.member([]);
       const set = await written('tasks', t, { [d.key]: memberId }, '1');
-      await database.prisma.workspaceMember.updateMany({ where: { workspaceId, id: memberId }, data: { status: 'disabled' } });
+      await cell.database.prisma.workspaceMember.updateMany({ where: { workspaceId: cell.workspaceId, id: memberId }, data: { status: 'disabled' } });
       assert.equal((await valuesOf('tasks', t)).values[d.key], memberId);
       assertProblem(await write('tasks', t, { [d.key]: memberId }, set.version), 400, 'validation_failed', `/values/${d.key}`);
-      const foreignMember = await database.prisma.workspaceMember.findFirst({ where: { workspaceId: { not: workspaceId } } });
+      const foreignMember = await cell.database.prisma.workspaceMember.findFirst({ where: { workspaceId: { not: cell.workspaceId } } });
       if (foreignMember) assertProblem(await write('tasks', t, { [d.key]: foreignMember.id }, set.version), 400, 'validation_failed', `/values/${d.key}`);
     });
 
@@ -394,7 +379,7 @@ describe('v1 custom fields', () => {
       const ok = await written('tasks', t, { [optional.key]: 'again', [required.key]: 1 }, before.version);
       assertProblem(await write('tasks', t, { [required.key]: null }, ok.version), 400, 'validation_failed', `/values/${required.key}`);
       assert.equal((await written('contacts', c, { [optional.key]: 'not required here' }, '1')).version, '2');
-      assert.equal((await call('DELETE', `/v1/custom-field-definitions/${required.id}`, admin)).status, 204);
+      assert.equal((await call('DELETE', `/v1/custom-field-definitions/${required.id}`, cell.admin)).status, 204);
       assert.equal((await written('tasks', await task(), { [optional.key]: 'archived is not required' }, '1')).version, '2');
     });
 
@@ -403,13 +388,13 @@ describe('v1 custom fields', () => {
       const d = await define({ fieldType: 'text' });
       const keep = await define({ fieldType: 'text' });
       const set = await written('tasks', t, { [d.key]: 'kept', [keep.key]: 'other' }, '1');
-      assert.equal((await call('DELETE', `/v1/custom-field-definitions/${d.id}`, admin)).status, 204);
+      assert.equal((await call('DELETE', `/v1/custom-field-definitions/${d.id}`, cell.admin)).status, 204);
       assert.deepEqual((await valuesOf('tasks', t)).values, { [d.key]: 'kept', [keep.key]: 'other' });
       assertProblem(await write('tasks', t, { [d.key]: 'new' }, set.version), 400, 'validation_failed', `/values/${d.key}`);
       assertProblem(await write('tasks', t, { [d.key]: null }, set.version), 400, 'validation_failed', `/values/${d.key}`);
       const next = await written('tasks', t, { [keep.key]: 'changed' }, set.version);
       assert.equal(next.values[d.key], 'kept');
-      assert.equal((await call('POST', `/v1/custom-field-definitions/${d.id}/restore`, admin)).status, 200);
+      assert.equal((await call('POST', `/v1/custom-field-definitions/${d.id}/restore`, cell.admin)).status, 200);
       assert.equal((await written('tasks', t, { [d.key]: 'new' }, next.version)).values[d.key], 'new');
     });
 
@@ -436,7 +421,7 @@ describe('v1 custom fields', () => {
       const set = await written('tasks', t, { [d.key]: ['used'], [single.key]: 'one' }, '1');
       await written('contacts', c, { [d.key]: ['also', 'used'] }, '1');
       const update = (id: string, body: Record<string, unknown>, version: string) =>
-        call<{ data: Definition }>('PATCH', `/v1/custom-field-definitions/${id}`, admin, { ...body, expectedVersion: version });
+        call<{ data: Definition }>('PATCH', `/v1/custom-field-definitions/${id}`, cell.admin, { ...body, expectedVersion: version });
       assertProblem(
         await update(
           d.id,
@@ -454,7 +439,7 @@ describe('v1 custom fields', () => {
       );
       assertProblem(await update(single.id, { options: [{ key: 'two', label: 'Two' }] }, '1'), 409, 'custom_field_values_in_use', '/options');
       assertProblem(await update(d.id, { targetTypes: ['tasks', 'projects'] }, '1'), 409, 'custom_field_values_in_use', '/targetTypes');
-      assert.equal((await database.prisma.customFieldDefinition.findFirstOrThrow({ where: { workspaceId, id: d.id } })).revision, 1, 'nothing changed');
+      assert.equal((await cell.database.prisma.customFieldDefinition.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id: d.id } })).revision, 1, 'nothing changed');
       // Unused options and target types without values go; options in use can be archived and relabelled.
       const narrowed = await update(
         d.id,
@@ -495,12 +480,12 @@ describe('v1 custom fields', () => {
           ],
         });
         const [update, value] = await Promise.all([
-          call('PATCH', `/v1/custom-field-definitions/${d.id}`, admin, { options: [{ key: 'keep', label: 'Keep' }], expectedVersion: '1' }),
-          write('tasks', t, { [d.key]: 'drop' }, '1', admin, v1b),
+          call('PATCH', `/v1/custom-field-definitions/${d.id}`, cell.admin, { options: [{ key: 'keep', label: 'Keep' }], expectedVersion: '1' }),
+          write('tasks', t, { [d.key]: 'drop' }, '1', cell.admin, cell.v1b),
         ]);
         const outcome = `${update.status} ${value.status}`;
         assert.ok(outcome === '200 400' || outcome === '409 200', outcome);
-        const stored = await database.prisma.customFieldDefinition.findFirstOrThrow({ where: { workspaceId, id: d.id } });
+        const stored = await cell.database.prisma.customFieldDefinition.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id: d.id } });
         const held = (await valuesOf('tasks', t)).values[d.key];
         assert.ok((stored.options as { key: string }[]).some((o) => o.key === 'drop') || held === undefined, 'no stored value names a removed option');
       }
@@ -521,13 +506,13 @@ describe('v1 custom fields', () => {
         ],
       );
       assert.ok(events.every((e) => e.aggregateType === 'project'));
-      const activity = await call<ListBody<{ kind: string; summary: string }>>('GET', `/v1/activity?targetType=projects&targetId=${p}`, admin);
+      const activity = await call<ListBody<{ kind: string; summary: string }>>('GET', `/v1/activity?targetType=projects&targetId=${p}`, cell.admin);
       assert.deepEqual(activity.body.data.filter((a) => a.kind === 'custom-field-values-updated').length, 2);
       assert.ok(activity.body.data.some((a) => a.summary.includes(d.key)));
       const withoutValuesScope = await cell.mint(['activity:read', 'projects:read']);
       const hidden = await call<ListBody<{ kind: string }>>('GET', `/v1/activity?targetType=projects&targetId=${p}`, withoutValuesScope);
       assert.ok(!hidden.body.data.some((a) => a.kind === 'custom-field-values-updated'), 'the event needs custom-field-values:read as well');
-      const changes = await listAllPages<{ resourceId: string; action: string }>(v1, '/v1/changes?types=projects&limit=200', admin);
+      const changes = await cell.listAll<{ resourceId: string; action: string }>('/v1/changes?types=projects&limit=200');
       assert.equal(changes.filter((c) => c.resourceId === p && c.action === 'updated').length, 2);
       const c = await contact();
       assert.deepEqual((await written('contacts', c, { [d.key]: false }, '1')).values, { [d.key]: false });
@@ -566,23 +551,23 @@ describe('v1 custom fields', () => {
 
     it('another workspace’s definitions and targets answer like missing ones (404) and are never changed', async () => {
       for (const id of [other.definitionId, randomUUID(), 'not-a-uuid']) {
-        assertProblem(await call('GET', `/v1/custom-field-definitions/${id}`, admin), 404, 'not_found');
-        assertProblem(await call('PATCH', `/v1/custom-field-definitions/${id}`, admin, { label: 'Hijacked', expectedVersion: '1' }), 404, 'not_found');
-        assertProblem(await call('DELETE', `/v1/custom-field-definitions/${id}`, admin), 404, 'not_found');
-        assertProblem(await call('POST', `/v1/custom-field-definitions/${id}/restore`, admin), 404, 'not_found');
+        assertProblem(await call('GET', `/v1/custom-field-definitions/${id}`, cell.admin), 404, 'not_found');
+        assertProblem(await call('PATCH', `/v1/custom-field-definitions/${id}`, cell.admin, { label: 'Hijacked', expectedVersion: '1' }), 404, 'not_found');
+        assertProblem(await call('DELETE', `/v1/custom-field-definitions/${id}`, cell.admin), 404, 'not_found');
+        assertProblem(await call('POST', `/v1/custom-field-definitions/${id}/restore`, cell.admin), 404, 'not_found');
       }
       const d = await define();
       for (const id of [other.taskId, randomUUID(), 'not-a-uuid']) {
-        assertProblem(await call('GET', `/v1/tasks/${id}/custom-field-values`, admin), 404, 'not_found');
+        assertProblem(await call('GET', `/v1/tasks/${id}/custom-field-values`, cell.admin), 404, 'not_found');
         assertProblem(await write('tasks', id, { [d.key]: 'x' }, '1'), 404, 'not_found');
       }
       const t = await task();
       assertProblem(await write('tasks', t, { foreign: 'x' }, '1'), 400, 'validation_failed', '/values/foreign');
-      assertProblem(await call('GET', `/v1/projects/${t}/custom-field-values`, admin), 404, 'not_found');
-      const foreign = await database.prisma.customFieldDefinition.findFirstOrThrow({ where: { workspaceId: other.workspaceId, id: other.definitionId } });
+      assertProblem(await call('GET', `/v1/projects/${t}/custom-field-values`, cell.admin), 404, 'not_found');
+      const foreign = await cell.database.prisma.customFieldDefinition.findFirstOrThrow({ where: { workspaceId: other.workspaceId, id: other.definitionId } });
       assert.deepEqual([foreign.label, foreign.revision, foreign.archivedAt], ['Foreign', 1, null]);
-      assert.equal(await database.prisma.customFieldValueSet.count({ where: { workspaceId: other.workspaceId } }), 0);
-      assert.equal(await database.prisma.outboxEvent.count({ where: { aggregateId: { in: [other.definitionId, other.taskId] } } }), 0);
+      assert.equal(await cell.database.prisma.customFieldValueSet.count({ where: { workspaceId: other.workspaceId } }), 0);
+      assert.equal(await cell.database.prisma.outboxEvent.count({ where: { aggregateId: { in: [other.definitionId, other.taskId] } } }), 0);
     });
 
     it('a service account needs no grant for definitions; values follow its grants on the target (404 unreadable, 403 read-only)', async () => {
@@ -605,7 +590,7 @@ describe('v1 custom fields', () => {
       const writer = await cell.serviceAccount(scopes, [{ resourceType: 'task', resourceId: a, access: 'write' }]);
       assert.equal((await write('tasks', a, { [d.key]: 'x' }, '1', writer.token)).status, 200);
       assertProblem(await write('tasks', b, { [d.key]: 'x' }, '1', writer.token), 404, 'not_found');
-      assert.equal(await database.prisma.customFieldValueSet.count({ where: { workspaceId, targetId: b } }), 0);
+      assert.equal(await cell.database.prisma.customFieldValueSet.count({ where: { workspaceId: cell.workspaceId, targetId: b } }), 0);
     });
   });
 });

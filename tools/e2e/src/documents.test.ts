@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { AppConfig } from '@workcell/config';
-import { V1_SCOPES } from '@workcell/credentials';
-import type { Database } from '@workcell/db';
 import { DOCUMENT_MAX_BODY_BYTES, DOCUMENT_MAX_CONTENT_CHARS } from '@workcell/registry';
-import { type RunningApp, useTestEnvironment } from '@workcell/testing';
-import { startV1Cell, type V1Cell } from './support/cell.js';
-import { assertProblem, assertShape, callApi, errorOf, listAllPages, type ListBody } from './support/v1.js';
+import { useTestEnvironment } from '@workcell/testing';
+import { targetsOf, useV1Cell } from './support/cell.js';
+import { assertProblem, assertShape, errorOf, type ListBody } from './support/v1.js';
 
 /**
  * v1 documents end to end: scopes, tenancy, validation with JSON pointers, the content bound (413
@@ -32,47 +29,27 @@ type Document = {
 const BASE = ['documents:read', 'documents:write'];
 
 describe('v1 documents', () => {
-  let cell: V1Cell;
-  let database: Database;
-  let workspaceId: string;
-  let config: AppConfig;
-  let v1: RunningApp;
-  let v1b: RunningApp;
-  let admin: string;
+  const cell = useV1Cell(env);
+  const { call } = cell;
+  const { contact, project, task } = targetsOf(cell);
   const other = { workspaceId: '', documentId: '', projectId: '' };
   let seq = 0;
 
-  const call = <T = unknown>(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}, app: RunningApp = v1) =>
-    callApi<T>(app, method, path, token, body, headers);
-  const createDocument = async (body: Record<string, unknown> = {}, token = admin) => {
+  const createDocument = async (body: Record<string, unknown> = {}, token = cell.admin) => {
     const reply = await call<{ data: Document }>('POST', '/v1/documents', token, { title: `Document ${++seq}`, format: 'markdown', content: '# Notes', ...body });
     assert.equal(reply.status, 201, JSON.stringify(reply.body).slice(0, 500));
     return reply.body.data;
   };
-  const created = async (path: string, body: Record<string, unknown>) => {
-    const reply = await call<{ data: { id: string } }>('POST', path, admin, body);
-    assert.equal(reply.status, 201, JSON.stringify(reply.body));
-    return reply.body.data.id;
-  };
-  const contact = () => created('/v1/contacts', { kind: 'person', name: `Contact ${++seq}` });
-  const project = () => created('/v1/projects', { name: `Project ${++seq}` });
-  const task = () => created('/v1/tasks', { title: `Task ${++seq}` });
-  const getDocument = async (id: string, token = admin) => (await call<{ data: Document }>('GET', `/v1/documents/${id}`, token)).body.data;
-  const row = (id: string) => database.prisma.document.findFirstOrThrow({ where: { workspaceId, id } });
-  const count = () => database.prisma.document.count({ where: { workspaceId } });
-  const listAll = (path: string, token = admin) => listAllPages<Document>(v1, path, token);
+  const getDocument = async (id: string, token = cell.admin) => (await call<{ data: Document }>('GET', `/v1/documents/${id}`, token)).body.data;
+  const row = (id: string) => cell.database.prisma.document.findFirstOrThrow({ where: { workspaceId: cell.workspaceId, id } });
+  const count = () => cell.database.prisma.document.count({ where: { workspaceId: cell.workspaceId } });
+  const listAll = (path: string, token?: string) => cell.listAll<Document>(path, token);
 
   beforeAll(async () => {
-    cell = await startV1Cell(env);
-    ({ database, workspaceId, config, v1, v1b } = cell);
-    admin = await cell.mint(V1_SCOPES);
-    const ws = await database.prisma.workspace.create({ data: { name: 'Elsewhere', region: config.region, cell: config.cell } });
-    other.workspaceId = ws.id;
-    other.projectId = (await database.prisma.project.create({ data: { workspaceId: ws.id, name: 'Foreign project' } })).id;
-    other.documentId = (await database.prisma.document.create({ data: { workspaceId: ws.id, title: 'Foreign document', content: 'secret' } })).id;
+    other.workspaceId = await cell.otherWorkspace();
+    other.projectId = (await cell.database.prisma.project.create({ data: { workspaceId: other.workspaceId, name: 'Foreign project' } })).id;
+    other.documentId = (await cell.database.prisma.document.create({ data: { workspaceId: other.workspaceId, title: 'Foreign document', content: 'secret' } })).id;
   });
-
-  afterAll(() => cell?.close());
 
   describe('scopes', () => {
     it('documents:read reads but does not write; the target family’s read scope is not needed to attach', async () => {
@@ -95,17 +72,17 @@ describe('v1 documents', () => {
   describe('tenancy', () => {
     it('another workspace’s document answers like a missing one (404) and is never changed or listed; its targets are unknown (400)', async () => {
       for (const id of [other.documentId, randomUUID(), 'not-a-uuid']) {
-        assertProblem(await call('GET', `/v1/documents/${id}`, admin), 404, 'not_found');
-        assertProblem(await call('PATCH', `/v1/documents/${id}`, admin, { title: 'Hijacked', expectedVersion: '1' }), 404, 'not_found');
-        assertProblem(await call('DELETE', `/v1/documents/${id}`, admin), 404, 'not_found');
-        assertProblem(await call('POST', `/v1/documents/${id}/restore`, admin), 404, 'not_found');
+        assertProblem(await call('GET', `/v1/documents/${id}`, cell.admin), 404, 'not_found');
+        assertProblem(await call('PATCH', `/v1/documents/${id}`, cell.admin, { title: 'Hijacked', expectedVersion: '1' }), 404, 'not_found');
+        assertProblem(await call('DELETE', `/v1/documents/${id}`, cell.admin), 404, 'not_found');
+        assertProblem(await call('POST', `/v1/documents/${id}/restore`, cell.admin), 404, 'not_found');
       }
-      const foreign = await database.prisma.document.findFirstOrThrow({ where: { workspaceId: other.workspaceId, id: other.documentId } });
+      const foreign = await cell.database.prisma.document.findFirstOrThrow({ where: { workspaceId: other.workspaceId, id: other.documentId } });
       assert.deepEqual([foreign.title, foreign.content, foreign.revision, foreign.archivedAt], ['Foreign document', 'secret', 1, null]);
       assert.ok(!(await listAll('/v1/documents?limit=200')).some((d) => d.id === other.documentId));
-      assert.equal(await database.prisma.outboxEvent.count({ where: { aggregateId: other.documentId } }), 0);
+      assert.equal(await cell.database.prisma.outboxEvent.count({ where: { aggregateId: other.documentId } }), 0);
       assertProblem(
-        await call('POST', '/v1/documents', admin, { title: 'x', format: 'plain', content: 'x', targetType: 'projects', targetId: other.projectId }),
+        await call('POST', '/v1/documents', cell.admin, { title: 'x', format: 'plain', content: 'x', targetType: 'projects', targetId: other.projectId }),
         400,
         'validation_failed',
         '/targetId',
@@ -117,7 +94,7 @@ describe('v1 documents', () => {
   describe('documents', () => {
     it('creates a document: 201, Location, ETag, sizeBytes in UTF-8 bytes, and document.created without the content', async () => {
       const content = 'Grüße 👋\n';
-      const reply = await call<{ data: Document }>('POST', '/v1/documents', admin, { title: '  Minutes ', format: 'plain', content });
+      const reply = await call<{ data: Document }>('POST', '/v1/documents', cell.admin, { title: '  Minutes ', format: 'plain', content });
       assert.equal(reply.status, 201, JSON.stringify(reply.body));
       const d = reply.body.data;
       assert.equal(reply.headers.get('location'), `/v1/documents/${d.id}`);
@@ -135,7 +112,7 @@ describe('v1 documents', () => {
       );
       const { content: _content, ...withoutContent } = d;
       assert.deepEqual((events[0]!.payload as { document: unknown }).document, withoutContent);
-      const got = await call<{ data: Document }>('GET', `/v1/documents/${d.id}`, admin);
+      const got = await call<{ data: Document }>('GET', `/v1/documents/${d.id}`, cell.admin);
       assert.equal(got.headers.get('etag'), '"1"');
       assertShape('getDocument', got.body.data);
       assert.deepEqual(got.body.data, d);
@@ -143,7 +120,7 @@ describe('v1 documents', () => {
 
     it('refuses invalid bodies with 400 and a pointer and writes nothing', async () => {
       const archivedContact = await contact();
-      assert.equal((await call('DELETE', `/v1/contacts/${archivedContact}`, admin)).status, 204);
+      assert.equal((await call('DELETE', `/v1/contacts/${archivedContact}`, cell.admin)).status, 204);
       const before = await count();
       const ok = { title: 'x', format: 'plain', content: 'x' };
       const cases: [Record<string, unknown>, string][] = [
@@ -163,8 +140,8 @@ describe('v1 documents', () => {
         [{ ...ok, targetType: 'contacts', targetId: archivedContact }, '/targetId'],
         [{ ...ok, targetType: 'tasks', targetId: await project() }, '/targetId'],
       ];
-      for (const [body, pointer] of cases) assertProblem(await call('POST', '/v1/documents', admin, body), 400, 'validation_failed', pointer);
-      assertProblem(await call('POST', '/v1/documents', admin, { ...ok, sizeBytes: 3 }), 400, 'validation_failed');
+      for (const [body, pointer] of cases) assertProblem(await call('POST', '/v1/documents', cell.admin, body), 400, 'validation_failed', pointer);
+      assertProblem(await call('POST', '/v1/documents', cell.admin, { ...ok, sizeBytes: 3 }), 400, 'validation_failed');
       assert.equal(await count(), before);
     });
 
@@ -172,12 +149,12 @@ describe('v1 documents', () => {
       const d = await createDocument();
       const before = await count();
       const over = 'x'.repeat(DOCUMENT_MAX_CONTENT_CHARS + 1);
-      const refused = await call('POST', '/v1/documents', admin, { title: 'Too long', format: 'plain', content: over });
+      const refused = await call('POST', '/v1/documents', cell.admin, { title: 'Too long', format: 'plain', content: over });
       assertProblem(refused, 413, 'payload_too_large', '/content');
       assert.match(errorOf(refused).detail, /1000000 characters/);
-      assertProblem(await call('PATCH', `/v1/documents/${d.id}`, admin, { content: over, expectedVersion: d.version }), 413, 'payload_too_large', '/content');
+      assertProblem(await call('PATCH', `/v1/documents/${d.id}`, cell.admin, { content: over, expectedVersion: d.version }), 413, 'payload_too_large', '/content');
       // The bound counts characters (code points), not UTF-16 units: one more emoji than the bound is refused too.
-      assertProblem(await call('POST', '/v1/documents', admin, { title: 'Emoji', format: 'plain', content: '😀'.repeat(DOCUMENT_MAX_CONTENT_CHARS + 1) }), 413, 'payload_too_large', '/content');
+      assertProblem(await call('POST', '/v1/documents', cell.admin, { title: 'Emoji', format: 'plain', content: '😀'.repeat(DOCUMENT_MAX_CONTENT_CHARS + 1) }), 413, 'payload_too_large', '/content');
       assert.equal(await count(), before);
       assert.equal((await row(d.id)).revision, 1);
       assert.deepEqual(
@@ -193,14 +170,14 @@ describe('v1 documents', () => {
       const wide = await createDocument({ content: emoji });
       assert.equal(wide.sizeBytes, 4 * DOCUMENT_MAX_CONTENT_CHARS, 'four UTF-8 bytes a character');
       assert.equal((await row(wide.id)).content, emoji);
-      const replaced = await call<{ data: Document }>('PATCH', `/v1/documents/${ascii.id}`, admin, { content: 'ä'.repeat(DOCUMENT_MAX_CONTENT_CHARS), expectedVersion: ascii.version });
+      const replaced = await call<{ data: Document }>('PATCH', `/v1/documents/${ascii.id}`, cell.admin, { content: 'ä'.repeat(DOCUMENT_MAX_CONTENT_CHARS), expectedVersion: ascii.version });
       assert.equal(replaced.status, 200);
       assert.equal(replaced.body.data.sizeBytes, 2 * DOCUMENT_MAX_CONTENT_CHARS);
       const before = await count();
-      const huge = await call('POST', '/v1/documents', admin, { title: 'Huge', format: 'plain', content: 'x'.repeat(DOCUMENT_MAX_BODY_BYTES) });
+      const huge = await call('POST', '/v1/documents', cell.admin, { title: 'Huge', format: 'plain', content: 'x'.repeat(DOCUMENT_MAX_BODY_BYTES) });
       assertProblem(huge, 413, 'payload_too_large');
       assert.equal(await count(), before);
-      assertProblem(await call('POST', '/v1/tags', admin, { name: 'x'.repeat(1_100_000) }), 413, 'payload_too_large');
+      assertProblem(await call('POST', '/v1/tags', cell.admin, { name: 'x'.repeat(1_100_000) }), 413, 'payload_too_large');
     });
 
     it('attaches to a contact, project or task of the workspace (fixed at creation); filters lists by target type and id', async () => {
@@ -226,54 +203,54 @@ describe('v1 documents', () => {
       assert.ok(byType.includes(onTask.id) && !byType.includes(onProject.id) && !byType.includes(loose.id));
       assert.deepEqual(await listAll(`/v1/documents?targetId=${randomUUID()}`), []);
       assert.deepEqual(await listAll('/v1/documents?targetId=not-a-uuid'), []);
-      assertProblem(await call('GET', '/v1/documents?targetType=files', admin), 400, 'validation_failed');
-      assertProblem(await call('PATCH', `/v1/documents/${onTask.id}`, admin, { targetId: p, expectedVersion: '1' }), 400, 'validation_failed');
+      assertProblem(await call('GET', '/v1/documents?targetType=files', cell.admin), 400, 'validation_failed');
+      assertProblem(await call('PATCH', `/v1/documents/${onTask.id}`, cell.admin, { targetId: p, expectedVersion: '1' }), 400, 'validation_failed');
       assert.deepEqual((await getDocument(onTask.id)).targetId, t);
     });
 
     it('a target archived later keeps its documents: readable, listed under it and changeable', async () => {
       const c = await contact();
       const d = await createDocument({ targetType: 'contacts', targetId: c });
-      assert.equal((await call('DELETE', `/v1/contacts/${c}`, admin)).status, 204);
+      assert.equal((await call('DELETE', `/v1/contacts/${c}`, cell.admin)).status, 204);
       const got = await getDocument(d.id);
       assert.deepEqual([got.targetType, got.targetId, got.archivedAt], ['contacts', c, null]);
       assert.deepEqual(
         (await listAll(`/v1/documents?targetId=${c}`)).map((x) => x.id),
         [d.id],
       );
-      const changed = await call<{ data: Document }>('PATCH', `/v1/documents/${d.id}`, admin, { title: 'Still here', expectedVersion: d.version });
+      const changed = await call<{ data: Document }>('PATCH', `/v1/documents/${d.id}`, cell.admin, { title: 'Still here', expectedVersion: d.version });
       assert.equal(changed.status, 200);
       assert.equal(changed.body.data.targetId, c);
-      assertProblem(await call('POST', '/v1/documents', admin, { title: 'x', format: 'plain', content: 'x', targetType: 'contacts', targetId: c }), 400, 'validation_failed', '/targetId');
+      assertProblem(await call('POST', '/v1/documents', cell.admin, { title: 'x', format: 'plain', content: 'x', targetType: 'contacts', targetId: c }), 400, 'validation_failed', '/targetId');
     });
 
     it('replays an idempotent create with the same key and creates once', async () => {
       const key = `document-${randomUUID()}`;
       const body = { title: 'Idempotent document', format: 'markdown', content: 'Once.' };
-      const first = await call<{ data: Document }>('POST', '/v1/documents', admin, body, { 'idempotency-key': key });
-      const second = await call<{ data: Document }>('POST', '/v1/documents', admin, body, { 'idempotency-key': key }, v1b);
+      const first = await call<{ data: Document }>('POST', '/v1/documents', cell.admin, body, { 'idempotency-key': key });
+      const second = await call<{ data: Document }>('POST', '/v1/documents', cell.admin, body, { 'idempotency-key': key }, cell.v1b);
       assert.equal(first.status, 201);
       assert.equal(second.status, 201);
       assert.equal(second.headers.get('idempotency-replayed'), 'true');
       assert.deepEqual(second.body, first.body);
-      assert.equal(await database.prisma.document.count({ where: { workspaceId, title: 'Idempotent document' } }), 1);
-      assertProblem(await call('POST', '/v1/documents', admin, { ...body, content: 'Twice?' }, { 'idempotency-key': key }), 409, 'idempotency_key_reused');
+      assert.equal(await cell.database.prisma.document.count({ where: { workspaceId: cell.workspaceId, title: 'Idempotent document' } }), 1);
+      assertProblem(await call('POST', '/v1/documents', cell.admin, { ...body, content: 'Twice?' }, { 'idempotency-key': key }), 409, 'idempotency_key_reused');
     });
 
     it('updates are compare-and-set: the current version wins once, a stale one is 409 version_conflict, none is 400 (If-Match is no substitute)', async () => {
       const d = await createDocument({ content: 'keep' });
-      const reply = await call<{ data: Document }>('PATCH', `/v1/documents/${d.id}`, admin, { title: 'Renamed', format: 'plain', expectedVersion: d.version });
+      const reply = await call<{ data: Document }>('PATCH', `/v1/documents/${d.id}`, cell.admin, { title: 'Renamed', format: 'plain', expectedVersion: d.version });
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
       assertShape('updateDocument', reply.body.data);
       assert.equal(reply.headers.get('etag'), '"2"');
       assert.deepEqual([reply.body.data.title, reply.body.data.format, reply.body.data.content, reply.body.data.version], ['Renamed', 'plain', 'keep', '2']);
-      assertProblem(await call('PATCH', `/v1/documents/${d.id}`, admin, { title: 'Stale', expectedVersion: d.version }), 409, 'version_conflict');
-      assertProblem(await call('PATCH', `/v1/documents/${d.id}`, admin, { title: 'No version' }), 400, 'validation_failed', '/expectedVersion');
-      assertProblem(await call('PATCH', `/v1/documents/${d.id}`, admin, { title: 'No version' }, { 'if-match': '"2"' }), 400, 'validation_failed', '/expectedVersion');
-      assertProblem(await call('PATCH', `/v1/documents/${d.id}`, admin, { expectedVersion: '2' }), 400, 'validation_failed');
-      assertProblem(await call('PATCH', `/v1/documents/${d.id}`, admin, { title: '', expectedVersion: '2' }), 400, 'validation_failed', '/title');
-      assertProblem(await call('PATCH', `/v1/documents/${d.id}`, admin, { content: 'x', color: 'red', expectedVersion: '2' }), 400, 'validation_failed');
-      const racers = await Promise.all([0, 1, 2, 3].map((i) => call('PATCH', `/v1/documents/${d.id}`, admin, { content: `racer ${i}`, expectedVersion: '2' }, {}, i % 2 ? v1b : v1)));
+      assertProblem(await call('PATCH', `/v1/documents/${d.id}`, cell.admin, { title: 'Stale', expectedVersion: d.version }), 409, 'version_conflict');
+      assertProblem(await call('PATCH', `/v1/documents/${d.id}`, cell.admin, { title: 'No version' }), 400, 'validation_failed', '/expectedVersion');
+      assertProblem(await call('PATCH', `/v1/documents/${d.id}`, cell.admin, { title: 'No version' }, { 'if-match': '"2"' }), 400, 'validation_failed', '/expectedVersion');
+      assertProblem(await call('PATCH', `/v1/documents/${d.id}`, cell.admin, { expectedVersion: '2' }), 400, 'validation_failed');
+      assertProblem(await call('PATCH', `/v1/documents/${d.id}`, cell.admin, { title: '', expectedVersion: '2' }), 400, 'validation_failed', '/title');
+      assertProblem(await call('PATCH', `/v1/documents/${d.id}`, cell.admin, { content: 'x', color: 'red', expectedVersion: '2' }), 400, 'validation_failed');
+      const racers = await Promise.all([0, 1, 2, 3].map((i) => call('PATCH', `/v1/documents/${d.id}`, cell.admin, { content: `racer ${i}`, expectedVersion: '2' }, {}, i % 2 ? cell.v1b : cell.v1)));
       assert.deepEqual(racers.map((r) => r.status).sort(), [200, 409, 409, 409]);
       assert.equal((await row(d.id)).revision, 3);
       const events = await cell.outbox(d.id);
@@ -288,27 +265,27 @@ describe('v1 documents', () => {
 
     it('archive never deletes: 204, left out of lists, still readable; restore brings it back; events for both, never with the content', async () => {
       const d = await createDocument({ content: 'archived text' });
-      const archived = await call('DELETE', `/v1/documents/${d.id}`, admin);
+      const archived = await call('DELETE', `/v1/documents/${d.id}`, cell.admin);
       assert.equal(archived.status, 204);
       assert.ok(!(await listAll('/v1/documents?limit=200')).some((x) => x.id === d.id));
       const seen = await getDocument(d.id);
       assert.ok(seen.archivedAt !== null);
       assert.equal(seen.content, 'archived text');
-      assert.equal((await call('DELETE', `/v1/documents/${d.id}`, admin)).status, 204, 'archiving again is fine');
-      const restored = await call<{ data: Document }>('POST', `/v1/documents/${d.id}/restore`, admin);
+      assert.equal((await call('DELETE', `/v1/documents/${d.id}`, cell.admin)).status, 204, 'archiving again is fine');
+      const restored = await call<{ data: Document }>('POST', `/v1/documents/${d.id}/restore`, cell.admin);
       assert.equal(restored.status, 200);
       assertShape('restoreDocument', restored.body.data);
       assert.deepEqual([restored.body.data.archivedAt, restored.body.data.content], [null, 'archived text']);
       assert.equal(restored.headers.get('etag'), '"3"');
       assert.ok((await listAll('/v1/documents?limit=200')).some((x) => x.id === d.id));
-      assert.equal((await call('POST', `/v1/documents/${d.id}/restore`, admin)).status, 200, 'restoring again is fine');
+      assert.equal((await call('POST', `/v1/documents/${d.id}/restore`, cell.admin)).status, 200, 'restoring again is fine');
       const events = await cell.outbox(d.id);
       assert.deepEqual(
         events.map((e) => e.eventType),
         ['document.created', 'document.archived', 'document.restored'],
       );
       assert.ok(events.every((e) => !JSON.stringify(e.payload).includes('archived text')));
-      const changes = await listAllPages<{ resourceType: string; resourceId: string; action: string }>(v1, '/v1/changes?types=documents&limit=200', admin);
+      const changes = await cell.listAll<{ resourceType: string; resourceId: string; action: string }>('/v1/changes?types=documents&limit=200');
       assert.deepEqual(
         changes.filter((c) => c.resourceId === d.id).map((c) => `${c.resourceType} ${c.action}`),
         ['documents created', 'documents archived', 'documents restored'],
@@ -318,7 +295,7 @@ describe('v1 documents', () => {
     it('pages with a cursor without gaps or repeats; bad cursors and limits are 400', async () => {
       const made: Document[] = [];
       for (let i = 0; i < 5; i++) made.push(await createDocument({ title: `Pager ${i}` }));
-      const first = await call<ListBody<Document>>('GET', '/v1/documents?limit=2', admin);
+      const first = await call<ListBody<Document>>('GET', '/v1/documents?limit=2', cell.admin);
       assert.equal(first.status, 200);
       assert.equal(first.body.data.length, 2);
       assert.ok(first.body.meta.nextCursor);
@@ -334,10 +311,10 @@ describe('v1 documents', () => {
         all.filter((d) => made.some((m) => m.id === d.id)).map((d) => d.id),
         made.map((m) => m.id),
       );
-      assertProblem(await call('GET', `/v1/documents?cursor=${first.body.meta.nextCursor}x`, admin), 400, 'validation_failed');
-      assertProblem(await call('GET', `/v1/documents?targetType=projects&cursor=${first.body.meta.nextCursor}`, admin), 400, 'validation_failed');
-      assert.equal((await call('GET', '/v1/documents?limit=0', admin)).status, 400);
-      assert.equal((await call('GET', '/v1/documents?limit=201', admin)).status, 400);
+      assertProblem(await call('GET', `/v1/documents?cursor=${first.body.meta.nextCursor}x`, cell.admin), 400, 'validation_failed');
+      assertProblem(await call('GET', `/v1/documents?targetType=projects&cursor=${first.body.meta.nextCursor}`, cell.admin), 400, 'validation_failed');
+      assert.equal((await call('GET', '/v1/documents?limit=0', cell.admin)).status, 400);
+      assert.equal((await call('GET', '/v1/documents?limit=201', cell.admin)).status, 400);
     });
   });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { useTestEnvironment } from '@workcell/testing';
 import { useV1Cell } from './support/cell.js';
-import { assertProblem, assertShape, errorOf, type ListBody } from './support/v1.js';
+import { assertProblem, assertShape, errorOf, type ListBody, type Schema } from './support/v1.js';
 
 /**
  * v1 appointments, absences and availability end to end (docs/scheduling.md): the own routes act on the token's
@@ -13,24 +13,9 @@ import { assertProblem, assertShape, errorOf, type ListBody } from './support/v1
 
 const env = useTestEnvironment();
 
-type Appointment = {
-  id: string;
-  memberId: string;
-  title: string;
-  description: string | null;
-  startsAt: string;
-  endsAt: string;
-  allDay: boolean;
-  timeZone: string;
-  location: string | null;
-  attendeeMemberIds: string[];
-  contactId: string | null;
-  projectId: string | null;
-  visibility: 'default' | 'private';
-  version: string;
-};
-type Absence = { id: string; memberId: string; kind: string; startsOn: string; endsOn: string; halfDayStart: boolean; halfDayEnd: boolean; note: string | null; status: string; version: string };
-type Availability = { memberId: string; from: string; to: string; timeZone: string; windows: { startsAt: string; endsAt: string; availableMinutes: number; reasons: string[] }[] };
+type Appointment = Schema<'Appointment'>;
+type Absence = Schema<'Absence'>;
+type Availability = Schema<'Availability'>;
 
 const OWN = ['appointments:read', 'appointments:write', 'absences:read', 'absences:write', 'availability:read'];
 const DELEGATED = ['appointments:delegated:read', 'appointments:delegated:write', 'absences:delegated:read', 'absences:admin:write', 'availability:delegated:read'];

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { issueCredential, inTransaction } from '@workcell/db';
 import { useTestEnvironment } from '@workcell/testing';
 import { useV1Cell } from './support/cell.js';
-import { callApi, errorOf, type ErrorItem, type ListBody, type Reply } from './support/v1.js';
+import { callApi, errorOf, type ErrorItem, type ListBody, type Reply, type Schema } from './support/v1.js';
 
 /**
  * v1 tasks (issue 6), end to end against the running services: CRUD, archive/restore, complete/reopen/move
@@ -14,36 +14,8 @@ import { callApi, errorOf, type ErrorItem, type ListBody, type Reply } from './s
 
 const env = useTestEnvironment();
 
-type Task = {
-  id: string;
-  title: string;
-  description: string | null;
-  projectId: string | null;
-  listId: string | null;
-  status: 'open' | 'completed';
-  priority: string;
-  assigneeIds: string[];
-  dueAt: string | null;
-  estimateMinutes: number | null;
-  tagIds: string[];
-  completedAt: string | null;
-  timerStartedAt: string | null;
-  archivedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  revision: string;
-};
-type TimeEntry = {
-  id: string;
-  taskId: string | null;
-  projectId: string | null;
-  userId: string;
-  startedAt: string;
-  endedAt: string | null;
-  durationSeconds: number;
-  note: string | null;
-  version: string;
-};
+type Task = Schema<'Task'>;
+type TimeEntry = Schema<'TimeEntry'>;
 
 describe('v1 tasks', () => {
   const cell = useV1Cell(env);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { useTestEnvironment } from '@workcell/testing';
 import { useV1Cell } from './support/cell.js';
-import { assertProblem, assertShape, type ListBody } from './support/v1.js';
+import { assertProblem, assertShape, type ListBody, type Schema } from './support/v1.js';
 
 /**
  * v1 time entries (issue 6), end to end against the running services: scopes, tenancy (404 for foreign
@@ -13,23 +13,8 @@ import { assertProblem, assertShape, type ListBody } from './support/v1.js';
 
 const env = useTestEnvironment();
 
-type Money = { amount: string; currency: string };
-type Entry = {
-  id: string;
-  createdAt: string;
-  updatedAt: string;
-  archivedAt: string | null;
-  taskId: string | null;
-  projectId: string | null;
-  userId: string;
-  startedAt: string;
-  endedAt: string | null;
-  durationSeconds: number;
-  note: string | null;
-  billing?: { billable: boolean; billingRate: Money | null };
-  version: string;
-};
-type Billing = { timeEntryId: string; billable: boolean; billingRate: Money | null; version: string };
+type Entry = Schema<'TimeEntry'>;
+type Billing = Schema<'TimeEntryBilling'>;
 
 describe('v1 time entries', () => {
   const cell = useV1Cell(env);

@@ -212,3 +212,21 @@ export function useV1Cell(env: TestEnvironment, options: V1FixtureOptions = {}):
   };
   return withFields(withFields(methods, cell, ['database', 'workspaceId', 'ownerMemberId', 'demo', 'config', 'v1', 'v1b', 'auth', 'worker']), running, ['admin']);
 }
+
+/**
+ * Makers of a new contact, project and task of the fixture's workspace, created through the API with `admin`, each
+ * answering the new id: the targets that documents and custom field values attach to.
+ */
+export function targetsOf(cell: V1Fixture) {
+  let seq = 0;
+  const created = async (path: string, body: Record<string, unknown>) => {
+    const reply = await cell.call<{ data: { id: string } }>('POST', path, cell.admin, body);
+    assert.equal(reply.status, 201, JSON.stringify(reply.body));
+    return reply.body.data.id;
+  };
+  return {
+    contact: () => created('/v1/contacts', { kind: 'person', name: `Contact ${++seq}` }),
+    project: () => created('/v1/projects', { name: `Project ${++seq}` }),
+    task: () => created('/v1/tasks', { title: `Task ${++seq}` }),
+  };
+}

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { getV1Operation } from '@workcell/registry';
+import type { components } from '@workcell/sdk';
 import type { RunningApp } from '@workcell/testing';
 
 /** Request and assertion helpers shared by the v1 end-to-end tests. */
 
+/** A schema of the v1 contract as the SDK declares it (generated from the registry), e.g. `Schema<'Task'>`. */
+export type Schema<Name extends keyof components['schemas']> = components['schemas'][Name];
 export type ErrorItem = { code: string; detail: string; status: string; source?: { pointer?: string; parameter?: string } };
 export type ListBody<T> = { data: T[]; meta: { limit: number; nextCursor: string | null }; links: { next: string | null } };
 export interface Reply<T = unknown> {
