@@ -170,7 +170,6 @@ export class DeviceController {
     return formToken(this.config, `session:${session.id}`);
   }
 
-  /** The live session of a form post whose token matches it; null (answered: 303 to /sign-in) without a session. */
   /**
    * The approval page of a typed code, or the code page again with why not (404). Wrong codes count against the
    * session's and the client address's budgets (429 + Retry-After once spent), so codes cannot be guessed.

@@ -39,7 +39,6 @@ export class AccountController {
     );
   }
 
-  /** The live session of a form post whose token matches it; null (answered: 303 to /sign-in) without a session. */
   @Get('account')
   async account(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     try {
