@@ -181,29 +181,11 @@ export interface V0OperationDefinition {
   readonly responses: readonly [200, 201, 204, 400, 401, 429];
 }
 
-/** Row of `generated/operations.json` (v1). Key order is the file's key order. */
-export interface V1OperationRow {
-  readonly operationId: string;
-  readonly method: HttpMethod;
-  readonly path: string;
-  readonly family: V1Family;
-  readonly scopes: readonly V1Scope[];
-  readonly anyOfScopes: readonly V1Scope[];
-  readonly overlayScopes: readonly V1Scope[];
-  readonly authenticated: boolean;
-  readonly concurrency: Concurrency;
-  readonly idempotent: boolean;
-  readonly retry: RetryClass;
-  readonly async: boolean;
-  readonly sensitive: boolean;
-}
+/** Row of `generated/operations.json` (v1): the columns of the definition it projects (rows.ts writes them in the file's key order). */
+export type V1OperationRow = Pick<
+  OperationDefinition,
+  'operationId' | 'method' | 'path' | 'family' | 'scopes' | 'anyOfScopes' | 'overlayScopes' | 'authenticated' | 'concurrency' | 'idempotent' | 'retry' | 'async' | 'sensitive'
+>;
 
 /** Row of `generated/operations.json` (v0). */
-export interface V0OperationRow {
-  readonly method: V0Method;
-  readonly path: string;
-  readonly availability: V0Availability;
-  readonly migrationClass: V0MigrationClass;
-  readonly v1OperationId: string | null;
-  readonly authenticated: boolean;
-}
+export type V0OperationRow = Pick<V0OperationDefinition, 'method' | 'path' | 'availability' | 'migrationClass' | 'v1OperationId' | 'authenticated'>;

@@ -1,4 +1,4 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
 import {
@@ -13,12 +13,11 @@ import {
   listAutomationDefinitions,
   listAutomationDefinitionVersions,
   listAutomationRuns,
-  type ProcedureContext,
   publishAutomationDefinition,
   restoreAutomationDefinition,
   updateAutomationDefinition,
 } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single, versioned } from '@workcell/http';
+import { Input, list, Operation, type OperationInput, single, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -29,8 +28,6 @@ type Id = { id: string };
  */
 @Controller()
 export class AutomationsController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listAutomationActions')
   async listAutomationActions(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listAutomationActions, op, { ...input.query });

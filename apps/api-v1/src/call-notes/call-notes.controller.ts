@@ -1,16 +1,14 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import { archiveCallNote, createCallNote, getCallNote, invoke, listCallNotes, type ProcedureContext, restoreCallNote, updateCallNote } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
+import { archiveCallNote, createCallNote, getCallNote, invoke, listCallNotes, restoreCallNote, updateCallNote } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
 /** Plain-text call notes about contacts with an archive lifecycle (scopes call-notes:*). */
 @Controller()
 export class CallNotesController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listCallNotes')
   async listCallNotes(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listCallNotes, op, { ...input.query });

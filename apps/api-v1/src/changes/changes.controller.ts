@@ -1,15 +1,14 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CredentialRecheck, Op } from '@workcell/auth-kit';
-import { getEventCatalog, invoke, listChangesWaiting, type ProcedureContext } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
+import { getEventCatalog, invoke, listChangesWaiting } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, single } from '@workcell/http';
 import { ChangeWaits } from './change-waits.js';
 
 /** The durable change feed and the event catalog (contract 6; scopes changes:read, events:read). */
 @Controller()
 export class ChangesController {
   constructor(
-    @Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext,
     @Inject(ChangeWaits) private readonly waits: ChangeWaits,
     @Inject(CredentialRecheck) private readonly recheck: CredentialRecheck,
   ) {}

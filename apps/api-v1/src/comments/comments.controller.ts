@@ -1,8 +1,8 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import { createComment, deleteComment, getComment, invoke, listComments, type ProcedureContext, updateComment } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
+import { createComment, deleteComment, getComment, invoke, listComments, updateComment } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -13,8 +13,6 @@ type Id = { id: string };
  */
 @Controller()
 export class CommentsController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listComments')
   async listComments(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listComments, op, { ...input.query });

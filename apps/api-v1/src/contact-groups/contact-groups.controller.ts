@@ -1,16 +1,14 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import { archiveContactGroup, createContactGroup, getContactGroup, invoke, listContactGroups, type ProcedureContext, restoreContactGroup, updateContactGroup } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
+import { archiveContactGroup, createContactGroup, getContactGroup, invoke, listContactGroups, restoreContactGroup, updateContactGroup } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
 /** Hierarchical contact groups (scopes contact-groups:*); updates are compare-and-set, re-parenting never forms a cycle. */
 @Controller()
 export class ContactGroupsController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listContactGroups')
   async listContactGroups(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listContactGroups, op, { ...input.query });

@@ -1,16 +1,14 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import { archiveContact, createContact, getContact, invoke, listContacts, type ProcedureContext, restoreContact, updateContact } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
+import { archiveContact, createContact, getContact, invoke, listContacts, restoreContact, updateContact } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
 /** Contacts: people and organizations (contract 2, scopes contacts:*); updates are compare-and-set. */
 @Controller()
 export class ContactsController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listContacts')
   async listContacts(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listContacts, op, { ...input.query });

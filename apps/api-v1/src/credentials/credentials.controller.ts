@@ -2,8 +2,8 @@ import { Controller, Inject, Req } from '@nestjs/common';
 import { wireOperation } from '@workcell/internal-api';
 import type { FastifyRequest } from 'fastify';
 import { AUTH_CLIENT, type AuthClient, internalFailure, Op } from '@workcell/auth-kit';
-import { invoke, listCredentials, type ProcedureContext } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
+import { invoke, listCredentials } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, single } from '@workcell/http';
 
 /** The body an internal mutation takes beside the operation (its `input`, without the path's id). */
 type Body<M extends (input: never) => unknown> = Omit<Parameters<M>[0]['input'], 'id'>;
@@ -16,10 +16,7 @@ type Id = { id: string };
  */
 @Controller()
 export class CredentialsController {
-  constructor(
-    @Inject(AUTH_CLIENT) private readonly auth: AuthClient,
-    @Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext,
-  ) {}
+  constructor(@Inject(AUTH_CLIENT) private readonly auth: AuthClient) {}
 
   @Operation('listCredentials')
   async listCredentials(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {

@@ -1,4 +1,4 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
 import {
@@ -7,19 +7,16 @@ import {
   getCustomFieldDefinition,
   invoke,
   listCustomFieldDefinitions,
-  type ProcedureContext,
   restoreCustomFieldDefinition,
   updateCustomFieldDefinition,
 } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
+import { Input, list, Operation, type OperationInput, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
 /** Custom-field definitions (scopes custom-field-definitions:*; no resource grants); updates are compare-and-set. */
 @Controller()
 export class CustomFieldDefinitionsController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listCustomFieldDefinitions')
   async listCustomFieldDefinitions(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listCustomFieldDefinitions, op, { ...input.query });

@@ -1,8 +1,8 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import { getCustomFieldValues, invoke, type ProcedureContext, updateCustomFieldValues } from '@workcell/domain';
-import { Input, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
+import { getCustomFieldValues, invoke, updateCustomFieldValues } from '@workcell/domain';
+import { Input, Operation, type OperationInput, versioned } from '@workcell/http';
 
 type Id = { id: string };
 type TargetType = 'projects' | 'tasks' | 'contacts';
@@ -13,8 +13,6 @@ type TargetType = 'projects' | 'tasks' | 'contacts';
  */
 @Controller()
 export class CustomFieldValuesController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   private async read(targetType: TargetType, op: Op, input: OperationInput<Id>, reply: FastifyReply) {
     return versioned(reply, await invoke(getCustomFieldValues, op, { targetType, id: input.path.id }));
   }

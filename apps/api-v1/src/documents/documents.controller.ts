@@ -1,16 +1,14 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import { archiveDocument, createDocument, getDocument, invoke, listDocuments, type ProcedureContext, restoreDocument, updateDocument } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
+import { archiveDocument, createDocument, getDocument, invoke, listDocuments, restoreDocument, updateDocument } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
 /** Documents (scopes documents:*; content bounded, over the bound 413); updates are compare-and-set. */
 @Controller()
 export class DocumentsController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listDocuments')
   async listDocuments(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listDocuments, op, { ...input.query });

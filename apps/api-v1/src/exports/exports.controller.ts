@@ -1,8 +1,8 @@
-import { Controller, Inject, Req, Res, StreamableFile } from '@nestjs/common';
+import { Controller, Req, Res, StreamableFile } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import { createExport, downloadExport, getExport, invoke, listExports, type ProcedureContext } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
+import { createExport, downloadExport, getExport, invoke, listExports } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, single } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -13,8 +13,6 @@ type Id = { id: string };
  */
 @Controller()
 export class ExportsController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listExports')
   async listExports(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listExports, op, { ...input.query });

@@ -1,16 +1,14 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import { createGroup, deleteGroup, getGroup, invoke, listGroupMembers, listGroups, type ProcedureContext, replaceGroupMembers, updateGroup } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
+import { createGroup, deleteGroup, getGroup, invoke, listGroupMembers, listGroups, replaceGroupMembers, updateGroup } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, single } from '@workcell/http';
 
 type Id = { id: string };
 
 /** Workspace groups and their membership (contract 5.3 groups:*). */
 @Controller()
 export class GroupsController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listGroups')
   async listGroups(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listGroups, op, { ...input.query });

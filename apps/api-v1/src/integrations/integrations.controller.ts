@@ -1,14 +1,12 @@
-import { Controller, Inject, Req } from '@nestjs/common';
+import { Controller, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import { getIntegration, invoke, listIntegrations, type ProcedureContext } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
+import { getIntegration, invoke, listIntegrations } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, single } from '@workcell/http';
 
 /** Integrations (integrations:read): installation status and health of the workspace's connected apps, read-only. */
 @Controller()
 export class IntegrationsController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listIntegrations')
   async listIntegrations(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listIntegrations, op, { ...input.query });

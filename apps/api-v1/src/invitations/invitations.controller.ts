@@ -1,8 +1,8 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import { createInvitation, getInvitation, invoke, listInvitations, type ProcedureContext, resendInvitation, revokeInvitation } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
+import { createInvitation, getInvitation, invoke, listInvitations, resendInvitation, revokeInvitation } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, single } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -13,8 +13,6 @@ type Id = { id: string };
  */
 @Controller()
 export class InvitationsController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listInvitations')
   async listInvitations(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listInvitations, op, { ...input.query });

@@ -1,8 +1,8 @@
-import { Controller, Inject, Req } from '@nestjs/common';
+import { Controller, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import { getMember, invoke, listMembers, type ProcedureContext, removeMember, updateMember } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
+import { getMember, invoke, listMembers, removeMember, updateMember } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, single } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -12,8 +12,6 @@ type Id = { id: string };
  */
 @Controller()
 export class MembersController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listMembers')
   async listMembers(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listMembers, op, { ...input.query });

@@ -1,8 +1,8 @@
-import { Controller, Inject, Req } from '@nestjs/common';
+import { Controller, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import { getTaskPlannedWork, invoke, listPlannedWork, type ProcedureContext, replaceTaskPlannedWork } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
+import { getTaskPlannedWork, invoke, listPlannedWork, replaceTaskPlannedWork } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, single } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -12,8 +12,6 @@ type Id = { id: string };
  */
 @Controller()
 export class PlannedWorkController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listPlannedWork')
   async listPlannedWork(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listPlannedWork, op, { ...(input.query as { from: string; to: string }) });

@@ -1,16 +1,14 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import { archiveProductGroup, createProductGroup, getProductGroup, invoke, listProductGroups, type ProcedureContext, restoreProductGroup, updateProductGroup } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
+import { archiveProductGroup, createProductGroup, getProductGroup, invoke, listProductGroups, restoreProductGroup, updateProductGroup } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
 /** Hierarchical product groups (scopes product-groups:*); updates are compare-and-set, re-parenting never forms a cycle. */
 @Controller()
 export class ProductGroupsController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listProductGroups')
   async listProductGroups(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listProductGroups, op, { ...input.query });

@@ -1,16 +1,14 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import { archiveProduct, createProduct, getProduct, invoke, listProducts, type ProcedureContext, restoreProduct, updateProduct } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
+import { archiveProduct, createProduct, getProduct, invoke, listProducts, restoreProduct, updateProduct } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
 /** Products (scopes products:*; purchasePrice is the products:finance:* overlay); updates are compare-and-set. */
 @Controller()
 export class ProductsController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listProducts')
   async listProducts(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listProducts, op, { ...input.query });

@@ -1,17 +1,8 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import {
-  archiveProjectStatement,
-  createProjectStatement,
-  getProjectStatement,
-  invoke,
-  listProjectStatements,
-  type ProcedureContext,
-  restoreProjectStatement,
-  updateProjectStatement,
-} from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
+import { archiveProjectStatement, createProjectStatement, getProjectStatement, invoke, listProjectStatements, restoreProjectStatement, updateProjectStatement } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -21,8 +12,6 @@ type Id = { id: string };
  */
 @Controller()
 export class ProjectStatementsController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listProjectStatements')
   async listProjectStatements(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listProjectStatements, op, { ...input.query });

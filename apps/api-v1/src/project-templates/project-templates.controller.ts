@@ -1,4 +1,4 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
 import {
@@ -8,11 +8,10 @@ import {
   instantiateProjectTemplate,
   invoke,
   listProjectTemplates,
-  type ProcedureContext,
   restoreProjectTemplate,
   updateProjectTemplate,
 } from '@workcell/domain';
-import { expectedRevisionFrom, Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, revisioned, versioned } from '@workcell/http';
+import { expectedRevisionFrom, Input, list, Operation, type OperationInput, revisioned, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -22,8 +21,6 @@ type Id = { id: string };
  */
 @Controller()
 export class ProjectTemplatesController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   /** The inputs of an If-Match write: the path id, the parsed `If-Match` and the caller. */
   private static guarded(input: OperationInput<Id>, request: FastifyRequest) {
     return { id: input.path.id, expectedRevision: expectedRevisionFrom(request.headers['if-match']) };

@@ -1,8 +1,8 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import { archiveProject, completeProject, getProjectLifecycleOperation, invoke, listProjectLifecycleOperations, type ProcedureContext, reopenProject, restoreProject } from '@workcell/domain';
-import { expectedRevisionFrom, Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
+import { archiveProject, completeProject, getProjectLifecycleOperation, invoke, listProjectLifecycleOperations, reopenProject, restoreProject } from '@workcell/domain';
+import { expectedRevisionFrom, Input, list, Operation, type OperationInput, single } from '@workcell/http';
 
 type Id = { id: string };
 type Request = typeof completeProject;
@@ -14,8 +14,6 @@ type Request = typeof completeProject;
  */
 @Controller()
 export class ProjectLifecycleController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   private async accept(procedure: Request, op: Op, input: OperationInput<Id>, request: FastifyRequest, reply: FastifyReply) {
     const expectedRevision = expectedRevisionFrom(request.headers['if-match']);
     const operation = await invoke(procedure, op, { id: input.path.id, expectedRevision });

@@ -1,16 +1,14 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import { getProjectSharing, invoke, type ProcedureContext, replaceProjectSharing } from '@workcell/domain';
-import { Input, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
+import { getProjectSharing, invoke, replaceProjectSharing } from '@workcell/domain';
+import { Input, Operation, type OperationInput, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
 /** Project access-control entries (projects:sharing; compare-and-set on the sharing version). */
 @Controller()
 export class ProjectSharingController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('getProjectSharing')
   async getProjectSharing(@Op() op: Op, @Input() input: OperationInput<Id>, @Res({ passthrough: true }) reply: FastifyReply) {
     return versioned(reply, await invoke(getProjectSharing, op, { id: input.path.id }));

@@ -1,8 +1,8 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import { createProject, getProject, invoke, listProjects, type ProcedureContext, updateProject } from '@workcell/domain';
-import { expectedRevisionFrom, Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, revisioned } from '@workcell/http';
+import { createProject, getProject, invoke, listProjects, updateProject } from '@workcell/domain';
+import { expectedRevisionFrom, Input, list, Operation, type OperationInput, revisioned } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -12,8 +12,6 @@ type Id = { id: string };
  */
 @Controller()
 export class ProjectsController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listProjects')
   async listProjects(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listProjects, op, { ...input.query });

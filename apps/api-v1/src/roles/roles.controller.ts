@@ -1,16 +1,14 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import { createRole, deleteRole, getRole, invoke, listRoles, type ProcedureContext, replaceRolePermissions, updateRole } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
+import { createRole, deleteRole, getRole, invoke, listRoles, replaceRolePermissions, updateRole } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, single } from '@workcell/http';
 
 type Id = { id: string };
 
 /** Roles and their permission configuration (contract 5.3 roles:*). */
 @Controller()
 export class RolesController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listRoles')
   async listRoles(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listRoles, op, { ...input.query });

@@ -1,8 +1,8 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import { createAbsence, deleteAbsence, getAbsence, invoke, listAbsences, type ProcedureContext, updateAbsence } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
+import { createAbsence, deleteAbsence, getAbsence, invoke, listAbsences, updateAbsence } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, versioned } from '@workcell/http';
 
 type Id = { id: string };
 type MemberAbsence = { id: string; absenceId: string };
@@ -14,8 +14,6 @@ type MemberAbsence = { id: string; absenceId: string };
  */
 @Controller()
 export class AbsencesController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listAbsences')
   async listAbsences(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listAbsences, op, { ...input.query });

@@ -1,8 +1,8 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import { createAppointment, deleteAppointment, getAppointment, invoke, listAppointments, type ProcedureContext, updateAppointment } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
+import { createAppointment, deleteAppointment, getAppointment, invoke, listAppointments, updateAppointment } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, versioned } from '@workcell/http';
 
 type Id = { id: string };
 type MemberAppointment = { id: string; appointmentId: string };
@@ -14,8 +14,6 @@ type MemberAppointment = { id: string; appointmentId: string };
  */
 @Controller()
 export class AppointmentsController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listAppointments')
   async listAppointments(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listAppointments, op, { ...input.query });

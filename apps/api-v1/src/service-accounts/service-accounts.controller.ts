@@ -9,11 +9,10 @@ import {
   invoke,
   listServiceAccountCredentials,
   listServiceAccounts,
-  type ProcedureContext,
   replaceServiceAccountResourceGrants,
   updateServiceAccount,
 } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
+import { Input, list, Operation, type OperationInput, single } from '@workcell/http';
 
 /** The body an internal mutation takes beside the operation (its `input`, without the path's ids). */
 type Body<M extends (input: never) => unknown> = Omit<Parameters<M>[0]['input'], 'id' | 'credentialId'>;
@@ -27,10 +26,7 @@ type CredentialPath = { id: string; credentialId: string };
  */
 @Controller()
 export class ServiceAccountsController {
-  constructor(
-    @Inject(AUTH_CLIENT) private readonly auth: AuthClient,
-    @Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext,
-  ) {}
+  constructor(@Inject(AUTH_CLIENT) private readonly auth: AuthClient) {}
 
   @Operation('listServiceAccounts')
   async listServiceAccounts(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {

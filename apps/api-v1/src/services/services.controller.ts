@@ -1,19 +1,8 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import {
-  archiveService,
-  createService,
-  getService,
-  getServiceBillingRates,
-  invoke,
-  listServices,
-  type ProcedureContext,
-  replaceServiceBillingRates,
-  restoreService,
-  updateService,
-} from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
+import { archiveService, createService, getService, getServiceBillingRates, invoke, listServices, replaceServiceBillingRates, restoreService, updateService } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -23,8 +12,6 @@ type Id = { id: string };
  */
 @Controller()
 export class ServicesController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listServices')
   async listServices(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listServices, op, { ...input.query });

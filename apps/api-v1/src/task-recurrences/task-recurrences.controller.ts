@@ -1,4 +1,4 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
 import {
@@ -9,13 +9,12 @@ import {
   listTaskRecurrenceOccurrences,
   listTaskRecurrences,
   previewTaskRecurrence,
-  type ProcedureContext,
   recheckTaskRecurrence,
   restoreTaskRecurrence,
   submitTaskRecurrenceEvent,
   updateTaskRecurrence,
 } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single, versioned } from '@workcell/http';
+import { Input, list, Operation, type OperationInput, single, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -26,8 +25,6 @@ type Id = { id: string };
  */
 @Controller()
 export class TaskRecurrencesController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listTaskRecurrences')
   async listTaskRecurrences(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listTaskRecurrences, op, { ...input.query });

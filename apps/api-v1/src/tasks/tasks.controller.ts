@@ -1,22 +1,8 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import {
-  archiveTask,
-  completeTask,
-  createTask,
-  getTask,
-  invoke,
-  listTasks,
-  moveTask,
-  type ProcedureContext,
-  reopenTask,
-  restoreTask,
-  startTaskTimer,
-  stopTaskTimer,
-  updateTask,
-} from '@workcell/domain';
-import { expectedRevisionFrom, Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, revisioned, single } from '@workcell/http';
+import { archiveTask, completeTask, createTask, getTask, invoke, listTasks, moveTask, reopenTask, restoreTask, startTaskTimer, stopTaskTimer, updateTask } from '@workcell/domain';
+import { expectedRevisionFrom, Input, list, Operation, type OperationInput, revisioned, single } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -26,8 +12,6 @@ type Id = { id: string };
  */
 @Controller()
 export class TasksController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   /** The input of an If-Match write: 428 without the header, 400 for a weak, list or `*` validator. */
   private write(input: OperationInput<Id>, request: FastifyRequest) {
     const expectedRevision = expectedRevisionFrom(request.headers['if-match']);

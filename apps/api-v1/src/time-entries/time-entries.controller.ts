@@ -1,19 +1,8 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import {
-  archiveTimeEntry,
-  createTimeEntry,
-  getTimeEntry,
-  getTimeEntryBilling,
-  invoke,
-  listTimeEntries,
-  type ProcedureContext,
-  restoreTimeEntry,
-  setTimeEntryBilling,
-  updateTimeEntry,
-} from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, versioned } from '@workcell/http';
+import { archiveTimeEntry, createTimeEntry, getTimeEntry, getTimeEntryBilling, invoke, listTimeEntries, restoreTimeEntry, setTimeEntryBilling, updateTimeEntry } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -23,8 +12,6 @@ type Id = { id: string };
  */
 @Controller()
 export class TimeEntriesController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listTimeEntries')
   async listTimeEntries(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listTimeEntries, op, { ...input.query });

@@ -1,8 +1,8 @@
-import { Controller, Inject, Req } from '@nestjs/common';
+import { Controller, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import { getUser, invoke, listUsers, type ProcedureContext } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single } from '@workcell/http';
+import { getUser, invoke, listUsers } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, single } from '@workcell/http';
 
 /**
  * Workspace users (contract 5.3 users:read): the directory view of the members (id, display name, active or
@@ -10,8 +10,6 @@ import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single 
  */
 @Controller()
 export class UsersController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listUsers')
   async listUsers(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listUsers, op, { ...input.query });

@@ -1,8 +1,8 @@
-import { Controller, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import { createWebhook, getWebhook, getWebhookDelivery, invoke, listWebhookDeliveries, listWebhooks, type ProcedureContext, removeWebhook, updateWebhook } from '@workcell/domain';
-import { Input, list, Operation, type OperationInput, PROCEDURE_CONTEXT, single, versioned } from '@workcell/http';
+import { createWebhook, getWebhook, getWebhookDelivery, invoke, listWebhookDeliveries, listWebhooks, removeWebhook, updateWebhook } from '@workcell/domain';
+import { Input, list, Operation, type OperationInput, single, versioned } from '@workcell/http';
 
 type Id = { id: string };
 
@@ -13,8 +13,6 @@ type Id = { id: string };
  */
 @Controller()
 export class WebhooksController {
-  constructor(@Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext) {}
-
   @Operation('listWebhooks')
   async listWebhooks(@Op() op: Op, @Input() input: OperationInput, @Req() request: FastifyRequest) {
     const page = await invoke(listWebhooks, op, { ...input.query });

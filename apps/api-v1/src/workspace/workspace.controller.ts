@@ -1,16 +1,13 @@
 import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Op } from '@workcell/auth-kit';
-import { getWorkspace, getWorkspaceEntitlements, getWorkspaceSettings, invoke, type ProcedureContext, updateWorkspaceSettings } from '@workcell/domain';
-import { Input, Operation, type OperationInput, PROCEDURE_CONTEXT, single, versioned } from '@workcell/http';
+import { getWorkspace, getWorkspaceEntitlements, getWorkspaceSettings, invoke, updateWorkspaceSettings } from '@workcell/domain';
+import { Input, Operation, type OperationInput, single, versioned } from '@workcell/http';
 import { ServedOperations } from './served-operations.js';
 
 @Controller()
 export class WorkspaceController {
-  constructor(
-    @Inject(PROCEDURE_CONTEXT) private readonly ctx: ProcedureContext,
-    @Inject(ServedOperations) private readonly served: ServedOperations,
-  ) {}
+  constructor(@Inject(ServedOperations) private readonly served: ServedOperations) {}
 
   /** Also how a client tells authentication failure (401) from authorization failure (403): it needs only workspace:read. */
   @Operation('getWorkspace')

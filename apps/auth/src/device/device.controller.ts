@@ -2,7 +2,6 @@ import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '@workcell/config';
 import {
-  ACCOUNT_TOKEN_MAX_LIFETIME_MS,
   accountOverview,
   approveDeviceLogin,
   authenticationLinks,
@@ -17,12 +16,11 @@ import {
 import type { SessionRecord } from '@workcell/db';
 import { APP_CONFIG, LOGGER, type Logger, PROCEDURE_CONTEXT, ProtocolError, REDIS, reportFailure, sendProblem, toProblem } from '@workcell/http';
 import type { Redis } from '@workcell/redis';
+import { day, expiryDays } from '../sign-in/expiry-days.js';
 import { sendFailure, sendPage, seeOther } from '../sign-in/respond.js';
 import { field, hashed, postingSession, RETURN_COOKIE, sessionOf, setCookie, spendBudget } from '../sign-in/web.js';
 import { oauthErrors } from './oauth.js';
 import { deviceApprovalPage, deviceCodePage, deviceDonePage } from './pages.js';
-
-const day = (at: Date) => at.toISOString().slice(0, 10);
 
 /**
  * Wrong codes a session may enter in 15 minutes, and a client address (several people behind one NAT): guessing one
@@ -172,7 +170,6 @@ export class DeviceController {
     return formToken(this.config, `session:${session.id}`);
   }
 
-  /** The live session of a form post whose token matches it; null (answered: 303 to /sign-in) without a session. */
   /**
    * The approval page of a typed code, or the code page again with why not (404). Wrong codes count against the
    * session's and the client address's budgets (429 + Retry-After once spent), so codes cannot be guessed.
@@ -203,9 +200,8 @@ export class DeviceController {
         login,
         workspaces: await accountOverview(this.ctx, session.userId),
         name: `workcell CLI (${day(now)})`,
-        today: day(now),
+        ...expiryDays(now),
         defaultDay: day(new Date(now.getTime() + 90 * 24 * 3600_000)),
-        maxDay: day(new Date(now.getTime() + ACCOUNT_TOKEN_MAX_LIFETIME_MS - 24 * 3600_000)),
         ...(problem ? { problem: problem.detail } : {}),
       }),
     );

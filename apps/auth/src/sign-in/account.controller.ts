@@ -1,14 +1,13 @@
 import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '@workcell/config';
-import { ACCOUNT_TOKEN_MAX_LIFETIME_MS, accountOverview, createAccountToken, formToken, type ProcedureContext, revokeAccountToken, signOut, signOutEverywhere } from '@workcell/domain';
+import { accountOverview, createAccountToken, formToken, type ProcedureContext, revokeAccountToken, signOut, signOutEverywhere } from '@workcell/domain';
 import { APP_CONFIG, LOGGER, type Logger, PROCEDURE_CONTEXT, toProblem } from '@workcell/http';
 import type { SessionRecord } from '@workcell/db';
+import { expiryDays } from './expiry-days.js';
 import { accountPage, type AccountPageInput } from './pages.js';
 import { answersWithPage, sendFailure, sendPage, seeOther } from './respond.js';
 import { clearSessionCookie, field, postingSession, sessionOf } from './web.js';
-
-const day = (at: Date) => at.toISOString().slice(0, 10);
 
 /**
  * The account page (docs/authentication.md "Signing in"): the person's workspaces and, in each, their personal access
@@ -34,14 +33,12 @@ export class AccountController {
         email: session.email,
         workspaces,
         csrf: formToken(this.config, `session:${session.id}`),
-        today: day(now),
-        maxDay: day(new Date(now.getTime() + ACCOUNT_TOKEN_MAX_LIFETIME_MS - 24 * 3600_000)),
+        ...expiryDays(now),
         ...extra,
       }),
     );
   }
 
-  /** The live session of a form post whose token matches it; null (answered: 303 to /sign-in) without a session. */
   @Get('account')
   async account(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     try {

@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { baseFields, casPatchOf, DateOnly, ResourceId, ShortText, Version } from '../schemas/common.js';
-import type { OperationDefinition } from '../types.js';
-import { family } from './builders.js';
-
-const f = family('absences');
+import { memberCalendar } from './builders.js';
 
 export const AbsenceKind = z.enum(['vacation', 'sick', 'parental', 'unpaid', 'other']);
 export const AbsenceStatus = z.enum(['requested', 'approved', 'rejected', 'canceled']);
@@ -52,39 +49,11 @@ const delegated =
 
 const window = { from: DateOnly.optional(), to: DateOnly.optional(), status: AbsenceStatus.optional() };
 
-export const absenceOperations = [
-  // acting-user boundary
-  f.list('listAbsences', '/v1/absences', { description: `${own} Lists those overlapping the dates [from, to) in creation order.`, scopes: ['absences:read'], query: window, item: Absence }),
-  f.create('createAbsence', '/v1/absences', { description: own, scopes: ['absences:write'], body: AbsenceCreate, data: Absence }),
-  f.get('getAbsence', '/v1/absences/{id}', { description: own, scopes: ['absences:read'], data: Absence }),
-  f.update('updateAbsence', '/v1/absences/{id}', {
-    description: own,
-    scopes: ['absences:write'],
-    concurrency: 'cas',
-    body: AbsenceUpdate,
-    data: Absence,
-  }),
-  f.remove('deleteAbsence', '/v1/absences/{id}', { description: `${own} Deleting archives: the absence is 404 afterwards.`, scopes: ['absences:write'] }),
-  // another member
-  f.list('listMemberAbsences', '/v1/members/{id}/absences', {
-    description: delegated,
-    scopes: ['absences:delegated:read'],
-    query: window,
-    item: Absence,
-  }),
-  f.create('createMemberAbsence', '/v1/members/{id}/absences', {
-    description: `${delegated} No Location: another member's absence has no GET of its own; it is listed by GET /v1/members/{id}/absences.`,
-    noLocation: true,
-    scopes: ['absences:admin:write'],
-    body: MemberAbsenceCreate,
-    data: Absence,
-  }),
-  f.update('updateMemberAbsence', '/v1/members/{id}/absences/{absenceId}', {
-    description: delegated,
-    scopes: ['absences:admin:write'],
-    concurrency: 'cas',
-    body: MemberAbsenceUpdate,
-    data: Absence,
-  }),
-  f.remove('deleteMemberAbsence', '/v1/members/{id}/absences/{absenceId}', { description: delegated, scopes: ['absences:admin:write'] }),
-] satisfies readonly OperationDefinition[];
+export const absenceOperations = memberCalendar('absences', {
+  singular: 'Absence',
+  resource: Absence,
+  window,
+  listDescription: 'Lists those overlapping the dates [from, to) in creation order.',
+  own: { read: 'absences:read', write: 'absences:write', description: own, create: AbsenceCreate, update: AbsenceUpdate },
+  delegated: { read: 'absences:delegated:read', write: 'absences:admin:write', description: delegated, create: MemberAbsenceCreate, update: MemberAbsenceUpdate },
+});

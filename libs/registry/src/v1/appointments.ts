@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { baseFields, casPatchOf, LongText, Name, ResourceId, Timestamp, TimeZone, Version } from '../schemas/common.js';
-import type { OperationDefinition } from '../types.js';
-import { family } from './builders.js';
-
-const f = family('appointments');
+import { memberCalendar } from './builders.js';
 
 export const Appointment = z
   .object({
@@ -50,52 +47,11 @@ const own =
 const delegated =
   "Acts on another member's calendar. Besides the delegated scope (which a personal token holds only when the member's roles hold the key): the member must be active (else 404), and a member caller must share an unarchived group with it or hold `members:write` (else 403 `forbidden`); a service account needs resource grants on `appointments` (PUT /v1/service-accounts/{id}/resource-grants): a grant on the appointment to read or change it (`write`), `resourceId: null` with `write` to create (else 403 `insufficient_grant` naming the grant). Another member's private appointments are listed redacted and cannot be changed (403 `forbidden`).";
 
-export const appointmentOperations = [
-  // acting-user boundary
-  f.list('listAppointments', '/v1/appointments', {
-    description: `${own} Lists the appointments overlapping [from, to) in creation order.`,
-    scopes: ['appointments:read'],
-    query: window,
-    item: Appointment,
-  }),
-  f.create('createAppointment', '/v1/appointments', {
-    description: own,
-    scopes: ['appointments:write'],
-    body: AppointmentCreate,
-    data: Appointment,
-  }),
-  f.get('getAppointment', '/v1/appointments/{id}', { description: own, scopes: ['appointments:read'], data: Appointment }),
-  f.update('updateAppointment', '/v1/appointments/{id}', {
-    description: own,
-    scopes: ['appointments:write'],
-    concurrency: 'cas',
-    body: AppointmentUpdate,
-    data: Appointment,
-  }),
-  f.remove('deleteAppointment', '/v1/appointments/{id}', { description: `${own} Deleting archives: the appointment is 404 afterwards.`, scopes: ['appointments:write'] }),
-  // delegated: another member's calendar
-  f.list('listMemberAppointments', '/v1/members/{id}/appointments', {
-    description: delegated,
-    scopes: ['appointments:delegated:read'],
-    query: window,
-    item: Appointment,
-  }),
-  f.create('createMemberAppointment', '/v1/members/{id}/appointments', {
-    description: `${delegated} No Location: another member's appointment has no GET of its own; it is listed by GET /v1/members/{id}/appointments.`,
-    noLocation: true,
-    scopes: ['appointments:delegated:write'],
-    body: AppointmentCreate,
-    data: Appointment,
-  }),
-  f.update('updateMemberAppointment', '/v1/members/{id}/appointments/{appointmentId}', {
-    description: delegated,
-    scopes: ['appointments:delegated:write'],
-    concurrency: 'cas',
-    body: AppointmentUpdate,
-    data: Appointment,
-  }),
-  f.remove('deleteMemberAppointment', '/v1/members/{id}/appointments/{appointmentId}', {
-    description: delegated,
-    scopes: ['appointments:delegated:write'],
-  }),
-] satisfies readonly OperationDefinition[];
+export const appointmentOperations = memberCalendar('appointments', {
+  singular: 'Appointment',
+  resource: Appointment,
+  window,
+  listDescription: 'Lists the appointments overlapping [from, to) in creation order.',
+  own: { read: 'appointments:read', write: 'appointments:write', description: own, create: AppointmentCreate, update: AppointmentUpdate },
+  delegated: { read: 'appointments:delegated:read', write: 'appointments:delegated:write', description: delegated, create: AppointmentCreate, update: AppointmentUpdate },
+});

@@ -299,3 +299,64 @@ export function archivableCrud(name: V1Family, s: ArchivableCrudSpec): Operation
     }),
   ];
 }
+
+/** One boundary of a member calendar: its scopes, what it says of itself, and what its writes take. */
+export interface CalendarBoundary {
+  readonly read: V1Scope;
+  readonly write: V1Scope;
+  /** what every operation of the boundary says first (who may act, and how) */
+  readonly description: string;
+  readonly create: z.ZodType;
+  readonly update: z.ZodType;
+}
+
+export interface MemberCalendarSpec {
+  /** the entry, e.g. 'Appointment' -> getAppointment, createMemberAppointment, listMemberAppointments, `{appointmentId}` */
+  readonly singular: string;
+  readonly resource: z.ZodType;
+  /** the filters of both lists (the entries overlapping a window) */
+  readonly window: z.ZodRawShape;
+  /** what the acting member's own list says after the boundary's description */
+  readonly listDescription: string;
+  /** the acting member's own entries: `/v1/{family}` */
+  readonly own: CalendarBoundary;
+  /** another member's entries: `/v1/members/{id}/{family}`, read through the list (no GET of one) */
+  readonly delegated: CalendarBoundary;
+}
+
+/**
+ * The nine operations of entries in members' calendars (appointments, absences): the acting member's own
+ * (list, create, get, compare-and-set update, delete) and another member's (list, create, update, delete).
+ * Deleting archives: a deleted entry is 404 afterwards.
+ */
+export function memberCalendar(name: V1Family, s: MemberCalendarSpec): OperationDefinition[] {
+  const f = family(name);
+  const plural = `${s.singular}s`;
+  const noun = s.singular.toLowerCase();
+  const own = `/v1/${name}` as V1Path;
+  const delegated = `/v1/members/{id}/${name}` as V1Path;
+  const delegatedItem = `${delegated}/{${noun}Id}` as V1Path;
+  return [
+    f.list(`list${plural}`, own, { description: `${s.own.description} ${s.listDescription}`, scopes: [s.own.read], query: s.window, item: s.resource }),
+    f.create(`create${s.singular}`, own, { description: s.own.description, scopes: [s.own.write], body: s.own.create, data: s.resource }),
+    f.get(`get${s.singular}`, `${own}/{id}`, { description: s.own.description, scopes: [s.own.read], data: s.resource }),
+    f.update(`update${s.singular}`, `${own}/{id}`, { description: s.own.description, scopes: [s.own.write], concurrency: 'cas', body: s.own.update, data: s.resource }),
+    f.remove(`delete${s.singular}`, `${own}/{id}`, { description: `${s.own.description} Deleting archives: the ${noun} is 404 afterwards.`, scopes: [s.own.write] }),
+    f.list(`listMember${plural}`, delegated, { description: s.delegated.description, scopes: [s.delegated.read], query: s.window, item: s.resource }),
+    f.create(`createMember${s.singular}`, delegated, {
+      description: `${s.delegated.description} No Location: another member's ${noun} has no GET of its own; it is listed by GET ${delegated}.`,
+      noLocation: true,
+      scopes: [s.delegated.write],
+      body: s.delegated.create,
+      data: s.resource,
+    }),
+    f.update(`updateMember${s.singular}`, delegatedItem, {
+      description: s.delegated.description,
+      scopes: [s.delegated.write],
+      concurrency: 'cas',
+      body: s.delegated.update,
+      data: s.resource,
+    }),
+    f.remove(`deleteMember${s.singular}`, delegatedItem, { description: s.delegated.description, scopes: [s.delegated.write] }),
+  ];
+}

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { baseFields, LongText, Name, patchOf, ResourceId, Timestamp } from '../schemas/common.js';
+import { baseFields, LongText, Name, patchOf, ResourceId } from '../schemas/common.js';
 import type { OperationDefinition } from '../types.js';
-import { CredentialStatus } from './auth.js';
 import { family } from './builders.js';
-import { CredentialRotate, ScopeList, ScopeSchema } from './credentials.js';
+import { credentialColumns, credentialCreateFields, CredentialRotate, withSecret } from './credentials.js';
 
 const f = family('service-accounts');
 
@@ -25,27 +24,12 @@ export const ServiceAccountUpdate = patchOf(
   'Mutable service-account attributes; disabling stops all its credentials immediately.',
 );
 
-const credentialFields = {
-  id: ResourceId,
-  serviceAccountId: ResourceId,
-  name: z.string(),
-  prefix: z.string().describe('svc_sa_v2_'),
-  status: CredentialStatus,
-  scopes: z.array(ScopeSchema),
-  expiresAt: Timestamp.nullable(),
-  lastUsedAt: Timestamp.nullable(),
-  createdAt: Timestamp,
-  revokedAt: Timestamp.nullable(),
-  region: z.string(),
-  cell: z.string(),
-};
+const credentialFields = { id: ResourceId, serviceAccountId: ResourceId, ...credentialColumns('svc_sa_v2_') };
 export const ServiceAccountCredential = z.object(credentialFields).meta({ id: 'ServiceAccountCredential', description: 'Metadata of a service-account credential.' });
 export const ServiceAccountCredentialWithSecret = z
-  .object({ ...credentialFields, secret: z.string().describe('Shown exactly once; only a verifier is stored.') })
+  .object(withSecret(credentialFields))
   .meta({ id: 'ServiceAccountCredentialWithSecret', description: 'A service-account credential with its reveal-once secret.' });
-export const ServiceAccountCredentialCreate = z
-  .strictObject({ name: Name, scopes: ScopeList, expiresAt: Timestamp.nullable().optional() })
-  .meta({ id: 'ServiceAccountCredentialCreate', description: 'A new service-account credential.' });
+export const ServiceAccountCredentialCreate = z.strictObject(credentialCreateFields()).meta({ id: 'ServiceAccountCredentialCreate', description: 'A new service-account credential.' });
 
 const admin = 'Requires the member permission settings.api.serviceAccounts.manage.';
 const revealOnce = 'The response carries a reveal-once secret; no Idempotency-Key, never retried automatically.';
