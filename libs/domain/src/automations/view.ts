@@ -9,7 +9,7 @@ import {
 } from '@workcell/db';
 import { archivable } from '../kernel/archival.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
-import { archivableFields } from '../kernel/base-view.js';
+import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
@@ -30,11 +30,7 @@ import { automationAction } from './actions.js';
 export type AutomationTrigger = { readonly eventType: string; readonly conditions?: Readonly<Record<string, string | number | boolean | null>> };
 export type AutomationStep = { readonly actionId: string; readonly input: Readonly<Record<string, unknown>> };
 
-export type AutomationDefinitionView = {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly archivedAt: string | null;
+export type AutomationDefinitionView = ArchivableView & {
   readonly name: string;
   readonly description: string | null;
   readonly status: 'draft' | 'published';

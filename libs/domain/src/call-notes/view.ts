@@ -1,14 +1,10 @@
 import { type CallNoteRecord, findCallNote, setCallNoteArchived } from '@workcell/db';
 import { archivable } from '../kernel/archival.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { archivableFields } from '../kernel/base-view.js';
+import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
 
 /** A call note as the registry's CallNote. */
-export interface CallNoteView {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly archivedAt: string | null;
+export interface CallNoteView extends ArchivableView {
   readonly contactId: string;
   readonly authorId: string;
   readonly content: string;

@@ -1,6 +1,6 @@
 import { type CommentRecord, findComment, inTransaction, memberPermissionKeys, type Db } from '@workcell/db';
 import type { V1AuthContext } from '../kernel/auth-context.js';
-import { baseFields } from '../kernel/base-view.js';
+import { baseFields, type BaseView } from '../kernel/base-view.js';
 import { DomainError } from '../kernel/errors.js';
 import { requireGrant } from '../kernel/grants.js';
 import { isUuid } from '../kernel/ids.js';
@@ -31,10 +31,7 @@ import { ADMINISTRATION_PERMISSIONS } from '../roles/permission-model.js';
 export const COMMENT_BODY_MAX = 10_000;
 
 /** A comment as the registry's Comment. */
-export interface CommentView {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
+export interface CommentView extends BaseView {
   readonly targetType: TargetType;
   readonly targetId: string;
   readonly body: string;

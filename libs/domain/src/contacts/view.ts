@@ -7,14 +7,10 @@ import type { FieldIssue } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { assertAllFound, assertIdList, validationError } from '../roles/permission-model.js';
-import { archivableFields } from '../kernel/base-view.js';
+import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
 
 /** A contact as the registry's Contact. */
-export interface ContactView {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly archivedAt: string | null;
+export interface ContactView extends ArchivableView {
   readonly kind: ContactKind;
   readonly name: string;
   readonly email: string | null;

@@ -10,7 +10,7 @@ import {
 } from '@workcell/db';
 import type { CustomFieldOption, CustomFieldType } from '@workcell/registry';
 import { archivable } from '../kernel/archival.js';
-import { archivableFields } from '../kernel/base-view.js';
+import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
@@ -47,11 +47,7 @@ export const isSelectType = (type: CustomFieldTypeValue): boolean => type === 's
 export type CustomFieldOptionView = { readonly key: string; readonly label: string; readonly archived: boolean };
 
 /** A definition as the registry's CustomFieldDefinition. */
-export interface CustomFieldDefinitionView {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly archivedAt: string | null;
+export interface CustomFieldDefinitionView extends ArchivableView {
   readonly key: string;
   readonly label: string;
   readonly fieldType: FieldTypeName;

@@ -3,7 +3,7 @@ import { DOCUMENT_MAX_CONTENT_CHARS, type DocumentCreate, type TargetType } from
 import type { z } from 'zod';
 import { archivable } from '../kernel/archival.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
-import { archivableFields } from '../kernel/base-view.js';
+import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
@@ -28,11 +28,7 @@ import { validationError } from '../roles/permission-model.js';
 type TargetTypeName = z.output<typeof TargetType>;
 
 /** A document as the registry's Document. */
-export interface DocumentView {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly archivedAt: string | null;
+export interface DocumentView extends ArchivableView {
   readonly title: string;
   readonly format: DocumentFormatValue;
   readonly content: string;

@@ -1,6 +1,6 @@
 import { type FileRecord, findFile, setFileArchived, type Db } from '@workcell/db';
 import { archivable } from '../kernel/archival.js';
-import { archivableFields } from '../kernel/base-view.js';
+import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
 import { DomainError } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
 import type { Versioned } from '../kernel/versioned.js';
@@ -12,11 +12,7 @@ import type { Versioned } from '../kernel/versioned.js';
  */
 
 /** A file as the registry's File. */
-export interface FileView {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly archivedAt: string | null;
+export interface FileView extends ArchivableView {
   readonly name: string;
   readonly contentType: string;
   readonly sizeBytes: number;

@@ -1,12 +1,9 @@
 import type { GroupMemberRecord, GroupRecord } from '@workcell/db';
 import { versionOf } from '../kernel/cas.js';
-import { baseFields } from '../kernel/base-view.js';
+import { baseFields, type BaseView } from '../kernel/base-view.js';
 
 /** A group as the registry's Group; `version` also guards its membership. */
-export interface GroupView {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
+export interface GroupView extends BaseView {
   readonly name: string;
   readonly description: string | null;
   readonly memberCount: number;

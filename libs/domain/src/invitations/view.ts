@@ -1,5 +1,5 @@
 import { effectiveStatus, type InvitationRecord, type InvitationStatusValue } from '@workcell/db';
-import { baseFields } from '../kernel/base-view.js';
+import { baseFields, type BaseView } from '../kernel/base-view.js';
 import { DomainError } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
 
@@ -16,10 +16,7 @@ export const INVITATION_LIFETIME_MS = 7 * 24 * 3600_000;
 export const RESEND_INTERVAL_MS = 60_000;
 
 /** An invitation as the registry's Invitation. */
-export interface InvitationView {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
+export interface InvitationView extends BaseView {
   readonly email?: string;
   readonly roleIds: readonly string[];
   readonly status: InvitationStatusValue;

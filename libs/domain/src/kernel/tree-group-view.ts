@@ -1,14 +1,10 @@
 import type { TreeGroupRecord } from '@workcell/db';
 import { versionOf } from './cas.js';
 import type { Versioned } from './versioned.js';
-import { archivableFields } from './base-view.js';
+import { archivableFields, type ArchivableView } from './base-view.js';
 
 /** A group of a hierarchical family (the registry's ContactGroup and ProductGroup have this one shape). */
-export interface TreeGroupView {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly archivedAt: string | null;
+export interface TreeGroupView extends ArchivableView {
   readonly name: string;
   readonly parentId: string | null;
   readonly ancestorIds: readonly string[];

@@ -2,7 +2,7 @@ import { findList, type ListKindValue, type ListRecord, setListArchived } from '
 import { z } from 'zod';
 import { archivable } from '../kernel/archival.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { archivableFields } from '../kernel/base-view.js';
+import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
 
 /** The registry's list kinds (plural) and the stored ones (singular). */
 export type ListKind = 'projects' | 'tasks';
@@ -10,11 +10,7 @@ export const listKindInput = z.enum(['projects', 'tasks']);
 export const storedListKind = (kind: ListKind): ListKindValue => (kind === 'projects' ? 'project' : 'task');
 
 /** A list as the registry's List. */
-export interface ListView {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly archivedAt: string | null;
+export interface ListView extends ArchivableView {
   readonly name: string;
   readonly kind: ListKind;
   readonly position: number;

@@ -1,6 +1,6 @@
 import type { MemberRecord } from '@workcell/db';
 import { versionOf } from '../kernel/cas.js';
-import { baseFields } from '../kernel/base-view.js';
+import { baseFields, type BaseView } from '../kernel/base-view.js';
 
 /** The wire status: the stored `disabled` is `deactivated` in v1 (registry MemberStatus). */
 export type MemberStatusView = 'active' | 'deactivated';
@@ -9,10 +9,7 @@ export const STATUS_TO_STORED = { active: 'active', deactivated: 'disabled' } as
 const STATUS_TO_VIEW = { active: 'active', disabled: 'deactivated' } as const;
 
 /** A membership as the registry's Member: personal data (name, email, phone) only with members:pii:read. */
-export interface MemberView {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
+export interface MemberView extends BaseView {
   readonly userId: string;
   readonly displayName?: string;
   readonly status: MemberStatusView;

@@ -8,7 +8,7 @@ import { DomainError } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { assertProductGroupReference } from '../product-groups/view.js';
-import { archivableFields } from '../kernel/base-view.js';
+import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
 
 /**
  * Products (contract 5.3). `purchasePrice` (acquisition cost) is a finance overlay: present in a response only
@@ -22,11 +22,7 @@ export const PRODUCTS_FINANCE_READ = 'products:finance:read';
 export const PRODUCTS_FINANCE_WRITE = 'products:finance:write';
 
 /** A product as the registry's Product; `purchasePrice` only with the finance read overlay. */
-export interface ProductView {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly archivedAt: string | null;
+export interface ProductView extends ArchivableView {
   readonly name: string;
   readonly description: string | null;
   readonly sku: string | null;

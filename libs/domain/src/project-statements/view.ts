@@ -15,7 +15,7 @@ import { versionOf } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { archivableFields } from '../kernel/base-view.js';
+import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
 import { requireProjectAccess } from '../kernel/visibility.js';
 
 /**
@@ -36,11 +36,7 @@ export const FINANCE_WRITE = 'project-statements:finance:write';
 export type Money = { readonly amount: string; readonly currency: string };
 
 /** A statement as the registry's ProjectStatement. */
-export interface ProjectStatementView {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly archivedAt: string | null;
+export interface ProjectStatementView extends ArchivableView {
   readonly projectId: string;
   readonly kind: ProjectStatementKindValue;
   readonly occurredOn: string;

@@ -8,14 +8,10 @@ import { requireGrant } from '../kernel/grants.js';
 import { ifMatchFailure } from '../kernel/if-match.js';
 import type { Operation } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { archivableFields } from '../kernel/base-view.js';
+import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
 
 /** A template as the registry's ProjectTemplate (`revision` mirrors the strong ETag). */
-export interface ProjectTemplateView {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly archivedAt: string | null;
+export interface ProjectTemplateView extends ArchivableView {
   readonly name: string;
   readonly description: string | null;
   readonly taskBlueprints: readonly TaskBlueprintRecord[];

@@ -2,14 +2,10 @@ import { type Db, contactExists, type ProjectChanges, type ProjectRecord } from 
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
 import { tagIssues } from '../tags/tag-issues.js';
-import { archivableFields } from '../kernel/base-view.js';
+import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
 
 /** A project as the registry's Project (`revision` mirrors the strong ETag). */
-export interface ProjectView {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly archivedAt: string | null;
+export interface ProjectView extends ArchivableView {
   readonly name: string;
   readonly description: string | null;
   readonly status: 'active' | 'completed' | 'archived';

@@ -1,12 +1,9 @@
 import type { RoleRecord } from '@workcell/db';
 import { versionOf } from '../kernel/cas.js';
-import { baseFields } from '../kernel/base-view.js';
+import { baseFields, type BaseView } from '../kernel/base-view.js';
 
 /** A role as the registry's Role. */
-export interface RoleView {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
+export interface RoleView extends BaseView {
   readonly name: string;
   readonly description: string | null;
   readonly builtIn: boolean;

@@ -1,5 +1,7 @@
 import { type AbsenceKindValue, type AbsenceRecord, type AbsenceStatusValue, type AbsenceValues, type Db, findAbsence, lockMemberForAbsences, overlappingAbsence } from '@workcell/db';
-import { baseFields } from '../kernel/base-view.js';
+import type { MemberAbsenceCreate } from '@workcell/registry';
+import type { z } from 'zod';
+import { baseFields, type BaseView } from '../kernel/base-view.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
@@ -8,10 +10,7 @@ import { validationError } from '../roles/permission-model.js';
 import type { Subject } from './subject.js';
 
 /** An absence as the registry's Absence; dates are `YYYY-MM-DD`, endsOn exclusive. */
-export type AbsenceView = {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
+export type AbsenceView = BaseView & {
   readonly memberId: string;
   readonly kind: AbsenceKindValue;
   readonly startsOn: string;
@@ -60,15 +59,8 @@ export function assertOwnChangeable(admin: boolean, row: AbsenceRecord): void {
   }
 }
 
-export interface AbsenceFields {
-  readonly kind?: AbsenceKindValue | undefined;
-  readonly startsOn?: string | undefined;
-  readonly endsOn?: string | undefined;
-  readonly halfDayStart?: boolean | undefined;
-  readonly halfDayEnd?: boolean | undefined;
-  readonly note?: string | null | undefined;
-  readonly status?: AbsenceStatusValue | undefined;
-}
+/** The writable attributes (the registry's MemberAbsenceCreate / MemberAbsenceUpdate; a member's own carry no status), all optional here. */
+export type AbsenceFields = Readonly<Partial<z.output<typeof MemberAbsenceCreate>>>;
 
 const BLOCKING: readonly AbsenceStatusValue[] = ['requested', 'approved'];
 

@@ -1,5 +1,5 @@
 import { activeMemberIds, type AppointmentRecord, type AppointmentValues, type Db, contactExists, findAppointment, projectExists } from '@workcell/db';
-import { baseFields } from '../kernel/base-view.js';
+import { baseFields, type BaseView } from '../kernel/base-view.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
@@ -9,10 +9,7 @@ import type { Subject } from './subject.js';
 import { instantOf, localTimeAt } from './zones.js';
 
 /** An appointment as the registry's Appointment. */
-export type AppointmentView = {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
+export type AppointmentView = BaseView & {
   readonly memberId: string;
   readonly title: string;
   readonly description: string | null;

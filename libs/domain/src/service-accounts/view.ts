@@ -1,10 +1,7 @@
 import type { ServiceAccountRow } from '@workcell/db';
-import { baseFields } from '../kernel/base-view.js';
+import { baseFields, type BaseView } from '../kernel/base-view.js';
 
-export interface ServiceAccountView {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
+export interface ServiceAccountView extends BaseView {
   readonly name: string;
   readonly description: string | null;
   readonly status: 'active' | 'disabled';

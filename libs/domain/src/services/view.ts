@@ -4,7 +4,7 @@ import { versionOf } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { archivableFields } from '../kernel/base-view.js';
+import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
 
 /**
  * Services and their billing configuration (scopes services:*; services:read also reads billing rates, contract
@@ -16,11 +16,7 @@ import { archivableFields } from '../kernel/base-view.js';
 export type Money = { readonly amount: string; readonly currency: string };
 
 /** A service as the registry's Service. */
-export interface ServiceView {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly archivedAt: string | null;
+export interface ServiceView extends ArchivableView {
   readonly name: string;
   readonly description: string | null;
   readonly billable: boolean;

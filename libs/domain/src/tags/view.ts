@@ -1,14 +1,10 @@
 import { findTag, setTagArchived, type TagRecord } from '@workcell/db';
 import { archivable } from '../kernel/archival.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { archivableFields } from '../kernel/base-view.js';
+import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
 
 /** A tag as the registry's Tag. */
-export interface TagView {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly archivedAt: string | null;
+export interface TagView extends ArchivableView {
   readonly name: string;
   readonly color: string | null;
 }

@@ -2,7 +2,7 @@ import { findTaskRecurrence, inTransaction, lockTaskRecurrence, setTaskRecurrenc
 import type { ProcedureContext } from '../kernel/procedure.js';
 import { archivable } from '../kernel/archival.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
-import { archivableFields } from '../kernel/base-view.js';
+import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { requireTypeGrant } from '../kernel/grants.js';
@@ -21,11 +21,7 @@ import type { Rule, Schedule } from './rule.js';
  * and write (those writes need editor or manager access there).
  */
 
-export type TaskRecurrenceView = {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly archivedAt: string | null;
+export type TaskRecurrenceView = ArchivableView & {
   readonly templateTaskId: string;
   readonly rule: Rule;
   readonly startsOn: string;

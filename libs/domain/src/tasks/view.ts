@@ -8,7 +8,7 @@ import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { ifMatchFailure } from '../kernel/if-match.js';
 import type { Operation } from '../kernel/procedure.js';
 import { tagIssues } from '../tags/tag-issues.js';
-import { archivableFields } from '../kernel/base-view.js';
+import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
 
 /**
  * What the task procedures share. Decisions (issue 6):
@@ -21,11 +21,7 @@ import { archivableFields } from '../kernel/base-view.js';
  */
 
 /** A task as the registry's Task (`revision` mirrors the strong ETag). */
-export interface TaskView {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly archivedAt: string | null;
+export interface TaskView extends ArchivableView {
   readonly title: string;
   readonly description: string | null;
   readonly projectId: string | null;

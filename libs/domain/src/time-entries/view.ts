@@ -8,7 +8,7 @@ import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
 import { LATEST_INSTANT_MS } from '../kernel/limits.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { archivableFields } from '../kernel/base-view.js';
+import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
 import { requireProjectAccess, requireResourceAccess, viewerOf } from '../kernel/visibility.js';
 
 /**
@@ -27,11 +27,7 @@ export interface TimeEntryBillingView {
 }
 
 /** A time entry as the registry's TimeEntry. */
-export interface TimeEntryView {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly archivedAt: string | null;
+export interface TimeEntryView extends ArchivableView {
   readonly taskId: string | null;
   readonly projectId: string | null;
   readonly userId: string;

@@ -1,5 +1,5 @@
 import type { WorkspaceUserRecord } from '@workcell/db';
-import { baseFields } from '../kernel/base-view.js';
+import { baseFields, type BaseView } from '../kernel/base-view.js';
 
 /**
  * Users versus members: a member is the membership (roles, groups, version, personal data under
@@ -14,10 +14,7 @@ export const USER_STATUS_TO_STORED = { active: 'active', inactive: 'disabled' } 
 const STATUS_TO_VIEW = { active: 'active', disabled: 'inactive' } as const;
 
 /** A workspace user as the registry's User. */
-export interface UserView {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
+export interface UserView extends BaseView {
   readonly name: string;
   readonly status: UserStatusView;
 }

@@ -6,7 +6,7 @@ import { versionOf } from '../kernel/cas.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { validateTargetUrl } from './target-url.js';
-import { baseFields } from '../kernel/base-view.js';
+import { baseFields, type BaseView } from '../kernel/base-view.js';
 
 /**
  * Signed v2 webhook subscriptions (contract 6). Decisions (docs/webhooks.md "Webhooks"):
@@ -46,10 +46,7 @@ export function webhookDescription(value: string | null | undefined): string | n
 export type WebhookDisabledReasonView = (typeof WEBHOOK_DISABLED_REASONS)[number];
 export type WebhookFailureReason = (typeof WEBHOOK_FAILURE_REASONS)[number];
 
-export interface WebhookView {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
+export interface WebhookView extends BaseView {
   readonly url: string;
   readonly description: string | null;
   readonly eventTypes: readonly string[];
