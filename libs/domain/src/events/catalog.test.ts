@@ -14,10 +14,18 @@ import { AGGREGATES, EVENT_CATALOG, EVENT_CHANNELS, eventSpec, mayReceive } from
  * event). The test reads every `appendOutboxEvent(...)` call in the repository's sources and resolves its
  * `eventType`: a string literal; a template over a constant map in the same file (`project.${PAST[kind]}`
  * expands to every value of `const PAST = {...}`); or a pass-through property (`write.event`), whose values are
- * the `event: '...'` literals of the same folder; or the archival factory's `${resource.type}.archived`, whose values
- * are the `type` of every `archivable({ type: … })` (kernel/archival.ts). Any other form fails the test, so a new way of naming events
- * has to be taught here before it can slip past the catalog.
+ * the `event: '...'` literals of the same folder; or `resourceEvent(op, { type: 'x', …, action: 'y' })` (x.y); or a
+ * factory's `${<name>.type}.archived` / `resourceEvent(op, { type: <name>.type, …, action })`, whose types are those
+ * its families declare (FAMILY_DECLARATIONS: `archivable({ type: … })` for kernel/archival.ts, and so on). Any other
+ * form fails the test, so a new way of naming events has to be taught here before it can slip past the catalog.
  */
+
+/** Per factory parameter name (`resource.type`), where the families it serves declare their type. */
+const FAMILY_DECLARATIONS: Record<string, RegExp> = {
+  resource: /\barchivable\(\{\s*type:\s*'([a-z_]+)'/g,
+  family: /:\s*TreeGroupFamily = \{\s*type:\s*'([a-z_]+)'/g,
+  entry: /\bentryOf\(\{\s*type:\s*'([a-z_]+)'/g,
+};
 
 const here = dirname(fileURLToPath(import.meta.url));
 // dist/events -> the repository root (libs/domain/dist/events).
@@ -78,8 +86,18 @@ function emittedEventTypes(): Emitted[] {
       const literal = /eventType:\s*'([^']+)'/.exec(args);
       const template = /eventType:\s*`([^`$]*)\$\{(\w+)\[[^\]]+\]\}([^`]*)`/.exec(args);
       const passThrough = /eventType:\s*\w+\.(\w+)\s*[,}\n]/.exec(args);
-      const archival = /eventType:\s*`\$\{resource\.type\}(\.[a-z_]+)`/.exec(args);
-      if (literal) {
+      const factory = /eventType:\s*`\$\{(\w+)\.type\}(\.[a-z_]+)`/.exec(args);
+      const resource = /^\s*tx,\s*resourceEvent\(op, \{\s*type:\s*(?:'([a-z_]+)'|(\w+)\.type),[^]*?\baction:\s*'([a-z_]+)'/.exec(args);
+      const familyTypes = (name: string): string[] => {
+        const declared = FAMILY_DECLARATIONS[name];
+        return declared ? files.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(declared)].map((m) => m[1]!)) : [];
+      };
+      if (resource) {
+        const [, type, family, action] = resource;
+        const types = type ? [type] : familyTypes(family!);
+        if (types.length === 0) unresolved.push(`${where}: ${resource[0]}`);
+        for (const t of types) emitted.push({ type: `${t}.${action}`, aggregateType: t, where });
+      } else if (literal) {
         emitted.push({ type: literal[1]!, aggregateType, where });
       } else if (template) {
         const [, prefix, map, suffix] = template;
@@ -93,11 +111,11 @@ function emittedEventTypes(): Emitted[] {
         const values = files.filter((f) => dirname(f) === folder).flatMap((f) => [...readFileSync(f, 'utf8').matchAll(new RegExp(`\\b${field}:\\s*'([a-z_]+\\.[a-z_]+)'`, 'g'))].map((m) => m[1]!));
         if (values.length === 0) unresolved.push(`${where}: ${passThrough[0]}`);
         for (const value of values) emitted.push({ type: value, aggregateType, where });
-      } else if (archival) {
-        // kernel/archival.ts: `${resource.type}.archived`/`.restored` for the `type` of every `archivable({ type: … })`.
-        const types = files.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/\barchivable\(\{\s*type:\s*'([a-z_]+)'/g)].map((m) => m[1]!));
-        if (types.length === 0) unresolved.push(`${where}: ${archival[0]}`);
-        for (const type of types) emitted.push({ type: `${type}${archival[1]}`, aggregateType: type, where });
+      } else if (factory) {
+        // A factory's `${resource.type}.archived`: one event type for each family it serves.
+        const types = familyTypes(factory[1]!);
+        if (types.length === 0) unresolved.push(`${where}: ${factory[0]}`);
+        for (const type of types) emitted.push({ type: `${type}${factory[2]}`, aggregateType: type, where });
       } else {
         unresolved.push(`${where}: appendOutboxEvent(${args.slice(0, 120)}...)`);
       }
@@ -112,7 +130,22 @@ describe('event catalog', () => {
     const emitted = emittedEventTypes();
     // A scanner that silently found nothing would prove nothing.
     assert.ok(emitted.length >= 60, `only ${emitted.length} outbox writes found`);
-    for (const name of ['project.completed', 'project.reopened', 'task.completed', 'task.moved', 'project_template.updated', 'tag.archived', 'time_entry.restored']) {
+    for (const name of [
+      'project.completed',
+      'project.reopened',
+      'task.completed',
+      'task.moved',
+      'project_template.updated',
+      'project_template.archived',
+      'tag.archived',
+      'time_entry.restored',
+      'tag.created',
+      'contact_group.moved',
+      'product_group.updated',
+      'absence.deleted',
+      'appointment.deleted',
+      'tag.restored',
+    ]) {
       assert.ok(
         emitted.some((e) => e.type === name),
         `the scanner resolves ${name}`,
@@ -235,7 +268,7 @@ describe('every write path of a resource emits its resource’s events', () => {
       const where = relative(root, file);
       const emitted = new Set(
         calls(text)
-          .map((args) => /aggregateType:\s*'([^']+)'/.exec(args)?.[1])
+          .map((args) => (/aggregateType:\s*'([^']+)'/.exec(args) ?? /\bresourceEvent\(op, \{\s*type:\s*'([^']+)'/.exec(args))?.[1])
           .filter((a): a is string => a !== undefined),
       );
       // The pass-through form (see above): the file names `event: '<aggregate>.<action>'` for a helper of its folder.
