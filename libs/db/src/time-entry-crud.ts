@@ -1,4 +1,4 @@
-import { setArchivedAt } from './revisioned-rows.js';
+import { type RevisionedFields, setArchivedAt } from './revisioned-rows.js';
 import type { Db } from './database.js';
 import { type CasOutcome } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
@@ -20,18 +20,14 @@ export interface TimeEntryValues {
   readonly durationSeconds: number | null;
 }
 
-/** An entry: its attributes (TimeEntryValues), its billing state and its revision. */
+/** An entry: its attributes (TimeEntryValues), its billing state and its revision (RevisionedFields). */
 export type TimeEntryRow = Readonly<
   { id: string; workspaceId: string } & TimeEntryValues & {
       billable: boolean;
       /** numeric(14,4) as a decimal string, or null. */
       billingRate: string | null;
       billingCurrency: string | null;
-      revision: number;
-      archivedAt: Date | null;
-      createdAt: Date;
-      updatedAt: Date;
-    }
+    } & RevisionedFields
 >;
 
 /** A time entry row `e` as a TimeEntryRow (billing_rate as text, normalised as Prisma's Decimal prints it: see `record`). */
