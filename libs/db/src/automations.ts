@@ -1,7 +1,7 @@
 import { Prisma } from './generated/prisma/client.js';
 import type { Db } from './database.js';
-import { pageIds } from './keyset.js';
-import { setArchivedAt, updateIfRevision } from './revisioned-rows.js';
+import { unarchivedPage } from './keyset.js';
+import { revisionedColumns, setArchivedAt, updateIfRevision } from './revisioned-rows.js';
 import { type CasOutcome } from './transactions.js';
 
 /**
@@ -15,21 +15,6 @@ import { type CasOutcome } from './transactions.js';
 
 export type AutomationRunStatusValue = 'running' | 'succeeded' | 'failed' | 'aborted';
 
-export interface AutomationDefinitionRecord {
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly name: string;
-  readonly description: string | null;
-  readonly trigger: unknown;
-  readonly steps: unknown;
-  readonly publishedVersion: number | null;
-  readonly ownerCredentialId: string | null;
-  readonly revision: number;
-  readonly archivedAt: Date | null;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
-
 const definitionSelect = {
   id: true,
   workspaceId: true,
@@ -39,11 +24,11 @@ const definitionSelect = {
   steps: true,
   publishedVersion: true,
   ownerCredentialId: true,
-  revision: true,
-  archivedAt: true,
-  createdAt: true,
-  updatedAt: true,
+  ...revisionedColumns,
 } as const satisfies Prisma.AutomationDefinitionSelect;
+
+/** `trigger` and `steps`: the draft as stored (jsonb), read as unknown. */
+export type AutomationDefinitionRecord = Readonly<Omit<Prisma.AutomationDefinitionGetPayload<{ select: typeof definitionSelect }>, 'trigger' | 'steps'> & { trigger: unknown; steps: unknown }>;
 
 export async function findAutomationDefinition(client: Db, workspaceId: string, id: string): Promise<AutomationDefinitionRecord | null> {
   return client.prisma.automationDefinition.findFirst({ where: { workspaceId, id }, select: definitionSelect });
@@ -58,7 +43,7 @@ export async function listAutomationDefinitionsPage(
   take: number,
 ): Promise<AutomationDefinitionRecord[]> {
   const published = filter.published === undefined ? {} : { publishedVersion: filter.published ? { not: null } : null };
-  return client.prisma.automationDefinition.findMany({ where: { workspaceId, archivedAt: null, ...published, ...pageIds(afterId) }, orderBy: { id: 'asc' }, take, select: definitionSelect });
+  return client.prisma.automationDefinition.findMany({ ...unarchivedPage(workspaceId, published, afterId, take), select: definitionSelect });
 }
 
 export interface AutomationDraft {

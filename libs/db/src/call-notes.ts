@@ -1,5 +1,7 @@
 import type { Db } from './database.js';
-import { pageIds } from './keyset.js';
+import type { Prisma } from './generated/prisma/client.js';
+import { unarchivedPage } from './keyset.js';
+import { revisionedColumns, updateAttributes } from './revisioned-rows.js';
 
 /**
  * Call notes: plain text about a contact, written by a member or a service account. Archive never deletes
@@ -7,20 +9,6 @@ import { pageIds } from './keyset.js';
  * project notes) are not call notes of the v1 API and are invisible here. Every query is scoped by the
  * workspace id.
  */
-
-export interface CallNoteRecord {
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly contactId: string;
-  /** The member or service account that wrote it. */
-  readonly authorId: string;
-  readonly content: string;
-  readonly occurredAt: Date;
-  readonly revision: number;
-  readonly archivedAt: Date | null;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
 
 const select = {
   id: true,
@@ -30,13 +18,13 @@ const select = {
   authorServiceAccountId: true,
   content: true,
   occurredAt: true,
-  revision: true,
-  archivedAt: true,
-  createdAt: true,
-  updatedAt: true,
-} as const;
+  ...revisionedColumns,
+} as const satisfies Prisma.CallNoteSelect;
 
-type Row = { contactId: string | null; authorMemberId: string | null; authorServiceAccountId: string | null } & Omit<CallNoteRecord, 'contactId' | 'authorId'>;
+type Row = Prisma.CallNoteGetPayload<{ select: typeof select }>;
+
+/** A call note always has its contact; its author is the member or the service account that wrote it. */
+export type CallNoteRecord = Readonly<Omit<Row, 'contactId' | 'authorMemberId' | 'authorServiceAccountId'> & { contactId: string; authorId: string }>;
 
 function record(row: Row): CallNoteRecord {
   const { authorMemberId, authorServiceAccountId, contactId, ...rest } = row;
@@ -58,14 +46,7 @@ export async function listCallNotesPage(
   take: number,
 ): Promise<CallNoteRecord[]> {
   const rows = await client.prisma.callNote.findMany({
-    where: {
-      workspaceId,
-      archivedAt: null,
-      contactId: filter.contactId === undefined ? { not: null } : filter.contactId,
-      ...pageIds(afterId, filter.onlyIds),
-    },
-    orderBy: { id: 'asc' },
-    take,
+    ...unarchivedPage(workspaceId, { contactId: filter.contactId === undefined ? { not: null } : filter.contactId }, afterId, take, filter.onlyIds),
     select,
   });
   return rows.map(record);
@@ -91,15 +72,16 @@ export async function insertCallNote(
 
 /** Last-writer-wins update (the registry declares no precondition); false when the note is missing. */
 export async function updateCallNoteAttributes(tx: Db, workspaceId: string, id: string, change: { content?: string; occurredAt?: Date }): Promise<boolean> {
-  const { count } = await tx.prisma.callNote.updateMany({
-    where: { workspaceId, id, contactId: { not: null } },
-    data: {
+  return updateAttributes(
+    tx.prisma.callNote,
+    workspaceId,
+    id,
+    {
       ...(change.content === undefined ? {} : { content: change.content }),
       ...(change.occurredAt === undefined ? {} : { occurredAt: change.occurredAt }),
-      revision: { increment: 1 },
     },
-  });
-  return count === 1;
+    { contactId: { not: null } },
+  );
 }
 
 /** Sets or clears `archived_at`; false when the note is missing or already in that state. */

@@ -31,10 +31,21 @@ export function isGrantResourceType(aggregateType: string): aggregateType is Gra
   return Object.hasOwn(ResourceType, aggregateType);
 }
 
-type WindowRow = { id: string; sequence: string; aggregate_type: string; aggregate_id: string; event_type: string; payload: unknown; occurred_at: Date };
+/** An outbox event's columns as a statement straight through pg reads them (int8 `sequence` as text). */
+export interface OutboxEventColumns {
+  readonly sequence: string;
+  readonly aggregate_type: string;
+  readonly aggregate_id: string;
+  readonly event_type: string;
+  readonly payload: unknown;
+  readonly occurred_at: Date;
+}
 
-const changeRecord = (r: WindowRow): ChangeRecord => ({
-  id: r.id,
+type WindowRow = OutboxEventColumns & { id: string };
+
+/** The event read as `r`, whose id is `id` (a row naming another id too, a claimed delivery's, reads it as `event_id`). */
+export const changeRecord = (r: OutboxEventColumns, id: string): ChangeRecord => ({
+  id,
   sequence: BigInt(r.sequence),
   aggregateType: r.aggregate_type,
   aggregateId: r.aggregate_id,
@@ -42,6 +53,8 @@ const changeRecord = (r: WindowRow): ChangeRecord => ({
   payload: r.payload,
   occurredAt: r.occurred_at,
 });
+
+const windowRecord = (r: WindowRow): ChangeRecord => changeRecord(r, r.id);
 
 /**
  * The highest committed sequence of the workspace (0 before its first event); every event up to it is visible.
@@ -67,7 +80,7 @@ export async function listOutboxWindow(client: Db, workspaceId: string, window: 
        AND o.event_type = ANY(${[...window.eventTypes]}::text[]) AND ${eventReadableSql(window.viewer)}
      ORDER BY o.sequence LIMIT ${window.take}`,
   );
-  return rows.map(changeRecord);
+  return rows.map(windowRecord);
 }
 
 /**
@@ -94,5 +107,5 @@ export async function headAndFirstWindow(
          ORDER BY o.sequence LIMIT ${window.take}) w ON true
      ORDER BY w.sequence`);
   const head = BigInt(rows[0]!.head);
-  return { head, rows: rows.flatMap((r) => (r.sequence === null ? [] : [changeRecord(r as WindowRow)])) };
+  return { head, rows: rows.flatMap((r) => (r.sequence === null ? [] : [windowRecord(r as WindowRow)])) };
 }

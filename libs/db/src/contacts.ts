@@ -1,5 +1,5 @@
-import { setArchivedAt } from './revisioned-rows.js';
-import { pageIds } from './keyset.js';
+import { revisionedColumns, setArchivedAt } from './revisioned-rows.js';
+import { unarchivedPage } from './keyset.js';
 import type { Db } from './database.js';
 import { type CasOutcome } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
@@ -23,23 +23,6 @@ export type ContactAddress = {
   readonly country: string;
 };
 
-export interface ContactRecord {
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly kind: ContactKind;
-  readonly name: string;
-  readonly email: string | null;
-  readonly phone: string | null;
-  readonly organizationId: string | null;
-  readonly address: ContactAddress | null;
-  /** Sorted. */
-  readonly contactGroupIds: readonly string[];
-  readonly revision: number;
-  readonly archivedAt: Date | null;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
-
 const select = {
   id: true,
   workspaceId: true,
@@ -49,14 +32,23 @@ const select = {
   phone: true,
   organizationId: true,
   address: true,
-  revision: true,
-  archivedAt: true,
-  createdAt: true,
-  updatedAt: true,
+  ...revisionedColumns,
   groupLinks: { select: { contactGroupId: true }, orderBy: { contactGroupId: 'asc' } },
 } as const satisfies Prisma.ContactSelect;
 
 type Row = Prisma.ContactGetPayload<{ select: typeof select }>;
+
+/**
+ * The row as this layer reads it (record): its display name as `name`, its address as a ContactAddress, its group
+ * links as ids; an interface, so that other projects' declarations name it.
+ */
+export interface ContactRecord extends Readonly<Omit<Row, 'kind' | 'displayName' | 'address' | 'groupLinks'>> {
+  readonly kind: ContactKind;
+  readonly name: string;
+  readonly address: ContactAddress | null;
+  /** Sorted. */
+  readonly contactGroupIds: readonly string[];
+}
 
 function record(row: Row): ContactRecord {
   return {
@@ -93,19 +85,12 @@ export interface ContactFilter {
 
 /** One keyset page of the workspace's unarchived contacts in id order. */
 export async function listContactsPage(client: Db, workspaceId: string, filter: ContactFilter, afterId: string | undefined, take: number): Promise<ContactRecord[]> {
-  const rows = await client.prisma.contact.findMany({
-    where: {
-      workspaceId,
-      archivedAt: null,
-      ...(filter.kind === undefined ? {} : { kind: filter.kind }),
-      ...(filter.contactGroupId === undefined ? {} : { groupLinks: { some: { contactGroupId: filter.contactGroupId } } }),
-      ...(filter.q === undefined ? {} : { OR: [{ displayName: { startsWith: filter.q, mode: 'insensitive' as const } }, { email: { startsWith: filter.q, mode: 'insensitive' as const } }] }),
-      ...pageIds(afterId, filter.onlyIds),
-    },
-    orderBy: { id: 'asc' },
-    take,
-    select,
-  });
+  const filters = {
+    ...(filter.kind === undefined ? {} : { kind: filter.kind }),
+    ...(filter.contactGroupId === undefined ? {} : { groupLinks: { some: { contactGroupId: filter.contactGroupId } } }),
+    ...(filter.q === undefined ? {} : { OR: [{ displayName: { startsWith: filter.q, mode: 'insensitive' as const } }, { email: { startsWith: filter.q, mode: 'insensitive' as const } }] }),
+  };
+  const rows = await client.prisma.contact.findMany({ ...unarchivedPage(workspaceId, filters, afterId, take, filter.onlyIds), select });
   return rows.map(record);
 }
 

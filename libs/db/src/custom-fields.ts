@@ -1,7 +1,7 @@
 import { Prisma } from './generated/prisma/client.js';
 import type { CustomFieldType } from './generated/prisma/enums.js';
-import { pageIds } from './keyset.js';
-import { setArchivedAt, updateIfRevision } from './revisioned-rows.js';
+import { unarchivedPage } from './keyset.js';
+import { revisionedColumns, setArchivedAt, updateIfRevision } from './revisioned-rows.js';
 import type { TargetKind } from './targets.js';
 import type { Db } from './database.js';
 import { type CasOutcome } from './transactions.js';
@@ -22,21 +22,6 @@ export interface CustomFieldOptionRecord {
   readonly archived?: boolean;
 }
 
-export interface CustomFieldDefinitionRecord {
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly key: string;
-  readonly label: string;
-  readonly fieldType: CustomFieldTypeValue;
-  readonly targetTypes: readonly TargetKind[];
-  readonly required: boolean;
-  readonly options: readonly CustomFieldOptionRecord[];
-  readonly revision: number;
-  readonly archivedAt: Date | null;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
-
 const select = {
   id: true,
   workspaceId: true,
@@ -46,13 +31,17 @@ const select = {
   targetTypes: true,
   required: true,
   options: true,
-  revision: true,
-  archivedAt: true,
-  createdAt: true,
-  updatedAt: true,
+  ...revisionedColumns,
 } as const satisfies Prisma.CustomFieldDefinitionSelect;
 
 type Selected = Prisma.CustomFieldDefinitionGetPayload<{ select: typeof select }>;
+
+/** The row with its target types and its stored `options` as this layer reads them (recordOf); an interface, so that other projects' declarations name it. */
+export interface CustomFieldDefinitionRecord extends Readonly<Omit<Selected, 'fieldType' | 'targetTypes' | 'options'>> {
+  readonly fieldType: CustomFieldTypeValue;
+  readonly targetTypes: readonly TargetKind[];
+  readonly options: readonly CustomFieldOptionRecord[];
+}
 
 /** Only the three kinds custom fields attach to (the enum also holds `time_entry`, which nothing writes). */
 function recordOf(row: Selected): CustomFieldDefinitionRecord {
@@ -80,9 +69,7 @@ export async function listCustomFieldDefinitionsPage(
   take: number,
 ): Promise<CustomFieldDefinitionRecord[]> {
   const rows = await client.prisma.customFieldDefinition.findMany({
-    where: { workspaceId, archivedAt: null, ...(filter.targetKind === undefined ? {} : { targetTypes: { has: filter.targetKind } }), ...pageIds(afterId) },
-    orderBy: { id: 'asc' },
-    take,
+    ...unarchivedPage(workspaceId, filter.targetKind === undefined ? {} : { targetTypes: { has: filter.targetKind } }, afterId, take),
     select,
   });
   return rows.map(recordOf);

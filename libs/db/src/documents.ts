@@ -1,4 +1,4 @@
-import { setArchivedAt, updateIfRevision } from './revisioned-rows.js';
+import { revisionedColumns, setArchivedAt, updateIfRevision } from './revisioned-rows.js';
 import type { Db } from './database.js';
 import { type CasOutcome } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
@@ -21,21 +21,6 @@ export interface DocumentTarget {
   readonly id: string;
 }
 
-export interface DocumentRecord {
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly title: string;
-  readonly format: DocumentFormatValue;
-  readonly content: string;
-  readonly sizeBytes: number;
-  readonly targetType: DocumentTargetTypeValue | null;
-  readonly targetId: string | null;
-  readonly revision: number;
-  readonly archivedAt: Date | null;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
-
 const select = {
   id: true,
   workspaceId: true,
@@ -45,11 +30,14 @@ const select = {
   sizeBytes: true,
   targetType: true,
   targetId: true,
-  revision: true,
-  archivedAt: true,
-  createdAt: true,
-  updatedAt: true,
+  ...revisionedColumns,
 } as const satisfies Prisma.DocumentSelect;
+
+/** An interface, so that other projects' declarations name it; its enum columns in this layer's names. */
+export interface DocumentRecord extends Readonly<Omit<Prisma.DocumentGetPayload<{ select: typeof select }>, 'format' | 'targetType'>> {
+  readonly format: DocumentFormatValue;
+  readonly targetType: DocumentTargetTypeValue | null;
+}
 
 /** The columns of a document row `d` as a DocumentRecord. */
 const COLUMNS = Prisma.sql`d.id::text AS id, d.workspace_id::text AS "workspaceId", d.title, d.format::text AS format, d.content, d.size_bytes AS "sizeBytes",

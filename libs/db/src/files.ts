@@ -1,9 +1,9 @@
-import { setArchivedAt } from './revisioned-rows.js';
+import { revisionedColumns, setArchivedAt } from './revisioned-rows.js';
 import type { Db } from './database.js';
 import { inTransaction } from './transactions.js';
 import type { Prisma } from './generated/prisma/client.js';
 import type { FileStatus, UploadReservationStatus } from './generated/prisma/enums.js';
-import { pageIds } from './keyset.js';
+import { unarchivedPage } from './keyset.js';
 
 /**
  * Files and their transfers (docs/files.md). A file row exists from its upload intent on (`pending`), becomes
@@ -15,22 +15,6 @@ import { pageIds } from './keyset.js';
 export type FileStatusValue = FileStatus;
 export type UploadReservationStatusValue = UploadReservationStatus;
 
-export interface FileRecord {
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly name: string;
-  readonly contentType: string;
-  readonly sizeBytes: bigint;
-  readonly checksumSha256: string;
-  readonly storageKey: string;
-  readonly status: FileStatusValue;
-  readonly uploadedBy: string | null;
-  readonly revision: number;
-  readonly archivedAt: Date | null;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
-
 const select = {
   id: true,
   workspaceId: true,
@@ -41,11 +25,13 @@ const select = {
   storageKey: true,
   status: true,
   uploadedBy: true,
-  revision: true,
-  archivedAt: true,
-  createdAt: true,
-  updatedAt: true,
+  ...revisionedColumns,
 } as const satisfies Prisma.FileSelect;
+
+/** An interface, so that other projects' declarations name it; its enum columns in this layer's names. */
+export interface FileRecord extends Readonly<Omit<Prisma.FileGetPayload<{ select: typeof select }>, 'status'>> {
+  readonly status: FileStatusValue;
+}
 
 /** One file of the workspace, archived or not. */
 export async function findFile(client: Db, workspaceId: string, id: string): Promise<FileRecord | null> {
@@ -60,12 +46,7 @@ export interface FileFilter {
 
 /** One keyset page of the workspace's unarchived files in id order. */
 export async function listFilesPage(client: Db, workspaceId: string, filter: FileFilter, afterId: string | undefined, take: number): Promise<FileRecord[]> {
-  return client.prisma.file.findMany({
-    where: { workspaceId, archivedAt: null, ...(filter.status === undefined ? {} : { status: filter.status }), ...pageIds(afterId, filter.onlyIds) },
-    orderBy: { id: 'asc' },
-    take,
-    select,
-  });
+  return client.prisma.file.findMany({ ...unarchivedPage(workspaceId, filter.status === undefined ? {} : { status: filter.status }, afterId, take, filter.onlyIds), select });
 }
 
 /** Two new UUIDv7 ids from the database (a file's and its reservation's), known before the rows are written. */

@@ -58,7 +58,6 @@ export { type OutboxWaiter, OutboxWaiters, type OutboxWaitersOptions, type WakeR
 export { contactExists, existingTagIds, findProject, insertProject, listProjectsPage, type ProjectChanges, type ProjectFilter, type ProjectRecord, updateProjectIfRevision } from './projects.js';
 export {
   findTask,
-  type GuardedOutcome,
   insertTask,
   listExists,
   listTasksPage,
@@ -199,6 +198,7 @@ export {
 } from './time-entry-crud.js';
 export { pageIds } from './keyset.js';
 export { findWorkspaceUser, listWorkspaceUsersPage, type WorkspaceUserRecord } from './users.js';
+export { type GuardedOutcome, type RevisionedFields } from './revisioned-rows.js';
 export { archiveLegacyWebhook, findLegacyWebhook, insertLegacyWebhook, type LegacyWebhookRecord, listLegacyWebhooksPage } from './legacy-webhooks.js';
 export { findProduct, insertProduct, listProductsPage, type MoneyValue, type ProductChanges, type ProductFilter, type ProductRecord, setProductArchived, updateProductIfRevision } from './products.js';
 export {

@@ -6,3 +6,11 @@ export function pageIds(afterId: string | undefined, onlyIds?: readonly string[]
   if (afterId === undefined && (onlyIds === undefined || onlyIds === null)) return {};
   return { id: { ...(afterId === undefined ? {} : { gt: afterId }), ...(onlyIds === undefined || onlyIds === null ? {} : { in: [...onlyIds] }) } };
 }
+
+/**
+ * The findMany arguments of one keyset page of a workspace's unarchived rows in id order: `where` holds the family's
+ * own filters, `onlyIds` is as in pageIds. The caller adds its select.
+ */
+export function unarchivedPage<W extends object>(workspaceId: string, where: W, afterId: string | undefined, take: number, onlyIds?: readonly string[] | null) {
+  return { where: { workspaceId, archivedAt: null, ...where, ...pageIds(afterId, onlyIds) }, orderBy: { id: 'asc' as const }, take };
+}

@@ -1,5 +1,7 @@
 import type { Db } from './database.js';
 import type { Prisma } from './generated/prisma/client.js';
+import { unarchivedPage } from './keyset.js';
+import { revisionedColumns } from './revisioned-rows.js';
 
 /**
  * Legacy unsigned v0 webhook subscriptions (table legacy_webhooks), a resource of their own, separate from the
@@ -8,27 +10,15 @@ import type { Prisma } from './generated/prisma/client.js';
  * archived rows out. Every query is scoped by the workspace id.
  */
 
-export interface LegacyWebhookRecord {
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly url: string;
-  readonly events: readonly string[];
-  readonly revision: number;
-  readonly archivedAt: Date | null;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
-
 const select = {
   id: true,
   workspaceId: true,
   url: true,
   events: true,
-  revision: true,
-  archivedAt: true,
-  createdAt: true,
-  updatedAt: true,
+  ...revisionedColumns,
 } as const satisfies Prisma.LegacyWebhookSelect;
+
+export type LegacyWebhookRecord = Readonly<Omit<Prisma.LegacyWebhookGetPayload<{ select: typeof select }>, 'events'> & { events: readonly string[] }>;
 
 /** One subscription of the workspace, archived or not. */
 export async function findLegacyWebhook(client: Db, workspaceId: string, id: string): Promise<LegacyWebhookRecord | null> {
@@ -37,12 +27,7 @@ export async function findLegacyWebhook(client: Db, workspaceId: string, id: str
 
 /** One keyset page of the workspace's unarchived subscriptions in id order. */
 export async function listLegacyWebhooksPage(client: Db, workspaceId: string, afterId: string | undefined, take: number): Promise<LegacyWebhookRecord[]> {
-  return client.prisma.legacyWebhook.findMany({
-    where: { workspaceId, archivedAt: null, ...(afterId === undefined ? {} : { id: { gt: afterId } }) },
-    orderBy: { id: 'asc' },
-    take,
-    select,
-  });
+  return client.prisma.legacyWebhook.findMany({ ...unarchivedPage(workspaceId, {}, afterId, take), select });
 }
 
 export async function insertLegacyWebhook(tx: Db, workspaceId: string, input: { url: string; events: readonly string[] }): Promise<LegacyWebhookRecord> {

@@ -1,7 +1,7 @@
-import { setArchivedAt } from './revisioned-rows.js';
+import { revisionedColumns, setArchivedAt, updateAttributes } from './revisioned-rows.js';
 import type { Db } from './database.js';
 import type { Prisma } from './generated/prisma/client.js';
-import { pageIds } from './keyset.js';
+import { unarchivedPage } from './keyset.js';
 
 /**
  * Project and task lists. Archive never deletes (`archived_at`); reads by id see archived lists, lists
@@ -10,19 +10,6 @@ import { pageIds } from './keyset.js';
 
 export type ListKindValue = 'project' | 'task';
 
-export interface ListRecord {
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly name: string;
-  readonly kind: ListKindValue;
-  readonly position: number;
-  readonly color: string | null;
-  readonly revision: number;
-  readonly archivedAt: Date | null;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
-
 const select = {
   id: true,
   workspaceId: true,
@@ -30,11 +17,13 @@ const select = {
   kind: true,
   position: true,
   color: true,
-  revision: true,
-  archivedAt: true,
-  createdAt: true,
-  updatedAt: true,
+  ...revisionedColumns,
 } as const satisfies Prisma.ListSelect;
+
+/** An interface, so that other projects' declarations name it; its enum columns in this layer's names. */
+export interface ListRecord extends Readonly<Omit<Prisma.ListGetPayload<{ select: typeof select }>, 'kind'>> {
+  readonly kind: ListKindValue;
+}
 
 /** One list of the workspace, archived or not. */
 export async function findList(client: Db, workspaceId: string, id: string): Promise<ListRecord | null> {
@@ -49,17 +38,7 @@ export async function listListsPage(
   afterId: string | undefined,
   take: number,
 ): Promise<ListRecord[]> {
-  return client.prisma.list.findMany({
-    where: {
-      workspaceId,
-      archivedAt: null,
-      ...(filter.kind === undefined ? {} : { kind: filter.kind }),
-      ...pageIds(afterId, filter.onlyIds),
-    },
-    orderBy: { id: 'asc' },
-    take,
-    select,
-  });
+  return client.prisma.list.findMany({ ...unarchivedPage(workspaceId, filter.kind === undefined ? {} : { kind: filter.kind }, afterId, take, filter.onlyIds), select });
 }
 
 export interface ListChanges {
@@ -74,16 +53,11 @@ export async function insertList(tx: Db, workspaceId: string, input: { name: str
 
 /** The given attributes (no precondition: the last writer wins); false when the list is missing. */
 export async function updateListAttributes(tx: Db, workspaceId: string, id: string, change: ListChanges): Promise<boolean> {
-  const { count } = await tx.prisma.list.updateMany({
-    where: { workspaceId, id },
-    data: {
-      ...(change.name === undefined ? {} : { name: change.name }),
-      ...(change.position === undefined ? {} : { position: change.position }),
-      ...(change.color === undefined ? {} : { color: change.color }),
-      revision: { increment: 1 },
-    },
+  return updateAttributes(tx.prisma.list, workspaceId, id, {
+    ...(change.name === undefined ? {} : { name: change.name }),
+    ...(change.position === undefined ? {} : { position: change.position }),
+    ...(change.color === undefined ? {} : { color: change.color }),
   });
-  return count === 1;
 }
 
 /** Sets or clears `archived_at`; false when the list is missing or already in that state. */

@@ -1,8 +1,8 @@
-import { setArchivedAt, updateIfRevision } from './revisioned-rows.js';
+import { revisionedColumns, setArchivedAt, updateIfRevision } from './revisioned-rows.js';
 import type { Db } from './database.js';
 import { type CasOutcome } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
-import { pageIds } from './keyset.js';
+import { unarchivedPage } from './keyset.js';
 
 /**
  * Products. Archive never deletes (`archived_at`); reads by id see archived products, lists leave them out.
@@ -12,22 +12,6 @@ import { pageIds } from './keyset.js';
 
 /** A type (not an interface) so outbox payloads accept it as JSON. amount: a decimal string, never in exponent notation. */
 export type MoneyValue = { readonly amount: string; readonly currency: string };
-
-export interface ProductRecord {
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly name: string;
-  readonly description: string | null;
-  readonly sku: string | null;
-  readonly unit: string | null;
-  readonly productGroupId: string | null;
-  readonly salesPrice: MoneyValue | null;
-  readonly purchasePrice: MoneyValue | null;
-  readonly revision: number;
-  readonly archivedAt: Date | null;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
 
 const select = {
   id: true,
@@ -41,13 +25,13 @@ const select = {
   currency: true,
   purchasePrice: true,
   purchaseCurrency: true,
-  revision: true,
-  archivedAt: true,
-  createdAt: true,
-  updatedAt: true,
+  ...revisionedColumns,
 } as const satisfies Prisma.ProductSelect;
 
 type Row = Prisma.ProductGetPayload<{ select: typeof select }>;
+
+/** The row with its two prices as MoneyValues (each with its currency, or null). */
+export type ProductRecord = Readonly<Omit<Row, 'salesPrice' | 'currency' | 'purchasePrice' | 'purchaseCurrency'> & { salesPrice: MoneyValue | null; purchasePrice: MoneyValue | null }>;
 
 const money = (amount: Prisma.Decimal | null, currency: string | null): MoneyValue | null => (amount === null || currency === null ? null : { amount: amount.toFixed(), currency });
 
@@ -71,14 +55,7 @@ export interface ProductFilter {
 /** One keyset page of the workspace's unarchived products in id order. */
 export async function listProductsPage(client: Db, workspaceId: string, filter: ProductFilter, afterId: string | undefined, take: number): Promise<ProductRecord[]> {
   const rows = await client.prisma.product.findMany({
-    where: {
-      workspaceId,
-      archivedAt: null,
-      ...(filter.productGroupId === undefined ? {} : { productGroupId: filter.productGroupId }),
-      ...pageIds(afterId, filter.onlyIds),
-    },
-    orderBy: { id: 'asc' },
-    take,
+    ...unarchivedPage(workspaceId, filter.productGroupId === undefined ? {} : { productGroupId: filter.productGroupId }, afterId, take, filter.onlyIds),
     select,
   });
   return rows.map(record);

@@ -10,19 +10,6 @@ import { Prisma } from './generated/prisma/client.js';
 export type LifecycleKind = 'complete' | 'reopen' | 'archive' | 'restore';
 export type LifecycleStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 
-export interface LifecycleOperationRecord {
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly projectId: string;
-  readonly kind: LifecycleKind;
-  readonly status: LifecycleStatus;
-  readonly error: unknown;
-  readonly startedAt: Date | null;
-  readonly finishedAt: Date | null;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
-
 const select = {
   id: true,
   workspaceId: true,
@@ -34,7 +21,10 @@ const select = {
   finishedAt: true,
   createdAt: true,
   updatedAt: true,
-} as const;
+} as const satisfies Prisma.ProjectLifecycleOperationSelect;
+
+/** `error`: the failed operation's error as stored (jsonb), read as unknown. */
+export type LifecycleOperationRecord = Readonly<Omit<Prisma.ProjectLifecycleOperationGetPayload<{ select: typeof select }>, 'error'> & { error: unknown }>;
 
 /** The project's lifecycle state, with its row locked until commit (serializes requests and the worker per project). */
 export async function lockProjectLifecycleState(tx: Db, workspaceId: string, projectId: string): Promise<{ revision: number; status: 'active' | 'completed'; archivedAt: Date | null } | null> {
@@ -54,27 +44,27 @@ export async function insertLifecycleOperation(
   input: { workspaceId: string; projectId: string; kind: LifecycleKind; requestedByCredentialId: string | null },
   now: Date,
 ): Promise<LifecycleOperationRecord> {
-  return (await tx.prisma.projectLifecycleOperation.create({ data: { ...input, status: 'queued', createdAt: now, updatedAt: now }, select })) as LifecycleOperationRecord;
+  return tx.prisma.projectLifecycleOperation.create({ data: { ...input, status: 'queued', createdAt: now, updatedAt: now }, select });
 }
 
 /** Any operation by id (the worker's view: it has no project id). */
 export async function findLifecycleOperationById(client: Db, workspaceId: string, id: string): Promise<LifecycleOperationRecord | null> {
-  return (await client.prisma.projectLifecycleOperation.findFirst({ where: { workspaceId, id }, select })) as LifecycleOperationRecord | null;
+  return client.prisma.projectLifecycleOperation.findFirst({ where: { workspaceId, id }, select });
 }
 
 /** One operation of the project in the workspace. */
 export async function findLifecycleOperation(client: Db, workspaceId: string, projectId: string, id: string): Promise<LifecycleOperationRecord | null> {
-  return (await client.prisma.projectLifecycleOperation.findFirst({ where: { workspaceId, projectId, id }, select })) as LifecycleOperationRecord | null;
+  return client.prisma.projectLifecycleOperation.findFirst({ where: { workspaceId, projectId, id }, select });
 }
 
 /** One keyset page of the project's operations in id (creation) order. */
 export async function listLifecycleOperationsPage(client: Db, workspaceId: string, projectId: string, afterId: string | undefined, take: number): Promise<LifecycleOperationRecord[]> {
-  return (await client.prisma.projectLifecycleOperation.findMany({
+  return client.prisma.projectLifecycleOperation.findMany({
     where: { workspaceId, projectId, ...(afterId === undefined ? {} : { id: { gt: afterId } }) },
     orderBy: { id: 'asc' },
     take,
     select,
-  })) as LifecycleOperationRecord[];
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { setArchivedAt, updateIfRevision } from './revisioned-rows.js';
+import { revisionedColumns, setArchivedAt, updateIfRevision } from './revisioned-rows.js';
 import type { Db } from './database.js';
 import { type CasOutcome } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
@@ -14,28 +14,6 @@ import { resourceReadableSql, type Viewer } from './visibility.js';
 
 export type ProjectStatementKindValue = ProjectStatementKind;
 
-export interface ProjectStatementRow {
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly projectId: string;
-  readonly kind: ProjectStatementKindValue;
-  readonly description: string | null;
-  readonly occurredOn: Date;
-  /** numeric(16,4) as a decimal string. */
-  readonly quantity: string | null;
-  /** The unit price, numeric(21,6) as a decimal string. */
-  readonly amount: string;
-  readonly purchasePrice: string | null;
-  readonly currency: string;
-  readonly purchaseCurrency: string | null;
-  readonly productId: string | null;
-  readonly serviceId: string | null;
-  readonly revision: number;
-  readonly archivedAt: Date | null;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
-
 const select = {
   id: true,
   workspaceId: true,
@@ -50,13 +28,21 @@ const select = {
   purchaseCurrency: true,
   productId: true,
   serviceId: true,
-  revision: true,
-  archivedAt: true,
-  createdAt: true,
-  updatedAt: true,
+  ...revisionedColumns,
 } as const satisfies Prisma.ProjectStatementSelect;
 
 type Row = Prisma.ProjectStatementGetPayload<{ select: typeof select }>;
+
+/** The row with its numerics as decimal strings. */
+export type ProjectStatementRow = Readonly<
+  Omit<Row, 'quantity' | 'amount' | 'purchasePrice'> & {
+    /** numeric(16,4) as a decimal string. */
+    quantity: string | null;
+    /** The unit price, numeric(21,6) as a decimal string. */
+    amount: string;
+    purchasePrice: string | null;
+  }
+>;
 
 /** A statement row `s` as a ProjectStatementRow: numerics as text (normalised as Prisma's Decimal prints them: `record`), the date as UTC midnight. */
 const RECORD_COLUMNS = Prisma.sql`

@@ -1,6 +1,7 @@
 import type { Db } from './database.js';
-import { pageIds } from './keyset.js';
-import type { GuardedOutcome } from './tasks.js';
+import type { Prisma } from './generated/prisma/client.js';
+import { unarchivedPage } from './keyset.js';
+import { type GuardedOutcome, guardedMiss, revisionedColumns } from './revisioned-rows.js';
 
 /**
  * Project templates. Every query is scoped by the workspace id; archive sets `archived_at` and never deletes
@@ -16,31 +17,19 @@ export interface TaskBlueprintRecord {
   readonly durationDays?: number;
 }
 
-export interface ProjectTemplateRecord {
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly name: string;
-  readonly description: string | null;
-  readonly taskBlueprints: readonly TaskBlueprintRecord[];
-  readonly revision: number;
-  readonly archivedAt: Date | null;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
-
 const select = {
   id: true,
   workspaceId: true,
   name: true,
   description: true,
   body: true,
-  revision: true,
-  archivedAt: true,
-  createdAt: true,
-  updatedAt: true,
-} as const;
+  ...revisionedColumns,
+} as const satisfies Prisma.ProjectTemplateSelect;
 
-type Row = Omit<ProjectTemplateRecord, 'taskBlueprints'> & { body: unknown };
+type Row = Prisma.ProjectTemplateGetPayload<{ select: typeof select }>;
+
+/** The row with its stored `body` read as the task skeleton. */
+export type ProjectTemplateRecord = Readonly<Omit<Row, 'body'> & { taskBlueprints: readonly TaskBlueprintRecord[] }>;
 
 /** The skeleton of the stored body; rows written before the column was used hold `{"tasks":[]}`. */
 function blueprintsOf(body: unknown): TaskBlueprintRecord[] {
@@ -83,12 +72,7 @@ export async function findProjectTemplate(client: Db, workspaceId: string, id: s
 
 /** One keyset page of the workspace's unarchived templates in id order; `onlyIds` (grants) narrows it. */
 export async function listProjectTemplatesPage(client: Db, workspaceId: string, afterId: string | undefined, take: number, onlyIds: readonly string[] | null): Promise<ProjectTemplateRecord[]> {
-  const rows = await client.prisma.projectTemplate.findMany({
-    where: { workspaceId, archivedAt: null, ...pageIds(afterId, onlyIds) },
-    orderBy: { id: 'asc' },
-    take,
-    select,
-  });
+  const rows = await client.prisma.projectTemplate.findMany({ ...unarchivedPage(workspaceId, {}, afterId, take, onlyIds), select });
   return rows.map(record);
 }
 
@@ -105,19 +89,13 @@ export async function insertProjectTemplate(
   return record(row);
 }
 
-/** Why a guarded write did not apply: the row is gone, its revision moved on, or it is in the wrong state. */
-async function failure(tx: Db, workspaceId: string, id: string, expectedRevision: number): Promise<GuardedOutcome> {
-  const current = await tx.prisma.projectTemplate.findFirst({ where: { workspaceId, id }, select: { revision: true } });
-  return current === null ? 'not_found' : current.revision !== expectedRevision ? 'version_conflict' : 'state_conflict';
-}
-
 /** If-Match write of an unarchived template's attributes (archived: state_conflict). */
 export async function updateProjectTemplateIfRevision(tx: Db, workspaceId: string, id: string, expectedRevision: number, changes: ProjectTemplateChanges, now: Date): Promise<GuardedOutcome> {
   const { count } = await tx.prisma.projectTemplate.updateMany({
     where: { workspaceId, id, revision: expectedRevision, archivedAt: null },
     data: { ...data(changes), updatedAt: now, revision: { increment: 1 } },
   });
-  return count === 1 ? 'updated' : failure(tx, workspaceId, id, expectedRevision);
+  return count === 1 ? 'updated' : guardedMiss(tx.prisma.projectTemplate, workspaceId, id, expectedRevision);
 }
 
 /**
@@ -129,7 +107,7 @@ export async function setProjectTemplateArchivedIfRevision(tx: Db, workspaceId: 
     where: { workspaceId, id, revision: expectedRevision, archivedAt: archivedAt === null ? { not: null } : null },
     data: { archivedAt, updatedAt: now, revision: { increment: 1 } },
   });
-  return count === 1 ? 'updated' : failure(tx, workspaceId, id, expectedRevision);
+  return count === 1 ? 'updated' : guardedMiss(tx.prisma.projectTemplate, workspaceId, id, expectedRevision);
 }
 
 export interface SkeletonTask {

@@ -1,7 +1,8 @@
 import { Prisma } from './generated/prisma/client.js';
 import type { Db } from './database.js';
 import { resourceReadableSql, type Viewer } from './visibility.js';
-import type { GuardedOutcome } from './tasks.js';
+import { type GuardedOutcome, guardedMiss, type RevisionedFields } from './revisioned-rows.js';
+import { insertTagLinks, replaceTagLinks } from './tags.js';
 
 /**
  * v1 projects (issue 6). Every query is scoped by the workspace id; archived projects stay in the table and
@@ -10,7 +11,7 @@ import type { GuardedOutcome } from './tasks.js';
  * one wins.
  */
 
-export interface ProjectRecord {
+export interface ProjectRecord extends RevisionedFields {
   readonly id: string;
   readonly workspaceId: string;
   readonly name: string;
@@ -20,10 +21,6 @@ export interface ProjectRecord {
   readonly startDate: Date | null;
   readonly dueDate: Date | null;
   readonly completedAt: Date | null;
-  readonly revision: number;
-  readonly archivedAt: Date | null;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
   readonly tagIds: readonly string[];
 }
 
@@ -73,7 +70,7 @@ export async function listProjectsPage(client: Db, workspaceId: string, filter: 
 export async function insertProject(tx: Db, workspaceId: string, input: ProjectChanges & { name: string; tagIds: readonly string[] }, now: Date): Promise<ProjectRecord> {
   const { tagIds, ...fields } = input;
   const created = await tx.prisma.project.create({ data: { workspaceId, ...fields, createdAt: now, updatedAt: now }, select: { id: true } });
-  if (tagIds.length > 0) await tx.prisma.projectTag.createMany({ data: tagIds.map((tagId) => ({ workspaceId, projectId: created.id, tagId })) });
+  await insertTagLinks(tx.prisma.projectTag, workspaceId, { projectId: created.id }, tagIds);
   const row = await findProject(tx, workspaceId, created.id);
   return row!;
 }
@@ -95,14 +92,8 @@ export async function updateProjectIfRevision(
     where: { workspaceId, id, revision: expectedRevision, archivedAt: null },
     data: { ...fields, updatedAt: now, revision: { increment: 1 } },
   });
-  if (count !== 1) {
-    const current = await tx.prisma.project.findFirst({ where: { workspaceId, id }, select: { revision: true } });
-    return current === null ? 'not_found' : current.revision !== expectedRevision ? 'version_conflict' : 'state_conflict';
-  }
-  if (tagIds !== undefined) {
-    await tx.prisma.projectTag.deleteMany({ where: { workspaceId, projectId: id } });
-    if (tagIds.length > 0) await tx.prisma.projectTag.createMany({ data: tagIds.map((tagId) => ({ workspaceId, projectId: id, tagId })) });
-  }
+  if (count !== 1) return guardedMiss(tx.prisma.project, workspaceId, id, expectedRevision);
+  if (tagIds !== undefined) await replaceTagLinks(tx.prisma.projectTag, workspaceId, { projectId: id }, tagIds);
   return 'updated';
 }
 

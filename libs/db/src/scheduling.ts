@@ -14,25 +14,6 @@ import { type CasOutcome } from './transactions.js';
 export type AbsenceKindValue = AbsenceKind;
 export type AbsenceStatusValue = AbsenceStatus;
 
-export interface AppointmentRecord {
-  readonly id: string;
-  readonly memberId: string;
-  readonly title: string;
-  readonly description: string | null;
-  readonly location: string | null;
-  readonly startsAt: Date;
-  readonly endsAt: Date;
-  readonly allDay: boolean;
-  readonly isPrivate: boolean;
-  readonly timeZone: string;
-  readonly attendeeMemberIds: string[];
-  readonly contactId: string | null;
-  readonly projectId: string | null;
-  readonly revision: number;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
-
 const appointmentSelect = {
   id: true,
   memberId: true,
@@ -51,6 +32,8 @@ const appointmentSelect = {
   createdAt: true,
   updatedAt: true,
 } as const satisfies Prisma.AppointmentSelect;
+
+export type AppointmentRecord = Readonly<Prisma.AppointmentGetPayload<{ select: typeof appointmentSelect }>>;
 
 export interface AppointmentValues {
   readonly title: string;
@@ -114,21 +97,6 @@ export function archiveAppointment(tx: Db, workspaceId: string, memberId: string
   return setArchivedAt(tx.prisma.appointment, workspaceId, id, now, { memberId });
 }
 
-export interface AbsenceRecord {
-  readonly id: string;
-  readonly memberId: string;
-  readonly kind: AbsenceKindValue;
-  readonly startsOn: Date;
-  readonly endsOn: Date;
-  readonly halfDayStart: boolean;
-  readonly halfDayEnd: boolean;
-  readonly note: string | null;
-  readonly status: AbsenceStatusValue;
-  readonly revision: number;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
-
 const absenceSelect = {
   id: true,
   memberId: true,
@@ -143,6 +111,8 @@ const absenceSelect = {
   createdAt: true,
   updatedAt: true,
 } as const satisfies Prisma.AbsenceSelect;
+
+export type AbsenceRecord = Readonly<Prisma.AbsenceGetPayload<{ select: typeof absenceSelect }>>;
 
 export interface AbsenceValues {
   readonly kind: AbsenceKindValue;

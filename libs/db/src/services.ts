@@ -1,8 +1,8 @@
-import { setArchivedAt } from './revisioned-rows.js';
+import { revisionedColumns, setArchivedAt } from './revisioned-rows.js';
 import type { Db } from './database.js';
 import { type CasOutcome } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
-import { pageIds } from './keyset.js';
+import { unarchivedPage } from './keyset.js';
 
 /**
  * Services and their billing rates. A service's `revision` is the compare-and-set version of both its attributes
@@ -10,21 +10,6 @@ import { pageIds } from './keyset.js';
  * deleted and recreated when the set is replaced, in the same transaction as the revision check. Archive never
  * deletes. Every query is scoped by the workspace id.
  */
-
-export interface ServiceRow {
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly name: string;
-  readonly description: string | null;
-  readonly billable: boolean;
-  /** numeric(14,4) as a decimal string, with `currency`, or both null. */
-  readonly billingRate: string | null;
-  readonly currency: string | null;
-  readonly revision: number;
-  readonly archivedAt: Date | null;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
 
 const select = {
   id: true,
@@ -34,13 +19,17 @@ const select = {
   billable: true,
   billingRate: true,
   currency: true,
-  revision: true,
-  archivedAt: true,
-  createdAt: true,
-  updatedAt: true,
+  ...revisionedColumns,
 } as const satisfies Prisma.ServiceSelect;
 
 type Row = Prisma.ServiceGetPayload<{ select: typeof select }>;
+
+export type ServiceRow = Readonly<
+  Omit<Row, 'billingRate'> & {
+    /** numeric(14,4) as a decimal string, with `currency`, or both null. */
+    billingRate: string | null;
+  }
+>;
 
 function record(row: Row): ServiceRow {
   return { ...row, billingRate: row.billingRate === null ? null : row.billingRate.toFixed() };
@@ -59,12 +48,7 @@ export async function serviceExists(client: Db, workspaceId: string, id: string)
 
 /** One keyset page of the workspace's unarchived services in id order (only `onlyIds` when given). */
 export async function listServicesPage(client: Db, workspaceId: string, onlyIds: readonly string[] | null, afterId: string | undefined, take: number): Promise<ServiceRow[]> {
-  const rows = await client.prisma.service.findMany({
-    where: { workspaceId, archivedAt: null, ...pageIds(afterId, onlyIds) },
-    orderBy: { id: 'asc' },
-    take,
-    select,
-  });
+  const rows = await client.prisma.service.findMany({ ...unarchivedPage(workspaceId, {}, afterId, take, onlyIds), select });
   return rows.map(record);
 }
 

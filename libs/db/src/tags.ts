@@ -1,34 +1,22 @@
-import { setArchivedAt } from './revisioned-rows.js';
+import { revisionedColumns, setArchivedAt, updateAttributes } from './revisioned-rows.js';
 import type { Db } from './database.js';
 import type { Prisma } from './generated/prisma/client.js';
-import { pageIds } from './keyset.js';
+import { unarchivedPage } from './keyset.js';
 
 /**
  * Tags. Archive never deletes (`archived_at`); reads by id see archived tags, lists leave them out. Every
  * query is scoped by the workspace id.
  */
 
-export interface TagRecord {
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly name: string;
-  readonly color: string | null;
-  readonly revision: number;
-  readonly archivedAt: Date | null;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
-
 const select = {
   id: true,
   workspaceId: true,
   name: true,
   color: true,
-  revision: true,
-  archivedAt: true,
-  createdAt: true,
-  updatedAt: true,
+  ...revisionedColumns,
 } as const satisfies Prisma.TagSelect;
+
+export type TagRecord = Readonly<Prisma.TagGetPayload<{ select: typeof select }>>;
 
 /** One tag of the workspace, archived or not. */
 export async function findTag(client: Db, workspaceId: string, id: string): Promise<TagRecord | null> {
@@ -37,12 +25,7 @@ export async function findTag(client: Db, workspaceId: string, id: string): Prom
 
 /** One keyset page of the workspace's unarchived tags in id order. */
 export async function listTagsPage(client: Db, workspaceId: string, afterId: string | undefined, take: number, onlyIds?: readonly string[] | null): Promise<TagRecord[]> {
-  return client.prisma.tag.findMany({
-    where: { workspaceId, archivedAt: null, ...pageIds(afterId, onlyIds) },
-    orderBy: { id: 'asc' },
-    take,
-    select,
-  });
+  return client.prisma.tag.findMany({ ...unarchivedPage(workspaceId, {}, afterId, take, onlyIds), select });
 }
 
 export interface TagChanges {
@@ -56,18 +39,32 @@ export async function insertTag(tx: Db, workspaceId: string, input: { name: stri
 
 /** The given attributes (no precondition: the last writer wins); false when the tag is missing. */
 export async function updateTagAttributes(tx: Db, workspaceId: string, id: string, change: TagChanges): Promise<boolean> {
-  const { count } = await tx.prisma.tag.updateMany({
-    where: { workspaceId, id },
-    data: {
-      ...(change.name === undefined ? {} : { name: change.name }),
-      ...(change.color === undefined ? {} : { color: change.color }),
-      revision: { increment: 1 },
-    },
+  return updateAttributes(tx.prisma.tag, workspaceId, id, {
+    ...(change.name === undefined ? {} : { name: change.name }),
+    ...(change.color === undefined ? {} : { color: change.color }),
   });
-  return count === 1;
 }
 
 /** Sets or clears `archived_at`; false when the tag is missing or already in that state. */
 export function setTagArchived(tx: Db, workspaceId: string, id: string, archivedAt: Date | null): Promise<boolean> {
   return setArchivedAt(tx.prisma.tag, workspaceId, id, archivedAt);
+}
+
+/** A project's or a task's (`owner`'s) tag link rows: `project_tags` or `task_tags`. */
+interface TagLinks<Owner> {
+  deleteMany(args: { where: object }): PromiseLike<unknown>;
+  createMany(args: { data: ({ workspaceId: string } & Owner & { tagId: string })[] }): PromiseLike<unknown>;
+}
+
+type TagLinkOwner = { projectId: string } | { taskId: string };
+
+/** Links a new project or task (`owner`) to the tags. */
+export async function insertTagLinks<Owner extends TagLinkOwner>(links: TagLinks<Owner>, workspaceId: string, owner: Owner, tagIds: readonly string[]): Promise<void> {
+  if (tagIds.length > 0) await links.createMany({ data: tagIds.map((tagId) => ({ workspaceId, ...owner, tagId })) });
+}
+
+/** Replaces the tag links of a project or a task (`owner`), after the guarded write that locked its row, in the caller's transaction. */
+export async function replaceTagLinks<Owner extends TagLinkOwner>(links: TagLinks<Owner>, workspaceId: string, owner: Owner, tagIds: readonly string[]): Promise<void> {
+  await links.deleteMany({ where: { workspaceId, ...owner } });
+  await insertTagLinks(links, workspaceId, owner, tagIds);
 }

@@ -1,7 +1,7 @@
 import { Prisma } from './generated/prisma/client.js';
 import type { RecurrenceState } from './generated/prisma/enums.js';
 import { pageIds } from './keyset.js';
-import { setArchivedAt, updateIfRevision } from './revisioned-rows.js';
+import { revisionedColumns, setArchivedAt, updateIfRevision } from './revisioned-rows.js';
 import type { Db } from './database.js';
 import { type CasOutcome } from './transactions.js';
 import { resourceReadableSql, type Viewer } from './visibility.js';
@@ -17,23 +17,6 @@ export type RecurrenceStateValue = RecurrenceState;
 export type OccurrenceSource = 'schedule' | 'external-event' | 'recheck';
 export type OccurrenceStatus = 'scheduled' | 'created' | 'skipped' | 'failed';
 
-export interface TaskRecurrenceRecord {
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly taskId: string;
-  readonly rule: unknown;
-  readonly startsOn: Date;
-  readonly timezone: string;
-  readonly state: RecurrenceStateValue;
-  readonly nextOccurrenceAt: Date | null;
-  readonly lastOccurrenceAt: Date | null;
-  readonly lastCheckedAt: Date | null;
-  readonly revision: number;
-  readonly archivedAt: Date | null;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
-
 const select = {
   id: true,
   workspaceId: true,
@@ -45,11 +28,14 @@ const select = {
   nextOccurrenceAt: true,
   lastOccurrenceAt: true,
   lastCheckedAt: true,
-  revision: true,
-  archivedAt: true,
-  createdAt: true,
-  updatedAt: true,
+  ...revisionedColumns,
 } as const satisfies Prisma.TaskRecurrenceSelect;
+
+/** An interface, so that other projects' declarations name it: the stored rule (jsonb) read as unknown, its state in this layer's name. */
+export interface TaskRecurrenceRecord extends Readonly<Omit<Prisma.TaskRecurrenceGetPayload<{ select: typeof select }>, 'rule' | 'state'>> {
+  readonly rule: unknown;
+  readonly state: RecurrenceStateValue;
+}
 
 /** A series row `r` as a TaskRecurrenceRecord (the first day as UTC midnight, as Prisma decodes a date). */
 const RECORD_COLUMNS = Prisma.sql`

@@ -3,7 +3,8 @@ import { type DomainEvent, outboxAppend } from './outbox.js';
 import { uuidv7 } from './uuidv7.js';
 import { resourceReadableSql, type Viewer } from './visibility.js';
 import type { Db } from './database.js';
-import { type CasOutcome } from './transactions.js';
+import { type GuardedOutcome, guardedMiss, type RevisionedFields } from './revisioned-rows.js';
+import { replaceTagLinks } from './tags.js';
 
 /**
  * v1 tasks (issue 6). Every query is scoped by the workspace id; archived tasks stay in the table and are left
@@ -14,7 +15,7 @@ import { type CasOutcome } from './transactions.js';
 export type TaskPriorityValue = 'low' | 'normal' | 'high' | 'urgent';
 export type TaskStatusValue = 'open' | 'in_progress' | 'completed' | 'cancelled';
 
-export interface TaskRecord {
+export interface TaskRecord extends RevisionedFields {
   readonly id: string;
   readonly workspaceId: string;
   readonly projectId: string | null;
@@ -27,10 +28,6 @@ export interface TaskRecord {
   readonly dueAt: Date | null;
   readonly estimateMinutes: number | null;
   readonly completedAt: Date | null;
-  readonly revision: number;
-  readonly archivedAt: Date | null;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
   readonly tagIds: readonly string[];
   /** When the viewing member's running timer runs on this task: its start (null for every other reader). */
   readonly timerStartedAt: Date | null;
@@ -184,9 +181,6 @@ export interface TaskGuard {
   readonly completed?: boolean;
 }
 
-/** Outcome of an If-Match write: a stale revision wins over a state conflict (the caller must re-read first). */
-export type GuardedOutcome = CasOutcome | 'state_conflict';
-
 /**
  * If-Match write of a task: the revision check, the state guard and the write are one statement; tag
  * links, when given, are replaced after it under the row lock it took.
@@ -206,14 +200,8 @@ export async function updateTaskIfRevision(
   if (guard.archived !== undefined) where.push(guard.archived ? Prisma.sql`archived_at IS NOT NULL` : Prisma.sql`archived_at IS NULL`);
   if (guard.completed !== undefined) where.push(guard.completed ? Prisma.sql`status = 'completed'` : Prisma.sql`status <> 'completed'`);
   const count = await tx.prisma.$executeRaw`UPDATE tasks SET ${Prisma.join(set)} WHERE ${Prisma.join(where, ' AND ')}`;
-  if (count !== 1) {
-    const current = await tx.prisma.task.findFirst({ where: { workspaceId, id }, select: { revision: true } });
-    return current === null ? 'not_found' : current.revision !== expectedRevision ? 'version_conflict' : 'state_conflict';
-  }
-  if (tagIds !== undefined) {
-    await tx.prisma.taskTag.deleteMany({ where: { workspaceId, taskId: id } });
-    if (tagIds.length > 0) await tx.prisma.taskTag.createMany({ data: tagIds.map((tagId) => ({ workspaceId, taskId: id, tagId })) });
-  }
+  if (count !== 1) return guardedMiss(tx.prisma.task, workspaceId, id, expectedRevision);
+  if (tagIds !== undefined) await replaceTagLinks(tx.prisma.taskTag, workspaceId, { taskId: id }, tagIds);
   return 'updated';
 }
 

@@ -1,4 +1,4 @@
-import { setArchivedAt } from './revisioned-rows.js';
+import { type RevisionedFields, setArchivedAt } from './revisioned-rows.js';
 import type { Db } from './database.js';
 import { type CasOutcome } from './transactions.js';
 import { Prisma } from './generated/prisma/client.js';
@@ -10,9 +10,7 @@ import { projectReadableSql, resourceReadableSql, timeEntryProjectSql, type View
  * billing state. Archive never deletes. Every query is scoped by the workspace id.
  */
 
-export interface TimeEntryRow {
-  readonly id: string;
-  readonly workspaceId: string;
+export interface TimeEntryValues {
   readonly memberId: string;
   readonly projectId: string | null;
   readonly taskId: string | null;
@@ -20,15 +18,17 @@ export interface TimeEntryRow {
   readonly startedAt: Date;
   readonly stoppedAt: Date | null;
   readonly durationSeconds: number | null;
-  readonly billable: boolean;
-  /** numeric(14,4) as a decimal string, or null. */
-  readonly billingRate: string | null;
-  readonly billingCurrency: string | null;
-  readonly revision: number;
-  readonly archivedAt: Date | null;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
 }
+
+/** An entry: its attributes (TimeEntryValues), its billing state and its revision (RevisionedFields). */
+export type TimeEntryRow = Readonly<
+  { id: string; workspaceId: string } & TimeEntryValues & {
+      billable: boolean;
+      /** numeric(14,4) as a decimal string, or null. */
+      billingRate: string | null;
+      billingCurrency: string | null;
+    } & RevisionedFields
+>;
 
 /** A time entry row `e` as a TimeEntryRow (billing_rate as text, normalised as Prisma's Decimal prints it: see `record`). */
 const RECORD_COLUMNS = Prisma.sql`
@@ -88,16 +88,6 @@ export async function taskProjectOf(client: Db, workspaceId: string, taskId: str
     Prisma.sql`SELECT t.project_id::text AS "projectId" FROM tasks t WHERE t.workspace_id = ${workspaceId}::uuid AND t.id = ${taskId}::uuid AND t.archived_at IS NULL AND ${visible}`,
   );
   return rows[0];
-}
-
-export interface TimeEntryValues {
-  readonly memberId: string;
-  readonly projectId: string | null;
-  readonly taskId: string | null;
-  readonly description: string | null;
-  readonly startedAt: Date;
-  readonly stoppedAt: Date | null;
-  readonly durationSeconds: number | null;
 }
 
 /**

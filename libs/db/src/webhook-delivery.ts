@@ -1,3 +1,4 @@
+import { type ChangeRecord, changeRecord, type OutboxEventColumns } from './changes.js';
 import type { Db } from './database.js';
 import { Prisma } from './generated/prisma/client.js';
 import { inStatementTransaction, inTransaction } from './transactions.js';
@@ -9,15 +10,8 @@ import { inStatementTransaction, inTransaction } from './transactions.js';
  * exactly once even when relays overlap or crash.
  */
 
-export interface UnpublishedEvent {
+export interface UnpublishedEvent extends ChangeRecord {
   readonly workspaceId: string;
-  readonly id: string;
-  readonly sequence: bigint;
-  readonly aggregateType: string;
-  readonly aggregateId: string;
-  readonly eventType: string;
-  readonly payload: unknown;
-  readonly occurredAt: Date;
   /** The automation definition whose run wrote the event (null otherwise) and the chain's depth (0: no automation). */
   readonly causedByDefinitionId?: string | null;
   readonly automationDepth?: number;
@@ -40,19 +34,7 @@ export async function withRelayLock<T>(db: Db, work: (tx: Db) => Promise<T>): Pr
 
 /** The oldest unpublished events, in per-workspace sequence order, locked until the transaction ends. */
 export async function lockUnpublishedEvents(tx: Db, take: number): Promise<UnpublishedEvent[]> {
-  const rows = await tx.rows<{
-    workspace_id: string;
-    id: string;
-    sequence: string;
-    aggregate_type: string;
-    aggregate_id: string;
-    event_type: string;
-    payload: unknown;
-    occurred_at: Date;
-    caused_by_definition_id: string | null;
-    automation_depth: number;
-    trace_context: string | null;
-  }>(
+  const rows = await tx.rows<EventColumns & { id: string; caused_by_definition_id: string | null; automation_depth: number }>(
     // ORDER BY names the columns, not their text aliases of the same names (text would order 10 before 9).
     Prisma.sql`SELECT o.workspace_id::text AS workspace_id, o.id::text AS id, o.sequence::text AS sequence, aggregate_type, aggregate_id::text AS aggregate_id, event_type, payload, occurred_at,
         caused_by_definition_id::text AS caused_by_definition_id, automation_depth, trace_context
@@ -63,29 +45,13 @@ export async function lockUnpublishedEvents(tx: Db, take: number): Promise<Unpub
 }
 
 /** An outbox event's columns as the relay and the claim read them (sequence as text: pg gives int8 as a string). */
-interface EventColumns {
+interface EventColumns extends OutboxEventColumns {
   readonly workspace_id: string;
-  readonly sequence: string;
-  readonly aggregate_type: string;
-  readonly aggregate_id: string;
-  readonly event_type: string;
-  readonly payload: unknown;
-  readonly occurred_at: Date;
   readonly trace_context: string | null;
 }
 
 function eventOfRow(r: EventColumns, id: string): UnpublishedEvent {
-  return {
-    workspaceId: r.workspace_id,
-    id,
-    sequence: BigInt(r.sequence),
-    aggregateType: r.aggregate_type,
-    aggregateId: r.aggregate_id,
-    eventType: r.event_type,
-    payload: r.payload,
-    occurredAt: r.occurred_at,
-    traceContext: r.trace_context,
-  };
+  return { workspaceId: r.workspace_id, ...changeRecord(r, id), traceContext: r.trace_context };
 }
 
 export interface RelaySubscription {
@@ -200,8 +166,7 @@ export interface ClaimLimits {
 }
 
 /** A claimed delivery as the claim's statement answers it. */
-type ClaimedRow = {
-  workspace_id: string;
+type ClaimedRow = EventColumns & {
   id: string;
   subscription_id: string;
   attempt: number;
@@ -212,13 +177,6 @@ type ClaimedRow = {
   previous_secret_ciphertext: Uint8Array | null;
   previous_secret_key_id: string | null;
   event_id: string;
-  sequence: string;
-  aggregate_type: string;
-  aggregate_id: string;
-  event_type: string;
-  payload: unknown;
-  occurred_at: Date;
-  trace_context: string | null;
 };
 
 /**

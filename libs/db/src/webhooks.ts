@@ -1,9 +1,10 @@
 import { type AuditActor, eventActorOf, recordAudit } from './audit.js';
 import { Prisma } from './generated/prisma/client.js';
-import { pageIds } from './keyset.js';
+import { pageIds, unarchivedPage } from './keyset.js';
 import { appendOutboxEvent, type EventActor } from './outbox.js';
 import type { Db } from './database.js';
 import { type CasOutcome } from './transactions.js';
+import { revisionedColumns } from './revisioned-rows.js';
 
 /**
  * Signed (v2) webhook subscriptions and their delivery history. The signing secret is stored only encrypted
@@ -28,26 +29,6 @@ function readerWhere(reader: WebhookReader): Prisma.WebhookSubscriptionWhereInpu
   return 'ownerCredentialId' in reader ? { ownerCredentialId: reader.ownerCredentialId } : {};
 }
 
-export interface WebhookRecord {
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly url: string;
-  readonly description: string | null;
-  readonly eventTypes: readonly string[];
-  readonly ownerCredentialId: string;
-  readonly status: WebhookStatus;
-  readonly disabledReason: string | null;
-  readonly disabledAt: Date | null;
-  /** Since when its receiver fails (the breaker's streak); null while deliveries succeed. */
-  readonly failingSince: Date | null;
-  /** Until when the previous signing secret still signs (a second signature) after a rotation. */
-  readonly previousSecretExpiresAt: Date | null;
-  readonly revision: number;
-  readonly archivedAt: Date | null;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
-
 const select = {
   id: true,
   workspaceId: true,
@@ -58,13 +39,14 @@ const select = {
   status: true,
   disabledReason: true,
   disabledAt: true,
+  /** Since when its receiver fails (the breaker's streak); null while deliveries succeed. */
   failingSince: true,
+  /** Until when the previous signing secret still signs (a second signature) after a rotation. */
   previousSecretExpiresAt: true,
-  revision: true,
-  archivedAt: true,
-  createdAt: true,
-  updatedAt: true,
+  ...revisionedColumns,
 } as const satisfies Prisma.WebhookSubscriptionSelect;
+
+export type WebhookRecord = Readonly<Omit<Prisma.WebhookSubscriptionGetPayload<{ select: typeof select }>, 'eventTypes'> & { eventTypes: readonly string[] }>;
 
 /** One unarchived subscription of the workspace the reader may see (a removed one is gone for the API). */
 export async function findWebhook(client: Db, workspaceId: string, id: string, reader: WebhookReader): Promise<WebhookRecord | null> {
@@ -73,7 +55,7 @@ export async function findWebhook(client: Db, workspaceId: string, id: string, r
 
 /** One keyset page of the unarchived subscriptions the reader may see, in id order. */
 export async function listWebhooksPage(client: Db, workspaceId: string, reader: WebhookReader, afterId: string | undefined, take: number): Promise<WebhookRecord[]> {
-  return client.prisma.webhookSubscription.findMany({ where: { workspaceId, archivedAt: null, ...readerWhere(reader), ...pageIds(afterId) }, orderBy: { id: 'asc' }, take, select });
+  return client.prisma.webhookSubscription.findMany({ ...unarchivedPage(workspaceId, readerWhere(reader), afterId, take), select });
 }
 
 export interface NewWebhook {
