@@ -24,7 +24,7 @@ import { AGGREGATES, EVENT_CATALOG, EVENT_CHANNELS, eventSpec, mayReceive } from
 const FAMILY_DECLARATIONS: Record<string, RegExp> = {
   resource: /\barchivable\(\{\s*type:\s*'([a-z_]+)'/g,
   family: /:\s*TreeGroupFamily = \{\s*type:\s*'([a-z_]+)'/g,
-  entry: /\bentryOf\(\{\s*type:\s*'([a-z_]+)'/g,
+  entry: /:\s*CalendarEntry<\w+> = \{\s*type:\s*'([a-z_]+)'/g,
 };
 
 const here = dirname(fileURLToPath(import.meta.url));

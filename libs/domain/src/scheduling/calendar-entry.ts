@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { archiveAbsence, archiveAppointment, type Db } from '@workcell/db';
+import { type AbsenceRecord, type AppointmentRecord, archiveAbsence, archiveAppointment, type Db } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
 import { requireGrant } from '../kernel/grants.js';
 import { defineProcedure, type Operation, type Procedure } from '../kernel/procedure.js';
@@ -58,11 +58,17 @@ export function deleteCalendarEntryProcedure<Row extends { readonly id: string }
 }
 
 /** An absence: a member changes its own only while requested; an administrator (the delegated routes) any time. */
-export const absenceEntry = entryOf({ type: 'absence', find: findAbsenceOr404, assertChangeable: (row, _subject, viaMember) => assertOwnChangeable(viaMember, row), archive: archiveAbsence });
+export const absenceEntry: CalendarEntry<AbsenceRecord> = {
+  type: 'absence',
+  find: findAbsenceOr404,
+  assertChangeable: (row, _subject, viaMember) => assertOwnChangeable(viaMember, row),
+  archive: archiveAbsence,
+};
 
 /** An appointment: another member's private one is not the caller's to change. */
-export const appointmentEntry = entryOf({ type: 'appointment', find: findAppointmentOr404, assertChangeable: (row, subject) => assertChangeable(subject, row), archive: archiveAppointment });
-
-function entryOf<Row extends { readonly id: string }>(entry: CalendarEntry<Row>): CalendarEntry<Row> {
-  return entry;
-}
+export const appointmentEntry: CalendarEntry<AppointmentRecord> = {
+  type: 'appointment',
+  find: findAppointmentOr404,
+  assertChangeable: (row, subject) => assertChangeable(subject, row),
+  archive: archiveAppointment,
+};
