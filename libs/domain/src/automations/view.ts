@@ -12,11 +12,11 @@ import type { V1AuthContext } from '../kernel/auth-context.js';
 import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
-import { isUuid } from '../kernel/ids.js';
 import { assertScopes } from '../kernel/scopes.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { eventSpec } from '../events/catalog.js';
 import { issuesOf } from '../kernel/procedure.js';
+import { idOf, notFoundOf } from '../kernel/lookup.js';
 import { validationError } from '../roles/permission-model.js';
 import { automationAction } from './actions.js';
 
@@ -115,14 +115,11 @@ export function automationRunView(row: AutomationRunRecord): AutomationRunView {
   };
 }
 
-export const automationDefinitionNotFound = (): DomainError => new DomainError('not_found', 'automation definition not found');
-export const automationRunNotFound = (): DomainError => new DomainError('not_found', 'automation run not found');
+export const automationDefinitionNotFound = notFoundOf('automation definition');
+export const automationRunNotFound = notFoundOf('automation run');
 
 /** The stored id of a path id (lower case); a non-UUID names nothing (404). */
-export function automationIdOf(raw: string, notFound: () => DomainError): string {
-  if (!isUuid(raw)) throw notFound();
-  return raw.toLowerCase();
-}
+export const automationIdOf = idOf;
 
 export async function findAutomationDefinitionOr404(client: Db, auth: V1AuthContext, id: string): Promise<AutomationDefinitionRecord> {
   const row = await findAutomationDefinition(client, auth.workspaceId, id);

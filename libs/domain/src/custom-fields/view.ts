@@ -12,10 +12,10 @@ import type { CustomFieldOption, CustomFieldType } from '@workcell/registry';
 import { archivable } from '../kernel/archival.js';
 import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
 import { versionOf } from '../kernel/cas.js';
-import { DomainError, type FieldIssue } from '../kernel/errors.js';
-import { isUuid } from '../kernel/ids.js';
+import type { FieldIssue } from '../kernel/errors.js';
 import { TARGETS, type TargetType, targetTypeOf } from '../kernel/targets.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { foundOr, idOf, notFoundOf } from '../kernel/lookup.js';
 import { validationError } from '../roles/permission-model.js';
 
 /**
@@ -110,19 +110,13 @@ export function assertOptionsFit(fieldType: CustomFieldTypeValue, options: reado
   if (issues.length > 0) throw validationError(given ? 'the options do not fit the field' : 'the field needs options', issues);
 }
 
-export const customFieldDefinitionNotFound = (): DomainError => new DomainError('not_found', 'custom field definition not found');
+export const customFieldDefinitionNotFound = notFoundOf('custom field definition');
 
 /** The stored id of a path id (lower case); a non-UUID names nothing (404). */
-export function customFieldDefinitionIdOf(raw: string): string {
-  if (!isUuid(raw)) throw customFieldDefinitionNotFound();
-  return raw.toLowerCase();
-}
+export const customFieldDefinitionIdOf = (raw: string): string => idOf(raw, customFieldDefinitionNotFound);
 
-export async function findCustomFieldDefinitionOr404(tx: Db, workspaceId: string, id: string): Promise<CustomFieldDefinitionRecord> {
-  const row = await findCustomFieldDefinition(tx, workspaceId, id);
-  if (!row) throw customFieldDefinitionNotFound();
-  return row;
-}
+export const findCustomFieldDefinitionOr404 = (tx: Db, workspaceId: string, id: string): Promise<CustomFieldDefinitionRecord> =>
+  foundOr(findCustomFieldDefinition(tx, workspaceId, id), customFieldDefinitionNotFound);
 
 /** How a definition is archived and restored (kernel/archival.ts); no resource grant applies. */
 export const archivableCustomFieldDefinition = archivable({

@@ -6,9 +6,9 @@ import type { V1AuthContext } from '../kernel/auth-context.js';
 import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
-import { isUuid } from '../kernel/ids.js';
 import { findVisibleTarget } from '../kernel/targets.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { foundOr, idOf, notFoundOf } from '../kernel/lookup.js';
 import { validationError } from '../roles/permission-model.js';
 
 /**
@@ -121,19 +121,12 @@ export async function documentTarget(tx: Db, auth: V1AuthContext, input: Documen
   return { type, id: targetId.toLowerCase() };
 }
 
-export const documentNotFound = (): DomainError => new DomainError('not_found', 'document not found');
+export const documentNotFound = notFoundOf('document');
 
 /** The stored id of a path id (lower case); a non-UUID names nothing (404). */
-export function documentIdOf(raw: string): string {
-  if (!isUuid(raw)) throw documentNotFound();
-  return raw.toLowerCase();
-}
+export const documentIdOf = (raw: string): string => idOf(raw, documentNotFound);
 
-export async function findDocumentOr404(tx: Db, workspaceId: string, id: string): Promise<DocumentRecord> {
-  const row = await findDocument(tx, workspaceId, id);
-  if (!row) throw documentNotFound();
-  return row;
-}
+export const findDocumentOr404 = (tx: Db, workspaceId: string, id: string): Promise<DocumentRecord> => foundOr(findDocument(tx, workspaceId, id), documentNotFound);
 
 /** How a document is archived and restored (kernel/archival.ts). */
 export const archivableDocument = archivable({ type: 'document', find: findDocument, setArchived: setDocumentArchived, answer: versionedDocument, eventView: documentEventView, followsProject: true });

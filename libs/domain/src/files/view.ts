@@ -1,9 +1,8 @@
 import { type FileRecord, findFile, setFileArchived, type Db } from '@workcell/db';
 import { archivable } from '../kernel/archival.js';
 import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
-import { DomainError } from '../kernel/errors.js';
-import { isUuid } from '../kernel/ids.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { foundOr, idOf, notFoundOf } from '../kernel/lookup.js';
 
 /**
  * Files (contract 5.3: "file metadata, lifecycle, short-lived private transfer intents"; docs/files.md). The API
@@ -37,19 +36,12 @@ export function versionedFile(row: FileRecord): Versioned<FileView> {
   return { resource: fileView(row), revision: row.revision };
 }
 
-export const fileNotFound = (): DomainError => new DomainError('not_found', 'file not found');
+export const fileNotFound = notFoundOf('file');
 
 /** The stored id of a path id (lower case); a non-UUID names nothing (404). */
-export function fileIdOf(raw: string): string {
-  if (!isUuid(raw)) throw fileNotFound();
-  return raw.toLowerCase();
-}
+export const fileIdOf = (raw: string): string => idOf(raw, fileNotFound);
 
-export async function findFileOr404(tx: Db, workspaceId: string, id: string): Promise<FileRecord> {
-  const row = await findFile(tx, workspaceId, id);
-  if (!row) throw fileNotFound();
-  return row;
-}
+export const findFileOr404 = (tx: Db, workspaceId: string, id: string): Promise<FileRecord> => foundOr(findFile(tx, workspaceId, id), fileNotFound);
 
 /** How a file is archived and restored (kernel/archival.ts). */
 export const archivableFile = archivable({ type: 'file', find: findFile, setArchived: setFileArchived, answer: versionedFile });

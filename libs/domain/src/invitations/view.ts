@@ -1,7 +1,7 @@
 import { effectiveStatus, type InvitationRecord, type InvitationStatusValue } from '@workcell/db';
 import { baseFields, type BaseView } from '../kernel/base-view.js';
 import { DomainError } from '../kernel/errors.js';
-import { isUuid } from '../kernel/ids.js';
+import { idOf, notFoundOf } from '../kernel/lookup.js';
 
 /**
  * Invitations (docs/invitations.md). An invitation offers roles to an e-mail address for INVITATION_LIFETIME_MS;
@@ -47,13 +47,10 @@ export function invitationEventView(row: InvitationRecord, now: Date): Invitatio
   return { ...view, roleIds: [...roleIds] };
 }
 
-export const invitationNotFound = (): DomainError => new DomainError('not_found', 'invitation not found');
+export const invitationNotFound = notFoundOf('invitation');
 
 /** The stored id of a path id (lower case); a non-UUID names nothing (404). */
-export function invitationIdOf(raw: string): string {
-  if (!isUuid(raw)) throw invitationNotFound();
-  return raw.toLowerCase();
-}
+export const invitationIdOf = (raw: string): string => idOf(raw, invitationNotFound);
 
 export function notPending(status: InvitationStatusValue): DomainError {
   return new DomainError('invitation_not_pending', `the invitation is ${status}, not pending`, [], { status });

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { type DomainEvent, type GrantResourceType, isGrantResourceType, isRuledResourceType, type Db } from '@workcell/db';
 import type { V1AuthContext } from './auth-context.js';
-import { DomainError } from './errors.js';
 import { requireGrant } from './grants.js';
-import { isUuid } from './ids.js';
+import { foundOr, idOf, notFoundOf } from './lookup.js';
 
 import { defineProcedure, type Procedure, type Operation } from './procedure.js';
 import { camelType, resourceEvent } from './resource-events.js';
@@ -55,11 +54,7 @@ const idInput = z.object({ id: z.string().max(64) }).strict();
 
 const nounOf = (resource: Pick<Archivable<unknown, unknown>, 'type'>): string => resource.type.replace(/_/g, ' ');
 
-async function existing<Row>(resource: Archivable<Row, unknown>, tx: Db, workspaceId: string, id: string): Promise<Row> {
-  const row = await resource.find(tx, workspaceId, id);
-  if (!row) throw new DomainError('not_found', `${nounOf(resource)} not found`);
-  return row;
-}
+const existing = <Row>(resource: Archivable<Row, unknown>, tx: Db, workspaceId: string, id: string): Promise<Row> => foundOr(resource.find(tx, workspaceId, id), notFoundOf(nounOf(resource)));
 
 /**
  * What archive and restore share: the write grant, the path id (a non-UUID names nothing), and one transaction in
@@ -69,8 +64,7 @@ function onExisting<Row, T>(resource: Archivable<Row, unknown>, op: Operation, {
   const { auth } = op;
   if (isGrantResourceType(resource.type)) requireGrant(auth, resource.type, rawId, 'write', nounOf(resource));
   resource.authorize?.(auth);
-  if (!isUuid(rawId)) throw new DomainError('not_found', `${nounOf(resource)} not found`);
-  const id = rawId.toLowerCase();
+  const id = idOf(rawId, notFoundOf(nounOf(resource)));
   const now = op.now();
   return op.transaction(async (tx) => {
     await existing(resource, tx, auth.workspaceId, id);

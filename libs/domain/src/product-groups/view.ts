@@ -1,10 +1,10 @@
 import { findProductGroup, productGroupIsActive, type ProductGroupRecord, setProductGroupArchived, type Db } from '@workcell/db';
 import { archivable } from '../kernel/archival.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
-import { DomainError } from '../kernel/errors.js';
 import { grantedIds } from '../kernel/grants.js';
 import { isUuid } from '../kernel/ids.js';
 import { treeGroupView, type TreeGroupView, versionedTreeGroup } from '../kernel/tree-group-view.js';
+import { foundOr, idOf, notFoundOf } from '../kernel/lookup.js';
 import { validationError } from '../roles/permission-model.js';
 
 /** A product group as the registry's ProductGroup (the shared group shape). */
@@ -12,19 +12,12 @@ export type ProductGroupView = TreeGroupView;
 export const productGroupView = treeGroupView;
 export const versionedProductGroup = versionedTreeGroup;
 
-export const productGroupNotFound = (): DomainError => new DomainError('not_found', 'product group not found');
+export const productGroupNotFound = notFoundOf('product group');
 
 /** The stored id of a path id (lower case); a non-UUID names nothing (404). */
-export function productGroupIdOf(raw: string): string {
-  if (!isUuid(raw)) throw productGroupNotFound();
-  return raw.toLowerCase();
-}
+export const productGroupIdOf = (raw: string): string => idOf(raw, productGroupNotFound);
 
-export async function findProductGroupOr404(tx: Db, workspaceId: string, id: string): Promise<ProductGroupRecord> {
-  const row = await findProductGroup(tx, workspaceId, id);
-  if (!row) throw productGroupNotFound();
-  return row;
-}
+export const findProductGroupOr404 = (tx: Db, workspaceId: string, id: string): Promise<ProductGroupRecord> => foundOr(findProductGroup(tx, workspaceId, id), productGroupNotFound);
 
 /**
  * A group named in a body (a product's `productGroupId`, a group's `parentId`) must be an unarchived group of

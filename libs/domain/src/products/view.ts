@@ -5,10 +5,10 @@ import { archivable } from '../kernel/archival.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
-import { isUuid } from '../kernel/ids.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { assertProductGroupReference } from '../product-groups/view.js';
 import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
+import { foundOr, idOf, notFoundOf } from '../kernel/lookup.js';
 
 /**
  * Products (contract 5.3). `purchasePrice` (acquisition cost) is a finance overlay: present in a response only
@@ -86,19 +86,12 @@ export async function productChanges(tx: Db, auth: V1AuthContext, input: Product
   return change;
 }
 
-export const productNotFound = (): DomainError => new DomainError('not_found', 'product not found');
+export const productNotFound = notFoundOf('product');
 
 /** The stored id of a path id (lower case); a non-UUID names nothing (404). */
-export function productIdOf(raw: string): string {
-  if (!isUuid(raw)) throw productNotFound();
-  return raw.toLowerCase();
-}
+export const productIdOf = (raw: string): string => idOf(raw, productNotFound);
 
-export async function findProductOr404(tx: Db, workspaceId: string, id: string): Promise<ProductRecord> {
-  const row = await findProduct(tx, workspaceId, id);
-  if (!row) throw productNotFound();
-  return row;
-}
+export const findProductOr404 = (tx: Db, workspaceId: string, id: string): Promise<ProductRecord> => foundOr(findProduct(tx, workspaceId, id), productNotFound);
 
 /** How a product is archived and restored (kernel/archival.ts). */
 export const archivableProduct = archivable({ type: 'product', find: findProduct, setArchived: setProductArchived, answer: versionedProduct, eventView: productEventView });

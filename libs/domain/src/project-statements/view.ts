@@ -17,6 +17,7 @@ import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
 import { requireProjectAccess } from '../kernel/visibility.js';
+import { idOf, notFoundOf } from '../kernel/lookup.js';
 
 /**
  * Project statements (v0: journal entries) and their finance overlay (contract 5.3). The decisions:
@@ -91,12 +92,9 @@ export function namedAttributes(input: Record<string, unknown>): string[] {
   return Object.keys(input).filter((k) => k in ProjectStatementCreate.shape && k !== 'purchasePrice' && input[k] !== undefined);
 }
 
-export const statementNotFound = (): DomainError => new DomainError('not_found', 'project statement not found');
+export const statementNotFound = notFoundOf('project statement');
 
-export function statementIdOf(raw: string): string {
-  if (!isUuid(raw)) throw statementNotFound();
-  return raw.toLowerCase();
-}
+export const statementIdOf = (raw: string): string => idOf(raw, statementNotFound);
 
 /**
  * The statement a write changes, as the caller may see it (a budget one only with the finance read overlay), else

@@ -1,20 +1,17 @@
 import { type Db, findRole, type RoleRecord } from '@workcell/db';
 import { DomainError } from '../kernel/errors.js';
-import { isUuid } from '../kernel/ids.js';
+import { idOf, notFoundOf } from '../kernel/lookup.js';
 
 /** What updating, deleting and replacing the permissions of a role share: only a custom role changes. */
 
-export const roleNotFound = (): DomainError => new DomainError('not_found', 'role not found');
+export const roleNotFound = notFoundOf('role');
 
 export function builtInRole(): DomainError {
   return new DomainError('built_in_role', 'built-in roles cannot be changed or deleted; create a custom role instead');
 }
 
 /** The role a path names: a non-UUID names none (404). */
-export function roleIdOf(rawId: string): string {
-  if (!isUuid(rawId)) throw roleNotFound();
-  return rawId.toLowerCase();
-}
+export const roleIdOf = (rawId: string): string => idOf(rawId, roleNotFound);
 
 /** The role to change, read in the change's transaction: 404 when missing, 409 `built_in_role` for a built-in one. */
 export async function findCustomRole(tx: Db, workspaceId: string, id: string): Promise<RoleRecord> {

@@ -1,10 +1,9 @@
 import { findService, type ServiceBillingRateRow, type ServiceRow, setServiceArchived, type Db } from '@workcell/db';
 import { archivable } from '../kernel/archival.js';
 import { versionOf } from '../kernel/cas.js';
-import { DomainError } from '../kernel/errors.js';
-import { isUuid } from '../kernel/ids.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
+import { foundOr, idOf, notFoundOf } from '../kernel/lookup.js';
 
 /**
  * Services and their billing configuration (scopes services:*; services:read also reads billing rates, contract
@@ -57,18 +56,12 @@ export function versionedBillingRates(service: ServiceRow, rates: readonly Servi
   };
 }
 
-export const serviceNotFound = (): DomainError => new DomainError('not_found', 'service not found');
+export const serviceNotFound = notFoundOf('service');
 
-export function serviceIdOf(raw: string): string {
-  if (!isUuid(raw)) throw serviceNotFound();
-  return raw.toLowerCase();
-}
+/** The stored id of a path id (lower case); a non-UUID names nothing (404). */
+export const serviceIdOf = (raw: string): string => idOf(raw, serviceNotFound);
 
-export async function findServiceOr404(tx: Db, workspaceId: string, id: string): Promise<ServiceRow> {
-  const row = await findService(tx, workspaceId, id);
-  if (!row) throw serviceNotFound();
-  return row;
-}
+export const findServiceOr404 = (tx: Db, workspaceId: string, id: string): Promise<ServiceRow> => foundOr(findService(tx, workspaceId, id), serviceNotFound);
 
 /** How a service is archived and restored (kernel/archival.ts). */
 export const archivableService = archivable({ type: 'service', find: findService, setArchived: setServiceArchived, answer: versionedService });

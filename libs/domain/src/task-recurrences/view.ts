@@ -7,8 +7,8 @@ import { versionOf } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { requireTypeGrant } from '../kernel/grants.js';
 import { requireResourceAccess, viewerOf } from '../kernel/visibility.js';
-import { isUuid } from '../kernel/ids.js';
 import type { Versioned } from '../kernel/versioned.js';
+import { idOf, notFoundOf } from '../kernel/lookup.js';
 import type { Rule, Schedule } from './rule.js';
 
 /**
@@ -70,13 +70,10 @@ export function taskOccurrenceView(row: TaskOccurrenceRecord): TaskOccurrenceVie
   return { id: row.id, recurrenceId: row.recurrenceId, taskId: row.taskId, scheduledFor: row.scheduledFor.toISOString(), source: row.source, status: row.status };
 }
 
-export const taskRecurrenceNotFound = (): DomainError => new DomainError('not_found', 'task recurrence not found');
+export const taskRecurrenceNotFound = notFoundOf('task recurrence');
 
 /** The stored id of a path id (lower case); a non-UUID names nothing (404). */
-export function taskRecurrenceIdOf(raw: string): string {
-  if (!isUuid(raw)) throw taskRecurrenceNotFound();
-  return raw.toLowerCase();
-}
+export const taskRecurrenceIdOf = (raw: string): string => idOf(raw, taskRecurrenceNotFound);
 
 /** The series of the caller's workspace whose template task the caller may see (task grants, project sharing: in the statement), else 404. */
 export async function findTaskRecurrenceOr404(tx: Db, auth: V1AuthContext, id: string): Promise<TaskRecurrenceRecord> {

@@ -10,6 +10,7 @@ import { LATEST_INSTANT_MS } from '../kernel/limits.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
 import { requireProjectAccess, requireResourceAccess, viewerOf } from '../kernel/visibility.js';
+import { foundOr, idOf, notFoundOf } from '../kernel/lookup.js';
 
 /**
  * Time entries (issue 6). An entry without `endedAt` is a running timer (at most one per member); a manual
@@ -78,18 +79,12 @@ export function versionedTimeEntry(row: TimeEntryRow, withBilling: boolean, now:
 /** The writable attributes (the registry's TimeEntryCreate), all optional here; create requires startedAt. */
 export type TimeEntryAttributes = Partial<z.output<typeof TimeEntryCreate>>;
 
-export const timeEntryNotFound = (): DomainError => new DomainError('not_found', 'time entry not found');
+export const timeEntryNotFound = notFoundOf('time entry');
 
-export function timeEntryIdOf(raw: string): string {
-  if (!isUuid(raw)) throw timeEntryNotFound();
-  return raw.toLowerCase();
-}
+/** The stored id of a path id (lower case); a non-UUID names nothing (404). */
+export const timeEntryIdOf = (raw: string): string => idOf(raw, timeEntryNotFound);
 
-export async function findTimeEntryOr404(tx: Db, workspaceId: string, id: string): Promise<TimeEntryRow> {
-  const row = await findTimeEntry(tx, workspaceId, id);
-  if (!row) throw timeEntryNotFound();
-  return row;
-}
+export const findTimeEntryOr404 = (tx: Db, workspaceId: string, id: string): Promise<TimeEntryRow> => foundOr(findTimeEntry(tx, workspaceId, id), timeEntryNotFound);
 
 /**
  * The entry's stored values after applying `input` to `current` (null on create), validated: references name
