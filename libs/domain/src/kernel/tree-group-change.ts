@@ -2,6 +2,7 @@ import type { CasOutcome, Db, TreeGroupRecord } from '@workcell/db';
 import type { V1AuthContext } from './auth-context.js';
 import { casFailure, expectedRevision } from './cas.js';
 import { DomainError } from './errors.js';
+import { foundOr, notFoundOf } from './lookup.js';
 import type { Operation } from './procedure.js';
 import { camelType, resourceEvent } from './resource-events.js';
 import { type TreeGroupView, versionedTreeGroup } from './tree-group-view.js';
@@ -34,7 +35,7 @@ export function changeTreeGroup(
   const { auth } = op;
   const workspaceId = auth.workspaceId;
   const noun = family.type.replace('_', ' ');
-  const notFound = () => new DomainError('not_found', `${noun} not found`);
+  const notFound = notFoundOf(noun);
   const cycle = () =>
     new DomainError('hierarchy_cycle', `a ${noun} cannot be moved under itself or one of its own descendants`, [
       { pointer: '/parentId', message: 'the new parent is this group or one of its descendants' },
@@ -42,8 +43,7 @@ export function changeTreeGroup(
   const now = op.now();
   return op.transaction(async (tx) => {
     if (input.parentId !== undefined) await family.lock(tx, workspaceId);
-    const current = await family.find(tx, workspaceId, id);
-    if (!current) throw notFound();
+    const current = await foundOr(family.find(tx, workspaceId, id), notFound);
     let parentId: string | null | undefined = undefined;
     if (input.parentId === null) parentId = null;
     else if (input.parentId !== undefined) {
@@ -55,8 +55,7 @@ export function changeTreeGroup(
     const change = { ...(input.name === undefined ? {} : { name: input.name }), ...(parentId === undefined ? {} : { parentId }) };
     const outcome = await family.updateIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), change);
     if (outcome !== 'updated') throw casFailure(outcome, noun);
-    const updated = await family.find(tx, workspaceId, id);
-    if (!updated) throw notFound();
+    const updated = await foundOr(family.find(tx, workspaceId, id), notFound);
     const result = versionedTreeGroup(updated);
     const view = { ...result.resource };
     const moved = parentId !== undefined && parentId !== current.parentId;
