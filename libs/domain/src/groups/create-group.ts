@@ -14,7 +14,7 @@ export const createGroup = defineProcedure('createGroup', createGroupInput, asyn
   const now = op.now();
   return op.transaction(async (tx) => {
     const group = await insertGroup(tx, auth.workspaceId, { name: input.name, description: input.description ?? null });
-    await recordOperationAudit(op, tx, { action: 'group.created', targetType: 'group', targetId: group.id, occurredAt: now });
+    await recordOperationAudit(op, tx, { type: 'group', id: group.id, action: 'created', at: now });
     const result = groupView(group);
     await completeHeldKey(tx, op.idempotencyKey, auth.workspaceId, result);
     return result;

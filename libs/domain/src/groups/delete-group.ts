@@ -19,7 +19,7 @@ export const deleteGroup = defineProcedure('deleteGroup', deleteGroupInput, asyn
   const now = op.now();
   return inAuthorizationTransaction(op.database, workspaceId, async (tx) => {
     if (!(await archiveGroup(tx, workspaceId, id, now))) throw new DomainError('not_found', 'group not found');
-    await recordOperationAudit(op, tx, { action: 'group.archived', targetType: 'group', targetId: id, occurredAt: now });
+    await recordOperationAudit(op, tx, { type: 'group', id, action: 'archived', at: now });
     return { archived: true as const };
   });
 });

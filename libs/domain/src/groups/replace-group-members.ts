@@ -32,13 +32,7 @@ export const replaceGroupMembers = defineProcedure('replaceGroupMembers', replac
     if (outcome !== 'updated') throw casFailure(outcome, 'group');
     assertAllFound(memberIds, await lockExistingMemberIds(tx, workspaceId, memberIds), '/memberIds', 'member');
     const { added, removed } = await replaceGroupMemberLinks(tx, workspaceId, id, memberIds);
-    await recordOperationAudit(op, tx, {
-      action: 'group.members_replaced',
-      targetType: 'group',
-      targetId: id,
-      metadata: { added, removed },
-      occurredAt: now,
-    });
+    await recordOperationAudit(op, tx, { type: 'group', id, action: 'members_replaced', metadata: { added, removed }, at: now });
     const group = await findGroup(tx, workspaceId, id);
     if (!group) throw new DomainError('not_found', 'group not found');
     return groupView(group);

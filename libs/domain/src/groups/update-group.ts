@@ -25,13 +25,7 @@ export const updateGroup = defineProcedure('updateGroup', updateGroupInput, asyn
   return op.transaction(async (tx) => {
     const outcome = await updateGroupIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), change);
     if (outcome !== 'updated') throw casFailure(outcome, 'group');
-    await recordOperationAudit(op, tx, {
-      action: 'group.updated',
-      targetType: 'group',
-      targetId: id,
-      metadata: { changed: Object.keys(change) },
-      occurredAt: now,
-    });
+    await recordOperationAudit(op, tx, { type: 'group', id, action: 'updated', metadata: { changed: Object.keys(change) }, at: now });
     const group = await findGroup(tx, workspaceId, id);
     if (!group) throw new DomainError('not_found', 'group not found');
     return groupView(group);

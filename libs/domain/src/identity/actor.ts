@@ -10,7 +10,24 @@ export function actorOf(auth: V1AuthContext, requestId: string | null = null): A
 /** The platform itself, for changes no request made (the webhook relay and delivery engine). */
 export const SYSTEM_ACTOR: AuditActor = { credentialId: null, principalType: 'system', principalId: null, requestId: null };
 
-/** Records an operation's audit entry in `tx`: its workspace and actor (credential, principal and request) are the operation's. */
-export function recordOperationAudit(op: Pick<Operation, 'auth' | 'requestId'>, tx: Db, entry: Omit<AuditEntry, 'workspaceId' | 'actor'>): Promise<void> {
-  return recordAudit(tx, { workspaceId: op.auth.workspaceId, actor: actorOf(op.auth, op.requestId), ...entry });
+/** What an operation changed, as its audit entry names it: `<type>.<action>` about the resource `id` of that type. */
+export interface OperationAuditEntry {
+  /** The target's type (`role`): the action's prefix and the entry's target type. */
+  readonly type: string;
+  readonly id: string | null;
+  /** What happened to it (`permissions_replaced`): the stored action is `<type>.<action>`. */
+  readonly action: string;
+  /** Facts about the change; never a secret, a verifier or personal data beyond ids. */
+  readonly metadata?: Record<string, unknown>;
+  readonly at: Date;
+}
+
+/**
+ * Records an operation's audit entry in `tx`: its workspace and actor (credential, principal and request) are the
+ * operation's, and the action is named after its target's type, so the two cannot disagree.
+ */
+export function recordOperationAudit(op: Pick<Operation, 'auth' | 'requestId'>, tx: Db, entry: OperationAuditEntry): Promise<void> {
+  const { type, id, action, metadata, at } = entry;
+  const recorded: AuditEntry = { workspaceId: op.auth.workspaceId, actor: actorOf(op.auth, op.requestId), action: `${type}.${action}`, targetType: type, targetId: id, occurredAt: at };
+  return recordAudit(tx, metadata === undefined ? recorded : { ...recorded, metadata });
 }

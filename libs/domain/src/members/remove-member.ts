@@ -26,13 +26,7 @@ export const removeMember = defineProcedure('removeMember', removeMemberInput, a
     const removed = await markMemberRemoved(tx, workspaceId, id, now);
     if (!removed) throw new DomainError('not_found', 'member not found');
     await assertAdministrable(tx, workspaceId, administrators);
-    await recordOperationAudit(op, tx, {
-      action: 'member.removed',
-      targetType: 'member',
-      targetId: id,
-      metadata: { wasActive: removed.wasActive, rolesRemoved: removed.roleIds, groupsLeft: removed.groupIds },
-      occurredAt: now,
-    });
+    await recordOperationAudit(op, tx, { type: 'member', id, action: 'removed', metadata: { wasActive: removed.wasActive, rolesRemoved: removed.roleIds, groupsLeft: removed.groupIds }, at: now });
     return { removed: true as const };
   });
 });

@@ -52,22 +52,10 @@ export const updateMember = defineProcedure('updateMember', updateMemberInput, a
     await assertAdministrable(tx, workspaceId, administrators);
 
     if (statusChanged) {
-      await recordOperationAudit(op, tx, {
-        action: 'member.status_changed',
-        targetType: 'member',
-        targetId: id,
-        metadata: { from: member.status, to: status },
-        occurredAt: now,
-      });
+      await recordOperationAudit(op, tx, { type: 'member', id, action: 'status_changed', metadata: { from: member.status, to: status }, at: now });
     }
     if (roles.added.length > 0 || roles.removed.length > 0) {
-      await recordOperationAudit(op, tx, {
-        action: 'member.roles_changed',
-        targetType: 'member',
-        targetId: id,
-        metadata: { rolesAdded: roles.added, rolesRemoved: roles.removed },
-        occurredAt: now,
-      });
+      await recordOperationAudit(op, tx, { type: 'member', id, action: 'roles_changed', metadata: { rolesAdded: roles.added, rolesRemoved: roles.removed }, at: now });
     }
     const updated = await findMember(tx, workspaceId, id);
     if (!updated) throw new DomainError('not_found', 'member not found');

@@ -64,11 +64,11 @@ export const replaceProjectSharing = defineProcedure('replaceProjectSharing', re
     const result = versionedSharing(projectId, (await loadProjectSharing(tx, workspaceId, projectId))!);
     const before = versionedSharing(projectId, previous).resource.entries;
     await recordOperationAudit(op, tx, {
-      action: 'project.sharing_replaced',
-      targetType: 'project',
-      targetId: projectId,
+      type: 'project',
+      id: projectId,
+      action: 'sharing_replaced',
       metadata: { previous: before, entries: result.resource.entries, version: result.resource.version },
-      occurredAt: now,
+      at: now,
     });
     await op.emit(tx, {
       aggregateType: 'project',

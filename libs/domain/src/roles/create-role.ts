@@ -32,13 +32,7 @@ export const createRole = defineProcedure('createRole', createRoleInput, async (
     );
     if (await roleNameTaken(tx, auth.workspaceId, input.name)) throw nameTaken(input.name);
     const role = await insertRole(tx, auth.workspaceId, { name: input.name, description: input.description ?? null, permissions: input.permissions });
-    await recordOperationAudit(op, tx, {
-      action: 'role.created',
-      targetType: 'role',
-      targetId: role.id,
-      metadata: { permissions: role.permissions },
-      occurredAt: now,
-    });
+    await recordOperationAudit(op, tx, { type: 'role', id: role.id, action: 'created', metadata: { permissions: role.permissions }, at: now });
     const result = roleView(role);
     await completeHeldKey(tx, op.idempotencyKey, auth.workspaceId, result);
     return result;

@@ -25,13 +25,7 @@ export const deleteRole = defineProcedure('deleteRole', deleteRoleInput, async (
       throw new DomainError('role_in_use', `the role is still assigned to ${usage.members} member(s) and offered by ${usage.pendingInvitations} pending invitation(s); unassign it first`, [], usage);
     }
     if (!(await archiveRole(tx, workspaceId, id, now))) throw roleNotFound();
-    await recordOperationAudit(op, tx, {
-      action: 'role.archived',
-      targetType: 'role',
-      targetId: id,
-      metadata: { name: role.name, permissions: role.permissions },
-      occurredAt: now,
-    });
+    await recordOperationAudit(op, tx, { type: 'role', id, action: 'archived', metadata: { name: role.name, permissions: role.permissions }, at: now });
     return { archived: true as const };
   });
 });

@@ -38,11 +38,11 @@ export const replaceRolePermissions = defineProcedure('replaceRolePermissions', 
     if (outcome !== 'updated') throw casFailure(outcome, 'role');
     await assertAdministrable(tx, workspaceId, administrators);
     await recordOperationAudit(op, tx, {
-      action: 'role.permissions_replaced',
-      targetType: 'role',
-      targetId: id,
+      type: 'role',
+      id,
+      action: 'permissions_replaced',
       metadata: { added: input.permissions.filter((k) => !current.has(k)), removed: role.permissions.filter((k) => !wanted.has(k)) },
-      occurredAt: now,
+      at: now,
     });
     const updated = await findRole(tx, workspaceId, id);
     if (!updated) throw roleNotFound();

@@ -26,13 +26,7 @@ export const updateRole = defineProcedure('updateRole', updateRoleInput, async (
     };
     const outcome = await updateRoleIfRevision(tx, workspaceId, id, expectedRevision(input.expectedVersion), change);
     if (outcome !== 'updated') throw casFailure(outcome, 'role');
-    await recordOperationAudit(op, tx, {
-      action: 'role.updated',
-      targetType: 'role',
-      targetId: id,
-      metadata: { changed: Object.keys(change) },
-      occurredAt: now,
-    });
+    await recordOperationAudit(op, tx, { type: 'role', id, action: 'updated', metadata: { changed: Object.keys(change) }, at: now });
     const updated = await findRole(tx, workspaceId, id);
     if (!updated) throw roleNotFound();
     return roleView(updated);

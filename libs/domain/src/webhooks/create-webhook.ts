@@ -30,7 +30,7 @@ export const createWebhook = defineProcedure('createWebhook', createWebhookInput
       secretCiphertext: ciphertext,
       secretKeyId: keyId,
     });
-    await recordOperationAudit(op, tx, { action: 'webhook.created', targetType: 'webhook', targetId: created.id, metadata: { eventTypes }, occurredAt: now });
+    await recordOperationAudit(op, tx, { type: 'webhook', id: created.id, action: 'created', metadata: { eventTypes }, at: now });
     return created;
   });
   return { ...webhookView(row, now), signingSecret: secret };

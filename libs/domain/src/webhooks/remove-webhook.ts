@@ -28,6 +28,6 @@ export const removeWebhook = defineProcedure('removeWebhook', removeWebhookInput
       }
       throw webhookNotFound();
     }
-    await recordOperationAudit(op, tx, { action: 'webhook.removed', targetType: 'webhook', targetId: id, occurredAt: now });
+    await recordOperationAudit(op, tx, { type: 'webhook', id, action: 'removed', at: now });
   });
 });
