@@ -7,6 +7,7 @@ import { changingAuthorization, createRedis, type Redis } from '@workcell/redis'
 import { type Prisma, PrismaClient } from './generated/prisma/client.js';
 import { managePool } from './pool.js';
 import { StatementLog, statementOf } from './statement-log.js';
+import { statementTypes } from './timestamps.js';
 import { dbQueryDuration, endSpan, observePool, SpanKind, startChildSpan } from '@workcell/telemetry';
 
 export { PrismaClient };
@@ -480,6 +481,8 @@ export function createDatabase(config: AppConfig, options: { poolSize?: number; 
         // A session its client abandoned mid-transaction (discarded above, or cut off by a partition the server
         // never noticed) is ended by the server, so its locks cannot outlive the fault.
         idle_in_transaction_session_timeout: 2 * TRANSACTION_TIMEOUT_MS,
+        // Our statements' timestamptz values in UTC without the general parser (timestamps.ts); Prisma's adapter brings its own.
+        types: statementTypes,
         // pg hands the pool's options to each client it makes (BudgetedClient's constructor).
         ...(statementLog ? { statementLog } : {}),
       } as pg.PoolConfig,

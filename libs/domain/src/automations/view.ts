@@ -9,7 +9,7 @@ import {
 } from '@workcell/db';
 import { archivable } from '../kernel/archival.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
-import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
+import { type ArchivableView, withArchivableFields } from '../kernel/base-view.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { assertScopes } from '../kernel/scopes.js';
@@ -42,8 +42,7 @@ export type AutomationDefinitionView = ArchivableView & {
 };
 
 export function automationDefinitionView(row: AutomationDefinitionRecord): AutomationDefinitionView {
-  return {
-    ...archivableFields(row),
+  return withArchivableFields(row, {
     name: row.name,
     description: row.description,
     status: row.publishedVersion === null ? 'draft' : 'published',
@@ -52,7 +51,7 @@ export function automationDefinitionView(row: AutomationDefinitionRecord): Autom
     publishedVersion: row.publishedVersion,
     ownerCredentialId: row.ownerCredentialId,
     version: versionOf(row.revision),
-  };
+  });
 }
 
 export function versionedAutomationDefinition(row: AutomationDefinitionRecord): Versioned<AutomationDefinitionView> {

@@ -1,7 +1,7 @@
 import { type CallNoteRecord, findCallNote, setCallNoteArchived } from '@workcell/db';
 import { archivable } from '../kernel/archival.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
+import { type ArchivableView, withArchivableFields } from '../kernel/base-view.js';
 
 /** A call note as the registry's CallNote. */
 export interface CallNoteView extends ArchivableView {
@@ -12,13 +12,12 @@ export interface CallNoteView extends ArchivableView {
 }
 
 export function callNoteView(row: CallNoteRecord): CallNoteView {
-  return {
-    ...archivableFields(row),
+  return withArchivableFields(row, {
     contactId: row.contactId,
     authorId: row.authorId,
     content: row.content,
     occurredAt: row.occurredAt.toISOString(),
-  };
+  });
 }
 
 export function versionedCallNote(row: CallNoteRecord): Versioned<CallNoteView> {

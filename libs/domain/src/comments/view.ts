@@ -1,6 +1,6 @@
 import { type CommentRecord, findComment, inTransaction, memberPermissionKeys, type Db } from '@workcell/db';
 import type { V1AuthContext } from '../kernel/auth-context.js';
-import { baseFields, type BaseView } from '../kernel/base-view.js';
+import { type BaseView, withBaseFields } from '../kernel/base-view.js';
 import { DomainError } from '../kernel/errors.js';
 import { requireGrant } from '../kernel/grants.js';
 import { isUuid } from '../kernel/ids.js';
@@ -41,15 +41,14 @@ export interface CommentView extends BaseView {
 }
 
 export function commentView(row: CommentRecord): CommentView {
-  return {
-    ...baseFields(row),
+  return withBaseFields(row, {
     targetType: targetTypeOf(row.targetType),
     targetId: row.targetId,
     body: row.body,
     authorType: row.author.type === 'service_account' ? 'service-account' : 'member',
     authorId: row.author.id,
     editedAt: row.editedAt?.toISOString() ?? null,
-  };
+  });
 }
 
 export function versionedComment(row: CommentRecord): Versioned<CommentView> {

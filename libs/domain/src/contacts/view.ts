@@ -7,7 +7,7 @@ import type { FieldIssue } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { assertAllFound, assertIdList, validationError } from '../roles/permission-model.js';
-import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
+import { type ArchivableView, withArchivableFields } from '../kernel/base-view.js';
 
 /** A contact as the registry's Contact. */
 export interface ContactView extends ArchivableView {
@@ -22,8 +22,7 @@ export interface ContactView extends ArchivableView {
 }
 
 export function contactView(row: ContactRecord): ContactView {
-  return {
-    ...archivableFields(row),
+  return withArchivableFields(row, {
     kind: row.kind,
     name: row.name,
     email: row.email,
@@ -32,7 +31,7 @@ export function contactView(row: ContactRecord): ContactView {
     contactGroupIds: row.contactGroupIds,
     address: row.address,
     version: versionOf(row.revision),
-  };
+  });
 }
 
 export function versionedContact(row: ContactRecord): Versioned<ContactView> {

@@ -10,7 +10,7 @@ import {
 } from '@workcell/db';
 import type { CustomFieldOption, CustomFieldType } from '@workcell/registry';
 import { archivable } from '../kernel/archival.js';
-import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
+import { type ArchivableView, withArchivableFields } from '../kernel/base-view.js';
 import { versionOf } from '../kernel/cas.js';
 import type { FieldIssue } from '../kernel/errors.js';
 import { TARGETS, type TargetType, targetTypeOf } from '../kernel/targets.js';
@@ -58,8 +58,7 @@ export interface CustomFieldDefinitionView extends ArchivableView {
 }
 
 export function customFieldDefinitionView(row: CustomFieldDefinitionRecord): CustomFieldDefinitionView {
-  return {
-    ...archivableFields(row),
+  return withArchivableFields(row, {
     key: row.key,
     label: row.label,
     // `url`, a value of the stored enum no definition is created with, has no wire name.
@@ -68,7 +67,7 @@ export function customFieldDefinitionView(row: CustomFieldDefinitionRecord): Cus
     required: row.required,
     options: row.options.map((o) => ({ key: o.key, label: o.label, archived: o.archived === true })),
     version: versionOf(row.revision),
-  };
+  });
 }
 
 export function versionedCustomFieldDefinition(row: CustomFieldDefinitionRecord): Versioned<CustomFieldDefinitionView> {

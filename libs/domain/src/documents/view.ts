@@ -3,7 +3,7 @@ import { DOCUMENT_MAX_CONTENT_CHARS, type DocumentCreate, type TargetType } from
 import type { z } from 'zod';
 import { archivable } from '../kernel/archival.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
-import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
+import { type ArchivableView, withArchivableFields } from '../kernel/base-view.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { findVisibleTarget } from '../kernel/targets.js';
@@ -50,8 +50,7 @@ const WIRE_TYPE = Object.fromEntries(Object.entries(TARGETS).map(([wire, { type 
 export const storedTargetType = (wire: TargetTypeName): DocumentTargetTypeValue => TARGETS[wire].type;
 
 export function documentView(row: DocumentRecord): DocumentView {
-  return {
-    ...archivableFields(row),
+  return withArchivableFields(row, {
     title: row.title,
     format: row.format,
     content: row.content,
@@ -59,7 +58,7 @@ export function documentView(row: DocumentRecord): DocumentView {
     targetType: row.targetType === null ? null : WIRE_TYPE[row.targetType],
     targetId: row.targetId,
     version: versionOf(row.revision),
-  };
+  });
 }
 
 /** The document as outbox events carry it: everything but the content. */

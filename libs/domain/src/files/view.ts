@@ -1,6 +1,6 @@
 import { type FileRecord, findFile, setFileArchived, type Db } from '@workcell/db';
 import { archivable } from '../kernel/archival.js';
-import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
+import { type ArchivableView, withArchivableFields } from '../kernel/base-view.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { foundOr, idOf, notFoundOf } from '../kernel/lookup.js';
 
@@ -21,15 +21,14 @@ export interface FileView extends ArchivableView {
 }
 
 export function fileView(row: FileRecord): FileView {
-  return {
-    ...archivableFields(row),
+  return withArchivableFields(row, {
     name: row.name,
     contentType: row.contentType,
     sizeBytes: Number(row.sizeBytes),
     checksumSha256: row.checksumSha256,
     status: row.status,
     uploadedBy: row.uploadedBy,
-  };
+  });
 }
 
 export function versionedFile(row: FileRecord): Versioned<FileView> {

@@ -1,6 +1,6 @@
 import type { GroupMemberRecord, GroupRecord } from '@workcell/db';
 import { versionOf } from '../kernel/cas.js';
-import { baseFields, type BaseView } from '../kernel/base-view.js';
+import { type BaseView, withBaseFields } from '../kernel/base-view.js';
 
 /** A group as the registry's Group; `version` also guards its membership. */
 export interface GroupView extends BaseView {
@@ -16,13 +16,12 @@ export interface GroupMemberView {
 }
 
 export function groupView(row: GroupRecord): GroupView {
-  return {
-    ...baseFields(row),
+  return withBaseFields(row, {
     name: row.name,
     description: row.description,
     memberCount: row.memberCount,
     version: versionOf(row.revision),
-  };
+  });
 }
 
 export function groupMemberView(row: GroupMemberRecord): GroupMemberView {

@@ -1,5 +1,5 @@
 import { effectiveStatus, type InvitationRecord, type InvitationStatusValue } from '@workcell/db';
-import { baseFields, type BaseView } from '../kernel/base-view.js';
+import { type BaseView, withBaseFields } from '../kernel/base-view.js';
 import { DomainError } from '../kernel/errors.js';
 import { idOf, notFoundOf } from '../kernel/lookup.js';
 
@@ -26,8 +26,7 @@ export interface InvitationView extends BaseView {
 }
 
 export function invitationView(row: InvitationRecord, now: Date, personalData: boolean): InvitationView {
-  return {
-    ...baseFields(row),
+  return withBaseFields(row, {
     ...(personalData ? { email: row.email } : {}),
     roleIds: row.roleIds,
     status: effectiveStatus(row, now),
@@ -35,7 +34,7 @@ export function invitationView(row: InvitationRecord, now: Date, personalData: b
     invitedBy: row.invitedByMemberId ?? row.invitedByServiceAccountId ?? '',
     lastSentAt: row.lastSentAt.toISOString(),
     expiresAt: row.expiresAt.toISOString(),
-  };
+  });
 }
 
 /** An invitation in an outbox event's payload: the view without the address. */

@@ -29,8 +29,16 @@ export interface Page<T> {
   readonly nextCursor: string | null;
 }
 
+/** Each configuration's cursor key, derived once: every page's cursor is signed, and deriving it was a third HMAC per page. */
+const keys = new WeakMap<AppConfig, Buffer>();
+
 function key(config: AppConfig): Buffer {
-  return createHmac('sha256', config.credentialSecret).update('workcell-cursor-v1').digest();
+  let derived = keys.get(config);
+  if (derived === undefined) {
+    derived = createHmac('sha256', config.credentialSecret).update('workcell-cursor-v1').digest();
+    keys.set(config, derived);
+  }
+  return derived;
 }
 
 function scopeDigest(scope: CursorScope): string {

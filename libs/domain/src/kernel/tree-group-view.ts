@@ -1,7 +1,7 @@
 import type { TreeGroupRecord } from '@workcell/db';
 import { versionOf } from './cas.js';
 import type { Versioned } from './versioned.js';
-import { archivableFields, type ArchivableView } from './base-view.js';
+import { type ArchivableView, withArchivableFields } from './base-view.js';
 
 /** A group of a hierarchical family (the registry's ContactGroup and ProductGroup have this one shape). */
 export interface TreeGroupView extends ArchivableView {
@@ -12,13 +12,12 @@ export interface TreeGroupView extends ArchivableView {
 }
 
 export function treeGroupView(row: TreeGroupRecord): TreeGroupView {
-  return {
-    ...archivableFields(row),
+  return withArchivableFields(row, {
     name: row.name,
     parentId: row.parentId,
     ancestorIds: row.ancestorIds,
     version: versionOf(row.revision),
-  };
+  });
 }
 
 export function versionedTreeGroup(row: TreeGroupRecord): Versioned<TreeGroupView> {

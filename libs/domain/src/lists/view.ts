@@ -2,7 +2,7 @@ import { findList, type ListKindValue, type ListRecord, setListArchived } from '
 import { z } from 'zod';
 import { archivable } from '../kernel/archival.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
+import { type ArchivableView, withArchivableFields } from '../kernel/base-view.js';
 
 /** The registry's list kinds (plural) and the stored ones (singular). */
 export type ListKind = 'projects' | 'tasks';
@@ -18,13 +18,12 @@ export interface ListView extends ArchivableView {
 }
 
 export function listView(row: ListRecord): ListView {
-  return {
-    ...archivableFields(row),
+  return withArchivableFields(row, {
     name: row.name,
     kind: row.kind === 'project' ? 'projects' : 'tasks',
     position: row.position,
     color: row.color,
-  };
+  });
 }
 
 export function versionedList(row: ListRecord): Versioned<ListView> {

@@ -1,6 +1,6 @@
 import type { MemberRecord } from '@workcell/db';
 import { versionOf } from '../kernel/cas.js';
-import { baseFields, type BaseView } from '../kernel/base-view.js';
+import { type BaseView, withBaseFields } from '../kernel/base-view.js';
 
 /** The wire status: the stored `disabled` is `deactivated` in v1 (registry MemberStatus). */
 export type MemberStatusView = 'active' | 'deactivated';
@@ -22,8 +22,7 @@ export interface MemberView extends BaseView {
 }
 
 export function memberView(row: MemberRecord, personalData: boolean): MemberView {
-  return {
-    ...baseFields(row),
+  return withBaseFields(row, {
     userId: row.userId,
     ...(personalData ? { displayName: row.user.name } : {}),
     status: STATUS_TO_VIEW[row.status],
@@ -33,5 +32,5 @@ export function memberView(row: MemberRecord, personalData: boolean): MemberView
     // Users have no stored phone number yet.
     ...(personalData ? { email: row.user.email, phone: null } : {}),
     version: versionOf(row.revision),
-  };
+  });
 }

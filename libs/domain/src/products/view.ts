@@ -7,7 +7,7 @@ import { versionOf } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { assertProductGroupReference } from '../product-groups/view.js';
-import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
+import { type ArchivableView, withArchivableFields } from '../kernel/base-view.js';
 import { foundOr, idOf, notFoundOf } from '../kernel/lookup.js';
 
 /**
@@ -36,8 +36,7 @@ export interface ProductView extends ArchivableView {
 export const holdsProductFinanceRead = (auth: V1AuthContext): boolean => auth.effectiveScopes.includes(PRODUCTS_FINANCE_READ);
 
 export function productView(row: ProductRecord, withFinance: boolean): ProductView {
-  return {
-    ...archivableFields(row),
+  return withArchivableFields(row, {
     name: row.name,
     description: row.description,
     sku: row.sku,
@@ -47,7 +46,7 @@ export function productView(row: ProductRecord, withFinance: boolean): ProductVi
     ...(withFinance ? { purchasePrice: row.purchasePrice } : {}),
     productGroupId: row.productGroupId,
     version: versionOf(row.revision),
-  };
+  });
 }
 
 /** The product as outbox events carry it: never purchasePrice (the change feed is not finance-scoped). */

@@ -15,7 +15,7 @@ import { versionOf } from '../kernel/cas.js';
 import { isUuid } from '../kernel/ids.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
+import { type ArchivableView, withArchivableFields } from '../kernel/base-view.js';
 import { requireProjectAccess } from '../kernel/visibility.js';
 import { idOf, notFoundOf } from '../kernel/lookup.js';
 
@@ -60,8 +60,7 @@ export function requireFinanceWrite(auth: V1AuthContext, why: string): void {
 
 export function statementView(row: ProjectStatementRow, withFinance: boolean): ProjectStatementView {
   const purchasePrice = row.purchasePrice === null || row.purchaseCurrency === null ? null : { amount: row.purchasePrice, currency: row.purchaseCurrency };
-  return {
-    ...archivableFields(row),
+  return withArchivableFields(row, {
     projectId: row.projectId,
     kind: row.kind,
     occurredOn: row.occurredOn.toISOString().slice(0, 10),
@@ -72,7 +71,7 @@ export function statementView(row: ProjectStatementRow, withFinance: boolean): P
     productId: row.productId,
     serviceId: row.serviceId,
     version: versionOf(row.revision),
-  };
+  });
 }
 
 export function versionedStatement(row: ProjectStatementRow, auth: V1AuthContext): Versioned<ProjectStatementView> {

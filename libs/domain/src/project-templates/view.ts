@@ -8,7 +8,7 @@ import { requireGrant } from '../kernel/grants.js';
 import { ifMatchFailure } from '../kernel/if-match.js';
 import type { Operation } from '../kernel/procedure.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
+import { type ArchivableView, withArchivableFields } from '../kernel/base-view.js';
 
 /** A template as the registry's ProjectTemplate (`revision` mirrors the strong ETag). */
 export interface ProjectTemplateView extends ArchivableView {
@@ -19,13 +19,12 @@ export interface ProjectTemplateView extends ArchivableView {
 }
 
 export function projectTemplateView(row: ProjectTemplateRecord): ProjectTemplateView {
-  return {
-    ...archivableFields(row),
+  return withArchivableFields(row, {
     name: row.name,
     description: row.description,
     taskBlueprints: row.taskBlueprints,
     revision: String(row.revision),
-  };
+  });
 }
 
 /** The view as an outbox payload (plain JSON objects). */

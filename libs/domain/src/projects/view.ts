@@ -2,7 +2,7 @@ import { type Db, contactExists, type ProjectChanges, type ProjectRecord } from 
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
 import { tagIssues } from '../tags/tag-issues.js';
-import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
+import { type ArchivableView, withArchivableFields } from '../kernel/base-view.js';
 
 /** A project as the registry's Project (`revision` mirrors the strong ETag). */
 export interface ProjectView extends ArchivableView {
@@ -20,8 +20,7 @@ export interface ProjectView extends ArchivableView {
 const dateOnly = (d: Date | null) => (d === null ? null : d.toISOString().slice(0, 10));
 
 export function projectView(row: ProjectRecord): ProjectView {
-  return {
-    ...archivableFields(row),
+  return withArchivableFields(row, {
     name: row.name,
     description: row.description,
     status: row.archivedAt !== null ? 'archived' : row.status,
@@ -31,7 +30,7 @@ export function projectView(row: ProjectRecord): ProjectView {
     tagIds: row.tagIds,
     completedAt: row.completedAt?.toISOString() ?? null,
     revision: String(row.revision),
-  };
+  });
 }
 
 /** The mutable attributes (registry ProjectCreate / ProjectUpdate); status, dates of lifecycle and revision are read-only. */

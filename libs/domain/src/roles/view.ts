@@ -1,6 +1,6 @@
 import type { RoleRecord } from '@workcell/db';
 import { versionOf } from '../kernel/cas.js';
-import { baseFields, type BaseView } from '../kernel/base-view.js';
+import { type BaseView, withBaseFields } from '../kernel/base-view.js';
 
 /** A role as the registry's Role. */
 export interface RoleView extends BaseView {
@@ -12,12 +12,11 @@ export interface RoleView extends BaseView {
 }
 
 export function roleView(row: RoleRecord): RoleView {
-  return {
-    ...baseFields(row),
+  return withBaseFields(row, {
     name: row.name,
     description: row.description,
     builtIn: row.isSystem,
     permissions: row.permissions,
     version: versionOf(row.revision),
-  };
+  });
 }

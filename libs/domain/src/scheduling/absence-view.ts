@@ -1,7 +1,7 @@
 import { type AbsenceKindValue, type AbsenceRecord, type AbsenceStatusValue, type AbsenceValues, type Db, findAbsence, lockMemberForAbsences, overlappingAbsence } from '@workcell/db';
 import type { MemberAbsenceCreate } from '@workcell/registry';
 import type { z } from 'zod';
-import { baseFields, type BaseView } from '../kernel/base-view.js';
+import { type BaseView, withBaseFields } from '../kernel/base-view.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
@@ -25,8 +25,7 @@ export type AbsenceView = BaseView & {
 const dateOf = (date: Date): string => date.toISOString().slice(0, 10);
 
 export function absenceView(row: AbsenceRecord): AbsenceView {
-  return {
-    ...baseFields(row),
+  return withBaseFields(row, {
     memberId: row.memberId,
     kind: row.kind,
     startsOn: dateOf(row.startsOn),
@@ -36,7 +35,7 @@ export function absenceView(row: AbsenceRecord): AbsenceView {
     note: row.note,
     status: row.status,
     version: versionOf(row.revision),
-  };
+  });
 }
 
 export const versionedAbsence = (row: AbsenceRecord): Versioned<AbsenceView> => ({ resource: absenceView(row), revision: row.revision });

@@ -1,5 +1,5 @@
 import { activeMemberIds, type AppointmentRecord, type AppointmentValues, type Db, contactExists, findAppointment, projectExists } from '@workcell/db';
-import { baseFields, type BaseView } from '../kernel/base-view.js';
+import { type BaseView, withBaseFields } from '../kernel/base-view.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
@@ -26,8 +26,7 @@ export type AppointmentView = BaseView & {
 };
 
 export function appointmentView(row: AppointmentRecord): AppointmentView {
-  return {
-    ...baseFields(row),
+  return withBaseFields(row, {
     memberId: row.memberId,
     title: row.title,
     description: row.description,
@@ -41,7 +40,7 @@ export function appointmentView(row: AppointmentRecord): AppointmentView {
     projectId: row.projectId,
     visibility: row.isPrivate ? 'private' : 'default',
     version: versionOf(row.revision),
-  };
+  });
 }
 
 /** What others see of a private appointment (delegates, events): that the time is taken, nothing of what it is. */

@@ -1,5 +1,5 @@
 import type { ServiceAccountRow } from '@workcell/db';
-import { baseFields, type BaseView } from '../kernel/base-view.js';
+import { type BaseView, withBaseFields } from '../kernel/base-view.js';
 
 export interface ServiceAccountView extends BaseView {
   readonly name: string;
@@ -9,11 +9,10 @@ export interface ServiceAccountView extends BaseView {
 }
 
 export function serviceAccountView(row: ServiceAccountRow): ServiceAccountView {
-  return {
-    ...baseFields(row),
+  return withBaseFields(row, {
     name: row.name,
     description: row.description,
     status: row.status,
     ownerMemberId: row.ownerMemberId,
-  };
+  });
 }

@@ -2,7 +2,7 @@ import { findService, type ServiceBillingRateRow, type ServiceRow, setServiceArc
 import { archivable } from '../kernel/archival.js';
 import { versionOf } from '../kernel/cas.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
+import { type ArchivableView, withArchivableFields } from '../kernel/base-view.js';
 import { foundOr, idOf, notFoundOf } from '../kernel/lookup.js';
 
 /**
@@ -24,14 +24,13 @@ export interface ServiceView extends ArchivableView {
 }
 
 export function serviceView(row: ServiceRow): ServiceView {
-  return {
-    ...archivableFields(row),
+  return withArchivableFields(row, {
     name: row.name,
     description: row.description,
     billable: row.billable,
     defaultRate: row.billingRate === null || row.currency === null ? null : { amount: row.billingRate, currency: row.currency },
     version: versionOf(row.revision),
-  };
+  });
 }
 
 export function versionedService(row: ServiceRow): Versioned<ServiceView> {

@@ -1,7 +1,7 @@
 import { findTag, setTagArchived, type TagRecord } from '@workcell/db';
 import { archivable } from '../kernel/archival.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
+import { type ArchivableView, withArchivableFields } from '../kernel/base-view.js';
 
 /** A tag as the registry's Tag. */
 export interface TagView extends ArchivableView {
@@ -10,11 +10,10 @@ export interface TagView extends ArchivableView {
 }
 
 export function tagView(row: TagRecord): TagView {
-  return {
-    ...archivableFields(row),
+  return withArchivableFields(row, {
     name: row.name,
     color: row.color,
-  };
+  });
 }
 
 export function versionedTag(row: TagRecord): Versioned<TagView> {

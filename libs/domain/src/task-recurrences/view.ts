@@ -2,7 +2,7 @@ import { findTaskRecurrence, inTransaction, lockTaskRecurrence, setTaskRecurrenc
 import type { ProcedureContext } from '../kernel/procedure.js';
 import { archivable } from '../kernel/archival.js';
 import type { V1AuthContext } from '../kernel/auth-context.js';
-import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
+import { type ArchivableView, withArchivableFields } from '../kernel/base-view.js';
 import { versionOf } from '../kernel/cas.js';
 import { DomainError } from '../kernel/errors.js';
 import { requireTypeGrant } from '../kernel/grants.js';
@@ -49,8 +49,7 @@ export function scheduleOf(row: TaskRecurrenceRecord): Schedule {
 }
 
 export function taskRecurrenceView(row: TaskRecurrenceRecord): TaskRecurrenceView {
-  return {
-    ...archivableFields(row),
+  return withArchivableFields(row, {
     templateTaskId: row.taskId,
     rule: row.rule as Rule,
     startsOn: dateOnly(row.startsOn),
@@ -59,7 +58,7 @@ export function taskRecurrenceView(row: TaskRecurrenceRecord): TaskRecurrenceVie
     nextOccurrenceAt: row.nextOccurrenceAt?.toISOString() ?? null,
     lastCheckedAt: row.lastCheckedAt?.toISOString() ?? null,
     version: versionOf(row.revision),
-  };
+  });
 }
 
 export function versionedTaskRecurrence(row: TaskRecurrenceRecord): Versioned<TaskRecurrenceView> {

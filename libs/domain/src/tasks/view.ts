@@ -8,7 +8,7 @@ import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { ifMatchFailure } from '../kernel/if-match.js';
 import type { Operation } from '../kernel/procedure.js';
 import { tagIssues } from '../tags/tag-issues.js';
-import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
+import { type ArchivableView, withArchivableFields } from '../kernel/base-view.js';
 
 /**
  * What the task procedures share. Decisions (issue 6):
@@ -38,8 +38,7 @@ export interface TaskView extends ArchivableView {
 }
 
 export function taskView(row: TaskRecord): TaskView {
-  return {
-    ...archivableFields(row),
+  return withArchivableFields(row, {
     title: row.title,
     description: row.description,
     projectId: row.projectId,
@@ -53,7 +52,7 @@ export function taskView(row: TaskRecord): TaskView {
     completedAt: row.completedAt?.toISOString() ?? null,
     timerStartedAt: row.timerStartedAt?.toISOString() ?? null,
     revision: String(row.revision),
-  };
+  });
 }
 
 /** The mutable attributes of registry TaskCreate / TaskUpdate (project and list move with moveTask), as the registry declares them. */

@@ -8,7 +8,7 @@ import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import { isUuid } from '../kernel/ids.js';
 import { LATEST_INSTANT_MS } from '../kernel/limits.js';
 import type { Versioned } from '../kernel/versioned.js';
-import { archivableFields, type ArchivableView } from '../kernel/base-view.js';
+import { type ArchivableView, withArchivableFields } from '../kernel/base-view.js';
 import { requireProjectAccess, requireResourceAccess, viewerOf } from '../kernel/visibility.js';
 import { foundOr, idOf, notFoundOf } from '../kernel/lookup.js';
 
@@ -52,8 +52,7 @@ export const holdsBilling = (auth: V1AuthContext): boolean => auth.effectiveScop
 /** The view; a running timer's duration is the time elapsed so far. `billing` only when `withBilling`. */
 export function timeEntryView(row: TimeEntryRow, withBilling: boolean, now: Date): TimeEntryView {
   const elapsed = Math.max(0, Math.floor((now.getTime() - row.startedAt.getTime()) / 1000));
-  return {
-    ...archivableFields(row),
+  return withArchivableFields(row, {
     taskId: row.taskId,
     projectId: row.projectId,
     userId: row.memberId,
@@ -63,7 +62,7 @@ export function timeEntryView(row: TimeEntryRow, withBilling: boolean, now: Date
     note: row.description,
     ...(withBilling ? { billing: billingOf(row) } : {}),
     version: versionOf(row.revision),
-  };
+  });
 }
 
 /** The entry as outbox events carry it: never the billing overlay (the change feed is not billing-scoped). */

@@ -1,5 +1,5 @@
 import type { WorkspaceUserRecord } from '@workcell/db';
-import { baseFields, type BaseView } from '../kernel/base-view.js';
+import { type BaseView, withBaseFields } from '../kernel/base-view.js';
 
 /**
  * Users versus members: a member is the membership (roles, groups, version, personal data under
@@ -20,9 +20,8 @@ export interface UserView extends BaseView {
 }
 
 export function userView(row: WorkspaceUserRecord): UserView {
-  return {
-    ...baseFields(row),
+  return withBaseFields(row, {
     name: row.name,
     status: STATUS_TO_VIEW[row.status],
-  };
+  });
 }

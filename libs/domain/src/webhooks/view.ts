@@ -6,7 +6,7 @@ import { versionOf } from '../kernel/cas.js';
 import { DomainError, type FieldIssue } from '../kernel/errors.js';
 import type { Versioned } from '../kernel/versioned.js';
 import { validateTargetUrl } from './target-url.js';
-import { baseFields, type BaseView } from '../kernel/base-view.js';
+import { type BaseView, withBaseFields } from '../kernel/base-view.js';
 
 /**
  * Signed v2 webhook subscriptions (contract 6). Decisions (docs/webhooks.md "Webhooks"):
@@ -63,8 +63,7 @@ const DISABLED_REASONS: ReadonlySet<string> = new Set(WEBHOOK_DISABLED_REASONS);
 
 export function webhookView(row: WebhookRecord, now: Date): WebhookView {
   const active = row.status === 'active';
-  return {
-    ...baseFields(row),
+  return withBaseFields(row, {
     url: row.url,
     description: row.description,
     eventTypes: row.eventTypes,
@@ -77,7 +76,7 @@ export function webhookView(row: WebhookRecord, now: Date): WebhookView {
     previousSecretExpiresAt: row.previousSecretExpiresAt !== null && row.previousSecretExpiresAt > now ? row.previousSecretExpiresAt.toISOString() : null,
     signatureVersion: 'v2',
     version: versionOf(row.revision),
-  };
+  });
 }
 
 export function versionedWebhook(row: WebhookRecord, now: Date): Versioned<WebhookView> {
