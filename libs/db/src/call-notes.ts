@@ -28,7 +28,7 @@ export type CallNoteRecord = Readonly<Omit<Row, 'contactId' | 'authorMemberId' |
 
 function record(row: Row): CallNoteRecord {
   const { authorMemberId, authorServiceAccountId, contactId, ...rest } = row;
-  return { ...rest, contactId: contactId ?? '', authorId: authorMemberId ?? authorServiceAccountId ?? '' };
+  return Object.assign(rest, { contactId: contactId ?? '', authorId: authorMemberId ?? authorServiceAccountId ?? '' });
 }
 
 /** One call note of the workspace, archived or not. */

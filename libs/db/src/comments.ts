@@ -51,7 +51,7 @@ type Row = Omit<CommentRecord, 'author'> & { authorMemberId: string | null; auth
 
 function record(row: Row): CommentRecord {
   const { authorMemberId, authorServiceAccountId, ...rest } = row;
-  return { ...rest, author: authorMemberId !== null ? { type: 'member', id: authorMemberId } : { type: 'service_account', id: authorServiceAccountId ?? '' } };
+  return Object.assign(rest, { author: authorMemberId !== null ? { type: 'member' as const, id: authorMemberId } : { type: 'service_account' as const, id: authorServiceAccountId ?? '' } });
 }
 
 const live = { archivedAt: null } as const;

@@ -90,7 +90,7 @@ export function groupTree(family: { readonly table: 'contact_groups' | 'product_
       workspaceId,
       rows.map((r) => r.id),
     );
-    return rows.map((r) => ({ ...r, ancestorIds: found.get(r.id) ?? [] }));
+    return rows.map((r) => Object.assign(r, { ancestorIds: found.get(r.id) ?? [] }));
   };
 
   return {

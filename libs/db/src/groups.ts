@@ -43,7 +43,7 @@ type GroupRow = {
 };
 
 function toRecord({ _count, ...row }: GroupRow): GroupRecord {
-  return { ...row, memberCount: _count.groupMembers };
+  return Object.assign(row, { memberCount: _count.groupMembers });
 }
 
 export async function findGroup(client: Db, workspaceId: string, id: string): Promise<GroupRecord | null> {

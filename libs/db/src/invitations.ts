@@ -54,7 +54,7 @@ const invitationSelect = {
 type InvitationRow = Omit<InvitationRecord, 'roleIds'> & { roles: { roleId: string }[] };
 
 function toRecord({ roles, ...row }: InvitationRow): InvitationRecord {
-  return { ...row, roleIds: roles.map((r) => r.roleId) };
+  return Object.assign(row, { roleIds: roles.map((r) => r.roleId) });
 }
 
 /** The status a reader sees at `now`: a pending invitation past its expiry is expired. */

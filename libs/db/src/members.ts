@@ -57,7 +57,7 @@ type MemberRow = {
 };
 
 function toRecord({ memberRoles, groupMembers, ...row }: MemberRow): MemberRecord {
-  return { ...row, roleIds: memberRoles.map((r) => r.roleId), groupIds: groupMembers.map((g) => g.groupId) };
+  return Object.assign(row, { roleIds: memberRoles.map((r) => r.roleId), groupIds: groupMembers.map((g) => g.groupId) });
 }
 
 export async function findMember(client: Db, workspaceId: string, id: string): Promise<MemberRecord | null> {

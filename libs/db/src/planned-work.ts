@@ -31,7 +31,7 @@ const select = {
 
 type Row = Omit<PlannedWorkRecord, 'projectId'> & { task: { projectId: string | null } };
 
-const record = ({ task, ...row }: Row): PlannedWorkRecord => ({ ...row, projectId: task.projectId });
+const record = ({ task, ...row }: Row): PlannedWorkRecord => Object.assign(row, { projectId: task.projectId });
 
 export interface ScheduleTask {
   readonly id: string;

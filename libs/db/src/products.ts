@@ -37,7 +37,7 @@ const money = (amount: Prisma.Decimal | null, currency: string | null): MoneyVal
 
 function record(row: Row): ProductRecord {
   const { salesPrice, currency, purchasePrice, purchaseCurrency, ...rest } = row;
-  return { ...rest, salesPrice: money(salesPrice, currency), purchasePrice: money(purchasePrice, purchaseCurrency) };
+  return Object.assign(rest, { salesPrice: money(salesPrice, currency), purchasePrice: money(purchasePrice, purchaseCurrency) });
 }
 
 /** One product of the workspace, archived or not. */

@@ -29,7 +29,7 @@ type Row = { id: string; status: 'active' | 'disabled'; createdAt: Date; updated
 
 /** A rename of the person changes the workspace user as much as a status change does. */
 function toRecord({ user, ...row }: Row): WorkspaceUserRecord {
-  return { ...row, name: user.name, updatedAt: user.updatedAt > row.updatedAt ? user.updatedAt : row.updatedAt };
+  return Object.assign(row, { name: user.name, updatedAt: user.updatedAt > row.updatedAt ? user.updatedAt : row.updatedAt });
 }
 
 /** One user (membership id) of the workspace; null when missing, removed or in another workspace. */

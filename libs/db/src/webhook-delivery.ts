@@ -41,7 +41,7 @@ export async function lockUnpublishedEvents(tx: Db, take: number): Promise<Unpub
       FROM outbox_events o WHERE published_at IS NULL
       ORDER BY o.workspace_id, o.sequence LIMIT ${take} FOR UPDATE SKIP LOCKED`,
   );
-  return rows.map((r) => ({ ...eventOfRow(r, r.id), causedByDefinitionId: r.caused_by_definition_id, automationDepth: r.automation_depth }));
+  return rows.map((r) => Object.assign(eventOfRow(r, r.id), { causedByDefinitionId: r.caused_by_definition_id, automationDepth: r.automation_depth }));
 }
 
 /** An outbox event's columns as the relay and the claim read them (sequence as text: pg gives int8 as a string). */
