@@ -8,11 +8,12 @@ const twoDigits = (text: string, at: number): number => digit(text, at) * 10 + d
 const isDigit = (text: string, at: number): boolean => text.charCodeAt(at) >= 48 && text.charCodeAt(at) <= 57;
 
 /**
- * A timestamptz as PostgreSQL writes it in UTC (`2026-11-29 12:00:00.123456+00`, the form every session of ours
- * gets), as a Date, without the general parser's regular expressions: a page of 100 tasks carries 200–600 of them,
- * and pg's parser (postgres-date) took about 0.8 µs each, several per cent of the API's time on a listTasks page
- * (docs/performance.md). Anything else (another session TimeZone, BC, infinity, a year outside 1000–9999) goes to
- * pg's own parser, so the result is pg's in every case: milliseconds are the first three fraction digits.
+ * A timestamptz as PostgreSQL writes it in UTC (`2026-11-29 12:00:00.123456+00`; the server's TimeZone is UTC here,
+ * in compose and in the official image), as a Date, without the general parser's regular expressions: a page of 100
+ * tasks carries 200–600 of them, and pg's parser (postgres-date) took 0.5–0.8 µs each, several per cent of the API's
+ * time on a listTasks page (docs/performance.md). Anything else (another session TimeZone, BC, infinity, a year
+ * outside 1000–9999) goes to pg's own parser (which answers ±Infinity for infinity), so the result is pg's in every
+ * case: milliseconds are the first three fraction digits.
  */
 export function parseTimestamptz(text: string): Date {
   const length = text.length;
@@ -26,8 +27,12 @@ export function parseTimestamptz(text: string): Date {
   return new Date(daysFromCivil(twoDigits(text, 0) * 100 + twoDigits(text, 2), twoDigits(text, 5), twoDigits(text, 8)) * 86_400_000 + seconds * 1000 + millis);
 }
 
-/** `YYYY-MM-DD HH:MM:SS` from 0, then nothing or `.` and 1–6 digits up to `end`; a year from 1000 on (Date.UTC reads 0–99 as 19xx). */
 const DIGITS_AT = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18];
+
+/**
+ * `YYYY-MM-DD HH:MM:SS` from 0, then nothing or `.` and 1–6 digits up to `end`, with a year from 1000 on (PostgreSQL
+ * writes earlier ones with leading zeros; they, like BC dates, are pg's parser's).
+ */
 function wellFormed(text: string, end: number): boolean {
   for (let i = 0; i < DIGITS_AT.length; i++) if (!isDigit(text, DIGITS_AT[i]!)) return false;
   if (text[4] !== '-' || text[7] !== '-' || text[10] !== ' ' || text[13] !== ':' || text[16] !== ':' || text[0] === '0') return false;
