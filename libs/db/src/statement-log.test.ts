@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Prisma } from './generated/prisma/client.js';
 import { useTestEnvironment, testConfig } from '@workcell/testing';
 import { createDatabase } from './database.js';
-import type { RecordedStatement } from './statement-log.js';
+import { RECORDED_STRING_LENGTH, type RecordedStatement } from './statement-log.js';
 
 /**
  * DATABASE_STATEMENT_LOG (the statement check's input, docs/scale-out.md): a service's pool records each distinct
@@ -39,6 +39,19 @@ describe('the statement log', () => {
     const probes = (await recorded(directory)).filter((s) => s.text.includes('statement-log-probe'));
     assert.equal(probes.length, 1);
     assert.deepEqual(probes[0]!.values, [1]);
+  });
+
+  it('keeps a JSON value whole up to RECORDED_STRING_LENGTH, so a recorded write can be sent again, and cuts a longer one', async () => {
+    const payload = JSON.stringify({ task: { title: 'x'.repeat(2_000) } });
+    const long = 'y'.repeat(RECORDED_STRING_LENGTH + 10);
+    const database = createDatabase(testConfig({ DATABASE_URL: env.databaseUrl, DATABASE_STATEMENT_LOG: directory }), { service: 'api-v1', poolSize: 1 });
+    try {
+      await database.execute(Prisma.sql`SELECT ${payload}::jsonb AS payload, ${long}::text AS long, 'statement-log-length' AS probe`);
+    } finally {
+      await database.close();
+    }
+    const [probe] = (await recorded(directory)).filter((s) => s.text.includes('statement-log-length'));
+    assert.deepEqual(probe!.values, [payload, long.slice(0, RECORDED_STRING_LENGTH)]);
   });
 
   it('records nothing for a pool that serves no service', async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** One recorded statement: its text and the values it was first sent with (strings cut to 200 characters). */
+/** One recorded statement: its text and the values it was first sent with (strings cut to RECORDED_STRING_LENGTH). */
 export interface RecordedStatement {
   readonly text: string;
   readonly values: readonly unknown[];
@@ -41,8 +41,14 @@ export class StatementLog {
   }
 }
 
+/**
+ * Long enough that an event's payload and a stored result stay whole JSON, so a recorded write can be sent again (the
+ * benchmark's cost ledger runs the API's createTask statements); a document's or a file's content is still cut.
+ */
+export const RECORDED_STRING_LENGTH = 16_384;
+
 function recordable(value: unknown): unknown {
-  if (typeof value === 'string') return value.slice(0, 200);
+  if (typeof value === 'string') return value.slice(0, RECORDED_STRING_LENGTH);
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'bigint') return value.toString();
   if (Buffer.isBuffer(value) || value instanceof Uint8Array) return `<${value.length} bytes>`;

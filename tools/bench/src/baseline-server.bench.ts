@@ -22,10 +22,19 @@ import { readFileSync } from 'node:fs';
  *                    the task id put in the recorded one's place), unnamed as the API sends it (planned every time):
  *                    the raw stack doing the API's database work
  *   GET  /gated-statement-prepared/tasks/:id  the same, prepared once per connection (what preparing would buy)
- * Usage: node baseline-server.bench.js <port> <database url> <workspace id> <redis url> <redis key prefix> <statement file>
+ * and the write ledger's routes, each running the API's own createTask statements (recorded as above, written by the
+ * harness to <create statement file>) with a fresh task id in the recorded one's place:
+ *   POST /statement/tasks              the unkeyed createTask statement: the task, its event with the workspace's
+ *                                      next sequence (next_event_sequence), and the NOTIFY that wakes the relay
+ *   POST /statement-unnotified/tasks   the same without the NOTIFY
+ *   POST /statement-unsequenced/tasks  the same with a plain sequence (nextval, no counter row held to commit) in
+ *                                      place of next_event_sequence
+ *   POST /keyed-statement/tasks        the idempotency claim with a fresh key, then the keyed createTask statement
+ *                                      (which completes the claimed key): what a keyed create sends
+ * Usage: node baseline-server.bench.js <port> <database url> <workspace id> <redis url> <redis key prefix> <statement file> <create statement file>
  */
 
-const [port, databaseUrl, workspaceId, redisUrl, redisPrefix, statementFile] = process.argv.slice(2) as [string, string, string, string, string, string];
+const [port, databaseUrl, workspaceId, redisUrl, redisPrefix, statementFile, createStatementFile] = process.argv.slice(2) as [string, string, string, string, string, string, string];
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
 // As the API's connection is made (libs/redis createRedis): its own key prefix, auto-pipelining.
 const redis = new Redis(redisUrl, { keyPrefix: `${redisPrefix}:`, enableAutoPipelining: true });
@@ -73,6 +82,65 @@ for (const [path, prepared] of [
     return { data: row };
   });
 }
+
+/** A recorded statement and the id of the row it inserted, which each request replaces with its own. */
+interface RecordedWrite {
+  readonly text: string;
+  readonly values: unknown[];
+  readonly taskId: string;
+}
+/** What the harness recorded of the API's creates: an unkeyed one, and a keyed one with its claim. */
+interface CreateStatements {
+  readonly unkeyed: RecordedWrite;
+  readonly keyed: RecordedWrite & { readonly recordId: string };
+  readonly claim: { readonly text: string; readonly values: unknown[]; readonly keyIndex: number };
+}
+/** Ids far above any the workspace's counter gives, so these events never meet the change feed's window. */
+const UNSEQUENCED_START = 1_000_000_000_000;
+let creates: CreateStatements | undefined;
+let unsequencedReady: Promise<unknown> | undefined;
+
+/** A time-ordered id (the uuidv7 layout the API's ids have), so index inserts land where the API's do. */
+function timeOrderedId(): string {
+  const time = Date.now().toString(16).padStart(12, '0');
+  const random = randomUUID();
+  return `${time.slice(0, 8)}-${time.slice(8)}-7${random.slice(15, 18)}-${random.slice(19)}`;
+}
+
+/** The recorded values with each occurrence of its ids (in columns and inside the event's JSON) replaced. */
+function withIds(values: readonly unknown[], replacements: readonly (readonly [string, string])[]): unknown[] {
+  return values.map((value) => (typeof value === 'string' ? replacements.reduce((v, [from, to]) => v.replaceAll(from, to), value) : value));
+}
+
+const WRITE_VARIANTS: Record<string, (text: string) => string> = {
+  '/statement/tasks': (text) => text,
+  '/statement-unnotified/tasks': (text) => text.replace(/CROSS JOIN pg_notify\((\$\d+), (\$\d+)\)/, '/* no NOTIFY */ CROSS JOIN (SELECT $1::text, $2::text) AS unnotified'),
+  '/statement-unsequenced/tasks': (text) => text.replace(/next_event_sequence\((\$\d+)::uuid\)/, "(nextval('bench_event_sequence') + CASE WHEN $1::uuid IS NULL THEN 0 ELSE 0 END)"),
+};
+for (const [path, variant] of Object.entries(WRITE_VARIANTS)) {
+  app.post(path, async (_request, reply) => {
+    creates ??= JSON.parse(readFileSync(createStatementFile, 'utf8')) as CreateStatements;
+    if (path === '/statement-unsequenced/tasks') await (unsequencedReady ??= pool.query(`CREATE SEQUENCE IF NOT EXISTS bench_event_sequence START ${UNSEQUENCED_START}`));
+    const id = timeOrderedId();
+    await pool.query({ text: variant(creates.unkeyed.text), values: withIds(creates.unkeyed.values, [[creates.unkeyed.taskId, id]]) });
+    return reply.code(201).header('location', `/tasks/${id}`).send({ data: { id } });
+  });
+}
+
+app.post('/keyed-statement/tasks', async (_request, reply) => {
+  creates ??= JSON.parse(readFileSync(createStatementFile, 'utf8')) as CreateStatements;
+  const { claim, keyed } = creates;
+  const claimed = await pool.query<{ id: string }>({ text: claim.text, values: claim.values.map((value, index) => (index === claim.keyIndex ? randomUUID() : value)) });
+  const id = timeOrderedId();
+  await pool.query({
+    text: keyed.text,
+    values: withIds(keyed.values, [
+      [keyed.taskId, id],
+      [keyed.recordId, claimed.rows[0]!.id],
+    ]),
+  });
+  return reply.code(201).header('location', `/tasks/${id}`).send({ data: { id } });
+});
 
 app.get<{ Querystring: { limit?: string } }>('/tasks', async (request) => {
   const limit = Math.min(200, Number(request.query.limit ?? 100));

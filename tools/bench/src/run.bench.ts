@@ -33,7 +33,7 @@ import { renderDocument, type Row, textTable } from './report.js';
  *   npm run bench -- --profile DIR    a V8 CPU profile of each service, written when it stops
  */
 
-const ROW_IDS = ['keyset', 'v1-get', 'v0-get', 'v1-list', 'search', 'v0-deep-page', 'v1-create', 'ledger', 'webhooks', 'changes', 'rss', 'webhooks-fairness'] as const;
+const ROW_IDS = ['keyset', 'v1-get', 'v0-get', 'v1-list', 'search', 'v0-deep-page', 'v1-create', 'ledger', 'create-ledger', 'webhooks', 'changes', 'rss', 'webhooks-fairness'] as const;
 type RowId = (typeof ROW_IDS)[number];
 
 const { values } = parseArgs({
@@ -349,6 +349,103 @@ function throughputRows(name: string, result: { baseline: Side; candidate: Side 
   return rows;
 }
 
+/** The statements one process recorded (DATABASE_STATEMENT_LOG) that match `text` and carry `value`. */
+function recordedStatement(statementLog: string, text: RegExp, value: string): { text: string; values: unknown[] } {
+  const found = readdirSync(statementLog)
+    .flatMap((file) => readFileSync(join(statementLog, file), 'utf8').split('\n').filter(Boolean))
+    .map((line) => JSON.parse(line) as { text: string; values: unknown[] })
+    .find((st) => text.test(st.text) && st.values.some((v) => typeof v === 'string' && v.includes(value)));
+  if (!found) throw new Error(`the API sent no statement matching ${text} with ${value}`);
+  return found;
+}
+
+/**
+ * The cost ledger of the keyed create (docs/performance.md): the API's own createTask statements, recorded from the
+ * unlogged api-v1 (one unkeyed and one keyed create), run by the raw stack, each pair removing one part, A/B in this
+ * run. The unsequenced variant's events (sequences from UNSEQUENCED_START in baseline-server.bench.ts) are deleted
+ * afterwards, so no later row meets them.
+ */
+async function createLedger(unloggedV1: string, baselineOrigin: string, v1: string, v1Token: string, statementLog: string, createStatementFile: string, database: Database): Promise<Row[]> {
+  const out: Row[] = [];
+  try {
+    const create = async (headers: Record<string, string>) => {
+      const res = await fetch(`${unloggedV1}/v1/tasks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${v1Token}`, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ title: 'Ledger probe' }),
+      });
+      if (res.status !== 201) throw new Error(`the ledger's createTask probe answered ${res.status}`);
+      return ((await res.json()) as { data: { id: string } }).data.id;
+    };
+    const unkeyedId = await create({});
+    const key = `ledger-probe-${randomBytes(8).toString('hex')}`;
+    const keyedId = await create({ 'idempotency-key': key });
+    const claim = recordedStatement(statementLog, /INSERT INTO idempotency_records/, key);
+    const [record] = await database.prisma.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM idempotency_records WHERE key = ${key}`;
+    if (!record) throw new Error('the keyed probe left no idempotency record');
+    writeFileSync(
+      createStatementFile,
+      JSON.stringify({
+        unkeyed: { ...recordedStatement(statementLog, /INSERT INTO tasks/, unkeyedId), taskId: unkeyedId },
+        keyed: { ...recordedStatement(statementLog, /INSERT INTO tasks/, keyedId), taskId: keyedId, recordId: record.id },
+        claim: { ...claim, keyIndex: claim.values.indexOf(key) },
+      }),
+    );
+  } catch (error) {
+    return [errorRow("ledger: the API's createTask statements", 'reported', error)];
+  }
+  const post = (path: string) => ({ origin: baselineOrigin, method: 'POST' as const, path, body: { title: 'Ledger task {n}' }, tokens: [] });
+  const ledger: [string, string, Omit<LoadSpec, 'seconds' | 'connections'>, Omit<LoadSpec, 'seconds' | 'connections'>][] = [
+    [
+      "ledger: the API's createTask statement (the task, its event with the workspace's next sequence, NOTIFY) vs raw insert",
+      'raw createTask statement vs raw insert',
+      post('/tasks'),
+      post('/statement/tasks'),
+    ],
+    ["ledger: the API's createTask statement vs the same without its NOTIFY", 'createTask statement with vs without NOTIFY', post('/statement-unnotified/tasks'), post('/statement/tasks')],
+    [
+      "ledger: the API's createTask statement vs the same with a plain sequence for the workspace's counter",
+      'createTask statement with vs without the counter',
+      post('/statement-unsequenced/tasks'),
+      post('/statement/tasks'),
+    ],
+    [
+      "ledger: the idempotency claim + the API's keyed createTask statement vs the unkeyed statement",
+      'claim + keyed statement vs unkeyed statement',
+      post('/statement/tasks'),
+      post('/keyed-statement/tasks'),
+    ],
+    [
+      'ledger: v1 POST /v1/tasks (Idempotency-Key) vs the claim + the keyed createTask statement',
+      'v1 keyed createTask vs claim + keyed statement',
+      post('/keyed-statement/tasks'),
+      { origin: v1, method: 'POST', path: '/v1/tasks', body: { title: 'Bench task {n}' }, idempotencyKey: true, tokens: [v1Token] },
+    ],
+  ];
+  for (const [name, label, without, withLayer] of ledger) out.push(await ledgerRow(name, label, without, withLayer));
+  await database.prisma.$executeRaw`DELETE FROM outbox_events WHERE sequence >= ${1_000_000_000_000}::bigint`;
+  return out;
+}
+
+/** One ledger pair: the candidate with the layer, the baseline without it; the ratio is reported, not judged. */
+async function ledgerRow(name: string, label: string, without: Omit<LoadSpec, 'seconds' | 'connections'>, withLayer: Omit<LoadSpec, 'seconds' | 'connections'>): Promise<Row> {
+  try {
+    const result = await pair(label, without, withLayer);
+    const failure = failureOf(result);
+    return {
+      name: `${name}: throughput`,
+      measured: rps(result.candidate.rps),
+      baseline: rps(result.baseline.rps),
+      ratio: x(result.candidate.rps / result.baseline.rps),
+      target: 'reported',
+      met: null,
+      ...(failure === undefined ? {} : { note: `error: ${failure}` }),
+    };
+  } catch (error) {
+    return errorRow(name, 'reported', error);
+  }
+}
+
 function errorRow(name: string, target: string, error: unknown): Row {
   return { name, measured: '—', baseline: '—', ratio: '—', target, met: null, note: `error: ${(error as Error).message}` };
 }
@@ -476,12 +573,19 @@ try {
     ];
     const statementFile = join(workDir, 'get-task-statement.json');
     const statementLog = join(workDir, 'statements');
-    const baselineServer = startProcess('baseline', [join(distDir, 'baseline-server.bench.js'), String(PORTS.baseline), db.url, workspaceId, base.redis.url, redisPrefix, statementFile], {}, workDir);
+    const createStatementFile = join(workDir, 'create-task-statements.json');
+    const baselineServer = startProcess(
+      'baseline',
+      [join(distDir, 'baseline-server.bench.js'), String(PORTS.baseline), db.url, workspaceId, base.redis.url, redisPrefix, statementFile, createStatementFile],
+      {},
+      workDir,
+    );
     // The cost ledger's A/B of the request log: a second api-v1, the same build with LOG_LEVEL=warn (no request line),
     // recording the statements it sends (the ledger's raw stack runs its getTask statement).
-    const unlogged = wanted('ledger')
-      ? startProcess('api-v1-unlogged', ['apps/api-v1/dist/main.js'], { ...serviceEnv, LOG_LEVEL: 'warn', API_V1_PORT: String(PORTS.apiV1Unlogged), DATABASE_STATEMENT_LOG: statementLog }, workDir)
-      : null;
+    const unlogged =
+      wanted('ledger') || wanted('create-ledger')
+        ? startProcess('api-v1-unlogged', ['apps/api-v1/dist/main.js'], { ...serviceEnv, LOG_LEVEL: 'warn', API_V1_PORT: String(PORTS.apiV1Unlogged), DATABASE_STATEMENT_LOG: statementLog }, workDir)
+        : null;
     const servicePorts: Record<string, number> = { auth: PORTS.auth, worker: PORTS.worker, 'api-v0': PORTS.apiV0, 'api-v1': PORTS.apiV1, 'api-v1-unlogged': PORTS.apiV1Unlogged };
     await Promise.all([...[...services, ...(unlogged ? [unlogged] : [])].map((s) => waitReady(s, servicePorts[s.name]!)), waitReady(baselineServer, PORTS.baseline)]);
     progress(`services ready (logs in ${workDir})`);
@@ -617,11 +721,7 @@ try {
         const probeId = readIds[0]!;
         const probe = await fetch(`${origin(PORTS.apiV1Unlogged)}/v1/tasks/${probeId}`, { headers: { authorization: `Bearer ${v1Token}` } });
         if (probe.status !== 200) throw new Error(`the ledger's getTask probe answered ${probe.status}`);
-        const recorded = readdirSync(statementLog)
-          .flatMap((file) => readFileSync(join(statementLog, file), 'utf8').split('\n').filter(Boolean))
-          .map((line) => JSON.parse(line) as { text: string; values: unknown[] })
-          .find((st) => /FROM tasks t\b/.test(st.text) && st.values.includes(probeId));
-        if (!recorded) throw new Error('the API sent no statement reading the probed task');
+        const recorded = recordedStatement(statementLog, /FROM tasks t\b/, probeId);
         writeFileSync(statementFile, JSON.stringify({ ...recorded, idIndex: recorded.values.indexOf(probeId) }));
       } catch (error) {
         rows.push(errorRow("ledger: the API's getTask statement", 'reported', error));
@@ -659,24 +759,7 @@ try {
           { origin: v1, method: 'GET', path: '/v1/tasks/{id}', ids: readIds, tokens: [v1Token] },
         ],
       ];
-      for (const [name, label, without, withLayer] of ledger) {
-        try {
-          const result = await pair(label, without, withLayer);
-          const failure = failureOf(result);
-          const ratio = result.candidate.rps / result.baseline.rps;
-          rows.push({
-            name: `${name}: throughput`,
-            measured: rps(result.candidate.rps),
-            baseline: rps(result.baseline.rps),
-            ratio: x(ratio),
-            target: 'reported',
-            met: null,
-            ...(failure === undefined ? {} : { note: `error: ${failure}` }),
-          });
-        } catch (error) {
-          rows.push(errorRow(name, 'reported', error));
-        }
-      }
+      for (const [name, label, without, withLayer] of ledger) rows.push(await ledgerRow(name, label, without, withLayer));
       // The serializer issue 28 proposed, compiled from the registry's response schema, on a real page of the API.
       const serialization = 'ledger: a listTasks page (100) serialized by fast-json-stringify compiled from the v1 schema vs JSON.stringify';
       try {
@@ -695,6 +778,10 @@ try {
       } catch (error) {
         rows.push(errorRow(serialization, 'reported', error));
       }
+    }
+
+    if (wanted('create-ledger')) {
+      rows.push(...(await createLedger(origin(PORTS.apiV1Unlogged), baselineOrigin, v1, v1Token, statementLog, createStatementFile, opened)));
     }
 
     if (wanted('webhooks') || wanted('changes')) {
@@ -1118,6 +1205,7 @@ function describeMethod(): string[] {
     'Limits: the v1 read and write rate limits are raised to 1,000,000 per minute so that nothing answers 429. v0 keeps its fixed 100 per minute per token and path: its getTask load spreads over 2,000 ids (one path each) and 20 team tokens, so no token and path pair comes near it (a row with more than 1% non-2xx answers is a harness error, never a number).',
     'Baseline: a bare Fastify server over a `pg` pool (10 connections) in a process of its own, on the same database, tables and workspace: one SELECT of the task row, one SELECT of the first 100 unarchived tasks in id order, one single-row INSERT.',
     "Cost ledger (rows `ledger: …`): pairs that each remove one layer of the v1 read in the same run. The baseline server's `/gated/tasks/{id}` runs the gate's own Redis script (ADMIT_KNOWN, over ioredis with auto-pipelining, as the API does) before the same row read, so the raw stack carries the guarantee the API keeps (one exact shared rate limit and the authorization epoch, one round trip); its `/gated-statement/tasks/{id}` then runs the API's own getTask statement instead of the plain row read (the text and values the API sent, recorded with DATABASE_STATEMENT_LOG: tags, the caller's timer and the visibility rule), unnamed as the API sends it (`/gated-statement-prepared/…` prepares it once per connection: what preparing would buy), so the pair against v1 is the platform's own cost in the API process; a second api-v1 process, the same build with LOG_LEVEL=warn, answers without the request log line. Ratios are with the layer / without it. The serialization row takes one real listTasks page (100 tasks) from the API and serializes it in the harness's process, alternately with `JSON.stringify` (what the API does) and with fast-json-stringify compiled from the operation's success schema in the published v1 document (what Fastify would do with a route's `response` schema), per page; the ratio is compiled / JSON.stringify, and a note says when their bytes differ.",
+    "Cost ledger of the keyed create (rows `ledger: … createTask …`): the unlogged api-v1 answers one unkeyed and one keyed POST /v1/tasks and records the statements it sent (DATABASE_STATEMENT_LOG); the baseline server then runs them with a fresh task id (and a fresh key) per request: `/statement/tasks` the unkeyed createTask statement (the task, its event with the workspace's next sequence from the counter row that stays locked to commit, and the NOTIFY that wakes the relay), `/statement-unnotified/…` the same without the NOTIFY, `/statement-unsequenced/…` the same with nextval of a plain sequence in place of the counter (those events are deleted after the rows), `/keyed-statement/…` the idempotency claim and then the keyed statement, which completes the key: what a keyed create sends. Each pair removes one part; the last pair is the API process's own cost on a keyed create. The worker's relay publishes every event these routes write, as it does the API's.",
     `Data: a fresh database (the test harness's template, migrated) with the demo workspace and ${MODE.deepRows.toLocaleString('en')} tasks inserted by one INSERT … SELECT generate_series; each getTask request reads a random one of ${MODE.readIds.toLocaleString('en')} of them. v1 requests use a personal access token with tasks:read and tasks:write; v0 requests a random one of ${V0_TEAM_TOKENS} team tokens.`,
     `v0 deep page: one request at a time, page 1 and the deep page alternately, ${MODE.deepRounds} round(s); the ratio of their medians.`,
     `Webhooks and change feed: tasks are created through v1 at ${MODE.eventRate} per second for ${MODE.eventSeconds} s (autocannon's fixed overall rate); a receiver in the benchmark process, subscribed through POST /v1/webhooks to task.created, notes each arrival; latency is arrival minus the event's occurredAt (written in the creating transaction, so it includes the commit). A follower reads GET /v1/changes?types=tasks from its end before the load, asking again at once after each answer with wait=${FOLLOWER_WAIT_SECONDS} (a caught-up request is held until the next commit in the workspace); latency is when it first sees a created task minus its occurredAt.`,
