@@ -76,6 +76,8 @@ export async function runPaced(spec: LoadSpec & { overallRate: number }): Promis
     const early = due - performance.now();
     if (early > 0) await sleep(early);
     while (inFlight >= spec.connections) await new Promise<void>((resolve) => (freed = resolve));
+    // As autocannon's duration: a request still held back when the run ends is not sent.
+    if (performance.now() >= end) break;
     inFlight++;
     sent.push(send(n, due));
   }

@@ -96,6 +96,8 @@ const MODE = SMOKE
       serializationRounds: 200,
     };
 const CONNECTIONS = 20;
+/** How long the event rows wait for the worker to publish what the rows before them wrote (relayCaughtUp). */
+const RELAY_CATCH_UP_S = 300;
 const V0_PAGE_SIZE = 500;
 const V0_TEAM_TOKENS = 20;
 /**
@@ -430,6 +432,24 @@ async function createLedger(unloggedV1: string, baselineOrigin: string, v1: stri
   return out;
 }
 
+/**
+ * Waits (up to RELAY_CATCH_UP_S) until the worker has published every outbox event: the create rows leave it a
+ * backlog of thousands, which the event rows would otherwise measure (as deliveries of a subscription made after
+ * their events, and as CPU the relay takes from the API).
+ */
+async function relayCaughtUp(database: Database): Promise<void> {
+  const unpublished = async () => Number((await database.prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM outbox_events WHERE published_at IS NULL`)[0]!.n);
+  const until = Date.now() + RELAY_CATCH_UP_S * 1000;
+  for (let left = await unpublished(), told = false; left > 0; left = await unpublished(), told = true) {
+    if (Date.now() > until) {
+      harnessErrors.push(`the worker still had ${left} unpublished events ${RELAY_CATCH_UP_S} s after the rows before the event rows`);
+      return;
+    }
+    if (!told) progress(`waiting for the worker to publish ${left} events left by the rows before`);
+    await sleep(1_000);
+  }
+}
+
 /** One ledger pair: the candidate with the layer, the baseline without it; the ratio is reported, not judged. */
 async function ledgerRow(name: string, label: string, without: Omit<LoadSpec, 'seconds' | 'connections'>, withLayer: Omit<LoadSpec, 'seconds' | 'connections'>): Promise<Row> {
   try {
@@ -717,6 +737,11 @@ try {
       }
     }
 
+    // Right after the keyed creates, so the read ledger's minutes give the worker time to publish these events.
+    if (wanted('create-ledger')) {
+      rows.push(...(await createLedger(origin(PORTS.apiV1Unlogged), baselineOrigin, v1, v1Token, statementLog, createStatementFile, opened)));
+    }
+
     if (wanted('ledger')) {
       // The API's getTask statement, as the unlogged api-v1 sent it, for the raw stack's /gated-statement route (its
       // pairs are harness errors when it could not be recorded).
@@ -783,11 +808,8 @@ try {
       }
     }
 
-    if (wanted('create-ledger')) {
-      rows.push(...(await createLedger(origin(PORTS.apiV1Unlogged), baselineOrigin, v1, v1Token, statementLog, createStatementFile, opened)));
-    }
-
     if (wanted('webhooks') || wanted('changes')) {
+      await relayCaughtUp(opened);
       rows.push(...(await events(v1, demo.personalAccessToken, v1Token)));
     }
 
@@ -1213,6 +1235,6 @@ function describeMethod(): string[] {
     `v0 deep page: one request at a time, page 1 and the deep page alternately, ${MODE.deepRounds} round(s); the ratio of their medians.`,
     `Webhooks and change feed: tasks are created through v1 at ${MODE.eventRate} per second for ${MODE.eventSeconds} s, evenly paced (one every ${(1000 / MODE.eventRate).toFixed(0)} ms); a receiver in the benchmark process, subscribed through POST /v1/webhooks to task.created, notes each arrival; latency is arrival minus the event's occurredAt (written in the creating transaction, so it includes the commit). A follower reads GET /v1/changes?types=tasks from its end before the load, asking again at once after each answer with wait=${FOLLOWER_WAIT_SECONDS} (a caught-up request is held until the next commit in the workspace); latency is when it first sees a created task minus its occurredAt.`,
     `RSS: VmRSS from /proc/<pid>/status of each service after all the load above (the baseline column shows the baseline server), and again ${MODE.rssSettleSeconds} s later with no load (reported: V8 returns the heap it grew under load when its memory reducer runs, seconds after the last full collection once allocation slows).`,
-    `Webhook fairness (run last, after the RSS readings): four task.created subscriptions made through POST /v1/webhooks: in the demo workspace one healthy receiver (answers 200 at once, measured as in the webhooks row) and two silent ones, and one silent one in a second workspace; a silent receiver is a TCP server in the benchmark process that accepts the connection, reads and never answers (at most ${SILENT_MAX_HELD.toLocaleString('en')} connections held each). Tasks are created through v1 at ${MODE.fairnessRate} per second for ${MODE.fairnessSeconds} s in each workspace at once (two autocannon processes), so the other workspace's silent receiver has a backlog of its own. Reported: the healthy receiver's commit-to-delivery p50 / p95 / p99 and the events it never got within ${MODE.fairnessDrainSeconds} s after the load (a harness error), with every WEBHOOK_* setting at its default (the row's note names the ones that matter). All four subscriptions are removed at the row's end (their pending deliveries then end unsent) and the receivers close every socket.`,
+    `Webhook fairness (run last, after the RSS readings): four task.created subscriptions made through POST /v1/webhooks: in the demo workspace one healthy receiver (answers 200 at once, measured as in the webhooks row) and two silent ones, and one silent one in a second workspace; a silent receiver is a TCP server in the benchmark process that accepts the connection, reads and never answers (at most ${SILENT_MAX_HELD.toLocaleString('en')} connections held each). Tasks are created through v1 at ${MODE.fairnessRate} per second for ${MODE.fairnessSeconds} s in each workspace at once (two load processes, each evenly paced), so the other workspace's silent receiver has a backlog of its own. Reported: the healthy receiver's commit-to-delivery p50 / p95 / p99 and the events it never got within ${MODE.fairnessDrainSeconds} s after the load (a harness error), with every WEBHOOK_* setting at its default (the row's note names the ones that matter). All four subscriptions are removed at the row's end (their pending deliveries then end unsent) and the receivers close every socket.`,
   ];
 }
