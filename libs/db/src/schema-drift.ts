@@ -46,7 +46,7 @@ export const SQL_ONLY_INDEXES: readonly { readonly table: string; readonly name:
   {
     table: 'outbox_events',
     name: 'outbox_events_unpublished_idx',
-    reason: 'partial (occurred_at) WHERE published_at IS NULL: the outbox relay scans only unpublished events',
+    reason: 'partial (workspace_id, sequence) WHERE published_at IS NULL: the outbox relay reads only unpublished events, in sequence order',
   },
   {
     table: 'outbox_events',
