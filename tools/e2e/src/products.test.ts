@@ -184,7 +184,8 @@ describe('v1 products', () => {
       );
       for (const e of events) {
         const text = JSON.stringify(e.payload);
-        assert.ok(!text.includes('purchasePrice') && !text.includes('7.77') && !text.includes('8.88'), text);
+        // The amounts as JSON strings (quoted): bare, `8.88` also matches a timestamp such as `…T17:51:38.880Z`.
+        assert.ok(!text.includes('purchasePrice') && !text.includes('"7.77"') && !text.includes('"8.88"'), text);
       }
       assert.deepEqual((events[0]!.payload as { product: { salesPrice: Money } }).product.salesPrice, { amount: '9', currency: 'EUR' });
       assert.deepEqual((events[1]!.payload as { changed: string[] }).changed, [], 'not even the name of the finance attribute');
