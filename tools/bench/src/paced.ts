@@ -75,9 +75,12 @@ export async function runPaced(spec: LoadSpec & { overallRate: number }): Promis
     if (due >= end) break;
     const early = due - performance.now();
     if (early > 0) await sleep(early);
-    while (inFlight >= spec.connections) await new Promise<void>((resolve) => (freed = resolve));
-    // As autocannon's duration: a request still held back when the run ends is not sent.
-    if (performance.now() >= end) break;
+    if (inFlight >= spec.connections) {
+      while (inFlight >= spec.connections) await new Promise<void>((resolve) => (freed = resolve));
+      // As autocannon's duration: a request held back by the requests in flight until the run ended is not sent. One
+      // that was only late from its timer is sent: every request due within the run leaves when nothing holds it.
+      if (performance.now() >= end) break;
+    }
     inFlight++;
     sent.push(send(n, due));
   }
