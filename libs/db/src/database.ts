@@ -5,6 +5,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { type AppConfig, currentDependencyBudget, dependencyDeadline, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
 import { changingAuthorization, createRedis, type Redis } from '@workcell/redis';
 import { type Prisma, PrismaClient } from './generated/prisma/client.js';
+import { outboxWaker, WAKE_STATEMENT } from './outbox-wakes.js';
 import { managePool } from './pool.js';
 import { StatementLog, statementOf } from './statement-log.js';
 import { statementTypes } from './timestamps.js';
@@ -33,6 +34,12 @@ export interface Db {
    * statements only, has none: reading it there throws.
    */
   readonly prisma: Prisma.TransactionClient;
+  /**
+   * Wakes the outbox's listeners of `workspaceId` (the webhook relay, the change feed's long polls) once this Db's
+   * writes have committed: soon on the pool, whose statements commit by themselves; after the commit of a transaction,
+   * and never for one that rolls back. Whoever appends an outbox event calls it (outbox.ts).
+   */
+  wakeOutbox(workspaceId: string): void;
 }
 
 /**
@@ -51,6 +58,8 @@ export interface Database extends Db {
    * authorization-epochs.ts). Every such write goes through here (a test in this library finds any that does not).
    */
   changeAuthorization<T>(workspaceId: string, change: () => Promise<T>): Promise<T>;
+  /** Resolves once every outbox wake-up asked of it so far has been sent (outbox-wakes.ts). */
+  wakesSent(): Promise<void>;
   /**
    * `rows` and `execute` run one statement straight through the pool (within the request's dependency budget like
    * every statement), bypassing Prisma's client: the thinnest path for a hot statement (issue 11: a task read
@@ -408,7 +417,7 @@ function pgStatements(client: pg.Pool | pg.PoolClient, naming: StatementNaming):
 }
 
 /** A pool transaction's Db: its statements go straight through pg, and Prisma cannot join it. */
-function withoutModels(statements: Pick<Db, 'rows' | 'execute'>): Db {
+function withoutModels(statements: Pick<Db, 'rows' | 'execute' | 'wakeOutbox'>): Db {
   return Object.defineProperty({ ...statements, [IN_TRANSACTION]: true as const }, 'prisma', {
     get(): never {
       throw new Error("a pool transaction (Database.transaction) runs statements only: Prisma's models need inTransaction");
@@ -422,10 +431,15 @@ function withoutModels(statements: Pick<Db, 'rows' | 'execute'>): Db {
  * destroyed: the statement fails, the server rolls the transaction back when it notices, and its locks (the relay
  * lock among them) cannot be held for ever. Requests' statements are bounded sooner by their dependency budget.
  */
-export function poolStatements(pool: pg.Pool, options: { transactionTimeoutMs: number; naming?: StatementNaming }): Pick<Database, 'rows' | 'execute' | 'transaction'> {
+export function poolStatements(
+  pool: pg.Pool,
+  options: { transactionTimeoutMs: number; naming?: StatementNaming; wakeOutbox: (workspaceId: string) => void },
+): Pick<Database, 'rows' | 'execute' | 'transaction' | 'wakeOutbox'> {
   const naming = options.naming ?? unnamed;
+  const { wakeOutbox } = options;
   return {
     ...pgStatements(pool, naming),
+    wakeOutbox,
     async transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       // A destroyed connection also emits 'error' on the client; the failed statement reports it.
@@ -438,8 +452,10 @@ export function poolStatements(pool: pg.Pool, options: { transactionTimeoutMs: n
       let broken: Error | undefined;
       try {
         await client.query('BEGIN');
-        const result = await work(withoutModels(pgStatements(client, naming)));
+        const woken = new Set<string>();
+        const result = await work(withoutModels({ ...pgStatements(client, naming), wakeOutbox: (workspaceId) => void woken.add(workspaceId) }));
         await client.query('COMMIT');
+        for (const workspaceId of woken) wakeOutbox(workspaceId);
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
@@ -504,14 +520,16 @@ export function createDatabase(config: AppConfig, options: { poolSize?: number; 
   let closed = false;
   // Connected on the first authorization change only: most users of a Database (tools, jobs) never make one.
   let redis: Redis | undefined;
+  const waker = outboxWaker((channel, workspaceIds) => pool.query(WAKE_STATEMENT, [channel, workspaceIds]));
   return {
     prisma,
     // DATABASE_DIRECT_URL names another address when DATABASE_URL goes through a transaction pooler.
-    ...poolStatements(pool, { transactionTimeoutMs: TRANSACTION_TIMEOUT_MS, naming: preparedReads(config.database.directUrl === config.database.url) }),
+    ...poolStatements(pool, { transactionTimeoutMs: TRANSACTION_TIMEOUT_MS, naming: preparedReads(config.database.directUrl === config.database.url), wakeOutbox: waker.wake }),
     changeAuthorization(workspaceId, change) {
       redis ??= createRedis(config, 'authorization-epochs');
       return changingAuthorization(redis, config.dependencyTimeoutMs, workspaceId, () => authorizationChange.run(workspaceId, change));
     },
+    wakesSent: waker.idle,
     async ping(timeoutMs = config.dependencyTimeoutMs) {
       let cancel: (() => void) | undefined;
       const timeout = new Promise<never>((_, reject) => {
@@ -527,6 +545,7 @@ export function createDatabase(config: AppConfig, options: { poolSize?: number; 
       if (closed) return;
       closed = true;
       unobserve();
+      await waker.idle();
       await prisma.$disconnect();
       await managed.end();
       redis?.disconnect();

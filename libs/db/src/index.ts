@@ -43,17 +43,8 @@ export {
 export { archiveRole, findRole, findRolePermissions, insertRole, listRolesPage, type RoleRecord, roleNameTaken, roleUsage, updateRoleIfRevision } from './roles.js';
 export { archiveGroup, findGroup, type GroupMemberRecord, type GroupRecord, insertGroup, listGroupMembersPage, listGroupsPage, replaceGroupMemberLinks, updateGroupIfRevision } from './groups.js';
 export { type CalendarEntry, type FeedTokenRecord, listCalendarEntries, loadFeedToken, touchFeedToken } from './calendar.js';
-export {
-  appendOutboxEvent,
-  type DomainEvent,
-  type EventActor,
-  type EventCause,
-  outboxEvent,
-  listenForOutboxEvents,
-  OUTBOX_CHANNEL,
-  type OutboxListener,
-  type OutboxListenerOptions,
-} from './outbox.js';
+export { appendOutboxEvent, type DomainEvent, type EventActor, type EventCause, outboxEvent, listenForOutboxEvents, type OutboxListener, type OutboxListenerOptions } from './outbox.js';
+export { OUTBOX_CHANNEL } from './outbox-wakes.js';
 export { type OutboxWaiter, OutboxWaiters, type OutboxWaitersOptions, type WakeReason } from './outbox-waiters.js';
 export { contactExists, existingTagIds, findProject, insertProject, listProjectsPage, type ProjectChanges, type ProjectFilter, type ProjectRecord, updateProjectIfRevision } from './projects.js';
 export {

@@ -2,66 +2,119 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { configFrom } from '@workcell/config';
 import { useTestDatabase } from '@workcell/testing';
-import { createDatabase, type Database } from './database.js';
+import { createDatabase, type Database, type Db } from './database.js';
 import { appendOutboxEvent, listenForOutboxEvents, type OutboxListener } from './outbox.js';
 import { seedDemoWorkspaceIfEmpty } from './seed.js';
 import { inTransaction } from './transactions.js';
+import { Prisma } from './generated/prisma/client.js';
 
 /**
- * The outbox append notifies OUTBOX_CHANNEL in the writing transaction: PostgreSQL delivers it on commit only,
- * once per workspace and transaction. The order of notifications against a marker sent after each transaction
- * shows what was delivered without waiting for anything to not happen.
+ * An outbox append wakes the workspace's listeners after its commit, in a statement of its own (outbox-wakes.ts):
+ * never for a transaction that rolls back, once per workspace however many events a transaction wrote. The writing
+ * statement itself queues no NOTIFY (its database-wide lock would be held through the commit's flush).
  */
-describe('outbox notifications', () => {
+describe('outbox wake-ups', () => {
   const db = useTestDatabase();
   let database: Database;
   let listener: OutboxListener;
   let workspaceId: string;
   const heard: string[] = [];
-  let marker: (payload: string) => Promise<void>;
+  /** The workspaces the Database was asked to wake, in order (what it sends; the listener shows it is sent). */
+  const asked: string[] = [];
+  /** `database`, with every wake-up it is asked for noted in `asked`. */
+  let noting: Database;
 
   beforeAll(async () => {
     const config = configFrom({ DATABASE_URL: db.url, LOG_LEVEL: 'silent' });
     database = createDatabase(config, { poolSize: 2 });
+    noting = { ...database, wakeOutbox: (id) => (asked.push(id), database.wakeOutbox(id)) };
     workspaceId = (await seedDemoWorkspaceIfEmpty(database, config))!.workspaceId;
     let up!: () => void;
     const listening = new Promise<void>((resolve) => (up = resolve));
     listener = listenForOutboxEvents(config, { onEvent: (id) => heard.push(id), onListening: () => up() });
     await listening;
-    // A marker on the same channel, outside any transaction: every notification before it has arrived when it does.
-    marker = async (payload) => {
-      await database.prisma.$executeRaw`SELECT pg_notify('workcell_outbox', ${payload})`;
-      while (!heard.includes(payload)) await new Promise((r) => setTimeout(r, 10));
-    };
   });
   afterAll(async () => {
     await listener?.close();
     await database?.close();
   });
+  /** Every wake-up asked for so far is sent and heard: a marker NOTIFY sent after them arrives after them. */
+  const settled = async () => {
+    await database.wakesSent();
+    const marker = randomUUID();
+    await database.execute(Prisma.sql`SELECT pg_notify('workcell_outbox', ${marker})`);
+    await heardOf(marker);
+    heard.splice(heard.indexOf(marker), 1);
+  };
+  beforeEach(async () => {
+    await settled();
+    heard.length = 0;
+    asked.length = 0;
+  });
 
   const append = (tx: Parameters<typeof appendOutboxEvent>[0]) =>
     appendOutboxEvent(tx, { workspaceId, aggregateType: 'tag', aggregateId: randomUUID(), eventType: 'tag.created', payload: { tag: {} }, actor: null, cause: null });
+  /** Waits for the wake-up of `workspaceId` to arrive (the test's timeout bounds it). */
+  const heardOf = async (id: string) => {
+    while (!heard.includes(id)) await new Promise((r) => setTimeout(r, 10));
+  };
 
-  it('notifies the workspace on commit, once per transaction', async () => {
-    heard.length = 0;
-    const sequences = await inTransaction(database, async (tx) => [await append(tx), await append(tx)]);
+  it('wakes the workspace once its transaction has committed, once per transaction', async () => {
+    const sequences = await inTransaction(noting, async (tx) => {
+      const written = [await append(tx), await append(tx)];
+      assert.deepEqual(asked, [], 'nothing is woken before the commit');
+      return written;
+    });
     assert.equal(sequences[1], sequences[0]! + 1n);
-    await marker('m1');
-    assert.deepEqual(heard, [workspaceId, 'm1']);
+    assert.deepEqual(asked, [workspaceId]);
+    await settled();
+    assert.deepEqual(heard, [workspaceId]);
   });
 
-  it('does not notify for a transaction that rolled back', async () => {
+  it('wakes the workspace after a pool transaction commits, and after a statement on the pool', async () => {
+    await database.transaction(async (tx) => {
+      await append(tx);
+      await settled();
+      assert.deepEqual(heard, [], 'nothing is woken before the commit');
+    });
+    await settled();
+    assert.deepEqual(heard, [workspaceId]);
     heard.length = 0;
-    await assert.rejects(
-      inTransaction(database, async (tx) => {
-        await append(tx);
-        throw new Error('roll back');
-      }),
-      /roll back/,
-    );
-    await marker('m2');
-    assert.deepEqual(heard, ['m2']);
+    await append(noting);
+    assert.deepEqual(asked, [workspaceId]);
+    await settled();
+    assert.deepEqual(heard, [workspaceId]);
+  });
+
+  it('queues no NOTIFY in the writing statement: without its wake-up, a committed append wakes nobody', async () => {
+    const silent: Database = { ...database, wakeOutbox: () => undefined };
+    await inTransaction(silent, append);
+    await append(silent);
+    await settled();
+    assert.deepEqual(heard, []);
+  });
+
+  it('does not wake anyone for a transaction that rolled back', async () => {
+    for (const open of [(work: (tx: Db) => Promise<void>) => inTransaction(noting, work), (work: (tx: Db) => Promise<void>) => noting.transaction(work)]) {
+      await assert.rejects(
+        open(async (tx) => {
+          await append(tx);
+          throw new Error('roll back');
+        }),
+        /roll back/,
+      );
+    }
+    assert.deepEqual(asked, []);
+    await settled();
+    assert.deepEqual(heard, []);
     assert.equal(listener.listening, true);
+  });
+
+  it('coalesces the wake-ups asked for while one is being sent: each workspace once', async () => {
+    const other = randomUUID();
+    for (let i = 0; i < 50; i++) database.wakeOutbox(i % 2 === 0 ? workspaceId : other);
+    await settled();
+    assert.deepEqual(heard, [workspaceId, other]);
   });
 
   it('stores the event as before: sequence, payload, occurredAt', async () => {

@@ -4,6 +4,7 @@ import type { Db } from './database.js';
 import { Prisma } from './generated/prisma/client.js';
 import { type HeldIdempotencyKey, keyCompletion } from './idempotency.js';
 import { currentTraceparent } from '@workcell/telemetry';
+import { OUTBOX_CHANNEL } from './outbox-wakes.js';
 
 export interface DomainEvent {
   readonly workspaceId: string;
@@ -42,23 +43,28 @@ export interface EventCause {
   readonly depth: number;
 }
 
-/** The channel an outbox append notifies on commit (payload: the workspace id); the worker's relay LISTENs on it. */
-export const OUTBOX_CHANNEL = 'workcell_outbox';
-
 /**
  * Writes a domain event to the outbox inside the mutation's own transaction, so the event exists exactly
  * when the change commits. Its per-workspace sequence comes from next_event_sequence(), which holds the
  * workspace's counter row until commit: sequences appear in commit order and a change-feed reader paging by
- * sequence never skips an event that commits late.
- *
- * The same statement queues a NOTIFY on OUTBOX_CHANNEL: PostgreSQL delivers it when (and only if) the
- * transaction commits, which wakes the webhook relay at once instead of at its next poll. Notifications of one
- * transaction with the same workspace collapse into one. One statement, so the counter row is held for one round
- * trip less and the notification costs none.
+ * sequence never skips an event that commits late. Once it has committed, the workspace's outbox listeners are
+ * woken (Db.wakeOutbox: the relay at once instead of at its next poll, the change feed's long polls).
  */
 export async function appendOutboxEvent(tx: Db, event: DomainEvent): Promise<bigint> {
-  const [row] = await tx.prisma.$queryRaw<{ sequence: bigint }[]>`WITH ${outboxAppend(event)}`;
-  return row!.sequence;
+  // int8 comes back as a string through pg, as a bigint through Prisma's transaction client.
+  const [row] = await tx.rows<{ sequence: string | bigint }>(Prisma.sql`WITH ${outboxAppend(event)}`);
+  tx.wakeOutbox(event.workspaceId);
+  return BigInt(row!.sequence);
+}
+
+/**
+ * A mutation that writes its change and its event in one statement (a data-modifying WITH, atomic without a
+ * transaction of its own): `changes` are its CTEs before the event's (`task AS (…), tags AS (…)`). Like
+ * appendOutboxEvent it wakes the workspace's outbox listeners once the statement has committed.
+ */
+export async function executeWithOutboxEvent(db: Db, changes: Prisma.Sql, event: DomainEvent): Promise<void> {
+  await db.execute(Prisma.sql`WITH ${changes}, ${outboxAppend(event)}`);
+  db.wakeOutbox(event.workspaceId);
 }
 
 /**
@@ -71,12 +77,12 @@ export function outboxEvent(event: DomainEvent): DomainEvent {
 }
 
 /**
- * appendOutboxEvent's statement after its WITH: the CTE `appended` inserting the event with its sequence, and the
- * SELECT returning the sequence and queuing the NOTIFY. A mutation that writes its change and its event in one
- * statement (a data-modifying WITH, atomic without a transaction of its own) ends with it: `WITH change AS (…),
- * ${outboxAppend(event)}`, so no event can be written without waking the relay.
+ * The event's append after a WITH: the CTE `appended` inserting the event with its sequence (and completing the
+ * held idempotency key, keyCompletion), and the SELECT returning the sequence. No NOTIFY: queued in the writing
+ * transaction it would take a database-wide lock through the commit's flush (outbox-wakes.ts); the wake-up follows
+ * the commit instead.
  */
-export function outboxAppend(event: DomainEvent): Prisma.Sql {
+function outboxAppend(event: DomainEvent): Prisma.Sql {
   const { actor, cause } = event;
   return Prisma.sql`appended AS (
       INSERT INTO outbox_events (workspace_id, sequence, aggregate_type, aggregate_id, event_type, payload, occurred_at, actor_type, actor_id, caused_by_definition_id, caused_by_run_id, automation_depth, trace_context)
@@ -84,7 +90,7 @@ export function outboxAppend(event: DomainEvent): Prisma.Sql {
               ${event.eventType}, ${JSON.stringify(event.payload)}::jsonb, COALESCE(${event.occurredAt ?? null}::timestamptz, clock_timestamp()),
               ${actor?.type ?? null}, ${actor?.id ?? null}::uuid, ${cause?.definitionId ?? null}::uuid, ${cause?.runId ?? null}::uuid, ${cause?.depth ?? 0}::int, ${currentTraceparent()}::text)
       RETURNING sequence)${keyCompletion(event.heldKey, event.workspaceId, event.result)}
-    SELECT appended.sequence FROM appended CROSS JOIN pg_notify(${OUTBOX_CHANNEL}, ${event.workspaceId})`;
+    SELECT appended.sequence FROM appended`;
 }
 
 export interface OutboxListener {

@@ -88,7 +88,7 @@ describe('Database.transaction (a pool transaction)', () => {
     const proxy = await TcpProxy.start(db.url);
     const pool = new pg.Pool({ connectionString: proxy.rewrite(db.url), max: 1 });
     pool.on('error', () => undefined);
-    const proxied = poolStatements(pool, { transactionTimeoutMs: 500 });
+    const proxied = poolStatements(pool, { transactionTimeoutMs: 500, wakeOutbox: () => undefined });
     try {
       await proxied.execute(Prisma.sql`SELECT 1`);
       const hung = proxied.transaction(async (tx) => {

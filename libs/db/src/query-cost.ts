@@ -39,6 +39,8 @@ export async function measureQueryCost(config: AppConfig, work: (database: Datab
     prisma: client,
     rows: <T>(query: Prisma.Sql) => client.$queryRawUnsafe<T[]>(query.text, ...query.values),
     execute: (query: Prisma.Sql) => client.$executeRawUnsafe(query.text, ...query.values),
+    // Nothing listens to a cost measurement's outbox.
+    wakeOutbox: () => undefined,
   });
   const database: Database = {
     ...statementsOf(prisma),
@@ -46,6 +48,7 @@ export async function measureQueryCost(config: AppConfig, work: (database: Datab
     // A transaction's Db carries the mark, so what runs inside it joins it (inTransaction) instead of opening one.
     transaction: (work) => prisma.$transaction((tx) => work({ ...statementsOf(tx), [IN_TRANSACTION]: true })),
     ping: async () => undefined,
+    wakesSent: async () => undefined,
     changeAuthorization: (workspaceId, change) => runAsAuthorizationChange(workspaceId, change),
     close: async () => undefined,
   };

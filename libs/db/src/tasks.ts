@@ -1,5 +1,5 @@
 import { Prisma } from './generated/prisma/client.js';
-import { type DomainEvent, outboxAppend } from './outbox.js';
+import { type DomainEvent, executeWithOutboxEvent } from './outbox.js';
 import { uuidv7 } from './uuidv7.js';
 import { resourceReadableSql, type Viewer } from './visibility.js';
 import type { Db } from './database.js';
@@ -165,14 +165,17 @@ export async function insertTask(client: Db, task: TaskRecord, event: DomainEven
     ['created_at', Prisma.sql`${task.createdAt}::timestamptz`],
     ['updated_at', Prisma.sql`${task.updatedAt}::timestamptz`],
   ] as [string, Prisma.Sql][];
-  await client.execute(Prisma.sql`
-    WITH task AS (
+  await executeWithOutboxEvent(
+    client,
+    Prisma.sql`task AS (
       INSERT INTO tasks (workspace_id, ${Prisma.raw(columns.map(([column]) => column).join(', '))})
       VALUES (${task.workspaceId}::uuid, ${Prisma.join(columns.map(([, value]) => value))})
     ), tags AS (
       INSERT INTO task_tags (workspace_id, task_id, tag_id)
       SELECT ${task.workspaceId}::uuid, ${task.id}::uuid, tag_id FROM unnest(${[...task.tagIds]}::uuid[]) AS tag_id
-    ), ${outboxAppend(event)}`);
+    )`,
+    event,
+  );
 }
 
 /** The state a guarded task write requires (undefined: any). */

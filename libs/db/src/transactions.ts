@@ -12,8 +12,13 @@ export type CasOutcome = 'updated' | 'not_found' | 'version_conflict';
  * statements within the request's dependency budget), so a transaction never holds a request past its bound.
  * Every transaction is opened here (lint forbids `$transaction` elsewhere), so the join cannot be bypassed.
  */
-export function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>, options?: TransactionOptions): Promise<T> {
-  return isTransaction(db) ? work(db) : (db as Database).prisma.$transaction((tx) => work(dbOf(tx)), options);
+export async function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>, options?: TransactionOptions): Promise<T> {
+  if (isTransaction(db)) return work(db);
+  const woken = new Set<string>();
+  const result = await (db as Database).prisma.$transaction((tx) => work(dbOf(tx, woken)), options);
+  // Committed: the outbox's listeners of the workspaces it wrote events for may read them now.
+  for (const workspaceId of woken) db.wakeOutbox(workspaceId);
+  return result;
 }
 
 /**
@@ -29,9 +34,18 @@ export function isTransaction(db: Db): boolean {
   return db[IN_TRANSACTION] === true;
 }
 
-/** The Db of one Prisma interactive transaction: its models, and its raw statements through Prisma's client. */
-function dbOf(tx: Prisma.TransactionClient): Db {
-  return { [IN_TRANSACTION]: true, prisma: tx, rows: <T>(query: Prisma.Sql) => tx.$queryRaw<T[]>(query), execute: (query: Prisma.Sql) => tx.$executeRaw(query) };
+/**
+ * The Db of one Prisma interactive transaction: its models, and its raw statements through Prisma's client; the
+ * workspaces whose outbox listeners it wakes are noted in `woken`, woken by inTransaction once it has committed.
+ */
+function dbOf(tx: Prisma.TransactionClient, woken: Set<string>): Db {
+  return {
+    [IN_TRANSACTION]: true,
+    prisma: tx,
+    rows: <T>(query: Prisma.Sql) => tx.$queryRaw<T[]>(query),
+    execute: (query: Prisma.Sql) => tx.$executeRaw(query),
+    wakeOutbox: (workspaceId) => void woken.add(workspaceId),
+  };
 }
 
 /** The pool an authorization change opens its transaction on (a Db that is no transaction is the Database). */

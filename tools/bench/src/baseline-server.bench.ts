@@ -24,9 +24,10 @@ import { readFileSync } from 'node:fs';
  *   GET  /gated-statement-prepared/tasks/:id  the same, prepared once per connection (what preparing would buy)
  * and the write ledger's routes, each running the API's own createTask statements (recorded as above, written by the
  * harness to <create statement file>) with a fresh task id in the recorded one's place:
- *   POST /statement/tasks              the unkeyed createTask statement: the task, its event with the workspace's
- *                                      next sequence (next_event_sequence), and the NOTIFY that wakes the relay
- *   POST /statement-unnotified/tasks   the same without the NOTIFY
+ *   POST /statement/tasks              the unkeyed createTask statement: the task and its event with the workspace's
+ *                                      next sequence (next_event_sequence)
+ *   POST /statement-notified/tasks     the same with the NOTIFY waking the relay queued in it, as the API sent it
+ *                                      before the fourteenth session (it now wakes after the commit, outbox-wakes.ts)
  *   POST /statement-unsequenced/tasks  the same with a plain sequence (nextval, no counter row held to commit) in
  *                                      place of next_event_sequence
  *   POST /keyed-statement/tasks        the idempotency claim with a fresh key, then the keyed createTask statement
@@ -114,9 +115,16 @@ function withIds(values: readonly unknown[], replacements: readonly (readonly [s
 
 const WRITE_VARIANTS: Record<string, (text: string) => string> = {
   '/statement/tasks': (text) => text,
-  '/statement-unnotified/tasks': (text) => text.replace(/CROSS JOIN pg_notify\((\$\d+), (\$\d+)\)/, '/* no NOTIFY */ CROSS JOIN (SELECT $1::text, $2::text) AS unnotified'),
-  '/statement-unsequenced/tasks': (text) => text.replace(/next_event_sequence\((\$\d+)::uuid\)/, "(nextval('bench_event_sequence') + CASE WHEN $1::uuid IS NULL THEN 0 ELSE 0 END)"),
+  '/statement-notified/tasks': (text) =>
+    changed(text, text.replace(/SELECT appended\.sequence FROM appended\s*$/, `SELECT appended.sequence FROM appended CROSS JOIN pg_notify('workcell_outbox', '${workspaceId}')`)),
+  '/statement-unsequenced/tasks': (text) => changed(text, text.replace(/next_event_sequence\((\$\d+)::uuid\)/, "(nextval('bench_event_sequence') + CASE WHEN $1::uuid IS NULL THEN 0 ELSE 0 END)")),
 };
+
+/** A variant that would send the recorded statement unchanged measures nothing: its requests fail instead. */
+function changed(recorded: string, variant: string): string {
+  if (variant === recorded) throw new Error('the recorded createTask statement no longer has the part this route changes');
+  return variant;
+}
 for (const [path, variant] of Object.entries(WRITE_VARIANTS)) {
   app.post(path, async (_request, reply) => {
     creates ??= JSON.parse(readFileSync(createStatementFile, 'utf8')) as CreateStatements;

@@ -72,8 +72,10 @@ describe('v1 task statements', () => {
         return prisma;
       },
       // The same pool's thinnest path, as createDatabase's: recorded like every statement.
-      ...poolStatements(pool, { transactionTimeoutMs: 15_000 }),
+      // The wake-ups after commit are the pool's, sent apart from the operation (outbox-wakes.ts): not counted here.
+      ...poolStatements(pool, { transactionTimeoutMs: 15_000, wakeOutbox: () => undefined }),
       ping: async () => undefined,
+      wakesSent: async () => undefined,
       changeAuthorization: (_workspaceId, change) => change(),
       close: async () => undefined,
     };
