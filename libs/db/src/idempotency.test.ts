@@ -7,6 +7,7 @@ import { claimIdempotencyKey, type HeldIdempotencyKey } from './idempotency.js';
 import { appendOutboxEvent } from './outbox.js';
 import { seedDemoWorkspaceIfEmpty } from './seed.js';
 import { inTransaction } from './transactions.js';
+import { Prisma } from './generated/prisma/client.js';
 
 /**
  * Issue 11: a held idempotency key is completed by the mutation's own statement (keyCompletion in the outbox
@@ -70,5 +71,27 @@ describe('idempotency keys completed by the mutation', () => {
     );
     assert.equal(held.storedByMutation, undefined);
     assert.equal((await claim(key)).outcome, 'in_progress');
+  });
+
+  it("the claim commits without waiting for its WAL flush: the completing mutation's flush covers it", async () => {
+    // Run in a transaction of the test's, the claim's statement leaves its setting visible to the next statement.
+    const setting = await inTransaction(database, async (tx) => {
+      const claimed = await claimIdempotencyKey(tx as Database, {
+        workspaceId,
+        credentialId,
+        operationId: 'createTag',
+        key: randomUUID(),
+        fingerprint: 'f',
+        now: new Date(),
+        lockMs: 60_000,
+        retentionMs: 86_400_000,
+      });
+      assert.equal(claimed.outcome, 'claimed');
+      const [row] = await tx.rows<{ setting: string }>(Prisma.sql`SELECT current_setting('synchronous_commit') AS setting`);
+      return row!.setting;
+    });
+    assert.equal(setting, 'off');
+    const [after] = await database.rows<{ setting: string }>(Prisma.sql`SELECT current_setting('synchronous_commit') AS setting`);
+    assert.equal(after!.setting, 'on', 'only the claim’s own transaction');
   });
 });

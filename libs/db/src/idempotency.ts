@@ -75,9 +75,13 @@ export async function claimIdempotencyKey(
   const lockedUntil = new Date(now.getTime() + input.lockMs);
   const expiresAt = new Date(now.getTime() + input.retentionMs);
   // Each statement straight through the pool (Database.rows/execute): this runs on every keyed write (issue 11).
+  // The claim commits without waiting for its WAL flush (synchronous_commit off for its own transaction): the
+  // mutation that completes the key commits after it with a flush, which covers the claim's record too, so a claim
+  // a crash can lose is one whose mutation never committed, and its retry rightly runs again (docs/protocol.md).
   const inserted = await database.rows<{ id: string }>(Prisma.sql`
     INSERT INTO idempotency_records (workspace_id, credential_id, operation_id, key, request_fingerprint, state, locked_until, expires_at)
-    VALUES (${workspaceId}::uuid, ${credentialId}::uuid, ${operationId}, ${key}, ${fingerprint}, 'in_progress', ${lockedUntil}::timestamptz, ${expiresAt}::timestamptz)
+    SELECT ${workspaceId}::uuid, ${credentialId}::uuid, ${operationId}, ${key}, ${fingerprint}, 'in_progress', ${lockedUntil}::timestamptz, ${expiresAt}::timestamptz
+    FROM set_config('synchronous_commit', 'off', true)
     ON CONFLICT (workspace_id, credential_id, operation_id, key) DO NOTHING
     RETURNING id::text AS id`);
   if (inserted[0]) return { outcome: 'claimed', recordId: inserted[0].id };
