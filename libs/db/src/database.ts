@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { type AppConfig, currentDependencyBudget, dependencyDeadline, DependencyTimeoutError, startDependencyCall } from '@workcell/config';
+import { type AppConfig, currentDependencyBudget, DependencyBudget, dependencyDeadline, DependencyTimeoutError, startDependencyCall, withDependencyBudget } from '@workcell/config';
 import { changingAuthorization, createRedis, type Redis } from '@workcell/redis';
 import { type Prisma, PrismaClient } from './generated/prisma/client.js';
 import { outboxWaker, WAKE_STATEMENT } from './outbox-wakes.js';
@@ -520,7 +520,9 @@ export function createDatabase(config: AppConfig, options: { poolSize?: number; 
   let closed = false;
   // Connected on the first authorization change only: most users of a Database (tools, jobs) never make one.
   let redis: Redis | undefined;
-  const waker = outboxWaker((channel, workspaceIds) => pool.query(WAKE_STATEMENT, [channel, workspaceIds]));
+  // Each wake-up within a dependency budget of its own: a server that stops answering fails it (dropped: the listeners'
+  // polls cover it) instead of holding the waker, and the shutdown that waits for it, until TCP gives up.
+  const waker = outboxWaker((channel, workspaceIds) => withDependencyBudget(new DependencyBudget(config.dependencyTimeoutMs), () => pool.query(WAKE_STATEMENT, [channel, workspaceIds])));
   return {
     prisma,
     // DATABASE_DIRECT_URL names another address when DATABASE_URL goes through a transaction pooler.

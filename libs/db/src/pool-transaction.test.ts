@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createTestDatabase, TcpProxy, type TestDatabase, testConfig } from '@workcell/testing';
 import { createDatabase, type Database, poolStatements } from './database.js';
@@ -104,6 +105,22 @@ describe('Database.transaction (a pool transaction)', () => {
       assert.deepEqual(await rows(), [1, 2, 3], 'nothing of the cut transaction committed');
     } finally {
       await pool.end();
+      await proxy.close();
+    }
+  });
+
+  it('an outbox wake-up to a server that stops answering fails within the dependency timeout: it holds neither the waker nor the shutdown', async () => {
+    const proxy = await TcpProxy.start(db.url);
+    const proxied = createDatabase(testConfig({ DATABASE_URL: proxy.rewrite(db.url), DEPENDENCY_TIMEOUT_MS: '500' }), { poolSize: 1 });
+    try {
+      await proxied.execute(Prisma.sql`SELECT 1`);
+      await proxy.blackhole();
+      proxied.wakeOutbox(randomUUID());
+      // Without its budget the statement would wait for TCP to give up (minutes); the test fails at 10 s instead.
+      const bound = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the wake-up hung')), 10_000).unref());
+      await Promise.race([proxied.wakesSent(), bound]);
+      await Promise.race([proxied.close(), bound]);
+    } finally {
       await proxy.close();
     }
   });
