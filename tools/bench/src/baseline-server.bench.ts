@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import { ADMIT_KNOWN, authorizationEpochKeys, runScript } from '@workcell/redis';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { type CreateStatements, type RecordedRead, UNSEQUENCED_START } from './recorded-statements.js';
 
 /**
  * The baseline of `npm run bench`: a bare Fastify server over a `pg` pool, with no authentication, rate limit,
@@ -64,9 +65,9 @@ app.get<{ Params: { id: string } }>('/gated/tasks/:id', async (request, reply) =
 });
 
 /** The API's getTask statement, read when first asked for (the harness writes it once the API has sent it). */
-let statement: { text: string; values: unknown[]; idIndex: number } | undefined;
+let statement: RecordedRead | undefined;
 async function apiStatement(id: string, prepared: boolean) {
-  statement ??= JSON.parse(readFileSync(statementFile, 'utf8')) as { text: string; values: unknown[]; idIndex: number };
+  statement ??= JSON.parse(readFileSync(statementFile, 'utf8')) as RecordedRead;
   await runScript(redis, ADMIT_KNOWN, [budget, epochKeys.epoch, epochKeys.pending], [60_000, 1_000_000, randomUUID()]);
   const values = statement.values.map((value, index) => (index === statement!.idIndex ? id : value));
   const { rows } = await pool.query(prepared ? { name: 'api-get-task', text: statement.text, values } : { text: statement.text, values });
@@ -84,20 +85,6 @@ for (const [path, prepared] of [
   });
 }
 
-/** A recorded statement and the id of the row it inserted, which each request replaces with its own. */
-interface RecordedWrite {
-  readonly text: string;
-  readonly values: unknown[];
-  readonly taskId: string;
-}
-/** What the harness recorded of the API's creates: an unkeyed one, and a keyed one with its claim. */
-interface CreateStatements {
-  readonly unkeyed: RecordedWrite;
-  readonly keyed: RecordedWrite & { readonly recordId: string };
-  readonly claim: { readonly text: string; readonly values: unknown[]; readonly keyIndex: number };
-}
-/** Ids far above any the workspace's counter gives, so these events never meet the change feed's window. */
-const UNSEQUENCED_START = 1_000_000_000_000;
 let creates: CreateStatements | undefined;
 let unsequencedReady: Promise<unknown> | undefined;
 

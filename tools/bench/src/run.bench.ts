@@ -16,6 +16,7 @@ import { measureCompiledSerialization } from './serialization.bench.js';
 import type { LoadResult, LoadSpec } from './load-spec.js';
 import { median, percentile } from './ratio.js';
 import { EventReceiver, latencyPercentiles, SilentReceiver, waitUntil } from './receivers.js';
+import { type CreateStatements, type RecordedRead, type RecordedStatement, UNSEQUENCED_START } from './recorded-statements.js';
 import { renderDocument, type Row, textTable } from './report.js';
 
 /**
@@ -355,10 +356,10 @@ function throughputRows(name: string, result: { baseline: Side; candidate: Side 
 }
 
 /** The statements one process recorded (DATABASE_STATEMENT_LOG) that match `text` and carry `value`. */
-function recordedStatement(statementLog: string, text: RegExp, value: string): { text: string; values: unknown[] } {
+function recordedStatement(statementLog: string, text: RegExp, value: string): RecordedStatement {
   const found = readdirSync(statementLog)
     .flatMap((file) => readFileSync(join(statementLog, file), 'utf8').split('\n').filter(Boolean))
-    .map((line) => JSON.parse(line) as { text: string; values: unknown[] })
+    .map((line) => JSON.parse(line) as RecordedStatement)
     .find((st) => text.test(st.text) && st.values.some((v) => typeof v === 'string' && v.includes(value)));
   if (!found) throw new Error(`the API sent no statement matching ${text} with ${value}`);
   return found;
@@ -367,7 +368,7 @@ function recordedStatement(statementLog: string, text: RegExp, value: string): {
 /**
  * The cost ledger of the keyed create (docs/performance.md): the API's own createTask statements, recorded from the
  * unlogged api-v1 (one unkeyed and one keyed create), run by the raw stack, each pair removing one part, A/B in this
- * run. The unsequenced variant's events (sequences from UNSEQUENCED_START in baseline-server.bench.ts) are deleted
+ * run. The unsequenced variant's events (sequences from UNSEQUENCED_START) are deleted
  * afterwards, so no later row meets them.
  */
 async function createLedger(unloggedV1: string, baselineOrigin: string, v1: string, v1Token: string, statementLog: string, createStatementFile: string, database: Database): Promise<Row[]> {
@@ -388,14 +389,12 @@ async function createLedger(unloggedV1: string, baselineOrigin: string, v1: stri
     const claim = recordedStatement(statementLog, /INSERT INTO idempotency_records/, key);
     const [record] = await database.prisma.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM idempotency_records WHERE key = ${key}`;
     if (!record) throw new Error('the keyed probe left no idempotency record');
-    writeFileSync(
-      createStatementFile,
-      JSON.stringify({
-        unkeyed: { ...recordedStatement(statementLog, /INSERT INTO tasks/, unkeyedId), taskId: unkeyedId },
-        keyed: { ...recordedStatement(statementLog, /INSERT INTO tasks/, keyedId), taskId: keyedId, recordId: record.id },
-        claim: { ...claim, keyIndex: claim.values.indexOf(key) },
-      }),
-    );
+    const creates: CreateStatements = {
+      unkeyed: { ...recordedStatement(statementLog, /INSERT INTO tasks/, unkeyedId), taskId: unkeyedId },
+      keyed: { ...recordedStatement(statementLog, /INSERT INTO tasks/, keyedId), taskId: keyedId, recordId: record.id },
+      claim: { ...claim, keyIndex: claim.values.indexOf(key) },
+    };
+    writeFileSync(createStatementFile, JSON.stringify(creates));
   } catch (error) {
     return [errorRow("ledger: the API's createTask statements", 'reported', error)];
   }
@@ -433,7 +432,7 @@ async function createLedger(unloggedV1: string, baselineOrigin: string, v1: stri
     ],
   ];
   for (const [name, label, without, withLayer] of ledger) out.push(await ledgerRow(name, label, without, withLayer));
-  await database.prisma.$executeRaw`DELETE FROM outbox_events WHERE sequence >= ${1_000_000_000_000}::bigint`;
+  await database.prisma.$executeRaw`DELETE FROM outbox_events WHERE sequence >= ${UNSEQUENCED_START}::bigint`;
   return out;
 }
 
@@ -755,7 +754,8 @@ try {
         const probe = await fetch(`${origin(PORTS.apiV1Unlogged)}/v1/tasks/${probeId}`, { headers: { authorization: `Bearer ${v1Token}` } });
         if (probe.status !== 200) throw new Error(`the ledger's getTask probe answered ${probe.status}`);
         const recorded = recordedStatement(statementLog, /FROM tasks t\b/, probeId);
-        writeFileSync(statementFile, JSON.stringify({ ...recorded, idIndex: recorded.values.indexOf(probeId) }));
+        const read: RecordedRead = { ...recorded, idIndex: recorded.values.indexOf(probeId) };
+        writeFileSync(statementFile, JSON.stringify(read));
       } catch (error) {
         rows.push(errorRow("ledger: the API's getTask statement", 'reported', error));
       }
