@@ -2,6 +2,7 @@ import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3C
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { FileStorageS3Config } from '@workcell/config';
 import type { Readable } from 'node:stream';
+import { contentDisposition } from './content-disposition.js';
 import type { FileStorage } from './storage.js';
 
 /** Seconds from `now` to `expiresAt`, at least 1 (a presigned URL's lifetime). */
@@ -62,10 +63,4 @@ export class S3FileStorage implements FileStorage {
   async removeAbandoned(): Promise<number> {
     return 0;
   }
-}
-
-/** `attachment` with the name as RFC 6266/5987 say: an ASCII fallback and the UTF-8 name. */
-export function contentDisposition(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
 import { configFrom } from '@workcell/config';
-import { contentDisposition, fileStorage, type FileStorage, LocalFileStorage, S3FileStorage } from './index.js';
+import { contentDisposition, fileStorage, type FileStorage, LocalFileStorage } from './index.js';
+import { S3FileStorage } from './s3.js';
 import { type LocalS3, S3RVER_CREDENTIALS, startLocalS3 } from './testing.js';
 
 /** Both drivers against real storage: a temporary directory, and an S3-compatible server (s3rver) on a free port. */
@@ -96,15 +99,18 @@ describe('LocalFileStorage', () => {
 describe('S3FileStorage against s3rver', () => {
   let s3: LocalS3;
   let storage: S3FileStorage;
+  let configured: FileStorage;
   beforeAll(async () => {
     s3 = await startLocalS3();
     storage = new S3FileStorage({ endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, credentials: S3RVER_CREDENTIALS, forcePathStyle: true });
+    configured = fileStorage(configFrom(s3.settings).files);
   });
   afterAll(async () => {
     storage?.client.destroy();
     await s3?.close();
   });
   behavesAsStorage('s3', () => storage);
+  behavesAsStorage('s3 as FILE_STORAGE_DRIVER=s3 selects it (its SDK loaded by the first call)', () => configured);
 
   // S3 refuses a presigned PUT of another size or type (the signature covers both headers); s3rver does not check
   // presigned signatures at all, so here the signed header list is asserted, and completion's check of size, type
@@ -139,8 +145,38 @@ describe('S3FileStorage against s3rver', () => {
   });
 
   it('is the driver FILE_STORAGE_DRIVER=s3 selects', () => {
-    assert.ok(fileStorage(configFrom(s3.settings).files) instanceof S3FileStorage);
+    const config = configFrom(s3.settings);
+    assert.equal(fileStorage(config.files).driver, 's3');
+    assert.equal(fileStorage(config.files), fileStorage(config.files));
     assert.throws(() => configFrom({ FILE_STORAGE_DRIVER: 's3' }), /FILE_S3_BUCKET is required/);
+  });
+});
+
+describe("the S3 driver's SDK", () => {
+  // In a fresh process (this one has loaded it above): whether any @aws-sdk module is loaded after the local driver's
+  // use, after the S3 driver is made, and after its first call (a presigned URL: no request is sent).
+  it("is loaded by the S3 driver's first call, never by the local driver", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wc-storage-'));
+    const script = `
+      import { createRequire } from 'node:module';
+      const { fileStorage } = await import(${JSON.stringify(new URL('./index.js', import.meta.url).href)});
+      const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((path) => path.includes('/@aws-sdk/'));
+      const settings = { uploadTtlMs: 60000, downloadTtlMs: 60000, sweepIntervalMs: 60000 };
+      const seen = [];
+      const local = fileStorage({ ...settings, driver: 'local', dir: ${JSON.stringify(dir)}, s3: null });
+      await local.removeAbandoned(new Date());
+      seen.push(loaded());
+      const s3 = fileStorage({ ...settings, driver: 's3', dir: '', s3: { endpoint: 'http://127.0.0.1:9', region: 'us-east-1', bucket: 'b', credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, forcePathStyle: true } });
+      seen.push(loaded());
+      const url = await s3.presignDownload('k', { contentType: 'text/plain', fileName: 'k.txt', expiresAt: new Date(Date.now() + 60000), now: new Date() });
+      seen.push(loaded(), url.startsWith('http://127.0.0.1:9/b/k?'));
+      console.log(JSON.stringify(seen));`;
+    try {
+      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script]);
+      assert.deepEqual(JSON.parse(stdout), [false, false, true, true]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
